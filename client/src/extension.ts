@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { createLanguageClient } from './language-client';
+import { readSettings } from './settings';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Kube Resilience', { log: true });
+  context.subscriptions.push(output);
+  client = createLanguageClient(context, output);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('kubeResilience')) void client?.sendNotification('workspace/didChangeConfiguration', { settings: { kubeResilience: readSettings() } });
+    }),
+  );
+  await client.start();
+  output.info('Kube Resilience language server started');
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

@@ -1,0 +1,25 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { readSettings } from './settings';
+
+/** Starts the bundled language server over IPC for YAML and JSON files. */
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6010'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'untitled', language: 'yaml' },
+      { scheme: 'file', language: 'json' },
+    ],
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}') },
+    initializationOptions: { settings: readSettings() },
+    outputChannel: output,
+    traceOutputChannel: output,
+  };
+  return new LanguageClient('kubeResilience', 'Kube Resilience', serverOptions, clientOptions);
+}

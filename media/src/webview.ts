@@ -1,0 +1,2 @@
+// The webview: draws the simulation timeline (see server/src/simulate).
+export {};

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { runCheck, CHECK_USAGE, type Io } from './commands/check';
+import { UsageError } from './commands/usage-error';
+import { RULES } from './rules/index';
+
+declare const __VERSION__: string | undefined;
+const version = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
+
+const USAGE = `Kube Resilience ${version}: what happens to your workloads when something fails.
+
+Usage:
+  ${CHECK_USAGE}
+  kube-resilience rules
+  kube-resilience --version`;
+
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  check: runCheck,
+  async rules(_argv, io) {
+    for (const rule of RULES) io.stdout(`${rule.meta.id.padEnd(36)} ${rule.meta.severity.padEnd(8)} ${rule.meta.title}`);
+    return 0;
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const io: Io = {
+    stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    readStdin: () => readFileSync(0, 'utf8'),
+    isTty: !!process.stdout.isTTY,
+    version,
+  };
+  const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v') {
+    io.stdout(version);
+    return 0;
+  }
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(USAGE);
+    return command ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    io.stderr(`kube-resilience: unknown command "${command}" (try --help)`);
+    return 2;
+  }
+  try {
+    return await run(rest, io);
+  } catch (error) {
+    const known = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    io.stderr(`kube-resilience ${command}: ${(error as Error).message.split('\n')[0]}`);
+    if (!known) io.stderr('(this is a bug in kube-resilience; please report it)');
+    return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`kube-resilience: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  },
+);

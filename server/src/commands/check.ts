@@ -1,0 +1,111 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
+import { UsageError } from './usage-error';
+import { fixFile } from '../fixes/apply';
+import { Inventory } from '../inventory/inventory';
+import { findManifestFiles } from '../inventory/manifest-files';
+import { parseManifest } from '../manifest/parse';
+import { toJsonReport } from '../output/json';
+import { toSarif } from '../output/sarif';
+import { toText } from '../output/text';
+import { analyzeCluster, analyzeFile } from '../rules/engine';
+import { RULES, ruleById } from '../rules/index';
+import { SEVERITIES, type Finding, type Severity, type SeverityOverride } from '../rules/types';
+
+export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
+                      [--fix] [--rule ID=off|error|warning|info|hint ...]
+                      [--context NAME | --kubeconfig FILE | --snapshot FILE | --demo]`;
+
+const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 1 };
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => string;
+  isTty: boolean;
+  version: string;
+}
+
+function parseRuleOverrides(values: string[]): Record<string, SeverityOverride> {
+  const out: Record<string, SeverityOverride> = {};
+  for (const value of values) {
+    const match = /^([a-z0-9-]+)=(off|error|warning|info|hint)$/.exec(value);
+    if (!match) throw new UsageError(`--rule takes ID=off|error|warning|info|hint, not "${value}"`);
+    if (!ruleById(match[1])) throw new UsageError(`unknown rule "${match[1]}" (see kube-resilience rules)`);
+    out[match[1]] = match[2] as SeverityOverride;
+  }
+  return out;
+}
+
+/** PATHs as given → manifest files, each named as the user would name it. */
+function collectFiles(paths: string[]): string[] {
+  return paths.flatMap((path) => {
+    if (path === '-') return ['-'];
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch {
+      throw new UsageError(`cannot read ${path}: no such file or directory`);
+    }
+    return stat.isDirectory() ? findManifestFiles(path) : [path];
+  });
+}
+
+function readManifest(path: string, io: Io): string {
+  if (path === '-') return io.readStdin();
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export async function runCheck(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', default: 'text' },
+      'fail-on': { type: 'string', default: 'warning' },
+      fix: { type: 'boolean', default: false },
+      rule: { type: 'string', multiple: true, default: [] },
+      ...CLUSTER_OPTIONS,
+    },
+  });
+  const format = values.format!;
+  if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format takes text, json or sarif, not "${format}"`);
+  const failOn = values['fail-on']!;
+  if (![...SEVERITIES, 'none'].includes(failOn) || failOn === 'hint') throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}"`);
+  const severities = parseRuleOverrides(values.rule as string[]);
+  const paths = collectFiles(positionals.length ? positionals : ['.']);
+  const cluster = await loadClusterFromArgs(values, io);
+
+  const inventory = new Inventory();
+  if (cluster) inventory.setCluster(cluster.resources);
+  const texts = new Map<string, string>();
+  for (const path of paths) {
+    const text = readManifest(path, io);
+    texts.set(path, text);
+    inventory.setFile(parseManifest(path, text));
+  }
+  const options = { severities, cluster };
+  if (values.fix) {
+    for (const path of paths) {
+      if (path === '-') continue;
+      const { text } = fixFile(path, texts.get(path)!, inventory, options);
+      if (text !== texts.get(path)) writeFileSync(path, text);
+    }
+  }
+  const findings: Finding[] = [];
+  for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));
+  if (cluster) findings.push(...analyzeCluster(inventory, { ...options, cluster }));
+
+  if (format === 'json') io.stdout(toJsonReport(findings));
+  else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version), null, 2));
+  else io.stdout(toText(findings, paths.length, io.isTty && !process.env.NO_COLOR));
+
+  if (failOn === 'none') return 0;
+  const threshold = RANK[failOn as Severity];
+  return findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+import type { ManifestFile } from '../manifest/parse';
+
+export interface YamlStyle {
+  /** Spaces a nested mapping is indented by. */
+  indent: number;
+  /** Whether block sequences are indented under their key (`key:\n  - a`) or not (`key:\n- a`). */
+  indentSeq: boolean;
+  singleQuote: boolean;
+  newline: string;
+}
+
+const styles = new WeakMap<ManifestFile, YamlStyle>();
+
+/** The file's own way of writing YAML, so that what a fix writes looks like what is already there. */
+export function styleOf(file: ManifestFile): YamlStyle {
+  let style = styles.get(file);
+  if (!style) {
+    style = detect(file.text);
+    styles.set(file, style);
+  }
+  return style;
+}
+
+function detect(text: string): YamlStyle {
+  const indents = new Map<number, number>();
+  let seqIndented = 0;
+  let seqIndentless = 0;
+  const lines = text.split('\n', 4000);
+  for (let i = 1; i < lines.length; i++) {
+    const previous = lines[i - 1];
+    const line = lines[i];
+    const prevIndent = previous.search(/\S/);
+    const indent = line.search(/\S/);
+    if (prevIndent < 0 || indent < 0 || !/:\s*$/.test(previous) || previous.trimStart().startsWith('#')) continue;
+    const isSeq = line.trimStart().startsWith('- ');
+    const prevKeyColumn = previous.trimStart().startsWith('- ') ? prevIndent + 2 : prevIndent;
+    if (isSeq) {
+      if (indent === prevKeyColumn) seqIndentless++;
+      else if (indent > prevKeyColumn) seqIndented++;
+    } else if (indent > prevKeyColumn) {
+      const step = indent - prevKeyColumn;
+      indents.set(step, (indents.get(step) ?? 0) + 1);
+    }
+  }
+  const indent = [...indents.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 2;
+  const single = (text.match(/: '/g) ?? []).length;
+  const double = (text.match(/: "/g) ?? []).length;
+  return {
+    indent: indent >= 1 && indent <= 8 ? indent : 2,
+    indentSeq: seqIndented >= seqIndentless,
+    singleQuote: single > double,
+    newline: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+}

@@ -1,0 +1,256 @@
+import { isMap, isScalar, isSeq, Node, Pair, stringify, YAMLMap, YAMLSeq } from 'yaml';
+import type { ManifestFile, Resource } from '../manifest/parse';
+import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
+import type { TextEdit } from './edit';
+import { styleOf, type YamlStyle } from './style';
+
+/**
+ * Text edits on a resource's YAML that keep everything around them: comments, key order,
+ * indentation and quoting. Each function returns undefined when it cannot edit safely (the caller
+ * then offers no fix rather than a wrong one).
+ */
+
+function fileOf(resource: Resource): ManifestFile | undefined {
+  return resource.node && resource.file && resource.document ? resource.file : undefined;
+}
+
+function lineStartOf(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+function lineEndOf(text: string, offset: number): number {
+  const end = text.indexOf('\n', offset);
+  return end === -1 ? text.length : end;
+}
+
+function columnOf(text: string, offset: number): number {
+  return offset - lineStartOf(text, offset);
+}
+
+/** Renders `key: value` as block YAML in the file's style, every line indented by `column`. */
+function renderEntry(key: string, value: unknown, column: number, style: YamlStyle): string {
+  const yaml = stringify({ [key]: value }, { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 });
+  const pad = ' '.repeat(column);
+  return yaml
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => pad + line)
+    .join(style.newline);
+}
+
+function renderScalar(value: unknown, style: YamlStyle): string {
+  return stringify(value, { singleQuote: style.singleQuote }).replace(/\n$/, '');
+}
+
+function renderFlowEntry(key: string, value: unknown): string {
+  return `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+}
+
+/** Nests `value` under the remaining keys of a path: (['a','b'], 1) → {a: {b: 1}}. */
+function nest(keys: readonly string[], value: unknown): unknown {
+  return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+}
+
+/** Offset just after the last line of a pair (its value included), where a sibling entry can go. */
+function afterPair(text: string, resource: Resource, pair: Pair<Node, Node | null>): number {
+  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  const lastLineEnd = lineEndOf(text, Math.max(nodeSpan(resource, pair.key)[0], end - 1));
+  return lastLineEnd;
+}
+
+/** Inserts `key: value` into the mapping `map` (a node of `resource`), at its end or its start. */
+function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unknown, position: 'start' | 'end'): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  if (!file) return undefined;
+  const style = styleOf(file);
+  const text = file.text;
+  const pairs = map.items as Pair<Node, Node | null>[];
+  if (map.flow) {
+    const [start, end] = nodeSpan(resource, map);
+    const close = text.lastIndexOf('}', end - 1);
+    if (close < start) return undefined;
+    if (pairs.length === 0) return [{ start: start + 1, end: close, text: renderFlowEntry(key, value) }];
+    const last = pairs[pairs.length - 1];
+    const lastEnd = nodeSpan(resource, (last.value ?? last.key) as Node)[1];
+    return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
+  }
+  if (pairs.length === 0) return undefined;
+  const column = columnOf(text, nodeSpan(resource, pairs[0].key)[0]);
+  if (position === 'start') {
+    const at = nodeSpan(resource, pairs[0].key)[0];
+    if (text.slice(lineStartOf(text, at), at).trim() !== '') {
+      // The first key shares its line with a sequence dash (`- name: x`): insert after that pair instead.
+      const after = afterPair(text, resource, pairs[0]);
+      return [{ start: after, end: after, text: style.newline + renderEntry(key, value, column, style) }];
+    }
+    return [{ start: at, end: at, text: renderEntry(key, value, 0, style).replace(/\n(?=.)/g, `\n${' '.repeat(column)}`) + style.newline + ' '.repeat(column) }];
+  }
+  const after = afterPair(text, resource, pairs[pairs.length - 1]);
+  return [{ start: after, end: after, text: style.newline + renderEntry(key, value, column, style) }];
+}
+
+/** Gives an empty (`key:` or `key: {}`) pair a block value. */
+function fillEmptyPair(resource: Resource, pair: Pair<Node, Node | null>, value: Record<string, unknown>): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  if (!file) return undefined;
+  const style = styleOf(file);
+  const [keyStart, keyEnd] = nodeSpan(resource, pair.key);
+  const column = columnOf(file.text, keyStart);
+  const end = pair.value ? nodeSpan(resource, pair.value)[1] : keyEnd;
+  const colon = file.text.indexOf(':', keyEnd);
+  if (colon === -1 || colon > Math.max(end, keyEnd + 1)) return undefined;
+  const body = Object.entries(value)
+    .map(([k, v]) => renderEntry(k, v, column + style.indent, style))
+    .join(style.newline);
+  return [{ start: colon + 1, end: Math.max(end, colon + 1), text: style.newline + body }];
+}
+
+/**
+ * Sets the field at `path` to `value`: replaces an existing scalar in place, or inserts the
+ * missing part of the path below the deepest mapping that exists.
+ */
+export function setField(resource: Resource, path: Path, value: unknown, position: 'start' | 'end' = 'end'): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  if (!file || path.length === 0) return undefined;
+  const style = styleOf(file);
+  const parentPath = path.slice(0, -1);
+  const key = path[path.length - 1];
+  const parent = nodeAt(resource.node, parentPath);
+  if (typeof key === 'string' && isMap(parent)) {
+    const pair = pairOf(parent, key);
+    if (pair?.value && isScalar(pair.value) && pair.value.value !== null) {
+      if (value !== null && typeof value === 'object') return replacePairValue(resource, pair, value);
+      const [start, end] = nodeSpan(resource, pair.value);
+      return [{ start, end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style) }];
+    }
+    if (pair?.value && (isMap(pair.value) || isSeq(pair.value)) && (pair.value as YAMLMap | YAMLSeq).items.length > 0) {
+      return replacePairValue(resource, pair, value);
+    }
+    if (pair) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value) && !parent.flow) return fillEmptyPair(resource, pair, value as Record<string, unknown>);
+      return replacePairValue(resource, pair, value);
+    }
+    return insertIntoMap(resource, parent, key, value, position);
+  }
+  // Climb to the deepest existing mapping and insert the rest of the path there, nested.
+  for (let depth = parentPath.length - 1; depth >= 0; depth--) {
+    const ancestor = nodeAt(resource.node, path.slice(0, depth));
+    const childKey = path[depth];
+    const rest = path.slice(depth + 1);
+    if (typeof childKey !== 'string' || rest.some((step) => typeof step !== 'string')) continue;
+    if (!isMap(ancestor)) continue;
+    const existing = pairOf(ancestor, childKey);
+    if (existing && existing.value && !(isScalar(existing.value) && existing.value.value === null)) return undefined;
+    if (existing) {
+      const filled = nest(rest as string[], value) as Record<string, unknown>;
+      return ancestor.flow ? undefined : fillEmptyPair(resource, existing, filled);
+    }
+    return insertIntoMap(resource, ancestor, childKey, nest(rest as string[], value), position);
+  }
+  return undefined;
+}
+
+/** Replaces a pair's whole value (scalar or collection) with `value`, rendered in block style. */
+function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, value: unknown): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  if (!file) return undefined;
+  const style = styleOf(file);
+  const [keyStart] = nodeSpan(resource, pair.key);
+  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  const keyText = file.text.slice(keyStart, nodeSpan(resource, pair.key)[1]);
+  const column = columnOf(file.text, keyStart);
+  const rendered = renderEntry(String((pair.key as { value?: unknown }).value ?? keyText), value, column, style).slice(column);
+  const lineEnd = lineEndOf(file.text, Math.max(keyStart, end - 1));
+  const trailing = file.text.slice(end, lineEnd);
+  return [{ start: keyStart, end: trailing.trim().startsWith('#') ? end : Math.max(end, keyStart), text: rendered.replace(/\s+$/, '') }];
+}
+
+/** Replaces the pair at `path` by `newKey: value` in the same place (minAvailable: 3 → maxUnavailable: 1). */
+export function replaceField(resource: Resource, path: Path, newKey: string, value: unknown): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  const parent = nodeAt(resource.node, path.slice(0, -1));
+  const key = path[path.length - 1];
+  if (!file || typeof key !== 'string' || !isMap(parent)) return undefined;
+  const pair = pairOf(parent, key);
+  if (!pair) return undefined;
+  const style = styleOf(file);
+  const [start] = nodeSpan(resource, pair.key);
+  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  const text = parent.flow ? renderFlowEntry(newKey, value) : renderEntry(newKey, value, 0, style);
+  return [{ start, end, text }];
+}
+
+/** Removes the pair at `path` with its whole lines (and a comment trailing it). */
+export function removeField(resource: Resource, path: Path): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  const parent = nodeAt(resource.node, path.slice(0, -1));
+  const key = path[path.length - 1];
+  if (!file || typeof key !== 'string' || !isMap(parent)) return undefined;
+  const pair = pairOf(parent, key);
+  if (!pair) return undefined;
+  const text = file.text;
+  const [keyStart] = nodeSpan(resource, pair.key);
+  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  if (parent.flow) {
+    const index = parent.items.indexOf(pair as never);
+    if (index > 0) {
+      const previous = parent.items[index - 1] as Pair<Node, Node | null>;
+      const previousEnd = nodeSpan(resource, (previous.value ?? previous.key) as Node)[1];
+      return [{ start: previousEnd, end, text: '' }];
+    }
+    const next = parent.items[index + 1] as Pair<Node, Node | null> | undefined;
+    return [{ start: keyStart, end: next ? nodeSpan(resource, next.key)[0] : end, text: '' }];
+  }
+  const lineStart = lineStartOf(text, keyStart);
+  if (text.slice(lineStart, keyStart).trim() !== '') return undefined; // shares its line with a `- `
+  const lastLineEnd = lineEndOf(text, Math.max(keyStart, end - 1));
+  return [{ start: lineStart, end: Math.min(text.length, lastLineEnd + 1), text: '' }];
+}
+
+/** Appends `item` to the sequence at `path`, creating the sequence when it is missing. */
+export function appendToSequence(resource: Resource, path: Path, item: unknown): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  if (!file) return undefined;
+  const seq = nodeAt(resource.node, path);
+  if (!seq || (isScalar(seq) && seq.value === null)) return setField(resource, path, [item]);
+  if (!isSeq(seq)) return undefined;
+  const style = styleOf(file);
+  if (seq.items.length === 0) return setField(resource, path, [item]);
+  const last = seq.items[seq.items.length - 1] as Node;
+  if (seq.flow) {
+    const end = nodeSpan(resource, last)[1];
+    return [{ start: end, end, text: `, ${JSON.stringify(item)}` }];
+  }
+  const first = seq.items[0] as Node;
+  const itemColumn = columnOf(file.text, nodeSpan(resource, first)[0]);
+  const dashColumn = Math.max(0, itemColumn - 2);
+  const rendered = stringify([item], { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 })
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => ' '.repeat(dashColumn) + line)
+    .join(style.newline);
+  const after = lineEndOf(file.text, Math.max(nodeSpan(resource, last)[0], nodeSpan(resource, last)[1] - 1));
+  return [{ start: after, end: after, text: style.newline + rendered }];
+}
+
+/** Appends a new YAML document after the resource's own document (a generated PDB, say). */
+export function appendDocument(resource: Resource, object: unknown): TextEdit[] | undefined {
+  const file = fileOf(resource);
+  const document = resource.document;
+  if (!file || !document || /\.json$/i.test(file.uri)) return undefined;
+  const style = styleOf(file);
+  const end = document.offset + document.text.length;
+  const before = file.text.slice(0, end);
+  const lead = before.length === 0 || before.endsWith('\n') ? '' : style.newline;
+  const body = stringify(object, { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 }).replace(/\n/g, style.newline);
+  return [{ start: end, end, text: `${lead}---${style.newline}${body}` }];
+}
+
+/** Inserts a comment line above the line holding `offset`, at that line's indentation. */
+export function insertCommentAbove(file: ManifestFile, offset: number, comment: string): TextEdit[] {
+  const text = file.text;
+  const lineStart = lineStartOf(text, offset);
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, lineEndOf(text, lineStart)))?.[0] ?? '';
+  const column = indent;
+  return [{ start: lineStart, end: lineStart, text: `${column}# ${comment}${styleOf(file).newline}` }];
+}

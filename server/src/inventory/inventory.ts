@@ -1,0 +1,138 @@
+import type { ManifestFile, Resource } from '../manifest/parse';
+import { mapSelectorMatches, selectorMatches } from '../manifest/selector';
+import { isScalable, isWorkload, podTemplateOf, workloadSelector } from '../manifest/workload';
+
+export interface EffectiveReplicas {
+  value: number;
+  /** Where the number comes from: an HPA's minReplicas, spec.replicas, or the API default of 1. */
+  source: 'hpa' | 'spec' | 'default';
+  hpa?: Resource;
+}
+
+function key(resource: Resource): string {
+  return `${resource.kind}|${resource.namespace}|${resource.name ?? ''}`;
+}
+
+/**
+ * Every resource the engine knows: files of the workspace (open documents replacing what is on
+ * disk) and, beneath them, the live cluster. All cross-resource questions are answered here.
+ */
+export class Inventory {
+  private readonly files = new Map<string, ManifestFile>();
+  private clusterResources: Resource[] = [];
+  private index: Map<string, Resource[]> | undefined;
+
+  setFile(file: ManifestFile): void {
+    this.files.set(file.uri, file);
+    this.index = undefined;
+  }
+
+  removeFile(uri: string): void {
+    if (this.files.delete(uri)) this.index = undefined;
+  }
+
+  getFile(uri: string): ManifestFile | undefined {
+    return this.files.get(uri);
+  }
+
+  allFiles(): ManifestFile[] {
+    return [...this.files.values()];
+  }
+
+  /** Resources read from a live cluster or a snapshot; a manifest with the same kind, namespace and name wins over them. */
+  setCluster(resources: Resource[]): void {
+    this.clusterResources = resources;
+    this.index = undefined;
+  }
+
+  hasCluster(): boolean {
+    return this.clusterResources.length > 0;
+  }
+
+  /** Every resource, grouped by namespace (cluster-scoped ones under ''). */
+  private byNamespace(): Map<string, Resource[]> {
+    if (this.index) return this.index;
+    const seen = new Set<string>();
+    const index = new Map<string, Resource[]>();
+    const add = (resource: Resource) => {
+      const list = index.get(resource.namespace);
+      if (list) list.push(resource);
+      else index.set(resource.namespace, [resource]);
+    };
+    for (const file of this.files.values()) {
+      for (const resource of file.resources) {
+        seen.add(key(resource));
+        add(resource);
+      }
+    }
+    for (const resource of this.clusterResources) if (!seen.has(key(resource))) add(resource);
+    this.index = index;
+    return index;
+  }
+
+  resources(): Resource[] {
+    return [...this.byNamespace().values()].flat();
+  }
+
+  inNamespace(namespace: string, kind?: string): Resource[] {
+    const list = this.byNamespace().get(namespace) ?? [];
+    return kind ? list.filter((r) => r.kind === kind) : list;
+  }
+
+  ofKind(kind: string): Resource[] {
+    return this.resources().filter((r) => r.kind === kind);
+  }
+
+  /** PodDisruptionBudgets whose selector matches the workload's pod labels. */
+  pdbsSelecting(workload: Resource): Resource[] {
+    const labels = podTemplateOf(workload)?.labels;
+    if (!labels) return [];
+    return this.inNamespace(workload.namespace, 'PodDisruptionBudget').filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels));
+  }
+
+  /** HorizontalPodAutoscalers whose scaleTargetRef names the workload. */
+  hpasTargeting(workload: Resource): Resource[] {
+    return this.inNamespace(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => {
+      const ref = hpa.object?.spec?.scaleTargetRef;
+      return ref && ref.kind === workload.kind && ref.name === workload.name;
+    });
+  }
+
+  /** Services whose selector matches the workload's pod labels. */
+  servicesFronting(workload: Resource): Resource[] {
+    const labels = podTemplateOf(workload)?.labels;
+    if (!labels) return [];
+    return this.inNamespace(workload.namespace, 'Service').filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels));
+  }
+
+  /** Workloads (with a pod template) whose pods the PDB's selector matches. */
+  workloadsSelectedBy(pdb: Resource): Resource[] {
+    const selector = pdb.object?.spec?.selector;
+    return this.inNamespace(pdb.namespace).filter((r) => isWorkload(r) && !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
+  }
+
+  /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
+  effectiveReplicas(workload: Resource): EffectiveReplicas {
+    const hpa = this.hpasTargeting(workload)[0];
+    if (hpa) {
+      const min = hpa.object?.spec?.minReplicas;
+      return { value: typeof min === 'number' ? min : 1, source: 'hpa', hpa };
+    }
+    const replicas = workload.object?.spec?.replicas;
+    if (isScalable(workload) && typeof replicas === 'number') return { value: replicas, source: 'spec' };
+    return { value: 1, source: 'default' };
+  }
+
+  /** Pods (from the cluster) that a workload's selector matches. */
+  podsOf(workload: Resource): Resource[] {
+    const selector = workloadSelector(workload);
+    if (!selector) return [];
+    return this.inNamespace(workload.namespace, 'Pod').filter((pod) => selectorMatches(selector, pod.object?.metadata?.labels));
+  }
+}
+
+/** ReplicaSets owned by a Deployment and Jobs owned by a CronJob (read from a cluster) are counted through their owner. */
+function ownedByAnother(resource: Resource): boolean {
+  const owners = resource.object?.metadata?.ownerReferences;
+  return Array.isArray(owners) && owners.some((o) => o && typeof o === 'object' && o.controller === true);
+}

@@ -1,0 +1,175 @@
+import { Document, isMap, isSeq, parseDocument, visit, YAMLMap } from 'yaml';
+import { LineIndex } from './text';
+import { splitDocuments } from './split';
+
+/** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
+export interface ParsedChunk {
+  doc?: Document.Parsed;
+  /** Plain JS value of the document (aliases resolved, bounded). */
+  value?: unknown;
+  error?: { message: string; offset: number; length: number };
+  /** Offset of a template expression (`{{ … }}`) that makes this text a template, not YAML. */
+  templateAt?: number;
+}
+
+export interface ManifestDocument {
+  index: number;
+  /** Where the document starts in its file; node ranges of the parse are relative to it. */
+  offset: number;
+  text: string;
+  parsed: ParsedChunk;
+  resources: Resource[];
+}
+
+export interface Resource {
+  apiVersion: string;
+  kind: string;
+  name: string | null;
+  /** The resource's namespace, `default` where a namespaced resource names none, '' for cluster-scoped kinds. */
+  namespace: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  object: any;
+  /** The resource's mapping in its document (absent for resources read from a cluster). */
+  node?: YAMLMap;
+  document?: ManifestDocument;
+  file?: ManifestFile;
+}
+
+export interface ManifestFile {
+  uri: string;
+  text: string;
+  lines: LineIndex;
+  documents: ManifestDocument[];
+  resources: Resource[];
+  /** Set when the file is a template (Helm …) rather than YAML: it is not analysed further. */
+  templateAt?: number;
+  /** Whether the file looks like Kubernetes at all (has apiVersion and kind keys). */
+  looksLikeKubernetes: boolean;
+}
+
+const CLUSTER_SCOPED = new Set([
+  'Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition',
+  'PriorityClass', 'RuntimeClass', 'IngressClass', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration',
+  'APIService', 'CSIDriver', 'CSINode', 'VolumeAttachment', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
+  'Cluster', 'ClusterConfiguration', 'InitConfiguration', 'JoinConfiguration', 'KubeletConfiguration', 'KubeProxyConfiguration',
+]);
+
+const MAX_CACHE = 20_000;
+const cache = new Map<string, ParsedChunk>();
+
+/** Parses one document's text, reusing the result of an earlier parse of the same text. */
+export function parseChunk(text: string): ParsedChunk {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const parsed = parseUncached(text);
+  cache.set(text, parsed);
+  if (cache.size > MAX_CACHE) cache.delete(cache.keys().next().value as string);
+  return parsed;
+}
+
+function parseUncached(text: string): ParsedChunk {
+  const hasTemplate = text.includes('{{');
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false });
+  } catch (e) {
+    return { error: { message: String((e as Error).message ?? e), offset: 0, length: 0 } };
+  }
+  if (doc.errors.length > 0) {
+    if (hasTemplate) return { templateAt: firstTemplate(text) };
+    const error = doc.errors[0];
+    return { error: { message: error.message.split('\n')[0], offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
+  }
+  if (hasTemplate) {
+    const templateAt = templateOutsideScalars(doc, text);
+    if (templateAt !== undefined) return { templateAt };
+  }
+  try {
+    return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (e) {
+    const message = String((e as Error).message ?? e);
+    return { error: { message: `cannot expand this document: ${message}`, offset: 0, length: 0 } };
+  }
+}
+
+function firstTemplate(text: string): number {
+  return Math.max(0, text.indexOf('{{'));
+}
+
+/**
+ * A `{{ … }}` inside a quoted or block scalar is just text (alert templates in ConfigMaps, for example);
+ * one that YAML reads as a flow mapping is a template expression.
+ */
+function templateOutsideScalars(doc: Document.Parsed, text: string): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Map(_, node) {
+      const start = node.range?.[0];
+      if (node.flow && start !== undefined && text.startsWith('{{', start)) {
+        found = start;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+export function parseManifest(uri: string, text: string): ManifestFile {
+  const isJson = /\.json$/i.test(uri);
+  const file: ManifestFile = {
+    uri,
+    text,
+    lines: new LineIndex(text),
+    documents: [],
+    resources: [],
+    looksLikeKubernetes: /(^|[\s{,"])apiVersion"?\s*:/m.test(text) && /(^|[\s{,"])kind"?\s*:/m.test(text),
+  };
+  const chunks = isJson ? [{ offset: 0, text }] : splitDocuments(text);
+  chunks.forEach((chunk, index) => {
+    const parsed = parseChunk(chunk.text);
+    const document: ManifestDocument = { index, offset: chunk.offset, text: chunk.text, parsed, resources: [] };
+    if (parsed.templateAt !== undefined && file.templateAt === undefined) file.templateAt = chunk.offset + parsed.templateAt;
+    document.resources = resourcesOf(document, file);
+    file.documents.push(document);
+  });
+  if (file.templateAt !== undefined) {
+    for (const d of file.documents) d.resources = [];
+  }
+  file.resources = file.documents.flatMap((d) => d.resources);
+  return file;
+}
+
+function resourcesOf(document: ManifestDocument, file: ManifestFile): Resource[] {
+  const { doc, value } = document.parsed;
+  if (!doc || !isMap(doc.contents) || !isObject(value)) return [];
+  const root = resourceFromObject(value, doc.contents, document, file);
+  if (!root) return [];
+  if (root.kind.endsWith('List') && Array.isArray(value.items)) {
+    const itemsNode = doc.contents.get('items', true);
+    const items = isSeq(itemsNode) ? itemsNode.items : [];
+    return value.items.flatMap((item: unknown, i: number) => {
+      const node = items[i];
+      const resource = isObject(item) && isMap(node) ? resourceFromObject(item, node, document, file) : undefined;
+      return resource ? [resource] : [];
+    });
+  }
+  return [root];
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A resource from its plain object; the one place that decides its name and namespace. */
+export function resourceFromObject(value: Record<string, any>, node?: YAMLMap, document?: ManifestDocument, file?: ManifestFile): Resource | undefined {
+  if (typeof value.kind !== 'string' || typeof value.apiVersion !== 'string') return undefined;
+  const metadata = isObject(value.metadata) ? value.metadata : {};
+  const name = typeof metadata.name === 'string' ? metadata.name : null;
+  const namespace = CLUSTER_SCOPED.has(value.kind) ? '' : typeof metadata.namespace === 'string' && metadata.namespace ? metadata.namespace : 'default';
+  return { apiVersion: value.apiVersion, kind: value.kind, name, namespace, object: value, node, document, file };
+}

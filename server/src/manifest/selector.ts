@@ -1,0 +1,68 @@
+export type Labels = Record<string, string>;
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Labels | null;
+  matchExpressions?: LabelSelectorRequirement[] | null;
+}
+
+/**
+ * Kubernetes label-selector semantics (metav1.LabelSelectorAsSelector): a null selector selects
+ * nothing, an empty one selects everything, and every matchLabels entry and expression must hold.
+ * An unknown operator selects nothing, as the API server would reject it.
+ */
+export function selectorMatches(selector: LabelSelector | null | undefined, labels: Labels | null | undefined): boolean {
+  if (selector === null || selector === undefined || typeof selector !== 'object') return false;
+  const have = labels ?? {};
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (have[key] !== String(value)) return false;
+  }
+  for (const requirement of selector.matchExpressions ?? []) {
+    if (!requirementHolds(requirement, have)) return false;
+  }
+  return true;
+}
+
+function requirementHolds(requirement: LabelSelectorRequirement, labels: Labels): boolean {
+  const present = Object.prototype.hasOwnProperty.call(labels, requirement.key);
+  const values = (requirement.values ?? []).map(String);
+  switch (requirement.operator) {
+    case 'In':
+      return present && values.includes(labels[requirement.key]);
+    case 'NotIn':
+      return !present || !values.includes(labels[requirement.key]);
+    case 'Exists':
+      return present;
+    case 'DoesNotExist':
+      return !present;
+    default:
+      return false;
+  }
+}
+
+/** A Service's (or ReplicationController's) plain map selector: empty or missing selects no pods. */
+export function mapSelectorMatches(selector: Labels | null | undefined, labels: Labels | null | undefined): boolean {
+  if (!selector || typeof selector !== 'object' || Object.keys(selector).length === 0) return false;
+  return selectorMatches({ matchLabels: selector }, labels);
+}
+
+export function isEmptySelector(selector: LabelSelector | null | undefined): boolean {
+  return !!selector && Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+}
+
+/** `app=web,tier!=db`-style text of a selector, for messages. */
+export function describeSelector(selector: LabelSelector | null | undefined): string {
+  if (!selector) return '(none)';
+  const parts = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const r of selector.matchExpressions ?? []) {
+    if (r.operator === 'Exists') parts.push(r.key);
+    else if (r.operator === 'DoesNotExist') parts.push(`!${r.key}`);
+    else parts.push(`${r.key} ${r.operator === 'In' ? 'in' : 'notin'} (${(r.values ?? []).join(',')})`);
+  }
+  return parts.length ? parts.join(',') : '(everything)';
+}

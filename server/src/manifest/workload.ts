@@ -1,0 +1,123 @@
+import type { Resource } from './parse';
+import type { Path } from './path';
+import type { LabelSelector, Labels } from './selector';
+
+export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'Pod'] as const;
+
+export function isWorkload(resource: Resource): boolean {
+  return (WORKLOAD_KINDS as readonly string[]).includes(resource.kind) && resource.apiVersion !== 'kind.x-k8s.io/v1alpha4';
+}
+
+/** Workloads whose replica count a person sets (and an HPA may own). */
+export function isScalable(resource: Resource): boolean {
+  return ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(resource.kind);
+}
+
+/** Where the pod template (an object with metadata and spec) sits in a workload. */
+export function podTemplatePath(resource: Resource): Path | undefined {
+  switch (resource.kind) {
+    case 'Pod':
+      return [];
+    case 'CronJob':
+      return ['spec', 'jobTemplate', 'spec', 'template'];
+    case 'Deployment':
+    case 'StatefulSet':
+    case 'DaemonSet':
+    case 'ReplicaSet':
+    case 'ReplicationController':
+    case 'Job':
+      return ['spec', 'template'];
+    default:
+      return undefined;
+  }
+}
+
+export function valueAt(object: unknown, path: Path): any {
+  let value: any = object;
+  for (const step of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = value[step];
+  }
+  return value;
+}
+
+export interface PodTemplate {
+  path: Path;
+  labels: Labels;
+  annotations: Record<string, string>;
+  spec: any;
+}
+
+export function podTemplateOf(resource: Resource): PodTemplate | undefined {
+  const path = podTemplatePath(resource);
+  if (!path) return undefined;
+  const template = valueAt(resource.object, path);
+  if (!template || typeof template !== 'object') return undefined;
+  const metadata = template.metadata && typeof template.metadata === 'object' ? template.metadata : {};
+  return {
+    path,
+    labels: stringMap(metadata.labels),
+    annotations: stringMap(metadata.annotations),
+    spec: template.spec && typeof template.spec === 'object' ? template.spec : {},
+  };
+}
+
+export interface ContainerRef {
+  container: any;
+  /** Path from the resource root to this container. */
+  path: Path;
+  name: string;
+  init: boolean;
+}
+
+/** The pod's containers (and init containers when asked), each with its path for ranges and fixes. */
+export function containersOf(resource: Resource, withInit = false): ContainerRef[] {
+  const template = podTemplateOf(resource);
+  if (!template) return [];
+  const lists: ['containers' | 'initContainers', boolean][] = withInit ? [['initContainers', true], ['containers', false]] : [['containers', false]];
+  return lists.flatMap(([field, init]) => {
+    const list = template.spec[field];
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((container: any, index: number) =>
+      container && typeof container === 'object'
+        ? [{ container, path: [...template.path, 'spec', field, index], name: String(container.name ?? `#${index}`), init }]
+        : [],
+    );
+  });
+}
+
+/** The workload's own pod selector (a ReplicationController's plain map becomes matchLabels). */
+export function workloadSelector(resource: Resource): LabelSelector | undefined {
+  if (resource.kind === 'Pod') return undefined;
+  const selector = resource.object?.spec?.selector;
+  if (resource.kind === 'ReplicationController') {
+    const map = selector && typeof selector === 'object' ? selector : podTemplateOf(resource)?.labels;
+    return map ? { matchLabels: stringMap(map) } : undefined;
+  }
+  return selector && typeof selector === 'object' ? selector : undefined;
+}
+
+export function metadataLabels(resource: Resource): Labels {
+  return stringMap(resource.object?.metadata?.labels);
+}
+
+export function metadataAnnotations(resource: Resource): Record<string, string> {
+  return stringMap(resource.object?.metadata?.annotations);
+}
+
+/** Annotations of the workload and of its pod template, the template's winning. */
+export function declaredAnnotations(resource: Resource): Record<string, string> {
+  return { ...metadataAnnotations(resource), ...(podTemplateOf(resource)?.annotations ?? {}) };
+}
+
+export function stringMap(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = String(v);
+  return out;
+}
+
+export function describeResource(resource: Resource): string {
+  const where = resource.namespace && resource.namespace !== 'default' ? `${resource.namespace}/` : '';
+  return `${resource.kind} ${where}${resource.name ?? '(unnamed)'}`;
+}

@@ -1,0 +1,35 @@
+import type { Finding, Severity } from '../rules/types';
+
+const COLOURS: Record<Severity | 'dim' | 'bold' | 'reset', string> = {
+  error: '\x1b[31m',
+  warning: '\x1b[33m',
+  info: '\x1b[36m',
+  hint: '\x1b[90m',
+  dim: '\x1b[2m',
+  bold: '\x1b[1m',
+  reset: '\x1b[0m',
+};
+
+/** The report for people: findings grouped by file, then a summary line. */
+export function toText(findings: readonly Finding[], fileCount: number, colour: boolean): string {
+  const paint = (kind: keyof typeof COLOURS, text: string) => (colour ? `${COLOURS[kind]}${text}${COLOURS.reset}` : text);
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = f.uri ?? '(cluster)';
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const lines: string[] = [];
+  for (const [file, list] of groups) {
+    lines.push(paint('bold', file));
+    for (const f of list) {
+      const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : `${f.resource?.kind ?? ''}/${f.resource?.name ?? ''}`;
+      const fixable = f.fixes.some((x) => x.preferred) ? paint('dim', ' (fixable)') : '';
+      lines.push(`  ${paint('dim', where.padEnd(8))} ${paint(f.severity, f.severity.padEnd(7))} ${f.message}  ${paint('dim', f.ruleId)}${fixable}`);
+    }
+    lines.push('');
+  }
+  const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
+  const summary = `${findings.length} finding${findings.length === 1 ? '' : 's'} (${count('error')} errors, ${count('warning')} warnings, ${count('info') + count('hint')} info) in ${fileCount} file${fileCount === 1 ? '' : 's'}`;
+  lines.push(findings.length ? paint('bold', summary) : paint('bold', `No findings in ${fileCount} file${fileCount === 1 ? '' : 's'}.`));
+  return lines.join('\n');
+}

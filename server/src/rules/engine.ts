@@ -1,0 +1,108 @@
+import type { ClusterInfo } from '../cluster/types';
+import type { Fix } from '../fixes/edit';
+import { insertCommentAbove, setField } from '../fixes/yaml-edit';
+import type { Inventory } from '../inventory/inventory';
+import type { ManifestFile, Resource } from '../manifest/parse';
+import { rangeOfPath } from '../manifest/path';
+import type { Range } from '../manifest/text';
+import { describeResource } from '../manifest/workload';
+import { RULES } from './index';
+import { IGNORE_ANNOTATION, IGNORE_COMMENT, ignoredByAnnotation, ignoredByComment } from './suppression';
+import type { Finding, RelatedLocation, Report, Rule, RuleContext, SeverityOverride } from './types';
+
+export interface AnalyzeOptions {
+  /** Severity per rule id, or 'off'. */
+  severities?: Record<string, SeverityOverride>;
+  cluster?: ClusterInfo;
+  rules?: readonly Rule[];
+}
+
+/** Findings for one file of manifests, with every other resource of the inventory in view. */
+export function analyzeFile(file: ManifestFile, inventory: Inventory, options: AnalyzeOptions = {}): Finding[] {
+  return run({ file, resources: file.resources, inventory, cluster: options.cluster }, options);
+}
+
+/** Findings about the cluster's own resources (nodes, CoreDNS, …), which belong to no file. */
+export function analyzeCluster(inventory: Inventory, options: AnalyzeOptions & { cluster: ClusterInfo }): Finding[] {
+  return run({ resources: options.cluster.resources, inventory, cluster: options.cluster }, options);
+}
+
+function run(base: Omit<RuleContext, 'report'>, options: AnalyzeOptions): Finding[] {
+  const findings: Finding[] = [];
+  const rules = options.rules ?? RULES;
+  const { file } = base;
+  const skipRules = file?.templateAt !== undefined;
+  for (const rule of rules) {
+    const override = options.severities?.[rule.meta.id];
+    if (override === 'off') continue;
+    if (skipRules && rule.meta.id !== 'templated-file') continue;
+    const context: RuleContext = {
+      ...base,
+      report(report) {
+        const finding = toFinding(rule, report, file);
+        if (!finding) return;
+        if (override) finding.severity = override;
+        findings.push(finding);
+      },
+    };
+    try {
+      rule.check(context);
+    } catch (error) {
+      // A rule that trips over odd input must not take the other rules down with it.
+      findings.push({
+        ruleId: rule.meta.id,
+        severity: 'hint',
+        message: `Internal error in rule ${rule.meta.id}: ${(error as Error).message}`,
+        uri: file?.uri ?? null,
+        range: file ? file.lines.range(0, 0) : null,
+        resource: null,
+        fixes: [],
+        related: [],
+      });
+    }
+  }
+  return findings.sort(compareFindings);
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  const la = a.range?.start.line ?? -1;
+  const lb = b.range?.start.line ?? -1;
+  return la - lb || (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) || a.ruleId.localeCompare(b.ruleId);
+}
+
+function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): Finding | undefined {
+  const { resource } = report;
+  const onFile = !!(file && resource?.file === file) || (!!file && !resource);
+  const range: Range | null = report.range ?? (resource && onFile ? rangeOfPath(resource, report.path ?? [], report.target) : null);
+  if (ignoredByAnnotation(resource).includes(rule.meta.id)) return undefined;
+  if (file && range && ignoredByComment(file, range.start.line).includes(rule.meta.id)) return undefined;
+  const fixes = (report.fixes ?? []).filter((f): f is Fix => !!f && f.edits.length > 0);
+  if (resource && file && onFile && range) fixes.push(...ignoreFixes(rule.meta.id, resource, file, range));
+  return {
+    ruleId: rule.meta.id,
+    severity: report.severity ?? rule.meta.severity,
+    message: report.message,
+    uri: onFile && file ? file.uri : resource?.file?.uri ?? null,
+    range,
+    resource: resource ? { kind: resource.kind, name: resource.name, namespace: resource.namespace } : null,
+    fixes,
+    related: (report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
+  };
+}
+
+function relatedLocation(resource: Resource, path: readonly (string | number)[] | undefined, message: string): RelatedLocation[] {
+  if (!resource.file) return [];
+  return [{ uri: resource.file.uri, range: rangeOfPath(resource, path ?? []), message: `${describeResource(resource)}: ${message}` }];
+}
+
+/** "Ignore for this resource" (annotation) and "Ignore here" (comment), offered with every finding. */
+function ignoreFixes(ruleId: string, resource: Resource, file: ManifestFile, range: Range): Fix[] {
+  const fixes: Fix[] = [];
+  const existing = resource.object?.metadata?.annotations?.[IGNORE_ANNOTATION];
+  const ids = typeof existing === 'string' && existing.trim() ? `${existing.trim()},${ruleId}` : ruleId;
+  const annotation = setField(resource, ['metadata', 'annotations', IGNORE_ANNOTATION], ids);
+  if (annotation) fixes.push({ title: `Ignore ${ruleId} for ${describeResource(resource)}`, edits: annotation });
+  const offset = file.lines.offset(range.start);
+  fixes.push({ title: `Ignore ${ruleId} here`, edits: insertCommentAbove(file, offset, `${IGNORE_COMMENT} ${ruleId} -- accepted risk`) });
+  return fixes;
+}

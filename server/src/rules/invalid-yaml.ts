@@ -1,0 +1,24 @@
+import type { Rule } from './types';
+
+export const invalidYaml: Rule = {
+  meta: {
+    id: 'invalid-yaml',
+    severity: 'error',
+    scenario: 'input',
+    title: 'A document that does not parse',
+    description:
+      'A YAML document that does not parse cannot be applied, and nothing in it can be checked. The other documents of the file are still analysed.',
+  },
+  check({ file, report }) {
+    if (!file || !file.looksLikeKubernetes) return;
+    for (const document of file.documents) {
+      const error = document.parsed.error;
+      if (!error) continue;
+      const start = document.offset + error.offset;
+      report({
+        range: file.lines.range(start, start + Math.max(1, Math.min(error.length, 200))),
+        message: `Document ${document.index + 1} does not parse: ${error.message}`,
+      });
+    }
+  },
+};

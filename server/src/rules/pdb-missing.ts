@@ -1,0 +1,45 @@
+import { appendDocument } from '../fixes/yaml-edit';
+import type { Resource } from '../manifest/parse';
+import { podTemplateOf, workloadSelector } from '../manifest/workload';
+import type { Rule } from './types';
+
+/** The PodDisruptionBudget the fix writes: the workload's own selector, one pod at a time. */
+export function pdbFor(workload: Resource): Record<string, unknown> {
+  const selector = workloadSelector(workload) ?? { matchLabels: podTemplateOf(workload)?.labels ?? {} };
+  const metadata: Record<string, unknown> = { name: `${workload.name ?? 'workload'}-pdb` };
+  const namespace = workload.object?.metadata?.namespace;
+  if (typeof namespace === 'string' && namespace) metadata.namespace = namespace;
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata,
+    spec: { maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow', selector },
+  };
+}
+
+export const pdbMissing: Rule = {
+  meta: {
+    id: 'pdb-missing',
+    severity: 'warning',
+    scenario: 'voluntary-disruption',
+    title: 'Several replicas and no PodDisruptionBudget',
+    description:
+      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time.',
+    fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`, the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload.',
+  },
+  check({ resources, inventory, report }) {
+    for (const resource of resources) {
+      if (resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') continue;
+      const replicas = inventory.effectiveReplicas(resource);
+      if (replicas.value < 2) continue;
+      if (inventory.pdbsSelecting(resource).length > 0) continue;
+      const count = replicas.source === 'hpa' ? `HPA minReplicas ${replicas.value}` : `${replicas.value} replicas`;
+      report({
+        resource,
+        message: `${count} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all ${replicas.value} pods of ${resource.kind} ${resource.name ?? ''} at once.`,
+        fixes: [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
+        related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
+      });
+    }
+  },
+};

@@ -1,0 +1,53 @@
+import { setField } from '../fixes/yaml-edit';
+import { describeHandler, failureBudgetSeconds, frameworkOf, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
+import { containersOf } from '../manifest/workload';
+import type { Rule } from './types';
+
+/** A liveness probe this much more patient than readiness no longer restarts pods for what readiness handles. */
+const TOLERANCE = 3;
+
+export const probeLivenessEqualsReadiness: Rule = {
+  meta: {
+    id: 'probe-liveness-equals-readiness',
+    severity: 'warning',
+    scenario: 'health-checks',
+    title: 'Liveness and readiness probes check the same thing',
+    description:
+      'When liveness and readiness call the same handler, anything that makes the pod unready (a database outage, a slow dependency, an overload) also makes the kubelet restart it, on every replica at once. Restarts cure nothing there and throw away warm caches and sessions; readiness alone would have taken the pods out of the Service until the dependency came back.',
+    fix: "For Spring Boot, Quarkus and MicroProfile endpoints, points each probe at the framework's own liveness and readiness group; otherwise makes liveness three times more tolerant than readiness.",
+  },
+  check({ resources, report }) {
+    for (const resource of resources) {
+      for (const { container, path, name } of containersOf(resource)) {
+        const liveness = probeHandler(container.livenessProbe, container);
+        const readiness = probeHandler(container.readinessProbe, container);
+        if (!sameHandler(liveness, readiness) || !liveness) continue;
+        const livenessBudget = failureBudgetSeconds(container.livenessProbe);
+        const readinessBudget = failureBudgetSeconds(container.readinessProbe);
+        if (livenessBudget >= TOLERANCE * readinessBudget) continue;
+        const timings = probeTimings(container.livenessProbe);
+        const tolerantThreshold = Math.max(timings.failureThreshold * TOLERANCE, Math.ceil((TOLERANCE * readinessBudget) / timings.periodSeconds));
+        const framework = liveness.type === 'httpGet' ? frameworkOf(liveness.path) : undefined;
+        const fixes = [];
+        if (framework) {
+          const edits = [
+            ...(setField(resource, [...path, 'livenessProbe', 'httpGet', 'path'], framework.liveness) ?? []),
+            ...(setField(resource, [...path, 'readinessProbe', 'httpGet', 'path'], framework.readiness) ?? []),
+          ];
+          fixes.push({ title: `Use ${framework.name}'s ${framework.liveness} and ${framework.readiness}`, preferred: true, edits });
+        }
+        fixes.push({
+          title: `Make liveness tolerant (failureThreshold: ${tolerantThreshold}, ${tolerantThreshold * timings.periodSeconds} s)`,
+          preferred: !framework,
+          edits: setField(resource, [...path, 'livenessProbe', 'failureThreshold'], tolerantThreshold) ?? [],
+        });
+        report({
+          resource,
+          path: [...path, 'livenessProbe'],
+          message: `Container ${name}: liveness and readiness both check ${describeHandler(liveness)}; after ${livenessBudget} s of failures (readiness gives up after ${readinessBudget} s) the kubelet restarts every replica at once, so a dependency outage becomes a restart storm.`,
+          fixes,
+        });
+      }
+    }
+  },
+};

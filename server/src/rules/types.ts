@@ -1,0 +1,90 @@
+import type { ClusterInfo } from '../cluster/types';
+import type { Fix } from '../fixes/edit';
+import type { Inventory } from '../inventory/inventory';
+import type { ManifestFile, Resource } from '../manifest/parse';
+import type { Path } from '../manifest/path';
+import type { Range } from '../manifest/text';
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+export type SeverityOverride = Severity | 'off';
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
+
+export type Scenario =
+  | 'voluntary-disruption'
+  | 'involuntary-disruption'
+  | 'health-checks'
+  | 'special-hardware'
+  | 'control-plane'
+  | 'scheduling'
+  | 'input';
+
+export interface RuleMeta {
+  id: string;
+  severity: Severity;
+  scenario: Scenario;
+  /** One line: what the rule finds. */
+  title: string;
+  /** One paragraph: what fails, when, and why. */
+  description: string;
+  /** What the fix writes, when the rule has one. */
+  fix?: string;
+  /** Findings need a live cluster (or snapshot) to be known at all. */
+  needsCluster?: boolean;
+}
+
+export interface RelatedLocation {
+  uri: string;
+  range: Range;
+  message: string;
+}
+
+/** The resource a finding is about, as the CLI and SARIF name it. */
+export interface ResourceRef {
+  kind: string;
+  name: string | null;
+  namespace: string;
+}
+
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** null for cluster findings that belong to no file. */
+  uri: string | null;
+  range: Range | null;
+  resource: ResourceRef | null;
+  fixes: Fix[];
+  related: RelatedLocation[];
+}
+
+/** What a rule reports; the engine turns it into a Finding (range, severity, suppression, ignore actions). */
+export interface Report {
+  resource?: Resource;
+  /** Where in the resource: the key of the deepest existing pair along this path. Default: `kind`. */
+  path?: Path;
+  /** Underline the key (default), the value, or both. */
+  target?: 'key' | 'value' | 'pair';
+  /** An explicit range, for findings not tied to a path (invalid YAML). */
+  range?: Range;
+  message: string;
+  /** Overrides the rule's default, for rules whose severity depends on what is known. */
+  severity?: Severity;
+  fixes?: (Fix | undefined)[];
+  /** Other resources the finding is about (the PDB, the HPA), with a word on each. */
+  related?: { resource: Resource; path?: Path; message: string }[];
+}
+
+export interface RuleContext {
+  /** The file under analysis; absent when the cluster's own resources are analysed. */
+  file?: ManifestFile;
+  /** The resources under analysis: the file's, or the cluster's. */
+  resources: Resource[];
+  inventory: Inventory;
+  cluster?: ClusterInfo;
+  report(report: Report): void;
+}
+
+export interface Rule {
+  meta: RuleMeta;
+  check(context: RuleContext): void;
+}

@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeConfigurationNotification,
+  FileChangeType,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type Diagnostic,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { fixFile } from './fixes/apply';
+import { Inventory } from './inventory/inventory';
+import { findManifestFiles, MANIFEST_EXTENSIONS } from './inventory/manifest-files';
+import { toCodeAction, toDiagnostic } from './language/convert';
+import { ruleDocsHref } from './language/docs-link';
+import { parseManifest } from './manifest/parse';
+import { containsPosition } from './manifest/text';
+import { analyzeFile } from './rules/engine';
+import type { Finding } from './rules/types';
+import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from './settings';
+import { hoverAt } from './explain/hover';
+import type { ClusterInfo } from './cluster/types';
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const inventory = new Inventory();
+const findings = new Map<string, { version: number; findings: Finding[] }>();
+const timers = new Map<string, NodeJS.Timeout>();
+let settings: ServerSettings = DEFAULT_SETTINGS;
+let cluster: ClusterInfo | undefined;
+let roots: string[] = [];
+let pullConfiguration = false;
+
+const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
+const DEBOUNCE_MS = 150;
+
+connection.onInitialize((params): InitializeResult => {
+  settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
+  pullConfiguration = !!params.capabilities.workspace?.configuration && !params.initializationOptions?.settings;
+  roots = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : []);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+    },
+    serverInfo: { name: 'kube-resilience' },
+  };
+});
+
+connection.onInitialized(async () => {
+  if (pullConfiguration) {
+    connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
+    await refreshPulledSettings();
+  }
+  scanWorkspace();
+});
+
+async function refreshPulledSettings(): Promise<void> {
+  try {
+    const [value] = await connection.workspace.getConfiguration([{ section: 'kubeResilience' }]);
+    if (value) settings = readSettings(value);
+  } catch {
+    // A client without this section keeps the defaults.
+  }
+}
+
+connection.onDidChangeConfiguration(async (change) => {
+  const pushed = change.settings?.kubeResilience;
+  if (pushed) settings = readSettings(pushed);
+  else if (pullConfiguration) await refreshPulledSettings();
+  revalidateOpen();
+});
+
+/** Reads every manifest below the workspace folders, a few files at a time so requests stay answered. */
+function scanWorkspace(): void {
+  const paths = roots.filter((r) => r.startsWith('file:')).flatMap((r) => findManifestFiles(fileURLToPath(r), 5000));
+  const step = () => {
+    for (const path of paths.splice(0, 25)) {
+      const uri = pathToFileURL(path).toString();
+      if (documents.get(uri)) continue;
+      try {
+        inventory.setFile(parseManifest(uri, readFileSync(path, 'utf8')));
+      } catch {
+        // Unreadable files are simply not part of the workspace view.
+      }
+    }
+    if (paths.length) setImmediate(step);
+    else revalidateOpen();
+  };
+  step();
+}
+
+function isManifestUri(uri: string): boolean {
+  return MANIFEST_EXTENSIONS.test(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
+}
+
+function schedule(uri: string, delay = DEBOUNCE_MS): void {
+  clearTimeout(timers.get(uri));
+  timers.set(
+    uri,
+    setTimeout(() => {
+      timers.delete(uri);
+      validate(uri, true);
+    }, delay),
+  );
+}
+
+function revalidateOpen(except?: string): void {
+  for (const doc of documents.all()) if (doc.uri !== except) schedule(doc.uri, DEBOUNCE_MS * 2);
+}
+
+function findingsFor(uri: string): Finding[] {
+  const doc = documents.get(uri);
+  if (!doc || !settings.enable || !isManifestUri(uri)) return [];
+  const cached = findings.get(uri);
+  if (cached && cached.version === doc.version) return cached.findings;
+  const file = parseManifest(uri, doc.getText());
+  inventory.setFile(file);
+  const result = analyzeFile(file, inventory, { severities: settings.rules, cluster }).filter((f) => f.uri === uri && f.range);
+  findings.set(uri, { version: doc.version, findings: result });
+  return result;
+}
+
+function validate(uri: string, spread: boolean): void {
+  const doc = documents.get(uri);
+  if (!doc) return;
+  const before = inventory.getFile(uri)?.resources.length;
+  findings.delete(uri);
+  const diagnostics = findingsFor(uri).map((f) => toDiagnostic(f, ruleDocsHref));
+  connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
+  // Other open files may depend on this one (a PDB here, its Deployment there).
+  if (spread && (before !== inventory.getFile(uri)?.resources.length || documents.all().length > 1)) {
+    for (const other of documents.all()) if (other.uri !== uri) schedule(other.uri, DEBOUNCE_MS * 2);
+  }
+}
+
+documents.onDidOpen((e) => schedule(e.document.uri, 0));
+documents.onDidChangeContent((e) => {
+  if (settings.run === 'onType') schedule(e.document.uri);
+});
+documents.onDidSave((e) => schedule(e.document.uri, 0));
+documents.onDidClose((e) => {
+  clearTimeout(timers.get(e.document.uri));
+  findings.delete(e.document.uri);
+  connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  try {
+    const path = fileURLToPath(e.document.uri);
+    inventory.setFile(parseManifest(e.document.uri, readFileSync(path, 'utf8')));
+  } catch {
+    inventory.removeFile(e.document.uri);
+  }
+});
+
+connection.onDidChangeWatchedFiles((params) => {
+  for (const change of params.changes) {
+    if (documents.get(change.uri) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
+    if (change.type === FileChangeType.Deleted) inventory.removeFile(change.uri);
+    else {
+      try {
+        inventory.setFile(parseManifest(change.uri, readFileSync(fileURLToPath(change.uri), 'utf8')));
+      } catch {
+        inventory.removeFile(change.uri);
+      }
+    }
+  }
+  revalidateOpen();
+});
+
+connection.onHover((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  if (!doc || !settings.enable) return null;
+  findingsFor(doc.uri);
+  const file = inventory.getFile(doc.uri);
+  if (!file) return null;
+  const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster);
+  return markdown ? { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range } : null;
+});
+
+function sameDiagnostic(finding: Finding, diagnostic: Diagnostic): boolean {
+  const r = finding.range!;
+  return finding.ruleId === diagnostic.code && r.start.line === diagnostic.range.start.line && r.start.character === diagnostic.range.start.character && r.end.line === diagnostic.range.end.line && r.end.character === diagnostic.range.end.character;
+}
+
+connection.onCodeAction((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  if (!doc) return [];
+  const uri = doc.uri;
+  const all = findingsFor(uri);
+  const file = inventory.getFile(uri)!;
+  const only = params.context.only;
+  const actions: CodeAction[] = [];
+  const wantsQuickFix = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k.startsWith(CodeActionKind.QuickFix));
+  const wantsFixAll = !only || only.some((k) => FIX_ALL_KIND.startsWith(k));
+  if (wantsQuickFix) {
+    const seenRules = new Set<string>();
+    for (const diagnostic of params.context.diagnostics) {
+      if (diagnostic.source !== 'kube-resilience') continue;
+      const finding = all.find((f) => sameDiagnostic(f, diagnostic)) ?? all.find((f) => f.ruleId === diagnostic.code && containsPosition(f.range!, params.range.start));
+      if (!finding) continue;
+      for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic));
+      const sameRule = all.filter((f) => f.ruleId === finding.ruleId && f.fixes.some((x) => x.preferred));
+      if (sameRule.length > 1 && !seenRules.has(finding.ruleId)) {
+        seenRules.add(finding.ruleId);
+        const fixed = fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === finding.ruleId);
+        if (fixed) actions.push({ title: `Fix all ${finding.ruleId} findings in this file`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
+      }
+    }
+  }
+  if (wantsFixAll && all.some((f) => f.fixes.some((x) => x.preferred))) {
+    const fixed = fixWholeDocument(uri, doc.getText(), () => true);
+    if (fixed) actions.push({ title: 'Fix all Kube Resilience findings', kind: FIX_ALL_KIND, edit: fixed });
+  }
+  return actions;
+});
+
+/** Applies fixes on a scratch inventory view, then answers with one edit over the whole document. */
+function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean) {
+  const { text: fixed } = fixFile(uri, text, inventory, { severities: settings.rules, cluster }, accept);
+  inventory.setFile(parseManifest(uri, text));
+  if (fixed === text) return undefined;
+  const lines = parseManifest(uri, text).lines;
+  return { changes: { [uri]: [{ range: lines.range(0, text.length), newText: fixed }] } };
+}
+
+documents.listen(connection);
+connection.listen();

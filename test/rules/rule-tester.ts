@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ClusterInfo } from '../../server/src/cluster/types';
+import { fixFile } from '../../server/src/fixes/apply';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
+import type { Finding, Rule, Severity } from '../../server/src/rules/types';
+
+export interface ExpectedFinding {
+  /** The message, or a pattern it must match. */
+  message?: string | RegExp;
+  /** The exact text the finding's range covers (`replicas`, `livenessProbe`, …). */
+  at?: string;
+  /** 1-based line of the range start, when `at` alone is ambiguous. */
+  line?: number;
+  severity?: Severity;
+}
+
+export interface ValidCase {
+  name: string;
+  code: string;
+  /** Other workspace files, by name. */
+  files?: Record<string, string>;
+  cluster?: ClusterInfo;
+  /** Analyse this file instead of `code` (with `code` as one more workspace file). */
+}
+
+export interface InvalidCase extends ValidCase {
+  findings: ExpectedFinding[];
+  /** The text after every preferred fix of this rule is applied; null to assert the rule offers none. */
+  output?: string | null;
+}
+
+const URI = 'file:///test/manifest.yaml';
+
+function analyse(rule: Rule, c: ValidCase): { findings: Finding[]; inventory: Inventory } {
+  const inventory = new Inventory();
+  if (c.cluster) inventory.setCluster(c.cluster.resources);
+  for (const [name, text] of Object.entries(c.files ?? {})) inventory.setFile(parseManifest(`file:///test/${name}`, text));
+  const file = parseManifest(URI, c.code);
+  inventory.setFile(file);
+  const findings = analyzeFile(file, inventory, { rules: [rule], cluster: c.cluster }).filter((f) => f.ruleId === rule.meta.id);
+  return { findings, inventory };
+}
+
+function commentsOf(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => /#.*$/.exec(l)?.[0].trim())
+    .filter((c): c is string => !!c && !c.startsWith('# kube-resilience-ignore'));
+}
+
+/** ESLint's RuleTester, for our rules: cases that must not fire, cases that must, and fixed output. */
+export function ruleTester(rule: Rule, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+  describe(rule.meta.id, () => {
+    for (const c of cases.valid) {
+      it(`does not fire: ${c.name}`, () => {
+        const { findings } = analyse(rule, c);
+        assert.deepEqual(findings.map((f) => f.message), []);
+      });
+    }
+    for (const c of cases.invalid) {
+      it(`fires: ${c.name}`, () => {
+        const { findings, inventory } = analyse(rule, c);
+        assert.equal(findings.length, c.findings.length, `expected ${c.findings.length} finding(s), got: ${JSON.stringify(findings.map((f) => f.message))}`);
+        const file = parseManifest(URI, c.code);
+        c.findings.forEach((expected, i) => {
+          const actual = findings[i];
+          if (expected.message instanceof RegExp) assert.match(actual.message, expected.message);
+          else if (expected.message !== undefined) assert.equal(actual.message, expected.message);
+          if (expected.severity) assert.equal(actual.severity, expected.severity);
+          assert.ok(actual.range, 'finding has a range');
+          if (expected.at !== undefined) {
+            const text = c.code.slice(file.lines.offset(actual.range!.start), file.lines.offset(actual.range!.end));
+            assert.equal(text, expected.at, 'range covers the expected text');
+          }
+          if (expected.line !== undefined) assert.equal(actual.range!.start.line + 1, expected.line, 'range starts on the expected line');
+        });
+        if (c.output === undefined) return;
+        const preferred = findings.filter((f) => f.fixes.some((x) => x.preferred));
+        if (c.output === null) {
+          assert.equal(preferred.length, 0, 'the rule offers no fix');
+          return;
+        }
+        const options = { rules: [rule], cluster: c.cluster };
+        const fixed = fixFile(URI, c.code, inventory, options, (f) => f.ruleId === rule.meta.id).text;
+        assert.equal(fixed, c.output);
+        const reparsed = parseManifest(URI, fixed);
+        assert.deepEqual(reparsed.documents.filter((d) => d.parsed.error).map((d) => d.parsed.error!.message), [], 'the fixed text parses');
+        assert.deepEqual(analyzeFile(reparsed, inventory, options).filter((f) => f.ruleId === rule.meta.id && f.fixes.some((x) => x.preferred)).map((f) => f.message), [], 'the fix makes the finding disappear');
+        for (const comment of commentsOf(c.code)) assert.ok(fixed.includes(comment), `the fix keeps the comment ${comment}`);
+        assert.equal(fixFile(URI, fixed, inventory, options, (f) => f.ruleId === rule.meta.id).text, fixed, 'fixing twice changes nothing');
+      });
+    }
+  });
+}
