@@ -25,6 +25,8 @@ import type { Finding } from './rules/types';
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from './settings';
 import { hoverAt } from './explain/hover';
 import type { ClusterInfo } from './cluster/types';
+import { FEATURES } from './language/features';
+import type { ServerState } from './language/state';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -35,6 +37,27 @@ let settings: ServerSettings = DEFAULT_SETTINGS;
 let cluster: ClusterInfo | undefined;
 let roots: string[] = [];
 let pullConfiguration = false;
+
+/** What feature modules (language/*.ts) share with this file. */
+const state: ServerState = {
+  connection,
+  documents,
+  inventory,
+  get settings() {
+    return settings;
+  },
+  get cluster() {
+    return cluster;
+  },
+  setCluster(next) {
+    cluster = next;
+    inventory.setCluster(next?.resources ?? []);
+    findings.clear();
+    revalidateOpen();
+  },
+  findingsFor,
+  revalidateOpen: () => revalidateOpen(),
+};
 
 const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
 const DEBOUNCE_MS = 150;
@@ -48,6 +71,7 @@ connection.onInitialize((params): InitializeResult => {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+      ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },
   };
@@ -227,6 +251,8 @@ function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boo
   const lines = parseManifest(uri, text).lines;
   return { changes: { [uri]: [{ range: lines.range(0, text.length), newText: fixed }] } };
 }
+
+for (const feature of FEATURES) feature.register(state);
 
 documents.listen(connection);
 connection.listen();

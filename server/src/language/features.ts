@@ -1,0 +1,14 @@
+import type { ServerCapabilities } from 'vscode-languageserver/node';
+import type { ServerState } from './state';
+
+export interface Feature {
+  /** Capabilities this feature adds to the initialize result. */
+  capabilities?: ServerCapabilities;
+  register(state: ServerState): void;
+}
+
+/**
+ * Feature modules of the language server beyond diagnostics, hovers and code actions
+ * (cluster, simulation, completion, …). Each declares its capabilities and registers its own handlers.
+ */
+export const FEATURES: Feature[] = [];

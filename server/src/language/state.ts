@@ -1,0 +1,20 @@
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ClusterInfo } from '../cluster/types';
+import type { Inventory } from '../inventory/inventory';
+import type { Finding } from '../rules/types';
+import type { ServerSettings } from '../settings';
+
+/** The language server's shared state, handed to each feature module. */
+export interface ServerState {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  inventory: Inventory;
+  readonly settings: ServerSettings;
+  readonly cluster: ClusterInfo | undefined;
+  /** Replaces the cluster view (undefined: none) and re-analyses the open documents. */
+  setCluster(cluster: ClusterInfo | undefined): void;
+  /** The current findings of an open document (cached by version). */
+  findingsFor(uri: string): Finding[];
+  revalidateOpen(): void;
+}

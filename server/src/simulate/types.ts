@@ -1,0 +1,82 @@
+/**
+ * The simulator's contract: `simulate(topology, workloads, scenario) → timeline`.
+ * The JSON the CLI prints and the webview draws is exactly `SimulationResult`.
+ */
+
+export type State = 'ok' | 'degraded' | 'down';
+
+export type Subject =
+  | { type: 'component'; name: ComponentName }
+  | { type: 'node'; name: string }
+  | { type: 'workload'; name: string; namespace: string; kind?: string };
+
+/** The cluster functions the timeline has a row for. */
+export type ComponentName = 'api' | 'scheduling' | 'controllers' | 'autoscaling' | 'dns' | 'service-routing' | 'kubectl' | 'etcd';
+
+export interface TimelineEvent {
+  /** Seconds from the start of the outage. */
+  at: number;
+  subject: Subject;
+  state: State;
+  /** What happens and why, in words a person can check. */
+  reason: string;
+  /** The fact it rests on: a rule of SIMULATION.md with its source ("rule 6: endpoints are frozen — facts/control-plane.md §2"). */
+  fact: string;
+}
+
+export interface CapacityPoint {
+  at: number;
+  ready: number;
+  desired: number;
+  /** Share (0–1) of new connections sent to dead endpoints that the frozen Service still lists. */
+  blackholed: number;
+}
+
+export interface WorkloadResult {
+  kind: string;
+  name: string;
+  namespace: string;
+  /** Whether placement came from the live cluster or was assumed by a deterministic spread. */
+  placement: 'observed' | 'assumed';
+  capacity: CapacityPoint[];
+}
+
+export interface ComponentResult {
+  name: ComponentName;
+  states: { at: number; state: State }[];
+}
+
+export type ScenarioEvent =
+  | { kind: 'node-reboot'; node: string; at: number }
+  | { kind: 'node-lost'; node: string; at: number }
+  | { kind: 'pod-crash'; namespace: string; workload: string; mode: 'restartable' | 'permanent'; at: number }
+  | { kind: 'traffic-surge'; namespace: string; workload: string; factor: number; at: number }
+  | { kind: 'coredns-restart'; at: number }
+  | { kind: 'kube-proxy-restart'; node: string; at: number };
+
+export type Failure =
+  | { kind: 'apiserver' }
+  | { kind: 'etcd' }
+  | { kind: 'scheduler' }
+  | { kind: 'controller-manager' }
+  | { kind: 'nodes'; nodes: string[] };
+
+export interface Scenario {
+  fail: Failure;
+  /** Outage length in seconds. */
+  duration: number;
+  /** What-if: simulate as if the cluster had this many control-plane nodes. */
+  controlPlanes?: number;
+  events: ScenarioEvent[];
+}
+
+export interface SimulationResult {
+  version: 1;
+  scenario: Scenario;
+  /** Ordered by `at`. */
+  timeline: TimelineEvent[];
+  workloads: WorkloadResult[];
+  components: ComponentResult[];
+  /** What the model could not know and assumed (placement, managed control plane, …). */
+  assumptions: string[];
+}
