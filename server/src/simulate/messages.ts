@@ -164,6 +164,15 @@ function subject(value: unknown, path: string): Subject {
   return { type, name: name(o.name, `${path}.name`), namespace: text(o.namespace, `${path}.namespace`), ...(kind !== undefined ? { kind } : {}) };
 }
 
+function workloadIdentity(w: Record<string, unknown>, path: string) {
+  return {
+    kind: name(w.kind, `${path}.kind`),
+    name: name(w.name, `${path}.name`),
+    namespace: text(w.namespace, `${path}.namespace`),
+    placement: oneOf(w.placement, ['observed', 'assumed'] as const, `${path}.placement`),
+  };
+}
+
 function result(value: unknown, path: string): SimulationResult {
   const o = record(value, path);
   if (o.version !== 1) fail(`${path}.version`, '1');
@@ -177,10 +186,7 @@ function result(value: unknown, path: string): SimulationResult {
     workloads: list(o.workloads, `${path}.workloads`, (v, p) => {
       const w = record(v, p);
       return {
-        kind: name(w.kind, `${p}.kind`),
-        name: name(w.name, `${p}.name`),
-        namespace: text(w.namespace, `${p}.namespace`),
-        placement: oneOf(w.placement, ['observed', 'assumed'] as const, `${p}.placement`),
+        ...workloadIdentity(w, p),
         capacity: list(w.capacity, `${p}.capacity`, (c, cp) => {
           const point = record(c, cp);
           return { at: at(point.at, `${cp}.at`), ready: number(point.ready, `${cp}.ready`), desired: number(point.desired, `${cp}.desired`), blackholed: number(point.blackholed, `${cp}.blackholed`, 0, 1) };
@@ -224,13 +230,7 @@ function input(value: unknown, path: string): SimulationInput {
     }),
     workloads: list(o.workloads, `${path}.workloads`, (v, p) => {
       const w = record(v, p);
-      return {
-        kind: name(w.kind, `${p}.kind`),
-        name: name(w.name, `${p}.name`),
-        namespace: text(w.namespace, `${p}.namespace`),
-        replicas: number(w.replicas, `${p}.replicas`),
-        placement: oneOf(w.placement, ['observed', 'assumed'] as const, `${p}.placement`),
-      };
+      return { ...workloadIdentity(w, p), replicas: number(w.replicas, `${p}.replicas`) };
     }),
     notes: list(o.notes, `${path}.notes`, text),
   };
