@@ -80,3 +80,102 @@ export const FRAMEWORK_ENDPOINTS: { name: string; aggregate: RegExp; liveness: s
 export function frameworkOf(path: string): (typeof FRAMEWORK_ENDPOINTS)[number] | undefined {
   return FRAMEWORK_ENDPOINTS.find((f) => f.aggregate.test(path));
 }
+
+export const PROBE_FIELDS = ['startupProbe', 'livenessProbe', 'readinessProbe'] as const;
+export type ProbeField = (typeof PROBE_FIELDS)[number];
+
+export const HANDLER_FIELDS = ['httpGet', 'tcpSocket', 'grpc', 'exec'] as const;
+
+/** The probe's handler as written (`httpGet: {…}`), to copy into another probe. */
+export function handlerAsWritten(probe: any): Record<string, unknown> | undefined {
+  if (!probe || typeof probe !== 'object') return undefined;
+  const field = HANDLER_FIELDS.find((f) => probe[f] && typeof probe[f] === 'object');
+  return field ? { [field]: probe[field] } : undefined;
+}
+
+/** Seconds a container may take to start before liveness kills it: initialDelaySeconds + failureThreshold × periodSeconds. */
+export function livenessStartBudgetSeconds(probe: any): number {
+  const t = probeTimings(probe);
+  return t.initialDelaySeconds + t.failureThreshold * t.periodSeconds;
+}
+
+export interface DeclaredPort {
+  name?: string;
+  containerPort: number;
+  protocol: string;
+}
+
+export function declaredPorts(container: any): DeclaredPort[] {
+  const ports = Array.isArray(container?.ports) ? container.ports : [];
+  return ports
+    .filter((p: any) => p && typeof p === 'object' && typeof p.containerPort === 'number')
+    .map((p: any) => ({ name: typeof p.name === 'string' ? p.name : undefined, containerPort: p.containerPort, protocol: String(p.protocol ?? 'TCP').toUpperCase() }));
+}
+
+/** A probe's port written as a name (`http`) rather than a number: only those can be unknown. */
+export function namedPortOf(probe: any): { field: 'httpGet' | 'tcpSocket'; name: string } | undefined {
+  for (const field of ['httpGet', 'tcpSocket'] as const) {
+    const port = probe?.[field]?.port;
+    if (typeof port === 'string' && !/^\d+$/.test(port)) return { field, name: port };
+  }
+  return undefined;
+}
+
+/** Ports that only serve scraping or debugging: a container with nothing else serves no traffic. */
+const AUXILIARY_PORT = /^(metrics|.*-metrics|metrics-.*|prometheus|prom|monitoring|health.*|healthz|probes?|admin|debug|pprof|profiler|jmx|liveness|readiness|telemetry|stats)$/i;
+
+export function isAuxiliaryPort(port: DeclaredPort): boolean {
+  return !!port.name && AUXILIARY_PORT.test(port.name);
+}
+
+/** A readiness probe derived from what the container declares: HTTP on a port named http*, else TCP on the first TCP port. */
+export function derivedReadinessProbe(container: any): Record<string, unknown> | undefined {
+  const ports = declaredPorts(container).filter((p) => p.protocol === 'TCP' && !isAuxiliaryPort(p));
+  const http = ports.find((p) => p.name && /^http/i.test(p.name) && !/^https/i.test(p.name));
+  if (http) {
+    const livenessPath = probeHandler(container.livenessProbe, container);
+    const framework = livenessPath?.type === 'httpGet' ? FRAMEWORK_ENDPOINTS.find((f) => f.liveness === livenessPath.path) : undefined;
+    return { httpGet: { path: framework?.readiness ?? '/', port: http.name }, periodSeconds: 10 };
+  }
+  const first = ports[0];
+  if (first) return { tcpSocket: { port: first.name ?? first.containerPort }, periodSeconds: 10 };
+  return undefined;
+}
+
+/** Paths that answer for the app's dependencies, not for the process itself. */
+const DEPENDENCY_WORDS = /(^|[/_.-])(db|database|postgres(ql)?|mysql|mariadb|mongo(db)?|redis|kafka|rabbit(mq)?|amqp|cassandra|elastic(search)?|memcached?|upstream|downstream|dependenc(y|ies)|deps|backend|external)([/_.-]|$)/i;
+
+const MICROPROFILE_IMAGE = /(open-?liberty|websphere-liberty|payara|wildfly|jboss|helidon|tomee|kumuluzee)/i;
+
+/**
+ * Why a liveness path checks more than the process, or undefined when it does not: an aggregate
+ * health endpoint, a readiness endpoint, or a path naming a dependency.
+ */
+export function dependencyCheckOf(path: string, container: any): { reason: string; liveness?: string; framework?: string } | undefined {
+  if (/^\/actuator\/health$/.test(path)) return { reason: "Spring Boot's aggregate health, which includes the database and every other HealthIndicator", liveness: '/actuator/health/liveness', framework: 'Spring Boot' };
+  if (/^\/q\/health$/.test(path)) return { reason: "Quarkus' aggregate health, which includes its readiness checks (datasources, messaging)", liveness: '/q/health/live', framework: 'Quarkus' };
+  if (/^\/health$/.test(path)) {
+    const readiness = probeHandler(container?.readinessProbe, container);
+    const microProfile = (readiness?.type === 'httpGet' && /^\/health\/ready$/.test(readiness.path)) || MICROPROFILE_IMAGE.test(String(container?.image ?? ''));
+    if (microProfile) return { reason: "MicroProfile Health's aggregate endpoint, which includes every readiness check", liveness: '/health/live', framework: 'MicroProfile Health' };
+    return undefined;
+  }
+  if (/(^|\/)(ready|readyz|readiness)$/i.test(path) || /\/health\/readiness$|\/q\/health\/ready$|\/health\/ready$/i.test(path)) return { reason: 'a readiness endpoint' };
+  if (DEPENDENCY_WORDS.test(path)) return { reason: 'a path that names a dependency' };
+  return undefined;
+}
+
+/** Images known to start slowly, with the start a typical install needs (an assumption a declaration overrides). */
+const SLOW_STARTERS: { pattern: RegExp; name: string; seconds: number }[] = [
+  { pattern: /(^|\/)tomcat(:|@|$)/i, name: 'Tomcat', seconds: 120 },
+  { pattern: /(^|\/)(wildfly|jboss[^/:@]*)(:|@|$)/i, name: 'JBoss/WildFly', seconds: 180 },
+  { pattern: /(^|\/)weblogic[^/:@]*(:|@|$)/i, name: 'WebLogic', seconds: 300 },
+  { pattern: /(^|\/)websphere(-traditional)?(:|@|$)/i, name: 'WebSphere', seconds: 300 },
+  { pattern: /(^|\/)elasticsearch(:|@|$)/i, name: 'Elasticsearch', seconds: 120 },
+];
+
+export function slowStarterOf(image: unknown): { name: string; seconds: number } | undefined {
+  if (typeof image !== 'string') return undefined;
+  const found = SLOW_STARTERS.find((s) => s.pattern.test(image));
+  return found ? { name: found.name, seconds: found.seconds } : undefined;
+}

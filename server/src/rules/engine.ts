@@ -27,7 +27,7 @@ export function analyzeCluster(inventory: Inventory, options: AnalyzeOptions & {
   return run({ resources: options.cluster.resources, inventory, cluster: options.cluster }, options);
 }
 
-function run(base: Omit<RuleContext, 'report'>, options: AnalyzeOptions): Finding[] {
+function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOptions): Finding[] {
   const findings: Finding[] = [];
   const rules = options.rules ?? RULES;
   const { file } = base;
@@ -38,6 +38,7 @@ function run(base: Omit<RuleContext, 'report'>, options: AnalyzeOptions): Findin
     if (skipRules && rule.meta.id !== 'templated-file') continue;
     const context: RuleContext = {
       ...base,
+      ruleIds: RULES.map((r) => r.meta.id),
       report(report) {
         const finding = toFinding(rule, report, file);
         if (!finding) return;

@@ -1,6 +1,11 @@
+import { annotationInvalid } from './annotation-invalid';
 import { invalidYaml } from './invalid-yaml';
 import { pdbMissing } from './pdb-missing';
+import { probeLivenessChecksDependencies } from './probe-liveness-checks-dependencies';
 import { probeLivenessEqualsReadiness } from './probe-liveness-equals-readiness';
+import { probePortUnknown } from './probe-port-unknown';
+import { probeReadinessMissing } from './probe-readiness-missing';
+import { probeStartupMissing } from './probe-startup-missing';
 import { singleReplica } from './single-replica';
 import { templatedFile } from './templated-file';
 import type { Rule } from './types';
@@ -10,8 +15,13 @@ export const RULES: readonly Rule[] = [
   pdbMissing,
   singleReplica,
   probeLivenessEqualsReadiness,
+  probeLivenessChecksDependencies,
+  probeReadinessMissing,
+  probeStartupMissing,
+  probePortUnknown,
   invalidYaml,
   templatedFile,
+  annotationInvalid,
 ];
 
 export function ruleById(id: string): Rule | undefined {

@@ -81,6 +81,8 @@ export interface RuleContext {
   resources: Resource[];
   inventory: Inventory;
   cluster?: ClusterInfo;
+  /** Ids of every rule in the catalogue, whichever of them run now (to validate ignore lists). */
+  ruleIds: readonly string[];
   report(report: Report): void;
 }
 

@@ -1,0 +1,83 @@
+import {
+  DECLARED_ANNOTATIONS,
+  declaredAnnotationSpec,
+  IGNORE_ANNOTATION,
+  parseRuleList,
+  parseSessions,
+  parseStartupSeconds,
+  SESSIONS_ANNOTATION,
+  STARTUP_SECONDS_ANNOTATION,
+  writtenAnnotations,
+} from '../manifest/declared';
+import type { ManifestFile, Resource } from '../manifest/parse';
+import { describeResource } from '../manifest/workload';
+import { ignoreCommentIds } from './suppression';
+import type { Rule } from './types';
+
+function unknownRuleIds(ids: readonly string[], known: readonly string[]): string[] {
+  return ids.filter((id) => !known.includes(id));
+}
+
+/** What is wrong with a declared annotation's value, or undefined when it is fine. */
+function problemWith(key: string, value: unknown, known: readonly string[]): string | undefined {
+  const shown = JSON.stringify(value ?? null);
+  switch (key) {
+    case STARTUP_SECONDS_ANNOTATION:
+      return parseStartupSeconds(value) === undefined ? `${key} is ${shown}, but it takes a positive whole number of seconds, quoted (e.g. "120"): the probe rules ignore it until then.` : undefined;
+    case SESSIONS_ANNOTATION:
+      return parseSessions(value) === undefined ? `${key} is ${shown}, but it takes "in-memory" (sessions die with the pod) or "external" (sessions live in a shared store): the session rules ignore it until then.` : undefined;
+    case IGNORE_ANNOTATION: {
+      const unknown = typeof value === 'string' ? unknownRuleIds(parseRuleList(value), known) : [shown];
+      return unknown.length ? `${key} names ${unknown.map((id) => `"${id}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a rule id' : 'are not rule ids'}: it takes comma-separated rule ids such as ${known.slice(0, 2).join(', ')}, so nothing is ignored for ${unknown.length === 1 ? 'it' : 'them'}.` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function resourceAtLine(file: ManifestFile, line: number): Resource | undefined {
+  const offset = file.lines.lineStart(line);
+  return file.resources.find((r) => r.document && offset >= r.document.offset && offset < r.document.offset + r.document.text.length);
+}
+
+export const annotationInvalid: Rule = {
+  meta: {
+    id: 'annotation-invalid',
+    severity: 'warning',
+    scenario: 'input',
+    title: 'A kube-resilience annotation or ignore comment that means nothing',
+    description:
+      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing.',
+  },
+  check({ file, resources, ruleIds, report }) {
+    for (const resource of resources) {
+      for (const { key, value, path } of writtenAnnotations(resource)) {
+        if (!declaredAnnotationSpec(key)) {
+          report({
+            resource,
+            path,
+            target: 'key',
+            message: `${key} is not an annotation of Kube Resilience (it reads ${DECLARED_ANNOTATIONS.map((a) => a.key).join(', ')}): it is ignored on ${describeResource(resource)}.`,
+          });
+          continue;
+        }
+        const problem = problemWith(key, value, ruleIds);
+        if (problem) report({ resource, path, target: 'value', message: problem });
+      }
+    }
+    if (!file) return;
+    for (let line = 0; line < file.lines.lineCount; line++) {
+      const text = file.lines.lineText(line);
+      if (!text.includes('kube-resilience-ignore')) continue;
+      for (const { id, column } of ignoreCommentIds(text)) {
+        if (ruleIds.includes(id)) continue;
+        const start = file.lines.lineStart(line) + column;
+        report({
+          resource: resourceAtLine(file, line),
+          range: file.lines.range(start, start + id.length),
+          message: `"${id}" in this kube-resilience-ignore comment is not a rule id, so it ignores nothing; the comment takes rule ids separated by commas, then "-- reason".`,
+        });
+      }
+    }
+  },
+};

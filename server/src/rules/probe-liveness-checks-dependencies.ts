@@ -1,0 +1,40 @@
+import { setField } from '../fixes/yaml-edit';
+import { dependencyCheckOf, failureBudgetSeconds, frameworkOf, probeHandler, sameHandler } from '../manifest/probe';
+import { containersOf } from '../manifest/workload';
+import type { Rule } from './types';
+
+export const probeLivenessChecksDependencies: Rule = {
+  meta: {
+    id: 'probe-liveness-checks-dependencies',
+    severity: 'warning',
+    scenario: 'health-checks',
+    title: 'Liveness probe checks dependencies',
+    description:
+      "A liveness probe answers one question: is this process stuck beyond repair? When it calls an aggregate health endpoint (Spring Boot's `/actuator/health`, Quarkus' `/q/health`, MicroProfile's `/health`), a readiness endpoint, or a path that names a dependency, a database or broker outage fails it on every replica at once, and the kubelet restarts them all. A restart cannot cure a dependency outage: the pods come back to the same outage, lose their caches and connections, and pile load on the dependency as it recovers.",
+    fix: "Points the liveness probe at the framework's liveness endpoint (`/actuator/health/liveness`, `/q/health/live`, `/health/live`). Other paths have no automatic fix: point liveness at an endpoint that checks only the process.",
+  },
+  check({ resources, report }) {
+    for (const resource of resources) {
+      for (const { container, path, name } of containersOf(resource)) {
+        const liveness = probeHandler(container.livenessProbe, container);
+        if (liveness?.type !== 'httpGet') continue;
+        const check = dependencyCheckOf(liveness.path, container);
+        if (!check) continue;
+        // probe-liveness-equals-readiness already splits a framework endpoint both probes share.
+        if (sameHandler(liveness, probeHandler(container.readinessProbe, container)) && frameworkOf(liveness.path)) continue;
+        const budget = failureBudgetSeconds(container.livenessProbe);
+        const pathField = [...path, 'livenessProbe', 'httpGet', 'path'];
+        const fix = check.liveness
+          ? { title: `Use ${check.framework}'s liveness endpoint ${check.liveness}`, preferred: true, edits: setField(resource, pathField, check.liveness) ?? [] }
+          : undefined;
+        report({
+          resource,
+          path: pathField,
+          target: 'value',
+          message: `Container ${name}: liveness calls ${liveness.path}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
+          fixes: [fix],
+        });
+      }
+    }
+  },
+};

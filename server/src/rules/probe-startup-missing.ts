@@ -1,0 +1,51 @@
+import { setField } from '../fixes/yaml-edit';
+import { declaredFacts } from '../manifest/declared';
+import { handlerAsWritten, livenessStartBudgetSeconds, probeTimings, slowStarterOf } from '../manifest/probe';
+import { containersOf } from '../manifest/workload';
+import type { Rule } from './types';
+
+const STARTUP_PERIOD_SECONDS = 10;
+
+export const probeStartupMissing: Rule = {
+  meta: {
+    id: 'probe-startup-missing',
+    severity: 'warning',
+    scenario: 'health-checks',
+    title: 'A slow start outlasts the liveness probe',
+    description:
+      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops, and after a node drain or node failure every rescheduled replica does the same. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info.",
+    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈start seconds ÷ 10⌉.',
+  },
+  check({ resources, report }) {
+    for (const resource of resources) {
+      const declared = declaredFacts(resource).startupSeconds;
+      for (const { container, path, name } of containersOf(resource)) {
+        if (!container.livenessProbe || container.startupProbe) continue;
+        const slow = declared === undefined ? slowStarterOf(container.image) : undefined;
+        const startup = declared ?? slow?.seconds;
+        if (startup === undefined) continue;
+        const budget = livenessStartBudgetSeconds(container.livenessProbe);
+        if (startup <= budget) continue;
+        const t = probeTimings(container.livenessProbe);
+        const handler = handlerAsWritten(container.livenessProbe);
+        const failureThreshold = Math.ceil(startup / STARTUP_PERIOD_SECONDS);
+        const source = slow ? `${slow.name} typically needs ~${startup} s to start (assumed from the image; declare kube-resilience/startup-seconds to be exact)` : `it declares a start of ${startup} s`;
+        report({
+          resource,
+          path: [...path, 'livenessProbe'],
+          severity: slow ? 'info' : undefined,
+          message: `Container ${name}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.`,
+          fixes: handler
+            ? [
+                {
+                  title: `Add a startup probe (${failureThreshold} × ${STARTUP_PERIOD_SECONDS} s = ${failureThreshold * STARTUP_PERIOD_SECONDS} s to start)`,
+                  preferred: true,
+                  edits: setField(resource, [...path, 'startupProbe'], { ...handler, periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold }) ?? [],
+                },
+              ]
+            : [],
+        });
+      }
+    }
+  },
+};
