@@ -7,4 +7,39 @@ export const Methods = {
   simulate: 'kubeResilience/simulate',
   /** `{}` → `SimulationInput`: the cluster's shape as the simulation webview draws it. */
   simulationInput: 'kubeResilience/simulationInput',
+  /** Server → client notification, `ClusterStatus`: which cluster is in use and how it stands, after every (re)load. */
+  clusterStatus: 'kubeResilience/clusterStatus',
+  /** `{}` → `ClusterFindingsResult`: findings that belong to no file (the cluster's own shape). */
+  clusterFindings: 'kubeResilience/clusterFindings',
+  /** `{}` → `ClusterStatus`: reads the cluster again (settings unchanged) and answers the new status. */
+  refreshCluster: 'kubeResilience/refreshCluster',
 } as const;
+
+export type ClusterSource = 'live' | 'snapshot' | 'demo' | 'none';
+
+/** One glance at the cluster in use, as the status bar shows it. */
+export interface ClusterStatus {
+  source: ClusterSource;
+  /** The kubeconfig context, the snapshot path, or "demo"; empty when there is none. */
+  name: string;
+  /** One line on how the cluster survives a control-plane failure, e.g. "1 control plane: no API while it is down". */
+  verdict: string;
+  /** Control-plane nodes seen; null when the provider hides them (managed clusters). */
+  controlPlanes: number | null;
+  /** Why the cluster could not be read (then source is 'none', or the last good view is kept). */
+  error?: string;
+  /** Resource types that could not be read, and why. */
+  missing: { resource: string; reason: string }[];
+}
+
+/** A finding about the cluster itself, with no file to show it in. */
+export interface ClusterFinding {
+  ruleId: string;
+  severity: 'error' | 'warning' | 'info' | 'hint';
+  message: string;
+  resource: { kind: string; name: string | null; namespace: string } | null;
+}
+
+export interface ClusterFindingsResult {
+  findings: ClusterFinding[];
+}
