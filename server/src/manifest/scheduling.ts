@@ -1,0 +1,307 @@
+import type { Resource } from './parse';
+import { parseQuantity } from './quantity';
+import { stringMap, type PodTemplate } from './workload';
+import type { Labels } from './selector';
+
+/**
+ * The scheduler's node filters, as far as manifests and a read-only cluster tell them: taints and
+ * tolerations, nodeSelector, required node affinity, and resource requests against allocatable.
+ */
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+/** Effects that keep a pod off a node; PreferNoSchedule only makes the scheduler try elsewhere first. */
+export const BLOCKING_EFFECTS = ['NoSchedule', 'NoExecute'];
+
+export function describeTaint(taint: Taint): string {
+  return `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
+}
+
+function asList(value: unknown): any[] {
+  return Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
+}
+
+export function nodeTaints(node: Resource): Taint[] {
+  return asList(node.object?.spec?.taints)
+    .filter((t) => typeof t.key === 'string' && typeof t.effect === 'string')
+    .map((t) => ({ key: t.key, value: t.value === undefined || t.value === null ? undefined : String(t.value), effect: t.effect }));
+}
+
+export function nodeLabels(node: Resource): Labels {
+  return stringMap(node.object?.metadata?.labels);
+}
+
+export function podTolerations(podSpec: any): Toleration[] {
+  return asList(podSpec?.tolerations) as Toleration[];
+}
+
+/** Kubernetes' Toleration.ToleratesTaint: an empty key with Exists tolerates every taint; an empty effect every effect. */
+export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  const operator = toleration.operator || 'Equal';
+  if (!toleration.key) return operator === 'Exists';
+  if (toleration.key !== taint.key) return false;
+  if (operator === 'Exists') return true;
+  if (operator !== 'Equal') return false;
+  return String(toleration.value ?? '') === (taint.value ?? '');
+}
+
+/** The node's taints that keep this pod off it: blocking effects that no toleration matches. */
+export function untoleratedTaints(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint[] {
+  return taints.filter((taint) => BLOCKING_EFFECTS.includes(taint.effect) && !tolerations.some((t) => toleratesTaint(t, taint)));
+}
+
+/** Taints the node lifecycle controller sets for a node's conditions: transient, never a pool's design. */
+export function isConditionTaint(taint: Taint): boolean {
+  return taint.key.startsWith('node.kubernetes.io/') || taint.key.startsWith('node.cloudprovider.kubernetes.io/');
+}
+
+/** Tolerations the DaemonSet controller adds to every pod of a DaemonSet. */
+const DAEMONSET_TOLERATIONS: Toleration[] = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+/** nodeSelector: every entry must be a label of the node. */
+export function matchesNodeSelector(nodeSelector: unknown, labels: Labels): boolean {
+  return Object.entries(stringMap(nodeSelector)).every(([key, value]) => labels[key] === value);
+}
+
+interface NodeSelectorRequirement {
+  key?: string;
+  operator?: string;
+  values?: unknown[];
+}
+
+function requirementHolds(requirement: NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = asValues(requirement.values);
+  const present = value !== undefined;
+  switch (requirement.operator) {
+    case 'In':
+      return present && values.includes(value);
+    case 'NotIn':
+      return !present || !values.includes(value);
+    case 'Exists':
+      return present;
+    case 'DoesNotExist':
+      return !present;
+    case 'Gt':
+    case 'Lt': {
+      if (!present || values.length !== 1) return false;
+      const have = Number.parseInt(value, 10);
+      const bound = Number.parseInt(values[0], 10);
+      if (!/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0])) return false;
+      return requirement.operator === 'Gt' ? have > bound : have < bound;
+    }
+    default:
+      return false;
+  }
+}
+
+function asValues(values: unknown): string[] {
+  return Array.isArray(values) ? values.map(String) : [];
+}
+
+/** One nodeSelectorTerm: all its expressions and fields must hold; a term with neither matches no node. */
+function termMatches(term: any, node: Resource): boolean {
+  const expressions = asList(term?.matchExpressions) as NodeSelectorRequirement[];
+  const fields = asList(term?.matchFields) as NodeSelectorRequirement[];
+  if (expressions.length === 0 && fields.length === 0) return false;
+  const labels = nodeLabels(node);
+  const fieldValue = (key: string | undefined) => (key === 'metadata.name' ? (node.name ?? undefined) : undefined);
+  return (
+    expressions.every((r) => typeof r.key === 'string' && requirementHolds(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) &&
+    fields.every((r) => r.key === 'metadata.name' && (r.operator === 'In' || r.operator === 'NotIn') && requirementHolds(r, fieldValue(r.key)))
+  );
+}
+
+/** requiredDuringSchedulingIgnoredDuringExecution: any one of the nodeSelectorTerms (an empty list matches nothing). */
+export function matchesRequiredNodeAffinity(podSpec: any, node: Resource): boolean {
+  const required = podSpec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!required || typeof required !== 'object') return true;
+  return asList(required.nodeSelectorTerms).some((term) => termMatches(term, node));
+}
+
+export type ResourceAmounts = Record<string, number>;
+
+/** A container's requests; a resource with only a limit is requested at that limit, as the API server defaults it. */
+function containerRequests(container: any): ResourceAmounts {
+  const amounts: ResourceAmounts = {};
+  const requests = container?.resources?.requests;
+  const limits = container?.resources?.limits;
+  for (const source of [limits, requests]) {
+    if (!source || typeof source !== 'object') continue;
+    for (const [name, raw] of Object.entries(source)) {
+      const amount = parseQuantity(raw);
+      if (amount !== undefined) amounts[name] = amount;
+    }
+  }
+  return amounts;
+}
+
+function add(into: ResourceAmounts, amounts: ResourceAmounts): ResourceAmounts {
+  for (const [name, amount] of Object.entries(amounts)) into[name] = (into[name] ?? 0) + amount;
+  return into;
+}
+
+function maxOf(into: ResourceAmounts, amounts: ResourceAmounts): ResourceAmounts {
+  for (const [name, amount] of Object.entries(amounts)) into[name] = Math.max(into[name] ?? 0, amount);
+  return into;
+}
+
+/**
+ * What the scheduler reserves for a pod: the sum of its containers (with sidecars: init containers
+ * that keep running) versus the largest init container that runs alone before them, plus overhead.
+ */
+export function podRequests(podSpec: any): ResourceAmounts {
+  const sidecars: ResourceAmounts = {};
+  const initPeak: ResourceAmounts = {};
+  for (const init of asList(podSpec?.initContainers)) {
+    const own = containerRequests(init);
+    if (init.restartPolicy === 'Always') {
+      add(sidecars, own);
+      maxOf(initPeak, sidecars);
+    } else {
+      maxOf(initPeak, add({ ...sidecars }, own));
+    }
+  }
+  const running = add({ ...sidecars }, asList(podSpec?.containers).reduce<ResourceAmounts>((sum, c) => add(sum, containerRequests(c)), {}));
+  const total = maxOf(running, initPeak);
+  const overhead = podSpec?.overhead;
+  if (overhead && typeof overhead === 'object') add(total, containerRequests({ resources: { requests: overhead } }));
+  for (const [name, amount] of Object.entries(total)) if (amount === 0) delete total[name];
+  return total;
+}
+
+/** What the node offers pods: status.allocatable, else status.capacity. */
+export function nodeAllocatable(node: Resource): ResourceAmounts {
+  const status = node.object?.status ?? {};
+  const source = status.allocatable && typeof status.allocatable === 'object' ? status.allocatable : status.capacity;
+  const amounts: ResourceAmounts = {};
+  if (!source || typeof source !== 'object') return amounts;
+  for (const [name, raw] of Object.entries(source)) {
+    const amount = parseQuantity(raw);
+    if (amount !== undefined) amounts[name] = amount;
+  }
+  return amounts;
+}
+
+/** Resources the scheduler compares; ephemeral-storage and hugepages are left out (capacity is often not reported). */
+function isCompared(name: string): boolean {
+  return name === 'cpu' || name === 'memory' || name === 'pods' || name.includes('/');
+}
+
+export function formatAmount(name: string, amount: number): string {
+  if (name === 'memory') return formatMemory(amount);
+  if (name === 'cpu') return amount < 1 ? `${Math.round(amount * 1000)}m CPU` : `${+amount.toFixed(3)} CPU`;
+  return `${+amount.toFixed(3)} ${name}`;
+}
+
+function formatMemory(bytes: number): string {
+  for (const [unit, size] of [['Ti', 2 ** 40], ['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]] as const) {
+    if (bytes >= size) return `${+(bytes / size).toFixed(1)}${unit} memory`;
+  }
+  return `${bytes} bytes of memory`;
+}
+
+export type ReasonKind = 'cordoned' | 'node-name' | 'taint' | 'node-selector' | 'node-affinity' | 'resources';
+
+/** Why a pod cannot run on a node: the first of the scheduler's filters it fails, in the scheduler's order. */
+export interface NodeVerdict {
+  node: Resource;
+  fits: boolean;
+  kind?: ReasonKind;
+  reason?: string;
+}
+
+export interface PodPlacementInput {
+  spec: any;
+  /** Tolerations added on admission (DaemonSet controller, a managed cluster's plugins). */
+  extraTolerations?: Toleration[];
+}
+
+export function judgeNode(input: PodPlacementInput, node: Resource, requests: ResourceAmounts = podRequests(input.spec)): NodeVerdict {
+  const { spec } = input;
+  const tolerations = [...podTolerations(spec), ...(input.extraTolerations ?? [])];
+  const taints = nodeTaints(node);
+  if (node.object?.spec?.unschedulable === true) {
+    const cordon: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+    if (!tolerations.some((t) => toleratesTaint(t, cordon))) return { node, fits: false, kind: 'cordoned', reason: 'cordoned' };
+  }
+  if (typeof spec?.nodeName === 'string' && spec.nodeName && spec.nodeName !== node.name) {
+    return { node, fits: false, kind: 'node-name', reason: `not the node named in nodeName (${spec.nodeName})` };
+  }
+  const blocking = untoleratedTaints(taints, tolerations);
+  if (blocking.length) return { node, fits: false, kind: 'taint', reason: `tainted ${blocking.map(describeTaint).join(', ')} without a toleration` };
+  const labels = nodeLabels(node);
+  if (!matchesNodeSelector(spec?.nodeSelector, labels)) {
+    const missing = Object.entries(stringMap(spec?.nodeSelector)).filter(([k, v]) => labels[k] !== v);
+    return { node, fits: false, kind: 'node-selector', reason: `without the label ${missing.map(([k, v]) => `${k}=${v}`).join(', ')} (nodeSelector)` };
+  }
+  if (!matchesRequiredNodeAffinity(spec, node)) return { node, fits: false, kind: 'node-affinity', reason: 'outside the required node affinity' };
+  const allocatable = nodeAllocatable(node);
+  for (const [name, amount] of Object.entries(requests)) {
+    if (!isCompared(name)) continue;
+    const offered = allocatable[name];
+    if (offered === undefined || offered === 0) {
+      if (name === 'cpu' || name === 'memory' || name === 'pods') continue; // not reported: unknown, not zero
+      return { node, fits: false, kind: 'resources', reason: `without ${name}` };
+    }
+    if (offered < amount) return { node, fits: false, kind: 'resources', reason: `with less than ${formatAmount(name, amount)} allocatable` };
+  }
+  return { node, fits: true };
+}
+
+export interface Placement {
+  total: number;
+  fitting: Resource[];
+  /** Why the other nodes do not fit, most common first: "3 tainted … without a toleration". */
+  reasons: { kind: ReasonKind; reason: string; count: number }[];
+  requests: ResourceAmounts;
+}
+
+/** On how many of the nodes the pod could run, judged on capacity (not on the room running pods leave). */
+export function placePod(input: PodPlacementInput, nodes: readonly Resource[]): Placement {
+  const requests = podRequests(input.spec);
+  const fitting: Resource[] = [];
+  const counts = new Map<string, { kind: ReasonKind; reason: string; count: number }>();
+  for (const node of nodes) {
+    const verdict = judgeNode(input, node, requests);
+    if (verdict.fits) {
+      fitting.push(node);
+      continue;
+    }
+    const entry = counts.get(verdict.reason!) ?? { kind: verdict.kind!, reason: verdict.reason!, count: 0 };
+    entry.count++;
+    counts.set(verdict.reason!, entry);
+  }
+  const reasons = [...counts.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  return { total: nodes.length, fitting, reasons, requests };
+}
+
+export function describePlacement(placement: Placement): string {
+  const head = `fits on ${placement.fitting.length} of ${placement.total} node${placement.total === 1 ? '' : 's'}`;
+  if (!placement.reasons.length) return head;
+  return `${head}: ${placement.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`;
+}
+
+/** The pod template's placement input, with the tolerations the DaemonSet controller adds. */
+export function placementInput(kind: string, template: PodTemplate, extraTolerations: Toleration[] = []): PodPlacementInput {
+  return { spec: template.spec, extraTolerations: [...(kind === 'DaemonSet' ? DAEMONSET_TOLERATIONS : []), ...extraTolerations] };
+}

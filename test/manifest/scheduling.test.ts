@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  describePlacement,
+  matchesNodeSelector,
+  matchesRequiredNodeAffinity,
+  nodeAllocatable,
+  placePod,
+  placementInput,
+  podRequests,
+  toleratesTaint,
+  untoleratedTaints,
+} from '../../server/src/manifest/scheduling';
+import { gpuNode, node } from '../cluster-fixtures';
+
+const gpuTaint = { key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' };
+
+describe('taints and tolerations', () => {
+  it('Equal needs the same key and value; the operator defaults to Equal', () => {
+    assert.equal(toleratesTaint({ key: 'nvidia.com/gpu', value: 'present' }, gpuTaint), true);
+    assert.equal(toleratesTaint({ key: 'nvidia.com/gpu', operator: 'Equal', value: 'absent' }, gpuTaint), false);
+    assert.equal(toleratesTaint({ key: 'nvidia.com/gpu' }, gpuTaint), false, 'an empty value does not equal "present"');
+  });
+
+  it('Exists matches any value of the key, and an empty key with Exists matches every taint', () => {
+    assert.equal(toleratesTaint({ key: 'nvidia.com/gpu', operator: 'Exists' }, gpuTaint), true);
+    assert.equal(toleratesTaint({ operator: 'Exists' }, gpuTaint), true);
+    assert.equal(toleratesTaint({ operator: 'Exists', effect: 'NoExecute' }, gpuTaint), false, 'the effect still has to match');
+    assert.equal(toleratesTaint({ key: '', operator: 'Equal' }, gpuTaint), false, 'an empty key only works with Exists');
+  });
+
+  it('an empty effect tolerates every effect; a different effect does not', () => {
+    assert.equal(toleratesTaint({ key: 'nvidia.com/gpu', operator: 'Exists', effect: '' }, { ...gpuTaint, effect: 'NoExecute' }), true);
+    assert.equal(toleratesTaint({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }, { ...gpuTaint, effect: 'NoExecute' }), false);
+  });
+
+  it('PreferNoSchedule never blocks; NoSchedule and NoExecute do', () => {
+    const taints = [
+      { key: 'a', effect: 'PreferNoSchedule' },
+      { key: 'b', effect: 'NoSchedule' },
+      { key: 'c', effect: 'NoExecute' },
+    ];
+    assert.deepEqual(untoleratedTaints(taints, []).map((t) => t.key), ['b', 'c']);
+    assert.deepEqual(untoleratedTaints(taints, [{ key: 'c', operator: 'Exists' }]).map((t) => t.key), ['b']);
+  });
+});
+
+describe('node selection', () => {
+  const labelled = node('n1', { labels: { 'node.kubernetes.io/instance-type': 'g5.xlarge', 'example.com/generation': '5', pool: 'gpu' } });
+
+  it('nodeSelector needs every label with its value', () => {
+    assert.equal(matchesNodeSelector({ pool: 'gpu' }, labelled.object.metadata.labels), true);
+    assert.equal(matchesNodeSelector({ pool: 'gpu', zone: 'a' }, labelled.object.metadata.labels), false);
+    assert.equal(matchesNodeSelector(undefined, labelled.object.metadata.labels), true);
+  });
+
+  const affinity = (...terms: unknown[]) => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
+
+  it('nodeSelectorTerms are ORed, the expressions of one term ANDed', () => {
+    const wrongPool = { matchExpressions: [{ key: 'pool', operator: 'In', values: ['cpu'] }] };
+    const rightPool = { matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu'] }, { key: 'spot', operator: 'DoesNotExist' }] };
+    const rightPoolButSpot = { matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu'] }, { key: 'pool', operator: 'Exists' }, { key: 'pool', operator: 'NotIn', values: ['gpu'] }] };
+    assert.equal(matchesRequiredNodeAffinity(affinity(wrongPool, rightPool), labelled), true);
+    assert.equal(matchesRequiredNodeAffinity(affinity(wrongPool, rightPoolButSpot), labelled), false);
+  });
+
+  it('Gt and Lt compare integers; a non-integer label never matches', () => {
+    const gt = (v: string) => affinity({ matchExpressions: [{ key: 'example.com/generation', operator: 'Gt', values: [v] }] });
+    const lt = (v: string) => affinity({ matchExpressions: [{ key: 'example.com/generation', operator: 'Lt', values: [v] }] });
+    assert.equal(matchesRequiredNodeAffinity(gt('4'), labelled), true);
+    assert.equal(matchesRequiredNodeAffinity(gt('5'), labelled), false);
+    assert.equal(matchesRequiredNodeAffinity(lt('10'), labelled), true, '5 < 10 as numbers, not as text');
+    assert.equal(matchesRequiredNodeAffinity(affinity({ matchExpressions: [{ key: 'pool', operator: 'Gt', values: ['1'] }] }), labelled), false);
+  });
+
+  it('matchFields on metadata.name picks nodes by name', () => {
+    const byName = (op: string) => affinity({ matchFields: [{ key: 'metadata.name', operator: op, values: ['n1'] }] });
+    assert.equal(matchesRequiredNodeAffinity(byName('In'), labelled), true);
+    assert.equal(matchesRequiredNodeAffinity(byName('NotIn'), labelled), false);
+  });
+
+  it('an empty term, or an empty list of terms, matches no node; no affinity matches every node', () => {
+    assert.equal(matchesRequiredNodeAffinity(affinity({}), labelled), false);
+    assert.equal(matchesRequiredNodeAffinity(affinity(), labelled), false);
+    assert.equal(matchesRequiredNodeAffinity({}, labelled), true);
+  });
+});
+
+describe('pod requests', () => {
+  it('sums the containers and takes the largest init container when it is bigger', () => {
+    const spec = {
+      initContainers: [{ name: 'migrate', resources: { requests: { cpu: '2', memory: '1Gi' } } }],
+      containers: [
+        { name: 'a', resources: { requests: { cpu: '500m', memory: '256Mi' } } },
+        { name: 'b', resources: { requests: { cpu: '250m', memory: '256Mi' } } },
+      ],
+    };
+    assert.deepEqual(podRequests(spec), { cpu: 2, memory: 2 ** 30 });
+  });
+
+  it('a limit without a request stands for the request (how extended resources are written)', () => {
+    assert.deepEqual(podRequests({ containers: [{ name: 'a', resources: { limits: { 'nvidia.com/gpu': '1', cpu: '1' }, requests: { cpu: '100m' } } }] }), { 'nvidia.com/gpu': 1, cpu: 0.1 });
+  });
+
+  it('sidecars (init containers that keep running) add to the containers and to later init containers', () => {
+    const spec = {
+      initContainers: [
+        { name: 'proxy', restartPolicy: 'Always', resources: { requests: { cpu: '1' } } },
+        { name: 'setup', resources: { requests: { cpu: '2' } } },
+      ],
+      containers: [{ name: 'app', resources: { requests: { cpu: '1' } } }],
+    };
+    assert.deepEqual(podRequests(spec), { cpu: 3 }, 'setup runs beside the proxy: 1 + 2');
+  });
+
+  it('node allocatable reads quantities, falling back to capacity', () => {
+    assert.deepEqual(nodeAllocatable(gpuNode('g', { gpus: 8 })), { cpu: 4, memory: 16 * 2 ** 30, pods: 110, 'nvidia.com/gpu': 8 });
+    const capacityOnly = node('c');
+    capacityOnly.object.status = { capacity: { cpu: '8' } };
+    assert.deepEqual(nodeAllocatable(capacityOnly), { cpu: 8 });
+  });
+});
+
+describe('placement over a cluster', () => {
+  const cpuNodes = Array.from({ length: 9 }, (_, i) => node(`cpu-${i}`));
+  const gpuNodes = Array.from({ length: 3 }, (_, i) => gpuNode(`gpu-${i}`));
+  const nodes = [...cpuNodes, ...gpuNodes];
+  const gpuPod = { containers: [{ name: 'train', resources: { limits: { 'nvidia.com/gpu': 1 } } }] };
+
+  it('counts the nodes that fit and says why the others do not, most common first', () => {
+    const placement = placePod({ spec: gpuPod }, nodes);
+    assert.equal(placement.fitting.length, 0);
+    assert.equal(describePlacement(placement), 'fits on 0 of 12 nodes: 9 without nvidia.com/gpu, 3 tainted nvidia.com/gpu=present:NoSchedule without a toleration');
+  });
+
+  it('a toleration opens the GPU nodes', () => {
+    const placement = placePod({ spec: { ...gpuPod, tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists' }] } }, nodes);
+    assert.deepEqual(placement.fitting.map((n) => n.name), ['gpu-0', 'gpu-1', 'gpu-2']);
+  });
+
+  it('compares requests with allocatable CPU and memory', () => {
+    const big = { containers: [{ name: 'db', resources: { requests: { cpu: '6', memory: '8Gi' } } }] };
+    assert.equal(describePlacement(placePod({ spec: big }, cpuNodes.slice(0, 2))), 'fits on 0 of 2 nodes: 2 with less than 6 CPU allocatable');
+    const hungry = { containers: [{ name: 'db', resources: { requests: { memory: '20Gi' } } }] };
+    assert.equal(describePlacement(placePod({ spec: hungry }, cpuNodes.slice(0, 1))), 'fits on 0 of 1 node: 1 with less than 20Gi memory allocatable');
+  });
+
+  it('cordoned nodes and control-plane taints count against a pod; DaemonSet pods tolerate the cordon', () => {
+    const mixed = [node('cordoned', { unschedulable: true }), node('cp', { controlPlane: true }), node('ok')];
+    const plain = placePod({ spec: { containers: [{ name: 'a' }] } }, mixed);
+    assert.equal(describePlacement(plain), 'fits on 1 of 3 nodes: 1 cordoned, 1 tainted node-role.kubernetes.io/control-plane:NoSchedule without a toleration');
+    const daemon = placePod(placementInput('DaemonSet', { path: [], labels: {}, annotations: {}, spec: { containers: [{ name: 'a' }] } }), mixed);
+    assert.deepEqual(daemon.fitting.map((n) => n.name), ['cordoned', 'ok']);
+  });
+
+  it('nodeSelector reasons name the missing label', () => {
+    const placement = placePod({ spec: { nodeSelector: { pool: 'batch' }, containers: [{ name: 'a' }] } }, cpuNodes.slice(0, 2));
+    assert.equal(describePlacement(placement), 'fits on 0 of 2 nodes: 2 without the label pool=batch (nodeSelector)');
+  });
+});
