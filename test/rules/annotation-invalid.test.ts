@@ -1,0 +1,46 @@
+import { annotationInvalid } from '../../server/src/rules/annotation-invalid';
+import { deploymentWith, indent } from './probe-fixtures';
+import { ruleTester } from './rule-tester';
+
+const app = (annotations: string) => deploymentWith(indent('- name: app\n  image: example/app:1.0\n'), `  annotations:\n${annotations}`);
+
+ruleTester(annotationInvalid, {
+  valid: [
+    {
+      name: 'every declared fact well formed',
+      code: app('    kube-resilience/startup-seconds: "120"\n    kube-resilience/sessions: in-memory\n    kube-resilience/ignore: pdb-missing, single-replica\n'),
+    },
+    { name: 'sessions kept in an external store', code: app('    kube-resilience/sessions: "external"\n') },
+    { name: 'other annotations are none of our business', code: app('    example.com/startup-seconds: soon\n') },
+    { name: 'a comment naming known rules, with a reason', code: app('    a: b\n').replace('  replicas: 2', '  # kube-resilience-ignore single-replica, pdb-missing -- a test cluster\n  replicas: 2') },
+  ],
+  invalid: [
+    {
+      name: 'startup-seconds with a unit',
+      code: app('    kube-resilience/startup-seconds: "2m"\n'),
+      findings: [{ at: '"2m"', severity: 'warning', message: 'kube-resilience/startup-seconds is "2m", but it takes a positive whole number of seconds, quoted (e.g. "120"): the probe rules ignore it until then.' }],
+      output: null,
+    },
+    { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", but it takes a positive whole number/ }] },
+    {
+      name: 'sessions with an unknown value, on the pod template',
+      code: deploymentWith(indent('- name: app\n  image: a\n')).replace('      labels:\n        app: web\n', '      labels:\n        app: web\n      annotations:\n        kube-resilience/sessions: sticky\n'),
+      findings: [{ at: 'sticky', message: /kube-resilience\/sessions is "sticky", but it takes "in-memory" \(sessions die with the pod\) or "external"/ }],
+    },
+    {
+      name: 'ignore with a misspelt rule id',
+      code: app('    kube-resilience/ignore: pdb-missing,single-replicas\n'),
+      findings: [{ at: 'pdb-missing,single-replicas', message: /names "single-replicas", which is not a rule id: it takes comma-separated rule ids such as .*, so nothing is ignored for it\./ }],
+    },
+    {
+      name: 'an unknown kube-resilience annotation key',
+      code: app('    kube-resilience/startup: "120"\n'),
+      findings: [{ at: 'kube-resilience/startup', message: /kube-resilience\/startup is not an annotation of Kube Resilience \(it reads kube-resilience\/startup-seconds, kube-resilience\/sessions, kube-resilience\/ignore\)/ }],
+    },
+    {
+      name: 'an unknown rule id in an ignore comment, at the id',
+      code: app('    a: b\n').replace('  replicas: 2', '  # kube-resilience-ignore single-replica, replica-single -- a test cluster\n  replicas: 2'),
+      findings: [{ at: 'replica-single', line: 8, message: '"replica-single" in this kube-resilience-ignore comment is not a rule id, so it ignores nothing; the comment takes rule ids separated by commas, then "-- reason".' }],
+    },
+  ],
+});

@@ -1,0 +1,60 @@
+import { probeLivenessEqualsReadiness } from '../../server/src/rules/probe-liveness-equals-readiness';
+import { deploymentWith, indent } from './probe-fixtures';
+import { ruleTester } from './rule-tester';
+
+const container = (probes: string) =>
+  deploymentWith(
+    indent(`- name: app
+  image: example/app:1.0
+  ports:
+    - name: http
+      containerPort: 8080
+${probes}`),
+  );
+
+const probe = (kind: string, handler: string, extra = '') => `  ${kind}:\n${handler}${extra}`;
+const http = (path: string, port: string | number) => `    httpGet:\n      path: ${path}\n      port: ${port}\n`;
+
+ruleTester(probeLivenessEqualsReadiness, {
+  valid: [
+    { name: 'liveness and readiness on different paths', code: container(probe('livenessProbe', http('/livez', 'http')) + probe('readinessProbe', http('/readyz', 'http'))) },
+    { name: 'only a readiness probe', code: container(probe('readinessProbe', http('/ready', 'http'))) },
+    {
+      name: 'same handler, but liveness is three times as tolerant',
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 'http'))),
+    },
+    { name: 'same path on different ports', code: container(probe('livenessProbe', http('/healthz', 8081)) + probe('readinessProbe', http('/healthz', 'http'))) },
+  ],
+  invalid: [
+    {
+      name: 'Spring Boot aggregate on both: split into the liveness and readiness groups',
+      code: container(probe('livenessProbe', http('/actuator/health', 'http')) + probe('readinessProbe', http('/actuator/health', 'http'))),
+      findings: [{ at: 'livenessProbe', severity: 'warning', message: 'Container app: liveness and readiness both check GET /actuator/health on port 8080; after 30 s of failures (readiness gives up after 30 s) the kubelet restarts every replica at once, so a dependency outage becomes a restart storm.' }],
+      output: container(probe('livenessProbe', http('/actuator/health/liveness', 'http')) + probe('readinessProbe', http('/actuator/health/readiness', 'http'))),
+    },
+    {
+      name: 'Quarkus /q/health on both',
+      code: container(probe('livenessProbe', http('/q/health', 'http')) + probe('readinessProbe', http('/q/health', 'http'))),
+      findings: [{ at: 'livenessProbe', message: /GET \/q\/health on port 8080/ }],
+      output: container(probe('livenessProbe', http('/q/health/live', 'http')) + probe('readinessProbe', http('/q/health/ready', 'http'))),
+    },
+    {
+      name: 'MicroProfile /health on both',
+      code: container(probe('livenessProbe', http('/health', 'http')) + probe('readinessProbe', http('/health', 'http'))),
+      findings: [{ at: 'livenessProbe', message: /GET \/health on port 8080/ }],
+      output: container(probe('livenessProbe', http('/health/live', 'http')) + probe('readinessProbe', http('/health/ready', 'http'))),
+    },
+    {
+      name: 'a named port and its number are the same handler; unknown framework: liveness made tolerant',
+      code: container(probe('livenessProbe', http('/healthz', 'http')) + probe('readinessProbe', http('/healthz', 8080))),
+      findings: [{ at: 'livenessProbe', message: /both check GET \/healthz on port 8080; after 30 s/ }],
+      output: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080))),
+    },
+    {
+      name: 'same TCP port, with timings kept and the threshold scaled to the readiness budget',
+      code: container(probe('livenessProbe', '    tcpSocket:\n      port: http\n', '    periodSeconds: 5\n') + probe('readinessProbe', '    tcpSocket:\n      port: 8080\n', '    periodSeconds: 10\n')),
+      findings: [{ at: 'livenessProbe', message: /both check TCP port 8080; after 15 s of failures \(readiness gives up after 30 s\)/ }],
+      output: container(probe('livenessProbe', '    tcpSocket:\n      port: http\n', '    periodSeconds: 5\n    failureThreshold: 18\n') + probe('readinessProbe', '    tcpSocket:\n      port: 8080\n', '    periodSeconds: 10\n')),
+    },
+  ],
+});

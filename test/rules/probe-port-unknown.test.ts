@@ -1,0 +1,46 @@
+import { probePortUnknown } from '../../server/src/rules/probe-port-unknown';
+import { deploymentWith, indent } from './probe-fixtures';
+import { ruleTester } from './rule-tester';
+
+const app = (body: string) => deploymentWith(indent(`- name: app\n  image: example/app:1.0\n  ports:\n    - name: http\n      containerPort: 8080\n    - name: metrics\n      containerPort: 9090\n${body}`));
+
+ruleTester(probePortUnknown, {
+  valid: [
+    { name: 'a declared port name', code: app('  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
+    { name: 'a port number (need not be declared)', code: app('  livenessProbe:\n    tcpSocket:\n      port: 8081\n') },
+    { name: 'a quoted number', code: app('  livenessProbe:\n    httpGet:\n      path: /livez\n      port: "8080"\n') },
+    { name: 'an exec probe', code: app('  livenessProbe:\n    exec:\n      command: [true]\n') },
+  ],
+  invalid: [
+    {
+      name: 'readiness on an undeclared name',
+      code: app('  readinessProbe:\n    httpGet:\n      path: /ready\n      port: web\n'),
+      findings: [
+        {
+          at: 'web',
+          severity: 'error',
+          message: 'Container app: readinessProbe uses port "web", which the container does not declare (it names http (8080), metrics (9090)): the pod never becomes ready and never receives traffic.',
+        },
+      ],
+      output: null,
+    },
+    {
+      name: 'liveness over TCP on a misspelt name',
+      code: app('  livenessProbe:\n    tcpSocket:\n      port: htp\n'),
+      findings: [{ at: 'htp', message: /livenessProbe uses port "htp".*the liveness probe never runs at all, so a hung container is never restarted\./ }],
+    },
+    {
+      name: 'startup probe on an undeclared name',
+      code: app('  startupProbe:\n    httpGet:\n      path: /started\n      port: admin\n'),
+      findings: [{ at: 'admin', message: /startupProbe uses port "admin".*never counts as started/ }],
+    },
+    {
+      name: 'an init sidecar without ports',
+      code: deploymentWith(indent('- name: app\n  image: a\n'), '').replace(
+        '      containers:',
+        '      initContainers:\n        - name: proxy\n          image: example/proxy\n          restartPolicy: Always\n          readinessProbe:\n            tcpSocket:\n              port: proxy\n      containers:',
+      ),
+      findings: [{ at: 'proxy', line: 21, message: /Container proxy: readinessProbe uses port "proxy", which the container does not declare \(it names no ports\)/ }],
+    },
+  ],
+});

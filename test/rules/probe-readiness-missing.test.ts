@@ -1,0 +1,76 @@
+import { probeReadinessMissing } from '../../server/src/rules/probe-readiness-missing';
+import { deploymentWith, indent, SERVICE_WEB } from './probe-fixtures';
+import { ruleTester } from './rule-tester';
+
+const app = (body: string) => deploymentWith(indent(`- name: app\n  image: example/app:1.0\n${body}`));
+const ports = (...list: string[]) => `  ports:\n${list.map((p) => `    - ${p}\n`).join('')}`;
+
+ruleTester(probeReadinessMissing, {
+  valid: [
+    { name: 'a readiness probe is there', code: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
+    { name: 'no ports and no Service: serves nothing', code: app('  args: [worker]\n') },
+    { name: 'only a metrics port', code: app(ports('{name: metrics, containerPort: 9090}')) },
+    {
+      name: 'a Job serves nothing',
+      code: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: example/migrate\n          ports:\n            - containerPort: 8080\n',
+    },
+    {
+      name: 'a DaemonSet node agent no Service selects',
+      code: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers:\n        - name: agent\n          image: example/agent\n          ports:\n            - containerPort: 6666\n',
+    },
+    {
+      name: 'a sidecar proxy beside the app, and an app whose port the Service does not target',
+      code: deploymentWith(
+        indent(`- name: app
+  image: example/app:1.0
+  ports:
+    - {name: admin, containerPort: 9000}
+- name: kube-rbac-proxy
+  image: quay.io/brancz/kube-rbac-proxy:v0.18.0
+  ports:
+    - {name: https, containerPort: 8443}
+`),
+      ),
+      files: { 'service.yaml': SERVICE_WEB.replace('targetPort: http', 'targetPort: https') },
+    },
+  ],
+  invalid: [
+    {
+      name: 'a port named http: an httpGet readiness probe on it',
+      code: app(ports('{name: http, containerPort: 8080}')),
+      findings: [
+        {
+          at: 'app',
+          line: 16,
+          severity: 'warning',
+          message:
+            'Container app serves traffic (it declares port http 8080) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
+        },
+      ],
+      output: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /\n      port: http\n    periodSeconds: 10\n'),
+    },
+    {
+      name: 'selected by a Service on its named port; the framework liveness path gives the readiness path',
+      code: app(ports('{name: http-api, containerPort: 8080}') + '  livenessProbe:\n    httpGet:\n      path: /actuator/health/liveness\n      port: http-api\n'),
+      files: { 'service.yaml': SERVICE_WEB.replace('targetPort: http', 'targetPort: http-api') },
+      findings: [{ at: 'app', message: /serves traffic \(Service web sends it traffic on port http-api 8080\)/ }],
+      output: app(
+        ports('{name: http-api, containerPort: 8080}') +
+          '  livenessProbe:\n    httpGet:\n      path: /actuator/health/liveness\n      port: http-api\n  readinessProbe:\n    httpGet:\n      path: /actuator/health/readiness\n      port: http-api\n    periodSeconds: 10\n',
+      ),
+    },
+    {
+      name: 'no http port: TCP on the first TCP port, skipping UDP',
+      code: app(ports('{containerPort: 53, protocol: UDP}', '{containerPort: 6379}')),
+      findings: [{ at: 'app', message: /declares port 6379/ }],
+      output: app(ports('{containerPort: 53, protocol: UDP}', '{containerPort: 6379}') + '  readinessProbe:\n    tcpSocket:\n      port: 6379\n    periodSeconds: 10\n'),
+    },
+    {
+      name: 'a Service fronts a container that declares no ports: nothing to derive, no fix',
+      code: app('  args: [serve]\n'),
+      files: { 'service.yaml': SERVICE_WEB },
+      findings: [{ at: 'app', message: /\(Service web sends it traffic\)/ }],
+      output: null,
+    },
+  ],
+});

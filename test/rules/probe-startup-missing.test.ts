@@ -1,0 +1,53 @@
+import { probeStartupMissing } from '../../server/src/rules/probe-startup-missing';
+import { deploymentWith, indent } from './probe-fixtures';
+import { ruleTester } from './rule-tester';
+
+const LIVENESS = '  livenessProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    initialDelaySeconds: 30\n';
+const app = (image: string, body = LIVENESS, annotations = '') => deploymentWith(indent(`- name: app\n  image: ${image}\n${body}`), annotations);
+const declares = (seconds: string) => `  annotations:\n    kube-resilience/startup-seconds: "${seconds}"\n`;
+
+ruleTester(probeStartupMissing, {
+  valid: [
+    { name: 'an ordinary image with nothing declared', code: app('example/app:1.0') },
+    { name: 'a declared start within the liveness budget (30 + 3 × 10 = 60 s)', code: app('example/app:1.0', LIVENESS, declares('60')) },
+    { name: 'a slow starter that already has a startup probe', code: app('tomcat:10', LIVENESS + '  startupProbe:\n    tcpSocket:\n      port: 8080\n    failureThreshold: 30\n') },
+    { name: 'a slow starter without liveness probe (nothing kills it)', code: app('tomcat:10', '  ports:\n    - containerPort: 8080\n') },
+    { name: 'a slow starter whose liveness waits long enough', code: app('docker.elastic.co/elasticsearch/elasticsearch:8.15.0', LIVENESS.replace('30', '150')) },
+    { name: 'an invalid declaration counts as none', code: app('example/app:1.0', LIVENESS, declares('2m')) },
+  ],
+  invalid: [
+    {
+      name: 'a declared start of 300 s against a 60 s budget',
+      code: app('example/app:1.0', LIVENESS, declares('300')),
+      findings: [
+        {
+          at: 'livenessProbe',
+          severity: 'warning',
+          message:
+            'Container app: it declares a start of 300 s, but liveness kills it after 60 s (initialDelaySeconds 30 + 3 × 10 s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.',
+        },
+      ],
+      output: app('example/app:1.0', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 30\n', declares('300')),
+    },
+    {
+      name: 'declared on the pod template, rounded up to whole periods',
+      code: app('example/app:1.0', '  livenessProbe:\n    exec:\n      command: [cat, /tmp/alive]\n').replace('      labels:\n        app: web\n    spec:', '      labels:\n        app: web\n      annotations:\n        kube-resilience/startup-seconds: "95"\n    spec:'),
+      findings: [{ at: 'livenessProbe', message: /declares a start of 95 s, but liveness kills it after 30 s/ }],
+      output: app(
+        'example/app:1.0',
+        '  livenessProbe:\n    exec:\n      command: [cat, /tmp/alive]\n  startupProbe:\n    exec:\n      command:\n        - cat\n        - /tmp/alive\n    periodSeconds: 10\n    failureThreshold: 10\n',
+      ).replace('      labels:\n        app: web\n    spec:', '      labels:\n        app: web\n      annotations:\n        kube-resilience/startup-seconds: "95"\n    spec:'),
+    },
+    {
+      name: 'a Tomcat image: info, with the assumption named',
+      code: app('tomcat:10.1-jdk17'),
+      findings: [{ at: 'livenessProbe', severity: 'info', message: /Tomcat typically needs ~120 s to start \(assumed from the image; declare kube-resilience\/startup-seconds to be exact\), but liveness kills it after 60 s/ }],
+      output: app('tomcat:10.1-jdk17', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 12\n'),
+    },
+    { name: 'WildFly', code: app('quay.io/wildfly/wildfly:30.0.0.Final'), findings: [{ severity: 'info', message: /JBoss\/WildFly typically needs ~180 s/ }] },
+    { name: 'WebLogic', code: app('container-registry.oracle.com/middleware/weblogic:14.1.1.0'), findings: [{ severity: 'info', message: /WebLogic typically needs ~300 s/ }] },
+    { name: 'WebSphere traditional', code: app('ibmcom/websphere-traditional:latest'), findings: [{ severity: 'info', message: /WebSphere typically needs ~300 s/ }] },
+    { name: 'Elasticsearch', code: app('docker.elastic.co/elasticsearch/elasticsearch:8.15.0'), findings: [{ severity: 'info', message: /Elasticsearch typically needs ~120 s/ }] },
+    { name: 'a declaration wins over the image guess', code: app('tomcat:10', LIVENESS, declares('400')), findings: [{ severity: 'warning', message: /declares a start of 400 s/ }] },
+  ],
+});
