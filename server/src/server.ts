@@ -28,11 +28,15 @@ import type { ClusterInfo } from './cluster/types';
 import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 
+// A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
+if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const inventory = new Inventory();
 const findings = new Map<string, { version: number; findings: Finding[] }>();
-const timers = new Map<string, NodeJS.Timeout>();
+const timers = new Map<string, { timer: NodeJS.Timeout; spread: boolean }>();
+/** The text of each open document that the other open documents were last analysed against. */
+const spreadTexts = new Map<string, string>();
 let settings: ServerSettings = DEFAULT_SETTINGS;
 let cluster: ClusterInfo | undefined;
 let roots: string[] = [];
@@ -124,19 +128,26 @@ function isManifestUri(uri: string): boolean {
   return MANIFEST_EXTENSIONS.test(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
 }
 
-function schedule(uri: string, delay = DEBOUNCE_MS): void {
-  clearTimeout(timers.get(uri));
-  timers.set(
-    uri,
-    setTimeout(() => {
+/**
+ * Debounced validation. `spread` (this document's own edit) also re-analyses the other open documents
+ * once its text settles; re-analyses caused by another document never spread further, or two open
+ * files would keep rescheduling each other forever.
+ */
+function schedule(uri: string, delay = DEBOUNCE_MS, spread = true): void {
+  const pending = timers.get(uri);
+  clearTimeout(pending?.timer);
+  const spreads = spread || !!pending?.spread;
+  timers.set(uri, {
+    spread: spreads,
+    timer: setTimeout(() => {
       timers.delete(uri);
-      validate(uri, true);
+      validate(uri, spreads);
     }, delay),
-  );
+  });
 }
 
 function revalidateOpen(except?: string): void {
-  for (const doc of documents.all()) if (doc.uri !== except) schedule(doc.uri, DEBOUNCE_MS * 2);
+  for (const doc of documents.all()) if (doc.uri !== except) schedule(doc.uri, DEBOUNCE_MS * 2, false);
 }
 
 function findingsFor(uri: string): Finding[] {
@@ -154,13 +165,14 @@ function findingsFor(uri: string): Finding[] {
 function validate(uri: string, spread: boolean): void {
   const doc = documents.get(uri);
   if (!doc) return;
-  const before = inventory.getFile(uri)?.resources.length;
   findings.delete(uri);
   const diagnostics = findingsFor(uri).map((f) => toDiagnostic(f, ruleDocsHref));
   connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
   // Other open files may depend on this one (a PDB here, its Deployment there).
-  if (spread && (before !== inventory.getFile(uri)?.resources.length || documents.all().length > 1)) {
-    for (const other of documents.all()) if (other.uri !== uri) schedule(other.uri, DEBOUNCE_MS * 2);
+  const text = doc.getText();
+  if (spread && spreadTexts.get(uri) !== text) {
+    spreadTexts.set(uri, text);
+    revalidateOpen(uri);
   }
 }
 
@@ -170,15 +182,20 @@ documents.onDidChangeContent((e) => {
 });
 documents.onDidSave((e) => schedule(e.document.uri, 0));
 documents.onDidClose((e) => {
-  clearTimeout(timers.get(e.document.uri));
+  clearTimeout(timers.get(e.document.uri)?.timer);
+  timers.delete(e.document.uri);
   findings.delete(e.document.uri);
+  spreadTexts.delete(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  const open = inventory.getFile(e.document.uri)?.text;
   try {
     const path = fileURLToPath(e.document.uri);
     inventory.setFile(parseManifest(e.document.uri, readFileSync(path, 'utf8')));
   } catch {
     inventory.removeFile(e.document.uri);
   }
+  // What the other documents see falls back to the file on disk (or to nothing).
+  if (open !== inventory.getFile(e.document.uri)?.text) revalidateOpen();
 });
 
 connection.onDidChangeWatchedFiles((params) => {

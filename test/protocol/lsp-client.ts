@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { CodeAction, Diagnostic, Position, PublishDiagnosticsParams, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+
+const WAIT_MS = 15_000;
+
+interface Waiter {
+  uri: string;
+  accept: (params: PublishDiagnosticsParams) => boolean;
+  resolve: (diagnostics: Diagnostic[]) => void;
+}
+
+/**
+ * A small LSP client driving the real, bundled server over stdio: what an editor does, one message
+ * at a time, with helpers that find positions by the text they point at.
+ */
+export class LspClient {
+  readonly connection: MessageConnection;
+  readonly stderr: string[] = [];
+  private readonly latest = new Map<string, PublishDiagnosticsParams>();
+  private readonly waiters: Waiter[] = [];
+  private readonly texts = new Map<string, { text: string; version: number }>();
+  readonly exited: Promise<number | null>;
+
+  private constructor(readonly process: ChildProcess) {
+    this.connection = createMessageConnection(new StreamMessageReader(process.stdout!), new StreamMessageWriter(process.stdin!));
+    process.stderr!.on('data', (chunk) => this.stderr.push(String(chunk)));
+    this.exited = new Promise((resolve) => process.on('exit', (code) => resolve(code)));
+    this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+      this.latest.set(params.uri, params);
+      for (const waiter of [...this.waiters]) {
+        if (waiter.uri === params.uri && waiter.accept(params)) {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiter.resolve(params.diagnostics);
+        }
+      }
+    });
+    // Requests from the server (registerCapability, configuration, progress): answered as a minimal editor would.
+    this.connection.onRequest((method) => (method === 'workspace/configuration' ? [null] : null));
+    this.connection.onNotification(() => undefined);
+    this.connection.listen();
+  }
+
+  /** Spawns `node <serverPath> ...args` and connects to its stdio. */
+  static start(serverPath: string, args: string[] = ['--stdio']): LspClient {
+    return new LspClient(spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
+  request<R>(method: string, params?: unknown): Promise<R> {
+    return withTimeout(this.connection.sendRequest<R>(method, params), `${method} got no answer`);
+  }
+
+  notify(method: string, params?: unknown): Promise<void> {
+    return this.connection.sendNotification(method, params);
+  }
+
+  async initialize(rootUri: string, initializationOptions?: unknown): Promise<any> {
+    const result = await this.request('initialize', {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
+      capabilities: { textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true } } },
+      initializationOptions,
+    });
+    await this.notify('initialized', {});
+    return result;
+  }
+
+  async open(uri: string, text: string, languageId = 'yaml'): Promise<void> {
+    this.texts.set(uri, { text, version: 1 });
+    await this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+  }
+
+  /** Replaces the whole text (as a full-document change) and returns the new version. */
+  async change(uri: string, text: string): Promise<number> {
+    const version = (this.texts.get(uri)?.version ?? 1) + 1;
+    this.texts.set(uri, { text, version });
+    await this.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return version;
+  }
+
+  textOf(uri: string): string {
+    const entry = this.texts.get(uri);
+    if (!entry) throw new Error(`${uri} is not open`);
+    return entry.text;
+  }
+
+  /** The next diagnostics published for `uri` that satisfy `accept` (the latest ones, if they already do). */
+  diagnostics(uri: string, accept: (diagnostics: Diagnostic[], version?: number) => boolean = () => true, minVersion = 0): Promise<Diagnostic[]> {
+    const test = (p: PublishDiagnosticsParams) => (p.version === undefined || p.version >= minVersion) && accept(p.diagnostics, p.version);
+    const current = this.latest.get(uri);
+    if (current && test(current)) return Promise.resolve(current.diagnostics);
+    const promise = new Promise<Diagnostic[]>((resolve) => this.waiters.push({ uri, accept: test, resolve }));
+    return withTimeout(promise, `no diagnostics for ${uri} as expected; last: ${JSON.stringify(this.latest.get(uri)?.diagnostics.map((d) => `${d.code}@${d.range.start.line}`))}`);
+  }
+
+  codeActions(uri: string, range: Range, diagnostics: Diagnostic[], only?: string[]): Promise<(CodeAction | { command: string })[] | null> {
+    return this.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, ...(only ? { only } : {}) } });
+  }
+
+  /** Applies a WorkspaceEdit's edits for `uri` to the client's copy and sends the result as a change. */
+  async apply(uri: string, edit: WorkspaceEdit | undefined): Promise<{ text: string; version: number }> {
+    const edits = edit?.changes?.[uri];
+    if (!edits) throw new Error(`the edit has no changes for ${uri}: ${JSON.stringify(edit)}`);
+    const text = applyTextEdits(this.textOf(uri), edits);
+    return { text, version: await this.change(uri, text) };
+  }
+
+  async shutdown(): Promise<number | null> {
+    await this.request('shutdown');
+    await this.notify('exit');
+    return withTimeout(this.exited, 'the server did not exit');
+  }
+
+  kill(): void {
+    this.connection.dispose();
+    if (this.process.exitCode === null) this.process.kill();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), WAIT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The position of the `occurrence`-th (0-based) match of `needle` in `text`, plus `offset` characters. */
+export function positionOf(text: string, needle: string, occurrence = 0, offset = 0): Position {
+  let at = -1;
+  for (let i = 0; i <= occurrence; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at === -1) throw new Error(`"${needle}" occurs fewer than ${occurrence + 1} times`);
+  }
+  return positionAt(text, at + offset);
+}
+
+/** The line (0-based) of the `occurrence`-th line that contains `needle`. */
+export function lineOf(text: string, needle: string, occurrence = 0): number {
+  return positionOf(text, needle, occurrence).line;
+}
+
+export function positionAt(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+export function offsetAt(text: string, position: Position): number {
+  let offset = 0;
+  for (let line = 0; line < position.line; line++) offset = text.indexOf('\n', offset) + 1;
+  return offset + position.character;
+}
+
+/** The text a range covers. */
+export function textAt(text: string, range: Range): string {
+  return text.slice(offsetAt(text, range.start), offsetAt(text, range.end));
+}
+
+export function applyTextEdits(text: string, edits: TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => offsetAt(text, b.range.start) - offsetAt(text, a.range.start));
+  let out = text;
+  for (const edit of sorted) out = out.slice(0, offsetAt(out, edit.range.start)) + edit.newText + out.slice(offsetAt(out, edit.range.end));
+  return out;
+}

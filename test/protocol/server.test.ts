@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver';
+import { LspClient, lineOf, positionOf, textAt } from './lsp-client';
+
+const SERVER = resolve('dist/server.js');
+
+const deployment = (name: string, replicas: number, extra = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: ${name}
+  template:
+    metadata:
+      labels:
+        app: ${name}
+    spec:
+      containers:
+        - name: ${name}
+          image: registry.example/${name}:1.0 # pinned${extra}
+`;
+
+const pdb = (name: string) => `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: ${name}-pdb
+spec:
+  maxUnavailable: 1
+  selector:
+    matchLabels:
+      app: ${name}
+`;
+
+const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.code));
+const has = (ruleId: string) => (diagnostics: Diagnostic[]) => codes(diagnostics).includes(ruleId);
+const lacks = (ruleId: string) => (diagnostics: Diagnostic[]) => !codes(diagnostics).includes(ruleId);
+const isAction = (a: CodeAction | { command: string }): a is CodeAction => 'title' in a && 'kind' in a;
+
+describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
+  let dir: string;
+  let client: LspClient;
+  const uri = (name: string) => pathToFileURL(join(dir, name)).toString();
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-lsp-'));
+    // On disk only: the server finds it by scanning the workspace folder.
+    writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
+    writeFileSync(join(dir, 'app.yaml'), '');
+    client = LspClient.start(SERVER);
+    const result = await client.initialize(pathToFileURL(dir).toString());
+    assert.equal(result.serverInfo?.name, 'kube-resilience');
+    assert.ok(result.capabilities.hoverProvider, 'offers hovers');
+    assert.ok(result.capabilities.codeActionProvider.codeActionKinds.includes('source.fixAll.kube-resilience'), 'offers fix-all');
+  });
+
+  after(() => {
+    client?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes diagnostics with rule ids, exact ranges and docs links, seeing a PDB in another file', async () => {
+    const text = `${deployment('web', 3)}---\n${deployment('api', 3)}---\n${deployment('solo', 1)}`;
+    await client.open(uri('app.yaml'), text);
+    const diagnostics = await client.diagnostics(uri('app.yaml'), (d) => has('pdb-missing')(d) && has('single-replica')(d) && d.filter((x) => x.code === 'pdb-missing').length === 1);
+    const missing = diagnostics.find((d) => d.code === 'pdb-missing')!;
+    assert.equal(missing.source, 'kube-resilience');
+    assert.equal(missing.range.start.line, lineOf(text, 'kind: Deployment', 1), 'on the api Deployment, not web (covered by web-pdb.yaml)');
+    assert.equal(textAt(text, missing.range), 'kind: Deployment');
+    assert.match(missing.message as string, /3 replicas and no PodDisruptionBudget.*all 3 pods/);
+    const single = diagnostics.find((d) => d.code === 'single-replica')!;
+    assert.equal(textAt(text, single.range), 'replicas');
+    assert.equal(single.range.start.line, lineOf(text, 'replicas: 1'));
+    for (const d of diagnostics) {
+      const page = join('docs', 'rules', `${d.code}.md`);
+      if (existsSync(page)) assert.ok(d.codeDescription?.href.endsWith(`/docs/rules/${d.code}.md`), `${d.code} links its docs`);
+      else assert.equal(d.codeDescription, undefined, `${d.code} has no docs page, so no link`);
+    }
+  });
+
+  it('answers a hover on a workload kind with its card', async () => {
+    const text = client.textOf(uri('app.yaml'));
+    const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: uri('app.yaml') }, position: positionOf(text, 'kind: Deployment', 1, 2) });
+    assert.ok(hover, 'a hover is returned');
+    const contents = hover.contents as { kind: string; value: string };
+    assert.equal(contents.kind, 'markdown');
+    const value = contents.value;
+    assert.match(value, /api/);
+    const none = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: uri('app.yaml') }, position: positionOf(text, 'image:') });
+    assert.equal(none, null, 'no card away from kind');
+  });
+
+  it('fixes pdb-missing and single-replica through code actions, and the findings go away', async () => {
+    const u = uri('app.yaml');
+    for (const ruleId of ['pdb-missing', 'single-replica']) {
+      const diagnostics = await client.diagnostics(u, has(ruleId));
+      const diagnostic = diagnostics.find((d) => d.code === ruleId)!;
+      const actions = (await client.codeActions(u, diagnostic.range, [diagnostic]))!.filter(isAction);
+      const titles = actions.map((a) => a.title);
+      assert.ok(titles.some((t) => t.startsWith(`Ignore ${ruleId} for`)), `offers the annotation ignore: ${titles}`);
+      assert.ok(titles.includes(`Ignore ${ruleId} here`), 'offers the comment ignore');
+      const preferred = actions.find((a) => a.isPreferred);
+      assert.ok(preferred, `a preferred fix for ${ruleId}`);
+      assert.equal(preferred.kind, 'quickfix');
+      const { text, version } = await client.apply(u, preferred.edit);
+      assert.ok(text.includes('# pinned'), 'comments survive the fix');
+      const after = await client.diagnostics(u, lacks(ruleId), version);
+      assert.deepEqual(after.filter((d) => d.code === 'invalid-yaml'), []);
+    }
+    const text = client.textOf(u);
+    assert.match(text, /kind: PodDisruptionBudget\nmetadata:\n  name: api-pdb/);
+    assert.match(text, /replicas: 2/);
+  });
+
+  it('fixes a whole file with source.fixAll.kube-resilience', async () => {
+    const u = uri('fix-all.yaml');
+    const text = `${deployment('one', 1)}---\n${deployment('many', 4)}`;
+    await client.open(u, text);
+    const diagnostics = await client.diagnostics(u, (d) => has('single-replica')(d) && has('pdb-missing')(d));
+    const actions = (await client.codeActions(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.kube-resilience']))!.filter(isAction);
+    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.kube-resilience']);
+    const { version } = await client.apply(u, actions[0].edit);
+    const after = await client.diagnostics(u, (d) => lacks('single-replica')(d) && lacks('pdb-missing')(d), version);
+    assert.ok(after.length < diagnostics.length);
+    const again = (await client.codeActions(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.kube-resilience']))!;
+    assert.deepEqual(again, [], 'nothing left to fix');
+  });
+
+  it('re-analyses a Deployment when a PDB for it is opened in another file', async () => {
+    const app = uri('cache.yaml');
+    await client.open(app, deployment('cache', 2));
+    await client.diagnostics(app, has('pdb-missing'));
+    await client.open(uri('cache-pdb.yaml'), pdb('cache'));
+    const after = await client.diagnostics(app, lacks('pdb-missing'));
+    assert.deepEqual(codes(after).filter((c) => c === 'pdb-missing'), []);
+  });
+
+  it('applies settings pushed by workspace/didChangeConfiguration', async () => {
+    const u = uri('settings.yaml');
+    await client.open(u, deployment('lonely', 1));
+    await client.diagnostics(u, has('single-replica'));
+    await client.notify('workspace/didChangeConfiguration', { settings: { kubeResilience: { rules: { 'single-replica': 'off' } } } });
+    await client.diagnostics(u, lacks('single-replica'));
+    await client.notify('workspace/didChangeConfiguration', { settings: { kubeResilience: { rules: { 'single-replica': 'error' } } } });
+    const back = await client.diagnostics(u, has('single-replica'));
+    assert.equal(back.find((d) => d.code === 'single-replica')!.severity, 1, 'severity override: error');
+    await client.notify('workspace/didChangeConfiguration', { settings: { kubeResilience: {} } });
+  });
+
+  it('gives broken YAML one diagnostic and keeps answering', async () => {
+    const u = uri('broken.yaml');
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\ndata: [unclosed, \n';
+    await client.open(u, text);
+    const diagnostics = await client.diagnostics(u, (d) => d.length > 0);
+    assert.deepEqual(codes(diagnostics), ['invalid-yaml']);
+    assert.equal(diagnostics[0].severity, 1);
+    const hover = await client.request('textDocument/hover', { textDocument: { uri: uri('app.yaml') }, position: positionOf(client.textOf(uri('app.yaml')), 'kind: Deployment', 0, 1) });
+    assert.ok(hover, 'the server still answers');
+  });
+
+  it('clears diagnostics of a closed document', async () => {
+    const u = uri('closing.yaml');
+    await client.open(u, deployment('closing', 1));
+    await client.diagnostics(u, has('single-replica'));
+    await client.notify('textDocument/didClose', { textDocument: { uri: u } });
+    await client.diagnostics(u, (d) => d.length === 0);
+  });
+
+  it('shuts down and exits cleanly', async () => {
+    assert.equal(await client.shutdown(), 0);
+    assert.deepEqual(client.stderr.filter((line) => /Error|at /.test(line)), []);
+  });
+});
+
+describe('language server started with no transport flag', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built' }, () => {
+  it('speaks LSP on stdio, as a generic client expects', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-plain-'));
+    const client = LspClient.start(SERVER, []);
+    try {
+      const result = await client.initialize(pathToFileURL(dir).toString());
+      assert.equal(result.serverInfo?.name, 'kube-resilience');
+      const u = pathToFileURL(join(dir, 'solo.yaml')).toString();
+      await client.open(u, deployment('solo', 1));
+      assert.ok(has('single-replica')(await client.diagnostics(u, has('single-replica'))));
+      assert.equal(await client.shutdown(), 0);
+    } finally {
+      client.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
