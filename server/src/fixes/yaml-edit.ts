@@ -207,24 +207,24 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
   return [{ start: lineStart, end: Math.min(text.length, lastLineEnd + 1), text: '' }];
 }
 
-/** Appends `item` to the sequence at `path`, creating the sequence when it is missing. */
-export function appendToSequence(resource: Resource, path: Path, item: unknown): TextEdit[] | undefined {
+/** Appends the items to the sequence at `path`, in order, creating the sequence when it is missing. */
+export function appendToSequence(resource: Resource, path: Path, ...items: unknown[]): TextEdit[] | undefined {
   const file = fileOf(resource);
   if (!file) return undefined;
   const seq = nodeAt(resource.node, path);
-  if (!seq || (isScalar(seq) && seq.value === null)) return setField(resource, path, [item]);
+  if (!seq || (isScalar(seq) && seq.value === null)) return setField(resource, path, items);
   if (!isSeq(seq)) return undefined;
   const style = styleOf(file);
-  if (seq.items.length === 0) return setField(resource, path, [item]);
+  if (seq.items.length === 0) return setField(resource, path, items);
   const last = seq.items[seq.items.length - 1] as Node;
   if (seq.flow) {
     const end = nodeSpan(resource, last)[1];
-    return [{ start: end, end, text: `, ${JSON.stringify(item)}` }];
+    return [{ start: end, end, text: items.map((item) => `, ${JSON.stringify(item)}`).join('') }];
   }
   const first = seq.items[0] as Node;
   const itemColumn = columnOf(file.text, nodeSpan(resource, first)[0]);
   const dashColumn = Math.max(0, itemColumn - 2);
-  const rendered = stringify([item], { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 })
+  const rendered = stringify(items, { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 })
     .replace(/\n$/, '')
     .split('\n')
     .map((line) => ' '.repeat(dashColumn) + line)
