@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createLanguageClient } from './language-client';
-import { readSettings } from './settings';
+import { registerClusterFace } from './cluster/register';
+import { pushSettings } from './settings';
 
 let client: LanguageClient | undefined;
 
@@ -11,9 +12,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = createLanguageClient(context, output);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('kubeResilience')) void client?.sendNotification('workspace/didChangeConfiguration', { settings: { kubeResilience: readSettings() } });
+      if (e.affectsConfiguration('kubeResilience') && client) pushSettings(client);
     }),
   );
+  registerClusterFace(context, client, output);
   await client.start();
   output.info('Kube Resilience language server started');
 }

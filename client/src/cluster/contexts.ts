@@ -1,0 +1,69 @@
+import * as path from 'node:path';
+import { parse } from 'yaml';
+
+export interface KubeconfigFile {
+  path: string;
+  /** Undefined when the file does not exist. */
+  text: string | undefined;
+}
+
+export interface KubeContext {
+  name: string;
+  cluster?: string;
+  user?: string;
+  namespace?: string;
+  /** The file that defined it (the first one wins, as with kubectl). */
+  file: string;
+}
+
+export interface ContextListing {
+  contexts: KubeContext[];
+  current?: string;
+  /** Files that exist but could not be read as a kubeconfig, with the reason. */
+  problems: string[];
+}
+
+/** The kubeconfig files to read, as kubectl picks them: the given path(s), else KUBECONFIG, else ~/.kube/config. */
+export function kubeconfigPaths(kubeconfig: string | undefined, env: { KUBECONFIG?: string }, home: string): string[] {
+  const split = (value: string) => value.split(path.delimiter).map((p) => p.trim()).filter(Boolean);
+  if (kubeconfig && split(kubeconfig).length) return split(kubeconfig);
+  if (env.KUBECONFIG && split(env.KUBECONFIG).length) return split(env.KUBECONFIG);
+  return [path.join(home, '.kube', 'config')];
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+/** Every context of the merged kubeconfig files, read as YAML (never by running kubectl). */
+export function listContexts(files: KubeconfigFile[]): ContextListing {
+  const contexts = new Map<string, KubeContext>();
+  const problems: string[] = [];
+  let current: string | undefined;
+  for (const file of files) {
+    if (file.text === undefined || !file.text.trim()) continue;
+    let doc: Record<string, unknown> | undefined;
+    try {
+      doc = record(parse(file.text));
+    } catch (error) {
+      problems.push(`${file.path}: ${(error as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    if (!doc) {
+      problems.push(`${file.path}: not a kubeconfig (expected a mapping)`);
+      continue;
+    }
+    current ??= text(doc['current-context']);
+    for (const entry of Array.isArray(doc.contexts) ? doc.contexts : []) {
+      const name = text(record(entry)?.name);
+      if (!name || contexts.has(name)) continue;
+      const context = record(record(entry)?.context) ?? {};
+      contexts.set(name, { name, cluster: text(context.cluster), user: text(context.user), namespace: text(context.namespace), file: file.path });
+    }
+  }
+  return { contexts: [...contexts.values()].sort((a, b) => a.name.localeCompare(b.name)), current, problems };
+}

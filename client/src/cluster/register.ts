@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import { State, type LanguageClient } from 'vscode-languageclient/node';
+import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../../../server/src/protocol';
+import { pushSettings, readSettings } from '../settings';
+import { ClusterFindingsView } from './findings-view';
+import { kubernetesExtension } from './kubernetes-extension';
+import { selectContext } from './select-context';
+import { statusView } from './status-text';
+
+export const Commands = {
+  selectContext: 'kubeResilience.selectContext',
+  refreshCluster: 'kubeResilience.refreshCluster',
+} as const;
+
+export const CLUSTER_FINDINGS_VIEW = 'kubeResilience.clusterFindings';
+
+/** The client's cluster face: status bar, Select Context, Refresh Cluster, the Cluster Findings view, trust and the Kubernetes extension. */
+export function registerClusterFace(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel): void {
+  let status: ClusterStatus | undefined;
+  const item = vscode.window.createStatusBarItem('kubeResilience.cluster', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'Kube Resilience Cluster';
+  item.command = Commands.selectContext;
+  const showStatus = () => {
+    const view = statusView(status, readSettings().cluster);
+    item.text = view.text;
+    item.tooltip = new vscode.MarkdownString(view.tooltip);
+    item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.show();
+  };
+  showStatus();
+
+  const findings = new ClusterFindingsView(() => client.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {}));
+  const receiveStatus = (next: ClusterStatus) => {
+    status = next;
+    showStatus();
+    void findings.refresh();
+  };
+  const settingsChanged = () => {
+    status = undefined;
+    pushSettings(client);
+    showStatus();
+  };
+
+  context.subscriptions.push(
+    item,
+    findings,
+    kubernetesExtension,
+    vscode.window.createTreeView(CLUSTER_FINDINGS_VIEW, { treeDataProvider: findings, showCollapseAll: true }),
+    client.onNotification(Methods.clusterStatus, receiveStatus),
+    vscode.commands.registerCommand(Commands.selectContext, selectContext),
+    vscode.commands.registerCommand(Commands.refreshCluster, async () => {
+      try {
+        receiveStatus(await client.sendRequest<ClusterStatus>(Methods.refreshCluster, {}));
+      } catch (error) {
+        void vscode.window.showErrorMessage(`Kube Resilience: cannot refresh the cluster: ${(error as Error).message}`);
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(settingsChanged),
+    kubernetesExtension.onDidChange(settingsChanged),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (['cluster', 'context', 'kubeconfig', 'extraPath'].some((key) => e.affectsConfiguration(`kubeResilience.${key}`))) {
+        status = undefined;
+        showStatus();
+      }
+    }),
+  );
+  // Settings can only be pushed to a running server; the Kubernetes extension's answer may come at any time.
+  const whenRunning = client.onDidChangeState((e) => {
+    if (e.newState !== State.Running) return;
+    whenRunning.dispose();
+    void kubernetesExtension.connect((message) => output.info(message));
+  });
+  context.subscriptions.push(whenRunning);
+}

@@ -1,0 +1,65 @@
+import type { ClusterStatus } from '../../../server/src/protocol';
+import type { ClusterMode } from './resolve';
+
+export interface StatusView {
+  text: string;
+  /** Markdown. */
+  tooltip: string;
+  /** Draw the item in the warning colours. */
+  warning: boolean;
+}
+
+const HELM = '⎈';
+// etcd needs a majority: fewer than three members cannot lose one and keep the API up.
+const QUORUM_SAFE_CONTROL_PLANES = 3;
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function shortError(error: string): string {
+  const line = error.split('\n')[0].trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
+
+function missingLines(status: ClusterStatus): string[] {
+  if (!status.missing.length) return [];
+  return ['', 'Not readable:', ...status.missing.map((m) => `- ${m.resource}: ${m.reason}`)];
+}
+
+function controlPlaneSummary(status: ClusterStatus): { text: string; warning: boolean } {
+  if (status.controlPlanes === null) return { text: 'managed control plane', warning: false };
+  const warning = status.controlPlanes < QUORUM_SAFE_CONTROL_PLANES;
+  return { text: `${plural(status.controlPlanes, 'control plane')}${warning ? ' ⚠' : ''}`, warning };
+}
+
+const CLICK = '_Click to select a context or the embedded demo cluster._';
+
+/** The status bar item for the cluster in use: context, one-glance verdict, or what went wrong. */
+export function statusView(status: ClusterStatus | undefined, mode: ClusterMode): StatusView {
+  if (mode === 'off') return { text: `${HELM} off`, tooltip: `Kube Resilience reads no cluster (\`kubeResilience.cluster\` is \`off\`).\n\n${CLICK}`, warning: false };
+  if (!status) return { text: `${HELM} …`, tooltip: 'Kube Resilience is reading the cluster.', warning: false };
+  const verdict = status.verdict ? `\n\n${status.verdict}` : '';
+  if (status.error) {
+    const name = status.name || 'cluster';
+    const kept = status.source !== 'none' ? `\n\nShowing the last view read (${status.source}).` : '';
+    return {
+      text: `${HELM} ${name} · ${shortError(status.error)}`,
+      tooltip: [`**Cannot read ${status.name ? `context \`${status.name}\`` : 'the cluster'}**`, '', status.error, kept, '', CLICK].join('\n'),
+      warning: true,
+    };
+  }
+  if (status.source === 'none') {
+    return { text: `${HELM} no cluster`, tooltip: `No kubeconfig context is in use: manifests are checked on their own.\n\n${CLICK}`, warning: false };
+  }
+  const planes = controlPlaneSummary(status);
+  if (status.source === 'demo') {
+    return { text: `${HELM} demo`, tooltip: [`**Embedded demo cluster** (${planes.text})${verdict}`, '', CLICK].join('\n'), warning: false };
+  }
+  const origin = status.source === 'snapshot' ? 'Snapshot' : 'Context';
+  return {
+    text: `${HELM} ${status.name} · ${planes.text}`,
+    tooltip: [`**${origin} \`${status.name}\`**: ${planes.text}${verdict}`, ...missingLines(status), '', CLICK].join('\n'),
+    warning: planes.warning,
+  };
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ClusterStatus } from '../../server/src/protocol';
+import { statusView } from '../../client/src/cluster/status-text';
+
+function status(overrides: Partial<ClusterStatus>): ClusterStatus {
+  return { source: 'live', name: 'prod', verdict: '', controlPlanes: 3, missing: [], ...overrides };
+}
+
+describe('cluster status bar text', () => {
+  it('shows the context and a warning for a single control plane', () => {
+    const view = statusView(status({ controlPlanes: 1, verdict: 'The API is gone while the one control plane is down.' }), 'auto');
+    assert.equal(view.text, '⎈ prod · 1 control plane ⚠');
+    assert.equal(view.warning, true);
+    assert.match(view.tooltip, /The API is gone while the one control plane is down\./);
+  });
+
+  it('shows a quorum-safe control plane without a warning', () => {
+    const view = statusView(status({ controlPlanes: 3 }), 'auto');
+    assert.equal(view.text, '⎈ prod · 3 control planes');
+    assert.equal(view.warning, false);
+  });
+
+  it('warns about two control planes too: etcd of two survives the loss of neither', () => {
+    assert.equal(statusView(status({ controlPlanes: 2 }), 'auto').text, '⎈ prod · 2 control planes ⚠');
+  });
+
+  it('names a managed control plane instead of guessing its size', () => {
+    assert.equal(statusView(status({ controlPlanes: null, name: 'gke-eu' }), 'auto').text, '⎈ gke-eu · managed control plane');
+  });
+
+  it('shows the embedded demo cluster as "⎈ demo"', () => {
+    const view = statusView(status({ source: 'demo', name: 'demo', controlPlanes: 1, verdict: 'One control plane.' }), 'demo');
+    assert.equal(view.text, '⎈ demo');
+    assert.match(view.tooltip, /Embedded demo cluster/);
+  });
+
+  it('says what went wrong when the cluster cannot be read, with the details in the tooltip', () => {
+    const error = 'connect ECONNREFUSED 127.0.0.1:6443 while listing nodes (the API server did not answer within 5 s)';
+    const view = statusView(status({ source: 'none', name: 'prod', error, controlPlanes: null }), 'auto');
+    assert.equal(view.text, '⎈ prod · connect ECONNREFUSED 127.0.0.1:6443 whi…');
+    assert.equal(view.warning, true);
+    assert.ok(view.tooltip.includes(error));
+    assert.match(view.tooltip, /Click to select a context/);
+  });
+
+  it('lists the resource types it could not read', () => {
+    const view = statusView(status({ missing: [{ resource: 'poddisruptionbudgets', reason: 'forbidden' }] }), 'auto');
+    assert.match(view.tooltip, /poddisruptionbudgets: forbidden/);
+  });
+
+  it('shows "no cluster" when there is none, "off" when switched off, and a wait before the first status', () => {
+    assert.equal(statusView(status({ source: 'none', name: '' }), 'auto').text, '⎈ no cluster');
+    assert.equal(statusView(status({}), 'off').text, '⎈ off');
+    assert.equal(statusView(undefined, 'auto').text, '⎈ …');
+  });
+});
