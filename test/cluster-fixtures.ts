@@ -1,6 +1,9 @@
 import type { ClusterInfo, MissingResource } from '../server/src/cluster/types';
 import type { Topology } from '../server/src/cluster/topology';
+import { Inventory } from '../server/src/inventory/inventory';
 import { resourceFromObject, type Resource } from '../server/src/manifest/parse';
+import { analyzeCluster } from '../server/src/rules/engine';
+import type { Finding, Rule } from '../server/src/rules/types';
 
 /**
  * Hand-made clusters for tests: plain Kubernetes JSON objects turned into resources the way the
@@ -102,4 +105,11 @@ export function cluster(resources: Resource[], options: { name?: string; topolog
     missing: options.missing ?? [],
     topology: topology({ controlPlaneNodes, controlPlaneCount: controlPlaneNodes.length || undefined, ...(options.topology ?? {}) }),
   };
+}
+
+/** Findings of one rule over a cluster's own resources (what `analyzeCluster` reports, belonging to no file). */
+export function clusterFindings(rule: Rule, info: ClusterInfo): Finding[] {
+  const inventory = new Inventory();
+  inventory.setCluster(info.resources);
+  return analyzeCluster(inventory, { cluster: info, rules: [rule] }).filter((f) => f.ruleId === rule.meta.id);
 }

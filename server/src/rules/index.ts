@@ -1,4 +1,8 @@
 import { annotationInvalid } from './annotation-invalid';
+import { gpuKeepsNodesUp } from './gpu-keeps-nodes-up';
+import { gpuLimitMismatch } from './gpu-limit-mismatch';
+import { gpuPoolUntainted } from './gpu-pool-untainted';
+import { gpuUntolerated } from './gpu-untolerated';
 import { invalidYaml } from './invalid-yaml';
 import { pdbMissing } from './pdb-missing';
 import { probeLivenessChecksDependencies } from './probe-liveness-checks-dependencies';
@@ -19,6 +23,10 @@ export const RULES: readonly Rule[] = [
   probeReadinessMissing,
   probeStartupMissing,
   probePortUnknown,
+  gpuUntolerated,
+  gpuLimitMismatch,
+  gpuKeepsNodesUp,
+  gpuPoolUntainted,
   invalidYaml,
   templatedFile,
   annotationInvalid,

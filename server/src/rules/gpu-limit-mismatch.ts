@@ -1,0 +1,37 @@
+import { setField } from '../fixes/yaml-edit';
+import { parseQuantity } from '../manifest/quantity';
+import { describeResource, valueAt } from '../manifest/workload';
+import { gpuRequests } from './gpu-resources';
+import type { Rule } from './types';
+
+export const gpuLimitMismatch: Rule = {
+  meta: {
+    id: 'gpu-limit-mismatch',
+    severity: 'error',
+    scenario: 'special-hardware',
+    title: 'GPU requested without the same limit',
+    description:
+      'GPUs are extended resources, which cannot be overcommitted: a container that requests a GPU must set the same amount as its limit. The API server rejects a pod whose GPU request has no limit or a different one, so the workload creates no pods at all (a Deployment reports a ReplicaSet failure, a Job never starts).',
+    fix: 'Sets the limit equal to the request.',
+  },
+  check({ resources, report }) {
+    for (const resource of resources) {
+      for (const request of gpuRequests(resource)) {
+        if (request.field !== 'requests') continue;
+        const containerPath = request.path.slice(0, -3);
+        const limitPath = [...containerPath, 'resources', 'limits', request.resource];
+        const limit = valueAt(resource.object, limitPath);
+        const limitAmount = parseQuantity(limit);
+        if (limitAmount === request.amount) continue;
+        const stated = limit === undefined || limit === null ? 'no limit' : `a limit of ${limit}`;
+        const edits = setField(resource, limitPath, request.raw);
+        report({
+          resource,
+          path: request.path,
+          message: `Container ${request.container} of ${describeResource(resource)} requests ${request.amount} ${request.resource} with ${stated}: GPUs cannot be overcommitted, so the API server rejects the pod unless request and limit are equal, and no pod is created.`,
+          fixes: [edits && { title: `Set the ${request.resource} limit to ${request.amount}`, preferred: true, edits }],
+        });
+      }
+    }
+  },
+};

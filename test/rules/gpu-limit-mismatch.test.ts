@@ -1,0 +1,49 @@
+import { gpuLimitMismatch } from '../../server/src/rules/gpu-limit-mismatch';
+import { ruleTester } from './rule-tester';
+
+const deployment = (resources: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: infer
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: infer}
+  template:
+    metadata:
+      labels: {app: infer}
+    spec:
+      containers:
+        - name: server
+          image: vllm/vllm-openai:v0.11.0
+          resources:
+${resources}`;
+
+ruleTester(gpuLimitMismatch, {
+  valid: [
+    { name: 'request and limit equal (as strings)', code: deployment('            requests:\n              nvidia.com/gpu: "1"\n            limits:\n              nvidia.com/gpu: "1"\n') },
+    { name: 'request and limit equal (number and string)', code: deployment('            requests:\n              nvidia.com/gpu: 2\n            limits:\n              nvidia.com/gpu: "2"\n') },
+    { name: 'only a limit (the request defaults to it)', code: deployment('            limits:\n              nvidia.com/gpu: 1\n') },
+    { name: 'CPU request without a limit is fine', code: deployment('            requests:\n              cpu: 500m\n') },
+  ],
+  invalid: [
+    {
+      name: 'a request without a limit: the limit is added, the quoting kept',
+      code: deployment('            requests:\n              cpu: "2"\n              nvidia.com/gpu: "1" # the L4\n'),
+      findings: [
+        {
+          at: 'nvidia.com/gpu',
+          line: 19,
+          message: 'Container server of Deployment infer requests 1 nvidia.com/gpu with no limit: GPUs cannot be overcommitted, so the API server rejects the pod unless request and limit are equal, and no pod is created.',
+        },
+      ],
+      output: deployment('            requests:\n              cpu: "2"\n              nvidia.com/gpu: "1" # the L4\n            limits:\n              nvidia.com/gpu: "1"\n'),
+    },
+    {
+      name: 'a different limit is replaced by the request',
+      code: deployment('            requests:\n              amd.com/gpu: 2\n            limits:\n              memory: 8Gi\n              amd.com/gpu: 1\n'),
+      findings: [{ at: 'amd.com/gpu', line: 18, message: /requests 2 amd\.com\/gpu with a limit of 1:/ }],
+      output: deployment('            requests:\n              amd.com/gpu: 2\n            limits:\n              memory: 8Gi\n              amd.com/gpu: 2\n'),
+    },
+  ],
+});
