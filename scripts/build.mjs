@@ -1,8 +1,10 @@
 // Bundles the extension, the language server, the CLI and the webview with every dependency inside.
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
-const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none', define: { __VERSION__: JSON.stringify(version) } };
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),

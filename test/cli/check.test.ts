@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sarifProblems } from './sarif-shape';
+
+const CLI = resolve('dist/cli.js');
+
+const deployment = (name: string, replicas: number) => `# ${name}: owned by the web team
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: shop
+spec:
+  replicas: ${replicas} # keep in sync with the dashboard
+  selector:
+    matchLabels:
+      app: ${name}
+  template:
+    metadata:
+      labels:
+        app: ${name}
+    spec:
+      containers:
+        - name: ${name}
+          image: "registry.example/${name}:1.0"
+`;
+
+const CONFIG_MAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: "fast"\n';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js is not built (npm run build)' }, () => {
+  let dir: string;
+  let otherRulesOff: string[];
+
+  const cli = (args: string[], input?: string): Run => {
+    const result = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '' } });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  /** Rules other engineers add must not change what these cases are about. */
+  const only = (...ruleIds: string[]) => otherRulesOff.filter((arg) => !ruleIds.some((id) => arg === `${id}=off`)).flatMap((arg) => ['--rule', arg]);
+  const json = (run: Run) => JSON.parse(run.stdout);
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-cli-'));
+    const rules = spawnSync(process.execPath, [CLI, 'rules'], { encoding: 'utf8' }).stdout;
+    otherRulesOff = rules.split('\n').filter(Boolean).map((line) => `${line.split(/\s+/)[0]}=off`);
+    assert.ok(otherRulesOff.includes('single-replica=off'), 'the rules command lists the rules');
+    write('clean.yaml', CONFIG_MAP);
+    write('single.yaml', deployment('cart', 1));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('exit codes', () => {
+    it('0 when clean', () => {
+      const run = cli(['check', 'clean.yaml']);
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      assert.equal(run.stdout.trim(), 'No findings in 1 file.');
+    });
+
+    it('1 for a finding at or above --fail-on, 0 below it', () => {
+      assert.equal(cli(['check', 'single.yaml', ...only('single-replica')]).status, 1, 'warning ≥ the default warning');
+      assert.equal(cli(['check', 'single.yaml', '--fail-on', 'error', ...only('single-replica')]).status, 0);
+      assert.equal(cli(['check', 'single.yaml', '--fail-on', 'none', ...only('single-replica')]).status, 0);
+      assert.equal(cli(['check', 'single.yaml', '--fail-on', 'error', ...only('single-replica'), '--rule', 'single-replica=error']).status, 1);
+      assert.equal(cli(['check', 'single.yaml', ...only('single-replica'), '--rule', 'single-replica=off']).status, 0);
+    });
+
+    for (const [name, args, reason] of [
+      ['an unknown rule in --rule', ['check', 'clean.yaml', '--rule', 'no-such-rule=off'], /unknown rule "no-such-rule"/],
+      ['a malformed --rule', ['check', 'clean.yaml', '--rule', 'single-replica'], /--rule takes ID=/],
+      ['a path that does not exist', ['check', 'missing.yaml'], /cannot read missing\.yaml/],
+      ['an unknown format', ['check', 'clean.yaml', '--format', 'xml'], /--format takes text, json or sarif/],
+      ['an unknown --fail-on', ['check', 'clean.yaml', '--fail-on', 'sometimes'], /--fail-on takes/],
+      ['an unknown option', ['check', 'clean.yaml', '--colour'], /--colour/],
+      ['an unknown command', ['lint', 'clean.yaml'], /unknown command "lint"/],
+    ] as const) {
+      it(`2 for ${name}, with a one-line reason on stderr`, () => {
+        const run = cli([...args]);
+        assert.equal(run.status, 2);
+        assert.equal(run.stdout, '');
+        assert.equal(run.stderr.trimEnd().split('\n').length, 1, run.stderr);
+        assert.match(run.stderr, reason);
+      });
+    }
+  });
+
+  describe('--format json', () => {
+    it('is exactly one JSON object of the documented shape, file as given, 0-based ranges', () => {
+      const run = cli(['check', 'single.yaml', '--format', 'json', ...only('single-replica')]);
+      const report = json(run);
+      assert.deepEqual(Object.keys(report), ['version', 'findings']);
+      assert.equal(report.version, 1);
+      assert.equal(report.findings.length, 1);
+      const [finding] = report.findings;
+      assert.deepEqual(Object.keys(finding).sort(), ['file', 'fixes', 'message', 'range', 'resource', 'ruleId', 'severity']);
+      assert.equal(finding.ruleId, 'single-replica');
+      assert.equal(finding.severity, 'warning');
+      assert.equal(finding.file, 'single.yaml');
+      const line = deployment('cart', 1).split('\n').findIndex((l) => l.includes('replicas: 1'));
+      assert.deepEqual(finding.range, { start: { line, character: 2 }, end: { line, character: 10 } });
+      assert.deepEqual(finding.resource, { kind: 'Deployment', name: 'cart', namespace: 'shop' });
+      assert.ok(finding.fixes.every((f: { title: unknown }) => typeof f.title === 'string'));
+      assert.ok(finding.fixes.some((f: { title: string; preferred: boolean }) => f.title === 'Run 2 replicas' && f.preferred));
+    });
+
+    it('names a file inside a directory by the path it was reached through', () => {
+      write('nested/deep/app.yaml', deployment('deep', 1));
+      const report = json(cli(['check', 'nested', '--format', 'json', ...only('single-replica')]));
+      assert.deepEqual(report.findings.map((f: { file: string }) => f.file), [join('nested', 'deep', 'app.yaml')]);
+    });
+  });
+
+  describe('--format sarif', () => {
+    it('is SARIF 2.1.0 with one run and rules that carry help text', () => {
+      const log = json(cli(['check', 'single.yaml', '--format', 'sarif']));
+      assert.deepEqual(sarifProblems(log), []);
+      assert.equal(log.runs.length, 1);
+      const rules = log.runs[0].tool.driver.rules;
+      assert.ok(rules.length >= 3);
+      for (const rule of rules) assert.ok(rule.help?.text?.length > 20, `${rule.id} has help text`);
+      const result = log.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'single-replica');
+      assert.equal(result.locations[0].physicalLocation.artifactLocation.uri, 'single.yaml');
+      assert.equal(result.locations[0].physicalLocation.region.startLine, 8, '1-based');
+    });
+
+    it('has results: [] when clean', () => {
+      const log = json(cli(['check', 'clean.yaml', '--format', 'sarif']));
+      assert.deepEqual(sarifProblems(log), []);
+      assert.deepEqual(log.runs[0].results, []);
+    });
+
+    it('the structural check catches a broken log', () => {
+      const log = json(cli(['check', 'single.yaml', '--format', 'sarif']));
+      delete log.runs[0].tool.driver.name;
+      log.runs[0].results[0].message = {};
+      log.runs[0].results[0].ruleIndex = 999;
+      assert.equal(sarifProblems(log).length, 3);
+    });
+  });
+
+  describe('--fix', () => {
+    it('writes the preferred fixes in place, keeps comments and quoting, and the re-check is clean', () => {
+      write('fix/app.yaml', `${deployment('cart', 1)}---\n${deployment('checkout', 3)}`);
+      const run = cli(['check', '--fix', 'fix/app.yaml', ...only('single-replica', 'pdb-missing')]);
+      assert.equal(run.status, 0, run.stdout);
+      const fixed = readFileSync(join(dir, 'fix/app.yaml'), 'utf8');
+      assert.match(fixed, /replicas: 2 # keep in sync with the dashboard/);
+      assert.match(fixed, /kind: PodDisruptionBudget\nmetadata:\n  name: checkout-pdb\n  namespace: shop/);
+      for (const comment of ['# cart: owned by the web team', '# checkout: owned by the web team']) assert.ok(fixed.includes(comment));
+      assert.ok(fixed.includes('image: "registry.example/cart:1.0"'), 'double quotes kept');
+      assert.equal(cli(['check', 'fix/app.yaml', ...only('single-replica', 'pdb-missing')]).status, 0);
+    });
+
+    it('with every rule on, leaves nothing a fix could still change', () => {
+      write('fix-all/app.yaml', `${deployment('cart', 1)}---\n${deployment('checkout', 3)}`);
+      cli(['check', '--fix', 'fix-all/app.yaml', '--fail-on', 'none']);
+      const once = readFileSync(join(dir, 'fix-all/app.yaml'), 'utf8');
+      const report = json(cli(['check', 'fix-all/app.yaml', '--format', 'json', '--fail-on', 'none']));
+      assert.deepEqual(report.findings.filter((f: { fixes: { preferred: boolean }[] }) => f.fixes.some((x) => x.preferred)).map((f: { ruleId: string }) => f.ruleId), []);
+      cli(['check', '--fix', 'fix-all/app.yaml', '--fail-on', 'none']);
+      assert.equal(readFileSync(join(dir, 'fix-all/app.yaml'), 'utf8'), once, 'a second --fix changes nothing');
+    });
+  });
+
+  describe('input', () => {
+    it('reads stdin for -', () => {
+      const report = json(cli(['check', '-', '--format', 'json', ...only('single-replica')], deployment('piped', 1)));
+      assert.deepEqual(report.findings.map((f: { file: string; resource: { name: string } }) => [f.file, f.resource.name]), [['-', 'piped']]);
+    });
+
+    it('recurses into directories over *.yaml, *.yml and *.json, skipping node_modules and other files', () => {
+      write('tree/a/one.yaml', deployment('one', 1));
+      write('tree/a/b/two.yml', deployment('two', 1));
+      write('tree/three.json', JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'three' }, spec: { replicas: 1, selector: { matchLabels: { app: 'three' } }, template: { metadata: { labels: { app: 'three' } }, spec: { containers: [{ name: 'three', image: 'x' }] } } } }, null, 2));
+      write('tree/notes.txt', deployment('notes', 1));
+      write('tree/node_modules/dep/four.yaml', deployment('four', 1));
+      const report = json(cli(['check', 'tree', '--format', 'json', ...only('single-replica')]));
+      assert.deepEqual(report.findings.map((f: { resource: { name: string } }) => f.resource.name).sort(), ['one', 'three', 'two']);
+      const three = report.findings.find((f: { resource: { name: string } }) => f.resource.name === 'three');
+      const jsonLines = readFileSync(join(dir, 'tree/three.json'), 'utf8').split('\n');
+      assert.equal(three.range.start.line, jsonLines.findIndex((l) => l.includes('"replicas": 1')), 'a JSON manifest gets ranges too');
+    });
+  });
+
+  describe('--format text', () => {
+    it('groups findings by file, ends with a summary line and has no colour when not a TTY', () => {
+      write('text/a.yaml', deployment('alpha', 1));
+      write('text/b.yaml', deployment('beta', 1));
+      const run = cli(['check', 'text', ...only('single-replica')]);
+      assert.equal(run.status, 1);
+      assert.doesNotMatch(run.stdout, /\x1b\[/);
+      const lines = run.stdout.trimEnd().split('\n');
+      assert.equal(lines[0], join('text', 'a.yaml'));
+      assert.match(lines[1], /^ {2}8:3 +warning +Deployment alpha runs 1 pod .* single-replica \(fixable\)$/);
+      assert.ok(lines.includes(join('text', 'b.yaml')));
+      assert.equal(lines[lines.length - 1], '2 findings (0 errors, 2 warnings, 0 info) in 2 files');
+    });
+  });
+});
