@@ -15,6 +15,8 @@ export interface ExpectedFinding {
   /** 1-based line of the range start, when `at` alone is ambiguous. */
   line?: number;
   severity?: Severity;
+  /** Related locations, each as `file name: text at its range` (`hpa.yaml: minReplicas`; the file under test is `manifest.yaml`). */
+  related?: string[];
 }
 
 export interface ValidCase {
@@ -42,6 +44,12 @@ function analyse(rule: Rule, c: ValidCase): { findings: Finding[]; inventory: In
   inventory.setFile(file);
   const findings = analyzeFile(file, inventory, { rules: [rule], cluster: c.cluster }).filter((f) => f.ruleId === rule.meta.id);
   return { findings, inventory };
+}
+
+function relatedText(inventory: Inventory, related: Finding['related'][number]): string {
+  const file = inventory.getFile(related.uri);
+  const text = file ? file.text.slice(file.lines.offset(related.range.start), file.lines.offset(related.range.end)) : '(no such file)';
+  return `${related.uri.replace('file:///test/', '')}: ${text}`;
 }
 
 function commentsOf(text: string): string[] {
@@ -76,6 +84,7 @@ export function ruleTester(rule: Rule, cases: { valid: ValidCase[]; invalid: Inv
             assert.equal(text, expected.at, 'range covers the expected text');
           }
           if (expected.line !== undefined) assert.equal(actual.range!.start.line + 1, expected.line, 'range starts on the expected line');
+          if (expected.related !== undefined) assert.deepEqual(actual.related.map((r) => relatedText(inventory, r)), expected.related, 'related locations');
         });
         if (c.output === undefined) return;
         const preferred = findings.filter((f) => f.fixes.some((x) => x.preferred));

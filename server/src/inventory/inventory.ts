@@ -9,6 +9,20 @@ export interface EffectiveReplicas {
   hpa?: Resource;
 }
 
+/** The count as a message states it: `3 replicas`, `HPA minReplicas 2`, `1 replica (the default)`. */
+export function describeReplicas(replicas: EffectiveReplicas): string {
+  if (replicas.source === 'hpa') return `HPA minReplicas ${replicas.value}`;
+  const noun = replicas.value === 1 ? 'replica' : 'replicas';
+  return replicas.source === 'default' ? `${replicas.value} ${noun} (the default)` : `${replicas.value} ${noun}`;
+}
+
+/** The pods a PDB guards: the workloads it selects, and their expected pod count when every one of them has a scale. */
+export interface ExpectedPods {
+  workloads: { workload: Resource; replicas: EffectiveReplicas }[];
+  /** undefined when a selected workload has no scale the disruption controller could read (a DaemonSet, a Job). */
+  count: number | undefined;
+}
+
 function key(resource: Resource): string {
   return `${resource.kind}|${resource.namespace}|${resource.name ?? ''}`;
 }
@@ -123,6 +137,18 @@ export class Inventory {
     return { value: 1, source: 'default' };
   }
 
+  /** The workloads a PDB selects and the pod count the disruption controller expects for them. */
+  expectedPods(pdb: Resource): ExpectedPods {
+    const workloads = this.workloadsSelectedBy(pdb).map((workload) => ({ workload, replicas: this.effectiveReplicas(workload) }));
+    const known = workloads.every(({ workload }) => isScalable(workload) || workload.kind === 'Pod');
+    return { workloads, count: known ? workloads.reduce((sum, w) => sum + w.replicas.value, 0) : undefined };
+  }
+
+  /** Everything in the namespace that carries pod labels: workloads with their templates, and pods read from a cluster. */
+  podCarriersIn(namespace: string): Resource[] {
+    return this.inNamespace(namespace).filter(isWorkload);
+  }
+
   /** Pods (from the cluster) that a workload's selector matches. */
   podsOf(workload: Resource): Resource[] {
     const selector = workloadSelector(workload);
@@ -132,7 +158,7 @@ export class Inventory {
 }
 
 /** ReplicaSets owned by a Deployment and Jobs owned by a CronJob (read from a cluster) are counted through their owner. */
-function ownedByAnother(resource: Resource): boolean {
+export function ownedByAnother(resource: Resource): boolean {
   const owners = resource.object?.metadata?.ownerReferences;
   return Array.isArray(owners) && owners.some((o) => o && typeof o === 'object' && o.controller === true);
 }

@@ -1,0 +1,52 @@
+import { formatIntOrPercent, parseIntOrPercent, scaleIntOrPercent, type IntOrPercent } from './int-or-percent';
+import type { Resource } from './parse';
+
+/** The budget a PodDisruptionBudget states: one of minAvailable or maxUnavailable. */
+export interface PdbBudget {
+  field: 'minAvailable' | 'maxUnavailable';
+  value: IntOrPercent;
+}
+
+/** The PDB's budget, or undefined when it states none (or writes one the API would reject). */
+export function pdbBudget(pdb: Resource): PdbBudget | undefined {
+  const spec = pdb.object?.spec ?? {};
+  for (const field of ['maxUnavailable', 'minAvailable'] as const) {
+    const value = parseIntOrPercent(spec[field]);
+    if (value) return { field, value };
+  }
+  return undefined;
+}
+
+export function hasBudgetField(pdb: Resource): boolean {
+  const spec = pdb.object?.spec;
+  return !!spec && typeof spec === 'object' && (spec.minAvailable != null || spec.maxUnavailable != null);
+}
+
+/** A budget that allows no disruption whatever the number of pods: maxUnavailable 0 or 0%, minAvailable 100%. */
+export function blocksAlways(budget: PdbBudget): boolean {
+  if (budget.field === 'maxUnavailable') return budget.value.value === 0;
+  return budget.value.kind === 'percent' && budget.value.value >= 100;
+}
+
+/**
+ * How many pods must stay healthy for `expectedPods`, as the disruption controller computes it:
+ * percentages scaled against the expected count and rounded up.
+ */
+export function desiredHealthy(budget: PdbBudget, expectedPods: number): number {
+  const scaled = scaleIntOrPercent(budget.value, expectedPods, true);
+  return budget.field === 'minAvailable' ? scaled : Math.max(0, expectedPods - scaled);
+}
+
+/** Evictions allowed while every expected pod is healthy. */
+export function disruptionsAllowed(budget: PdbBudget, expectedPods: number): number {
+  return Math.max(0, expectedPods - desiredHealthy(budget, expectedPods));
+}
+
+/** `minAvailable 90%`, and how it scales: `minAvailable 90% rounds up to 3`. */
+export function describeBudget(budget: PdbBudget, expectedPods?: number): string {
+  const written = `${budget.field} ${formatIntOrPercent(budget.value)}`;
+  if (budget.value.kind !== 'percent' || expectedPods === undefined) return written;
+  const scaled = scaleIntOrPercent(budget.value, expectedPods, true);
+  const exact = (budget.value.value * expectedPods) / 100;
+  return scaled === exact ? `${written} of ${expectedPods} is ${scaled}` : `${written} rounds up to ${scaled}`;
+}

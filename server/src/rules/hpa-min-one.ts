@@ -1,0 +1,35 @@
+import { setField } from '../fixes/yaml-edit';
+import { describeResource } from '../manifest/workload';
+import type { Rule } from './types';
+
+const FLOOR = 2;
+
+export const hpaMinOne: Rule = {
+  meta: {
+    id: 'hpa-min-one',
+    severity: 'warning',
+    scenario: 'involuntary-disruption',
+    title: 'HPA may scale down to one pod',
+    description:
+      'An HPA with `minReplicas` unset or 1 scales the workload down to a single pod whenever load is low. That pod is then a single point of failure: a node failure or drain leaves no ready pod until a replacement starts, and while the control plane is down the HPA cannot scale at all, so `minReplicas` is all the capacity there is.',
+    fix: 'Sets `minReplicas: 2` (and `maxReplicas: 2` where it was lower, which the API would otherwise reject).',
+  },
+  check({ resources, report }) {
+    for (const hpa of resources) {
+      if (hpa.kind !== 'HorizontalPodAutoscaler') continue;
+      const spec = hpa.object?.spec ?? {};
+      const min = spec.minReplicas;
+      if (min !== undefined && min !== null && min !== 1) continue;
+      const target = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
+      const stated = min === 1 ? 'minReplicas 1' : 'no minReplicas (defaults to 1)';
+      const edits = [...(setField(hpa, ['spec', 'minReplicas'], FLOOR) ?? [])];
+      if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < FLOOR) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], FLOOR) ?? []));
+      report({
+        resource: hpa,
+        path: min === 1 ? ['spec', 'minReplicas'] : [],
+        message: `${describeResource(hpa)} has ${stated}: at low load it runs 1 pod${target}, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
+        fixes: [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR})`, preferred: true, edits }],
+      });
+    }
+  },
+};

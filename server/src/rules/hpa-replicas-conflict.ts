@@ -1,0 +1,31 @@
+import { removeField } from '../fixes/yaml-edit';
+import { describeResource, isScalable } from '../manifest/workload';
+import type { Rule } from './types';
+
+export const hpaReplicasConflict: Rule = {
+  meta: {
+    id: 'hpa-replicas-conflict',
+    severity: 'warning',
+    scenario: 'involuntary-disruption',
+    title: 'Workload sets replicas while an HPA scales it',
+    description:
+      'When a HorizontalPodAutoscaler owns a workload\'s scale, a `spec.replicas` in the manifest fights it: every `kubectl apply` or GitOps sync writes the manifest\'s number back, so a workload the HPA had scaled out for load drops to that number until the HPA notices and scales again, in the middle of the surge it was handling. The Kubernetes documentation advises removing `spec.replicas` from manifests of autoscaled workloads.',
+    fix: 'Removes `spec.replicas`.',
+  },
+  check({ resources, inventory, report }) {
+    for (const workload of resources) {
+      const replicas = workload.object?.spec?.replicas;
+      if (!isScalable(workload) || replicas === undefined || replicas === null) continue;
+      const hpa = inventory.hpasTargeting(workload)[0];
+      if (!hpa) continue;
+      const { minReplicas = 1, maxReplicas } = hpa.object?.spec ?? {};
+      report({
+        resource: workload,
+        path: ['spec', 'replicas'],
+        message: `${describeResource(workload)} sets replicas: ${replicas} while ${describeResource(hpa)} scales it between ${minReplicas} and ${maxReplicas ?? '?'}: every apply resets the scale to ${replicas}, undoing the autoscaler until it reacts again.`,
+        fixes: [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
+        related: [{ resource: hpa, path: ['spec', 'scaleTargetRef'], message: 'scales this workload' }],
+      });
+    }
+  },
+};

@@ -1,0 +1,51 @@
+import { setField } from '../fixes/yaml-edit';
+import { ownedByAnother } from '../inventory/inventory';
+import { formatBytes, parseQuantity } from '../manifest/quantity';
+import { containersOf, describeResource } from '../manifest/workload';
+import type { Report, Rule } from './types';
+
+function memoryOf(resources: any, kind: 'requests' | 'limits'): unknown {
+  const value = resources?.[kind]?.memory;
+  return value === null || value === undefined || value === '' ? undefined : value;
+}
+
+function shown(quantity: unknown): string {
+  const bytes = parseQuantity(quantity);
+  return bytes !== undefined && String(quantity) !== formatBytes(bytes) && Number.isInteger(bytes) ? `${quantity} (${formatBytes(bytes)})` : String(quantity);
+}
+
+export const memoryUnbounded: Rule = {
+  meta: {
+    id: 'memory-unbounded',
+    severity: 'warning',
+    scenario: 'involuntary-disruption',
+    title: 'Container memory without request or limit',
+    description:
+      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info.',
+    fix: 'When a memory limit exists without a request, copies the limit into `requests.memory`; otherwise none, since only the team knows how much memory the app needs.',
+  },
+  check({ resources, report }) {
+    for (const workload of resources) {
+      if (ownedByAnother(workload)) continue;
+      for (const { container, path, name } of containersOf(workload)) {
+        const request = memoryOf(container.resources, 'requests');
+        const limit = memoryOf(container.resources, 'limits');
+        if (request !== undefined && limit !== undefined) continue;
+        const where = `${describeResource(workload)}, container ${name}`;
+        const finding: Report = { resource: workload, path: container.resources ? [...path, 'resources'] : [...path, 'name'], message: '' };
+        if (request === undefined && limit === undefined) {
+          finding.message = `${where} has no memory request or limit: the scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.`;
+        } else if (limit === undefined) {
+          finding.message = `${where} requests ${shown(request)} of memory and sets no limit: under a surge it grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak.`;
+          finding.path = [...path, 'resources', 'requests', 'memory'];
+        } else {
+          finding.severity = 'info';
+          finding.message = `${where} limits memory to ${shown(limit)} but requests none: the API server sets the request to the limit, so the scheduler reserves ${shown(limit)}; write the request down so that it is a decision.`;
+          finding.path = [...path, 'resources', 'limits', 'memory'];
+          finding.fixes = [{ title: `Request the limit (${String(limit)})`, preferred: true, edits: setField(workload, [...path, 'resources', 'requests', 'memory'], limit) ?? [] }];
+        }
+        report(finding);
+      }
+    }
+  },
+};

@@ -1,0 +1,54 @@
+import { replaceField } from '../fixes/yaml-edit';
+import { describeReplicas, type ExpectedPods } from '../inventory/inventory';
+import { blocksAlways, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
+import { describeResource } from '../manifest/workload';
+import type { Rule } from './types';
+
+/** `Deployment web: 3 replicas` for one workload, `5 pods of Deployment a, StatefulSet b` for several. */
+function describeGuarded(expected: ExpectedPods): string {
+  if (expected.workloads.length === 1) {
+    const [{ workload, replicas }] = expected.workloads;
+    if (expected.count === undefined) return `${describeResource(workload)}: ${workload.kind === 'DaemonSet' ? 'one pod per node' : 'its pods'}`;
+    return `${describeResource(workload)}: ${workload.kind === 'Pod' ? 'a bare pod' : describeReplicas(replicas)}`;
+  }
+  const names = expected.workloads.map(({ workload }) => describeResource(workload)).join(', ');
+  return expected.count === undefined ? names : `${expected.count} pods of ${names}`;
+}
+
+function blocks(budget: PdbBudget, expected: ExpectedPods): boolean {
+  if (blocksAlways(budget)) return true;
+  return expected.count !== undefined && expected.count > 0 && disruptionsAllowed(budget, expected.count) === 0;
+}
+
+export const pdbBlocksEviction: Rule = {
+  meta: {
+    id: 'pdb-blocks-eviction',
+    severity: 'warning',
+    scenario: 'voluntary-disruption',
+    title: 'PodDisruptionBudget allows no eviction at all',
+    description:
+      'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload.',
+    fix: 'Replaces the budget with `maxUnavailable: 1`.',
+  },
+  check({ resources, inventory, report }) {
+    for (const pdb of resources) {
+      if (pdb.kind !== 'PodDisruptionBudget') continue;
+      const budget = pdbBudget(pdb);
+      if (!budget) continue;
+      const expected = inventory.expectedPods(pdb);
+      if (expected.workloads.length === 0 || !blocks(budget, expected)) continue;
+      const scaled = describeBudget(budget, expected.count);
+      const drains = expected.workloads.length === 1 ? `every node drain blocks on this ${expected.workloads[0].workload.kind}` : 'every node drain blocks on these pods';
+      report({
+        resource: pdb,
+        path: ['spec', budget.field],
+        message: `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`,
+        fixes: [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) ?? [] }],
+        related: expected.workloads.flatMap(({ workload, replicas }) => [
+          { resource: workload, path: ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
+          ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),
+        ]),
+      });
+    }
+  },
+};

@@ -1,0 +1,36 @@
+import type { Resource } from '../manifest/parse';
+import { describeResource } from '../manifest/workload';
+import type { Rule } from './types';
+
+export const pdbMultiple: Rule = {
+  meta: {
+    id: 'pdb-multiple',
+    severity: 'error',
+    scenario: 'voluntary-disruption',
+    title: 'Several PodDisruptionBudgets select the same pods',
+    description:
+      'The eviction API refuses to evict a pod that more than one PodDisruptionBudget selects ("This pod has more than one PodDisruptionBudget, which the eviction subresource does not support"), whatever the budgets say. A node drain then retries those pods forever, and the cluster autoscaler never removes their nodes. Each pod must be selected by at most one PDB.',
+  },
+  check({ resources, inventory, report }) {
+    for (const pdb of resources) {
+      if (pdb.kind !== 'PodDisruptionBudget') continue;
+      const shared = new Map<Resource, Resource[]>();
+      for (const workload of inventory.workloadsSelectedBy(pdb)) {
+        const others = inventory.pdbsSelecting(workload).filter((other) => other !== pdb);
+        if (others.length > 0) shared.set(workload, others);
+      }
+      if (shared.size === 0) continue;
+      const otherPdbs = [...new Set([...shared.values()].flat())];
+      const workloads = [...shared.keys()];
+      report({
+        resource: pdb,
+        path: ['spec', 'selector'],
+        message: `${describeResource(pdb)} and ${otherPdbs.map(describeResource).join(', ')} all select the pods of ${workloads.map(describeResource).join(', ')}: the eviction API refuses to evict pods with more than one PDB, so every node drain hangs on them. Keep one PDB per pod.`,
+        related: [
+          ...otherPdbs.map((other) => ({ resource: other, path: ['spec', 'selector'], message: 'also selects these pods' })),
+          ...workloads.map((workload) => ({ resource: workload, message: 'its pods are selected by several PDBs' })),
+        ],
+      });
+    }
+  },
+};

@@ -1,0 +1,29 @@
+import { setField } from '../fixes/yaml-edit';
+import { describeResource } from '../manifest/workload';
+import type { Rule } from './types';
+
+export const pdbUnhealthyPodsBlock: Rule = {
+  meta: {
+    id: 'pdb-unhealthy-pods-block',
+    severity: 'info',
+    scenario: 'voluntary-disruption',
+    title: 'Unhealthy pods can block drains',
+    description:
+      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage makes pods unready, the budget is already spent, so the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway.',
+    fix: 'Adds `unhealthyPodEvictionPolicy: AlwaysAllow`.',
+  },
+  check({ resources, report }) {
+    for (const pdb of resources) {
+      if (pdb.kind !== 'PodDisruptionBudget') continue;
+      const policy = pdb.object?.spec?.unhealthyPodEvictionPolicy;
+      if (policy === 'AlwaysAllow') continue;
+      const stated = typeof policy === 'string' ? `unhealthyPodEvictionPolicy ${policy}` : 'no unhealthyPodEvictionPolicy (IfHealthyBudget)';
+      report({
+        resource: pdb,
+        path: typeof policy === 'string' ? ['spec', 'unhealthyPodEvictionPolicy'] : [],
+        message: `${describeResource(pdb)} has ${stated}: crash-looping or unready pods count against the budget and cannot be evicted while it is spent, so a node drain can hang on pods that serve nothing.`,
+        fixes: [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, ['spec', 'unhealthyPodEvictionPolicy'], 'AlwaysAllow') ?? [] }],
+      });
+    }
+  },
+};

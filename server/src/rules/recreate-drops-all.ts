@@ -1,0 +1,40 @@
+import { setField } from '../fixes/yaml-edit';
+import { describeReplicas } from '../inventory/inventory';
+import { describeResource } from '../manifest/workload';
+import type { Rule } from './types';
+
+export const recreateDropsAll: Rule = {
+  meta: {
+    id: 'recreate-drops-all',
+    severity: 'info',
+    scenario: 'voluntary-disruption',
+    title: 'Recreate strategy stops every replica on each rollout',
+    description:
+      'A Deployment with `strategy: Recreate` kills all its pods before it starts any new one, so every rollout (a new image, a changed ConfigMap reference, a label) is a full outage lasting as long as the new pods need to start and become ready, however many replicas there are. Recreate is right only when two versions must never run side by side; otherwise a rolling update that surges one pod keeps full capacity throughout.',
+    fix: 'Sets `type: RollingUpdate` with `maxUnavailable: 0` and `maxSurge: 1`.',
+  },
+  check({ resources, inventory, report }) {
+    for (const deployment of resources) {
+      if (deployment.kind !== 'Deployment' || deployment.object?.spec?.strategy?.type !== 'Recreate') continue;
+      const replicas = inventory.effectiveReplicas(deployment);
+      if (replicas.value < 2) continue;
+      const strategy = ['spec', 'strategy'];
+      report({
+        resource: deployment,
+        path: [...strategy, 'type'],
+        target: 'pair',
+        message: `${describeResource(deployment)}: ${describeReplicas(replicas)} and strategy Recreate: every rollout stops all ${replicas.value} pods before starting new ones, so each deploy is an outage until the new pods are ready.`,
+        fixes: [
+          {
+            title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',
+            preferred: true,
+            edits: [
+              ...(setField(deployment, [...strategy, 'type'], 'RollingUpdate') ?? []),
+              ...(setField(deployment, [...strategy, 'rollingUpdate'], { maxUnavailable: 0, maxSurge: 1 }) ?? []),
+            ],
+          },
+        ],
+      });
+    }
+  },
+};

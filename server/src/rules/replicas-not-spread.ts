@@ -1,0 +1,40 @@
+import { appendToSequence } from '../fixes/yaml-edit';
+import { describeReplicas } from '../inventory/inventory';
+import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
+import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
+import type { Rule } from './types';
+
+export const replicasNotSpread: Rule = {
+  meta: {
+    id: 'replicas-not-spread',
+    severity: 'warning',
+    scenario: 'involuntary-disruption',
+    title: 'Replicas may all land on one node',
+    description:
+      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone) that selects the pod\'s own labels, only the scheduler\'s weak default scoring keeps them apart, and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
+    fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector.',
+  },
+  check({ resources, inventory, report }) {
+    for (const workload of resources) {
+      if (workload.kind !== 'Deployment' && workload.kind !== 'StatefulSet') continue;
+      const template = podTemplateOf(workload);
+      if (!template) continue;
+      const replicas = inventory.effectiveReplicas(workload);
+      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels)) continue;
+      const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
+      report({
+        resource: workload,
+        path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
+        message: `${describeResource(workload)}: ${describeReplicas(replicas)} and no spread across nodes: all ${replicas.value} pods may run on one node, and when that node dies the workload is down until they are rescheduled.`,
+        fixes: [
+          {
+            title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
+            preferred: true,
+            edits: appendToSequence(workload, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
+          },
+        ],
+        related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
+      });
+    }
+  },
+};

@@ -1,0 +1,73 @@
+import { pdbBlocksEviction } from '../../server/src/rules/pdb-blocks-eviction';
+import { deployment, documents, hpa, pdb } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
+
+ruleTester(pdbBlocksEviction, {
+  valid: [
+    { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
+    { name: 'minAvailable 2 of 3 leaves one eviction', code: documents(web(3), pdb('  minAvailable: 2\n')) },
+    { name: 'minAvailable 50% of 3 rounds up to 2, one eviction left', code: documents(web(3), pdb('  minAvailable: 50%\n')) },
+    { name: 'maxUnavailable 10% of 3 rounds up to 1', code: documents(web(3), pdb('  maxUnavailable: "10%"\n')) },
+    { name: 'a PDB that selects nothing known (pdb-selects-nothing covers it)', code: pdb('  maxUnavailable: 0\n') },
+    { name: 'a workload scaled to zero has nothing to evict', code: documents(web(0), pdb('  minAvailable: 1\n')) },
+    {
+      name: 'HPA floor of 4 above minAvailable 3',
+      code: documents(web(3), pdb('  minAvailable: 3\n')),
+      files: { 'hpa.yaml': hpa({ min: 4 }) },
+    },
+    {
+      name: 'a workload of the same labels in another namespace',
+      code: documents(deployment({ namespace: 'shop', spec: '  replicas: 1\n' }), pdb('  minAvailable: 1\n')),
+    },
+    { name: 'a DaemonSet with minAvailable 1: its size is the node count, unknown here', code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 1\n')) },
+  ],
+  invalid: [
+    {
+      name: 'minAvailable 90% of 3 rounds up to 3',
+      code: documents(web(3), pdb('  minAvailable: 90% # keep most of them\n')),
+      findings: [{ at: 'minAvailable', line: 24, message: 'Deployment web: 3 replicas, PDB minAvailable 90% rounds up to 3: 0 disruptions allowed, so every node drain blocks on this Deployment until a pod is deleted by hand, and the autoscaler cannot remove its nodes.' }],
+      output: documents(web(3), pdb('  maxUnavailable: 1 # keep most of them\n')),
+    },
+    {
+      name: 'minAvailable equal to the replicas',
+      code: documents(web(2), pdb('  minAvailable: 2\n')),
+      findings: [{ at: 'minAvailable', message: /^Deployment web: 2 replicas, PDB minAvailable 2: 0 disruptions allowed/ }],
+      output: documents(web(2), pdb('  maxUnavailable: 1\n')),
+    },
+    {
+      name: 'maxUnavailable 0 blocks whatever the count',
+      code: documents(web(5), pdb("  maxUnavailable: '0'\n")),
+      findings: [{ at: 'maxUnavailable', message: /^Deployment web: 5 replicas, PDB maxUnavailable 0: 0 disruptions/ }],
+      output: documents(web(5), pdb('  maxUnavailable: 1\n')),
+    },
+    {
+      name: 'maxUnavailable "0%"',
+      code: documents(web(4), pdb('  maxUnavailable: "0%"\n')),
+      findings: [{ at: 'maxUnavailable', message: /PDB maxUnavailable 0% of 4 is 0: 0 disruptions allowed/ }],
+      output: documents(web(4), pdb('  maxUnavailable: 1\n')),
+    },
+    {
+      name: 'minAvailable 100% on a DaemonSet, whose size is unknown',
+      code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 100%\n')),
+      findings: [{ at: 'minAvailable', message: /^DaemonSet web: one pod per node, PDB minAvailable 100%: 0 disruptions allowed, so every node drain blocks on this DaemonSet/ }],
+    },
+    {
+      name: 'the HPA floor is the replica count, and the PDB sits in its own file',
+      code: pdb('  minAvailable: 2\n'),
+      files: { 'web.yaml': web(5), 'hpa.yaml': hpa({ min: 2 }) },
+      findings: [{ at: 'minAvailable', message: /^Deployment web: HPA minReplicas 2, PDB minAvailable 2: 0 disruptions allowed/, related: ['web.yaml: replicas', 'hpa.yaml: minReplicas'] }],
+      output: pdb('  maxUnavailable: 1\n'),
+    },
+    {
+      name: 'matchExpressions select two workloads whose pods all must stay',
+      code: documents(
+        web(2),
+        deployment({ name: 'api', spec: '  replicas: 2\n' }),
+        pdb('  minAvailable: 4\n', { selector: '    matchExpressions:\n      - key: app\n        operator: In\n        values: [web, api]\n' }),
+      ),
+      findings: [{ at: 'minAvailable', message: /^4 pods of Deployment web, Deployment api, PDB minAvailable 4: 0 disruptions allowed, so every node drain blocks on these pods/ }],
+    },
+  ],
+});

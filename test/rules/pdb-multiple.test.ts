@@ -1,0 +1,34 @@
+import { pdbMultiple } from '../../server/src/rules/pdb-multiple';
+import { deployment, documents, pdb } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const web = deployment({ spec: '  replicas: 3\n' });
+
+ruleTester(pdbMultiple, {
+  valid: [
+    { name: 'one PDB per workload', code: documents(web, pdb('  maxUnavailable: 1\n'), deployment({ name: 'api' }), pdb('  maxUnavailable: 1\n', { name: 'api-pdb', selector: '    matchLabels:\n      app: api\n' })) },
+    { name: 'a second PDB of the same labels in another namespace', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n', { name: 'other', namespace: 'shop' })) },
+    {
+      name: 'a second PDB whose expression excludes the pods',
+      code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n', { name: 'not-web', selector: '    matchExpressions:\n      - key: app\n        operator: NotIn\n        values: [web]\n' })),
+    },
+  ],
+  invalid: [
+    {
+      name: 'two PDBs in one file select the same Deployment: both are reported',
+      code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n', { name: 'web-min' })),
+      findings: [
+        { at: 'selector', line: 25, message: 'PodDisruptionBudget web-pdb and PodDisruptionBudget web-min all select the pods of Deployment web: the eviction API refuses to evict pods with more than one PDB, so every node drain hangs on them. Keep one PDB per pod.' },
+        { at: 'selector', line: 35, message: /^PodDisruptionBudget web-min and PodDisruptionBudget web-pdb all select/ },
+      ],
+      output: null,
+    },
+    {
+      name: 'the other PDB lives in another file and selects by expression',
+      code: documents(web, pdb('  maxUnavailable: 1\n')),
+      files: { 'all.yaml': pdb('  maxUnavailable: 1\n', { name: 'everything-web', selector: '    matchExpressions:\n      - key: app\n        operator: Exists\n' }) },
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb and PodDisruptionBudget everything-web all select the pods of Deployment web/, related: ['all.yaml: selector', 'manifest.yaml: kind: Deployment'] }],
+      output: null,
+    },
+  ],
+});
