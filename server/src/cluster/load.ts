@@ -1,14 +1,83 @@
 import type { ClusterInfo } from './types';
 import { UsageError } from '../commands/usage-error';
+import { resourceFromObject, type Resource } from '../manifest/parse';
+import { connectionFor } from './connection';
+import { demoCluster } from './demo';
+import { ClusterError } from './errors';
+import { resolveKubeconfig } from './kubeconfig';
+import { readCluster, type ResourceType } from './read';
+import { loadSnapshot } from './snapshot';
+import { detectTopology } from './topology-detect';
 
 export interface ClusterRequest {
   context?: string;
   kubeconfig?: string;
   snapshot?: string;
   demo?: boolean;
+  /** The kubeconfig path the client learned from the Kubernetes extension (weaker than `kubeconfig`). */
+  handedOverKubeconfig?: string;
+  /** Exec credential plugins run only when true. */
+  trusted?: boolean;
+  extraPath?: string[];
+  signal?: AbortSignal;
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  execTimeoutMs?: number;
+  pageSize?: number;
+  concurrency?: number;
+  types?: readonly ResourceType[];
+  env?: NodeJS.ProcessEnv;
 }
 
-/** Reads the cluster a CLI invocation names. */
-export async function loadClusterForCli(_request: ClusterRequest): Promise<ClusterInfo> {
-  throw new UsageError('reading a cluster is not available in this build');
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The cluster a request names: a snapshot, the demo, or the live cluster of a kubeconfig context. */
+export async function loadCluster(request: ClusterRequest): Promise<ClusterInfo> {
+  if (request.snapshot) return loadSnapshot(request.snapshot);
+  if (request.demo) return demoCluster();
+  return readLiveCluster(request);
+}
+
+/** Reads the live cluster with GET requests only; a resource type that fails is listed in `missing`. */
+export async function readLiveCluster(request: ClusterRequest): Promise<ClusterInfo & { server: string }> {
+  const resolved = resolveKubeconfig({ explicit: request.kubeconfig, handedOver: request.handedOverKubeconfig, context: request.context, env: request.env });
+  const connection = await connectionFor(resolved, {
+    trusted: request.trusted ?? false,
+    extraPath: request.extraPath,
+    timeoutMs: request.execTimeoutMs,
+    signal: request.signal,
+    env: request.env,
+    maxSockets: request.concurrency ?? 4,
+  });
+  try {
+    const result = await readCluster(connection, {
+      connectTimeoutMs: request.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs: request.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      signal: request.signal,
+      pageSize: request.pageSize,
+      concurrency: request.concurrency,
+      types: request.types,
+    });
+    if (request.signal?.aborted) throw new ClusterError('cancelled', 'reading the cluster was cancelled');
+    if (result.answered === 0) {
+      const reason = result.missing[0]?.reason ?? 'no answer';
+      throw new ClusterError('unreachable', `cannot read cluster "${resolved.context.cluster}" at ${resolved.cluster.server} (context "${resolved.context.name}"): ${reason}`);
+    }
+    const resources = result.objects.map((o) => resourceFromObject(o)).filter((r): r is Resource => !!r);
+    return { source: 'live', name: resolved.context.name, server: resolved.cluster.server, resources, missing: result.missing, topology: detectTopology(resources) };
+  } finally {
+    connection.agent.destroy();
+  }
+}
+
+/** Reads the cluster a CLI invocation names; what cannot be read is a usage error (exit 2) with the reason. */
+export async function loadClusterForCli(request: ClusterRequest): Promise<ClusterInfo> {
+  try {
+    // Whoever runs the CLI already chose to run what their kubeconfig names.
+    return await loadCluster({ trusted: true, ...request });
+  } catch (error) {
+    if (error instanceof ClusterError) throw new UsageError(error.message);
+    throw error;
+  }
 }

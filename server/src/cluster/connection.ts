@@ -1,0 +1,79 @@
+import http from 'node:http';
+import https from 'node:https';
+import { KubeConfig, type User } from '@kubernetes/client-node';
+import { ClusterError } from './errors';
+import { execConfigOf, runExecPlugin, spawningAuthProvider, type ExecOptions } from './exec-credential';
+import type { ResolvedKubeconfig } from './kubeconfig';
+
+/** Everything needed to send an authenticated GET to one API server. */
+export interface ApiConnection {
+  server: URL;
+  agent: http.Agent;
+  headers: Record<string, string>;
+  /** `user:password` for basic auth. */
+  auth?: string;
+}
+
+export interface CredentialOptions extends Omit<ExecOptions, 'baseDirectory'> {
+  maxSockets?: number;
+}
+
+const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+/**
+ * Credentials and TLS for the resolved context. client-node's KubeConfig fills in certificates, tokens
+ * and auth providers; exec plugins run here instead, because only here can they be refused in an
+ * untrusted workspace, searched on an extended PATH and timed out.
+ */
+export async function connectionFor(resolved: ResolvedKubeconfig, options: CredentialOptions): Promise<ApiConnection> {
+  const { cluster, context } = resolved;
+  let user: User = resolved.user;
+  const exec = execConfigOf(user);
+  if (exec) {
+    const credential = await runExecPlugin(user, cluster, exec, { ...options, baseDirectory: resolved.userDirectory });
+    user = {
+      ...user,
+      exec: undefined,
+      authProvider: undefined,
+      token: credential.token ?? user.token,
+      certData: credential.clientCertificateData ? Buffer.from(credential.clientCertificateData).toString('base64') : user.certData,
+      keyData: credential.clientKeyData ? Buffer.from(credential.clientKeyData).toString('base64') : user.keyData,
+      certFile: credential.clientCertificateData ? undefined : user.certFile,
+      keyFile: credential.clientKeyData ? undefined : user.keyFile,
+    };
+  } else {
+    const program = spawningAuthProvider(user);
+    if (program && !options.trusted) {
+      throw new ClusterError('credentials', `kubeconfig user "${user.name}" gets its credentials by running "${program}"; credential programs run only in a trusted workspace`);
+    }
+  }
+  let server: URL;
+  try {
+    server = new URL(cluster.server);
+  } catch {
+    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(cluster.server)})`);
+  }
+  if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
+    throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${cluster.server}) without insecure-skip-tls-verify`);
+  }
+  const single = new KubeConfig();
+  single.loadFromOptions({ clusters: [cluster], users: [user], contexts: [{ ...context, user: user.name }], currentContext: context.name });
+  const request: https.RequestOptions = {};
+  try {
+    await single.applyToHTTPSOptions(request);
+  } catch (error) {
+    throw new ClusterError('credentials', `cannot prepare credentials of user "${user.name}": ${(error as Error).message.split('\n')[0]}`);
+  }
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  for (const [name, value] of Object.entries(request.headers ?? {})) if (value !== undefined) headers[name] = String(value);
+  return { server, agent: agentFor(server, request, cluster.proxyUrl, options.maxSockets ?? 6), headers, auth: request.auth ?? undefined };
+}
+
+function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string | undefined, maxSockets: number): http.Agent {
+  // Behind a proxy, client-node's own agent knows how to tunnel; otherwise a keep-alive agent saves a TLS handshake per page.
+  if (proxyUrl && request.agent) return request.agent as http.Agent;
+  if (server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets });
+  const tls: https.AgentOptions = { keepAlive: true, maxSockets };
+  for (const key of TLS_OPTIONS) if (request[key] !== undefined) (tls as Record<string, unknown>)[key] = request[key];
+  return new https.Agent(tls);
+}

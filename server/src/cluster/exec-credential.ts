@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import type { Cluster, User } from '@kubernetes/client-node';
+import { ClusterError } from './errors';
+
+/** The `user.exec` stanza of a kubeconfig (client.authentication.k8s.io). */
+export interface ExecConfig {
+  apiVersion?: string;
+  command: string;
+  args?: string[];
+  env?: { name: string; value: string }[] | null;
+  installHint?: string;
+  provideClusterInfo?: boolean;
+}
+
+export interface ExecCredential {
+  token?: string;
+  clientCertificateData?: string;
+  clientKeyData?: string;
+  expirationTimestamp?: string;
+}
+
+export interface ExecOptions {
+  /** Running a program named by a kubeconfig is allowed only in a trusted workspace. */
+  trusted: boolean;
+  /** Directories searched before PATH: an editor started from a desktop lacks the shell's PATH. */
+  extraPath?: string[];
+  /** Directory of the kubeconfig that defined the user (a relative command is resolved against it). */
+  baseDirectory: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const cache = new Map<string, ExecCredential>();
+
+/** The exec stanza of a user, whether written as `exec:` or as the older `auth-provider` form. */
+export function execConfigOf(user: User): ExecConfig | undefined {
+  const exec = user.exec ?? user.authProvider?.config?.exec;
+  return exec && typeof exec === 'object' ? (exec as ExecConfig) : undefined;
+}
+
+/** Auth providers that run a program too (gcp's cmd-path): refused in an untrusted workspace like exec. */
+export function spawningAuthProvider(user: User): string | undefined {
+  const config = user.authProvider?.config;
+  return typeof config?.['cmd-path'] === 'string' ? config['cmd-path'] : undefined;
+}
+
+export function searchPath(options: Pick<ExecOptions, 'extraPath' | 'env'>): string[] {
+  const env = options.env ?? process.env;
+  const systemPath = (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean);
+  return [...(options.extraPath ?? []).filter(Boolean), ...systemPath];
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Finds the program as a shell would, so that a missing one can be reported with the PATH searched. */
+export function findExecutable(command: string, directories: string[], baseDirectory: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const extensions = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  const candidates = command.includes('/') || command.includes('\\') ? [isAbsolute(command) ? command : join(baseDirectory, command)] : directories.map((d) => join(d, command));
+  for (const candidate of candidates) {
+    for (const extension of extensions) if (isExecutableFile(candidate + extension)) return candidate + extension;
+  }
+  return undefined;
+}
+
+/** Runs a kubeconfig's exec credential plugin and returns the credential it prints. */
+export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConfig, options: ExecOptions): Promise<ExecCredential> {
+  if (!options.trusted) {
+    throw new ClusterError('credentials', `kubeconfig user "${user.name}" gets its credentials by running "${exec.command}"; exec credential plugins run only in a trusted workspace`);
+  }
+  if (!exec.command) throw new ClusterError('credentials', `kubeconfig user "${user.name}" has an exec section without a command`);
+  const cacheKey = JSON.stringify([user.name, cluster.server, exec]);
+  const cached = cache.get(cacheKey);
+  if (cached?.expirationTimestamp && Date.parse(cached.expirationTimestamp) > Date.now() + 10_000) return cached;
+
+  const directories = searchPath(options);
+  const program = findExecutable(exec.command, directories, options.baseDirectory, options.env);
+  if (!program) {
+    const hint = exec.installHint ? ` ${exec.installHint.trim()}` : '';
+    throw new ClusterError('credentials', `exec credential plugin "${exec.command}" (user "${user.name}") was not found; searched ${directories.join(delimiter) || '(empty PATH)'}. Add its directory to kubeResilience.extraPath.${hint}`);
+  }
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), PATH: directories.join(delimiter) };
+  for (const entry of exec.env ?? []) if (entry && typeof entry.name === 'string') env[entry.name] = String(entry.value ?? '');
+  env.KUBERNETES_EXEC_INFO = JSON.stringify({
+    apiVersion: exec.apiVersion ?? 'client.authentication.k8s.io/v1',
+    kind: 'ExecCredential',
+    spec: { interactive: false, ...(exec.provideClusterInfo ? { cluster: { server: cluster.server, 'tls-server-name': cluster.tlsServerName, 'insecure-skip-tls-verify': cluster.skipTLSVerify } } : {}) },
+  });
+  const output = await runProgram(program, exec, env, options);
+  const credential = parseCredential(output, exec.command);
+  cache.set(cacheKey, credential);
+  return credential;
+}
+
+function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    let stdout = '';
+    let stderr = '';
+    let settled = false;
+    const finish = (error: Error | undefined, value?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve(value!);
+    };
+    const onAbort = () => {
+      child.kill('SIGKILL');
+      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" was cancelled`));
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${Math.round(timeoutMs / 1000)}s (does it wait for a login in a browser or a terminal?)`));
+    }, timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    child.on('error', (error) => finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" could not start: ${error.message}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) return finish(undefined, stdout);
+      const said = stderr.trim().split('\n').slice(-5).join(' | ') || '(nothing on stderr)';
+      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" failed (${code === null ? `signal ${signal}` : `exit ${code}`}): ${said}`));
+    });
+  });
+}
+
+function parseCredential(stdout: string, command: string): ExecCredential {
+  let parsed: { status?: ExecCredential };
+  try {
+    parsed = JSON.parse(stdout);
+  } catch {
+    throw new ClusterError('credentials', `exec credential plugin "${command}" printed no ExecCredential JSON: ${stdout.trim().slice(0, 120) || '(empty output)'}`);
+  }
+  const status = parsed?.status;
+  if (!status || (!status.token && !(status.clientCertificateData && status.clientKeyData))) {
+    throw new ClusterError('credentials', `exec credential plugin "${command}" returned an ExecCredential without a token or client certificate`);
+  }
+  return status;
+}

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { ClusterError } from './errors';
+
+/** Where a kubeconfig may come from, strongest first. */
+export interface KubeconfigSources {
+  /** The `kubeResilience.kubeconfig` setting or `--kubeconfig` (may list several paths like KUBECONFIG). */
+  explicit?: string;
+  /** The path the client got from the Kubernetes extension. */
+  handedOver?: string;
+  /** Context to use instead of the merged `current-context`. */
+  context?: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+export interface ResolvedKubeconfig {
+  config: KubeConfig;
+  files: string[];
+  context: Context;
+  cluster: Cluster;
+  user: User;
+  /** Directory of the file that defined the user: kubectl resolves a relative exec command against it. */
+  userDirectory: string;
+}
+
+interface Candidate {
+  paths: string[];
+  origin: string;
+  /** kubectl ignores KUBECONFIG entries that do not exist; a path set by hand must exist. */
+  mustExist: boolean;
+}
+
+function splitPaths(value: string): string[] {
+  return value.split(delimiter).map((p) => p.trim()).filter(Boolean);
+}
+
+/** The kubeconfig files to merge, as kubectl would pick them. */
+export function kubeconfigCandidate(sources: KubeconfigSources): Candidate {
+  const env = sources.env ?? process.env;
+  if (sources.explicit) return { paths: splitPaths(sources.explicit), origin: 'the kubeconfig setting', mustExist: true };
+  if (sources.handedOver) return { paths: splitPaths(sources.handedOver), origin: 'the Kubernetes extension', mustExist: true };
+  if (env.KUBECONFIG && splitPaths(env.KUBECONFIG).length) return { paths: splitPaths(env.KUBECONFIG), origin: 'KUBECONFIG', mustExist: false };
+  return { paths: [join(sources.home ?? homedir(), '.kube', 'config')], origin: 'the default location', mustExist: false };
+}
+
+function readOne(path: string): KubeConfig | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new ClusterError('config', `cannot read kubeconfig ${path}: ${code ?? (error as Error).message}`);
+  }
+  const config = new KubeConfig();
+  if (!text.trim()) return config;
+  try {
+    config.loadFromString(text);
+    config.makePathsAbsolute(dirname(path));
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0];
+    throw new ClusterError('config', `kubeconfig ${path} is not valid: ${message}`);
+  }
+  return config;
+}
+
+/**
+ * Merges kubeconfig files the way kubectl does: the first file to define a cluster, user or context
+ * by name wins, and so does the first `current-context`.
+ */
+export function mergeKubeconfigs(paths: string[], mustExist: boolean): { config: KubeConfig; files: string[]; userDirectories: Map<string, string> } {
+  const clusters = new Map<string, Cluster>();
+  const users = new Map<string, User>();
+  const contexts = new Map<string, Context>();
+  const userDirectories = new Map<string, string>();
+  const files: string[] = [];
+  let currentContext = '';
+  for (const path of paths) {
+    const one = readOne(path);
+    if (!one) {
+      if (mustExist) throw new ClusterError('config', `kubeconfig ${path} does not exist`);
+      continue;
+    }
+    files.push(path);
+    for (const cluster of one.clusters ?? []) if (!clusters.has(cluster.name)) clusters.set(cluster.name, cluster);
+    for (const user of one.users ?? []) {
+      if (users.has(user.name)) continue;
+      users.set(user.name, user);
+      userDirectories.set(user.name, dirname(path));
+    }
+    for (const context of one.contexts ?? []) if (!contexts.has(context.name)) contexts.set(context.name, context);
+    if (!currentContext && one.currentContext) currentContext = one.currentContext;
+  }
+  const config = new KubeConfig();
+  config.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
+  return { config, files, userDirectories };
+}
+
+/** Finds the kubeconfig, merges it, and settles on one context, its cluster and its user. */
+export function resolveKubeconfig(sources: KubeconfigSources): ResolvedKubeconfig {
+  const candidate = kubeconfigCandidate(sources);
+  const { config, files, userDirectories } = mergeKubeconfigs(candidate.paths, candidate.mustExist);
+  if (!files.length) {
+    throw new ClusterError('no-kubeconfig', `no kubeconfig found (${candidate.origin}: ${candidate.paths.join(delimiter)})`);
+  }
+  const named = files.join(delimiter);
+  const contextName = sources.context || config.currentContext;
+  if (!contextName) throw new ClusterError('config', `kubeconfig ${named} sets no current-context; choose one of: ${contextList(config)}`);
+  const context = config.getContextObject(contextName);
+  if (!context) throw new ClusterError('config', `context "${contextName}" is not in kubeconfig ${named}; known contexts: ${contextList(config)}`);
+  const cluster = config.getCluster(context.cluster);
+  if (!cluster) throw new ClusterError('config', `context "${contextName}" names cluster "${context.cluster}", which kubeconfig ${named} does not define`);
+  const user = config.getUser(context.user) ?? ({ name: context.user || '' } as User);
+  config.setCurrentContext(contextName);
+  return { config, files, context, cluster, user, userDirectory: userDirectories.get(user.name) ?? dirname(files[0]) };
+}
+
+function contextList(config: KubeConfig): string {
+  const names = config.contexts.map((c) => c.name);
+  return names.length ? names.join(', ') : '(none)';
+}

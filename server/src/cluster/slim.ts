@@ -1,0 +1,75 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * Drops what no rule, topology question or simulation reads, so that 150,000 pods fit in an editor's
+ * memory: managed fields, last-applied copies, container images lists of nodes, environment variables,
+ * volume sources' contents, most of a pod's status.
+ */
+export function slimObject(object: any): any {
+  if (!object || typeof object !== 'object') return object;
+  const metadata = object.metadata;
+  if (metadata && typeof metadata === 'object') {
+    delete metadata.managedFields;
+    delete metadata.selfLink;
+    if (metadata.annotations) delete metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'];
+  }
+  if (object.kind === 'Pod') slimPod(object);
+  else if (object.kind === 'Node') slimNode(object);
+  else if (object.spec?.template?.spec) slimPodSpec(object.spec.template.spec);
+  else if (object.spec?.jobTemplate?.spec?.template?.spec) slimPodSpec(object.spec.jobTemplate.spec.template.spec);
+  return object;
+}
+
+const KEPT_VOLUME_SOURCES = ['emptyDir', 'persistentVolumeClaim', 'hostPath', 'ephemeral', 'local'];
+
+function slimContainer(container: any): void {
+  if (!container || typeof container !== 'object') return;
+  delete container.env;
+  delete container.envFrom;
+  delete container.volumeMounts;
+  delete container.terminationMessagePath;
+  delete container.terminationMessagePolicy;
+  delete container.imagePullPolicy;
+  delete container.command;
+  delete container.args;
+}
+
+function slimPodSpec(spec: any): void {
+  for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(slimContainer);
+  if (Array.isArray(spec.volumes)) {
+    spec.volumes = spec.volumes.map((volume: any) => {
+      const kept: any = { name: volume?.name };
+      for (const source of KEPT_VOLUME_SOURCES) if (volume?.[source] !== undefined) kept[source] = volume[source];
+      return kept;
+    });
+  }
+}
+
+function slimPod(pod: any): void {
+  if (pod.spec) slimPodSpec(pod.spec);
+  const status = pod.status;
+  if (!status || typeof status !== 'object') return;
+  pod.status = {
+    phase: status.phase,
+    hostIP: status.hostIP,
+    podIP: status.podIP,
+    startTime: status.startTime,
+    qosClass: status.qosClass,
+    conditions: Array.isArray(status.conditions) ? status.conditions.map((c: any) => ({ type: c?.type, status: c?.status })) : undefined,
+    containerStatuses: Array.isArray(status.containerStatuses)
+      ? status.containerStatuses.map((c: any) => ({ name: c?.name, ready: c?.ready, restartCount: c?.restartCount, started: c?.started }))
+      : undefined,
+  };
+}
+
+function slimNode(node: any): void {
+  const status = node.status;
+  if (!status || typeof status !== 'object') return;
+  delete status.images;
+  delete status.volumesInUse;
+  delete status.volumesAttached;
+  delete status.daemonEndpoints;
+  if (Array.isArray(status.conditions)) {
+    status.conditions = status.conditions.map((c: any) => ({ type: c?.type, status: c?.status, reason: c?.reason, lastHeartbeatTime: c?.lastHeartbeatTime }));
+  }
+}

@@ -1,0 +1,75 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { resourceFromObject } from '../manifest/parse';
+import { ClusterError } from './errors';
+import { slimObject } from './slim';
+import { detectTopology } from './topology-detect';
+import type { ClusterInfo, MissingResource } from './types';
+
+/** What this product adds to a `kubectl get -o json` List: where it came from and what could not be read. */
+export interface SnapshotProvenance {
+  context: string;
+  server?: string;
+  takenAt: string;
+  missing: MissingResource[];
+}
+
+const PROVENANCE_KEY = 'kubeResilience';
+
+/**
+ * A cluster as a Kubernetes `v1` `List`, in pieces, so that 150,000 pods never need to become one
+ * string.
+ */
+export function* snapshotChunks(cluster: ClusterInfo, provenance: SnapshotProvenance): Generator<string> {
+  yield `{\n  "apiVersion": "v1",\n  "kind": "List",\n  "metadata": {"resourceVersion": ""},\n  "${PROVENANCE_KEY}": ${JSON.stringify(provenance)},\n  "items": [`;
+  let batch: string[] = [];
+  for (let index = 0; index < cluster.resources.length; index++) {
+    batch.push(`${index ? ',' : ''}\n    ${JSON.stringify(cluster.resources[index].object)}`);
+    if (batch.length >= 500) {
+      yield batch.join('');
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch.join('');
+  yield '\n  ]\n}\n';
+}
+
+function parseText(text: string, path: string): any {
+  const trimmed = text.trimStart();
+  if (!trimmed) throw new ClusterError('snapshot', `snapshot ${path} is empty`);
+  try {
+    return trimmed.startsWith('{') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+  } catch (error) {
+    throw new ClusterError('snapshot', `snapshot ${path} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** A cluster from a snapshot file: our own, or what `kubectl get … -A -o json` printed. */
+export function loadSnapshot(path: string): ClusterInfo {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ClusterError('snapshot', `cannot read snapshot ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? (error as Error).message}`);
+  }
+  return snapshotFromValue(parseText(text, path), path);
+}
+
+export function snapshotFromValue(value: any, name: string): ClusterInfo {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ClusterError('snapshot', `snapshot ${name} is not a Kubernetes List object`);
+  const single = typeof value.kind === 'string' && !value.kind.endsWith('List') && typeof value.apiVersion === 'string';
+  const items: unknown = single ? [value] : value.items;
+  if (!Array.isArray(items)) {
+    throw new ClusterError('snapshot', `snapshot ${name} has no "items" array (expected a v1 List, as "kubectl get … -o json" prints)`);
+  }
+  const resources = items.map((item, index) => {
+    const resource = item && typeof item === 'object' ? resourceFromObject(slimObject(item)) : undefined;
+    if (!resource) throw new ClusterError('snapshot', `snapshot ${name}: item ${index} has no apiVersion and kind (kubectl prints both on every item)`);
+    return resource;
+  });
+  const provenance = value[PROVENANCE_KEY] as Partial<SnapshotProvenance> | undefined;
+  const missing = Array.isArray(provenance?.missing) ? provenance.missing.filter((m): m is MissingResource => typeof m?.resource === 'string') : [];
+  return { source: 'snapshot', name, resources, missing, topology: detectTopology(resources) };
+}

@@ -1,0 +1,166 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { parse as parseYaml } from 'yaml';
+import type { Resource } from '../manifest/parse';
+import type { Topology } from './topology';
+
+const CONTROL_PLANE_ROLES = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+const APISERVER_IDENTITY = 'apiserver.kubernetes.io/identity';
+
+function labelsOf(resource: Resource): Record<string, string> {
+  const labels = resource.object?.metadata?.labels;
+  return labels && typeof labels === 'object' ? labels : {};
+}
+
+function annotationsOf(resource: Resource): Record<string, string> {
+  const annotations = resource.object?.metadata?.annotations;
+  return annotations && typeof annotations === 'object' ? annotations : {};
+}
+
+function isControlPlaneNode(node: Resource): boolean {
+  const labels = labelsOf(node);
+  if (CONTROL_PLANE_ROLES.some((key) => key in labels)) return true;
+  const taints: any[] = Array.isArray(node.object?.spec?.taints) ? node.object.spec.taints : [];
+  return taints.some((t) => CONTROL_PLANE_ROLES.includes(t?.key));
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function names(resources: Resource[]): string {
+  const list = resources.map((r) => r.name ?? '?');
+  return list.length > 5 ? `${list.slice(0, 5).join(', ')}, …` : list.join(', ');
+}
+
+/** The provider that runs a hidden control plane, told by its node labels and provider IDs. */
+function managedProvider(nodes: Resource[]): { provider: Topology['managed']; why: string } | undefined {
+  for (const node of nodes) {
+    const keys = Object.keys(labelsOf(node));
+    const providerId = String(node.object?.spec?.providerID ?? '');
+    const gke = keys.find((k) => k.startsWith('cloud.google.com/gke-'));
+    if (gke) return { provider: 'GKE', why: `node ${node.name} has label ${gke}` };
+    const eks = keys.find((k) => k.startsWith('eks.amazonaws.com/') || k === 'alpha.eksctl.io/cluster-name');
+    if (eks) return { provider: 'EKS', why: `node ${node.name} has label ${eks}${providerId.startsWith('aws://') ? ` and provider ID ${providerId}` : ''}` };
+    const aks = keys.find((k) => k.startsWith('kubernetes.azure.com/'));
+    if (aks) return { provider: 'AKS', why: `node ${node.name} has label ${aks}${providerId.startsWith('azure://') ? ' and an azure:// provider ID' : ''}` };
+  }
+  return undefined;
+}
+
+function isK3s(node: Resource): boolean {
+  const annotations = annotationsOf(node);
+  return 'k3s.io/node-args' in annotations || labelsOf(node)['node.kubernetes.io/instance-type'] === 'k3s' || /\+k3s/.test(String(node.object?.status?.nodeInfo?.kubeletVersion ?? ''));
+}
+
+function isKind(node: Resource): boolean {
+  return String(node.object?.spec?.providerID ?? '').startsWith('kind://');
+}
+
+function staticPods(pods: Resource[], component: string): Resource[] {
+  return pods.filter((p) => p.namespace === 'kube-system' && (labelsOf(p).component === component || (p.name ?? '').startsWith(`${component}-`)) && (labelsOf(p).tier === 'control-plane' || 'kubernetes.io/config.mirror' in annotationsOf(p)));
+}
+
+function kubernetesEndpoints(resources: Resource[]): string[] {
+  const slice = resources.find((r) => r.kind === 'EndpointSlice' && r.namespace === 'default' && (r.name === 'kubernetes' || labelsOf(r)['kubernetes.io/service-name'] === 'kubernetes'));
+  if (!slice) return [];
+  const port = Array.isArray(slice.object?.ports) ? slice.object.ports[0]?.port : undefined;
+  const endpoints: any[] = Array.isArray(slice.object?.endpoints) ? slice.object.endpoints : [];
+  return endpoints.flatMap((e) => (Array.isArray(e?.addresses) ? e.addresses : [])).map((a: string) => (port ? `${a}:${port}` : a));
+}
+
+interface KubeadmClusterConfiguration {
+  controlPlaneEndpoint?: string;
+  etcd?: { local?: unknown; external?: { endpoints?: string[] } };
+}
+
+function kubeadmConfiguration(resources: Resource[]): KubeadmClusterConfiguration | undefined {
+  const config = resources.find((r) => r.kind === 'ConfigMap' && r.namespace === 'kube-system' && r.name === 'kubeadm-config');
+  const text = config?.object?.data?.ClusterConfiguration;
+  if (typeof text !== 'string') return undefined;
+  try {
+    const value = parseYaml(text);
+    return value && typeof value === 'object' ? (value as KubeadmClusterConfiguration) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the control plane looks like, from what a read-only client can see; each number says how it was found. */
+export function detectTopology(resources: Resource[]): Topology {
+  const evidence: string[] = [];
+  const nodes = resources.filter((r) => r.kind === 'Node');
+  const pods = resources.filter((r) => r.kind === 'Pod');
+  const controlPlaneNodes = nodes.filter(isControlPlaneNode);
+  const apiServerPods = staticPods(pods, 'kube-apiserver');
+  const etcdPods = staticPods(pods, 'etcd');
+  const identityLeases = resources.filter((r) => r.kind === 'Lease' && r.namespace === 'kube-system' && labelsOf(r)[APISERVER_IDENTITY] === 'kube-apiserver');
+  const apiServerEndpoints = kubernetesEndpoints(resources);
+  const kubeadm = kubeadmConfiguration(resources);
+
+  const topology: Topology = {
+    controlPlaneNodes: controlPlaneNodes.map((n) => n.name ?? '?'),
+    controlPlaneCount: undefined,
+    etcd: { mode: 'unknown', members: undefined },
+    apiServerEndpoints,
+    distribution: 'unknown',
+    evidence,
+  };
+  if (controlPlaneNodes.length) evidence.push(`${plural(controlPlaneNodes.length, 'node')} with the control-plane role label or taint (${names(controlPlaneNodes)})`);
+  if (apiServerPods.length) evidence.push(`${plural(apiServerPods.length, 'kube-apiserver static pod')} in kube-system (${names(apiServerPods)})`);
+  if (identityLeases.length) evidence.push(`${plural(identityLeases.length, 'API server identity lease')} in kube-system`);
+  if (apiServerEndpoints.length) evidence.push(`the default/kubernetes EndpointSlice lists ${plural(apiServerEndpoints.length, 'address', 'addresses')} (${apiServerEndpoints.join(', ')})`);
+
+  const managed = controlPlaneNodes.length === 0 && apiServerPods.length === 0 ? managedProvider(nodes) : undefined;
+  if (managed) {
+    topology.managed = managed.provider;
+    topology.etcd = { mode: 'managed', members: undefined };
+    evidence.push(`managed control plane (${managed.provider}): ${managed.why}; the provider runs and hides the API servers and etcd, so their number cannot be told`);
+    return topology;
+  }
+
+  if (nodes.some(isK3s)) topology.distribution = 'k3s';
+  else if (nodes.some(isKind)) topology.distribution = 'kind';
+  else if (kubeadm || apiServerPods.some((p) => Object.keys(annotationsOf(p)).some((k) => k.startsWith('kubeadm.kubernetes.io/')))) topology.distribution = 'kubeadm';
+  if (topology.distribution !== 'unknown') evidence.push(`distribution: ${topology.distribution}`);
+
+  const counts = [controlPlaneNodes.length, apiServerPods.length, identityLeases.length, apiServerEndpoints.length];
+  const count = Math.max(...counts);
+  topology.controlPlaneCount = count > 0 ? count : undefined;
+  if (count > 0 && new Set(counts.filter((c) => c > 0)).size > 1) evidence.push(`the sources disagree (${counts.join('/')}); counting the largest, ${count}`);
+  if (count === 0) evidence.push('no control-plane node, API server pod, identity lease or kubernetes endpoint was visible: the number of control planes is unknown');
+
+  if (kubeadm) {
+    topology.controlPlaneEndpoint = kubeadm.controlPlaneEndpoint || undefined;
+    evidence.push(kubeadm.controlPlaneEndpoint ? `kubeadm-config: controlPlaneEndpoint ${kubeadm.controlPlaneEndpoint}` : 'kubeadm-config has no controlPlaneEndpoint: kubeadm cannot turn this control plane into an HA one');
+  }
+  const external = kubeadm?.etcd?.external?.endpoints;
+  if (Array.isArray(external) && external.length) {
+    topology.etcd = { mode: 'external', members: external.length, endpoints: external.map(String) };
+    evidence.push(`kubeadm-config lists ${plural(external.length, 'external etcd endpoint')} (${external.join(', ')})`);
+  } else if (etcdPods.length) {
+    topology.etcd = { mode: 'stacked', members: etcdPods.length, endpoints: etcdPods.map((p) => annotationsOf(p)['kubeadm.kubernetes.io/etcd.advertise-client-urls']).filter(Boolean) };
+    evidence.push(`${plural(etcdPods.length, 'etcd static pod')} in kube-system (${names(etcdPods)}): stacked etcd`);
+  } else if (topology.distribution === 'k3s') {
+    const etcdNodes = nodes.filter((n) => labelsOf(n)['node-role.kubernetes.io/etcd'] === 'true');
+    if (etcdNodes.length) {
+      topology.etcd = { mode: 'stacked', members: etcdNodes.length };
+      evidence.push(`${plural(etcdNodes.length, 'k3s server')} with the etcd role: embedded etcd`);
+    } else {
+      evidence.push('k3s servers without the etcd role: the datastore is SQLite or an external database through kine');
+    }
+  } else if (kubeadm?.etcd?.local !== undefined && controlPlaneNodes.length) {
+    topology.etcd = { mode: 'stacked', members: controlPlaneNodes.length };
+    evidence.push('kubeadm-config uses local etcd: one member per control-plane node');
+  }
+  return topology;
+}
+
+/** A short verdict for a status bar: how many control planes, and whether that is a single point of failure. */
+export function topologyVerdict(topology: Topology): string {
+  if (topology.managed) return `managed control plane (${topology.managed})`;
+  const count = topology.controlPlaneCount;
+  if (count === undefined) return 'control plane unknown';
+  const etcdMembers = topology.etcd.members;
+  const etcdWeak = etcdMembers !== undefined && (etcdMembers < 3 || etcdMembers % 2 === 0);
+  return `${plural(count, 'control plane')}${count < 3 || etcdWeak ? ' ⚠' : ''}`;
+}
