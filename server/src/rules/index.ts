@@ -1,4 +1,6 @@
 import { annotationInvalid } from './annotation-invalid';
+import { controlPlaneSingle } from './control-plane-single';
+import { etcdEvenMembers } from './etcd-even-members';
 import { gpuKeepsNodesUp } from './gpu-keeps-nodes-up';
 import { gpuLimitMismatch } from './gpu-limit-mismatch';
 import { gpuPoolUntainted } from './gpu-pool-untainted';
@@ -53,6 +55,8 @@ export const RULES: readonly Rule[] = [
   gpuLimitMismatch,
   gpuKeepsNodesUp,
   gpuPoolUntainted,
+  controlPlaneSingle,
+  etcdEvenMembers,
   invalidYaml,
   templatedFile,
   annotationInvalid,
