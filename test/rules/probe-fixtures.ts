@@ -1,12 +1,11 @@
-/** A Deployment `web` whose single container is `container` (YAML lines indented for the containers list). */
-export function deploymentWith(container: string, annotations = ''): string {
+/** A workload `web` (pods labelled app: web) with extra spec lines, pod-spec lines and the containers list's items. */
+export function workloadYaml(kind: string, spec: string, podSpec: string, containers: string, annotations = ''): string {
   return `apiVersion: apps/v1
-kind: Deployment
+kind: ${kind}
 metadata:
   name: web
 ${annotations}spec:
-  replicas: 2
-  selector:
+${spec}  selector:
     matchLabels:
       app: web
   template:
@@ -14,8 +13,13 @@ ${annotations}spec:
       labels:
         app: web
     spec:
-      containers:
-${container}`;
+${podSpec}      containers:
+${containers}`;
+}
+
+/** A Deployment `web` with 2 replicas whose containers are `container` (YAML lines indented for the containers list). */
+export function deploymentWith(container: string, annotations = ''): string {
+  return workloadYaml('Deployment', '  replicas: 2\n', '', container, annotations);
 }
 
 /** Indents a YAML block by `spaces` (container bodies are written flush left in the tests). */

@@ -1,47 +1,67 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
+import { describeHandler, failureBudgetSeconds, probeHandler, PROBE_FIELDS } from '../manifest/probe';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import type { Finding } from '../rules/types';
+import { postureOf, type Posture } from './posture';
+import { scenarioLines } from './scenarios';
+import { TIMING_SOURCES } from './timings';
+
+export interface CardOptions {
+  /** What the live cluster says about this workload (ready replicas, nodes): one markdown line each, shown under "Live cluster". */
+  clusterLines?: readonly string[];
+}
+
+function replicasLine(p: Posture, resource: Resource): string {
+  const r = p.replicas;
+  if (r.source === 'hpa') return `${r.value} (HPA ${r.hpa?.name ?? ''} minReplicas${p.hpaMax !== undefined ? `, up to ${p.hpaMax}` : ''})`;
+  if (r.source === 'spec') return `${r.value} (spec.replicas)`;
+  if (resource.kind === 'DaemonSet') return 'one per eligible node (DaemonSet)';
+  return `${r.value} (${['Pod', 'Job', 'CronJob'].includes(resource.kind) ? resource.kind : 'default, no spec.replicas'})`;
+}
 
 function probesLine(resource: Resource): string {
   const containers = containersOf(resource);
   if (!containers.length) return 'no containers';
   return containers
     .map(({ container, name }) => {
-      const kinds = ['startupProbe', 'livenessProbe', 'readinessProbe'].filter((k) => container[k]).map((k) => k.replace('Probe', ''));
-      return `${name}: ${kinds.length ? kinds.join(', ') : 'no probes'}`;
+      const probes = PROBE_FIELDS.filter((field) => container[field]).map((field) => {
+        const handler = probeHandler(container[field], container);
+        return `${field.replace('Probe', '')} ${handler ? describeHandler(handler) : '(no handler)'}, ${failureBudgetSeconds(container[field])} s to fail`;
+      });
+      return `${name}: ${probes.length ? probes.join('; ') : 'no probes'}`;
     })
-    .join('; ');
+    .join(' · ');
 }
 
-function spreadLine(resource: Resource): string {
+function spreadLine(resource: Resource, p: Posture): string {
   const spec = podTemplateOf(resource)?.spec ?? {};
-  const spread = Array.isArray(spec.topologySpreadConstraints) ? spec.topologySpreadConstraints.map((c: any) => c?.topologyKey).filter(Boolean) : [];
+  const keys = new Set<string>();
+  for (const c of Array.isArray(spec.topologySpreadConstraints) ? spec.topologySpreadConstraints : []) if (c?.topologyKey) keys.add(String(c.topologyKey));
   const anti = spec.affinity?.podAntiAffinity;
-  const antiKeys = [...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []), ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p: any) => p?.podAffinityTerm)]
-    .map((t: any) => t?.topologyKey)
-    .filter(Boolean);
-  const keys = [...new Set([...spread, ...antiKeys])];
-  return keys.length ? `spread over ${keys.join(', ')}` : 'no spread rule: replicas may share a node';
+  for (const t of [...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []), ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((x: any) => x?.podAffinityTerm)]) {
+    if (t?.topologyKey) keys.add(String(t.topologyKey));
+  }
+  if (!keys.size) return 'no spread rule: replicas may share a node';
+  return `over ${[...keys].join(', ')}${p.spread ? '' : " (no term selects the pod's own labels)"}`;
 }
 
 /** The resilience card shown on a workload's `kind` line. */
-export function resilienceCard(resource: Resource, inventory: Inventory, findings: readonly Finding[], _cluster?: ClusterInfo): string {
-  const replicas = inventory.effectiveReplicas(resource);
-  const pdbs = inventory.pdbsSelecting(resource);
-  const hpas = inventory.hpasTargeting(resource);
+export function resilienceCard(resource: Resource, inventory: Inventory, findings: readonly Finding[], _cluster?: ClusterInfo, options: CardOptions = {}): string {
+  const p = postureOf(resource, inventory);
   const lines = [
     `**${describeResource(resource)}** — resilience`,
     '',
-    `- Replicas: ${replicas.value} (${replicas.source === 'hpa' ? 'HPA minReplicas' : replicas.source === 'spec' ? 'spec.replicas' : 'default'})`,
-    `- Spread: ${spreadLine(resource)}`,
-    `- PodDisruptionBudget: ${pdbs.length ? pdbs.map((p) => p.name).join(', ') : 'none'}`,
-    `- HorizontalPodAutoscaler: ${hpas.length ? hpas.map((h) => h.name).join(', ') : 'none'}`,
+    `- Replicas: ${replicasLine(p, resource)}`,
+    `- Spread: ${spreadLine(resource, p)}`,
+    `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}${x.allowed !== undefined ? `, ${x.allowed} eviction${x.allowed === 1 ? '' : 's'} allowed` : ''})`).join(', ') : 'none'}`,
+    `- HorizontalPodAutoscaler: ${p.hpaNames.length ? p.hpaNames.join(', ') : 'none'}`,
     `- Probes: ${probesLine(resource)}`,
   ];
-  if (findings.length) {
-    lines.push('', `**Findings (${findings.length})**`, ...findings.map((f) => `- \`${f.ruleId}\` ${f.message}`));
-  }
+  if (options.clusterLines?.length) lines.push('', '**Live cluster**', '', ...options.clusterLines.map((l) => `- ${l}`));
+  lines.push('', '**When something fails**', '', ...scenarioLines(p).map((s) => `- *${s.scenario}:* ${s.text}`));
+  if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- \`${f.ruleId}\` ${f.message}`));
+  lines.push('', `_${TIMING_SOURCES}_`);
   return lines.join('\n');
 }

@@ -1,25 +1,54 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
-import type { ManifestFile } from '../manifest/parse';
-import { kindRange } from '../manifest/path';
+import type { ManifestFile, Resource } from '../manifest/parse';
+import { kindRange, rangeOfPath } from '../manifest/path';
 import { containsPosition, type Position, type Range } from '../manifest/text';
-import { isWorkload } from '../manifest/workload';
+import { describeResource, isWorkload } from '../manifest/workload';
 import type { Finding } from '../rules/types';
 import { resilienceCard } from './card';
+import { fieldMeaning } from './field-hover';
+import { keyPathAt } from './key-path';
 
 export interface HoverText {
   text: string;
   range: Range;
 }
 
-/** Markdown for the hover at `position`: the resilience card on a workload's `kind` line. */
-export function hoverAt(file: ManifestFile, position: Position, inventory: Inventory, findings: readonly Finding[], cluster?: ClusterInfo): HoverText | undefined {
+export interface HoverOptions {
+  /** Lines about what the live cluster says of a workload, for its card (see CardOptions.clusterLines). */
+  clusterLines?: (resource: Resource) => readonly string[] | undefined;
+}
+
+function ownFindings(resource: Resource, findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.resource?.kind === resource.kind && f.resource?.name === resource.name && f.resource?.namespace === resource.namespace);
+}
+
+/**
+ * Markdown for the hover at `position`: the resilience card on a workload's `kind` line, or on a
+ * field a rule looks at, what it means under failure and the findings on its line.
+ */
+export function hoverAt(file: ManifestFile, position: Position, inventory: Inventory, findings: readonly Finding[], cluster?: ClusterInfo, options: HoverOptions = {}): HoverText | undefined {
+  const offset = file.lines.offset(position);
   for (const resource of file.resources) {
-    if (!resource.node || !isWorkload(resource)) continue;
-    const range = kindRange(resource);
-    if (range.start.line !== position.line || !containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) continue;
-    const own = findings.filter((f) => f.resource?.kind === resource.kind && f.resource?.name === resource.name && f.resource?.namespace === resource.namespace);
-    return { text: resilienceCard(resource, inventory, own, cluster), range };
+    if (!resource.node || !resource.document) continue;
+    const [start, end] = [resource.document.offset, resource.document.offset + resource.document.text.length];
+    if (offset < start || offset > end) continue;
+    if (isWorkload(resource)) {
+      const range = kindRange(resource);
+      if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
+        return { text: resilienceCard(resource, inventory, ownFindings(resource, findings), cluster, { clusterLines: options.clusterLines?.(resource) }), range };
+      }
+    }
+    const path = keyPathAt(resource, offset);
+    if (!path) continue;
+    const meaning = fieldMeaning(resource, path, inventory);
+    if (!meaning) continue;
+    const range = rangeOfPath(resource, path, 'key');
+    const here = findings.filter((f) => f.range && f.range.start.line === range.start.line);
+    const key = String(path[path.length - 1]);
+    const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
+    if (here.length) lines.push('', ...here.map((f) => `- \`${f.ruleId}\` (${f.severity}) ${f.message}`));
+    return { text: lines.join('\n'), range };
   }
   return undefined;
 }

@@ -1,0 +1,100 @@
+import type { Inventory } from '../inventory/inventory';
+import { declaredAnnotationSpec } from '../manifest/declared';
+import type { Resource } from '../manifest/parse';
+import type { Path } from '../manifest/path';
+import { describeBudget, disruptionsAllowed, pdbBudget } from '../manifest/pdb';
+import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
+import { valueAt } from '../manifest/workload';
+import { HOVER_TIMING as T } from './timings';
+
+const PROBE_MEANING: Record<ProbeField, string> = {
+  livenessProbe: 'Liveness: when it fails `failureThreshold` times in a row, the kubelet kills and restarts the container. It should check only that the process is not stuck; if it checks dependencies, a dependency outage restarts every replica at once. It keeps working while the control plane is down.',
+  readinessProbe: 'Readiness: while it fails, the pod is taken out of its Services’ endpoints (no restart). It is what keeps traffic off pods that are starting, overloaded or cut off from dependencies; while the control plane is down, readiness changes no longer reach the endpoints.',
+  startupProbe: 'Startup: holds liveness and readiness back until it succeeds once; a slow start then does not crash-loop, and liveness can stay strict afterwards.',
+};
+
+function probeFieldOf(path: Path): { field: ProbeField; index: number } | undefined {
+  for (let i = path.length - 1; i >= 0; i--) if ((PROBE_FIELDS as readonly unknown[]).includes(path[i])) return { field: path[i] as ProbeField, index: i };
+  return undefined;
+}
+
+function probeText(resource: Resource, path: Path): string | undefined {
+  const found = probeFieldOf(path);
+  if (!found) return undefined;
+  const containerPath = path.slice(0, found.index);
+  const container = valueAt(resource.object, containerPath);
+  const probe = container?.[found.field];
+  const t = probeTimings(probe);
+  const handler = probeHandler(probe, container);
+  const key = path[path.length - 1];
+  const budget = failureBudgetSeconds(probe);
+  const timing = `${handler ? describeHandler(handler) : 'no handler'}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
+  const start = found.field === 'livenessProbe' ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.` : '';
+  const specific: Record<string, string> = {
+    failureThreshold: `Consecutive failures before the probe acts: ${t.failureThreshold} × ${t.periodSeconds} s = ${budget} s.`,
+    periodSeconds: `How often the probe runs: every ${t.periodSeconds} s; with failureThreshold ${t.failureThreshold} it acts after ${budget} s.`,
+    initialDelaySeconds: `Seconds after the container starts before the first probe (${t.initialDelaySeconds} s). A startup probe is the better way to wait for a slow start.`,
+    timeoutSeconds: `Seconds one probe may take (${t.timeoutSeconds} s); a slow answer under load counts as a failure.`,
+    successThreshold: `Consecutive successes before a failed probe counts as passing again (${t.successThreshold}; must be 1 for liveness and startup).`,
+  };
+  return `${typeof key === 'string' && specific[key] ? `${specific[key]}\n\n` : ''}${PROBE_MEANING[found.field]}\n\nThis probe: ${timing}${start}`;
+}
+
+function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {
+  if (resource.kind !== 'PodDisruptionBudget') return undefined;
+  const budget = pdbBudget(resource);
+  const workloads = inventory.workloadsSelectedBy(resource);
+  const expected = workloads.reduce((sum, w) => sum + inventory.effectiveReplicas(w).value, 0);
+  const now = budget && workloads.length ? ` Here: ${describeBudget(budget, expected)} over ${expected} pod${expected === 1 ? '' : 's'} of ${workloads.map((w) => w.name).join(', ')} → ${disruptionsAllowed(budget, expected)} eviction(s) allowed at a time.` : '';
+  const meaning =
+    key === 'minAvailable'
+      ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'
+      : 'Pods that may be down at once during voluntary disruptions (drains, autoscaler scale-down); percentages round up. 0 blocks every drain. PDBs do not protect against node crashes or node-pressure evictions.';
+  return meaning + now;
+}
+
+const FIELD_TEXT: Record<string, (value: any) => string> = {
+  replicas: (v) =>
+    `Pods the controller keeps running${typeof v === 'number' ? ` (${v})` : ''}. With 1, every drain, node crash or eviction is an outage; while the control plane is down, this is all the capacity there is — a pod that dies is not replaced. An HPA targeting the workload owns this number instead.`,
+  minReplicas: (v) => `The HPA's floor${typeof v === 'number' ? ` (${v})` : ''}: while the control plane is down the HPA cannot scale, so this is all the capacity there is. Below 2, one node failure is an outage.`,
+  maxReplicas: (v) => `The HPA's ceiling${typeof v === 'number' ? ` (${v})` : ''}; at or below minReplicas there is no headroom for a surge.`,
+  terminationGracePeriodSeconds: (v) =>
+    `Seconds a pod gets between SIGTERM (after its preStop hook) and SIGKILL on a drain, scale-down or rollout${typeof v === 'number' ? ` (${v} s)` : ''}; default ${T.terminationGrace} s. The Cluster Autoscaler caps it at ${T.scaleDownMaxGrace} s; node-pressure evictions ignore it.`,
+  tolerations: () =>
+    `Taints this pod accepts. Unless it tolerates \`node.kubernetes.io/unreachable\` and \`not-ready\` itself, it gets them with tolerationSeconds ${T.unreachableToleration}: after a node crash its pods are evicted ~${T.nodeMonitorGraceOld}–${T.nodeMonitorGrace} s (node marked unhealthy) + ${T.unreachableToleration} s later, and only then replaced. A lower tolerationSeconds moves them sooner.`,
+  tolerationSeconds: (v) => `How long the pod stays bound to a node with this NoExecute taint${typeof v === 'number' ? ` (${v} s)` : ''} before eviction; without it, forever.`,
+  strategy: () => 'How a rollout replaces pods: RollingUpdate (default: 25% maxUnavailable, 25% maxSurge) keeps serving; Recreate kills every pod first, an outage on each rollout.',
+  maxUnavailable: () => 'Pods that may be missing during a rolling update (default 25%, rounded down); 0 with maxSurge ≥ 1 keeps full capacity.',
+  maxSurge: () => 'Extra pods a rolling update may start above the desired count (default 25%, rounded up); they need spare room on the nodes.',
+  topologySpreadConstraints: () => 'Spreads replicas over nodes or zones, so one node crash or drain takes only a share of them. Without it (or pod anti-affinity), the scheduler may put every replica on one node.',
+  podAntiAffinity: () => 'Keeps replicas apart (on `kubernetes.io/hostname`: on different nodes), so one node failure does not take them all.',
+  resources: () => 'Requests decide where the pod fits and what it is guaranteed; limits cap it. Without a memory request or limit, a surge ends in node-pressure evictions (which ignore PDBs and grace periods) or OOM kills of neighbours.',
+  memory: () => 'Memory: a container above its limit is OOM-killed and restarted in place; without a request, the pod is among the first the kubelet evicts under memory pressure.',
+  nodeName: () => 'Binds the pod to one node by name, bypassing the scheduler: if that node dies, the pod cannot move.',
+  nodeSelector: () => 'Only nodes with these labels can run the pod: if they are all gone or full, replacements stay Pending.',
+  preStop: () => 'Runs before SIGTERM on every graceful stop: a short sleep here lets endpoints and load balancers stop sending requests before the app stops accepting them.',
+  unhealthyPodEvictionPolicy: () => 'AlwaysAllow lets drains evict pods that are not ready anyway (crash-looping); the default, IfHealthyBudget, lets them count against the budget and block drains.',
+};
+
+function annotationText(path: Path): string | undefined {
+  const key = path[path.length - 1];
+  if (path[path.length - 2] !== 'annotations' || typeof key !== 'string') return undefined;
+  const spec = declaredAnnotationSpec(key);
+  if (spec) return `${spec.description} Accepts ${spec.accepts}.`;
+  if (key === 'cluster-autoscaler.kubernetes.io/safe-to-evict') return 'When "false", the Cluster Autoscaler never removes the node this pod runs on: sessions survive scale-down, and the node keeps costing.';
+  return undefined;
+}
+
+/** What a field a rule looks at means under failure, or undefined for fields no rule reads. */
+export function fieldMeaning(resource: Resource, path: Path, inventory: Inventory): string | undefined {
+  const key = path[path.length - 1];
+  if (typeof key !== 'string') return undefined;
+  const annotation = annotationText(path);
+  if (annotation) return annotation;
+  const probe = probeText(resource, path);
+  if (probe) return probe;
+  if (key === 'minAvailable' || (key === 'maxUnavailable' && resource.kind === 'PodDisruptionBudget')) return pdbText(resource, key, inventory);
+  if (key === 'maxUnavailable' && !path.includes('rollingUpdate')) return undefined;
+  const text = FIELD_TEXT[key];
+  return text ? text(valueAt(resource.object, path)) : undefined;
+}

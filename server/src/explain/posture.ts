@@ -1,0 +1,89 @@
+import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
+import { dependencyCheckOf, failureBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
+import type { Resource } from '../manifest/parse';
+import { describeBudget, disruptionsAllowed, pdbBudget } from '../manifest/pdb';
+import { spreadsAcrossFailureDomains } from '../manifest/spread';
+import { containersOf, declaredAnnotations, podTemplateOf } from '../manifest/workload';
+import { HOVER_TIMING } from './timings';
+
+export interface PdbView {
+  name: string;
+  /** `maxUnavailable 1`, or `no budget`. */
+  budget: string;
+  /** Evictions allowed with every pod healthy; undefined when the PDB has no budget. */
+  allowed: number | undefined;
+}
+
+export interface ContainerProbes {
+  name: string;
+  readinessBudget?: number;
+  livenessBudget?: number;
+  /** Liveness restarts on what readiness is for: it shares readiness' handler, or checks dependencies. */
+  livenessRestartsOnDependencies: boolean;
+  hasStartup: boolean;
+}
+
+/** What a workload's manifests say about how it fails: the numbers every hover line is drawn from. */
+export interface Posture {
+  kind: string;
+  replicas: EffectiveReplicas;
+  hpaNames: string[];
+  hpaMax?: number;
+  pdbs: PdbView[];
+  spread: boolean;
+  graceSeconds: number;
+  preStop: boolean;
+  /** Seconds pods stay bound to an unreachable node before eviction; null when they tolerate it forever. */
+  unreachableSeconds: number | null;
+  safeToEvictFalse: boolean;
+  localStorage: boolean;
+  containers: ContainerProbes[];
+}
+
+function unreachableToleration(spec: any, kind: string): number | null {
+  if (kind === 'DaemonSet') return null;
+  const tolerations = Array.isArray(spec?.tolerations) ? spec.tolerations : [];
+  const match = tolerations.find(
+    (t: any) => t && (t.key === 'node.kubernetes.io/unreachable' || (t.operator === 'Exists' && !t.key)) && (!t.effect || t.effect === 'NoExecute'),
+  );
+  if (!match) return HOVER_TIMING.unreachableToleration;
+  return typeof match.tolerationSeconds === 'number' ? Math.max(0, match.tolerationSeconds) : null;
+}
+
+export function postureOf(resource: Resource, inventory: Inventory): Posture {
+  const template = podTemplateOf(resource);
+  const spec = template?.spec ?? {};
+  const replicas = inventory.effectiveReplicas(resource);
+  const hpas = inventory.hpasTargeting(resource);
+  const expected = replicas.value;
+  const pdbs = inventory.pdbsSelecting(resource).map((pdb) => {
+    const budget = pdbBudget(pdb);
+    return { name: pdb.name ?? '(unnamed)', budget: budget ? describeBudget(budget, expected) : 'no budget', allowed: budget ? disruptionsAllowed(budget, expected) : undefined };
+  });
+  const containers = containersOf(resource).map(({ container, name }) => {
+    const liveness = probeHandler(container.livenessProbe, container);
+    const readiness = probeHandler(container.readinessProbe, container);
+    return {
+      name,
+      readinessBudget: container.readinessProbe ? failureBudgetSeconds(container.readinessProbe) : undefined,
+      livenessBudget: container.livenessProbe ? failureBudgetSeconds(container.livenessProbe) : undefined,
+      livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
+      hasStartup: !!container.startupProbe,
+    };
+  });
+  const grace = spec.terminationGracePeriodSeconds;
+  return {
+    kind: resource.kind,
+    replicas,
+    hpaNames: hpas.map((h) => h.name ?? '(unnamed)'),
+    hpaMax: typeof hpas[0]?.object?.spec?.maxReplicas === 'number' ? hpas[0].object.spec.maxReplicas : undefined,
+    pdbs,
+    spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}),
+    graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
+    preStop: containersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
+    unreachableSeconds: unreachableToleration(spec, resource.kind),
+    safeToEvictFalse: declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict'] === 'false',
+    localStorage: (Array.isArray(spec.volumes) ? spec.volumes : []).some((v: any) => v && typeof v === 'object' && ('emptyDir' in v || 'hostPath' in v)),
+    containers,
+  };
+}
