@@ -77,7 +77,7 @@ function parseUncached(text: string): ParsedChunk {
   try {
     doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false });
   } catch (e) {
-    return { error: { message: String((e as Error).message ?? e), offset: 0, length: 0 } };
+    return { error: { message: unreadable(e), offset: 0, length: 0 } };
   }
   if (doc.errors.length > 0) {
     if (hasTemplate) return { templateAt: firstTemplate(text) };
@@ -91,9 +91,15 @@ function parseUncached(text: string): ParsedChunk {
   try {
     return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
   } catch (e) {
-    const message = String((e as Error).message ?? e);
-    return { error: { message: `cannot expand this document: ${message}`, offset: 0, length: 0 } };
+    return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
   }
+}
+
+/** Why the yaml package gave up, in words for the person who wrote the document. */
+function unreadable(error: unknown): string {
+  if (error instanceof RangeError) return 'it nests collections too deeply to be read';
+  const message = String((error as Error)?.message ?? error);
+  return /alias count/i.test(message) ? `its aliases expand to too many nodes (${message})` : message;
 }
 
 function firstTemplate(text: string): number {

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseManifest, resourceFromObject, type ManifestFile } from '../../server/src/manifest/parse';
+
+const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
+const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
+const errors = (file: ManifestFile) => file.documents.map((d) => d.parsed.error?.message ?? null);
+
+const service = (name: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector:\n    app: ${name}\n`;
+
+describe('parseManifest', () => {
+  it('reads every document of a multi-document file, with its offset', () => {
+    const text = `${service('a')}---\n${service('b')}---\n# only a comment\n`;
+    const file = parseManifest('file:///m.yaml', text);
+    assert.deepEqual(names(file), ['Service/default/a', 'Service/default/b']);
+    assert.equal(file.documents.length, 3);
+    const b = file.resources[1];
+    assert.equal(b.document!.offset, text.indexOf('---'));
+    const [start] = b.node!.range!;
+    assert.ok(rangeText(file, b.document!.offset + start, text.length).startsWith('apiVersion: v1\nkind: Service\nmetadata:\n  name: b'));
+  });
+
+  it('namespaces: default when unnamed, the given one, and none for cluster-scoped kinds', () => {
+    const file = parseManifest('m.yaml', `${service('a')}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n  namespace: shop\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n---\napiVersion: v1\nkind: Service\nmetadata: {}\n`);
+    assert.deepEqual(names(file), ['Service/default/a', 'Service/shop/b', 'Node//n1', 'Service/default/null']);
+  });
+
+  it('reads the items of a List document, each with the range of its own mapping', () => {
+    const text = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: Service\n    metadata: {name: s}\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata:\n      name: d\n  - not a resource\n';
+    const file = parseManifest('list.yaml', text);
+    assert.deepEqual(names(file), ['Service/default/s', 'Deployment/default/d']);
+    const [start, end] = file.resources[1].node!.range!;
+    assert.equal(rangeText(file, start, end), 'apiVersion: apps/v1\n    kind: Deployment\n    metadata:\n      name: d\n');
+    assert.equal(parseManifest('l.yaml', 'apiVersion: v1\nkind: ServiceList\nitems: []\n').resources.length, 0, 'an empty list has no resources');
+  });
+
+  it('reads a JSON manifest as one document, with ranges', () => {
+    const text = '{\n  "apiVersion": "v1",\n  "kind": "Service",\n  "metadata": {"name": "s", "namespace": "ns"}\n}\n';
+    const file = parseManifest('file:///svc.json', text);
+    assert.deepEqual(names(file), ['Service/ns/s']);
+    assert.equal(file.documents.length, 1);
+    assert.ok(file.looksLikeKubernetes);
+  });
+
+  it('ignores YAML that is not Kubernetes', () => {
+    const file = parseManifest('ci.yaml', 'name: build\non:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n');
+    assert.deepEqual(file.resources, []);
+    assert.equal(file.looksLikeKubernetes, false);
+    assert.deepEqual(parseManifest('scalar.yaml', '42\n').resources, []);
+    assert.deepEqual(parseManifest('seq.yaml', '- apiVersion: v1\n  kind: Service\n').resources, [], 'a bare sequence is not a resource');
+  });
+
+  it('a broken document gets an error with its position, and the others still yield resources', () => {
+    const text = `${service('a')}---\napiVersion: v1\nkind: ConfigMap\ndata: [unclosed\n---\n${service('c')}`;
+    const file = parseManifest('m.yaml', text);
+    assert.deepEqual(names(file), ['Service/default/a', 'Service/default/c']);
+    const broken = file.documents[1];
+    assert.ok(broken.parsed.error);
+    assert.ok(broken.parsed.error.offset > 0 && broken.parsed.error.offset <= broken.text.length, 'the error points inside its document');
+    assert.deepEqual(errors(file).map((e) => e === null), [true, false, true]);
+  });
+
+  it('duplicate keys are an error, not a silent last-one-wins', () => {
+    const file = parseManifest('m.yaml', 'apiVersion: v1\nkind: Service\nkind: ConfigMap\n');
+    assert.match(file.documents[0].parsed.error!.message, /unique/);
+    assert.deepEqual(file.resources, []);
+  });
+
+  describe('templates', () => {
+    it('a Helm template with {{ }} in flow position is a template, not analysed', () => {
+      const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n';
+      const file = parseManifest('t.yaml', text);
+      assert.equal(file.templateAt, text.indexOf('{{'));
+      assert.deepEqual(file.resources, []);
+    });
+
+    it('Helm control structures that do not parse make the file a template, not an error', () => {
+      const text = `${service('a')}---\napiVersion: v1\nkind: ConfigMap\n{{- if .Values.enabled }}\ndata:\n  a: b\n{{- end }}\n`;
+      const file = parseManifest('t.yaml', text);
+      assert.equal(file.templateAt, text.indexOf('{{-'));
+      assert.deepEqual(file.resources, [], 'no document of a template file is analysed');
+      assert.deepEqual(errors(file), [null, null]);
+    });
+
+    it('{{ $labels.x }} inside quoted or block scalars of a normal manifest is text', () => {
+      const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alerts\ndata:\n  summary: "{{ $labels.instance }} is down"\n  single: \'{{ $value }}\'\n  rule: |\n    {{ $labels.job }} failed\n  folded: >\n    {{ .Labels }}\n';
+      const file = parseManifest('alerts.yaml', text);
+      assert.equal(file.templateAt, undefined);
+      assert.deepEqual(names(file), ['ConfigMap/default/alerts']);
+      assert.equal(file.resources[0].object.data.summary, '{{ $labels.instance }} is down');
+    });
+  });
+
+  it('an alias bomb gives a clear error quickly instead of hanging', () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const file = parseManifest('bomb.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`);
+    assert.match(file.documents[0].parsed.error!.message, /aliases expand to too many nodes/);
+    assert.deepEqual(file.resources, []);
+  });
+
+  it('collections nested too deeply give a clear error', () => {
+    const file = parseManifest('deep.yaml', `apiVersion: v1\nkind: ConfigMap\ndata: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    assert.match(file.documents[0].parsed.error!.message, /nests collections too deeply/);
+    assert.deepEqual(file.resources, []);
+  });
+
+  describe('parse cache', () => {
+    it('an edit re-parses only the document it touched', () => {
+      const docs = [service('cache-a'), service('cache-b'), service('cache-c')];
+      const before = parseManifest('c.yaml', docs.join('---\n'));
+      const after = parseManifest('c.yaml', [docs[0], docs[1].replace('app: cache-b', 'app: cache-b2'), docs[2]].join('---\n'));
+      assert.equal(after.documents[0].parsed, before.documents[0].parsed, 'untouched: the same ParsedChunk object');
+      assert.equal(after.documents[2].parsed, before.documents[2].parsed, 'untouched, even though its offset moved');
+      assert.notEqual(after.documents[1].parsed, before.documents[1].parsed, 'the edited document is parsed again');
+      assert.equal(after.resources[1].object.spec.selector.app, 'cache-b2');
+      assert.notEqual(after.documents[2].offset, before.documents[2].offset);
+    });
+
+    it('the same text in another file reuses the parse, but resources belong to their own file', () => {
+      const a = parseManifest('a.yaml', service('shared'));
+      const b = parseManifest('b.yaml', service('shared'));
+      assert.equal(a.documents[0].parsed, b.documents[0].parsed);
+      assert.equal(a.resources[0].file, a);
+      assert.equal(b.resources[0].file, b);
+    });
+  });
+});
+
+describe('resourceFromObject', () => {
+  it('needs a string kind and apiVersion', () => {
+    assert.equal(resourceFromObject({ kind: 'Service' }), undefined);
+    assert.equal(resourceFromObject({ kind: 3, apiVersion: 'v1' }), undefined);
+    assert.deepEqual(
+      (({ kind, name, namespace }) => ({ kind, name, namespace }))(resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: '' } })!),
+      { kind: 'Pod', name: 'p', namespace: 'default' },
+    );
+  });
+});
