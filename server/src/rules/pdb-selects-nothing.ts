@@ -19,7 +19,7 @@ export const pdbSelectsNothing: Rule = {
       if (known.length === 0) continue;
       if (known.some((carrier) => selectorMatches(selector, podTemplateOf(carrier)?.labels))) continue;
       const searched = inventory.hasCluster() ? 'the workspace and the live cluster' : 'the workspace';
-      const what = selector && typeof selector === 'object' ? `selects ${describeSelector(selector)}, but none of the ${known.length} workloads and pods known in namespace ${pdb.namespace} (${searched}) carries those labels` : `has no selector, so it selects no pods at all`;
+      const what = selector && typeof selector === 'object' ? `selects ${describeSelector(selector)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels` : `has no selector, so it selects no pods at all`;
       report({
         resource: pdb,
         path: ['spec', 'selector'],

@@ -52,7 +52,7 @@ function missingPieces(workload: Resource, hasPdb: boolean): Piece[] {
   if (!(typeof grace === 'number' && grace > DEFAULT_GRACE_SECONDS)) {
     const seconds = (preStopSleepSeconds(workload) ?? PRESTOP_SLEEP_SECONDS) + SESSION_DRAIN_SECONDS;
     pieces.push({
-      missing: `terminationGracePeriodSeconds above ${DEFAULT_GRACE_SECONDS} (${typeof grace === 'number' ? grace : `${DEFAULT_GRACE_SECONDS}, the default`} now)`,
+      missing: `terminationGracePeriodSeconds above ${DEFAULT_GRACE_SECONDS} (now ${typeof grace === 'number' ? grace : `${DEFAULT_GRACE_SECONDS}, the default`})`,
       fix: { title: `Give sessions ${seconds} s to end (terminationGracePeriodSeconds: ${seconds})`, preferred: true, edits: setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], seconds) ?? [] },
     });
   }
@@ -63,6 +63,11 @@ function missingPieces(workload: Resource, hasPdb: boolean): Piece[] {
     });
   }
   return pieces;
+}
+
+/** `a, b and c`. */
+function inWords(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 export const sessionsLostOnEviction: Rule = {
@@ -88,7 +93,7 @@ export const sessionsLostOnEviction: Rule = {
       report({
         resource: workload,
         path: sessions === 'in-memory' && declared ? declared.path : [],
-        message: `${describeResource(workload)} ${why} and lacks ${pieces.map((p) => p.missing).join(', ')}: a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.`,
+        message: `${describeResource(workload)} ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.`,
         fixes: pieces.map((p) => p.fix),
         related: sticky.map((service) => ({ resource: service, path: ['spec', 'sessionAffinity'], message: 'pins each client to one pod' })),
       });

@@ -1,0 +1,46 @@
+import { pdbSelectsNothing } from '../../server/src/rules/pdb-selects-nothing';
+import { cluster, pod } from '../cluster-fixtures';
+import { deployment, documents, pdb } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const budget = '  maxUnavailable: 1\n';
+
+ruleTester(pdbSelectsNothing, {
+  valid: [
+    { name: 'selects the Deployment beside it', code: documents(deployment(), pdb(budget)) },
+    { name: 'selects a Deployment in another file', code: pdb(budget), files: { 'web.yaml': deployment() } },
+    { name: 'nothing at all is known in its namespace: the workload ships elsewhere', code: pdb(budget) },
+    { name: 'only other namespaces have workloads', code: documents(deployment({ name: 'api', namespace: 'shop' }), pdb(budget)) },
+    { name: 'selects pods of the live cluster', code: documents(deployment({ name: 'api' }), pdb(budget)), cluster: cluster([pod('web-5d8f-abcde', { labels: { app: 'web' } })]) },
+    {
+      name: 'selects by matchExpressions',
+      code: documents(deployment(), pdb(budget, { selector: '    matchExpressions:\n      - key: app\n        operator: In\n        values: [web, www]\n' })),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a label typo next to the workload it was meant for',
+      code: documents(deployment(), pdb(budget, { selector: '    matchLabels:\n      app: wbe\n' })),
+      findings: [
+        {
+          at: 'selector',
+          line: 24,
+          severity: 'hint',
+          message: 'PodDisruptionBudget web-pdb selects app=wbe, but no workload or pod known in namespace default (1 searched in the workspace) carries those labels: it protects nothing, and the workload it was meant for is drained without a budget.',
+        },
+      ],
+      output: null,
+    },
+    {
+      name: 'the live cluster is searched too, and says so',
+      code: documents(deployment({ name: 'api' }), pdb(budget)),
+      cluster: cluster([pod('api-1', { labels: { app: 'api' } })]),
+      findings: [{ at: 'selector', message: /no workload or pod known in namespace default \(2 searched in the workspace and the live cluster\)/ }],
+    },
+    {
+      name: 'no selector at all',
+      code: documents(deployment(), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\nspec:\n  maxUnavailable: 1\n'),
+      findings: [{ at: 'spec', message: /^PodDisruptionBudget web-pdb has no selector, so it selects no pods at all: it protects nothing/ }],
+    },
+  ],
+});

@@ -1,0 +1,29 @@
+import { recreateDropsAll } from '../../server/src/rules/recreate-drops-all';
+import { deployment, documents, hpa } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const web = (spec: string) => deployment({ spec });
+
+ruleTester(recreateDropsAll, {
+  valid: [
+    { name: 'RollingUpdate', code: web('  replicas: 3\n  strategy:\n    type: RollingUpdate\n') },
+    { name: 'no strategy: RollingUpdate by default', code: web('  replicas: 3\n') },
+    { name: 'Recreate with one replica (single-replica covers it)', code: web('  replicas: 1\n  strategy:\n    type: Recreate\n') },
+    { name: 'Recreate with an HPA floor of 1', code: web('  strategy:\n    type: Recreate\n'), files: { 'hpa.yaml': hpa({ min: 1 }) } },
+    { name: 'a StatefulSet has no Recreate', code: deployment({ kind: 'StatefulSet', spec: '  replicas: 3\n  updateStrategy:\n    type: OnDelete\n' }) },
+  ],
+  invalid: [
+    {
+      name: 'three replicas, Recreate with a comment',
+      code: web('  replicas: 3\n  strategy:\n    type: Recreate # we always did it this way\n'),
+      findings: [{ at: 'type: Recreate', line: 8, severity: 'info', message: 'Deployment web: 3 replicas and strategy Recreate: every rollout stops all 3 pods before starting new ones, so each deploy is an outage until the new pods are ready.' }],
+      output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate # we always did it this way\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1\n'),
+    },
+    {
+      name: 'the HPA floor counts; a flow-style strategy stays flow',
+      code: documents(web('  strategy: {type: Recreate}\n'), hpa({ min: 2 })),
+      findings: [{ at: 'type: Recreate', message: /^Deployment web: HPA minReplicas 2 and strategy Recreate: every rollout stops all 2 pods/ }],
+      output: documents(web('  strategy: {type: "RollingUpdate", "rollingUpdate": {"maxUnavailable":0,"maxSurge":1}}\n'), hpa({ min: 2 })),
+    },
+  ],
+});

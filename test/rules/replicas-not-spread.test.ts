@@ -1,0 +1,49 @@
+import { replicasNotSpread } from '../../server/src/rules/replicas-not-spread';
+import { deployment, documents, hpa } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const web = (podSpec = '', spec = '  replicas: 3\n') => deployment({ spec, podSpec, podMetadata: '' }).replace('        app: web\n    spec:', '        app: web\n        version: v2\n    spec:');
+const spread = (key: string, selector = 'app: web') =>
+  `      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: ${key}\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector:\n            matchLabels:\n              ${selector}\n`;
+
+ruleTester(replicasNotSpread, {
+  valid: [
+    { name: 'a hostname spread constraint on its own labels', code: web(spread('kubernetes.io/hostname')) },
+    { name: 'a zone spread constraint', code: web(spread('topology.kubernetes.io/zone')) },
+    {
+      name: 'required pod anti-affinity on hostname',
+      code: web('      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: kubernetes.io/hostname\n              labelSelector:\n                matchExpressions:\n                  - {key: app, operator: In, values: [web]}\n'),
+    },
+    {
+      name: 'preferred pod anti-affinity on hostname',
+      code: web('      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n'),
+    },
+    { name: 'one replica', code: web('', '  replicas: 1\n') },
+    { name: 'a DaemonSet is on every node anyway', code: web().replace('kind: Deployment', 'kind: DaemonSet') },
+  ],
+  invalid: [
+    {
+      name: 'nothing spreads three replicas: the fix uses the workload selector, not the version label',
+      code: web(),
+      findings: [{ at: 'replicas', line: 6, message: 'Deployment web: 3 replicas and no spread across nodes: all 3 pods may run on one node, and when that node dies the workload is down until they are rescheduled.' }],
+      output: web() + '      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n',
+    },
+    {
+      name: 'a constraint that selects other pods does not count; the entry is appended to the list',
+      code: web(spread('kubernetes.io/hostname', 'app: cache')),
+      findings: [{ at: 'replicas' }],
+      output: web(spread('kubernetes.io/hostname', 'app: cache') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n'),
+    },
+    {
+      name: 'a spread on a key that is no failure domain does not count',
+      code: web(spread('node.kubernetes.io/instance-type')),
+      findings: [{ at: 'replicas' }],
+    },
+    {
+      name: 'an HPA floor of 2 with one replica written; the HPA is related',
+      code: web('', '  replicas: 1\n'),
+      files: { 'hpa.yaml': hpa({ min: 2 }) },
+      findings: [{ at: 'kind: Deployment', message: /^Deployment web: HPA minReplicas 2 and no spread across nodes: all 2 pods/, related: ['hpa.yaml: minReplicas'] }],
+    },
+  ],
+});
