@@ -82,7 +82,7 @@ function parseUncached(text: string): ParsedChunk {
   if (doc.errors.length > 0) {
     if (hasTemplate) return { templateAt: firstTemplate(text) };
     const error = doc.errors[0];
-    return { error: { message: error.message.split('\n')[0], offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
+    return { error: { message: unreadable(error), offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
   }
   if (hasTemplate) {
     const templateAt = templateOutsideScalars(doc, text);
@@ -97,8 +97,8 @@ function parseUncached(text: string): ParsedChunk {
 
 /** Why the yaml package gave up, in words for the person who wrote the document. */
 function unreadable(error: unknown): string {
-  if (error instanceof RangeError) return 'it nests collections too deeply to be read';
-  const message = String((error as Error)?.message ?? error);
+  const message = String((error as Error)?.message ?? error).split('\n')[0];
+  if (error instanceof RangeError || /call stack/i.test(message)) return 'it nests collections too deeply to be read';
   return /alias count/i.test(message) ? `its aliases expand to too many nodes (${message})` : message;
 }
 
