@@ -1,0 +1,36 @@
+import { hpaMinOne } from '../../server/src/rules/hpa-min-one';
+import { hpa } from './manifests';
+import { ruleTester } from './rule-tester';
+
+ruleTester(hpaMinOne, {
+  valid: [
+    { name: 'minReplicas 2', code: hpa({ min: 2 }) },
+    { name: 'minReplicas 0: scale to zero is a decision', code: hpa({ min: 0 }) },
+  ],
+  invalid: [
+    {
+      name: 'minReplicas 1, replaced in place',
+      code: hpa({ min: 1 }).replace('  minReplicas: 1\n', '  minReplicas: 1 # nights are quiet\n'),
+      findings: [
+        {
+          at: 'minReplicas',
+          line: 10,
+          message: 'HorizontalPodAutoscaler web has minReplicas 1: at low load it runs 1 pod of Deployment web, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.',
+        },
+      ],
+      output: hpa({ min: 2 }).replace('  minReplicas: 2\n', '  minReplicas: 2 # nights are quiet\n'),
+    },
+    {
+      name: 'minReplicas unset: added',
+      code: hpa({ max: 5 }),
+      findings: [{ at: 'kind: HorizontalPodAutoscaler', message: /^HorizontalPodAutoscaler web has no minReplicas \(defaults to 1\): / }],
+      output: hpa({ max: 5 }) + '  minReplicas: 2\n',
+    },
+    {
+      name: 'maxReplicas 1 is raised with it, or the API would reject the HPA',
+      code: hpa({ min: 1, max: 1 }),
+      findings: [{ at: 'minReplicas' }],
+      output: hpa({ min: 2, max: 2 }),
+    },
+  ],
+});

@@ -1,0 +1,24 @@
+import { hpaNoHeadroom } from '../../server/src/rules/hpa-no-headroom';
+import { hpa } from './manifests';
+import { ruleTester } from './rule-tester';
+
+ruleTester(hpaNoHeadroom, {
+  valid: [
+    { name: 'room above the floor', code: hpa({ min: 2, max: 6 }) },
+    { name: 'default floor of 1 under a max of 2', code: hpa({ max: 2 }) },
+  ],
+  invalid: [
+    {
+      name: 'max equals min',
+      code: hpa({ min: 3, max: 3 }),
+      findings: [{ at: 'maxReplicas', line: 11, severity: 'info', message: 'HorizontalPodAutoscaler web: maxReplicas 3 ≤ minReplicas 3: it can never add a pod, so a load surge or the loss of a node finds no headroom.' }],
+      output: null,
+    },
+    {
+      name: 'max 1 with the default floor',
+      code: hpa({ max: 1 }),
+      findings: [{ at: 'maxReplicas', message: /maxReplicas 1 ≤ minReplicas 1 \(the default\)/ }],
+      output: null,
+    },
+  ],
+});

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { memoryUnbounded } from '../../server/src/rules/memory-unbounded';
+import { cluster, clusterFindings, fromObject } from '../cluster-fixtures';
+import { deployment } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const web = (container: string) => deployment({ container });
+const resources = (body: string) => `          resources:\n${body}`;
+
+ruleTester(memoryUnbounded, {
+  valid: [
+    { name: 'request and limit', code: web(resources('            requests:\n              memory: 256Mi\n            limits:\n              memory: 512Mi\n')) },
+    { name: 'flow style', code: web('          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n') },
+  ],
+  invalid: [
+    {
+      name: 'no resources at all: at the container name, no fix',
+      code: web(''),
+      findings: [
+        {
+          at: 'name',
+          line: 15,
+          message:
+            "Deployment web, container web has no memory request or limit: the scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.",
+        },
+      ],
+      output: null,
+    },
+    {
+      name: 'CPU only',
+      code: web(resources('            requests:\n              cpu: 100m\n')),
+      findings: [{ at: 'resources', message: /container web has no memory request or limit/ }],
+      output: null,
+    },
+    {
+      name: 'a request without a limit',
+      code: web(resources('            requests:\n              memory: 268435456\n')),
+      findings: [{ at: 'memory', message: /^Deployment web, container web requests 268435456 \(256Mi\) of memory and sets no limit: under a surge it grows past its request/ }],
+      output: null,
+    },
+    {
+      name: 'a limit without a request: info, and the limit is copied',
+      code: web(resources("            limits:\n              memory: '512Mi' # measured at peak\n")),
+      findings: [{ at: 'memory', severity: 'info', message: 'Deployment web, container web limits memory to 512Mi but requests none: the API server sets the request to the limit, so the scheduler reserves 512Mi; write the request down so that it is a decision.' }],
+      output: web(resources("            limits:\n              memory: '512Mi' # measured at peak\n            requests:\n              memory: 512Mi\n")),
+    },
+    {
+      name: 'each container on its own',
+      code: web(resources('            requests: {memory: 64Mi}\n            limits: {memory: 64Mi}\n') + '        - name: sidecar\n          image: envoy\n'),
+      findings: [{ at: 'name', line: 20, message: /container sidecar has no memory request or limit/ }],
+    },
+  ],
+});
+
+it('memory-unbounded counts pods read from a cluster through their owner', () => {
+  const owned = fromObject({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web-1', namespace: 'default', ownerReferences: [{ kind: 'ReplicaSet', name: 'web-5d8f', controller: true }] },
+    spec: { containers: [{ name: 'web', image: 'nginx' }] },
+  });
+  assert.deepEqual(clusterFindings(memoryUnbounded, cluster([owned])).map((f) => f.message), []);
+});
