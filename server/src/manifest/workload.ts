@@ -121,3 +121,10 @@ export function describeResource(resource: Resource): string {
   const where = resource.namespace && resource.namespace !== 'default' ? `${resource.namespace}/` : '';
   return `${resource.kind} ${where}${resource.name ?? '(unnamed)'}`;
 }
+
+/** A pod read from a cluster that is running and passes its readiness checks (condition Ready=True). */
+export function isPodReady(pod: Resource): boolean {
+  const status = pod.object?.status;
+  if (!status || status.phase !== 'Running' || !Array.isArray(status.conditions)) return false;
+  return status.conditions.some((c: any) => c?.type === 'Ready' && c.status === 'True');
+}

@@ -1,5 +1,6 @@
 import { annotationInvalid } from './annotation-invalid';
 import { controlPlaneSingle } from './control-plane-single';
+import { dnsSinglePoint } from './dns-single-point';
 import { etcdEvenMembers } from './etcd-even-members';
 import { gpuKeepsNodesUp } from './gpu-keeps-nodes-up';
 import { gpuLimitMismatch } from './gpu-limit-mismatch';
@@ -57,6 +58,7 @@ export const RULES: readonly Rule[] = [
   gpuPoolUntainted,
   controlPlaneSingle,
   etcdEvenMembers,
+  dnsSinglePoint,
   invalidYaml,
   templatedFile,
   annotationInvalid,

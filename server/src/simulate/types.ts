@@ -30,6 +30,8 @@ export interface CapacityPoint {
   desired: number;
   /** Share (0–1) of new connections sent to dead endpoints that the frozen Service still lists. */
   blackholed: number;
+  /** Traffic relative to what the running pods are sized for, when above 1 (a surge the frozen HPA cannot follow). */
+  load?: number;
 }
 
 export interface WorkloadResult {
@@ -79,4 +81,8 @@ export interface SimulationResult {
   components: ComponentResult[];
   /** What the model could not know and assumed (placement, managed control plane, …). */
   assumptions: string[];
+  /** The last second simulated (the outage's end plus time to show recovery). */
+  end?: number;
+  /** The first impacts, in plain words ("at 10 m shop/api goes down: …"). */
+  summary?: string[];
 }

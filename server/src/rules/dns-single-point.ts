@@ -1,0 +1,118 @@
+import type { ClusterInfo } from '../cluster/types';
+import type { Fix } from '../fixes/edit';
+import { appendToSequence, setField } from '../fixes/yaml-edit';
+import { describeReplicas, type Inventory } from '../inventory/inventory';
+import type { Resource } from '../manifest/parse';
+import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
+import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
+import type { Report, Rule } from './types';
+
+const DNS_NAMES = ['coredns', 'kube-dns'];
+
+export function isClusterDns(resource: Resource): boolean {
+  return resource.kind === 'Deployment' && resource.namespace === 'kube-system' && DNS_NAMES.includes(resource.name ?? '');
+}
+
+const WHY =
+  'a running CoreDNS keeps answering during a control-plane outage from its informer cache, but one that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced';
+
+function parseJson(text: unknown): any {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The cluster-proportional-autoscaler that sizes the DNS Deployment (kube-dns-autoscaler), and
+ * whether its parameters keep at least 2 replicas.
+ */
+function dnsAutoscaler(dns: Resource, inventory: Inventory): { name: string; keepsTwo: boolean } | undefined {
+  for (const candidate of inventory.inNamespace('kube-system', 'Deployment')) {
+    const args: string[] = (podTemplateOf(candidate)?.spec.containers ?? []).flatMap((c: any) => [...(Array.isArray(c?.command) ? c.command : []), ...(Array.isArray(c?.args) ? c.args : [])]).map(String);
+    const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length).toLowerCase();
+    if (target !== `deployment/${dns.name}`) continue;
+    const configMapName = args.find((a) => a.startsWith('--configmap='))?.slice('--configmap='.length);
+    const configMap = inventory.inNamespace('kube-system', 'ConfigMap').find((c) => c.name === configMapName);
+    const defaults = parseJson(args.find((a) => a.startsWith('--default-params='))?.slice('--default-params='.length));
+    const params = configMap ? { linear: parseJson(configMap.object?.data?.linear), ladder: parseJson(configMap.object?.data?.ladder) } : defaults;
+    const linear = params?.linear;
+    const keepsTwo = !!linear && (linear.preventSinglePointFailure === true || (typeof linear.min === 'number' && linear.min >= 2));
+    return { name: candidate.name ?? 'autoscaler', keepsTwo };
+  }
+  return undefined;
+}
+
+function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Report | undefined {
+  const replicas = inventory.effectiveReplicas(dns);
+  if (replicas.value >= 2 || (replicas.source === 'spec' && replicas.value === 0)) return undefined;
+  const autoscaler = dnsAutoscaler(dns, inventory);
+  if (autoscaler?.keepsTwo) return undefined;
+  const scaled = autoscaler ? ` (${autoscaler.name} sizes it, but its parameters let it go down to 1: set preventSinglePointFailure)` : '';
+  const template = podTemplateOf(dns);
+  const fixes: (Fix | undefined)[] = [];
+  if (dns.file && replicas.source !== 'hpa' && template) {
+    const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
+    const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
+    const spread = spreadsAcrossFailureDomains(template.spec, template.labels)
+      ? []
+      : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
+    if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, edits: [...edits, ...spread] });
+  }
+  return {
+    resource: dns,
+    path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
+    message: `Cluster DNS ${describeResource(dns)}${where} runs ${describeReplicas(replicas)}${scaled}: when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; ${WHY}.`,
+    fixes,
+  };
+}
+
+/** Where the live DNS pods run: all on one node, or all on control-plane nodes, is one failure away from no DNS. */
+function badPlacement(dns: Resource, inventory: Inventory, cluster: ClusterInfo): Report | undefined {
+  if (cluster.missing.some((m) => /^pods?$/i.test(m.resource))) return undefined;
+  const all = inventory.podsOf(dns);
+  if (all.length === 0) return undefined; // pods of kube-system not read: nothing to say
+  const ready = all.filter(isPodReady);
+  const where = ` in cluster ${cluster.name}`;
+  if (ready.length === 0) {
+    return { resource: dns, message: `Cluster DNS ${describeResource(dns)}${where} has no ready pod: DNS lookups in the cluster fail now.` };
+  }
+  const nodes = [...new Set(ready.map((p) => String(p.object?.spec?.nodeName ?? '?')))];
+  const pods = `${ready.length} ready pod${ready.length === 1 ? '' : 's'}`;
+  if (nodes.length === 1) {
+    return {
+      resource: dns,
+      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, all on node ${nodes[0]}: when that node dies or reboots, every DNS lookup in the cluster fails until they are rescheduled, and during a control-plane outage they are not rescheduled at all; ${WHY}.`,
+    };
+  }
+  const controlPlane = new Set(cluster.topology.controlPlaneNodes);
+  if (nodes.every((n) => controlPlane.has(n))) {
+    return {
+      resource: dns,
+      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, all on control-plane nodes (${nodes.join(', ')}): when the control plane goes down with its nodes, cluster DNS goes with it and cannot come back until the API does; ${WHY}.`,
+    };
+  }
+  return undefined;
+}
+
+export const dnsSinglePoint: Rule = {
+  meta: {
+    id: 'dns-single-point',
+    severity: 'warning',
+    scenario: 'control-plane',
+    title: 'Cluster DNS that one failure takes down',
+    description:
+      'Every Service lookup in the cluster goes through the cluster DNS Deployment (`coredns` or `kube-dns` in `kube-system`). With fewer than 2 replicas, or (in a live cluster) with all ready pods on one node or all on control-plane nodes, one pod restart or one node failure stops name resolution everywhere. During a control-plane outage it is worse: a running CoreDNS keeps answering from its informer cache (response-cache expiry does not matter), but a CoreDNS that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced; if all of them sit on the control-plane nodes, they die with it. A cluster-proportional-autoscaler (`kube-dns-autoscaler`) that keeps 2 replicas (`preventSinglePointFailure` or `min` ≥ 2) counts.',
+    fix: 'Sets `replicas: 2` and, when the pods are not spread yet, adds a `kubernetes.io/hostname` topology spread constraint.',
+  },
+  check({ file, resources, inventory, cluster, report }) {
+    for (const resource of resources) {
+      if (!isClusterDns(resource)) continue;
+      const where = file ? '' : ` in cluster ${cluster?.name ?? ''}`;
+      const finding = tooFewReplicas(resource, inventory, where) ?? (!file && cluster ? badPlacement(resource, inventory, cluster) : undefined);
+      if (finding) report(finding);
+    }
+  },
+};

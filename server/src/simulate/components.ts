@@ -1,0 +1,144 @@
+import type { ControlPlaneSegment } from './control-plane';
+import { FACT, TIMING } from './facts';
+import { formatSeconds } from './format-time';
+import type { SimContext } from './workload-capacity';
+import type { ComponentName, ComponentResult, State, TimelineEvent } from './types';
+
+interface Row {
+  name: ComponentName;
+  state: (s: ControlPlaneSegment) => State;
+  reason: (s: ControlPlaneSegment, state: State) => string;
+  fact: string;
+}
+
+/** The cluster functions' rows, derived from the control plane over time. DNS has its own model (dns.ts). */
+export function simulateComponents(ctx: SimContext): { components: ComponentResult[]; events: TimelineEvent[] } {
+  const cp = ctx.controlPlane;
+  const managerOnly = (s: ControlPlaneSegment) => s.writes && !s.controllers;
+  const rows: Row[] = [
+    {
+      name: 'etcd',
+      state: (s) => cp.etcdState(s),
+      reason: (s) => cp.describeEtcd(s),
+      fact: FACT.quorum,
+    },
+    {
+      name: 'api',
+      state: (s) => (s.writes ? cp.apiState(s) : s.cachedReads ? 'degraded' : 'down'),
+      reason: (s, state) => {
+        if (state === 'ok') return 'every API server serves and etcd has quorum';
+        if (s.writes) return `${s.apiServers.length} of ${cp.cpNodes.length} API servers serve (${s.apiServers.join(', ')}); the load balancer and the default/kubernetes endpoints drop the others within ~15 s`;
+        if (s.cachedReads) return `etcd has no quorum: writes fail at once; API servers answer reads from their watch cache for about ${TIMING.watchCacheGrace} s, then fail (429)`;
+        if (!s.etcd.quorum) return 'etcd has no quorum: the API fails every request';
+        return 'no API server is running: nothing can read or write cluster state';
+      },
+      fact: FACT.api,
+    },
+    {
+      name: 'scheduling',
+      state: (s) => (!s.scheduling ? 'down' : s.schedulingLeaseMoving ? 'degraded' : 'ok'),
+      reason: (s, state) =>
+        state === 'down'
+          ? s.writes
+            ? 'no scheduler runs: new pods stay Pending (running pods are not affected)'
+            : 'the scheduler needs the API: new pods cannot even be created'
+          : state === 'degraded'
+            ? `if the scheduler's leader was on a lost node, its lease moves to a surviving one within ~${TIMING.leaderLease} s: no workload impact`
+            : 'the scheduler binds pods again',
+      fact: FACT.controlLoops,
+    },
+    {
+      name: 'controllers',
+      state: (s) => (!s.controllers ? 'down' : s.controllersLeaseMoving ? 'degraded' : 'ok'),
+      reason: (s, state) =>
+        state === 'down'
+          ? s.writes
+            ? 'no controller manager runs: nothing replaces lost pods, Deployments do not roll, endpoints and node health are not updated'
+            : 'the controller manager needs the API: no ReplicaSet, StatefulSet, DaemonSet, Job or CronJob controller, no endpoint updates, no node lifecycle'
+          : state === 'degraded'
+            ? `if the controller manager's leader was on a lost node, its lease moves to a surviving one within ~${TIMING.leaderLease} s: no workload impact`
+            : 'controllers reconcile again: lost pods are replaced; the node controller starts a fresh grace period, so no mass eviction',
+      fact: FACT.controlLoops,
+    },
+    {
+      name: 'autoscaling',
+      state: (s) => (s.controllers && s.writes ? 'ok' : 'down'),
+      reason: (_s, state) =>
+        state === 'down'
+          ? 'HPA, VPA and the cluster autoscaler need the API and the controller manager: replica counts and node counts are frozen'
+          : 'autoscalers act again; the cluster autoscaler pauses while more than 45 % (or more than 3) nodes are unready',
+      fact: FACT.controlLoops,
+    },
+    {
+      name: 'service-routing',
+      state: (s) => (s.controllers && s.writes ? 'ok' : 'degraded'),
+      reason: (_s, state) =>
+        state === 'degraded'
+          ? 'kube-proxy keeps its rules, but endpoints are frozen: dead or unready pods are not removed and new pods not added'
+          : 'endpoints follow pods again: dead pods leave their Services',
+      fact: FACT.frozenEndpoints,
+    },
+    {
+      name: 'kubectl',
+      state: (s) => (s.writes ? 'ok' : s.cachedReads ? 'degraded' : 'down'),
+      reason: (s, state) =>
+        state === 'down'
+          ? 'kubectl, port-forward, logs, exec and dashboards all go through the API: unavailable'
+          : state === 'degraded'
+            ? 'kubectl reads may still be answered from the watch cache for ~30 s; writes fail'
+            : managerOnly(s) || !s.scheduling
+              ? 'kubectl reads and writes work, but nothing acts on them'
+              : 'kubectl works',
+      fact: FACT.people,
+    },
+  ];
+
+  const components: ComponentResult[] = [];
+  const events: TimelineEvent[] = [];
+  for (const row of rows) {
+    const states: { at: number; state: State }[] = [];
+    let lastReason = '';
+    for (const segment of cp.segments) {
+      if (segment.from > ctx.end) break;
+      const state = row.state(segment);
+      const reason = row.reason(segment, state);
+      const previous = states[states.length - 1];
+      if (previous?.state === state && reason === lastReason) continue;
+      if (previous?.state !== state) states.push({ at: segment.from, state });
+      if (previous || state !== 'ok') events.push({ at: segment.from, subject: { type: 'component', name: row.name }, state, reason, fact: row.fact });
+      lastReason = reason;
+    }
+    components.push({ name: row.name, states });
+  }
+  events.push(...outageNotes(ctx));
+  return { components, events };
+}
+
+/** Facts worth telling at a moment without changing a row: DNS holding, tokens, recovery. */
+function outageNotes(ctx: SimContext): TimelineEvent[] {
+  const cp = ctx.controlPlane;
+  const notes: TimelineEvent[] = [];
+  const downAt = cp.segments.find((s) => !s.writes)?.from;
+  if (downAt === undefined) return notes;
+  const back = cp.firstWrites(downAt);
+  const tokenAt = downAt + TIMING.tokenRefresh;
+  if (tokenAt < back && tokenAt <= ctx.end) {
+    notes.push({
+      at: tokenAt,
+      subject: { type: 'component', name: 'api' },
+      state: 'down',
+      reason: `kubelets can no longer refresh projected service-account tokens (refresh at 80 % of the ~1 h TTL, ${formatSeconds(TIMING.tokenRefresh)} in): harmless with the default extended expiry; custom-audience tokens (cloud IAM) expire within the hour, so pods may lose cloud credentials`,
+      fact: FACT.tokens,
+    });
+  }
+  if (Number.isFinite(back) && back <= ctx.end) {
+    notes.push({
+      at: back,
+      subject: { type: 'component', name: 'controllers' },
+      state: cp.at(back).controllers ? 'ok' : 'down',
+      reason: `the API is back after ${formatSeconds(back - downAt)}: no mass eviction (the node controller starts its ${TIMING.nodeMonitorGrace} s grace period afresh); controllers replace lost pods; each CronJob runs at most one missed schedule`,
+      fact: FACT.recovery,
+    });
+  }
+  return notes;
+}

@@ -1,0 +1,185 @@
+import { FACT, TIMING } from './facts';
+import { controlPlaneNodes, type SimTopology } from './model';
+import { hasQuorum, quorumSize } from './quorum';
+import type { Scenario, State } from './types';
+
+/** One stretch of time over which the control plane does not change. */
+export interface ControlPlaneSegment {
+  from: number;
+  etcd: { members: number; alive: number; quorum: boolean };
+  /** Control-plane nodes whose API server can serve (its own etcd member up when etcd is stacked). */
+  apiServers: string[];
+  /** Writes go through: some API server serves and etcd has quorum. */
+  writes: boolean;
+  /** Reads still answered from the watch cache (quorum lost less than ~30 s ago). */
+  cachedReads: boolean;
+  /** A scheduler / controller manager that reaches a working API server acts. */
+  scheduling: boolean;
+  controllers: boolean;
+  /** A leader lease is moving to a surviving instance. */
+  schedulingLeaseMoving: boolean;
+  controllersLeaseMoving: boolean;
+}
+
+type Instance = 'apiserver' | 'scheduler' | 'controller-manager' | 'etcd';
+const INSTANCES: Instance[] = ['apiserver', 'scheduler', 'controller-manager', 'etcd'];
+
+interface Outage {
+  from: number;
+  to: number;
+}
+
+/** The control plane over time: which instances run, whether etcd has quorum, what acts. */
+export class ControlPlaneTimeline {
+  readonly segments: ControlPlaneSegment[];
+  readonly cpNodes: string[];
+  private readonly externalMembers: string[];
+
+  constructor(
+    readonly topology: SimTopology,
+    readonly scenario: Scenario,
+  ) {
+    this.cpNodes = controlPlaneNodes(topology).map((n) => n.name);
+    this.externalMembers = topology.etcd.mode === 'external' ? Array.from({ length: topology.etcd.members }, (_, i) => `etcd-${i + 1}`) : [];
+    this.segments = this.build();
+  }
+
+  /** Down intervals of one instance on one control-plane node (or of one external etcd member). */
+  private outages(node: string, instance: Instance): Outage[] {
+    const { fail, duration } = this.scenario;
+    const out: Outage[] = [];
+    const whole = { from: 0, to: duration };
+    if (duration > 0) {
+      if (fail.kind === 'apiserver' && instance === 'apiserver') out.push(whole);
+      if (fail.kind === 'scheduler' && instance === 'scheduler') out.push(whole);
+      if (fail.kind === 'controller-manager' && instance === 'controller-manager') out.push(whole);
+      if (fail.kind === 'etcd' && instance === 'etcd') out.push(whole);
+      if (fail.kind === 'nodes' && fail.nodes.includes(node)) out.push(whole);
+    }
+    for (const event of this.scenario.events) {
+      if (event.kind === 'node-lost' && event.node === node) out.push({ from: event.at, to: Infinity });
+      // Static control-plane pods come back with the node (rule 7).
+      if (event.kind === 'node-reboot' && event.node === node) out.push({ from: event.at, to: event.at + TIMING.assumedReboot });
+    }
+    return out;
+  }
+
+  private up(node: string, instance: Instance, t: number): boolean {
+    return !this.outages(node, instance).some((o) => t >= o.from && t < o.to);
+  }
+
+  private breakpoints(): number[] {
+    const points = new Set<number>([0]);
+    const owners = [...this.cpNodes.map((n) => [n, INSTANCES] as const), ...this.externalMembers.map((m) => [m, ['etcd' as Instance]] as const)];
+    for (const [node, instances] of owners) {
+      for (const instance of instances) {
+        for (const o of this.outages(node, instance)) {
+          points.add(o.from);
+          if (Number.isFinite(o.to)) points.add(o.to);
+        }
+      }
+    }
+    return [...points].filter((p) => p >= 0).sort((a, b) => a - b);
+  }
+
+  private raw(t: number): Omit<ControlPlaneSegment, 'cachedReads' | 'schedulingLeaseMoving' | 'controllersLeaseMoving'> & { schedulers: string[]; managers: string[] } {
+    const stacked = this.topology.etcd.mode === 'stacked';
+    const members = stacked ? this.cpNodes.length : this.topology.etcd.members;
+    const alive = stacked ? this.cpNodes.filter((n) => this.up(n, 'etcd', t)).length : this.externalMembers.filter((m) => this.up(m, 'etcd', t)).length;
+    // A stacked API server talks only to its own node's etcd member (facts/control-plane.md §4).
+    const apiServers = this.cpNodes.filter((n) => this.up(n, 'apiserver', t) && (!stacked || this.up(n, 'etcd', t)));
+    const quorum = hasQuorum(members, alive);
+    const writes = quorum && apiServers.length > 0;
+    // Scheduler and controller manager reach the API through their own node's API server (kubeadm ≥ 1.20).
+    const schedulers = writes ? apiServers.filter((n) => this.up(n, 'scheduler', t)) : [];
+    const managers = writes ? apiServers.filter((n) => this.up(n, 'controller-manager', t)) : [];
+    return { from: t, etcd: { members, alive, quorum }, apiServers, writes, scheduling: schedulers.length > 0, controllers: managers.length > 0, schedulers, managers };
+  }
+
+  private build(): ControlPlaneSegment[] {
+    const points = this.breakpoints();
+    // Before the outage every instance runs: the state changes are measured against it.
+    const healthy = this.raw(-1);
+    const raws = points.map((t) => this.raw(t));
+    const lost = (before: string[], now: string[]) => before.some((n) => !now.includes(n));
+    // Windows that follow a change: cached reads after quorum loss, lease hand-over after losing an instance.
+    const windows = new Set<number>();
+    raws.forEach((r, i) => {
+      const before = raws[i - 1] ?? healthy;
+      if (before.etcd.quorum && !r.etcd.quorum) windows.add(r.from + TIMING.watchCacheGrace);
+      if (r.scheduling && lost(before.schedulers, r.schedulers)) windows.add(r.from + TIMING.leaderLease);
+      if (r.controllers && lost(before.managers, r.managers)) windows.add(r.from + TIMING.leaderLease);
+    });
+    const all = [...new Set([...points, ...windows])].sort((a, b) => a - b);
+    const segments: ControlPlaneSegment[] = [];
+    let quorumLostAt = -Infinity;
+    let schedulerLossAt = -Infinity;
+    let managerLossAt = -Infinity;
+    let previous = healthy;
+    for (const t of all) {
+      const r = this.raw(t);
+      if (previous.etcd.quorum && !r.etcd.quorum) quorumLostAt = t;
+      if (lost(previous.schedulers, r.schedulers)) schedulerLossAt = t;
+      if (lost(previous.managers, r.managers)) managerLossAt = t;
+      const { schedulers: _s, managers: _m, ...segment } = r;
+      segments.push({
+        ...segment,
+        cachedReads: !r.etcd.quorum && r.apiServers.length > 0 && t < quorumLostAt + TIMING.watchCacheGrace,
+        schedulingLeaseMoving: r.scheduling && t < schedulerLossAt + TIMING.leaderLease,
+        controllersLeaseMoving: r.controllers && t < managerLossAt + TIMING.leaderLease,
+      });
+      previous = r;
+    }
+    return segments;
+  }
+
+  at(t: number): ControlPlaneSegment {
+    let found = this.segments[0];
+    for (const s of this.segments) {
+      if (s.from <= t) found = s;
+      else break;
+    }
+    return found;
+  }
+
+  /** The earliest moment at or after `from` when `holds` is true, Infinity when it never is. */
+  firstTime(from: number, holds: (s: ControlPlaneSegment) => boolean): number {
+    if (holds(this.at(from))) return from;
+    const next = this.segments.find((s) => s.from > from && holds(s));
+    return next ? next.from : Infinity;
+  }
+
+  /** When the API next takes writes (kubelets report, controllers can act). */
+  firstWrites(from: number): number {
+    return this.firstTime(from, (s) => s.writes);
+  }
+
+  firstControllers(from: number): number {
+    return this.firstTime(from, (s) => s.controllers);
+  }
+
+  firstScheduling(from: number): number {
+    return this.firstTime(from, (s) => s.scheduling && s.controllers);
+  }
+
+  apiState(s: ControlPlaneSegment): State {
+    if (!s.writes) return 'down';
+    return s.apiServers.length < this.cpNodes.length ? 'degraded' : 'ok';
+  }
+
+  etcdState(s: ControlPlaneSegment): State {
+    if (!s.etcd.quorum) return 'down';
+    return s.etcd.alive < s.etcd.members ? 'degraded' : 'ok';
+  }
+
+  describeEtcd(s: ControlPlaneSegment): string {
+    const { members, alive } = s.etcd;
+    const need = quorumSize(members);
+    const mode = this.topology.etcd.mode === 'stacked' ? 'stacked etcd' : 'external etcd';
+    if (this.scenario.fail.kind === 'etcd' && !s.etcd.quorum) return `${mode} has lost quorum (the failure simulated): no write can commit`;
+    return `${mode}: ${alive} of ${members} members up, quorum needs ${need}${s.etcd.quorum ? '' : ': no write can commit'}`;
+  }
+
+  /** Citation for the API row. */
+  static readonly apiFact = FACT.api;
+}

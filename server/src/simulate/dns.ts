@@ -1,0 +1,103 @@
+import { FACT, TIMING } from './facts';
+import type { SimContext } from './workload-capacity';
+import type { State, TimelineEvent } from './types';
+
+type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead';
+
+interface Interval {
+  from: number;
+  to: number;
+  state: Exclude<ReplicaState, 'serving'>;
+  why: string;
+}
+
+export interface DnsResult {
+  states: { at: number; state: State }[];
+  events: TimelineEvent[];
+}
+
+/** Cluster DNS over the outage, replica by replica (rule 8). */
+export function simulateDns(ctx: SimContext): DnsResult {
+  const { controlPlane: cp, incidents, scenario, topology } = ctx;
+  const replicas = topology.coreDnsNodes;
+  if (!replicas.length) return { states: [{ at: 0, state: 'ok' }], events: [] };
+
+
+  const intervals: Interval[][] = replicas.map((node) => {
+    const list: Interval[] = [];
+    for (const incident of incidents.filter((i) => i.node === node)) {
+      const podsBack = Number.isFinite(incident.backAt) ? cp.firstWrites(incident.backAt) + TIMING.reconnect : Infinity;
+      const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
+      const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
+      list.push({ from: incident.at, to: Math.min(podsBack, replaced), state: 'dead', why: incident.what });
+    }
+    for (const event of scenario.events) {
+      if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
+      if (list.some((i) => i.state === 'dead' && event.at >= i.from && event.at < i.to)) continue;
+      const synced = cp.firstWrites(event.at) + TIMING.reconnect;
+      list.push({ from: event.at, to: Math.min(event.at + TIMING.dnsStartupTimeout, synced), state: 'waiting', why: 'CoreDNS restarted' });
+      if (event.at + TIMING.dnsStartupTimeout < synced) list.push({ from: event.at + TIMING.dnsStartupTimeout, to: synced, state: 'servfail', why: 'CoreDNS restarted' });
+    }
+    return list;
+  });
+
+  const stateOfReplica = (index: number, t: number): { state: ReplicaState; why?: string } => {
+    const hit = intervals[index].filter((i) => t >= i.from && t < i.to);
+    const dead = hit.find((i) => i.state === 'dead');
+    const found = dead ?? hit[0];
+    return found ? { state: found.state, why: found.why } : { state: 'serving' };
+  };
+
+  const points = new Set<number>([0]);
+  for (const list of intervals) for (const i of list) for (const t of [i.from, i.to]) if (Number.isFinite(t) && t <= ctx.end) points.add(t);
+
+  const states: { at: number; state: State }[] = [];
+  const events: TimelineEvent[] = [];
+  let last: State | undefined;
+  let lastServing = replicas.length;
+  for (const at of [...points].sort((a, b) => a - b)) {
+    const now = replicas.map((_, i) => stateOfReplica(i, at));
+    const count = (s: ReplicaState) => now.filter((r) => r.state === s).length;
+    const serving = count('serving');
+    const state: State = serving === replicas.length ? 'ok' : serving > 0 || count('waiting') > 0 ? 'degraded' : 'down';
+    if (state === last && serving === lastServing) continue;
+    if (state !== last) states.push({ at, state });
+    if (last !== undefined || state !== 'ok') events.push({ at, subject: { type: 'component', name: 'dns' }, state, reason: describe(now, replicas, topology.nodeLocalDns), fact: FACT.dns });
+    last = state;
+    lastServing = serving;
+  }
+  const apiDownAt = cp.segments.find((s) => !s.writes)?.from;
+  const stateAt = (t: number) => states.filter((s) => s.at <= t).pop()?.state ?? 'ok';
+  if (apiDownAt !== undefined && apiDownAt <= ctx.end && stateAt(apiDownAt) === 'ok') {
+    events.push({
+      at: apiDownAt,
+      subject: { type: 'component', name: 'dns' },
+      state: 'ok',
+      reason: 'running CoreDNS replicas keep answering cluster names from their informer cache for the whole outage (frozen: no new Services); response-cache expiry does not break DNS',
+      fact: FACT.dns,
+    });
+  }
+  return { states, events };
+}
+
+function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean): string {
+  const total = now.length;
+  const of = (s: ReplicaState) => now.map((r, i) => ({ ...r, node: nodes[i] })).filter((r) => r.state === s);
+  const serving = of('serving');
+  const parts: string[] = [];
+  if (serving.length === total) {
+    parts.push(`all ${total} CoreDNS replicas answer cluster names again`);
+    return parts.join('; ');
+  }
+  const dead = of('dead');
+  if (dead.length) parts.push(`${dead.length} of ${total} CoreDNS replicas gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not rescheduled while the API is down; the frozen kube-dns Service still sends them queries`);
+  const waiting = of('waiting');
+  if (waiting.length) parts.push(`${waiting.length} of ${total} CoreDNS replicas restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
+  const servfail = of('servfail');
+  if (servfail.length) parts.push(`${servfail.length} of ${total} restarted CoreDNS replicas started without the API: SERVFAIL for every cluster name, external names still resolve through forwarding`);
+  if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering from the informer cache (frozen: no new Services)`);
+  else if (!servfail.length && !waiting.length) parts.push('no replica answers: cluster and external names fail');
+  else if (!waiting.length) parts.push('cluster DNS is down');
+  if (nodeLocal) parts.push(serving.length ? 'NodeLocal DNSCache keeps working through the surviving replicas' : 'NodeLocal DNSCache cannot help: its cache misses go to the central replicas');
+  return parts.join('; ');
+}

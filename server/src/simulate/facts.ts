@@ -1,0 +1,52 @@
+/**
+ * The timings the model rests on, each with the rule of SIMULATION.md and the fact sheet it comes from,
+ * so every timeline event can cite what a person would check.
+ */
+
+export const FACT = {
+  quorum: 'rule 1: etcd quorum is ⌊n/2⌋+1 — facts/control-plane.md §1',
+  api: 'rule 2: the API needs an API server and etcd quorum — facts/control-plane.md §1',
+  controlLoops: 'rule 3: scheduler, controllers and autoscalers need the API; leases move in ~15 s — facts/control-plane.md §2, facts/data-plane.md §4',
+  runningPods: 'rule 4: running pods keep running, crashed containers restart in place with back-off — facts/data-plane.md §1',
+  nothingReplaced: 'rule 5: nothing is replaced while the API is down — facts/data-plane.md §1, §6',
+  frozenEndpoints: 'rule 6: endpoints are frozen — facts/data-plane.md §2',
+  nodeReboot: 'rule 7: after a reboot only static pods come back — facts/data-plane.md §1, §2',
+  dns: 'rule 8: CoreDNS answers from its informer cache; a restarted replica answers SERVFAIL after 5 s — facts/data-plane.md §3',
+  kubeProxy: 'rule 9: kube-proxy keeps its rules and does not flush them on restart (v1.14+) — facts/data-plane.md §2',
+  surge: 'rule 10: the HPA is frozen; memory limits mean OOM restarts, no limits mean node-pressure evictions — facts/data-plane.md §1, §4',
+  apiClients: 'rule 11: in-cluster API clients fail at once and lose leases after ~15 s — facts/data-plane.md §5, §6',
+  tokens: 'rule 12: kubelets cannot refresh projected tokens (refresh at 80 % of TTL) — facts/data-plane.md §5',
+  people: 'rule 13: kubectl, logs, exec and dashboards need the API — facts/control-plane.md §2',
+  recovery: 'rule 14: on recovery the node controller starts a fresh grace period and controllers replace lost pods — facts/control-plane.md §3, facts/data-plane.md §6',
+  nodeLifecycle: 'rule 14: a node is NotReady after the 50 s grace period, its pods evicted 300 s later — facts/control-plane.md §3',
+} as const;
+
+export const TIMING = {
+  /** Leader-election lease duration of the scheduler and controller manager (component-base default). */
+  leaderLease: 15,
+  /** The API server keeps serving reads from its watch cache this long after etcd loses quorum. */
+  watchCacheGrace: 30,
+  /** CoreDNS startup_timeout before serving with an unsynced API. */
+  dnsStartupTimeout: 5,
+  /** node-monitor-grace-period since v1.32 (40 s before). */
+  nodeMonitorGrace: 50,
+  /** Default not-ready/unreachable toleration added by DefaultTolerationSeconds. */
+  unreachableToleration: 300,
+  /** Kubelets retry their lease with back-off capped at 7 s: they are back within about this long of the API. */
+  reconnect: 10,
+  /** Kubelet crash-loop back-off: first delay and cap. */
+  backoffFirst: 10,
+  backoffCap: 300,
+  /** HPA sync period. */
+  hpaSync: 15,
+  /** Kubelet projected-token refresh: 80 % of the injected 3607 s TTL. */
+  tokenRefresh: Math.round(0.8 * 3607),
+  /** Assumed, not sourced: how long a machine takes to reboot. */
+  assumedReboot: 120,
+  /** Assumed, not sourced: schedule a pod, start it from a cached image and pass readiness. */
+  assumedPodStart: 30,
+  /** Assumed, not sourced: how long a surging container runs before its memory limit or the node's memory runs out. */
+  assumedSurgeToMemoryLimit: 30,
+  /** Assumed: a surge pushes the node into memory pressure, then the kubelet's 10 s housekeeping evicts. */
+  assumedSurgeToEviction: 60,
+} as const;

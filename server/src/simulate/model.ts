@@ -1,0 +1,72 @@
+/** The simulator's inputs: what the cluster looks like and what runs on it. */
+
+export interface SimTaint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface SimNode {
+  name: string;
+  controlPlane: boolean;
+  zone?: string;
+  labels: Record<string, string>;
+  taints: SimTaint[];
+  /** Allocatable resources when known (cpu in cores, memory in bytes, GPUs). */
+  capacity?: { cpu?: number; memory?: number; gpu?: number };
+}
+
+export interface SimTopology {
+  /** Every node, control-plane nodes included. */
+  nodes: SimNode[];
+  etcd: {
+    /** stacked: one member on each control-plane node; external: `members` hosts of their own. */
+    mode: 'stacked' | 'external';
+    members: number;
+  };
+  /** Set when the provider runs the control plane: the simulation is then a what-if only. */
+  managed?: string;
+  /** The node each CoreDNS replica runs on (one entry per replica). */
+  coreDnsNodes: string[];
+  nodeLocalDns: boolean;
+  /** What the builder could not know and assumed. */
+  assumptions: string[];
+}
+
+export type SimWorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'ReplicaSet' | 'ReplicationController' | 'Job' | 'CronJob' | 'Pod';
+
+export interface SimWorkload {
+  kind: SimWorkloadKind | string;
+  namespace: string;
+  name: string;
+  /** Desired replicas (a DaemonSet: the nodes it runs on; a CronJob: 0, it has no pods between runs). */
+  replicas: number;
+  /** Pods per node. */
+  placement: Record<string, number>;
+  placementSource: 'observed' | 'assumed';
+  probes: { liveness: boolean; readiness: boolean; startup: boolean };
+  hpa?: { min: number; max: number };
+  pdb: boolean;
+  /** Whether every container sets a memory limit (OOM-kill in place rather than node pressure). */
+  memoryLimit: boolean;
+  /** Why it talks to the API itself (controller, operator, ingress controller …), when it does. */
+  apiClient?: string;
+  /** An ingress controller keeps serving its last configuration. */
+  ingressController?: boolean;
+  /** A Service selects its pods, so frozen endpoints can blackhole its traffic. */
+  fronted: boolean;
+  /** A static pod: the kubelet runs it from disk, also after a reboot. */
+  staticPod?: boolean;
+  /** CronJob schedule. */
+  schedule?: string;
+  /** Nodes a replacement pod may be scheduled to (taints, node selectors); all workers when unset. */
+  eligibleNodes?: string[];
+}
+
+export function workloadKey(w: { namespace: string; name: string }): string {
+  return `${w.namespace}/${w.name}`;
+}
+
+export function controlPlaneNodes(topology: SimTopology): SimNode[] {
+  return topology.nodes.filter((n) => n.controlPlane);
+}

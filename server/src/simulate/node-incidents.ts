@@ -1,0 +1,35 @@
+import { FACT, TIMING } from './facts';
+import type { Scenario } from './types';
+
+/** A node that stops at `at` and (unless lost) is running again at `backAt`. */
+export interface NodeIncident {
+  node: string;
+  kind: 'failed' | 'reboot' | 'lost';
+  at: number;
+  backAt: number;
+  /** Words for "what happened to the node", e.g. "worker-2 rebooted". */
+  what: string;
+  fact: string;
+}
+
+export function nodeIncidents(scenario: Scenario): NodeIncident[] {
+  const incidents: NodeIncident[] = [];
+  if (scenario.fail.kind === 'nodes' && scenario.duration > 0) {
+    for (const node of scenario.fail.nodes) {
+      incidents.push({ node, kind: 'failed', at: 0, backAt: scenario.duration, what: `${node} failed`, fact: FACT.nothingReplaced });
+    }
+  }
+  for (const event of scenario.events) {
+    if (event.kind === 'node-reboot') {
+      incidents.push({ node: event.node, kind: 'reboot', at: event.at, backAt: event.at + TIMING.assumedReboot, what: `${event.node} rebooted`, fact: FACT.nodeReboot });
+    }
+    if (event.kind === 'node-lost') {
+      incidents.push({ node: event.node, kind: 'lost', at: event.at, backAt: Infinity, what: `${event.node} was lost`, fact: FACT.nothingReplaced });
+    }
+  }
+  return incidents.sort((a, b) => a.at - b.at);
+}
+
+export function nodeIsDown(incidents: NodeIncident[], node: string, t: number): boolean {
+  return incidents.some((i) => i.node === node && t >= i.at && t < i.backAt);
+}

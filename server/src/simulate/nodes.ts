@@ -1,0 +1,44 @@
+import { FACT, TIMING } from './facts';
+import { formatSeconds } from './format-time';
+import type { SimContext } from './workload-capacity';
+import type { TimelineEvent } from './types';
+
+/** What happens to each node the scenario touches. */
+export function simulateNodes(ctx: SimContext): TimelineEvent[] {
+  const { controlPlane: cp, incidents, scenario } = ctx;
+  const events: TimelineEvent[] = [];
+  const subject = (name: string) => ({ type: 'node' as const, name });
+  for (const incident of incidents) {
+    const isControlPlane = cp.cpNodes.includes(incident.node);
+    const carrying = isControlPlane ? ` with its API server, ${ctx.topology.etcd.mode === 'stacked' ? 'etcd member, ' : ''}scheduler and controller manager` : '';
+    events.push({ at: incident.at, subject: subject(incident.node), state: 'down', reason: `${incident.what}${carrying}: every pod on it is gone`, fact: incident.fact });
+    if (!Number.isFinite(incident.backAt) || incident.backAt > ctx.end) continue;
+    const podsBack = cp.firstWrites(incident.backAt) + TIMING.reconnect;
+    if (podsBack > incident.backAt + TIMING.reconnect) {
+      events.push({
+        at: incident.backAt,
+        subject: subject(incident.node),
+        state: 'degraded',
+        reason: `${incident.node} is up again${incident.kind === 'reboot' ? ` (reboot assumed to take ${formatSeconds(TIMING.assumedReboot)})` : ''}, but only static pods start: no kube-proxy, CNI agent or regular pods until the API returns, and its iptables/IPVS rules are gone, so it serves nothing`,
+        fact: FACT.nodeReboot,
+      });
+    }
+    if (podsBack <= ctx.end) {
+      events.push({ at: podsBack, subject: subject(incident.node), state: 'ok', reason: `${incident.node}'s kubelet reached the API and started its pods again`, fact: FACT.recovery });
+    }
+  }
+  for (const event of scenario.events) {
+    if (event.kind !== 'kube-proxy-restart') continue;
+    const writes = cp.at(event.at).writes;
+    events.push({
+      at: event.at,
+      subject: subject(event.node),
+      state: writes ? 'ok' : 'degraded',
+      reason: writes
+        ? `kube-proxy on ${event.node} restarted and re-synced its rules`
+        : `kube-proxy on ${event.node} restarted in the same mode: it does not flush its rules (v1.14+), so Services keep working there, but it cannot sync until the API returns (changing the proxy mode now would wipe them)`,
+      fact: FACT.kubeProxy,
+    });
+  }
+  return events;
+}

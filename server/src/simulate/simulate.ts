@@ -1,0 +1,71 @@
+import { simulateComponents } from './components';
+import { ControlPlaneTimeline } from './control-plane';
+import { simulateDns } from './dns';
+import { FACT } from './facts';
+import { workloadKey, type SimTopology, type SimWorkload } from './model';
+import { nodeIncidents } from './node-incidents';
+import { simulateNodes } from './nodes';
+import { summarize } from './summary';
+import type { ComponentName, ComponentResult, Scenario, SimulationResult, TimelineEvent } from './types';
+import { withControlPlanes } from './what-if';
+import { simulateWorkload, type SimContext } from './workload-capacity';
+
+/** Time shown after the outage ends, long enough for a lost node's pods to be evicted and replaced. */
+const RECOVERY_VIEW = 600;
+
+const ROW_ORDER: ComponentName[] = ['api', 'etcd', 'scheduling', 'controllers', 'autoscaling', 'dns', 'service-routing', 'kubectl'];
+const SUBJECT_ORDER = { component: 0, node: 1, workload: 2 } as const;
+
+/** What each workload and each cluster function does while the control plane fails this way. Pure: no I/O. */
+export function simulate(topology: SimTopology, workloads: SimWorkload[], scenario: Scenario): SimulationResult {
+  const effective = withControlPlanes(topology, scenario.controlPlanes);
+  const controlPlane = new ControlPlaneTimeline(effective, scenario);
+  const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at));
+  const ctx: SimContext = { topology: effective, scenario, controlPlane, incidents: nodeIncidents(scenario), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
+
+  const { components, events: componentEvents } = simulateComponents(ctx);
+  const dns = simulateDns(ctx);
+  const rows: ComponentResult[] = [...components, { name: 'dns' as const, states: dns.states }].sort((a, b) => ROW_ORDER.indexOf(a.name) - ROW_ORDER.indexOf(b.name));
+
+  const runs = workloads.map((w) => ({ workload: w, run: simulateWorkload(w, ctx) }));
+  const timeline: TimelineEvent[] = [...componentEvents, ...dns.events, ...simulateNodes(ctx), ...runs.flatMap((r) => r.run.events), ...neighboursAtRisk(runs)];
+  timeline.sort((a, b) => a.at - b.at || SUBJECT_ORDER[a.subject.type] - SUBJECT_ORDER[b.subject.type]);
+
+  const assumptions = [...effective.assumptions];
+  if (effective.managed) assumptions.unshift(`the control plane is managed by ${effective.managed}: the provider runs it highly available and hides it, so this is a what-if only`);
+  const assumed = workloads.filter((w) => w.placementSource === 'assumed');
+  if (assumed.length) assumptions.push(`placement of ${assumed.length} workload${assumed.length === 1 ? '' : 's'} (${assumed.slice(0, 5).map(workloadKey).join(', ')}${assumed.length > 5 ? ', …' : ''}) is assumed: a deterministic spread over the nodes that honours their spread rules`);
+  if (scenario.events.some((e) => e.kind === 'node-reboot')) assumptions.push('a reboot is assumed to take 2 m');
+  assumptions.push('a replacement pod is assumed to be serving 30 s after it can be scheduled (cached image)');
+
+  return {
+    version: 1,
+    scenario,
+    timeline,
+    workloads: runs.map((r) => r.run.result),
+    components: rows,
+    assumptions,
+    end: ctx.end,
+    summary: summarize(timeline, workloads.length),
+  };
+}
+
+/** Pods without memory limits push their nodes into memory pressure: the kubelet may evict their neighbours too. */
+function neighboursAtRisk(runs: { workload: SimWorkload; run: ReturnType<typeof simulateWorkload> }[]): TimelineEvent[] {
+  const events: TimelineEvent[] = [];
+  for (const { workload: source, run } of runs) {
+    for (const { node, at } of run.pressuredNodes) {
+      for (const { workload } of runs) {
+        if (workload === source || !workload.placement[node]) continue;
+        events.push({
+          at,
+          subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },
+          state: 'degraded',
+          reason: `at risk: ${node} is under memory pressure from ${workloadKey(source)}'s surge and the kubelet may evict ${workloadKey(workload)}'s pods there too (it ranks by memory use above requests)`,
+          fact: FACT.surge,
+        });
+      }
+    }
+  }
+  return events;
+}

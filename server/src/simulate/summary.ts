@@ -1,0 +1,63 @@
+import { formatSeconds } from './format-time';
+import type { TimelineEvent } from './types';
+
+const COMPONENT_WORDS: Record<string, string> = {
+  api: 'the API',
+  etcd: 'etcd',
+  scheduling: 'scheduling',
+  controllers: 'the controllers',
+  autoscaling: 'autoscaling',
+  dns: 'cluster DNS',
+  'service-routing': 'service routing',
+  kubectl: 'kubectl',
+};
+
+function verb(event: TimelineEvent): string {
+  const plural = event.subject.type === 'component' && event.subject.name === 'controllers';
+  if (event.state === 'down') return plural ? 'stop' : 'goes down';
+  return plural ? 'are degraded' : 'is degraded';
+}
+
+/** The reason's first sentence, without repeating the subject it is about. */
+function firstClause(event: TimelineEvent): string {
+  let text = event.reason.split(/\. /)[0];
+  if (event.subject.type === 'workload') {
+    const own = `${event.subject.kind ?? ''} ${event.subject.namespace}/${event.subject.name}`.trim();
+    if (text.startsWith(`${own}: `)) text = text.slice(own.length + 2);
+  }
+  return text;
+}
+
+export function subjectName(event: TimelineEvent): string {
+  const s = event.subject;
+  if (s.type === 'component') return COMPONENT_WORDS[s.name] ?? s.name;
+  if (s.type === 'node') return `node ${s.name}`;
+  return `${s.namespace}/${s.name}`;
+}
+
+/** The first impacts in plain words: when each cluster function and each workload first stops being ok. */
+export function summarize(timeline: TimelineEvent[], workloadCount: number, limit = 8): string[] {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  const impacts = timeline.filter((e) => e.state !== 'ok' && e.subject.type !== 'node');
+  const components = impacts.filter((e) => e.subject.type === 'component' && ['api', 'dns', 'scheduling', 'controllers'].includes(e.subject.name));
+  const workloads = impacts.filter((e) => e.subject.type === 'workload');
+  const first: TimelineEvent[] = [];
+  const apiDownAt = components.find((e) => e.subject.type === 'component' && e.subject.name === 'api' && e.state === 'down')?.at;
+  for (const event of [...components, ...workloads]) {
+    // Scheduling and controllers stopping with the API is the API going down: said once.
+    if (event.subject.type === 'component' && event.subject.name !== 'api' && event.subject.name !== 'dns' && event.at === apiDownAt) continue;
+    const key = `${subjectName(event)}|${event.state}`;
+    const worse = event.state === 'down' && seen.has(`${subjectName(event)}|degraded`);
+    if (seen.has(key) || (seen.has(subjectName(event)) && !worse)) continue;
+    seen.add(key);
+    seen.add(subjectName(event));
+    first.push(event);
+  }
+  first.sort((a, b) => a.at - b.at);
+  for (const event of first.slice(0, limit)) lines.push(`at ${formatSeconds(event.at)} ${subjectName(event)} ${verb(event)}: ${firstClause(event)}`);
+  const hit = new Set(workloads.map(subjectName)).size;
+  if (workloadCount > 0) lines.push(hit ? `${hit} of ${workloadCount} workloads affected` : `all ${workloadCount} workloads keep serving throughout`);
+  if (!lines.length) lines.push('nothing changes');
+  return lines;
+}

@@ -1,0 +1,32 @@
+import { controlPlaneNodes, type SimNode, type SimTopology } from './model';
+
+/** The same cluster as if it had `count` stacked control-plane nodes: the first ones kept, new ones added after them. */
+export function withControlPlanes(topology: SimTopology, count: number | undefined): SimTopology {
+  if (count === undefined) return topology;
+  const current = controlPlaneNodes(topology);
+  if (current.length === count && topology.etcd.mode === 'stacked') return topology;
+  const template: SimNode = current[0] ?? { name: 'control-plane', controlPlane: true, labels: { 'node-role.kubernetes.io/control-plane': '' }, taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] };
+  const kept = current.slice(0, count);
+  const added: SimNode[] = [];
+  for (let i = kept.length + 1; i <= count; i++) added.push({ ...template, name: whatIfName(topology, i) });
+  const keptNames = new Set(kept.map((n) => n.name));
+  const dropped = current.filter((n) => !keptNames.has(n.name)).map((n) => n.name);
+  const workers = topology.nodes.filter((n) => !n.controlPlane);
+  return {
+    ...topology,
+    nodes: [...kept, ...added, ...workers],
+    etcd: { mode: 'stacked', members: count },
+    coreDnsNodes: topology.coreDnsNodes.map((n) => (dropped.includes(n) ? kept[0].name : n)),
+    assumptions: [
+      ...topology.assumptions,
+      `what-if: simulated as if the cluster had ${count} stacked control-plane node${count === 1 ? '' : 's'} (${[...kept, ...added].map((n) => n.name).join(', ')}) with one etcd member each`,
+    ],
+  };
+}
+
+function whatIfName(topology: SimTopology, index: number): string {
+  const taken = new Set(topology.nodes.map((n) => n.name));
+  let name = `control-plane-${index}`;
+  while (taken.has(name)) name = `${name}-what-if`;
+  return name;
+}

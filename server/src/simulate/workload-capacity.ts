@@ -1,0 +1,393 @@
+import { restartBackoff } from './backoff';
+import type { ControlPlaneTimeline } from './control-plane';
+import { EventQueue } from './event-queue';
+import { FACT, TIMING } from './facts';
+import { plural } from './format-time';
+import { workloadKey, type SimTopology, type SimWorkload } from './model';
+import { nodeIsDown, type NodeIncident } from './node-incidents';
+import type { CapacityPoint, Scenario, State, TimelineEvent, WorkloadResult } from './types';
+
+export interface SimContext {
+  topology: SimTopology;
+  scenario: Scenario;
+  controlPlane: ControlPlaneTimeline;
+  incidents: NodeIncident[];
+  /** The last moment simulated. */
+  end: number;
+}
+
+/** One replica: where it runs, whether its container serves, and what the (possibly frozen) Service lists for it. */
+interface Slot {
+  id: number;
+  node: string;
+  alive: boolean;
+  /** The Service lists an address for this replica. */
+  listed: boolean;
+  /** …and that address is the running incarnation's (not a dead pod's). */
+  listedIsCurrent: boolean;
+  /** Bumped by every new incarnation, so actions scheduled for a previous one do nothing. */
+  generation: number;
+  restarts: number;
+}
+
+interface Note {
+  reason: string;
+  fact: string;
+  /** Repeats of something already told (crash-loop cycles): they move the capacity curve, not the story. */
+  repeat?: boolean;
+  /** Worth telling even when the workload's state does not change. */
+  always?: boolean;
+}
+
+const REPLACED_BY: Record<string, string> = {
+  Deployment: 'ReplicaSet controller',
+  ReplicaSet: 'ReplicaSet controller',
+  ReplicationController: 'replication controller',
+  StatefulSet: 'StatefulSet controller',
+  DaemonSet: 'DaemonSet controller',
+  Job: 'Job controller',
+};
+
+export interface WorkloadSimulation {
+  result: WorkloadResult;
+  events: TimelineEvent[];
+  /** Nodes pushed into memory pressure by this workload's surge. */
+  pressuredNodes: { node: string; at: number }[];
+}
+
+/** Serving capacity of one workload over the outage: a discrete-event run over its replicas. */
+export function simulateWorkload(workload: SimWorkload, ctx: SimContext): WorkloadSimulation {
+  const { controlPlane: cp, incidents, scenario } = ctx;
+  const queue = new EventQueue();
+  const notes = new Map<number, Note[]>();
+  const label = `${workload.kind} ${workloadKey(workload)}`;
+  const note = (at: number, n: Note) => {
+    const list = notes.get(at);
+    if (list) list.push(n);
+    else notes.set(at, [n]);
+  };
+  const slots: Slot[] = [];
+  for (const [node, count] of Object.entries(workload.placement).sort(([a], [b]) => a.localeCompare(b))) {
+    for (let i = 0; i < count; i++) slots.push({ id: slots.length, node, alive: true, listed: true, listedIsCurrent: true, generation: 0, restarts: 0 });
+  }
+  const desired = workload.kind === 'DaemonSet' ? slots.length : workload.replicas;
+  const replacer = workload.staticPod ? undefined : REPLACED_BY[workload.kind];
+  let load = 1;
+  let apiCut = false;
+  let cronFrozen = false;
+  const pressuredNodes: { node: string; at: number }[] = [];
+
+  const refreshEndpoints = (slot: Slot, from: number, generation: number, why: string) => {
+    queue.schedule(cp.firstControllers(from), () => {
+      if (slot.generation !== generation) return;
+      slot.listed = slot.alive;
+      slot.listedIsCurrent = slot.alive;
+      note(cp.firstControllers(from), { reason: why, fact: FACT.recovery });
+    });
+  };
+
+  const eligibleNodes = (t: number) => {
+    const candidates = workload.eligibleNodes ?? ctx.topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
+    return candidates.filter((n) => !nodeIsDown(incidents, n, t));
+  };
+
+  /** A new pod for this replica, scheduled by the control plane. */
+  const replace = (slot: Slot, at: number, why: string) => {
+    const generation = ++slot.generation;
+    queue.schedule(at, () => {
+      if (slot.generation !== generation) return;
+      const nodes = eligibleNodes(at);
+      if (!nodes.length) {
+        note(at, { reason: `${label}: no schedulable node for a replacement pod: it stays Pending`, fact: FACT.recovery });
+        return;
+      }
+      const count = (n: string) => slots.filter((s) => s.alive && s.node === n).length;
+      const node = [...nodes].sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+      slot.node = node;
+      slot.alive = true;
+      slot.restarts = 0;
+      const endpointsNow = cp.at(at).controllers;
+      slot.listed = endpointsNow;
+      slot.listedIsCurrent = endpointsNow;
+      note(at, { reason: `${why}; the replacement runs on ${node}`, fact: FACT.recovery });
+      if (!endpointsNow) refreshEndpoints(slot, at, generation, `${label}: endpoints updated with the new pod`);
+    });
+  };
+
+  /** A pod gone for good: the control plane must notice, drop it from the Service and replace it. */
+  const loseForGood = (slot: Slot, at: number, cause: string) => {
+    slot.alive = false;
+    const generation = slot.generation;
+    const known = cp.at(at).writes ? at : cp.firstWrites(at) + TIMING.reconnect;
+    refreshEndpoints(slot, known, generation, `${label}: the dead pod is removed from its Service`);
+    if (replacer) replace(slot, cp.firstScheduling(known) + TIMING.assumedPodStart, `${label}: the ${replacer} replaced the pod ${cause}`);
+  };
+
+  for (const incident of incidents) {
+    queue.schedule(incident.at, () => {
+      const here = slots.filter((s) => s.node === incident.node && s.alive);
+      if (!here.length) return;
+      const writes = cp.at(incident.at).writes;
+      const consequence = workload.staticPod
+        ? 'the kubelet starts static pods again from disk when the node is back'
+        : writes
+          ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
+          : 'nothing recreates them while the API is down';
+      note(incident.at, {
+        reason: `${incident.what}: ${plural(here.length, 'pod')} of ${label} gone (${here.length} of ${desired}), ${consequence}`,
+        fact: incident.fact,
+      });
+      for (const slot of here) onNodeDown(slot, incident);
+    });
+  }
+
+  const onNodeDown = (slot: Slot, incident: NodeIncident) => {
+    slot.alive = false;
+    const generation = slot.generation;
+    if (workload.staticPod) {
+      queue.schedule(incident.backAt, () => {
+        if (slot.generation !== generation) return;
+        slot.alive = true;
+        note(incident.backAt, { reason: `${incident.node} is back: the kubelet restarted static pod ${label}`, fact: FACT.nodeReboot });
+      });
+      return;
+    }
+    // The kubelet needs the API to learn which regular pods are bound to its node (rule 7).
+    const podsBack = Number.isFinite(incident.backAt) ? cp.firstWrites(incident.backAt) + TIMING.reconnect : Infinity;
+    const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
+    if (notReadyAt < podsBack) {
+      queue.schedule(notReadyAt, () => {
+        if (slot.generation !== generation || slot.alive || !cp.at(notReadyAt).controllers) return;
+        slot.listed = false;
+        note(notReadyAt, {
+          reason: `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`,
+          fact: FACT.nodeLifecycle,
+        });
+      });
+      const evictAt = notReadyAt + TIMING.unreachableToleration;
+      if (evictAt < podsBack) {
+        if (workload.kind === 'DaemonSet') {
+          note(notReadyAt, { reason: `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`, fact: FACT.nodeLifecycle, always: true });
+        } else if (workload.kind === 'StatefulSet') {
+          note(evictAt, {
+            reason: `${label}: its pod on ${incident.node} stays Terminating on the unreachable node and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`,
+            fact: FACT.nodeLifecycle,
+            always: true,
+          });
+        } else if (replacer) {
+          replace(slot, cp.firstScheduling(evictAt) + TIMING.assumedPodStart, `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${replacer} replaced it`);
+        }
+      }
+    }
+    queue.schedule(podsBack, () => {
+      if (slot.generation !== generation) return;
+      slot.alive = true;
+      slot.listedIsCurrent = false;
+      note(podsBack, { reason: `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there (new pod IPs)`, fact: FACT.recovery });
+      refreshEndpoints(slot, podsBack, generation, `${label}: endpoints updated with the restarted pods`);
+    });
+  };
+
+  const restartInPlace = (slot: Slot, at: number, why: string, repeat = false) => {
+    slot.alive = false;
+    slot.restarts++;
+    const generation = slot.generation;
+    const delay = restartBackoff(slot.restarts);
+    note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off and it keeps its IP`, fact: FACT.runningPods, repeat });
+    queue.schedule(at + delay, () => {
+      if (slot.generation !== generation || nodeIsDown(incidents, slot.node, at + delay)) return;
+      slot.alive = true;
+      note(at + delay, { reason: `${label}: container restarted`, fact: FACT.runningPods, repeat });
+    });
+  };
+
+  for (const event of scenario.events) {
+    if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
+    if (event.kind === 'pod-crash') {
+      queue.schedule(event.at, () => {
+        const slot = slots.find((s) => s.alive);
+        if (!slot) {
+          note(event.at, { reason: `${label}: no running pod left to crash`, fact: FACT.runningPods, always: true });
+          return;
+        }
+        if (event.mode === 'restartable' || workload.staticPod) {
+          restartInPlace(slot, event.at, `${label}: a container on ${slot.node} crashed`);
+          return;
+        }
+        const writes = cp.at(event.at).writes;
+        note(event.at, {
+          reason: writes
+            ? `${label}: a pod on ${slot.node} failed for good; ${replacer ? `the ${replacer} replaces it` : 'nothing owns it to replace it'}`
+            : `${label}: a pod on ${slot.node} failed for good: nothing replaces it while the API is down and its frozen Service keeps sending it ${fraction(1, listedCount())} of new connections`,
+          fact: writes ? FACT.recovery : FACT.frozenEndpoints,
+        });
+        loseForGood(slot, event.at, 'that failed');
+      });
+    } else {
+      queue.schedule(event.at, () => onSurge(event.at, event.factor));
+    }
+  }
+
+  const listedCount = () => slots.filter((s) => s.listed).length;
+
+  const onSurge = (at: number, factor: number) => {
+    if (!(factor > 1)) return;
+    const running = slots.filter((s) => s.alive).length;
+    const hpa = workload.hpa;
+    const scaledTo = hpa ? Math.min(hpa.max, Math.ceil(factor * Math.max(running, 1))) : running;
+    const loadAfterScaling = running ? (factor * running) / Math.max(scaledTo, 1) : factor;
+    const autoscaling = cp.at(at).controllers;
+    if (hpa && autoscaling) {
+      load = factor;
+      const relief = at + TIMING.hpaSync + TIMING.assumedPodStart;
+      note(at, { reason: `${label}: traffic ×${factor}; the HPA scales it from ${running} to ${scaledTo} pods within ~${TIMING.hpaSync} s plus start-up`, fact: FACT.surge });
+      queue.schedule(relief, () => {
+        load = loadAfterScaling;
+        note(relief, { reason: `${label}: scaled out to ${scaledTo} pods`, fact: FACT.surge });
+      });
+      return;
+    }
+    load = factor;
+    note(at, {
+      reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${hpa ? 'its HPA is frozen with the API' : 'it has no HPA'}: no scale-out, each pod carries ${factor}× its load`,
+      fact: FACT.surge,
+    });
+    const relief = hpa ? cp.firstControllers(at) + TIMING.hpaSync + TIMING.assumedPodStart : Infinity;
+    if (Number.isFinite(relief)) {
+      queue.schedule(relief, () => {
+        load = loadAfterScaling;
+        note(relief, { reason: `${label}: the HPA acts again and scales it to ${scaledTo} pods`, fact: FACT.recovery });
+      });
+    }
+    if (workload.memoryLimit) {
+      for (const slot of slots.filter((s) => s.alive)) oomLoop(slot, at + TIMING.assumedSurgeToMemoryLimit, relief, true);
+    } else {
+      const evictAt = at + TIMING.assumedSurgeToEviction;
+      queue.schedule(evictAt, () => {
+        if (evictAt >= relief) return;
+        const victims = slots.filter((s) => s.alive);
+        for (const node of new Set(victims.map((s) => s.node))) pressuredNodes.push({ node, at: evictAt });
+        note(evictAt, {
+          reason: `${label} has no memory limit: under ×${factor} traffic its nodes (${[...new Set(victims.map((s) => s.node))].join(', ')}) come under memory pressure and the kubelet evicts its pods for good (assumed ~${TIMING.assumedSurgeToEviction} s to pressure)`,
+          fact: FACT.surge,
+        });
+        for (const slot of victims) loseForGood(slot, evictAt, 'evicted under memory pressure');
+      });
+    }
+  };
+
+  const oomLoop = (slot: Slot, at: number, relief: number, first: boolean) => {
+    const generation = slot.generation;
+    queue.schedule(at, () => {
+      if (slot.generation !== generation || !slot.alive || at >= relief || load <= 1) return;
+      restartInPlace(slot, at, `${label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first);
+      const back = at + restartBackoff(slot.restarts);
+      oomLoop(slot, back + TIMING.assumedSurgeToMemoryLimit, relief, false);
+    });
+  };
+
+  // Changes of the control plane that touch this workload without touching its pods.
+  let previousWrites = true;
+  let previousControllers = true;
+  for (const segment of cp.segments) {
+    const at = segment.from;
+    if (workload.apiClient && segment.writes !== previousWrites) {
+      queue.schedule(at, () => {
+        apiCut = !segment.writes;
+        note(at, {
+          reason: segment.writes
+            ? `${label} reaches the API again`
+            : `${label} talks to the API itself (${workload.apiClient}): its API calls fail at once; a leader-elected one loses its lease after ~${TIMING.leaderLease} s and typically exits and crash-loops (implementation-dependent, uncertain)${workload.ingressController ? '; as an ingress controller it keeps serving its last configuration, but a restarted one cannot start' : ''}`,
+          fact: FACT.apiClients,
+        });
+      });
+    }
+    if (workload.kind === 'CronJob' && segment.controllers !== previousControllers) {
+      queue.schedule(at, () => {
+        cronFrozen = !segment.controllers;
+        note(at, {
+          reason: segment.controllers
+            ? `${label}: the CronJob controller is back and starts at most one missed run (only within startingDeadlineSeconds)`
+            : `${label}${workload.schedule ? ` (schedule "${workload.schedule}")` : ''}: no run starts while the controller manager is not acting`,
+          fact: segment.controllers ? FACT.recovery : FACT.nothingReplaced,
+        });
+      });
+    }
+    if (workload.hpa && segment.controllers !== previousControllers) {
+      queue.schedule(at, () =>
+        note(at, {
+          reason: segment.controllers ? `${label}: its HPA acts again` : `${label}: its HPA is frozen at ${slots.filter((s) => s.alive).length} replicas (no scale-out or scale-in)`,
+          fact: FACT.controlLoops,
+          always: true,
+        }),
+      );
+    }
+    previousWrites = segment.writes;
+    previousControllers = segment.controllers;
+  }
+
+  // Run, taking one snapshot per moment.
+  const capacity: CapacityPoint[] = [];
+  const events: TimelineEvent[] = [];
+  let lastState: State = 'ok';
+  const snapshot = (at: number) => {
+    const serving = slots.filter((s) => s.alive && (!workload.fronted || (s.listed && s.listedIsCurrent))).length;
+    const listed = slots.filter((s) => s.listed).length;
+    const dead = workload.fronted ? slots.filter((s) => s.listed && !(s.alive && s.listedIsCurrent)).length : 0;
+    const point: CapacityPoint = { at, ready: Math.min(serving, desired), desired, blackholed: listed ? round(dead / listed) : 0 };
+    if (load > 1) point.load = round(load);
+    const previous = capacity[capacity.length - 1];
+    const moved = !previous || previous.ready !== point.ready || previous.blackholed !== point.blackholed || previous.load !== point.load || previous.desired !== point.desired;
+    if (moved) capacity.push(point);
+    const state = stateOf(point, apiCut || cronFrozen);
+    const chosen = (notes.get(at) ?? []).filter((n) => !n.repeat);
+    if (chosen.length && (state !== lastState || moved || chosen.some((n) => n.always))) {
+      events.push({
+        at,
+        subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },
+        state,
+        reason: [...chosen.map((n) => n.reason), describeCapacity(point, state)].filter(Boolean).join('. '),
+        fact: [...new Set(chosen.map((n) => n.fact))].join('; '),
+      });
+    }
+    lastState = state;
+  };
+  snapshot(0);
+  while (queue.size) {
+    const at = queue.nextAt();
+    if (at > ctx.end) break;
+    while (queue.size && queue.nextAt() === at) queue.pop()!.run();
+    snapshot(at);
+  }
+  const last = capacity[capacity.length - 1];
+  if (last.at < ctx.end) capacity.push({ ...last, at: ctx.end });
+
+  return {
+    result: { kind: workload.kind, name: workload.name, namespace: workload.namespace, placement: workload.placementSource, capacity },
+    events,
+    pressuredNodes,
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function fraction(k: number, n: number): string {
+  return n ? `${k}/${n}` : 'all';
+}
+
+function stateOf(point: CapacityPoint, impaired: boolean): State {
+  if (point.desired > 0 && point.ready === 0) return 'down';
+  if (point.ready < point.desired || point.blackholed > 0 || (point.load ?? 1) > 1 || impaired) return 'degraded';
+  return 'ok';
+}
+
+function describeCapacity(point: CapacityPoint, state: State): string {
+  if (point.desired === 0) return '';
+  const parts = [`serving ${point.ready}/${point.desired}`];
+  if (point.blackholed > 0) parts.push(`${Math.round(point.blackholed * 100)} % of new connections go to dead endpoints`);
+  if ((point.load ?? 1) > 1) parts.push(`load ${point.load}× what it is sized for`);
+  return `${state === 'ok' ? 'now ' : ''}${parts.join(', ')}`;
+}
+
