@@ -48,6 +48,27 @@ export const annotationInvalid: Rule = {
     title: 'A kube-resilience annotation or ignore comment that means nothing',
     description:
       'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing.',
+    example: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+  annotations:
+    kube-resilience/startup-seconds: "2m"
+    kube-resilience/ignore: pdb-missing,single-replicas
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: orders
+  template:
+    metadata:
+      labels:
+        app: orders
+    spec:
+      containers:
+        - name: app
+          image: example/orders:2.1
+`,
   },
   check({ file, resources, ruleIds, report }) {
     for (const resource of resources) {
