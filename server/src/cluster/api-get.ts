@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ApiConnection } from './connection';
+import { formatSeconds } from './duration';
 
 export interface GetOptions {
   /** Time allowed to open the TCP/TLS connection. */
@@ -37,7 +38,7 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
       reject(error);
     };
     const request = send(url, { method: 'GET', agent: connection.agent, headers: connection.headers, auth: connection.auth });
-    const timer = setTimeout(() => fail(new ApiGetError(undefined, `timed out after ${seconds(options.requestTimeoutMs)}`)), options.requestTimeoutMs);
+    const timer = setTimeout(() => fail(new ApiGetError(undefined, `timed out after ${formatSeconds(options.requestTimeoutMs)}`)), options.requestTimeoutMs);
     const onAbort = () => fail(new ApiGetError(undefined, 'cancelled'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const cleanup = () => {
@@ -49,7 +50,7 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
     request.on('socket', (socket) => {
       const connecting = (socket as { connecting?: boolean }).connecting || (socket as { pending?: boolean }).pending;
       if (!connecting) return;
-      connectTimer = setTimeout(() => fail(new ApiGetError(undefined, `could not connect to ${connection.server.host} within ${seconds(options.connectTimeoutMs)}`)), options.connectTimeoutMs);
+      connectTimer = setTimeout(() => fail(new ApiGetError(undefined, `could not connect to ${connection.server.host} within ${formatSeconds(options.connectTimeoutMs)}`)), options.connectTimeoutMs);
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
     request.on('error', (error: NodeJS.ErrnoException) => fail(new ApiGetError(undefined, describeNetworkError(error, connection.server))));
@@ -78,10 +79,6 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
     });
     request.end();
   });
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 function describeStatus(status: number, body: string): string {

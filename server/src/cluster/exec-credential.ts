@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
+import { formatSeconds } from './duration';
 import { ClusterError } from './errors';
 
 /** The `user.exec` stanza of a kubeconfig (client.authentication.k8s.io). */
@@ -106,7 +107,18 @@ export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConf
 function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    const child = spawn(program, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // Its own process group, so that a timeout also ends whatever the plugin started (a browser login helper, a sleep).
+    const child = spawn(program, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: process.platform !== 'win32' });
+    const kill = () => {
+      try {
+        if (process.platform !== 'win32' && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
     let stdout = '';
     let stderr = '';
     let settled = false;
@@ -119,12 +131,12 @@ function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, o
       else resolve(value!);
     };
     const onAbort = () => {
-      child.kill('SIGKILL');
+      kill();
       finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" was cancelled`));
     };
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${Math.round(timeoutMs / 1000)}s (does it wait for a login in a browser or a terminal?)`));
+      kill();
+      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${formatSeconds(timeoutMs)} (does it wait for a login in a browser or a terminal?)`));
     }, timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

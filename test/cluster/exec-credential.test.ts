@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { demoObjects } from '../../server/src/cluster/demo';
+import { ClusterError } from '../../server/src/cluster/errors';
+import { readLiveCluster, type ClusterRequest } from '../../server/src/cluster/load';
+import { FakeApiServer } from './fake-apiserver';
+import { credentialScript, tempDir, writeKubeconfig, writeScript, type FixtureContext } from './kubeconfig-fixtures';
+
+const skip = process.platform === 'win32' ? 'the plugin stand-ins are shell scripts' : false;
+
+describe('exec credential plugins', { skip }, () => {
+  let server: FakeApiServer;
+  let dir: string;
+  let pluginDir: string;
+
+  before(async () => {
+    server = await FakeApiServer.start(demoObjects());
+    server.requiredToken = 'from-plugin';
+    dir = tempDir();
+    pluginDir = join(dir, 'plugins');
+    mkdirSync(pluginDir);
+    writeScript(join(pluginDir, 'cloud-login'), credentialScript('from-plugin', join(dir, 'cloud-login-ran')));
+    writeScript(join(pluginDir, 'failing-login'), `echo 'error: refresh token expired; run "cloud auth login"' >&2\nexit 3`);
+    writeScript(join(pluginDir, 'hanging-login'), 'sleep 30');
+  });
+  after(async () => {
+    assert.deepEqual(server.writes(), []);
+    await server.stop();
+  });
+
+  function kubeconfigWith(exec: FixtureContext['exec']): string {
+    return writeKubeconfig(join(tempDir(), 'config'), [{ name: 'exec', server: server.url, ca: server.ca, exec }], 'exec');
+  }
+
+  const request = (kubeconfig: string, extra: Partial<ClusterRequest> = {}): ClusterRequest => ({
+    kubeconfig,
+    trusted: true,
+    env: { PATH: '/usr/bin:/bin' },
+    extraPath: [pluginDir],
+    ...extra,
+  });
+
+  async function failure(promise: Promise<unknown>): Promise<ClusterError> {
+    try {
+      await promise;
+    } catch (error) {
+      assert.ok(error instanceof ClusterError, String(error));
+      return error;
+    }
+    assert.fail('expected the read to fail');
+  }
+
+  it('runs a plugin found on the extra path and sends the token it prints', async () => {
+    const cluster = await readLiveCluster(request(kubeconfigWith({ command: 'cloud-login', args: ['token'] })));
+    assert.deepEqual(cluster.missing, []);
+    assert.ok(cluster.resources.length > 0);
+    assert.ok(server.requests.every((r) => r.authorization === 'Bearer from-plugin'));
+  });
+
+  it('resolves a relative command against the kubeconfig directory, as kubectl does', async () => {
+    const home = tempDir();
+    writeScript(join(home, 'login.sh'), credentialScript('from-plugin'));
+    const kubeconfig = writeKubeconfig(join(home, 'config'), [{ name: 'exec', server: server.url, ca: server.ca, exec: { command: './login.sh' } }], 'exec');
+    const cluster = await readLiveCluster(request(kubeconfig, { extraPath: [] }));
+    assert.deepEqual(cluster.missing, []);
+  });
+
+  it('names the executable and the PATH searched when it is missing', async () => {
+    const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'kr-test-absent-login', installHint: 'Install it with cloudctl components install kr-test-absent-login.' }))));
+    assert.equal(error.kind, 'credentials');
+    assert.match(error.message, /exec credential plugin "kr-test-absent-login" \(user "exec-user"\) was not found/);
+    assert.ok(error.message.includes(`searched ${pluginDir}:/usr/bin:/bin`), error.message);
+    assert.match(error.message, /kubeResilience\.extraPath/);
+    assert.match(error.message, /cloudctl components install/);
+  });
+
+  it('shows what a failing plugin wrote to stderr', async () => {
+    const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'failing-login' }))));
+    assert.match(error.message, /exec credential plugin "failing-login" failed \(exit 3\): error: refresh token expired; run "cloud auth login"/);
+  });
+
+  it('times out a plugin that hangs', async () => {
+    const started = Date.now();
+    const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'hanging-login' }), { execTimeoutMs: 400 })));
+    assert.ok(Date.now() - started < 5_000);
+    assert.match(error.message, /exec credential plugin "hanging-login" did not answer within 0.4s \(does it wait for a login/);
+  });
+
+  it('refuses exec plugins in an untrusted workspace without starting any process', async () => {
+    const marker = join(dir, 'cloud-login-ran');
+    const fresh = join(pluginDir, 'fresh-login');
+    const freshMarker = join(dir, 'fresh-ran');
+    writeScript(fresh, credentialScript('from-plugin', freshMarker));
+    const before = server.requests.length;
+    const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'fresh-login' }), { trusted: false })));
+    assert.match(error.message, /gets its credentials by running "fresh-login"; exec credential plugins run only in a trusted workspace/);
+    assert.equal(existsSync(freshMarker), false, 'the plugin never ran');
+    assert.equal(server.requests.length, before, 'nothing was sent either');
+    assert.ok(existsSync(marker), 'the marker mechanism works (the trusted test ran its plugin)');
+  });
+});

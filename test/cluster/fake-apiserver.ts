@@ -1,0 +1,148 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { selfSignedCertificate } from './tls';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization?: string;
+}
+
+const KINDS: Record<string, string> = {
+  nodes: 'Node', pods: 'Pod', deployments: 'Deployment', statefulsets: 'StatefulSet', daemonsets: 'DaemonSet',
+  replicasets: 'ReplicaSet', jobs: 'Job', cronjobs: 'CronJob', poddisruptionbudgets: 'PodDisruptionBudget',
+  horizontalpodautoscalers: 'HorizontalPodAutoscaler', services: 'Service', endpointslices: 'EndpointSlice',
+  leases: 'Lease', configmaps: 'ConfigMap', secrets: 'Secret',
+};
+
+const CLUSTER_SCOPED = new Set(['Node']);
+
+interface Route {
+  plural: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** /api/v1[/namespaces/NS]/PLURAL[/NAME] and /apis/GROUP/VERSION[/namespaces/NS]/PLURAL[/NAME]. */
+function route(pathname: string): Route | undefined {
+  const parts = pathname.split('/').filter(Boolean);
+  const rest = parts[0] === 'api' ? parts.slice(2) : parts[0] === 'apis' ? parts.slice(3) : undefined;
+  if (!rest?.length) return undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3) return { namespace: rest[1], plural: rest[2], name: rest[3] };
+  return { plural: rest[0], name: rest[1] };
+}
+
+function status(code: number, reason: string, message: string): string {
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+}
+
+/**
+ * A Kubernetes API server on 127.0.0.1 over HTTPS that answers list and get from fixture objects,
+ * pages with limit/continue, records every request, refuses anything but GET, and misbehaves on demand.
+ */
+export class FakeApiServer {
+  readonly requests: RecordedRequest[] = [];
+  /** Resource plurals answered with 403. */
+  readonly forbidden = new Set<string>();
+  /** Resource plurals answered only after this many milliseconds. */
+  readonly slow = new Map<string, number>();
+  /** Resource plurals whose answer is cut off in the middle of the body. */
+  readonly dropMidBody = new Set<string>();
+  /** When set, requests without `Authorization: Bearer <token>` get 401. */
+  requiredToken?: string;
+  readonly ca: string;
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    public objects: any[],
+  ) {
+    this.ca = selfSignedCertificate().cert;
+  }
+
+  static async start(objects: any[]): Promise<FakeApiServer> {
+    const { cert, key } = selfSignedCertificate();
+    const server = createServer({ cert, key });
+    const fake = new FakeApiServer(server, objects);
+    server.on('request', (req, res) => fake.handle(req, res));
+    server.on('connection', (socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Requests that were not GET: the suite asserts there are none. */
+  writes(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method !== 'GET');
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    const recorded: RecordedRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization };
+    this.requests.push(recorded);
+    const send = (code: number, body: string) => {
+      res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    if (req.method !== 'GET') return send(405, status(405, 'MethodNotAllowed', `${req.method} is not allowed here`));
+    if (this.requiredToken && req.headers.authorization !== `Bearer ${this.requiredToken}`) return send(401, status(401, 'Unauthorized', 'Unauthorized'));
+    const target = route(url.pathname);
+    const kind = target && KINDS[target.plural];
+    if (!target || !kind) return send(404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`));
+    if (this.forbidden.has(target.plural)) {
+      return send(403, status(403, 'Forbidden', `${target.plural} is forbidden: User "reader" cannot list resource "${target.plural}" at the cluster scope`));
+    }
+    const answer = () => {
+      const body = this.body(target, kind, url.searchParams);
+      if (!body) return send(404, status(404, 'NotFound', `${target.plural} "${target.name}" not found`));
+      if (this.dropMidBody.has(target.plural)) {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.write(body.slice(0, Math.floor(body.length / 2)));
+        setTimeout(() => res.socket?.destroy(), 10);
+        return;
+      }
+      send(200, body);
+    };
+    const delay = this.slow.get(target.plural);
+    if (delay) setTimeout(answer, delay);
+    else answer();
+  }
+
+  private body(target: Route, kind: string, params: URLSearchParams): string | undefined {
+    const matching = this.objects.filter((o) => o.kind === kind && (CLUSTER_SCOPED.has(kind) || !target.namespace || (o.metadata?.namespace ?? 'default') === target.namespace));
+    if (target.name) {
+      const found = matching.find((o) => o.metadata?.name === target.name);
+      return found ? JSON.stringify(found) : undefined;
+    }
+    const offset = params.get('continue') ? Number(Buffer.from(params.get('continue')!, 'base64url').toString()) : 0;
+    const limit = Number(params.get('limit') ?? 0) || matching.length;
+    const page = matching.slice(offset, offset + limit);
+    const next = offset + limit < matching.length ? Buffer.from(String(offset + limit)).toString('base64url') : undefined;
+    // A real list answer: items carry neither apiVersion nor kind, the list does.
+    const items = page.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
+    return JSON.stringify({ kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '12345', ...(next ? { continue: next } : {}) }, items });
+  }
+}
+
+/** A URL on 127.0.0.1 where nothing listens. */
+export async function downUrl(): Promise<string> {
+  const { cert, key } = selfSignedCertificate();
+  const server = createServer({ cert, key });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `https://127.0.0.1:${port}`;
+}

@@ -1,0 +1,47 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+export interface FixtureContext {
+  name: string;
+  server: string;
+  ca?: string;
+  /** A static bearer token, or an exec stanza, or neither. */
+  token?: string;
+  exec?: { command: string; args?: string[]; env?: { name: string; value: string }[]; installHint?: string };
+  namespace?: string;
+}
+
+export function tempDir(prefix = 'kr-cluster-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a kubeconfig file with one cluster and user per context. */
+export function writeKubeconfig(path: string, contexts: FixtureContext[], currentContext?: string): string {
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: contexts.map((c) => ({ name: `${c.name}-cluster`, cluster: { server: c.server, ...(c.ca ? { 'certificate-authority-data': Buffer.from(c.ca).toString('base64') } : {}) } })),
+    users: contexts.map((c) => ({
+      name: `${c.name}-user`,
+      user: c.exec ? { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...c.exec } } : c.token ? { token: c.token } : {},
+    })),
+    contexts: contexts.map((c) => ({ name: c.name, context: { cluster: `${c.name}-cluster`, user: `${c.name}-user`, ...(c.namespace ? { namespace: c.namespace } : {}) } })),
+    ...(currentContext !== undefined ? { 'current-context': currentContext } : {}),
+  };
+  writeFileSync(path, stringify(config));
+  return path;
+}
+
+/** A small executable script (an exec credential plugin stand-in). */
+export function writeScript(path: string, body: string): string {
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+export function credentialScript(token: string, markerFile?: string): string {
+  const marker = markerFile ? `echo ran > '${markerFile}'\n` : '';
+  return `${marker}echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'`;
+}

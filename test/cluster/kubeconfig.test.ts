@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ClusterError } from '../../server/src/cluster/errors';
+import { resolveKubeconfig } from '../../server/src/cluster/kubeconfig';
+import { tempDir, writeKubeconfig } from './kubeconfig-fixtures';
+
+function errorOf(run: () => unknown): ClusterError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ClusterError, `expected a ClusterError, got ${error}`);
+    return error;
+  }
+  assert.fail('expected an error');
+}
+
+describe('which kubeconfig and context', () => {
+  const dir = tempDir();
+  const first = writeKubeconfig(join(dir, 'first'), [{ name: 'prod', server: 'https://prod.example:6443' }, { name: 'shared', server: 'https://from-first.example' }], 'prod');
+  const second = writeKubeconfig(join(dir, 'second'), [{ name: 'staging', server: 'https://staging.example' }, { name: 'shared', server: 'https://from-second.example' }], 'staging');
+
+  it('merges KUBECONFIG files like kubectl: the first current-context wins, every file adds contexts', () => {
+    const env = { KUBECONFIG: [first, second].join(delimiter) };
+    const resolved = resolveKubeconfig({ env });
+    assert.equal(resolved.context.name, 'prod');
+    assert.equal(resolved.cluster.server, 'https://prod.example:6443');
+    assert.deepEqual(resolved.files, [first, second]);
+    const staging = resolveKubeconfig({ env, context: 'staging' });
+    assert.equal(staging.cluster.server, 'https://staging.example');
+  });
+
+  it('lets the first file win when two define the same name', () => {
+    const resolved = resolveKubeconfig({ env: { KUBECONFIG: [first, second].join(delimiter) }, context: 'shared' });
+    assert.equal(resolved.cluster.server, 'https://from-first.example');
+    const reversed = resolveKubeconfig({ env: { KUBECONFIG: [second, first].join(delimiter) }, context: 'shared' });
+    assert.equal(reversed.cluster.server, 'https://from-second.example');
+    assert.equal(reversed.context.name, 'shared');
+  });
+
+  it('skips KUBECONFIG entries that do not exist, as kubectl does', () => {
+    const resolved = resolveKubeconfig({ env: { KUBECONFIG: [join(dir, 'absent'), second].join(delimiter) } });
+    assert.equal(resolved.context.name, 'staging');
+  });
+
+  it('prefers the setting over the path the client handed over, and that over KUBECONFIG', () => {
+    const env = { KUBECONFIG: first };
+    assert.equal(resolveKubeconfig({ env, handedOver: second }).context.name, 'staging');
+    assert.equal(resolveKubeconfig({ env, handedOver: second, explicit: first }).context.name, 'prod');
+  });
+
+  it('falls back to ~/.kube/config', () => {
+    const home = tempDir();
+    assert.equal(errorOf(() => resolveKubeconfig({ env: {}, home })).kind, 'no-kubeconfig');
+    const kube = join(home, '.kube');
+    mkdirSync(kube);
+    writeKubeconfig(join(kube, 'config'), [{ name: 'home', server: 'https://home.example' }], 'home');
+    assert.equal(resolveKubeconfig({ env: {}, home }).context.name, 'home');
+  });
+
+  it('names the context and the file when the context is unknown', () => {
+    const error = errorOf(() => resolveKubeconfig({ explicit: first, context: 'nope' }));
+    assert.equal(error.kind, 'config');
+    assert.match(error.message, /context "nope" is not in kubeconfig .*first/);
+    assert.match(error.message, /known contexts: prod, shared/);
+  });
+
+  it('names a kubeconfig set by hand that does not exist', () => {
+    const missing = join(dir, 'missing-config');
+    const error = errorOf(() => resolveKubeconfig({ explicit: missing }));
+    assert.match(error.message, new RegExp(`kubeconfig ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} does not exist`));
+  });
+
+  it('names a broken file and says what is wrong', () => {
+    const broken = join(dir, 'broken');
+    writeFileSync(broken, 'clusters:\n  - name: a\n    cluster: {server: "x"\n');
+    const error = errorOf(() => resolveKubeconfig({ explicit: broken }));
+    assert.equal(error.kind, 'config');
+    assert.match(error.message, /kubeconfig .*broken is not valid: /);
+  });
+
+  it('says so when no context is chosen', () => {
+    const none = writeKubeconfig(join(dir, 'no-current'), [{ name: 'a', server: 'https://a.example' }]);
+    assert.match(errorOf(() => resolveKubeconfig({ explicit: none })).message, /sets no current-context; choose one of: a/);
+  });
+});

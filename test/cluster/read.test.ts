@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { demoObjects } from '../../server/src/cluster/demo';
+import { ClusterError } from '../../server/src/cluster/errors';
+import { readLiveCluster, type ClusterRequest } from '../../server/src/cluster/load';
+import { RESOURCE_TYPES } from '../../server/src/cluster/read';
+import { downUrl, FakeApiServer } from './fake-apiserver';
+import { tempDir, writeKubeconfig } from './kubeconfig-fixtures';
+
+const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-password', namespace: 'shop' }, data: { password: 'aHVudGVyMg==' } };
+
+function withManagedFields(object: any): any {
+  return { ...object, metadata: { ...object.metadata, managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': {} } }] } };
+}
+
+describe('reading a live cluster (GET only)', () => {
+  let server: FakeApiServer;
+  let kubeconfig: string;
+  const request = (extra: Partial<ClusterRequest> = {}): ClusterRequest => ({ kubeconfig, trusted: true, env: {}, ...extra });
+
+  before(async () => {
+    server = await FakeApiServer.start([...demoObjects().map(withManagedFields), secret]);
+    kubeconfig = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'test', server: server.url, ca: server.ca, token: 'reader-token' }], 'test');
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+    server.forbidden.clear();
+    server.slow.clear();
+    server.dropMidBody.clear();
+  });
+  after(async () => {
+    assert.deepEqual(server.writes(), [], 'nothing but GET may ever reach a cluster');
+    await server.stop();
+  });
+
+  it('reads every resource type the engine needs, with the token of the context', async () => {
+    const cluster = await readLiveCluster(request());
+    assert.equal(cluster.source, 'live');
+    assert.equal(cluster.name, 'test');
+    assert.deepEqual(cluster.missing, []);
+    const expected = demoObjects().length;
+    assert.equal(cluster.resources.length, expected);
+    const kinds = new Set(cluster.resources.map((r) => r.kind));
+    for (const kind of ['Node', 'Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'Service', 'EndpointSlice', 'Lease', 'ConfigMap']) assert.ok(kinds.has(kind), kind);
+    assert.ok(server.requests.every((r) => r.authorization === 'Bearer reader-token'));
+    assert.equal(cluster.topology.controlPlaneCount, 1);
+  });
+
+  it('never asks for Secrets and never sends anything but GET', async () => {
+    await readLiveCluster(request());
+    assert.ok(server.requests.length >= RESOURCE_TYPES.length);
+    assert.ok(server.requests.every((r) => r.method === 'GET'));
+    assert.ok(!server.requests.some((r) => r.path.includes('secrets')), 'no request for secrets');
+  });
+
+  it('pages through lists with limit and continue', async () => {
+    const cluster = await readLiveCluster(request({ pageSize: 2 }));
+    const podRequests = server.requests.filter((r) => r.path === '/api/v1/pods');
+    const pods = demoObjects().filter((o) => o.kind === 'Pod').length;
+    assert.equal(podRequests.length, Math.ceil(pods / 2));
+    assert.ok(podRequests.every((r) => r.query.limit === '2'));
+    assert.equal(podRequests.filter((r) => r.query.continue).length, podRequests.length - 1);
+    assert.equal(cluster.resources.filter((r) => r.kind === 'Pod').length, pods);
+  });
+
+  it('gives items their apiVersion and kind and drops managedFields', async () => {
+    const cluster = await readLiveCluster(request());
+    const pod = cluster.resources.find((r) => r.kind === 'Pod')!;
+    assert.equal(pod.apiVersion, 'v1');
+    assert.equal(pod.object.kind, 'Pod');
+    assert.equal(pod.object.metadata.managedFields, undefined);
+    const hpa = cluster.resources.find((r) => r.kind === 'HorizontalPodAutoscaler')!;
+    assert.equal(hpa.apiVersion, 'autoscaling/v2');
+  });
+
+  it('still answers when one type is forbidden, and says which and why', async () => {
+    server.forbidden.add('pods');
+    const cluster = await readLiveCluster(request());
+    assert.deepEqual(cluster.missing.map((m) => m.resource), ['pods']);
+    assert.match(cluster.missing[0].reason, /^forbidden \(403\): pods is forbidden: User "reader" cannot list/);
+    assert.equal(cluster.resources.filter((r) => r.kind === 'Pod').length, 0);
+    assert.ok(cluster.resources.some((r) => r.kind === 'Node'));
+  });
+
+  it('treats a slow type as missing after the request timeout', async () => {
+    server.slow.set('deployments', 2_000);
+    const started = Date.now();
+    const cluster = await readLiveCluster(request({ requestTimeoutMs: 300 }));
+    assert.ok(Date.now() - started < 1_900, 'did not wait for the slow answer');
+    assert.deepEqual(cluster.missing, [{ resource: 'deployments', reason: 'timed out after 0.3s' }]);
+    assert.ok(cluster.resources.some((r) => r.kind === 'StatefulSet'));
+  });
+
+  it('treats a connection dropped in the middle of a body as missing, keeping no half list', async () => {
+    server.dropMidBody.add('nodes');
+    const cluster = await readLiveCluster(request());
+    assert.equal(cluster.missing.length, 1);
+    assert.equal(cluster.missing[0].resource, 'nodes');
+    assert.match(cluster.missing[0].reason, /dropped/);
+    assert.equal(cluster.resources.filter((r) => r.kind === 'Node').length, 0);
+  });
+
+  it('treats an absent kubeadm-config as an answer, not as missing', async () => {
+    server.objects = server.objects.filter((o) => o.metadata?.name !== 'kubeadm-config');
+    try {
+      const cluster = await readLiveCluster(request());
+      assert.deepEqual(cluster.missing, []);
+    } finally {
+      server.objects = [...demoObjects().map(withManagedFields), secret];
+    }
+  });
+
+  it('fails with the server and the reason when the cluster is down', async () => {
+    const down = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'down', server: await downUrl(), ca: server.ca }], 'down');
+    await assert.rejects(readLiveCluster(request({ kubeconfig: down })), (error: ClusterError) => {
+      assert.equal(error.kind, 'unreachable');
+      assert.match(error.message, /cannot read cluster "down-cluster" at https:\/\/127\.0\.0\.1:\d+ \(context "down"\): connection refused/);
+      return true;
+    });
+  });
+
+  it('refuses a server whose certificate the kubeconfig does not trust', async () => {
+    const untrusted = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'other-ca', server: server.url, token: 'reader-token' }], 'other-ca');
+    await assert.rejects(readLiveCluster(request({ kubeconfig: untrusted })), /certificate is not trusted/);
+  });
+
+  it('stops when cancelled', async () => {
+    server.slow.set('nodes', 5_000);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await assert.rejects(readLiveCluster(request({ signal: controller.signal })), (error: ClusterError) => error.kind === 'cancelled');
+    assert.ok(Date.now() - started < 3_000);
+  });
+});
