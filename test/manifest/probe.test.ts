@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeHandler, failureBudgetSeconds, frameworkOf, probeHandler, probeTimings, resolvePort, sameHandler } from '../../server/src/manifest/probe';
+
+const container = { name: 'app', ports: [{ name: 'http', containerPort: 8080 }, { name: 'grpc', containerPort: 9090 }] };
+
+describe('probe helpers', () => {
+  it('resolves a named port to the number the container declares', () => {
+    assert.equal(resolvePort('http', container), '8080');
+    assert.equal(resolvePort(8080, container), '8080');
+    assert.equal(resolvePort('8080', container), '8080');
+    assert.equal(resolvePort('metrics', container), 'metrics', 'an undeclared name stays as written');
+    assert.equal(resolvePort('http', {}), 'http');
+  });
+
+  it('reads each handler type', () => {
+    assert.deepEqual(probeHandler({ httpGet: { path: '/healthz/', port: 'http' } }, container), { type: 'httpGet', path: '/healthz', port: '8080', host: undefined, scheme: 'HTTP' });
+    assert.deepEqual(probeHandler({ httpGet: { port: 80, scheme: 'https' } }, container), { type: 'httpGet', path: '/', port: '80', host: undefined, scheme: 'HTTPS' });
+    assert.deepEqual(probeHandler({ tcpSocket: { port: 'grpc' } }, container), { type: 'tcpSocket', port: '9090' });
+    assert.deepEqual(probeHandler({ exec: { command: ['cat', '/tmp/ok'] } }, container), { type: 'exec', command: '["cat","/tmp/ok"]' });
+    assert.deepEqual(probeHandler({ grpc: { port: 9090 } }, container), { type: 'grpc', port: '9090', service: '' });
+    assert.equal(probeHandler({ periodSeconds: 5 }, container), undefined, 'no handler');
+    assert.equal(probeHandler(null, container), undefined);
+    assert.equal(probeHandler('httpGet', container), undefined);
+  });
+
+  it('compares handlers after resolving names and trailing slashes', () => {
+    const a = probeHandler({ httpGet: { path: '/health/', port: 'http' } }, container);
+    const b = probeHandler({ httpGet: { path: '/health', port: 8080 } }, container);
+    const c = probeHandler({ httpGet: { path: '/ready', port: 8080 } }, container);
+    assert.equal(sameHandler(a, b), true);
+    assert.equal(sameHandler(a, c), false);
+    assert.equal(sameHandler(undefined, undefined), false, 'two missing probes are not the same check');
+  });
+
+  it('describes handlers in words', () => {
+    assert.equal(describeHandler(probeHandler({ httpGet: { path: '/h', port: 'http' } }, container)!), 'GET /h on port 8080');
+    assert.equal(describeHandler(probeHandler({ tcpSocket: { port: 5432 } }, container)!), 'TCP port 5432');
+    assert.equal(describeHandler(probeHandler({ exec: { command: ['pg_isready', '-q'] } }, container)!), 'exec pg_isready -q');
+    assert.equal(describeHandler(probeHandler({ grpc: { port: 9090, service: 'health' } }, container)!), 'gRPC port 9090 service health');
+  });
+
+  it('fills timings with the Kubernetes defaults and ignores non-numbers', () => {
+    assert.deepEqual(probeTimings({}), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
+    assert.deepEqual(probeTimings({ periodSeconds: 5, failureThreshold: '6' }), { initialDelaySeconds: 0, periodSeconds: 5, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
+    assert.equal(failureBudgetSeconds({ periodSeconds: 5, failureThreshold: 6 }), 30);
+    assert.equal(failureBudgetSeconds(undefined), 30);
+  });
+
+  it('knows the aggregate health endpoints of frameworks', () => {
+    assert.equal(frameworkOf('/actuator/health')?.name, 'Spring Boot');
+    assert.equal(frameworkOf('/actuator/health')?.liveness, '/actuator/health/liveness');
+    assert.equal(frameworkOf('/q/health')?.name, 'Quarkus');
+    assert.equal(frameworkOf('/actuator/health/liveness'), undefined);
+  });
+});

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeSelector, isEmptySelector, mapSelectorMatches, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
+
+const pod = { app: 'web', tier: 'front', track: 'stable' };
+
+describe('selectorMatches (metav1.LabelSelector)', () => {
+  const cases: [string, LabelSelector | null | undefined, boolean][] = [
+    ['matchLabels all present', { matchLabels: { app: 'web', tier: 'front' } }, true],
+    ['matchLabels one differs', { matchLabels: { app: 'web', tier: 'back' } }, false],
+    ['matchLabels key missing', { matchLabels: { zone: 'a' } }, false],
+    ['In with the value', { matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'edge'] }] }, true],
+    ['In without the value', { matchExpressions: [{ key: 'tier', operator: 'In', values: ['back'] }] }, false],
+    ['In on a missing key', { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }, false],
+    ['NotIn with another value', { matchExpressions: [{ key: 'track', operator: 'NotIn', values: ['canary'] }] }, true],
+    ['NotIn with the value', { matchExpressions: [{ key: 'track', operator: 'NotIn', values: ['stable'] }] }, false],
+    ['NotIn on a missing key holds', { matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['a'] }] }, true],
+    ['Exists', { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, true],
+    ['Exists on a missing key', { matchExpressions: [{ key: 'zone', operator: 'Exists' }] }, false],
+    ['DoesNotExist on a missing key', { matchExpressions: [{ key: 'zone', operator: 'DoesNotExist' }] }, true],
+    ['DoesNotExist on a present key', { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] }, false],
+    ['an unknown operator selects nothing', { matchExpressions: [{ key: 'app', operator: 'Like', values: ['w'] }] }, false],
+    ['labels and expressions must all hold', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'track', operator: 'In', values: ['canary'] }] }, false],
+    ['the empty selector selects everything', {}, true],
+    ['empty matchLabels and matchExpressions select everything', { matchLabels: {}, matchExpressions: [] }, true],
+    ['a null selector selects nothing', null, false],
+    ['a missing selector selects nothing', undefined, false],
+  ];
+  for (const [name, selector, expected] of cases) it(name, () => assert.equal(selectorMatches(selector, pod), expected));
+
+  it('compares values as strings (a number written unquoted)', () => {
+    assert.equal(selectorMatches({ matchLabels: { version: 2 as unknown as string } }, { version: '2' }), true);
+  });
+
+  it('isEmptySelector tells everything apart from nothing', () => {
+    assert.equal(isEmptySelector({}), true);
+    assert.equal(isEmptySelector(null), false);
+    assert.equal(isEmptySelector({ matchLabels: { a: 'b' } }), false);
+  });
+
+  it('describes selectors for messages', () => {
+    assert.equal(describeSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db', 'cache'] }, { key: 'x', operator: 'Exists' }, { key: 'y', operator: 'DoesNotExist' }] }), 'app=web,tier notin (db,cache),x,!y');
+    assert.equal(describeSelector({}), '(everything)');
+    assert.equal(describeSelector(null), '(none)');
+  });
+});
+
+describe('mapSelectorMatches (Service spec.selector)', () => {
+  const cases: [string, Record<string, string> | null | undefined, boolean][] = [
+    ['every entry matches', { app: 'web' }, true],
+    ['an entry differs', { app: 'web', tier: 'back' }, false],
+    ['an empty map selects no pods (a Service with manual Endpoints)', {}, false],
+    ['no selector selects no pods', undefined, false],
+    ['null selects no pods', null, false],
+  ];
+  for (const [name, selector, expected] of cases) it(name, () => assert.equal(mapSelectorMatches(selector, pod), expected));
+});
