@@ -13,6 +13,7 @@ import type { ManifestFile, Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { ignoreCommentIds } from './suppression';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 function unknownRuleIds(ids: readonly string[], known: readonly string[]): string[] {
   return ids.filter((id) => !known.includes(id));
@@ -48,27 +49,14 @@ export const annotationInvalid: Rule = {
     title: 'A kube-resilience annotation or ignore comment that means nothing',
     description:
       'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing.',
-    example: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-  annotations:
-    kube-resilience/startup-seconds: "2m"
-    kube-resilience/ignore: pdb-missing,single-replicas
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: orders
-  template:
-    metadata:
-      labels:
-        app: orders
-    spec:
-      containers:
-        - name: app
+    example: exampleDeployment(
+      `        - name: app
           image: example/orders:2.1
 `,
+      `    kube-resilience/startup-seconds: "2m"
+    kube-resilience/ignore: pdb-missing,single-replicas
+`,
+    ),
   },
   check({ file, resources, ruleIds, report }) {
     for (const resource of resources) {

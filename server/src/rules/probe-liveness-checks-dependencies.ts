@@ -2,6 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import { dependencyCheckOf, failureBudgetSeconds, frameworkOf, probeHandler, sameHandler } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 export const probeLivenessChecksDependencies: Rule = {
   meta: {
@@ -12,22 +13,8 @@ export const probeLivenessChecksDependencies: Rule = {
     description:
       "A liveness probe answers one question: is this process stuck beyond repair? When it calls an aggregate health endpoint (Spring Boot's `/actuator/health`, Quarkus' `/q/health`, MicroProfile's `/health`), a readiness endpoint, or a path that names a dependency, a database or broker outage fails it on every replica at once, and the kubelet restarts them all. A restart cannot cure a dependency outage: the pods come back to the same outage, lose their caches and connections, and pile load on the dependency as it recovers.",
     fix: "Points the liveness probe at the framework's liveness endpoint (`/actuator/health/liveness`, `/q/health/live`, `/health/live`). Other paths have no automatic fix: point liveness at an endpoint that checks only the process.",
-    example: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: orders
-  template:
-    metadata:
-      labels:
-        app: orders
-    spec:
-      containers:
-        - name: app
+    example: exampleDeployment(
+      `        - name: app
           image: example/orders:2.1
           livenessProbe:
             httpGet:
@@ -38,6 +25,7 @@ spec:
               path: /actuator/health/readiness
               port: 8080
 `,
+    ),
   },
   check({ resources, report }) {
     for (const resource of resources) {

@@ -2,6 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import { describeHandler, failureBudgetSeconds, frameworkOf, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 /** A liveness probe this much more patient than readiness no longer restarts pods for what readiness handles. */
 const TOLERANCE = 3;
@@ -15,22 +16,8 @@ export const probeLivenessEqualsReadiness: Rule = {
     description:
       'When liveness and readiness call the same handler, anything that makes the pod unready (a database outage, a slow dependency, an overload) also makes the kubelet restart it, on every replica at once. Restarts cure nothing there and throw away warm caches and sessions; readiness alone would have taken the pods out of the Service until the dependency came back.',
     fix: "For Spring Boot, Quarkus and MicroProfile endpoints, points each probe at the framework's own liveness and readiness group; otherwise makes liveness three times more tolerant than readiness.",
-    example: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: orders
-  template:
-    metadata:
-      labels:
-        app: orders
-    spec:
-      containers:
-        - name: app
+    example: exampleDeployment(
+      `        - name: app
           image: example/orders:2.1
           livenessProbe:
             httpGet:
@@ -41,6 +28,7 @@ spec:
               path: /actuator/health
               port: 8080
 `,
+    ),
   },
   check({ resources, report }) {
     for (const resource of resources) {

@@ -1,6 +1,7 @@
 import { declaredPorts, namedPortOf, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 /** What the kubelet does with a probe whose port it cannot resolve: it discards the result, so the probe's initial state sticks. */
 const CONSEQUENCE: Record<ProbeField, string> = {
@@ -17,22 +18,8 @@ export const probePortUnknown: Rule = {
     title: 'A probe names a port the container does not declare',
     description:
       'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any name, but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing.',
-    example: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: orders
-  template:
-    metadata:
-      labels:
-        app: orders
-    spec:
-      containers:
-        - name: app
+    example: exampleDeployment(
+      `        - name: app
           image: example/orders:2.1
           ports:
             - name: web
@@ -42,6 +29,7 @@ spec:
               path: /ready
               port: http
 `,
+    ),
   },
   check({ resources, report }) {
     for (const resource of resources) {

@@ -3,6 +3,7 @@ import type { Resource } from '../manifest/parse';
 import { declaredPorts, derivedReadinessProbe, describeHandler, isAuxiliaryPort, probeHandler, type DeclaredPort } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 /** Batch pods run to completion; nothing routes requests to them. */
 const BATCH_KINDS = new Set(['Job', 'CronJob']);
@@ -40,27 +41,14 @@ export const probeReadinessMissing: Rule = {
     description:
       "Without a readiness probe a pod counts as ready the moment its process starts. Services and load balancers then send it requests before it can answer, on every rollout, every restart and every rescheduling after a node drain or crash, and keep sending them while it is overloaded or cut off from its dependencies. During a rolling update the Deployment also treats the new pod as available at once and removes an old one, so a broken version replaces a working one without resistance.",
     fix: 'Adds a readiness probe derived from the container: `httpGet` on a port named `http*` (the framework\'s readiness path when liveness uses a framework\'s liveness path, else `/`), otherwise `tcpSocket` on the first TCP port. Offers nothing when no port can be derived.',
-    example: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: orders
-  template:
-    metadata:
-      labels:
-        app: orders
-    spec:
-      containers:
-        - name: app
+    example: exampleDeployment(
+      `        - name: app
           image: example/orders:2.1
           ports:
             - name: http
               containerPort: 8080
 `,
+    ),
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {

@@ -3,6 +3,7 @@ import { declaredFacts } from '../manifest/declared';
 import { handlerAsWritten, livenessStartBudgetSeconds, probeTimings, slowStarterOf } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 const STARTUP_PERIOD_SECONDS = 10;
 
@@ -15,24 +16,8 @@ export const probeStartupMissing: Rule = {
     description:
       "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops, and after a node drain or node failure every rescheduled replica does the same. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info.",
     fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈start seconds ÷ 10⌉.',
-    example: `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-  annotations:
-    kube-resilience/startup-seconds: "240"
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: orders
-  template:
-    metadata:
-      labels:
-        app: orders
-    spec:
-      containers:
-        - name: app
+    example: exampleDeployment(
+      `        - name: app
           image: example/orders:2.1
           livenessProbe:
             httpGet:
@@ -40,6 +25,9 @@ spec:
               port: 8080
             initialDelaySeconds: 30
 `,
+      `    kube-resilience/startup-seconds: "240"
+`,
+    ),
   },
   check({ resources, report }) {
     for (const resource of resources) {
