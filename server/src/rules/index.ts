@@ -28,6 +28,7 @@ import { replicasNotSpread } from './replicas-not-spread';
 import { sessionsLostOnEviction } from './sessions-lost-on-eviction';
 import { singleReplica } from './single-replica';
 import { templatedFile } from './templated-file';
+import { unschedulable } from './unschedulable';
 import type { Rule } from './types';
 
 /** Every rule, in the order of the catalogue. */
@@ -59,6 +60,7 @@ export const RULES: readonly Rule[] = [
   controlPlaneSingle,
   etcdEvenMembers,
   dnsSinglePoint,
+  unschedulable,
   invalidYaml,
   templatedFile,
   annotationInvalid,

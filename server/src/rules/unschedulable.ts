@@ -2,7 +2,7 @@ import type { ClusterInfo } from '../cluster/types';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describePlacement, placePod, placementInput, type Placement, type ReasonKind, type ResourceAmounts, type Toleration, podRequests } from '../manifest/scheduling';
-import { describeResource, isWorkload, podTemplateOf } from '../manifest/workload';
+import { describeResource, isPodReady, isWorkload, podTemplateOf } from '../manifest/workload';
 import type { Rule } from './types';
 
 /** The cluster's nodes, or undefined when they are not known (no cluster, or the nodes could not be read). */
@@ -65,28 +65,28 @@ export const unschedulable: Rule = {
     scenario: 'scheduling',
     title: 'Pods that fit on no node of the cluster',
     description:
-      'Checks, against the nodes of the live cluster (or snapshot), on how many nodes the pods could run: taints without a toleration (NoSchedule and NoExecute block, PreferNoSchedule does not), nodeSelector, required node affinity, and the pod\'s requests (sum of containers versus the largest init container) against each node\'s allocatable CPU, memory and extended resources such as GPUs. When no node fits, the pods stay Pending for good, and a rollout or replacement never becomes ready. It judges capacity, not the room running pods leave free, so a pod that fits may still wait. Nothing is reported when there is no cluster or its nodes could not be read, and DaemonSets are left out: running on no node is how they wait for matching nodes.',
+      'Checks, against the nodes of the live cluster (or snapshot), on how many nodes the pods could run: taints without a toleration (NoSchedule and NoExecute block, PreferNoSchedule does not), nodeSelector, required node affinity, and the pod\'s requests (sum of containers versus the largest init container) against each node\'s allocatable CPU, memory and extended resources such as GPUs. When no node fits, the pods stay Pending for good, and a rollout or replacement never becomes ready. It judges capacity, not the room running pods leave free, so a pod that fits may still wait. Nothing is reported when there is no cluster or its nodes could not be read (unknown is not zero), when pods of the workload already run ready in the cluster, and DaemonSets are left out: running on no node is how they wait for matching nodes.',
     needsCluster: true,
   },
-  check({ resources, cluster, file, report }) {
+  check({ resources, cluster, file, inventory, report }) {
     if (!file || !cluster) return;
     for (const resource of resources) {
       if (!isWorkload(resource) || resource.kind === 'DaemonSet') continue;
       const placement = workloadPlacement(resource, cluster);
       if (!placement || placement.fitting.length > 0) continue;
       if (resource.object?.spec?.replicas === 0) continue;
+      // Its pods run already: something admits them that the model does not know (a webhook adding tolerations).
+      if (inventory.podsOf(resource).some(isPodReady)) continue;
       const template = podTemplateOf(resource)!;
       const main = placement.reasons[0];
       const path: Path = main ? [...template.path, 'spec', REASON_FIELD[main.kind]] : [];
       const autoscaler = autoscalerIn(cluster);
-      const tail = autoscaler
-        ? `; they stay Pending unless ${autoscaler} can add a node that matches`
-        : ': its pods would stay Pending';
+      const pending = `Its pods would stay Pending in cluster ${cluster.name}${autoscaler ? ` unless ${autoscaler} can add a node that matches` : ''}`;
       report({
         resource,
         path,
         severity: autoscaler ? 'warning' : undefined,
-        message: `${describeResource(resource)} ${describePlacement(placement)} in cluster ${cluster.name}${tail} (judged on allocatable capacity, not on the room left by running pods).`,
+        message: `${describeResource(resource)} ${describePlacement(placement)}. ${pending} (judged on allocatable capacity, not on the room left by running pods).`,
       });
     }
   },
