@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createLanguageClient } from './language-client';
 import { registerClusterFace } from './cluster/register';
+import { SHOW_RULE_DOCS, showRuleDocs } from './commands/show-rule-docs';
 import { pushSettings } from './settings';
 
 let client: LanguageClient | undefined;
@@ -16,6 +17,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   registerClusterFace(context, client, output);
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_RULE_DOCS, showRuleDocs(context)));
   await client.start();
   output.info('Kube Resilience language server started');
 }
