@@ -4,6 +4,7 @@ import type { Resource } from '../manifest/parse';
 import { describeHandler, failureBudgetSeconds, probeHandler, PROBE_FIELDS } from '../manifest/probe';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import type { Finding } from '../rules/types';
+import { clusterFacts } from './cluster-facts';
 import { postureOf, type Posture } from './posture';
 import { scenarioLines } from './scenarios';
 import { TIMING_SOURCES } from './timings';
@@ -48,7 +49,7 @@ function spreadLine(resource: Resource, p: Posture): string {
 }
 
 /** The resilience card shown on a workload's `kind` line. */
-export function resilienceCard(resource: Resource, inventory: Inventory, findings: readonly Finding[], _cluster?: ClusterInfo, options: CardOptions = {}): string {
+export function resilienceCard(resource: Resource, inventory: Inventory, findings: readonly Finding[], cluster?: ClusterInfo, options: CardOptions = {}): string {
   const p = postureOf(resource, inventory);
   const lines = [
     `**${describeResource(resource)}** — resilience`,
@@ -59,7 +60,9 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
     `- HorizontalPodAutoscaler: ${p.hpaNames.length ? p.hpaNames.join(', ') : 'none'}`,
     `- Probes: ${probesLine(resource)}`,
   ];
-  if (options.clusterLines?.length) lines.push('', '**Live cluster**', '', ...options.clusterLines.map((l) => `- ${l}`));
+  // A caller (the server) may bring its own lines; otherwise the cluster speaks through cluster-facts.
+  const clusterLines = options.clusterLines ?? (cluster ? clusterFacts(resource, inventory, cluster) : []);
+  if (clusterLines.length) lines.push('', '**Live cluster**', '', ...clusterLines.map((l) => `- ${l}`));
   lines.push('', '**When something fails**', '', ...scenarioLines(p).map((s) => `- *${s.scenario}:* ${s.text}`));
   if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- \`${f.ruleId}\` ${f.message}`));
   lines.push('', `_${TIMING_SOURCES}_`);
