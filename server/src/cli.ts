@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runCheck, CHECK_USAGE, type Io } from './commands/check';
 import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
+import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
 import { RULES } from './rules/index';
 
@@ -12,12 +13,14 @@ const USAGE = `Kube Resilience ${version}: what happens to your workloads when s
 Usage:
   ${CHECK_USAGE}
   ${SNAPSHOT_USAGE}
+  ${SIMULATE_USAGE}
   kube-resilience rules
   kube-resilience --version`;
 
 const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   check: runCheck,
   snapshot: runSnapshot,
+  simulate: runSimulate,
   async rules(_argv, io) {
     for (const rule of RULES) io.stdout(`${rule.meta.id.padEnd(36)} ${rule.meta.severity.padEnd(8)} ${rule.meta.title}`);
     return 0;

@@ -39,7 +39,7 @@ function parseRuleOverrides(values: string[]): Record<string, SeverityOverride> 
 }
 
 /** PATHs as given → manifest files, each named as the user would name it. */
-function collectFiles(paths: string[]): string[] {
+export function collectFiles(paths: string[]): string[] {
   return paths.flatMap((path) => {
     if (path === '-') return ['-'];
     let stat;
@@ -52,7 +52,7 @@ function collectFiles(paths: string[]): string[] {
   });
 }
 
-function readManifest(path: string, io: Io): string {
+export function readManifest(path: string, io: Io): string {
   if (path === '-') return io.readStdin();
   try {
     return readFileSync(path, 'utf8');

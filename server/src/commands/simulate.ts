@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { collectFiles, readManifest, type Io } from './check';
+import { CLUSTER_OPTIONS, loadClusterFromArgs } from './cluster-args';
+import { UsageError } from './usage-error';
+import { Inventory } from '../inventory/inventory';
+import { parseManifest } from '../manifest/parse';
+import { buildSimInputs } from '../simulate/build-inputs';
+import { FAILURE_USAGE, parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario } from '../simulate/parse-scenario';
+import { renderSimulationMarkdown } from '../simulate/report-markdown';
+import { renderSimulationText } from '../simulate/report-text';
+import { simulate } from '../simulate/simulate';
+import type { Scenario } from '../simulate/types';
+import { withControlPlanes } from '../simulate/what-if';
+
+export const SIMULATE_USAGE = `kube-resilience simulate [--snapshot FILE | --context NAME | --demo] [PATH ...]
+                      --fail ${FAILURE_USAGE} [--for DURATION]
+                      [--control-planes N] [--event KIND:ARGS@TIME ...] [--format text|json|markdown]`;
+
+/** Scenario syntax errors are the caller's mistakes: exit 2 with the message. */
+function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export async function runSimulate(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      fail: { type: 'string' },
+      for: { type: 'string', default: '1h' },
+      'control-planes': { type: 'string' },
+      event: { type: 'string', multiple: true, default: [] },
+      format: { type: 'string', default: 'text' },
+      ...CLUSTER_OPTIONS,
+    },
+  });
+  const format = values.format!;
+  if (!['text', 'json', 'markdown'].includes(format)) throw new UsageError(`--format takes text, json or markdown, not "${format}"`);
+  if (!values.fail) throw new UsageError(`--fail is required: ${FAILURE_USAGE}`);
+  const controlPlanesText = values['control-planes'];
+  if (controlPlanesText !== undefined && !/^\d+$/.test(controlPlanesText)) throw new UsageError(`--control-planes takes a whole number, not "${controlPlanesText}"`);
+  const scenario: Scenario = asUsage(() => ({
+    fail: parseFailure(values.fail!),
+    duration: parseDuration(values.for!),
+    ...(controlPlanesText !== undefined ? { controlPlanes: Number(controlPlanesText) } : {}),
+    events: (values.event as string[]).map(parseEvent).sort((a, b) => a.at - b.at),
+  }));
+
+  const cluster = await loadClusterFromArgs(values, io);
+  if (!cluster && !positionals.length) throw new UsageError('nothing to simulate: name manifests (PATH ...) or a cluster (--demo, --snapshot FILE, --context NAME)');
+  const inventory = new Inventory();
+  if (cluster) inventory.setCluster(cluster.resources);
+  for (const path of collectFiles(positionals)) inventory.setFile(parseManifest(path, readManifest(path, io)));
+
+  const { topology, workloads } = buildSimInputs(inventory, cluster);
+  asUsage(() => validateScenario(scenario, withControlPlanes(topology, scenario.controlPlanes), workloads));
+  const result = simulate(topology, workloads, scenario);
+
+  const options = { cluster: cluster?.name };
+  if (format === 'json') io.stdout(JSON.stringify(result, null, 2));
+  else if (format === 'markdown') io.stdout(renderSimulationMarkdown(result, options));
+  else io.stdout(renderSimulationText(result, options));
+  return 0;
+}

@@ -1,0 +1,199 @@
+import type { ClusterInfo } from '../cluster/types';
+import { Inventory, ownedByAnother } from '../inventory/inventory';
+import { resourceFromObject, type Resource } from '../manifest/parse';
+import { nodeAllocatable, nodeLabels, nodeTaints, placePod } from '../manifest/scheduling';
+import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
+import { selectorMatches } from '../manifest/selector';
+import { containersOf, isWorkload, podTemplateOf } from '../manifest/workload';
+import { apiClientOf } from './api-clients';
+import type { SimNode, SimTopology, SimWorkload } from './model';
+import { assumedPlacement, type SpreadRules } from './placement';
+
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+
+export interface SimInputs {
+  topology: SimTopology;
+  workloads: SimWorkload[];
+}
+
+/**
+ * The simulator's inputs from what the engine knows: a cluster (live, snapshot or demo) and the
+ * workspace's manifests in one inventory. Without a cluster, a small kubeadm cluster is assumed.
+ */
+export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | undefined): SimInputs {
+  const assumptions: string[] = [];
+  let nodeResources = inventory.ofKind('Node');
+  if (!nodeResources.length) {
+    nodeResources = assumedNodes();
+    assumptions.push(
+      cluster
+        ? `the cluster listed no nodes: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)`
+        : 'no cluster given: assumed a kubeadm cluster with 1 control-plane node (control-plane, stacked etcd) and 3 workers (worker-1…3); pass --demo, --snapshot or --context for a real one',
+    );
+  }
+  const cpNames = new Set(cluster?.topology.controlPlaneNodes ?? []);
+  let nodes: SimNode[] = nodeResources.map((node) => toSimNode(node, cpNames));
+  let managed: string | undefined = cluster?.topology.managed;
+  if (!nodes.some((n) => n.controlPlane)) {
+    // A hidden control plane still has to be drawn to be failed.
+    const count = managed ? 3 : (cluster?.topology.controlPlaneCount ?? 1);
+    const hidden = Array.from({ length: count }, (_, i): SimNode => ({ name: `${managed ? 'managed-' : ''}control-plane-${i + 1}`, controlPlane: true, labels: {}, taints: [] }));
+    nodes = [...hidden, ...nodes];
+    assumptions.push(
+      managed
+        ? `the ${managed} control plane is hidden: drawn as ${count} control-plane nodes with stacked etcd`
+        : `no control-plane node was seen: assumed ${count} (${hidden.map((n) => n.name).join(', ')}) with stacked etcd`,
+    );
+  }
+  const cpCount = nodes.filter((n) => n.controlPlane).length;
+  const etcdInfo = cluster?.topology.etcd;
+  let etcd: SimTopology['etcd'] = { mode: 'stacked', members: cpCount };
+  if (etcdInfo?.mode === 'external') {
+    etcd = { mode: 'external', members: etcdInfo.members ?? 3 };
+    if (etcdInfo.members === undefined) assumptions.push('external etcd with an unknown member count: assumed 3');
+  } else if (etcdInfo && etcdInfo.mode === 'unknown' && cluster) {
+    assumptions.push(`etcd topology unknown: assumed stacked, one member on each of the ${cpCount} control-plane nodes`);
+  }
+
+  const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => p.object?.metadata?.labels?.['k8s-app'] === 'kube-dns' && typeof p.object?.spec?.nodeName === 'string');
+  let coreDnsNodes = coreDnsPods.map((p) => String(p.object.spec.nodeName));
+  if (!coreDnsNodes.length) {
+    const workers = nodes.filter((n) => !n.controlPlane);
+    const where = assumedPlacement(2, workers.length ? workers : nodes, { byZone: true, onePerNode: false }, 'coredns');
+    coreDnsNodes = Object.entries(where).flatMap(([node, count]) => Array<string>(count).fill(node));
+    assumptions.push(`CoreDNS placement unknown: assumed 2 replicas on ${coreDnsNodes.join(' and ')}`);
+  }
+  const nodeLocalDns = inventory.inNamespace('kube-system', 'DaemonSet').some((d) => /node-local-dns|nodelocaldns/.test(d.name ?? ''));
+
+  const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions };
+  const workloads = inventory
+    .resources()
+    .filter((r) => isWorkload(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
+    .map((r) => toSimWorkload(r, inventory, nodeResources, nodes))
+    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  return { topology, workloads };
+}
+
+function assumedNodes(): Resource[] {
+  const node = (name: string, controlPlane: boolean) =>
+    resourceFromObject({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
+      spec: controlPlane ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } : {},
+    })!;
+  return [node('control-plane', true), node('worker-1', false), node('worker-2', false), node('worker-3', false)];
+}
+
+function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
+  const labels = nodeLabels(node);
+  const allocatable = nodeAllocatable(node);
+  return {
+    name: node.name!,
+    controlPlane: cpNames.has(node.name!) || CONTROL_PLANE_LABELS.some((l) => l in labels),
+    zone: labels[ZONE_LABEL],
+    labels,
+    taints: nodeTaints(node),
+    capacity: { cpu: allocatable.cpu, memory: allocatable.memory, gpu: allocatable['nvidia.com/gpu'] },
+  };
+}
+
+function isStaticPod(resource: Resource): boolean {
+  return resource.kind === 'Pod' && !!resource.object?.metadata?.annotations?.['kubernetes.io/config.mirror'];
+}
+
+/** The control plane's own static pods are the control plane, not workloads. */
+function isControlPlanePod(resource: Resource): boolean {
+  return resource.kind === 'Pod' && resource.namespace === 'kube-system' && resource.object?.metadata?.labels?.tier === 'control-plane';
+}
+
+function replicasOf(resource: Resource, inventory: Inventory, eligible: number): number {
+  switch (resource.kind) {
+    case 'DaemonSet':
+      return eligible;
+    case 'CronJob':
+      return 0;
+    case 'Job': {
+      const parallelism = resource.object?.spec?.parallelism;
+      return typeof parallelism === 'number' ? parallelism : 1;
+    }
+    case 'Pod':
+      return 1;
+    default: {
+      // A live cluster's count is what runs now (an HPA may have moved it above its minimum).
+      const current = resource.object?.spec?.replicas;
+      if (!resource.document && typeof current === 'number') return current;
+      return inventory.effectiveReplicas(resource).value;
+    }
+  }
+}
+
+function spreadRules(podSpec: any, labels: Record<string, string>): SpreadRules {
+  const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+  const own = (term: any) => term && selectorMatches(term.labelSelector, labels);
+  const zoneKeys = FAILURE_DOMAIN_KEYS.filter((k) => k !== HOSTNAME_TOPOLOGY);
+  const anti = podSpec?.affinity?.podAntiAffinity;
+  const terms = [...list(podSpec?.topologySpreadConstraints), ...list(anti?.requiredDuringSchedulingIgnoredDuringExecution), ...list(anti?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)];
+  return {
+    byZone: terms.some((t) => own(t) && zoneKeys.includes(String(t.topologyKey))),
+    onePerNode: list(anti?.requiredDuringSchedulingIgnoredDuringExecution).some((t) => own(t) && t.topologyKey === HOSTNAME_TOPOLOGY),
+  };
+}
+
+function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: Resource[], nodes: SimNode[]): SimWorkload {
+  const template = podTemplateOf(resource);
+  const spec = template?.spec ?? {};
+  const labels = template?.labels ?? {};
+  const isDaemonSet = resource.kind === 'DaemonSet';
+  const eligible = placePod({ spec, extraTolerations: isDaemonSet ? [{ operator: 'Exists', effect: 'NoSchedule' }] : [] }, nodeResources).fitting.map((n) => n.name!);
+  const containers = containersOf(resource);
+  const images = containers.map((c) => String(c.container.image ?? ''));
+  const apiClient = apiClientOf(images);
+  const hpa = inventory.hpasTargeting(resource)[0];
+  const replicas = replicasOf(resource, inventory, eligible.length);
+
+  const pods = resource.kind === 'Pod' ? [resource] : inventory.podsOf(resource);
+  const observed: Record<string, number> = {};
+  for (const pod of pods) {
+    const node = pod.object?.spec?.nodeName;
+    if (!pod.document && typeof node === 'string' && node && pod.object?.status?.phase !== 'Succeeded' && pod.object?.status?.phase !== 'Failed') observed[node] = (observed[node] ?? 0) + 1;
+  }
+  const hasObserved = Object.keys(observed).length > 0;
+  const spreadNodes = nodes.filter((n) => eligible.includes(n.name));
+  const placement = hasObserved
+    ? observed
+    : isDaemonSet
+      ? Object.fromEntries(eligible.map((n) => [n, 1]))
+      : assumedPlacement(replicas, spreadNodes, spreadRules(spec, labels), `${resource.namespace}/${resource.name}`);
+
+  const workload: SimWorkload = {
+    kind: resource.kind,
+    namespace: resource.namespace,
+    name: resource.name!,
+    replicas: isDaemonSet ? Object.values(placement).reduce((a, b) => a + b, 0) : replicas,
+    placement,
+    placementSource: hasObserved ? 'observed' : 'assumed',
+    probes: {
+      liveness: containers.some((c) => !!c.container.livenessProbe),
+      readiness: containers.some((c) => !!c.container.readinessProbe),
+      startup: containers.some((c) => !!c.container.startupProbe),
+    },
+    pdb: inventory.pdbsSelecting(resource).length > 0,
+    memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
+    fronted: inventory.servicesFronting(resource).length > 0,
+    eligibleNodes: eligible,
+  };
+  if (hpa) {
+    const min = hpa.object?.spec?.minReplicas;
+    const max = hpa.object?.spec?.maxReplicas;
+    workload.hpa = { min: typeof min === 'number' ? min : 1, max: typeof max === 'number' ? max : replicas };
+  }
+  if (apiClient) {
+    workload.apiClient = apiClient.what;
+    if (apiClient.ingress) workload.ingressController = true;
+  }
+  if (isStaticPod(resource)) workload.staticPod = true;
+  if (resource.kind === 'CronJob' && typeof resource.object?.spec?.schedule === 'string') workload.schedule = resource.object.spec.schedule;
+  return workload;
+}

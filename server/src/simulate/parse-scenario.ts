@@ -1,0 +1,88 @@
+import { workloadKey, type SimTopology, type SimWorkload } from './model';
+import type { Failure, Scenario, ScenarioEvent } from './types';
+
+/** A scenario written by a person that does not make sense: the message says what and how to write it. */
+export class ScenarioError extends Error {}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** `90s`, `10m`, `2h`, `1h30m`, `0` → seconds. */
+export function parseDuration(text: string): number {
+  const trimmed = text.trim();
+  if (trimmed === '0') return 0;
+  if (!/^(\d+(\.\d+)?[smhd])+$/.test(trimmed)) throw new ScenarioError(`"${text}" is not a duration: write it like 90s, 10m, 2h or 1h30m`);
+  let total = 0;
+  for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)) total += Number(amount) * UNITS[unit];
+  return Math.round(total);
+}
+
+export const FAILURE_USAGE = 'apiserver|etcd|scheduler|controller-manager|nodes:NAME[,NAME]';
+
+export function parseFailure(text: string): Failure {
+  if (text === 'apiserver' || text === 'etcd' || text === 'scheduler' || text === 'controller-manager') return { kind: text };
+  if (text === 'etcd-quorum') return { kind: 'etcd' };
+  const nodes = /^nodes?:(.+)$/.exec(text);
+  if (nodes) {
+    const names = nodes[1].split(',').map((n) => n.trim()).filter(Boolean);
+    if (names.length) return { kind: 'nodes', nodes: names };
+  }
+  throw new ScenarioError(`--fail takes ${FAILURE_USAGE}, not "${text}"`);
+}
+
+export const EVENT_USAGE = 'node-reboot:NODE@TIME, node-lost:NODE@TIME, pod-crash:NAMESPACE/WORKLOAD:restartable|permanent@TIME, traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME, coredns-restart@TIME, kube-proxy-restart:NODE@TIME';
+
+/** `node-reboot:worker-2@10m` and friends. */
+export function parseEvent(text: string): ScenarioEvent {
+  const bad = (why: string) => new ScenarioError(`--event "${text}": ${why} (one of ${EVENT_USAGE})`);
+  const at = text.lastIndexOf('@');
+  if (at < 0) throw bad('no @TIME');
+  const time = parseDuration(text.slice(at + 1));
+  const [kind, ...rest] = text.slice(0, at).split(':');
+  const args = rest.join(':');
+  const workload = (ref: string) => {
+    const match = /^([^/\s]+)\/([^/\s]+)$/.exec(ref);
+    if (!match) throw bad(`"${ref}" is not NAMESPACE/WORKLOAD`);
+    return { namespace: match[1], workload: match[2] };
+  };
+  switch (kind) {
+    case 'node-reboot':
+    case 'node-lost':
+    case 'kube-proxy-restart':
+      if (!args) throw bad('no node named');
+      return { kind, node: args, at: time };
+    case 'coredns-restart':
+      if (args) throw bad('takes no arguments');
+      return { kind, at: time };
+    case 'pod-crash': {
+      const match = /^(.+):(restartable|permanent)$/.exec(args);
+      if (!match) throw bad('write pod-crash:NAMESPACE/WORKLOAD:restartable|permanent@TIME');
+      return { kind, ...workload(match[1]), mode: match[2] as 'restartable' | 'permanent', at: time };
+    }
+    case 'traffic-surge': {
+      const match = /^(.+):(\d+(?:\.\d+)?)$/.exec(args);
+      if (!match || !(Number(match[2]) > 0)) throw bad('write traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME with a factor above 0');
+      return { kind, ...workload(match[1]), factor: Number(match[2]), at: time };
+    }
+    default:
+      throw bad(`unknown event "${kind}"`);
+  }
+}
+
+/** Every node and workload the scenario names must exist; the what-if count must be sensible. */
+export function validateScenario(scenario: Scenario, topology: SimTopology, workloads: SimWorkload[]): void {
+  const nodes = new Set(topology.nodes.map((n) => n.name));
+  const known = (name: string) => {
+    if (!nodes.has(name)) throw new ScenarioError(`unknown node "${name}" (nodes: ${[...nodes].join(', ')})`);
+  };
+  if (scenario.controlPlanes !== undefined && (!Number.isInteger(scenario.controlPlanes) || scenario.controlPlanes < 1 || scenario.controlPlanes > 9)) {
+    throw new ScenarioError(`--control-planes takes a whole number from 1 to 9, not "${scenario.controlPlanes}"`);
+  }
+  if (scenario.fail.kind === 'nodes') scenario.fail.nodes.forEach(known);
+  const names = new Set(workloads.map(workloadKey));
+  for (const event of scenario.events) {
+    if ('node' in event) known(event.node);
+    if ('workload' in event && !names.has(workloadKey({ namespace: event.namespace, name: event.workload }))) {
+      throw new ScenarioError(`unknown workload "${event.namespace}/${event.workload}" (workloads: ${[...names].slice(0, 12).join(', ')}${names.size > 12 ? ', …' : ''})`);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { capacityVerdict, describeScenario } from './describe';
+import { formatSeconds } from './format-time';
+import type { ReportOptions } from './report-text';
+import { subjectName } from './summary';
+import type { SimulationResult } from './types';
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** The simulation as a Markdown report (the CLI's --format markdown and the webview's export). */
+export function renderSimulationMarkdown(result: SimulationResult, options: ReportOptions = {}): string {
+  const out: string[] = [];
+  out.push(`# What if ${cell(describeScenario(result.scenario))}?`);
+  out.push('');
+  if (options.cluster) out.push(`Cluster: **${cell(options.cluster)}** · simulated until ${formatSeconds(result.end ?? 0)}`, '');
+  out.push('## First impacts', '');
+  for (const line of result.summary ?? []) out.push(`- ${cell(line)}`);
+  out.push('', '## Workloads', '', '| workload | kind | placement | lowest serving | worst blackholed | first hit | whole again |', '|---|---|---|---|---|---|---|');
+  for (const w of result.workloads) {
+    const v = capacityVerdict(w);
+    out.push(
+      `| ${cell(`${w.namespace}/${w.name}`)} | ${w.kind} | ${w.placement} | ${v.desired ? `${v.lowest}/${v.desired}` : '—'} | ${Math.round(v.worstBlackholed * 100)} % | ${v.firstHit === undefined ? '—' : formatSeconds(v.firstHit)} | ${v.firstHit === undefined ? '—' : v.wholeAgain === undefined ? 'not by the end' : formatSeconds(v.wholeAgain)} |`,
+    );
+  }
+  out.push('', '## Cluster functions', '', '| function | states |', '|---|---|');
+  for (const c of result.components) out.push(`| ${c.name} | ${c.states.map((s) => `${s.state} at ${formatSeconds(s.at)}`).join(' → ')} |`);
+  out.push('', '## Timeline', '', '| at | subject | state | what happens | rests on |', '|---|---|---|---|---|');
+  for (const e of result.timeline) out.push(`| ${formatSeconds(e.at)} | ${cell(subjectName(e))} | ${e.state} | ${cell(e.reason)} | ${cell(e.fact)} |`);
+  if (result.assumptions.length) {
+    out.push('', '## Assumptions', '');
+    for (const a of result.assumptions) out.push(`- ${cell(a)}`);
+  }
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,54 @@
+import { capacityVerdict, describeScenario } from './describe';
+import { formatSeconds } from './format-time';
+import { subjectName } from './summary';
+import type { SimulationResult, State } from './types';
+
+export interface ReportOptions {
+  /** The cluster's name, as the reader knows it ("demo", a context, a snapshot file). */
+  cluster?: string;
+}
+
+const MARK: Record<State, string> = { ok: 'ok  ', degraded: 'DEGR', down: 'DOWN' };
+
+/** The simulation as a story for a terminal: first impacts, then minute by minute, then capacity. */
+export function renderSimulationText(result: SimulationResult, options: ReportOptions = {}): string {
+  const lines: string[] = [];
+  lines.push(`What if ${describeScenario(result.scenario)}${options.cluster ? ` (cluster ${options.cluster})` : ''}?`);
+  lines.push('');
+  lines.push('First impacts:');
+  for (const line of result.summary ?? []) lines.push(`  • ${line}`);
+  lines.push('');
+  lines.push('Minute by minute:');
+  let lastAt: number | undefined;
+  for (const event of result.timeline) {
+    if (event.at !== lastAt) lines.push(`  ${formatSeconds(event.at)}`);
+    lastAt = event.at;
+    lines.push(`    ${MARK[event.state]} ${subjectName(event)}: ${event.reason} [${shortFact(event.fact)}]`);
+  }
+  lines.push('');
+  lines.push('Serving capacity (ready and reachable replicas of desired):');
+  for (const workload of result.workloads) {
+    const v = capacityVerdict(workload);
+    const name = `${workload.namespace}/${workload.name}`;
+    if (v.desired === 0) {
+      lines.push(`  ${name} (${workload.kind}): no pods between runs`);
+      continue;
+    }
+    const story = v.firstHit === undefined
+      ? `${v.desired}/${v.desired} throughout`
+      : `lowest ${v.lowest}/${v.desired} from ${formatSeconds(v.firstHit)}${v.worstBlackholed > 0 ? `, up to ${Math.round(v.worstBlackholed * 100)} % of new connections blackholed` : ''}, ${v.wholeAgain === undefined ? 'not whole again by the end' : `whole again at ${formatSeconds(v.wholeAgain)}`}`;
+    lines.push(`  ${name} (${workload.kind}, placement ${workload.placement}): ${story}`);
+  }
+  if (result.assumptions.length) {
+    lines.push('');
+    lines.push('Assumptions:');
+    for (const a of result.assumptions) lines.push(`  - ${a}`);
+  }
+  return lines.join('\n');
+}
+
+/** "rule 6" out of "rule 6: endpoints are frozen — facts/…". */
+export function shortFact(fact: string): string {
+  const rules = [...new Set([...fact.matchAll(/rule \d+/g)].map((m) => m[0]))];
+  return rules.length ? rules.join(', ') : fact;
+}
