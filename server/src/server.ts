@@ -86,8 +86,13 @@ connection.onInitialized(async () => {
     connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
     await refreshPulledSettings();
   }
+  settingsChanged();
   scanWorkspace();
 });
+
+function settingsChanged(): void {
+  for (const feature of FEATURES) feature.settingsChanged?.(state);
+}
 
 async function refreshPulledSettings(): Promise<void> {
   try {
@@ -102,6 +107,7 @@ connection.onDidChangeConfiguration(async (change) => {
   const pushed = change.settings?.kubeResilience;
   if (pushed) settings = readSettings(pushed);
   else if (pullConfiguration) await refreshPulledSettings();
+  settingsChanged();
   revalidateOpen();
 });
 

@@ -5,9 +5,23 @@ export interface ServerSettings {
   enable: boolean;
   run: 'onType' | 'onSave';
   rules: Record<string, SeverityOverride>;
+  /** `auto`: the kubeconfig's cluster (the demo when there is no kubeconfig); `demo`: the embedded demo; `off`: none. */
+  cluster: 'auto' | 'demo' | 'off';
+  /** Kubeconfig path(s), joined like KUBECONFIG; absent: KUBECONFIG, then ~/.kube/config. */
+  kubeconfig?: string;
+  /** Context to read instead of the kubeconfig's current-context. */
+  context?: string;
+  /** Directories searched for exec credential plugins before PATH. */
+  extraPath: string[];
+  /** Exec credential plugins run only when the client says the workspace is trusted. */
+  trusted: boolean;
 }
 
-export const DEFAULT_SETTINGS: ServerSettings = { enable: true, run: 'onType', rules: {} };
+export const DEFAULT_SETTINGS: ServerSettings = { enable: true, run: 'onType', rules: {}, cluster: 'auto', extraPath: [], trusted: false };
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
 
 export function readSettings(value: unknown): ServerSettings {
   const v = (value && typeof value === 'object' ? value : {}) as Partial<ServerSettings>;
@@ -15,5 +29,14 @@ export function readSettings(value: unknown): ServerSettings {
   for (const [id, level] of Object.entries(v.rules ?? {})) {
     if (['off', 'error', 'warning', 'info', 'hint'].includes(level as string)) rules[id] = level as SeverityOverride;
   }
-  return { enable: v.enable !== false, run: v.run === 'onSave' ? 'onSave' : 'onType', rules };
+  return {
+    enable: v.enable !== false,
+    run: v.run === 'onSave' ? 'onSave' : 'onType',
+    rules,
+    cluster: v.cluster === 'demo' || v.cluster === 'off' ? v.cluster : 'auto',
+    kubeconfig: optionalText(v.kubeconfig),
+    context: optionalText(v.context),
+    extraPath: Array.isArray(v.extraPath) ? v.extraPath.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [],
+    trusted: v.trusted === true,
+  };
 }

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { selfSignedCertificate } from './tls';
 
 export interface RecordedRequest {
@@ -53,7 +54,7 @@ export class FakeApiServer {
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   requiredToken?: string;
   readonly ca: string;
-  private readonly sockets = new Set<Socket>();
+  private readonly sockets = new Set<Duplex>();
 
   private constructor(
     private readonly server: Server,

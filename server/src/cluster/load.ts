@@ -71,6 +71,24 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
   }
 }
 
+export interface EditorCluster {
+  cluster: ClusterInfo | undefined;
+  /** Set when the demo cluster stands in for a kubeconfig that is not there. */
+  fallback?: string;
+}
+
+/** The cluster an editor shows: the live one, the demo when asked or when there is no kubeconfig at all, or none. */
+export async function loadClusterForEditor(request: ClusterRequest & { mode: 'auto' | 'demo' | 'off' }): Promise<EditorCluster> {
+  if (request.mode === 'off') return { cluster: undefined };
+  if (request.mode === 'demo') return { cluster: demoCluster() };
+  try {
+    return { cluster: await readLiveCluster(request) };
+  } catch (error) {
+    if (error instanceof ClusterError && error.kind === 'no-kubeconfig') return { cluster: demoCluster(), fallback: `${error.message}: showing the embedded demo cluster` };
+    throw error;
+  }
+}
+
 /** Reads the cluster a CLI invocation names; what cannot be read is a usage error (exit 2) with the reason. */
 export async function loadClusterForCli(request: ClusterRequest): Promise<ClusterInfo> {
   try {

@@ -1,0 +1,111 @@
+import { ClusterError } from '../cluster/errors';
+import { loadClusterForEditor } from '../cluster/load';
+import { topologyVerdict } from '../cluster/topology-detect';
+import type { ClusterInfo } from '../cluster/types';
+import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../protocol';
+import { analyzeCluster } from '../rules/engine';
+import type { ServerSettings } from '../settings';
+import type { Feature } from './features';
+import type { ServerState } from './state';
+
+function settingsKey(settings: ServerSettings): string {
+  const { cluster, kubeconfig, context, extraPath, trusted } = settings;
+  return JSON.stringify({ cluster, kubeconfig, context, extraPath, trusted });
+}
+
+function statusOf(cluster: ClusterInfo | undefined, fallback?: string): ClusterStatus {
+  if (!cluster) return { source: 'none', name: '', verdict: 'no cluster is read (kubeResilience.cluster is off)', controlPlanes: null, missing: [] };
+  const verdict = topologyVerdict(cluster.topology);
+  return {
+    source: cluster.source,
+    name: cluster.name,
+    verdict: fallback ? `${verdict}. ${fallback}` : verdict,
+    controlPlanes: cluster.topology.managed ? null : (cluster.topology.controlPlaneCount ?? null),
+    missing: cluster.missing,
+  };
+}
+
+/**
+ * Keeps the server's view of the cluster in step with the settings: reads it in the background (a
+ * slow or dead cluster never holds up diagnostics), tells the client how it went, and answers the
+ * client's cluster requests.
+ */
+class ClusterLoader {
+  private key: string | undefined;
+  private running: AbortController | undefined;
+  private loadedKey: string | undefined;
+  private status: ClusterStatus = { source: 'none', name: '', verdict: 'reading the cluster…', controlPlanes: null, missing: [] };
+
+  constructor(private readonly state: ServerState) {
+    state.connection.onRequest(Methods.refreshCluster, () => this.load());
+    state.connection.onRequest(Methods.clusterFindings, (): ClusterFindingsResult => this.findings());
+  }
+
+  settingsChanged(): void {
+    const key = settingsKey(this.state.settings);
+    if (key === this.key) return;
+    this.key = key;
+    void this.load();
+  }
+
+  async load(): Promise<ClusterStatus> {
+    this.running?.abort();
+    const controller = new AbortController();
+    this.running = controller;
+    const settings = this.state.settings;
+    const key = settingsKey(settings);
+    try {
+      const { cluster, fallback } = await loadClusterForEditor({
+        mode: settings.cluster,
+        kubeconfig: settings.kubeconfig,
+        context: settings.context,
+        trusted: settings.trusted,
+        extraPath: settings.extraPath,
+        signal: controller.signal,
+      });
+      if (controller !== this.running) return this.status;
+      this.state.setCluster(cluster);
+      this.loadedKey = key;
+      this.status = statusOf(cluster, fallback);
+    } catch (error) {
+      if (controller !== this.running) return this.status;
+      const message = error instanceof ClusterError ? error.message : `reading the cluster failed: ${(error as Error).message}`;
+      // A refresh that fails keeps the last good view of the same cluster; anything else leaves manifests on their own.
+      const kept = this.loadedKey === key ? this.state.cluster : undefined;
+      if (!kept) {
+        this.state.setCluster(undefined);
+        this.loadedKey = undefined;
+      }
+      this.status = kept ? { ...statusOf(kept), error: message } : { source: 'none', name: settings.context ?? '', verdict: '', controlPlanes: null, error: message, missing: [] };
+    }
+    this.running = undefined;
+    void this.state.connection.sendNotification(Methods.clusterStatus, this.status);
+    return this.status;
+  }
+
+  findings(): ClusterFindingsResult {
+    const cluster = this.state.cluster;
+    if (!cluster) return { findings: [] };
+    const findings = analyzeCluster(this.state.inventory, { severities: this.state.settings.rules, cluster });
+    return {
+      findings: findings.map((f) => ({
+        ruleId: f.ruleId,
+        severity: f.severity,
+        message: f.message,
+        resource: f.resource ? { kind: f.resource.kind, name: f.resource.name, namespace: f.resource.namespace } : null,
+      })),
+    };
+  }
+}
+
+let loader: ClusterLoader | undefined;
+
+/** The live cluster (or snapshot, or demo) behind the open manifests. */
+export const clusterFeature: Feature = {
+  register(state) {
+    loader = new ClusterLoader(state);
+  },
+  settingsChanged() {
+    loader?.settingsChanged();
+  },
+};

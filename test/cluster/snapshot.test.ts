@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { demoCluster } from '../../server/src/cluster/demo';
+import { ClusterError } from '../../server/src/cluster/errors';
+import { loadSnapshot, snapshotChunks } from '../../server/src/cluster/snapshot';
+import { tempDir } from './kubeconfig-fixtures';
+
+const dir = tempDir('kr-snapshot-');
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function loadError(path: string): string {
+  try {
+    loadSnapshot(path);
+  } catch (error) {
+    assert.ok(error instanceof ClusterError);
+    assert.equal(error.kind, 'snapshot');
+    return error.message;
+  }
+  assert.fail('expected the snapshot to be refused');
+}
+
+describe('snapshots', () => {
+  it('writes a v1 List whose items carry apiVersion and kind, and reads it back', () => {
+    const demo = demoCluster();
+    const missing = [{ resource: 'jobs', reason: 'forbidden (403)' }];
+    const text = [...snapshotChunks(demo, { context: 'demo', takenAt: '2026-12-02T12:00:00Z', missing })].join('');
+    const list = JSON.parse(text);
+    assert.equal(list.apiVersion, 'v1');
+    assert.equal(list.kind, 'List');
+    assert.equal(list.items.length, demo.resources.length);
+    assert.ok(list.items.every((item: { apiVersion?: string; kind?: string }) => item.apiVersion && item.kind));
+    const loaded = loadSnapshot(write('round-trip.json', text));
+    assert.equal(loaded.source, 'snapshot');
+    assert.equal(loaded.name, join(dir, 'round-trip.json'));
+    assert.deepEqual(loaded.missing, missing);
+    assert.deepEqual(loaded.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`), demo.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`));
+    assert.deepEqual(loaded.topology, demo.topology);
+  });
+
+  it('reads what kubectl get -A -o json prints, dropping managedFields', () => {
+    const kubectl = {
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+      items: [
+        { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'node-role.kubernetes.io/control-plane': '' }, managedFields: [{ manager: 'kubelet' }] }, status: { images: [{ names: ['big'], sizeBytes: 1 }] } },
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas: 2 } },
+      ],
+    };
+    const loaded = loadSnapshot(write('kubectl.json', JSON.stringify(kubectl)));
+    assert.deepEqual(loaded.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`), ['Node//n1', 'Deployment/shop/web']);
+    assert.equal(loaded.resources[0].object.metadata.managedFields, undefined);
+    assert.equal(loaded.resources[0].object.status.images, undefined);
+    assert.equal(loaded.topology.controlPlaneCount, 1);
+    assert.deepEqual(loaded.missing, []);
+  });
+
+  it('reads kubectl -o yaml output too', () => {
+    const loaded = loadSnapshot(write('kubectl.yaml', 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n'));
+    assert.equal(loaded.resources[0].name, 'n1');
+  });
+
+  it('refuses bad files with the reason', () => {
+    assert.match(loadError(join(dir, 'absent.json')), /cannot read snapshot .*absent\.json: no such file/);
+    assert.match(loadError(write('empty.json', '  \n')), /snapshot .*empty\.json is empty/);
+    assert.match(loadError(write('truncated.json', '{"apiVersion": "v1", "kind": "List", "items": [')), /is neither JSON nor YAML/);
+    assert.match(loadError(write('no-items.json', '{"apiVersion": "v1", "kind": "List"}')), /has no "items" array \(expected a v1 List/);
+    assert.match(loadError(write('array.json', '[1, 2]')), /is not a Kubernetes List object/);
+    assert.match(loadError(write('kindless.json', '{"kind": "List", "items": [{"metadata": {"name": "x"}}]}')), /item 0 has no apiVersion and kind/);
+  });
+});

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { demoCluster } from '../../server/src/cluster/demo';
+import { detectTopology, topologyVerdict } from '../../server/src/cluster/topology-detect';
+import { resourceFromObject, type Resource } from '../../server/src/manifest/parse';
+
+function resources(objects: object[]): Resource[] {
+  return objects.map((o) => resourceFromObject(o as Record<string, unknown>)!);
+}
+
+function node(name: string, labels: Record<string, string> = {}, extra: { taints?: object[]; providerID?: string; annotations?: Record<string, string>; kubeletVersion?: string } = {}) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels, annotations: extra.annotations ?? {} },
+    spec: { taints: extra.taints, providerID: extra.providerID },
+    status: { nodeInfo: { kubeletVersion: extra.kubeletVersion ?? 'v1.33.4' } },
+  };
+}
+
+const controlPlaneLabel = { 'node-role.kubernetes.io/control-plane': '' };
+const controlPlaneTaint = [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }];
+
+function staticPod(component: string, nodeName: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `${component}-${nodeName}`, namespace: 'kube-system', labels: { component, tier: 'control-plane' }, annotations: { 'kubernetes.io/config.mirror': 'abc', 'kubernetes.io/config.source': 'file' } },
+    spec: { nodeName },
+  };
+}
+
+function kubernetesSlice(addresses: string[], port = 6443) {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    addressType: 'IPv4',
+    endpoints: addresses.map((a) => ({ addresses: [a] })),
+    ports: [{ name: 'https', port }],
+  };
+}
+
+function identityLease(host: string) {
+  return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: `apiserver-${host}`, namespace: 'kube-system', labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': host } } };
+}
+
+function kubeadmConfig(clusterConfiguration: string) {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' }, data: { ClusterConfiguration: clusterConfiguration } };
+}
+
+describe('control-plane topology from what a reader can see', () => {
+  it('kubeadm, single control plane with stacked etcd (the demo cluster)', () => {
+    const { topology } = demoCluster();
+    assert.equal(topology.controlPlaneCount, 1);
+    assert.deepEqual(topology.controlPlaneNodes, ['cp-1']);
+    assert.deepEqual(topology.etcd, { mode: 'stacked', members: 1, endpoints: ['https://10.0.0.10:2379'] });
+    assert.deepEqual(topology.apiServerEndpoints, ['10.0.0.10:6443']);
+    assert.equal(topology.distribution, 'kubeadm');
+    assert.equal(topology.controlPlaneEndpoint, undefined);
+    assert.ok(topology.evidence.some((e) => e.includes('kubeadm-config has no controlPlaneEndpoint')));
+    assert.ok(topology.evidence.some((e) => e.includes('1 kube-apiserver static pod in kube-system (kube-apiserver-cp-1)')));
+    assert.equal(topologyVerdict(topology), '1 control plane ⚠');
+  });
+
+  it('kubeadm HA: three control-plane nodes, three stacked etcd members, three endpoints', () => {
+    const names = ['cp-a', 'cp-b', 'cp-c'];
+    const topology = detectTopology(
+      resources([
+        ...names.map((n) => node(n, controlPlaneLabel, { taints: controlPlaneTaint })),
+        node('worker-1'),
+        ...names.flatMap((n) => [staticPod('kube-apiserver', n), staticPod('etcd', n)]),
+        kubernetesSlice(['10.0.0.1', '10.0.0.2', '10.0.0.3']),
+        ...names.map(identityLease),
+        kubeadmConfig('controlPlaneEndpoint: k8s-api.example.internal:6443\netcd:\n  local:\n    dataDir: /var/lib/etcd\n'),
+      ]),
+    );
+    assert.equal(topology.controlPlaneCount, 3);
+    assert.deepEqual(topology.controlPlaneNodes, names);
+    assert.equal(topology.etcd.mode, 'stacked');
+    assert.equal(topology.etcd.members, 3);
+    assert.equal(topology.controlPlaneEndpoint, 'k8s-api.example.internal:6443');
+    assert.ok(topology.evidence.includes('3 API server identity leases in kube-system'));
+    assert.equal(topologyVerdict(topology), '3 control planes');
+  });
+
+  it('finds control-plane nodes by the legacy master taint alone', () => {
+    const topology = detectTopology(resources([node('old-master', {}, { taints: [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] }), node('w')]));
+    assert.deepEqual(topology.controlPlaneNodes, ['old-master']);
+    assert.equal(topology.controlPlaneCount, 1);
+  });
+
+  it('external etcd from kubeadm-config, with an even member count flagged in the verdict', () => {
+    const names = ['cp-a', 'cp-b', 'cp-c'];
+    const topology = detectTopology(
+      resources([
+        ...names.map((n) => node(n, controlPlaneLabel)),
+        ...names.map((n) => staticPod('kube-apiserver', n)),
+        kubeadmConfig('controlPlaneEndpoint: lb.example:6443\netcd:\n  external:\n    endpoints:\n      - https://etcd-1:2379\n      - https://etcd-2:2379\n    caFile: /etc/kubernetes/pki/etcd/ca.crt\n'),
+      ]),
+    );
+    assert.deepEqual(topology.etcd, { mode: 'external', members: 2, endpoints: ['https://etcd-1:2379', 'https://etcd-2:2379'] });
+    assert.equal(topologyVerdict(topology), '3 control planes ⚠');
+  });
+
+  it('k3s: servers by role label, embedded etcd by the etcd role', () => {
+    const server = (name: string) => node(name, { 'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true', 'node-role.kubernetes.io/etcd': 'true' }, { annotations: { 'k3s.io/node-args': '["server"]' }, kubeletVersion: 'v1.33.4+k3s1' });
+    const topology = detectTopology(resources([server('k3s-1'), server('k3s-2'), server('k3s-3'), node('agent-1', {}, { annotations: { 'k3s.io/node-args': '["agent"]' } })]));
+    assert.equal(topology.distribution, 'k3s');
+    assert.equal(topology.controlPlaneCount, 3);
+    assert.deepEqual(topology.etcd, { mode: 'stacked', members: 3 });
+
+    const single = detectTopology(resources([node('k3s', { 'node-role.kubernetes.io/control-plane': 'true' }, { kubeletVersion: 'v1.33.4+k3s1' })]));
+    assert.equal(single.etcd.mode, 'unknown');
+    assert.ok(single.evidence.some((e) => e.includes('SQLite')));
+  });
+
+  it('kind: kubeadm inside docker, told by the kind:// provider ID', () => {
+    const topology = detectTopology(
+      resources([
+        node('dev-control-plane', controlPlaneLabel, { taints: controlPlaneTaint, providerID: 'kind://docker/dev/dev-control-plane' }),
+        node('dev-worker', {}, { providerID: 'kind://docker/dev/dev-worker' }),
+        staticPod('kube-apiserver', 'dev-control-plane'),
+        staticPod('etcd', 'dev-control-plane'),
+      ]),
+    );
+    assert.equal(topology.distribution, 'kind');
+    assert.equal(topology.controlPlaneCount, 1);
+    assert.equal(topology.etcd.members, 1);
+  });
+
+  const managed: [string, 'GKE' | 'EKS' | 'AKS', object][] = [
+    ['GKE', 'GKE', node('gke-pool-1-abc', { 'cloud.google.com/gke-nodepool': 'pool-1', 'cloud.google.com/gke-os-distribution': 'cos' }, { providerID: 'gce://proj/europe-west1-b/gke-pool-1-abc' })],
+    ['EKS', 'EKS', node('ip-10-0-1-5.ec2.internal', { 'eks.amazonaws.com/nodegroup': 'ng-1', 'eks.amazonaws.com/capacityType': 'ON_DEMAND' }, { providerID: 'aws:///eu-west-1a/i-0abc' })],
+    ['AKS', 'AKS', node('aks-nodepool1-123-vmss000000', { 'kubernetes.azure.com/cluster': 'MC_rg_aks_westeurope', 'kubernetes.azure.com/agentpool': 'nodepool1' }, { providerID: 'azure:///subscriptions/x/resourceGroups/y' })],
+  ];
+  for (const [title, provider, worker] of managed) {
+    it(`${title}: a managed control plane, said so and not counted`, () => {
+      const topology = detectTopology(resources([worker, kubernetesSlice(['34.1.2.3'], 443)]));
+      assert.equal(topology.managed, provider);
+      assert.equal(topology.etcd.mode, 'managed');
+      assert.equal(topology.controlPlaneCount, undefined);
+      assert.deepEqual(topology.controlPlaneNodes, []);
+      assert.ok(topology.evidence.some((e) => e.startsWith(`managed control plane (${provider})`)));
+      assert.equal(topologyVerdict(topology), `managed control plane (${provider})`);
+    });
+  }
+
+  it('says the count is unknown when nothing shows the control plane', () => {
+    const topology = detectTopology(resources([node('w1'), node('w2')]));
+    assert.equal(topology.controlPlaneCount, undefined);
+    assert.equal(topologyVerdict(topology), 'control plane unknown');
+    assert.ok(topology.evidence.some((e) => e.includes('unknown')));
+  });
+});
