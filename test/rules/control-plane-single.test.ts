@@ -26,7 +26,7 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kind with one control-plane node and workers: two more control-plane nodes, comments kept',
       code: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n'),
-      findings: [{ at: 'nodes', line: 3, message: /^kind Cluster \(unnamed\) has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it; while it is down nothing is scheduled/ }],
+      findings: [{ at: 'nodes', line: 3, message: /^kind Cluster \(unnamed\) has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: nothing is scheduled/ }],
       output: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n- role: control-plane\n- role: control-plane\n'),
     },
     {
@@ -51,13 +51,14 @@ ruleTester(controlPlaneSingle, {
 
 describe('control-plane-single on a live cluster', () => {
   it('one control-plane node: named, with the evidence, attached to the node', () => {
-    const info = cluster([node('cp-1', { controlPlane: true }), node('w-1')], { name: 'lab', topology: { distribution: 'kubeadm', evidence: ['1 node with the control-plane role label or taint (cp-1)'] } });
+    const evidence = ['1 node with the control-plane role label or taint (cp-1)', 'kubeadm-config has no controlPlaneEndpoint: kubeadm cannot turn this control plane into an HA one'];
+    const info = cluster([node('cp-1', { controlPlane: true }), node('w-1')], { name: 'lab', topology: { distribution: 'kubeadm', evidence } });
     const findings = clusterFindings(controlPlaneSingle, info);
     assert.deepEqual(
       findings.map((f) => [f.message, f.resource?.name, f.uri]),
       [
         [
-          'Cluster lab has a single control plane (node cp-1): when it fails or reboots, while it is down nothing is scheduled, scaled, healed or rolled out, and a pod that dies is not replaced; kubeadm-config has no controlPlaneEndpoint, so kubeadm cannot add more control-plane nodes (1 node with the control-plane role label or taint (cp-1)).',
+          'Cluster lab has a single control plane (node cp-1): when it fails or reboots, nothing is scheduled, scaled, healed or rolled out until it is back, and a pod that dies is not replaced (1 node with the control-plane role label or taint (cp-1); kubeadm-config has no controlPlaneEndpoint: kubeadm cannot turn this control plane into an HA one).',
           'cp-1',
           null,
         ],

@@ -1,5 +1,5 @@
 import { gpuUntolerated } from '../../server/src/rules/gpu-untolerated';
-import { cluster, gpuNode, node } from '../cluster-fixtures';
+import { cluster, gpuNode, node, pod } from '../cluster-fixtures';
 import { ruleTester } from './rule-tester';
 
 const job = (podSpec: string) => `apiVersion: batch/v1
@@ -31,6 +31,11 @@ ruleTester(gpuUntolerated, {
     { name: 'tolerates the live taint exactly', code: job('      tolerations:\n        - key: nvidia.com/gpu\n          value: present\n          effect: NoSchedule\n'), cluster: tainted },
     { name: 'the live GPU nodes are not tainted', code: job(''), cluster: untaintedGpus },
     { name: 'GKE adds the toleration for the resource itself', code: job(''), cluster: gke },
+    {
+      name: 'its pods already run ready: something (a webhook) tolerates for it',
+      code: job('').replace('  name: train\n', '  name: train\n').replace('    spec:\n      restartPolicy', '    metadata:\n      labels: {job: train}\n    spec:\n      restartPolicy').replace('spec:\n  template:', 'spec:\n  selector:\n    matchLabels: {job: train}\n  template:'),
+      cluster: cluster([...tainted.resources, pod('train-x', { labels: { job: 'train' }, nodeName: 'gpu-1' })], { name: 'prod' }),
+    },
     {
       name: 'the NVIDIA device plugin DaemonSet (tolerates, requests no GPU)',
       code: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: nvidia-device-plugin-daemonset\n  namespace: kube-system\nspec:\n  selector:\n    matchLabels: {name: ds}\n  template:\n    metadata:\n      labels: {name: ds}\n    spec:\n      tolerations:\n      - key: nvidia.com/gpu\n        operator: Exists\n        effect: NoSchedule\n      containers:\n      - name: plugin\n        image: nvcr.io/nvidia/k8s-device-plugin:v0.20.0\n',

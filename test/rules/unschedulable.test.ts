@@ -65,6 +65,12 @@ ruleTester(unschedulable, {
       findings: [{ at: 'nodeSelector', message: /fits on 0 of 12 nodes: 9 without the label pool=highmem \(nodeSelector\), 3 tainted nvidia\.com\/gpu=present:NoSchedule without a toleration/ }],
     },
     {
+      name: 'nodeName naming a node the cluster does not have',
+      code: deployment('      nodeName: gpu-7\n'),
+      cluster: twelve,
+      findings: [{ at: 'nodeName', message: 'Deployment train is bound by nodeName to node gpu-7, which is not one of the 12 nodes of cluster prod: its pods never start there (the scheduler is bypassed, and no other node takes them).' }],
+    },
+    {
       name: 'a memory request larger than any node',
       code: deployment('', '          resources:\n            requests:\n              memory: 64Gi\n'),
       cluster: cluster([node('a'), node('b')]),

@@ -5,7 +5,7 @@ import { describeResource } from '../manifest/workload';
 import { isKindCluster, isKubeadmClusterConfiguration, kindControlPlaneCount } from './control-plane-config';
 import type { Report, Rule } from './types';
 
-const OUTAGE = 'while it is down nothing is scheduled, scaled, healed or rolled out, and a pod that dies is not replaced';
+const OUTAGE = 'nothing is scheduled, scaled, healed or rolled out until it is back, and a pod that dies is not replaced';
 
 function kindFinding(resource: Resource): Report | undefined {
   if (kindControlPlaneCount(resource) !== 1) return undefined;
@@ -17,7 +17,7 @@ function kindFinding(resource: Resource): Report | undefined {
   return {
     resource,
     path: hasNodes ? ['nodes'] : [],
-    message: `kind ${describeResource(resource)} has 1 control-plane node${hasNodes ? '' : ' (no nodes list: kind creates one)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it; ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
+    message: `kind ${describeResource(resource)} has 1 control-plane node${hasNodes ? '' : ' (no nodes list: kind creates one)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
     fixes: [edits && { title: 'Run 3 control-plane nodes', preferred: true, edits }],
   };
 }
@@ -27,7 +27,7 @@ function kubeadmFinding(resource: Resource): Report | undefined {
   if (typeof endpoint === 'string' && endpoint.trim()) return undefined;
   return {
     resource,
-    message: `kubeadm ClusterConfiguration without controlPlaneEndpoint: the cluster is bound to the first control-plane node's own address, which the certificates and every kubeconfig embed, so kubeadm cannot add control-plane nodes later; a single control plane cannot grow into an HA one, and ${OUTAGE}. Set controlPlaneEndpoint to a DNS name or load balancer before \`kubeadm init\`.`,
+    message: `kubeadm ClusterConfiguration without controlPlaneEndpoint: the cluster is bound to the first control-plane node's own address, which the certificates and every kubeconfig embed, so kubeadm cannot add control-plane nodes later: the single control plane cannot grow into an HA one, and while it is down ${OUTAGE}. Set controlPlaneEndpoint to a DNS name or load balancer before \`kubeadm init\`.`,
   };
 }
 
@@ -40,10 +40,9 @@ function liveFinding(cluster: ClusterInfo): Report | undefined {
   if (topology.controlPlaneCount === 1) {
     const name = topology.controlPlaneNodes[0];
     const where = name ? `node ${name}` : 'one instance';
-    const endpoint = topology.distribution === 'kubeadm' && !topology.controlPlaneEndpoint ? '; kubeadm-config has no controlPlaneEndpoint, so kubeadm cannot add more control-plane nodes' : '';
     return {
       resource: nodeNamed(name),
-      message: `Cluster ${cluster.name} has a single control plane (${where}): when it fails or reboots, ${OUTAGE}${endpoint}${evidence}.`,
+      message: `Cluster ${cluster.name} has a single control plane (${where}): when it fails or reboots, ${OUTAGE}${evidence}.`,
     };
   }
   const count = topology.controlPlaneCount;

@@ -1,5 +1,6 @@
 import type { Fix } from '../fixes/edit';
 import { appendToSequence, setField } from '../fixes/yaml-edit';
+import { ownedByAnother } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import {
   BLOCKING_EFFECTS,
@@ -15,7 +16,7 @@ import {
   type Taint,
   type Toleration,
 } from '../manifest/scheduling';
-import { describeResource, podTemplateOf, type PodTemplate } from '../manifest/workload';
+import { describeResource, isPodReady, podTemplateOf, type PodTemplate } from '../manifest/workload';
 import { conventionalGpuTaintKey, describeGpus, gpuRequests, nodesWithGpu } from './gpu-resources';
 import type { Rule, RuleContext } from './types';
 import { admissionTolerations, knownNodes } from './unschedulable';
@@ -96,7 +97,9 @@ export const gpuUntolerated: Rule = {
   check(context) {
     for (const resource of context.resources) {
       const template = podTemplateOf(resource);
-      if (!template) continue;
+      if (!template || ownedByAnother(resource) || template.spec.nodeName) continue;
+      // Pods of it already run: the cluster admits them in a way this rule cannot see (a webhook adding tolerations).
+      if ((resource.kind === 'Pod' ? [resource] : context.inventory.podsOf(resource)).some(isPodReady)) continue;
       const requests = gpuRequests(resource);
       if (!requests.length) continue;
       const verdict = judge(template, requests[0].resource, context);

@@ -78,6 +78,15 @@ export const unschedulable: Rule = {
       // Its pods run already: something admits them that the model does not know (a webhook adding tolerations).
       if (inventory.podsOf(resource).some(isPodReady)) continue;
       const template = podTemplateOf(resource)!;
+      const nodeName = template.spec.nodeName;
+      if (typeof nodeName === 'string' && nodeName && !placement.fitting.length && placement.reasons.every((r) => r.kind === 'node-name')) {
+        report({
+          resource,
+          path: [...template.path, 'spec', 'nodeName'],
+          message: `${describeResource(resource)} is bound by nodeName to node ${nodeName}, which is not one of the ${placement.total} nodes of cluster ${cluster.name}: its pods never start there (the scheduler is bypassed, and no other node takes them).`,
+        });
+        continue;
+      }
       const main = placement.reasons[0];
       const path: Path = main ? [...template.path, 'spec', REASON_FIELD[main.kind]] : [];
       const autoscaler = autoscalerIn(cluster);
