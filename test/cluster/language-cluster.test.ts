@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { demoObjects } from '../../server/src/cluster/demo';
+import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../../server/src/protocol';
+import { FakeApiServer } from './fake-apiserver';
+import { credentialScript, tempDir, writeKubeconfig, writeScript } from './kubeconfig-fixtures';
+
+/** The language server from source (no bundle needed), with its cluster notifications collected. */
+class Server {
+  readonly statuses: ClusterStatus[] = [];
+  readonly diagnostics: { uri: string }[] = [];
+  private readonly waiters: (() => void)[] = [];
+  readonly connection: MessageConnection;
+
+  constructor(readonly child: ChildProcess) {
+    this.connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    this.connection.onNotification(Methods.clusterStatus, (status: ClusterStatus) => this.record(() => this.statuses.push(status)));
+    this.connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string }) => this.record(() => this.diagnostics.push(params)));
+    this.connection.onRequest(() => null);
+    this.connection.listen();
+  }
+
+  static start(home: string): Server {
+    const env = { ...process.env, HOME: home, USERPROFILE: home };
+    delete env.KUBECONFIG;
+    return new Server(spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env }));
+  }
+
+  private record(push: () => void): void {
+    push();
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  async until<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = find();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+
+  async initialize(settings: object): Promise<void> {
+    await this.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { settings } });
+    await this.connection.sendNotification('initialized', {});
+  }
+
+  settings(settings: object): Promise<void> {
+    return this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { kubeResilience: settings } });
+  }
+
+  async stop(): Promise<void> {
+    this.connection.dispose();
+    this.child.kill();
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}
+
+const MANIFEST = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - name: web\n          image: web:1\n';
+
+describe('the language server reads the cluster in the background', () => {
+  let api: FakeApiServer;
+  let kubeconfig: string;
+  let server: Server;
+  const home = tempDir('kr-home-');
+
+  before(async () => {
+    api = await FakeApiServer.start(demoObjects());
+    kubeconfig = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'test', server: api.url, ca: api.ca, token: 't' }], 'test');
+    server = Server.start(home);
+  });
+  after(async () => {
+    await server.stop();
+    assert.deepEqual(api.writes(), [], 'nothing but GET may reach the cluster');
+    await api.stop();
+  });
+
+  it('announces the live cluster with its verdict after initialize', async () => {
+    await server.initialize({ kubeconfig, trusted: true });
+    const status = await server.until(() => server.statuses.find((s) => s.source === 'live'), 'a live cluster status');
+    assert.deepEqual(status, { source: 'live', name: 'test', verdict: '1 control plane ⚠', controlPlanes: 1, missing: [] });
+  });
+
+  it('answers clusterFindings with findings about the cluster itself', async () => {
+    const result = await server.connection.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {});
+    assert.ok(result.findings.length > 0);
+    const adminConsole = result.findings.find((f) => f.ruleId === 'single-replica' && f.resource?.name === 'admin-console');
+    assert.ok(adminConsole, 'single-replica for the admin console running in the cluster');
+    assert.match(adminConsole.message, /1 pod/);
+  });
+
+  it('re-reads on refreshCluster and lists what it could not read', async () => {
+    api.forbidden.add('pods');
+    try {
+      const status = await server.connection.sendRequest<ClusterStatus>(Methods.refreshCluster, {});
+      assert.equal(status.source, 'live');
+      assert.deepEqual(status.missing.map((m) => m.resource), ['pods']);
+    } finally {
+      api.forbidden.clear();
+    }
+  });
+
+  it('keeps answering diagnostics while a slow cluster is read', async () => {
+    api.slow.set('nodes', 3_000);
+    try {
+      const before = server.statuses.length;
+      await server.settings({ kubeconfig, trusted: true, context: 'test', extraPath: ['/nowhere'] });
+      const uri = pathToFileURL(join(home, 'web.yaml')).toString();
+      await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: MANIFEST } });
+      await server.until(() => server.diagnostics.find((d) => d.uri === uri), 'diagnostics of the open file');
+      assert.equal(server.statuses.length, before, 'diagnostics came before the slow cluster answered');
+      const status = await server.until(() => server.statuses.slice(before).find((s) => s.source === 'live'), 'the slow cluster');
+      assert.deepEqual(status.missing, []);
+    } finally {
+      api.slow.clear();
+    }
+  });
+
+  it('falls back to the demo cluster when there is no kubeconfig at all, and says so', async () => {
+    const before = server.statuses.length;
+    await server.settings({ trusted: true });
+    const status = await server.until(() => server.statuses[before], 'a status after the settings change');
+    assert.equal(status.source, 'demo');
+    assert.equal(status.name, 'demo');
+    assert.match(status.verdict, /^1 control plane ⚠\. no kubeconfig found \(the default location: .*\): showing the embedded demo cluster$/);
+  });
+
+  it('refuses an exec plugin in an untrusted workspace and reports why', async () => {
+    const dir = tempDir();
+    const marker = join(dir, 'ran');
+    writeScript(join(dir, 'login'), credentialScript('t', marker));
+    const execConfig = writeKubeconfig(join(dir, 'config'), [{ name: 'exec', server: api.url, ca: api.ca, exec: { command: join(dir, 'login') } }], 'exec');
+    const before = server.statuses.length;
+    await server.settings({ kubeconfig: execConfig, trusted: false });
+    const status = await server.until(() => server.statuses[before], 'a status after the settings change');
+    assert.equal(status.source, 'none');
+    assert.match(status.error ?? '', /exec credential plugins run only in a trusted workspace/);
+    assert.equal(existsSync(marker), false);
+    const findings = await server.connection.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {});
+    assert.deepEqual(findings.findings, []);
+
+    await server.settings({ kubeconfig: execConfig, trusted: true });
+    const trusted = await server.until(() => server.statuses[before + 1], 'a status once trusted');
+    assert.equal(trusted.source, 'live');
+    assert.ok(existsSync(marker), 'once trusted, the plugin runs');
+  });
+
+  it('reads no cluster when the setting is off', async () => {
+    const before = server.statuses.length;
+    await server.settings({ cluster: 'off' });
+    const status = await server.until(() => server.statuses[before], 'a status');
+    assert.equal(status.source, 'none');
+    assert.equal(status.error, undefined);
+  });
+});
