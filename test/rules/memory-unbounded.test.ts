@@ -11,6 +11,7 @@ const resources = (body: string) => `          resources:\n${body}`;
 ruleTester(memoryUnbounded, {
   valid: [
     { name: 'request and limit', code: web(resources('            requests:\n              memory: 256Mi\n            limits:\n              memory: 512Mi\n')) },
+    { name: 'a kube-system add-on is the cluster operator\'s', code: deployment({ namespace: 'kube-system' }) },
     { name: 'flow style', code: web('          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n') },
   ],
   invalid: [

@@ -13,6 +13,11 @@ ruleTester(pdbSelectsNothing, {
     { name: 'only other namespaces have workloads', code: documents(deployment({ name: 'api', namespace: 'shop' }), pdb(budget)) },
     { name: 'selects pods of the live cluster', code: documents(deployment({ name: 'api' }), pdb(budget)), cluster: cluster([pod('web-5d8f-abcde', { labels: { app: 'web' } })]) },
     {
+      name: 'an operator creates the pods from a custom resource in the namespace',
+      code: documents(deployment({ name: 'grafana' }), pdb(budget, { selector: '    matchLabels:\n      app.kubernetes.io/name: alertmanager\n' })),
+      files: { 'alertmanager.yaml': 'apiVersion: monitoring.coreos.com/v1\nkind: Alertmanager\nmetadata:\n  name: main\nspec:\n  replicas: 3\n' },
+    },
+    {
       name: 'selects by matchExpressions',
       code: documents(deployment(), pdb(budget, { selector: '    matchExpressions:\n      - key: app\n        operator: In\n        values: [web, www]\n' })),
     },
@@ -36,6 +41,12 @@ ruleTester(pdbSelectsNothing, {
       code: documents(deployment({ name: 'api' }), pdb(budget)),
       cluster: cluster([pod('api-1', { labels: { app: 'api' } })]),
       findings: [{ at: 'selector', message: /no workload or pod known in namespace default \(2 searched in the workspace and the live cluster\)/ }],
+    },
+    {
+      name: 'built-in kinds of a *.k8s.io group are no custom resources',
+      code: documents(deployment(), pdb(budget, { selector: '    matchLabels:\n      app: wbe\n' })),
+      files: { 'policy.yaml': 'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: deny\nspec:\n  podSelector: {}\n' },
+      findings: [{ at: 'selector', message: /selects app=wbe, but no workload or pod known/ }],
     },
     {
       name: 'no selector at all',

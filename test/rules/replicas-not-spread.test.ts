@@ -19,6 +19,7 @@ ruleTester(replicasNotSpread, {
       code: web('      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n'),
     },
     { name: 'one replica', code: web('', '  replicas: 1\n') },
+    { name: 'a kube-system add-on is the cluster operator\'s', code: web().replace('name: web\n', 'name: web\n  namespace: kube-system\n') },
     { name: 'a DaemonSet is on every node anyway', code: web().replace('kind: Deployment', 'kind: DaemonSet') },
   ],
   invalid: [
@@ -31,7 +32,7 @@ ruleTester(replicasNotSpread, {
     {
       name: 'a constraint that selects other pods does not count; the entry is appended to the list',
       code: web(spread('kubernetes.io/hostname', 'app: cache')),
-      findings: [{ at: 'replicas' }],
+      findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and its spread terms select app=cache, which its own pods do not carry: all 3 pods may run on one node/ }],
       output: web(spread('kubernetes.io/hostname', 'app: cache') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n'),
     },
     {

@@ -95,5 +95,10 @@ spec:
       findings: [{ at: 'kube-resilience/sessions', line: 15, message: /^StatefulSet web keeps sessions in memory .* and lacks the pod annotation cluster-autoscaler.kubernetes.io\/safe-to-evict: "false": / }],
       output: chat({ ...protectedPod, metadata: '', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n' }).replace('kind: Deployment', 'kind: StatefulSet'),
     },
+    {
+      name: 'a single replica is not asked for a PDB, which would protect nothing',
+      code: chat().replace('  replicas: 3\n', '  replicas: 1\n'),
+      findings: [{ message: /^Deployment web keeps sessions in memory \(kube-resilience\/sessions: in-memory\) and lacks a preStop hook, terminationGracePeriodSeconds/ }],
+    },
   ],
 });

@@ -1,4 +1,5 @@
 import { singleReplica } from '../../server/src/rules/single-replica';
+import { deployment as workload, documents, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const deployment = (spec: string) => `apiVersion: apps/v1
@@ -18,6 +19,7 @@ ${spec}  selector:
         - name: web
           image: nginx
 `;
+const withClaim = workload({ name: 'mysql', spec: '  replicas: 1\n', podSpec: '      volumes:\n        - name: data\n          persistentVolumeClaim:\n            claimName: mysql-pv-claim\n' });
 
 ruleTester(singleReplica, {
   valid: [
@@ -28,21 +30,54 @@ ruleTester(singleReplica, {
       code: deployment('  replicas: 1\n'),
       files: { 'hpa.yaml': 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 2\n  maxReplicas: 5\n' },
     },
+    { name: 'an HPA with minReplicas 1 owns the count too (hpa-min-one covers it)', code: documents(deployment(''), hpa({ min: 1 })) },
     { name: 'a DaemonSet has no replicas', code: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: a, image: a}]}\n' },
     { name: 'suppressed by a comment', code: deployment('  # kube-resilience-ignore single-replica -- a batch console nobody waits for\n  replicas: 1\n') },
+    { name: 'a cluster add-on in kube-system is the cluster operator\'s', code: workload({ name: 'kube-dns-autoscaler', namespace: 'kube-system' }) },
   ],
   invalid: [
     {
       name: 'replicas: 1, fixed in place with its comment kept',
       code: deployment('  replicas: 1 # one is enough?\n'),
-      findings: [{ at: 'replicas', line: 6, message: /runs 1 pod \(replicas: 1\)/ }],
+      findings: [{ at: 'replicas', line: 6, message: 'Deployment web runs 1 pod (replicas: 1): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.' }],
       output: deployment('  replicas: 2 # one is enough?\n'),
     },
     {
       name: 'no replicas field: the default of 1, fixed by adding the field first in spec',
       code: deployment(''),
-      findings: [{ at: 'kind: Deployment', message: /no replicas field \(defaults to 1\)/ }],
+      findings: [{ at: 'kind: Deployment', message: /runs 1 pod \(no replicas field, so the default of 1\)/ }],
       output: deployment('').replace('spec:\n  selector', 'spec:\n  replicas: 2\n  selector'),
+    },
+    {
+      name: 'an HPA in another namespace does not own it',
+      code: deployment('  replicas: 1\n'),
+      files: { 'hpa.yaml': hpa({ min: 3, namespace: 'shop' }) },
+      findings: [{ at: 'replicas' }],
+      output: deployment('  replicas: 2\n'),
+    },
+    {
+      name: 'an HPA aimed at a StatefulSet of the same name does not own the Deployment',
+      code: deployment('  replicas: 1\n'),
+      files: { 'hpa.yaml': hpa({ min: 3, kind: 'StatefulSet' }) },
+      findings: [{ at: 'replicas' }],
+    },
+    {
+      name: 'a Deployment on a PersistentVolumeClaim: reported, but replicas: 2 would share the volume, so no fix',
+      code: withClaim,
+      findings: [{ at: 'replicas', message: /^Deployment mysql runs 1 pod \(replicas: 1\): .* No quick fix: it mounts PersistentVolumeClaim mysql-pv-claim, which a second pod would share: redundancy needs a replicated store, not replicas: 2\.$/ }],
+      output: null,
+    },
+    {
+      name: 'Recreate says two must never run at once: no fix',
+      code: deployment('  replicas: 1\n  strategy:\n    type: Recreate\n'),
+      findings: [{ at: 'replicas', message: /No quick fix: its Recreate strategy says two pods must never run at once/ }],
+      output: null,
+    },
+    {
+      name: 'a StatefulSet with its own volumes: the fix is offered but not applied by default',
+      code: workload({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 1\n' }) + '  volumeClaimTemplates:\n    - metadata:\n        name: data\n      spec:\n        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n',
+      findings: [{ at: 'replicas', message: /^StatefulSet db runs 1 pod/ }],
+      output: null,
     },
   ],
 });

@@ -149,12 +149,23 @@ export class Inventory {
     return this.inNamespace(namespace).filter(isWorkload);
   }
 
+  /** Custom resources in the namespace (monitoring.coreos.com, …): an operator may create pods from them that no manifest shows. */
+  customResourcesIn(namespace: string): Resource[] {
+    return this.inNamespace(namespace).filter(isCustomResource);
+  }
+
   /** Pods (from the cluster) that a workload's selector matches. */
   podsOf(workload: Resource): Resource[] {
     const selector = workloadSelector(workload);
     if (!selector) return [];
     return this.inNamespace(workload.namespace, 'Pod').filter((pod) => selectorMatches(selector, pod.object?.metadata?.labels));
   }
+}
+
+/** A kind from an API group outside Kubernetes itself (built-in groups have no dot or end in `.k8s.io`). */
+export function isCustomResource(resource: Resource): boolean {
+  const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
+  return group.includes('.') && !group.endsWith('.k8s.io');
 }
 
 /** ReplicaSets owned by a Deployment and Jobs owned by a CronJob (read from a cluster) are counted through their owner. */

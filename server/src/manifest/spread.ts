@@ -10,12 +10,22 @@ interface SpreadTerm {
   labelSelector?: LabelSelector | null;
 }
 
-function spreadsOwnPods(term: SpreadTerm | undefined, labels: Labels): boolean {
-  return !!term && FAILURE_DOMAIN_KEYS.includes(String(term.topologyKey)) && selectorMatches(term.labelSelector, labels);
+function onFailureDomain(term: SpreadTerm | undefined): term is SpreadTerm {
+  return !!term && FAILURE_DOMAIN_KEYS.includes(String(term.topologyKey));
 }
 
 function list(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
+}
+
+/** Every spread constraint and pod anti-affinity term (required or preferred) of a pod spec on a node or zone key. */
+function failureDomainTerms(podSpec: any): SpreadTerm[] {
+  const antiAffinity = podSpec?.affinity?.podAntiAffinity;
+  return [
+    ...list(podSpec?.topologySpreadConstraints),
+    ...list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+    ...list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm),
+  ].filter(onFailureDomain);
 }
 
 /**
@@ -24,8 +34,12 @@ function list(value: unknown): any[] {
  * selector matches the pod's own labels.
  */
 export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels): boolean {
-  if (list(podSpec?.topologySpreadConstraints).some((c) => spreadsOwnPods(c, labels))) return true;
-  const antiAffinity = podSpec?.affinity?.podAntiAffinity;
-  if (list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).some((t) => spreadsOwnPods(t, labels))) return true;
-  return list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).some((t) => spreadsOwnPods(t?.podAffinityTerm, labels));
+  return failureDomainTerms(podSpec).some((term) => selectorMatches(term.labelSelector, labels));
+}
+
+/** Selectors of node or zone spread terms that miss the pod's own labels: written to spread, spreading nothing. */
+export function strayFailureDomainSelectors(podSpec: any, labels: Labels): LabelSelector[] {
+  return failureDomainTerms(podSpec)
+    .filter((term) => !selectorMatches(term.labelSelector, labels))
+    .map((term) => term.labelSelector ?? {});
 }

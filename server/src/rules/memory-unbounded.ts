@@ -1,5 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
+import { isClusterAddon } from '../manifest/addon';
 import { formatBytes, parseQuantity } from '../manifest/quantity';
 import { containersOf, describeResource } from '../manifest/workload';
 import type { Report, Rule } from './types';
@@ -21,12 +22,12 @@ export const memoryUnbounded: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Container memory without request or limit',
     description:
-      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info.',
+      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
     fix: 'When a memory limit exists without a request, copies the limit into `requests.memory`; otherwise none, since only the team knows how much memory the app needs.',
   },
   check({ resources, report }) {
     for (const workload of resources) {
-      if (ownedByAnother(workload)) continue;
+      if (ownedByAnother(workload) || isClusterAddon(workload)) continue;
       for (const { container, path, name } of containersOf(workload)) {
         const request = memoryOf(container.resources, 'requests');
         const limit = memoryOf(container.resources, 'limits');

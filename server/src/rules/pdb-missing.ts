@@ -1,6 +1,8 @@
 import { appendDocument } from '../fixes/yaml-edit';
+import { describeReplicas } from '../inventory/inventory';
+import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
-import { podTemplateOf, workloadSelector } from '../manifest/workload';
+import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
 import type { Rule } from './types';
 
 /** The PodDisruptionBudget the fix writes: the workload's own selector, one pod at a time. */
@@ -24,19 +26,18 @@ export const pdbMissing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Several replicas and no PodDisruptionBudget',
     description:
-      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time.',
+      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload; a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
     fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`, the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload.',
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {
-      if (resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') continue;
+      if ((resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') || isClusterAddon(resource)) continue;
       const replicas = inventory.effectiveReplicas(resource);
       if (replicas.value < 2) continue;
       if (inventory.pdbsSelecting(resource).length > 0) continue;
-      const count = replicas.source === 'hpa' ? `HPA minReplicas ${replicas.value}` : `${replicas.value} replicas`;
       report({
         resource,
-        message: `${count} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all ${replicas.value} pods of ${resource.kind} ${resource.name ?? ''} at once.`,
+        message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all ${replicas.value} pods at once.`,
         fixes: [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });

@@ -9,14 +9,14 @@ export const pdbSelectsNothing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget selects no known pods',
     description:
-      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. The rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with.',
+      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. The rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {
       if (pdb.kind !== 'PodDisruptionBudget') continue;
       const selector = pdb.object?.spec?.selector;
       const known = inventory.podCarriersIn(pdb.namespace);
-      if (known.length === 0) continue;
+      if (known.length === 0 || inventory.customResourcesIn(pdb.namespace).length > 0) continue;
       if (known.some((carrier) => selectorMatches(selector, podTemplateOf(carrier)?.labels))) continue;
       const searched = inventory.hasCluster() ? 'the workspace and the live cluster' : 'the workspace';
       const what = selector && typeof selector === 'object' ? `selects ${describeSelector(selector)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels` : `has no selector, so it selects no pods at all`;

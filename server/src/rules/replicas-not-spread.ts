@@ -1,6 +1,8 @@
 import { appendToSequence } from '../fixes/yaml-edit';
 import { describeReplicas } from '../inventory/inventory';
-import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
+import { isClusterAddon } from '../manifest/addon';
+import { describeSelector } from '../manifest/selector';
+import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
 import type { Rule } from './types';
 
@@ -16,16 +18,18 @@ export const replicasNotSpread: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {
-      if (workload.kind !== 'Deployment' && workload.kind !== 'StatefulSet') continue;
+      if ((workload.kind !== 'Deployment' && workload.kind !== 'StatefulSet') || isClusterAddon(workload)) continue;
       const template = podTemplateOf(workload);
       if (!template) continue;
       const replicas = inventory.effectiveReplicas(workload);
       if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels)) continue;
+      const stray = strayFailureDomainSelectors(template.spec, template.labels);
+      const why = stray.length ? `its spread terms select ${stray.map(describeSelector).join(' and ')}, which its own pods do not carry` : 'no spread across nodes';
       const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
       report({
         resource: workload,
         path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-        message: `${describeResource(workload)}: ${describeReplicas(replicas)} and no spread across nodes: all ${replicas.value} pods may run on one node, and when that node dies the workload is down until they are rescheduled.`,
+        message: `${describeResource(workload)}: ${describeReplicas(replicas)} and ${why}: all ${replicas.value} pods may run on one node, and when that node dies the workload is down until they are rescheduled.`,
         fixes: [
           {
             title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',

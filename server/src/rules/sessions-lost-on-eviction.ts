@@ -27,10 +27,10 @@ function preStopSleepSeconds(resource: Resource): number | undefined {
   return sleeps.length ? Math.max(...sleeps) : undefined;
 }
 
-function missingPieces(workload: Resource, hasPdb: boolean): Piece[] {
+function missingPieces(workload: Resource, needsPdb: boolean): Piece[] {
   const template = podTemplateOf(workload)!;
   const pieces: Piece[] = [];
-  if (!hasPdb) {
+  if (needsPdb) {
     pieces.push({
       missing: 'a PodDisruptionBudget',
       fix: { title: `Add a PodDisruptionBudget ${workload.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(workload, pdbFor(workload)) ?? [] },
@@ -77,7 +77,7 @@ export const sessionsLostOnEviction: Rule = {
     scenario: 'voluntary-disruption',
     title: 'In-memory sessions die with every evicted pod',
     description:
-      'A workload that keeps user sessions in its pods (declared with `kube-resilience/sessions: "in-memory"`, or fronted by a Service with `sessionAffinity: ClientIP`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. Four things soften that, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time), a preStop hook (new requests stop arriving before the app is told to stop), a grace period above the default 30 s (running sessions get time to end) and the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"` (the autoscaler does not pick these nodes for scale-down). Declaring `kube-resilience/sessions: "external"` states that sessions live in a shared store and silences the ClientIP trigger.',
+      'A workload that keeps user sessions in its pods (declared with `kube-resilience/sessions: "in-memory"`, or fronted by a Service with `sessionAffinity: ClientIP`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. Four things soften that, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing), a preStop hook (new requests stop arriving before the app is told to stop), a grace period above the default 30 s (running sessions get time to end) and the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"` (the autoscaler does not pick these nodes for scale-down). Declaring `kube-resilience/sessions: "external"` states that sessions live in a shared store and silences the ClientIP trigger.',
     fix: 'One fix per missing piece: appends a PDB (`maxUnavailable: 1`, the workload\'s selector); adds `lifecycle.preStop.sleep.seconds: 10` to each container (the sleep action of Kubernetes 1.30+, which needs no shell in the image); sets `terminationGracePeriodSeconds` to the preStop sleep plus 60 s; adds the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`.',
   },
   check({ resources, inventory, report }) {
@@ -86,7 +86,9 @@ export const sessionsLostOnEviction: Rule = {
       const sessions = declaredFacts(workload).sessions;
       const sticky = sessions === 'external' ? [] : inventory.servicesFronting(workload).filter((s) => s.object?.spec?.sessionAffinity === 'ClientIP');
       if (sessions !== 'in-memory' && sticky.length === 0) continue;
-      const pieces = missingPieces(workload, inventory.pdbsSelecting(workload).length > 0);
+      // A budget of one pod at a time protects nothing when there is only one pod.
+      const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelecting(workload).length === 0;
+      const pieces = missingPieces(workload, needsPdb);
       if (pieces.length === 0) continue;
       const declared = writtenAnnotations(workload).filter((a) => a.key === SESSIONS_ANNOTATION).pop();
       const why = sessions === 'in-memory' ? `keeps sessions in memory (${SESSIONS_ANNOTATION}: in-memory)` : `is fronted by ${sticky.map(describeResource).join(', ')} with sessionAffinity ClientIP`;

@@ -1,5 +1,26 @@
+import type { Fix } from '../fixes/edit';
 import { setField } from '../fixes/yaml-edit';
+import { isClusterAddon } from '../manifest/addon';
+import type { Resource } from '../manifest/parse';
+import { describeResource, podTemplateOf } from '../manifest/workload';
 import type { Rule } from './types';
+
+/** Why a second pod is not simply more of the same, when it is not: then `replicas: 2` is no fix. */
+function singletonReason(workload: Resource): string | undefined {
+  if (workload.kind !== 'Deployment') return undefined;
+  const volumes = podTemplateOf(workload)?.spec.volumes;
+  const claim = (Array.isArray(volumes) ? volumes : []).find((v: any) => v?.persistentVolumeClaim?.claimName)?.persistentVolumeClaim.claimName;
+  if (claim) return `it mounts PersistentVolumeClaim ${claim}, which a second pod would share: redundancy needs a replicated store, not replicas: 2`;
+  if (workload.object?.spec?.strategy?.type === 'Recreate') return 'its Recreate strategy says two pods must never run at once: redundancy needs the app to run as a cluster first';
+  return undefined;
+}
+
+function replicasFix(workload: Resource): Fix[] {
+  if (singletonReason(workload)) return [];
+  // Only the app knows whether a second StatefulSet member with its own volume joins a cluster or starts an empty twin.
+  const ownVolumes = workload.kind === 'StatefulSet' && Array.isArray(workload.object?.spec?.volumeClaimTemplates) && workload.object.spec.volumeClaimTemplates.length > 0;
+  return [{ title: 'Run 2 replicas', preferred: !ownVolumes, edits: setField(workload, ['spec', 'replicas'], 2, 'start') ?? [] }];
+}
 
 export const singleReplica: Rule = {
   meta: {
@@ -8,21 +29,23 @@ export const singleReplica: Rule = {
     scenario: 'involuntary-disruption',
     title: 'One replica and no autoscaler',
     description:
-      'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all.',
-    fix: 'Sets `replicas: 2`.',
+      'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
+    fix: 'Sets `replicas: 2`; not offered for a Deployment that mounts a PersistentVolumeClaim or uses the Recreate strategy (a second pod is no replica there), and not applied by default to a StatefulSet with volume claim templates.',
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {
       if (resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') continue;
+      if (isClusterAddon(resource)) continue;
       const replicas = resource.object?.spec?.replicas;
       if (replicas !== undefined && replicas !== null && replicas !== 1) continue;
       if (inventory.hpasTargeting(resource).length > 0) continue;
-      const stated = replicas === 1 ? 'replicas: 1' : 'no replicas field (defaults to 1)';
+      const stated = replicas === 1 ? 'replicas: 1' : 'no replicas field, so the default of 1';
+      const reason = singletonReason(resource);
       report({
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
-        message: `${resource.kind} ${resource.name ?? ''} runs 1 pod (${stated}): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.`,
-        fixes: [{ title: 'Run 2 replicas', preferred: true, edits: setField(resource, ['spec', 'replicas'], 2, 'start') ?? [] }],
+        message: `${describeResource(resource)} runs 1 pod (${stated}): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
+        fixes: replicasFix(resource),
       });
     }
   },

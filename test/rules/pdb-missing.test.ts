@@ -1,0 +1,46 @@
+import { pdbMissing } from '../../server/src/rules/pdb-missing';
+import { deployment, documents, hpa, pdb } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const web = (replicas: number, namespace?: string) => deployment({ spec: `  replicas: ${replicas} # sized for the launch\n`, namespace });
+const generated = (namespace?: string) =>
+  `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: web\n`;
+const byExpression = (operator: string) => ({ selector: `    matchExpressions:\n      - key: app\n        operator: ${operator}\n        values: [web]\n` });
+
+ruleTester(pdbMissing, {
+  valid: [
+    { name: 'a PDB beside it', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
+    { name: 'a PDB in another file', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') } },
+    { name: 'a PDB selecting by matchExpressions', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n', byExpression('In')) } },
+    { name: 'one replica (single-replica covers it)', code: web(1) },
+    { name: 'three replicas written, but the HPA floor is 1', code: web(3), files: { 'hpa.yaml': hpa({ min: 1 }) } },
+    { name: 'a kube-system add-on', code: web(2, 'kube-system') },
+  ],
+  invalid: [
+    {
+      name: 'three replicas and no PDB: one is appended with the workload selector',
+      code: web(3),
+      findings: [{ at: 'kind: Deployment', line: 2, message: 'Deployment web: 3 replicas and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all 3 pods at once.' }],
+      output: documents(web(3), generated()),
+    },
+    {
+      name: 'the HPA floor of 2 makes a single written replica several',
+      code: web(1),
+      files: { 'hpa.yaml': hpa({ min: 2 }) },
+      findings: [{ message: /^Deployment web: HPA minReplicas 2 and no PodDisruptionBudget: .* all 2 pods at once\.$/, related: ['hpa.yaml: minReplicas'] }],
+      output: documents(web(1), generated()),
+    },
+    {
+      name: 'a PDB of the same labels in another namespace does not count; the new one keeps the namespace',
+      code: web(2, 'shop'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /^Deployment shop\/web: 2 replicas and no PodDisruptionBudget/ }],
+      output: documents(web(2, 'shop'), generated('shop')),
+    },
+    {
+      name: 'a PDB whose expression excludes the pods does not count',
+      code: documents(web(2), pdb('  maxUnavailable: 1\n', { ...byExpression('NotIn'), name: 'not-web' })),
+      findings: [{ at: 'kind: Deployment', line: 2 }],
+    },
+  ],
+});
