@@ -26,7 +26,7 @@ class Server {
   }
 
   static start(home: string): Server {
-    const env = { ...process.env, HOME: home, USERPROFILE: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
     delete env.KUBECONFIG;
     return new Server(spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env }));
   }
