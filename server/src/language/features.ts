@@ -1,5 +1,6 @@
 import type { ServerCapabilities } from 'vscode-languageserver/node';
 import { clusterFeature } from './cluster';
+import { completionFeature } from './completion';
 import type { ServerState } from './state';
 
 export interface Feature {
@@ -14,4 +15,4 @@ export interface Feature {
  * Feature modules of the language server beyond diagnostics, hovers and code actions
  * (cluster, simulation, completion, …). Each declares its capabilities and registers its own handlers.
  */
-export const FEATURES: Feature[] = [clusterFeature];
+export const FEATURES: Feature[] = [clusterFeature, completionFeature];

@@ -1,0 +1,92 @@
+import { DECLARED_ANNOTATIONS, IGNORE_ANNOTATION, SESSIONS_ANNOTATION, SESSION_VALUES } from '../manifest/declared';
+import type { Position, Range } from '../manifest/text';
+import type { RuleMeta } from '../rules/types';
+
+export interface Completion {
+  label: string;
+  kind: 'rule' | 'annotation' | 'value' | 'directive';
+  detail: string;
+  documentation?: string;
+  /** Text that replaces `range`. */
+  insertText: string;
+  range: Range;
+}
+
+const SESSION_MEANING: Record<string, string> = {
+  'in-memory': 'Sessions live in the pod: a drain or scale-down that evicts it loses them.',
+  external: 'Sessions live in a shared store (Redis, a database): a pod may die without losing them.',
+};
+
+const DIRECTIVE = 'kube-resilience-ignore';
+
+function lineRange(line: number, start: number, end: number): Range {
+  return { start: { line, character: start }, end: { line, character: end } };
+}
+
+function ruleCompletions(rules: readonly RuleMeta[], already: readonly string[], line: number, start: number, end: number): Completion[] {
+  return rules
+    .filter((r) => !already.includes(r.id))
+    .map((r) => ({ label: r.id, kind: 'rule' as const, detail: `${r.severity} · ${r.title}`, documentation: r.description, insertText: r.id, range: lineRange(line, start, end) }));
+}
+
+/** The key of the mapping that holds `line` (the nearest line above that is indented less), if any. */
+function parentKey(lines: readonly string[], line: number, indent: number): string | undefined {
+  for (let i = line - 1; i >= 0; i--) {
+    const text = lines[i];
+    if (!text.trim() || text.trim().startsWith('#')) continue;
+    const own = /^\s*/.exec(text)![0].length;
+    if (own < indent) return /^\s*(?:-\s+)?([^\s:#]+)\s*:\s*(?:#.*)?$/.exec(text)?.[1];
+  }
+  return undefined;
+}
+
+/**
+ * Completions at `position` in a YAML text: rule ids in `# kube-resilience-ignore` comments and in
+ * `kube-resilience/ignore` values, the `kube-resilience/…` keys under `annotations:`, and the values of `sessions`.
+ */
+export function completionsAt(text: string, position: Position, rules: readonly RuleMeta[]): Completion[] {
+  const lines = text.split(/\r?\n/);
+  const lineText = lines[position.line] ?? '';
+  const before = lineText.slice(0, position.character);
+  const { line, character } = position;
+
+  const comment = /^(\s*#\s*)(\S*)$/.exec(before);
+  if (comment && DIRECTIVE.startsWith(comment[2]) && comment[2].length > 0) {
+    return [{ label: DIRECTIVE, kind: 'directive', detail: 'Suppress rules for the finding on the next line', insertText: `${DIRECTIVE} `, range: lineRange(line, comment[1].length, character) }];
+  }
+
+  const directive = /^\s*#\s*kube-resilience-ignore\s+(.*)$/.exec(before);
+  if (directive && !directive[1].includes('--')) {
+    const word = /[a-z0-9-]*$/.exec(before)![0];
+    const listed = directive[1].split(/[\s,]+/).filter(Boolean).slice(0, word ? -1 : undefined);
+    return ruleCompletions(rules, listed, line, character - word.length, character);
+  }
+
+  const value = /^\s*(?:-\s+)?(["']?)(kube-resilience\/[\w.-]+)\1\s*:\s*(["']?)([^"'#]*)$/.exec(before);
+  if (value) {
+    const [, , key, , written] = value;
+    if (key === IGNORE_ANNOTATION) {
+      const word = /[a-z0-9-]*$/.exec(written)![0];
+      const listed = written.split(',').map((s) => s.trim()).filter(Boolean).slice(0, word ? -1 : undefined);
+      return ruleCompletions(rules, listed, line, character - word.length, character);
+    }
+    if (key === SESSIONS_ANNOTATION) {
+      return SESSION_VALUES.map((v) => ({ label: v, kind: 'value' as const, detail: `${SESSIONS_ANNOTATION}`, documentation: SESSION_MEANING[v], insertText: v, range: lineRange(line, character - written.length, character) }));
+    }
+    return [];
+  }
+
+  const key = /^(\s*)(["']?)([\w./-]*)$/.exec(before);
+  if (key && key[1].length > 0 && parentKey(lines, line, key[1].length) === 'annotations') {
+    const [, indent, quote, typed] = key;
+    return DECLARED_ANNOTATIONS.filter((a) => a.key.startsWith(typed)).map((a) => ({
+      label: a.key,
+      kind: 'annotation' as const,
+      detail: `Accepts ${a.accepts}`,
+      documentation: a.description,
+      insertText: `${a.key}${quote}: `,
+      range: lineRange(line, indent.length + quote.length, character),
+    }));
+  }
+  return [];
+}

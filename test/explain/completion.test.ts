@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { completionsAt } from '../../server/src/explain/completion';
+import { RULES } from '../../server/src/rules/index';
+
+const METAS = RULES.map((r) => r.meta);
+const CURSOR = '¦';
+
+/** Completions where `¦` stands in the text. */
+function complete(textWithCursor: string) {
+  const offset = textWithCursor.indexOf(CURSOR);
+  const text = textWithCursor.replace(CURSOR, '');
+  const before = text.slice(0, offset).split('\n');
+  return completionsAt(text, { line: before.length - 1, character: before[before.length - 1].length }, METAS);
+}
+
+const labels = (text: string) => complete(text).map((c) => c.label);
+
+const DEPLOYMENT = (annotations: string, body = '  replicas: 1\n') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations:
+${annotations}spec:
+${body}`;
+
+describe('completion', () => {
+  it('rule ids after the ignore directive, with severity and title', () => {
+    const items = complete(DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore ¦\n  replicas: 1\n`));
+    assert.deepEqual(items.map((c) => c.label), METAS.map((m) => m.id));
+    const single = items.find((c) => c.label === 'single-replica')!;
+    assert.equal(single.kind, 'rule');
+    assert.match(single.detail, /^warning · One replica and no autoscaler$/);
+    assert.deepEqual(single.range, { start: { line: 7, character: 27 }, end: { line: 7, character: 27 } });
+  });
+
+  it('replaces the rule id being typed, and leaves out the ones already listed', () => {
+    const items = complete(DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore single-replica, probe-r¦\n  replicas: 1\n`));
+    assert.ok(!items.some((c) => c.label === 'single-replica'), 'single-replica is already there');
+    const readiness = items.find((c) => c.label === 'probe-readiness-missing')!;
+    assert.deepEqual(readiness.range, { start: { line: 7, character: 43 }, end: { line: 7, character: 50 } });
+  });
+
+  it('nothing in the reason after --', () => {
+    assert.deepEqual(labels(DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore single-replica -- because ¦\n  replicas: 1\n`)), []);
+  });
+
+  it('the directive itself in a comment being typed', () => {
+    assert.deepEqual(labels(DEPLOYMENT('    a: b\n', `  # kube-res¦\n  replicas: 1\n`)), ['kube-resilience-ignore']);
+  });
+
+  it('rule ids in the ignore annotation, quoted or not', () => {
+    assert.ok(labels(DEPLOYMENT('    kube-resilience/ignore: ¦\n')).includes('pdb-missing'));
+    const items = labels(DEPLOYMENT('    kube-resilience/ignore: "pdb-missing,sin¦"\n'));
+    assert.ok(items.includes('single-replica'));
+    assert.ok(!items.includes('pdb-missing'));
+  });
+
+  it('the accepted values of sessions', () => {
+    const items = complete(DEPLOYMENT('    kube-resilience/sessions: ¦\n'));
+    assert.deepEqual(items.map((c) => c.label), ['in-memory', 'external']);
+    assert.match(items[0].documentation!, /loses them/);
+  });
+
+  it('the kube-resilience annotation keys under annotations:, filtered by what is typed', () => {
+    const all = complete(DEPLOYMENT('    ¦\n'));
+    assert.deepEqual(all.map((c) => c.label), ['kube-resilience/startup-seconds', 'kube-resilience/sessions', 'kube-resilience/ignore']);
+    assert.equal(all[0].insertText, 'kube-resilience/startup-seconds: ');
+    assert.match(all[0].detail, /positive whole number of seconds/);
+    assert.deepEqual(labels(DEPLOYMENT('    kube-resilience/s¦\n')), ['kube-resilience/startup-seconds', 'kube-resilience/sessions']);
+    assert.deepEqual(labels(DEPLOYMENT('    example.com/¦\n')), []);
+  });
+
+  it('no annotation keys outside annotations:', () => {
+    assert.deepEqual(labels(DEPLOYMENT('    a: b\n', '  ¦\n')), []);
+  });
+});
