@@ -26,13 +26,13 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kind with one control-plane node and workers: two more control-plane nodes, comments kept',
       code: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n'),
-      findings: [{ at: 'nodes', line: 3, message: /^kind Cluster \(unnamed\) has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: nothing is scheduled/ }],
+      findings: [{ at: 'nodes', line: 3, message: /^kind Cluster has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: nothing is scheduled/ }],
       output: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n- role: control-plane\n- role: control-plane\n'),
     },
     {
       name: 'kind without nodes creates one control-plane node: the fix lists three',
       code: kind('name: dev\n'),
-      findings: [{ at: 'kind: Cluster', message: /has 1 control-plane node \(no nodes list: kind creates one\)/ }],
+      findings: [{ at: 'kind: Cluster', message: /^kind Cluster dev has 1 control-plane node \(no nodes list: kind creates one\)/ }],
       output: kind('name: dev\nnodes:\n  - role: control-plane\n  - role: control-plane\n  - role: control-plane\n'),
     },
     {

@@ -1,7 +1,6 @@
 import type { ClusterInfo } from '../cluster/types';
 import { appendToSequence, setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
-import { describeResource } from '../manifest/workload';
 import { isKindCluster, isKubeadmClusterConfiguration, kindControlPlaneCount } from './control-plane-config';
 import type { Report, Rule } from './types';
 
@@ -17,7 +16,7 @@ function kindFinding(resource: Resource): Report | undefined {
   return {
     resource,
     path: hasNodes ? ['nodes'] : [],
-    message: `kind ${describeResource(resource)} has 1 control-plane node${hasNodes ? '' : ' (no nodes list: kind creates one)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
+    message: `kind Cluster${typeof resource.object?.name === 'string' ? ` ${resource.object.name}` : ''} has 1 control-plane node${hasNodes ? '' : ' (no nodes list: kind creates one)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
     fixes: [edits && { title: 'Run 3 control-plane nodes', preferred: true, edits }],
   };
 }
@@ -63,6 +62,13 @@ export const controlPlaneSingle: Rule = {
     description:
       'With one control-plane instance, its failure or reboot stops the API server, scheduler, controllers and (stacked) etcd together. Running pods keep running, but nothing is scheduled, scaled, healed or rolled out until it returns, and a lost pod or node is not replaced. Found in a kind `Cluster` with one control-plane node (or no `nodes` list), a kubeadm `ClusterConfiguration` without `controlPlaneEndpoint` (kubeadm cannot grow such a cluster into HA), and a live cluster with one control-plane node or one API server endpoint. A managed control plane (GKE, EKS, AKS) is the provider\'s and is not reported.',
     fix: 'kind: adds two control-plane nodes.',
+    example: `kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+nodes:
+- role: control-plane
+- role: worker
+- role: worker
+`,
   },
   check({ file, resources, cluster, report }) {
     if (!file) {

@@ -106,6 +106,26 @@ export const dnsSinglePoint: Rule = {
     description:
       'Every Service lookup in the cluster goes through the cluster DNS Deployment (`coredns` or `kube-dns` in `kube-system`). With fewer than 2 replicas, or (in a live cluster) with all ready pods on one node or all on control-plane nodes, one pod restart or one node failure stops name resolution everywhere. During a control-plane outage it is worse: a running CoreDNS keeps answering from its informer cache (response-cache expiry does not matter), but a CoreDNS that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced; if all of them sit on the control-plane nodes, they die with it. A cluster-proportional-autoscaler (`kube-dns-autoscaler`) that keeps 2 replicas (`preventSinglePointFailure` or `min` ≥ 2) counts.',
     fix: 'Sets `replicas: 2` and, when the pods are not spread yet, adds a `kubernetes.io/hostname` topology spread constraint.',
+    example: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: coredns
+  namespace: kube-system
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      k8s-app: kube-dns
+  template:
+    metadata:
+      labels:
+        k8s-app: kube-dns
+    spec:
+      containers:
+        - name: coredns
+          image: registry.k8s.io/coredns/coredns:v1.12.0
+          args: [-conf, /etc/coredns/Corefile]
+`,
   },
   check({ file, resources, inventory, cluster, report }) {
     for (const resource of resources) {

@@ -50,6 +50,17 @@ export const etcdEvenMembers: Rule = {
     title: 'An even number of etcd members',
     description:
       'etcd needs a majority (quorum = ⌊n/2⌋+1) to accept writes. An even-sized cluster tolerates no more failures than one member fewer (4 members: quorum 3, 1 failure, like 3; 2 members: quorum 2, no failure at all, worse than 1 in practice), while adding a machine that can fail and a vote every write waits for. Found in a kubeadm `ClusterConfiguration` listing external etcd endpoints, a kind `Cluster` with an even number of control-plane nodes (stacked etcd), and a live cluster\'s etcd members.',
+    example: `apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+controlPlaneEndpoint: k8s-api.example.com:6443
+etcd:
+  external:
+    endpoints:
+    - https://etcd-1.example.com:2379
+    - https://etcd-2.example.com:2379
+    - https://etcd-3.example.com:2379
+    - https://etcd-4.example.com:2379
+`,
   },
   check({ file, resources, cluster, report }) {
     if (!file) {

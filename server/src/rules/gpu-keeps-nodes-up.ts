@@ -1,6 +1,7 @@
 import { describeResource } from '../manifest/workload';
 import { describeGpus, gpuRequests } from './gpu-resources';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 export const gpuKeepsNodesUp: Rule = {
   meta: {
@@ -10,6 +11,14 @@ export const gpuKeepsNodesUp: Rule = {
     title: 'A long-running workload holds GPUs',
     description:
       'A Deployment or StatefulSet keeps its pods running until someone scales it down, so the GPU nodes they sit on can never be removed by the cluster autoscaler, even when the GPUs idle. That is right for an always-on inference service; for sporadic work (training, batch inference, notebooks) a Job (with `ttlSecondsAfterFinished`, so finished pods are cleaned up) on a node pool that scales to zero pays for GPUs only while work runs.',
+    example: exampleDeployment(
+      `        - name: app
+          image: example/orders-ranker:1.4
+          resources:
+            limits:
+              nvidia.com/gpu: 1
+`,
+    ),
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {

@@ -3,6 +3,7 @@ import { parseQuantity } from '../manifest/quantity';
 import { describeResource, valueAt } from '../manifest/workload';
 import { gpuRequests } from './gpu-resources';
 import type { Rule } from './types';
+import { exampleDeployment } from './example-workload';
 
 export const gpuLimitMismatch: Rule = {
   meta: {
@@ -13,6 +14,15 @@ export const gpuLimitMismatch: Rule = {
     description:
       'GPUs are extended resources, which cannot be overcommitted: a container that requests a GPU must set the same amount as its limit. The API server rejects a pod whose GPU request has no limit or a different one, so the workload creates no pods at all (a Deployment reports a ReplicaSet failure, a Job never starts).',
     fix: 'Sets the limit equal to the request.',
+    example: exampleDeployment(
+      `        - name: app
+          image: example/orders-ranker:1.4
+          resources:
+            requests:
+              cpu: "2"
+              nvidia.com/gpu: 1
+`,
+    ),
   },
   check({ resources, report }) {
     for (const resource of resources) {

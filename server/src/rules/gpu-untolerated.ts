@@ -20,6 +20,7 @@ import { describeResource, isPodReady, podTemplateOf, type PodTemplate } from '.
 import { conventionalGpuTaintKey, describeGpus, gpuRequests, nodesWithGpu } from './gpu-resources';
 import type { Rule, RuleContext } from './types';
 import { admissionTolerations, knownNodes } from './unschedulable';
+import { exampleDeployment } from './example-workload';
 
 /** Labels that name a node pool or the GPU itself, best first: what a nodeSelector for the GPU pool should use. */
 const POOL_LABELS = [
@@ -93,6 +94,14 @@ export const gpuUntolerated: Rule = {
     description:
       'GPU node pools are usually tainted (`nvidia.com/gpu`) so that ordinary pods stay off the expensive nodes. A pod that requests a GPU (`nvidia.com/gpu`, `amd.com/gpu`, `gpu.intel.com/*`) but does not tolerate that taint stays Pending: no node both has a GPU and accepts it. With a cluster the taints are read from its GPU nodes; without one the rule assumes GPU nodes carry the `nvidia.com/gpu` taint and reports at info level (GKE adds that taint and the matching toleration itself; other clusters do not).',
     fix: 'Adds a toleration for each GPU taint and, when the cluster shows a label all GPU nodes share (a node pool label or `nvidia.com/gpu.present`), a matching `nodeSelector`.',
+    example: exampleDeployment(
+      `        - name: app
+          image: example/orders-ranker:1.4
+          resources:
+            limits:
+              nvidia.com/gpu: 1
+`,
+    ),
   },
   check(context) {
     for (const resource of context.resources) {
