@@ -53,7 +53,6 @@ export class ControlPlaneTimeline {
       if (fail.kind === 'apiserver' && instance === 'apiserver') out.push(whole);
       if (fail.kind === 'scheduler' && instance === 'scheduler') out.push(whole);
       if (fail.kind === 'controller-manager' && instance === 'controller-manager') out.push(whole);
-      if (fail.kind === 'etcd' && instance === 'etcd') out.push(whole);
       if (fail.kind === 'nodes' && fail.nodes.includes(node)) out.push(whole);
     }
     for (const event of this.scenario.events) {
@@ -69,7 +68,7 @@ export class ControlPlaneTimeline {
   }
 
   private breakpoints(): number[] {
-    const points = new Set<number>([0]);
+    const points = new Set<number>([0, this.scenario.duration]);
     const owners = [...this.cpNodes.map((n) => [n, INSTANCES] as const), ...this.externalMembers.map((m) => [m, ['etcd' as Instance]] as const)];
     for (const [node, instances] of owners) {
       for (const instance of instances) {
@@ -88,7 +87,9 @@ export class ControlPlaneTimeline {
     const alive = stacked ? this.cpNodes.filter((n) => this.up(n, 'etcd', t)).length : this.externalMembers.filter((m) => this.up(m, 'etcd', t)).length;
     // A stacked API server talks only to its own node's etcd member (facts/control-plane.md §4).
     const apiServers = this.cpNodes.filter((n) => this.up(n, 'apiserver', t) && (!stacked || this.up(n, 'etcd', t)));
-    const quorum = hasQuorum(members, alive);
+    // Quorum loss as the failure itself: members run but cannot agree, so the API servers stay up without it.
+    const quorumFailed = this.scenario.fail.kind === 'etcd' && t >= 0 && t < this.scenario.duration;
+    const quorum = !quorumFailed && hasQuorum(members, alive);
     const writes = quorum && apiServers.length > 0;
     // Scheduler and controller manager reach the API through their own node's API server (kubeadm ≥ 1.20).
     const schedulers = writes ? apiServers.filter((n) => this.up(n, 'scheduler', t)) : [];

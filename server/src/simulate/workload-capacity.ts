@@ -62,6 +62,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   const notes = new Map<number, Note[]>();
   const label = `${workload.kind} ${workloadKey(workload)}`;
   const note = (at: number, n: Note) => {
+    // A note about a later moment needs that moment in the run to be told.
+    queue.schedule(at, () => {});
     const list = notes.get(at);
     if (list) list.push(n);
     else notes.set(at, [n]);
@@ -77,12 +79,24 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   let cronFrozen = false;
   const pressuredNodes: { node: string; at: number }[] = [];
 
+  /** The endpoint controller catches up with a new incarnation of the replica. */
   const refreshEndpoints = (slot: Slot, from: number, generation: number, why: string) => {
-    queue.schedule(cp.firstControllers(from), () => {
+    const at = cp.firstControllers(from);
+    queue.schedule(at, () => {
       if (slot.generation !== generation) return;
       slot.listed = slot.alive;
       slot.listedIsCurrent = slot.alive;
-      note(cp.firstControllers(from), { reason: why, fact: FACT.recovery });
+      note(at, { reason: why, fact: FACT.recovery });
+    });
+  };
+
+  /** The endpoint controller drops a dead pod, unless the replica is serving again by then. */
+  const dropDeadEndpoint = (slot: Slot, from: number, why: string, fact: string = FACT.recovery) => {
+    const at = cp.firstControllers(from);
+    queue.schedule(at, () => {
+      if (slot.alive || !slot.listed) return;
+      slot.listed = false;
+      note(at, { reason: why, fact });
     });
   };
 
@@ -117,9 +131,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   /** A pod gone for good: the control plane must notice, drop it from the Service and replace it. */
   const loseForGood = (slot: Slot, at: number, cause: string) => {
     slot.alive = false;
-    const generation = slot.generation;
     const known = cp.at(at).writes ? at : cp.firstWrites(at) + TIMING.reconnect;
-    refreshEndpoints(slot, known, generation, `${label}: the dead pod is removed from its Service`);
+    dropDeadEndpoint(slot, known, `${label}: the dead pod is removed from its Service`);
     if (replacer) replace(slot, cp.firstScheduling(known) + TIMING.assumedPodStart, `${label}: the ${replacer} replaced the pod ${cause}`);
   };
 
@@ -156,14 +169,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const podsBack = Number.isFinite(incident.backAt) ? cp.firstWrites(incident.backAt) + TIMING.reconnect : Infinity;
     const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
     if (notReadyAt < podsBack) {
-      queue.schedule(notReadyAt, () => {
-        if (slot.generation !== generation || slot.alive || !cp.at(notReadyAt).controllers) return;
-        slot.listed = false;
-        note(notReadyAt, {
-          reason: `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`,
-          fact: FACT.nodeLifecycle,
-        });
-      });
+      dropDeadEndpoint(slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
       const evictAt = notReadyAt + TIMING.unreachableToleration;
       if (evictAt < podsBack) {
         if (workload.kind === 'DaemonSet') {

@@ -1,0 +1,269 @@
+// The nine scenarios of SIMULATION.md, each as the facts its timeline must show.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { simulate } from '../../server/src/simulate/simulate';
+import type { Scenario, ScenarioEvent } from '../../server/src/simulate/types';
+import { capacity, capacityAt, componentAt, eventsAbout, servesThroughout } from './expect';
+import { cluster, workload } from './fixtures';
+
+const TWO_HOURS = 7200;
+const apiserverDown = (events: ScenarioEvent[] = [], duration = TWO_HOURS): Scenario => ({ fail: { kind: 'apiserver' }, duration, events });
+
+const shop = () => [
+  workload('api', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }),
+  workload('cart', { 'worker-2': 1 }),
+  workload('web', { 'worker-1': 1, 'worker-3': 1 }, { hpa: { min: 2, max: 10 } }),
+];
+
+describe('scenario 1: one control plane, API server down for 2 h, nothing else', () => {
+  const result = simulate(cluster(), shop(), apiserverDown());
+
+  it('keeps every workload serving throughout', () => {
+    for (const name of ['api', 'cart', 'web']) assert.ok(servesThroughout(result, name), `${name} should serve throughout`);
+  });
+
+  it('takes scheduling, controllers, autoscaling and kubectl down at 0 and brings them back at 2 h', () => {
+    for (const name of ['api', 'scheduling', 'controllers', 'autoscaling', 'kubectl'] as const) {
+      assert.equal(componentAt(result, name, 0), 'down', name);
+      assert.equal(componentAt(result, name, TWO_HOURS - 1), 'down', name);
+      assert.equal(componentAt(result, name, TWO_HOURS), 'ok', name);
+    }
+    assert.equal(componentAt(result, 'etcd', 0), 'ok');
+    assert.equal(componentAt(result, 'dns', 3600), 'ok');
+    assert.equal(componentAt(result, 'service-routing', 0), 'degraded');
+  });
+
+  it('says why DNS holds and cites the rule', () => {
+    const dns = eventsAbout(result, 'dns').find((e) => e.at === 0)!;
+    assert.match(dns.reason, /informer cache/);
+    assert.match(dns.reason, /response-cache expiry does not break DNS/);
+    assert.match(dns.fact, /rule 8/);
+  });
+
+  it('tells the token refresh failing at 80 % of the TTL', () => {
+    const token = result.timeline.find((e) => /projected service-account tokens/.test(e.reason))!;
+    assert.equal(token.at, 2886);
+    assert.match(token.fact, /rule 12/);
+  });
+});
+
+describe('scenario 2: as 1, plus worker-2 reboots at 10 m', () => {
+  const result = simulate(cluster(), shop(), apiserverDown([{ kind: 'node-reboot', node: 'worker-2', at: 600 }]));
+
+  it('loses the pods on worker-2 from 600 s until the API returns', () => {
+    assert.deepEqual(capacityAt(result, 'api', 599), { at: 0, ready: 3, desired: 3, blackholed: 0 });
+    assert.equal(capacityAt(result, 'api', 600).ready, 2);
+    assert.equal(capacityAt(result, 'api', TWO_HOURS).ready, 2, 'still gone when the API returns: the kubelet needs it to restart them');
+    assert.equal(capacityAt(result, 'api', TWO_HOURS + 10).ready, 3, 'back once the kubelet reached the API');
+  });
+
+  it('takes the 1-replica workload that ran there down', () => {
+    const cart = capacityAt(result, 'cart', 600);
+    assert.equal(cart.ready, 0);
+    const down = eventsAbout(result, 'cart').find((e) => e.state === 'down')!;
+    assert.equal(down.at, 600);
+    assert.match(down.reason, /worker-2 rebooted/);
+    assert.match(down.reason, /nothing recreates them while the API is down/);
+  });
+
+  it('keeps sending the dead pods their share of traffic: k/N blackholed', () => {
+    assert.equal(capacityAt(result, 'api', 600).blackholed, 0.333);
+    assert.equal(capacityAt(result, 'api', 3600).blackholed, 0.333);
+    assert.equal(capacityAt(result, 'cart', 600).blackholed, 1);
+    assert.ok(servesThroughout(result, 'web'), 'web has no pod on worker-2');
+  });
+
+  it('says the rebooted node serves nothing even once up', () => {
+    const node = eventsAbout(result, 'worker-2');
+    assert.deepEqual(node.map((e) => [e.at, e.state]), [[600, 'down'], [720, 'degraded'], [TWO_HOURS + 10, 'ok']]);
+    assert.match(node[1].reason, /only static pods start/);
+    assert.match(node[1].fact, /rule 7/);
+  });
+});
+
+describe('scenario 3: three control planes, one control-plane node lost', () => {
+  const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'nodes', nodes: ['cp-1'] }, duration: TWO_HOURS, events: [] });
+
+  it('keeps etcd quorum with 2 of 3 members', () => {
+    assert.equal(componentAt(result, 'etcd', 0), 'degraded');
+    assert.match(eventsAbout(result, 'etcd')[0].reason, /2 of 3 members up, quorum needs 2/);
+    assert.notEqual(componentAt(result, 'api', 0), 'down');
+    assert.equal(componentAt(result, 'kubectl', 0), 'ok');
+  });
+
+  it('moves the leader leases within ~15 s', () => {
+    assert.equal(componentAt(result, 'scheduling', 0), 'degraded');
+    assert.equal(componentAt(result, 'controllers', 14), 'degraded');
+    assert.equal(componentAt(result, 'scheduling', 15), 'ok');
+    assert.equal(componentAt(result, 'controllers', 15), 'ok');
+  });
+
+  it('has no workload impact', () => {
+    for (const name of ['api', 'cart', 'web']) assert.ok(servesThroughout(result, name), name);
+  });
+});
+
+describe('scenario 4: three control planes, two control-plane nodes lost', () => {
+  const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'nodes', nodes: ['cp-1', 'cp-2'] }, duration: TWO_HOURS, events: [] });
+
+  it('loses quorum: the API is down as in scenario 1', () => {
+    assert.equal(componentAt(result, 'etcd', 0), 'down');
+    assert.match(eventsAbout(result, 'etcd')[0].reason, /1 of 3 members up, quorum needs 2/);
+    for (const name of ['api', 'scheduling', 'controllers', 'kubectl'] as const) assert.equal(componentAt(result, name, 60), 'down', name);
+    for (const name of ['api', 'cart', 'web']) assert.ok(servesThroughout(result, name), name);
+  });
+
+  it('matches scenario 1 minute by minute for the workloads', () => {
+    const one = simulate(cluster(), shop(), apiserverDown());
+    assert.deepEqual(result.workloads.map((w) => w.capacity), one.workloads.map((w) => w.capacity));
+  });
+});
+
+describe('scenario 5: as 1, plus traffic ×3 on an HPA workload at 5 m', () => {
+  const surge: ScenarioEvent = { kind: 'traffic-surge', namespace: 'shop', workload: 'web', factor: 3, at: 300 };
+
+  it('does not scale out and is degraded from 5 m', () => {
+    const result = simulate(cluster(), shop(), apiserverDown([surge]));
+    assert.equal(capacityAt(result, 'web', 300).desired, 2, 'the HPA is frozen');
+    assert.equal(capacityAt(result, 'web', 300).load, 3);
+    const hit = eventsAbout(result, 'web').find((e) => e.at === 300)!;
+    assert.equal(hit.state, 'degraded');
+    assert.match(hit.reason, /HPA is frozen/);
+    assert.match(hit.fact, /rule 10/);
+  });
+
+  it('with memory limits: OOM kills restarted in place, capacity dips and returns', () => {
+    const result = simulate(cluster(), shop(), apiserverDown([surge]));
+    const web = capacity(result, 'web').filter((p) => p.at > 300 && p.at < TWO_HOURS);
+    assert.ok(web.some((p) => p.ready === 0), 'OOM-killed containers stop serving');
+    assert.ok(web.some((p) => p.ready === 2 && p.at > 400), 'and come back in place');
+    assert.ok(result.timeline.some((e) => e.subject.name === 'web' && /OOM-killed/.test(e.reason)));
+  });
+
+  it('without memory limits: evicted for good under node pressure, neighbours at risk', () => {
+    const workloads = shop().map((w) => (w.name === 'web' ? { ...w, memoryLimit: false } : w));
+    const result = simulate(cluster(), workloads, apiserverDown([surge]));
+    assert.equal(capacityAt(result, 'web', 360).ready, 0);
+    assert.equal(capacityAt(result, 'web', 3600).ready, 0, 'nothing replaces evicted pods while the API is down');
+    assert.ok(capacityAt(result, 'web', TWO_HOURS + 60).ready > 0, 'replaced after recovery');
+    assert.ok(eventsAbout(result, 'api').some((e) => /at risk/.test(e.reason) && e.at === 360), 'api shares worker-1 and worker-3');
+  });
+});
+
+describe('scenario 6: one control plane, CoreDNS only on it, control-plane node lost', () => {
+  const result = simulate(cluster({ coreDns: ['cp-1', 'cp-1'] }), shop(), { fail: { kind: 'nodes', nodes: ['cp-1'] }, duration: TWO_HOURS, events: [] });
+
+  it('takes cluster DNS down at 0', () => {
+    assert.equal(componentAt(result, 'dns', 0), 'down');
+    const dns = eventsAbout(result, 'dns').find((e) => e.at === 0)!;
+    assert.match(dns.reason, /2 of 2 CoreDNS replicas gone \(cp-1 failed\)/);
+    assert.match(dns.reason, /cluster and external names fail/);
+  });
+
+  it('brings DNS back once the node and the API are back', () => {
+    assert.equal(componentAt(result, 'dns', TWO_HOURS + 10), 'ok');
+  });
+});
+
+describe('scenario 7: as 1, CoreDNS on workers, CoreDNS restarts at 20 m', () => {
+  const result = simulate(cluster(), shop(), apiserverDown([{ kind: 'coredns-restart', at: 1200 }]));
+
+  it('keeps DNS up until the restart, then down from 20 m + 5 s', () => {
+    assert.equal(componentAt(result, 'dns', 1199), 'ok');
+    assert.equal(componentAt(result, 'dns', 1200), 'degraded');
+    assert.equal(componentAt(result, 'dns', 1205), 'down');
+    assert.equal(componentAt(result, 'dns', TWO_HOURS + 10), 'ok');
+  });
+
+  it('still resolves external names', () => {
+    const down = eventsAbout(result, 'dns').find((e) => e.state === 'down')!;
+    assert.equal(down.at, 1205);
+    assert.match(down.reason, /SERVFAIL for every cluster name, external names still resolve/);
+  });
+
+  it('is harmless while the API is up', () => {
+    const calm = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [{ kind: 'coredns-restart', at: 1200 }] });
+    assert.equal(componentAt(calm, 'dns', 1205), 'ok');
+  });
+});
+
+describe('scenario 8: as 1, one of 3 api pods crashes for good at 15 m', () => {
+  const result = simulate(cluster(), shop(), apiserverDown([{ kind: 'pod-crash', namespace: 'shop', workload: 'api', mode: 'permanent', at: 900 }]));
+
+  it('fails about 1/3 of new connections from 15 m until recovery', () => {
+    assert.equal(capacityAt(result, 'api', 899).blackholed, 0);
+    assert.deepEqual(capacityAt(result, 'api', 900), { at: 900, ready: 2, desired: 3, blackholed: 0.333 });
+    assert.equal(capacityAt(result, 'api', TWO_HOURS - 1).blackholed, 0.333);
+    assert.equal(capacityAt(result, 'api', TWO_HOURS + 10).blackholed, 0, 'the kubelet reports it and the endpoint goes');
+    assert.equal(capacityAt(result, 'api', TWO_HOURS + 10 + 30).ready, 3, 'the ReplicaSet replaces it');
+  });
+
+  it('recovers at once from a restartable crash', () => {
+    const soft = simulate(cluster(), shop(), apiserverDown([{ kind: 'pod-crash', namespace: 'shop', workload: 'api', mode: 'restartable', at: 900 }]));
+    assert.equal(capacityAt(soft, 'api', 900).ready, 2);
+    assert.equal(capacityAt(soft, 'api', 910).ready, 3, 'kubelet back-off 10 s, same pod IP');
+  });
+});
+
+describe('scenario 9: the scheduler only is down', () => {
+  const result = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [] });
+
+  it('leaves running workloads alone, new pods Pending, kubectl working', () => {
+    for (const name of ['api', 'cart', 'web']) assert.ok(servesThroughout(result, name), name);
+    assert.equal(componentAt(result, 'scheduling', 0), 'down');
+    assert.match(eventsAbout(result, 'scheduling')[0].reason, /new pods stay Pending/);
+    assert.equal(componentAt(result, 'kubectl', 0), 'ok');
+    assert.equal(componentAt(result, 'api', 0), 'ok');
+    assert.equal(componentAt(result, 'controllers', 0), 'ok');
+  });
+
+  it('still loses pods nobody can reschedule after a node is lost', () => {
+    const lost = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [{ kind: 'node-lost', node: 'worker-2', at: 600 }] });
+    assert.equal(capacityAt(lost, 'api', 600).blackholed, 0.333);
+    assert.equal(capacityAt(lost, 'api', 650).blackholed, 0, 'the node controller still marks it NotReady after 50 s');
+    assert.equal(capacityAt(lost, 'cart', 3600).ready, 0, 'evicted after 300 s, but no scheduler binds the replacement');
+    assert.equal(capacityAt(lost, 'cart', TWO_HOURS + 30).ready, 1);
+  });
+});
+
+describe('beyond the nine', () => {
+  it('a what-if with 3 control planes survives the loss of cp-1', () => {
+    const one = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['cp-1'] }, duration: TWO_HOURS, events: [] });
+    const three = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['cp-1'] }, duration: TWO_HOURS, controlPlanes: 3, events: [] });
+    assert.equal(componentAt(one, 'api', 0), 'down');
+    assert.equal(componentAt(three, 'api', 0), 'degraded');
+    assert.ok(three.assumptions.some((a) => /what-if: simulated as if the cluster had 3 stacked control-plane nodes/.test(a)));
+  });
+
+  it('a worker lost while the control plane is healthy is noticed, evicted and replaced', () => {
+    const result = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: TWO_HOURS, events: [] });
+    assert.equal(componentAt(result, 'api', 0), 'ok');
+    assert.equal(capacityAt(result, 'api', 0).blackholed, 0.333);
+    assert.equal(capacityAt(result, 'api', 50).blackholed, 0);
+    assert.equal(capacityAt(result, 'api', 50 + 300 + 30).ready, 3);
+  });
+
+  it('a StatefulSet pod on a lost node is not replaced', () => {
+    const db = workload('db', { 'worker-2': 1 }, { kind: 'StatefulSet' });
+    const result = simulate(cluster(), [db], { fail: { kind: 'scheduler' }, duration: 0, events: [{ kind: 'node-lost', node: 'worker-2', at: 0 }] });
+    assert.equal(capacityAt(result, 'db', 590).ready, 0);
+    assert.ok(eventsAbout(result, 'db').some((e) => /force-deletes/.test(e.reason)));
+  });
+
+  it('an etcd quorum loss keeps reads for ~30 s', () => {
+    const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'etcd' }, duration: 600, events: [] });
+    assert.equal(componentAt(result, 'api', 0), 'degraded');
+    assert.equal(componentAt(result, 'api', 30), 'down');
+    assert.equal(componentAt(result, 'api', 600), 'ok');
+  });
+
+  it('an operator loses the API at once', () => {
+    const operator = workload('operator', { 'worker-1': 1 }, { apiClient: 'an operator, image example/operator:1', fronted: false });
+    const result = simulate(cluster(), [operator], apiserverDown([], 600));
+    const first = eventsAbout(result, 'operator')[0];
+    assert.equal(first.at, 0);
+    assert.equal(first.state, 'degraded');
+    assert.match(first.reason, /loses its lease after ~15 s/);
+    assert.match(first.fact, /rule 11/);
+  });
+});
