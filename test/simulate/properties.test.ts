@@ -1,0 +1,138 @@
+// Properties every simulation must have, checked over many generated clusters and scenarios.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SimWorkload } from '../../server/src/simulate/model';
+import { simulate } from '../../server/src/simulate/simulate';
+import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate/types';
+import { downSeconds, servedArea } from './expect';
+import { cluster, workload } from './fixtures';
+
+const CASES = 150;
+
+/** mulberry32: the same seed gives the same cases, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Case {
+  seed: number;
+  controlPlanes: number;
+  workers: number;
+  workloads: SimWorkload[];
+  scenario: Scenario;
+}
+
+function generate(seed: number): Case {
+  const next = random(seed);
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)];
+  const controlPlanes = int(1, 5);
+  const workers = int(2, 6);
+  const workerNames = Array.from({ length: workers }, (_, i) => `worker-${i + 1}`);
+  const workloads = Array.from({ length: int(1, 6) }, (_, i) => {
+    const placement: Record<string, number> = {};
+    for (let r = int(1, 5); r > 0; r--) {
+      const node = pick(workerNames);
+      placement[node] = (placement[node] ?? 0) + 1;
+    }
+    return workload(`app-${i}`, placement, {
+      kind: pick(['Deployment', 'Deployment', 'StatefulSet', 'DaemonSet'] as const),
+      memoryLimit: next() < 0.5,
+      fronted: next() < 0.8,
+      ...(next() < 0.4 ? { hpa: { min: 1, max: 10 } } : {}),
+      ...(next() < 0.2 ? { apiClient: 'an operator' } : {}),
+    });
+  });
+  const failure: Failure = pick<Failure>([
+    { kind: 'apiserver' },
+    { kind: 'etcd' },
+    { kind: 'scheduler' },
+    { kind: 'controller-manager' },
+    { kind: 'nodes', nodes: ['cp-1'] },
+    { kind: 'nodes', nodes: ['cp-1', pick(workerNames)] },
+  ]);
+  const duration = pick([0, 60, 600, 3600, 7200]);
+  const at = () => int(0, Math.max(duration, 600));
+  const events: ScenarioEvent[] = Array.from({ length: int(0, 4) }, () => {
+    const target = pick(workloads);
+    return pick<ScenarioEvent>([
+      { kind: 'node-reboot', node: pick(workerNames), at: at() },
+      { kind: 'node-lost', node: pick(workerNames), at: at() },
+      { kind: 'pod-crash', namespace: 'shop', workload: target.name, mode: pick(['restartable', 'permanent'] as const), at: at() },
+      { kind: 'traffic-surge', namespace: 'shop', workload: target.name, factor: pick([1.5, 2, 3]), at: at() },
+      { kind: 'coredns-restart', at: at() },
+      { kind: 'kube-proxy-restart', node: pick(workerNames), at: at() },
+    ]);
+  });
+  return { seed, controlPlanes, workers, workloads, scenario: { fail: failure, duration, events } };
+}
+
+const cases = Array.from({ length: CASES }, (_, i) => generate(1000 + i));
+const run = (c: Case, scenario: Scenario = c.scenario) => simulate(cluster({ controlPlanes: c.controlPlanes, workers: c.workers }), c.workloads, scenario);
+
+describe('simulation properties', () => {
+  it(`orders its timeline by time (${CASES} cases)`, () => {
+    for (const c of cases) {
+      const { timeline } = run(c);
+      for (let i = 1; i < timeline.length; i++) assert.ok(timeline[i - 1].at <= timeline[i].at, `seed ${c.seed}: event ${i} out of order`);
+    }
+  });
+
+  it('never serves more than desired, never blackholes outside 0–1, never goes back in time', () => {
+    for (const c of cases) {
+      for (const w of run(c).workloads) {
+        w.capacity.forEach((p, i) => {
+          assert.ok(p.ready >= 0 && p.ready <= p.desired, `seed ${c.seed}: ${w.name} ready ${p.ready} of ${p.desired}`);
+          assert.ok(p.blackholed >= 0 && p.blackholed <= 1, `seed ${c.seed}: ${w.name} blackholed ${p.blackholed}`);
+          if (i) assert.ok(w.capacity[i - 1].at <= p.at, `seed ${c.seed}: ${w.name} capacity out of order`);
+        });
+      }
+    }
+  });
+
+  it('gives every event a reason and a fact that cites a rule', () => {
+    for (const c of cases) {
+      for (const e of run(c).timeline) {
+        assert.ok(e.reason.length > 10, `seed ${c.seed}: empty reason`);
+        assert.match(e.fact, /rule \d+/, `seed ${c.seed}: ${e.reason}`);
+        assert.ok(Number.isFinite(e.at) && e.at >= 0);
+      }
+    }
+  });
+
+  it('changes nothing with an outage of zero length and no events', () => {
+    for (const c of cases) {
+      const result = run(c, { ...c.scenario, duration: 0, events: [] });
+      for (const w of result.workloads) {
+        for (const p of w.capacity) assert.ok(p.ready === p.desired && p.blackholed === 0 && p.load === undefined, `seed ${c.seed}: ${w.name} changed`);
+      }
+      for (const row of result.components) assert.deepEqual(row.states.map((s) => s.state), ['ok'], `seed ${c.seed}: ${row.name} changed`);
+      assert.ok(result.timeline.every((e) => e.state === 'ok'), `seed ${c.seed}: ${result.timeline.find((e) => e.state !== 'ok')?.reason}`);
+    }
+  });
+
+  it('never makes an outcome worse with more control planes', () => {
+    for (const c of cases) {
+      for (let n = 1; n <= 4; n++) {
+        const fewer = run(c, { ...c.scenario, controlPlanes: n });
+        const more = run(c, { ...c.scenario, controlPlanes: n + 1 });
+        for (const w of c.workloads) {
+          assert.ok(servedArea(more, w.name) >= servedArea(fewer, w.name), `seed ${c.seed}: ${w.name} serves less with ${n + 1} control planes than with ${n}`);
+        }
+        for (const row of ['api', 'scheduling', 'controllers', 'dns', 'kubectl'] as const) {
+          assert.ok(downSeconds(more, row) <= downSeconds(fewer, row), `seed ${c.seed}: ${row} down longer with ${n + 1} control planes than with ${n}`);
+        }
+      }
+    }
+  });
+
+  it('is a pure function: the same inputs give the same result', () => {
+    for (const c of cases.slice(0, 20)) assert.deepEqual(run(c), run(c));
+  });
+});
