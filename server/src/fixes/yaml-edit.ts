@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, Node, Pair, stringify, YAMLMap, YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
 import type { TextEdit } from './edit';
@@ -18,18 +18,34 @@ function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }
 
+/** Where the line holding `offset` ends, before its `\n` or `\r\n`. */
 function lineEndOf(text: string, offset: number): number {
   const end = text.indexOf('\n', offset);
-  return end === -1 ? text.length : end;
+  if (end === -1) return text.length;
+  return end > 0 && text[end - 1] === '\r' ? end - 1 : end;
+}
+
+/** Where the line after the one holding `offset` starts (the text's end when there is none). */
+function nextLineStart(text: string, offset: number): number {
+  const end = text.indexOf('\n', offset);
+  return end === -1 ? text.length : end + 1;
 }
 
 function columnOf(text: string, offset: number): number {
   return offset - lineStartOf(text, offset);
 }
 
+/**
+ * Options that write YAML in the file's style. YAML 1.1 rules decide quoting because Kubernetes reads
+ * manifests that way: `yes`, `on` or `0755` written bare would not be strings there.
+ */
+function writeOptions(style: YamlStyle) {
+  return { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0, version: '1.1' as const };
+}
+
 /** Renders `key: value` as block YAML in the file's style, every line indented by `column`. */
 function renderEntry(key: string, value: unknown, column: number, style: YamlStyle): string {
-  const yaml = stringify({ [key]: value }, { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 });
+  const yaml = stringify({ [key]: value }, writeOptions(style));
   const pad = ' '.repeat(column);
   return yaml
     .replace(/\n$/, '')
@@ -38,8 +54,14 @@ function renderEntry(key: string, value: unknown, column: number, style: YamlSty
     .join(style.newline);
 }
 
-function renderScalar(value: unknown, style: YamlStyle): string {
-  return stringify(value, { singleQuote: style.singleQuote }).replace(/\n$/, '');
+/** A scalar in the file's style; a string replacing a quoted one keeps that quoting. */
+function renderScalar(value: unknown, style: YamlStyle, replacing?: Scalar): string {
+  if (typeof value === 'string' && (replacing?.type === Scalar.QUOTE_SINGLE || replacing?.type === Scalar.QUOTE_DOUBLE)) {
+    const scalar = new Scalar(value);
+    scalar.type = replacing.type;
+    return stringify(scalar, { lineWidth: 0 }).replace(/\n$/, '');
+  }
+  return stringify(value, writeOptions(style)).replace(/\n$/, '');
 }
 
 function renderFlowEntry(key: string, value: unknown): string {
@@ -72,6 +94,11 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
     if (pairs.length === 0) return [{ start: start + 1, end: close, text: renderFlowEntry(key, value) }];
     const last = pairs[pairs.length - 1];
     const lastEnd = nodeSpan(resource, (last.value ?? last.key) as Node)[1];
+    const lastKeyStart = nodeSpan(resource, last.key)[0];
+    if (text.slice(start, lastKeyStart).includes('\n')) {
+      // One entry a line (a JSON file): the new entry gets its own line at the same column.
+      return [{ start: lastEnd, end: lastEnd, text: `,${style.newline}${' '.repeat(columnOf(text, lastKeyStart))}${renderFlowEntry(key, value)}` }];
+    }
     return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
   }
   if (pairs.length === 0) return undefined;
@@ -106,6 +133,18 @@ function fillEmptyPair(resource: Resource, pair: Pair<Node, Node | null>, value:
 }
 
 /**
+ * The block-map pair holding an empty flow map at `mapPath` (`resources: {}`): filling that pair
+ * writes block YAML like the rest of the file rather than JSON inside the braces.
+ */
+function emptyFlowHolder(resource: Resource, mapPath: Path): Pair<Node, Node | null> | undefined {
+  const map = nodeAt(resource.node, mapPath);
+  const holderKey = mapPath[mapPath.length - 1];
+  if (!isMap(map) || !map.flow || map.items.length > 0 || typeof holderKey !== 'string') return undefined;
+  const holder = nodeAt(resource.node, mapPath.slice(0, -1));
+  return isMap(holder) && !holder.flow ? pairOf(holder, holderKey) : undefined;
+}
+
+/**
  * Sets the field at `path` to `value`: replaces an existing scalar in place, or inserts the
  * missing part of the path below the deepest mapping that exists.
  */
@@ -117,11 +156,13 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
   const key = path[path.length - 1];
   const parent = nodeAt(resource.node, parentPath);
   if (typeof key === 'string' && isMap(parent)) {
+    const holder = emptyFlowHolder(resource, parentPath);
+    if (holder) return fillEmptyPair(resource, holder, { [key]: value });
     const pair = pairOf(parent, key);
     if (pair?.value && isScalar(pair.value) && pair.value.value !== null) {
       if (value !== null && typeof value === 'object') return replacePairValue(resource, pair, value);
       const [start, end] = nodeSpan(resource, pair.value);
-      return [{ start, end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style) }];
+      return [{ start, end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style, pair.value) }];
     }
     if (pair?.value && (isMap(pair.value) || isSeq(pair.value)) && (pair.value as YAMLMap | YAMLSeq).items.length > 0) {
       return replacePairValue(resource, pair, value);
@@ -145,6 +186,8 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
       const filled = nest(rest as string[], value) as Record<string, unknown>;
       return ancestor.flow ? undefined : fillEmptyPair(resource, existing, filled);
     }
+    const holder = emptyFlowHolder(resource, path.slice(0, depth));
+    if (holder) return fillEmptyPair(resource, holder, { [childKey]: nest(rest as string[], value) });
     return insertIntoMap(resource, ancestor, childKey, nest(rest as string[], value), position);
   }
   return undefined;
@@ -203,8 +246,7 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
   }
   const lineStart = lineStartOf(text, keyStart);
   if (text.slice(lineStart, keyStart).trim() !== '') return undefined; // shares its line with a `- `
-  const lastLineEnd = lineEndOf(text, Math.max(keyStart, end - 1));
-  return [{ start: lineStart, end: Math.min(text.length, lastLineEnd + 1), text: '' }];
+  return [{ start: lineStart, end: nextLineStart(text, Math.max(keyStart, end - 1)), text: '' }];
 }
 
 /** Appends the items to the sequence at `path`, in order, creating the sequence when it is missing. */
@@ -223,11 +265,17 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
   }
   const first = seq.items[0] as Node;
   const itemColumn = columnOf(file.text, nodeSpan(resource, first)[0]);
-  const dashColumn = Math.max(0, itemColumn - 2);
-  const rendered = stringify(items, { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 })
-    .replace(/\n$/, '')
-    .split('\n')
-    .map((line) => ' '.repeat(dashColumn) + line)
+  // The file's own dash: `- item` or `-   item` (4-space files), so the new items line up with the old.
+  const dashAt = file.text.lastIndexOf('-', nodeSpan(resource, first)[0] - 1);
+  const dashColumn = dashAt >= lineStartOf(file.text, nodeSpan(resource, first)[0]) ? columnOf(file.text, dashAt) : Math.max(0, itemColumn - 2);
+  const gap = Math.max(2, itemColumn - dashColumn);
+  const rendered = items
+    .flatMap((item) =>
+      stringify(item, writeOptions(style))
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => ' '.repeat(dashColumn) + (i === 0 ? `-${' '.repeat(gap - 1)}` : ' '.repeat(gap)) + line),
+    )
     .join(style.newline);
   const after = lineEndOf(file.text, Math.max(nodeSpan(resource, last)[0], nodeSpan(resource, last)[1] - 1));
   return [{ start: after, end: after, text: style.newline + rendered }];
@@ -242,7 +290,7 @@ export function appendDocument(resource: Resource, object: unknown): TextEdit[] 
   const end = document.offset + document.text.length;
   const before = file.text.slice(0, end);
   const lead = before.length === 0 || before.endsWith('\n') ? '' : style.newline;
-  const body = stringify(object, { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0 }).replace(/\n/g, style.newline);
+  const body = stringify(object, writeOptions(style)).replace(/\n/g, style.newline);
   return [{ start: end, end, text: `${lead}---${style.newline}${body}` }];
 }
 

@@ -1,0 +1,321 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyEdits, type TextEdit } from '../../server/src/fixes/edit';
+import { appendDocument, appendToSequence, insertCommentAbove, removeField, replaceField, setField } from '../../server/src/fixes/yaml-edit';
+import { parseManifest, type ManifestFile, type Resource } from '../../server/src/manifest/parse';
+
+interface Case {
+  name: string;
+  before: string;
+  edit: (resource: Resource, file: ManifestFile) => TextEdit[] | undefined;
+  after: string | undefined;
+  /** Which resource of the file to edit. */
+  resource?: number;
+  uri?: string;
+}
+
+function check(c: Case): void {
+  it(c.name, () => {
+    const uri = c.uri ?? 'file:///edit.yaml';
+    const file = parseManifest(uri, c.before);
+    const edits = c.edit(file.resources[c.resource ?? 0], file);
+    if (c.after === undefined) {
+      assert.equal(edits, undefined, 'no edit is offered');
+      return;
+    }
+    assert.ok(edits, 'an edit is offered');
+    const after = applyEdits(c.before, edits);
+    assert.equal(after, c.after);
+    const reparsed = parseManifest(uri, after);
+    assert.deepEqual(reparsed.documents.map((d) => d.parsed.error?.message).filter(Boolean), [], 'the result parses');
+    assert.ok(reparsed.resources.length >= file.resources.length, 'no resource is lost');
+  });
+}
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the name
+spec:
+  # how many
+  replicas: 1 # one for now
+  # the pods
+  template:
+    spec:
+      containers:
+        - name: app
+          image: nginx
+`;
+
+describe('setField', () => {
+  const cases: Case[] = [
+    {
+      name: 'replaces a scalar in place, keeping comments above, inline and below',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['spec', 'replicas'], 2),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2 # one for now'),
+    },
+    {
+      name: 'inserts a missing key at the end of its mapping',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['spec', 'minReadySeconds'], 10),
+      after: `${DEPLOYMENT}  minReadySeconds: 10\n`,
+    },
+    {
+      name: 'inserts at the start of the mapping when asked, right above the first key (below its comments)',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['spec', 'minReadySeconds'], 10, 'start'),
+      after: DEPLOYMENT.replace('  replicas: 1', '  minReadySeconds: 10\n  replicas: 1'),
+    },
+    {
+      name: 'inserts a nested value at the start, in CRLF',
+      before: DEPLOYMENT.replace(/\n/g, '\r\n'),
+      edit: (r) => setField(r, ['spec', 'strategy', 'type'], 'Recreate', 'start'),
+      after: DEPLOYMENT.replace('  replicas: 1', '  strategy:\n    type: Recreate\n  replicas: 1').replace(/\n/g, '\r\n'),
+    },
+    {
+      name: 'creates missing parents, nested',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['spec', 'strategy', 'rollingUpdate', 'maxUnavailable'], 0),
+      after: `${DEPLOYMENT}  strategy:\n    rollingUpdate:\n      maxUnavailable: 0\n`,
+    },
+    {
+      name: 'creates parents below a sequence item, at the item\'s column',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['spec', 'template', 'spec', 'containers', 0, 'resources', 'limits', 'memory'], '256Mi'),
+      after: `${DEPLOYMENT}          resources:\n            limits:\n              memory: 256Mi\n`,
+    },
+    {
+      name: 'quotes a string that would otherwise be read as a boolean, number or YAML 1.1 word',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['metadata', 'labels'], { enabled: 'false', port: '8080', answer: 'yes', mode: 'on' }),
+      after: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels:\n    enabled: "false"\n    port: "8080"\n    answer: "yes"\n    mode: "on"\n'),
+    },
+    {
+      name: 'keeps the quoting of the scalar it replaces',
+      before: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 'settings'\ndata:\n  mode: 'slow'\n  level: \"low\"\n",
+      edit: (r) => setField(r, ['data', 'mode'], 'yes'),
+      after: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 'settings'\ndata:\n  mode: 'yes'\n  level: \"low\"\n",
+    },
+    {
+      name: 'fills a key with no value',
+      before: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\nspec: {}\n',
+      edit: (r) => setField(r, ['metadata', 'labels', 'app'], 'p'),
+      after: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n    app: p\nspec: {}\n',
+    },
+    {
+      name: 'turns an empty {} in a block file into block YAML',
+      before: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n          resources: {}\n',
+      edit: (r) => setField(r, ['spec', 'template', 'spec', 'containers', 0, 'resources', 'limits', 'memory'], '1Gi'),
+      after: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n          resources:\n            limits:\n              memory: 1Gi\n',
+    },
+    {
+      name: '4-space files get 4-space nesting',
+      before: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n    name: web\nspec:\n    replicas: 1\n',
+      edit: (r) => setField(r, ['spec', 'strategy', 'type'], 'RollingUpdate'),
+      after: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n    name: web\nspec:\n    replicas: 1\n    strategy:\n        type: RollingUpdate\n',
+    },
+    {
+      name: 'flow maps get a flow entry',
+      before: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {a: b}}\n',
+      edit: (r) => setField(r, ['metadata', 'labels', 'c'], 'd'),
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {a: b, "c": "d"}}\n',
+    },
+    {
+      name: 'a scalar in a flow map is replaced by JSON',
+      before: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {enabled: x}}\n',
+      edit: (r) => setField(r, ['metadata', 'labels', 'enabled'], 'false'),
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {enabled: "false"}}\n',
+    },
+    {
+      name: 'JSON files get a new entry on its own line',
+      uri: 'file:///edit.json',
+      before: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "replicas": 1\n  }\n}\n',
+      edit: (r) => setField(r, ['spec', 'minReadySeconds'], 5),
+      after: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "replicas": 1,\n    "minReadySeconds": 5\n  }\n}\n',
+    },
+    {
+      name: 'JSON scalars are replaced as JSON',
+      uri: 'file:///edit.json',
+      before: '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1}}',
+      edit: (r) => setField(r, ['spec', 'replicas'], 2),
+      after: '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 2}}',
+    },
+    {
+      name: 'CRLF files get CRLF lines',
+      before: DEPLOYMENT.replace(/\n/g, '\r\n'),
+      edit: (r) => setField(r, ['spec', 'strategy', 'type'], 'Recreate'),
+      after: `${DEPLOYMENT}  strategy:\n    type: Recreate\n`.replace(/\n/g, '\r\n'),
+    },
+    {
+      name: 'nothing under a scalar: no edit rather than a wrong one',
+      before: DEPLOYMENT,
+      edit: (r) => setField(r, ['spec', 'replicas', 'value'], 2),
+      after: undefined,
+    },
+  ];
+  for (const c of cases) check(c);
+});
+
+describe('replaceField and removeField', () => {
+  const cases: Case[] = [
+    {
+      name: 'replaceField swaps a pair in place, the comments around it kept',
+      before: DEPLOYMENT,
+      edit: (r) => replaceField(r, ['spec', 'replicas'], 'minReadySeconds', 5),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'minReadySeconds: 5 # one for now'),
+    },
+    {
+      name: 'removeField removes the whole line, comments above and below stay',
+      before: DEPLOYMENT,
+      edit: (r) => removeField(r, ['spec', 'replicas']),
+      after: DEPLOYMENT.replace('  replicas: 1 # one for now\n', ''),
+    },
+    {
+      name: 'removeField removes a nested block',
+      before: DEPLOYMENT,
+      edit: (r) => removeField(r, ['spec', 'template']),
+      after: DEPLOYMENT.replace(/  template:[\s\S]*$/, ''),
+    },
+    {
+      name: 'removeField in a flow map takes the comma with it',
+      before: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {a: b}, annotations: {x: y}}\n',
+      edit: (r) => removeField(r, ['metadata', 'labels']),
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, annotations: {x: y}}\n',
+    },
+    {
+      name: 'removeField of the first flow entry',
+      before: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {a: b}}\n',
+      edit: (r) => removeField(r, ['metadata', 'name']),
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {labels: {a: b}}\n',
+    },
+    {
+      name: 'removeField of a key that shares its line with a dash: no edit',
+      before: DEPLOYMENT,
+      edit: (r) => removeField(r, ['spec', 'template', 'spec', 'containers', 0, 'name']),
+      after: undefined,
+    },
+  ];
+  for (const c of cases) check(c);
+});
+
+describe('appendToSequence', () => {
+  const INDENTLESS = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: x\n  tolerations:\n  - key: a\n    operator: Exists\n';
+  const cases: Case[] = [
+    {
+      name: 'indented sequences',
+      before: DEPLOYMENT,
+      edit: (r) => appendToSequence(r, ['spec', 'template', 'spec', 'containers'], { name: 'sidecar', image: 'envoy' }),
+      after: `${DEPLOYMENT}        - name: sidecar\n          image: envoy\n`,
+    },
+    {
+      name: 'indentless sequences',
+      before: INDENTLESS,
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }),
+      after: `${INDENTLESS}  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n`,
+    },
+    {
+      name: 'several items, in order',
+      before: INDENTLESS,
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b' }, { key: 'c' }),
+      after: `${INDENTLESS}  - key: b\n  - key: c\n`,
+    },
+    {
+      name: 'creates a missing sequence in the file\'s sequence style',
+      before: INDENTLESS,
+      edit: (r) => appendToSequence(r, ['spec', 'containers', 0, 'args'], '--verbose'),
+      after: INDENTLESS.replace('    image: x\n', '    image: x\n    args:\n    - --verbose\n'),
+    },
+    {
+      name: '4-space files with `-   item` keep their dash',
+      before: 'apiVersion: v1\nkind: Pod\nmetadata:\n    name: p\nspec:\n    containers:\n    -   name: a\n        image: x\n',
+      edit: (r) => appendToSequence(r, ['spec', 'containers'], { name: 'b', image: 'z' }),
+      after: 'apiVersion: v1\nkind: Pod\nmetadata:\n    name: p\nspec:\n    containers:\n    -   name: a\n        image: x\n    -   name: b\n        image: z\n',
+    },
+    {
+      name: 'flow sequences',
+      before: 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [80]}\n',
+      edit: (r) => appendToSequence(r, ['spec', 'ports'], 443),
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [80, 443]}\n',
+    },
+    {
+      name: 'CRLF',
+      before: INDENTLESS.replace(/\n/g, '\r\n'),
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b', operator: 'Exists' }),
+      after: `${INDENTLESS}  - key: b\n    operator: Exists\n`.replace(/\n/g, '\r\n'),
+    },
+    {
+      name: 'a mapping where a sequence should be: no edit',
+      before: DEPLOYMENT,
+      edit: (r) => appendToSequence(r, ['spec', 'template'], 'x'),
+      after: undefined,
+    },
+  ];
+  for (const c of cases) check(c);
+});
+
+describe('appendDocument', () => {
+  const THREE = 'apiVersion: v1\nkind: A\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: B\nmetadata:\n  name: b # keep\n---\napiVersion: v1\nkind: C\nmetadata:\n  name: c\n';
+  const PDB = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b-pdb' }, spec: { maxUnavailable: 1 } };
+  const cases: Case[] = [
+    {
+      name: 'after a middle document, before the next',
+      before: THREE,
+      resource: 1,
+      edit: (r) => appendDocument(r, PDB),
+      after: THREE.replace('  name: b # keep\n', '  name: b # keep\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: b-pdb\nspec:\n  maxUnavailable: 1\n'),
+    },
+    {
+      name: 'after the last document without a final newline',
+      before: THREE.trimEnd(),
+      resource: 2,
+      edit: (r) => appendDocument(r, { kind: 'X' }),
+      after: `${THREE.trimEnd()}\n---\nkind: X\n`,
+    },
+    {
+      name: 'in the file\'s indentation and line ends',
+      before: 'apiVersion: v1\r\nkind: A\r\nmetadata:\r\n    name: a\r\n',
+      edit: (r) => appendDocument(r, { metadata: { name: 'note' } }),
+      after: 'apiVersion: v1\r\nkind: A\r\nmetadata:\r\n    name: a\r\n---\r\nmetadata:\r\n    name: note\r\n',
+    },
+    {
+      name: 'a JSON file cannot hold a second document: no edit',
+      uri: 'file:///a.json',
+      before: '{"apiVersion": "v1", "kind": "A", "metadata": {"name": "a"}}',
+      edit: (r) => appendDocument(r, PDB),
+      after: undefined,
+    },
+  ];
+  for (const c of cases) check(c);
+});
+
+describe('insertCommentAbove', () => {
+  const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: a\n      image: x\n    - name: b\n      image: y\n';
+  const cases: Case[] = [
+    {
+      name: 'above a sequence item, at the dash',
+      before: POD,
+      edit: (_, file) => insertCommentAbove(file, POD.indexOf('name: b'), 'note'),
+      after: POD.replace('    - name: b', '    # note\n    - name: b'),
+    },
+    {
+      name: 'above a key inside a sequence item, at that key',
+      before: POD,
+      edit: (_, file) => insertCommentAbove(file, POD.indexOf('image: y'), 'note'),
+      after: POD.replace('      image: y', '      # note\n      image: y'),
+    },
+    {
+      name: 'above the first line',
+      before: POD,
+      edit: (_, file) => insertCommentAbove(file, 0, 'note'),
+      after: `# note\n${POD}`,
+    },
+    {
+      name: 'with CRLF',
+      before: POD.replace(/\n/g, '\r\n'),
+      edit: (_, file) => insertCommentAbove(file, file.text.indexOf('kind'), 'note'),
+      after: POD.replace('kind:', '# note\nkind:').replace(/\n/g, '\r\n'),
+    },
+  ];
+  for (const c of cases) check(c);
+});
