@@ -38,7 +38,7 @@ describe('snapshots', () => {
     assert.ok(list.items.every((item: { apiVersion?: string; kind?: string }) => item.apiVersion && item.kind));
     const loaded = loadSnapshot(write('round-trip.json', text));
     assert.equal(loaded.source, 'snapshot');
-    assert.equal(loaded.name, join(dir, 'round-trip.json'));
+    assert.equal(loaded.name, 'demo', 'named after the context it was taken from');
     assert.deepEqual(loaded.missing, missing);
     assert.deepEqual(loaded.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`), demo.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`));
     assert.deepEqual(loaded.topology, demo.topology);
@@ -60,6 +60,7 @@ describe('snapshots', () => {
     assert.equal(loaded.resources[0].object.status.images, undefined);
     assert.equal(loaded.topology.controlPlaneCount, 1);
     assert.deepEqual(loaded.missing, []);
+    assert.equal(loaded.name, join(dir, 'kubectl.json'), 'named by its path when it does not say where it came from');
   });
 
   it('reads kubectl -o yaml output too', () => {

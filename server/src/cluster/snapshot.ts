@@ -71,5 +71,7 @@ export function snapshotFromValue(value: any, name: string): ClusterInfo {
   });
   const provenance = value[PROVENANCE_KEY] as Partial<SnapshotProvenance> | undefined;
   const missing = Array.isArray(provenance?.missing) ? provenance.missing.filter((m): m is MissingResource => typeof m?.resource === 'string') : [];
-  return { source: 'snapshot', name, resources, missing, topology: detectTopology(resources) };
+  // Ours remember the context they were taken from, which names the cluster better than a file path.
+  const clusterName = typeof provenance?.context === 'string' && provenance.context ? provenance.context : name;
+  return { source: 'snapshot', name: clusterName, resources, missing, topology: detectTopology(resources) };
 }

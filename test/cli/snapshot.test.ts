@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { demoObjects } from '../../server/src/cluster/demo';
+import { FakeApiServer } from '../cluster/fake-apiserver';
+import { tempDir, writeKubeconfig } from '../cluster/kubeconfig-fixtures';
+
+const CLI = resolve('dist/cli.js');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bundled CLI without blocking this process, which serves the fake API server. */
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((done) => {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
+    if (!('KUBECONFIG' in env)) delete childEnv.KUBECONFIG;
+    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+function findingKeys(json: string): string[] {
+  const report = JSON.parse(json) as { findings: { ruleId: string; resource: { kind: string; namespace: string; name: string } | null; message: string }[] };
+  return report.findings.map((f) => `${f.ruleId} ${f.resource?.kind}/${f.resource?.namespace}/${f.resource?.name}: ${f.message}`).sort();
+}
+
+describe('kube-resilience snapshot', { skip: existsSync(CLI) ? false : 'dist/cli.js is not built (npm run build)' }, () => {
+  let api: FakeApiServer;
+  let kubeconfig: string;
+  const dir = tempDir('kr-cli-snapshot-');
+
+  before(async () => {
+    api = await FakeApiServer.start(demoObjects());
+    kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), [{ name: 'staging', server: api.url, ca: api.ca, token: 't' }, { name: 'elsewhere', server: 'https://127.0.0.1:9', ca: api.ca }], 'elsewhere');
+  });
+  after(async () => {
+    assert.deepEqual(api.writes(), [], 'nothing but GET may reach the cluster');
+    await api.stop();
+  });
+
+  it('writes a v1 List with -o that check --snapshot reads back to the same findings as the live cluster', async () => {
+    const file = join(dir, 'staging.json');
+    const snapshot = await run(['snapshot', '--kubeconfig', kubeconfig, '--context', 'staging', '-o', file]);
+    assert.equal(snapshot.status, 0, snapshot.stderr);
+    assert.equal(snapshot.stdout, '');
+    assert.match(snapshot.stderr, new RegExp(`^${demoObjects().length} objects from staging written to .*staging\\.json in \\d+\\.\\ds`));
+    const list = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(list.kind, 'List');
+    assert.equal(list.items.length, demoObjects().length);
+    assert.ok(list.items.every((item: { apiVersion?: string; kind?: string; metadata: { managedFields?: unknown } }) => item.apiVersion && item.kind && !item.metadata.managedFields));
+
+    const fromSnapshot = await run(['check', 'examples', '--snapshot', file, '--format', 'json', '--fail-on', 'none']);
+    assert.equal(fromSnapshot.status, 0, fromSnapshot.stderr);
+    const live = await run(['check', 'examples', '--kubeconfig', kubeconfig, '--context', 'staging', '--format', 'json', '--fail-on', 'none']);
+    assert.equal(live.status, 0, live.stderr);
+    assert.deepEqual(findingKeys(fromSnapshot.stdout), findingKeys(live.stdout));
+    assert.ok(findingKeys(live.stdout).some((f) => f.includes('Node') || f.includes('kube-system')), 'the cluster adds findings of its own');
+  });
+
+  it('prints the snapshot on stdout without -o', async () => {
+    const result = await run(['snapshot', '--kubeconfig', kubeconfig, '--context', 'staging']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).items.length, demoObjects().length);
+  });
+
+  it('check --context reads the context named from KUBECONFIG', async () => {
+    const result = await run(['check', 'examples/admin.yaml', '--context', 'staging', '--format', 'json', '--fail-on', 'none'], { KUBECONFIG: kubeconfig });
+    assert.equal(result.status, 0, result.stderr);
+    assert.ok(api.requests.some((r) => r.path === '/api/v1/nodes'));
+  });
+
+  it('warns about resource types it could not read and still writes the rest', async () => {
+    api.forbidden.add('poddisruptionbudgets');
+    try {
+      const file = join(dir, 'partial.json');
+      const result = await run(['snapshot', '--kubeconfig', kubeconfig, '--context', 'staging', '-o', file]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stderr, /warning: could not read poddisruptionbudgets from staging: forbidden \(403\)/);
+      const list = JSON.parse(readFileSync(file, 'utf8'));
+      assert.deepEqual(list.kubeResilience.missing.map((m: { resource: string }) => m.resource), ['poddisruptionbudgets']);
+      const check = await run(['check', 'examples/admin.yaml', '--snapshot', file, '--fail-on', 'none']);
+      assert.match(check.stderr, /warning: could not read poddisruptionbudgets/);
+    } finally {
+      api.forbidden.clear();
+    }
+  });
+
+  it('exits 2 with the reason for an unknown context, an unreachable cluster, or a bad snapshot', async () => {
+    const unknown = await run(['snapshot', '--kubeconfig', kubeconfig, '--context', 'nope']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /kube-resilience snapshot: context "nope" is not in kubeconfig .*; known contexts: staging, elsewhere/);
+
+    const down = await run(['check', 'examples/admin.yaml', '--kubeconfig', kubeconfig]);
+    assert.equal(down.status, 2);
+    assert.match(down.stderr, /kube-resilience check: cannot read cluster "elsewhere-cluster" at https:\/\/127\.0\.0\.1:9 \(context "elsewhere"\): connection refused/);
+
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"kind": "List", "items": [{"metadata": {"name": "x"}}]}');
+    const badSnapshot = await run(['check', 'examples/admin.yaml', '--snapshot', bad]);
+    assert.equal(badSnapshot.status, 2);
+    assert.match(badSnapshot.stderr, /kube-resilience check: snapshot .*bad\.json: item 0 has no apiVersion and kind/);
+    assert.doesNotMatch(badSnapshot.stderr, /this is a bug/);
+
+    const both = await run(['check', 'examples/admin.yaml', '--snapshot', bad, '--demo']);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /--snapshot and --demo name different clusters: choose one/);
+  });
+
+  it('snapshots the embedded demo cluster with --demo', async () => {
+    const file = join(dir, 'demo.json');
+    const result = await run(['snapshot', '--demo', '-o', file]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).items.length, demoObjects().length);
+    const demo = await run(['check', 'examples', '--demo', '--format', 'json', '--fail-on', 'none']);
+    const fromFile = await run(['check', 'examples', '--snapshot', file, '--format', 'json', '--fail-on', 'none']);
+    assert.deepEqual(findingKeys(demo.stdout), findingKeys(fromFile.stdout));
+  });
+});
