@@ -12,6 +12,7 @@ ruleTester(memoryUnbounded, {
   valid: [
     { name: 'request and limit', code: web(resources('            requests:\n              memory: 256Mi\n            limits:\n              memory: 512Mi\n')) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: deployment({ namespace: 'kube-system' }) },
+    { name: 'a one-shot Job sees no surge', code: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: migrate:1\n' },
     { name: 'flow style', code: web('          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n') },
   ],
   invalid: [

@@ -15,6 +15,9 @@ function shown(quantity: unknown): string {
   return bytes !== undefined && String(quantity) !== formatBytes(bytes) && Number.isInteger(bytes) ? `${quantity} (${formatBytes(bytes)})` : String(quantity);
 }
 
+/** Batch pods run to completion and see no traffic surge; how much memory they get is a cost question. */
+const BATCH_KINDS = ['Job', 'CronJob'];
+
 export const memoryUnbounded: Rule = {
   meta: {
     id: 'memory-unbounded',
@@ -22,12 +25,12 @@ export const memoryUnbounded: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Container memory without request or limit',
     description:
-      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
+      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Jobs and CronJobs, which see no surge, are not reported.',
     fix: 'When a memory limit exists without a request, copies the limit into `requests.memory`; otherwise none, since only the team knows how much memory the app needs.',
   },
   check({ resources, report }) {
     for (const workload of resources) {
-      if (ownedByAnother(workload) || isClusterAddon(workload)) continue;
+      if (ownedByAnother(workload) || isClusterAddon(workload) || BATCH_KINDS.includes(workload.kind)) continue;
       for (const { container, path, name } of containersOf(workload)) {
         const request = memoryOf(container.resources, 'requests');
         const limit = memoryOf(container.resources, 'limits');
