@@ -3,6 +3,7 @@ import type { Topology } from '../server/src/cluster/topology';
 import { Inventory } from '../server/src/inventory/inventory';
 import { resourceFromObject, type Resource } from '../server/src/manifest/parse';
 import { analyzeCluster } from '../server/src/rules/engine';
+import { RULES } from '../server/src/rules/index';
 import type { Finding, Rule } from '../server/src/rules/types';
 
 /**
@@ -113,3 +114,8 @@ export function clusterFindings(rule: Rule, info: ClusterInfo): Finding[] {
   inventory.setCluster(info.resources);
   return analyzeCluster(inventory, { cluster: info, rules: [rule] }).filter((f) => f.ruleId === rule.meta.id);
 }
+
+/** The rules that read the cluster's nodes, control plane and DNS (and their manifest counterparts). */
+export const CLUSTER_AWARE_RULES = RULES.filter((r) =>
+  ['gpu-untolerated', 'gpu-limit-mismatch', 'gpu-keeps-nodes-up', 'gpu-pool-untainted', 'control-plane-single', 'etcd-even-members', 'dns-single-point', 'unschedulable'].includes(r.meta.id),
+);

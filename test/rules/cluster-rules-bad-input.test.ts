@@ -3,11 +3,8 @@ import { describe, it } from 'node:test';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeCluster, analyzeFile } from '../../server/src/rules/engine';
-import { RULES } from '../../server/src/rules/index';
-import { cluster, fromObject, gpuNode, node } from '../cluster-fixtures';
+import { CLUSTER_AWARE_RULES as rules, cluster, fromObject, gpuNode, node } from '../cluster-fixtures';
 
-const RULE_IDS = ['gpu-untolerated', 'gpu-limit-mismatch', 'gpu-keeps-nodes-up', 'gpu-pool-untainted', 'control-plane-single', 'etcd-even-members', 'dns-single-point', 'unschedulable'];
-const rules = RULES.filter((r) => RULE_IDS.includes(r.meta.id));
 
 const ODD_DOCUMENTS = [
   'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n      tolerations: yes\n      nodeSelector: [a, b]\n      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "x"}}}\n      containers:\n        - name: a\n          resources: {requests: {nvidia.com/gpu: lots, cpu: [1]}, limits: 7}\n',

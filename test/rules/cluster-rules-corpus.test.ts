@@ -7,7 +7,7 @@ import type { ClusterInfo } from '../../server/src/cluster/types';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
-import { RULES } from '../../server/src/rules/index';
+import { CLUSTER_AWARE_RULES as rules } from '../cluster-fixtures';
 
 /**
  * The GPU, control-plane, DNS and scheduling rules over real manifests written by others: every
@@ -15,8 +15,6 @@ import { RULES } from '../../server/src/rules/index';
  */
 
 const CORPUS = '../shared/corpus';
-const RULE_IDS = ['gpu-untolerated', 'gpu-limit-mismatch', 'gpu-keeps-nodes-up', 'gpu-pool-untainted', 'control-plane-single', 'etcd-even-members', 'dns-single-point', 'unschedulable'];
-const rules = RULES.filter((r) => RULE_IDS.includes(r.meta.id));
 
 const KIND_SINGLE_CONTROL_PLANE = [
   'kind/pkg/internal/apis/config/encoding/testdata/v1alpha4/invalid-bad-indent.yaml',
