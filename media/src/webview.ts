@@ -1,2 +1,126 @@
-// The webview: draws the simulation timeline (see server/src/simulate).
-export {};
+// The "What if the control plane dies?" page: draws the cluster, edits the scenario, shows the timeline.
+// It talks to the extension only through acquireVsCodeApi(), and checks every message it receives.
+import { type FromWebview, type ToWebview, validateFromWebview, validateScenario, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
+import type { Scenario } from '../../server/src/simulate/types';
+import { el } from './dom';
+import type { Actions, PageState } from './page';
+import { DEFAULT_SCENARIO, fitScenario, sameScenario, type Target } from './scenario';
+import { renderCluster } from './view-cluster';
+import { renderControls } from './view-controls';
+import { renderSummary, renderTimeline } from './view-timeline';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
+
+/** A saved state is data from the past: only the parts that still validate are kept. */
+function restore(saved: unknown): PageState {
+  const state: PageState = { scenario: DEFAULT_SCENARIO, status: { kind: 'idle', text: '' } };
+  if (!saved || typeof saved !== 'object') return state;
+  const s = saved as Record<string, unknown>;
+  const scenario = validateScenario(s.scenario);
+  if (scenario.ok) state.scenario = scenario.value;
+  const input = validateSimulationInput(s.input);
+  if (input.ok) state.input = input.value;
+  const result = validateSimulationResult(s.result);
+  if (result.ok) state.result = result.value;
+  return state;
+}
+
+const state = restore(vscode.getState());
+
+function post(message: FromWebview): void {
+  const checked = validateFromWebview(message);
+  if (!checked.ok) return console.warn(`[kube-resilience] not sent: ${checked.error}`);
+  vscode.postMessage(checked.value);
+}
+
+function save(): void {
+  vscode.setState({ scenario: state.scenario, input: state.input, result: state.result });
+}
+
+function simulate(scenario: Scenario): void {
+  state.scenario = scenario;
+  state.status = { kind: 'busy', text: 'Simulating…' };
+  save();
+  post({ type: 'simulate', scenario });
+  render();
+}
+
+const actions: Actions = {
+  setScenario: (scenario) => simulate(scenario),
+  selectTarget(target: Target | undefined) {
+    state.target = target;
+    render();
+    if (target) root.querySelector<HTMLElement>('[data-focus="editor:kind"]')?.focus();
+  },
+  exportReport: () => post({ type: 'export', scenario: state.scenario }),
+};
+
+function header(): HTMLElement {
+  const status = state.status;
+  return el(
+    'header',
+    { class: 'page-header' },
+    el('h1', {}, 'What if the control plane dies?'),
+    el('span', { class: `status ${status.kind}`, attrs: { role: status.kind === 'error' ? 'alert' : 'status', 'aria-live': 'polite' } }, status.text),
+    el('button', { class: 'secondary', attrs: { type: 'button', disabled: !state.result, 'data-focus': 'export', title: 'Open the result as a Markdown report' }, on: { click: () => actions.exportReport() } }, 'Export report'),
+  );
+}
+
+/** Rebuilds the page and puts keyboard focus back on the control that had it. */
+function render(): void {
+  const focused = (document.activeElement as HTMLElement | null)?.dataset?.focus;
+  root.replaceChildren(
+    header(),
+    el('div', { class: 'layout' }, renderControls(state.scenario, state.input, actions), renderCluster(state.input, state.scenario, state.result, state.target, state.focus, actions)),
+    renderSummary(state.result),
+    renderTimeline(state.result, state.focus),
+  );
+  if (focused) root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+}
+
+function receive(message: ToWebview): void {
+  switch (message.type) {
+    case 'input': {
+      state.input = message.input;
+      const fitted = fitScenario(state.scenario, message.input);
+      simulate(fitted);
+      return;
+    }
+    case 'result':
+      // A late answer for an older scenario is not what the controls show.
+      if (!sameScenario(message.result.scenario, state.scenario) && state.status.kind === 'busy') return;
+      state.result = message.result;
+      state.status = { kind: 'idle', text: `${message.result.workloads.length} workloads, ${message.result.timeline.length} events` };
+      break;
+    case 'busy':
+      state.status = { kind: 'busy', text: 'Simulating…' };
+      break;
+    case 'error':
+      state.status = { kind: 'error', text: message.message };
+      break;
+    case 'focus':
+      state.focus = { namespace: message.namespace, workload: message.workload };
+      state.target = { type: 'workload', namespace: message.namespace, name: message.workload };
+      break;
+  }
+  save();
+  render();
+  if (message.type === 'focus') root.querySelector('.row.focused')?.scrollIntoView({ block: 'center' });
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const checked = validateToWebview(event.data);
+  if (!checked.ok) return console.warn(`[kube-resilience] dropped message: ${checked.error}`);
+  receive(checked.value);
+});
+
+render();
+post({ type: 'ready' });

@@ -189,7 +189,8 @@ function result(value: unknown, path: string): SimulationResult {
         ...workloadIdentity(w, p),
         capacity: list(w.capacity, `${p}.capacity`, (c, cp) => {
           const point = record(c, cp);
-          return { at: at(point.at, `${cp}.at`), ready: number(point.ready, `${cp}.ready`), desired: number(point.desired, `${cp}.desired`), blackholed: number(point.blackholed, `${cp}.blackholed`, 0, 1) };
+          const load = point.load === undefined ? undefined : number(point.load, `${cp}.load`);
+          return { at: at(point.at, `${cp}.at`), ready: number(point.ready, `${cp}.ready`), desired: number(point.desired, `${cp}.desired`), blackholed: number(point.blackholed, `${cp}.blackholed`, 0, 1), ...(load !== undefined ? { load } : {}) };
         }),
       };
     }),
@@ -204,6 +205,8 @@ function result(value: unknown, path: string): SimulationResult {
       };
     }),
     assumptions: list(o.assumptions, `${path}.assumptions`, text),
+    ...(o.end !== undefined ? { end: at(o.end, `${path}.end`) } : {}),
+    ...(o.summary !== undefined ? { summary: list(o.summary, `${path}.summary`, text) } : {}),
   };
 }
 

@@ -1,0 +1,130 @@
+import type { SimulationInput } from '../../server/src/simulate/messages';
+import type { Failure, Scenario } from '../../server/src/simulate/types';
+import { el } from './dom';
+import { describeEvent } from '../../server/src/simulate/describe';
+import type { Actions } from './page';
+import { withoutEvent } from './scenario';
+
+const FAILURES: { kind: Failure['kind']; label: string }[] = [
+  { kind: 'apiserver', label: 'API server' },
+  { kind: 'etcd', label: 'etcd quorum' },
+  { kind: 'scheduler', label: 'Scheduler' },
+  { kind: 'controller-manager', label: 'Controller manager' },
+  { kind: 'nodes', label: 'Whole nodes' },
+];
+
+const DURATIONS_MINUTES = [5, 15, 30, 60, 120, 240, 480, 1440];
+
+function failureFieldset(scenario: Scenario, input: SimulationInput | undefined, actions: Actions): HTMLElement {
+  const choose = (kind: Failure['kind']) => {
+    const firstControlPlane = input?.nodes.find((n) => n.role === 'control-plane')?.name;
+    const fail: Failure = kind === 'nodes' ? { kind, nodes: scenario.fail.kind === 'nodes' ? scenario.fail.nodes : firstControlPlane ? [firstControlPlane] : [] } : { kind };
+    actions.setScenario({ ...scenario, fail });
+  };
+  return el(
+    'fieldset',
+    { class: 'control', attrs: { role: 'radiogroup', 'aria-label': 'What fails' } },
+    el('legend', {}, 'What fails'),
+    ...FAILURES.map(({ kind, label }) =>
+      el(
+        'label',
+        { class: 'choice' },
+        el('input', { attrs: { type: 'radio', name: 'fail', value: kind, checked: scenario.fail.kind === kind, 'data-focus': `fail:${kind}` }, on: { change: () => choose(kind) } }),
+        label,
+      ),
+    ),
+  );
+}
+
+function nodesFieldset(scenario: Scenario, input: SimulationInput | undefined, actions: Actions): HTMLElement {
+  const failing = scenario.fail.kind === 'nodes' ? scenario.fail.nodes : [];
+  const enabled = scenario.fail.kind === 'nodes';
+  const toggle = (node: string, on: boolean) => {
+    const nodes = on ? [...failing, node] : failing.filter((n) => n !== node);
+    actions.setScenario({ ...scenario, fail: { kind: 'nodes', nodes } });
+  };
+  const nodes = input?.nodes ?? [];
+  return el(
+    'fieldset',
+    { class: 'control', attrs: { disabled: !enabled, 'aria-describedby': 'nodes-hint' } },
+    el('legend', {}, 'Which nodes'),
+    nodes.length ? null : el('p', { class: 'muted' }, 'No nodes known yet.'),
+    ...nodes.map((node) =>
+      el(
+        'label',
+        { class: 'choice' },
+        el('input', { attrs: { type: 'checkbox', value: node.name, checked: failing.includes(node.name), 'data-focus': `node:${node.name}` }, on: { change: (e) => toggle(node.name, (e.target as HTMLInputElement).checked) } }),
+        node.name,
+        node.role === 'control-plane' ? el('span', { class: 'muted' }, ' (control plane)') : null,
+      ),
+    ),
+    el('p', { class: 'muted hint', attrs: { id: 'nodes-hint' } }, enabled ? 'Each node takes its pods with it, and on a control-plane node its API server and etcd member.' : 'Choose “Whole nodes” to fail nodes.'),
+  );
+}
+
+function durationControl(scenario: Scenario, actions: Actions): HTMLElement {
+  const minutes = Math.round(scenario.duration / 60);
+  const options = DURATIONS_MINUTES.includes(minutes) ? DURATIONS_MINUTES : [...DURATIONS_MINUTES, minutes].sort((a, b) => a - b);
+  return el(
+    'label',
+    { class: 'control field' },
+    el('span', { class: 'field-label' }, 'Outage length'),
+    el(
+      'select',
+      { attrs: { 'data-focus': 'duration' }, on: { change: (e) => actions.setScenario({ ...scenario, duration: Number((e.target as HTMLSelectElement).value) * 60 }) } },
+      ...options.map((m) => el('option', { attrs: { value: m, selected: m === minutes } }, m < 60 ? `${m} minutes` : m % 60 ? `${(m / 60).toFixed(1)} hours` : `${m / 60} hour${m === 60 ? '' : 's'}`)),
+    ),
+  );
+}
+
+function controlPlanesControl(scenario: Scenario, input: SimulationInput | undefined, actions: Actions): HTMLElement {
+  const observed = input?.nodes.filter((n) => n.role === 'control-plane').length;
+  const set = (value: string) => {
+    const next: Scenario = { ...scenario };
+    if (value) next.controlPlanes = Number(value);
+    else delete next.controlPlanes;
+    actions.setScenario(next);
+  };
+  return el(
+    'label',
+    { class: 'control field' },
+    el('span', { class: 'field-label' }, 'Control-plane nodes'),
+    el(
+      'select',
+      { attrs: { 'data-focus': 'control-planes' }, on: { change: (e) => set((e.target as HTMLSelectElement).value) } },
+      el('option', { attrs: { value: '', selected: scenario.controlPlanes === undefined } }, observed ? `As the cluster has (${observed})` : 'As the cluster has'),
+      ...[1, 2, 3, 5].map((n) => el('option', { attrs: { value: n, selected: scenario.controlPlanes === n } }, `What if ${n}`)),
+    ),
+  );
+}
+
+function eventsList(scenario: Scenario, actions: Actions): HTMLElement {
+  return el(
+    'div',
+    { class: 'control events' },
+    el('h3', {}, 'During the outage'),
+    scenario.events.length
+      ? el(
+          'ul',
+          { attrs: { 'aria-label': 'Events during the outage' } },
+          ...scenario.events.map((event, index) =>
+            el(
+              'li',
+              {},
+              el('span', {}, describeEvent(event)),
+              el('button', { class: 'icon-button', attrs: { type: 'button', 'aria-label': `Remove: ${describeEvent(event)}`, title: 'Remove', 'data-focus': `remove:${index}` }, on: { click: () => actions.setScenario(withoutEvent(scenario, index)) } }, '✕'),
+            ),
+          ),
+        )
+      : el('p', { class: 'muted' }, 'Nothing else happens. Select a node or a pod in the cluster to add a reboot, a crash or a traffic surge.'),
+  );
+}
+
+export function renderControls(scenario: Scenario, input: SimulationInput | undefined, actions: Actions): HTMLElement {
+  return el(
+    'section',
+    { class: 'controls', attrs: { 'aria-labelledby': 'controls-title' } },
+    el('h2', { attrs: { id: 'controls-title' } }, 'Scenario'),
+    el('div', { class: 'control-grid' }, failureFieldset(scenario, input, actions), nodesFieldset(scenario, input, actions), el('div', { class: 'control-column' }, durationControl(scenario, actions), controlPlanesControl(scenario, input, actions)), eventsList(scenario, actions)),
+  );
+}

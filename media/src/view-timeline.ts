@@ -1,0 +1,117 @@
+import type { SimulationResult } from '../../server/src/simulate/types';
+import { el, present } from './dom';
+import { formatSeconds } from '../../server/src/simulate/format-time';
+import { summarize } from '../../server/src/simulate/summary';
+import { STATE_LABELS } from './format';
+import { axisEnd, buildRows, type Row, type Segment } from './rows';
+
+const TICK_STEPS = [30, 60, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400];
+
+function position(seconds: number, end: number): string {
+  return `${((seconds / end) * 100).toFixed(3)}%`;
+}
+
+/** One tooltip for every segment, shown on hover and on keyboard focus. */
+function tooltipFor(container: HTMLElement): { show(target: HTMLElement, row: Row, segment: Segment): void; hide(): void } {
+  const tip = el('div', { class: 'tooltip', attrs: { id: 'timeline-tooltip', role: 'tooltip', hidden: true } });
+  container.append(tip);
+  return {
+    show(target, row, segment) {
+      tip.replaceChildren(
+        ...present([
+          el('div', { class: 'tip-title' }, `${row.label}: ${STATE_LABELS[segment.state]}`, el('span', { class: 'muted' }, ` ${formatSeconds(segment.from)} – ${formatSeconds(segment.to)}`)),
+          el('div', {}, segment.reason),
+          segment.fact ? el('div', { class: 'tip-fact' }, segment.fact) : null,
+        ]),
+      );
+      tip.hidden = false;
+      const box = target.getBoundingClientRect();
+      const host = container.getBoundingClientRect();
+      const left = Math.min(Math.max(box.left - host.left, 0), Math.max(host.width - tip.offsetWidth, 0));
+      tip.style.left = `${left}px`;
+      tip.style.top = `${box.bottom - host.top + 4}px`;
+    },
+    hide() {
+      tip.hidden = true;
+    },
+  };
+}
+
+function segmentLabel(row: Row, segment: Segment): string {
+  return `${row.label} ${STATE_LABELS[segment.state]} from ${formatSeconds(segment.from)} to ${formatSeconds(segment.to)}: ${segment.reason}${segment.fact ? ` (${segment.fact})` : ''}`;
+}
+
+function axis(end: number, duration: number): HTMLElement {
+  const step = TICK_STEPS.find((s) => end / s <= 8) ?? TICK_STEPS[TICK_STEPS.length - 1];
+  const ticks: HTMLElement[] = [];
+  for (let t = 0; t <= end; t += step) ticks.push(el('span', { class: 'tick', style: { left: position(t, end) } }, formatSeconds(t)));
+  return el(
+    'div',
+    { class: 'row axis', attrs: { 'aria-hidden': 'true' } },
+    el('div', { class: 'row-label' }),
+    el('div', { class: 'track' }, ...ticks, el('span', { class: 'recovery-mark', style: { left: position(duration, end) } }, 'control plane back')),
+  );
+}
+
+function rowElement(row: Row, end: number, duration: number, focused: boolean, tooltip: ReturnType<typeof tooltipFor>): HTMLElement {
+  const segments = row.segments.map((segment, index) =>
+    el('div', {
+      class: `segment state-${segment.state}`,
+      attrs: {
+        tabindex: 0,
+        role: 'img',
+        'aria-label': segmentLabel(row, segment),
+        'aria-describedby': 'timeline-tooltip',
+        'data-focus': `segment:${row.key}:${index}`,
+      },
+      style: { left: position(segment.from, end), width: position(segment.to - segment.from, end) },
+      on: {
+        mouseenter: (e) => tooltip.show(e.currentTarget as HTMLElement, row, segment),
+        mouseleave: () => tooltip.hide(),
+        focus: (e) => tooltip.show(e.currentTarget as HTMLElement, row, segment),
+        blur: () => tooltip.hide(),
+        keydown: (e) => {
+          if (e.key === 'Escape') tooltip.hide();
+        },
+      },
+    }),
+  );
+  return el(
+    'div',
+    { class: `row ${row.group}${focused ? ' focused' : ''}`, attrs: { role: 'group', 'aria-label': row.label, 'data-row': row.key } },
+    el('div', { class: 'row-label' }, el('span', { class: 'row-name', attrs: { title: row.label } }, row.label), row.detail ? el('span', { class: 'row-detail muted' }, row.detail) : null),
+    el('div', { class: 'track' }, el('div', { class: 'outage', style: { width: position(duration, end) } }), ...segments),
+  );
+}
+
+export function renderSummary(result: SimulationResult | undefined): HTMLElement {
+  const section = el('section', { class: 'summary', attrs: { 'aria-labelledby': 'summary-title' } }, el('h2', { attrs: { id: 'summary-title' } }, 'What happens first'));
+  if (!result) return section;
+  const sentences = result.summary ?? summarize(result.timeline, result.workloads.length);
+  section.append(el('ol', {}, ...sentences.map((s) => el('li', {}, s.charAt(0).toUpperCase() + s.slice(1)))));
+  return section;
+}
+
+export function renderTimeline(result: SimulationResult | undefined, focus: { namespace: string; workload: string } | undefined): HTMLElement {
+  const section = el('section', { class: 'timeline', attrs: { 'aria-labelledby': 'timeline-title' } }, el('h2', { attrs: { id: 'timeline-title' } }, 'Timeline'));
+  if (!result) {
+    section.append(el('p', { class: 'muted' }, 'The timeline appears once the scenario has been simulated.'));
+    return section;
+  }
+  const end = axisEnd(result);
+  const tooltip = tooltipFor(section);
+  const rows = buildRows(result);
+  const group = (title: string, list: Row[]) =>
+    list.length ? [el('h3', { class: 'row-group' }, title), ...list.map((r) => rowElement(r, end, result.scenario.duration, !!focus && r.workload?.namespace === focus.namespace && r.workload.name === focus.workload, tooltip))] : [];
+  section.append(
+    el(
+      'div',
+      { class: 'legend', attrs: { 'aria-label': 'Legend' } },
+      ...(['ok', 'degraded', 'down'] as const).map((s) => el('span', { class: 'legend-item' }, el('span', { class: `swatch state-${s}` }), STATE_LABELS[s])),
+      el('span', { class: 'legend-item' }, el('span', { class: 'swatch outage' }), 'outage'),
+    ),
+    el('div', { class: 'rows' }, axis(end, result.scenario.duration), ...group('Cluster functions', rows.filter((r) => r.group === 'function')), ...group('Nodes', rows.filter((r) => r.group === 'node')), ...group('Workloads', rows.filter((r) => r.group === 'workload'))),
+  );
+  if (result.assumptions.length) section.append(el('details', { class: 'assumptions' }, el('summary', {}, `Assumptions (${result.assumptions.length})`), el('ul', {}, ...result.assumptions.map((a) => el('li', {}, a)))));
+  return section;
+}
