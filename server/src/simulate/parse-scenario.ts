@@ -1,3 +1,5 @@
+import { formatSeconds } from './format-time';
+import { MAX_DURATION_SECONDS } from './messages';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import type { Failure, Scenario, ScenarioEvent } from './types';
 
@@ -77,6 +79,8 @@ export function validateScenario(scenario: Scenario, topology: SimTopology, work
   if (scenario.controlPlanes !== undefined && (!Number.isInteger(scenario.controlPlanes) || scenario.controlPlanes < 1 || scenario.controlPlanes > 9)) {
     throw new ScenarioError(`--control-planes takes a whole number from 1 to 9, not "${scenario.controlPlanes}"`);
   }
+  const longest = Math.max(scenario.duration, ...scenario.events.map((e) => e.at));
+  if (longest > MAX_DURATION_SECONDS) throw new ScenarioError(`the simulation covers at most ${formatSeconds(MAX_DURATION_SECONDS)}, not ${formatSeconds(longest)}`);
   if (scenario.fail.kind === 'nodes') scenario.fail.nodes.forEach(known);
   const names = new Set(workloads.map(workloadKey));
   for (const event of scenario.events) {

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { validateSimulationResult } from '../../server/src/simulate/messages';
+import type { SimulationResult } from '../../server/src/simulate/types';
+
+const CLI = resolve('dist/cli.js');
+const DEMO_STORY = ['simulate', '--demo', '--fail', 'apiserver', '--for', '2h', '--event', 'node-reboot:worker-a2@10m'];
+
+const MANIFEST = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+  namespace: shop
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+    spec:
+      containers:
+        - name: api
+          image: registry.example/api:1.0
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: api
+  namespace: shop
+spec:
+  selector: {app: api}
+  ports: [{port: 80}]
+`;
+
+function cli(args: string[], cwd = process.cwd()) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function json(args: string[]): SimulationResult {
+  const run = cli([...args, '--format', 'json']);
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as SimulationResult;
+}
+
+describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli.js is not built (npm run build)' }, () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-simulate-'));
+    writeFileSync(join(dir, 'api.yaml'), MANIFEST);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints exactly one SimulationResult as JSON, which the webview accepts', () => {
+    const result = json(DEMO_STORY);
+    assert.equal(result.version, 1);
+    assert.deepEqual(result.scenario, { fail: { kind: 'apiserver' }, duration: 7200, events: [{ kind: 'node-reboot', node: 'worker-a2', at: 600 }] });
+    const validated = validateSimulationResult(result);
+    assert.ok(validated.ok, validated.ok ? '' : validated.error);
+  });
+
+  it('tells the demo story: the single control plane down 2 h, worker-a2 rebooted at 10 m', () => {
+    const result = json(DEMO_STORY);
+    const db = result.workloads.find((w) => w.name === 'orders-db')!;
+    assert.equal(db.placement, 'observed');
+    assert.deepEqual(db.capacity.find((p) => p.at === 600), { at: 600, ready: 0, desired: 1, blackholed: 1 });
+    const api = result.workloads.find((w) => w.name === 'orders-api')!;
+    assert.deepEqual(api.capacity.find((p) => p.at === 600), { at: 600, ready: 2, desired: 3, blackholed: 0.333 });
+    assert.equal(result.components.find((c) => c.name === 'api')!.states[0].state, 'down');
+    assert.ok(result.timeline.some((e) => e.at === 600 && e.subject.type === 'node' && e.subject.name === 'worker-a2' && e.state === 'down'));
+  });
+
+  it('tells the story in text, first impacts first', () => {
+    const run = cli(DEMO_STORY);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^What if every API server fails for 2 h; worker-a2 reboots at 10 m \(cluster demo\)\?/);
+    assert.match(run.stdout, /First impacts:\n {2}• at 0 s the API goes down/);
+    assert.match(run.stdout, /at 10 m shop\/orders-db goes down: worker-a2 rebooted/);
+    assert.match(run.stdout, /Minute by minute:/);
+    assert.match(run.stdout, /shop\/orders-api \(Deployment, placement observed\): lowest 2\/3 from 10 m, up to 33 % of new connections blackholed/);
+  });
+
+  it('writes a Markdown report', () => {
+    const run = cli([...DEMO_STORY, '--format', 'markdown']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^# What if every API server fails for 2 h/);
+    assert.match(run.stdout, /\n## First impacts\n/);
+    assert.match(run.stdout, /\| shop\/orders-db \| StatefulSet \| observed \| 0\/1 \| 100 % \| 10 m \|/);
+    assert.match(run.stdout, /\n\| at \| subject \| state \| what happens \| rests on \|\n/);
+  });
+
+  it('answers the what-if: three control planes survive the loss of cp-1', () => {
+    const one = json(['simulate', '--demo', '--fail', 'nodes:cp-1', '--for', '1h']);
+    const three = json(['simulate', '--demo', '--fail', 'nodes:cp-1', '--for', '1h', '--control-planes', '3']);
+    assert.equal(one.components.find((c) => c.name === 'api')!.states[0].state, 'down');
+    assert.equal(three.components.find((c) => c.name === 'api')!.states[0].state, 'degraded');
+    assert.equal(three.scenario.controlPlanes, 3);
+  });
+
+  it('simulates manifests without a cluster on an assumed one, and says so', () => {
+    const run = cli(['simulate', '.', '--fail', 'apiserver', '--for', '30m', '--event', 'pod-crash:shop/api:permanent@5m', '--format', 'json'], dir);
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as SimulationResult;
+    const api = result.workloads.find((w) => w.name === 'api')!;
+    assert.equal(api.placement, 'assumed');
+    assert.deepEqual(api.capacity.find((p) => p.at === 300), { at: 300, ready: 2, desired: 3, blackholed: 0.333 });
+    assert.ok(result.assumptions.some((a) => /no cluster given/.test(a)));
+    assert.ok(result.assumptions.some((a) => /placement of 1 workload \(shop\/api\) is assumed/.test(a)));
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    ['an unknown node', ['--demo', '--fail', 'nodes:nope'], /unknown node "nope" \(nodes: cp-1, /],
+    ['an unknown workload', ['--demo', '--fail', 'apiserver', '--event', 'pod-crash:shop/ghost:permanent@1m'], /unknown workload "shop\/ghost"/],
+    ['a bad duration', ['--demo', '--fail', 'apiserver', '--for', '2x'], /"2x" is not a duration: write it like 90s, 10m, 2h or 1h30m/],
+    ['an event without a time', ['--demo', '--fail', 'apiserver', '--event', 'coredns-restart'], /no @TIME/],
+    ['an unknown event', ['--demo', '--fail', 'apiserver', '--event', 'meteor:cp-1@1m'], /unknown event "meteor"/],
+    ['a surge without a factor', ['--demo', '--fail', 'apiserver', '--event', 'traffic-surge:shop/orders-api@1m'], /FACTOR/],
+    ['an unknown failure', ['--demo', '--fail', 'kubelet'], /--fail takes apiserver\|etcd\|scheduler\|controller-manager\|nodes:NAME/],
+    ['no failure', ['--demo'], /--fail is required/],
+    ['zero control planes', ['--demo', '--fail', 'apiserver', '--control-planes', '0'], /--control-planes takes a whole number from 1 to 9/],
+    ['a year-long outage', ['--demo', '--fail', 'apiserver', '--for', '8760h'], /at most 168 h/],
+    ['a bad format', ['--demo', '--fail', 'apiserver', '--format', 'sarif'], /--format takes text, json or markdown/],
+    ['nothing to simulate', ['--fail', 'apiserver'], /nothing to simulate/],
+  ];
+  for (const [name, args, message] of bad) {
+    it(`exits 2 with a clear message for ${name}`, () => {
+      const run = cli(['simulate', ...args], dir);
+      assert.equal(run.status, 2, run.stdout);
+      assert.match(run.stderr, /^kube-resilience simulate: /);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /this is a bug/);
+      assert.equal(run.stdout, '');
+    });
+  }
+
+  it('lists itself in the usage', () => {
+    assert.match(cli(['--help']).stdout, /kube-resilience simulate \[--snapshot FILE \| --context NAME \| --demo\] \[PATH \.\.\.\]/);
+  });
+});
