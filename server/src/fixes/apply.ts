@@ -1,5 +1,5 @@
 import type { Inventory } from '../inventory/inventory';
-import { parseManifest } from '../manifest/parse';
+import { parseManifest, type ManifestFile } from '../manifest/parse';
 import { analyzeFile, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
 import { applyEdits, type Fix } from './edit';
@@ -22,6 +22,8 @@ export function fixFile(
 ): { text: string; applied: string[] } {
   const applied: string[] = [];
   const stuck = new Set<string>();
+  // Texts already passed through: two fixes that undo each other must not loop.
+  const seen = new Set<string>([text]);
   let current = text;
   for (let round = 0; round < 500; round++) {
     const file = parseManifest(uri, current);
@@ -29,25 +31,33 @@ export function fixFile(
     const findings = analyzeFile(file, inventory, options).filter((f) => f.uri === uri && accept(f));
     const next = findings.find((f) => preferredFix(f) && !stuck.has(signature(f)));
     if (!next) break;
+    const before = signature(next);
     const fixed = applyEdits(current, preferredFix(next)!.edits);
-    if (fixed === current) {
-      stuck.add(signature(next));
+    if (seen.has(fixed)) {
+      stuck.add(before);
       continue;
     }
     const reparsed = parseManifest(uri, fixed);
-    if (reparsed.documents.some((d) => d.parsed.error)) {
-      // A fix that would break the file is not applied.
-      stuck.add(signature(next));
+    // A fix that would break the file, or that leaves its finding in place, is not applied.
+    if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) {
+      stuck.add(before);
       continue;
     }
-    const before = signature(next);
     inventory.setFile(reparsed);
-    if (analyzeFile(reparsed, inventory, options).some((f) => signature(f) === before)) stuck.add(before);
+    if (analyzeFile(reparsed, inventory, options).some((f) => signature(f) === before)) {
+      stuck.add(before);
+      continue;
+    }
+    seen.add(fixed);
     applied.push(next.ruleId);
     current = fixed;
   }
   inventory.setFile(parseManifest(uri, current));
   return { text: current, applied };
+}
+
+function brokenDocuments(file: ManifestFile): number {
+  return file.documents.filter((d) => d.parsed.error).length;
 }
 
 function signature(finding: Finding): string {

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fixFile, preferredFix } from '../../server/src/fixes/apply';
+import { removeField, setField } from '../../server/src/fixes/yaml-edit';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import type { Rule, RuleContext } from '../../server/src/rules/types';
+import type { Fix } from '../../server/src/fixes/edit';
+
+const URI = 'file:///apply.yaml';
+const CONFIG = (name: string, data = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name} # keep me\n${data}`;
+
+/** A rule for the test: fires on every ConfigMap `when` holds for, offering `fix`. */
+function rule(id: string, when: (object: any) => boolean, fix: (context: RuleContext, resource: any) => Fix | undefined): Rule {
+  return {
+    meta: { id, severity: 'warning', scenario: 'input', title: id, description: id },
+    check(context) {
+      for (const resource of context.resources) {
+        if (resource.kind === 'ConfigMap' && when(resource.object)) context.report({ resource, message: `${id} on ${resource.name}`, fixes: [fix(context, resource)] });
+      }
+    },
+  };
+}
+
+const preferred = (title: string, edits: Fix['edits'] | undefined): Fix | undefined => (edits ? { title, preferred: true, edits } : undefined);
+
+const needsOwner = rule('needs-owner', (o) => !o.metadata?.labels?.owner, (_, r) => preferred('add owner', setField(r, ['metadata', 'labels', 'owner'], 'team')));
+const needsTier = rule('needs-tier', (o) => !o.metadata?.labels?.tier, (_, r) => preferred('add tier', setField(r, ['metadata', 'labels', 'tier'], 'gold')));
+
+describe('fixFile', () => {
+  it('applies fixes one at a time until none is left, over every document', () => {
+    const text = `${CONFIG('a')}---\n${CONFIG('b')}`;
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: [needsOwner, needsTier] });
+    assert.deepEqual(applied.sort(), ['needs-owner', 'needs-owner', 'needs-tier', 'needs-tier']);
+    assert.equal(fixed, `${CONFIG('a')}  labels:\n    owner: team\n    tier: gold\n---\n${CONFIG('b')}  labels:\n    owner: team\n    tier: gold\n`);
+    assert.equal(fixFile(URI, fixed, new Inventory(), { rules: [needsOwner, needsTier] }).text, fixed, 'a second run changes nothing');
+  });
+
+  it('applies only what `accept` lets through, and never an ignore action', () => {
+    const { text, applied } = fixFile(URI, CONFIG('a'), new Inventory(), { rules: [needsOwner, needsTier] }, (f) => f.ruleId === 'needs-tier');
+    assert.deepEqual(applied, ['needs-tier']);
+    assert.ok(!text.includes('owner'));
+    assert.ok(!text.includes('kube-resilience'), 'ignore fixes are never preferred');
+  });
+
+  it('does not apply a fix that leaves its finding in place', () => {
+    const useless = rule('useless', () => true, (_, r) => preferred('touch', setField(r, ['data', 'touched'], 'yes')));
+    const { text, applied } = fixFile(URI, CONFIG('a'), new Inventory(), { rules: [useless] });
+    assert.deepEqual(applied, []);
+    assert.equal(text, CONFIG('a'));
+  });
+
+  it('stops on a fix that changes nothing', () => {
+    const empty = rule('empty', () => true, (_, r) => ({ title: 'nothing', preferred: true, edits: [{ start: 0, end: 0, text: '' }] }));
+    assert.deepEqual(fixFile(URI, CONFIG('a'), new Inventory(), { rules: [empty] }), { text: CONFIG('a'), applied: [] });
+  });
+
+  it('never applies a fix that breaks parsing, but applies the others', () => {
+    const breaking = rule('breaking', (o) => !o.data, (context, r) => {
+      const at = context.file!.text.indexOf('metadata:', r.document.offset);
+      return { title: 'break', preferred: true, edits: [{ start: at, end: at, text: 'data: [unclosed\n' }] };
+    });
+    const { text, applied } = fixFile(URI, CONFIG('a'), new Inventory(), { rules: [breaking, needsOwner] });
+    assert.deepEqual(applied, ['needs-owner']);
+    assert.ok(!text.includes('unclosed'));
+    assert.ok(parseManifest(URI, text).documents.every((d) => !d.parsed.error));
+  });
+
+  it('still fixes a file that already has a broken document', () => {
+    const text = `${CONFIG('a')}---\nkind: [broken\n`;
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: [needsOwner] });
+    assert.deepEqual(applied, ['needs-owner']);
+    assert.ok(fixed.endsWith('---\nkind: [broken\n'));
+  });
+
+  it('terminates when two fixes undo each other', () => {
+    const wantsOne = rule('wants-one', (o) => o.data?.x !== '1', (_, r) => preferred('x=1', setField(r, ['data', 'x'], '1')));
+    const wantsTwo = rule('wants-two', (o) => o.data?.x !== '2', (_, r) => preferred('x=2', setField(r, ['data', 'x'], '2')));
+    const { applied } = fixFile(URI, CONFIG('a', 'data:\n  x: "0"\n'), new Inventory(), { rules: [wantsOne, wantsTwo] });
+    assert.ok(applied.length <= 3, `stopped after ${applied.length} fixes`);
+  });
+
+  it('leaves the inventory holding the fixed text', () => {
+    const inventory = new Inventory();
+    const { text } = fixFile(URI, CONFIG('a'), inventory, { rules: [needsOwner] });
+    assert.equal(inventory.getFile(URI)!.text, text);
+  });
+
+  it('preferredFix picks the preferred one', () => {
+    const a = { title: 'a', edits: [] };
+    const b = { title: 'b', preferred: true, edits: [] };
+    assert.equal(preferredFix({ fixes: [a, b] } as never), b);
+    assert.equal(preferredFix({ fixes: [a] } as never), undefined);
+  });
+
+  it('removeField-based fixes converge too', () => {
+    const noData = rule('no-data', (o) => o.data !== undefined, (_, r) => preferred('drop data', removeField(r, ['data'])));
+    const { text } = fixFile(URI, CONFIG('a', 'data:\n  x: y\n'), new Inventory(), { rules: [noData] });
+    assert.equal(text, CONFIG('a'));
+  });
+});
