@@ -49,6 +49,16 @@ ruleTester(pdbSelectsNothing, {
       findings: [{ at: 'selector', message: /selects app=wbe, but no workload or pod known/ }],
     },
     {
+      name: 'a selector written as a string',
+      code: documents(deployment(), pdb(budget, { selector: '    app=web\n' }).replace('  selector:\n    app=web\n', '  selector: app=web\n')),
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb has a malformed selector, which the API server rejects, so it selects no pods at all/ }],
+    },
+    {
+      name: 'matchExpressions that are not a list, with nothing else known',
+      code: documents(pdb(budget, { selector: '    matchExpressions: app\n' })),
+      findings: [{ at: 'selector', message: /has a malformed selector/ }],
+    },
+    {
       name: 'no selector at all',
       code: documents(deployment(), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\nspec:\n  maxUnavailable: 1\n'),
       findings: [{ at: 'spec', message: /^PodDisruptionBudget web-pdb has no selector, so it selects no pods at all: it protects nothing/ }],

@@ -17,7 +17,7 @@ export interface LabelSelector {
  * An unknown operator selects nothing, as the API server would reject it.
  */
 export function selectorMatches(selector: LabelSelector | null | undefined, labels: Labels | null | undefined): boolean {
-  if (selector === null || selector === undefined || typeof selector !== 'object') return false;
+  if (selector === null || selector === undefined || typeof selector !== 'object' || !isWellFormedSelector(selector)) return false;
   const have = labels ?? {};
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (have[key] !== String(value)) return false;
@@ -26,6 +26,14 @@ export function selectorMatches(selector: LabelSelector | null | undefined, labe
     if (!requirementHolds(requirement, have)) return false;
   }
   return true;
+}
+
+/** A selector whose parts have the shapes the API server accepts; any other is rejected there, so it selects nothing here. */
+export function isWellFormedSelector(selector: LabelSelector): boolean {
+  const { matchLabels, matchExpressions } = selector;
+  const labelsOk = matchLabels === null || matchLabels === undefined || (typeof matchLabels === 'object' && !Array.isArray(matchLabels));
+  const expressionsOk = matchExpressions === null || matchExpressions === undefined || (Array.isArray(matchExpressions) && matchExpressions.every((r) => !!r && typeof r === 'object' && typeof r.key === 'string'));
+  return labelsOk && expressionsOk;
 }
 
 function requirementHolds(requirement: LabelSelectorRequirement, labels: Labels): boolean {
@@ -57,7 +65,8 @@ export function isEmptySelector(selector: LabelSelector | null | undefined): boo
 
 /** `app=web,tier!=db`-style text of a selector, for messages. */
 export function describeSelector(selector: LabelSelector | null | undefined): string {
-  if (!selector) return '(none)';
+  if (!selector || typeof selector !== 'object') return '(none)';
+  if (!isWellFormedSelector(selector)) return '(malformed)';
   const parts = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
   for (const r of selector.matchExpressions ?? []) {
     if (r.operator === 'Exists') parts.push(r.key);

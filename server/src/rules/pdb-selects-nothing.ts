@@ -1,6 +1,23 @@
-import { describeSelector, selectorMatches } from '../manifest/selector';
+import type { Inventory } from '../inventory/inventory';
+import type { Resource } from '../manifest/parse';
+import { describeSelector, isWellFormedSelector, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { describeResource, podTemplateOf } from '../manifest/workload';
 import type { Rule } from './types';
+
+/** A missing or malformed selector selects nothing whatever else is known. */
+function brokenSelector(selector: unknown): string | undefined {
+  if (selector === null || selector === undefined) return 'has no selector, so it selects no pods at all';
+  if (typeof selector !== 'object' || Array.isArray(selector) || !isWellFormedSelector(selector)) return 'has a malformed selector, which the API server rejects, so it selects no pods at all';
+  return undefined;
+}
+
+function unmatchedSelector(pdb: Resource, selector: LabelSelector, inventory: Inventory): string | undefined {
+  const known = inventory.podCarriersIn(pdb.namespace);
+  if (known.length === 0 || inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
+  if (known.some((carrier) => selectorMatches(selector, podTemplateOf(carrier)?.labels))) return undefined;
+  const searched = inventory.hasCluster() ? 'the workspace and the live cluster' : 'the workspace';
+  return `selects ${describeSelector(selector)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels`;
+}
 
 export const pdbSelectsNothing: Rule = {
   meta: {
@@ -9,17 +26,14 @@ export const pdbSelectsNothing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget selects no known pods',
     description:
-      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. The rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
+      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. A missing or malformed selector is reported wherever the PDB is. Otherwise the rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {
       if (pdb.kind !== 'PodDisruptionBudget') continue;
       const selector = pdb.object?.spec?.selector;
-      const known = inventory.podCarriersIn(pdb.namespace);
-      if (known.length === 0 || inventory.customResourcesIn(pdb.namespace).length > 0) continue;
-      if (known.some((carrier) => selectorMatches(selector, podTemplateOf(carrier)?.labels))) continue;
-      const searched = inventory.hasCluster() ? 'the workspace and the live cluster' : 'the workspace';
-      const what = selector && typeof selector === 'object' ? `selects ${describeSelector(selector)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels` : `has no selector, so it selects no pods at all`;
+      const what = brokenSelector(selector) ?? unmatchedSelector(pdb, selector, inventory);
+      if (!what) continue;
       report({
         resource: pdb,
         path: ['spec', 'selector'],
