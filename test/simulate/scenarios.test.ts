@@ -63,7 +63,7 @@ describe('scenario 2: as 1, plus worker-2 reboots at 10 m', () => {
     const down = eventsAbout(result, 'cart').find((e) => e.state === 'down')!;
     assert.equal(down.at, 600);
     assert.match(down.reason, /worker-2 rebooted/);
-    assert.match(down.reason, /nothing recreates them while the API is down/);
+    assert.match(down.reason, /nothing recreates it while the API is down/);
   });
 
   it('keeps sending the dead pods their share of traffic: k/N blackholed', () => {

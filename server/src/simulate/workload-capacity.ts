@@ -37,6 +37,8 @@ interface Note {
   repeat?: boolean;
   /** Worth telling even when the workload's state does not change. */
   always?: boolean;
+  /** Bookkeeping that only matters when nothing else happened at that moment. */
+  minor?: boolean;
 }
 
 const REPLACED_BY: Record<string, string> = {
@@ -86,7 +88,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       if (slot.generation !== generation) return;
       slot.listed = slot.alive;
       slot.listedIsCurrent = slot.alive;
-      note(at, { reason: why, fact: FACT.recovery });
+      note(at, { reason: why, fact: FACT.recovery, minor: true });
     });
   };
 
@@ -145,7 +147,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
         ? 'the kubelet starts static pods again from disk when the node is back'
         : writes
           ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
-          : 'nothing recreates them while the API is down';
+          : `nothing recreates ${here.length === 1 ? 'it' : 'them'} while the API is down`;
       note(incident.at, {
         reason: `${incident.what}: ${plural(here.length, 'pod')} of ${label} gone (${here.length} of ${desired}), ${consequence}`,
         fact: incident.fact,
@@ -346,13 +348,14 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const moved = !previous || previous.ready !== point.ready || previous.blackholed !== point.blackholed || previous.load !== point.load || previous.desired !== point.desired;
     if (moved) capacity.push(point);
     const state = stateOf(point, apiCut || cronFrozen);
-    const chosen = (notes.get(at) ?? []).filter((n) => !n.repeat);
+    const told = (notes.get(at) ?? []).filter((n) => !n.repeat);
+    const chosen = told.some((n) => !n.minor) ? told.filter((n) => !n.minor) : told;
     if (chosen.length && (state !== lastState || moved || chosen.some((n) => n.always))) {
       events.push({
         at,
         subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },
         state,
-        reason: [...chosen.map((n) => n.reason), describeCapacity(point, state)].filter(Boolean).join('. '),
+        reason: [...new Set(chosen.map((n) => n.reason)), describeCapacity(point, state)].filter(Boolean).join('. '),
         fact: [...new Set(chosen.map((n) => n.fact))].join('; '),
       });
     }
