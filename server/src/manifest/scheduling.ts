@@ -33,14 +33,29 @@ function asList(value: unknown): any[] {
   return Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
 }
 
+/** Node facts read once per node object: a workspace is judged against every node, many times over. */
+const nodeFacts = new WeakMap<object, { taints?: Taint[]; labels?: Labels; allocatable?: ResourceAmounts }>();
+
+function memo<K extends 'taints' | 'labels' | 'allocatable'>(node: Resource, key: K, compute: () => NonNullable<ReturnType<typeof nodeFacts.get>>[K]) {
+  const object = node.object && typeof node.object === 'object' ? node.object : undefined;
+  if (!object) return compute()!;
+  const facts = nodeFacts.get(object) ?? {};
+  nodeFacts.set(object, facts);
+  return (facts[key] ??= compute())!;
+}
+
 export function nodeTaints(node: Resource): Taint[] {
+  return memo(node, 'taints', () => readTaints(node));
+}
+
+function readTaints(node: Resource): Taint[] {
   return asList(node.object?.spec?.taints)
     .filter((t) => typeof t.key === 'string' && typeof t.effect === 'string')
     .map((t) => ({ key: t.key, value: t.value === undefined || t.value === null ? undefined : String(t.value), effect: t.effect }));
 }
 
 export function nodeLabels(node: Resource): Labels {
-  return stringMap(node.object?.metadata?.labels);
+  return memo(node, 'labels', () => stringMap(node.object?.metadata?.labels));
 }
 
 export function podTolerations(podSpec: any): Toleration[] {
@@ -191,6 +206,10 @@ export function podRequests(podSpec: any): ResourceAmounts {
 
 /** What the node offers pods: status.allocatable, else status.capacity. */
 export function nodeAllocatable(node: Resource): ResourceAmounts {
+  return memo(node, 'allocatable', () => readAllocatable(node));
+}
+
+function readAllocatable(node: Resource): ResourceAmounts {
   const status = node.object?.status ?? {};
   const source = status.allocatable && typeof status.allocatable === 'object' ? status.allocatable : status.capacity;
   const amounts: ResourceAmounts = {};
@@ -236,27 +255,47 @@ export interface PodPlacementInput {
   extraTolerations?: Toleration[];
 }
 
-export function judgeNode(input: PodPlacementInput, node: Resource, requests: ResourceAmounts = podRequests(input.spec)): NodeVerdict {
-  const { spec } = input;
-  const tolerations = [...podTolerations(spec), ...(input.extraTolerations ?? [])];
-  const taints = nodeTaints(node);
-  if (node.object?.spec?.unschedulable === true) {
-    const cordon: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
-    if (!tolerations.some((t) => toleratesTaint(t, cordon))) return { node, fits: false, kind: 'cordoned', reason: 'cordoned' };
+/** What a pod brings to every node it is judged against, worked out once. */
+interface PreparedPod {
+  spec: any;
+  tolerations: Toleration[];
+  nodeSelector: [string, string][];
+  requests: ResourceAmounts;
+}
+
+function preparePod(input: PodPlacementInput): PreparedPod {
+  return {
+    spec: input.spec,
+    tolerations: [...podTolerations(input.spec), ...(input.extraTolerations ?? [])],
+    nodeSelector: Object.entries(stringMap(input.spec?.nodeSelector)),
+    requests: podRequests(input.spec),
+  };
+}
+
+const CORDON: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+export function judgeNode(input: PodPlacementInput, node: Resource): NodeVerdict {
+  return judgePrepared(preparePod(input), node);
+}
+
+function judgePrepared(pod: PreparedPod, node: Resource): NodeVerdict {
+  const { spec, tolerations } = pod;
+  if (node.object?.spec?.unschedulable === true && !tolerations.some((t) => toleratesTaint(t, CORDON))) {
+    return { node, fits: false, kind: 'cordoned', reason: 'cordoned' };
   }
   if (typeof spec?.nodeName === 'string' && spec.nodeName && spec.nodeName !== node.name) {
     return { node, fits: false, kind: 'node-name', reason: `not the node named in nodeName (${spec.nodeName})` };
   }
-  const blocking = untoleratedTaints(taints, tolerations);
+  const blocking = untoleratedTaints(nodeTaints(node), tolerations);
   if (blocking.length) return { node, fits: false, kind: 'taint', reason: `tainted ${blocking.map(describeTaint).join(', ')} without a toleration` };
   const labels = nodeLabels(node);
-  if (!matchesNodeSelector(spec?.nodeSelector, labels)) {
-    const missing = Object.entries(stringMap(spec?.nodeSelector)).filter(([k, v]) => labels[k] !== v);
+  const missing = pod.nodeSelector.filter(([k, v]) => labels[k] !== v);
+  if (missing.length) {
     return { node, fits: false, kind: 'node-selector', reason: `without the label ${missing.map(([k, v]) => `${k}=${v}`).join(', ')} (nodeSelector)` };
   }
   if (!matchesRequiredNodeAffinity(spec, node)) return { node, fits: false, kind: 'node-affinity', reason: 'outside the required node affinity' };
   const allocatable = nodeAllocatable(node);
-  for (const [name, amount] of Object.entries(requests)) {
+  for (const [name, amount] of Object.entries(pod.requests)) {
     if (!isCompared(name)) continue;
     const offered = allocatable[name];
     if (offered === undefined || offered === 0) {
@@ -278,11 +317,11 @@ export interface Placement {
 
 /** On how many of the nodes the pod could run, judged on capacity (not on the room running pods leave). */
 export function placePod(input: PodPlacementInput, nodes: readonly Resource[]): Placement {
-  const requests = podRequests(input.spec);
+  const pod = preparePod(input);
   const fitting: Resource[] = [];
   const counts = new Map<string, { kind: ReasonKind; reason: string; count: number }>();
   for (const node of nodes) {
-    const verdict = judgeNode(input, node, requests);
+    const verdict = judgePrepared(pod, node);
     if (verdict.fits) {
       fitting.push(node);
       continue;
@@ -292,7 +331,7 @@ export function placePod(input: PodPlacementInput, nodes: readonly Resource[]): 
     counts.set(verdict.reason!, entry);
   }
   const reasons = [...counts.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
-  return { total: nodes.length, fitting, reasons, requests };
+  return { total: nodes.length, fitting, reasons, requests: pod.requests };
 }
 
 export function describePlacement(placement: Placement): string {

@@ -107,12 +107,12 @@ export const gpuUntolerated: Rule = {
     for (const resource of context.resources) {
       const template = podTemplateOf(resource);
       if (!template || ownedByAnother(resource) || template.spec.nodeName) continue;
-      // Pods of it already run: the cluster admits them in a way this rule cannot see (a webhook adding tolerations).
-      if ((resource.kind === 'Pod' ? [resource] : context.inventory.podsOf(resource)).some(isPodReady)) continue;
       const requests = gpuRequests(resource);
       if (!requests.length) continue;
       const verdict = judge(template, requests[0].resource, context);
       if (!verdict) continue;
+      // Pods of it already run: the cluster admits them in a way this rule cannot see (a webhook adding tolerations).
+      if ((resource.kind === 'Pod' ? [resource] : context.inventory.podsOf(resource)).some(isPodReady)) continue;
       const taints = verdict.taints.map(describeTaint).join(', ');
       const basis = verdict.assumed
         ? `no toleration for ${verdict.taints[0].key} (assuming GPU nodes carry the ${verdict.taints[0].key} taint: GKE adds that taint and the matching toleration itself, other clusters do not)`
