@@ -33,15 +33,21 @@ function asList(value: unknown): any[] {
   return Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
 }
 
-/** Node facts read once per node object: a workspace is judged against every node, many times over. */
-const nodeFacts = new WeakMap<object, { taints?: Taint[]; labels?: Labels; allocatable?: ResourceAmounts }>();
+interface NodeFacts {
+  taints?: Taint[];
+  labels?: Labels;
+  allocatable?: ResourceAmounts;
+}
 
-function memo<K extends 'taints' | 'labels' | 'allocatable'>(node: Resource, key: K, compute: () => NonNullable<ReturnType<typeof nodeFacts.get>>[K]) {
-  const object = node.object && typeof node.object === 'object' ? node.object : undefined;
-  if (!object) return compute()!;
-  const facts = nodeFacts.get(object) ?? {};
-  nodeFacts.set(object, facts);
-  return (facts[key] ??= compute())!;
+/** Node facts read once per node object: a workspace is judged against every node, many times over. */
+const nodeFacts = new WeakMap<object, NodeFacts>();
+
+function memo<K extends keyof NodeFacts>(node: Resource, key: K, compute: () => NonNullable<NodeFacts[K]>): NonNullable<NodeFacts[K]> {
+  const object = node.object;
+  if (!object || typeof object !== 'object') return compute();
+  let facts = nodeFacts.get(object);
+  if (!facts) nodeFacts.set(object, (facts = {}));
+  return (facts[key] ??= compute()) as NonNullable<NodeFacts[K]>;
 }
 
 export function nodeTaints(node: Resource): Taint[] {
