@@ -23,6 +23,12 @@ ruleTester(annotationInvalid, {
     },
     { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", but it takes a positive whole number/ }] },
     {
+      name: 'an unquoted number: the API server rejects it; the fix quotes it',
+      code: app('    kube-resilience/startup-seconds: 120 # measured\n'),
+      findings: [{ at: '120', message: 'kube-resilience/startup-seconds is written as a YAML number, but annotation values must be strings: the API server rejects the whole Deployment. Quote it ("120").' }],
+      output: app('    kube-resilience/startup-seconds: "120" # measured\n'),
+    },
+    {
       name: 'sessions with an unknown value, on the pod template',
       code: deploymentWith(indent('- name: app\n  image: a\n')).replace('      labels:\n        app: web\n', '      labels:\n        app: web\n      annotations:\n        kube-resilience/sessions: sticky\n'),
       findings: [{ at: 'sticky', message: /kube-resilience\/sessions is "sticky", but it takes "in-memory" \(sessions die with the pod\) or "external"/ }],

@@ -9,6 +9,7 @@ import {
   STARTUP_SECONDS_ANNOTATION,
   writtenAnnotations,
 } from '../manifest/declared';
+import { setField } from '../fixes/yaml-edit';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { ignoreCommentIds } from './suppression';
@@ -48,7 +49,8 @@ export const annotationInvalid: Rule = {
     scenario: 'input',
     title: 'A kube-resilience annotation or ignore comment that means nothing',
     description:
-      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing.',
+      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing. An annotation value written as a bare YAML number or boolean is worse: annotation values are strings, and the API server rejects the whole resource.',
+    fix: 'Quotes a value written as a YAML number or boolean. Other values have no automatic fix: the message names what is accepted.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -67,6 +69,17 @@ export const annotationInvalid: Rule = {
             path,
             target: 'key',
             message: `${key} is not an annotation of Kube Resilience (it reads ${DECLARED_ANNOTATIONS.map((a) => a.key).join(', ')}): it is ignored on ${describeResource(resource)}.`,
+          });
+          continue;
+        }
+        if (value !== null && value !== undefined && typeof value !== 'string') {
+          const quoted = setField(resource, path, String(value));
+          report({
+            resource,
+            path,
+            target: 'value',
+            message: `${key} is written as a YAML ${typeof value}, but annotation values must be strings: the API server rejects the whole ${resource.kind}. Quote it ("${String(value)}").`,
+            fixes: quoted ? [{ title: `Quote the value ("${String(value)}")`, preferred: true, edits: quoted }] : [],
           });
           continue;
         }
