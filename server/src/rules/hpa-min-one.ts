@@ -1,5 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeResource } from '../manifest/workload';
+import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
 const FLOOR = 2;
@@ -13,6 +14,7 @@ export const hpaMinOne: Rule = {
     description:
       'An HPA with `minReplicas` unset or 1 scales the workload down to a single pod whenever load is low. That pod is then a single point of failure: a node failure or drain leaves no ready pod until a replacement starts, and while the control plane is down the HPA cannot scale at all, so `minReplicas` is all the capacity there is.',
     fix: 'Sets `minReplicas: 2` (and `maxReplicas: 2` where it was lower, which the API would otherwise reject).',
+    example: exampleHpa('  minReplicas: 1\n  maxReplicas: 10\n'),
   },
   check({ resources, report }) {
     for (const hpa of resources) {

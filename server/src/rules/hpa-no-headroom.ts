@@ -1,4 +1,5 @@
 import { describeResource } from '../manifest/workload';
+import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
 export const hpaNoHeadroom: Rule = {
@@ -9,6 +10,7 @@ export const hpaNoHeadroom: Rule = {
     title: 'HPA cannot scale out',
     description:
       'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly.',
+    example: exampleHpa('  minReplicas: 3\n  maxReplicas: 3\n'),
   },
   check({ resources, report }) {
     for (const hpa of resources) {

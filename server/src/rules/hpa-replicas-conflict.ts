@@ -1,5 +1,6 @@
 import { removeField } from '../fixes/yaml-edit';
 import { describeResource, isScalable } from '../manifest/workload';
+import { documents, exampleHpa, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const hpaReplicasConflict: Rule = {
@@ -11,6 +12,7 @@ export const hpaReplicasConflict: Rule = {
     description:
       'When a HorizontalPodAutoscaler owns a workload\'s scale, a `spec.replicas` in the manifest fights it: every `kubectl apply` or GitOps sync writes the manifest\'s number back, so a workload the HPA had scaled out for load drops to that number until the HPA notices and scales again, in the middle of the surge it was handling. The Kubernetes documentation advises removing `spec.replicas` from manifests of autoscaled workloads.',
     fix: 'Removes `spec.replicas`.',
+    example: documents(ordersDeployment(), exampleHpa('  minReplicas: 2\n  maxReplicas: 10\n')),
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {

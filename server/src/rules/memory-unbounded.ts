@@ -3,6 +3,7 @@ import { ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { formatBytes, parseQuantity } from '../manifest/quantity';
 import { containersOf, describeResource } from '../manifest/workload';
+import { exampleDeployment } from './example-workload';
 import type { Report, Rule } from './types';
 
 function memoryOf(resources: any, kind: 'requests' | 'limits'): unknown {
@@ -27,6 +28,7 @@ export const memoryUnbounded: Rule = {
     description:
       'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Jobs and CronJobs, which see no surge, are not reported.',
     fix: 'When a memory limit exists without a request, copies the limit into `requests.memory`; otherwise none, since only the team knows how much memory the app needs.',
+    example: exampleDeployment('        - name: app\n          image: example/orders:2.3\n          resources:\n            requests: {cpu: 250m}\n'),
   },
   check({ resources, report }) {
     for (const workload of resources) {

@@ -2,6 +2,7 @@ import { replaceField } from '../fixes/yaml-edit';
 import { describeReplicas, type ExpectedPods } from '../inventory/inventory';
 import { blocksAlways, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
+import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 /** `Deployment web: 3 replicas` for one workload, `5 pods of Deployment a, StatefulSet b` for several. */
@@ -29,6 +30,7 @@ export const pdbBlocksEviction: Rule = {
     description:
       'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload.',
     fix: 'Replaces the budget with `maxUnavailable: 1`.',
+    example: documents(ordersDeployment(), examplePdb('  minAvailable: 90%\n')),
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {

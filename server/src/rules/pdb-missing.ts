@@ -3,6 +3,7 @@ import { describeReplicas } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
 import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 /** The PodDisruptionBudget the fix writes: the workload's own selector, one pod at a time. */
@@ -28,6 +29,7 @@ export const pdbMissing: Rule = {
     description:
       'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload; a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
     fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`, the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload.',
+    example: ordersDeployment(),
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {

@@ -1,5 +1,6 @@
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
+import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const pdbMultiple: Rule = {
@@ -10,6 +11,7 @@ export const pdbMultiple: Rule = {
     title: 'Several PodDisruptionBudgets select the same pods',
     description:
       'The eviction API refuses to evict a pod that more than one PodDisruptionBudget selects ("This pod has more than one PodDisruptionBudget, which the eviction subresource does not support"), whatever the budgets say. A node drain then retries those pods forever, and the cluster autoscaler never removes their nodes. Each pod must be selected by at most one PDB.',
+    example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n'), examplePdb('  minAvailable: 2\n', 'orders-min')),
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {

@@ -1,6 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { hasBudgetField } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
+import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const pdbNoBudget: Rule = {
@@ -12,6 +13,7 @@ export const pdbNoBudget: Rule = {
     description:
       'A policy/v1 PodDisruptionBudget with neither minAvailable nor maxUnavailable requires no pod to stay healthy: the disruption controller allows as many evictions as there are healthy pods, so a node drain or an autoscaler scale-down may take every selected pod at once, exactly as if there were no PDB. It looks like protection and is none.',
     fix: 'Adds `maxUnavailable: 1`.',
+    example: documents(ordersDeployment(), examplePdb('')),
   },
   check({ resources, report }) {
     for (const pdb of resources) {

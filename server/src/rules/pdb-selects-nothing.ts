@@ -2,6 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { describeSelector, isWellFormedSelector, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { describeResource, podTemplateOf } from '../manifest/workload';
+import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 /** A missing or malformed selector selects nothing whatever else is known. */
@@ -27,6 +28,7 @@ export const pdbSelectsNothing: Rule = {
     title: 'PodDisruptionBudget selects no known pods',
     description:
       'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. A missing or malformed selector is reported wherever the PDB is. Otherwise the rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
+    example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n', 'orders-pdb', 'order')),
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {

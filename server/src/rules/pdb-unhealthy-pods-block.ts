@@ -1,5 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeResource } from '../manifest/workload';
+import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const pdbUnhealthyPodsBlock: Rule = {
@@ -11,6 +12,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
     description:
       'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage makes pods unready, the budget is already spent, so the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway.',
     fix: 'Adds `unhealthyPodEvictionPolicy: AlwaysAllow`.',
+    example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n')),
   },
   check({ resources, report }) {
     for (const pdb of resources) {

@@ -2,6 +2,7 @@ import { ownedByAnother } from '../inventory/inventory';
 import type { Path } from '../manifest/path';
 import { HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { describeResource, podTemplateOf } from '../manifest/workload';
+import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 interface Pin {
@@ -41,6 +42,7 @@ export const pinnedToNode: Rule = {
     title: 'Pods pinned to one node',
     description:
       'A pod bound to one node (by `nodeName`, or by a required node selector or node affinity on `kubernetes.io/hostname` with a single value) cannot be rescheduled anywhere else: when that node dies, is drained or is replaced during an upgrade, the pods stay Pending until a node of that exact name returns. Label the nodes that may run it (a pool, a zone, a hardware type) and select that label, or use preferred node affinity to keep the placement as a wish; pods that hold node-local data belong on a storage class that follows them. DaemonSets are per-node by design and are not reported.',
+    example: ordersDeployment().replace('    spec:\n      containers:', '    spec:\n      nodeName: worker-7\n      containers:'),
   },
   check({ resources, report }) {
     for (const workload of resources) {

@@ -1,6 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeReplicas } from '../inventory/inventory';
 import { describeResource } from '../manifest/workload';
+import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const recreateDropsAll: Rule = {
@@ -12,6 +13,7 @@ export const recreateDropsAll: Rule = {
     description:
       'A Deployment with `strategy: Recreate` kills all its pods before it starts any new one, so every rollout (a new image, a changed ConfigMap reference, a label) is a full outage lasting as long as the new pods need to start and become ready, however many replicas there are. Recreate is right only when two versions must never run side by side; otherwise a rolling update that surges one pod keeps full capacity throughout.',
     fix: 'Sets `type: RollingUpdate` with `maxUnavailable: 0` and `maxSurge: 1`.',
+    example: ordersDeployment().replace('  selector:', '  strategy:\n    type: Recreate\n  selector:'),
   },
   check({ resources, inventory, report }) {
     for (const deployment of resources) {

@@ -4,6 +4,7 @@ import { isClusterAddon } from '../manifest/addon';
 import { describeSelector } from '../manifest/selector';
 import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const replicasNotSpread: Rule = {
@@ -15,6 +16,7 @@ export const replicasNotSpread: Rule = {
     description:
       'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone) that selects the pod\'s own labels, only the scheduler\'s weak default scoring keeps them apart, and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
     fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector.',
+    example: ordersDeployment(),
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {

@@ -5,6 +5,7 @@ import { declaredFacts, SESSIONS_ANNOTATION, writtenAnnotations } from '../manif
 import type { Resource } from '../manifest/parse';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import { pdbFor } from './pdb-missing';
+import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 export const SAFE_TO_EVICT = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
@@ -79,6 +80,7 @@ export const sessionsLostOnEviction: Rule = {
     description:
       'A workload that keeps user sessions in its pods (declared with `kube-resilience/sessions: "in-memory"`, or fronted by a Service with `sessionAffinity: ClientIP`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. Four things soften that, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing), a preStop hook (new requests stop arriving before the app is told to stop), a grace period above the default 30 s (running sessions get time to end) and the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"` (the autoscaler does not pick these nodes for scale-down). Declaring `kube-resilience/sessions: "external"` states that sessions live in a shared store and silences the ClientIP trigger.',
     fix: 'One fix per missing piece: appends a PDB (`maxUnavailable: 1`, the workload\'s selector); adds `lifecycle.preStop.sleep.seconds: 10` to each container (the sleep action of Kubernetes 1.30+, which needs no shell in the image); sets `terminationGracePeriodSeconds` to the preStop sleep plus 60 s; adds the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`.',
+    example: ordersDeployment('    kube-resilience/sessions: in-memory\n'),
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {

@@ -3,6 +3,7 @@ import { setField } from '../fixes/yaml-edit';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
 import { describeResource, podTemplateOf } from '../manifest/workload';
+import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
 /** Why a second pod is not simply more of the same, when it is not: then `replicas: 2` is no fix. */
@@ -31,6 +32,7 @@ export const singleReplica: Rule = {
     description:
       'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
     fix: 'Sets `replicas: 2`; not offered for a Deployment that mounts a PersistentVolumeClaim or uses the Recreate strategy (a second pod is no replica there), and not applied by default to a StatefulSet with volume claim templates.',
+    example: ordersDeployment().replace('replicas: 3', 'replicas: 1'),
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {
