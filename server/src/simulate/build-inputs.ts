@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { resourceFromObject, type Resource } from '../manifest/parse';
-import { nodeAllocatable, nodeLabels, nodeTaints, placePod } from '../manifest/scheduling';
+import { nodeAllocatable, nodeLabels, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { containersOf, isWorkload, podTemplateOf } from '../manifest/workload';
@@ -146,7 +146,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const spec = template?.spec ?? {};
   const labels = template?.labels ?? {};
   const isDaemonSet = resource.kind === 'DaemonSet';
-  const eligible = placePod({ spec, extraTolerations: isDaemonSet ? [{ operator: 'Exists', effect: 'NoSchedule' }] : [] }, nodeResources).fitting.map((n) => n.name!);
+  const eligible = (template ? placePod(placementInput(resource.kind, template), nodeResources).fitting : []).map((n) => n.name!);
   const containers = containersOf(resource);
   const images = containers.map((c) => String(c.container.image ?? ''));
   const apiClient = apiClientOf(images);

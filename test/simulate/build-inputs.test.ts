@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { demoCluster } from '../../server/src/cluster/demo';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { buildSimInputs } from '../../server/src/simulate/build-inputs';
+
+describe('simulator inputs from the demo cluster', () => {
+  const cluster = demoCluster();
+  const inventory = new Inventory();
+  inventory.setCluster(cluster.resources);
+  const { topology, workloads } = buildSimInputs(inventory, cluster);
+
+  it('finds the single control plane with its stacked etcd member', () => {
+    assert.deepEqual(topology.nodes.filter((n) => n.controlPlane).map((n) => n.name), ['cp-1']);
+    assert.deepEqual(topology.etcd, { mode: 'stacked', members: 1 });
+    assert.equal(topology.nodes.find((n) => n.name === 'worker-b1')!.zone, 'zone-b');
+  });
+
+  it('sees where CoreDNS runs from its pods', () => {
+    assert.deepEqual(topology.coreDnsNodes, ['worker-a1', 'worker-a1']);
+    assert.ok(!topology.assumptions.some((a) => /CoreDNS/.test(a)));
+  });
+
+  it('takes placement from the live pods and leaves the control plane out of the workloads', () => {
+    const db = workloads.find((w) => w.name === 'orders-db')!;
+    assert.deepEqual({ kind: db.kind, replicas: db.replicas, placement: db.placement, source: db.placementSource }, { kind: 'StatefulSet', replicas: 1, placement: { 'worker-a2': 1 }, source: 'observed' });
+    const api = workloads.find((w) => w.name === 'orders-api')!;
+    assert.deepEqual(api.placement, { 'worker-a1': 1, 'worker-a2': 1, 'worker-b1': 1 });
+    assert.ok(!workloads.some((w) => /^(kube-apiserver|etcd|kube-scheduler|kube-controller-manager)/.test(w.name)));
+    assert.ok(!workloads.some((w) => w.kind === 'ReplicaSet'), 'ReplicaSets count through their Deployment');
+  });
+});
+
+describe('simulator inputs from manifests alone', () => {
+  const inventory = new Inventory();
+  inventory.setFile(
+    parseManifest(
+      'app.yaml',
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      topologySpreadConstraints:
+        - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}
+      containers:
+        - name: web
+          image: nginx
+          resources: {limits: {memory: 256Mi}}
+          readinessProbe: {httpGet: {path: /ready, port: 80}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, minReplicas: 2, maxReplicas: 8}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: shop}
+spec:
+  schedule: "0 * * * *"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: OnFailure, containers: [{name: r, image: report}]}}}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: ops}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: a, image: agent}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ingress-nginx-controller, namespace: ingress}
+spec:
+  selector: {matchLabels: {app: ingress}}
+  template:
+    metadata: {labels: {app: ingress}}
+    spec: {containers: [{name: c, image: registry.k8s.io/ingress-nginx/controller:v1.12.0}]}
+`,
+    ),
+  );
+  const { topology, workloads } = buildSimInputs(inventory, undefined);
+  const byName = (name: string) => workloads.find((w) => w.name === name)!;
+
+  it('assumes a small kubeadm cluster and says so', () => {
+    assert.deepEqual(topology.nodes.map((n) => n.name), ['control-plane', 'worker-1', 'worker-2', 'worker-3']);
+    assert.ok(topology.assumptions.some((a) => /no cluster given/.test(a)));
+    assert.ok(topology.assumptions.some((a) => /CoreDNS placement unknown/.test(a)));
+  });
+
+  it('reads what the model needs from a workload', () => {
+    const web = byName('web');
+    assert.equal(web.placementSource, 'assumed');
+    assert.equal(web.replicas, 2);
+    assert.deepEqual(web.hpa, { min: 2, max: 8 });
+    assert.equal(web.memoryLimit, true);
+    assert.equal(web.fronted, true);
+    assert.deepEqual(web.probes, { liveness: false, readiness: true, startup: false });
+    assert.ok(!('control-plane' in web.placement), 'the control-plane taint keeps it off');
+  });
+
+  it('knows CronJobs have no pods between runs, DaemonSets one a node, ingress controllers talk to the API', () => {
+    assert.deepEqual({ replicas: byName('report').replicas, schedule: byName('report').schedule }, { replicas: 0, schedule: '0 * * * *' });
+    assert.deepEqual(byName('agent').placement, { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 });
+    assert.match(byName('ingress-nginx-controller').apiClient!, /ingress-nginx controller/);
+    assert.equal(byName('ingress-nginx-controller').ingressController, true);
+    assert.equal(byName('web').apiClient, undefined);
+  });
+});
