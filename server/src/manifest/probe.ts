@@ -43,8 +43,10 @@ export function describeHandler(handler: ProbeHandler): string {
       return `GET ${handler.path} on port ${handler.port}`;
     case 'tcpSocket':
       return `TCP port ${handler.port}`;
-    case 'exec':
-      return `exec ${(JSON.parse(handler.command) as string[]).join(' ')}`;
+    case 'exec': {
+      const command: unknown = JSON.parse(handler.command);
+      return `exec ${Array.isArray(command) ? command.join(' ') : String(command)}`;
+    }
     case 'grpc':
       return `gRPC port ${handler.port}${handler.service ? ` service ${handler.service}` : ''}`;
   }
