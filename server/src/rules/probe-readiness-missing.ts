@@ -39,7 +39,7 @@ export const probeReadinessMissing: Rule = {
     scenario: 'health-checks',
     title: 'A serving container has no readiness probe',
     description:
-      "Without a readiness probe a pod counts as ready the moment its process starts. Services and load balancers then send it requests before it can answer, on every rollout, every restart and every rescheduling after a node drain or crash, and keep sending them while it is overloaded or cut off from its dependencies. During a rolling update the Deployment also treats the new pod as available at once and removes an old one, so a broken version replaces a working one without resistance.",
+      "Without a readiness probe a pod counts as ready the moment its process starts. Services and load balancers then send it requests before it can answer, on every rollout, every restart and every rescheduling after a node drain or crash, and keep sending them while it is overloaded or cut off from its dependencies. During a rolling update the Deployment also treats the new pod as available at once and removes an old one, so a broken version replaces a working one without resistance. Not asked of: Jobs and CronJobs, DaemonSets that no Service selects (node agents), containers whose only ports serve metrics, containers a Service selects on none of their ports (beside the one that serves), and sidecar proxies (kube-rbac-proxy, mesh proxies, config reloaders).",
     fix: 'Adds a readiness probe derived from the container: `httpGet` on a port named `http*` (the framework\'s readiness path when liveness uses a framework\'s liveness path, else `/`), otherwise `tcpSocket` on the first TCP port. Offers nothing when no port can be derived.',
     example: exampleDeployment(
       `        - name: app
