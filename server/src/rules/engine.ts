@@ -3,6 +3,7 @@ import type { Fix } from '../fixes/edit';
 import { insertCommentAbove, setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
 import type { ManifestFile, Resource } from '../manifest/parse';
+import { writtenAnnotations } from '../manifest/declared';
 import { rangeOfPath } from '../manifest/path';
 import type { Range } from '../manifest/text';
 import { describeResource } from '../manifest/workload';
@@ -99,11 +100,17 @@ function relatedLocation(resource: Resource, path: readonly (string | number)[] 
 /** "Ignore for this resource" (annotation) and "Ignore here" (comment), offered with every finding. */
 function ignoreFixes(ruleId: string, resource: Resource, file: ManifestFile, range: Range): Fix[] {
   const fixes: Fix[] = [];
-  const existing = resource.object?.metadata?.annotations?.[IGNORE_ANNOTATION];
-  const ids = typeof existing === 'string' && existing.trim() ? `${existing.trim()},${ruleId}` : ruleId;
-  const annotation = setField(resource, ['metadata', 'annotations', IGNORE_ANNOTATION], ids);
+  // Extend the ignore annotation that decides (the pod template's wins), or start one on the resource.
+  const written = writtenAnnotations(resource).filter((a) => a.key === IGNORE_ANNOTATION);
+  const deciding = written[written.length - 1];
+  const existing = typeof deciding?.value === 'string' ? deciding.value.trim() : '';
+  const ids = existing ? `${existing},${ruleId}` : ruleId;
+  const annotation = setField(resource, deciding?.path ?? ['metadata', 'annotations', IGNORE_ANNOTATION], ids);
   if (annotation) fixes.push({ title: `Ignore ${ruleId} for ${describeResource(resource)}`, edits: annotation });
-  const offset = file.lines.offset(range.start);
-  fixes.push({ title: `Ignore ${ruleId} here`, edits: insertCommentAbove(file, offset, `${IGNORE_COMMENT} ${ruleId} -- accepted risk`) });
+  // JSON has no comments: kubectl would reject the file.
+  if (!/\.json$/i.test(file.uri)) {
+    const offset = file.lines.offset(range.start);
+    fixes.push({ title: `Ignore ${ruleId} here`, edits: insertCommentAbove(file, offset, `${IGNORE_COMMENT} ${ruleId} -- accepted risk`) });
+  }
   return fixes;
 }
