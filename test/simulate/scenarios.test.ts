@@ -250,6 +250,16 @@ describe('beyond the nine', () => {
     assert.ok(eventsAbout(result, 'db').some((e) => /force-deletes/.test(e.reason)));
   });
 
+  it('with only the controller manager down, a rebooted node runs its pods again but the frozen Service does not find them', () => {
+    const result = simulate(cluster(), shop(), { fail: { kind: 'controller-manager' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 600 }] });
+    assert.equal(componentAt(result, 'kubectl', 600), 'ok');
+    assert.deepEqual(capacityAt(result, 'api', 730), { at: 600, ready: 2, desired: 3, blackholed: 0.333 });
+    assert.ok(eventsAbout(result, 'api').some((e) => e.at === 730 && /frozen endpoints/.test(e.reason)));
+    assert.equal(capacityAt(result, 'api', 3600).ready, 3);
+    assert.equal(componentAt(result, 'dns', 730), 'degraded', 'the restarted CoreDNS replica has a new IP the kube-dns Service does not list');
+    assert.equal(componentAt(result, 'dns', 3600), 'ok');
+  });
+
   it('an etcd quorum loss keeps reads for ~30 s', () => {
     const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'etcd' }, duration: 600, events: [] });
     assert.equal(componentAt(result, 'api', 0), 'degraded');

@@ -7,7 +7,7 @@ import type { ComponentName, ComponentResult, State, TimelineEvent } from './typ
 interface Row {
   name: ComponentName;
   state: (s: ControlPlaneSegment) => State;
-  reason: (s: ControlPlaneSegment, state: State) => string;
+  reason: (s: ControlPlaneSegment, state: State, previous: State | undefined) => string;
   fact: string;
 }
 
@@ -37,27 +37,31 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
     {
       name: 'scheduling',
       state: (s) => (!s.scheduling ? 'down' : s.schedulingLeaseMoving ? 'degraded' : 'ok'),
-      reason: (s, state) =>
+      reason: (s, state, previous) =>
         state === 'down'
           ? s.writes
             ? 'no scheduler runs: new pods stay Pending (running pods are not affected)'
             : 'the scheduler needs the API: new pods cannot even be created'
           : state === 'degraded'
             ? `if the scheduler's leader was on a lost node, its lease moves to a surviving one within ~${TIMING.leaderLease} s: no workload impact`
-            : 'the scheduler binds pods again',
+            : previous === 'degraded'
+              ? 'a surviving scheduler holds the lease'
+              : 'the scheduler binds pods again',
       fact: FACT.controlLoops,
     },
     {
       name: 'controllers',
       state: (s) => (!s.controllers ? 'down' : s.controllersLeaseMoving ? 'degraded' : 'ok'),
-      reason: (s, state) =>
+      reason: (s, state, previous) =>
         state === 'down'
           ? s.writes
             ? 'no controller manager runs: nothing replaces lost pods, Deployments do not roll, endpoints and node health are not updated'
             : 'the controller manager needs the API: no ReplicaSet, StatefulSet, DaemonSet, Job or CronJob controller, no endpoint updates, no node lifecycle'
           : state === 'degraded'
             ? `if the controller manager's leader was on a lost node, its lease moves to a surviving one within ~${TIMING.leaderLease} s: no workload impact`
-            : 'controllers reconcile again: lost pods are replaced; the node controller starts a fresh grace period, so no mass eviction',
+            : previous === 'degraded'
+              ? 'a surviving controller manager holds the lease'
+              : 'controllers reconcile again: lost pods are replaced; the node controller starts a fresh grace period, so no mass eviction',
       fact: FACT.controlLoops,
     },
     {
@@ -101,8 +105,8 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
     for (const segment of cp.segments) {
       if (segment.from > ctx.end) break;
       const state = row.state(segment);
-      const reason = row.reason(segment, state);
       const previous = states[states.length - 1];
+      const reason = row.reason(segment, state, previous?.state);
       if (previous?.state === state && reason === lastReason) continue;
       if (previous?.state !== state) states.push({ at: segment.from, state });
       if (previous || state !== 'ok') events.push({ at: segment.from, subject: { type: 'component', name: row.name }, state, reason, fact: row.fact });

@@ -29,7 +29,8 @@ export function simulateDns(ctx: SimContext): DnsResult {
       const podsBack = Number.isFinite(incident.backAt) ? cp.firstWrites(incident.backAt) + TIMING.reconnect : Infinity;
       const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
       const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
-      list.push({ from: incident.at, to: Math.min(podsBack, replaced), state: 'dead', why: incident.what });
+      // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
+      list.push({ from: incident.at, to: Math.min(cp.firstControllers(podsBack), replaced), state: 'dead', why: incident.what });
     }
     for (const event of scenario.events) {
       if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
@@ -90,7 +91,7 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
     return parts.join('; ');
   }
   const dead = of('dead');
-  if (dead.length) parts.push(`${dead.length} of ${total} CoreDNS replicas gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not rescheduled while the API is down; the frozen kube-dns Service still sends them queries`);
+  if (dead.length) parts.push(`${dead.length} of ${total} CoreDNS replicas gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
   const waiting = of('waiting');
   if (waiting.length) parts.push(`${waiting.length} of ${total} CoreDNS replicas restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
   const servfail = of('servfail');

@@ -142,12 +142,14 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     queue.schedule(incident.at, () => {
       const here = slots.filter((s) => s.node === incident.node && s.alive);
       if (!here.length) return;
-      const writes = cp.at(incident.at).writes;
+      const { writes, controllers } = cp.at(incident.at);
       const consequence = workload.staticPod
         ? 'the kubelet starts static pods again from disk when the node is back'
-        : writes
-          ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
-          : `nothing recreates ${here.length === 1 ? 'it' : 'them'} while the API is down`;
+        : !writes
+          ? `nothing recreates ${here.length === 1 ? 'it' : 'them'} while the API is down`
+          : controllers
+            ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
+            : 'with the controller manager down nobody marks the node NotReady or updates endpoints';
       note(incident.at, {
         reason: `${incident.what}: ${plural(here.length, 'pod')} of ${label} gone (${here.length} of ${desired}), ${consequence}`,
         fact: incident.fact,
@@ -191,7 +193,14 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       if (slot.generation !== generation) return;
       slot.alive = true;
       slot.listedIsCurrent = false;
-      note(podsBack, { reason: `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there (new pod IPs)`, fact: FACT.recovery });
+      const frozen = !cp.at(podsBack).controllers;
+      note(podsBack, {
+        reason: frozen
+          ? `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there, but with new pod IPs the frozen endpoints do not list until the controller manager returns`
+          : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there (new pod IPs)`,
+        fact: frozen ? FACT.frozenEndpoints : FACT.recovery,
+        always: frozen,
+      });
       refreshEndpoints(slot, podsBack, generation, `${label}: endpoints updated with the restarted pods`);
     });
   };
