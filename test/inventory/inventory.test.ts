@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest, resourceFromObject, type Resource } from '../../server/src/manifest/parse';
+
+const deployment = (name: string, namespace = 'default', replicas: number | null = 3, labels = `app: ${name}`) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+spec:
+${replicas === null ? '' : `  replicas: ${replicas}\n`}  selector:
+    matchLabels: {${labels}}
+  template:
+    metadata:
+      labels: {${labels}}
+    spec:
+      containers: [{name: app, image: nginx}]
+`;
+const pdb = (name: string, namespace = 'default', selector = `app: ${name}`) =>
+  `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}-pdb\n  namespace: ${namespace}\nspec:\n  maxUnavailable: 1\n  selector:\n    matchLabels: {${selector}}\n`;
+const hpa = (name: string, target: string, min?: number, kind = 'Deployment') =>
+  `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: ${name}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: ${kind}, name: ${target}}\n${min === undefined ? '' : `  minReplicas: ${min}\n`}  maxReplicas: 10\n`;
+const service = (name: string, selector: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector: {${selector}}\n`;
+
+function inventoryOf(files: Record<string, string>): Inventory {
+  const inventory = new Inventory();
+  for (const [uri, text] of Object.entries(files)) inventory.setFile(parseManifest(uri, text));
+  return inventory;
+}
+const find = (inventory: Inventory, kind: string, name: string, namespace = 'default') => inventory.resources().find((r) => r.kind === kind && r.name === name && r.namespace === namespace)!;
+const names = (resources: Resource[]) => resources.map((r) => r.name).sort();
+
+describe('Inventory', () => {
+  it('an open document replaces the same file read from disk', () => {
+    const inventory = inventoryOf({ 'file:///w/app.yaml': deployment('old') });
+    inventory.setFile(parseManifest('file:///w/app.yaml', deployment('new')));
+    assert.deepEqual(names(inventory.ofKind('Deployment')), ['new']);
+    inventory.removeFile('file:///w/app.yaml');
+    assert.deepEqual(inventory.resources(), []);
+  });
+
+  it('cluster resources sit beneath manifests: the manifest wins for the same kind, namespace and name', () => {
+    const inventory = inventoryOf({ 'file:///w/app.yaml': deployment('web', 'default', 5) });
+    const fromCluster = (name: string, replicas: number) => resourceFromObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' }, spec: { replicas } })!;
+    inventory.setCluster([fromCluster('web', 1), fromCluster('db', 1)]);
+    assert.ok(inventory.hasCluster());
+    assert.deepEqual(names(inventory.ofKind('Deployment')), ['db', 'web']);
+    assert.equal(find(inventory, 'Deployment', 'web').object.spec.replicas, 5, 'the manifest, not the cluster copy');
+    inventory.setCluster([]);
+    assert.deepEqual(names(inventory.ofKind('Deployment')), ['web']);
+  });
+
+  it('pdbsSelecting: across files, only in the workload\'s namespace, by selector', () => {
+    const inventory = inventoryOf({
+      'file:///w/web.yaml': deployment('web') + '---\n' + deployment('web', 'shop'),
+      'file:///w/pdbs.yaml': pdb('web') + '---\n' + pdb('other', 'default', 'app: other') + '---\n' + pdb('everything', 'default', ''),
+      'file:///w/shop/pdb.yaml': pdb('shop-web', 'shop', 'app: web'),
+    });
+    assert.deepEqual(names(inventory.pdbsSelecting(find(inventory, 'Deployment', 'web'))), ['everything-pdb', 'web-pdb']);
+    assert.deepEqual(names(inventory.pdbsSelecting(find(inventory, 'Deployment', 'web', 'shop'))), ['shop-web-pdb']);
+    assert.deepEqual(names(inventory.workloadsSelectedBy(find(inventory, 'PodDisruptionBudget', 'web-pdb'))), ['web']);
+  });
+
+  it('hpasTargeting: by kind and name in the same namespace', () => {
+    const inventory = inventoryOf({
+      'file:///w/web.yaml': deployment('web'),
+      'file:///w/hpa.yaml': hpa('web-hpa', 'web', 2) + '---\n' + hpa('wrong-kind', 'web', 2, 'StatefulSet') + '---\n' + hpa('other', 'api', 2),
+    });
+    assert.deepEqual(names(inventory.hpasTargeting(find(inventory, 'Deployment', 'web'))), ['web-hpa']);
+  });
+
+  it('servicesFronting: a Service whose map selector matches the pod labels', () => {
+    const inventory = inventoryOf({
+      'file:///w/web.yaml': deployment('web', 'default', 3, 'app: web, tier: front'),
+      'file:///w/svc.yaml': [service('web', 'app: web'), service('front', 'tier: front, app: web'), service('db', 'app: db'), service('manual', '')].join('---\n'),
+    });
+    assert.deepEqual(names(inventory.servicesFronting(find(inventory, 'Deployment', 'web'))), ['front', 'web']);
+  });
+
+  describe('effectiveReplicas', () => {
+    const cases: { name: string; files: Record<string, string>; expected: { value: number; source: string; hpa?: string } }[] = [
+      { name: 'spec.replicas', files: { 'a.yaml': deployment('web', 'default', 4) }, expected: { value: 4, source: 'spec' } },
+      { name: 'replicas: 0 is a number, not the default', files: { 'a.yaml': deployment('web', 'default', 0) }, expected: { value: 0, source: 'spec' } },
+      { name: 'no replicas field: the API default of 1', files: { 'a.yaml': deployment('web', 'default', null) }, expected: { value: 1, source: 'default' } },
+      { name: 'an HPA in another file sets the floor', files: { 'a.yaml': deployment('web', 'default', 1), 'b.yaml': hpa('h', 'web', 3) }, expected: { value: 3, source: 'hpa', hpa: 'h' } },
+      { name: 'an HPA without minReplicas: its default of 1', files: { 'a.yaml': deployment('web', 'default', 5), 'b.yaml': hpa('h', 'web') }, expected: { value: 1, source: 'hpa', hpa: 'h' } },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const inventory = inventoryOf(c.files);
+        const replicas = inventory.effectiveReplicas(find(inventory, 'Deployment', 'web'));
+        assert.deepEqual({ value: replicas.value, source: replicas.source, ...(replicas.hpa ? { hpa: replicas.hpa.name! } : {}) }, c.expected);
+      });
+    }
+    it('a DaemonSet has no replica count of its own', () => {
+      const inventory = inventoryOf({ 'a.yaml': 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  replicas: 3\n' });
+      assert.deepEqual(inventory.effectiveReplicas(find(inventory, 'DaemonSet', 'agent')), { value: 1, source: 'default' });
+    });
+  });
+
+  it('workloadsSelectedBy skips cluster objects owned by a controller (counted through their owner)', () => {
+    const inventory = new Inventory();
+    const owned = resourceFromObject({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', ownerReferences: [{ kind: 'Deployment', name: 'web', controller: true }] }, spec: { template: { metadata: { labels: { app: 'web' } } } } })!;
+    inventory.setCluster([owned]);
+    inventory.setFile(parseManifest('a.yaml', `${deployment('web')}---\n${pdb('web')}`));
+    assert.deepEqual(names(inventory.workloadsSelectedBy(find(inventory, 'PodDisruptionBudget', 'web-pdb'))), ['web']);
+  });
+
+  it('podsOf: cluster pods matched by the workload selector', () => {
+    const inventory = inventoryOf({ 'a.yaml': deployment('web') });
+    const pod = (name: string, app: string) => resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app } } })!;
+    inventory.setCluster([pod('web-1', 'web'), pod('db-1', 'db')]);
+    assert.deepEqual(names(inventory.podsOf(find(inventory, 'Deployment', 'web'))), ['web-1']);
+  });
+});
