@@ -4,6 +4,7 @@ import { createLanguageClient } from './language-client';
 import { registerClusterFace } from './cluster/register';
 import { SHOW_RULE_DOCS, showRuleDocs } from './commands/show-rule-docs';
 import { pushSettings } from './settings';
+import { registerSimulation } from './simulation/register';
 
 let client: LanguageClient | undefined;
 
@@ -17,6 +18,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   registerClusterFace(context, client, output);
+  registerSimulation(context, client, output);
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_RULE_DOCS, showRuleDocs(context)));
   await client.start();
   output.info('Kube Resilience language server started');

@@ -55,6 +55,15 @@ export type FromWebview =
   | { type: 'simulate'; scenario: Scenario }
   | { type: 'export'; scenario: Scenario };
 
+/** The client command the code lens above a workload runs, with `SimulateWorkloadArgs`. */
+export const SIMULATE_WORKLOAD_COMMAND = 'kubeResilience.simulateWorkload';
+
+export interface SimulateWorkloadArgs {
+  namespace: string;
+  name: string;
+  kind: string;
+}
+
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export const COMPONENT_NAMES: readonly ComponentName[] = ['api', 'scheduling', 'controllers', 'autoscaling', 'dns', 'service-routing', 'kubectl', 'etcd'];
@@ -295,5 +304,17 @@ export function validateFromWebview(value: unknown): Validated<FromWebview> {
       return { type, scenario: scenarioAt(o.scenario, `${path}.scenario`) };
     },
     'message',
+  );
+}
+
+/** Checks the code lens command's argument. */
+export function validateSimulateWorkloadArgs(value: unknown): Validated<SimulateWorkloadArgs> {
+  return validate(
+    value,
+    (v, path) => {
+      const o = record(v, path);
+      return { namespace: text(o.namespace, `${path}.namespace`), name: name(o.name, `${path}.name`), kind: name(o.kind, `${path}.kind`) };
+    },
+    'arguments',
   );
 }

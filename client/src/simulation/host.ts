@@ -1,0 +1,112 @@
+import { Methods } from '../../../server/src/protocol';
+import { type FromWebview, type SimulationInput, type ToWebview, validateFromWebview, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../../server/src/simulate/messages';
+import { renderSimulationMarkdown } from '../../../server/src/simulate/report-markdown';
+import type { Scenario, SimulationResult } from '../../../server/src/simulate/types';
+
+/** What the host needs from its surroundings: the language server, the webview, a log and an editor. */
+export interface HostPorts {
+  request(method: string, params: unknown): Promise<unknown>;
+  post(message: ToWebview): void;
+  log(message: string): void;
+  openReport(markdown: string): Promise<void>;
+}
+
+/**
+ * The extension's side of the simulation page, free of vscode: checks what the page sends, asks the
+ * language server, checks what it answers, and hands the page only messages that validate.
+ */
+export class SimulationHost {
+  private ready = false;
+  private pendingFocus: ToWebview | undefined;
+  private last: SimulationResult | undefined;
+  private input: SimulationInput | undefined;
+  /** Only the newest simulation's answer is shown: the page may change faster than the engine answers. */
+  private generation = 0;
+
+  constructor(private readonly ports: HostPorts) {}
+
+  /** Everything the page posts arrives here, unchecked. */
+  async receive(raw: unknown): Promise<void> {
+    const checked = validateFromWebview(raw);
+    if (!checked.ok) return this.ports.log(`simulation page: dropped message: ${checked.error}`);
+    const message: FromWebview = checked.value;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        await this.sendInput();
+        if (this.pendingFocus) this.send(this.pendingFocus);
+        this.pendingFocus = undefined;
+        return;
+      case 'simulate':
+        await this.simulate(message.scenario);
+        return;
+      case 'export':
+        await this.export(message.scenario);
+        return;
+    }
+  }
+
+  /** Brings one workload forward, now or as soon as the page is ready. */
+  focus(namespace: string, workload: string): void {
+    const message: ToWebview = { type: 'focus', namespace, workload };
+    if (this.ready) this.send(message);
+    else this.pendingFocus = message;
+  }
+
+  /** The page was reloaded or recreated: it says ready again. */
+  reset(): void {
+    this.ready = false;
+  }
+
+  private send(message: ToWebview): void {
+    const checked = validateToWebview(message);
+    if (!checked.ok) return this.ports.log(`simulation page: not sent: ${checked.error}`);
+    this.ports.post(checked.value);
+  }
+
+  private async sendInput(): Promise<void> {
+    try {
+      const checked = validateSimulationInput(await this.ports.request(Methods.simulationInput, {}));
+      if (!checked.ok) return this.fail(`the language server answered an unreadable cluster (${checked.error})`);
+      this.input = checked.value;
+      this.send({ type: 'input', input: checked.value });
+    } catch (error) {
+      this.fail(`cannot read the cluster: ${(error as Error).message}`);
+    }
+  }
+
+  private async run(scenario: Scenario): Promise<SimulationResult | undefined> {
+    const checked = validateSimulationResult(await this.ports.request(Methods.simulate, { scenario }));
+    if (checked.ok) return checked.value;
+    this.fail(`the language server answered an unreadable simulation (${checked.error})`);
+    return undefined;
+  }
+
+  private async simulate(scenario: Scenario): Promise<void> {
+    const generation = ++this.generation;
+    this.send({ type: 'busy' });
+    try {
+      const result = await this.run(scenario);
+      if (!result || generation !== this.generation) return;
+      this.last = result;
+      this.send({ type: 'result', result });
+    } catch (error) {
+      if (generation === this.generation) this.fail(`the simulation failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async export(scenario: Scenario): Promise<void> {
+    try {
+      const result = this.last && JSON.stringify(this.last.scenario) === JSON.stringify(scenario) ? this.last : await this.run(scenario);
+      if (!result) return;
+      await this.ports.openReport(renderSimulationMarkdown(result, { cluster: this.input?.cluster.name }));
+    } catch (error) {
+      this.fail(`cannot export the report: ${(error as Error).message}`);
+    }
+  }
+
+  private fail(message: string): void {
+    this.ports.log(`simulation: ${message}`);
+    this.send({ type: 'error', message });
+  }
+}

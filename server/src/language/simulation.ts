@@ -1,0 +1,68 @@
+import { ResponseError, ErrorCodes, type CodeLens } from 'vscode-languageserver/node';
+import { demoCluster } from '../cluster/demo';
+import type { ClusterInfo } from '../cluster/types';
+import { Inventory } from '../inventory/inventory';
+import { kindRange } from '../manifest/path';
+import { isWorkload } from '../manifest/workload';
+import { Methods } from '../protocol';
+import { buildSimInputs, type SimInputs } from '../simulate/build-inputs';
+import { simulationInputOf } from '../simulate/input-view';
+import { SIMULATE_WORKLOAD_COMMAND, validateScenario as validateScenarioShape, type SimulateWorkloadArgs, type SimulationInput } from '../simulate/messages';
+import { ScenarioError, validateScenario } from '../simulate/parse-scenario';
+import { simulate } from '../simulate/simulate';
+import type { SimulationResult } from '../simulate/types';
+import { withControlPlanes } from '../simulate/what-if';
+import type { Feature } from './features';
+import type { ServerState } from './state';
+
+let demo: ClusterInfo | undefined;
+
+/** The cluster in use, or the embedded demo when none is read, with the workspace's manifests on top. */
+function inputsFor(state: ServerState): { inputs: SimInputs; cluster: ClusterInfo } {
+  const cluster = state.cluster ?? (demo ??= demoCluster());
+  const inventory = new Inventory();
+  inventory.setCluster(cluster.resources);
+  for (const file of state.inventory.allFiles()) inventory.setFile(file);
+  return { inputs: buildSimInputs(inventory, cluster), cluster };
+}
+
+function runSimulation(state: ServerState, params: unknown): SimulationResult {
+  const checked = validateScenarioShape((params as { scenario?: unknown } | null)?.scenario);
+  if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
+  const scenario = checked.value;
+  const { inputs } = inputsFor(state);
+  try {
+    validateScenario(scenario, withControlPlanes(inputs.topology, scenario.controlPlanes), inputs.workloads);
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
+    throw error;
+  }
+  return simulate(inputs.topology, inputs.workloads, scenario);
+}
+
+function codeLenses(state: ServerState, uri: string): CodeLens[] {
+  if (!state.settings.enable) return [];
+  state.findingsFor(uri);
+  const file = state.inventory.getFile(uri);
+  if (!file) return [];
+  return file.resources
+    .filter((r) => isWorkload(r) && r.name && r.node)
+    .map((resource) => {
+      const range = kindRange(resource);
+      const args: SimulateWorkloadArgs = { namespace: resource.namespace, name: resource.name!, kind: resource.kind };
+      return { range: { start: range.start, end: range.start }, command: { title: 'What if the control plane dies?', command: SIMULATE_WORKLOAD_COMMAND, arguments: [args] } };
+    });
+}
+
+/** The "What if the control plane dies?" simulation: its requests and the code lens above each workload. */
+export const simulationFeature: Feature = {
+  capabilities: { codeLensProvider: { resolveProvider: false } },
+  register(state) {
+    state.connection.onRequest(Methods.simulate, (params: unknown): SimulationResult => runSimulation(state, params));
+    state.connection.onRequest(Methods.simulationInput, (): SimulationInput => {
+      const { inputs, cluster } = inputsFor(state);
+      return simulationInputOf(inputs, cluster);
+    });
+    state.connection.onCodeLens((params) => codeLenses(state, params.textDocument.uri));
+  },
+};

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SimulationHost } from '../../client/src/simulation/host';
+import { demoCluster } from '../../server/src/cluster/demo';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { Methods } from '../../server/src/protocol';
+import { buildSimInputs } from '../../server/src/simulate/build-inputs';
+import { simulationInputOf } from '../../server/src/simulate/input-view';
+import type { Scenario } from '../../server/src/simulate/types';
+import type { ToWebview } from '../../server/src/simulate/messages';
+import { simulate } from '../../server/src/simulate/simulate';
+
+/** The host wired to the real engine on the demo cluster, in place of the language server. */
+function hostOnDemo(answer: (method: string, params: unknown) => unknown = engine) {
+  const posted: ToWebview[] = [];
+  const logged: string[] = [];
+  const reports: string[] = [];
+  const requests: string[] = [];
+  const host = new SimulationHost({
+    request: async (method, params) => {
+      requests.push(method);
+      return answer(method, params);
+    },
+    post: (m) => posted.push(m),
+    log: (m) => logged.push(m),
+    openReport: async (markdown) => void reports.push(markdown),
+  });
+  return { host, posted, logged, reports, requests };
+}
+
+function engine(method: string, params: unknown): unknown {
+  const cluster = demoCluster();
+  const inventory = new Inventory();
+  inventory.setCluster(cluster.resources);
+  const inputs = buildSimInputs(inventory, cluster);
+  if (method === Methods.simulationInput) return simulationInputOf(inputs, cluster);
+  if (method === Methods.simulate) return simulate(inputs.topology, inputs.workloads, (params as { scenario: Scenario }).scenario);
+  throw new Error(`unexpected ${method}`);
+}
+
+const SCENARIO: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events: [] };
+
+describe('simulation host (extension side of the page)', () => {
+  it('answers ready with the cluster drawing, then a simulate with its result', async () => {
+    const { host, posted } = hostOnDemo();
+    await host.receive({ type: 'ready' });
+    assert.equal(posted[0].type, 'input');
+    assert.ok(posted[0].type === 'input' && posted[0].input.nodes.some((n) => n.role === 'control-plane'));
+    await host.receive({ type: 'simulate', scenario: SCENARIO });
+    assert.deepEqual(posted.slice(1).map((m) => m.type), ['busy', 'result']);
+    const last = posted[2];
+    assert.ok(last.type === 'result' && last.result.timeline.some((e) => e.subject.type === 'component' && e.subject.name === 'api' && e.state === 'down'));
+  });
+
+  it('drops and logs what the page sends that does not validate, asking nothing of the server', async () => {
+    const { host, posted, logged, requests } = hostOnDemo();
+    await host.receive({ type: 'simulate', scenario: { fail: { kind: 'apiserver' }, duration: -5, events: [] } });
+    await host.receive({ type: 'openFile', path: '/etc/passwd' });
+    await host.receive('ready');
+    assert.equal(posted.length, 0);
+    assert.equal(requests.length, 0);
+    assert.equal(logged.length, 3);
+    assert.match(logged[0], /dropped message: message\.scenario\.duration/);
+  });
+
+  it('tells the page when the server fails or answers something unreadable, instead of passing it on', async () => {
+    const failing = hostOnDemo(() => {
+      throw new Error('no-such-node is not a node of this cluster');
+    });
+    await failing.host.receive({ type: 'simulate', scenario: SCENARIO });
+    assert.deepEqual(failing.posted.at(-1), { type: 'error', message: 'the simulation failed: no-such-node is not a node of this cluster' });
+    const garbled = hostOnDemo(() => ({ version: 1, timeline: '<script>' }));
+    await garbled.host.receive({ type: 'simulate', scenario: SCENARIO });
+    const last = garbled.posted.at(-1)!;
+    assert.ok(last.type === 'error' && /unreadable simulation/.test(last.message), JSON.stringify(last));
+    assert.ok(!garbled.posted.some((m) => m.type === 'result'));
+  });
+
+  it('shows only the newest answer when the page changes faster than the engine answers', async () => {
+    let release: () => void = () => undefined;
+    const slowFirst = hostOnDemo(async (method, params) => {
+      if ((params as { scenario: Scenario }).scenario.duration === 60) await new Promise<void>((r) => (release = r));
+      return engine(method, params);
+    });
+    const first = slowFirst.host.receive({ type: 'simulate', scenario: { ...SCENARIO, duration: 60 } });
+    await slowFirst.host.receive({ type: 'simulate', scenario: SCENARIO });
+    release();
+    await first;
+    const results = slowFirst.posted.filter((m) => m.type === 'result');
+    assert.equal(results.length, 1);
+    assert.ok(results[0].type === 'result' && results[0].result.scenario.duration === 3600);
+  });
+
+  it('exports the shown scenario as a Markdown report, reusing the last result', async () => {
+    const { host, reports, requests } = hostOnDemo();
+    await host.receive({ type: 'ready' });
+    await host.receive({ type: 'simulate', scenario: SCENARIO });
+    await host.receive({ type: 'export', scenario: SCENARIO });
+    assert.equal(reports.length, 1);
+    assert.match(reports[0], /^# What if every API server fails for 1 h\?/);
+    assert.match(reports[0], /Cluster: \*\*demo\*\*/);
+    assert.deepEqual(requests, [Methods.simulationInput, Methods.simulate]);
+  });
+
+  it('holds a code lens focus until the page is ready', async () => {
+    const { host, posted } = hostOnDemo();
+    host.focus('shop', 'orders-api');
+    assert.equal(posted.length, 0);
+    await host.receive({ type: 'ready' });
+    assert.deepEqual(posted.map((m) => m.type), ['input', 'focus']);
+    host.focus('meet', 'video-bridge');
+    assert.deepEqual(posted.at(-1), { type: 'focus', namespace: 'meet', workload: 'video-bridge' });
+  });
+});

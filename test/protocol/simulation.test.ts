@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { CodeLens } from 'vscode-languageserver';
+import { Methods } from '../../server/src/protocol';
+import { SIMULATE_WORKLOAD_COMMAND, validateSimulationInput, validateSimulationResult } from '../../server/src/simulate/messages';
+import { LspClient, positionOf } from './lsp-client';
+
+const SERVER = resolve('dist/server.js');
+
+const CHECKOUT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: checkout
+  namespace: payments
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: checkout}
+  template:
+    metadata:
+      labels: {app: checkout}
+    spec:
+      containers:
+        - name: checkout
+          image: example/checkout:1
+---
+# not a workload: no lens
+apiVersion: v1
+kind: Service
+metadata:
+  name: checkout
+  namespace: payments
+spec:
+  selector: {app: checkout}
+  ports: [{port: 80}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+  namespace: payments
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: job, image: example/job:1}]
+`;
+
+describe('simulation requests and code lens over stdio', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
+  let dir: string;
+  let client: LspClient;
+  let uri: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-simulate-'));
+    const path = join(dir, 'checkout.yaml');
+    writeFileSync(path, CHECKOUT);
+    uri = pathToFileURL(path).toString();
+    client = LspClient.start(SERVER);
+    // No cluster is read: the simulation must fall back to the embedded demo cluster.
+    const result = await client.initialize(pathToFileURL(dir).toString(), { settings: { cluster: 'off' } });
+    assert.ok(result.capabilities.codeLensProvider, 'the server offers code lenses');
+    await client.open(uri, CHECKOUT);
+    await client.diagnostics(uri);
+  });
+
+  after(() => {
+    client?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws the demo cluster plus the workspace: control plane with etcd, workers with pods, where DNS runs', async () => {
+    const checked = validateSimulationInput(await client.request(Methods.simulationInput, {}));
+    assert.ok(checked.ok, !checked.ok ? checked.error : '');
+    const input = checked.value;
+    assert.deepEqual(input.cluster, { source: 'demo', name: 'demo' });
+    const controlPlanes = input.nodes.filter((n) => n.role === 'control-plane');
+    assert.ok(controlPlanes.length >= 1 && controlPlanes.every((n) => n.etcdMember), 'stacked etcd: a member on each control-plane node');
+    assert.ok(input.nodes.some((n) => n.dns), 'CoreDNS runs somewhere');
+    assert.ok(input.workloads.some((w) => w.namespace === 'payments' && w.name === 'checkout'), 'the workspace manifest is simulated with the cluster');
+    const placed = input.nodes.flatMap((n) => n.pods).filter((p) => p.workload === 'checkout');
+    assert.equal(placed.length, 1, 'its one replica is drawn on one node');
+  });
+
+  it('simulates a scenario on the demo cluster with the real engine', async () => {
+    const input = await client.request<{ nodes: { name: string; role: string }[] }>(Methods.simulationInput, {});
+    const worker = input.nodes.find((n) => n.role === 'worker')!.name;
+    const scenario = { fail: { kind: 'apiserver' }, duration: 7200, events: [{ kind: 'node-reboot', node: worker, at: 600 }] };
+    const checked = validateSimulationResult(await client.request(Methods.simulate, { scenario }));
+    assert.ok(checked.ok, !checked.ok ? checked.error : '');
+    const result = checked.value;
+    assert.deepEqual(result.scenario, scenario);
+    assert.ok(result.timeline.some((e) => e.at === 0 && e.subject.type === 'component' && e.subject.name === 'api' && e.state === 'down'), 'the API is down from 0');
+    assert.ok(result.timeline.some((e) => e.at === 600 && e.state !== 'ok'), 'the reboot at 10 m hurts something');
+    assert.ok(result.workloads.some((w) => w.namespace === 'payments' && w.name === 'checkout'));
+  });
+
+  it('refuses a malformed scenario or one naming a node the cluster lacks, with a message, and keeps answering', async () => {
+    await assert.rejects(client.request(Methods.simulate, { scenario: { fail: { kind: 'meteor' }, duration: 60, events: [] } }), /scenario\.fail\.kind: expected one of/);
+    await assert.rejects(client.request(Methods.simulate, {}), /scenario: expected an object/);
+    await assert.rejects(client.request(Methods.simulate, { scenario: { fail: { kind: 'apiserver' }, duration: 60, events: [{ kind: 'node-reboot', node: 'no-such-node', at: 10 }] } }), /no-such-node/);
+    const ok = validateSimulationResult(await client.request(Methods.simulate, { scenario: { fail: { kind: 'scheduler' }, duration: 600, events: [] } }));
+    assert.ok(ok.ok);
+  });
+
+  it('puts a "What if the control plane dies?" lens on the kind line of each workload, and none elsewhere', async () => {
+    const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.deepEqual(
+      lenses.map((l) => ({ line: l.range.start.line, title: l.command?.title, command: l.command?.command, args: l.command?.arguments })),
+      [
+        { line: positionOf(CHECKOUT, 'kind: Deployment').line, title: 'What if the control plane dies?', command: SIMULATE_WORKLOAD_COMMAND, args: [{ namespace: 'payments', name: 'checkout', kind: 'Deployment' }] },
+        { line: positionOf(CHECKOUT, 'kind: CronJob').line, title: 'What if the control plane dies?', command: SIMULATE_WORKLOAD_COMMAND, args: [{ namespace: 'payments', name: 'nightly', kind: 'CronJob' }] },
+      ],
+    );
+  });
+});
