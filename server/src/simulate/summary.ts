@@ -54,7 +54,8 @@ export function summarize(timeline: TimelineEvent[], workloadCount: number, limi
     seen.add(subjectName(event));
     first.push(event);
   }
-  first.sort((a, b) => a.at - b.at);
+  const severity = (e: TimelineEvent) => (e.state === 'down' ? 0 : 1);
+  first.sort((a, b) => a.at - b.at || severity(a) - severity(b));
   for (const event of first.slice(0, limit)) lines.push(`at ${formatSeconds(event.at)} ${subjectName(event)} ${verb(event)}: ${firstClause(event)}`);
   const hit = new Set(workloads.map(subjectName)).size;
   if (workloadCount > 0) lines.push(hit ? `${hit} of ${workloadCount} workloads affected` : `all ${workloadCount} workloads keep serving throughout`);

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderSimulationMarkdown } from '../../server/src/simulate/report-markdown';
+import { renderSimulationText } from '../../server/src/simulate/report-text';
+import { simulate } from '../../server/src/simulate/simulate';
+import { cluster, workload } from './fixtures';
+
+const result = simulate(cluster(), [workload('api', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }), workload('cart|legacy', { 'worker-2': 1 })], {
+  fail: { kind: 'apiserver' },
+  duration: 7200,
+  events: [{ kind: 'node-reboot', node: 'worker-2', at: 600 }],
+});
+
+describe('simulation reports', () => {
+  it('summarises the first impacts in plain words, the worst first at the same moment', () => {
+    assert.deepEqual(result.summary!.slice(0, 2), [
+      'at 0 s the API goes down: no API server is running: nothing can read or write cluster state',
+      'at 10 m shop/cart|legacy goes down: worker-2 rebooted: 1 pod of Deployment shop/cart|legacy gone (1 of 1), nothing recreates it while the API is down',
+    ]);
+    assert.ok(result.summary!.includes('at 10 m shop/api is degraded: worker-2 rebooted: 1 pod of Deployment shop/api gone (1 of 3), nothing recreates it while the API is down'));
+    assert.equal(result.summary![result.summary!.length - 1], '2 of 2 workloads affected');
+  });
+
+  it('tells the text story moment by moment with the rule each line rests on', () => {
+    const text = renderSimulationText(result, { cluster: 'lab' });
+    assert.match(text, /^What if every API server fails for 2 h; worker-2 reboots at 10 m \(cluster lab\)\?/);
+    assert.match(text, /\n {2}10 m\n(.*\n)* {4}DOWN node worker-2: worker-2 rebooted: every pod on it is gone \[rule 7\]\n/);
+    assert.match(text, /shop\/api \(Deployment, placement observed\): lowest 2\/3 from 10 m, up to 33 % of new connections blackholed, whole again at 2 h 10 s/);
+  });
+
+  it('escapes table cells in Markdown', () => {
+    const markdown = renderSimulationMarkdown(result);
+    assert.match(markdown, /\| shop\/cart\\\|legacy \| Deployment \| observed \| 0\/1 \| 100 % \| 10 m \| 2 h 10 s \|/);
+    const rows = markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| at ') && /^\| \d/.test(l));
+    assert.equal(rows.length, result.timeline.length, 'one timeline row per event');
+    for (const row of rows) assert.equal(row.split(/(?<!\\)\|/).length, 7, `five cells: ${row}`);
+  });
+});
