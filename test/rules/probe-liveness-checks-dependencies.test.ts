@@ -46,13 +46,13 @@ ruleTester(probeLivenessChecksDependencies, {
     {
       name: 'Quarkus aggregate /q/health, with its timing in the message',
       code: app('/q/health', '    periodSeconds: 20\n    failureThreshold: 5\n'),
-      findings: [{ at: '/q/health', message: /Quarkus' aggregate health.*longer than 100 s.*Use \/q\/health\/live\./ }],
+      findings: [{ at: '/q/health', message: /Quarkus's aggregate health, which includes its readiness checks.*longer than 100 s.*Use \/q\/health\/live\./ }],
       output: app('/q/health/live', '    periodSeconds: 20\n    failureThreshold: 5\n'),
     },
     {
       name: 'MicroProfile /health, known from the readiness group',
       code: app('/health', '  readinessProbe:\n    httpGet:\n      path: /health/ready\n      port: 8080\n'),
-      findings: [{ at: '/health', message: /MicroProfile Health's aggregate endpoint/ }],
+      findings: [{ at: '/health', message: /MicroProfile Health's aggregate health, which includes every readiness check/ }],
       output: app('/health/live', '  readinessProbe:\n    httpGet:\n      path: /health/ready\n      port: 8080\n'),
     },
     {

@@ -2,10 +2,10 @@ import { probeLivenessEqualsReadiness } from '../../server/src/rules/probe-liven
 import { deploymentWith, indent } from './probe-fixtures';
 import { ruleTester } from './rule-tester';
 
-const container = (probes: string) =>
+const container = (probes: string, image = 'example/app:1.0') =>
   deploymentWith(
     indent(`- name: app
-  image: example/app:1.0
+  image: ${image}
   ports:
     - name: http
       containerPort: 8080
@@ -39,10 +39,16 @@ ruleTester(probeLivenessEqualsReadiness, {
       output: container(probe('livenessProbe', http('/q/health/live', 'http')) + probe('readinessProbe', http('/q/health/ready', 'http'))),
     },
     {
-      name: 'MicroProfile /health on both',
+      name: 'MicroProfile /health on both, known from an Open Liberty image',
+      code: container(probe('livenessProbe', http('/health', 'http')) + probe('readinessProbe', http('/health', 'http')), 'icr.io/appcafe/open-liberty:24.0.0.1'),
+      findings: [{ at: 'livenessProbe', message: /GET \/health on port 8080/ }],
+      output: container(probe('livenessProbe', http('/health/live', 'http')) + probe('readinessProbe', http('/health/ready', 'http')), 'icr.io/appcafe/open-liberty:24.0.0.1'),
+    },
+    {
+      name: 'a plain /health on both with nothing saying MicroProfile: no invented endpoints, liveness made tolerant',
       code: container(probe('livenessProbe', http('/health', 'http')) + probe('readinessProbe', http('/health', 'http'))),
       findings: [{ at: 'livenessProbe', message: /GET \/health on port 8080/ }],
-      output: container(probe('livenessProbe', http('/health/live', 'http')) + probe('readinessProbe', http('/health/ready', 'http'))),
+      output: container(probe('livenessProbe', http('/health', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/health', 'http'))),
     },
     {
       name: 'a named port and its number are the same handler; unknown framework: liveness made tolerant',

@@ -73,10 +73,10 @@ export function failureBudgetSeconds(probe: any): number {
 }
 
 /** Health endpoints of frameworks that split liveness from readiness. */
-export const FRAMEWORK_ENDPOINTS: { name: string; aggregate: RegExp; liveness: string; readiness: string }[] = [
-  { name: 'Spring Boot', aggregate: /^\/actuator\/health$/, liveness: '/actuator/health/liveness', readiness: '/actuator/health/readiness' },
-  { name: 'Quarkus', aggregate: /^\/q\/health$/, liveness: '/q/health/live', readiness: '/q/health/ready' },
-  { name: 'MicroProfile Health', aggregate: /^\/health$/, liveness: '/health/live', readiness: '/health/ready' },
+export const FRAMEWORK_ENDPOINTS: { name: string; aggregate: RegExp; liveness: string; readiness: string; aggregates: string }[] = [
+  { name: 'Spring Boot', aggregate: /^\/actuator\/health$/, liveness: '/actuator/health/liveness', readiness: '/actuator/health/readiness', aggregates: 'the database and every other HealthIndicator' },
+  { name: 'Quarkus', aggregate: /^\/q\/health$/, liveness: '/q/health/live', readiness: '/q/health/ready', aggregates: 'its readiness checks (datasources, messaging)' },
+  { name: 'MicroProfile Health', aggregate: /^\/health$/, liveness: '/health/live', readiness: '/health/ready', aggregates: 'every readiness check' },
 ];
 
 export function frameworkOf(path: string): (typeof FRAMEWORK_ENDPOINTS)[number] | undefined {
@@ -150,18 +150,26 @@ const DEPENDENCY_WORDS = /(^|[/_.-])(db|database|postgres(ql)?|mysql|mariadb|mon
 const MICROPROFILE_IMAGE = /(open-?liberty|websphere-liberty|payara|wildfly|jboss|helidon|tomee|kumuluzee)/i;
 
 /**
+ * The framework whose aggregate health endpoint a probe of this container calls. A bare `/health`
+ * counts as MicroProfile only with evidence (its readiness group in use, or a MicroProfile runtime
+ * image): many other apps serve a plain `/health` that has no `/health/live` beside it.
+ */
+export function frameworkOfProbe(path: string, container: any): (typeof FRAMEWORK_ENDPOINTS)[number] | undefined {
+  const framework = frameworkOf(path);
+  if (framework?.name !== 'MicroProfile Health') return framework;
+  const readiness = probeHandler(container?.readinessProbe, container);
+  const evidence = (readiness?.type === 'httpGet' && readiness.path === framework.readiness) || MICROPROFILE_IMAGE.test(String(container?.image ?? ''));
+  return evidence ? framework : undefined;
+}
+
+/**
  * Why a liveness path checks more than the process, or undefined when it does not: an aggregate
  * health endpoint, a readiness endpoint, or a path naming a dependency.
  */
 export function dependencyCheckOf(path: string, container: any): { reason: string; liveness?: string; framework?: string } | undefined {
-  if (/^\/actuator\/health$/.test(path)) return { reason: "Spring Boot's aggregate health, which includes the database and every other HealthIndicator", liveness: '/actuator/health/liveness', framework: 'Spring Boot' };
-  if (/^\/q\/health$/.test(path)) return { reason: "Quarkus' aggregate health, which includes its readiness checks (datasources, messaging)", liveness: '/q/health/live', framework: 'Quarkus' };
-  if (/^\/health$/.test(path)) {
-    const readiness = probeHandler(container?.readinessProbe, container);
-    const microProfile = (readiness?.type === 'httpGet' && /^\/health\/ready$/.test(readiness.path)) || MICROPROFILE_IMAGE.test(String(container?.image ?? ''));
-    if (microProfile) return { reason: "MicroProfile Health's aggregate endpoint, which includes every readiness check", liveness: '/health/live', framework: 'MicroProfile Health' };
-    return undefined;
-  }
+  const framework = frameworkOfProbe(path, container);
+  if (framework) return { reason: `${framework.name}'s aggregate health, which includes ${framework.aggregates}`, liveness: framework.liveness, framework: framework.name };
+  if (frameworkOf(path)) return undefined;
   if (/(^|\/)(ready|readyz|readiness)$/i.test(path) || /\/health\/readiness$|\/q\/health\/ready$|\/health\/ready$/i.test(path)) return { reason: 'a readiness endpoint' };
   if (DEPENDENCY_WORDS.test(path)) return { reason: 'a path that names a dependency' };
   return undefined;

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { dependencyCheckOf, failureBudgetSeconds, frameworkOf, probeHandler, sameHandler } from '../manifest/probe';
+import { dependencyCheckOf, failureBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -35,7 +35,7 @@ export const probeLivenessChecksDependencies: Rule = {
         const check = dependencyCheckOf(liveness.path, container);
         if (!check) continue;
         // probe-liveness-equals-readiness already splits a framework endpoint both probes share.
-        if (sameHandler(liveness, probeHandler(container.readinessProbe, container)) && frameworkOf(liveness.path)) continue;
+        if (sameHandler(liveness, probeHandler(container.readinessProbe, container)) && check.framework) continue;
         const budget = failureBudgetSeconds(container.livenessProbe);
         const pathField = [...path, 'livenessProbe', 'httpGet', 'path'];
         const fix = check.liveness

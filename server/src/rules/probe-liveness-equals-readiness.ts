@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { describeHandler, failureBudgetSeconds, frameworkOf, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
+import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
 import { containersOf } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -41,7 +41,7 @@ export const probeLivenessEqualsReadiness: Rule = {
         if (livenessBudget >= TOLERANCE * readinessBudget) continue;
         const timings = probeTimings(container.livenessProbe);
         const tolerantThreshold = Math.max(timings.failureThreshold * TOLERANCE, Math.ceil((TOLERANCE * readinessBudget) / timings.periodSeconds));
-        const framework = liveness.type === 'httpGet' ? frameworkOf(liveness.path) : undefined;
+        const framework = liveness.type === 'httpGet' ? frameworkOfProbe(liveness.path, container) : undefined;
         const fixes = [];
         if (framework) {
           const edits = [
