@@ -81,6 +81,12 @@ ruleTester(gpuUntolerated, {
       findings: [{ at: 'tolerations', message: /nvidia\.com\/gpu=present:NoSchedule/ }],
     },
     {
+      name: 'a cluster without GPU nodes (a pool scaled to zero): the convention, at info, saying why',
+      code: job(''),
+      cluster: cluster([node('cpu-1')], { name: 'lab' }),
+      findings: [{ severity: 'info', message: /has no toleration for nvidia\.com\/gpu \(cluster lab has no node offering nvidia\.com\/gpu now, so assuming GPU nodes carry the nvidia\.com\/gpu taint/ }],
+    },
+    {
       name: 'AMD GPUs: the taint keyed by their resource',
       code: job('').replace('nvidia.com/gpu: 1', 'amd.com/gpu: 2'),
       findings: [{ at: 'amd.com/gpu', message: /requests 2 amd\.com\/gpu but has no toleration for amd\.com\/gpu \(assuming GPU nodes carry the amd\.com\/gpu taint/ }],

@@ -115,7 +115,7 @@ export const gpuUntolerated: Rule = {
       if ((resource.kind === 'Pod' ? [resource] : context.inventory.podsOf(resource)).some(isPodReady)) continue;
       const taints = verdict.taints.map(describeTaint).join(', ');
       const basis = verdict.assumed
-        ? `no toleration for ${verdict.taints[0].key} (assuming GPU nodes carry the ${verdict.taints[0].key} taint: GKE adds that taint and the matching toleration itself, other clusters do not)`
+        ? `no toleration for ${verdict.taints[0].key} (${knownNodes(context.cluster) ? `cluster ${context.cluster!.name} has no node offering ${requests[0].resource} now, so ` : ''}assuming GPU nodes carry the ${verdict.taints[0].key} taint: GKE adds that taint and the matching toleration itself, other clusters do not)`
         : `no toleration for the GPU nodes' taint ${taints} in cluster ${context.cluster!.name}`;
       const tolerationsPath = [...template.path, 'spec', 'tolerations'];
       const edits = appendToSequence(resource, tolerationsPath, ...verdict.taints.map((t) => tolerationFor(t, verdict.assumed)));
