@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { demoCluster } from '../../server/src/cluster/demo';
 import { Inventory } from '../../server/src/inventory/inventory';
-import { parseManifest } from '../../server/src/manifest/parse';
+import { parseManifest, resourceFromObject } from '../../server/src/manifest/parse';
+import { simulate } from '../../server/src/simulate/simulate';
+import type { ClusterInfo } from '../../server/src/cluster/types';
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 
 describe('simulator inputs from the demo cluster', () => {
@@ -117,5 +119,26 @@ spec:
     assert.match(byName('ingress-nginx-controller').apiClient!, /ingress-nginx controller/);
     assert.equal(byName('ingress-nginx-controller').ingressController, true);
     assert.equal(byName('web').apiClient, undefined);
+  });
+});
+
+describe('simulator inputs from a managed cluster', () => {
+  const node = (name: string) => resourceFromObject({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'cloud.google.com/gke-nodepool': 'default', 'topology.kubernetes.io/zone': 'europe-west1-b' } } })!;
+  const cluster: ClusterInfo = {
+    source: 'snapshot',
+    name: 'gke.json',
+    resources: [node('gke-pool-1'), node('gke-pool-2')],
+    missing: [],
+    topology: { controlPlaneNodes: [], controlPlaneCount: undefined, etcd: { mode: 'managed', members: undefined }, apiServerEndpoints: ['34.1.2.3'], managed: 'GKE', evidence: [] },
+  };
+  const inventory = new Inventory();
+  inventory.setCluster(cluster.resources);
+  const { topology } = buildSimInputs(inventory, cluster);
+
+  it('draws the hidden control plane so that it can be failed, and calls the result a what-if', () => {
+    assert.deepEqual(topology.nodes.filter((n) => n.controlPlane).map((n) => n.name), ['managed-control-plane-1', 'managed-control-plane-2', 'managed-control-plane-3']);
+    const result = simulate(topology, [], { fail: { kind: 'apiserver' }, duration: 600, events: [] });
+    assert.match(result.assumptions[0], /managed by GKE: the provider runs it highly available and hides it, so this is a what-if only/);
+    assert.equal(result.components.find((c) => c.name === 'api')!.states[0].state, 'down');
   });
 });
