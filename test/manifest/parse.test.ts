@@ -62,7 +62,9 @@ describe('parseManifest', () => {
 
   it('duplicate keys are an error, not a silent last-one-wins', () => {
     const file = parseManifest('m.yaml', 'apiVersion: v1\nkind: Service\nkind: ConfigMap\n');
-    assert.match(file.documents[0].parsed.error!.message, /unique/);
+    const error = file.documents[0].parsed.error!;
+    assert.match(error.message, /^the key "kind" appears twice in one mapping/);
+    assert.equal(file.text.slice(error.offset, error.offset + error.length), 'kind', 'the error points at the second key');
     assert.deepEqual(file.resources, []);
   });
 

@@ -82,7 +82,12 @@ function parseUncached(text: string): ParsedChunk {
   if (doc.errors.length > 0) {
     if (hasTemplate) return { templateAt: firstTemplate(text) };
     const error = doc.errors[0];
-    return { error: { message: unreadable(error), offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
+    const length = Math.max(0, error.pos[1] - error.pos[0]);
+    if (error.code === 'DUPLICATE_KEY') {
+      const key = /^("[^"\n]*"|'[^'\n]*'|[^:,{}[\]\n]+?)\s*:/.exec(text.slice(error.pos[0]))?.[1] ?? '';
+      return { error: { message: duplicateKeyMessage(key), offset: error.pos[0], length: Math.max(length, key.length) } };
+    }
+    return { error: { message: unreadable(error), offset: error.pos[0], length } };
   }
   if (hasTemplate) {
     const templateAt = templateOutsideScalars(doc, text);
@@ -93,6 +98,11 @@ function parseUncached(text: string): ParsedChunk {
   } catch (e) {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
   }
+}
+
+function duplicateKeyMessage(key: string): string {
+  const name = key.trim().replace(/^(["'])(.*)\1$/, '$2');
+  return `the key ${name ? `"${name}" ` : ''}appears twice in one mapping (which one Kubernetes keeps depends on the tool; remove one)`;
 }
 
 /** Why the yaml package gave up, in words for the person who wrote the document. */
