@@ -55,7 +55,7 @@ function nodesFieldset(scenario: Scenario, input: SimulationInput | undefined, a
         { class: 'choice' },
         el('input', { attrs: { type: 'checkbox', value: node.name, checked: failing.includes(node.name), 'data-focus': `node:${node.name}` }, on: { change: (e) => toggle(node.name, (e.target as HTMLInputElement).checked) } }),
         node.name,
-        node.role === 'control-plane' ? el('span', { class: 'muted' }, ' (control plane)') : null,
+        node.role === 'control-plane' ? el('span', { class: 'muted aside' }, '(control plane)') : null,
       ),
     ),
     el('p', { class: 'muted hint', attrs: { id: 'nodes-hint' } }, enabled ? 'Each node takes its pods with it, and on a control-plane node its API server and etcd member.' : 'Choose “Whole nodes” to fail nodes.'),

@@ -79,7 +79,7 @@ function rowElement(row: Row, end: number, duration: number, focused: boolean, t
   return el(
     'div',
     { class: `row ${row.group}${focused ? ' focused' : ''}`, attrs: { role: 'group', 'aria-label': row.label, 'data-row': row.key } },
-    el('div', { class: 'row-label' }, el('span', { class: 'row-name', attrs: { title: row.label } }, row.label), row.detail ? el('span', { class: 'row-detail muted' }, row.detail) : null),
+    el('div', { class: 'row-label' }, el('span', { class: 'row-name', attrs: { title: row.label } }, row.label), row.detail ? el('span', { class: 'row-detail muted', attrs: { title: row.detail } }, row.detail) : null),
     el('div', { class: 'track' }, el('div', { class: 'outage', style: { width: position(duration, end) } }), ...segments),
   );
 }
