@@ -1,4 +1,7 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
 import { hpaReplicasConflict } from '../../server/src/rules/hpa-replicas-conflict';
+import { cluster, clusterFindings, deploymentObject, fromObject } from '../cluster-fixtures';
 import { deployment, documents, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
@@ -32,4 +35,17 @@ ruleTester(hpaReplicasConflict, {
       output: documents(deployment({ kind: 'StatefulSet' }), hpa({ kind: 'StatefulSet' })),
     },
   ],
+});
+
+const liveHpa = fromObject({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'shop' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 8 } });
+
+it('hpa-replicas-conflict: a live Deployment always has spec.replicas, so only what kubectl apply last sent counts', () => {
+  const scaled = deploymentObject('shop', 'web', 5, { app: 'web' });
+  assert.deepEqual(clusterFindings(hpaReplicasConflict, cluster([scaled, liveHpa])), []);
+  const applied = deploymentObject('shop', 'web', 5, { app: 'web' });
+  applied.object.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec: { replicas: 3 } }) };
+  assert.deepEqual(
+    clusterFindings(hpaReplicasConflict, cluster([applied, liveHpa])).map((f) => f.message),
+    ['Deployment shop/web sets replicas: 3 while HorizontalPodAutoscaler shop/web scales it between 2 and 8: every apply resets the scale to 3, undoing the autoscaler until it reacts again.'],
+  );
 });

@@ -12,6 +12,11 @@ ruleTester(memoryUnbounded, {
   valid: [
     { name: 'request and limit', code: web(resources('            requests:\n              memory: 256Mi\n            limits:\n              memory: 512Mi\n')) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: deployment({ namespace: 'kube-system' }) },
+    {
+      name: 'a LimitRange in the namespace gives the defaults',
+      code: web(''),
+      files: { 'limits.yaml': 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\nspec:\n  limits:\n    - type: Container\n      default:\n        memory: 512Mi\n' },
+    },
     { name: 'a one-shot Job sees no surge', code: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: migrate:1\n' },
     { name: 'flow style', code: web('          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n') },
   ],
@@ -28,6 +33,14 @@ ruleTester(memoryUnbounded, {
         },
       ],
       output: null,
+    },
+    {
+      name: 'a LimitRange elsewhere, or one that sets only CPU, does not count',
+      code: web(''),
+      files: {
+        'limits.yaml': 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\n  namespace: shop\nspec:\n  limits:\n    - type: Container\n      default:\n        memory: 512Mi\n---\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: cpu\nspec:\n  limits:\n    - type: Container\n      default:\n        cpu: 500m\n',
+      },
+      findings: [{ at: 'name', message: /container web has no memory request or limit/ }],
     },
     {
       name: 'CPU only',

@@ -154,6 +154,19 @@ export class Inventory {
     return this.inNamespace(namespace).filter(isCustomResource);
   }
 
+  /** The memory a LimitRange in the namespace gives containers that state none, and which LimitRange it is. */
+  memoryDefaults(namespace: string): { request?: unknown; limit?: unknown; limitRange?: Resource } {
+    for (const limitRange of this.inNamespace(namespace, 'LimitRange')) {
+      const limits = limitRange.object?.spec?.limits;
+      const container = (Array.isArray(limits) ? limits : []).find((l: any) => l?.type === 'Container');
+      const limit = container?.default?.memory;
+      // The API server fills defaultRequest from default when only the latter is written.
+      const request = container?.defaultRequest?.memory ?? limit;
+      if (request !== undefined || limit !== undefined) return { request, limit, limitRange };
+    }
+    return {};
+  }
+
   /** Pods (from the cluster) that a workload's selector matches. */
   podsOf(workload: Resource): Resource[] {
     const selector = workloadSelector(workload);

@@ -1,7 +1,25 @@
 import { removeField } from '../fixes/yaml-edit';
+import type { Resource } from '../manifest/parse';
 import { describeResource, isScalable } from '../manifest/workload';
 import { documents, exampleHpa, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The replica count the person wrote. A workload read from a cluster always has spec.replicas (the
+ * API server defaults it and the HPA writes it), so there only what `kubectl apply` last sent counts.
+ */
+function writtenReplicas(workload: Resource): unknown {
+  if (workload.node) return workload.object?.spec?.replicas;
+  const applied = workload.object?.metadata?.annotations?.[LAST_APPLIED];
+  if (typeof applied !== 'string') return undefined;
+  try {
+    return JSON.parse(applied)?.spec?.replicas;
+  } catch {
+    return undefined;
+  }
+}
 
 export const hpaReplicasConflict: Rule = {
   meta: {
@@ -16,7 +34,7 @@ export const hpaReplicasConflict: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {
-      const replicas = workload.object?.spec?.replicas;
+      const replicas = writtenReplicas(workload);
       if (!isScalable(workload) || replicas === undefined || replicas === null) continue;
       const hpa = inventory.hpasTargeting(workload)[0];
       if (!hpa) continue;

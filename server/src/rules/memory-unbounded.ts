@@ -26,17 +26,18 @@ export const memoryUnbounded: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Container memory without request or limit',
     description:
-      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Jobs and CronJobs, which see no surge, are not reported.',
+      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. A LimitRange in the namespace (in the workspace or the live cluster) that gives containers a default request and limit counts as stating them. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Jobs and CronJobs, which see no surge, are not reported.',
     fix: 'When a memory limit exists without a request, copies the limit into `requests.memory`; otherwise none, since only the team knows how much memory the app needs.',
     example: exampleDeployment('        - name: app\n          image: example/orders:2.3\n          resources:\n            requests: {cpu: 250m}\n'),
   },
-  check({ resources, report }) {
+  check({ resources, inventory, report }) {
     for (const workload of resources) {
       if (ownedByAnother(workload) || isClusterAddon(workload) || BATCH_KINDS.includes(workload.kind)) continue;
+      const defaults = inventory.memoryDefaults(workload.namespace);
       for (const { container, path, name } of containersOf(workload)) {
         const request = memoryOf(container.resources, 'requests');
         const limit = memoryOf(container.resources, 'limits');
-        if (request !== undefined && limit !== undefined) continue;
+        if ((request ?? defaults.request) !== undefined && (limit ?? defaults.limit) !== undefined) continue;
         const where = `${describeResource(workload)}, container ${name}`;
         const finding: Report = { resource: workload, path: container.resources ? [...path, 'resources'] : [...path, 'name'], message: '' };
         if (request === undefined && limit === undefined) {
