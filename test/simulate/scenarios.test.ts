@@ -260,6 +260,13 @@ describe('beyond the nine', () => {
     assert.equal(componentAt(result, 'dns', 3600), 'ok');
   });
 
+  it('a node down for two overlapping reasons runs its pods again only after the later one ends', () => {
+    const result = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['cp-1', 'worker-2'] }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 3500 }] });
+    assert.equal(capacityAt(result, 'api', 3615).ready, 2, 'worker-2 is still rebooting when the outage ends');
+    assert.equal(capacityAt(result, 'api', 3630).ready, 3);
+    assert.deepEqual(eventsAbout(result, 'worker-2').map((e) => [e.at, e.state]), [[0, 'down'], [3500, 'down'], [3630, 'ok']]);
+  });
+
   it('an etcd quorum loss keeps reads for ~30 s', () => {
     const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'etcd' }, duration: 600, events: [] });
     assert.equal(componentAt(result, 'api', 0), 'degraded');

@@ -1,4 +1,5 @@
 import { FACT, TIMING } from './facts';
+import { nodeBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
 
@@ -26,7 +27,8 @@ export function simulateDns(ctx: SimContext): DnsResult {
   const intervals: Interval[][] = replicas.map((node) => {
     const list: Interval[] = [];
     for (const incident of incidents.filter((i) => i.node === node)) {
-      const podsBack = Number.isFinite(incident.backAt) ? cp.firstWrites(incident.backAt) + TIMING.reconnect : Infinity;
+      const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
+      const podsBack = Number.isFinite(nodeBack) ? cp.firstWrites(nodeBack) + TIMING.reconnect : Infinity;
       const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
       const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
       // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.

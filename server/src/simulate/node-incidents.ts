@@ -33,3 +33,14 @@ export function nodeIncidents(scenario: Scenario): NodeIncident[] {
 export function nodeIsDown(incidents: NodeIncident[], node: string, t: number): boolean {
   return incidents.some((i) => i.node === node && t >= i.at && t < i.backAt);
 }
+
+/** When the node runs again after `from`, overlapping incidents included (Infinity for a lost node). */
+export function nodeBackAt(incidents: NodeIncident[], node: string, from: number): number {
+  let t = from;
+  for (;;) {
+    const covering = incidents.filter((i) => i.node === node && t >= i.at && t < i.backAt);
+    if (!covering.length) return t;
+    t = Math.max(...covering.map((i) => i.backAt));
+    if (!Number.isFinite(t)) return Infinity;
+  }
+}

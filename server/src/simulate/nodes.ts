@@ -1,5 +1,6 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
+import { nodeBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 
@@ -13,6 +14,8 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
     const carrying = isControlPlane ? ` with its API server, ${ctx.topology.etcd.mode === 'stacked' ? 'etcd member, ' : ''}scheduler and controller manager` : '';
     events.push({ at: incident.at, subject: subject(incident.node), state: 'down', reason: `${incident.what}${carrying}: every pod on it is gone`, fact: incident.fact });
     if (!Number.isFinite(incident.backAt) || incident.backAt > ctx.end) continue;
+    // Another incident still holds the node down: that one tells its return.
+    if (nodeBackAt(incidents, incident.node, incident.at) !== incident.backAt) continue;
     const podsBack = cp.firstWrites(incident.backAt) + TIMING.reconnect;
     if (podsBack > incident.backAt + TIMING.reconnect) {
       events.push({

@@ -4,7 +4,7 @@ import { EventQueue } from './event-queue';
 import { FACT, TIMING } from './facts';
 import { plural } from './format-time';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
-import { nodeIsDown, type NodeIncident } from './node-incidents';
+import { nodeBackAt, nodeIsDown, type NodeIncident } from './node-incidents';
 import type { CapacityPoint, Scenario, State, TimelineEvent, WorkloadResult } from './types';
 
 export interface SimContext {
@@ -110,6 +110,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   /** A new pod for this replica, scheduled by the control plane. */
   const replace = (slot: Slot, at: number, why: string) => {
     const generation = ++slot.generation;
+    // The replica now waits for a node: what happens to its old node no longer concerns it.
+    slot.node = '';
     queue.schedule(at, () => {
       if (slot.generation !== generation) return;
       const nodes = eligibleNodes(at);
@@ -140,7 +142,10 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
 
   for (const incident of incidents) {
     queue.schedule(incident.at, () => {
-      const here = slots.filter((s) => s.node === incident.node && s.alive);
+      const onNode = slots.filter((s) => s.node === incident.node);
+      const here = onNode.filter((s) => s.alive);
+      // Replicas already down there still follow the node: their return waits for it again.
+      for (const slot of onNode.filter((s) => !s.alive)) onNodeDown(slot, incident);
       if (!here.length) return;
       const { writes, controllers } = cp.at(incident.at);
       const consequence = workload.staticPod
@@ -160,17 +165,19 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
 
   const onNodeDown = (slot: Slot, incident: NodeIncident) => {
     slot.alive = false;
-    const generation = slot.generation;
+    const generation = ++slot.generation;
     if (workload.staticPod) {
-      queue.schedule(incident.backAt, () => {
+      const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
+      queue.schedule(nodeBack, () => {
         if (slot.generation !== generation) return;
         slot.alive = true;
-        note(incident.backAt, { reason: `${incident.node} is back: the kubelet restarted static pod ${label}`, fact: FACT.nodeReboot });
+        note(nodeBack, { reason: `${incident.node} is back: the kubelet restarted static pod ${label}`, fact: FACT.nodeReboot });
       });
       return;
     }
     // The kubelet needs the API to learn which regular pods are bound to its node (rule 7).
-    const podsBack = Number.isFinite(incident.backAt) ? cp.firstWrites(incident.backAt) + TIMING.reconnect : Infinity;
+    const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
+    const podsBack = Number.isFinite(nodeBack) ? cp.firstWrites(nodeBack) + TIMING.reconnect : Infinity;
     const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
     if (notReadyAt < podsBack) {
       dropDeadEndpoint(slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
