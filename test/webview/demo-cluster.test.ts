@@ -2,25 +2,17 @@
 // KR_SCREENSHOTS=1 also saves the light and dark screenshots the README shows (docs/images/).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { demoCluster } from '../../server/src/cluster/demo';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 import { simulationInputOf } from '../../server/src/simulate/input-view';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario } from '../../server/src/simulate/types';
-import { type Harness, skipReason, startHarness } from './harness';
+import { describeInChromium } from './harness';
 import type { ThemeName } from './themes';
 
-const skip = skipReason();
-
-describe('simulation webview on the demo cluster', { skip }, () => {
-  let harness: Harness;
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => harness?.close());
-
+describeInChromium('simulation webview on the demo cluster', (harness) => {
   const cluster = demoCluster();
   const inventory = new Inventory();
   inventory.setCluster(cluster.resources);
@@ -31,7 +23,7 @@ describe('simulation webview on the demo cluster', { skip }, () => {
 
   for (const theme of ['light', 'dark'] as ThemeName[]) {
     test(`draws every workload of the engine's result (${theme} theme)`, async () => {
-      const view = await harness.open({ theme, savedState: { scenario } });
+      const view = await harness().open({ theme, savedState: { scenario } });
       await view.send({ type: 'input', input });
       assert.deepEqual(((await view.waitForPosted('simulate')) as { scenario: Scenario }).scenario, scenario);
       await view.send({ type: 'result', result });
@@ -49,5 +41,3 @@ describe('simulation webview on the demo cluster', { skip }, () => {
     });
   }
 });
-
-if (skip) test('simulation webview on the demo cluster', { skip }, () => undefined);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { renderHtml } from '../../client/src/simulation/html';
 import type { FromWebview, ToWebview } from '../../server/src/simulate/messages';
@@ -121,4 +122,21 @@ export async function startHarness(): Promise<Harness> {
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A suite that runs in one Chromium (started before, closed after), skipped with the reason when it cannot run. */
+export function describeInChromium(name: string, body: (harness: () => Harness) => void): void {
+  const skip = skipReason();
+  if (skip) {
+    test(name, { skip }, () => undefined);
+    return;
+  }
+  describe(name, () => {
+    let harness: Harness | undefined;
+    before(async () => {
+      harness = await startHarness();
+    });
+    after(async () => harness?.close());
+    body(() => harness!);
+  });
 }

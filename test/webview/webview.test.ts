@@ -1,28 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { FromWebview } from '../../server/src/simulate/messages';
 import { HOSTILE, input, result } from './fixtures';
-import { type Harness, skipReason, startHarness, type WebviewPage } from './harness';
+import { describeInChromium, type Harness, type WebviewPage } from './harness';
 
-const skip = skipReason();
-
-describe('simulation webview in Chromium', { skip }, () => {
-  let harness: Harness;
-  before(async () => {
-    harness = await startHarness();
-  });
-  after(async () => harness?.close());
-
+describeInChromium('simulation webview in Chromium', (harness) => {
   /** A page that has been given the cluster and the timeline, as the extension does after `ready`. */
   async function loaded(options: Parameters<Harness['open']>[0] = {}): Promise<WebviewPage> {
-    const view = await harness.open(options);
+    const view = await harness().open(options);
     await view.send({ type: 'input', input });
     await view.send({ type: 'result', result: { ...result, scenario: ((await view.waitForPosted('simulate')) as Extract<FromWebview, { type: 'simulate' }>).scenario } });
     return view;
   }
 
   test('says it is ready, then asks for a simulation of the default scenario once it knows the cluster', async () => {
-    const view = await harness.open();
+    const view = await harness().open();
     assert.deepEqual((await view.posted())[0], { type: 'ready' });
     await view.send({ type: 'input', input });
     const asked = await view.waitForPosted('simulate');
@@ -125,7 +117,7 @@ describe('simulation webview in Chromium', { skip }, () => {
   });
 
   test('a hostile name from the cluster renders as text and runs nothing', async () => {
-    const view = await harness.open();
+    const view = await harness().open();
     const hostileInput = {
       ...input,
       cluster: { source: 'live', name: HOSTILE },
@@ -194,7 +186,7 @@ describe('simulation webview in Chromium', { skip }, () => {
     await view.waitForPosted('simulate', 2);
     const saved = await view.savedState();
     await view.page.close();
-    const restored = await harness.open({ savedState: saved });
+    const restored = await harness().open({ savedState: saved });
     assert.equal(await restored.page.getByRole('radio', { name: 'Controller manager' }).isChecked(), true);
     assert.equal(await restored.page.locator('.timeline .row[data-row]').count(), 10);
     await restored.send({ type: 'input', input });
@@ -210,5 +202,3 @@ describe('simulation webview in Chromium', { skip }, () => {
     await view.page.close();
   });
 });
-
-if (skip) test('simulation webview in Chromium', { skip }, () => undefined);
