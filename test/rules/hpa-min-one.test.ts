@@ -1,5 +1,5 @@
 import { hpaMinOne } from '../../server/src/rules/hpa-min-one';
-import { hpa } from './manifests';
+import { deployment, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(hpaMinOne, {
@@ -31,6 +31,12 @@ ruleTester(hpaMinOne, {
       code: hpa({ min: 1, max: 1 }),
       findings: [{ at: 'minReplicas' }],
       output: hpa({ min: 2, max: 2 }),
+    },
+    {
+      name: 'the scaled workload in another file is related',
+      code: hpa({ min: 1 }),
+      files: { 'web.yaml': deployment() },
+      findings: [{ at: 'minReplicas', related: ['web.yaml: kind: Deployment'] }],
     },
   ],
 });

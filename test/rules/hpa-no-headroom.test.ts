@@ -1,5 +1,5 @@
 import { hpaNoHeadroom } from '../../server/src/rules/hpa-no-headroom';
-import { hpa } from './manifests';
+import { deployment, documents, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(hpaNoHeadroom, {
@@ -10,8 +10,8 @@ ruleTester(hpaNoHeadroom, {
   invalid: [
     {
       name: 'max equals min',
-      code: hpa({ min: 3, max: 3 }),
-      findings: [{ at: 'maxReplicas', line: 11, severity: 'info', message: 'HorizontalPodAutoscaler web: maxReplicas 3 ≤ minReplicas 3: it can never add a pod, so a load surge or the loss of a node finds no headroom.' }],
+      code: documents(hpa({ min: 3, max: 3 }), deployment()),
+      findings: [{ at: 'maxReplicas', line: 11, related: ['manifest.yaml: kind: Deployment'], severity: 'info', message: 'HorizontalPodAutoscaler web: maxReplicas 3 ≤ minReplicas 3: it can never add a pod, so a load surge or the loss of a node finds no headroom.' }],
       output: null,
     },
     {

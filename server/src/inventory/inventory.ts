@@ -112,6 +112,13 @@ export class Inventory {
     });
   }
 
+  /** The workload an HPA's scaleTargetRef names, when it is known. */
+  scaleTargetOf(hpa: Resource): Resource | undefined {
+    const ref = hpa.object?.spec?.scaleTargetRef;
+    if (!ref || typeof ref !== 'object') return undefined;
+    return this.inNamespace(hpa.namespace, ref.kind).find((r) => r.name === ref.name);
+  }
+
   /** Services whose selector matches the workload's pod labels. */
   servicesFronting(workload: Resource): Resource[] {
     const labels = podTemplateOf(workload)?.labels;

@@ -16,20 +16,22 @@ export const hpaMinOne: Rule = {
     fix: 'Sets `minReplicas: 2` (and `maxReplicas: 2` where it was lower, which the API would otherwise reject).',
     example: exampleHpa('  minReplicas: 1\n  maxReplicas: 10\n'),
   },
-  check({ resources, report }) {
+  check({ resources, inventory, report }) {
     for (const hpa of resources) {
       if (hpa.kind !== 'HorizontalPodAutoscaler') continue;
       const spec = hpa.object?.spec ?? {};
       const min = spec.minReplicas;
       if (min !== undefined && min !== null && min !== 1) continue;
-      const target = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
+      const targetName = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
       const stated = min === 1 ? 'minReplicas 1' : 'no minReplicas (defaults to 1)';
       const edits = [...(setField(hpa, ['spec', 'minReplicas'], FLOOR) ?? [])];
       if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < FLOOR) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], FLOOR) ?? []));
+      const target = inventory.scaleTargetOf(hpa);
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],
-        message: `${describeResource(hpa)} has ${stated}: at low load it runs 1 pod${target}, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
+        message: `${describeResource(hpa)} has ${stated}: at low load it runs 1 pod${targetName}, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
+        related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
         fixes: [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR})`, preferred: true, edits }],
       });
     }

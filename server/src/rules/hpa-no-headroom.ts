@@ -12,16 +12,18 @@ export const hpaNoHeadroom: Rule = {
       'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly.',
     example: exampleHpa('  minReplicas: 3\n  maxReplicas: 3\n'),
   },
-  check({ resources, report }) {
+  check({ resources, inventory, report }) {
     for (const hpa of resources) {
       if (hpa.kind !== 'HorizontalPodAutoscaler') continue;
       const { minReplicas, maxReplicas } = hpa.object?.spec ?? {};
       const min = typeof minReplicas === 'number' ? minReplicas : 1;
       if (typeof maxReplicas !== 'number' || maxReplicas > min) continue;
+      const target = inventory.scaleTargetOf(hpa);
       report({
         resource: hpa,
         path: ['spec', 'maxReplicas'],
         message: `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ minReplicas ${min}${typeof minReplicas === 'number' ? '' : ' (the default)'}: it can never add a pod, so a load surge or the loss of a node finds no headroom.`,
+        related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
       });
     }
   },
