@@ -1,5 +1,5 @@
 import { FACT, TIMING } from './facts';
-import { nodeBackAt } from './node-incidents';
+import { podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
 
@@ -27,8 +27,7 @@ export function simulateDns(ctx: SimContext): DnsResult {
   const intervals: Interval[][] = replicas.map((node) => {
     const list: Interval[] = [];
     for (const incident of incidents.filter((i) => i.node === node)) {
-      const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
-      const podsBack = Number.isFinite(nodeBack) ? cp.firstWrites(nodeBack) + TIMING.reconnect : Infinity;
+      const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
       const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
       const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
       // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.

@@ -44,3 +44,9 @@ export function nodeBackAt(incidents: NodeIncident[], node: string, from: number
     if (!Number.isFinite(t)) return Infinity;
   }
 }
+
+/** When the node's kubelet runs its regular pods again: the node is up and it has reached the API (rule 7). */
+export function podsBackAt(incidents: NodeIncident[], node: string, from: number, firstWrites: (t: number) => number): number {
+  const back = nodeBackAt(incidents, node, from);
+  return Number.isFinite(back) ? firstWrites(back) + TIMING.reconnect : Infinity;
+}

@@ -1,6 +1,6 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
-import { nodeBackAt } from './node-incidents';
+import { nodeBackAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 
@@ -16,7 +16,7 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
     if (!Number.isFinite(incident.backAt) || incident.backAt > ctx.end) continue;
     // Another incident still holds the node down: that one tells its return.
     if (nodeBackAt(incidents, incident.node, incident.at) !== incident.backAt) continue;
-    const podsBack = cp.firstWrites(incident.backAt) + TIMING.reconnect;
+    const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
     if (podsBack > incident.backAt + TIMING.reconnect) {
       events.push({
         at: incident.backAt,

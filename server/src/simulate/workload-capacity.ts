@@ -4,7 +4,7 @@ import { EventQueue } from './event-queue';
 import { FACT, TIMING } from './facts';
 import { plural } from './format-time';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
-import { nodeBackAt, nodeIsDown, type NodeIncident } from './node-incidents';
+import { nodeBackAt, nodeIsDown, podsBackAt, type NodeIncident } from './node-incidents';
 import type { CapacityPoint, Scenario, State, TimelineEvent, WorkloadResult } from './types';
 
 export interface SimContext {
@@ -176,8 +176,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       return;
     }
     // The kubelet needs the API to learn which regular pods are bound to its node (rule 7).
-    const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
-    const podsBack = Number.isFinite(nodeBack) ? cp.firstWrites(nodeBack) + TIMING.reconnect : Infinity;
+    const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
     const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
     if (notReadyAt < podsBack) {
       dropDeadEndpoint(slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
