@@ -1,4 +1,7 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
 import { replicasNotSpread } from '../../server/src/rules/replicas-not-spread';
+import { cluster, clusterFindings, deploymentObject, fromObject } from '../cluster-fixtures';
 import { deployment, documents, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
@@ -46,5 +49,23 @@ ruleTester(replicasNotSpread, {
       files: { 'hpa.yaml': hpa({ min: 2 }) },
       findings: [{ at: 'kind: Deployment', message: /^Deployment web: HPA minReplicas 2 and no spread across nodes: all 2 pods/, related: ['hpa.yaml: minReplicas'] }],
     },
+    {
+      name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',
+      code: 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: legacy\nspec:\n  replicas: 2\n  selector:\n    name: legacy\n  template:\n    metadata:\n      labels:\n        name: legacy\n    spec:\n      containers:\n        - name: legacy\n          image: legacy:1\n',
+      findings: [{ at: 'replicas', message: /^ReplicationController legacy: 2 replicas and no spread across nodes/ }],
+      output: 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: legacy\nspec:\n  replicas: 2\n  selector:\n    name: legacy\n  template:\n    metadata:\n      labels:\n        name: legacy\n    spec:\n      containers:\n        - name: legacy\n          image: legacy:1\n      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              name: legacy\n',
+    },
   ],
+});
+
+it('replicas-not-spread counts a live ReplicaSet through the Deployment that owns it', () => {
+  const labels = { app: 'web' };
+  const owned = fromObject({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web-5d8f', namespace: 'shop', ownerReferences: [{ kind: 'Deployment', name: 'web', controller: true }] },
+    spec: { replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'web' }] } } },
+  });
+  const findings = clusterFindings(replicasNotSpread, cluster([deploymentObject('shop', 'web', 3, labels), owned]));
+  assert.deepEqual(findings.map((f) => f.resource?.kind), ['Deployment']);
 });

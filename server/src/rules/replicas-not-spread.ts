@@ -1,9 +1,9 @@
 import { appendToSequence } from '../fixes/yaml-edit';
-import { describeReplicas } from '../inventory/inventory';
+import { describeReplicas, ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeSelector } from '../manifest/selector';
 import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
-import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -20,7 +20,7 @@ export const replicasNotSpread: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {
-      if ((workload.kind !== 'Deployment' && workload.kind !== 'StatefulSet') || isClusterAddon(workload)) continue;
+      if (!isScalable(workload) || ownedByAnother(workload) || isClusterAddon(workload)) continue;
       const template = podTemplateOf(workload);
       if (!template) continue;
       const replicas = inventory.effectiveReplicas(workload);
