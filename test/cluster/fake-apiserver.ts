@@ -20,6 +20,12 @@ const KINDS: Record<string, string> = {
 
 const CLUSTER_SCOPED = new Set(['Node']);
 
+/** Where a list's items come from: fixture objects, or (for the scale benchmark) a generator that never holds them all. */
+export interface ObjectSource {
+  count(kind: string, namespace: string | undefined): number;
+  slice(kind: string, namespace: string | undefined, start: number, end: number): any[];
+}
+
 interface Route {
   plural: string;
   namespace?: string;
@@ -62,6 +68,9 @@ export class FakeApiServer {
   ) {
     this.ca = selfSignedCertificate().cert;
   }
+
+  /** Set to serve lists from a generator instead of `objects`. */
+  source?: ObjectSource;
 
   static async start(objects: any[]): Promise<FakeApiServer> {
     const { cert, key } = selfSignedCertificate();
@@ -123,18 +132,25 @@ export class FakeApiServer {
   }
 
   private body(target: Route, kind: string, params: URLSearchParams): string | undefined {
-    const matching = this.objects.filter((o) => o.kind === kind && (CLUSTER_SCOPED.has(kind) || !target.namespace || (o.metadata?.namespace ?? 'default') === target.namespace));
+    const namespace = CLUSTER_SCOPED.has(kind) ? undefined : target.namespace;
+    const source = this.source ?? this.fixtureSource();
+    const total = source.count(kind, namespace);
     if (target.name) {
-      const found = matching.find((o) => o.metadata?.name === target.name);
+      const found = source.slice(kind, namespace, 0, total).find((o) => o.metadata?.name === target.name);
       return found ? JSON.stringify(found) : undefined;
     }
     const offset = params.get('continue') ? Number(Buffer.from(params.get('continue')!, 'base64url').toString()) : 0;
-    const limit = Number(params.get('limit') ?? 0) || matching.length;
-    const page = matching.slice(offset, offset + limit);
-    const next = offset + limit < matching.length ? Buffer.from(String(offset + limit)).toString('base64url') : undefined;
+    const limit = Number(params.get('limit') ?? 0) || total;
+    const page = source.slice(kind, namespace, offset, offset + limit);
+    const next = offset + limit < total ? Buffer.from(String(offset + limit)).toString('base64url') : undefined;
     // A real list answer: items carry neither apiVersion nor kind, the list does.
     const items = page.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
     return JSON.stringify({ kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '12345', ...(next ? { continue: next } : {}) }, items });
+  }
+
+  private fixtureSource(): ObjectSource {
+    const matching = (kind: string, namespace: string | undefined) => this.objects.filter((o) => o.kind === kind && (!namespace || (o.metadata?.namespace ?? 'default') === namespace));
+    return { count: (kind, namespace) => matching(kind, namespace).length, slice: (kind, namespace, start, end) => matching(kind, namespace).slice(start, end) };
   }
 }
 

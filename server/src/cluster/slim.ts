@@ -9,17 +9,53 @@ export function slimObject(object: any): any {
   if (!object || typeof object !== 'object') return object;
   const metadata = object.metadata;
   if (metadata && typeof metadata === 'object') {
-    delete metadata.managedFields;
-    delete metadata.selfLink;
+    for (const key of DROPPED_METADATA) delete metadata[key];
     if (metadata.annotations) delete metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'];
+    if (Array.isArray(metadata.ownerReferences)) {
+      metadata.ownerReferences = metadata.ownerReferences.map((o: any) => ({ apiVersion: o?.apiVersion, kind: o?.kind, name: o?.name, controller: o?.controller }));
+    }
   }
   if (object.kind === 'Pod') slimPod(object);
   else if (object.kind === 'Node') slimNode(object);
   else if (object.spec?.template?.spec) slimPodSpec(object.spec.template.spec);
   else if (object.spec?.jobTemplate?.spec?.template?.spec) slimPodSpec(object.spec.jobTemplate.spec.template.spec);
-  return object;
+  return compact(object);
 }
 
+const DROPPED_METADATA = ['managedFields', 'selfLink', 'uid', 'resourceVersion', 'generateName', 'generation'];
+const DROPPED_POD_SPEC = ['securityContext', 'schedulerName', 'dnsPolicy', 'serviceAccount', 'enableServiceLinks', 'preemptionPolicy'];
+
+/**
+ * Copies the object afresh: JSON.parse gives every copy of "Running", a namespace or an image name its
+ * own string, and the deletes above leave objects in V8's slow dictionary mode; 150,000 pods repeat
+ * the same few thousand strings, so fresh objects sharing one copy of each short string take much less
+ * heap.
+ */
+const interned = new Map<string, string>();
+const MAX_INTERNED_LENGTH = 120;
+
+function intern(value: string): string {
+  if (value.length > MAX_INTERNED_LENGTH) return value;
+  const hit = interned.get(value);
+  if (hit !== undefined) return hit;
+  if (interned.size >= 500_000) interned.clear();
+  interned.set(value, value);
+  return value;
+}
+
+function compact(value: any): any {
+  if (typeof value === 'string') return intern(value);
+  if (Array.isArray(value)) return value.map(compact);
+  if (!value || typeof value !== 'object') return value;
+  const copy: any = {};
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    if (child !== undefined) copy[intern(key)] = compact(child);
+  }
+  return copy;
+}
+
+const KEPT_POD_CONDITIONS = new Set(['Ready', 'PodScheduled']);
 const KEPT_VOLUME_SOURCES = ['emptyDir', 'persistentVolumeClaim', 'hostPath', 'ephemeral', 'local'];
 
 function slimContainer(container: any): void {
@@ -35,6 +71,7 @@ function slimContainer(container: any): void {
 }
 
 function slimPodSpec(spec: any): void {
+  for (const key of DROPPED_POD_SPEC) delete spec[key];
   for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(slimContainer);
   if (Array.isArray(spec.volumes)) {
     spec.volumes = spec.volumes.map((volume: any) => {
@@ -51,11 +88,12 @@ function slimPod(pod: any): void {
   if (!status || typeof status !== 'object') return;
   pod.status = {
     phase: status.phase,
+    reason: status.reason,
     hostIP: status.hostIP,
     podIP: status.podIP,
     startTime: status.startTime,
     qosClass: status.qosClass,
-    conditions: Array.isArray(status.conditions) ? status.conditions.map((c: any) => ({ type: c?.type, status: c?.status })) : undefined,
+    conditions: Array.isArray(status.conditions) ? status.conditions.filter((c: any) => KEPT_POD_CONDITIONS.has(c?.type)).map((c: any) => ({ type: c.type, status: c.status, reason: c.reason })) : undefined,
     containerStatuses: Array.isArray(status.containerStatuses)
       ? status.containerStatuses.map((c: any) => ({ name: c?.name, ready: c?.ready, restartCount: c?.restartCount, started: c?.started }))
       : undefined,
