@@ -15,7 +15,7 @@ describe('resilience card on a workload kind line', () => {
     assert.match(card, /^\*\*Deployment web\*\* — resilience/);
     assert.match(card, /- Replicas: 4 \(HPA web-hpa minReplicas, up to 10\)/);
     assert.match(card, /- PodDisruptionBudget: web-pdb \(minAvailable 75% of 4 is 3, 1 eviction allowed\)/);
-    assert.match(card, /- HorizontalPodAutoscaler: web-hpa/);
+    assert.match(card, /- HorizontalPodAutoscaler: web-hpa \(minReplicas 4, maxReplicas 10\)/);
     assert.match(card, /- Probes: app: readiness GET \/ready on port 8080, 30 s to fail/);
     assert.match(scenario(card, 'Node drain'), /PDB web-pdb \(minAvailable 75% of 4 is 3\) lets 1 of 4 pods go at a time/);
     assert.match(scenario(card, 'Control plane down'), /the HPA is frozen, so 4 pods \(minReplicas\) may be all the capacity there is.*~1\/4 of new connections fail/);

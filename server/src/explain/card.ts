@@ -16,7 +16,7 @@ export interface CardOptions {
 
 function replicasLine(p: Posture, resource: Resource): string {
   const r = p.replicas;
-  if (r.source === 'hpa') return `${r.value} (HPA ${r.hpa?.name ?? ''} minReplicas${p.hpaMax !== undefined ? `, up to ${p.hpaMax}` : ''})`;
+  if (r.source === 'hpa') return `${r.value} (HPA ${r.hpa?.name ?? ''} minReplicas${p.hpas[0]?.max !== undefined ? `, up to ${p.hpas[0].max}` : ''})`;
   if (r.source === 'spec') return `${r.value} (spec.replicas)`;
   if (resource.kind === 'DaemonSet') return 'one per eligible node (DaemonSet)';
   return `${r.value} (${['Pod', 'Job', 'CronJob'].includes(resource.kind) ? resource.kind : 'default, no spec.replicas'})`;
@@ -57,7 +57,7 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
     `- Replicas: ${replicasLine(p, resource)}`,
     `- Spread: ${spreadLine(resource, p)}`,
     `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}${x.allowed !== undefined ? `, ${x.allowed} eviction${x.allowed === 1 ? '' : 's'} allowed` : ''})`).join(', ') : 'none'}`,
-    `- HorizontalPodAutoscaler: ${p.hpaNames.length ? p.hpaNames.join(', ') : 'none'}`,
+    `- HorizontalPodAutoscaler: ${p.hpas.length ? p.hpas.map((h) => `${h.name} (minReplicas ${h.min}${h.max !== undefined ? `, maxReplicas ${h.max}` : ''})`).join(', ') : 'none'}`,
     `- Probes: ${probesLine(resource)}`,
   ];
   // A caller (the server) may bring its own lines; otherwise the cluster speaks through cluster-facts.

@@ -27,8 +27,7 @@ export interface ContainerProbes {
 export interface Posture {
   kind: string;
   replicas: EffectiveReplicas;
-  hpaNames: string[];
-  hpaMax?: number;
+  hpas: { name: string; min: number; max?: number }[];
   pdbs: PdbView[];
   spread: boolean;
   graceSeconds: number;
@@ -75,8 +74,11 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
   return {
     kind: resource.kind,
     replicas,
-    hpaNames: hpas.map((h) => h.name ?? '(unnamed)'),
-    hpaMax: typeof hpas[0]?.object?.spec?.maxReplicas === 'number' ? hpas[0].object.spec.maxReplicas : undefined,
+    hpas: hpas.map((h) => ({
+      name: h.name ?? '(unnamed)',
+      min: typeof h.object?.spec?.minReplicas === 'number' ? h.object.spec.minReplicas : 1,
+      max: typeof h.object?.spec?.maxReplicas === 'number' ? h.object.spec.maxReplicas : undefined,
+    })),
     pdbs,
     spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}),
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,

@@ -80,7 +80,7 @@ function dependencyOutage(p: Posture): string {
 function controlPlaneDown(p: Posture): string {
   if (BATCH.has(p.kind)) return `running pods finish, but ${p.kind === 'CronJob' ? 'no CronJob fires' : 'the Job creates no new pods'} until the API is back.`;
   const n = p.replicas.value;
-  const capacity = p.hpaNames.length ? `the HPA is frozen, so ${pods(n)} (minReplicas) may be all the capacity there is` : `${pods(n)} is all the capacity there is`;
+  const capacity = p.hpas.length ? `the HPA is frozen, so ${pods(n)} (minReplicas) may be all the capacity there is` : `${pods(n)} is all the capacity there is`;
   const n1 = n > 1 ? ` and ~1/${n} of new connections fail` : ' and the workload is down';
   return `keeps serving on a frozen view: nothing is replaced, rescheduled or scaled (${capacity}). A pod that dies stays in the endpoints${n1}; crashed containers still restart in place (back-off up to ${T.backoffCap} s), and readiness no longer takes pods out of Services.`;
 }
