@@ -37,7 +37,7 @@ describe('health-check rules over the shared corpus', { skip: existsSync(CORPUS)
 
   it(`analyses ${files} files in reasonable time`, () => {
     assert.ok(files > 100, 'the corpus has manifests');
-    assert.ok(ms < 20_000, `took ${Math.round(ms)} ms`);
+    assert.ok(ms < 60_000, `took ${Math.round(ms)} ms`);
   });
 
   it('finds no unknown probe port and no invalid annotation in working manifests', () => {
