@@ -267,6 +267,16 @@ describe('beyond the nine', () => {
     assert.deepEqual(eventsAbout(result, 'worker-2').map((e) => [e.at, e.state]), [[0, 'down'], [3500, 'down'], [3630, 'ok']]);
   });
 
+  it('tells the cluster autoscaler pausing when many nodes are still unready at recovery', () => {
+    const lost = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-lost' as const, node, at: 60 }));
+    const result = simulate(cluster({ workers: 6 }), [], apiserverDown(lost, 3600));
+    const pause = eventsAbout(result, 'autoscaling').find((e) => e.at === 3600 && e.state === 'degraded')!;
+    assert.match(pause.reason, /4 of 7 nodes are still unready when the API returns/);
+    assert.match(pause.fact, /rule 14/);
+    const calm = simulate(cluster({ workers: 6 }), [], apiserverDown(lost.slice(0, 1), 3600));
+    assert.ok(!eventsAbout(calm, 'autoscaling').some((e) => e.state === 'degraded'));
+  });
+
   it('an etcd quorum loss keeps reads for ~30 s', () => {
     const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'etcd' }, duration: 600, events: [] });
     assert.equal(componentAt(result, 'api', 0), 'degraded');

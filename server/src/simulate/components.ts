@@ -1,6 +1,7 @@
 import type { ControlPlaneSegment } from './control-plane';
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
+import { nodeIsDown } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { ComponentName, ComponentResult, State, TimelineEvent } from './types';
 
@@ -136,6 +137,17 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
     });
   }
   if (Number.isFinite(back) && back <= ctx.end) {
+    const nodes = ctx.topology.nodes.length;
+    const unready = ctx.topology.nodes.filter((n) => nodeIsDown(ctx.incidents, n.name, back)).length;
+    if (unready > 3 || unready > 0.45 * nodes) {
+      notes.push({
+        at: back,
+        subject: { type: 'component', name: 'autoscaling' },
+        state: 'degraded',
+        reason: `${unready} of ${nodes} nodes are still unready when the API returns: the cluster autoscaler stops all operations while more than 45 % (or more than 3) nodes are unready`,
+        fact: FACT.recovery,
+      });
+    }
     notes.push({
       at: back,
       subject: { type: 'component', name: 'controllers' },

@@ -75,7 +75,7 @@ export function simulateDns(ctx: SimContext): DnsResult {
       at: apiDownAt,
       subject: { type: 'component', name: 'dns' },
       state: 'ok',
-      reason: 'running CoreDNS replicas keep answering cluster names from their informer cache for the whole outage (frozen: no new Services); response-cache expiry does not break DNS',
+      reason: 'running CoreDNS replicas keep answering cluster names from their informer cache for the whole outage (frozen: no new Services); response-cache expiry does not break DNS (kube-dns, the older DNS server, reportedly failed after 1–2 min: uncertain)',
       fact: FACT.dns,
     });
   }
