@@ -19,10 +19,6 @@ export function fitScenario(scenario: Scenario, input: SimulationInput): Scenari
   return { ...scenario, fail, events: scenario.events.filter(known) };
 }
 
-export function sameScenario(a: Scenario, b: Scenario): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 export function withEvent(scenario: Scenario, event: ScenarioEvent): Scenario {
   return { ...scenario, events: [...scenario.events, event].sort((a, b) => a.at - b.at) };
 }

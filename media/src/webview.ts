@@ -1,10 +1,10 @@
 // The "What if the control plane dies?" page: draws the cluster, edits the scenario, shows the timeline.
 // It talks to the extension only through acquireVsCodeApi(), and checks every message it receives.
-import { type FromWebview, type ToWebview, validateFromWebview, validateScenario, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
+import { type FromWebview, sameScenario, type ToWebview, validateFromWebview, validateScenario, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
 import type { Scenario } from '../../server/src/simulate/types';
 import { el } from './dom';
 import type { Actions, PageState } from './page';
-import { DEFAULT_SCENARIO, fitScenario, sameScenario, type Target } from './scenario';
+import { DEFAULT_SCENARIO, fitScenario, type Target } from './scenario';
 import { renderCluster } from './view-cluster';
 import { renderControls } from './view-controls';
 import { renderSummary, renderTimeline } from './view-timeline';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateFromWebview, validateScenario, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
+import { sameScenario, validateFromWebview, validateScenario, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
 import { simulate } from '../../server/src/simulate/simulate';
 import { cluster, workload } from './fixtures';
 
@@ -48,5 +48,13 @@ describe('simulation messages', () => {
     const result = simulate(cluster(), [], scenario);
     const bad = { ...result, timeline: [{ ...result.timeline[0], state: 'on fire' }] };
     assert.match((validateSimulationResult(bad) as { error: string }).error, /result\.timeline\[0\]\.state: expected one of ok, degraded, down/);
+  });
+});
+
+describe('sameScenario', () => {
+  it('ignores key order and tells different scenarios apart', () => {
+    assert.equal(sameScenario(scenario, { events: [{ at: 600, node: 'worker-2', kind: 'node-reboot' }], duration: 7200, fail: { kind: 'apiserver' } }), true);
+    assert.equal(sameScenario(scenario, { ...scenario, duration: 3600 }), false);
+    assert.equal(sameScenario(scenario, { ...scenario, controlPlanes: 3 }), false);
   });
 });

@@ -1,5 +1,5 @@
 import { Methods } from '../../../server/src/protocol';
-import { type FromWebview, type SimulationInput, type ToWebview, validateFromWebview, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../../server/src/simulate/messages';
+import { type FromWebview, sameScenario, type SimulationInput, type ToWebview, validateFromWebview, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../../server/src/simulate/messages';
 import { renderSimulationMarkdown } from '../../../server/src/simulate/report-markdown';
 import type { Scenario, SimulationResult } from '../../../server/src/simulate/types';
 
@@ -97,7 +97,7 @@ export class SimulationHost {
 
   private async export(scenario: Scenario): Promise<void> {
     try {
-      const result = this.last && JSON.stringify(this.last.scenario) === JSON.stringify(scenario) ? this.last : await this.run(scenario);
+      const result = this.last && sameScenario(this.last.scenario, scenario) ? this.last : await this.run(scenario);
       if (!result) return;
       await this.ports.openReport(renderSimulationMarkdown(result, { cluster: this.input?.cluster.name }));
     } catch (error) {

@@ -261,6 +261,15 @@ export function validateScenario(value: unknown): Validated<Scenario> {
   return validate(value, scenarioAt, 'scenario');
 }
 
+/** Whether two scenarios say the same, whatever order their keys were written in. */
+export function sameScenario(a: Scenario, b: Scenario): boolean {
+  const canonical = (s: Scenario) => {
+    const checked = validateScenario(s);
+    return JSON.stringify(checked.ok ? checked.value : s);
+  };
+  return canonical(a) === canonical(b);
+}
+
 export function validateSimulationResult(value: unknown): Validated<SimulationResult> {
   return validate(value, result, 'result');
 }
