@@ -1,4 +1,4 @@
-import { FACT, TIMING } from './facts';
+import { TIMING } from './facts';
 import { controlPlaneNodes, type SimTopology } from './model';
 import { hasQuorum, quorumSize } from './quorum';
 import type { Scenario, State } from './types';
@@ -180,7 +180,4 @@ export class ControlPlaneTimeline {
     if (this.scenario.fail.kind === 'etcd' && !s.etcd.quorum) return `${mode} has lost quorum (the failure simulated): no write can commit`;
     return `${mode}: ${alive} of ${members} members up, quorum needs ${need}${s.etcd.quorum ? '' : ': no write can commit'}`;
   }
-
-  /** Citation for the API row. */
-  static readonly apiFact = FACT.api;
 }

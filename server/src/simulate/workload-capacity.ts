@@ -216,7 +216,9 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     slot.restarts++;
     const generation = slot.generation;
     const delay = restartBackoff(slot.restarts);
-    note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off and it keeps its IP`, fact: FACT.runningPods, repeat });
+    const frozen = workload.fronted && !cp.at(at).controllers;
+    const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
+    note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off and it keeps its IP${unseen}`, fact: FACT.runningPods, repeat });
     queue.schedule(at + delay, () => {
       if (slot.generation !== generation || nodeIsDown(incidents, slot.node, at + delay)) return;
       slot.alive = true;
