@@ -84,8 +84,11 @@ const WORKLOAD_EVENTS = [
   { value: 'traffic-surge', label: 'Traffic surge' },
 ];
 
-function eventEditor(target: Target, scenario: Scenario, actions: Actions): HTMLElement {
-  const choices = target.type === 'node' ? NODE_EVENTS : WORKLOAD_EVENTS;
+/** CoreDNS restarting is one event for the whole cluster: offered on the nodes it runs on. */
+const DNS_EVENT = { value: 'coredns-restart', label: 'CoreDNS restarts (every replica)' };
+
+function eventEditor(target: Target, scenario: Scenario, runsDns: boolean, actions: Actions): HTMLElement {
+  const choices = target.type === 'node' ? [...NODE_EVENTS, ...(runsDns ? [DNS_EVENT] : [])] : WORKLOAD_EVENTS;
   const kind = el('select', { attrs: { 'aria-label': 'Event', 'data-focus': 'editor:kind' } }, ...choices.map((c) => el('option', { attrs: { value: c.value } }, c.label)));
   const minutes = el('input', { attrs: { type: 'number', min: 0, max: Math.round(scenario.duration / 60), step: 1, value: Math.min(10, Math.round(scenario.duration / 60)), 'aria-label': 'Minutes into the outage', 'data-focus': 'editor:at' } });
   const factor = el('input', { attrs: { type: 'number', min: 1, max: 100, step: 0.5, value: 3, 'aria-label': 'Traffic factor', 'data-focus': 'editor:factor' } });
@@ -94,7 +97,8 @@ function eventEditor(target: Target, scenario: Scenario, actions: Actions): HTML
   const add = () => {
     const at = Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60;
     let event: ScenarioEvent;
-    if (target.type === 'node') event = { kind: kind.value as 'node-reboot' | 'node-lost' | 'kube-proxy-restart', node: target.name, at };
+    if (kind.value === 'coredns-restart') event = { kind: 'coredns-restart', at };
+    else if (target.type === 'node') event = { kind: kind.value as 'node-reboot' | 'node-lost' | 'kube-proxy-restart', node: target.name, at };
     else if (kind.value === 'traffic-surge') event = { kind: 'traffic-surge', namespace: target.namespace, workload: target.name, factor: Math.max(1, Number(factor.value) || 1), at };
     else event = { kind: 'pod-crash', namespace: target.namespace, workload: target.name, mode: kind.value.endsWith('permanent') ? 'permanent' : 'restartable', at };
     actions.selectTarget(undefined);
@@ -127,7 +131,7 @@ export function renderCluster(input: SimulationInput | undefined, scenario: Scen
     el('h2', { attrs: { id: 'cluster-title' } }, 'Cluster ', el('span', { class: 'muted' }, `${input.cluster.name} · ${source}`)),
     group('Control plane', input.nodes.filter((n) => n.role === 'control-plane')),
     group('Workers', input.nodes.filter((n) => n.role === 'worker')),
-    selected ? eventEditor(selected, scenario, actions) : null,
+    selected ? eventEditor(selected, scenario, selected.type === 'node' && !!input.nodes.find((n) => n.name === selected.name)?.dns, actions) : null,
     input.notes.length ? el('ul', { class: 'notes muted' }, ...input.notes.map((n) => el('li', {}, n))) : null,
     ]),
   );

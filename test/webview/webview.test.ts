@@ -106,6 +106,13 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     assert.deepEqual(events, [{ kind: 'traffic-surge', namespace: 'shop', workload: 'web', factor: 3, at: 300 }, { kind: 'node-reboot', node: 'worker-2', at: 600 }]);
     await view.page.getByRole('button', { name: 'Remove: worker-2 reboots at 10 m' }).click();
     assert.deepEqual(((await view.waitForPosted('simulate', 4)) as { scenario: { events: unknown[] } }).scenario.events, [events[0]]);
+    assert.equal(await view.page.getByRole('button', { name: 'worker-2', exact: true }).click().then(() => view.page.getByRole('option', { name: /CoreDNS/ }).count()), 0, 'no CoreDNS runs on worker-2');
+    await view.page.getByRole('button', { name: 'worker-1', exact: true }).click();
+    const dnsEditor = view.page.getByRole('form', { name: 'Add an event to worker-1' });
+    await dnsEditor.getByRole('combobox', { name: 'Event' }).selectOption({ label: 'CoreDNS restarts (every replica)' });
+    await dnsEditor.getByRole('spinbutton', { name: 'Minutes into the outage' }).fill('20');
+    await dnsEditor.getByRole('button', { name: 'Add event' }).click();
+    assert.deepEqual(((await view.waitForPosted('simulate', 5)) as { scenario: { events: unknown[] } }).scenario.events, [events[0], { kind: 'coredns-restart', at: 1200 }]);
     await view.page.close();
   });
 
