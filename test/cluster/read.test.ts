@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
@@ -118,6 +119,23 @@ describe('reading a live cluster (GET only)', () => {
       assert.match(error.message, /cannot read cluster "down-cluster" at https:\/\/127\.0\.0\.1:\d+ \(context "down"\): connection refused/);
       return true;
     });
+  });
+
+  it('gives up on a server that accepts the connection but never completes the handshake', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const sockets: Socket[] = [];
+    silent.on('connection', (socket) => sockets.push(socket));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const config = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'silent', server: url, ca: server.ca }], 'silent');
+      const started = Date.now();
+      await assert.rejects(readLiveCluster(request({ kubeconfig: config, connectTimeoutMs: 300 })), /could not connect to 127\.0\.0\.1:\d+ within 0\.3s/);
+      assert.ok(Date.now() - started < 5_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it('refuses a server whose certificate the kubeconfig does not trust', async () => {
