@@ -5,6 +5,7 @@ import { FACT, TIMING } from './facts';
 import { plural } from './format-time';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeBackAt, nodeIsDown, podsBackAt, type NodeIncident } from './node-incidents';
+import { describeCapacity, measure, stateOf, type Slot } from './capacity-state';
 import type { CapacityPoint, Scenario, State, TimelineEvent, WorkloadResult } from './types';
 
 export interface SimContext {
@@ -14,20 +15,6 @@ export interface SimContext {
   incidents: NodeIncident[];
   /** The last moment simulated. */
   end: number;
-}
-
-/** One replica: where it runs, whether its container serves, and what the (possibly frozen) Service lists for it. */
-interface Slot {
-  id: number;
-  node: string;
-  alive: boolean;
-  /** The Service lists an address for this replica. */
-  listed: boolean;
-  /** …and that address is the running incarnation's (not a dead pod's). */
-  listedIsCurrent: boolean;
-  /** Bumped by every new incarnation, so actions scheduled for a previous one do nothing. */
-  generation: number;
-  restarts: number;
 }
 
 interface Note {
@@ -356,11 +343,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   const events: TimelineEvent[] = [];
   let lastState: State = 'ok';
   const snapshot = (at: number) => {
-    const serving = slots.filter((s) => s.alive && (!workload.fronted || (s.listed && s.listedIsCurrent))).length;
-    const listed = slots.filter((s) => s.listed).length;
-    const dead = workload.fronted ? slots.filter((s) => s.listed && !(s.alive && s.listedIsCurrent)).length : 0;
-    const point: CapacityPoint = { at, ready: Math.min(serving, desired), desired, blackholed: listed ? round(dead / listed) : 0 };
-    if (load > 1) point.load = round(load);
+    const point = measure(at, slots, desired, workload.fronted, load);
     const previous = capacity[capacity.length - 1];
     const moved = !previous || previous.ready !== point.ready || previous.blackholed !== point.blackholed || previous.load !== point.load || previous.desired !== point.desired;
     if (moved) capacity.push(point);
@@ -395,25 +378,6 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   };
 }
 
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}
-
 function fraction(k: number, n: number): string {
   return n ? `${k}/${n}` : 'all';
 }
-
-function stateOf(point: CapacityPoint, impaired: boolean): State {
-  if (point.desired > 0 && point.ready === 0) return 'down';
-  if (point.ready < point.desired || point.blackholed > 0 || (point.load ?? 1) > 1 || impaired) return 'degraded';
-  return 'ok';
-}
-
-function describeCapacity(point: CapacityPoint, state: State): string {
-  if (point.desired === 0) return '';
-  const parts = [`serving ${point.ready}/${point.desired}`];
-  if (point.blackholed > 0) parts.push(`${Math.round(point.blackholed * 100)} % of new connections go to dead endpoints`);
-  if ((point.load ?? 1) > 1) parts.push(`load ${point.load}× what it is sized for`);
-  return `${state === 'ok' ? 'now ' : ''}${parts.join(', ')}`;
-}
-
