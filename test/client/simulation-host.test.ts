@@ -112,3 +112,15 @@ describe('simulation host (extension side of the page)', () => {
     assert.deepEqual(posted.at(-1), { type: 'focus', namespace: 'meet', workload: 'video-bridge' });
   });
 });
+
+describe('simulation host across a hidden page', () => {
+  it('keeps a focus for the page that comes back, after reset', async () => {
+    const { host, posted } = hostOnDemo();
+    await host.receive({ type: 'ready' });
+    host.reset();
+    host.focus('shop', 'orders-api');
+    assert.deepEqual(posted.map((m) => m.type), ['input']);
+    await host.receive({ type: 'ready' });
+    assert.deepEqual(posted.map((m) => m.type), ['input', 'input', 'focus']);
+  });
+});

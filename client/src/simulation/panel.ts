@@ -59,6 +59,10 @@ export class SimulationPanel {
     });
     const subscriptions = [
       webview.onDidReceiveMessage((message: unknown) => void this.host.receive(message)),
+      // A hidden page is torn down (no retainContextWhenHidden): messages wait until it says ready again.
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.host.reset();
+      }),
       panel.onDidDispose(() => {
         if (SimulationPanel.current === this) SimulationPanel.current = undefined;
         for (const s of subscriptions) s.dispose();
