@@ -47,7 +47,7 @@ describe('simulation host (extension side of the page)', () => {
     assert.equal(posted[0].type, 'input');
     assert.ok(posted[0].type === 'input' && posted[0].input.nodes.some((n) => n.role === 'control-plane'));
     await host.receive({ type: 'simulate', scenario: SCENARIO });
-    assert.deepEqual(posted.slice(1).map((m) => m.type), ['busy', 'result']);
+    assert.deepEqual(posted.slice(1).map((m) => m.type), ['busy', 'result'], 'the cluster is unchanged: no second drawing');
     const last = posted[2];
     assert.ok(last.type === 'result' && last.result.timeline.some((e) => e.subject.type === 'component' && e.subject.name === 'api' && e.state === 'down'));
   });
@@ -99,7 +99,7 @@ describe('simulation host (extension side of the page)', () => {
     assert.equal(reports.length, 1);
     assert.match(reports[0], /^# What if every API server fails for 1 h\?/);
     assert.match(reports[0], /Cluster: \*\*demo\*\*/);
-    assert.deepEqual(requests, [Methods.simulationInput, Methods.simulate]);
+    assert.deepEqual(requests, [Methods.simulationInput, Methods.simulate, Methods.simulationInput], 'export reuses the result it has');
   });
 
   it('holds a code lens focus until the page is ready', async () => {
@@ -122,5 +122,21 @@ describe('simulation host across a hidden page', () => {
     assert.deepEqual(posted.map((m) => m.type), ['input']);
     await host.receive({ type: 'ready' });
     assert.deepEqual(posted.map((m) => m.type), ['input', 'input', 'focus']);
+  });
+});
+
+describe('simulation host when the server\'s cluster changes', () => {
+  it('draws the new cluster after the next simulation (a live cluster read after the demo)', async () => {
+    let clusterName = 'demo';
+    const { host, posted } = hostOnDemo((method, params) => {
+      const answer = engine(method, params);
+      return method === Methods.simulationInput ? { ...(answer as object), cluster: { source: 'live', name: clusterName } } : answer;
+    });
+    await host.receive({ type: 'ready' });
+    clusterName = 'prod';
+    await host.receive({ type: 'simulate', scenario: SCENARIO });
+    assert.deepEqual(posted.map((m) => m.type), ['input', 'busy', 'result', 'input']);
+    const last = posted.at(-1)!;
+    assert.ok(last.type === 'input' && last.input.cluster.name === 'prod');
   });
 });

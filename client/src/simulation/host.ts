@@ -64,10 +64,12 @@ export class SimulationHost {
     this.ports.post(checked.value);
   }
 
-  private async sendInput(): Promise<void> {
+  /** Sends the cluster's drawing; `onlyIfChanged`: when the server's cluster has changed since (a live cluster read after the demo). */
+  private async sendInput(onlyIfChanged = false): Promise<void> {
     try {
       const checked = validateSimulationInput(await this.ports.request(Methods.simulationInput, {}));
       if (!checked.ok) return this.fail(`the language server answered an unreadable cluster (${checked.error})`);
+      if (onlyIfChanged && JSON.stringify(checked.value) === JSON.stringify(this.input)) return;
       this.input = checked.value;
       this.send({ type: 'input', input: checked.value });
     } catch (error) {
@@ -90,6 +92,8 @@ export class SimulationHost {
       if (!result || generation !== this.generation) return;
       this.last = result;
       this.send({ type: 'result', result });
+      // The page then simulates again on the new cluster, which leaves the drawing unchanged: no loop.
+      await this.sendInput(true);
     } catch (error) {
       if (generation === this.generation) this.fail(`the simulation failed: ${(error as Error).message}`);
     }
