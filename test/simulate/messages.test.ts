@@ -29,7 +29,7 @@ describe('simulation messages', () => {
       [{ type: 'simulate', scenario: { ...scenario, duration: Infinity } }, /message\.scenario\.duration: expected a number/],
       [{ type: 'simulate', scenario: { ...scenario, events: [{ kind: 'node-reboot', at: 5 }] } }, /message\.scenario\.events\[0\]\.node: expected a string/],
       [{ type: 'simulate', scenario: { ...scenario, fail: { kind: 'nodes', nodes: [''] } } }, /message\.scenario\.fail\.nodes\[0\]: expected a non-empty name/],
-      [{ type: 'export', scenario: { ...scenario, controlPlanes: 0 } }, /controlPlanes: expected a number in \[1, 15\]/],
+      [{ type: 'export', scenario: { ...scenario, controlPlanes: 0 } }, /controlPlanes: expected a number in \[1, 9\]/],
     ];
     for (const [message, error] of cases) {
       const checked = validateFromWebview(message);

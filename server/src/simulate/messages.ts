@@ -160,7 +160,7 @@ function scenarioAt(value: unknown, path: string): Scenario {
     duration: number(o.duration, `${path}.duration`, 1, MAX_DURATION_SECONDS),
     events: list(o.events, `${path}.events`, scenarioEvent),
   };
-  if (o.controlPlanes !== undefined) scenario.controlPlanes = number(o.controlPlanes, `${path}.controlPlanes`, 1, 15);
+  if (o.controlPlanes !== undefined) scenario.controlPlanes = number(o.controlPlanes, `${path}.controlPlanes`, 1, 9);
   return scenario;
 }
 
