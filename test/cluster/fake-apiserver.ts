@@ -57,6 +57,10 @@ export class FakeApiServer {
   readonly slow = new Map<string, number>();
   /** Resource plurals whose answer is cut off in the middle of the body. */
   readonly dropMidBody = new Set<string>();
+  /** Resource plurals answered 429 (Retry-After: 0) this many times before answering. */
+  readonly throttle = new Map<string, number>();
+  /** Resource plurals whose next request carrying a continue token gets 410 Gone (an expired token). */
+  readonly expireContinue = new Set<string>();
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   requiredToken?: string;
   readonly ca: string;
@@ -114,6 +118,16 @@ export class FakeApiServer {
     if (!target || !kind) return send(404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`));
     if (this.forbidden.has(target.plural)) {
       return send(403, status(403, 'Forbidden', `${target.plural} is forbidden: User "reader" cannot list resource "${target.plural}" at the cluster scope`));
+    }
+    const throttled = this.throttle.get(target.plural);
+    if (throttled) {
+      this.throttle.set(target.plural, throttled - 1);
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '0' });
+      res.end(status(429, 'TooManyRequests', 'too many requests, please try again later'));
+      return;
+    }
+    if (url.searchParams.get('continue') && this.expireContinue.delete(target.plural)) {
+      return send(410, status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.'));
     }
     const answer = () => {
       const body = this.body(target, kind, url.searchParams);

@@ -29,6 +29,8 @@ describe('reading a live cluster (GET only)', () => {
     server.forbidden.clear();
     server.slow.clear();
     server.dropMidBody.clear();
+    server.throttle.clear();
+    server.expireContinue.clear();
   });
   after(async () => {
     assert.deepEqual(server.writes(), [], 'nothing but GET may ever reach a cluster');
@@ -63,6 +65,25 @@ describe('reading a live cluster (GET only)', () => {
     assert.ok(podRequests.every((r) => r.query.limit === '2'));
     assert.equal(podRequests.filter((r) => r.query.continue).length, podRequests.length - 1);
     assert.equal(cluster.resources.filter((r) => r.kind === 'Pod').length, pods);
+  });
+
+  it('waits and retries when the server answers 429 Too Many Requests', async () => {
+    server.throttle.set('nodes', 2);
+    const cluster = await readLiveCluster(request());
+    assert.deepEqual(cluster.missing, []);
+    assert.equal(server.requests.filter((r) => r.path === '/api/v1/nodes').length, 3);
+    server.throttle.set('services', 10);
+    const throttled = await readLiveCluster(request());
+    assert.deepEqual(throttled.missing, [{ resource: 'services', reason: 'too many requests (429): too many requests, please try again later' }]);
+  });
+
+  it('starts a list over once when its continue token has expired', async () => {
+    server.expireContinue.add('pods');
+    const cluster = await readLiveCluster(request({ pageSize: 3 }));
+    assert.deepEqual(cluster.missing, []);
+    const pods = demoObjects().filter((o) => o.kind === 'Pod').length;
+    assert.equal(cluster.resources.filter((r) => r.kind === 'Pod').length, pods, 'no pod twice, none lost');
+    assert.equal(server.requests.filter((r) => r.path === '/api/v1/pods' && !r.query.continue).length, 2);
   });
 
   it('gives items their apiVersion and kind and drops managedFields', async () => {

@@ -16,6 +16,8 @@ export class ApiGetError extends Error {
   constructor(
     readonly status: number | undefined,
     readonly reason: string,
+    /** From a 429's Retry-After header. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(reason);
   }
@@ -65,7 +67,8 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
         const body = Buffer.concat(chunks).toString('utf8');
         chunks.length = 0;
         const status = response.statusCode ?? 0;
-        if (status < 200 || status >= 300) return fail(new ApiGetError(status, describeStatus(status, body)));
+        const retryAfter = Number(response.headers['retry-after']);
+        if (status < 200 || status >= 300) return fail(new ApiGetError(status, describeStatus(status, body), Number.isFinite(retryAfter) ? retryAfter : undefined));
         let value: unknown;
         try {
           value = JSON.parse(body);
@@ -88,7 +91,7 @@ function describeStatus(status: number, body: string): string {
   } catch {
     message = body.slice(0, 120).trim();
   }
-  const label = status === 401 ? 'unauthorized (401)' : status === 403 ? 'forbidden (403)' : status === 404 ? 'not found (404)' : `HTTP ${status}`;
+  const label = status === 401 ? 'unauthorized (401)' : status === 403 ? 'forbidden (403)' : status === 404 ? 'not found (404)' : status === 429 ? 'too many requests (429)' : `HTTP ${status}`;
   return message ? `${label}: ${message}` : label;
 }
 

@@ -78,24 +78,53 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
 async function readType(connection: ApiConnection, type: ResourceType, options: ReadOptions): Promise<any[]> {
   if (type.single) {
     try {
-      return [withKind(await apiGet(connection, type.path, options), type)];
+      return [withKind(await getWithRetry(connection, type.path, options), type)];
     } catch (error) {
       // Absent is an answer: a cluster not made by kubeadm has no kubeadm-config.
       if (error instanceof ApiGetError && error.status === 404) return [];
       throw error;
     }
   }
-  const objects: any[] = [];
+  let objects: any[] = [];
   const limit = options.pageSize ?? 500;
   let token = '';
-  do {
+  let restarted = false;
+  for (;;) {
     const query = `?limit=${limit}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
-    const page = (await apiGet(connection, type.path + query, options)) as any;
+    let page: any;
+    try {
+      page = await getWithRetry(connection, type.path + query, options);
+    } catch (error) {
+      // 410 Gone: the continue token outlived etcd's compaction while a large list was paged; start over once.
+      if (error instanceof ApiGetError && error.status === 410 && token && !restarted) {
+        restarted = true;
+        objects = [];
+        token = '';
+        continue;
+      }
+      throw error;
+    }
     if (!page || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
     for (const item of page.items) objects.push(withKind(item, type));
     token = typeof page.metadata?.continue === 'string' ? page.metadata.continue : '';
-  } while (token);
-  return objects;
+    if (!token) return objects;
+  }
+}
+
+const MAX_RETRIES = 3;
+const MAX_RETRY_WAIT_SECONDS = 5;
+
+/** A busy API server answers 429 with Retry-After (API priority and fairness): wait as told, a few times. */
+async function getWithRetry(connection: ApiConnection, path: string, options: ReadOptions): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await apiGet(connection, path, options);
+    } catch (error) {
+      if (!(error instanceof ApiGetError) || error.status !== 429 || attempt >= MAX_RETRIES || options.signal?.aborted) throw error;
+      const seconds = Math.min(MAX_RETRY_WAIT_SECONDS, Math.max(0.1, error.retryAfterSeconds ?? 1));
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
 }
 
 /** List items come without apiVersion and kind; a snapshot's items carry them, as `kubectl get -o json` prints. */
