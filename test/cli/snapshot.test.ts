@@ -96,8 +96,10 @@ describe('kube-resilience snapshot', { skip: existsSync(CLI) ? false : 'dist/cli
   });
 
   it('exits 2 with the reason for an unknown context, an unreachable cluster, or a bad snapshot', async () => {
-    const unknown = await run(['snapshot', '--kubeconfig', kubeconfig, '--context', 'nope']);
+    const output = join(dir, 'never-written.json');
+    const unknown = await run(['snapshot', '--kubeconfig', kubeconfig, '--context', 'nope', '-o', output]);
     assert.equal(unknown.status, 2);
+    assert.equal(existsSync(output), false, 'no empty snapshot is left behind');
     assert.match(unknown.stderr, /kube-resilience snapshot: context "nope" is not in kubeconfig .*; known contexts: staging, elsewhere/);
 
     const down = await run(['check', 'examples/admin.yaml', '--kubeconfig', kubeconfig]);

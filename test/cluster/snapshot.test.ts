@@ -74,6 +74,7 @@ describe('snapshots', () => {
     assert.match(loadError(write('truncated.json', '{"apiVersion": "v1", "kind": "List", "items": [')), /is neither JSON nor YAML/);
     assert.match(loadError(write('no-items.json', '{"apiVersion": "v1", "kind": "List"}')), /has no "items" array \(expected a v1 List/);
     assert.match(loadError(write('array.json', '[1, 2]')), /is not a Kubernetes List object/);
+    assert.match(loadError(write('manifest.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n')), /snapshot .*manifest\.yaml is a Deployment, not a List \(make one with "kube-resilience snapshot"/);
     assert.match(loadError(write('kindless.json', '{"kind": "List", "items": [{"metadata": {"name": "x"}}]}')), /item 0 has no apiVersion and kind/);
   });
 });

@@ -59,8 +59,10 @@ export function loadSnapshot(path: string): ClusterInfo {
 
 export function snapshotFromValue(value: any, name: string): ClusterInfo {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ClusterError('snapshot', `snapshot ${name} is not a Kubernetes List object`);
-  const single = typeof value.kind === 'string' && !value.kind.endsWith('List') && typeof value.apiVersion === 'string';
-  const items: unknown = single ? [value] : value.items;
+  if (typeof value.kind === 'string' && !value.kind.endsWith('List')) {
+    throw new ClusterError('snapshot', `snapshot ${name} is a ${value.kind}, not a List (make one with "kube-resilience snapshot" or "kubectl get … -A -o json")`);
+  }
+  const items: unknown = value.items;
   if (!Array.isArray(items)) {
     throw new ClusterError('snapshot', `snapshot ${name} has no "items" array (expected a v1 List, as "kubectl get … -o json" prints)`);
   }

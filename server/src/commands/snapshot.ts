@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadClusterForCli } from '../cluster/load';
 import { snapshotChunks, type SnapshotProvenance } from '../cluster/snapshot';
@@ -22,13 +22,15 @@ async function writeToStdout(chunks: Iterable<string>): Promise<void> {
   }
 }
 
-function writeToFile(path: string, chunks: Iterable<string>): void {
-  let fd: number;
+function openOutput(path: string): number {
   try {
-    fd = openSync(path, 'w');
+    return openSync(path, 'w');
   } catch (error) {
     throw new UsageError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+function writeToFile(fd: number, chunks: Iterable<string>): void {
   try {
     for (const chunk of chunks) writeSync(fd, chunk);
   } finally {
@@ -52,12 +54,21 @@ export async function runSnapshot(argv: string[], io: Io): Promise<number> {
   if (positionals.length) throw new UsageError(`snapshot takes no paths (got "${positionals[0]}"); usage: ${SNAPSHOT_USAGE}`);
   if (values.demo && (values.context || values.kubeconfig)) throw new UsageError('--demo and --context/--kubeconfig name different clusters: choose one');
   const started = Date.now();
-  const cluster: ClusterInfo & { server?: string } = await loadClusterForCli(
-    values.demo ? { demo: true } : { context: values.context, kubeconfig: values.kubeconfig, requestTimeoutMs: parseTimeout(values.timeout) },
-  );
+  // Before reading a cluster for a minute: an output that cannot be written is known now.
+  const output = values.output ? openOutput(values.output) : undefined;
+  let cluster: ClusterInfo & { server?: string };
+  try {
+    cluster = await loadClusterForCli(values.demo ? { demo: true } : { context: values.context, kubeconfig: values.kubeconfig, requestTimeoutMs: parseTimeout(values.timeout) });
+  } catch (error) {
+    if (output !== undefined) {
+      closeSync(output);
+      rmSync(values.output!, { force: true });
+    }
+    throw error;
+  }
   const provenance: SnapshotProvenance = { context: cluster.name, server: cluster.server, takenAt: new Date().toISOString(), missing: cluster.missing };
   const chunks = snapshotChunks(cluster, provenance);
-  if (values.output) writeToFile(values.output, chunks);
+  if (output !== undefined) writeToFile(output, chunks);
   else await writeToStdout(chunks);
   reportMissing(cluster, io);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
