@@ -140,6 +140,18 @@ describe('scenario 5: as 1, plus traffic ×3 on an HPA workload at 5 m', () => {
     assert.ok(result.timeline.some((e) => e.subject.name === 'web' && /OOM-killed/.test(e.reason)));
   });
 
+  it('scales out once the HPA acts: at once with a working controller manager, after recovery otherwise', () => {
+    const healthy = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: 0, events: [surge] });
+    assert.deepEqual(capacityAt(healthy, 'web', 300 + 15 + 30), { at: 345, ready: 6, desired: 6, blackholed: 0 });
+    const frozen = simulate(cluster(), shop(), apiserverDown([surge]));
+    const after = capacityAt(frozen, 'web', TWO_HOURS + 15 + 30);
+    assert.equal(after.desired, 6);
+    assert.equal(after.load, undefined, 'six pods carry the tripled traffic');
+    const unscheduled = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: 3600, events: [surge] });
+    assert.equal(capacityAt(unscheduled, 'web', 1800).desired, 2, 'the HPA asks, but no scheduler binds the new pods');
+    assert.equal(capacityAt(unscheduled, 'web', 3600 + 30).desired, 6);
+  });
+
   it('without memory limits: evicted for good under node pressure, neighbours at risk', () => {
     const workloads = shop().map((w) => (w.name === 'web' ? { ...w, memoryLimit: false } : w));
     const result = simulate(cluster(), workloads, apiserverDown([surge]));

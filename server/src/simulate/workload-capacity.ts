@@ -61,7 +61,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   for (const [node, count] of Object.entries(workload.placement).sort(([a], [b]) => a.localeCompare(b))) {
     for (let i = 0; i < count; i++) slots.push({ id: slots.length, node, alive: true, listed: true, listedIsCurrent: true, generation: 0, restarts: 0 });
   }
-  const desired = workload.kind === 'DaemonSet' ? slots.length : workload.replicas;
+  let desired = workload.kind === 'DaemonSet' ? slots.length : workload.replicas;
   const replacer = workload.staticPod ? undefined : REPLACED_BY[workload.kind];
   let load = 1;
   let apiCut = false;
@@ -94,6 +94,24 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     return candidates.filter((n) => !nodeIsDown(incidents, n, t));
   };
 
+  /** Where the scheduler puts a new pod: the eligible running node with the fewest of this workload's pods. */
+  const pickNode = (at: number): string | undefined => {
+    const count = (n: string) => slots.filter((s) => s.alive && s.node === n).length;
+    return eligibleNodes(at).sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+  };
+
+  /** The HPA raises the replica count: new pods join, the surge spreads over more of them. */
+  const scaleOut = (at: number, to: number, demand: number) => {
+    const endpointsNow = cp.at(at).controllers;
+    while (slots.length < to) {
+      const node = pickNode(at);
+      if (!node) break;
+      slots.push({ id: slots.length, node, alive: true, listed: endpointsNow, listedIsCurrent: endpointsNow, generation: 0, restarts: 0 });
+    }
+    desired = Math.max(desired, to);
+    load = demand / desired;
+  };
+
   /** A new pod for this replica, scheduled by the control plane. */
   const replace = (slot: Slot, at: number, why: string) => {
     const generation = ++slot.generation;
@@ -101,13 +119,11 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     slot.node = '';
     queue.schedule(at, () => {
       if (slot.generation !== generation) return;
-      const nodes = eligibleNodes(at);
-      if (!nodes.length) {
+      const node = pickNode(at);
+      if (!node) {
         note(at, { reason: `${label}: no schedulable node for a replacement pod: it stays Pending`, fact: FACT.recovery });
         return;
       }
-      const count = (n: string) => slots.filter((s) => s.alive && s.node === n).length;
-      const node = [...nodes].sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
       slot.node = node;
       slot.alive = true;
       slot.restarts = 0;
@@ -247,27 +263,28 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const running = slots.filter((s) => s.alive).length;
     const hpa = workload.hpa;
     const scaledTo = hpa ? Math.min(hpa.max, Math.ceil(factor * Math.max(running, 1))) : running;
-    const loadAfterScaling = running ? (factor * running) / Math.max(scaledTo, 1) : factor;
+    const demand = factor * Math.max(running, 1);
     const autoscaling = cp.at(at).controllers;
-    if (hpa && autoscaling) {
+    if (hpa && autoscaling && cp.at(at).scheduling) {
       load = factor;
-      const relief = at + TIMING.hpaSync + TIMING.assumedPodStart;
+      const relief = cp.firstScheduling(at + TIMING.hpaSync) + TIMING.assumedPodStart;
       note(at, { reason: `${label}: traffic ×${factor}; the HPA scales it from ${running} to ${scaledTo} pods within ~${TIMING.hpaSync} s plus start-up`, fact: FACT.surge });
       queue.schedule(relief, () => {
-        load = loadAfterScaling;
+        scaleOut(relief, scaledTo, demand);
         note(relief, { reason: `${label}: scaled out to ${scaledTo} pods`, fact: FACT.surge });
       });
       return;
     }
     load = factor;
     note(at, {
-      reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${hpa ? 'its HPA is frozen with the API' : 'it has no HPA'}: no scale-out, each pod carries ${factor}× its load`,
+      reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${!hpa ? 'it has no HPA' : autoscaling ? `its HPA asks for ${scaledTo} pods but no scheduler binds them` : 'its HPA is frozen with the API'}: no scale-out, each pod carries ${factor}× its load`,
       fact: FACT.surge,
     });
-    const relief = hpa ? cp.firstControllers(at) + TIMING.hpaSync + TIMING.assumedPodStart : Infinity;
+    // New pods need the scheduler as well as the HPA.
+    const relief = hpa ? cp.firstScheduling(cp.firstControllers(at) + TIMING.hpaSync) + TIMING.assumedPodStart : Infinity;
     if (Number.isFinite(relief)) {
       queue.schedule(relief, () => {
-        load = loadAfterScaling;
+        scaleOut(relief, scaledTo, demand);
         note(relief, { reason: `${label}: the HPA acts again and scales it to ${scaledTo} pods`, fact: FACT.recovery });
       });
     }
