@@ -5,7 +5,7 @@ import { FakeApiServer } from './fake-apiserver';
 
 function send(server: FakeApiServer, method: string, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = https.request(`${server.url}${path}`, { method, ca: server.ca }, (response) => {
+    const request = https.request(`${server.url}${path}`, { method, ca: server.ca, agent: false }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
     });

@@ -111,6 +111,7 @@ export class FakeApiServer {
       res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
       res.end(body);
     };
+    req.resume();
     if (req.method !== 'GET') return send(405, status(405, 'MethodNotAllowed', `${req.method} is not allowed here`));
     if (this.requiredToken && req.headers.authorization !== `Bearer ${this.requiredToken}`) return send(401, status(401, 'Unauthorized', 'Unauthorized'));
     const target = route(url.pathname);
