@@ -102,6 +102,19 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.equal(three.scenario.controlPlanes, 3);
   });
 
+  it('simulates a saved snapshot exactly as the cluster it was taken from', () => {
+    const snapshots = mkdtempSync(join(tmpdir(), 'kr-snapshot-'));
+    try {
+      const file = join(snapshots, 'demo.json');
+      const saved = cli(['snapshot', '--demo', '-o', file]);
+      assert.equal(saved.status, 0, saved.stderr);
+      const story = DEMO_STORY.filter((a) => a !== '--demo');
+      assert.deepEqual(json([...story, '--snapshot', file]), json(DEMO_STORY));
+    } finally {
+      rmSync(snapshots, { recursive: true, force: true });
+    }
+  });
+
   it('simulates manifests without a cluster on an assumed one, and says so', () => {
     const run = cli(['simulate', '.', '--fail', 'apiserver', '--for', '30m', '--event', 'pod-crash:shop/api:permanent@5m', '--format', 'json'], dir);
     assert.equal(run.status, 0, run.stderr);
