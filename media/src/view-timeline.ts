@@ -4,6 +4,7 @@ import { formatSeconds } from '../../server/src/simulate/format-time';
 import { summarize } from '../../server/src/simulate/summary';
 import { STATE_LABELS } from './format';
 import { axisEnd, buildRows, type Row, type Segment } from './rows';
+import { rovingFocus } from './roving-focus';
 
 const TICK_STEPS = [30, 60, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400];
 
@@ -103,6 +104,14 @@ export function renderTimeline(result: SimulationResult | undefined, focus: { na
   const rows = buildRows(result);
   const group = (title: string, list: Row[]) =>
     list.length ? [el('h3', { class: 'row-group' }, title), ...list.map((r) => rowElement(r, end, result.scenario.duration, !!focus && r.workload?.namespace === focus.namespace && r.workload.name === focus.workload, tooltip))] : [];
+  const timelineRows = el(
+    'div',
+    { class: 'rows', attrs: { role: 'group', 'aria-label': 'Timeline rows: arrow keys move between segments, Up and Down between rows' } },
+    axis(end, result.scenario.duration),
+    ...group('Cluster functions', rows.filter((r) => r.group === 'function')),
+    ...group('Nodes', rows.filter((r) => r.group === 'node')),
+    ...group('Workloads', rows.filter((r) => r.group === 'workload')),
+  );
   section.append(
     el(
       'div',
@@ -110,8 +119,9 @@ export function renderTimeline(result: SimulationResult | undefined, focus: { na
       ...(['ok', 'degraded', 'down'] as const).map((s) => el('span', { class: 'legend-item' }, el('span', { class: `swatch state-${s}` }), STATE_LABELS[s])),
       el('span', { class: 'legend-item' }, el('span', { class: 'swatch outage' }), 'outage'),
     ),
-    el('div', { class: 'rows' }, axis(end, result.scenario.duration), ...group('Cluster functions', rows.filter((r) => r.group === 'function')), ...group('Nodes', rows.filter((r) => r.group === 'node')), ...group('Workloads', rows.filter((r) => r.group === 'workload'))),
+    timelineRows,
   );
+  rovingFocus(timelineRows, '.segment', '.row');
   if (result.assumptions.length) section.append(el('details', { class: 'assumptions' }, el('summary', {}, `Assumptions (${result.assumptions.length})`), el('ul', {}, ...result.assumptions.map((a) => el('li', {}, a)))));
   return section;
 }

@@ -169,7 +169,8 @@ describeInChromium('simulation webview in Chromium', (harness) => {
       reached.push(await view.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.focus ?? document.activeElement?.tagName ?? ''));
     }
     for (const expected of ['export', 'fail:apiserver', 'duration', 'control-planes', 'target:node:cp-1', 'target:node:worker-2', 'target:pod:worker-2:shop/checkout']) assert.ok(reached.includes(expected), `${expected} not reached: ${reached.join(' ')}`);
-    assert.ok(reached.some((r) => r.startsWith('segment:')), `no timeline segment reached: ${reached.join(' ')}`);
+    assert.equal(reached.filter((r) => r.startsWith('segment:')).length > 0, true, `no timeline segment reached: ${reached.join(' ')}`);
+    assert.equal(new Set(reached.filter((r) => r.startsWith('segment:'))).size, 1, 'the timeline is one tab stop');
     const outline = await view.page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     assert.notEqual(outline, 'none');
 
@@ -184,6 +185,35 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     assert.equal(await focused(), 'editor:at');
     await view.page.keyboard.press('Enter');
     assert.deepEqual(((await view.waitForPosted('simulate', 3)) as { scenario: { events: unknown[] } }).scenario.events, [{ kind: 'node-reboot', node: 'worker-2', at: 600 }]);
+    await view.page.close();
+  });
+
+  test('arrow keys move through the timeline, and the tooltip follows', async () => {
+    const view = await loaded();
+    const focused = () => view.page.evaluate(() => (document.activeElement as HTMLElement).dataset.focus);
+    const tooltip = view.page.getByRole('tooltip');
+    await view.page.getByRole('group', { name: 'API', exact: true }).locator('.segment').first().focus();
+    assert.equal(await focused(), 'segment:component:api:0');
+    assert.match(await tooltip.innerText(), /API: down/);
+    await view.page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'segment:component:api:1');
+    assert.match(await tooltip.innerText(), /API: working[\s\S]*the API server is back/);
+    await view.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'segment:component:scheduling:0');
+    await view.page.getByRole('group', { name: 'shop/web' }).locator('.segment.state-degraded').focus();
+    await view.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'segment:workload:shop/checkout:1', 'the segment of the next row at the same moment');
+    await view.page.keyboard.press('End');
+    assert.equal(await focused(), 'segment:workload:shop/checkout:2');
+    await view.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'segment:workload:shop/checkout:2', 'no row below the last');
+    await view.page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'segment:workload:shop/web:2');
+    await view.page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'segment:node:worker-2:1', 'worker-2 is down from 10 m on');
+    await view.page.getByRole('group', { name: 'shop/checkout' }).locator('.segment').last().focus();
+    await view.page.keyboard.press('Home');
+    assert.match(await tooltip.innerText(), /shop\/checkout: working/);
     await view.page.close();
   });
 
