@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap } from 'yaml';
 import { LineIndex } from './text';
+import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { splitDocuments } from './split';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
@@ -74,26 +75,28 @@ export function parseChunk(text: string): ParsedChunk {
 function parseUncached(text: string): ParsedChunk {
   const hasTemplate = text.includes('{{');
   let doc: Document.Parsed;
+  let duplicate: DuplicateKey | undefined;
   try {
-    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false });
+    // Duplicate keys are checked below: the package's own check is quadratic in the size of a mapping.
+    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
+    if (doc.errors.length === 0) duplicate = firstDuplicateKey(doc);
   } catch (e) {
     return { error: { message: unreadable(e), offset: 0, length: 0 } };
   }
-  if (doc.errors.length > 0) {
+  if (doc.errors.length > 0 || duplicate) {
     if (hasTemplate) return { templateAt: firstTemplate(text) };
-    const error = doc.errors[0];
-    const length = Math.max(0, error.pos[1] - error.pos[0]);
-    if (error.code === 'DUPLICATE_KEY') {
-      const key = /^("[^"\n]*"|'[^'\n]*'|[^:,{}[\]\n]+?)\s*:/.exec(text.slice(error.pos[0]))?.[1] ?? '';
-      return { error: { message: duplicateKeyMessage(key), offset: error.pos[0], length: Math.max(length, key.length) } };
+    if (duplicate) {
+      const [start, end] = duplicate.range;
+      return { error: { message: duplicateKeyMessage(duplicate.key), offset: start, length: end - start } };
     }
-    return { error: { message: unreadable(error), offset: error.pos[0], length } };
-  }
-  if (hasTemplate) {
-    const templateAt = templateOutsideScalars(doc, text);
-    if (templateAt !== undefined) return { templateAt };
+    const error = doc.errors[0];
+    return { error: { message: unreadable(error), offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
   }
   try {
+    if (hasTemplate) {
+      const templateAt = templateOutsideScalars(doc, text);
+      if (templateAt !== undefined) return { templateAt };
+    }
     return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
   } catch (e) {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
