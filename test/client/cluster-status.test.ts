@@ -44,6 +44,10 @@ describe('cluster status bar text', () => {
     assert.match(view.tooltip, /Click to select a context/);
   });
 
+  it('leaves the name out when the server knows none (no context chosen, the kubeconfig failed)', () => {
+    assert.equal(statusView(status({ source: 'none', name: '', error: 'no kubeconfig' }), 'auto').text, '⎈ no kubeconfig');
+  });
+
   it('lists the resource types it could not read', () => {
     const view = statusView(status({ missing: [{ resource: 'poddisruptionbudgets', reason: 'forbidden' }] }), 'auto');
     assert.match(view.tooltip, /poddisruptionbudgets: forbidden/);

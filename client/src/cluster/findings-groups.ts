@@ -15,13 +15,16 @@ function resourceLabel(finding: ClusterFinding): string {
   return `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${name}`;
 }
 
-/** Cluster findings grouped by the resource they are about, worst first. */
+/** Cluster findings grouped by the resource they are about, worst first, each said once. */
 export function groupClusterFindings(findings: ClusterFinding[]): FindingGroup[] {
   const groups = new Map<string, ClusterFinding[]>();
   const sorted = [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.ruleId.localeCompare(b.ruleId));
   for (const finding of sorted) {
     const label = resourceLabel(finding);
-    groups.set(label, [...(groups.get(label) ?? []), finding]);
+    const members = groups.get(label) ?? [];
+    // A rule reports once per container: the same words twice on one resource say nothing new.
+    if (members.some((m) => m.ruleId === finding.ruleId && m.message === finding.message)) continue;
+    groups.set(label, [...members, finding]);
   }
   return [...groups].map(([label, members]) => ({ label, findings: members }));
 }

@@ -45,6 +45,8 @@ export class ClusterFindingsView implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const item = new vscode.TreeItem(node.message);
+    // Without an id VS Code derives one from the label, and two equal labels break the whole tree.
+    item.id = `${this.groups.findIndex((g) => g.findings.includes(node))}:${this.groups.flatMap((g) => g.findings).indexOf(node)}`;
     item.description = node.ruleId;
     item.tooltip = new vscode.MarkdownString(`**${node.ruleId}** (${node.severity})\n\n${node.message}`);
     item.iconPath = SEVERITY_ICONS[node.severity] ?? SEVERITY_ICONS.info;

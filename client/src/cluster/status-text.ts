@@ -41,10 +41,9 @@ export function statusView(status: ClusterStatus | undefined, mode: ClusterMode)
   if (!status) return { text: `${HELM} …`, tooltip: 'Kube Resilience is reading the cluster.', warning: false };
   const verdict = status.verdict ? `\n\n${status.verdict}` : '';
   if (status.error) {
-    const name = status.name || 'cluster';
     const kept = status.source !== 'none' ? `\n\nShowing the last view read (${status.source}).` : '';
     return {
-      text: `${HELM} ${name} · ${shortError(status.error)}`,
+      text: `${HELM} ${status.name ? `${status.name} · ` : ''}${shortError(status.error)}`,
       tooltip: [`**Cannot read ${status.name ? `context \`${status.name}\`` : 'the cluster'}**`, '', status.error, kept, '', CLICK].join('\n'),
       warning: true,
     };

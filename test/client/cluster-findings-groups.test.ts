@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ClusterFinding } from '../../server/src/protocol';
+import { groupClusterFindings } from '../../client/src/cluster/findings-groups';
+
+const controlPlane: ClusterFinding = { ruleId: 'control-plane-single', severity: 'warning', message: 'one control plane', resource: { kind: 'Node', name: 'cp-1', namespace: '' } };
+const dns: ClusterFinding = { ruleId: 'dns-single-point', severity: 'error', message: 'DNS on one node', resource: { kind: 'Deployment', name: 'coredns', namespace: 'kube-system' } };
+const probe: ClusterFinding = { ruleId: 'probe-liveness-equals-readiness', severity: 'warning', message: 'same probe', resource: { kind: 'Pod', name: 'billing-x', namespace: 'legacy' } };
+const clusterWide: ClusterFinding = { ruleId: 'etcd-even-members', severity: 'info', message: 'two etcd members', resource: null };
+
+describe('Cluster Findings view groups', () => {
+  it('groups by resource, worst group first, and names findings about no resource "Cluster"', () => {
+    const groups = groupClusterFindings([clusterWide, controlPlane, dns, probe]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.findings.map((f) => f.ruleId)]),
+      [
+        ['Deployment kube-system/coredns', ['dns-single-point']],
+        ['Node cp-1', ['control-plane-single']],
+        ['Pod legacy/billing-x', ['probe-liveness-equals-readiness']],
+        ['Cluster', ['etcd-even-members']],
+      ],
+    );
+  });
+
+  it('says the same finding on the same resource once (one per container would repeat it)', () => {
+    const groups = groupClusterFindings([probe, { ...probe }, { ...probe, message: 'other probe' }]);
+    assert.equal(groups.length, 1);
+    assert.deepEqual(groups[0].findings.map((f) => f.message), ['same probe', 'other probe']);
+  });
+
+  it('shows an unnamed resource as such', () => {
+    assert.equal(groupClusterFindings([{ ...dns, resource: { kind: 'Deployment', name: null, namespace: 'x' } }])[0].label, 'Deployment x/(unnamed)');
+  });
+});

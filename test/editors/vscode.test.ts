@@ -1,0 +1,311 @@
+// The packaged extension in a real VS Code (code-server 4.100.3) driven in headless Debian Chromium:
+// Problems panel, hover card, a Quick Fix, the simulation webview, the status bar, and workspace trust.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { codeServerBinary, commandExists, startCodeServer, type RunningCodeServer } from '../../scripts/editors';
+import { editorsUnavailable } from './availability';
+
+const root = join(__dirname, '..', '..');
+const artifacts = join(root, 'test-artifacts', 'editors');
+const CHROMIUM = '/usr/bin/chromium';
+
+const unavailable = editorsUnavailable([
+  ['code-server', !!codeServerBinary()],
+  ['chromium', existsSync(CHROMIUM)],
+  ['the bundles (npm run build)', existsSync(join(root, 'dist', 'extension.js')) && existsSync(join(root, 'dist', 'cli.js'))],
+]);
+
+interface ExpectedFinding {
+  file: string;
+  ruleId: string;
+  line: number;
+  column: number;
+}
+
+interface CliFinding {
+  ruleId: string;
+  file: string;
+  range: { start: { line: number; character: number } };
+  fixes: { title: string; preferred: boolean }[];
+}
+
+/** The CLI's own findings for the workspace (no cluster): what the Problems panel must show. */
+function cliFindings(workspace: string): CliFinding[] {
+  const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'check', '.', '--format', 'json', '--fail-on', 'none'], { cwd: workspace, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return (JSON.parse(run.stdout) as { findings: CliFinding[] }).findings;
+}
+
+function asExpected(findings: CliFinding[]): ExpectedFinding[] {
+  return findings.map((f) => ({ file: relative('.', f.file).replace(/^\.\//, ''), ruleId: f.ruleId, line: f.range.start.line + 1, column: f.range.start.character + 1 })).sort(byPlace);
+}
+
+function manifestNames(dir: string): string[] {
+  return readdirSync(dir).filter((name) => /\.ya?ml$/.test(name)).sort();
+}
+
+function byPlace(a: ExpectedFinding, b: ExpectedFinding): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
+}
+
+/** An exec credential plugin that leaves a marker file behind when anything runs it. */
+function writeExecKubeconfig(dir: string): { kubeconfig: string; marker: string } {
+  const marker = join(dir, 'exec-plugin-ran');
+  const plugin = join(dir, 'credential-plugin.sh');
+  writeFileSync(
+    plugin,
+    `#!/bin/sh\ntouch '${marker}'\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'\n`,
+  );
+  chmodSync(plugin, 0o755);
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: exec-test',
+      'clusters:',
+      '  - name: unreachable',
+      '    cluster: { server: "https://127.0.0.1:9" }',
+      'users:',
+      '  - name: plugin-user',
+      '    user:',
+      `      exec: { apiVersion: client.authentication.k8s.io/v1, command: "${plugin}", interactiveMode: Never }`,
+      'contexts:',
+      '  - name: exec-test',
+      '    context: { cluster: unreachable, user: plugin-user }',
+      '',
+    ].join('\n'),
+  );
+  return { kubeconfig, marker };
+}
+
+describe('VS Code (code-server) with the packaged extension', { skip: unavailable }, () => {
+  let server: RunningCodeServer;
+  let browser: Browser;
+  let page: Page;
+  let workspace: string;
+  let scratch: string;
+  let exec: { kubeconfig: string; marker: string };
+  let expected: CliFinding[];
+  const started = Date.now();
+
+  async function shot(name: string): Promise<void> {
+    const file = join(artifacts, `vscode-${name}.png`);
+    await page.screenshot({ path: file });
+    if (process.env.UPDATE_DOC_IMAGES) copyFileSync(file, join(root, 'docs', 'images', `vscode-${name}.png`));
+  }
+
+  async function runCommand(title: string): Promise<void> {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor();
+    await page.keyboard.press('Enter');
+  }
+
+  async function openFile(name: string): Promise<void> {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(name);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor().catch(async (error) => {
+      await shot(`failed-open-${name}`);
+      throw error;
+    });
+  }
+
+  /** What the Problems panel lists, as file / rule id / line / column. */
+  async function problems(): Promise<ExpectedFinding[]> {
+    const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+    const listed: ExpectedFinding[] = [];
+    let file = '';
+    for (const row of rows) {
+      const marker = /kube-resilience\s*\(?([a-z0-9-]+)\)?\s*\[Ln (\d+), Col (\d+)\]/.exec(row.replace(/\n/g, ' '));
+      if (marker) listed.push({ file, ruleId: marker[1], line: Number(marker[2]), column: Number(marker[3]) });
+      else file = row.split('\n')[0].trim();
+    }
+    return listed.sort(byPlace);
+  }
+
+  async function waitForProblems(want: ExpectedFinding[], timeoutMs = 20_000): Promise<void> {
+    // The list is virtualised: maximised, the panel renders every row.
+    await runCommand('View: Toggle Maximized Panel');
+    const deadline = Date.now() + timeoutMs;
+    let seen: ExpectedFinding[] = [];
+    while (Date.now() < deadline) {
+      seen = await problems();
+      if (JSON.stringify(seen) === JSON.stringify(want)) break;
+      await page.waitForTimeout(250);
+    }
+    await runCommand('View: Toggle Maximized Panel');
+    assert.deepEqual(seen, want, 'the Problems panel lists what the CLI finds');
+  }
+
+  /** Picks a Quick Fix by its title with the keyboard, as a user would (the menu re-renders under the mouse). */
+  async function chooseCodeAction(title: string): Promise<void> {
+    const focused = page.locator('.action-widget .monaco-list-row.focused');
+    for (let step = 0; step < 20; step++) {
+      if ((await focused.getAttribute('aria-label')) === title) {
+        await page.keyboard.press('Enter');
+        return;
+      }
+      await page.keyboard.press('ArrowDown');
+    }
+    assert.fail(`no Quick Fix titled "${title}"`);
+  }
+
+  function statusBarCluster() {
+    return page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: '⎈' });
+  }
+
+  /** A step of the session: on failure its screenshot is kept as `vscode-failed-<n>.png`. */
+  let steps = 0;
+  function step(title: string, body: () => Promise<void>): void {
+    const number = ++steps;
+    it(title, async () => {
+      try {
+        await body();
+      } catch (error) {
+        await page?.screenshot({ path: join(artifacts, `vscode-failed-${number}.png`) }).catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  before(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    scratch = mkdtempSync(join(tmpdir(), 'kr-vscode-'));
+    workspace = join(scratch, 'shop');
+    cpSync(join(root, 'examples'), workspace, { recursive: true });
+    expected = cliFindings(workspace);
+    exec = writeExecKubeconfig(scratch);
+    const vsix = join(scratch, 'kube-resilience.vsix');
+    const packed = spawnSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '--no-build', '--out', vsix], { cwd: root, encoding: 'utf8' });
+    assert.equal(packed.status, 0, `npm run package failed:\n${packed.stdout}${packed.stderr}`);
+    server = await startCodeServer({
+      workspace,
+      vsix,
+      workspaceTrust: true,
+      settings: { 'kubeResilience.kubeconfig': exec.kubeconfig, 'files.autoSave': 'off', 'editor.hover.delay': 100 },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(20_000);
+    await page.goto(server.url);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
+  });
+
+  after(async () => {
+    if (process.env.KEEP_EDITOR_LOGS) cpSync(join(server.root, 'user-data', 'logs'), join(artifacts, 'vscode-logs'), { recursive: true });
+    await browser?.close();
+    await server?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    console.log(`vscode editor test: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+
+  step('opens the untrusted folder in Restricted Mode and runs no exec credential plugin there', async () => {
+    await page.locator('#workbench\\.parts\\.statusbar', { hasText: 'Restricted Mode' }).waitFor();
+    // The server has read (or given up on) the kubeconfig once the status leaves "⎈ …".
+    await page.waitForFunction(() => Array.from(document.querySelectorAll(".statusbar-item")).some((e) => /⎈ (?!…)/.test(e.textContent ?? '')));
+    await shot('restricted-status');
+    assert.equal(existsSync(exec.marker), false, 'no exec credential plugin may run in an untrusted workspace');
+  });
+
+  step('lists the findings of the example files in the Problems panel, with rule ids', async () => {
+    // The server reports on open documents, as VS Code's own language features do.
+    for (const name of manifestNames(workspace)) await openFile(name);
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel').waitFor();
+    await waitForProblems(asExpected(expected));
+    await shot('problems');
+  });
+
+  step("shows the resilience card when hovering a workload's kind", async () => {
+    await openFile('billing.yaml');
+    const kindValue = page.locator('.view-line', { hasText: /^kind:\s*Deployment/ }).locator('span span', { hasText: 'Deployment' }).first();
+    await kindValue.hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'When something fails' });
+    await hover.waitFor();
+    const text = await hover.innerText();
+    assert.match(text, /Deployment legacy\/billing/);
+    assert.match(text, /resilience/);
+    await shot('hover');
+    await page.keyboard.press('Escape');
+  });
+
+  step('applies the pdb-missing Quick Fix and the finding disappears', async () => {
+    const pdbMissing = expected.find((f) => f.ruleId === 'pdb-missing' && f.file.endsWith('billing.yaml'));
+    assert.ok(pdbMissing, 'the CLI reports pdb-missing for billing.yaml');
+    const fix = pdbMissing.fixes.find((f) => f.preferred);
+    assert.ok(fix, 'pdb-missing has a preferred fix');
+    await openFile('billing.yaml');
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(`:${pdbMissing.range.start.line + 1}:${pdbMissing.range.start.character + 1}`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+.');
+    const action = page.locator('.action-widget .monaco-list-row', { hasText: fix.title });
+    await action.waitFor();
+    await shot('quick-fix');
+    await chooseCodeAction(fix.title);
+    await page.locator('.tabs-container .tab.active.dirty', { hasText: 'billing.yaml' }).waitFor();
+    await page.keyboard.press('Control+S');
+    const file = join(workspace, 'billing.yaml');
+    await waitUntil(() => readFileSync(file, 'utf8').includes('kind: PodDisruptionBudget'), 10_000, 'the fix is saved to billing.yaml');
+    assert.match(readFileSync(file, 'utf8'), /^# The legacy billing app server/, 'comments are kept');
+    await waitForProblems(asExpected(expected.filter((f) => f !== pdbMissing)));
+  });
+
+  step('runs the exec credential plugin only once the folder is trusted (trust is pushed to the server)', async () => {
+    await runCommand('Workspaces: Manage Workspace Trust');
+    await page.locator('.workspace-trust-editor a.monaco-button', { hasText: /^Trust$/ }).click();
+    await waitUntil(() => existsSync(exec.marker), 20_000, 'after trust is granted the server reads the cluster with the exec plugin');
+    await page.keyboard.press('Control+W');
+  });
+
+  step('switches to the embedded demo cluster with Select Context and shows it in the status bar', async () => {
+    await statusBarCluster().click();
+    const demo = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Embedded demo cluster' });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'exec-test' }).waitFor();
+    await shot('select-context');
+    await demo.click();
+    await page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: '⎈ demo' }).waitFor();
+    await shot('status-demo');
+  });
+
+  step('lists the demo cluster\'s own findings in the Cluster Findings view', async () => {
+    await runCommand('Focus on Cluster Findings View');
+    const tree = page.locator('.monaco-list[aria-label="Cluster Findings"]');
+    await tree.locator('.monaco-list-row', { hasText: 'Node cp-1' }).first().waitFor();
+    await tree.locator('.monaco-list-row', { hasText: 'control-plane-single' }).first().waitFor();
+    await shot('cluster-findings');
+  });
+
+  step('opens "What if the control plane dies?" and renders the demo cluster\'s timeline', async () => {
+    await runCommand('Kube Resilience: What if the control plane dies?');
+    const view = page.frameLocator('iframe.webview').frameLocator('#active-frame');
+    await view.locator('section.timeline').waitFor({ timeout: 30_000 });
+    await view.locator('#cluster-title', { hasText: 'demo' }).waitFor();
+    assert.ok((await view.locator('section.timeline').innerText()).length > 20, 'the timeline has rows');
+    await shot('webview');
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
