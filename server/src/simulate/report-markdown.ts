@@ -1,7 +1,7 @@
 import { capacityVerdict, describeScenario } from './describe';
 import { formatSeconds } from './format-time';
 import type { ReportOptions } from './report-text';
-import { subjectName } from './summary';
+import { reasonWithoutSubject, subjectName } from './summary';
 import type { SimulationResult } from './types';
 
 function cell(text: string): string {
@@ -26,7 +26,7 @@ export function renderSimulationMarkdown(result: SimulationResult, options: Repo
   out.push('', '## Cluster functions', '', '| function | states |', '|---|---|');
   for (const c of result.components) out.push(`| ${c.name} | ${c.states.map((s) => `${s.state} at ${formatSeconds(s.at)}`).join(' → ')} |`);
   out.push('', '## Timeline', '', '| at | subject | state | what happens | rests on |', '|---|---|---|---|---|');
-  for (const e of result.timeline) out.push(`| ${formatSeconds(e.at)} | ${cell(subjectName(e))} | ${e.state} | ${cell(e.reason)} | ${cell(e.fact)} |`);
+  for (const e of result.timeline) out.push(`| ${formatSeconds(e.at)} | ${cell(subjectName(e))} | ${e.state} | ${cell(reasonWithoutSubject(e))} | ${cell(e.fact)} |`);
   if (result.assumptions.length) {
     out.push('', '## Assumptions', '');
     for (const a of result.assumptions) out.push(`- ${cell(a)}`);

@@ -1,6 +1,6 @@
 import { capacityVerdict, describeScenario } from './describe';
 import { formatSeconds } from './format-time';
-import { subjectName } from './summary';
+import { reasonWithoutSubject, subjectName } from './summary';
 import type { SimulationResult, State } from './types';
 
 export interface ReportOptions {
@@ -23,7 +23,7 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
   for (const event of result.timeline) {
     if (event.at !== lastAt) lines.push(`  ${formatSeconds(event.at)}`);
     lastAt = event.at;
-    lines.push(`    ${MARK[event.state]} ${subjectName(event)}: ${event.reason} [${shortFact(event.fact)}]`);
+    lines.push(`    ${MARK[event.state]} ${subjectName(event)}: ${reasonWithoutSubject(event)} [${shortFact(event.fact)}]`);
   }
   lines.push('');
   lines.push('Serving capacity (ready and reachable replicas of desired):');

@@ -18,14 +18,16 @@ function verb(event: TimelineEvent): string {
   return plural ? 'are degraded' : 'is degraded';
 }
 
+/** The reason without the "Deployment shop/web: " that repeats the subject it is told under. */
+export function reasonWithoutSubject(event: TimelineEvent): string {
+  if (event.subject.type !== 'workload') return event.reason;
+  const own = `${event.subject.kind ?? ''} ${event.subject.namespace}/${event.subject.name}: `.trimStart();
+  return event.reason.split(own).join('');
+}
+
 /** The reason's first sentence, without repeating the subject it is about. */
 function firstClause(event: TimelineEvent): string {
-  let text = event.reason.split(/\. /)[0];
-  if (event.subject.type === 'workload') {
-    const own = `${event.subject.kind ?? ''} ${event.subject.namespace}/${event.subject.name}`.trim();
-    if (text.startsWith(`${own}: `)) text = text.slice(own.length + 2);
-  }
-  return text;
+  return reasonWithoutSubject(event).split(/\. /)[0];
 }
 
 export function subjectName(event: TimelineEvent): string {
