@@ -153,9 +153,10 @@ describe('scenario 5: as 1, plus traffic ×3 on an HPA workload at 5 m', () => {
   });
 
   it('without memory limits: evicted for good under node pressure, neighbours at risk', () => {
-    const workloads = shop().map((w) => (w.name === 'web' ? { ...w, memoryLimit: false } : w));
+    const workloads = shop().map((w) => (w.name === 'web' ? { ...w, memoryLimit: false, pdb: true } : w));
     const result = simulate(cluster(), workloads, apiserverDown([surge]));
     assert.equal(capacityAt(result, 'web', 360).ready, 0);
+    assert.ok(eventsAbout(result, 'web').some((e) => e.at === 360 && /node-pressure eviction ignores PDBs/.test(e.reason)));
     assert.equal(capacityAt(result, 'web', 3600).ready, 0, 'nothing replaces evicted pods while the API is down');
     assert.ok(capacityAt(result, 'web', TWO_HOURS + 60).ready > 0, 'replaced after recovery');
     assert.ok(eventsAbout(result, 'api').some((e) => /at risk/.test(e.reason) && e.at === 360), 'api shares worker-1 and worker-3');

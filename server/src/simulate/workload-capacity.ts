@@ -297,7 +297,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
         const victims = slots.filter((s) => s.alive);
         for (const node of new Set(victims.map((s) => s.node))) pressuredNodes.push({ node, at: evictAt });
         note(evictAt, {
-          reason: `${label} has no memory limit: under ×${factor} traffic its nodes (${[...new Set(victims.map((s) => s.node))].join(', ')}) come under memory pressure and the kubelet evicts its pods for good (assumed ~${TIMING.assumedSurgeToEviction} s to pressure)`,
+          reason: `${label} has no memory limit: under ×${factor} traffic its nodes (${[...new Set(victims.map((s) => s.node))].join(', ')}) come under memory pressure and the kubelet evicts its pods for good (assumed ~${TIMING.assumedSurgeToEviction} s to pressure)${workload.pdb ? '; its PodDisruptionBudget does not help: node-pressure eviction ignores PDBs' : ''}`,
           fact: FACT.surge,
         });
         for (const slot of victims) loseForGood(slot, evictAt, 'evicted under memory pressure');
