@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { codeServerBinary, commandExists, startCodeServer, type RunningCodeServer } from '../../scripts/editors';
 import { editorsUnavailable } from './availability';
+import { cliFindings, repoRoot, type CliFinding } from './cli-findings';
 
-const root = join(__dirname, '..', '..');
+const root = repoRoot;
 const artifacts = join(root, 'test-artifacts', 'editors');
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -27,22 +28,8 @@ interface ExpectedFinding {
   column: number;
 }
 
-interface CliFinding {
-  ruleId: string;
-  file: string;
-  range: { start: { line: number; character: number } };
-  fixes: { title: string; preferred: boolean }[];
-}
-
-/** The CLI's own findings for the workspace (no cluster): what the Problems panel must show. */
-function cliFindings(workspace: string): CliFinding[] {
-  const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'check', '.', '--format', 'json', '--fail-on', 'none'], { cwd: workspace, encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return (JSON.parse(run.stdout) as { findings: CliFinding[] }).findings;
-}
-
 function asExpected(findings: CliFinding[]): ExpectedFinding[] {
-  return findings.map((f) => ({ file: relative('.', f.file).replace(/^\.\//, ''), ruleId: f.ruleId, line: f.range.start.line + 1, column: f.range.start.character + 1 })).sort(byPlace);
+  return findings.map((f) => ({ file: f.file ?? '', ruleId: f.ruleId, line: f.range!.start.line + 1, column: f.range!.start.character + 1 })).sort(byPlace);
 }
 
 function manifestNames(dir: string): string[] {
@@ -186,7 +173,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     scratch = mkdtempSync(join(tmpdir(), 'kr-vscode-'));
     workspace = join(scratch, 'shop');
     cpSync(join(root, 'examples'), workspace, { recursive: true });
-    expected = cliFindings(workspace);
+    expected = cliFindings(workspace, ['.']).filter((f) => f.file !== null);
     exec = writeExecKubeconfig(scratch);
     const vsix = join(scratch, 'kube-resilience.vsix');
     const packed = spawnSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '--no-build', '--out', vsix], { cwd: root, encoding: 'utf8' });
@@ -246,13 +233,13 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   });
 
   step('applies the pdb-missing Quick Fix and the finding disappears', async () => {
-    const pdbMissing = expected.find((f) => f.ruleId === 'pdb-missing' && f.file.endsWith('billing.yaml'));
+    const pdbMissing = expected.find((f) => f.ruleId === 'pdb-missing' && f.file === 'billing.yaml');
     assert.ok(pdbMissing, 'the CLI reports pdb-missing for billing.yaml');
     const fix = pdbMissing.fixes.find((f) => f.preferred);
     assert.ok(fix, 'pdb-missing has a preferred fix');
     await openFile('billing.yaml');
     await page.keyboard.press('Control+G');
-    await page.locator('.quick-input-widget input').fill(`:${pdbMissing.range.start.line + 1}:${pdbMissing.range.start.character + 1}`);
+    await page.locator('.quick-input-widget input').fill(`:${pdbMissing.range!.start.line + 1}:${pdbMissing.range!.start.character + 1}`);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+.');
     const action = page.locator('.action-widget .monaco-list-row', { hasText: fix.title });
