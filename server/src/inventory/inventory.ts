@@ -35,14 +35,19 @@ export class Inventory {
   private readonly files = new Map<string, ManifestFile>();
   private clusterResources: Resource[] = [];
   private index: Map<string, Resource[]> | undefined;
+  private kindIndex: Map<string, Resource[]> | undefined;
 
   setFile(file: ManifestFile): void {
     this.files.set(file.uri, file);
     this.index = undefined;
+    this.kindIndex = undefined;
   }
 
   removeFile(uri: string): void {
-    if (this.files.delete(uri)) this.index = undefined;
+    if (this.files.delete(uri)) {
+      this.index = undefined;
+      this.kindIndex = undefined;
+    }
   }
 
   getFile(uri: string): ManifestFile | undefined {
@@ -57,6 +62,7 @@ export class Inventory {
   setCluster(resources: Resource[]): void {
     this.clusterResources = resources;
     this.index = undefined;
+    this.kindIndex = undefined;
   }
 
   hasCluster(): boolean {
@@ -89,8 +95,20 @@ export class Inventory {
   }
 
   inNamespace(namespace: string, kind?: string): Resource[] {
-    const list = this.byNamespace().get(namespace) ?? [];
-    return kind ? list.filter((r) => r.kind === kind) : list;
+    if (!kind) return this.byNamespace().get(namespace) ?? [];
+    // Rules ask this for every workload: answered from an index rather than a scan of the namespace.
+    if (!this.kindIndex) {
+      this.kindIndex = new Map();
+      for (const [ns, list] of this.byNamespace()) {
+        for (const resource of list) {
+          const at = `${ns}|${resource.kind}`;
+          const same = this.kindIndex.get(at);
+          if (same) same.push(resource);
+          else this.kindIndex.set(at, [resource]);
+        }
+      }
+    }
+    return this.kindIndex.get(`${namespace}|${kind}`)?.slice() ?? [];
   }
 
   ofKind(kind: string): Resource[] {
