@@ -5,39 +5,13 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver';
+import * as manifests from '../rules/manifests';
 import { LspClient, lineOf, positionOf, textAt } from './lsp-client';
 
 const SERVER = resolve('dist/server.js');
 
-const deployment = (name: string, replicas: number, extra = '') => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels:
-      app: ${name}
-  template:
-    metadata:
-      labels:
-        app: ${name}
-    spec:
-      containers:
-        - name: ${name}
-          image: registry.example/${name}:1.0 # pinned${extra}
-`;
-
-const pdb = (name: string) => `apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: ${name}-pdb
-spec:
-  maxUnavailable: 1
-  selector:
-    matchLabels:
-      app: ${name}
-`;
+const deployment = (name: string, replicas: number) => manifests.deployment({ name, spec: `  replicas: ${replicas}\n`, container: '          # pinned\n' });
+const pdb = (name: string) => manifests.pdb('  maxUnavailable: 1\n', { name: `${name}-pdb`, selector: `    matchLabels:\n      app: ${name}\n` });
 
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.code));
 const has = (ruleId: string) => (diagnostics: Diagnostic[]) => codes(diagnostics).includes(ruleId);
