@@ -121,6 +121,14 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.equal(result.locations[0].physicalLocation.region.startLine, lineOf(deployment('cart', 1), 'replicas: 1') + 1, '1-based');
     });
 
+    it('names files by URI references (escaped), while JSON keeps the path as given', () => {
+      write('my app/deploy.yaml', deployment('spaced', 1));
+      const log = json(cli(['check', join('my app', 'deploy.yaml'), '--format', 'sarif', ...only('single-replica')]));
+      assert.equal(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'my%20app/deploy.yaml');
+      const report = json(cli(['check', join('my app', 'deploy.yaml'), '--format', 'json', ...only('single-replica')]));
+      assert.equal(report.findings[0].file, join('my app', 'deploy.yaml'));
+    });
+
     it('has results: [] when clean', () => {
       const log = json(cli(['check', 'clean.yaml', '--format', 'sarif']));
       assert.deepEqual(sarifProblems(log), []);
