@@ -1,5 +1,5 @@
 import { singleReplica } from '../../server/src/rules/single-replica';
-import { deployment as workload, documents, hpa } from './manifests';
+import { deployment as workload, documents, hpa, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const deployment = (spec: string) => `apiVersion: apps/v1
@@ -53,6 +53,13 @@ ruleTester(singleReplica, {
       code: deployment('  replicas: 1\n'),
       files: { 'hpa.yaml': hpa({ min: 3, namespace: 'shop' }) },
       findings: [{ at: 'replicas' }],
+      output: deployment('  replicas: 2\n'),
+    },
+    {
+      name: 'a PDB in another file, selecting it by matchExpressions, does not make one pod redundant',
+      code: deployment('  replicas: 1\n'),
+      files: { 'pdb.yaml': pdb('  minAvailable: 1\n', { selector: '    matchExpressions:\n      - {key: app, operator: In, values: [web]}\n' }) },
+      findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod \(replicas: 1\)/ }],
       output: deployment('  replicas: 2\n'),
     },
     {
