@@ -51,7 +51,7 @@ ruleTester(pdbBlocksEviction, {
     {
       name: 'minAvailable 100% on a DaemonSet, whose size is unknown',
       code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 100%\n')),
-      findings: [{ at: 'minAvailable', message: /^DaemonSet web: one pod per node, PDB minAvailable 100%: 0 disruptions allowed, so every node drain blocks on this DaemonSet/ }],
+      findings: [{ at: 'minAvailable', message: /^DaemonSet web: one pod per node, PDB minAvailable 100%: 0 disruptions allowed, so every node drain blocks on this DaemonSet/, related: ['manifest.yaml: kind: DaemonSet'] }],
     },
     {
       name: 'the HPA floor is the replica count, and the PDB sits in its own file',

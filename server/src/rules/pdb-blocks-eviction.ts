@@ -47,7 +47,7 @@ export const pdbBlocksEviction: Rule = {
         message: `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`,
         fixes: [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) ?? [] }],
         related: expected.workloads.flatMap(({ workload, replicas }) => [
-          { resource: workload, path: ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
+          { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
           ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),
         ]),
       });
