@@ -188,6 +188,19 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     });
   });
 
+  describe('bad input', () => {
+    it('empty, comment-only, binary and broken files: a clear report, never a crash', () => {
+      write('odd/empty.yaml', '');
+      write('odd/comments.yaml', '# nothing yet\n');
+      writeFileSync(join(dir, 'odd/binary.yaml'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 256)));
+      write('odd/broken.yaml', 'apiVersion: v1\nkind: ConfigMap\ndata: [unclosed\n');
+      const run = cli(['check', 'odd', '--format', 'json']);
+      assert.equal(run.stderr, '');
+      assert.equal(run.status, 1, 'the broken manifest is an error');
+      assert.deepEqual(json(run).findings.map((f: { ruleId: string; file: string }) => [f.ruleId, f.file]), [['invalid-yaml', join('odd', 'broken.yaml')]]);
+    });
+  });
+
   describe('--format text', () => {
     it('groups findings by file, ends with a summary line and has no colour when not a TTY', () => {
       write('text/a.yaml', deployment('alpha', 1));
