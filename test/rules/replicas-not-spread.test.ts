@@ -22,6 +22,8 @@ ruleTester(replicasNotSpread, {
       code: web('      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n'),
     },
     { name: 'one replica', code: web('', '  replicas: 1\n') },
+    { name: 'a host port keeps two pods off one node', code: deployment({ spec: '  replicas: 3\n', container: '          ports:\n            - containerPort: 6666\n              hostPort: 6666\n' }) },
+    { name: 'ports under hostNetwork are host ports', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: true\n', container: '          ports:\n            - containerPort: 9100\n' }) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: web().replace('name: web\n', 'name: web\n  namespace: kube-system\n') },
     { name: 'a DaemonSet is on every node anyway', code: web().replace('kind: Deployment', 'kind: DaemonSet') },
   ],

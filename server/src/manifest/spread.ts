@@ -43,3 +43,13 @@ export function strayFailureDomainSelectors(podSpec: any, labels: Labels): Label
     .filter((term) => !selectorMatches(term.labelSelector, labels))
     .map((term) => term.labelSelector ?? {});
 }
+
+/**
+ * Whether the pods claim a host port (hostPort, or any port under hostNetwork): the scheduler never
+ * puts two of them on one node, so they are spread by construction.
+ */
+export function claimsHostPorts(podSpec: any): boolean {
+  return list(podSpec?.containers).some((container) =>
+    list(container?.ports).some((port) => (typeof port?.hostPort === 'number' && port.hostPort > 0) || (podSpec?.hostNetwork === true && port?.containerPort !== undefined)),
+  );
+}
