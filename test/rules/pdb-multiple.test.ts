@@ -18,8 +18,8 @@ ruleTester(pdbMultiple, {
       name: 'two PDBs in one file select the same Deployment: both are reported',
       code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n', { name: 'web-min' })),
       findings: [
-        { at: 'selector', line: 25, message: 'PodDisruptionBudget web-pdb and PodDisruptionBudget web-min all select the pods of Deployment web: the eviction API refuses to evict pods with more than one PDB, so every node drain hangs on them. Keep one PDB per pod.' },
-        { at: 'selector', line: 35, message: /^PodDisruptionBudget web-min and PodDisruptionBudget web-pdb all select/ },
+        { at: 'selector', line: 25, message: 'PodDisruptionBudget web-pdb and PodDisruptionBudget web-min both select the pods of Deployment web: the eviction API refuses to evict pods with more than one PDB, so every node drain hangs on them. Keep one PDB per pod.' },
+        { at: 'selector', line: 35, message: /^PodDisruptionBudget web-min and PodDisruptionBudget web-pdb both select/ },
       ],
       output: null,
     },
@@ -27,8 +27,17 @@ ruleTester(pdbMultiple, {
       name: 'the other PDB lives in another file and selects by expression',
       code: documents(web, pdb('  maxUnavailable: 1\n')),
       files: { 'all.yaml': pdb('  maxUnavailable: 1\n', { name: 'everything-web', selector: '    matchExpressions:\n      - key: app\n        operator: Exists\n' }) },
-      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb and PodDisruptionBudget everything-web all select the pods of Deployment web/, related: ['all.yaml: selector', 'manifest.yaml: kind: Deployment'] }],
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb and PodDisruptionBudget everything-web both select the pods of Deployment web/, related: ['all.yaml: selector', 'manifest.yaml: kind: Deployment'] }],
       output: null,
+    },
+    {
+      name: 'three PDBs: each names the two others',
+      code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n', { name: 'web-min' }), pdb('  minAvailable: 2\n', { name: 'web-two' })),
+      findings: [
+        { at: 'selector', message: /^PodDisruptionBudget web-pdb and PodDisruptionBudget web-min, PodDisruptionBudget web-two all select/ },
+        { at: 'selector', message: /^PodDisruptionBudget web-min and PodDisruptionBudget web-pdb, PodDisruptionBudget web-two all select/ },
+        { at: 'selector', message: /^PodDisruptionBudget web-two and PodDisruptionBudget web-pdb, PodDisruptionBudget web-min all select/ },
+      ],
     },
   ],
 });
