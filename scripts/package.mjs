@@ -21,7 +21,9 @@ function run(command, commandArgs) {
 
 if (!args.includes('--no-build')) run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--production']);
 const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out]);
+// Relative links stay relative: VS Code shows the packaged README from the extension's folder, where docs/** is.
+run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
 
 const bytes = statSync(out).size;
-console.log(`${relative(process.cwd(), out) || out}  ${(bytes / 1024).toFixed(1)} KiB`);
+const shown = out.startsWith(process.cwd()) ? relative(process.cwd(), out) : out;
+console.log(`${shown}  ${(bytes / 1024).toFixed(1)} KiB`);
