@@ -40,6 +40,15 @@ function byPlace(a: ExpectedFinding, b: ExpectedFinding): number {
   return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
 }
 
+/** The screenshots worth a place in the README (UPDATE_DOC_IMAGES=1 refreshes them in docs/images). */
+const DOC_IMAGES = ['restricted-status', 'problems', 'hover', 'quick-fix', 'select-context', 'cluster-findings', 'webview'];
+
+function saveDocImage(from: string, to: string): void {
+  // pngquant makes them about a third of the size; without it they are kept as taken.
+  const quantized = spawnSync('pngquant', ['--quality', '70-90', '--speed', '1', '--force', '--output', to, from]);
+  if (quantized.status !== 0) copyFileSync(from, to);
+}
+
 /** An exec credential plugin that leaves a marker file behind when anything runs it. */
 function writeExecKubeconfig(dir: string): { kubeconfig: string; marker: string } {
   const marker = join(dir, 'exec-plugin-ran');
@@ -85,7 +94,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   async function shot(name: string): Promise<void> {
     const file = join(artifacts, `vscode-${name}.png`);
     await page.screenshot({ path: file });
-    if (process.env.UPDATE_DOC_IMAGES) copyFileSync(file, join(root, 'docs', 'images', `vscode-${name}.png`));
+    if (process.env.UPDATE_DOC_IMAGES && DOC_IMAGES.includes(name)) saveDocImage(file, join(root, 'docs', 'images', `vscode-${name}.png`));
   }
 
   async function runCommand(title: string): Promise<void> {
