@@ -69,5 +69,11 @@ ruleTester(pdbBlocksEviction, {
       ),
       findings: [{ at: 'minAvailable', message: /^4 pods of Deployment web, Deployment api, PDB minAvailable 4: 0 disruptions allowed, so every node drain blocks on these pods/ }],
     },
+    {
+      name: 'a policy/v1beta1 PDB without a budget means minAvailable 1, all there is of one replica',
+      code: documents(web(1), pdb('').replace('policy/v1', 'policy/v1beta1')),
+      findings: [{ at: 'spec', message: /^Deployment web: 1 replica, PDB minAvailable 1: 0 disruptions allowed/ }],
+      output: documents(web(1), pdb('  maxUnavailable: 1\n').replace('policy/v1', 'policy/v1beta1')),
+    },
   ],
 });

@@ -7,6 +7,7 @@ ruleTester(pdbNoBudget, {
     { name: 'maxUnavailable', code: pdb('  maxUnavailable: 1\n') },
     { name: 'minAvailable as a percentage', code: pdb('  minAvailable: 50%\n') },
     { name: 'maxUnavailable 0 (pdb-blocks-eviction covers it)', code: pdb('  maxUnavailable: 0\n') },
+    { name: 'policy/v1beta1 defaulted the budget to minAvailable 1', code: pdb('').replace('policy/v1', 'policy/v1beta1') },
   ],
   invalid: [
     {

@@ -14,12 +14,23 @@ export function pdbBudget(pdb: Resource): PdbBudget | undefined {
     const value = parseIntOrPercent(spec[field]);
     if (value) return { field, value };
   }
+  if (defaultsMinAvailable(pdb) && !hasBudgetField(pdb)) return { field: 'minAvailable', value: { kind: 'int', value: 1 } };
   return undefined;
 }
 
-export function hasBudgetField(pdb: Resource): boolean {
+/** policy/v1beta1 (served until Kubernetes 1.25) defaulted an unstated budget to minAvailable 1; policy/v1 defaults nothing. */
+function defaultsMinAvailable(pdb: Resource): boolean {
+  return pdb.apiVersion === 'policy/v1beta1';
+}
+
+function hasBudgetField(pdb: Resource): boolean {
   const spec = pdb.object?.spec;
   return !!spec && typeof spec === 'object' && (spec.minAvailable != null || spec.maxUnavailable != null);
+}
+
+/** Whether the PDB has a budget at all: one it writes, or the one its API version defaults. */
+export function statesBudget(pdb: Resource): boolean {
+  return hasBudgetField(pdb) || defaultsMinAvailable(pdb);
 }
 
 /** A budget that allows no disruption whatever the number of pods: maxUnavailable 0 or 0%, minAvailable 100%. */

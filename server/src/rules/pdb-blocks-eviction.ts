@@ -1,5 +1,7 @@
-import { replaceField } from '../fixes/yaml-edit';
+import type { TextEdit } from '../fixes/edit';
+import { replaceField, setField } from '../fixes/yaml-edit';
 import { describeReplicas, type ExpectedPods } from '../inventory/inventory';
+import type { Resource } from '../manifest/parse';
 import { blocksAlways, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -19,6 +21,12 @@ function describeGuarded(expected: ExpectedPods): string {
 function blocks(budget: PdbBudget, expected: ExpectedPods): boolean {
   if (blocksAlways(budget)) return true;
   return expected.count !== undefined && expected.count > 0 && disruptionsAllowed(budget, expected.count) === 0;
+}
+
+/** Replaces the written budget; a defaulted one (policy/v1beta1) gets maxUnavailable written out. */
+function oneAtATime(pdb: Resource, budget: PdbBudget): TextEdit[] | undefined {
+  const written = pdb.object?.spec?.[budget.field] !== undefined;
+  return written ? replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) : setField(pdb, ['spec', 'maxUnavailable'], 1, 'start');
 }
 
 export const pdbBlocksEviction: Rule = {
@@ -45,7 +53,7 @@ export const pdbBlocksEviction: Rule = {
         resource: pdb,
         path: ['spec', budget.field],
         message: `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`,
-        fixes: [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) ?? [] }],
+        fixes: [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: oneAtATime(pdb, budget) ?? [] }],
         related: expected.workloads.flatMap(({ workload, replicas }) => [
           { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
           ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { hasBudgetField } from '../manifest/pdb';
+import { statesBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
@@ -11,13 +11,13 @@ export const pdbNoBudget: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget states no budget',
     description:
-      'A policy/v1 PodDisruptionBudget with neither minAvailable nor maxUnavailable requires no pod to stay healthy: the disruption controller allows as many evictions as there are healthy pods, so a node drain or an autoscaler scale-down may take every selected pod at once, exactly as if there were no PDB. It looks like protection and is none.',
+      'A policy/v1 PodDisruptionBudget with neither minAvailable nor maxUnavailable requires no pod to stay healthy: the disruption controller allows as many evictions as there are healthy pods, so a node drain or an autoscaler scale-down may take every selected pod at once, exactly as if there were no PDB. It looks like protection and is none. (The old policy/v1beta1 defaulted such a PDB to minAvailable 1, and is not reported.)',
     fix: 'Adds `maxUnavailable: 1`.',
     example: documents(ordersDeployment(), examplePdb('')),
   },
   check({ resources, report }) {
     for (const pdb of resources) {
-      if (pdb.kind !== 'PodDisruptionBudget' || hasBudgetField(pdb)) continue;
+      if (pdb.kind !== 'PodDisruptionBudget' || statesBudget(pdb)) continue;
       report({
         resource: pdb,
         path: ['spec'],
