@@ -4,8 +4,8 @@ import { ownedByAnother } from '../inventory/inventory';
 import { declaredFacts, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
-import { pdbFor } from './pdb-missing';
 import { ordersDeployment } from './example-disruption';
+import { pdbFor } from './pdb-missing';
 import type { Rule } from './types';
 
 export const SAFE_TO_EVICT = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
