@@ -79,6 +79,17 @@ export class LspClient {
     return version;
   }
 
+  /** Sends one ranged (incremental) change, as editors do while typing, and returns the new version. */
+  async edit(uri: string, range: Range, newText: string): Promise<number> {
+    const entry = this.texts.get(uri);
+    if (!entry) throw new Error(`${uri} is not open`);
+    const version = entry.version + 1;
+    const text = applyTextEdits(entry.text, [{ range, newText }]);
+    this.texts.set(uri, { text, version });
+    await this.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text: newText }] });
+    return version;
+  }
+
   textOf(uri: string): string {
     const entry = this.texts.get(uri);
     if (!entry) throw new Error(`${uri} is not open`);

@@ -107,6 +107,19 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual(again, [], 'nothing left to fix');
   });
 
+  it('follows incremental edits: typing 1 over the 2 brings single-replica back, an undo removes it', async () => {
+    const u = uri('typing.yaml');
+    await client.open(u, deployment('typed', 2));
+    await client.diagnostics(u, lacks('single-replica'));
+    const at = positionOf(client.textOf(u), 'replicas: 2', 0, 'replicas: '.length);
+    const one = await client.edit(u, { start: at, end: { line: at.line, character: at.character + 1 } }, '1');
+    const fired = await client.diagnostics(u, has('single-replica'), one);
+    assert.equal(fired.find((d) => d.code === 'single-replica')!.range.start.line, at.line);
+    const two = await client.edit(u, { start: at, end: { line: at.line, character: at.character + 1 } }, '2');
+    await client.diagnostics(u, lacks('single-replica'), two);
+    assert.match(client.textOf(u), /replicas: 2\n/);
+  });
+
   it('re-analyses a Deployment when a PDB for it is opened in another file', async () => {
     const app = uri('cache.yaml');
     await client.open(app, deployment('cache', 2));
