@@ -56,7 +56,8 @@ describe('parseManifest', () => {
     assert.deepEqual(names(file), ['Service/default/a', 'Service/default/c']);
     const broken = file.documents[1];
     assert.ok(broken.parsed.error);
-    assert.ok(broken.parsed.error.offset > 0 && broken.parsed.error.offset <= broken.text.length, 'the error points inside its document');
+    const { offset, length } = broken.parsed.error;
+    assert.equal(broken.text.slice(offset, offset + length), 'data: [unclosed', 'an error reported at the end points at the last line written, not at the next document');
     assert.deepEqual(errors(file).map((e) => e === null), [true, false, true]);
   });
 

@@ -95,6 +95,13 @@ function parseUncached(text: string): ParsedChunk {
       return { error: { message: duplicateKeyMessage(duplicate.key), offset: start, length: end - start } };
     }
     const error = doc.errors[0];
+    const end = text.trimEnd().length;
+    if (error.pos[0] >= end && end > 0) {
+      // Reported at the very end (an unclosed bracket or quote): point at the last line written, not past it.
+      const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+      const indent = /^[ \t]*/.exec(text.slice(lineStart))![0].length;
+      return { error: { message: unreadable(error), offset: lineStart + indent, length: end - lineStart - indent } };
+    }
     return { error: { message: unreadable(error), offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
   }
   try {
