@@ -69,6 +69,8 @@ export interface CodeServerOptions {
   /** The folder to open. */
   workspace: string;
   vsix: string;
+  /** Other extensions to install beside it (.vsix files). */
+  otherExtensions?: string[];
   /** Extra user settings (merged over OFFLINE_SETTINGS). */
   settings?: Record<string, unknown>;
   /** Leave workspace trust on (the folder then opens untrusted, in restricted mode). */
@@ -116,8 +118,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
     ...options.env,
   };
   const profile = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
-  const installed = spawnSync(bin, [...profile, '--install-extension', options.vsix], { env, encoding: 'utf8', timeout: 60_000 });
-  if (installed.status !== 0) throw new Error(`installing ${options.vsix} into code-server failed:\n${installed.stdout}${installed.stderr}`);
+  const vsixes = [options.vsix, ...(options.otherExtensions ?? [])];
+  const installed = spawnSync(bin, [...profile, ...vsixes.flatMap((v) => ['--install-extension', v])], { env, encoding: 'utf8', timeout: 60_000 });
+  if (installed.status !== 0) throw new Error(`installing ${vsixes.join(', ')} into code-server failed:\n${installed.stdout}${installed.stderr}`);
 
   const args = [
     '--config', configFile, ...profile,

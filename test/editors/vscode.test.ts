@@ -6,14 +6,13 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { codeServerBinary, commandExists, startCodeServer, type RunningCodeServer } from '../../scripts/editors';
+import type { Page } from 'playwright-core';
+import { codeServerBinary, startCodeServer, type RunningCodeServer } from '../../scripts/editors';
 import { editorsUnavailable } from './availability';
 import { cliFindings, repoRoot, type CliFinding } from './cli-findings';
+import { ARTIFACTS, CHROMIUM, packageVsix, Workbench } from './workbench';
 
 const root = repoRoot;
-const artifacts = join(root, 'test-artifacts', 'editors');
-const CHROMIUM = '/usr/bin/chromium';
 
 const unavailable = editorsUnavailable([
   ['code-server', !!codeServerBinary()],
@@ -83,7 +82,7 @@ function writeExecKubeconfig(dir: string): { kubeconfig: string; marker: string 
 
 describe('VS Code (code-server) with the packaged extension', { skip: unavailable }, () => {
   let server: RunningCodeServer;
-  let browser: Browser;
+  let workbench: Workbench;
   let page: Page;
   let workspace: string;
   let scratch: string;
@@ -92,31 +91,8 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   const started = Date.now();
 
   async function shot(name: string): Promise<void> {
-    const file = join(artifacts, `vscode-${name}.png`);
-    await page.screenshot({ path: file });
+    const file = await workbench.screenshot(`vscode-${name}`);
     if (process.env.UPDATE_DOC_IMAGES && DOC_IMAGES.includes(name)) saveDocImage(file, join(root, 'docs', 'images', `vscode-${name}.png`));
-  }
-
-  async function runCommand(title: string): Promise<void> {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor();
-    await page.keyboard.press('Enter');
-  }
-
-  async function openFile(name: string): Promise<void> {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor().catch(async (error) => {
-      await shot(`failed-open-${name}`);
-      throw error;
-    });
   }
 
   /** What the Problems panel lists, as file / rule id / line / column. */
@@ -134,7 +110,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
 
   async function waitForProblems(want: ExpectedFinding[], timeoutMs = 20_000): Promise<void> {
     // The list is virtualised: maximised, the panel renders every row.
-    await runCommand('View: Toggle Maximized Panel');
+    await workbench.runCommand('View: Toggle Maximized Panel');
     const deadline = Date.now() + timeoutMs;
     let seen: ExpectedFinding[] = [];
     while (Date.now() < deadline) {
@@ -142,7 +118,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
       if (JSON.stringify(seen) === JSON.stringify(want)) break;
       await page.waitForTimeout(250);
     }
-    await runCommand('View: Toggle Maximized Panel');
+    await workbench.runCommand('View: Toggle Maximized Panel');
     assert.deepEqual(seen, want, 'the Problems panel lists what the CLI finds');
   }
 
@@ -159,10 +135,6 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     assert.fail(`no Quick Fix titled "${title}"`);
   }
 
-  function statusBarCluster() {
-    return page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: '⎈' });
-  }
-
   /** A step of the session: on failure its screenshot is kept as `vscode-failed-<n>.png`. */
   let steps = 0;
   function step(title: string, body: () => Promise<void>): void {
@@ -171,41 +143,33 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
       try {
         await body();
       } catch (error) {
-        await page?.screenshot({ path: join(artifacts, `vscode-failed-${number}.png`) }).catch(() => undefined);
+        await workbench?.screenshot(`vscode-failed-${number}`).catch(() => undefined);
         throw error;
       }
     });
   }
 
   before(async () => {
-    mkdirSync(artifacts, { recursive: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'kr-vscode-'));
     workspace = join(scratch, 'shop');
     cpSync(join(root, 'examples'), workspace, { recursive: true });
     expected = cliFindings(workspace, ['.']).filter((f) => f.file !== null);
     exec = writeExecKubeconfig(scratch);
-    const vsix = join(scratch, 'kube-resilience.vsix');
-    const packed = spawnSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '--no-build', '--out', vsix], { cwd: root, encoding: 'utf8' });
-    assert.equal(packed.status, 0, `npm run package failed:\n${packed.stdout}${packed.stderr}`);
+    const vsix = packageVsix(join(scratch, 'kube-resilience.vsix'));
     server = await startCodeServer({
       workspace,
       vsix,
       workspaceTrust: true,
       settings: { 'kubeResilience.kubeconfig': exec.kubeconfig, 'files.autoSave': 'off', 'editor.hover.delay': 100 },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(20_000);
-    await page.goto(server.url);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
+    workbench = await Workbench.open(server.url);
+    page = workbench.page;
   });
 
   after(async () => {
-    if (process.env.KEEP_EDITOR_LOGS) cpSync(join(server.root, 'user-data', 'logs'), join(artifacts, 'vscode-logs'), { recursive: true });
-    await browser?.close();
+    if (process.env.KEEP_EDITOR_LOGS) cpSync(join(server.root, 'user-data', 'logs'), join(ARTIFACTS, 'vscode-logs'), { recursive: true });
+    await workbench?.close();
     await server?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     console.log(`vscode editor test: ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -221,7 +185,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
 
   step('lists the findings of the example files in the Problems panel, with rule ids', async () => {
     // The server reports on open documents, as VS Code's own language features do.
-    for (const name of manifestNames(workspace)) await openFile(name);
+    for (const name of manifestNames(workspace)) await workbench.openFile(name);
     await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel').waitFor();
     await waitForProblems(asExpected(expected));
@@ -229,7 +193,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   });
 
   step("shows the resilience card when hovering a workload's kind", async () => {
-    await openFile('billing.yaml');
+    await workbench.openFile('billing.yaml');
     const kindValue = page.locator('.view-line', { hasText: /^kind:\s*Deployment/ }).locator('span span', { hasText: 'Deployment' }).first();
     await kindValue.hover();
     const hover = page.locator('.monaco-hover:visible', { hasText: 'When something fails' });
@@ -246,7 +210,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     assert.ok(pdbMissing, 'the CLI reports pdb-missing for billing.yaml');
     const fix = pdbMissing.fixes.find((f) => f.preferred);
     assert.ok(fix, 'pdb-missing has a preferred fix');
-    await openFile('billing.yaml');
+    await workbench.openFile('billing.yaml');
     await page.keyboard.press('Control+G');
     await page.locator('.quick-input-widget input').fill(`:${pdbMissing.range!.start.line + 1}:${pdbMissing.range!.start.character + 1}`);
     await page.keyboard.press('Enter');
@@ -264,24 +228,24 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   });
 
   step('runs the exec credential plugin only once the folder is trusted (trust is pushed to the server)', async () => {
-    await runCommand('Workspaces: Manage Workspace Trust');
+    await workbench.runCommand('Workspaces: Manage Workspace Trust');
     await page.locator('.workspace-trust-editor a.monaco-button', { hasText: /^Trust$/ }).click();
     await waitUntil(() => existsSync(exec.marker), 20_000, 'after trust is granted the server reads the cluster with the exec plugin');
     await page.keyboard.press('Control+W');
   });
 
   step('switches to the embedded demo cluster with Select Context and shows it in the status bar', async () => {
-    await statusBarCluster().click();
+    await workbench.statusBarItem('⎈').click();
     const demo = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Embedded demo cluster' });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'exec-test' }).waitFor();
     await shot('select-context');
     await demo.click();
-    await page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: '⎈ demo' }).waitFor();
+    await workbench.statusBarItem('⎈ demo').waitFor();
     await shot('status-demo');
   });
 
   step('lists the demo cluster\'s own findings in the Cluster Findings view', async () => {
-    await runCommand('Focus on Cluster Findings View');
+    await workbench.runCommand('Focus on Cluster Findings View');
     const tree = page.locator('.monaco-list[aria-label="Cluster Findings"]');
     await tree.locator('.monaco-list-row', { hasText: 'Node cp-1' }).first().waitFor();
     await tree.locator('.monaco-list-row', { hasText: 'control-plane-single' }).first().waitFor();
@@ -289,7 +253,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   });
 
   step('opens "What if the control plane dies?" and renders the demo cluster\'s timeline', async () => {
-    await runCommand('Kube Resilience: What if the control plane dies?');
+    await workbench.runCommand('Kube Resilience: What if the control plane dies?');
     const view = page.frameLocator('iframe.webview').frameLocator('#active-frame');
     await view.locator('section.timeline').waitFor({ timeout: 30_000 });
     await view.locator('#cluster-title', { hasText: 'demo' }).waitFor();

@@ -35,11 +35,8 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     showStatus();
     void findings.refresh();
   };
-  const settingsChanged = () => {
-    status = undefined;
-    pushSettings(client);
-    showStatus();
-  };
+  // The old status stays until the server's next one: it reloads only when the cluster settings really changed.
+  const settingsChanged = () => pushSettings(client);
 
   context.subscriptions.push(
     item,
@@ -58,10 +55,7 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     vscode.workspace.onDidGrantWorkspaceTrust(settingsChanged),
     kubernetesExtension.onDidChange(settingsChanged),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (['cluster', 'context', 'kubeconfig', 'extraPath'].some((key) => e.affectsConfiguration(`kubeResilience.${key}`))) {
-        status = undefined;
-        showStatus();
-      }
+      if (e.affectsConfiguration('kubeResilience.cluster')) showStatus();
     }),
   );
   // Settings can only be pushed to a running server; the Kubernetes extension's answer may come at any time.
