@@ -45,7 +45,7 @@ const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt)?$/,
-  /^extension\/dist\/(extension|server|cli|webview)\.js$/,
+  /^extension\/dist\/[^/]+\.js$/,
   /^extension\/docs\/.+/,
   /^extension\/syntaxes\/.+/,
   /^extension\/media\/.+\.(css|svg|png)$/,
