@@ -132,6 +132,16 @@ describe('the language server reads the cluster in the background', () => {
     assert.equal(status.source, 'demo');
     assert.equal(status.name, 'demo');
     assert.match(status.verdict, /^1 control plane ⚠\. no kubeconfig found \(the default location: .*\): showing the embedded demo cluster$/);
+    const tree = await server.connection.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {});
+    assert.ok(tree.findings.some((f) => f.ruleId === 'control-plane-single'), 'the tree view speaks of the demo cluster');
+    const gpuPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: render\nspec:\n  containers:\n    - name: r\n      image: r\n      resources:\n        limits:\n          nvidia.com/gpu: 1\n';
+    const uri = 'file:///fallback/render.yaml';
+    await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: gpuPod } });
+    const published = (await server.until(() => server.diagnostics.find((d) => d.uri === uri), 'diagnostics of the GPU pod')) as unknown as { diagnostics: { code: string; message: string }[] };
+    const gpu = published.diagnostics.find((d) => d.code === 'gpu-untolerated');
+    assert.ok(gpu, 'the GPU pod is still checked');
+    assert.match(gpu.message, /assuming/i, 'a manifest is not judged against the fallen-back demo cluster');
+    assert.equal(published.diagnostics.some((d) => d.code === 'unschedulable'), false);
   });
 
   it('refuses an exec plugin in an untrusted workspace and reports why', async () => {

@@ -90,6 +90,17 @@ export class Inventory {
     return index;
   }
 
+  /**
+   * The cluster's own objects that a person manages: not shadowed by a manifest of the workspace
+   * (the manifest speaks for it) and not created by a controller (a Deployment's ReplicaSets and
+   * pods, mirror pods), so a finding is reported once, on the object to change.
+   */
+  clusterManaged(): Resource[] {
+    const shadowed = new Set<string>();
+    for (const file of this.files.values()) for (const resource of file.resources) shadowed.add(key(resource));
+    return this.clusterResources.filter((r) => !shadowed.has(key(r)) && !ownedByAnother(r));
+  }
+
   resources(): Resource[] {
     return [...this.byNamespace().values()].flat();
   }

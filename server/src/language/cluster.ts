@@ -3,6 +3,7 @@ import { loadClusterForEditor } from '../cluster/load';
 import { topologyVerdict } from '../cluster/topology-detect';
 import type { ClusterInfo } from '../cluster/types';
 import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../protocol';
+import { Inventory } from '../inventory/inventory';
 import { analyzeCluster } from '../rules/engine';
 import type { ServerSettings } from '../settings';
 import type { Feature } from './features';
@@ -34,6 +35,8 @@ class ClusterLoader {
   private key: string | undefined;
   private running: AbortController | undefined;
   private loadedKey: string | undefined;
+  /** The cluster the status bar and tree view speak of (the demo, when fallen back to). */
+  private shown: ClusterInfo | undefined;
   private status: ClusterStatus = { source: 'none', name: '', verdict: 'reading the cluster…', controlPlanes: null, missing: [] };
 
   constructor(private readonly state: ServerState) {
@@ -64,7 +67,10 @@ class ClusterLoader {
         signal: controller.signal,
       });
       if (controller !== this.running) return this.status;
-      this.state.setCluster(cluster);
+      // The demo stands in only where a person asked for it: manifests are never judged against a
+      // cluster they will not run on. Fallen back to, it still feeds the simulator and the tree view.
+      this.state.setCluster(fallback ? undefined : cluster);
+      this.shown = cluster;
       this.loadedKey = key;
       this.status = statusOf(cluster, fallback);
     } catch (error) {
@@ -74,6 +80,7 @@ class ClusterLoader {
       const kept = this.loadedKey === key ? this.state.cluster : undefined;
       if (!kept) {
         this.state.setCluster(undefined);
+        this.shown = undefined;
         this.loadedKey = undefined;
       }
       this.status = kept ? { ...statusOf(kept), error: message } : { source: 'none', name: settings.context ?? '', verdict: '', controlPlanes: null, error: message, missing: [] };
@@ -84,9 +91,10 @@ class ClusterLoader {
   }
 
   findings(): ClusterFindingsResult {
-    const cluster = this.state.cluster;
+    const cluster = this.shown;
     if (!cluster) return { findings: [] };
-    const findings = analyzeCluster(this.state.inventory, { severities: this.state.settings.rules, cluster });
+    const inventory = cluster === this.state.cluster ? this.state.inventory : inventoryOf(cluster);
+    const findings = analyzeCluster(inventory, { severities: this.state.settings.rules, cluster });
     return {
       findings: findings.map((f) => ({
         ruleId: f.ruleId,
@@ -96,6 +104,13 @@ class ClusterLoader {
       })),
     };
   }
+}
+
+/** An inventory of a cluster alone, for findings about a cluster the manifests are not analysed against. */
+function inventoryOf(cluster: ClusterInfo): Inventory {
+  const inventory = new Inventory();
+  inventory.setCluster(cluster.resources);
+  return inventory;
 }
 
 let loader: ClusterLoader | undefined;

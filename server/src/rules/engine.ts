@@ -25,7 +25,7 @@ export function analyzeFile(file: ManifestFile, inventory: Inventory, options: A
 
 /** Findings about the cluster's own resources (nodes, CoreDNS, …), which belong to no file. */
 export function analyzeCluster(inventory: Inventory, options: AnalyzeOptions & { cluster: ClusterInfo }): Finding[] {
-  return run({ resources: options.cluster.resources, inventory, cluster: options.cluster }, options);
+  return run({ resources: inventory.clusterManaged(), inventory, cluster: options.cluster }, options);
 }
 
 function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOptions): Finding[] {
