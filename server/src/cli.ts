@@ -49,6 +49,10 @@ async function main(argv: string[]): Promise<number> {
     io.stderr(`kube-resilience: unknown command "${command}" (try --help)`);
     return 2;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(USAGE);
+    return 0;
+  }
   try {
     return await run(rest, io);
   } catch (error) {
