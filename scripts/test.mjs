@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const unitOnly = process.argv.includes('--unit');
-const needsBuild = ['test/protocol', 'test/cli', 'test/editors', 'test/webview'];
+const needsBuild = ['test/protocol', 'test/cli', 'test/editors', 'test/webview', 'test/scripts/package'];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 
 function find(dir) {
