@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +20,20 @@ describe('findManifestFiles', () => {
 
   it('lists *.yaml, *.yml and *.json below the folder, sorted, skipping dependency, build and hidden folders', () => {
     assert.deepEqual(findManifestFiles(dir).map((p) => relative(dir, p)), ['D.YAML', 'a.yml', 'b.yaml', 'c.json', join('chart', 'templates', 'x.yaml'), join('k8s', 'base', 'deploy.yaml')]);
+  });
+
+  it('follows symbolic links once: a link back up the tree or to a listed file adds nothing', () => {
+    const looped = mkdtempSync(join(tmpdir(), 'kr-loop-'));
+    try {
+      mkdirSync(join(looped, 'sub'));
+      writeFileSync(join(looped, 'sub', 'a.yaml'), 'kind: x\n');
+      symlinkSync('..', join(looped, 'sub', 'up'));
+      symlinkSync('a.yaml', join(looped, 'sub', 'same.yaml'));
+      symlinkSync(join(looped, 'sub'), join(looped, 'linked'));
+      assert.deepEqual(findManifestFiles(looped).map((p) => relative(looped, p)), [join('linked', 'a.yaml')]);
+    } finally {
+      rmSync(looped, { recursive: true, force: true });
+    }
   });
 
   it('stops at the limit', () => {

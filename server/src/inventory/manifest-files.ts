@@ -9,9 +9,18 @@ export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
 /** Manifest files below `dir`, sorted, skipping dependency and build folders. */
 export function findManifestFiles(dir: string, limit = 20_000): string[] {
   const found: string[] = [];
+  // Symbolic links may lead back up the tree or to a file seen already: each directory and file counts once.
+  const seen = new Set<string>();
+  const firstVisit = (stat: { dev: number; ino: number }) => {
+    const identity = `${stat.dev}:${stat.ino}`;
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
+  };
   const walk = (current: string) => {
     let names: string[];
     try {
+      if (!firstVisit(statSync(current))) return;
       names = readdirSync(current).sort();
     } catch {
       return;
@@ -27,7 +36,7 @@ export function findManifestFiles(dir: string, limit = 20_000): string[] {
       }
       if (stat.isDirectory()) {
         if (!SKIP_DIRS.has(name) && !name.startsWith('.')) walk(path);
-      } else if (MANIFEST_EXTENSIONS.test(name) && stat.size <= MAX_MANIFEST_BYTES) {
+      } else if (MANIFEST_EXTENSIONS.test(name) && stat.size <= MAX_MANIFEST_BYTES && firstVisit(stat)) {
         found.push(path);
       }
     }
