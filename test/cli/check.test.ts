@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as manifests from '../rules/manifests';
 import { sarifProblems } from './sarif-shape';
@@ -172,6 +172,12 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     it('reads stdin for -', () => {
       const report = json(cli(['check', '-', '--format', 'json', ...only('single-replica')], deployment('piped', 1)));
       assert.deepEqual(report.findings.map((f: { file: string; resource: { name: string } }) => [f.file, f.resource.name]), [['-', 'piped']]);
+    });
+
+    it('analyses a file named twice (through its folder, or as ./x) once', () => {
+      write('twice/app.yaml', deployment('twice', 1));
+      const report = json(cli(['check', 'twice', join('twice', 'app.yaml'), `.${sep}${join('twice', 'app.yaml')}`, '--format', 'json', ...only('single-replica')]));
+      assert.deepEqual(report.findings.map((f: { file: string }) => f.file), [join('twice', 'app.yaml')]);
     });
 
     it('recurses into directories over *.yaml, *.yml and *.json, skipping node_modules and other files', () => {

@@ -1,4 +1,5 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
 import { UsageError } from './usage-error';
@@ -40,7 +41,7 @@ function parseRuleOverrides(values: string[]): Record<string, SeverityOverride> 
 
 /** PATHs as given → manifest files, each named as the user would name it. */
 export function collectFiles(paths: string[]): string[] {
-  return paths.flatMap((path) => {
+  const files = paths.flatMap((path) => {
     if (path === '-') return ['-'];
     let stat;
     try {
@@ -49,6 +50,14 @@ export function collectFiles(paths: string[]): string[] {
       throw new UsageError(`cannot read ${path}: no such file or directory`);
     }
     return stat.isDirectory() ? findManifestFiles(path) : [path];
+  });
+  // `check k8s k8s/app.yaml` or `./a.yaml a.yaml` name one file twice: counted twice, its PDB would cover twice.
+  const seen = new Set<string>();
+  return files.filter((file) => {
+    const identity = file === '-' ? file : resolve(file);
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
   });
 }
 
