@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { repoRoot } from './cli-findings';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium (scripts/install-editors.sh installs it); CHROMIUM_PATH names another. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();
 export const ARTIFACTS = join(repoRoot, 'test-artifacts', 'editors');
 
 /** `npm run package` over the bundles already built (npm test builds them first), into `out`. */
