@@ -80,6 +80,13 @@ describe('VS Code with the Kubernetes extension installed', { skip: unavailable 
     await workbench.screenshot('vscode-kubernetes-extension-status');
   });
 
+  it('reads the cluster again on "Kube Resilience: Refresh Cluster" and keeps the context', async () => {
+    await workbench.runCommand('Kube Resilience: Refresh Cluster');
+    await workbench.page.waitForTimeout(1000);
+    await workbench.statusBarItem('⎈ ctx-b').waitFor();
+    assert.equal(await workbench.page.locator('.notification-toast', { hasText: 'cannot refresh' }).count(), 0);
+  });
+
   it("lists the contexts of the Kubernetes extension's kubeconfig in Select Context", async () => {
     await workbench.statusBarItem('⎈').click();
     const rows = workbench.page.locator('.quick-input-list .monaco-list-row');
