@@ -117,7 +117,7 @@ function scanWorkspace(): void {
   const step = () => {
     for (const path of paths.splice(0, 25)) {
       const uri = pathToFileURL(path).toString();
-      if (documents.get(uri)) continue;
+      if (openDocumentAt(uri)) continue;
       try {
         inventory.setFile(parseManifest(uri, readFileSync(path, 'utf8')));
       } catch {
@@ -128,6 +128,23 @@ function scanWorkspace(): void {
     else revalidateOpen();
   };
   step();
+}
+
+/**
+ * The key of a file read from disk. Editors may spell the same path another way (VS Code writes
+ * `%2B` for `+` and `c%3A` for `c:`); keyed by one spelling, an open document can replace its disk copy.
+ */
+function diskUri(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return pathToFileURL(fileURLToPath(uri)).toString();
+  } catch {
+    return uri;
+  }
+}
+
+function openDocumentAt(disk: string) {
+  return documents.all().find((doc) => diskUri(doc.uri) === disk);
 }
 
 function isManifestUri(uri: string): boolean {
@@ -162,6 +179,7 @@ function findingsFor(uri: string): Finding[] {
   const cached = findings.get(uri);
   if (cached && cached.version === doc.version) return cached.findings;
   const file = parseManifest(uri, doc.getText());
+  if (diskUri(uri) !== uri) inventory.removeFile(diskUri(uri));
   inventory.setFile(file);
   const result = analyzeFile(file, inventory, { severities: settings.rules, cluster }).filter((f) => f.uri === uri && f.range);
   findings.set(uri, { version: doc.version, findings: result });
@@ -194,25 +212,27 @@ documents.onDidClose((e) => {
   spreadTexts.delete(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const open = inventory.getFile(e.document.uri)?.text;
+  const disk = diskUri(e.document.uri);
+  inventory.removeFile(e.document.uri);
   try {
-    const path = fileURLToPath(e.document.uri);
-    inventory.setFile(parseManifest(e.document.uri, readFileSync(path, 'utf8')));
+    inventory.setFile(parseManifest(disk, readFileSync(fileURLToPath(disk), 'utf8')));
   } catch {
-    inventory.removeFile(e.document.uri);
+    inventory.removeFile(disk);
   }
   // What the other documents see falls back to the file on disk (or to nothing).
-  if (open !== inventory.getFile(e.document.uri)?.text) revalidateOpen();
+  if (open !== inventory.getFile(disk)?.text) revalidateOpen();
 });
 
 connection.onDidChangeWatchedFiles((params) => {
   for (const change of params.changes) {
-    if (documents.get(change.uri) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
-    if (change.type === FileChangeType.Deleted) inventory.removeFile(change.uri);
+    const disk = diskUri(change.uri);
+    if (openDocumentAt(disk) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
+    if (change.type === FileChangeType.Deleted) inventory.removeFile(disk);
     else {
       try {
-        inventory.setFile(parseManifest(change.uri, readFileSync(fileURLToPath(change.uri), 'utf8')));
+        inventory.setFile(parseManifest(disk, readFileSync(fileURLToPath(disk), 'utf8')));
       } catch {
-        inventory.removeFile(change.uri);
+        inventory.removeFile(disk);
       }
     }
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +27,8 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     dir = mkdtempSync(join(tmpdir(), 'kr-lsp-'));
     // On disk only: the server finds it by scanning the workspace folder.
     writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
+    mkdirSync(join(dir, 'a+b'));
+    writeFileSync(join(dir, 'a+b', 'guard.yaml'), pdb('guarded'));
     writeFileSync(join(dir, 'app.yaml'), '');
     client = LspClient.start(SERVER);
     const result = await client.initialize(pathToFileURL(dir).toString());
@@ -127,6 +129,19 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     await client.open(uri('cache-pdb.yaml'), pdb('cache'));
     const after = await client.diagnostics(app, lacks('pdb-missing'));
     assert.deepEqual(codes(after).filter((c) => c === 'pdb-missing'), []);
+  });
+
+  it('an open document replaces its disk copy even when the editor spells its URI differently (%2B for +)', async () => {
+    const app = uri('guarded.yaml');
+    await client.open(app, deployment('guarded', 3));
+    await client.diagnostics(app, lacks('pdb-missing'));
+    // VS Code encodes `+` in paths; pathToFileURL, which the workspace scan uses, does not.
+    const editorUri = uri(join('a+b', 'guard.yaml')).replace('a+b', 'a%2Bb');
+    assert.notEqual(editorUri, uri(join('a+b', 'guard.yaml')));
+    await client.open(editorUri, pdb('guarded').replace('app: guarded', 'app: somebody-else'));
+    await client.diagnostics(app, has('pdb-missing'));
+    await client.notify('textDocument/didClose', { textDocument: { uri: editorUri } });
+    await client.diagnostics(app, lacks('pdb-missing'));
   });
 
   it('applies settings pushed by workspace/didChangeConfiguration', async () => {
