@@ -24,8 +24,10 @@ export interface ClusterStatus {
   name: string;
   /** One line on how the cluster survives a control-plane failure, e.g. "1 control plane: no API while it is down". */
   verdict: string;
-  /** Control-plane nodes seen; null when the provider hides them (managed clusters). */
+  /** Control-plane nodes seen; null when the provider hides them (managed clusters) or they cannot be told. */
   controlPlanes: number | null;
+  /** The provider running a hidden control plane (GKE, EKS, AKS), when it is one. */
+  managed?: string;
   /** Why the cluster could not be read (then source is 'none', or the last good view is kept). */
   error?: string;
   /** Resource types that could not be read, and why. */

@@ -26,7 +26,11 @@ describe('cluster status bar text', () => {
   });
 
   it('names a managed control plane instead of guessing its size', () => {
-    assert.equal(statusView(status({ controlPlanes: null, name: 'gke-eu' }), 'auto').text, '⎈ gke-eu · managed control plane');
+    assert.equal(statusView(status({ controlPlanes: null, managed: 'GKE', name: 'gke-eu' }), 'auto').text, '⎈ gke-eu · managed control plane');
+  });
+
+  it('says so when the control plane cannot be told, rather than calling it managed', () => {
+    assert.equal(statusView(status({ controlPlanes: null, name: 'odd' }), 'auto').text, '⎈ odd · control plane unknown');
   });
 
   it('shows the embedded demo cluster as "⎈ demo"', () => {

@@ -28,7 +28,7 @@ function missingLines(status: ClusterStatus): string[] {
 }
 
 function controlPlaneSummary(status: ClusterStatus): { text: string; warning: boolean } {
-  if (status.controlPlanes === null) return { text: 'managed control plane', warning: false };
+  if (status.controlPlanes === null) return { text: status.managed ? 'managed control plane' : 'control plane unknown', warning: false };
   const warning = status.controlPlanes < QUORUM_SAFE_CONTROL_PLANES;
   return { text: `${plural(status.controlPlanes, 'control plane')}${warning ? ' ⚠' : ''}`, warning };
 }

@@ -22,6 +22,7 @@ function statusOf(cluster: ClusterInfo | undefined, fallback?: string): ClusterS
     name: cluster.name,
     verdict: fallback ? `${verdict}. ${fallback}` : verdict,
     controlPlanes: cluster.topology.managed ? null : (cluster.topology.controlPlaneCount ?? null),
+    ...(cluster.topology.managed ? { managed: cluster.topology.managed } : {}),
     missing: cluster.missing,
   };
 }
