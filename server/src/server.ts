@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
@@ -15,7 +14,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fixFile } from './fixes/apply';
 import { Inventory } from './inventory/inventory';
-import { findManifestFiles, MANIFEST_EXTENSIONS } from './inventory/manifest-files';
+import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { toCodeAction, toDiagnostic } from './language/convert';
 import { ruleDocsHref } from './language/docs-link';
 import { parseManifest } from './manifest/parse';
@@ -119,7 +118,7 @@ function scanWorkspace(): void {
       const uri = pathToFileURL(path).toString();
       if (openDocumentAt(uri)) continue;
       try {
-        inventory.setFile(parseManifest(uri, readFileSync(path, 'utf8')));
+        inventory.setFile(parseManifest(uri, readManifestFile(path).text));
       } catch {
         // Unreadable files are simply not part of the workspace view.
       }
@@ -215,7 +214,7 @@ documents.onDidClose((e) => {
   const disk = diskUri(e.document.uri);
   inventory.removeFile(e.document.uri);
   try {
-    inventory.setFile(parseManifest(disk, readFileSync(fileURLToPath(disk), 'utf8')));
+    inventory.setFile(parseManifest(disk, readManifestFile(fileURLToPath(disk)).text));
   } catch {
     inventory.removeFile(disk);
   }
@@ -230,7 +229,7 @@ connection.onDidChangeWatchedFiles((params) => {
     if (change.type === FileChangeType.Deleted) inventory.removeFile(disk);
     else {
       try {
-        inventory.setFile(parseManifest(disk, readFileSync(fileURLToPath(disk), 'utf8')));
+        inventory.setFile(parseManifest(disk, readManifestFile(fileURLToPath(disk)).text));
       } catch {
         inventory.removeFile(disk);
       }

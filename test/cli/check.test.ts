@@ -207,6 +207,17 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     });
   });
 
+  describe('encodings', () => {
+    it('reads a UTF-16 file (PowerShell output) and --fix writes it back in UTF-16', () => {
+      const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+      writeFileSync(join(dir, 'utf16.yaml'), utf16(deployment('wide', 1)));
+      const report = json(cli(['check', 'utf16.yaml', '--format', 'json', ...only('single-replica')]));
+      assert.deepEqual(report.findings.map((f: { ruleId: string }) => f.ruleId), ['single-replica']);
+      cli(['check', '--fix', 'utf16.yaml', ...only('single-replica')]);
+      assert.deepEqual(readFileSync(join(dir, 'utf16.yaml')), utf16(deployment('wide', 2)));
+    });
+  });
+
   describe('--format text', () => {
     it('groups findings by file, ends with a summary line and has no colour when not a TTY', () => {
       write('text/a.yaml', deployment('alpha', 1));

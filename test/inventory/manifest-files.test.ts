@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findManifestFiles } from '../../server/src/inventory/manifest-files';
+import { decodeManifest, encodeManifest, findManifestFiles } from '../../server/src/inventory/manifest-files';
 
 describe('findManifestFiles', () => {
   let dir: string;
@@ -42,5 +42,26 @@ describe('findManifestFiles', () => {
 
   it('a folder that does not exist has no files', () => {
     assert.deepEqual(findManifestFiles(join(dir, 'missing')), []);
+  });
+});
+
+describe('decodeManifest and encodeManifest', () => {
+  const text = 'apiVersion: v1\r\nkind: ConfigMap # é ✓\r\n';
+  const cases: [string, Buffer, string][] = [
+    ['UTF-8', Buffer.from(text, 'utf8'), 'utf8'],
+    ['UTF-16LE with its BOM (PowerShell)', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'utf16le'],
+    ['UTF-16BE with its BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]), 'utf16be'],
+  ];
+  for (const [name, bytes, encoding] of cases) {
+    it(`${name}: decoded, and written back byte for byte`, () => {
+      const decoded = decodeManifest(bytes);
+      assert.deepEqual(decoded, { text, encoding });
+      assert.deepEqual(encodeManifest(decoded.text, decoded.encoding), bytes);
+    });
+  }
+
+  it('a UTF-8 BOM stays in the text (the YAML parser skips it), so the file is written back as it was', () => {
+    const bytes = Buffer.from(`\uFEFF${text}`, 'utf8');
+    assert.deepEqual(encodeManifest(decodeManifest(bytes).text, 'utf8'), bytes);
   });
 });

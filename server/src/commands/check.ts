@@ -1,11 +1,11 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
 import { UsageError } from './usage-error';
 import { fixFile } from '../fixes/apply';
 import { Inventory } from '../inventory/inventory';
-import { findManifestFiles } from '../inventory/manifest-files';
+import { findManifestFiles, readManifestFile, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
 import { toJsonReport } from '../output/json';
 import { toSarif } from '../output/sarif';
@@ -61,13 +61,18 @@ export function collectFiles(paths: string[]): string[] {
   });
 }
 
-export function readManifest(path: string, io: Io): string {
-  if (path === '-') return io.readStdin();
+/** A manifest as read (`-` is stdin), with the encoding a fix writes it back in. */
+function readManifestSource(path: string, io: Io): { text: string; encoding: ManifestEncoding } {
+  if (path === '-') return { text: io.readStdin(), encoding: 'utf8' };
   try {
-    return readFileSync(path, 'utf8');
+    return readManifestFile(path);
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+export function readManifest(path: string, io: Io): string {
+  return readManifestSource(path, io).text;
 }
 
 export async function runCheck(argv: string[], io: Io): Promise<number> {
@@ -92,18 +97,19 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
 
   const inventory = new Inventory();
   if (cluster) inventory.setCluster(cluster.resources);
-  const texts = new Map<string, string>();
+  const sources = new Map<string, { text: string; encoding: ManifestEncoding }>();
   for (const path of paths) {
-    const text = readManifest(path, io);
-    texts.set(path, text);
-    inventory.setFile(parseManifest(path, text));
+    const source = readManifestSource(path, io);
+    sources.set(path, source);
+    inventory.setFile(parseManifest(path, source.text));
   }
   const options = { severities, cluster };
   if (values.fix) {
     for (const path of paths) {
       if (path === '-') continue;
-      const { text } = fixFile(path, texts.get(path)!, inventory, options);
-      if (text !== texts.get(path)) writeFileSync(path, text);
+      const source = sources.get(path)!;
+      const { text } = fixFile(path, source.text, inventory, options);
+      if (text !== source.text) writeManifestFile(path, text, source.encoding);
     }
   }
   const findings: Finding[] = [];

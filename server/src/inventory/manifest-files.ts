@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
@@ -43,4 +43,34 @@ export function findManifestFiles(dir: string, limit = 20_000): string[] {
   };
   walk(dir);
   return found;
+}
+
+/** How a manifest file was written on disk, so that a fix writes it back the same way. */
+export type ManifestEncoding = 'utf8' | 'utf16le' | 'utf16be';
+
+/**
+ * A manifest's text: UTF-8, or UTF-16 when the file starts with its byte-order mark (PowerShell's
+ * `kubectl get -o yaml > x.yaml` writes UTF-16), which read as UTF-8 would be binary noise.
+ */
+export function decodeManifest(bytes: Buffer): { text: string; encoding: ManifestEncoding } {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: bytes.subarray(2).toString('utf16le'), encoding: 'utf16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    const swapped = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
+    return { text: swapped.swap16().toString('utf16le'), encoding: 'utf16be' };
+  }
+  return { text: bytes.toString('utf8'), encoding: 'utf8' };
+}
+
+export function encodeManifest(text: string, encoding: ManifestEncoding): Buffer {
+  if (encoding === 'utf8') return Buffer.from(text, 'utf8');
+  const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  return encoding === 'utf16le' ? bytes : bytes.swap16();
+}
+
+export function readManifestFile(path: string): { text: string; encoding: ManifestEncoding } {
+  return decodeManifest(readFileSync(path));
+}
+
+export function writeManifestFile(path: string, text: string, encoding: ManifestEncoding): void {
+  writeFileSync(path, encodeManifest(text, encoding));
 }
