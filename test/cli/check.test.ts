@@ -149,9 +149,11 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       write('fix/app.yaml', `${deployment('cart', 1)}---\n${deployment('checkout', 3)}`);
       const run = cli(['check', '--fix', 'fix/app.yaml', ...only('single-replica', 'pdb-missing')]);
       assert.equal(run.status, 0, run.stdout);
+      assert.equal(run.stderr, 'kube-resilience check: applied 3 fixes in 1 file\n', 'cart: 2 replicas, then its PDB; checkout: its PDB');
       const fixed = readFileSync(join(dir, 'fix/app.yaml'), 'utf8');
       assert.match(fixed, /replicas: 2 # keep in sync with the dashboard/);
       assert.match(fixed, /kind: PodDisruptionBudget\nmetadata:\n  name: checkout-pdb\n  namespace: shop/);
+      assert.match(fixed, /kind: PodDisruptionBudget\nmetadata:\n  name: cart-pdb\n  namespace: shop/);
       for (const comment of ['# cart: owned by the web team', '# checkout: owned by the web team']) assert.ok(fixed.includes(comment));
       assert.ok(fixed.includes('value: "fast"'), 'double quotes kept');
       assert.equal(cli(['check', 'fix/app.yaml', ...only('single-replica', 'pdb-missing')]).status, 0);

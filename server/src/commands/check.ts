@@ -105,12 +105,22 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   }
   const options = { severities, cluster };
   if (values.fix) {
+    let applied = 0;
+    let files = 0;
     for (const path of paths) {
-      if (path === '-') continue;
+      if (path === '-') {
+        io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
+        continue;
+      }
       const source = sources.get(path)!;
-      const { text } = fixFile(path, source.text, inventory, options);
-      if (text !== source.text) writeManifestFile(path, text, source.encoding);
+      const fixed = fixFile(path, source.text, inventory, options);
+      if (fixed.text === source.text) continue;
+      writeManifestFile(path, fixed.text, source.encoding);
+      applied += fixed.applied.length;
+      files++;
     }
+    // On stderr, so that --format json and sarif stay one document on stdout.
+    io.stderr(`kube-resilience check: applied ${applied} fix${applied === 1 ? '' : 'es'} in ${files} file${files === 1 ? '' : 's'}`);
   }
   const findings: Finding[] = [];
   for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));
