@@ -208,14 +208,21 @@ function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, val
   return [{ start: keyStart, end: trailing.trim().startsWith('#') ? end : Math.max(end, keyStart), text: rendered.replace(/\s+$/, '') }];
 }
 
-/** Replaces the pair at `path` by `newKey: value` in the same place (minAvailable: 3 → maxUnavailable: 1). */
-export function replaceField(resource: Resource, path: Path, newKey: string, value: unknown): TextEdit[] | undefined {
+/** The pair at `path` in the resource's mapping, with its parent mapping, when both exist. */
+function existingPair(resource: Resource, path: Path): { file: ManifestFile; parent: YAMLMap; pair: Pair<Node, Node | null> } | undefined {
   const file = fileOf(resource);
   const parent = nodeAt(resource.node, path.slice(0, -1));
   const key = path[path.length - 1];
   if (!file || typeof key !== 'string' || !isMap(parent)) return undefined;
   const pair = pairOf(parent, key);
-  if (!pair) return undefined;
+  return pair ? { file, parent, pair } : undefined;
+}
+
+/** Replaces the pair at `path` by `newKey: value` in the same place (minAvailable: 3 → maxUnavailable: 1). */
+export function replaceField(resource: Resource, path: Path, newKey: string, value: unknown): TextEdit[] | undefined {
+  const found = existingPair(resource, path);
+  if (!found) return undefined;
+  const { file, parent, pair } = found;
   const style = styleOf(file);
   const [start] = nodeSpan(resource, pair.key);
   const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
@@ -225,12 +232,9 @@ export function replaceField(resource: Resource, path: Path, newKey: string, val
 
 /** Removes the pair at `path` with its whole lines (and a comment trailing it). */
 export function removeField(resource: Resource, path: Path): TextEdit[] | undefined {
-  const file = fileOf(resource);
-  const parent = nodeAt(resource.node, path.slice(0, -1));
-  const key = path[path.length - 1];
-  if (!file || typeof key !== 'string' || !isMap(parent)) return undefined;
-  const pair = pairOf(parent, key);
-  if (!pair) return undefined;
+  const found = existingPair(resource, path);
+  if (!found) return undefined;
+  const { file, parent, pair } = found;
   const text = file.text;
   const [keyStart] = nodeSpan(resource, pair.key);
   const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
