@@ -241,9 +241,9 @@ async function snapshot(kubeconfig: string, output: string): Promise<Measurement
   const cluster = await readLiveCluster({ kubeconfig, trusted: true, env: {}, pageSize: PAGE, requestTimeoutMs: 120_000 });
   const out = createWriteStream(output);
   for (const chunk of snapshotChunks(cluster, { context: cluster.name, takenAt: new Date().toISOString(), missing: cluster.missing })) {
-    if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
-  await new Promise((resolve) => out.end(resolve));
+  await new Promise<void>((resolve) => out.end(() => resolve()));
   const ms = performance.now() - started;
   if (cluster.missing.length) throw new Error(`missing: ${JSON.stringify(cluster.missing)}`);
   return { ms, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), peakHeapMb: peakHeap(), objects: cluster.resources.length };
