@@ -244,7 +244,7 @@ connection.onHover((params) => {
   findingsFor(doc.uri);
   const file = inventory.getFile(doc.uri);
   if (!file) return null;
-  const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster);
+  const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster, { ruleHref: ruleDocsHref });
   return markdown ? { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range } : null;
 });
 

@@ -58,6 +58,14 @@ describe('resilience card on a workload kind line', () => {
     assert.match(hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!, /\*\*Findings \(\d+\)\*\*[\s\S]*`single-replica`/);
   });
 
+  it('links each finding to its rule\'s page when the caller knows where the docs are', () => {
+    const href = (ruleId: string) => (ruleId === 'single-replica' ? `file:///docs/rules/${ruleId}.md` : undefined);
+    const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment', {}, { ruleHref: href })!;
+    assert.match(card, /- \[`single-replica`\]\(file:\/\/\/docs\/rules\/single-replica\.md\) Deployment web runs 1 pod/);
+    assert.match(card, /- `(?!single-replica)[a-z-]+` /, 'a rule without a page stays plain code');
+    assert.doesNotMatch(card, /\]\(undefined\)/);
+  });
+
   it('DaemonSets and CronJobs get their own wording', () => {
     const ds = hover(workload('DaemonSet', ''), 'kind: DaemonSet')!;
     assert.match(ds, /- Replicas: one per eligible node/);

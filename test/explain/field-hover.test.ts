@@ -10,6 +10,11 @@ describe('field hovers', () => {
     assert.match(text, /- `single-replica` \(warning\) Deployment web runs 1 pod/);
   });
 
+  it('the finding on the line links to its rule\'s page when the caller knows where the docs are', () => {
+    const text = hover(workload('Deployment', '  replicas: 1\n'), 'replicas', {}, { ruleHref: (id) => `https://docs.example/${id}` })!;
+    assert.match(text, /- \[`single-replica`\]\(https:\/\/docs\.example\/single-replica\) \(warning\) Deployment web runs 1 pod/);
+  });
+
   it('probe timings: the budget this probe gives', () => {
     const doc = workload('Deployment', '  replicas: 2\n').replace('              port: http\n', '              port: http\n            periodSeconds: 5\n            failureThreshold: 4\n');
     assert.match(hover(doc, 'failureThreshold')!, /Consecutive failures before the probe acts: 4 × 5 s = 20 s\.[\s\S]*Readiness: while it fails, the pod is taken out[\s\S]*This probe: GET \/ready on port 8080, every 5 s/);

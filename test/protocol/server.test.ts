@@ -69,6 +69,7 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.equal(contents.kind, 'markdown');
     const value = contents.value;
     assert.match(value, /api/);
+    assert.match(value, /- \[`pdb-missing`\]\(file:[^)]*\/docs\/rules\/pdb-missing\.md\) /, 'the card links each finding to its rule page, as diagnostics do');
     const none = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: uri('app.yaml') }, position: positionOf(text, 'image:') });
     assert.equal(none, null, 'no card away from kind');
   });

@@ -12,6 +12,16 @@ import { TIMING_SOURCES } from './timings';
 export interface CardOptions {
   /** What the live cluster says about this workload (ready replicas, nodes): one markdown line each, shown under "Live cluster". */
   clusterLines?: readonly string[];
+  /** Where a rule's documentation lives, so each finding links to it as its diagnostic does. */
+  ruleHref?: RuleHref;
+}
+
+export type RuleHref = (ruleId: string) => string | undefined;
+
+/** `rule-id`, linked to the rule's page when there is one. */
+export function ruleLabel(ruleId: string, ruleHref?: RuleHref): string {
+  const href = ruleHref?.(ruleId);
+  return href ? `[\`${ruleId}\`](${href})` : `\`${ruleId}\``;
 }
 
 function replicasLine(p: Posture, resource: Resource): string {
@@ -64,7 +74,7 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
   const clusterLines = options.clusterLines ?? (cluster ? clusterFacts(resource, inventory, cluster) : []);
   if (clusterLines.length) lines.push('', '**Live cluster**', '', ...clusterLines.map((l) => `- ${l}`));
   lines.push('', '**When something fails**', '', ...scenarioLines(p).map((s) => `- *${s.scenario}:* ${s.text}`));
-  if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- \`${f.ruleId}\` ${f.message}`));
+  if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} ${f.message}`));
   lines.push('', `_${TIMING_SOURCES}_`);
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@ import { kindRange, rangeOfPath } from '../manifest/path';
 import { containsPosition, type Position, type Range } from '../manifest/text';
 import { describeResource, isWorkload } from '../manifest/workload';
 import type { Finding } from '../rules/types';
-import { resilienceCard } from './card';
+import { resilienceCard, ruleLabel, type RuleHref } from './card';
 import { fieldMeaning } from './field-hover';
 import { keyPathAt } from './key-path';
 
@@ -17,6 +17,8 @@ export interface HoverText {
 export interface HoverOptions {
   /** Lines about what the live cluster says of a workload, for its card (see CardOptions.clusterLines). */
   clusterLines?: (resource: Resource) => readonly string[] | undefined;
+  /** Links each finding to its rule's documentation (the server knows where the docs are). */
+  ruleHref?: RuleHref;
 }
 
 function ownFindings(resource: Resource, findings: readonly Finding[]): Finding[] {
@@ -36,7 +38,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     if (isWorkload(resource)) {
       const range = kindRange(resource);
       if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
-        return { text: resilienceCard(resource, inventory, ownFindings(resource, findings), cluster, { clusterLines: options.clusterLines?.(resource) }), range };
+        return { text: resilienceCard(resource, inventory, ownFindings(resource, findings), cluster, { clusterLines: options.clusterLines?.(resource), ruleHref: options.ruleHref }), range };
       }
     }
     const path = keyPathAt(resource, offset);
@@ -47,7 +49,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const here = findings.filter((f) => f.range && f.range.start.line === range.start.line);
     const key = String(path[path.length - 1]);
     const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
-    if (here.length) lines.push('', ...here.map((f) => `- \`${f.ruleId}\` (${f.severity}) ${f.message}`));
+    if (here.length) lines.push('', ...here.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} (${f.severity}) ${f.message}`));
     return { text: lines.join('\n'), range };
   }
   return undefined;
