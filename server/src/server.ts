@@ -63,6 +63,9 @@ const state: ServerState = {
 };
 
 const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
+// Outside source.fixAll on purpose: codeActionsOnSave applies every action under it, and per-rule
+// whole-document edits on top of the fix-all one would overwrite each other.
+const FIX_RULE_KIND = `${CodeActionKind.Source}.kube-resilience.fixRule`;
 const DEBOUNCE_MS = 150;
 
 connection.onInitialize((params): InitializeResult => {
@@ -73,7 +76,7 @@ connection.onInitialize((params): InitializeResult => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND] },
       ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },
@@ -281,6 +284,15 @@ connection.onCodeAction((params) => {
   if (wantsFixAll && all.some((f) => f.fixes.some((x) => x.preferred))) {
     const fixed = fixWholeDocument(uri, doc.getText(), () => true);
     if (fixed) actions.push({ title: 'Fix all Kube Resilience findings', kind: FIX_ALL_KIND, edit: fixed });
+  }
+  // Only when source actions are asked for by name ("Source Action…"): one whole-file fix per rule is
+  // too costly to compute for every lightbulb request, which has the quick-fix variant anyway.
+  const fixableRules = new Set(all.filter((f) => f.fixes.some((x) => x.preferred)).map((f) => f.ruleId));
+  for (const ruleId of fixableRules) {
+    const kind = `${FIX_RULE_KIND}.${ruleId}`;
+    if (!only?.some((k) => kind.startsWith(k))) continue;
+    const fixed = fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === ruleId);
+    if (fixed) actions.push({ title: `Fix all ${ruleId} findings in this file`, kind, edit: fixed });
   }
   return actions;
 });

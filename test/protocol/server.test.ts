@@ -110,6 +110,27 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual(again, [], 'nothing left to fix');
   });
 
+  it('offers "Fix all <rule> findings in this file" under Source Action…, fixing that rule only, and keeps it out of source.fixAll', async () => {
+    const u = uri('fix-rule.yaml');
+    await client.open(u, `${deployment('first', 1)}---\n${deployment('second', 1)}---\n${deployment('wide', 4)}`);
+    await client.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2 && has('pdb-missing')(d));
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const source = (await client.codeActions(u, top, [], ['source']))!.filter(isAction);
+    const byRule = source.find((a) => a.kind === 'source.kube-resilience.fixRule.single-replica');
+    assert.ok(byRule, `a source action per fixable rule: ${source.map((a) => a.kind)}`);
+    assert.equal(byRule.title, 'Fix all single-replica findings in this file');
+    assert.ok(source.some((a) => a.kind === 'source.kube-resilience.fixRule.pdb-missing'));
+    assert.ok(source.some((a) => a.kind === 'source.fixAll.kube-resilience'), 'the whole fix-all is still there');
+    const onSave = (await client.codeActions(u, top, [], ['source.fixAll']))!.filter(isAction);
+    assert.deepEqual(onSave.map((a) => a.kind), ['source.fixAll.kube-resilience'], 'codeActionsOnSave gets one edit, not competing ones');
+    const lightbulb = (await client.codeActions(u, top, []))!.filter(isAction);
+    assert.ok(!lightbulb.some((a) => a.kind?.startsWith('source.kube-resilience')), 'not computed for requests that did not ask for source actions');
+    const { text, version } = await client.apply(u, byRule.edit);
+    assert.equal(text.match(/replicas: 2/g)?.length, 2, 'both single replicas raised');
+    const after = await client.diagnostics(u, lacks('single-replica'), version);
+    assert.ok(has('pdb-missing')(after), 'other rules left alone');
+  });
+
   it('follows incremental edits: typing 1 over the 2 brings single-replica back, an undo removes it', async () => {
     const u = uri('typing.yaml');
     await client.open(u, deployment('typed', 2));
