@@ -121,7 +121,9 @@ function scanWorkspace(): void {
       const uri = pathToFileURL(path).toString();
       if (openDocumentAt(uri)) continue;
       try {
-        inventory.setFile(parseManifest(uri, readManifestFile(path).text));
+        const file = parseManifest(uri, readManifestFile(path).text);
+        inventory.setFile(file);
+        if (file.clusterSnapshot) connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
       } catch {
         // Unreadable files are simply not part of the workspace view.
       }

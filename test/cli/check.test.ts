@@ -48,6 +48,21 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('leaves a cluster snapshot lying among the manifests out of the analysis, says so, and still loads it with --snapshot', () => {
+    write('live/app.yaml', deployment('cart', 1));
+    const taken = cli(['snapshot', '--demo', '-o', join('live', 'cluster.json')]);
+    assert.equal(taken.status, 0, taken.stderr);
+    const run = cli(['check', 'live', '--format', 'json', '--fail-on', 'none']);
+    assert.equal(run.status, 0, run.stderr);
+    const files = new Set(json(run).findings.map((f: { file: string }) => f.file));
+    assert.deepEqual([...files], [join('live', 'app.yaml')], 'no findings about the live pods and ReplicaSets of the snapshot');
+    assert.match(run.stderr, /live[/\\]cluster\.json is a cluster snapshot \(live objects\), not manifests: left out \(load it with --snapshot /);
+    const loaded = cli(['check', join('live', 'app.yaml'), '--snapshot', join('live', 'cluster.json'), '--format', 'json', '--fail-on', 'none']);
+    assert.equal(loaded.status, 0, loaded.stderr);
+    assert.ok(json(loaded).findings.some((f: { ruleId: string }) => f.ruleId === 'single-replica'), 'the manifest is analysed against the snapshot');
+    assert.doesNotMatch(loaded.stderr, /left out/);
+  });
+
   describe('exit codes', () => {
     it('0 when clean', () => {
       const run = cli(['check', 'clean.yaml']);

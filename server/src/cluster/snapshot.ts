@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { SNAPSHOT_PROVENANCE_KEY as PROVENANCE_KEY } from '../manifest/cluster-snapshot';
 import { resourceFromObject } from '../manifest/parse';
 import { ClusterError } from './errors';
 import { slimObject } from './slim';
@@ -14,8 +15,6 @@ export interface SnapshotProvenance {
   takenAt: string;
   missing: MissingResource[];
 }
-
-const PROVENANCE_KEY = 'kubeResilience';
 
 /**
  * A cluster as a Kubernetes `v1` `List`, in pieces, so that 150,000 pods never need to become one

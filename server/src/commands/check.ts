@@ -101,7 +101,10 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   for (const path of paths) {
     const source = readManifestSource(path, io);
     sources.set(path, source);
-    inventory.setFile(parseManifest(path, source.text));
+    const file = parseManifest(path, source.text);
+    inventory.setFile(file);
+    // On stderr, so that --format json and sarif stay one document on stdout.
+    if (file.clusterSnapshot) io.stderr(`kube-resilience check: ${path} is a cluster snapshot (live objects), not manifests: left out (load it with --snapshot ${path})`);
   }
   const options = { severities, cluster };
   if (values.fix) {

@@ -1,6 +1,7 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap } from 'yaml';
 import { LineIndex } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
+import { isClusterSnapshot } from './cluster-snapshot';
 import { splitDocuments } from './split';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
@@ -46,6 +47,8 @@ export interface ManifestFile {
   templateAt?: number;
   /** Whether the file looks like Kubernetes at all (has apiVersion and kind keys). */
   looksLikeKubernetes: boolean;
+  /** Set when the file is a snapshot of live objects (a List with uids): it is cluster data, not manifests. */
+  clusterSnapshot?: boolean;
 }
 
 const CLUSTER_SCOPED = new Set([
@@ -168,7 +171,9 @@ export function parseManifest(uri: string, text: string): ManifestFile {
     document.resources = resourcesOf(document, file);
     file.documents.push(document);
   });
-  if (file.templateAt !== undefined) {
+  // Live pods and ReplicaSets are not manifests to advise on; `--snapshot FILE` reads such a file as a cluster.
+  if (file.documents.length === 1 && isClusterSnapshot(file.documents[0].parsed.value)) file.clusterSnapshot = true;
+  if (file.templateAt !== undefined || file.clusterSnapshot) {
     for (const d of file.documents) d.resources = [];
   }
   file.resources = file.documents.flatMap((d) => d.resources);

@@ -32,6 +32,7 @@ function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOpti
   const findings: Finding[] = [];
   const rules = options.rules ?? RULES;
   const { file } = base;
+  if (file?.clusterSnapshot) return findings;
   const skipRules = file?.templateAt !== undefined;
   for (const rule of rules) {
     const override = options.severities?.[rule.meta.id];
