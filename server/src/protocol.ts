@@ -22,8 +22,10 @@ export interface ClusterStatus {
   source: ClusterSource;
   /** The kubeconfig context, the snapshot path, or "demo"; empty when there is none. */
   name: string;
-  /** One line on how the cluster survives a control-plane failure, e.g. "1 control plane: no API while it is down". */
+  /** One sentence on how the cluster survives a control-plane failure, e.g. "One control plane: while it is down there is no API, …". */
   verdict: string;
+  /** Why this cluster is shown instead of the one asked for, e.g. the demo when no kubeconfig exists. */
+  fallback?: string;
   /** Control-plane nodes seen; null when the provider hides them (managed clusters) or they cannot be told. */
   controlPlanes: number | null;
   /** The provider running a hidden control plane (GKE, EKS, AKS), when it is one. */

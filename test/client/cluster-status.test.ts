@@ -39,6 +39,14 @@ describe('cluster status bar text', () => {
     assert.match(view.tooltip, /Embedded demo cluster/);
   });
 
+  it('says once how many control planes, then why the demo stands in, then what that count means', () => {
+    const fallback = 'Showing the embedded demo cluster: no kubeconfig found (the default location: ~/.kube/config).';
+    const view = statusView(status({ source: 'demo', name: 'demo', controlPlanes: 1, verdict: 'One control plane: no API while it is down.', fallback }), 'auto');
+    const paragraphs = view.tooltip.split('\n\n');
+    assert.deepEqual(paragraphs.slice(0, 3), ['**Embedded demo cluster** (1 control plane ⚠)', fallback, 'One control plane: no API while it is down.']);
+    assert.equal(view.tooltip.match(/1 control plane/g)?.length, 1);
+  });
+
   it('says what went wrong when the cluster cannot be read, with the details in the tooltip', () => {
     const error = 'connect ECONNREFUSED 127.0.0.1:6443 while listing nodes (the API server did not answer within 5 s)';
     const view = statusView(status({ source: 'none', name: 'prod', error, controlPlanes: null }), 'auto');

@@ -87,7 +87,7 @@ describe('the language server reads the cluster in the background', () => {
   it('announces the live cluster with its verdict after initialize', async () => {
     await server.initialize({ kubeconfig, trusted: true });
     const status = await server.until(() => server.statuses.find((s) => s.source === 'live'), 'a live cluster status');
-    assert.deepEqual(status, { source: 'live', name: 'test', verdict: '1 control plane ⚠', controlPlanes: 1, missing: [] });
+    assert.deepEqual(status, { source: 'live', name: 'test', verdict: 'One control plane: while it is down there is no API, and nothing is rescheduled, replaced or scaled; running pods keep serving.', controlPlanes: 1, missing: [] });
   });
 
   it('answers clusterFindings with findings about the cluster itself', async () => {
@@ -131,7 +131,8 @@ describe('the language server reads the cluster in the background', () => {
     const status = await server.until(() => server.statuses[before], 'a status after the settings change');
     assert.equal(status.source, 'demo');
     assert.equal(status.name, 'demo');
-    assert.match(status.verdict, /^1 control plane ⚠\. no kubeconfig found \(the default location: .*\): showing the embedded demo cluster$/);
+    assert.match(status.verdict, /^One control plane: while it is down there is no API/);
+    assert.match(status.fallback ?? '', /^Showing the embedded demo cluster: no kubeconfig found \(the default location: .*\)\.$/);
     const tree = await server.connection.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {});
     assert.ok(tree.findings.some((f) => f.ruleId === 'control-plane-single'), 'the tree view speaks of the demo cluster');
     const gpuPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: render\nspec:\n  containers:\n    - name: r\n      image: r\n      resources:\n        limits:\n          nvidia.com/gpu: 1\n';

@@ -60,7 +60,7 @@ describe('control-plane topology from what a reader can see', () => {
     assert.equal(topology.controlPlaneEndpoint, undefined);
     assert.ok(topology.evidence.some((e) => e.includes('kubeadm-config has no controlPlaneEndpoint')));
     assert.ok(topology.evidence.some((e) => e.includes('1 kube-apiserver static pod in kube-system (kube-apiserver-cp-1)')));
-    assert.equal(topologyVerdict(topology), '1 control plane ⚠');
+    assert.equal(topologyVerdict(topology), 'One control plane: while it is down there is no API, and nothing is rescheduled, replaced or scaled; running pods keep serving.');
   });
 
   it('kubeadm HA: three control-plane nodes, three stacked etcd members, three endpoints', () => {
@@ -81,7 +81,7 @@ describe('control-plane topology from what a reader can see', () => {
     assert.equal(topology.etcd.members, 3);
     assert.equal(topology.controlPlaneEndpoint, 'k8s-api.example.internal:6443');
     assert.ok(topology.evidence.includes('3 API server identity leases in kube-system'));
-    assert.equal(topologyVerdict(topology), '3 control planes');
+    assert.equal(topologyVerdict(topology), '3 control planes: etcd of 3 members survives the loss of 1.');
   });
 
   it('finds control-plane nodes by the legacy master taint alone', () => {
@@ -100,7 +100,7 @@ describe('control-plane topology from what a reader can see', () => {
       ]),
     );
     assert.deepEqual(topology.etcd, { mode: 'external', members: 2, endpoints: ['https://etcd-1:2379', 'https://etcd-2:2379'] });
-    assert.equal(topologyVerdict(topology), '3 control planes ⚠');
+    assert.equal(topologyVerdict(topology), '3 control planes, but etcd of 2 members needs every one for a majority: losing any stops the API.');
   });
 
   it('k3s: servers by role label, embedded etcd by the etcd role', () => {
@@ -142,14 +142,22 @@ describe('control-plane topology from what a reader can see', () => {
       assert.equal(topology.controlPlaneCount, undefined);
       assert.deepEqual(topology.controlPlaneNodes, []);
       assert.ok(topology.evidence.some((e) => e.startsWith(`managed control plane (${provider})`)));
-      assert.equal(topologyVerdict(topology), `managed control plane (${provider})`);
+      assert.equal(topologyVerdict(topology), `The control plane is managed by ${provider}: its redundancy is the provider's and cannot be seen from here.`);
     });
   }
 
   it('says the count is unknown when nothing shows the control plane', () => {
     const topology = detectTopology(resources([node('w1'), node('w2')]));
     assert.equal(topology.controlPlaneCount, undefined);
-    assert.equal(topologyVerdict(topology), 'control plane unknown');
+    assert.equal(topologyVerdict(topology), 'How many control planes there are cannot be told from what was read.');
     assert.ok(topology.evidence.some((e) => e.includes('unknown')));
+  });
+
+  it('says that an even etcd survives no more losses than one member fewer would', () => {
+    const names = ['cp-a', 'cp-b', 'cp-c', 'cp-d'];
+    const topology = detectTopology(
+      resources([...names.map((n) => node(n, controlPlaneLabel)), ...names.flatMap((n) => [staticPod('kube-apiserver', n), staticPod('etcd', n)]), kubeadmConfig('etcd:\n  local:\n    dataDir: /var/lib/etcd\n')]),
+    );
+    assert.equal(topologyVerdict(topology), '4 control planes: etcd of 4 members survives the loss of 1, no more than 3 members would.');
   });
 });

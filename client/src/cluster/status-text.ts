@@ -53,7 +53,8 @@ export function statusView(status: ClusterStatus | undefined, mode: ClusterMode)
   }
   const planes = controlPlaneSummary(status);
   if (status.source === 'demo') {
-    return { text: `${HELM} demo`, tooltip: [`**Embedded demo cluster** (${planes.text})${verdict}`, '', CLICK].join('\n'), warning: false };
+    const fallback = status.fallback ? `\n\n${status.fallback}` : '';
+    return { text: `${HELM} demo`, tooltip: [`**Embedded demo cluster** (${planes.text})${fallback}${verdict}`, '', CLICK].join('\n'), warning: false };
   }
   const origin = status.source === 'snapshot' ? 'Snapshot' : 'Context';
   return {

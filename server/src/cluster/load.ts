@@ -73,7 +73,7 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
 
 export interface EditorCluster {
   cluster: ClusterInfo | undefined;
-  /** Set when the demo cluster stands in for a kubeconfig that is not there. */
+  /** Set when the demo cluster stands in for a kubeconfig that is not there: a sentence saying so. */
   fallback?: string;
 }
 
@@ -84,7 +84,7 @@ export async function loadClusterForEditor(request: ClusterRequest & { mode: 'au
   try {
     return { cluster: await readLiveCluster(request) };
   } catch (error) {
-    if (error instanceof ClusterError && error.kind === 'no-kubeconfig') return { cluster: demoCluster(), fallback: `${error.message}: showing the embedded demo cluster` };
+    if (error instanceof ClusterError && error.kind === 'no-kubeconfig') return { cluster: demoCluster(), fallback: `Showing the embedded demo cluster: ${error.message}.` };
     throw error;
   }
 }

@@ -155,12 +155,17 @@ export function detectTopology(resources: Resource[]): Topology {
   return topology;
 }
 
-/** A short verdict for a status bar: how many control planes, and whether that is a single point of failure. */
+/** One sentence for a status bar's tooltip: how the control plane survives losing a member. */
 export function topologyVerdict(topology: Topology): string {
-  if (topology.managed) return `managed control plane (${topology.managed})`;
+  if (topology.managed) return `The control plane is managed by ${topology.managed}: its redundancy is the provider's and cannot be seen from here.`;
   const count = topology.controlPlaneCount;
-  if (count === undefined) return 'control plane unknown';
-  const etcdMembers = topology.etcd.members;
-  const etcdWeak = etcdMembers !== undefined && (etcdMembers < 3 || etcdMembers % 2 === 0);
-  return `${plural(count, 'control plane')}${count < 3 || etcdWeak ? ' ⚠' : ''}`;
+  if (count === undefined) return 'How many control planes there are cannot be told from what was read.';
+  if (count === 1) return 'One control plane: while it is down there is no API, and nothing is rescheduled, replaced or scaled; running pods keep serving.';
+  // etcd needs a majority of its members: n members survive the loss of ⌊(n − 1) ÷ 2⌋.
+  const members = topology.etcd.members ?? count;
+  const survivable = Math.floor((members - 1) / 2);
+  const etcd = `etcd of ${plural(members, 'member')}`;
+  if (survivable === 0) return `${plural(count, 'control plane')}, but ${etcd} needs every one for a majority: losing any stops the API.`;
+  const even = members % 2 === 0 ? `, no more than ${plural(members - 1, 'member')} would` : '';
+  return `${plural(count, 'control plane')}: ${etcd} survives the loss of ${survivable}${even}.`;
 }

@@ -16,11 +16,11 @@ function settingsKey(settings: ServerSettings): string {
 
 function statusOf(cluster: ClusterInfo | undefined, fallback?: string): ClusterStatus {
   if (!cluster) return { source: 'none', name: '', verdict: 'no cluster is read (kubeResilience.cluster is off)', controlPlanes: null, missing: [] };
-  const verdict = topologyVerdict(cluster.topology);
   return {
     source: cluster.source,
     name: cluster.name,
-    verdict: fallback ? `${verdict}. ${fallback}` : verdict,
+    verdict: topologyVerdict(cluster.topology),
+    ...(fallback ? { fallback } : {}),
     controlPlanes: cluster.topology.managed ? null : (cluster.topology.controlPlaneCount ?? null),
     ...(cluster.topology.managed ? { managed: cluster.topology.managed } : {}),
     missing: cluster.missing,
