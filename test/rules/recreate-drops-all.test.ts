@@ -22,7 +22,7 @@ ruleTester(recreateDropsAll, {
     {
       name: 'the HPA floor counts; a flow-style strategy stays flow',
       code: documents(web('  strategy: {type: Recreate}\n'), hpa({ min: 2 })),
-      findings: [{ at: 'type: Recreate', message: /^Deployment web: HPA minReplicas 2 and strategy Recreate: every rollout stops all 2 pods/ }],
+      findings: [{ at: 'type: Recreate', message: /^Deployment web: HPA minReplicas 2 and strategy Recreate: every rollout stops both pods/ }],
       output: documents(web('  strategy: {type: "RollingUpdate", "rollingUpdate": {"maxUnavailable":0,"maxSurge":1}}\n'), hpa({ min: 2 })),
     },
   ],

@@ -49,7 +49,7 @@ ruleTester(replicasNotSpread, {
       name: 'an HPA floor of 2 with one replica written; the HPA is related',
       code: web('', '  replicas: 1\n'),
       files: { 'hpa.yaml': hpa({ min: 2 }) },
-      findings: [{ at: 'kind: Deployment', message: /^Deployment web: HPA minReplicas 2 and no spread across nodes: all 2 pods/, related: ['hpa.yaml: minReplicas'] }],
+      findings: [{ at: 'kind: Deployment', message: /^Deployment web: HPA minReplicas 2 and no spread across nodes: both pods/, related: ['hpa.yaml: minReplicas'] }],
     },
     {
       name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',

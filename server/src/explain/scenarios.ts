@@ -1,3 +1,4 @@
+import { describeEveryPod } from '../inventory/inventory';
 import type { Posture } from './posture';
 import { HOVER_TIMING as T } from './timings';
 
@@ -23,7 +24,7 @@ function evictionPace(p: Posture): string {
   if (pdb && pdb.allowed === 0) return `PDB ${pdb.name} (${pdb.budget}) allows 0 evictions of ${pods(n)}: the eviction API answers 429 and the drain waits until someone intervenes`;
   if (pdb && pdb.allowed !== undefined) return `PDB ${pdb.name} (${pdb.budget}) lets ${pdb.allowed} of ${pods(n)} go at a time, the next only once a replacement is ready; ${grace}`;
   if (n === 1) return `its only pod is evicted: offline until a replacement is scheduled and ready (${grace})`;
-  if (!p.spread) return `no PDB and no spread rule: all ${pods(n)} may sit on the drained node and be evicted together (${grace})`;
+  if (!p.spread) return `no PDB and no spread rule: ${describeEveryPod(n)} may sit on the drained node and be evicted together (${grace})`;
   return `no PDB: the pods on that node are evicted together; spread across nodes, the others keep serving (${grace})`;
 }
 
@@ -45,7 +46,7 @@ function nodeCrash(p: Posture): string {
       : `evicted after ${p.unreachableSeconds} s of tolerationSeconds (~${T.nodeMonitorGrace + p.unreachableSeconds} s in all)${p.unreachableSeconds === T.unreachableToleration ? ', the default' : ''}`;
   const replace = p.kind === 'StatefulSet' ? '; a StatefulSet then still waits for the pod to be force-deleted (or the node tainted out-of-service) before it starts a replacement, since it never runs two pods with one identity' : ', then replaced';
   const n = p.replicas.value;
-  const impact = n <= 1 ? `With ${pods(n)} the workload is down all that time.` : p.spread ? `Spread across nodes, ${n - 1} of ${pods(n)} keep serving.` : `Without a spread rule, all ${pods(n)} may be on that node.`;
+  const impact = n <= 1 ? `With ${pods(n)} the workload is down all that time.` : p.spread ? `Spread across nodes, ${n - 1} of ${pods(n)} keep serving.` : `Without a spread rule, ${describeEveryPod(n)} may be on that node.`;
   return `${stale}, ${evict}${replace}. ${impact}`;
 }
 

@@ -16,6 +16,11 @@ export function describeReplicas(replicas: EffectiveReplicas): string {
   return replicas.source === 'default' ? `${replicas.value} ${noun} (the default)` : `${replicas.value} ${noun}`;
 }
 
+/** "both pods" for two, "all 3 pods" for more: what "every one of them" reads like in a message. */
+export function describeEveryPod(count: number): string {
+  return count === 2 ? 'both pods' : `all ${count} pods`;
+}
+
 /** The pods a PDB guards: the workloads it selects, and their expected pod count when every one of them has a scale. */
 export interface ExpectedPods {
   workloads: { workload: Resource; replicas: EffectiveReplicas }[];

@@ -1,5 +1,5 @@
 import { appendDocument } from '../fixes/yaml-edit';
-import { describeReplicas } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
 import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
@@ -39,7 +39,7 @@ export const pdbMissing: Rule = {
       if (inventory.pdbsSelecting(resource).length > 0) continue;
       report({
         resource,
-        message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all ${replicas.value} pods at once.`,
+        message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict ${describeEveryPod(replicas.value)} at once.`,
         fixes: [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { describeReplicas } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas } from '../inventory/inventory';
 import { describeResource } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
@@ -25,7 +25,7 @@ export const recreateDropsAll: Rule = {
         resource: deployment,
         path: [...strategy, 'type'],
         target: 'pair',
-        message: `${describeResource(deployment)}: ${describeReplicas(replicas)} and strategy Recreate: every rollout stops all ${replicas.value} pods before starting new ones, so each deploy is an outage until the new pods are ready.`,
+        message: `${describeResource(deployment)}: ${describeReplicas(replicas)} and strategy Recreate: every rollout stops ${describeEveryPod(replicas.value)} before starting new ones, so each deploy is an outage until the new pods are ready.`,
         fixes: [
           {
             title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',

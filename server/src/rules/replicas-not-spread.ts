@@ -1,5 +1,5 @@
 import { appendToSequence } from '../fixes/yaml-edit';
-import { describeReplicas, ownedByAnother } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas, ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeSelector } from '../manifest/selector';
 import { claimsHostPorts, HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
@@ -31,7 +31,7 @@ export const replicasNotSpread: Rule = {
       report({
         resource: workload,
         path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-        message: `${describeResource(workload)}: ${describeReplicas(replicas)} and ${why}: all ${replicas.value} pods may run on one node, and when that node dies the workload is down until they are rescheduled.`,
+        message: `${describeResource(workload)}: ${describeReplicas(replicas)} and ${why}: ${describeEveryPod(replicas.value)} may run on one node, and when that node dies the workload is down until they are rescheduled.`,
         fixes: [
           {
             title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
