@@ -201,6 +201,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     const text = await hover.innerText();
     assert.match(text, /Deployment legacy\/billing/);
     assert.match(text, /resilience/);
+    assert.deepEqual(await hover.locator('del, s').allInnerTexts(), [], 'no text struck through: each "~" is literal');
     await shot('hover');
     await page.keyboard.press('Escape');
   });

@@ -24,7 +24,7 @@ describe('resilience card on a workload kind line', () => {
   it('one replica: a node crash is an outage for the grace period plus tolerationSeconds, from the fact sheets', () => {
     const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
     assert.match(card, /- Replicas: 1 \(spec.replicas\)/);
-    assert.match(scenario(card, 'Node crash'), /marked unhealthy \(~40–50 s\), evicted after 300 s of tolerationSeconds \(~350 s in all\), the default, then replaced\. With 1 pod the workload is down all that time\./);
+    assert.match(scenario(card, 'Node crash'), /marked unhealthy \(\\~40–50 s\), evicted after 300 s of tolerationSeconds \(\\~350 s in all\), the default, then replaced\. With 1 pod the workload is down all that time\./);
     assert.match(scenario(card, 'Node drain'), /its only pod is evicted: offline until a replacement is scheduled and ready \(each pod gets 30 s to stop\)/);
     assert.match(card, /facts\/control-plane\.md §3/);
   });
@@ -32,7 +32,7 @@ describe('resilience card on a workload kind line', () => {
   it('own tolerations, a grace period and a preStop hook change the numbers', () => {
     const template = '      terminationGracePeriodSeconds: 90\n      tolerations:\n        - key: node.kubernetes.io/unreachable\n          operator: Exists\n          effect: NoExecute\n          tolerationSeconds: 30\n';
     const card = hover(workload('Deployment', '  replicas: 3\n', template), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
-    assert.match(scenario(card, 'Node crash'), /evicted after 30 s of tolerationSeconds \(~80 s in all\), then replaced/);
+    assert.match(scenario(card, 'Node crash'), /evicted after 30 s of tolerationSeconds \(\\~80 s in all\), then replaced/);
     assert.match(scenario(card, 'Node drain'), /each pod gets 90 s to stop/);
   });
 
@@ -52,6 +52,13 @@ describe('resilience card on a workload kind line', () => {
   it('leaves a place for the live cluster', () => {
     const card = hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment', {}, { clusterLines: () => ['2/2 ready on 2 nodes'] })!;
     assert.match(card, /\*\*Live cluster\*\*\n\n- 2\/2 ready on 2 nodes\n\n\*\*When something fails\*\*/);
+  });
+
+  it('writes "~" as a literal tilde: two on a line are a strikethrough in VS Code\'s Markdown', () => {
+    const card = hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!;
+    assert.match(scenario(card, 'Node crash'), /\(\\~40–50 s\).*\(\\~350 s in all\)/);
+    const outsideCode = card.replace(/`[^`\n]*`/g, '');
+    assert.deepEqual(outsideCode.match(/(?<!\\)~/g), null, 'every ~ outside code is escaped');
   });
 
   it('lists the workload\'s findings', () => {

@@ -28,7 +28,7 @@ describe('field hovers', () => {
 
   it('tolerations and the grace period quote the defaults', () => {
     const doc = workload('Deployment', '  replicas: 2\n', '      terminationGracePeriodSeconds: 45\n      tolerations: []\n');
-    assert.match(hover(doc, 'tolerations')!, /tolerationSeconds 300: after a node crash its pods are evicted ~40–50 s \(node marked unhealthy\) \+ 300 s later/);
+    assert.match(hover(doc, 'tolerations')!, /tolerationSeconds 300: after a node crash its pods are evicted \\~40–50 s \(node marked unhealthy\) \+ 300 s later/);
     assert.match(hover(doc, 'terminationGracePeriodSeconds')!, /\(45 s\); default 30 s\. The Cluster Autoscaler caps it at 600 s/);
   });
 

@@ -25,6 +25,14 @@ function ownFindings(resource: Resource, findings: readonly Finding[]): Finding[
   return findings.filter((f) => f.resource?.kind === resource.kind && f.resource?.name === resource.name && f.resource?.namespace === resource.namespace);
 }
 
+/** VS Code's Markdown takes two `~` on a line ("~40–50 s … (~350 s") for a strikethrough: escape them outside code spans. */
+function literalTildes(markdown: string): string {
+  return markdown
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/~/g, '\\~')))
+    .join('');
+}
+
 /**
  * Markdown for the hover at `position`: the resilience card on a workload's `kind` line, or on a
  * field a rule looks at, what it means under failure and the findings on its line.
@@ -38,7 +46,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     if (isWorkload(resource)) {
       const range = kindRange(resource);
       if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
-        return { text: resilienceCard(resource, inventory, ownFindings(resource, findings), cluster, { clusterLines: options.clusterLines?.(resource), ruleHref: options.ruleHref }), range };
+        return { text: literalTildes(resilienceCard(resource, inventory, ownFindings(resource, findings), cluster, { clusterLines: options.clusterLines?.(resource), ruleHref: options.ruleHref })), range };
       }
     }
     const path = keyPathAt(resource, offset);
@@ -50,7 +58,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const key = String(path[path.length - 1]);
     const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
     if (here.length) lines.push('', ...here.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} (${f.severity}) ${f.message}`));
-    return { text: lines.join('\n'), range };
+    return { text: literalTildes(lines.join('\n')), range };
   }
   return undefined;
 }
