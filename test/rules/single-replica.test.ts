@@ -81,6 +81,12 @@ ruleTester(singleReplica, {
       output: null,
     },
     {
+      name: 'names the workload with its namespace, as every other rule does',
+      code: workload({ name: 'gpu-renderer', namespace: 'render', spec: '  replicas: 1\n' }),
+      findings: [{ at: 'replicas', message: /^Deployment render\/gpu-renderer runs 1 pod \(replicas: 1\)/ }],
+      output: workload({ name: 'gpu-renderer', namespace: 'render', spec: '  replicas: 2\n' }),
+    },
+    {
       name: 'a StatefulSet with its own volumes: the fix is offered but not applied by default',
       code: workload({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 1\n' }) + '  volumeClaimTemplates:\n    - metadata:\n        name: data\n      spec:\n        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n',
       findings: [{ at: 'replicas', message: /^StatefulSet db runs 1 pod/ }],

@@ -2,7 +2,7 @@ import type { Fix } from '../fixes/edit';
 import { setField } from '../fixes/yaml-edit';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
-import { podTemplateOf } from '../manifest/workload';
+import { describeResource, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -46,7 +46,7 @@ export const singleReplica: Rule = {
       report({
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
-        message: `${resource.kind} ${resource.name ?? ''} runs 1 pod (${stated}): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
+        message: `${describeResource(resource)} runs 1 pod (${stated}): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
         fixes: replicasFix(resource),
       });
     }
