@@ -58,7 +58,7 @@ export const probeLivenessEqualsReadiness: Rule = {
         report({
           resource,
           path: [...path, 'livenessProbe'],
-          message: `Container ${name}: liveness and readiness both check ${describeHandler(liveness)}; after ${livenessBudget} s of failures (readiness gives up after ${readinessBudget} s) the kubelet restarts every replica at once, so a dependency outage becomes a restart storm.`,
+          message: `Container ${name}: liveness and readiness both check ${describeHandler(liveness)}: when a dependency outage fails that check, readiness takes the pods out of their Services after ${readinessBudget} s, and after ${livenessBudget} s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.`,
           fixes,
         });
       }
