@@ -19,7 +19,9 @@ describe(`language server on Node ${process.versions.node}`, { skip: existsSync(
   it('starts, analyses and exits without a Node runtime warning in its log or on stderr', async () => {
     const client = LspClient.start(SERVER);
     const logged: string[] = [];
-    client.connection.onNotification('window/logMessage', (params: { message: string }) => logged.push(params.message));
+    client.connection.onNotification('window/logMessage', (params: { message: string }) => {
+      logged.push(params.message);
+    });
     try {
       await client.initialize(pathToFileURL(dir).toString());
       const uri = pathToFileURL(join(dir, 'web.yaml')).toString();
