@@ -34,6 +34,15 @@ describe('completion', () => {
     assert.deepEqual(single.range, { start: { line: 7, character: 27 }, end: { line: 7, character: 27 } });
   });
 
+  it('offers first the rules reported on the line the comment speaks for (the next key, past other comments)', () => {
+    const text = DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore \n  # a note\n  replicas: 1\n`);
+    const reported: Record<number, string[]> = { 9: ['replicas-not-spread', 'single-replica'], 1: ['pdb-missing'] };
+    const items = completionsAt(text, { line: 7, character: 27 }, METAS, (line) => reported[line] ?? []);
+    const order = METAS.map((m) => m.id).filter((id) => reported[9].includes(id));
+    assert.deepEqual(items.slice(0, 2).map((c) => c.label), order);
+    assert.equal(items.length, METAS.length, 'the other rules follow');
+  });
+
   it('replaces the rule id being typed, and leaves out the ones already listed', () => {
     const items = complete(DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore single-replica, probe-r¦\n  replicas: 1\n`));
     assert.ok(!items.some((c) => c.label === 'single-replica'), 'single-replica is already there');

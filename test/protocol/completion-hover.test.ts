@@ -54,6 +54,7 @@ describe('completion and field hovers over stdio', { skip: existsSync(SERVER) ? 
     const position = positionOf(TEXT, '# kube-resilience-ignore ', 0, '# kube-resilience-ignore '.length);
     const items = await client.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position });
     const single = items.find((i) => i.label === 'single-replica');
+    assert.equal([...items].sort((x, y) => (x.sortText ?? '').localeCompare(y.sortText ?? ''))[0].label, 'single-replica', 'the rule reported on the next line comes first');
     assert.ok(single?.textEdit && 'range' in single.textEdit, 'single-replica is offered with an edit');
     const fixed = applyTextEdits(TEXT, [single.textEdit]);
     assert.match(fixed, /# kube-resilience-ignore single-replica\n {2}replicas: 1/);

@@ -23,10 +23,19 @@ function lineRange(line: number, start: number, end: number): Range {
   return { start: { line, character: start }, end: { line, character: end } };
 }
 
-function ruleCompletions(rules: readonly RuleMeta[], already: readonly string[], line: number, start: number, end: number): Completion[] {
-  return rules
+function ruleCompletions(rules: readonly RuleMeta[], already: readonly string[], line: number, start: number, end: number, first: readonly string[] = []): Completion[] {
+  const rank = (r: RuleMeta) => (first.includes(r.id) ? 0 : 1);
+  return [...rules]
+    .sort((a, b) => rank(a) - rank(b))
     .filter((r) => !already.includes(r.id))
     .map((r) => ({ label: r.id, kind: 'rule' as const, detail: `${r.severity} · ${r.title}`, documentation: r.description, insertText: r.id, range: lineRange(line, start, end) }));
+}
+
+/** The line a `# kube-resilience-ignore` comment on `line` speaks for: the next one that is neither blank nor a comment. */
+function suppressedLine(lines: readonly string[], line: number): number {
+  let next = line + 1;
+  while (next < lines.length && (!lines[next].trim() || lines[next].trim().startsWith('#'))) next++;
+  return next;
 }
 
 /** The key of the mapping that holds `line` (the nearest line above that is indented less), if any. */
@@ -41,10 +50,10 @@ function parentKey(lines: readonly string[], line: number, indent: number): stri
 }
 
 /**
- * Completions at `position` in a YAML text: rule ids in `# kube-resilience-ignore` comments and in
- * `kube-resilience/ignore` values, the `kube-resilience/…` keys under `annotations:`, and the values of `sessions`.
+ * Completions at `position` in a YAML text: rule ids in `# kube-resilience-ignore` comments (those
+ * `reportedOn` the line below first) and in `kube-resilience/ignore` values, the `kube-resilience/…` keys under `annotations:`, and the values of `sessions`.
  */
-export function completionsAt(text: string, position: Position, rules: readonly RuleMeta[]): Completion[] {
+export function completionsAt(text: string, position: Position, rules: readonly RuleMeta[], reportedOn: (line: number) => readonly string[] = () => []): Completion[] {
   const lines = text.split(/\r?\n/);
   const lineText = lines[position.line] ?? '';
   const before = lineText.slice(0, position.character);
@@ -59,7 +68,8 @@ export function completionsAt(text: string, position: Position, rules: readonly 
   if (directive && !directive[1].includes('--')) {
     const word = /[a-z0-9-]*$/.exec(before)![0];
     const listed = directive[1].split(/[\s,]+/).filter(Boolean).slice(0, word ? -1 : undefined);
-    return ruleCompletions(rules, listed, line, character - word.length, character);
+    // The rules reported on the line the comment suppresses are the ones a person is about to type.
+    return ruleCompletions(rules, listed, line, character - word.length, character, reportedOn(suppressedLine(lines, line)));
   }
 
   const value = /^\s*(?:-\s+)?(["']?)(kube-resilience\/[\w.-]+)\1\s*:\s*(["']?)([^"'#]*)$/.exec(before);

@@ -28,7 +28,9 @@ export const completionFeature: Feature = {
     state.connection.onCompletion((params) => {
       const doc = state.documents.get(params.textDocument.uri);
       if (!doc || !state.settings.enable) return [];
-      return completionsAt(doc.getText(), params.position, RULES.map((r) => r.meta)).map(toItem);
+      const findings = state.findingsFor(doc.uri);
+      const reportedOn = (line: number) => findings.filter((f) => f.range?.start.line === line).map((f) => f.ruleId);
+      return completionsAt(doc.getText(), params.position, RULES.map((r) => r.meta), reportedOn).map(toItem);
     });
   },
 };
