@@ -132,6 +132,13 @@ describe('scenario 5: as 1, plus traffic ×3 on an HPA workload at 5 m', () => {
     assert.match(hit.fact, /rule 10/);
   });
 
+  it('joins a reason and the capacity as one sentence: no lower-case word after a full stop', () => {
+    const result = simulate(cluster(), shop(), apiserverDown([surge]));
+    const reasons = eventsAbout(result, 'web').map((e) => e.reason);
+    assert.ok(reasons.some((r) => /HPA is frozen.*; serving 2\/2/.test(r)), reasons.join('\n'));
+    for (const reason of reasons) assert.doesNotMatch(reason, /\. [a-z]/);
+  });
+
   it('with memory limits: OOM kills restarted in place, capacity dips and returns', () => {
     const result = simulate(cluster(), shop(), apiserverDown([surge]));
     const web = capacity(result, 'web').filter((p) => p.at > 300 && p.at < TWO_HOURS);
