@@ -132,10 +132,10 @@ describe('scenario 5: as 1, plus traffic ×3 on an HPA workload at 5 m', () => {
     assert.match(hit.fact, /rule 10/);
   });
 
-  it('joins a reason and the capacity as one sentence: no lower-case word after a full stop', () => {
+  it('writes the capacity after the reason as a sentence of its own: no lower-case word after a full stop', () => {
     const result = simulate(cluster(), shop(), apiserverDown([surge]));
     const reasons = eventsAbout(result, 'web').map((e) => e.reason);
-    assert.ok(reasons.some((r) => /HPA is frozen.*; serving 2\/2/.test(r)), reasons.join('\n'));
+    assert.ok(reasons.some((r) => /HPA is frozen.*\. Serving 2\/2/.test(r)), reasons.join('\n'));
     for (const reason of reasons) assert.doesNotMatch(reason, /\. [a-z]/);
   });
 

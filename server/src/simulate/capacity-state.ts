@@ -37,9 +37,10 @@ export function stateOf(point: CapacityPoint, impaired: boolean): State {
 
 export function describeCapacity(point: CapacityPoint, state: State): string {
   if (point.desired === 0) return '';
-  const parts = [`serving ${point.ready}/${point.desired}`];
+  // A sentence of its own after the reasons: "… frozen at 3 replicas. Now serving 3/3".
+  const parts = [`${state === 'ok' ? 'Now serving' : 'Serving'} ${point.ready}/${point.desired}`];
   if (point.blackholed > 0) parts.push(`${Math.round(point.blackholed * 100)} % of new connections go to dead endpoints`);
   if ((point.load ?? 1) > 1) parts.push(`load ${point.load}× what it is sized for`);
-  return `${state === 'ok' ? 'now ' : ''}${parts.join(', ')}`;
+  return parts.join(', ');
 }
 

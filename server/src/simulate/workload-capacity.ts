@@ -372,7 +372,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
         at,
         subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },
         state,
-        reason: [...new Set(chosen.map((n) => n.reason)), describeCapacity(point, state)].filter(Boolean).join('; '),
+        reason: [...new Set(chosen.map((n) => n.reason)), describeCapacity(point, state)].filter(Boolean).join('. '),
         fact: [...new Set(chosen.map((n) => n.fact))].join('; '),
       });
     }
