@@ -107,6 +107,22 @@ describe('Inventory', () => {
     assert.deepEqual(names(inventory.workloadsSelectedBy(find(inventory, 'PodDisruptionBudget', 'web-pdb'))), ['web']);
   });
 
+  it('answers asked once per change follow the next change: a file set, a file removed, the cluster replaced', () => {
+    const inventory = inventoryOf({ 'a.yaml': `${deployment('web')}---\n${pdb('web')}` });
+    const guard = () => find(inventory, 'PodDisruptionBudget', 'web-pdb');
+    assert.deepEqual(names(inventory.workloadsSelectedBy(guard())), ['web']);
+    assert.deepEqual(names(inventory.podCarriersIn('default')), ['web']);
+    inventory.setFile(parseManifest('b.yaml', deployment('web-canary', 'default', 1, 'app: web')));
+    assert.deepEqual(names(inventory.workloadsSelectedBy(guard())), ['web', 'web-canary']);
+    inventory.podCarriersIn('default').pop();
+    assert.deepEqual(names(inventory.podCarriersIn('default')), ['web', 'web-canary'], 'a caller changing its copy changes nothing');
+    inventory.removeFile('b.yaml');
+    assert.deepEqual(names(inventory.podCarriersIn('default')), ['web']);
+    assert.deepEqual(inventory.customResourcesIn('default'), []);
+    inventory.setCluster([resourceFromObject({ apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { name: 'k8s', namespace: 'default' } })!]);
+    assert.deepEqual(names(inventory.customResourcesIn('default')), ['k8s']);
+  });
+
   it('podsOf: cluster pods matched by the workload selector', () => {
     const inventory = inventoryOf({ 'a.yaml': deployment('web') });
     const pod = (name: string, app: string) => resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app } } })!;

@@ -6,6 +6,7 @@ import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { RULES } from '../../server/src/rules/index';
 import type { Finding, Rule } from '../../server/src/rules/types';
+import type { TextEdit } from '../../server/src/fixes/edit';
 
 /** A rule for these tests: one warning per Deployment, on `spec.replicas`. */
 const countsReplicas: Rule = {
@@ -86,6 +87,50 @@ describe('analyzeFile', () => {
     const findings = analyse(`${deployment('web')}---\napiVersion: v1\nkind: ConfigMap\ndata: [oops\n---\n${deployment('api')}`, { rules: [...RULES.filter((r) => r.meta.id === 'invalid-yaml'), countsReplicas] });
     assert.deepEqual(findings.map((f) => f.ruleId), ['counts-replicas', 'invalid-yaml', 'counts-replicas']);
     assert.match(findings[1].message, /^Document 2 does not parse: /);
+  });
+});
+
+describe('fixes, written only when asked for', () => {
+  /** Offers "Run 2 replicas" and counts how often that fix is written. */
+  const raisesReplicas = (written: { count: number }, write: () => TextEdit[] = () => [{ start: 0, end: 0, text: '# raised\n' }]): Rule => ({
+    meta: { id: 'raises-replicas', severity: 'warning', scenario: 'involuntary-disruption', title: 't', description: 'd' },
+    check({ resources, report }) {
+      for (const resource of resources) {
+        report({
+          resource,
+          path: ['spec', 'replicas'],
+          message: 'one replica',
+          fixes: () => {
+            written.count++;
+            return [{ title: 'Run 2 replicas', preferred: true, edits: write() }];
+          },
+        });
+      }
+    },
+  });
+
+  it('are not written while findings become diagnostics, and once when first read', () => {
+    const written = { count: 0 };
+    const findings = analyse(`${deployment('a')}---\n${deployment('b')}`, { rules: [raisesReplicas(written)] });
+    assert.equal(findings.length, 2);
+    assert.equal(written.count, 0, 'analysis alone writes no fix');
+    assert.deepEqual(findings[0].fixes.map((f) => f.title), ['Run 2 replicas', 'Ignore raises-replicas for Deployment a', 'Ignore raises-replicas here']);
+    assert.equal(findings[0].fixes, findings[0].fixes, 'the same list on every read');
+    assert.equal(written.count, 1, 'only the finding read, and only once');
+    assert.deepEqual(JSON.parse(JSON.stringify(findings[1])).fixes.map((f: { title: string }) => f.title)[0], 'Run 2 replicas', 'a report (JSON) still carries the fixes');
+  });
+
+  it('a fix that writes nothing is left out, and one that throws leaves the ignore actions', () => {
+    const empty = analyse(deployment('web'), { rules: [raisesReplicas({ count: 0 }, () => [])] })[0];
+    assert.deepEqual(empty.fixes.map((f) => f.title), ['Ignore raises-replicas for Deployment web', 'Ignore raises-replicas here']);
+    const failing = analyse(deployment('web'), {
+      rules: [
+        raisesReplicas({ count: 0 }, () => {
+          throw new Error('odd input');
+        }),
+      ],
+    })[0];
+    assert.deepEqual(failing.fixes.map((f) => f.title), ['Ignore raises-replicas for Deployment web', 'Ignore raises-replicas here']);
   });
 });
 

@@ -41,18 +41,22 @@ export class Inventory {
   private clusterResources: Resource[] = [];
   private index: Map<string, Resource[]> | undefined;
   private kindIndex: Map<string, Resource[]> | undefined;
+  /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources), built once per change. */
+  private namespaceLists = new Map<string, Resource[]>();
+
+  private changed(): void {
+    this.index = undefined;
+    this.kindIndex = undefined;
+    this.namespaceLists.clear();
+  }
 
   setFile(file: ManifestFile): void {
     this.files.set(file.uri, file);
-    this.index = undefined;
-    this.kindIndex = undefined;
+    this.changed();
   }
 
   removeFile(uri: string): void {
-    if (this.files.delete(uri)) {
-      this.index = undefined;
-      this.kindIndex = undefined;
-    }
+    if (this.files.delete(uri)) this.changed();
   }
 
   getFile(uri: string): ManifestFile | undefined {
@@ -66,8 +70,7 @@ export class Inventory {
   /** Resources read from a live cluster or a snapshot; a manifest with the same kind, namespace and name wins over them. */
   setCluster(resources: Resource[]): void {
     this.clusterResources = resources;
-    this.index = undefined;
-    this.kindIndex = undefined;
+    this.changed();
   }
 
   hasCluster(): boolean {
@@ -163,7 +166,7 @@ export class Inventory {
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
     const selector = pdb.object?.spec?.selector;
-    return this.inNamespace(pdb.namespace).filter((r) => isWorkload(r) && !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
+    return this.podCarriersIn(pdb.namespace).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
   }
 
   /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
@@ -187,12 +190,19 @@ export class Inventory {
 
   /** Everything in the namespace that carries pod labels: workloads with their templates, and pods read from a cluster. */
   podCarriersIn(namespace: string): Resource[] {
-    return this.inNamespace(namespace).filter(isWorkload);
+    return this.namespaceList('carriers', namespace, isWorkload);
   }
 
   /** Custom resources in the namespace (monitoring.coreos.com, …): an operator may create pods from them that no manifest shows. */
   customResourcesIn(namespace: string): Resource[] {
-    return this.inNamespace(namespace).filter(isCustomResource);
+    return this.namespaceList('custom', namespace, isCustomResource);
+  }
+
+  private namespaceList(name: string, namespace: string, keep: (resource: Resource) => boolean): Resource[] {
+    const at = `${name}|${namespace}`;
+    let list = this.namespaceLists.get(at);
+    if (!list) this.namespaceLists.set(at, (list = this.inNamespace(namespace).filter(keep)));
+    return list.slice();
   }
 
   /** The memory a LimitRange in the namespace gives containers that state none, and which LimitRange it is. */

@@ -48,7 +48,20 @@ export interface PodTemplate {
   spec: any;
 }
 
+// Rules and inventory questions ask for it thousands of times per analysis; an object parsed once
+// (cached by document text) keeps its answer across edits of other documents.
+const templates = new WeakMap<object, PodTemplate | null>();
+
 export function podTemplateOf(resource: Resource): PodTemplate | undefined {
+  const { object } = resource;
+  const known = object && typeof object === 'object' ? templates.get(object) : undefined;
+  if (known !== undefined) return known ?? undefined;
+  const template = readPodTemplate(resource);
+  if (object && typeof object === 'object') templates.set(object, template ?? null);
+  return template;
+}
+
+function readPodTemplate(resource: Resource): PodTemplate | undefined {
   const path = podTemplatePath(resource);
   if (!path) return undefined;
   const template = valueAt(resource.object, path);

@@ -9,7 +9,7 @@ import type { Range } from '../manifest/text';
 import { describeResource } from '../manifest/workload';
 import { RULES } from './index';
 import { IGNORE_ANNOTATION, IGNORE_COMMENT, ignoredByAnnotation, ignoredByComment } from './suppression';
-import type { Finding, RelatedLocation, Report, Rule, RuleContext, SeverityOverride } from './types';
+import type { Finding, RelatedLocation, Report, ReportedFixes, Rule, RuleContext, SeverityOverride } from './types';
 
 export interface AnalyzeOptions {
   /** Severity per rule id, or 'off'. */
@@ -79,18 +79,46 @@ function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): 
   const range: Range | null = report.range ?? (resource && onFile ? rangeOfPath(resource, report.path ?? [], report.target) : null);
   if (ignoredByAnnotation(resource).includes(rule.meta.id)) return undefined;
   if (file && range && ignoredByComment(file, range.start.line).includes(rule.meta.id)) return undefined;
-  const fixes = (report.fixes ?? []).filter((f): f is Fix => !!f && f.edits.length > 0);
-  if (resource && file && onFile && range) fixes.push(...ignoreFixes(rule.meta.id, resource, file, range));
-  return {
-    ruleId: rule.meta.id,
-    severity: report.severity ?? rule.meta.severity,
-    message: report.message,
-    uri: onFile && file ? file.uri : resource?.file?.uri ?? null,
-    range,
-    resource: resource ? { kind: resource.kind, name: resource.name, namespace: resource.namespace } : null,
-    fixes,
-    related: (report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
+  const fixes = () => {
+    const own = ownFixes(report).filter((f): f is Fix => !!f && f.edits.length > 0);
+    return resource && file && onFile && range ? [...own, ...ignoreFixes(rule.meta.id, resource, file, range)] : own;
   };
+  return withLazyFixes(
+    {
+      ruleId: rule.meta.id,
+      severity: report.severity ?? rule.meta.severity,
+      message: report.message,
+      uri: onFile && file ? file.uri : resource?.file?.uri ?? null,
+      range,
+      resource: resource ? { kind: resource.kind, name: resource.name, namespace: resource.namespace } : null,
+      related: (report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
+    },
+    fixes,
+  );
+}
+
+/** A rule's own fixes; one that cannot be written on odd input is no fix (the ignore actions remain). */
+function ownFixes(report: Report): ReportedFixes {
+  try {
+    return typeof report.fixes === 'function' ? report.fixes() : report.fixes ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Writing fixes renders YAML for every finding, most of which nobody fixes: they are computed when
+ * first read (a code action, --fix, a report), once, while the finding's parse is still the one it
+ * points into.
+ */
+function withLazyFixes(finding: Omit<Finding, 'fixes'>, compute: () => Fix[]): Finding {
+  let fixes: Fix[] | undefined;
+  return Object.defineProperty(finding as Finding, 'fixes', {
+    enumerable: true,
+    configurable: true,
+    get: () => (fixes ??= compute()),
+    set: (value: Fix[]) => (fixes = value),
+  });
 }
 
 function relatedLocation(resource: Resource, path: readonly (string | number)[] | undefined, message: string): RelatedLocation[] {

@@ -43,7 +43,7 @@ export const hpaReplicasConflict: Rule = {
         resource: workload,
         path: ['spec', 'replicas'],
         message: `${describeResource(workload)} sets replicas: ${replicas} while ${describeResource(hpa)} scales it between ${minReplicas} and ${maxReplicas ?? '?'}: every apply resets the scale to ${replicas}, undoing the autoscaler until it reacts again.`,
-        fixes: [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
+        fixes: () => [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
         related: [{ resource: hpa, path: ['spec', 'scaleTargetRef'], message: 'scales this workload' }],
       });
     }

@@ -49,7 +49,7 @@ export const memoryUnbounded: Rule = {
           finding.severity = 'info';
           finding.message = `${where} limits memory to ${shown(limit)} but requests none: the API server sets the request to the limit, so the scheduler reserves ${shown(limit)}; write the request down so that it is a decision.`;
           finding.path = [...path, 'resources', 'limits', 'memory'];
-          finding.fixes = [{ title: `Request the limit (${String(limit)})`, preferred: true, edits: setField(workload, [...path, 'resources', 'requests', 'memory'], limit) ?? [] }];
+          finding.fixes = () => [{ title: `Request the limit (${String(limit)})`, preferred: true, edits: setField(workload, [...path, 'resources', 'requests', 'memory'], limit) ?? [] }];
         }
         report(finding);
       }

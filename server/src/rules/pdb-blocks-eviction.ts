@@ -53,7 +53,7 @@ export const pdbBlocksEviction: Rule = {
         resource: pdb,
         path: ['spec', budget.field],
         message: `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`,
-        fixes: [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: oneAtATime(pdb, budget) ?? [] }],
+        fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: oneAtATime(pdb, budget) ?? [] }],
         related: expected.workloads.flatMap(({ workload, replicas }) => [
           { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
           ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),

@@ -40,7 +40,7 @@ export const pdbMissing: Rule = {
       report({
         resource,
         message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict ${describeEveryPod(replicas.value)} at once.`,
-        fixes: [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
+        fixes: () => [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });
     }

@@ -22,7 +22,7 @@ export const pdbNoBudget: Rule = {
         resource: pdb,
         path: ['spec'],
         message: `${describeResource(pdb)} sets neither minAvailable nor maxUnavailable: it allows every selected pod to be evicted at once, so a node drain can take them all down together.`,
-        fixes: [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: setField(pdb, ['spec', 'maxUnavailable'], 1, 'start') ?? [] }],
+        fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: setField(pdb, ['spec', 'maxUnavailable'], 1, 'start') ?? [] }],
       });
     }
   },

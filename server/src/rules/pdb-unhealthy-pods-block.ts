@@ -24,7 +24,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
         resource: pdb,
         path: typeof policy === 'string' ? ['spec', 'unhealthyPodEvictionPolicy'] : [],
         message: `${describeResource(pdb)} has ${stated}: crash-looping or unready pods count against the budget and cannot be evicted while it is spent, so a node drain can hang on pods that serve nothing.`,
-        fixes: [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, ['spec', 'unhealthyPodEvictionPolicy'], 'AlwaysAllow') ?? [] }],
+        fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, ['spec', 'unhealthyPodEvictionPolicy'], 'AlwaysAllow') ?? [] }],
       });
     }
   },

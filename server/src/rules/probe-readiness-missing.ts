@@ -76,7 +76,7 @@ export const probeReadinessMissing: Rule = {
           path: [...path, 'name'],
           target: 'value',
           message: `Container ${name} serves traffic (${serving}) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.`,
-          fixes: probe ? [{ title: `Add a readiness probe (${describeHandler(handler!)})`, preferred: true, edits: setField(resource, [...path, 'readinessProbe'], probe) ?? [] }] : [],
+          fixes: () => (probe ? [{ title: `Add a readiness probe (${describeHandler(handler!)})`, preferred: true, edits: setField(resource, [...path, 'readinessProbe'], probe) ?? [] }] : []),
         });
       }
     }

@@ -48,15 +48,16 @@ export const probeStartupMissing: Rule = {
           path: [...path, 'livenessProbe'],
           severity: slow ? 'info' : undefined,
           message: `Container ${name}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.`,
-          fixes: handler
-            ? [
-                {
-                  title: `Add a startup probe (${failureThreshold} × ${STARTUP_PERIOD_SECONDS} s = ${failureThreshold * STARTUP_PERIOD_SECONDS} s to start)`,
-                  preferred: true,
-                  edits: setField(resource, [...path, 'startupProbe'], { ...handler, periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold }) ?? [],
-                },
-              ]
-            : [],
+          fixes: () =>
+            handler
+              ? [
+                  {
+                    title: `Add a startup probe (${failureThreshold} × ${STARTUP_PERIOD_SECONDS} s = ${failureThreshold * STARTUP_PERIOD_SECONDS} s to start)`,
+                    preferred: true,
+                    edits: setField(resource, [...path, 'startupProbe'], { ...handler, periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold }) ?? [],
+                  },
+                ]
+              : [],
         });
       }
     }

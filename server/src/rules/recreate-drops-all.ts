@@ -26,7 +26,7 @@ export const recreateDropsAll: Rule = {
         path: [...strategy, 'type'],
         target: 'pair',
         message: `${describeResource(deployment)}: ${describeReplicas(replicas)} and strategy Recreate: every rollout stops ${describeEveryPod(replicas.value)} before starting new ones, so each deploy is an outage until the new pods are ready.`,
-        fixes: [
+        fixes: () => [
           {
             title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',
             preferred: true,

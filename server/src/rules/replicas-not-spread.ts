@@ -32,7 +32,7 @@ export const replicasNotSpread: Rule = {
         resource: workload,
         path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
         message: `${describeResource(workload)}: ${describeReplicas(replicas)} and ${why}: ${describeEveryPod(replicas.value)} may run on one node, and when that node dies the workload is down until they are rescheduled.`,
-        fixes: [
+        fixes: () => [
           {
             title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
             preferred: true,

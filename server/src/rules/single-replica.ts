@@ -47,7 +47,7 @@ export const singleReplica: Rule = {
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
         message: `${describeResource(resource)} runs 1 pod (${stated}): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
-        fixes: replicasFix(resource),
+        fixes: () => replicasFix(resource),
       });
     }
   },

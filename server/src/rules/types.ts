@@ -59,6 +59,8 @@ export interface Finding {
   related: RelatedLocation[];
 }
 
+export type ReportedFixes = (Fix | undefined)[];
+
 /** What a rule reports; the engine turns it into a Finding (range, severity, suppression, ignore actions). */
 export interface Report {
   resource?: Resource;
@@ -71,7 +73,8 @@ export interface Report {
   message: string;
   /** Overrides the rule's default, for rules whose severity depends on what is known. */
   severity?: Severity;
-  fixes?: (Fix | undefined)[];
+  /** A function is called only when someone asks for the fixes (a code action, --fix, the JSON report). */
+  fixes?: ReportedFixes | (() => ReportedFixes);
   /** Other resources the finding is about (the PDB, the HPA), with a word on each. */
   related?: { resource: Resource; path?: Path; message: string }[];
 }
