@@ -93,11 +93,13 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     await view.page.getByRole('button', { name: 'worker-2', exact: true }).click();
     const editor = view.page.getByRole('form', { name: 'Add an event to worker-2' });
     await editor.getByRole('combobox', { name: 'Event' }).selectOption({ label: 'Reboot' });
+    assert.equal(await editor.getByLabel('Traffic factor').isVisible(), false, 'a node event has no traffic factor to set');
     await editor.getByRole('spinbutton', { name: 'Minutes into the outage' }).fill('10');
     await editor.getByRole('button', { name: 'Add event' }).click();
     assert.deepEqual(((await view.waitForPosted('simulate', 2)) as { scenario: { events: unknown[] } }).scenario.events, [{ kind: 'node-reboot', node: 'worker-2', at: 600 }]);
     await view.page.getByRole('list', { name: 'Pods on worker-1' }).getByRole('button', { name: 'web' }).click();
     const workloadEditor = view.page.getByRole('form', { name: 'Add an event to shop/web' });
+    assert.equal(await workloadEditor.getByLabel('Traffic factor').isVisible(), false, 'the factor is asked only for a traffic surge');
     await workloadEditor.getByRole('combobox', { name: 'Event' }).selectOption({ label: 'Traffic surge' });
     await workloadEditor.getByRole('spinbutton', { name: 'Minutes into the outage' }).fill('5');
     await workloadEditor.getByRole('spinbutton', { name: 'Traffic factor' }).fill('3');
