@@ -61,15 +61,17 @@ describe('resilience card on a workload kind line', () => {
     assert.deepEqual(outsideCode.match(/(?<!\\)~/g), null, 'every ~ outside code is escaped');
   });
 
-  it('lists the workload\'s findings', () => {
-    assert.match(hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!, /\*\*Findings \(\d+\)\*\*[\s\S]*`single-replica`/);
+  it('lists the workload\'s findings in one short line each: rule, line, title (the messages are on their own lines)', () => {
+    const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
+    assert.match(card, /\*\*Findings \(\d+\)\*\*\n\n- `single-replica` line 6: One replica and no autoscaler\n/);
+    assert.doesNotMatch(card, /runs 1 pod \(replicas: 1\)/, 'the finding\'s message is not repeated in the card');
   });
 
   it('links each finding to its rule\'s page when the caller knows where the docs are', () => {
     const href = (ruleId: string) => (ruleId === 'single-replica' ? `file:///docs/rules/${ruleId}.md` : undefined);
     const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment', {}, { ruleHref: href })!;
-    assert.match(card, /- \[`single-replica`\]\(file:\/\/\/docs\/rules\/single-replica\.md\) Deployment web runs 1 pod/);
-    assert.match(card, /- `(?!single-replica)[a-z-]+` /, 'a rule without a page stays plain code');
+    assert.match(card, /- \[`single-replica`\]\(file:\/\/\/docs\/rules\/single-replica\.md\) line 6: /);
+    assert.match(card, /- `(?!single-replica)[a-z-]+` line /, 'a rule without a page stays plain code');
     assert.doesNotMatch(card, /\]\(undefined\)/);
   });
 

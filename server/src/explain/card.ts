@@ -3,6 +3,7 @@ import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { describeHandler, failureBudgetSeconds, probeHandler, PROBE_FIELDS } from '../manifest/probe';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
+import { ruleById } from '../rules/index';
 import type { Finding } from '../rules/types';
 import { clusterFacts } from './cluster-facts';
 import { postureOf, type Posture } from './posture';
@@ -74,7 +75,8 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
   const clusterLines = options.clusterLines ?? (cluster ? clusterFacts(resource, inventory, cluster) : []);
   if (clusterLines.length) lines.push('', '**Live cluster**', '', ...clusterLines.map((l) => `- ${l}`));
   lines.push('', '**When something fails**', '', ...scenarioLines(p).map((s) => `- *${s.scenario}:* ${s.text}`));
-  if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} ${f.message}`));
+  // One short line each: the full messages are on their own lines' hovers and in the Problems panel.
+  if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)}${f.range ? ` line ${f.range.start.line + 1}` : ''}: ${ruleById(f.ruleId)?.meta.title ?? f.message}`));
   lines.push('', `_${TIMING_SOURCES}_`);
   return lines.join('\n');
 }
