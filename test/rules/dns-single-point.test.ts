@@ -80,8 +80,13 @@ describe('dns-single-point on a live cluster', () => {
   it('reports ready pods all on one node', () => {
     const findings = clusterFindings(dnsSinglePoint, live(dnsPod('coredns-a', 'w-1'), dnsPod('coredns-b', 'w-1'), dnsPod('coredns-c', 'w-2', false)));
     assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /^Cluster DNS Deployment kube-system\/coredns in cluster lab has 2 ready pods, all on node w-1: when that node dies or reboots/);
+    assert.match(findings[0].message, /^Cluster DNS Deployment kube-system\/coredns in cluster lab has 2 ready pods, both on node w-1: when that node dies or reboots, every DNS lookup in the cluster fails until they are rescheduled/);
     assert.equal(findings[0].uri, null);
+  });
+
+  it('one ready pod is said as one', () => {
+    const [finding] = clusterFindings(dnsSinglePoint, live(dnsPod('coredns-a', 'w-1'), dnsPod('coredns-b', 'w-2', false)));
+    assert.match(finding.message, /has 1 ready pod, on node w-1: when that node dies or reboots, every DNS lookup in the cluster fails until it is rescheduled, and during a control-plane outage it is not rescheduled at all;/);
   });
 
   it('reports ready pods all on control-plane nodes', () => {

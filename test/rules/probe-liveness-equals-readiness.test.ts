@@ -15,6 +15,8 @@ ${probes}`),
 const probe = (kind: string, handler: string, extra = '') => `  ${kind}:\n${handler}${extra}`;
 const http = (path: string, port: string | number) => `    httpGet:\n      path: ${path}\n      port: ${port}\n`;
 
+const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: goproxy\nspec:\n  containers:\n    - name: goproxy\n      image: registry.k8s.io/goproxy:0.1\n      readinessProbe:\n        tcpSocket: {port: 8080}\n      livenessProbe:\n        tcpSocket: {port: 8080}\n';
+
 ruleTester(probeLivenessEqualsReadiness, {
   valid: [
     { name: 'liveness and readiness on different paths', code: container(probe('livenessProbe', http('/livez', 'http')) + probe('readinessProbe', http('/readyz', 'http'))) },
@@ -61,6 +63,18 @@ ruleTester(probeLivenessEqualsReadiness, {
       code: container(probe('livenessProbe', '    tcpSocket:\n      port: http\n', '    periodSeconds: 5\n') + probe('readinessProbe', '    tcpSocket:\n      port: 8080\n', '    periodSeconds: 10\n')),
       findings: [{ at: 'livenessProbe', message: /both check TCP port 8080: .* readiness takes the pods out of their Services after 30 s, and after 15 s liveness has the kubelet restart every replica at once/ }],
       output: container(probe('livenessProbe', '    tcpSocket:\n      port: http\n', '    periodSeconds: 5\n    failureThreshold: 18\n') + probe('readinessProbe', '    tcpSocket:\n      port: 8080\n', '    periodSeconds: 10\n')),
+    },
+    {
+      name: 'a bare Pod is one pod: restarted, not a restart storm of replicas',
+      code: POD,
+      findings: [
+        {
+          at: 'livenessProbe',
+          message:
+            'Container goproxy: liveness and readiness both check TCP port 8080: when a dependency outage fails that check, readiness takes the pod out of its Services after 30 s, and after 30 s liveness has the kubelet restart it, which cures nothing.',
+        },
+      ],
+      output: POD + '        failureThreshold: 9\n',
     },
   ],
 });

@@ -44,7 +44,7 @@ ruleTester(probeReadinessMissing, {
           line: 16,
           severity: 'warning',
           message:
-            'Container app serves traffic (it declares port http 8080) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
+            'Container app serves traffic (it declares port http 8080; no Service in view selects it, so one elsewhere is assumed) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
         },
       ],
       output: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /\n      port: http\n    periodSeconds: 10\n'),
@@ -64,6 +64,19 @@ ruleTester(probeReadinessMissing, {
       code: app(ports('{containerPort: 53, protocol: UDP}', '{containerPort: 6379}')),
       findings: [{ at: 'app', message: /declares port 6379/ }],
       output: app(ports('{containerPort: 53, protocol: UDP}', '{containerPort: 6379}') + '  readinessProbe:\n    tcpSocket:\n      port: 6379\n    periodSeconds: 10\n'),
+    },
+    {
+      name: 'a bare Pod is neither rolled out nor replaced after a drain: only its container restarts bring traffic early',
+      code: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n',
+      files: { 'service.yaml': SERVICE_WEB },
+      findings: [
+        {
+          at: 'app',
+          message:
+            'Container app serves traffic (Service web sends it traffic on port http 8080) but has no readiness probe: it receives requests as soon as its process starts and again after every container restart, and keeps receiving them while it cannot answer.',
+        },
+      ],
+      output: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n      readinessProbe:\n        httpGet:\n          path: /\n          port: http\n        periodSeconds: 10\n',
     },
     {
       name: 'a Service fronts a container that declares no ports: nothing to derive, no fix',

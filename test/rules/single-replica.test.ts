@@ -92,5 +92,17 @@ ruleTester(singleReplica, {
       findings: [{ at: 'replicas', message: /^StatefulSet db runs 1 pod/ }],
       output: null,
     },
+    {
+      name: 'a StatefulSet after a node failure waits for the node or a force delete, not for a replacement',
+      code: workload({ kind: 'StatefulSet', name: 'queue', spec: '  replicas: 1\n' }),
+      findings: [
+        {
+          at: 'replicas',
+          message:
+            'StatefulSet queue runs 1 pod (replicas: 1): a node drain takes it offline until it is rescheduled and ready, a node failure until the node comes back or someone force-deletes the pod, and while the control plane is down it is not replaced at all.',
+        },
+      ],
+      output: workload({ kind: 'StatefulSet', name: 'queue', spec: '  replicas: 2\n' }),
+    },
   ],
 });

@@ -82,9 +82,11 @@ function badPlacement(dns: Resource, inventory: Inventory, cluster: ClusterInfo)
   const nodes = [...new Set(ready.map((p) => String(p.object?.spec?.nodeName ?? '?')))];
   const pods = `${ready.length} ready pod${ready.length === 1 ? '' : 's'}`;
   if (nodes.length === 1) {
+    const together = ready.length === 1 ? 'on' : ready.length === 2 ? 'both on' : 'all on';
+    const they = ready.length === 1 ? 'it is' : 'they are';
     return {
       resource: dns,
-      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, all on node ${nodes[0]}: when that node dies or reboots, every DNS lookup in the cluster fails until they are rescheduled, and during a control-plane outage they are not rescheduled at all; ${WHY}.`,
+      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, ${together} node ${nodes[0]}: when that node dies or reboots, every DNS lookup in the cluster fails until ${they} rescheduled, and during a control-plane outage ${they} not rescheduled at all; ${WHY}.`,
     };
   }
   const controlPlane = new Set(cluster.topology.controlPlaneNodes);

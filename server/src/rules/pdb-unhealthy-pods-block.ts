@@ -1,4 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
+import { describeBudget, pdbBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
@@ -10,7 +11,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Unhealthy pods can block drains',
     description:
-      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage makes pods unready, the budget is already spent, so the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway.',
+      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage leaves fewer healthy pods than the budget requires, the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway.',
     fix: 'Adds `unhealthyPodEvictionPolicy: AlwaysAllow`.',
     example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n')),
   },
@@ -19,11 +20,12 @@ export const pdbUnhealthyPodsBlock: Rule = {
       if (pdb.kind !== 'PodDisruptionBudget') continue;
       const policy = pdb.object?.spec?.unhealthyPodEvictionPolicy;
       if (policy === 'AlwaysAllow') continue;
+      const budget = pdbBudget(pdb);
       const stated = typeof policy === 'string' ? `unhealthyPodEvictionPolicy ${policy}` : 'no unhealthyPodEvictionPolicy (IfHealthyBudget)';
       report({
         resource: pdb,
         path: typeof policy === 'string' ? ['spec', 'unhealthyPodEvictionPolicy'] : [],
-        message: `${describeResource(pdb)} has ${stated}: crash-looping or unready pods count against the budget and cannot be evicted while it is spent, so a node drain can hang on pods that serve nothing.`,
+        message: `${describeResource(pdb)}${budget ? ` (${describeBudget(budget)})` : ''} has ${stated}: a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.`,
         fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, ['spec', 'unhealthyPodEvictionPolicy'], 'AlwaysAllow') ?? [] }],
       });
     }

@@ -42,23 +42,31 @@ export const probeLivenessEqualsReadiness: Rule = {
         const timings = probeTimings(container.livenessProbe);
         const tolerantThreshold = Math.max(timings.failureThreshold * TOLERANCE, Math.ceil((TOLERANCE * readinessBudget) / timings.periodSeconds));
         const framework = liveness.type === 'httpGet' ? frameworkOfProbe(liveness.path, container) : undefined;
-        const fixes = [];
-        if (framework) {
-          const edits = [
-            ...(setField(resource, [...path, 'livenessProbe', 'httpGet', 'path'], framework.liveness) ?? []),
-            ...(setField(resource, [...path, 'readinessProbe', 'httpGet', 'path'], framework.readiness) ?? []),
-          ];
-          fixes.push({ title: `Use ${framework.name}'s ${framework.liveness} and ${framework.readiness}`, preferred: true, edits });
-        }
-        fixes.push({
-          title: `Make liveness tolerant (failureThreshold: ${tolerantThreshold}, ${tolerantThreshold * timings.periodSeconds} s)`,
-          preferred: !framework,
-          edits: setField(resource, [...path, 'livenessProbe', 'failureThreshold'], tolerantThreshold) ?? [],
-        });
+        const fixes = () => {
+          const offered = [];
+          if (framework) {
+            const edits = [
+              ...(setField(resource, [...path, 'livenessProbe', 'httpGet', 'path'], framework.liveness) ?? []),
+              ...(setField(resource, [...path, 'readinessProbe', 'httpGet', 'path'], framework.readiness) ?? []),
+            ];
+            offered.push({ title: `Use ${framework.name}'s ${framework.liveness} and ${framework.readiness}`, preferred: true, edits });
+          }
+          offered.push({
+            title: `Make liveness tolerant (failureThreshold: ${tolerantThreshold}, ${tolerantThreshold * timings.periodSeconds} s)`,
+            preferred: !framework,
+            edits: setField(resource, [...path, 'livenessProbe', 'failureThreshold'], tolerantThreshold) ?? [],
+          });
+          return offered;
+        };
+        // A bare Pod is one pod: no replicas to restart at once.
+        const outcome =
+          resource.kind === 'Pod'
+            ? `readiness takes the pod out of its Services after ${readinessBudget} s, and after ${livenessBudget} s liveness has the kubelet restart it, which cures nothing`
+            : `readiness takes the pods out of their Services after ${readinessBudget} s, and after ${livenessBudget} s liveness has the kubelet restart every replica at once, a restart storm that cures nothing`;
         report({
           resource,
           path: [...path, 'livenessProbe'],
-          message: `Container ${name}: liveness and readiness both check ${describeHandler(liveness)}: when a dependency outage fails that check, readiness takes the pods out of their Services after ${readinessBudget} s, and after ${livenessBudget} s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.`,
+          message: `Container ${name}: liveness and readiness both check ${describeHandler(liveness)}: when a dependency outage fails that check, ${outcome}.`,
           fixes,
         });
       }

@@ -66,7 +66,8 @@ export const probeReadinessMissing: Rule = {
         else if (services.length && containers.length === 1) serving = `Service ${services[0].name} sends it traffic`;
         else if (!services.length) {
           const open = ports.filter((p) => p.protocol === 'TCP' && !isAuxiliaryPort(p));
-          if (open.length) serving = `it declares port ${describePort(open[0])}`;
+          // Honest about the guess: the Service may live in another repository or chart.
+          if (open.length) serving = `it declares port ${describePort(open[0])}; no Service in view selects it, so one elsewhere is assumed`;
         }
         if (!serving) continue;
         const probe = derivedReadinessProbe(container);
@@ -75,7 +76,7 @@ export const probeReadinessMissing: Rule = {
           resource,
           path: [...path, 'name'],
           target: 'value',
-          message: `Container ${name} serves traffic (${serving}) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.`,
+          message: `Container ${name} serves traffic (${serving}) but has no readiness probe: it receives requests as soon as its process starts${resource.kind === 'Pod' ? ' and again after every container restart' : ', on every rollout and every restart after a drain or node failure'}, and keeps receiving them while it cannot answer.`,
           fixes: () => (probe ? [{ title: `Add a readiness probe (${describeHandler(handler!)})`, preferred: true, edits: setField(resource, [...path, 'readinessProbe'], probe) ?? [] }] : []),
         });
       }

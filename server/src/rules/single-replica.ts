@@ -16,6 +16,12 @@ function singletonReason(workload: Resource): string | undefined {
   return undefined;
 }
 
+/** How long the one pod is gone. A StatefulSet never runs two copies of a pod, so a pod on a dead node is not replaced until it is known to be gone. */
+const OUTAGE = {
+  Deployment: 'a node drain or node failure takes it offline until a replacement is scheduled and ready',
+  StatefulSet: 'a node drain takes it offline until it is rescheduled and ready, a node failure until the node comes back or someone force-deletes the pod',
+};
+
 function replicasFix(workload: Resource): Fix[] {
   if (singletonReason(workload)) return [];
   // Only the app knows whether a second StatefulSet member with its own volume joins a cluster or starts an empty twin.
@@ -46,7 +52,7 @@ export const singleReplica: Rule = {
       report({
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
-        message: `${describeResource(resource)} runs 1 pod (${stated}): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
+        message: `${describeResource(resource)} runs 1 pod (${stated}): ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
         fixes: () => replicasFix(resource),
       });
     }
