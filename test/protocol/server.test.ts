@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,8 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     mkdirSync(join(dir, 'a+b'));
     writeFileSync(join(dir, 'a+b', 'guard.yaml'), pdb('guarded'));
     writeFileSync(join(dir, 'app.yaml'), '');
+    // What `kubectl get pdb -A -o json > live.json` leaves in a repository: live objects, not manifests.
+    writeFileSync(join(dir, 'live.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [{ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'snapped-pdb', namespace: 'default', uid: '5f1c', resourceVersion: '4411' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'snapped' } } }, status: { disruptionsAllowed: 1 } }] }));
     client = LspClient.start(SERVER);
     const result = await client.initialize(pathToFileURL(dir).toString());
     assert.equal(result.serverInfo?.name, 'kube-resilience');
@@ -164,6 +166,20 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     await client.diagnostics(app, has('pdb-missing'));
     await client.notify('textDocument/didClose', { textDocument: { uri: editorUri } });
     await client.diagnostics(app, lacks('pdb-missing'));
+  });
+
+  it('leaves a cluster snapshot in the workspace out: its live PDB covers no manifest, and opened it gets no diagnostics', async () => {
+    // A Deployment covered by a PDB on disk: the workspace scan has finished once it is quiet.
+    const covered = uri('covered.yaml');
+    await client.open(covered, deployment('web', 3));
+    await client.diagnostics(covered, lacks('pdb-missing'));
+    const app = uri('snapped.yaml');
+    await client.open(app, deployment('snapped', 3));
+    const diagnostics = await client.diagnostics(app, has('pdb-missing'));
+    assert.match(diagnostics.find((d) => d.code === 'pdb-missing')!.message, /Deployment snapped: 3 replicas and no PodDisruptionBudget/);
+    const live = uri('live.json');
+    await client.open(live, readFileSync(join(dir, 'live.json'), 'utf8'));
+    assert.deepEqual(await client.diagnostics(live, () => true), []);
   });
 
   it('applies settings pushed by workspace/didChangeConfiguration', async () => {
