@@ -36,6 +36,8 @@ export class Workbench {
 
   async screenshot(name: string): Promise<string> {
     const file = join(ARTIFACTS, `${name}.png`);
+    // A hover or menu fades in: taken mid-animation it is a translucent ghost over the text.
+    await this.page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
     await this.page.screenshot({ path: file });
     return file;
   }
