@@ -49,6 +49,13 @@ describe('resilience card on a workload kind line', () => {
     assert.match(scenario(hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!, 'Dependency outage'), /app: if readiness checks the dependency, pods leave the Service after 30 s/);
   });
 
+  it('dependency outage without a readiness probe: requests fail only where something sends them', () => {
+    const worker = workload('Deployment', '  replicas: 2\n').replace(/ {10}ports:[\s\S]*$/, '');
+    assert.match(scenario(hover(worker, 'kind: Deployment')!, 'Dependency outage'), /app: no port or Service sends it requests, so it meets the outage only in its own work/);
+    const server = workload('Deployment', '  replicas: 2\n').replace(/ {10}readinessProbe:[\s\S]*$/, '');
+    assert.match(scenario(hover(server, 'kind: Deployment')!, 'Dependency outage'), /app: no readiness probe, so pods keep receiving requests and fail them/);
+  });
+
   it('leaves a place for the live cluster', () => {
     const card = hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment', {}, { clusterLines: () => ['2/2 ready on 2 nodes'] })!;
     assert.match(card, /\*\*Live cluster\*\*\n\n- 2\/2 ready on 2 nodes\n\n\*\*When something fails\*\*/);

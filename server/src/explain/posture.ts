@@ -1,5 +1,5 @@
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
-import { dependencyCheckOf, failureBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
+import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describeBudget, disruptionsAllowed, pdbBudget } from '../manifest/pdb';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
@@ -21,6 +21,8 @@ export interface ContainerProbes {
   /** Liveness restarts on what readiness is for: it shares readiness' handler, or checks dependencies. */
   livenessRestartsOnDependencies: boolean;
   hasStartup: boolean;
+  /** Something sends it requests: it declares a port that is not only for metrics, or a Service fronts the workload. */
+  receivesRequests: boolean;
 }
 
 /** What a workload's manifests say about how it fails: the numbers every hover line is drawn from. */
@@ -59,6 +61,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     const budget = pdbBudget(pdb);
     return { name: pdb.name ?? '(unnamed)', budget: budget ? describeBudget(budget, expected) : 'no budget', allowed: budget ? disruptionsAllowed(budget, expected) : undefined };
   });
+  const fronted = inventory.servicesFronting(resource).length > 0;
   const containers = containersOf(resource).map(({ container, name }) => {
     const liveness = probeHandler(container.livenessProbe, container);
     const readiness = probeHandler(container.readinessProbe, container);
@@ -68,6 +71,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       livenessBudget: container.livenessProbe ? failureBudgetSeconds(container.livenessProbe) : undefined,
       livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
       hasStartup: !!container.startupProbe,
+      receivesRequests: fronted || declaredPorts(container).some((port) => !isAuxiliaryPort(port)),
     };
   });
   const grace = spec.terminationGracePeriodSeconds;

@@ -72,6 +72,7 @@ function dependencyOutage(p: Posture): string {
           return `${c.name}: liveness fails with the dependency after ${c.livenessBudget} s and the kubelet restarts every replica at once, a restart storm that cures nothing`;
         if (c.readinessBudget !== undefined)
           return `${c.name}: if readiness checks the dependency, pods leave the Service after ${c.readinessBudget} s and return with it; liveness does not restart them`;
+        if (!c.receivesRequests) return `${c.name}: no port or Service sends it requests, so it meets the outage only in its own work`;
         return `${c.name}: no readiness probe, so pods keep receiving requests and fail them`;
       })
       .join('; ') + '.'
