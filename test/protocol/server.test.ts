@@ -112,6 +112,16 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual(again, [], 'nothing left to fix');
   });
 
+  it('leaves the whole-file fix out of automatic lightbulb requests (it held the server up on every cursor move), and offers it when invoked', async () => {
+    const u = uri('lightbulb.yaml');
+    await client.open(u, `${deployment('one', 1)}---\n${deployment('many', 4)}`);
+    await client.diagnostics(u, (d) => has('single-replica')(d) && has('pdb-missing')(d));
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const request = (triggerKind: number) => client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], triggerKind } });
+    assert.deepEqual((await request(2)).map((a) => a.kind), [], 'automatic: nothing a lightbulb would show');
+    assert.deepEqual((await request(1)).map((a) => a.kind), ['source.fixAll.kube-resilience'], 'invoked (a client without kinds): the fix-all is offered');
+  });
+
   it('offers "Fix all <rule> findings in this file" under Source Action…, fixing that rule only, and keeps it out of source.fixAll', async () => {
     const u = uri('fix-rule.yaml');
     await client.open(u, `${deployment('first', 1)}---\n${deployment('second', 1)}---\n${deployment('wide', 4)}`);
@@ -176,7 +186,7 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     const app = uri('snapped.yaml');
     await client.open(app, deployment('snapped', 3));
     const diagnostics = await client.diagnostics(app, has('pdb-missing'));
-    assert.match(diagnostics.find((d) => d.code === 'pdb-missing')!.message, /Deployment snapped: 3 replicas and no PodDisruptionBudget/);
+    assert.match(diagnostics.find((d) => d.code === 'pdb-missing')!.message as string, /Deployment snapped: 3 replicas and no PodDisruptionBudget/);
     const live = uri('live.json');
     await client.open(live, readFileSync(join(dir, 'live.json'), 'utf8'));
     assert.deepEqual(await client.diagnostics(live, () => true), []);
