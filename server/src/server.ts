@@ -1,6 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
+  CodeActionTriggerKind,
   createConnection,
   DidChangeConfigurationNotification,
   FileChangeType,
@@ -267,7 +268,10 @@ connection.onCodeAction((params) => {
   const only = params.context.only;
   const actions: CodeAction[] = [];
   const wantsQuickFix = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k.startsWith(CodeActionKind.QuickFix));
-  const wantsFixAll = !only || only.some((k) => FIX_ALL_KIND.startsWith(k));
+  // An editor's own lightbulb request (on every cursor move) shows no source actions: fixing the whole
+  // file for it would only hold the server up. Asked for by kind, or by hand, it is computed.
+  const automatic = params.context.triggerKind === CodeActionTriggerKind.Automatic;
+  const wantsFixAll = only ? only.some((k) => FIX_ALL_KIND.startsWith(k)) : !automatic;
   if (wantsQuickFix) {
     const seenRules = new Set<string>();
     for (const diagnostic of params.context.diagnostics) {

@@ -114,7 +114,7 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
 
   it('leaves the whole-file fix out of automatic lightbulb requests (it held the server up on every cursor move), and offers it when invoked', async () => {
     const u = uri('lightbulb.yaml');
-    await client.open(u, `${deployment('one', 1)}---\n${deployment('many', 4)}`);
+    await client.open(u, `${deployment('bulb-one', 1)}---\n${deployment('bulb-many', 4)}`);
     await client.diagnostics(u, (d) => has('single-replica')(d) && has('pdb-missing')(d));
     const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     const request = (triggerKind: number) => client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], triggerKind } });
