@@ -6,6 +6,8 @@ import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import type { Rule, RuleContext } from '../../server/src/rules/types';
 import type { Fix } from '../../server/src/fixes/edit';
+import { RULES } from '../../server/src/rules/index';
+import * as manifests from '../rules/manifests';
 
 const URI = 'file:///apply.yaml';
 const CONFIG = (name: string, data = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name} # keep me\n${data}`;
@@ -91,6 +93,24 @@ describe('fixFile', () => {
     const b = { title: 'b', preferred: true, edits: [] };
     assert.equal(preferredFix({ fixes: [a, b] } as never), b);
     assert.equal(preferredFix({ fixes: [a] } as never), undefined);
+  });
+
+  it('fixes independent documents together: a hundred documents take a few analyses, not a hundred', () => {
+    let analyses = 0;
+    const counted: Rule = { ...needsOwner, check: (context) => (analyses++, needsOwner.check(context)) };
+    const text = Array.from({ length: 100 }, (_, i) => CONFIG(`c${i}`)).join('---\n');
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: [counted] });
+    assert.equal(applied.length, 100);
+    assert.equal(fixed.match(/owner: team/g)?.length, 100);
+    assert.ok(analyses <= 6, `${analyses} analyses`);
+  });
+
+  it('fixes that answer the same need are applied one at a time: two workloads of one app get one PDB', () => {
+    const workload = (name: string) => manifests.deployment({ name, app: 'shop', spec: '  replicas: 3\n' });
+    const text = `${workload('shop-a')}---\n${workload('shop-b')}`;
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: RULES.filter((r) => ['pdb-missing', 'pdb-multiple'].includes(r.meta.id)) });
+    assert.deepEqual(applied, ['pdb-missing'], 'the first PDB covers both: a second would make the eviction API refuse both');
+    assert.equal(fixed.match(/kind: PodDisruptionBudget/g)?.length, 1);
   });
 
   it('removeField-based fixes converge too', () => {

@@ -2,7 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import { parseManifest, type ManifestFile } from '../manifest/parse';
 import { analyzeFile, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
-import { applyEdits, type Fix } from './edit';
+import { applyEdits, type Fix, type TextEdit } from './edit';
 
 /** The fix a "fix" keystroke or `--fix` applies: the preferred one, never an ignore. */
 export function preferredFix(finding: Finding): Fix | undefined {
@@ -10,8 +10,10 @@ export function preferredFix(finding: Finding): Fix | undefined {
 }
 
 /**
- * Applies preferred fixes one at a time, re-analysing after each, until none is left (or a fix
- * stops making progress). One at a time because fixes of different findings may touch the same lines.
+ * Applies preferred fixes until none is left (or a fix stops making progress), re-analysing after
+ * each round. A round applies one fix per YAML document at once when they touch no common text and
+ * change nothing but their own resources' findings; otherwise one fix, since fixes of different
+ * findings may touch the same lines or answer the same need (two PDBs for one set of pods).
  */
 export function fixFile(
   uri: string,
@@ -28,27 +30,22 @@ export function fixFile(
   for (let round = 0; round < 500; round++) {
     const file = parseManifest(uri, current);
     inventory.setFile(file);
-    const findings = analyzeFile(file, inventory, options).filter((f) => f.uri === uri && accept(f));
-    const next = findings.find((f) => preferredFix(f) && !stuck.has(signature(f)));
-    if (!next) break;
-    const before = signature(next);
-    const fixed = applyEdits(current, preferredFix(next)!.edits);
-    if (seen.has(fixed)) {
-      stuck.add(before);
+    const all = analyzeFile(file, inventory, options).filter((f) => f.uri === uri);
+    const candidates = all.filter((f) => accept(f) && preferredFix(f) && !stuck.has(signature(f)));
+    if (candidates.length === 0) break;
+    const batch = independent(candidates, file);
+    const together = batch.length > 1 ? tryTogether(uri, current, file, all, batch, inventory, options, seen) : undefined;
+    if (together) {
+      applied.push(...batch.map((f) => f.ruleId));
+      current = together;
       continue;
     }
-    const reparsed = parseManifest(uri, fixed);
-    // A fix that would break the file, or that leaves its finding in place, is not applied.
-    if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) {
-      stuck.add(before);
+    const next = candidates[0];
+    const fixed = tryTogether(uri, current, file, all, [next], inventory, options, seen, true);
+    if (!fixed) {
+      stuck.add(signature(next));
       continue;
     }
-    inventory.setFile(reparsed);
-    if (analyzeFile(reparsed, inventory, options).some((f) => signature(f) === before)) {
-      stuck.add(before);
-      continue;
-    }
-    seen.add(fixed);
     applied.push(next.ruleId);
     current = fixed;
   }
@@ -56,10 +53,72 @@ export function fixFile(
   return { text: current, applied };
 }
 
+/** At most one finding per document, whose fix's edits neither overlap nor touch those of the others. */
+function independent(candidates: Finding[], file: ManifestFile): Finding[] {
+  const documents = new Set<number>();
+  const taken: TextEdit[] = [];
+  const chosen: Finding[] = [];
+  for (const finding of candidates) {
+    if (!finding.range) continue;
+    const document = documentAt(file, file.lines.offset(finding.range.start));
+    const edits = preferredFix(finding)!.edits;
+    if (documents.has(document) || edits.some((e) => taken.some((t) => e.start <= t.end && t.start <= e.end))) continue;
+    documents.add(document);
+    taken.push(...edits);
+    chosen.push(finding);
+  }
+  return chosen;
+}
+
+function documentAt(file: ManifestFile, offset: number): number {
+  let index = 0;
+  for (const document of file.documents) if (document.offset <= offset) index = document.index;
+  return index;
+}
+
+/**
+ * The text with the fixes of `batch` applied, or undefined when that breaks a document, leaves one of
+ * their findings in place, or (for more than one fix, unless `alone`) brings a finding about a
+ * resource none of them fixed.
+ */
+function tryTogether(
+  uri: string,
+  current: string,
+  file: ManifestFile,
+  before: Finding[],
+  batch: Finding[],
+  inventory: Inventory,
+  options: AnalyzeOptions,
+  seen: Set<string>,
+  alone = false,
+): string | undefined {
+  const fixed = applyEdits(current, batch.flatMap((f) => preferredFix(f)!.edits));
+  if (seen.has(fixed)) return undefined;
+  const reparsed = parseManifest(uri, fixed);
+  // A fix that would break the file, or that leaves its finding in place, is not applied.
+  if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) return undefined;
+  inventory.setFile(reparsed);
+  const after = analyzeFile(reparsed, inventory, options);
+  inventory.setFile(file);
+  const fixedSignatures = new Set(batch.map(signature));
+  if (after.some((f) => fixedSignatures.has(signature(f)))) return undefined;
+  if (!alone) {
+    const earlier = new Set(before.map(signature));
+    const subjects = new Set(batch.map(subject));
+    if (after.some((f) => f.uri === uri && !earlier.has(signature(f)) && !subjects.has(subject(f)))) return undefined;
+  }
+  seen.add(fixed);
+  return fixed;
+}
+
 function brokenDocuments(file: ManifestFile): number {
   return file.documents.filter((d) => d.parsed.error).length;
 }
 
+function subject(finding: Finding): string {
+  return `${finding.resource?.kind}|${finding.resource?.namespace}|${finding.resource?.name}`;
+}
+
 function signature(finding: Finding): string {
-  return `${finding.ruleId}|${finding.resource?.kind}|${finding.resource?.namespace}|${finding.resource?.name}|${finding.message}`;
+  return `${subject(finding)}|${finding.ruleId}|${finding.message}`;
 }
