@@ -41,6 +41,8 @@ let settings: ServerSettings = DEFAULT_SETTINGS;
 let cluster: ClusterInfo | undefined;
 let roots: string[] = [];
 let pullConfiguration = false;
+/** The client fills in a code action's edit on demand (codeAction/resolve), so costly ones are computed only when picked. */
+let resolvesEdits = false;
 
 /** What feature modules (language/*.ts) share with this file. */
 const state: ServerState = {
@@ -72,12 +74,13 @@ const DEBOUNCE_MS = 150;
 connection.onInitialize((params): InitializeResult => {
   settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
   pullConfiguration = !!params.capabilities.workspace?.configuration && !params.initializationOptions?.settings;
+  resolvesEdits = !!params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit');
   roots = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND], resolveProvider: true },
       ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },
@@ -282,8 +285,13 @@ connection.onCodeAction((params) => {
       const sameRule = all.filter((f) => f.ruleId === finding.ruleId && f.fixes.some((x) => x.preferred));
       if (sameRule.length > 1 && !seenRules.has(finding.ruleId)) {
         seenRules.add(finding.ruleId);
-        const fixed = fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === finding.ruleId);
-        if (fixed) actions.push({ title: `Fix all ${finding.ruleId} findings in this file`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
+        const title = `Fix all ${finding.ruleId} findings in this file`;
+        // Offered with every lightbulb: a whole-file fix costs 100–200 ms in a large manifest, so it waits until picked.
+        if (resolvesEdits) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], data: { uri, ruleId: finding.ruleId } satisfies FixRuleData });
+        else {
+          const fixed = fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === finding.ruleId);
+          if (fixed) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
+        }
       }
     }
   }
@@ -293,7 +301,8 @@ connection.onCodeAction((params) => {
   }
   // Only when source actions are asked for by name ("Source Action…"): one whole-file fix per rule is
   // too costly to compute for every lightbulb request, which has the quick-fix variant anyway.
-  const fixableRules = new Set(all.filter((f) => f.fixes.some((x) => x.preferred)).map((f) => f.ruleId));
+  const asksForRuleFixes = !!only?.some((k) => FIX_RULE_KIND.startsWith(k) || k.startsWith(FIX_RULE_KIND));
+  const fixableRules = asksForRuleFixes ? new Set(all.filter((f) => f.fixes.some((x) => x.preferred)).map((f) => f.ruleId)) : [];
   for (const ruleId of fixableRules) {
     const kind = `${FIX_RULE_KIND}.${ruleId}`;
     if (!only?.some((k) => kind.startsWith(k))) continue;
@@ -301,6 +310,19 @@ connection.onCodeAction((params) => {
     if (fixed) actions.push({ title: `Fix all ${ruleId} findings in this file`, kind, edit: fixed });
   }
   return actions;
+});
+
+interface FixRuleData {
+  uri: string;
+  ruleId: string;
+}
+
+connection.onCodeActionResolve((action) => {
+  const data = action.data as Partial<FixRuleData> | undefined;
+  const doc = data?.uri ? documents.get(data.uri) : undefined;
+  if (!doc || typeof data?.ruleId !== 'string') return action;
+  const ruleId = data.ruleId;
+  return { ...action, edit: fixWholeDocument(doc.uri, doc.getText(), (f) => f.ruleId === ruleId) ?? { changes: {} } };
 });
 
 /** Applies fixes on a scratch inventory view, then answers with one edit over the whole document. */
