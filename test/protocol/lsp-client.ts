@@ -54,12 +54,13 @@ export class LspClient {
     return this.connection.sendNotification(method, params);
   }
 
-  async initialize(rootUri: string, initializationOptions?: unknown): Promise<any> {
+  /** `codeAction` adds to the client's code action capabilities (e.g. resolveSupport). */
+  async initialize(rootUri: string, initializationOptions?: unknown, codeAction: Record<string, unknown> = {}): Promise<any> {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
-      capabilities: { textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true } } },
+      capabilities: { textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true, ...codeAction } } },
       initializationOptions,
     });
     await this.notify('initialized', {});

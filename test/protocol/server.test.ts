@@ -122,6 +122,27 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual((await request(1)).map((a) => a.kind), ['source.fixAll.kube-resilience'], 'invoked (a client without kinds): the fix-all is offered');
   });
 
+  it('a client that resolves code actions gets the per-rule "Fix all" quick fix without its edit, computed when picked', async () => {
+    const own = LspClient.start(SERVER);
+    try {
+      await own.initialize(pathToFileURL(dir).toString(), undefined, { resolveSupport: { properties: ['edit'] } });
+      const u = uri('resolve.yaml');
+      const text = `${deployment('lazy-a', 1)}---\n${deployment('lazy-b', 1)}`;
+      await own.open(u, text);
+      const diagnostics = await own.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2);
+      const first = diagnostics.find((d) => d.code === 'single-replica')!;
+      const actions = (await own.codeActions(u, first.range, [first]))!.filter(isAction);
+      const fixAll = actions.find((a) => a.title === 'Fix all single-replica findings in this file');
+      assert.ok(fixAll, `offered: ${actions.map((a) => a.title)}`);
+      assert.equal(fixAll.edit, undefined, 'not computed for the lightbulb');
+      const resolved = await own.request<CodeAction>('codeAction/resolve', fixAll);
+      const { text: fixed } = await own.apply(u, resolved.edit);
+      assert.equal(fixed.match(/replicas: 2/g)?.length, 2, 'both Deployments fixed');
+    } finally {
+      own.kill();
+    }
+  });
+
   it('offers "Fix all <rule> findings in this file" under Source Action…, fixing that rule only, and keeps it out of source.fixAll', async () => {
     const u = uri('fix-rule.yaml');
     await client.open(u, `${deployment('first', 1)}---\n${deployment('second', 1)}---\n${deployment('wide', 4)}`);
