@@ -1,6 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
+import { describeEvictionsAllowed } from '../manifest/pdb';
 import { describeHandler, failureBudgetSeconds, probeHandler, PROBE_FIELDS } from '../manifest/probe';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import { ruleById } from '../rules/index';
@@ -67,7 +68,7 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
     '',
     `- Replicas: ${replicasLine(p, resource)}`,
     `- Spread: ${spreadLine(resource, p)}`,
-    `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}${x.allowed !== undefined ? `, ${x.allowed} eviction${x.allowed === 1 ? '' : 's'} allowed` : ''})`).join(', ') : 'none'}`,
+    `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}${x.allowed !== undefined ? `, ${describeEvictionsAllowed(x.allowed)}` : ''})`).join(', ') : 'none'}`,
     `- HorizontalPodAutoscaler: ${p.hpas.length ? p.hpas.map((h) => `${h.name} (minReplicas ${h.min}${h.max !== undefined ? `, maxReplicas ${h.max}` : ''})`).join(', ') : 'none'}`,
     `- Probes: ${probesLine(resource)}`,
   ];

@@ -53,6 +53,11 @@ export function disruptionsAllowed(budget: PdbBudget, expectedPods: number): num
   return Math.max(0, expectedPods - desiredHealthy(budget, expectedPods));
 }
 
+/** "1 eviction allowed", "0 evictions allowed". */
+export function describeEvictionsAllowed(count: number): string {
+  return `${count} eviction${count === 1 ? '' : 's'} allowed`;
+}
+
 /** `minAvailable 90%`, and how it scales: `minAvailable 90% rounds up to 3`. */
 export function describeBudget(budget: PdbBudget, expectedPods?: number): string {
   const written = `${budget.field} ${formatIntOrPercent(budget.value)}`;
