@@ -61,6 +61,7 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     assert.equal(loaded.status, 0, loaded.stderr);
     assert.ok(json(loaded).findings.some((f: { ruleId: string }) => f.ruleId === 'single-replica'), 'the manifest is analysed against the snapshot');
     assert.doesNotMatch(loaded.stderr, /left out/);
+    assert.match(cli(['check', 'live', '--fail-on', 'none']).stdout, /in 1 file\.?\n?$/, 'the text summary counts the manifests analysed, not the snapshot');
   });
 
   describe('exit codes', () => {
@@ -244,7 +245,7 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.doesNotMatch(run.stdout, /\x1b\[/);
       const lines = run.stdout.trimEnd().split('\n');
       assert.equal(lines[0], join('text', 'a.yaml'));
-      assert.match(lines[1], new RegExp(`^ {2}${lineOf(deployment('alpha', 1), 'replicas: 1') + 1}:3 +warning +Deployment alpha runs 1 pod .* single-replica \\(fixable\\)$`));
+      assert.match(lines[1], new RegExp(`^ {2}${lineOf(deployment('alpha', 1), 'replicas: 1') + 1}:3 +warning +Deployment shop\\/alpha runs 1 pod .* single-replica \\(fixable\\)$`));
       assert.ok(lines.includes(join('text', 'b.yaml')));
       assert.equal(lines[lines.length - 1], '2 findings (0 errors, 2 warnings, 0 info) in 2 files');
     });

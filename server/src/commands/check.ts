@@ -131,7 +131,10 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
 
   if (format === 'json') io.stdout(toJsonReport(findings));
   else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version), null, 2));
-  else io.stdout(toText(findings, paths.length, io.isTty && !process.env.NO_COLOR));
+  else {
+    const analysed = paths.filter((path) => !inventory.getFile(path)?.clusterSnapshot).length;
+    io.stdout(toText(findings, analysed, io.isTty && !process.env.NO_COLOR));
+  }
 
   if (failOn === 'none') return 0;
   const threshold = RANK[failOn as Severity];
