@@ -32,6 +32,8 @@ export interface ClusterStatus {
   managed?: string;
   /** Why the cluster could not be read (then source is 'none', or the last good view is kept). */
   error?: string;
+  /** The same in a few words, for the status bar ("connection refused by 127.0.0.1:9"). */
+  errorCause?: string;
   /** Resource types that could not be read, and why. */
   missing: { resource: string; reason: string }[];
 }

@@ -56,6 +56,13 @@ describe('cluster status bar text', () => {
     assert.match(view.tooltip, /Click to select a context/);
   });
 
+  it('says the cause in a few words in the status bar, the full error in the tooltip', () => {
+    const error = 'cannot read cluster "down" at https://127.0.0.1:9 (context "down"): connection refused by 127.0.0.1:9';
+    const view = statusView(status({ source: 'none', name: 'down', error, errorCause: 'connection refused by 127.0.0.1:9', controlPlanes: null }), 'auto');
+    assert.equal(view.text, '⎈ down · connection refused by 127.0.0.1:9');
+    assert.ok(view.tooltip.includes(error));
+  });
+
   it('leaves the name out when the server knows none (no context chosen, the kubeconfig failed)', () => {
     assert.equal(statusView(status({ source: 'none', name: '', error: 'no kubeconfig' }), 'auto').text, '⎈ no kubeconfig');
   });

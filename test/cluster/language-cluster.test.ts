@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -163,6 +164,21 @@ describe('the language server reads the cluster in the background', () => {
     const trusted = await server.until(() => server.statuses[before + 1], 'a status once trusted');
     assert.equal(trusted.source, 'live');
     assert.ok(existsSync(marker), 'once trusted, the plugin runs');
+  });
+
+  it('names the kubeconfig\'s current context and the cause in a few words when its cluster does not answer', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const config = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'gone', server: `https://127.0.0.1:${port}`, token: 't' }], 'gone');
+    const before = server.statuses.length;
+    await server.settings({ kubeconfig: config, trusted: true });
+    const status = await server.until(() => server.statuses[before], 'a status after the settings change');
+    assert.equal(status.source, 'none');
+    assert.equal(status.name, 'gone', 'the context in use, though no setting names it');
+    assert.match(status.errorCause ?? '', /^connection refused/);
+    assert.match(status.error ?? '', /cannot read cluster "gone-cluster" .*\(context "gone"\): connection refused/);
   });
 
   it('reads no cluster when the setting is off', async () => {

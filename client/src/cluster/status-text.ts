@@ -43,7 +43,7 @@ export function statusView(status: ClusterStatus | undefined, mode: ClusterMode)
   if (status.error) {
     const kept = status.source !== 'none' ? `\n\nShowing the last view read (${status.source}).` : '';
     return {
-      text: `${HELM} ${status.name ? `${status.name} · ` : ''}${shortError(status.error)}`,
+      text: `${HELM} ${status.name ? `${status.name} · ` : ''}${shortError(status.errorCause ?? status.error)}`,
       tooltip: [`**Cannot read ${status.name ? `context \`${status.name}\`` : 'the cluster'}**`, '', status.error, kept, '', CLICK].join('\n'),
       warning: true,
     };

@@ -8,6 +8,8 @@ export class ClusterError extends Error {
   constructor(
     readonly kind: ClusterErrorKind,
     message: string,
+    /** The context it is about, and the cause in a few words ("connection refused by 127.0.0.1:9"), when known. */
+    readonly details: { context?: string; cause?: string } = {},
   ) {
     super(message);
   }

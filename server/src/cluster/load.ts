@@ -62,7 +62,10 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
     if (request.signal?.aborted) throw new ClusterError('cancelled', 'reading the cluster was cancelled');
     if (result.answered === 0) {
       const reason = result.missing[0]?.reason ?? 'no answer';
-      throw new ClusterError('unreachable', `cannot read cluster "${resolved.context.cluster}" at ${resolved.cluster.server} (context "${resolved.context.name}"): ${reason}`);
+      throw new ClusterError('unreachable', `cannot read cluster "${resolved.context.cluster}" at ${resolved.cluster.server} (context "${resolved.context.name}"): ${reason}`, {
+        context: resolved.context.name,
+        cause: reason,
+      });
     }
     const resources = result.objects.map((o) => resourceFromObject(o)).filter((r): r is Resource => !!r);
     return { source: 'live', name: resolved.context.name, server: resolved.cluster.server, resources, missing: result.missing, topology: detectTopology(resources) };

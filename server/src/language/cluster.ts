@@ -77,6 +77,8 @@ class ClusterLoader {
     } catch (error) {
       if (controller !== this.running) return this.status;
       const message = error instanceof ClusterError ? error.message : `reading the cluster failed: ${(error as Error).message}`;
+      const details = error instanceof ClusterError ? error.details : {};
+      const cause = details.cause ? { errorCause: details.cause } : {};
       // A refresh that fails keeps the last good view of the same cluster; anything else leaves manifests on their own.
       const kept = this.loadedKey === key ? this.state.cluster : undefined;
       if (!kept) {
@@ -84,7 +86,9 @@ class ClusterLoader {
         this.shown = undefined;
         this.loadedKey = undefined;
       }
-      this.status = kept ? { ...statusOf(kept), error: message } : { source: 'none', name: settings.context ?? '', verdict: '', controlPlanes: null, error: message, missing: [] };
+      this.status = kept
+        ? { ...statusOf(kept), error: message, ...cause }
+        : { source: 'none', name: settings.context ?? details.context ?? '', verdict: '', controlPlanes: null, error: message, ...cause, missing: [] };
     }
     this.running = undefined;
     void this.state.connection.sendNotification(Methods.clusterStatus, this.status);
