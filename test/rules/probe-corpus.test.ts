@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { parseManifest } from '../../server/src/manifest/parse';
-import { containersOf } from '../../server/src/manifest/workload';
+import { containersOf, describeContainer } from '../../server/src/manifest/workload';
 import { annotationInvalid } from '../../server/src/rules/annotation-invalid';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { probeLivenessChecksDependencies } from '../../server/src/rules/probe-liveness-checks-dependencies';
@@ -52,13 +52,13 @@ describe('health-check rules over the shared corpus', { skip: existsSync(CORPUS)
 
   it('every readiness finding names the container and why it serves traffic', () => {
     assert.ok(of('probe-readiness-missing').length > 0, 'the corpus has serving containers without readiness');
-    for (const f of of('probe-readiness-missing')) assert.match(f.message, /^Container \S+ serves traffic \((Service \S+ sends it traffic|it declares port)/);
+    for (const f of of('probe-readiness-missing')) assert.match(f.message, /^\S+ \S+, container \S+ serves traffic \((Service \S+ sends it traffic|it declares port)/);
   });
 
   it('a fix is only offered when a probe can be derived from a declared port', () => {
     for (const f of of('probe-readiness-missing')) {
       const file = parseManifest(`file://${f.path}`, readFileSync(f.path, 'utf8'));
-      const container = file.resources.flatMap((r) => containersOf(r)).find((c) => f.message.startsWith(`Container ${c.name} `));
+      const container = file.resources.flatMap((r) => containersOf(r).filter((c) => f.message.startsWith(`${describeContainer(r, c.name)} `)))[0];
       const hasPort = Array.isArray(container?.container.ports) && container!.container.ports.length > 0;
       assert.equal(f.fixes.some((x) => x.preferred), hasPort, `${f.path}: ${f.message}`);
     }

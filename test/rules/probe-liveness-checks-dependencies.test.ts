@@ -38,7 +38,7 @@ ruleTester(probeLivenessChecksDependencies, {
           at: '/actuator/health',
           severity: 'warning',
           message:
-            "Container app: liveness calls /actuator/health, Spring Boot's aggregate health, which includes the database and every other HealthIndicator; a dependency outage longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Use /actuator/health/liveness.",
+            "Deployment web, container app: liveness calls /actuator/health, Spring Boot's aggregate health, which includes the database and every other HealthIndicator; a dependency outage longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Use /actuator/health/liveness.",
         },
       ],
       output: app('/actuator/health/liveness # everything'),

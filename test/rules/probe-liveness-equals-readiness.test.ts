@@ -31,7 +31,7 @@ ruleTester(probeLivenessEqualsReadiness, {
     {
       name: 'Spring Boot aggregate on both: split into the liveness and readiness groups',
       code: container(probe('livenessProbe', http('/actuator/health', 'http')) + probe('readinessProbe', http('/actuator/health', 'http'))),
-      findings: [{ at: 'livenessProbe', severity: 'warning', message: 'Container app: liveness and readiness both check GET /actuator/health on port 8080: when a dependency outage fails that check, readiness takes the pods out of their Services after 30 s, and after 30 s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.' }],
+      findings: [{ at: 'livenessProbe', severity: 'warning', message: 'Deployment web, container app: liveness and readiness both check GET /actuator/health on port 8080: when a dependency outage fails that check, readiness takes the pods out of their Services after 30 s, and after 30 s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.' }],
       output: container(probe('livenessProbe', http('/actuator/health/liveness', 'http')) + probe('readinessProbe', http('/actuator/health/readiness', 'http'))),
     },
     {
@@ -71,7 +71,7 @@ ruleTester(probeLivenessEqualsReadiness, {
         {
           at: 'livenessProbe',
           message:
-            'Container goproxy: liveness and readiness both check TCP port 8080: when a dependency outage fails that check, readiness takes the pod out of its Services after 30 s, and after 30 s liveness has the kubelet restart it, which cures nothing.',
+            'Pod goproxy, container goproxy: liveness and readiness both check TCP port 8080: when a dependency outage fails that check, readiness takes the pod out of its Services after 30 s, and after 30 s liveness has the kubelet restart it, which cures nothing.',
         },
       ],
       output: POD + '        failureThreshold: 9\n',

@@ -19,7 +19,7 @@ ruleTester(probePortUnknown, {
         {
           at: 'web',
           severity: 'error',
-          message: 'Container app: readinessProbe uses port "web", which the container does not declare (it names http (8080), metrics (9090)): the pod never becomes ready and never receives traffic.',
+          message: 'Deployment web, container app: readinessProbe uses port "web", which the container does not declare (it names http (8080), metrics (9090)): the pod never becomes ready and never receives traffic.',
         },
       ],
       output: null,
@@ -40,7 +40,7 @@ ruleTester(probePortUnknown, {
         '      containers:',
         '      initContainers:\n        - name: proxy\n          image: example/proxy\n          restartPolicy: Always\n          readinessProbe:\n            tcpSocket:\n              port: proxy\n      containers:',
       ),
-      findings: [{ at: 'proxy', line: 21, message: /Container proxy: readinessProbe uses port "proxy", which the container does not declare \(it names no ports\)/ }],
+      findings: [{ at: 'proxy', line: 21, message: /Deployment web, container proxy: readinessProbe uses port "proxy", which the container does not declare \(it names no ports\)/ }],
     },
   ],
 });

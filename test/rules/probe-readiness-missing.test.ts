@@ -44,7 +44,7 @@ ruleTester(probeReadinessMissing, {
           line: 16,
           severity: 'warning',
           message:
-            'Container app serves traffic (it declares port http 8080; no Service in view selects it, so one elsewhere is assumed) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
+            'Deployment web, container app serves traffic (it declares port http 8080; no Service in view selects it, so one elsewhere is assumed) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
         },
       ],
       output: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /\n      port: http\n    periodSeconds: 10\n'),
@@ -73,7 +73,7 @@ ruleTester(probeReadinessMissing, {
         {
           at: 'app',
           message:
-            'Container app serves traffic (Service web sends it traffic on port http 8080) but has no readiness probe: it receives requests as soon as its process starts and again after every container restart, and keeps receiving them while it cannot answer.',
+            'Pod web, container app serves traffic (Service web sends it traffic on port http 8080) but has no readiness probe: it receives requests as soon as its process starts and again after every container restart, and keeps receiving them while it cannot answer.',
         },
       ],
       output: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n      readinessProbe:\n        httpGet:\n          path: /\n          port: http\n        periodSeconds: 10\n',

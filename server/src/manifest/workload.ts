@@ -135,6 +135,11 @@ export function describeResource(resource: Resource): string {
   return `${resource.kind} ${where}${resource.name ?? '(unnamed)'}`;
 }
 
+/** "Deployment shop/web, container app": a container named so that it is told apart from the same name in another workload. */
+export function describeContainer(resource: Resource, container: string): string {
+  return `${describeResource(resource)}, container ${container}`;
+}
+
 /** A pod read from a cluster that is running and passes its readiness checks (condition Ready=True). */
 export function isPodReady(pod: Resource): boolean {
   const status = pod.object?.status;

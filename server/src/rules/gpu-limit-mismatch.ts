@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { parseQuantity } from '../manifest/quantity';
-import { describeResource, valueAt } from '../manifest/workload';
+import { describeContainer, valueAt } from '../manifest/workload';
 import { gpuRequests } from './gpu-resources';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -38,7 +38,7 @@ export const gpuLimitMismatch: Rule = {
         report({
           resource,
           path: request.path,
-          message: `Container ${request.container} of ${describeResource(resource)} requests ${request.amount} ${request.resource} with ${stated}: GPUs cannot be overcommitted, so the API server rejects the pod unless request and limit are equal, and no pod is created.`,
+          message: `${describeContainer(resource, request.container)} requests ${request.amount} ${request.resource} with ${stated}: GPUs cannot be overcommitted, so the API server rejects the pod unless request and limit are equal, and no pod is created.`,
           fixes: [edits && { title: `Set the ${request.resource} limit to ${request.amount}`, preferred: true, edits }],
         });
       }

@@ -2,7 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { formatBytes, parseQuantity } from '../manifest/quantity';
-import { containersOf, describeResource } from '../manifest/workload';
+import { containersOf, describeContainer } from '../manifest/workload';
 import { exampleDeployment } from './example-workload';
 import type { Report, Rule } from './types';
 
@@ -38,7 +38,7 @@ export const memoryUnbounded: Rule = {
         const request = memoryOf(container.resources, 'requests');
         const limit = memoryOf(container.resources, 'limits');
         if ((request ?? defaults.request) !== undefined && (limit ?? defaults.limit) !== undefined) continue;
-        const where = `${describeResource(workload)}, container ${name}`;
+        const where = describeContainer(workload, name);
         const finding: Report = { resource: workload, path: container.resources ? [...path, 'resources'] : [...path, 'name'], message: '' };
         if (request === undefined && limit === undefined) {
           finding.message = `${where} has no memory request or limit: the scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.`;

@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { dependencyCheckOf, failureBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
-import { containersOf } from '../manifest/workload';
+import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -45,7 +45,7 @@ export const probeLivenessChecksDependencies: Rule = {
           resource,
           path: pathField,
           target: 'value',
-          message: `Container ${name}: liveness calls ${liveness.path}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
+          message: `${describeContainer(resource, name)}: liveness calls ${liveness.path}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
           fixes: [fix],
         });
       }

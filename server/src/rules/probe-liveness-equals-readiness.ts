@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
-import { containersOf } from '../manifest/workload';
+import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -66,7 +66,7 @@ export const probeLivenessEqualsReadiness: Rule = {
         report({
           resource,
           path: [...path, 'livenessProbe'],
-          message: `Container ${name}: liveness and readiness both check ${describeHandler(liveness)}: when a dependency outage fails that check, ${outcome}.`,
+          message: `${describeContainer(resource, name)}: liveness and readiness both check ${describeHandler(liveness)}: when a dependency outage fails that check, ${outcome}.`,
           fixes,
         });
       }

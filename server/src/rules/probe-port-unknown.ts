@@ -1,5 +1,5 @@
 import { declaredPorts, namedPortOf, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
-import { containersOf } from '../manifest/workload';
+import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -43,7 +43,7 @@ export const probePortUnknown: Rule = {
             resource,
             path: [...path, field, named.field, 'port'],
             target: 'value',
-            message: `Container ${name}: ${field} uses port "${named.name}", which the container does not declare (${declared.length ? `it names ${declared.join(', ')}` : 'it names no ports'}): ${CONSEQUENCE[field]}.`,
+            message: `${describeContainer(resource, name)}: ${field} uses port "${named.name}", which the container does not declare (${declared.length ? `it names ${declared.join(', ')}` : 'it names no ports'}): ${CONSEQUENCE[field]}.`,
           });
         }
       }

@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import { declaredPorts, derivedReadinessProbe, describeHandler, isAuxiliaryPort, probeHandler, type DeclaredPort } from '../manifest/probe';
-import { containersOf } from '../manifest/workload';
+import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -76,7 +76,7 @@ export const probeReadinessMissing: Rule = {
           resource,
           path: [...path, 'name'],
           target: 'value',
-          message: `Container ${name} serves traffic (${serving}) but has no readiness probe: it receives requests as soon as its process starts${resource.kind === 'Pod' ? ' and again after every container restart' : ', on every rollout and every restart after a drain or node failure'}, and keeps receiving them while it cannot answer.`,
+          message: `${describeContainer(resource, name)} serves traffic (${serving}) but has no readiness probe: it receives requests as soon as its process starts${resource.kind === 'Pod' ? ' and again after every container restart' : ', on every rollout and every restart after a drain or node failure'}, and keeps receiving them while it cannot answer.`,
           fixes: () => (probe ? [{ title: `Add a readiness probe (${describeHandler(handler!)})`, preferred: true, edits: setField(resource, [...path, 'readinessProbe'], probe) ?? [] }] : []),
         });
       }

@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { declaredFacts } from '../manifest/declared';
 import { handlerAsWritten, livenessStartBudgetSeconds, probeTimings, slowStarterOf } from '../manifest/probe';
-import { containersOf } from '../manifest/workload';
+import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -47,7 +47,7 @@ export const probeStartupMissing: Rule = {
           resource,
           path: [...path, 'livenessProbe'],
           severity: slow ? 'info' : undefined,
-          message: `Container ${name}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.`,
+          message: `${describeContainer(resource, name)}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.`,
           fixes: () =>
             handler
               ? [
