@@ -49,6 +49,17 @@ describe('resilience card on a workload kind line', () => {
     assert.match(scenario(hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!, 'Dependency outage'), /app: if readiness checks the dependency, pods leave the Service after 30 s/);
   });
 
+  it('a declared slow start shows in drains and crashes: how long a replacement takes, and when liveness kills it first', () => {
+    const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "600"\n');
+    assert.match(scenario(hover(slow, 'kind: Deployment')!, 'Node drain'), /\. Each replacement needs 600 s to start before it is ready\.$/);
+    const killed = slow.replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /live\n              port: http\n          readinessProbe:');
+    const card = hover(killed, 'kind: Deployment')!;
+    for (const name of ['Node drain', 'Node crash']) {
+      assert.match(scenario(card, name), /Each replacement needs 600 s to start, but app's liveness kills it after 30 s \(no startup probe\): replacements crash-loop and never become ready\.$/);
+    }
+    assert.doesNotMatch(scenario(hover(workload('Deployment', '  replicas: 3\n'), 'kind: Deployment')!, 'Node drain'), /replacement needs/, 'nothing said without a declared start');
+  });
+
   it('dependency outage without a readiness probe: requests fail only where something sends them', () => {
     const worker = workload('Deployment', '  replicas: 2\n').replace(/ {10}ports:[\s\S]*$/, '');
     assert.match(scenario(hover(worker, 'kind: Deployment')!, 'Dependency outage'), /app: no port or Service sends it requests, so it meets the outage only in its own work/);

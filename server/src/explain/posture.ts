@@ -1,5 +1,6 @@
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
-import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, probeHandler, sameHandler } from '../manifest/probe';
+import { declaredFacts } from '../manifest/declared';
+import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describeBudget, disruptionsAllowed, pdbBudget } from '../manifest/pdb';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
@@ -21,6 +22,8 @@ export interface ContainerProbes {
   /** Liveness restarts on what readiness is for: it shares readiness' handler, or checks dependencies. */
   livenessRestartsOnDependencies: boolean;
   hasStartup: boolean;
+  /** Seconds liveness allows a start (initialDelaySeconds + failureThreshold × periodSeconds); undefined without liveness. */
+  livenessStartBudget?: number;
   /** Something sends it requests: it declares a port that is not only for metrics, or a Service fronts the workload. */
   receivesRequests: boolean;
 }
@@ -39,6 +42,8 @@ export interface Posture {
   safeToEvictFalse: boolean;
   localStorage: boolean;
   containers: ContainerProbes[];
+  /** How long the app says it needs to start (kube-resilience/startup-seconds). */
+  startupSeconds?: number;
 }
 
 function unreachableToleration(spec: any, kind: string): number | null {
@@ -71,6 +76,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       livenessBudget: container.livenessProbe ? failureBudgetSeconds(container.livenessProbe) : undefined,
       livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
       hasStartup: !!container.startupProbe,
+      livenessStartBudget: container.livenessProbe ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
       receivesRequests: fronted || declaredPorts(container).some((port) => !isAuxiliaryPort(port)),
     };
   });
@@ -91,5 +97,6 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     safeToEvictFalse: declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict'] === 'false',
     localStorage: (Array.isArray(spec.volumes) ? spec.volumes : []).some((v: any) => v && typeof v === 'object' && ('emptyDir' in v || 'hostPath' in v)),
     containers,
+    startupSeconds: declaredFacts(resource).startupSeconds,
   };
 }

@@ -28,11 +28,20 @@ function evictionPace(p: Posture): string {
   return `no PDB: the pods on that node are evicted together; spread across nodes, the others keep serving (${grace})`;
 }
 
+/** What a replacement pod's start adds, when the workload says how long it takes. */
+function replacementStart(p: Posture): string {
+  const start = p.startupSeconds;
+  if (start === undefined) return '';
+  const killer = p.containers.find((c) => !c.hasStartup && c.livenessStartBudget !== undefined && c.livenessStartBudget < start);
+  if (killer) return ` Each replacement needs ${start} s to start, but ${killer.name}'s liveness kills it after ${killer.livenessStartBudget} s (no startup probe): replacements crash-loop and never become ready.`;
+  return ` Each replacement needs ${start} s to start before it is ready.`;
+}
+
 function nodeDrain(p: Posture): string {
   if (p.kind === 'DaemonSet') return 'drains skip DaemonSet pods (`--ignore-daemonsets`): the pod runs until the node goes down, and nothing moves.';
   if (p.kind === 'Pod') return 'a bare pod is deleted and never comes back (`kubectl drain` refuses it without `--force`).';
   if (p.replicas.value === 0) return 'scaled to 0: nothing to evict.';
-  return `${evictionPace(p)}.`;
+  return `${evictionPace(p)}.${replacementStart(p)}`;
 }
 
 function nodeCrash(p: Posture): string {
@@ -47,7 +56,7 @@ function nodeCrash(p: Posture): string {
   const replace = p.kind === 'StatefulSet' ? '; a StatefulSet then still waits for the pod to be force-deleted (or the node tainted out-of-service) before it starts a replacement, since it never runs two pods with one identity' : ', then replaced';
   const n = p.replicas.value;
   const impact = n <= 1 ? `With ${pods(n)} the workload is down all that time.` : p.spread ? `Spread across nodes, ${n - 1} of ${pods(n)} keep serving.` : `Without a spread rule, ${describeEveryPod(n)} may be on that node.`;
-  return `${stale}, ${evict}${replace}. ${impact}`;
+  return `${stale}, ${evict}${replace}. ${impact}${replacementStart(p)}`;
 }
 
 function scaleDown(p: Posture): string {
