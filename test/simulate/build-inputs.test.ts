@@ -41,7 +41,7 @@ describe('simulator inputs from manifests alone', () => {
       'app.yaml',
       `apiVersion: apps/v1
 kind: Deployment
-metadata: {name: web, namespace: shop}
+metadata: {name: web, namespace: shop, annotations: {kube-resilience/startup-seconds: "90"}}
 spec:
   replicas: 2
   selector: {matchLabels: {app: web}}
@@ -110,6 +110,8 @@ spec:
     assert.equal(web.memoryLimit, true);
     assert.equal(web.fronted, true);
     assert.deepEqual(web.probes, { liveness: false, readiness: true, startup: false });
+    assert.equal(web.startSeconds, 90, 'the start it declares');
+    assert.equal(byName('report').startSeconds, undefined, 'none declared, none assumed here');
     assert.ok(!('control-plane' in web.placement), 'the control-plane taint keeps it off');
   });
 

@@ -255,6 +255,15 @@ describe('beyond the nine', () => {
     assert.ok(three.assumptions.some((a) => /what-if: simulated as if the cluster had 3 stacked control-plane nodes/.test(a)));
   });
 
+  it('a replacement serves only after the start its workload declares (kube-resilience/startup-seconds), and the assumptions say so', () => {
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: TWO_HOURS, events: [] };
+    const quick = simulate(cluster(), [workload('app', { 'worker-1': 1, 'worker-2': 1 })], scenario);
+    const slow = simulate(cluster(), [workload('app', { 'worker-1': 1, 'worker-2': 1 }, { startSeconds: 1200 })], scenario);
+    const wholeAgain = (result: typeof quick) => capacity(result, 'app').find((p) => p.at > 0 && p.ready === p.desired)!.at;
+    assert.equal(wholeAgain(slow) - wholeAgain(quick), 1200 - 30);
+    assert.ok(slow.assumptions.some((a) => a.includes('or after the start its workload declares (shop/app 1200 s)')), slow.assumptions.join('\n'));
+  });
+
   it('a worker lost while the control plane is healthy is noticed, evicted and replaced', () => {
     const result = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: TWO_HOURS, events: [] });
     assert.equal(componentAt(result, 'api', 0), 'ok');

@@ -4,6 +4,7 @@ import { resourceFromObject, type Resource } from '../manifest/parse';
 import { nodeAllocatable, nodeLabels, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
+import { declaredFacts } from '../manifest/declared';
 import { containersOf, isWorkload, podTemplateOf } from '../manifest/workload';
 import { apiClientOf } from './api-clients';
 import type { SimNode, SimTopology, SimWorkload } from './model';
@@ -179,6 +180,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
       readiness: containers.some((c) => !!c.container.readinessProbe),
       startup: containers.some((c) => !!c.container.startupProbe),
     },
+    ...(declaredFacts(resource).startupSeconds !== undefined ? { startSeconds: declaredFacts(resource).startupSeconds } : {}),
     pdb: inventory.pdbsSelecting(resource).length > 0,
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
     fronted: inventory.servicesFronting(resource).length > 0,

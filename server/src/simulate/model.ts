@@ -45,6 +45,8 @@ export interface SimWorkload {
   placement: Record<string, number>;
   placementSource: 'observed' | 'assumed';
   probes: { liveness: boolean; readiness: boolean; startup: boolean };
+  /** Seconds a new pod needs before it serves, when the workload declares it (kube-resilience/startup-seconds). */
+  startSeconds?: number;
   hpa?: { min: number; max: number };
   pdb: boolean;
   /** Whether every container sets a memory limit (OOM-kill in place rather than node pressure). */

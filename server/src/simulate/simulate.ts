@@ -1,7 +1,7 @@
 import { simulateComponents } from './components';
 import { ControlPlaneTimeline } from './control-plane';
 import { simulateDns } from './dns';
-import { FACT } from './facts';
+import { FACT, TIMING } from './facts';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeIncidents } from './node-incidents';
 import { simulateNodes } from './nodes';
@@ -36,7 +36,10 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const assumed = workloads.filter((w) => w.placementSource === 'assumed');
   if (assumed.length) assumptions.push(`placement of ${assumed.length} workload${assumed.length === 1 ? '' : 's'} (${assumed.slice(0, 5).map(workloadKey).join(', ')}${assumed.length > 5 ? ', …' : ''}) is assumed: a deterministic spread over the nodes that honours their spread rules`);
   if (scenario.events.some((e) => e.kind === 'node-reboot')) assumptions.push('a reboot is assumed to take 2 m');
-  assumptions.push('a replacement pod is assumed to be serving 30 s after it can be scheduled (cached image)');
+  const declared = workloads.filter((w) => w.startSeconds !== undefined);
+  assumptions.push(
+    `a replacement pod is assumed to be serving ${TIMING.assumedPodStart} s after it can be scheduled (cached image)${declared.length ? `, or after the start its workload declares (${declared.slice(0, 5).map((w) => `${workloadKey(w)} ${w.startSeconds} s`).join(', ')}${declared.length > 5 ? ', …' : ''})` : ''}`,
+  );
 
   return {
     version: 1,

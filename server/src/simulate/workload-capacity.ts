@@ -50,6 +50,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   const queue = new EventQueue();
   const notes = new Map<number, Note[]>();
   const label = `${workload.kind} ${workloadKey(workload)}`;
+  // A new pod serves this long after it is scheduled: what the workload declares, else a cached image's start.
+  const podStart = workload.startSeconds ?? TIMING.assumedPodStart;
   const note = (at: number, n: Note) => {
     // A note about a later moment needs that moment in the run to be told.
     queue.schedule(at, () => {});
@@ -140,7 +142,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     slot.alive = false;
     const known = cp.at(at).writes ? at : cp.firstWrites(at) + TIMING.reconnect;
     dropDeadEndpoint(slot, known, `${label}: the dead pod is removed from its Service`);
-    if (replacer) replace(slot, cp.firstScheduling(known) + TIMING.assumedPodStart, `${label}: the ${replacer} replaced the pod ${cause}`);
+    if (replacer) replace(slot, cp.firstScheduling(known) + podStart, `${label}: the ${replacer} replaced the pod ${cause}`);
   };
 
   for (const incident of incidents) {
@@ -194,7 +196,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
             always: true,
           });
         } else if (replacer) {
-          replace(slot, cp.firstScheduling(evictAt) + TIMING.assumedPodStart, `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${replacer} replaced it`);
+          replace(slot, cp.firstScheduling(evictAt) + podStart, `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${replacer} replaced it`);
         }
       }
     }
@@ -267,7 +269,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const autoscaling = cp.at(at).controllers;
     if (hpa && autoscaling && cp.at(at).scheduling) {
       load = factor;
-      const relief = cp.firstScheduling(at + TIMING.hpaSync) + TIMING.assumedPodStart;
+      const relief = cp.firstScheduling(at + TIMING.hpaSync) + podStart;
       note(at, { reason: `${label}: traffic ×${factor}; the HPA scales it from ${running} to ${scaledTo} pods within ~${TIMING.hpaSync} s plus start-up`, fact: FACT.surge });
       queue.schedule(relief, () => {
         scaleOut(relief, scaledTo, demand);
@@ -281,7 +283,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       fact: FACT.surge,
     });
     // New pods need the scheduler as well as the HPA.
-    const relief = hpa ? cp.firstScheduling(cp.firstControllers(at) + TIMING.hpaSync) + TIMING.assumedPodStart : Infinity;
+    const relief = hpa ? cp.firstScheduling(cp.firstControllers(at) + TIMING.hpaSync) + podStart : Infinity;
     if (Number.isFinite(relief)) {
       queue.schedule(relief, () => {
         scaleOut(relief, scaledTo, demand);
