@@ -28,6 +28,13 @@ describe('simulation reports', () => {
     assert.match(text, /shop\/api \(Deployment, placement observed\): lowest 2\/3 from 10 m, up to 33 % of new connections blackholed, whole again at 2 h 10 s/);
   });
 
+  it('drops the subject from each sentence of a reason, and the sentences after the first still begin with a capital', () => {
+    const lost = simulate(cluster(), [workload('app', { 'worker-2': 2 })], { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: 7200, events: [] });
+    const text = renderSimulationText(lost);
+    assert.match(text, /shop\/app: its pod on worker-2 was evicted .* replaced it; the replacement runs on \S+\. Its pod on worker-2 was evicted/);
+    for (const line of text.split('\n')) assert.doesNotMatch(line, /\. [a-z]/, line);
+  });
+
   it('escapes table cells in Markdown', () => {
     const markdown = renderSimulationMarkdown(result);
     assert.match(markdown, /\| shop\/cart\\\|legacy \| Deployment \| observed \| 0\/1 \| 100 % \| 10 m \| 2 h 10 s \|/);

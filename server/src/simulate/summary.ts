@@ -22,7 +22,9 @@ function verb(event: TimelineEvent): string {
 export function reasonWithoutSubject(event: TimelineEvent): string {
   if (event.subject.type !== 'workload') return event.reason;
   const own = `${event.subject.kind ?? ''} ${event.subject.namespace}/${event.subject.name}: `.trimStart();
-  return event.reason.split(own).join('');
+  const parts = event.reason.split(own);
+  // "…replaced it. Deployment shop/app: its pod…" reads "…replaced it. Its pod…" once the subject goes.
+  return parts.map((part, i) => (i > 0 && parts[i - 1].endsWith('. ') ? `${part.charAt(0).toUpperCase()}${part.slice(1)}` : part)).join('');
 }
 
 /** The reason's first sentence, without repeating the subject it is about. */
