@@ -1,3 +1,8 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
 import { sessionsLostOnEviction } from '../../server/src/rules/sessions-lost-on-eviction';
 import { deployment, documents, pdb, service } from './manifests';
 import { ruleTester } from './rule-tester';
@@ -101,4 +106,16 @@ spec:
       findings: [{ message: /^Deployment web keeps sessions in memory \(kube-resilience\/sessions: in-memory\) and lacks a preStop hook, terminationGracePeriodSeconds/ }],
     },
   ],
+});
+
+describe('sessions-lost-on-eviction fixes', () => {
+  it('offers one fix per missing piece and prefers exactly one, so an editor can auto-fix', () => {
+    const inventory = new Inventory();
+    const file = parseManifest('file:///chat.yaml', chat());
+    inventory.setFile(file);
+    const [finding] = analyzeFile(file, inventory, { rules: [sessionsLostOnEviction] });
+    const pieces = finding.fixes.filter((f) => !f.title.startsWith('Ignore'));
+    assert.equal(pieces.length, 4);
+    assert.deepEqual(pieces.map((f) => !!f.preferred), [true, false, false, false]);
+  });
 });

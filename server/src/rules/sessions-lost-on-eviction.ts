@@ -98,7 +98,8 @@ export const sessionsLostOnEviction: Rule = {
         resource: workload,
         path: sessions === 'in-memory' && declared ? declared.path : [],
         message: `${describeResource(workload)} ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.`,
-        fixes: pieces.map((p) => p.fix),
+        // One preferred fix, so an editor's auto-fix can act; the next piece becomes preferred once it is applied.
+        fixes: pieces.map((p, index) => ({ ...p.fix, preferred: index === 0 })),
         related: sticky.map((service) => ({ resource: service, path: ['spec', 'sessionAffinity'], message: 'pins each client to one pod' })),
       });
     }
