@@ -249,5 +249,16 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.ok(lines.includes(join('text', 'b.yaml')));
       assert.equal(lines[lines.length - 1], '2 findings (0 errors, 2 warnings, 0 info) in 2 files');
     });
+
+    it('lists findings about the cluster itself under (cluster), each named by kind, namespace and name', () => {
+      write('cluster/a.yaml', deployment('alpha', 2));
+      const run = cli(['check', 'cluster', '--demo', '--fail-on', 'none', ...only('dns-single-point', 'control-plane-single')]);
+      assert.equal(run.status, 0, run.stderr);
+      const lines = run.stdout.split('\n');
+      const section = lines.indexOf('(cluster)');
+      assert.ok(section >= 0, run.stdout);
+      assert.ok(lines.slice(section).some((l) => /^ {2}Deployment\/kube-system\/coredns +warning +.*dns-single-point$/.test(l)), run.stdout);
+      assert.ok(lines.slice(section).some((l) => /^ {2}Node\/cp-1 +warning +.*control-plane-single$/.test(l)), run.stdout);
+    });
   });
 });

@@ -10,6 +10,13 @@ const COLOURS: Record<Severity | 'dim' | 'bold' | 'reset', string> = {
   reset: '\x1b[0m',
 };
 
+/** Kind/namespace/name of a finding that has no place in a file. */
+function resourcePath(finding: Finding): string {
+  const r = finding.resource;
+  if (!r) return '';
+  return [r.kind, r.namespace, r.name ?? ''].filter((part) => part !== '').join('/');
+}
+
 /** The report for people: findings grouped by file, then a summary line. */
 export function toText(findings: readonly Finding[], fileCount: number, colour: boolean): string {
   const paint = (kind: keyof typeof COLOURS, text: string) => (colour ? `${COLOURS[kind]}${text}${COLOURS.reset}` : text);
@@ -22,7 +29,7 @@ export function toText(findings: readonly Finding[], fileCount: number, colour: 
   for (const [file, list] of groups) {
     lines.push(paint('bold', file));
     for (const f of list) {
-      const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : `${f.resource?.kind ?? ''}/${f.resource?.name ?? ''}`;
+      const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : resourcePath(f);
       const fixable = f.fixes.some((x) => x.preferred) ? paint('dim', ' (fixable)') : '';
       lines.push(`  ${paint('dim', where.padEnd(8))} ${paint(f.severity, f.severity.padEnd(7))} ${f.message}  ${paint('dim', f.ruleId)}${fixable}`);
     }
