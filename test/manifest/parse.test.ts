@@ -143,4 +143,10 @@ describe('resourceFromObject', () => {
       { kind: 'Pod', name: 'p', namespace: 'default' },
     );
   });
+
+  it("takes the name of a tool config from its top level (kind's Cluster, kubeadm's ClusterConfiguration)", () => {
+    assert.equal(resourceFromObject({ apiVersion: 'kind.x-k8s.io/v1alpha4', kind: 'Cluster', name: 'dev' })!.name, 'dev');
+    assert.equal(resourceFromObject({ apiVersion: 'kubeadm.k8s.io/v1beta4', kind: 'ClusterConfiguration', clusterName: 'prod' })!.name, 'prod');
+    assert.equal(resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: {}, name: 'not-this' })!.name, null);
+  });
 });

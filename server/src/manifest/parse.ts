@@ -205,7 +205,9 @@ function isObject(value: unknown): value is Record<string, any> {
 export function resourceFromObject(value: Record<string, any>, node?: YAMLMap, document?: ManifestDocument, file?: ManifestFile): Resource | undefined {
   if (typeof value.kind !== 'string' || typeof value.apiVersion !== 'string') return undefined;
   const metadata = isObject(value.metadata) ? value.metadata : {};
-  const name = typeof metadata.name === 'string' ? metadata.name : null;
+  // Tool configs shaped like resources (kind's Cluster, kubeadm's ClusterConfiguration) name themselves at the top.
+  const ownName = typeof value.name === 'string' ? value.name : typeof value.clusterName === 'string' ? value.clusterName : null;
+  const name = typeof metadata.name === 'string' ? metadata.name : isObject(value.metadata) ? null : ownName;
   const namespace = CLUSTER_SCOPED.has(value.kind) ? '' : typeof metadata.namespace === 'string' && metadata.namespace ? metadata.namespace : 'default';
   return { apiVersion: value.apiVersion, kind: value.kind, name, namespace, object: value, node, document, file };
 }
