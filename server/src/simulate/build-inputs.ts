@@ -5,10 +5,12 @@ import { nodeAllocatable, nodeLabels, nodeTaints, placementInput, placePod } fro
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
-import { containersOf, isWorkload, podTemplateOf } from '../manifest/workload';
+import { livenessStartBudgetSeconds, probeTimings } from '../manifest/probe';
+import { containersOf, isWorkload, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { apiClientOf } from './api-clients';
 import type { SimNode, SimTopology, SimWorkload } from './model';
 import { assumedPlacement, type SpreadRules } from './placement';
+import type { StartBudget } from './restart-readiness';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -142,6 +144,20 @@ function spreadRules(podSpec: any, labels: Record<string, string>): SpreadRules 
   };
 }
 
+/** A startup probe bounds a container's start; without one, its liveness probe does (same arithmetic). */
+function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefined {
+  let tightest: StartBudget | undefined;
+  for (const { container, name } of containers) {
+    const probe = container.startupProbe ?? container.livenessProbe;
+    if (!probe) continue;
+    const t = probeTimings(probe);
+    const seconds = livenessStartBudgetSeconds(probe);
+    if (tightest && tightest.seconds <= seconds) continue;
+    tightest = { seconds, probe: container.startupProbe ? 'startup' : 'liveness', container: name, formula: `initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s` };
+  }
+  return tightest;
+}
+
 function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: Resource[], nodes: SimNode[]): SimWorkload {
   const template = podTemplateOf(resource);
   const spec = template?.spec ?? {};
@@ -151,6 +167,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const containers = containersOf(resource);
   const images = containers.map((c) => String(c.container.image ?? ''));
   const apiClient = apiClientOf(images);
+  const startBudget = tightestStartBudget(containers);
   const hpa = inventory.hpasTargeting(resource)[0];
   const replicas = replicasOf(resource, inventory, eligible.length);
 
@@ -181,6 +198,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
       startup: containers.some((c) => !!c.container.startupProbe),
     },
     ...(declaredFacts(resource).startupSeconds !== undefined ? { startSeconds: declaredFacts(resource).startupSeconds } : {}),
+    ...(startBudget ? { startBudget } : {}),
     pdb: inventory.pdbsSelecting(resource).length > 0,
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
     fronted: inventory.servicesFronting(resource).length > 0,

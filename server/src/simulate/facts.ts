@@ -8,6 +8,7 @@ export const FACT = {
   api: 'rule 2: the API needs an API server and etcd quorum — facts/control-plane.md §1',
   controlLoops: 'rule 3: scheduler, controllers and autoscalers need the API; leases move in ~15 s — facts/control-plane.md §2, facts/data-plane.md §4',
   runningPods: 'rule 4: running pods keep running, crashed containers restart in place with back-off — facts/data-plane.md §1',
+  probeKills: 'rule 4: liveness and startup probes keep killing containers locally, crash-looping a start that outlasts them — facts/data-plane.md §1',
   nothingReplaced: 'rule 5: nothing is replaced while the API is down — facts/data-plane.md §1, §6',
   frozenEndpoints: 'rule 6: endpoints are frozen — facts/data-plane.md §2',
   nodeReboot: 'rule 7: after a reboot only static pods come back — facts/data-plane.md §1, §2',

@@ -1,5 +1,7 @@
 /** The simulator's inputs: what the cluster looks like and what runs on it. */
 
+import type { StartBudget } from './restart-readiness';
+
 export interface SimTaint {
   key: string;
   value?: string;
@@ -47,6 +49,8 @@ export interface SimWorkload {
   probes: { liveness: boolean; readiness: boolean; startup: boolean };
   /** Seconds a new pod needs before it serves, when the workload declares it (kube-resilience/startup-seconds). */
   startSeconds?: number;
+  /** What its startup or liveness probe allows a (re)started container before killing it; unset when no probe kills during a start. */
+  startBudget?: StartBudget;
   hpa?: { min: number; max: number };
   pdb: boolean;
   /** Whether every container sets a memory limit (OOM-kill in place rather than node pressure). */

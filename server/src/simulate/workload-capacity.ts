@@ -6,6 +6,7 @@ import { plural } from './format-time';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeBackAt, nodeIsDown, podsBackAt, type NodeIncident } from './node-incidents';
 import { describeCapacity, measure, stateOf, type Slot } from './capacity-state';
+import { restartReadiness } from './restart-readiness';
 import type { CapacityPoint, Scenario, State, TimelineEvent, WorkloadResult } from './types';
 
 export interface SimContext {
@@ -52,6 +53,11 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   const label = `${workload.kind} ${workloadKey(workload)}`;
   // A new pod serves this long after it is scheduled: what the workload declares, else a cached image's start.
   const podStart = workload.startSeconds ?? TIMING.assumedPodStart;
+  // A container started again on its node: it needs its declared start, unless its probes kill it first.
+  const inPlaceStart = restartReadiness(workload, 0);
+  const crashLoopNote = (at: number, what: string) => {
+    if (!inPlaceStart.comesUp) note(at, { reason: `${label}: ${what}, but ${inPlaceStart.why}`, fact: FACT.probeKills, always: true });
+  };
   const note = (at: number, n: Note) => {
     // A note about a later moment needs that moment in the run to be told.
     queue.schedule(at, () => {});
@@ -108,14 +114,16 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     while (slots.length < to) {
       const node = pickNode(at);
       if (!node) break;
-      slots.push({ id: slots.length, node, alive: true, listed: endpointsNow, listedIsCurrent: endpointsNow, generation: 0, restarts: 0 });
+      slots.push({ id: slots.length, node, alive: inPlaceStart.comesUp, listed: endpointsNow, listedIsCurrent: endpointsNow, generation: 0, restarts: 0 });
     }
+    crashLoopNote(at, 'the new pods start');
     desired = Math.max(desired, to);
     load = demand / desired;
   };
 
-  /** A new pod for this replica, scheduled by the control plane. */
-  const replace = (slot: Slot, at: number, why: string) => {
+  /** A new pod for this replica, scheduled by the control plane; one that crash-loops is told when it is bound. */
+  const replace = (slot: Slot, scheduledAt: number, why: string) => {
+    const at = scheduledAt + (inPlaceStart.comesUp ? podStart : 0);
     const generation = ++slot.generation;
     // The replica now waits for a node: what happens to its old node no longer concerns it.
     slot.node = '';
@@ -127,12 +135,13 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
         return;
       }
       slot.node = node;
-      slot.alive = true;
+      slot.alive = inPlaceStart.comesUp;
       slot.restarts = 0;
       const endpointsNow = cp.at(at).controllers;
       slot.listed = endpointsNow;
       slot.listedIsCurrent = endpointsNow;
       note(at, { reason: `${why}; the replacement runs on ${node}`, fact: FACT.recovery });
+      crashLoopNote(at, 'the replacement starts');
       if (!endpointsNow) refreshEndpoints(slot, at, generation, `${label}: endpoints updated with the new pod`);
     });
   };
@@ -142,7 +151,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     slot.alive = false;
     const known = cp.at(at).writes ? at : cp.firstWrites(at) + TIMING.reconnect;
     dropDeadEndpoint(slot, known, `${label}: the dead pod is removed from its Service`);
-    if (replacer) replace(slot, cp.firstScheduling(known) + podStart, `${label}: the ${replacer} replaced the pod ${cause}`);
+    if (replacer) replace(slot, cp.firstScheduling(known), `${label}: the ${replacer} replaced the pod ${cause}`);
   };
 
   for (const incident of incidents) {
@@ -173,10 +182,15 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const generation = ++slot.generation;
     if (workload.staticPod) {
       const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
-      queue.schedule(nodeBack, () => {
+      if (!inPlaceStart.comesUp) {
+        queue.schedule(nodeBack, () => crashLoopNote(nodeBack, `${incident.node} is back and the kubelet starts static pod ${label} again from disk`));
+        return;
+      }
+      const ready = nodeBack + inPlaceStart.after;
+      queue.schedule(ready, () => {
         if (slot.generation !== generation) return;
         slot.alive = true;
-        note(nodeBack, { reason: `${incident.node} is back: the kubelet restarted static pod ${label}`, fact: FACT.nodeReboot });
+        note(ready, { reason: `${incident.node} is back: the kubelet restarted static pod ${label}${inPlaceStart.after ? ` (serving after its ${inPlaceStart.after} s start)` : ''}`, fact: FACT.nodeReboot });
       });
       return;
     }
@@ -196,23 +210,31 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
             always: true,
           });
         } else if (replacer) {
-          replace(slot, cp.firstScheduling(evictAt) + podStart, `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${replacer} replaced it`);
+          replace(slot, cp.firstScheduling(evictAt), `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${replacer} replaced it`);
         }
       }
     }
-    queue.schedule(podsBack, () => {
+    if (!inPlaceStart.comesUp) {
+      queue.schedule(podsBack, () => {
+        if (slot.generation === generation) crashLoopNote(podsBack, `${incident.node} reached the API again and its kubelet starts ${label}'s pods there again`);
+      });
+      return;
+    }
+    const podsReady = podsBack + inPlaceStart.after;
+    queue.schedule(podsReady, () => {
       if (slot.generation !== generation) return;
       slot.alive = true;
       slot.listedIsCurrent = false;
-      const frozen = !cp.at(podsBack).controllers;
-      note(podsBack, {
+      const frozen = !cp.at(podsReady).controllers;
+      const started = inPlaceStart.after ? ` (serving after its ${inPlaceStart.after} s start)` : '';
+      note(podsReady, {
         reason: frozen
-          ? `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there, but with new pod IPs the frozen endpoints do not list until the controller manager returns`
-          : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there (new pod IPs)`,
+          ? `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started}, but with new pod IPs the frozen endpoints do not list until the controller manager returns`
+          : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started} (new pod IPs)`,
         fact: frozen ? FACT.frozenEndpoints : FACT.recovery,
         always: frozen,
       });
-      refreshEndpoints(slot, podsBack, generation, `${label}: endpoints updated with the restarted pods`);
+      refreshEndpoints(slot, podsReady, generation, `${label}: endpoints updated with the restarted pods`);
     });
   };
 
@@ -223,12 +245,19 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const delay = restartBackoff(slot.restarts);
     const frozen = workload.fronted && !cp.at(at).controllers;
     const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
-    note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off and it keeps its IP${unseen}`, fact: FACT.runningPods, repeat });
-    queue.schedule(at + delay, () => {
-      if (slot.generation !== generation || nodeIsDown(incidents, slot.node, at + delay)) return;
+    if (!inPlaceStart.comesUp) {
+      note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off, but ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });
+      return undefined;
+    }
+    const ready = at + delay + inPlaceStart.after;
+    const started = inPlaceStart.after ? `, serves again after its ${inPlaceStart.after} s start` : '';
+    note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off${started} and it keeps its IP${unseen}`, fact: FACT.runningPods, repeat });
+    queue.schedule(ready, () => {
+      if (slot.generation !== generation || nodeIsDown(incidents, slot.node, ready)) return;
       slot.alive = true;
-      note(at + delay, { reason: `${label}: container restarted`, fact: FACT.runningPods, repeat });
+      note(ready, { reason: `${label}: container restarted`, fact: FACT.runningPods, repeat });
     });
+    return ready;
   };
 
   for (const event of scenario.events) {
@@ -311,9 +340,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const generation = slot.generation;
     queue.schedule(at, () => {
       if (slot.generation !== generation || !slot.alive || at >= relief || load <= 1) return;
-      restartInPlace(slot, at, `${label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first);
-      const back = at + restartBackoff(slot.restarts);
-      oomLoop(slot, back + TIMING.assumedSurgeToMemoryLimit, relief, false);
+      const back = restartInPlace(slot, at, `${label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first);
+      if (back !== undefined) oomLoop(slot, back + TIMING.assumedSurgeToMemoryLimit, relief, false);
     });
   };
 
