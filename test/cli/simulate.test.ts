@@ -37,6 +37,28 @@ spec:
   ports: [{port: 80}]
 `;
 
+const BILLING_WITHOUT_STARTUP_PROBE = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: billing
+  namespace: legacy
+  annotations:
+    kube-resilience/startup-seconds: "1200"
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: billing}
+  template:
+    metadata:
+      labels: {app: billing}
+    spec:
+      containers:
+        - name: app
+          image: registry.example.com/billing:7.2
+          livenessProbe:
+            httpGet: {path: /actuator/health, port: 8080}
+`;
+
 function cli(args: string[], cwd = process.cwd()) {
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -124,6 +146,28 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.deepEqual(api.capacity.find((p) => p.at === 300), { at: 300, ready: 2, desired: 3, blackholed: 0.333 });
     assert.ok(result.assumptions.some((a) => /no cluster given/.test(a)));
     assert.ok(result.assumptions.some((a) => /placement of 1 workload \(shop\/api\) is assumed/.test(a)));
+  });
+
+  it('tells the founding story: the slow starter crashed at 15 m never comes back without a startup probe', () => {
+    const story = ['simulate', '--demo', '--fail', 'apiserver', '--for', '2h', '--event', 'pod-crash:legacy/billing:restartable@15m'];
+    // The demo's billing has a startup probe that covers its 20-minute start: back after back-off and start.
+    const covered = json(story).workloads.find((w) => w.name === 'billing')!;
+    assert.equal(covered.capacity.find((p) => p.at === 900)!.ready, 2);
+    assert.deepEqual(covered.capacity.find((p) => p.at === 900 + 10 + 1200), { at: 2110, ready: 3, desired: 3, blackholed: 0 });
+
+    // The same app as the workspace declares it, with liveness only: it crash-loops to the end.
+    writeFileSync(join(dir, 'billing.yaml'), BILLING_WITHOUT_STARTUP_PROBE);
+    const run = cli([...story, 'billing.yaml', '--format', 'json'], dir);
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as SimulationResult;
+    const billing = result.workloads.find((w) => w.name === 'billing')!;
+    assert.deepEqual(billing.capacity.filter((p) => p.at >= 900).map((p) => p.ready), [2, 2], 'down from 15 m until the end of the run');
+    assert.equal(billing.capacity[billing.capacity.length - 1].at, result.end);
+    const told = result.timeline.find((e) => e.at === 900 && e.subject.name === 'billing')!;
+    assert.match(told.reason, /needs 1200 s to start .* liveness kills container app after 30 s .* no startup probe/);
+    assert.match(told.fact, /^rule 4: .*facts\/data-plane\.md §1; rule 4: liveness and startup probes keep killing containers locally/);
+    const text = cli([...story, 'billing.yaml'], dir);
+    assert.match(text.stdout, /legacy\/billing \(Deployment, placement observed\): lowest 2\/3 from 15 m, .*not whole again by the end/);
   });
 
   const bad: [string, string[], RegExp][] = [

@@ -28,6 +28,6 @@ export function restartReadiness(workload: Pick<SimWorkload, 'startSeconds' | 's
       : `the startup probe of container ${budget.container} gives up after ${budget.seconds} s (${budget.formula})`;
   return {
     comesUp: false,
-    why: `it needs ${start} s to start (kube-resilience/startup-seconds), but ${killer}: the kubelet kills it before it is up, again and again (back-off ${TIMING.backoffFirst} s, ${2 * TIMING.backoffFirst} s, ${4 * TIMING.backoffFirst} s … capped at ${TIMING.backoffCap} s), so it never serves`,
+    why: `it needs ${start} s to start (kube-resilience/startup-seconds) while ${killer}: the kubelet kills it before it is up, again and again (back-off ${TIMING.backoffFirst} s, ${2 * TIMING.backoffFirst} s, ${4 * TIMING.backoffFirst} s … capped at ${TIMING.backoffCap} s), so it never serves`,
   };
 }

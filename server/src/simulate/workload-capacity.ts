@@ -246,7 +246,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const frozen = workload.fronted && !cp.at(at).controllers;
     const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
     if (!inPlaceStart.comesUp) {
-      note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off, but ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });
+      note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off: ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });
       return undefined;
     }
     const ready = at + delay + inPlaceStart.after;
