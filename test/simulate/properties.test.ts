@@ -20,6 +20,9 @@ function random(seed: number): () => number {
   };
 }
 
+const LIVENESS_ONLY = { seconds: 30, probe: 'liveness', container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' } as const;
+const STARTUP_COVERING_20_MINUTES = { seconds: 1200, probe: 'startup', container: 'app', formula: 'initialDelaySeconds 0 + 120 × 10 s' } as const;
+
 interface Case {
   seed: number;
   controlPlanes: number;
@@ -30,6 +33,7 @@ interface Case {
 
 function generate(seed: number): Case {
   const next = random(seed);
+  const slow = random(seed + 0x51_0000);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)];
   const controlPlanes = int(1, 5);
@@ -47,6 +51,8 @@ function generate(seed: number): Case {
       fronted: next() < 0.8,
       ...(next() < 0.4 ? { hpa: { min: 1, max: 10 } } : {}),
       ...(next() < 0.2 ? { apiClient: 'an operator' } : {}),
+      // Slow starters, some of which crash-loop on every restart; drawn from their own stream so the other draws stay as they were.
+      ...(slow() < 0.3 ? { startSeconds: [20, 600, 1200][Math.floor(slow() * 3)], startBudget: slow() < 0.5 ? LIVENESS_ONLY : STARTUP_COVERING_20_MINUTES } : {}),
     });
   });
   const failure: Failure = pick<Failure>([
