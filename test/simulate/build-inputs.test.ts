@@ -144,3 +144,69 @@ describe('simulator inputs from a managed cluster', () => {
     assert.equal(result.components.find((c) => c.name === 'api')!.states[0].state, 'down');
   });
 });
+
+describe('what the probes allow a (re)started container, from its manifest', () => {
+  const budgetOf = (containers: string) => {
+    const inventory = new Inventory();
+    inventory.setFile(
+      parseManifest(
+        'app.yaml',
+        `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app
+  namespace: legacy
+  annotations: {kube-resilience/startup-seconds: "1200"}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec:
+      containers:
+${containers}`,
+      ),
+    );
+    const app = buildSimInputs(inventory, undefined).workloads.find((w) => w.name === 'app')!;
+    assert.equal(app.startSeconds, 1200);
+    return app.startBudget;
+  };
+
+  it('is the liveness budget when there is no startup probe', () => {
+    assert.deepEqual(budgetOf(`        - name: app
+          image: billing:7
+          livenessProbe: {httpGet: {path: /livez, port: 8080}, initialDelaySeconds: 60, periodSeconds: 5}
+`), { seconds: 75, probe: 'liveness', container: 'app', formula: 'initialDelaySeconds 60 + 3 × 5 s' });
+  });
+
+  it('is the startup budget when a startup probe holds liveness back', () => {
+    assert.deepEqual(budgetOf(`        - name: app
+          image: billing:7
+          startupProbe: {httpGet: {path: /livez, port: 8080}, periodSeconds: 10, failureThreshold: 120}
+          livenessProbe: {httpGet: {path: /livez, port: 8080}}
+`), { seconds: 1200, probe: 'startup', container: 'app', formula: 'initialDelaySeconds 0 + 120 × 10 s' });
+  });
+
+  it('is the tightest container, and nothing when no probe kills during a start', () => {
+    assert.equal(budgetOf(`        - name: app
+          image: billing:7
+`), undefined);
+    assert.equal(budgetOf(`        - name: app
+          image: billing:7
+          startupProbe: {exec: {command: [cat, /ready]}, failureThreshold: 200}
+        - name: sidecar
+          image: proxy:1
+          livenessProbe: {tcpSocket: {port: 15000}}
+`)!.container, 'sidecar');
+  });
+
+  it('the demo cluster\'s billing has a startup probe that covers its 20-minute start', () => {
+    const cluster = demoCluster();
+    const inventory = new Inventory();
+    inventory.setCluster(cluster.resources);
+    const billing = buildSimInputs(inventory, cluster).workloads.find((w) => w.name === 'billing')!;
+    assert.equal(billing.startSeconds, 1200);
+    assert.equal(billing.startBudget!.probe, 'startup');
+    assert.equal(billing.startBudget!.seconds, 1200);
+  });
+});
