@@ -53,6 +53,8 @@ describe('the slow starter crashes in place during a 2 h API-server outage', () 
     assert.equal(capacityAt(result, 'billing', TWO_HOURS).ready, 2);
     assert.ok(end(result) > TWO_HOURS);
     assert.equal(capacityAt(result, 'billing', end(result)).ready, 2, 'no controller replaces a crash-looping pod, even with the API back');
+    assert.equal(capacityAt(result, 'billing', TWO_HOURS - 1).blackholed, 0.333, 'the frozen Service still sends it a third of new connections');
+    assert.equal(capacityAt(result, 'billing', end(result)).blackholed, 0, 'once the endpoint controller acts, the unready pod leaves the Service');
     const told = eventsAbout(result, 'billing').find((e) => e.at === 900)!;
     assert.match(told.reason, /1200 s to start.*after 30 s.*no startup probe/);
     assert.match(told.fact, /rule 4/);
@@ -66,6 +68,12 @@ describe('the slow starter crashes in place during a 2 h API-server outage', () 
     assert.match(eventsAbout(result, 'billing').find((e) => e.at === 900)!.reason, /10 s back-off, serves again after its 1200 s start/);
   });
 
+  it('with the controller manager acting, the starting pod leaves its Service and returns when ready', () => {
+    const result = simulate(cluster(), [billing(COVERING_STARTUP)], { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [crash(900)] });
+    assert.deepEqual(capacityAt(result, 'billing', 900), { at: 900, ready: 2, desired: 3, blackholed: 0 });
+    assert.deepEqual(capacityAt(result, 'billing', 2110), { at: 2110, ready: 3, desired: 3, blackholed: 0 });
+  });
+
   it('a fast starter is back after the back-off alone, as before', () => {
     const result = simulate(cluster(), [billing(DEFAULT_LIVENESS, { startSeconds: undefined })], apiserverDown([crash(900)]));
     assert.equal(capacityAt(result, 'billing', 910).ready, 3);
@@ -77,6 +85,7 @@ describe('every other restart of the slow starter crash-loops too', () => {
     const result = simulate(cluster(), [billing(DEFAULT_LIVENESS)], apiserverDown([{ kind: 'node-reboot', node: 'worker-2', at: 600 }]));
     assert.equal(capacityAt(result, 'billing', 600).ready, 2);
     assert.equal(capacityAt(result, 'billing', result.end!).ready, 2);
+    assert.equal(capacityAt(result, 'billing', result.end!).blackholed, 0, 'the old IPs leave the endpoints, the new unready ones are not listed');
     assert.ok(eventsAbout(result, 'billing').some((e) => e.at > TWO_HOURS && /reached the API again.*1200 s to start/.test(e.reason)));
   });
 

@@ -114,7 +114,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     while (slots.length < to) {
       const node = pickNode(at);
       if (!node) break;
-      slots.push({ id: slots.length, node, alive: inPlaceStart.comesUp, listed: endpointsNow, listedIsCurrent: endpointsNow, generation: 0, restarts: 0 });
+      const listed = endpointsNow && inPlaceStart.comesUp;
+      slots.push({ id: slots.length, node, alive: inPlaceStart.comesUp, listed, listedIsCurrent: listed, generation: 0, restarts: 0 });
     }
     crashLoopNote(at, 'the new pods start');
     desired = Math.max(desired, to);
@@ -138,8 +139,9 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       slot.alive = inPlaceStart.comesUp;
       slot.restarts = 0;
       const endpointsNow = cp.at(at).controllers;
-      slot.listed = endpointsNow;
-      slot.listedIsCurrent = endpointsNow;
+      // A pod that is not ready is not listed.
+      slot.listed = endpointsNow && slot.alive;
+      slot.listedIsCurrent = slot.listed;
       note(at, { reason: `${why}; the replacement runs on ${node}`, fact: FACT.recovery });
       crashLoopNote(at, 'the replacement starts');
       if (!endpointsNow) refreshEndpoints(slot, at, generation, `${label}: endpoints updated with the new pod`);
@@ -214,6 +216,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
         }
       }
     }
+    // Restarted with new IPs but not ready yet: the endpoint controller drops the old IPs and lists none.
+    if (!inPlaceStart.comesUp || inPlaceStart.after > 0) refreshEndpoints(slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: the endpoints drop their old IPs`);
     if (!inPlaceStart.comesUp) {
       queue.schedule(podsBack, () => {
         if (slot.generation === generation) crashLoopNote(podsBack, `${incident.node} reached the API again and its kubelet starts ${label}'s pods there again`);
@@ -245,6 +249,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     const delay = restartBackoff(slot.restarts);
     const frozen = workload.fronted && !cp.at(at).controllers;
     const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
+    // Unready for longer than a back-off: the endpoint controller, when it acts, takes the pod out of its Service.
+    if (!inPlaceStart.comesUp || inPlaceStart.after > 0) dropDeadEndpoint(slot, at, `${label}: the restarted container is not ready, so its pod leaves its Service`);
     if (!inPlaceStart.comesUp) {
       note(at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off: ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });
       return undefined;
@@ -256,6 +262,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       if (slot.generation !== generation || nodeIsDown(incidents, slot.node, ready)) return;
       slot.alive = true;
       note(ready, { reason: `${label}: container restarted`, fact: FACT.runningPods, repeat });
+      if (!slot.listed) refreshEndpoints(slot, ready, generation, `${label}: the restarted pod is ready and back in its Service`);
     });
     return ready;
   };
