@@ -122,6 +122,9 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     load = demand / desired;
   };
 
+  /** Until when a surge OOM-kills memory-limited containers of this workload (unset: no such surge). */
+  let surgeRelief: number | undefined;
+
   /** A new pod for this replica, scheduled by the control plane; one that crash-loops is told when it is bound. */
   const replace = (slot: Slot, scheduledAt: number, why: string) => {
     const at = scheduledAt + (inPlaceStart.comesUp ? podStart : 0);
@@ -145,6 +148,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       note(at, { reason: `${why}; the replacement runs on ${node}`, fact: FACT.recovery });
       crashLoopNote(at, 'the replacement starts');
       if (!endpointsNow) refreshEndpoints(slot, at, generation, `${label}: endpoints updated with the new pod`);
+      // A replacement that starts into a surge carries the same load, so it hits the same memory limit.
+      if (slot.alive && surgeRelief !== undefined && at < surgeRelief && load > 1) oomLoop(slot, at + TIMING.assumedSurgeToMemoryLimit, surgeRelief, true);
     });
   };
 
@@ -327,6 +332,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       });
     }
     if (workload.memoryLimit) {
+      surgeRelief = relief;
       for (const slot of slots.filter((s) => s.alive)) oomLoop(slot, at + TIMING.assumedSurgeToMemoryLimit, relief, true);
     } else {
       const evictAt = at + TIMING.assumedSurgeToEviction;
