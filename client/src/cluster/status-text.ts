@@ -1,5 +1,6 @@
 import type { ClusterStatus } from '../../../server/src/protocol';
 import type { ClusterMode } from './resolve';
+import { plural } from '../../../server/src/words';
 
 export interface StatusView {
   text: string;
@@ -13,9 +14,6 @@ const HELM = '⎈';
 // etcd needs a majority: fewer than three members cannot lose one and keep the API up.
 const QUORUM_SAFE_CONTROL_PLANES = 3;
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
 
 function shortError(error: string): string {
   const line = error.split('\n')[0].trim();

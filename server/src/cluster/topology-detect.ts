@@ -2,6 +2,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { Resource } from '../manifest/parse';
 import type { Topology } from './topology';
+import { plural } from '../words';
 
 const CONTROL_PLANE_ROLES = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 const APISERVER_IDENTITY = 'apiserver.kubernetes.io/identity';
@@ -23,9 +24,6 @@ function isControlPlaneNode(node: Resource): boolean {
   return taints.some((t) => CONTROL_PLANE_ROLES.includes(t?.key));
 }
 
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 function names(resources: Resource[]): string {
   const list = resources.map((r) => r.name ?? '?');

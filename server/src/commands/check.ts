@@ -13,6 +13,7 @@ import { toText } from '../output/text';
 import { analyzeCluster, analyzeFile } from '../rules/engine';
 import { RULES, ruleById } from '../rules/index';
 import { SEVERITIES, type Finding, type Severity, type SeverityOverride } from '../rules/types';
+import { plural } from '../words';
 
 export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
                       [--fix] [--rule ID=off|error|warning|info|hint ...]
@@ -123,7 +124,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
       files++;
     }
     // On stderr, so that --format json and sarif stay one document on stdout.
-    io.stderr(`kube-resilience check: applied ${applied} fix${applied === 1 ? '' : 'es'} in ${files} file${files === 1 ? '' : 's'}`);
+    io.stderr(`kube-resilience check: applied ${plural(applied, 'fix', 'fixes')} in ${plural(files, 'file')}`);
   }
   const findings: Finding[] = [];
   for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));

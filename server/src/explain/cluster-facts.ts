@@ -4,7 +4,7 @@ import type { Resource } from '../manifest/parse';
 import { describePlacement } from '../manifest/scheduling';
 import { isPodReady } from '../manifest/workload';
 import { workloadPlacement } from '../rules/unschedulable';
-import { plural } from '../simulate/format-time';
+import { plural } from '../words';
 
 /** The workload as the cluster runs it (same kind, namespace and name), if it is deployed there. */
 function deployed(workload: Resource, cluster: ClusterInfo): Resource | undefined {

@@ -6,6 +6,7 @@ import { describeBudget, describeEvictionsAllowed, disruptionsAllowed, pdbBudget
 import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
 import { valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
+import { plural } from '../words';
 
 const PROBE_MEANING: Record<ProbeField, string> = {
   livenessProbe: 'Liveness: when it fails `failureThreshold` times in a row, the kubelet kills and restarts the container. It should check only that the process is not stuck; if it checks dependencies, a dependency outage restarts every replica at once. It keeps working while the control plane is down.',
@@ -45,7 +46,7 @@ function pdbText(resource: Resource, key: string, inventory: Inventory): string 
   const budget = pdbBudget(resource);
   const workloads = inventory.workloadsSelectedBy(resource);
   const expected = workloads.reduce((sum, w) => sum + inventory.effectiveReplicas(w).value, 0);
-  const now = budget && workloads.length ? ` Here: ${describeBudget(budget, expected)} over ${expected} pod${expected === 1 ? '' : 's'} of ${workloads.map((w) => w.name).join(', ')} → ${describeEvictionsAllowed(disruptionsAllowed(budget, expected))} at a time.` : '';
+  const now = budget && workloads.length ? ` Here: ${describeBudget(budget, expected)} over ${plural(expected, 'pod')} of ${workloads.map((w) => w.name).join(', ')} → ${describeEvictionsAllowed(disruptionsAllowed(budget, expected))} at a time.` : '';
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'

@@ -1,6 +1,7 @@
 import { describeEveryPod } from '../inventory/inventory';
 import type { Posture } from './posture';
 import { HOVER_TIMING as T } from './timings';
+import { plural } from '../words';
 
 export type ScenarioName = 'Node drain' | 'Node crash' | 'Autoscaler scale-down' | 'Dependency outage' | 'Control plane down';
 
@@ -12,7 +13,7 @@ export interface ScenarioLine {
 const BATCH = new Set(['Job', 'CronJob']);
 
 function pods(n: number): string {
-  return `${n} pod${n === 1 ? '' : 's'}`;
+  return plural(n, 'pod');
 }
 
 /** How evictions proceed under the workload's PDBs (shared by drains and autoscaler scale-down). */

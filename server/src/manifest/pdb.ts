@@ -1,5 +1,6 @@
 import { formatIntOrPercent, parseIntOrPercent, scaleIntOrPercent, type IntOrPercent } from './int-or-percent';
 import type { Resource } from './parse';
+import { plural } from '../words';
 
 /** The budget a PodDisruptionBudget states: one of minAvailable or maxUnavailable. */
 export interface PdbBudget {
@@ -55,7 +56,7 @@ export function disruptionsAllowed(budget: PdbBudget, expectedPods: number): num
 
 /** "1 eviction allowed", "0 evictions allowed". */
 export function describeEvictionsAllowed(count: number): string {
-  return `${count} eviction${count === 1 ? '' : 's'} allowed`;
+  return `${plural(count, 'eviction')} allowed`;
 }
 
 /** `minAvailable 90%`, and how it scales: `minAvailable 90% rounds up to 3`. */

@@ -2,6 +2,7 @@ import type { Resource } from './parse';
 import { parseQuantity } from './quantity';
 import { stringMap, type PodTemplate } from './workload';
 import type { Labels } from './selector';
+import { plural } from '../words';
 
 /**
  * The scheduler's node filters, as far as manifests and a read-only cluster tell them: taints and
@@ -341,7 +342,7 @@ export function placePod(input: PodPlacementInput, nodes: readonly Resource[]): 
 }
 
 export function describePlacement(placement: Placement): string {
-  const head = `fits on ${placement.fitting.length} of ${placement.total} node${placement.total === 1 ? '' : 's'}`;
+  const head = `fits on ${placement.fitting.length} of ${plural(placement.total, 'node')}`;
   if (!placement.reasons.length) return head;
   return `${head}: ${placement.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`;
 }

@@ -1,4 +1,5 @@
 import type { Finding, Severity } from '../rules/types';
+import { plural } from '../words';
 
 const COLOURS: Record<Severity | 'dim' | 'bold' | 'reset', string> = {
   error: '\x1b[31m',
@@ -36,7 +37,7 @@ export function toText(findings: readonly Finding[], fileCount: number, colour: 
     lines.push('');
   }
   const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
-  const summary = `${findings.length} finding${findings.length === 1 ? '' : 's'} (${count('error')} errors, ${count('warning')} warnings, ${count('info') + count('hint')} info) in ${fileCount} file${fileCount === 1 ? '' : 's'}`;
-  lines.push(findings.length ? paint('bold', summary) : paint('bold', `No findings in ${fileCount} file${fileCount === 1 ? '' : 's'}.`));
+  const summary = `${plural(findings.length, 'finding')} (${count('error')} errors, ${count('warning')} warnings, ${count('info') + count('hint')} info) in ${plural(fileCount, 'file')}`;
+  lines.push(findings.length ? paint('bold', summary) : paint('bold', `No findings in ${plural(fileCount, 'file')}.`));
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import type { Resource } from '../manifest/parse';
 import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
 import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
 import type { Report, Rule } from './types';
+import { plural } from '../words';
 
 const DNS_NAMES = ['coredns', 'kube-dns'];
 
@@ -80,7 +81,7 @@ function badPlacement(dns: Resource, inventory: Inventory, cluster: ClusterInfo)
     return { resource: dns, message: `Cluster DNS ${describeResource(dns)}${where} has no ready pod: DNS lookups in the cluster fail now.` };
   }
   const nodes = [...new Set(ready.map((p) => String(p.object?.spec?.nodeName ?? '?')))];
-  const pods = `${ready.length} ready pod${ready.length === 1 ? '' : 's'}`;
+  const pods = plural(ready.length, 'ready pod');
   if (nodes.length === 1) {
     const together = ready.length === 1 ? 'on' : ready.length === 2 ? 'both on' : 'all on';
     const they = ready.length === 1 ? 'it is' : 'they are';

@@ -2,11 +2,12 @@ import type { Topology } from '../cluster/topology';
 import type { Resource } from '../manifest/parse';
 import { etcdQuorum, isKindCluster, isKubeadmClusterConfiguration, kindControlPlaneCount } from './control-plane-config';
 import type { Report, Rule } from './types';
+import { plural } from '../words';
 
 /** "4 etcd members: quorum 3, tolerates 1 failure, like 3 members would". */
 function arithmetic(members: number): string {
   const { quorum, tolerates } = etcdQuorum(members);
-  return `quorum ${quorum}, so it tolerates ${tolerates} failure${tolerates === 1 ? '' : 's'}, no more than ${members - 1} member${members - 1 === 1 ? '' : 's'} would`;
+  return `quorum ${quorum}, so it tolerates ${plural(tolerates, 'failure')}, no more than ${plural(members - 1, 'member')} would`;
 }
 
 const CONSEQUENCE = 'the extra member adds one more machine that can fail and one more vote every write waits for';

@@ -2,6 +2,7 @@ import { describeResource } from '../manifest/workload';
 import { describeGpus, gpuRequests } from './gpu-resources';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
+import { plural } from '../words';
 
 export const gpuKeepsNodesUp: Rule = {
   meta: {
@@ -30,7 +31,7 @@ export const gpuKeepsNodesUp: Rule = {
       report({
         resource,
         path: requests[0].path,
-        message: `${describeResource(resource)} holds ${describeGpus(requests)} per pod × ${replicas} replica${replicas === 1 ? '' : 's'} for as long as it runs: the GPU node${replicas === 1 ? '' : 's'} under it can never scale down, even while the GPUs idle. If the work is sporadic, run it as a Job with ttlSecondsAfterFinished on a GPU pool that scales to zero.`,
+        message: `${describeResource(resource)} holds ${describeGpus(requests)} per pod × ${plural(replicas, 'replica')} for as long as it runs: the GPU node${replicas === 1 ? '' : 's'} under it can never scale down, even while the GPUs idle. If the work is sporadic, run it as a Job with ttlSecondsAfterFinished on a GPU pool that scales to zero.`,
       });
     }
   },

@@ -1,5 +1,6 @@
 import { formatSeconds } from './format-time';
 import type { Failure, Scenario, ScenarioEvent, WorkloadResult } from './types';
+import { plural } from '../words';
 
 export function describeFailure(fail: Failure): string {
   switch (fail.kind) {
@@ -37,7 +38,7 @@ export function describeEvent(event: ScenarioEvent): string {
 /** "every API server fails for 2 h; worker-2 reboots at 10 m" */
 export function describeScenario(scenario: Scenario): string {
   const parts = [`${describeFailure(scenario.fail)} for ${formatSeconds(scenario.duration)}`];
-  if (scenario.controlPlanes !== undefined) parts.push(`as if the cluster had ${scenario.controlPlanes} control-plane node${scenario.controlPlanes === 1 ? '' : 's'}`);
+  if (scenario.controlPlanes !== undefined) parts.push(`as if the cluster had ${plural(scenario.controlPlanes, 'control-plane node')}`);
   parts.push(...scenario.events.map(describeEvent));
   return parts.join('; ');
 }

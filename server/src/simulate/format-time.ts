@@ -9,7 +9,3 @@ export function formatSeconds(seconds: number): string {
   return parts.length ? parts.join(' ') : '0 s';
 }
 
-/** "3 pods" / "1 pod". */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}

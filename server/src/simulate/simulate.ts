@@ -9,6 +9,7 @@ import { summarize } from './summary';
 import type { ComponentName, ComponentResult, Scenario, SimulationResult, TimelineEvent } from './types';
 import { withControlPlanes } from './what-if';
 import { simulateWorkload, type SimContext } from './workload-capacity';
+import { plural } from '../words';
 
 /** Time shown after the outage ends, long enough for a lost node's pods to be evicted and replaced. */
 const RECOVERY_VIEW = 600;
@@ -34,7 +35,7 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const assumptions = [...effective.assumptions];
   if (effective.managed) assumptions.unshift(`the control plane is managed by ${effective.managed}: the provider runs it highly available and hides it, so this is a what-if only`);
   const assumed = workloads.filter((w) => w.placementSource === 'assumed');
-  if (assumed.length) assumptions.push(`placement of ${assumed.length} workload${assumed.length === 1 ? '' : 's'} (${assumed.slice(0, 5).map(workloadKey).join(', ')}${assumed.length > 5 ? ', …' : ''}) is assumed: a deterministic spread over the nodes that honours their spread rules`);
+  if (assumed.length) assumptions.push(`placement of ${plural(assumed.length, 'workload')} (${assumed.slice(0, 5).map(workloadKey).join(', ')}${assumed.length > 5 ? ', …' : ''}) is assumed: a deterministic spread over the nodes that honours their spread rules`);
   if (scenario.events.some((e) => e.kind === 'node-reboot')) assumptions.push('a reboot is assumed to take 2 m');
   const declared = workloads.filter((w) => w.startSeconds !== undefined);
   assumptions.push(

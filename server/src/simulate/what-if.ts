@@ -1,4 +1,5 @@
 import { controlPlaneNodes, type SimNode, type SimTopology } from './model';
+import { plural } from '../words';
 
 /** The same cluster as if it had `count` stacked control-plane nodes: the first ones kept, new ones added after them. */
 export function withControlPlanes(topology: SimTopology, count: number | undefined): SimTopology {
@@ -19,7 +20,7 @@ export function withControlPlanes(topology: SimTopology, count: number | undefin
     coreDnsNodes: topology.coreDnsNodes.map((n) => (dropped.includes(n) ? kept[0].name : n)),
     assumptions: [
       ...topology.assumptions,
-      `what-if: simulated as if the cluster had ${count} stacked control-plane node${count === 1 ? '' : 's'} (${[...kept, ...added].map((n) => n.name).join(', ')}) with one etcd member each`,
+      `what-if: simulated as if the cluster had ${plural(count, 'stacked control-plane node')} (${[...kept, ...added].map((n) => n.name).join(', ')}) with one etcd member each`,
     ],
   };
 }

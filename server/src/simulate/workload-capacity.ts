@@ -2,7 +2,7 @@ import { restartBackoff } from './backoff';
 import type { ControlPlaneTimeline } from './control-plane';
 import { EventQueue } from './event-queue';
 import { FACT, TIMING } from './facts';
-import { plural } from './format-time';
+import { plural } from '../words';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeBackAt, nodeIsDown, podsBackAt, type NodeIncident } from './node-incidents';
 import { describeCapacity, measure, stateOf, type Slot } from './capacity-state';
