@@ -28,6 +28,9 @@ export function analyzeCluster(inventory: Inventory, options: AnalyzeOptions & {
   return run({ resources: inventory.clusterManaged(), inventory, cluster: options.cluster }, options);
 }
 
+/** Every rule id there is, for rules that validate ids people write (the registry cannot be imported by a rule). */
+const RULE_IDS: readonly string[] = RULES.map((r) => r.meta.id);
+
 function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOptions): Finding[] {
   const findings: Finding[] = [];
   const rules = options.rules ?? RULES;
@@ -40,7 +43,7 @@ function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOpti
     if (skipRules && rule.meta.id !== 'templated-file') continue;
     const context: RuleContext = {
       ...base,
-      ruleIds: RULES.map((r) => r.meta.id),
+      ruleIds: RULE_IDS,
       report(report) {
         const finding = toFinding(rule, report, file);
         if (!finding) return;
