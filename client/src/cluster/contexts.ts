@@ -1,5 +1,5 @@
-import * as path from 'node:path';
 import { parse } from 'yaml';
+import { kubeconfigCandidate } from '../../../server/src/cluster/kubeconfig-paths';
 
 export interface KubeconfigFile {
   path: string;
@@ -25,10 +25,7 @@ export interface ContextListing {
 
 /** The kubeconfig files to read, as kubectl picks them: the given path(s), else KUBECONFIG, else ~/.kube/config. */
 export function kubeconfigPaths(kubeconfig: string | undefined, env: { KUBECONFIG?: string }, home: string): string[] {
-  const split = (value: string) => value.split(path.delimiter).map((p) => p.trim()).filter(Boolean);
-  if (kubeconfig && split(kubeconfig).length) return split(kubeconfig);
-  if (env.KUBECONFIG && split(env.KUBECONFIG).length) return split(env.KUBECONFIG);
-  return [path.join(home, '.kube', 'config')];
+  return kubeconfigCandidate({ explicit: kubeconfig, env, home }).paths;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { ClusterError } from './errors';
+import { kubeconfigCandidate, type KubeconfigSources } from './kubeconfig-paths';
 
-/** Where a kubeconfig may come from, strongest first. */
-export interface KubeconfigSources {
-  /** The `kubeResilience.kubeconfig` setting or `--kubeconfig` (may list several paths like KUBECONFIG). */
-  explicit?: string;
-  /** The path the client got from the Kubernetes extension. */
-  handedOver?: string;
-  /** Context to use instead of the merged `current-context`. */
-  context?: string;
-  env?: NodeJS.ProcessEnv;
-  home?: string;
-}
+export { kubeconfigCandidate, type KubeconfigSources };
 
 export interface ResolvedKubeconfig {
   config: KubeConfig;
@@ -24,26 +14,6 @@ export interface ResolvedKubeconfig {
   user: User;
   /** Directory of the file that defined the user: kubectl resolves a relative exec command against it. */
   userDirectory: string;
-}
-
-interface Candidate {
-  paths: string[];
-  origin: string;
-  /** kubectl ignores KUBECONFIG entries that do not exist; a path set by hand must exist. */
-  mustExist: boolean;
-}
-
-function splitPaths(value: string): string[] {
-  return value.split(delimiter).map((p) => p.trim()).filter(Boolean);
-}
-
-/** The kubeconfig files to merge, as kubectl would pick them. */
-export function kubeconfigCandidate(sources: KubeconfigSources): Candidate {
-  const env = sources.env ?? process.env;
-  if (sources.explicit) return { paths: splitPaths(sources.explicit), origin: 'the kubeconfig setting', mustExist: true };
-  if (sources.handedOver) return { paths: splitPaths(sources.handedOver), origin: 'the Kubernetes extension', mustExist: true };
-  if (env.KUBECONFIG && splitPaths(env.KUBECONFIG).length) return { paths: splitPaths(env.KUBECONFIG), origin: 'KUBECONFIG', mustExist: false };
-  return { paths: [join(sources.home ?? homedir(), '.kube', 'config')], origin: 'the default location', mustExist: false };
 }
 
 function readOne(path: string): KubeConfig | undefined {
