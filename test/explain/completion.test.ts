@@ -73,10 +73,11 @@ describe('completion', () => {
 
   it('the kube-resilience annotation keys under annotations:, filtered by what is typed', () => {
     const all = complete(DEPLOYMENT('    ¦\n'));
-    assert.deepEqual(all.map((c) => c.label), ['kube-resilience/startup-seconds', 'kube-resilience/sessions', 'kube-resilience/ignore']);
+    assert.deepEqual(all.map((c) => c.label), ['kube-resilience/startup-seconds', 'kube-resilience/sessions', 'kube-resilience/session-seconds', 'kube-resilience/ignore']);
     assert.equal(all[0].insertText, 'kube-resilience/startup-seconds: ');
     assert.match(all[0].detail, /positive whole number of seconds/);
-    assert.deepEqual(labels(DEPLOYMENT('    kube-resilience/s¦\n')), ['kube-resilience/startup-seconds', 'kube-resilience/sessions']);
+    assert.deepEqual(labels(DEPLOYMENT('    kube-resilience/s¦\n')), ['kube-resilience/startup-seconds', 'kube-resilience/sessions', 'kube-resilience/session-seconds']);
+    assert.match(all[2].detail, /positive whole number of seconds, quoted \(e\.g\. "3600"\)/);
     assert.deepEqual(labels(DEPLOYMENT('    example.com/¦\n')), []);
   });
 

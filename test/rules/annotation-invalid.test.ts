@@ -8,7 +8,7 @@ ruleTester(annotationInvalid, {
   valid: [
     {
       name: 'every declared fact well formed',
-      code: app('    kube-resilience/startup-seconds: "120"\n    kube-resilience/sessions: in-memory\n    kube-resilience/ignore: pdb-missing, single-replica\n'),
+      code: app('    kube-resilience/startup-seconds: "120"\n    kube-resilience/sessions: in-memory\n    kube-resilience/session-seconds: "3600"\n    kube-resilience/ignore: pdb-missing, single-replica\n'),
     },
     { name: 'sessions kept in an external store', code: app('    kube-resilience/sessions: "external"\n') },
     { name: 'other annotations are none of our business', code: app('    example.com/startup-seconds: soon\n') },
@@ -20,6 +20,18 @@ ruleTester(annotationInvalid, {
       code: app('    kube-resilience/startup-seconds: "2m"\n'),
       findings: [{ at: '"2m"', severity: 'warning', message: 'kube-resilience/startup-seconds is "2m", but it takes a positive whole number of seconds, quoted (e.g. "120"): the probe rules ignore it until then.' }],
       output: null,
+    },
+    {
+      name: 'session-seconds with a unit',
+      code: app('    kube-resilience/session-seconds: "1h"\n'),
+      findings: [{ at: '"1h"', severity: 'warning', message: 'kube-resilience/session-seconds is "1h", but it takes a positive whole number of seconds, quoted (e.g. "3600"): the session fixes assume a length until then.' }],
+      output: null,
+    },
+    {
+      name: 'session-seconds as a bare number: the fix quotes it',
+      code: app('    kube-resilience/session-seconds: 3600\n'),
+      findings: [{ at: '3600', message: /session-seconds is written as a YAML number/ }],
+      output: app('    kube-resilience/session-seconds: "3600"\n'),
     },
     { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", but it takes a positive whole number/ }] },
     {
@@ -41,7 +53,7 @@ ruleTester(annotationInvalid, {
     {
       name: 'an unknown kube-resilience annotation key',
       code: app('    kube-resilience/startup: "120"\n'),
-      findings: [{ at: 'kube-resilience/startup', message: /kube-resilience\/startup is not an annotation of Kube Resilience \(it reads kube-resilience\/startup-seconds, kube-resilience\/sessions, kube-resilience\/ignore\)/ }],
+      findings: [{ at: 'kube-resilience/startup', message: /kube-resilience\/startup is not an annotation of Kube Resilience \(it reads kube-resilience\/startup-seconds, kube-resilience\/sessions, kube-resilience\/session-seconds, kube-resilience\/ignore\)/ }],
     },
     {
       name: 'an unknown rule id in an ignore comment, at the id',

@@ -9,6 +9,7 @@ import { podTemplatePath, valueAt } from './workload';
 export const ANNOTATION_PREFIX = 'kube-resilience/';
 export const STARTUP_SECONDS_ANNOTATION = 'kube-resilience/startup-seconds';
 export const SESSIONS_ANNOTATION = 'kube-resilience/sessions';
+export const SESSION_SECONDS_ANNOTATION = 'kube-resilience/session-seconds';
 export const IGNORE_ANNOTATION = 'kube-resilience/ignore';
 
 /** `in-memory`: a pod's death loses its users' sessions; `external`: sessions live in a shared store, a pod may die. */
@@ -38,6 +39,11 @@ export const DECLARED_ANNOTATIONS: readonly DeclaredAnnotationSpec[] = [
     values: SESSION_VALUES,
   },
   {
+    key: SESSION_SECONDS_ANNOTATION,
+    description: 'How long one user session lasts, in seconds (a call, a websocket room, a login); the session fixes keep a leaving pod serving that long.',
+    accepts: 'a positive whole number of seconds, quoted (e.g. "3600")',
+  },
+  {
     key: IGNORE_ANNOTATION,
     description: 'Rules to turn off for this resource.',
     accepts: 'comma-separated rule ids (e.g. "pdb-missing,single-replica")',
@@ -57,7 +63,7 @@ export function parseRuleList(value: string): string[] {
 }
 
 /** A positive whole number of seconds, or undefined for anything else ("2m", "0", "-5", "1.5"). */
-export function parseStartupSeconds(value: unknown): number | undefined {
+export function parseSeconds(value: unknown): number | undefined {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (!/^\d+$/.test(text)) return undefined;
   const seconds = Number(text);
@@ -99,6 +105,8 @@ function declared(resource: Resource, key: string): unknown {
 export interface DeclaredFacts {
   startupSeconds?: number;
   sessions?: Sessions;
+  /** How long one session lasts. */
+  sessionSeconds?: number;
   ignore: string[];
 }
 
@@ -106,8 +114,9 @@ export interface DeclaredFacts {
 export function declaredFacts(resource: Resource): DeclaredFacts {
   const ignore = declared(resource, IGNORE_ANNOTATION);
   return {
-    startupSeconds: parseStartupSeconds(declared(resource, STARTUP_SECONDS_ANNOTATION)),
+    startupSeconds: parseSeconds(declared(resource, STARTUP_SECONDS_ANNOTATION)),
     sessions: parseSessions(declared(resource, SESSIONS_ANNOTATION)),
+    sessionSeconds: parseSeconds(declared(resource, SESSION_SECONDS_ANNOTATION)),
     ignore: typeof ignore === 'string' ? parseRuleList(ignore) : [],
   };
 }

@@ -4,7 +4,8 @@ import {
   IGNORE_ANNOTATION,
   parseRuleList,
   parseSessions,
-  parseStartupSeconds,
+  parseSeconds,
+  SESSION_SECONDS_ANNOTATION,
   SESSIONS_ANNOTATION,
   STARTUP_SECONDS_ANNOTATION,
   writtenAnnotations,
@@ -25,7 +26,9 @@ function problemWith(key: string, value: unknown, known: readonly string[]): str
   const shown = JSON.stringify(value ?? null);
   switch (key) {
     case STARTUP_SECONDS_ANNOTATION:
-      return parseStartupSeconds(value) === undefined ? `${key} is ${shown}, but it takes a positive whole number of seconds, quoted (e.g. "120"): the probe rules ignore it until then.` : undefined;
+      return parseSeconds(value) === undefined ? `${key} is ${shown}, but it takes a positive whole number of seconds, quoted (e.g. "120"): the probe rules ignore it until then.` : undefined;
+    case SESSION_SECONDS_ANNOTATION:
+      return parseSeconds(value) === undefined ? `${key} is ${shown}, but it takes a positive whole number of seconds, quoted (e.g. "3600"): the session fixes assume a length until then.` : undefined;
     case SESSIONS_ANNOTATION:
       return parseSessions(value) === undefined ? `${key} is ${shown}, but it takes "in-memory" (sessions die with the pod) or "external" (sessions live in a shared store): the session rules ignore it until then.` : undefined;
     case IGNORE_ANNOTATION: {
@@ -49,7 +52,7 @@ export const annotationInvalid: Rule = {
     scenario: 'input',
     title: 'A kube-resilience annotation or ignore comment that means nothing',
     description:
-      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing. An annotation value written as a bare YAML number or boolean is worse: annotation values are strings, and the API server rejects the whole resource.',
+      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`), `kube-resilience/session-seconds` (how long a session lasts, in whole seconds) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing. An annotation value written as a bare YAML number or boolean is worse: annotation values are strings, and the API server rejects the whole resource.',
     fix: 'Quotes a value written as a YAML number or boolean. Other values have no automatic fix: the message names what is accepted.',
     example: exampleDeployment(
       `        - name: app

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { declaredFacts, parseSeconds } from '../../server/src/manifest/declared';
+import { resourceFromObject } from '../../server/src/manifest/parse';
+
+const workload = (annotations: Record<string, unknown>, templateAnnotations: Record<string, unknown> = {}) =>
+  resourceFromObject({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'calls', annotations },
+    spec: { template: { metadata: { annotations: templateAnnotations }, spec: { containers: [{ name: 'app' }] } } },
+  })!;
+
+describe('declared facts', () => {
+  it('reads the session length next to the other facts, the pod template winning', () => {
+    const facts = declaredFacts(workload({ 'kube-resilience/sessions': 'in-memory', 'kube-resilience/session-seconds': '3600', 'kube-resilience/startup-seconds': '1200' }));
+    assert.deepEqual(facts, { startupSeconds: 1200, sessions: 'in-memory', sessionSeconds: 3600, ignore: [] });
+    assert.equal(declaredFacts(workload({ 'kube-resilience/session-seconds': '3600' }, { 'kube-resilience/session-seconds': '900' })).sessionSeconds, 900);
+  });
+
+  it('counts a length it cannot read as not declared', () => {
+    for (const written of ['1h', '0', '-5', '1.5', '', 'forever']) assert.equal(declaredFacts(workload({ 'kube-resilience/session-seconds': written })).sessionSeconds, undefined, written);
+    assert.equal(declaredFacts(workload({})).sessionSeconds, undefined);
+  });
+
+  it('seconds are positive whole numbers, written as strings or numbers', () => {
+    assert.equal(parseSeconds('3600'), 3600);
+    assert.equal(parseSeconds(' 90 '), 90);
+    assert.equal(parseSeconds(120), 120);
+    assert.equal(parseSeconds('99999999999999999999'), undefined);
+    assert.equal(parseSeconds(true), undefined);
+  });
+});
