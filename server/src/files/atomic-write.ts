@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { accessSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** The file's permission bits. Default: those of the file it replaces, or 0o666 less the umask for a new file. */
+  mode?: number;
+}
+
+/**
+ * Replaces the file at `path` so that it holds either its old content or all of `content`, never a
+ * part: the content goes to a temporary file in the same folder (same file system, so the rename is
+ * atomic), is flushed to disk, and is renamed over `path`. A failure removes the temporary file and
+ * leaves `path` as it was. `path` is replaced as a name: a symbolic link there is replaced, not
+ * followed (callers that mean the link's target resolve it first). A read-only file is refused
+ * (EACCES) as an in-place write would be, though the folder would allow the rename.
+ */
+export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): void {
+  const existing = statOrUndefined(path);
+  if (existing) accessSync(path, constants.W_OK);
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // Owner-only until the content is complete: a half-written snapshot is never readable by others.
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    try {
+      for (const chunk of typeof content === 'string' || content instanceof Uint8Array ? [content] : content) writeAll(fd, chunk);
+      fchmodSync(fd, options.mode ?? existing?.mode ?? 0o666 & ~currentUmask());
+      if (existing) keepOwner(fd, existing);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Renamed already, or never created: nothing left behind.
+    }
+    throw error;
+  }
+  syncFolder(dirname(path));
+}
+
+function writeAll(fd: number, chunk: string | Uint8Array): void {
+  const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function statOrUndefined(path: string): { mode: number; uid: number; gid: number } | undefined {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? { mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Another user's file edited by root keeps its owner; anyone else cannot change owners and keeps their own. */
+function keepOwner(fd: number, existing: { uid: number; gid: number }): void {
+  const created = fstatSync(fd);
+  if (created.uid === existing.uid && created.gid === existing.gid) return;
+  try {
+    fchownSync(fd, existing.uid, existing.gid);
+  } catch {
+    // Not permitted: the file now belongs to whoever fixed it, as with any editor's save.
+  }
+}
+
+function currentUmask(): number {
+  // process.umask() without an argument is deprecated; worker threads cannot read it at all.
+  try {
+    return process.umask();
+  } catch {
+    return 0o022;
+  }
+}
+
+/** Makes the rename itself durable; folders cannot be opened for this on Windows, where rename is durable already. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Best effort.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

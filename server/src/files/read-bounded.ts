@@ -1,0 +1,92 @@
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+/** Why a file was not read; `code` lets callers tell these apart from the system's own errors (ENOENT, EACCES). */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly code: 'ENOTREGULAR' | 'ETOOLARGE',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+// A FIFO opened for reading blocks until someone writes to it; non-blocking, open returns and fstat refuses it.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of the regular file at `path` (links followed), at most `maxBytes` of them. A FIFO, a
+ * device (`/dev/zero`), a socket or a folder is refused without reading; a file that grows past the
+ * cap while it is read is refused at the cap, whatever its size said before.
+ */
+export function readRegularFileBounded(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, OPEN_FLAGS);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UnreadableFileError('ENOTREGULAR', `not a regular file (${fileKind(stat)})`);
+    return readBoundedFd(fd, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads `fd` to its end, refusing at more than `maxBytes`; stdin given as a pipe waits for its writer. */
+export function readBoundedFd(fd: number, maxBytes: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total));
+    let read: number;
+    try {
+      read = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      pause(5);
+      continue;
+    }
+    if (read === 0) break;
+    total += read;
+    if (total > maxBytes) throw new UnreadableFileError('ETOOLARGE', `larger than ${formatBytes(maxBytes)}`);
+    chunks.push(chunk.subarray(0, read));
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function fileKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a folder';
+  return 'not a file';
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** "no such file", "permission denied", "not a regular file (a FIFO)": a file error as a person reads it. */
+export function describeFileError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error instanceof UnreadableFileError) return error.message;
+  const known: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'is a folder',
+    ENOTDIR: 'a part of the path is not a folder',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    ELOOP: 'too many levels of symbolic links',
+    EMFILE: 'too many open files',
+    EBUSY: 'the file is busy',
+    EIO: 'input/output error',
+  };
+  return (code && known[code]) ?? code ?? (error as Error).message;
+}

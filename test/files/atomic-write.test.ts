@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { writeFileAtomic } from '../../server/src/files/atomic-write';
+import { handOver, makeReadOnly, unprivileged } from './unprivileged';
+
+const posix = process.platform !== 'win32';
+
+describe('writeFileAtomic', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-atomic-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('replaces the content and leaves no temporary file behind', () => {
+    const path = join(dir, 'a.yaml');
+    writeFileSync(path, 'old\n');
+    writeFileAtomic(path, 'new\n');
+    assert.equal(readFileSync(path, 'utf8'), 'new\n');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('a.yaml')), ['a.yaml']);
+  });
+
+  it('writes chunks given one by one (a snapshot streamed out)', () => {
+    const path = join(dir, 'chunks.json');
+    writeFileAtomic(path, ['[', Buffer.from('1,'), '2]']);
+    assert.equal(readFileSync(path, 'utf8'), '[1,2]');
+  });
+
+  it('a failure while writing leaves the old content whole and removes the temporary file', () => {
+    const path = join(dir, 'fails.yaml');
+    writeFileSync(path, 'kept: true\n');
+    function* failing() {
+      yield 'half of the new ';
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    }
+    assert.throws(() => writeFileAtomic(path, failing()), { code: 'ENOSPC' });
+    assert.equal(readFileSync(path, 'utf8'), 'kept: true\n');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('fails.yaml')), ['fails.yaml']);
+  });
+
+  it('a process killed in the middle of the write leaves the old content whole', { skip: !posix }, () => {
+    const path = join(dir, 'killed.yaml');
+    writeFileSync(path, 'kept: true\n');
+    const script = `
+      const { writeFileAtomic } = require(${JSON.stringify(require.resolve('../../server/src/files/atomic-write'))});
+      writeFileAtomic(${JSON.stringify(path)}, (function* () { yield 'x'.repeat(100000); process.kill(process.pid, 'SIGKILL'); })());`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    assert.equal(child.signal, 'SIGKILL', child.stderr);
+    assert.equal(readFileSync(path, 'utf8'), 'kept: true\n');
+  });
+
+  it('keeps the mode of the file it replaces', { skip: !posix }, () => {
+    const path = join(dir, 'script.yaml');
+    writeFileSync(path, 'a\n');
+    chmodSync(path, 0o640);
+    writeFileAtomic(path, 'b\n');
+    assert.equal(statSync(path).mode & 0o777, 0o640);
+  });
+
+  it('sets the mode it is given, also over an existing file', { skip: !posix }, () => {
+    const path = join(dir, 'private.json');
+    writeFileSync(path, '{}');
+    chmodSync(path, 0o644);
+    writeFileAtomic(path, '[]', { mode: 0o600 });
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    const fresh = join(dir, 'fresh.json');
+    writeFileAtomic(fresh, '[]', { mode: 0o600 });
+    assert.equal(statSync(fresh).mode & 0o777, 0o600);
+  });
+
+  it('replaces a symbolic link by name, leaving its target alone', { skip: !posix }, () => {
+    const target = join(dir, 'target.yaml');
+    const link = join(dir, 'link.yaml');
+    writeFileSync(target, 'target\n');
+    symlinkSync(target, link);
+    writeFileAtomic(link, 'new\n');
+    assert.equal(readFileSync(target, 'utf8'), 'target\n');
+    assert.equal(readFileSync(link, 'utf8'), 'new\n');
+    assert.throws(() => readlinkSync(link), { code: 'EINVAL' });
+  });
+
+  it('a read-only file in a writable folder is refused (EACCES) and keeps its content', { skip: !posix }, () => {
+    const folder = mkdtempSync(join(dir, 'readonly-'));
+    const path = join(folder, 'a.yaml');
+    writeFileSync(path, 'kept\n');
+    handOver(folder);
+    makeReadOnly(path);
+    const script = `
+      const { writeFileAtomic } = require(${JSON.stringify(require.resolve('../../server/src/files/atomic-write'))});
+      try { writeFileAtomic(${JSON.stringify(path)}, 'new'); } catch (error) { process.stdout.write(error.code); }`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', ...unprivileged });
+    assert.equal(child.stdout, 'EACCES', child.stderr);
+    assert.equal(readFileSync(path, 'utf8'), 'kept\n');
+    assert.deepEqual(readdirSync(folder), ['a.yaml']);
+  });
+});
