@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { report } from './peer';
 
 const NODES = Number(process.env.BENCH_NODES ?? 5_000);
 const PODS = Number(process.env.BENCH_PODS ?? 150_000);
@@ -280,6 +281,7 @@ async function main(): Promise<void> {
     console.log(row('baseline: paged GET + JSON.parse', base));
     console.log(row('kube-resilience snapshot', ours));
     console.log(`ratio snapshot/baseline: time ${(ours.ms / base.ms).toFixed(2)}, peak RSS ${(ours.peakRssMb / base.peakRssMb).toFixed(2)}, peak heap ${(ours.peakHeapMb / base.peakHeapMb).toFixed(2)}; snapshot file ${(size / 1e6).toFixed(0)} MB`);
+    report({ snapshot150kPods: { seconds: Number((ours.ms / 1000).toFixed(1)), peakBytes: ours.peakRssMb * 1024 * 1024 } });
   } finally {
     server.stdin!.end();
     rmSync(dir, { recursive: true, force: true });

@@ -106,6 +106,13 @@ export class LspClient {
     return withTimeout(promise, `no diagnostics for ${uri} as expected; last: ${JSON.stringify(this.latest.get(uri)?.diagnostics.map((d) => `${d.code}@${d.range.start.line}`))}`);
   }
 
+  /** The first diagnostics published for `uri` after this call (from `minVersion` on, when the server sends versions). */
+  nextDiagnostics(uri: string, minVersion = 0, waitMs = WAIT_MS): Promise<Diagnostic[]> {
+    const accept = (p: PublishDiagnosticsParams) => p.version === undefined || p.version >= minVersion;
+    const promise = new Promise<Diagnostic[]>((resolve) => this.waiters.push({ uri, accept, resolve }));
+    return withTimeout(promise, `no diagnostics for ${uri} within ${waitMs} ms`, waitMs);
+  }
+
   codeActions(uri: string, range: Range, diagnostics: Diagnostic[], only?: string[]): Promise<(CodeAction | { command: string })[] | null> {
     return this.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, ...(only ? { only } : {}) } });
   }
@@ -130,10 +137,10 @@ export class LspClient {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, message: string): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, message: string, waitMs = WAIT_MS): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), WAIT_MS);
+    timer = setTimeout(() => reject(new Error(message)), waitMs);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

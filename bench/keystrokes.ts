@@ -1,0 +1,52 @@
+// Where the side-by-side benchmarks type: one character at a time at the end of one line, so every
+// keystroke makes a text neither server has seen before (no cache can answer it from an earlier one).
+import type { Range } from 'vscode-languageserver';
+import { splitDocuments } from '../server/src/manifest/split';
+
+export interface Keystrokes {
+  /** What is being typed into, for the report. */
+  where: string;
+  /** The k-th keystroke (0-based) against the text as it is after the k before it. */
+  edit(text: string, k: number): { range: Range; newText: string };
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+function typingAtEndOf(line: number, where: string): Keystrokes {
+  return {
+    where,
+    edit(text) {
+      const lines = text.split('\n', line + 1);
+      const character = lines[line].length;
+      return { range: { start: { line, character }, end: { line, character } }, newText: LETTERS[character % LETTERS.length] };
+    },
+  };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
+/** Typing into the metadata.name of the Deployment nearest the middle of the file (its findings name it). */
+export function intoDeploymentName(text: string): Keystrokes {
+  const documents = splitDocuments(text).filter((d) => /^kind: Deployment\s*$/m.test(d.text) && /^ {2}name: \S/m.test(d.text));
+  if (documents.length === 0) throw new Error('no Deployment with a metadata.name to type into');
+  const middle = text.length / 2;
+  const nearest = documents.reduce((best, d) => (Math.abs(d.offset - middle) < Math.abs(best.offset - middle) ? d : best));
+  const at = nearest.offset + /^ {2}name: \S/m.exec(nearest.text)!.index;
+  return typingAtEndOf(lineAt(text, at), 'the name of the Deployment nearest the middle');
+}
+
+/** Typing into a plain description in the middle of the largest CustomResourceDefinition. */
+export function intoLargestCrd(text: string): Keystrokes | undefined {
+  const crds = splitDocuments(text).filter((d) => /^kind: CustomResourceDefinition\s*$/m.test(d.text));
+  if (crds.length === 0) return undefined;
+  const largest = crds.reduce((best, d) => (d.text.length > best.text.length ? d : best));
+  const descriptions = [...largest.text.matchAll(/^ +description: [A-Za-z][^:#'"\n]*$/gm)];
+  if (descriptions.length === 0) return undefined;
+  const chosen = descriptions[Math.floor(descriptions.length / 2)];
+  const lines = largest.text.split('\n').length;
+  return typingAtEndOf(lineAt(text, largest.offset + chosen.index!), `a description inside the largest CRD (${lines} lines)`);
+}

@@ -1,0 +1,164 @@
+// Side by side with yaml-language-server (pinned, schemas off), both driven over stdio in the same run,
+// interleaved: on a generated 106,000-line file of 2,000 Deployments, a 35,000-line one, and argo-cd's
+// install.yaml from ../shared/corpus (skipped when absent). Per file and server: initialize,
+// didOpen → diagnostics (a fresh server each round), then in one session 30 keystrokes → diagnostics
+// (p50, p95), server CPU per keystroke (/proc/<pid>/stat), peak RSS (VmHWM); on argo-cd also after 30
+// keystrokes inside its largest CRD. Run: npx tsx bench/servers.bench.ts   (or npm run bench)
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { applyTextEdits } from '../test/protocol/lsp-client';
+import { generateManifests } from './generate';
+import { intoDeploymentName, intoLargestCrd, type Keystrokes } from './keystrokes';
+import { corpusDir, cpuMs, median, peakRssBytes, percentile, report, startServer, stopServer, type ServerName } from './peer';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 30);
+const SERVERS: ServerName[] = ['ours', 'yaml-ls'];
+
+interface Input {
+  name: string;
+  text: string;
+}
+
+interface Typing {
+  p50Ms: number;
+  p95Ms: number;
+  cpuMsPerKeystroke: number;
+  peakRssBytes: number;
+}
+
+interface Session {
+  initializeMs: number;
+  openMs: number;
+  typing?: Typing;
+  crdTyping?: Typing;
+}
+
+function inputs(): Input[] {
+  const list: Input[] = [
+    { name: 'generated-106k', text: generateManifests(106_000) },
+    { name: 'generated-35k', text: generateManifests(35_000) },
+  ];
+  const corpus = corpusDir();
+  const argo = join(corpus ?? '', 'argo-cd', 'manifests', 'install.yaml');
+  if (corpus && existsSync(argo)) list.push({ name: 'argo-cd-install', text: readFileSync(argo, 'utf8') });
+  else console.log(`(no argo-cd/manifests/install.yaml in the corpus: left out)`);
+  return list;
+}
+
+/** Types `count` characters, waiting for each keystroke's diagnostics before the next. */
+async function type(started: Awaited<ReturnType<typeof startServer>>, uri: string, keystrokes: Keystrokes, count: number): Promise<Typing> {
+  const { client, pid } = started;
+  const latencies: number[] = [];
+  const cpuBefore = cpuMs(pid);
+  for (let k = 0; k < count; k++) {
+    const { range, newText } = keystrokes.edit(client.textOf(uri), k);
+    const start = performance.now();
+    const version = await client.edit(uri, range, newText);
+    // Both servers wait (debounce) before validating, so the answer cannot precede this registration.
+    await client.nextDiagnostics(uri, version, 120_000);
+    latencies.push(performance.now() - start);
+  }
+  return { p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), cpuMsPerKeystroke: (cpuMs(pid) - cpuBefore) / count, peakRssBytes: peakRssBytes(pid) };
+}
+
+async function session(server: ServerName, input: Input, path: string, withTyping: boolean): Promise<Session> {
+  const started = await startServer(server);
+  const uri = pathToFileURL(path).toString();
+  try {
+    const start = performance.now();
+    const opened = started.client.nextDiagnostics(uri, 1, 120_000);
+    await started.client.open(uri, input.text);
+    await opened;
+    const result: Session = { initializeMs: started.initializeMs, openMs: performance.now() - start };
+    if (withTyping) {
+      result.typing = await type(started, uri, intoDeploymentName(input.text), KEYSTROKES);
+      const crd = intoLargestCrd(started.client.textOf(uri));
+      if (crd) result.crdTyping = await type(started, uri, crd, KEYSTROKES);
+    }
+    return result;
+  } finally {
+    await stopServer(started);
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+const ratio = (a: number, b: number) => a / b;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-resilience-bench-'));
+  const perFile: Record<string, Record<ServerName, Session[]>> = {};
+  try {
+    for (const input of inputs()) {
+      const path = join(dir, `${input.name}.yaml`);
+      writeFileSync(path, input.text);
+      const sessions: Record<ServerName, Session[]> = { ours: [], 'yaml-ls': [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        // Interleaved, the first server alternating, so drift on a shared machine hits both alike.
+        const order = round % 2 === 0 ? SERVERS : [...SERVERS].reverse();
+        for (const server of order) sessions[server].push(await session(server, input, path, round === 0));
+      }
+      perFile[input.name] = sessions;
+      printFile(input, sessions);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  summarise(perFile);
+}
+
+function typingOf(sessions: Session[], which: 'typing' | 'crdTyping'): Typing | undefined {
+  return sessions.find((s) => s[which])?.[which];
+}
+
+function printFile(input: Input, sessions: Record<ServerName, Session[]>): void {
+  console.log(`\n${input.name}: ${input.text.split('\n').length} lines, ${(input.text.length / 1e6).toFixed(1)} MB; cold open median of ${ROUNDS}, ${KEYSTROKES} keystrokes in one session`);
+  console.log(`${'server'.padEnd(8)} ${'init'.padStart(8)} ${'open'.padStart(9)} ${'key p50'.padStart(9)} ${'key p95'.padStart(9)} ${'cpu/key'.padStart(9)} ${'peak RSS'.padStart(9)}`);
+  for (const server of SERVERS) {
+    const list = sessions[server];
+    for (const [label, which] of [['', 'typing'], [' (CRD)', 'crdTyping']] as const) {
+      const typing = typingOf(list, which);
+      if (!typing) continue;
+      const cold = label ? ['', ''] : [ms(median(list.map((s) => s.initializeMs))), ms(median(list.map((s) => s.openMs)))];
+      console.log(`${(server + label).padEnd(14).slice(0, 14)} ${cold[0].padStart(8)} ${cold[1].padStart(9)} ${ms(typing.p50Ms).padStart(9)} ${ms(typing.p95Ms).padStart(9)} ${ms(typing.cpuMsPerKeystroke).padStart(9)} ${mb(typing.peakRssBytes).padStart(9)}`);
+    }
+  }
+}
+
+function summarise(perFile: Record<string, Record<ServerName, Session[]>>): void {
+  const worst = (values: number[]) => Math.max(...values);
+  const files = Object.values(perFile);
+  const coldOf = (s: Session[]) => median(s.map((x) => x.openMs));
+  const typed = (s: Record<ServerName, Session[]>, server: ServerName) => typingOf(s[server], 'typing')!;
+  const peaks = (s: Record<ServerName, Session[]>) => {
+    const ours = [typed(s, 'ours').peakRssBytes, typingOf(s.ours, 'crdTyping')?.peakRssBytes ?? 0];
+    const theirs = [typed(s, 'yaml-ls').peakRssBytes, typingOf(s['yaml-ls'], 'crdTyping')?.peakRssBytes ?? 0];
+    return Math.max(...ours) / Math.max(...theirs);
+  };
+  const typingRatios = (s: Record<ServerName, Session[]>, pick: (t: Typing) => number) =>
+    (['typing', 'crdTyping'] as const).flatMap((which) => {
+      const ours = typingOf(s.ours, which);
+      const theirs = typingOf(s['yaml-ls'], which);
+      return ours && theirs ? [ratio(pick(ours), pick(theirs))] : [];
+    });
+  const ratios = {
+    coldOpenVsYamlLs: worst(files.map((s) => ratio(coldOf(s.ours), coldOf(s['yaml-ls'])))),
+    editP95VsYamlLs: worst(files.flatMap((s) => typingRatios(s, (t) => t.p95Ms))),
+    editCpuVsYamlLs: worst(files.flatMap((s) => typingRatios(s, (t) => t.cpuMsPerKeystroke))),
+    editP95VsOwnCold: worst(files.flatMap((s) => [typingOf(s.ours, 'typing')!, typingOf(s.ours, 'crdTyping')].filter((t): t is Typing => !!t).map((t) => t.p95Ms / coldOf(s.ours)))),
+    peakMemoryVsYamlLs: worst(files.map(peaks)),
+  };
+  const initializeMs = median(files.flatMap((s) => s.ours.map((x) => x.initializeMs)));
+  console.log('\nratios (ours / yaml-language-server, the worst over the files):');
+  for (const [name, value] of Object.entries(ratios)) console.log(`  ${name.padEnd(20)} ${value.toFixed(3)}`);
+  console.log(`  initialize (ours, median) ${initializeMs.toFixed(0)} ms`);
+  report({ ratios, initializeMs: Math.round(initializeMs), details: { sideBySide: perFile } });
+}
+
+void main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+// Our language server under whole-workspace load, over stdio:
+// - 1,000 documents opened at once → every one has diagnostics (seconds);
+// - "Fix all" on the generated 106,000-line file against its own cold open, while a hover is asked
+//   every 100 ms (the longest hover wait says whether the server stayed answering);
+// - memory (VmRSS) after 10,000 keystrokes in a small file against after the first 100.
+// Run: npx tsx bench/workspace.bench.ts   (or npm run bench)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { generateManifests } from './generate';
+import { intoDeploymentName } from './keystrokes';
+import { report, rssBytes, startServer, stopServer } from './peer';
+
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000);
+const MEMORY_KEYSTROKES = Number(process.env.BENCH_MEMORY_KEYSTROKES ?? 10_000);
+const WAIT_MS = 300_000;
+
+async function openMany(dir: string): Promise<number> {
+  const started = await startServer('ours');
+  try {
+    const texts = Array.from({ length: DOCUMENTS }, (_, i) => generateManifests(1).replaceAll('svc-0', `svc-${i}`));
+    const uris = texts.map((text, i) => {
+      const path = join(dir, `doc-${i}.yaml`);
+      writeFileSync(path, text);
+      return pathToFileURL(path).toString();
+    });
+    const start = performance.now();
+    const all = Promise.all(uris.map((uri) => started.client.nextDiagnostics(uri, 1, WAIT_MS)));
+    await Promise.all(uris.map((uri, i) => started.client.open(uri, texts[i])));
+    await all;
+    const seconds = (performance.now() - start) / 1000;
+    console.log(`${DOCUMENTS} documents opened: every one has diagnostics after ${seconds.toFixed(1)} s`);
+    return seconds;
+  } finally {
+    await stopServer(started);
+  }
+}
+
+async function fixAll(dir: string): Promise<{ ratio: number }> {
+  const started = await startServer('ours');
+  const { client } = started;
+  try {
+    const path = join(dir, 'generated-106k.yaml');
+    const text = generateManifests(106_000);
+    writeFileSync(path, text);
+    const uri = pathToFileURL(path).toString();
+    let start = performance.now();
+    const opened = client.nextDiagnostics(uri, 1, WAIT_MS);
+    await client.open(uri, text);
+    await opened;
+    const coldMs = performance.now() - start;
+    start = performance.now();
+    let done = false;
+    const fixing = client.connection
+      .sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] } })
+      .finally(() => (done = true));
+    let longestHoverMs = 0;
+    while (!done) {
+      const asked = performance.now();
+      await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 2 } });
+      longestHoverMs = Math.max(longestHoverMs, performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const actions = (await fixing) as { edit?: unknown }[] | null;
+    const fixMs = performance.now() - start;
+    if (!actions?.some((a) => a.edit)) throw new Error('Fix all returned no edit');
+    console.log(`Fix all on 106k lines: ${fixMs.toFixed(0)} ms against a cold open of ${coldMs.toFixed(0)} ms (${(fixMs / coldMs).toFixed(2)}×); longest hover wait meanwhile ${longestHoverMs.toFixed(0)} ms`);
+    return { ratio: fixMs / coldMs };
+  } finally {
+    await stopServer(started);
+  }
+}
+
+async function memoryUnderTyping(dir: string): Promise<number> {
+  const started = await startServer('ours');
+  const { client, pid } = started;
+  try {
+    const path = join(dir, 'small.yaml');
+    const text = generateManifests(1);
+    writeFileSync(path, text);
+    const uri = pathToFileURL(path).toString();
+    const opened = client.nextDiagnostics(uri, 1, WAIT_MS);
+    await client.open(uri, text);
+    await opened;
+    const keystrokes = intoDeploymentName(text);
+    let after100 = 0;
+    for (let k = 0; k < MEMORY_KEYSTROKES; k++) {
+      // The name would grow without end: every 20 keystrokes it is replaced by a new one.
+      const edit = keystrokes.edit(client.textOf(uri), k);
+      if (k % 20 === 19) edit.range.start.character = '  name: '.length;
+      const version = await client.edit(uri, edit.range, k % 20 === 19 ? `svc-${k}` : edit.newText);
+      await client.nextDiagnostics(uri, version, WAIT_MS);
+      if (k === 99) after100 = rssBytes(pid);
+    }
+    const after = rssBytes(pid);
+    console.log(`memory after ${MEMORY_KEYSTROKES} keystrokes of a ${text.length}-byte file: ${(after / 1e6).toFixed(0)} MB, after 100: ${(after100 / 1e6).toFixed(0)} MB (${(after / after100).toFixed(2)}×)`);
+    return after / after100;
+  } finally {
+    await stopServer(started);
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-resilience-workspace-bench-'));
+  try {
+    const open1000DocsSeconds = await openMany(dir);
+    const { ratio } = await fixAll(dir);
+    const memory = await memoryUnderTyping(dir);
+    report({ open1000DocsSeconds: Number(open1000DocsSeconds.toFixed(1)), fixAllVsOwnCold: ratio, details: { memoryAfterKeystrokesVsAfter100: memory } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
