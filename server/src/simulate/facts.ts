@@ -20,6 +20,10 @@ export const FACT = {
   people: 'rule 13: kubectl, logs, exec and dashboards need the API — facts/control-plane.md §2',
   recovery: 'rule 14: on recovery the node controller starts a fresh grace period and controllers replace lost pods — facts/control-plane.md §3, facts/data-plane.md §6',
   nodeLifecycle: 'rule 14: a node is NotReady after the 50 s grace period, its pods evicted 300 s later — facts/control-plane.md §3',
+  eviction: 'rule 15: an eviction goes through the API and its PodDisruptionBudget: refused (429) while the budget allows no disruption — facts/voluntary-disruption.md §1',
+  kubectlDrain: 'rule 16: kubectl drain cordons, evicts, retries a refused eviction every 5 s and waits each pod\'s full grace period; DaemonSet and mirror pods stay, pods without a controller stop it unless forced — facts/voluntary-disruption.md §2',
+  autoscalerScaleDown: 'rule 17: the cluster autoscaler removes a node only when every pod on it can move, gives up after 2 min of refused evictions and caps graceful termination at 600 s — facts/voluntary-disruption.md §3',
+  nodeUpgrade: 'rule 18: a rolling node upgrade drains one node at a time and replaces it with a fresh node before the next — facts/voluntary-disruption.md §4',
 } as const;
 
 export const TIMING = {
@@ -42,6 +46,18 @@ export const TIMING = {
   hpaSync: 15,
   /** Kubelet projected-token refresh: 80 % of the injected 3607 s TTL. */
   tokenRefresh: Math.round(0.8 * 3607),
+  /** kubectl drain waits this long before retrying an eviction the API refused with 429. */
+  drainRetry: 5,
+  /** The cluster autoscaler retries a refused eviction this often (EvictionRetryTime)… */
+  autoscalerEvictionRetry: 10,
+  /** …for at most this long (MaxPodEvictionTime), then the scale-down fails. */
+  autoscalerEvictionLimit: 120,
+  /** --max-graceful-termination-sec default: the autoscaler's cap on a pod's grace period. */
+  autoscalerGraceCap: 600,
+  /** terminationGracePeriodSeconds when a pod sets none. */
+  defaultTerminationGrace: 30,
+  /** Assumed, not sourced: how long a node upgrade takes to bring up the fresh node once the old one is drained. */
+  assumedNodeReplace: 120,
   /** Assumed, not sourced: how long a machine takes to reboot. */
   assumedReboot: 120,
   /** Assumed, not sourced: schedule a pod, start it from a cached image and pass readiness. */

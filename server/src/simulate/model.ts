@@ -1,5 +1,6 @@
 /** The simulator's inputs: what the cluster looks like and what runs on it. */
 
+import type { PdbBudget } from '../manifest/pdb';
 import type { StartBudget } from './restart-readiness';
 
 export interface SimTaint {
@@ -65,6 +66,18 @@ export interface SimWorkload {
   staticPod?: boolean;
   /** CronJob schedule. */
   schedule?: string;
+  /** terminationGracePeriodSeconds of its pods, when set (30 s otherwise). */
+  terminationGrace?: number;
+  /** Whether killing a pod loses user sessions (kube-resilience/sessions). */
+  sessions?: 'in-memory' | 'external';
+  /** How long one session lasts (kube-resilience/session-seconds). */
+  sessionSeconds?: number;
+  /** The PodDisruptionBudget that guards its pods and its budget. */
+  disruptionBudget?: { pdb: string; budget: PdbBudget };
+  /** cluster-autoscaler.kubernetes.io/safe-to-evict on its pods, when written. */
+  safeToEvict?: boolean;
+  /** Its pods mount emptyDir or hostPath volumes (local storage the autoscaler will not throw away). */
+  localStorage?: boolean;
   /** Nodes a replacement pod may be scheduled to (taints, node selectors); all workers when unset. */
   eligibleNodes?: string[];
 }

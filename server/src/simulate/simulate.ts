@@ -22,7 +22,7 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const effective = withControlPlanes(topology, scenario.controlPlanes);
   const controlPlane = new ControlPlaneTimeline(effective, scenario);
   const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at));
-  const ctx: SimContext = { topology: effective, scenario, controlPlane, incidents: nodeIncidents(scenario), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
+  const ctx: SimContext = { topology: effective, scenario, controlPlane, incidents: nodeIncidents(scenario), drains: [], end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
 
   const { components, events: componentEvents } = simulateComponents(ctx);
   const dns = simulateDns(ctx);

@@ -1,0 +1,23 @@
+import type { Slot } from '../capacity-state';
+import type { ControlPlaneSegment } from '../control-plane';
+import type { DrainPlan } from '../drain/plan';
+import type { NodeIncident } from '../node-incidents';
+
+/** What can happen to one workload's replicas; each kind has a handler of its own (handlers/). */
+export type WorkloadEvent =
+  /** A node stops (failed with the control plane, rebooted, lost): every replica on it is gone. */
+  | { kind: 'node-down'; incident: NodeIncident }
+  /** The node's kubelet runs the replica again after the node came back. */
+  | { kind: 'pods-back'; slot: Slot; generation: number; incident: NodeIncident }
+  | { kind: 'pod-crash'; mode: 'restartable' | 'permanent' }
+  /** A container restarted in place is up again (the end of its back-off and start). */
+  | { kind: 'container-restarted'; slot: Slot; generation: number; repeat: boolean }
+  /** A replacement pod has been scheduled and started: it serves, or starts crash-looping. */
+  | { kind: 'replacement-ready'; slot: Slot; generation: number; why: string }
+  | { kind: 'traffic-surge'; factor: number }
+  /** A surging container reaches its memory limit. */
+  | { kind: 'oom-kill'; slot: Slot; generation: number; relief: number; first: boolean }
+  /** The HPA's new pods join. */
+  | { kind: 'scale-out'; to: number; demand: number; why: string; fact: string }
+  /** The control plane changes in a way that touches the workload without touching its pods. */
+  | { kind: 'control-plane-change'; segment: ControlPlaneSegment; previous: { writes: boolean; controllers: boolean } };

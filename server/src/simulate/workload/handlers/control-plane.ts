@@ -1,0 +1,32 @@
+import { FACT, TIMING } from '../../facts';
+import { note, type Handler } from '../run';
+
+/** The API or the controllers come or go: API clients, CronJobs and HPAs of the workload feel it. */
+export const onControlPlaneChange: Handler<'control-plane-change'> = (run, { segment, previous }, at) => {
+  const { workload, label } = run;
+  if (workload.apiClient && segment.writes !== previous.writes) {
+    run.apiCut = !segment.writes;
+    note(run, at, {
+      reason: segment.writes
+        ? `${label} reaches the API again`
+        : `${label} talks to the API itself (${workload.apiClient}): its API calls fail at once; a leader-elected one loses its lease after ~${TIMING.leaderLease} s and typically exits and crash-loops (implementation-dependent, uncertain)${workload.ingressController ? '; as an ingress controller it keeps serving its last configuration, but a restarted one cannot start' : ''}`,
+      fact: FACT.apiClients,
+    });
+  }
+  if (workload.kind === 'CronJob' && segment.controllers !== previous.controllers) {
+    run.cronFrozen = !segment.controllers;
+    note(run, at, {
+      reason: segment.controllers
+        ? `${label}: the CronJob controller is back and starts at most one missed run (only within startingDeadlineSeconds)`
+        : `${label}${workload.schedule ? ` (schedule "${workload.schedule}")` : ''}: no run starts while the controller manager is not acting`,
+      fact: segment.controllers ? FACT.recovery : FACT.nothingReplaced,
+    });
+  }
+  if (workload.hpa && segment.controllers !== previous.controllers) {
+    note(run, at, {
+      reason: segment.controllers ? `${label}: its HPA acts again` : `${label}: its HPA is frozen at ${run.slots.filter((s) => s.alive).length} replicas (no scale-out or scale-in)`,
+      fact: FACT.controlLoops,
+      always: true,
+    });
+  }
+};

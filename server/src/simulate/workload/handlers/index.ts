@@ -1,0 +1,20 @@
+import type { Handlers } from '../run';
+import { onControlPlaneChange } from './control-plane';
+import { onNodeDown, onPodsBack } from './node-down';
+import { onPodCrash } from './pod-crash';
+import { onReplacementReady } from './replacement';
+import { onContainerRestarted } from './restart';
+import { onOomKill, onScaleOut, onSurge } from './surge';
+
+/** One handler per kind of event: a new scenario is a new handler here, not a new branch elsewhere. */
+export const HANDLERS: Handlers = {
+  'node-down': onNodeDown,
+  'pods-back': onPodsBack,
+  'pod-crash': onPodCrash,
+  'container-restarted': onContainerRestarted,
+  'replacement-ready': onReplacementReady,
+  'traffic-surge': onSurge,
+  'oom-kill': onOomKill,
+  'scale-out': onScaleOut,
+  'control-plane-change': onControlPlaneChange,
+};

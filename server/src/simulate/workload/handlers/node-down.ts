@@ -1,0 +1,94 @@
+import type { Slot } from '../../capacity-state';
+import { FACT, TIMING } from '../../facts';
+import { nodeBackAt, podsBackAt, type NodeIncident } from '../../node-incidents';
+import { plural } from '../../../words';
+import { crashLoopNote, dropDeadEndpoint, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
+
+/** A node stops: its replicas are gone until the node's kubelet runs them again, or a controller replaces them. */
+export const onNodeDown: Handler<'node-down'> = (run, { incident }) => {
+  const { slots, workload, label, desired } = run;
+  const cp = run.ctx.controlPlane;
+  const onNode = slots.filter((s) => s.node === incident.node);
+  const here = onNode.filter((s) => s.alive);
+  // Replicas already down there still follow the node: their return waits for it again.
+  for (const slot of onNode.filter((s) => !s.alive)) slotDown(run, slot, incident);
+  if (!here.length) return;
+  const { writes, controllers } = cp.at(incident.at);
+  const consequence = workload.staticPod
+    ? 'the kubelet starts static pods again from disk when the node is back'
+    : !writes
+      ? `nothing recreates ${here.length === 1 ? 'it' : 'them'} while the API is down`
+      : controllers
+        ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
+        : 'with the controller manager down nobody marks the node NotReady or updates endpoints';
+  note(run, incident.at, { reason: `${incident.what}: ${plural(here.length, 'pod')} of ${label} gone (${here.length} of ${desired}), ${consequence}`, fact: incident.fact });
+  for (const slot of here) slotDown(run, slot, incident);
+};
+
+function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
+  const { workload, label, inPlaceStart, queue } = run;
+  const { controlPlane: cp, incidents } = run.ctx;
+  slot.alive = false;
+  const generation = ++slot.generation;
+  if (workload.staticPod) {
+    const nodeBack = nodeBackAt(incidents, incident.node, incident.at);
+    if (!inPlaceStart.comesUp) {
+      queue.schedule(nodeBack, () => crashLoopNote(run, nodeBack, `${incident.node} is back and the kubelet starts static pod ${label} again from disk`));
+      return;
+    }
+    const ready = nodeBack + inPlaceStart.after;
+    queue.schedule(ready, () => {
+      if (slot.generation !== generation) return;
+      slot.alive = true;
+      note(run, ready, { reason: `${incident.node} is back: the kubelet restarted static pod ${label}${inPlaceStart.after ? ` (serving after its ${inPlaceStart.after} s start)` : ''}`, fact: FACT.nodeReboot });
+    });
+    return;
+  }
+  // The kubelet needs the API to learn which regular pods are bound to its node (rule 7).
+  const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
+  const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
+  if (notReadyAt < podsBack) {
+    dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
+    const evictAt = notReadyAt + TIMING.unreachableToleration;
+    if (evictAt < podsBack) {
+      if (workload.kind === 'DaemonSet') {
+        note(run, notReadyAt, { reason: `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`, fact: FACT.nodeLifecycle, always: true });
+      } else if (workload.kind === 'StatefulSet') {
+        note(run, evictAt, {
+          reason: `${label}: its pod on ${incident.node} stays Terminating on the unreachable node and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`,
+          fact: FACT.nodeLifecycle,
+          always: true,
+        });
+      } else if (run.replacer) {
+        replace(run, slot, cp.firstScheduling(evictAt), `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${run.replacer} replaced it`);
+      }
+    }
+  }
+  // Restarted with new IPs but not ready yet: the endpoint controller drops the old IPs and lists none.
+  if (!inPlaceStart.comesUp || inPlaceStart.after > 0) refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: the endpoints drop their old IPs`);
+  if (!inPlaceStart.comesUp) {
+    queue.schedule(podsBack, () => {
+      if (slot.generation === generation) crashLoopNote(run, podsBack, `${incident.node} reached the API again and its kubelet starts ${label}'s pods there again`);
+    });
+    return;
+  }
+  emit(run, podsBack + inPlaceStart.after, { kind: 'pods-back', slot, generation, incident });
+}
+
+/** The node reached the API again and its kubelet restarted the replica there, with a new pod IP. */
+export const onPodsBack: Handler<'pods-back'> = (run, { slot, generation, incident }, at) => {
+  if (slot.generation !== generation) return;
+  const { label, inPlaceStart } = run;
+  slot.alive = true;
+  slot.listedIsCurrent = false;
+  const frozen = !run.ctx.controlPlane.at(at).controllers;
+  const started = inPlaceStart.comesUp && inPlaceStart.after ? ` (serving after its ${inPlaceStart.after} s start)` : '';
+  note(run, at, {
+    reason: frozen
+      ? `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started}, but with new pod IPs the frozen endpoints do not list until the controller manager returns`
+      : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started} (new pod IPs)`,
+    fact: frozen ? FACT.frozenEndpoints : FACT.recovery,
+    always: frozen,
+  });
+  refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the restarted pods`);
+};

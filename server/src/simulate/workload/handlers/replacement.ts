@@ -1,0 +1,28 @@
+import { FACT, TIMING } from '../../facts';
+import { crashLoopNote, emit, note, pickNode, refreshEndpoints, type Handler } from '../run';
+
+/** A replacement pod is scheduled and started: it serves on the emptiest schedulable node, or stays Pending. */
+export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, generation, why }, at) => {
+  if (slot.generation !== generation) return;
+  const { label } = run;
+  const node = pickNode(run, at);
+  if (!node) {
+    note(run, at, { reason: `${label}: no schedulable node for a replacement pod: it stays Pending`, fact: FACT.recovery, always: true });
+    return;
+  }
+  slot.node = node;
+  slot.alive = run.inPlaceStart.comesUp;
+  slot.restarts = 0;
+  const endpointsNow = run.ctx.controlPlane.at(at).controllers;
+  // A pod that is not ready is not listed.
+  slot.listed = endpointsNow && slot.alive;
+  slot.listedIsCurrent = slot.listed;
+  note(run, at, { reason: `${why}; the replacement runs on ${node}`, fact: FACT.recovery });
+  for (const record of run.evictions) if (record.slot === slot.id && record.generation === generation) record.replacementReady = at;
+  crashLoopNote(run, at, 'the replacement starts');
+  if (!endpointsNow) refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the new pod`);
+  // A replacement that starts into a surge carries the same load, so it hits the same memory limit.
+  if (slot.alive && run.surgeRelief !== undefined && at < run.surgeRelief && run.load > 1) {
+    emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief: run.surgeRelief, first: true });
+  }
+};

@@ -1,0 +1,70 @@
+import { FACT, TIMING } from '../../facts';
+import { plural } from '../../../words';
+import { crashLoopNote, emit, loseForGood, note, pickNode, type Handler } from '../run';
+import { restartInPlace } from './restart';
+
+/** Traffic grows by `factor`: the HPA scales out when the control plane lets it; meanwhile each pod carries more. */
+export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
+  if (!(factor > 1)) return;
+  const { workload, label, slots } = run;
+  const cp = run.ctx.controlPlane;
+  const running = slots.filter((s) => s.alive).length;
+  const hpa = workload.hpa;
+  const scaledTo = hpa ? Math.min(hpa.max, Math.ceil(factor * Math.max(running, 1))) : running;
+  const demand = factor * Math.max(running, 1);
+  const autoscaling = cp.at(at).controllers;
+  run.load = factor;
+  if (hpa && autoscaling && cp.at(at).scheduling) {
+    const relief = cp.firstScheduling(at + TIMING.hpaSync) + run.podStart;
+    note(run, at, { reason: `${label}: traffic ×${factor}; the HPA scales it from ${running} to ${scaledTo} pods within ~${TIMING.hpaSync} s plus start-up`, fact: FACT.surge });
+    emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: scaled out to ${scaledTo} pods`, fact: FACT.surge });
+    return;
+  }
+  note(run, at, {
+    reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${!hpa ? 'it has no HPA' : autoscaling ? `its HPA asks for ${scaledTo} pods but no scheduler binds them` : 'its HPA is frozen with the API'}: no scale-out, each pod carries ${factor}× its load`,
+    fact: FACT.surge,
+  });
+  // New pods need the scheduler as well as the HPA.
+  const relief = hpa ? cp.firstScheduling(cp.firstControllers(at) + TIMING.hpaSync) + run.podStart : Infinity;
+  if (Number.isFinite(relief)) emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: the HPA acts again and scales it to ${scaledTo} pods`, fact: FACT.recovery });
+  if (workload.memoryLimit) {
+    run.surgeRelief = relief;
+    for (const slot of slots.filter((s) => s.alive)) emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief, first: true });
+    return;
+  }
+  const evictAt = at + TIMING.assumedSurgeToEviction;
+  run.queue.schedule(evictAt, () => {
+    if (evictAt >= relief) return;
+    const victims = slots.filter((s) => s.alive);
+    const nodes = [...new Set(victims.map((s) => s.node))];
+    for (const node of nodes) run.pressuredNodes.push({ node, at: evictAt });
+    note(run, evictAt, {
+      reason: `${label} has no memory limit: under ×${factor} traffic its nodes (${nodes.join(', ')}) come under memory pressure and the kubelet evicts its pods for good (assumed ~${TIMING.assumedSurgeToEviction} s to pressure)${workload.pdb ? '; its PodDisruptionBudget does not help: node-pressure eviction ignores PDBs' : ''}`,
+      fact: FACT.surge,
+    });
+    for (const slot of victims) loseForGood(run, slot, evictAt, 'evicted under memory pressure');
+  });
+};
+
+/** A surging container reaches its memory limit and is OOM-killed, again after each restart, until relief. */
+export const onOomKill: Handler<'oom-kill'> = (run, { slot, generation, relief, first }, at) => {
+  if (slot.generation !== generation || !slot.alive || at >= relief || run.load <= 1) return;
+  const back = restartInPlace(run, slot, at, `${run.label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first);
+  if (back !== undefined) emit(run, back + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief, first: false });
+};
+
+/** The HPA raises the replica count: new pods join, the surge spreads over more of them. */
+export const onScaleOut: Handler<'scale-out'> = (run, { to, demand, why, fact }, at) => {
+  const endpointsNow = run.ctx.controlPlane.at(at).controllers;
+  const comesUp = run.inPlaceStart.comesUp;
+  while (run.slots.length < to) {
+    const node = pickNode(run, at);
+    if (!node) break;
+    const listed = endpointsNow && comesUp;
+    run.slots.push({ id: run.slots.length, node, alive: comesUp, listed, listedIsCurrent: listed, generation: 0, restarts: 0 });
+  }
+  crashLoopNote(run, at, 'the new pods start');
+  run.desired = Math.max(run.desired, to);
+  run.load = demand / run.desired;
+  note(run, at, { reason: why, fact });
+};

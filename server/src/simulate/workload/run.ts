@@ -1,0 +1,236 @@
+import type { ControlPlaneTimeline } from '../control-plane';
+import { EventQueue } from '../event-queue';
+import { FACT, TIMING } from '../facts';
+import { workloadKey, type SimTopology, type SimWorkload } from '../model';
+import { nodeIsDown, type NodeIncident } from '../node-incidents';
+import { describeCapacity, measure, stateOf, type Slot } from '../capacity-state';
+import { restartReadiness, type RestartReadiness } from '../restart-readiness';
+import type { CapacityPoint, Scenario, State, TimelineEvent } from '../types';
+import type { DrainPlan } from '../drain/plan';
+import type { WorkloadEvent } from './events';
+
+export interface SimContext {
+  topology: SimTopology;
+  scenario: Scenario;
+  controlPlane: ControlPlaneTimeline;
+  incidents: NodeIncident[];
+  /** Nodes being drained (kubectl, the cluster autoscaler, a node upgrade), with when each is cordoned. */
+  drains: DrainPlan[];
+  /** The last moment simulated. */
+  end: number;
+}
+
+export interface Note {
+  reason: string;
+  fact: string;
+  /** Repeats of something already told (crash-loop cycles): they move the capacity curve, not the story. */
+  repeat?: boolean;
+  /** Worth telling even when the workload's state does not change. */
+  always?: boolean;
+  /** Bookkeeping that only matters when nothing else happened at that moment. */
+  minor?: boolean;
+}
+
+const REPLACED_BY: Record<string, string> = {
+  Deployment: 'ReplicaSet controller',
+  ReplicaSet: 'ReplicaSet controller',
+  ReplicationController: 'replication controller',
+  StatefulSet: 'StatefulSet controller',
+  DaemonSet: 'DaemonSet controller',
+  Job: 'Job controller',
+};
+
+/** What one eviction did to a pod of this workload: the drain's report is made of these. */
+export interface EvictionRecord {
+  node: string;
+  by: 'kubectl' | 'autoscaler';
+  at: number;
+  /** When the pod's containers stopped: the end of its grace period (or of its sessions, when shorter). */
+  terminatedAt: number;
+  /** Declared in-memory sessions were cut: the pod stopped before its sessions could end. */
+  sessionsCut: boolean;
+  /** The replica (slot id) and the incarnation its replacement is, to tell when that replacement serves. */
+  slot: number;
+  generation?: number;
+  replacementReady?: number;
+}
+
+/** A stretch during which the workload's PDB refused an eviction from a draining node. */
+export interface RefusalRecord {
+  node: string;
+  by: 'kubectl' | 'autoscaler';
+  from: number;
+  /** Null while it is still refused at the end. */
+  to: number | null;
+  /** The PDB that refused it (unset when the API itself was down). */
+  pdb?: string;
+}
+
+export type Handler<K extends WorkloadEvent['kind']> = (run: WorkloadRun, event: Extract<WorkloadEvent, { kind: K }>, at: number) => void;
+export type Handlers = { [K in WorkloadEvent['kind']]: Handler<K> };
+
+/** One workload's replicas over time, the queue of what happens to them and what is told about it. */
+export interface WorkloadRun {
+  workload: SimWorkload;
+  ctx: SimContext;
+  label: string;
+  queue: EventQueue;
+  notes: Map<number, Note[]>;
+  slots: Slot[];
+  desired: number;
+  /** The controller that replaces a lost pod, when one does. */
+  replacer?: string;
+  /** A new pod serves this long after it is scheduled: what the workload declares, else a cached image's start. */
+  podStart: number;
+  /** A container started again on its node: its declared start, unless its probes kill it first. */
+  inPlaceStart: RestartReadiness;
+  load: number;
+  apiCut: boolean;
+  cronFrozen: boolean;
+  /** Until when a surge OOM-kills memory-limited containers of this workload (unset: no such surge). */
+  surgeRelief?: number;
+  pressuredNodes: { node: string; at: number }[];
+  evictions: EvictionRecord[];
+  refusals: RefusalRecord[];
+  /** Scale-downs this workload made fail: the autoscaler gave up evicting its pod. */
+  gaveUp: { node: string; at: number; why: string }[];
+  handlers: Handlers;
+}
+
+export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Handlers): WorkloadRun {
+  const slots: Slot[] = [];
+  for (const [node, count] of Object.entries(workload.placement).sort(([a], [b]) => a.localeCompare(b))) {
+    for (let i = 0; i < count; i++) slots.push({ id: slots.length, node, alive: true, listed: true, listedIsCurrent: true, generation: 0, restarts: 0 });
+  }
+  return {
+    workload,
+    ctx,
+    label: `${workload.kind} ${workloadKey(workload)}`,
+    queue: new EventQueue(),
+    notes: new Map(),
+    slots,
+    desired: workload.kind === 'DaemonSet' ? slots.length : workload.replicas,
+    replacer: workload.staticPod ? undefined : REPLACED_BY[workload.kind],
+    podStart: workload.startSeconds ?? TIMING.assumedPodStart,
+    inPlaceStart: restartReadiness(workload, 0),
+    load: 1,
+    apiCut: false,
+    cronFrozen: false,
+    pressuredNodes: [],
+    evictions: [],
+    refusals: [],
+    gaveUp: [],
+    handlers,
+  };
+}
+
+/** Schedules an event for this workload's handler of its kind. */
+export function emit(run: WorkloadRun, at: number, event: WorkloadEvent): void {
+  const handler = run.handlers[event.kind] as (run: WorkloadRun, event: WorkloadEvent, at: number) => void;
+  run.queue.schedule(at, () => handler(run, event, at));
+}
+
+export function note(run: WorkloadRun, at: number, n: Note): void {
+  // A note about a later moment needs that moment in the run to be told.
+  run.queue.schedule(at, () => {});
+  const list = run.notes.get(at);
+  if (list) list.push(n);
+  else run.notes.set(at, [n]);
+}
+
+export function crashLoopNote(run: WorkloadRun, at: number, what: string): void {
+  if (!run.inPlaceStart.comesUp) note(run, at, { reason: `${run.label}: ${what}, but ${run.inPlaceStart.why}`, fact: FACT.probeKills, always: true });
+}
+
+export function listedCount(run: WorkloadRun): number {
+  return run.slots.filter((s) => s.listed).length;
+}
+
+/** The endpoint controller catches up with a new incarnation of the replica. */
+export function refreshEndpoints(run: WorkloadRun, slot: Slot, from: number, generation: number, why: string): void {
+  const at = run.ctx.controlPlane.firstControllers(from);
+  run.queue.schedule(at, () => {
+    if (slot.generation !== generation) return;
+    slot.listed = slot.alive;
+    slot.listedIsCurrent = slot.alive;
+    note(run, at, { reason: why, fact: FACT.recovery, minor: true });
+  });
+}
+
+/** The endpoint controller drops a dead pod, unless the replica is serving again by then. */
+export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why: string, fact: string = FACT.recovery): void {
+  const at = run.ctx.controlPlane.firstControllers(from);
+  run.queue.schedule(at, () => {
+    if (slot.alive || !slot.listed) return;
+    slot.listed = false;
+    note(run, at, { reason: why, fact });
+  });
+}
+
+/** A node new pods may land on at `t`: running, and not cordoned by a drain. */
+export function schedulable(run: WorkloadRun, node: string, t: number): boolean {
+  const { incidents, drains } = run.ctx;
+  return !nodeIsDown(incidents, node, t) && !drains.some((d) => d.node === node && t >= d.start && t < d.uncordonAt);
+}
+
+/** Where the scheduler puts a new pod: the eligible schedulable node with the fewest of this workload's pods. */
+export function pickNode(run: WorkloadRun, at: number): string | undefined {
+  const candidates = run.workload.eligibleNodes ?? run.ctx.topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
+  const count = (n: string) => run.slots.filter((s) => s.alive && s.node === n).length;
+  return candidates.filter((n) => schedulable(run, n, at)).sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+}
+
+/** A new pod for this replica, scheduled by the control plane; one that crash-loops is told when it is bound. */
+export function replace(run: WorkloadRun, slot: Slot, scheduledAt: number, why: string): void {
+  const at = scheduledAt + (run.inPlaceStart.comesUp ? run.podStart : 0);
+  const generation = ++slot.generation;
+  // The replica now waits for a node: what happens to its old node no longer concerns it.
+  slot.node = '';
+  emit(run, at, { kind: 'replacement-ready', slot, generation, why });
+}
+
+/** A pod gone for good: the control plane must notice, drop it from the Service and replace it. */
+export function loseForGood(run: WorkloadRun, slot: Slot, at: number, cause: string): void {
+  const cp = run.ctx.controlPlane;
+  slot.alive = false;
+  const known = cp.at(at).writes ? at : cp.firstWrites(at) + TIMING.reconnect;
+  dropDeadEndpoint(run, slot, known, `${run.label}: the dead pod is removed from its Service`);
+  if (run.replacer) replace(run, slot, cp.firstScheduling(known), `${run.label}: the ${run.replacer} replaced the pod ${cause}`);
+}
+
+/** Runs the queue to the end, one capacity snapshot and at most one timeline event per moment. */
+export function runToEnd(run: WorkloadRun): { capacity: CapacityPoint[]; events: TimelineEvent[] } {
+  const { workload, queue, slots, ctx } = run;
+  const capacity: CapacityPoint[] = [];
+  const events: TimelineEvent[] = [];
+  let lastState: State = 'ok';
+  const snapshot = (at: number) => {
+    const point = measure(at, slots, run.desired, workload.fronted, run.load);
+    const previous = capacity[capacity.length - 1];
+    const moved = !previous || previous.ready !== point.ready || previous.blackholed !== point.blackholed || previous.load !== point.load || previous.desired !== point.desired;
+    if (moved) capacity.push(point);
+    const state = stateOf(point, run.apiCut || run.cronFrozen);
+    const told = (run.notes.get(at) ?? []).filter((n) => !n.repeat);
+    const chosen = told.some((n) => !n.minor) ? told.filter((n) => !n.minor) : told;
+    if (chosen.length && (state !== lastState || moved || chosen.some((n) => n.always))) {
+      events.push({
+        at,
+        subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },
+        state,
+        reason: [...new Set(chosen.map((n) => n.reason)), describeCapacity(point, state)].filter(Boolean).join('. '),
+        fact: [...new Set(chosen.map((n) => n.fact))].join('; '),
+      });
+    }
+    lastState = state;
+  };
+  snapshot(0);
+  while (queue.size) {
+    const at = queue.nextAt();
+    if (at > ctx.end) break;
+    while (queue.size && queue.nextAt() === at) queue.pop()!.run();
+    snapshot(at);
+  }
+  const last = capacity[capacity.length - 1];
+  if (last.at < ctx.end) capacity.push({ ...last, at: ctx.end });
+  return { capacity, events };
+}

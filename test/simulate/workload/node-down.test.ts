@@ -1,0 +1,71 @@
+// The node-down and pods-back handlers: what a node that stops does to the replicas on it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FACT } from '../../../server/src/simulate/facts';
+import type { NodeIncident } from '../../../server/src/simulate/node-incidents';
+import type { Scenario } from '../../../server/src/simulate/types';
+import { workload } from '../fixtures';
+import { HEALTHY, play, runOf } from './harness';
+
+const apiDown = (duration: number): Scenario => ({ fail: { kind: 'apiserver' }, duration, events: [] });
+const incident = (kind: NodeIncident['kind'], at: number, backAt: number): NodeIncident => ({ node: 'worker-1', kind, at, backAt, what: `worker-1 ${kind}`, fact: FACT.nothingReplaced });
+
+describe('node-down handler', () => {
+  const cases = [
+    { name: 'lost with a healthy control plane: evicted after grace + toleration, replaced 30 s later', scenario: HEALTHY, incident: incident('lost', 100, Infinity), expect: { at: [[100, 1], [100 + 50 + 300 + 30, 2]], says: /control plane notices after the 50 s grace period/ } },
+    { name: 'lost while the API is down: nothing recreates it until the API returns', scenario: apiDown(3600), incident: incident('lost', 100, Infinity), expect: { at: [[100, 1], [3599, 1]], says: /nothing recreates it while the API is down/ } },
+    { name: 'rebooted while the API is down: back only once the kubelet reached the API', scenario: apiDown(3600), incident: incident('reboot', 100, 220), expect: { at: [[221, 1], [3600 + 10, 2]], says: /worker-1 reboot: 1 pod/ } },
+  ] as const;
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), c.scenario);
+      run.ctx.incidents.push(c.incident);
+      const { readyAt, reasons } = play(run, c.incident.at, { kind: 'node-down', incident: c.incident });
+      for (const [t, ready] of c.expect.at) assert.equal(readyAt(t), ready, `ready at ${t}`);
+      assert.match(reasons, c.expect.says);
+    });
+  }
+
+  it('leaves replicas on other nodes alone', () => {
+    const run = runOf(workload('web', { 'worker-2': 2 }));
+    const i = incident('lost', 0, Infinity);
+    run.ctx.incidents.push(i);
+    const { capacity } = play(run, 0, { kind: 'node-down', incident: i });
+    assert.ok(capacity.every((p) => p.ready === 2));
+  });
+
+  it('brings a static pod back from disk when the node returns, API or not', () => {
+    const run = runOf(workload('etcd-proxy', { 'worker-1': 1 }, { kind: 'Pod', staticPod: true }), apiDown(3600));
+    const i = incident('reboot', 0, 120);
+    run.ctx.incidents.push(i);
+    const { readyAt, reasons } = play(run, 0, { kind: 'node-down', incident: i });
+    assert.equal(readyAt(119), 0);
+    assert.equal(readyAt(120), 1);
+    assert.match(reasons, /restarted static pod/);
+  });
+});
+
+describe('pods-back handler', () => {
+  const cases = [
+    { name: 'with the controllers running the new pod IP is listed at once', scenario: HEALTHY, blackholedAfter: 0, says: /\(new pod IPs\)/ },
+    { name: 'with the controllers down the frozen endpoints keep the dead IP', scenario: { fail: { kind: 'controller-manager' }, duration: 3600, events: [] } as Scenario, blackholedAfter: 0.5, says: /frozen endpoints do not list/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), c.scenario);
+      const slot = run.slots[0];
+      slot.alive = false;
+      const { capacity, reasons } = play(run, 500, { kind: 'pods-back', slot, generation: slot.generation, incident: incident('reboot', 0, 120) });
+      assert.equal(capacity.filter((p) => p.at <= 500).at(-1)!.blackholed, c.blackholedAfter);
+      assert.match(reasons, c.says);
+    });
+  }
+
+  it('does nothing for a replica that was replaced meanwhile', () => {
+    const run = runOf(workload('web', { 'worker-1': 1 }));
+    const slot = run.slots[0];
+    slot.alive = false;
+    const { capacity } = play(run, 10, { kind: 'pods-back', slot, generation: slot.generation - 1, incident: incident('reboot', 0, 120) });
+    assert.ok(capacity.every((p) => p.ready === 0));
+  });
+});

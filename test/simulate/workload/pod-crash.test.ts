@@ -1,0 +1,51 @@
+// The pod-crash and container-restarted handlers: a crash restarts in place, or loses the pod for good.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Scenario } from '../../../server/src/simulate/types';
+import { workload } from '../fixtures';
+import { HEALTHY, play, runOf } from './harness';
+
+const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events: [] };
+const LIVENESS_30 = { seconds: 30, probe: 'liveness', container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' } as const;
+
+describe('pod-crash handler', () => {
+  const cases = [
+    { name: 'restartable: back after the 10 s back-off, same IP', mode: 'restartable', scenario: HEALTHY, extra: {}, at: [[100, 1], [110, 2]], says: /restarts it in place after 10 s back-off/ },
+    { name: 'restartable slow starter: back after back-off plus its declared start', mode: 'restartable', scenario: HEALTHY, extra: { startSeconds: 120 }, at: [[229, 1], [230, 2]], says: /serves again after its 120 s start/ },
+    { name: 'restartable slow starter its liveness probe kills: never back', mode: 'restartable', scenario: HEALTHY, extra: { startSeconds: 120, startBudget: LIVENESS_30 }, at: [[7000, 1]], says: /never serves/ },
+    { name: 'permanent with the API up: the ReplicaSet controller replaces it', mode: 'permanent', scenario: HEALTHY, extra: {}, at: [[100, 1], [130, 2]], says: /replaces it/ },
+    { name: 'permanent with the API down: nothing replaces it, the frozen Service blackholes 1/2', mode: 'permanent', scenario: apiDown, extra: {}, at: [[3599, 1]], says: /keeps sending it 1\/2 of new connections/ },
+  ] as const;
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, c.extra), c.scenario);
+      const { readyAt, reasons } = play(run, 100, { kind: 'pod-crash', mode: c.mode });
+      for (const [t, ready] of c.at) assert.equal(readyAt(t), ready, `ready at ${t}`);
+      assert.match(reasons, c.says);
+    });
+  }
+
+  it('says so when no pod is left to crash', () => {
+    const run = runOf(workload('web', { 'worker-1': 1 }));
+    run.slots[0].alive = false;
+    assert.match(play(run, 5, { kind: 'pod-crash', mode: 'permanent' }).reasons, /no running pod left to crash/);
+  });
+});
+
+describe('container-restarted handler', () => {
+  const cases = [
+    { name: 'brings the container back', generation: 0, incidents: [], ready: 1 },
+    { name: 'not for an older incarnation', generation: -1, incidents: [], ready: 0 },
+    { name: 'not while its node is down', generation: 0, incidents: [{ node: 'worker-1', kind: 'lost' as const, at: 0, backAt: Infinity, what: 'lost', fact: 'rule 5' }], ready: 0 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1 }));
+      run.ctx.incidents.push(...c.incidents);
+      const slot = run.slots[0];
+      slot.alive = false;
+      const { readyAt } = play(run, 50, { kind: 'container-restarted', slot, generation: slot.generation + c.generation, repeat: false });
+      assert.equal(readyAt(50), c.ready);
+    });
+  }
+});

@@ -1,0 +1,36 @@
+// The replacement-ready handler: where a replacement lands, and when there is nowhere to land.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { workload } from '../fixtures';
+import { kubectlDrain, play, runOf } from './harness';
+
+describe('replacement-ready handler', () => {
+  const cases = [
+    { name: 'lands on the schedulable node with the fewest of its pods', eligible: undefined, drains: [], node: 'worker-1', ready: 2 },
+    { name: 'never on a cordoned node', eligible: ['worker-1', 'worker-3'], drains: [kubectlDrain('worker-1')], node: 'worker-3', ready: 2 },
+    { name: 'stays Pending when no eligible node is schedulable', eligible: ['worker-3'], drains: [kubectlDrain('worker-3')], node: '', ready: 1 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, c.eligible ? { eligibleNodes: c.eligible } : {}), undefined, c.drains);
+      const slot = run.slots[0];
+      slot.alive = false;
+      slot.generation = 1;
+      slot.node = '';
+      const { readyAt, reasons } = play(run, 60, { kind: 'replacement-ready', slot, generation: 1, why: 'Deployment shop/web: replaced' });
+      assert.equal(slot.node, c.node);
+      assert.equal(readyAt(60), c.ready);
+      assert.match(reasons, c.node ? new RegExp(`the replacement runs on ${c.node}`) : /stays Pending/);
+    });
+  }
+
+  it('marks the eviction it replaces as served again', () => {
+    const run = runOf(workload('web', { 'worker-1': 1 }));
+    const slot = run.slots[0];
+    slot.alive = false;
+    slot.generation = 3;
+    run.evictions.push({ node: 'worker-1', by: 'kubectl', at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 3 });
+    play(run, 1200, { kind: 'replacement-ready', slot, generation: 3, why: 'replaced' });
+    assert.equal(run.evictions[0].replacementReady, 1200);
+  });
+});

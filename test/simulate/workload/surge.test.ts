@@ -1,0 +1,53 @@
+// The traffic-surge, oom-kill and scale-out handlers.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Scenario } from '../../../server/src/simulate/types';
+import { workload } from '../fixtures';
+import { HEALTHY, play, runOf } from './harness';
+
+const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events: [] };
+
+describe('traffic-surge handler', () => {
+  const cases = [
+    { name: 'HPA with a working control plane: scales out after its sync and start', extra: { hpa: { min: 2, max: 10 } }, scenario: HEALTHY, check: [[100 + 15 + 30, 'desired', 6]], says: /the HPA scales it from 2 to 6 pods/ },
+    { name: 'HPA frozen with the API: no scale-out, each pod carries ×3', extra: { hpa: { min: 2, max: 10 } }, scenario: apiDown, check: [[100, 'load', 3]], says: /its HPA is frozen with the API/ },
+    { name: 'no HPA and no memory limit: node pressure evicts its pods for good after ~60 s', extra: { memoryLimit: false }, scenario: apiDown, check: [[160, 'ready', 0]], says: /come under memory pressure/ },
+    { name: 'no HPA with a memory limit: OOM-killed ~30 s in, restarted in place', extra: {}, scenario: apiDown, check: [[130, 'ready', 0], [140, 'ready', 2]], says: /OOM-killed/ },
+  ] as const;
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, c.extra), c.scenario);
+      const { capacity, reasons } = play(run, 100, { kind: 'traffic-surge', factor: 3 });
+      for (const [t, field, value] of c.check) assert.equal(capacity.filter((p) => p.at <= t).at(-1)![field], value, `${field} at ${t}`);
+      assert.match(reasons, c.says);
+    });
+  }
+
+  it('ignores a factor that is no surge', () => {
+    const run = runOf(workload('web', { 'worker-1': 1 }));
+    assert.equal(play(run, 0, { kind: 'traffic-surge', factor: 1 }).events.length, 0);
+  });
+});
+
+describe('oom-kill handler', () => {
+  const cases = [
+    { name: 'kills a live container before relief', at: 50, relief: 100, ready: 0 },
+    { name: 'not after relief', at: 150, relief: 100, ready: 1 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1 }));
+      run.load = 3;
+      const slot = run.slots[0];
+      assert.equal(play(run, c.at, { kind: 'oom-kill', slot, generation: 0, relief: c.relief, first: true }).readyAt(c.at), c.ready);
+    });
+  }
+});
+
+describe('scale-out handler', () => {
+  it('adds pods up to the target and spreads the load over them', () => {
+    const run = runOf(workload('web', { 'worker-1': 1 }));
+    const { capacity } = play(run, 10, { kind: 'scale-out', to: 3, demand: 3, why: 'scaled out', fact: 'rule 10' });
+    assert.deepEqual(capacity.at(-1), { at: 7200, ready: 3, desired: 3, blackholed: 0 });
+  });
+});
