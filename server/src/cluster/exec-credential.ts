@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
 import { formatSeconds } from './duration';
 import { ClusterError } from './errors';
+import { findExecutable, runTool, searchPath, ToolError, type RunResult } from '../render/run-tool';
 
 /** The `user.exec` stanza of a kubeconfig (client.authentication.k8s.io). */
 export interface ExecConfig {
@@ -49,32 +48,6 @@ export function spawningAuthProvider(user: User): string | undefined {
   return typeof config?.['cmd-path'] === 'string' ? config['cmd-path'] : undefined;
 }
 
-export function searchPath(options: Pick<ExecOptions, 'extraPath' | 'env'>): string[] {
-  const env = options.env ?? process.env;
-  const systemPath = (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean);
-  return [...(options.extraPath ?? []).filter(Boolean), ...systemPath];
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Finds the program as a shell would, so that a missing one can be reported with the PATH searched. */
-export function findExecutable(command: string, directories: string[], baseDirectory: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const extensions = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
-  const candidates = command.includes('/') || command.includes('\\') ? [isAbsolute(command) ? command : join(baseDirectory, command)] : directories.map((d) => join(d, command));
-  for (const candidate of candidates) {
-    for (const extension of extensions) if (isExecutableFile(candidate + extension)) return candidate + extension;
-  }
-  return undefined;
-}
-
 /** Runs a kubeconfig's exec credential plugin and returns the credential it prints. */
 export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConfig, options: ExecOptions): Promise<ExecCredential> {
   if (!options.trusted) {
@@ -104,50 +77,22 @@ export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConf
   return credential;
 }
 
-function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {
+async function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return new Promise((resolve, reject) => {
+  let result: RunResult;
+  try {
     // Its own process group, so that a timeout also ends whatever the plugin started (a browser login helper, a sleep).
-    const child = spawn(program, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: process.platform !== 'win32' });
-    const kill = () => {
-      try {
-        if (process.platform !== 'win32' && child.pid) process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-      child.stdout.destroy();
-      child.stderr.destroy();
-    };
-    let stdout = '';
-    let stderr = '';
-    let settled = false;
-    const finish = (error: Error | undefined, value?: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve(value!);
-    };
-    const onAbort = () => {
-      kill();
-      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" was cancelled`));
-    };
-    const timer = setTimeout(() => {
-      kill();
-      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${formatSeconds(timeoutMs)} (does it wait for a login in a browser or a terminal?)`));
-    }, timeoutMs);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-    child.on('error', (error) => finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" could not start: ${error.message}`)));
-    child.on('close', (code, signal) => {
-      if (code === 0) return finish(undefined, stdout);
-      const said = stderr.trim().split('\n').slice(-5).join(' | ') || '(nothing on stderr)';
-      finish(new ClusterError('credentials', `exec credential plugin "${exec.command}" failed (${code === null ? `signal ${signal}` : `exit ${code}`}): ${said}`));
-    });
-  });
+    result = await runTool(program, exec.args ?? [], { env, timeoutMs, signal: options.signal, maxStderrBytes: 4000 });
+  } catch (error) {
+    const reason = error instanceof ToolError ? error.reason : 'not-started';
+    const message = error instanceof Error ? error.message : String(error);
+    if (reason === 'cancelled') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" was cancelled`);
+    if (reason === 'timeout') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${formatSeconds(timeoutMs)} (does it wait for a login in a browser or a terminal?)`);
+    throw new ClusterError('credentials', `exec credential plugin "${exec.command}" could not start: ${message.replace(/^.*? could not start: /, '')}`);
+  }
+  if (result.exitCode === 0) return result.stdout;
+  const said = result.stderr.trim().split('\n').slice(-5).join(' | ') || '(nothing on stderr)';
+  throw new ClusterError('credentials', `exec credential plugin "${exec.command}" failed (${result.exitCode === null ? `signal ${result.signal}` : `exit ${result.exitCode}`}): ${said}`);
 }
 
 function parseCredential(stdout: string, command: string): ExecCredential {

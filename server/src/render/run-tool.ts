@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { formatSeconds } from '../cluster/duration';
+
+export function searchPath(options: { extraPath?: string[]; env?: NodeJS.ProcessEnv }): string[] {
+  const env = options.env ?? process.env;
+  const systemPath = (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean);
+  return [...(options.extraPath ?? []).filter(Boolean), ...systemPath];
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Finds the program as a shell would, so that a missing one can be reported with the PATH searched. */
+export function findExecutable(command: string, directories: string[], baseDirectory: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const extensions = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  const candidates = command.includes('/') || command.includes('\\') ? [isAbsolute(command) ? command : join(baseDirectory, command)] : directories.map((d) => join(d, command));
+  for (const candidate of candidates) {
+    for (const extension of extensions) if (isExecutableFile(candidate + extension)) return candidate + extension;
+  }
+  return undefined;
+}
+
+/** Where to look for a rendering tool: an explicit setting first, then kubeResilience.extraPath, then PATH. */
+export interface ToolLookup {
+  /** A path from a setting (kubeResilience.helm.path); relative paths are resolved against baseDirectory. */
+  configuredPath?: string;
+  extraPath?: string[];
+  baseDirectory?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The program's path, or undefined with the directories searched so a message can name them. */
+export function findTool(command: string, lookup: ToolLookup = {}): { path?: string; searched: string[] } {
+  const searched = searchPath({ extraPath: lookup.extraPath, env: lookup.env });
+  const base = lookup.baseDirectory ?? process.cwd();
+  const configured = lookup.configuredPath?.trim();
+  if (configured) return { path: findExecutable(configured, searched, base, lookup.env), searched };
+  return { path: findExecutable(command, searched, base, lookup.env), searched };
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Bytes kept of stdout; a tool printing more than this fails rather than filling memory. */
+  maxStdoutBytes?: number;
+  /** Bytes kept of stderr (the last ones, where tools put the error). */
+  maxStderrBytes?: number;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'not-started' | 'timeout' | 'cancelled' | 'output-too-large',
+  ) {
+    super(message);
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_STDOUT = 64 * 1024 * 1024;
+const DEFAULT_MAX_STDERR = 64 * 1024;
+
+/**
+ * Runs a program with arguments, never through a shell, in its own process group so that a timeout or a
+ * cancellation also ends whatever it started. Resolves with its exit code and output; rejects only when it
+ * could not start, ran too long, was cancelled or printed more than allowed.
+ */
+export function runTool(program: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT;
+  const maxStderr = options.maxStderrBytes ?? DEFAULT_MAX_STDERR;
+  const name = program.split(/[\\/]/).pop() ?? program;
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(new ToolError(`${name} was cancelled`, 'cancelled'));
+    const child = spawn(program, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      shell: false,
+      detached: process.platform !== 'win32',
+    });
+    const kill = () => {
+      try {
+        if (process.platform !== 'win32' && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = Buffer.alloc(0);
+    let settled = false;
+    const finish = (error: Error | undefined, result?: RunResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve(result!);
+    };
+    const fail = (message: string, reason: ToolError['reason']) => {
+      kill();
+      finish(new ToolError(message, reason));
+    };
+    const onAbort = () => fail(`${name} was cancelled`, 'cancelled');
+    const timer = setTimeout(() => fail(`${name} did not finish within ${formatSeconds(timeoutMs)}`, 'timeout'), timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > maxStdout) return fail(`${name} printed more than ${Math.round(maxStdout / 1024 / 1024)} MiB`, 'output-too-large');
+      stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = Buffer.concat([stderr, chunk]);
+      if (stderr.length > maxStderr) stderr = stderr.subarray(stderr.length - maxStderr);
+    });
+    child.on('error', (error) => finish(new ToolError(`${name} could not start: ${error.message}`, 'not-started')));
+    child.on('close', (exitCode, signal) =>
+      finish(undefined, { exitCode, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: stderr.toString('utf8') }),
+    );
+  });
+}
+
+/** The PATH a tool is run with: the directories it was searched in, so it finds its own helpers the same way. */
+export function toolEnv(searched: string[], env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, PATH: searched.join(delimiter) };
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { findTool, runTool, ToolError } from '../../server/src/render/run-tool';
+import { renderTools } from './render-tools';
+
+const dir = mkdtempSync(join(tmpdir(), 'run-tool-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function script(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(check: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  return check();
+}
+
+describe('findTool', () => {
+  it('takes a configured path (absolute, relative to the workspace, or a name on the search path) first', () => {
+    const fake = script('my-helm', 'exit 0');
+    assert.equal(findTool('helm', { configuredPath: fake, env: { PATH: '' } }).path, fake);
+    assert.equal(findTool('helm', { configuredPath: './my-helm', baseDirectory: dir, env: { PATH: '' } }).path, fake);
+    assert.equal(findTool('helm', { configuredPath: 'my-helm', extraPath: [dir], env: { PATH: '' } }).path, fake);
+  });
+
+  it('searches kubeResilience.extraPath before PATH and names what it searched when absent', () => {
+    script('kustomize', 'exit 0');
+    assert.equal(findTool('kustomize', { extraPath: [dir], env: { PATH: '/nowhere' } }).path, join(dir, 'kustomize'));
+    const missing = findTool('no-such-tool', { extraPath: [dir], env: { PATH: '/nowhere' } });
+    assert.equal(missing.path, undefined);
+    assert.deepEqual(missing.searched, [dir, '/nowhere']);
+  });
+
+  it('never takes a folder or a file that cannot run', () => {
+    writeFileSync(join(dir, 'not-executable'), 'x');
+    assert.equal(findTool('not-executable', { extraPath: [dir], env: { PATH: '' } }).path, undefined);
+    assert.equal(findTool('x', { configuredPath: dir }).path, undefined);
+  });
+});
+
+describe('runTool', () => {
+  it('passes arguments without a shell and returns exit code, stdout and stderr', async () => {
+    const echo = script('echo-args', 'printf "%s|" "$@"; echo oops >&2; exit 3');
+    const result = await runTool(echo, ['a b', '$HOME', ';rm -rf x']);
+    assert.equal(result.exitCode, 3);
+    assert.equal(result.stdout, 'a b|$HOME|;rm -rf x|');
+    assert.equal(result.stderr, 'oops\n');
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    const slow = script('slow', `sleep 30 & echo $! > ${pidFile}; wait`);
+    await assert.rejects(runTool(slow, [], { timeoutMs: 300 }), (e: unknown) => e instanceof ToolError && e.reason === 'timeout' && /within/.test(e.message));
+    const { readFileSync } = await import('node:fs');
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    assert.ok(await waitUntil(() => !alive(grandchild)), 'the sleep the tool started still runs');
+  });
+
+  it('stops on cancellation, also when cancelled before starting', async () => {
+    const slow = script('slow2', 'sleep 30');
+    const controller = new AbortController();
+    const running = runTool(slow, [], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(running, (e: unknown) => e instanceof ToolError && e.reason === 'cancelled');
+    await assert.rejects(runTool(slow, [], { signal: AbortSignal.abort() }), (e: unknown) => e instanceof ToolError && e.reason === 'cancelled');
+  });
+
+  it('bounds stdout (fails) and stderr (keeps the end)', async () => {
+    const loud = script('loud', 'yes stdout-line | head -c 200000; yes err | head -c 100000 >&2; echo last-words >&2');
+    await assert.rejects(runTool(loud, [], { maxStdoutBytes: 1000 }), (e: unknown) => e instanceof ToolError && e.reason === 'output-too-large');
+    const result = await runTool(loud, [], { maxStderrBytes: 100 });
+    assert.equal(result.stderr.length, 100);
+    assert.match(result.stderr, /last-words\n$/);
+  });
+
+  it('reports a program that cannot start', async () => {
+    await assert.rejects(runTool(join(dir, 'absent'), []), (e: unknown) => e instanceof ToolError && e.reason === 'not-started');
+  });
+});
+
+describe('the pinned render tools', () => {
+  const tools = renderTools();
+  it('run: helm v4.1.4 and kubectl v1.33.9 with Kustomize built in', { skip: tools.skip }, async () => {
+    assert.match((await runTool(tools.helm, ['version', '--short'])).stdout, /^v4\.1\.4/);
+    const kubectl = await runTool(tools.kubectl, ['version', '--client']);
+    assert.match(kubectl.stdout, /Client Version: v1\.33\.9/);
+    assert.match(kubectl.stdout, /Kustomize Version: v5\./);
+  });
+});
