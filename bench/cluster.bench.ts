@@ -239,7 +239,7 @@ async function snapshot(kubeconfig: string, output: string): Promise<Measurement
   const { snapshotChunks } = await import('../server/src/cluster/snapshot');
   const peakHeap = watchHeap();
   const started = performance.now();
-  const cluster = await readLiveCluster({ kubeconfig, trusted: true, env: {}, pageSize: PAGE, requestTimeoutMs: 120_000 });
+  const cluster = await readLiveCluster({ kubeconfig, trusted: true, env: {}, pageSize: PAGE, timeoutMs: 600_000 });
   const out = createWriteStream(output);
   for (const chunk of snapshotChunks(cluster, { context: cluster.name, takenAt: new Date().toISOString(), missing: cluster.missing })) {
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));

@@ -1,33 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
 import { FakeApiServer } from '../cluster/fake-apiserver';
 import { tempDir, writeKubeconfig } from '../cluster/kubeconfig-fixtures';
-
-const CLI = resolve('dist/cli.js');
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the bundled CLI without blocking this process, which serves the fake API server. */
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((done) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
-    if (!('KUBECONFIG' in env)) delete childEnv.KUBECONFIG;
-    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
+import { CLI, runCli as run } from './run-cli';
 
 function findingKeys(json: string): string[] {
   const report = JSON.parse(json) as { findings: { ruleId: string; resource: { kind: string; namespace: string; name: string } | null; message: string }[] };
@@ -43,10 +21,7 @@ describe('kube-resilience snapshot', { skip: existsSync(CLI) ? false : 'dist/cli
     api = await FakeApiServer.start(demoObjects());
     kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), [{ name: 'staging', server: api.url, ca: api.ca, token: 't' }, { name: 'elsewhere', server: 'https://127.0.0.1:9', ca: api.ca }], 'elsewhere');
   });
-  after(async () => {
-    assert.deepEqual(api.writes(), [], 'nothing but GET may reach the cluster');
-    await api.stop();
-  });
+  after(() => api.stop());
 
   it('writes a v1 List with -o that check --snapshot reads back to the same findings as the live cluster', async () => {
     const file = join(dir, 'staging.json');

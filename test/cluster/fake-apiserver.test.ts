@@ -20,7 +20,7 @@ describe('the fake API server records what would change a cluster', () => {
   before(async () => {
     server = await FakeApiServer.start([{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }]);
   });
-  after(() => server.stop());
+  after(() => server.close());
 
   it('answers GET and refuses and records every other method', async () => {
     assert.equal(await send(server, 'GET', '/api/v1/nodes'), 200);
@@ -28,5 +28,14 @@ describe('the fake API server records what would change a cluster', () => {
     assert.equal(await send(server, 'PATCH', '/api/v1/nodes/n1'), 405);
     assert.equal(await send(server, 'POST', '/api/v1/namespaces/default/pods'), 405);
     assert.deepEqual(server.writes().map((r) => `${r.method} ${r.path}`), ['DELETE /api/v1/nodes/n1', 'PATCH /api/v1/nodes/n1', 'POST /api/v1/namespaces/default/pods']);
+  });
+
+  it('makes stop() fail when anything but GET, or any request for a Secret, reached it', async () => {
+    const other = await FakeApiServer.start([]);
+    await send(other, 'POST', '/api/v1/namespaces/default/pods');
+    await assert.rejects(other.stop(), /1 request\(s\) that are not GET: POST \/api\/v1\/namespaces\/default\/pods/);
+    const reader = await FakeApiServer.start([]);
+    await send(reader, 'GET', '/api/v1/namespaces/shop/secrets/db');
+    await assert.rejects(reader.stop(), /asked for Secrets: GET \/api\/v1\/namespaces\/shop\/secrets\/db/);
   });
 });

@@ -20,6 +20,36 @@ const KINDS: Record<string, string> = {
 
 const CLUSTER_SCOPED = new Set(['Node']);
 
+/**
+ * Ways an API server can misbehave, per resource plural (or '*' for all): paging that never ends or
+ * goes round, bodies that never end or are huge, answers that never come, lists with null items,
+ * bodies cut short or not JSON, or any HTTP status.
+ */
+export type Fault =
+  | 'endless-continue'
+  | 'repeated-continue'
+  | 'endless-body'
+  | 'huge-list'
+  | 'huge-declared'
+  | 'stall'
+  | 'null-items'
+  | 'truncated'
+  | 'non-json'
+  | { status: number; retryAfter?: number };
+
+export const FAULTS: readonly Fault[] = [
+  'endless-continue', 'repeated-continue', 'endless-body', 'huge-list', 'huge-declared', 'stall', 'null-items', 'truncated', 'non-json',
+  { status: 401 }, { status: 403 }, { status: 410 }, { status: 429, retryAfter: 1 }, { status: 500 },
+];
+
+export function faultName(fault: Fault): string {
+  return typeof fault === 'string' ? fault : `HTTP ${fault.status}`;
+}
+
+/** A size a huge answer claims or reaches: far past any cap, never held by the fake itself. */
+const HUGE_BYTES = 400 * 1024 * 1024;
+const GARBAGE = Buffer.alloc(64 * 1024, 'x');
+
 /** Where a list's items come from: fixture objects, or (for the scale benchmark) a generator that never holds them all. */
 export interface ObjectSource {
   count(kind: string, namespace: string | undefined): number;
@@ -61,6 +91,10 @@ export class FakeApiServer {
   readonly throttle = new Map<string, number>();
   /** Resource plurals whose next request carrying a continue token gets 410 Gone (an expired token). */
   readonly expireContinue = new Set<string>();
+  /** Resource plurals (or '*') that misbehave in one of the ways of `Fault`. */
+  readonly faults = new Map<string, Fault>();
+  /** Body bytes written by fault answers that stream without end: what the client let arrive. */
+  streamedBytes = 0;
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   requiredToken?: string;
   readonly ca: string;
@@ -98,7 +132,22 @@ export class FakeApiServer {
     return this.requests.filter((r) => r.method !== 'GET');
   }
 
+  /** Requests for Secrets, of any method: the product never needs them. */
+  secretRequests(): RecordedRequest[] {
+    return this.requests.filter((r) => route(r.path)?.plural === 'secrets');
+  }
+
+  /** Every suite that talks to this server ends here: nothing but GET reached it, and nothing asked for a Secret. */
   async stop(): Promise<void> {
+    const writes = this.writes();
+    const secrets = this.secretRequests();
+    await this.close();
+    if (writes.length) throw new Error(`the product sent ${writes.length} request(s) that are not GET: ${writes.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+    if (secrets.length) throw new Error(`the product asked for Secrets: ${secrets.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  }
+
+  /** Stops without the read-only check: for the test of the check itself. */
+  async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -127,6 +176,8 @@ export class FakeApiServer {
       res.end(status(429, 'TooManyRequests', 'too many requests, please try again later'));
       return;
     }
+    const fault = this.faults.get(target.plural) ?? this.faults.get('*');
+    if (fault) return this.misbehave(fault, kind, url.searchParams, req, res);
     if (url.searchParams.get('continue') && this.expireContinue.delete(target.plural)) {
       return send(410, status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.'));
     }
@@ -144,6 +195,69 @@ export class FakeApiServer {
     const delay = this.slow.get(target.plural);
     if (delay) setTimeout(answer, delay);
     else answer();
+  }
+
+  private misbehave(fault: Fault, kind: string, params: URLSearchParams, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
+    const json = (value: unknown) => {
+      const body = JSON.stringify(value);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    const list = (items: unknown[], next?: string) => ({ kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '1', ...(next ? { continue: next } : {}) }, items });
+    if (typeof fault === 'object') {
+      res.writeHead(fault.status, { 'Content-Type': 'application/json', ...(fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {}) });
+      res.end(status(fault.status, `Status${fault.status}`, `the fake API server answers ${fault.status} here`));
+      return;
+    }
+    switch (fault) {
+      case 'endless-continue':
+        return json(list([], `page-${Number(params.get('continue')?.slice(5) ?? 0) + 1}`));
+      case 'repeated-continue':
+        return json(list([], 'the-same-token'));
+      case 'null-items':
+        return json(list([null, 7, 'text', [], { metadata: { name: `real-${kind.toLowerCase()}`, namespace: 'default' } }]));
+      case 'non-json':
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html><body>\u001b[31mGateway says hello\u0007</body></html>');
+        return;
+      case 'truncated': {
+        const body = JSON.stringify(list([{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }]));
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(body.slice(0, body.length - 7));
+        return;
+      }
+      case 'stall':
+        return;
+      case 'huge-declared':
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(HUGE_BYTES) });
+        return this.stream(req, res, '{"kind":"List","items":[', HUGE_BYTES);
+      case 'huge-list':
+        // A valid list, chunked, of about 400 MB: only a reader that stops early keeps up.
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return this.stream(req, res, '{"kind":"List","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"first"}}', HUGE_BYTES, `,{"metadata":{"name":"pod","annotations":{"a":"${'y'.repeat(1000)}"}}}`, ']}');
+      case 'endless-body':
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return this.stream(req, res, '{"items":[', Infinity);
+    }
+  }
+
+  /** Writes `head`, then `unit` (garbage by default) as fast as the client reads, up to `bytes` in all, then `tail`. */
+  private stream(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, head: string, bytes: number, unit?: string, tail = ''): void {
+    const piece = unit ? Buffer.from(unit.repeat(Math.max(1, Math.floor(GARBAGE.length / unit.length)))) : GARBAGE;
+    let sent = 0;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    req.socket.on('close', () => (closed = true));
+    res.write(head);
+    const pump = () => {
+      while (!closed && sent < bytes) {
+        sent += piece.length;
+        this.streamedBytes += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      if (!closed) res.end(tail);
+    };
+    pump();
   }
 
   private body(target: Route, kind: string, params: URLSearchParams): string | undefined {

@@ -2,13 +2,19 @@ import http from 'node:http';
 import https from 'node:https';
 import type { ApiConnection } from './connection';
 import { formatSeconds } from './duration';
+import { formatBytes } from '../files/read-bounded';
+import { ReadAborted, type ByteBudget } from './read-limits';
+import { describeNetworkError } from './network-errors';
 
 export interface GetOptions {
   /** Time allowed to open the TCP/TLS connection. */
   connectTimeoutMs: number;
-  /** Time allowed for one whole response (one page of a list). */
-  requestTimeoutMs: number;
-  signal?: AbortSignal;
+  /** The read's deadline (or cancel): aborting it ends the request, whatever state it is in. */
+  signal: AbortSignal;
+  /** An answer larger than this is refused as it arrives. */
+  maxResponseBytes: number;
+  /** What the whole read may still receive. */
+  budget?: ByteBudget;
 }
 
 /** A GET that did not give a usable answer; `reason` is worded for people. */
@@ -25,7 +31,8 @@ export class ApiGetError extends Error {
 
 /**
  * The one way this product talks to an API server: an HTTP GET, parsed as JSON. There is deliberately
- * no other method here: the cluster is only ever read.
+ * no other method here, and no other module sends requests: the cluster is only ever read. The body is
+ * counted while it arrives and refused past its cap, so no server can make this hold more.
  */
 export function apiGet(connection: ApiConnection, pathAndQuery: string, options: GetOptions): Promise<unknown> {
   const url = new URL(connection.server.pathname.replace(/\/$/, '') + pathAndQuery, connection.server);
@@ -39,16 +46,15 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
       request.destroy();
       reject(error);
     };
-    const request = send(url, { method: 'GET', agent: connection.agent, headers: connection.headers, auth: connection.auth });
-    const timer = setTimeout(() => fail(new ApiGetError(undefined, `timed out after ${formatSeconds(options.requestTimeoutMs)}`)), options.requestTimeoutMs);
-    const onAbort = () => fail(new ApiGetError(undefined, 'cancelled'));
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const cleanup = () => {
-      clearTimeout(timer);
-      clearTimeout(connectTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-    };
+    const onAbort = () => fail(new ApiGetError(undefined, abortReason(options.signal)));
     let connectTimer: NodeJS.Timeout | undefined;
+    const cleanup = () => {
+      clearTimeout(connectTimer);
+      options.signal.removeEventListener('abort', onAbort);
+    };
+    if (options.signal.aborted) return reject(new ApiGetError(undefined, abortReason(options.signal)));
+    const request = send(url, { method: 'GET', agent: connection.agent, headers: connection.headers, auth: connection.auth });
+    options.signal.addEventListener('abort', onAbort, { once: true });
     request.on('socket', (socket) => {
       const connecting = (socket as { connecting?: boolean }).connecting || (socket as { pending?: boolean }).pending;
       if (!connecting) return;
@@ -57,8 +63,20 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
     });
     request.on('error', (error: NodeJS.ErrnoException) => fail(new ApiGetError(undefined, describeNetworkError(error, connection.server))));
     request.on('response', (response) => {
+      const max = options.maxResponseBytes;
+      const tooLarge = () => fail(new ApiGetError(response.statusCode, `the answer is larger than ${formatBytes(max)}, the most one answer may be`));
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > max) return tooLarge();
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > max) return tooLarge();
+        if (options.budget && !options.budget.take(chunk.length)) {
+          return fail(new ApiGetError(response.statusCode, `the cluster sent more than ${formatBytes(options.budget.max)} in one read, the most a read may receive`));
+        }
+        chunks.push(chunk);
+      });
       response.on('aborted', () => fail(new ApiGetError(undefined, 'the connection dropped in the middle of the answer')));
       response.on('error', (error: NodeJS.ErrnoException) => fail(new ApiGetError(undefined, `the connection dropped in the middle of the answer (${error.code ?? error.message})`)));
       response.on('end', () => {
@@ -73,7 +91,7 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
         try {
           value = JSON.parse(body);
         } catch {
-          return fail(new ApiGetError(status, `the answer is not JSON (${body.slice(0, 60).trim() || 'empty'})`));
+          return fail(new ApiGetError(status, `the answer is not JSON (${printable(body.slice(0, 60)) || 'empty'})`));
         }
         settled = true;
         cleanup();
@@ -84,34 +102,24 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
   });
 }
 
+function abortReason(signal: AbortSignal): string {
+  return signal.reason instanceof ReadAborted ? signal.reason.message : 'cancelled';
+}
+
+/** A piece of an answer as it may be shown: one line, no control characters. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}
+
 function describeStatus(status: number, body: string): string {
   let message = '';
   try {
-    message = (JSON.parse(body) as { message?: string }).message ?? '';
+    const said = (JSON.parse(body) as { message?: unknown } | null)?.message;
+    message = typeof said === 'string' ? said : '';
   } catch {
-    message = body.slice(0, 120).trim();
+    message = body.slice(0, 120);
   }
-  const label = status === 401 ? 'unauthorized (401)' : status === 403 ? 'forbidden (403)' : status === 404 ? 'not found (404)' : status === 429 ? 'too many requests (429)' : `HTTP ${status}`;
+  message = printable(message).slice(0, 300);
+  const label = status === 401 ? 'unauthorized (401)' : status === 403 ? 'forbidden (403)' : status === 404 ? 'not found (404)' : status === 410 ? 'gone (410)' : status === 429 ? 'too many requests (429)' : `HTTP ${status}`;
   return message ? `${label}: ${message}` : label;
-}
-
-function describeNetworkError(error: NodeJS.ErrnoException, server: URL): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return `connection refused by ${server.host}`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `cannot resolve ${server.hostname}`;
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return 'the connection dropped';
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-    case 'CERT_HAS_EXPIRED':
-      return `the server's certificate is not trusted (${error.code}): check certificate-authority in the kubeconfig`;
-    default:
-      return `${error.code ?? 'network error'}: ${error.message}`;
-  }
 }

@@ -1,9 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import { KubeConfig, type User } from '@kubernetes/client-node';
+import { inlineCredentialFiles } from './credential-files';
 import { ClusterError } from './errors';
-import { execConfigOf, runExecPlugin, spawningAuthProvider, type ExecOptions } from './exec-credential';
+import { execConfigOf, runExecPlugin, refuseSpawningAuthProvider, type ExecOptions } from './exec-credential';
 import type { ResolvedKubeconfig } from './kubeconfig';
+import { redactUrl } from './redact-url';
 
 /** Everything needed to send an authenticated GET to one API server. */
 export interface ApiConnection {
@@ -42,22 +44,20 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
       keyFile: credential.clientKeyData ? undefined : user.keyFile,
     };
   } else {
-    const program = spawningAuthProvider(user);
-    if (program && !options.trusted) {
-      throw new ClusterError('credentials', `kubeconfig user "${user.name}" gets its credentials by running "${program}"; credential programs run only in a trusted workspace`);
-    }
+    refuseSpawningAuthProvider(user);
   }
   let server: URL;
   try {
     server = new URL(cluster.server);
   } catch {
-    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(cluster.server)})`);
+    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(redactUrl(String(cluster.server)))})`);
   }
   if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
-    throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${cluster.server}) without insecure-skip-tls-verify`);
+    throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${redactUrl(cluster.server)}) without insecure-skip-tls-verify`);
   }
+  const inlined = inlineCredentialFiles(cluster, user);
   const single = new KubeConfig();
-  single.loadFromOptions({ clusters: [cluster], users: [user], contexts: [{ ...context, user: user.name }], currentContext: context.name });
+  single.loadFromOptions({ clusters: [inlined.cluster], users: [inlined.user], contexts: [{ ...context, user: user.name }], currentContext: context.name });
   const request: https.RequestOptions = {};
   try {
     await single.applyToHTTPSOptions(request);

@@ -42,10 +42,23 @@ export function execConfigOf(user: User): ExecConfig | undefined {
   return exec && typeof exec === 'object' ? (exec as ExecConfig) : undefined;
 }
 
-/** Auth providers that run a program too (gcp's cmd-path): refused in an untrusted workspace like exec. */
-export function spawningAuthProvider(user: User): string | undefined {
-  const config = user.authProvider?.config;
-  return typeof config?.['cmd-path'] === 'string' ? config['cmd-path'] : undefined;
+/**
+ * The legacy gcp auth-provider refreshes its token by running `cmd-path` through a shell, blocking
+ * and without a time limit. kubectl dropped it in v1.26; a cached token that is still valid is used,
+ * and the program is never run.
+ */
+export function refuseSpawningAuthProvider(user: User): void {
+  const provider = user.authProvider;
+  const config = provider?.config;
+  if (!config || typeof config['cmd-path'] !== 'string') return;
+  const expiry = typeof config.expiry === 'string' ? Date.parse(config.expiry) : NaN;
+  if (typeof config['access-token'] === 'string' && config['access-token'] && !(expiry < Date.now())) return;
+  throw new ClusterError(
+    'credentials',
+    `kubeconfig user "${user.name}" uses the ${provider.name || 'legacy'} auth-provider, which gets a new token by running "${config['cmd-path']}"; ` +
+      'kubectl dropped that provider in v1.26 and kube-resilience does not run it: switch the user to an exec credential plugin ' +
+      '(for GKE: install gke-gcloud-auth-plugin, then run "gcloud container clusters get-credentials" again)',
+  );
 }
 
 /** Runs a kubeconfig's exec credential plugin and returns the credential it prints. */

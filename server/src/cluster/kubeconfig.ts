@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { inlineTokenFiles, MAX_KUBECONFIG_BYTES } from './credential-files';
 import { ClusterError } from './errors';
 import { kubeconfigCandidate, type KubeconfigSources } from './kubeconfig-paths';
 
@@ -19,18 +21,20 @@ export interface ResolvedKubeconfig {
 function readOne(path: string): KubeConfig | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileBounded(path, MAX_KUBECONFIG_BYTES).toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new ClusterError('config', `cannot read kubeconfig ${path}: ${code ?? (error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ClusterError('config', `cannot read kubeconfig ${path}: ${describeFileError(error)}`);
   }
   const config = new KubeConfig();
   if (!text.trim()) return config;
   try {
-    config.loadFromString(text);
+    // client-node reads token-file while it parses, whole: those are read here first, bounded.
+    const parsed = text.includes('token-file') ? parseYaml(text, { maxAliasCount: 100 }) : undefined;
+    config.loadFromString(parsed && inlineTokenFiles(parsed, dirname(path)) ? stringifyYaml(parsed) : text);
     config.makePathsAbsolute(dirname(path));
   } catch (error) {
+    if (error instanceof ClusterError) throw error;
     const message = (error as Error).message.split('\n')[0];
     throw new ClusterError('config', `kubeconfig ${path} is not valid: ${message}`);
   }

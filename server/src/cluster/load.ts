@@ -6,6 +6,8 @@ import { demoCluster } from './demo';
 import { ClusterError } from './errors';
 import { resolveKubeconfig } from './kubeconfig';
 import { readCluster, type ResourceType } from './read';
+import type { ReadLimits } from './read-limits';
+import { redactUrl } from './redact-url';
 import { loadSnapshot } from './snapshot';
 import { detectTopology } from './topology-detect';
 
@@ -21,7 +23,10 @@ export interface ClusterRequest {
   extraPath?: string[];
   signal?: AbortSignal;
   connectTimeoutMs?: number;
-  requestTimeoutMs?: number;
+  /** One deadline for the whole read of a live cluster (every type, page and retry). */
+  timeoutMs?: number;
+  /** Caps on what a read may receive; tests lower them. */
+  limits?: Partial<Omit<ReadLimits, 'timeoutMs'>>;
   execTimeoutMs?: number;
   pageSize?: number;
   concurrency?: number;
@@ -30,7 +35,6 @@ export interface ClusterRequest {
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** The cluster a request names: a snapshot, the demo, or the live cluster of a kubeconfig context. */
 export async function loadCluster(request: ClusterRequest): Promise<ClusterInfo> {
@@ -53,22 +57,31 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
   try {
     const result = await readCluster(connection, {
       connectTimeoutMs: request.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      requestTimeoutMs: request.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      limits: { ...request.limits, ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}) },
       signal: request.signal,
       pageSize: request.pageSize,
       concurrency: request.concurrency,
       types: request.types,
     });
     if (request.signal?.aborted) throw new ClusterError('cancelled', 'reading the cluster was cancelled');
+    const server = redactUrl(resolved.cluster.server);
     if (result.answered === 0) {
       const reason = result.missing[0]?.reason ?? 'no answer';
-      throw new ClusterError('unreachable', `cannot read cluster "${resolved.context.cluster}" at ${resolved.cluster.server} (context "${resolved.context.name}"): ${reason}`, {
+      throw new ClusterError('unreachable', `cannot read cluster "${resolved.context.cluster}" at ${server} (context "${resolved.context.name}"): ${reason}`, {
         context: resolved.context.name,
         cause: reason,
       });
     }
     const resources = result.objects.map((o) => resourceFromObject(o)).filter((r): r is Resource => !!r);
-    return { source: 'live', name: resolved.context.name, server: resolved.cluster.server, resources, missing: result.missing, topology: detectTopology(resources) };
+    return {
+      source: 'live',
+      name: resolved.context.name,
+      server,
+      resources,
+      missing: result.missing,
+      ...(result.skipped.length ? { skipped: result.skipped } : {}),
+      topology: detectTopology(resources),
+    };
   } finally {
     connection.agent.destroy();
   }

@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { apiGet, ApiGetError, type GetOptions } from './api-get';
+import { apiGet, ApiGetError } from './api-get';
 import type { ApiConnection } from './connection';
+import { ByteBudget, DEFAULT_READ_LIMITS, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
 import { slimObject } from './slim';
-import type { MissingResource } from './types';
+import type { MissingResource, SkippedItems } from './types';
 
 /** One kind of object read from the API server: a list (all namespaces or one) or a single object. */
 export interface ResourceType {
@@ -36,7 +37,12 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   { name: 'configmap kube-system/coredns', apiVersion: 'v1', kind: 'ConfigMap', path: '/api/v1/namespaces/kube-system/configmaps/coredns', single: true },
 ];
 
-export interface ReadOptions extends GetOptions {
+export interface ReadOptions {
+  /** Time allowed to open the TCP/TLS connection of one request. */
+  connectTimeoutMs: number;
+  /** Cancels the read. */
+  signal?: AbortSignal;
+  limits?: Partial<ReadLimits>;
   /** Items per page of a list. */
   pageSize?: number;
   /** Resource types read at the same time. */
@@ -49,13 +55,29 @@ export interface ReadResult {
   missing: MissingResource[];
   /** Resource types that answered (a missing single ConfigMap counts as answered). */
   answered: number;
+  skipped: SkippedItems[];
 }
 
-/** Reads every resource type, a few at a time; a type that fails is recorded in `missing` and the rest still count. */
+interface TypeRead {
+  connectTimeoutMs: number;
+  signal: AbortSignal;
+  limits: ReadLimits;
+  budget: ByteBudget;
+  pageSize: number;
+}
+
+/**
+ * Reads every resource type, a few at a time, within one deadline for the whole read; a type that
+ * fails (or is not reached by then) is recorded in `missing` and the rest still count.
+ */
 export async function readCluster(connection: ApiConnection, options: ReadOptions): Promise<ReadResult> {
   const types = options.types ?? RESOURCE_TYPES;
+  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const deadline = new ReadDeadline(limits.timeoutMs, options.signal);
+  const read: TypeRead = { connectTimeoutMs: options.connectTimeoutMs, signal: deadline.signal, limits, budget: new ByteBudget(limits.maxTotalBytes), pageSize: options.pageSize ?? 500 };
   const perType: any[][] = types.map(() => []);
   const missing: (MissingResource | undefined)[] = types.map(() => undefined);
+  const skipped: SkippedItems[] = [];
   let next = 0;
   const worker = async () => {
     while (next < types.length) {
@@ -63,73 +85,96 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
       const type = types[index];
       if (options.signal?.aborted) return;
       try {
-        perType[index] = await readType(connection, type, options);
+        if (deadline.signal.aborted) throw new ApiGetError(undefined, deadline.reason);
+        const { objects, notObjects } = await readType(connection, type, read);
+        perType[index] = objects;
+        if (notObjects) skipped.push({ resource: type.name, count: notObjects });
       } catch (error) {
         perType[index] = [];
         missing[index] = { resource: type.name, reason: error instanceof ApiGetError ? error.reason : (error as Error).message };
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, types.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, types.length)) }, worker));
+  } finally {
+    deadline.dispose();
+  }
   const found = missing.filter((m): m is MissingResource => !!m);
-  return { objects: perType.flat(), missing: found, answered: types.length - found.length };
+  return { objects: perType.flat(), missing: found, answered: types.length - found.length, skipped };
 }
 
-async function readType(connection: ApiConnection, type: ResourceType, options: ReadOptions): Promise<any[]> {
+async function readType(connection: ApiConnection, type: ResourceType, read: TypeRead): Promise<{ objects: any[]; notObjects: number }> {
   if (type.single) {
     try {
-      return [withKind(await getWithRetry(connection, type.path, options), type)];
+      const object = await getWithRetry(connection, type.path, read);
+      return isObject(object) ? { objects: [withKind(object, type)], notObjects: 0 } : { objects: [], notObjects: 1 };
     } catch (error) {
       // Absent is an answer: a cluster not made by kubeadm has no kubeadm-config.
-      if (error instanceof ApiGetError && error.status === 404) return [];
+      if (error instanceof ApiGetError && error.status === 404) return { objects: [], notObjects: 0 };
       throw error;
     }
   }
   let objects: any[] = [];
-  const limit = options.pageSize ?? 500;
+  let notObjects = 0;
   let token = '';
   let restarted = false;
+  let pages = 0;
+  const tokens = new Set<string>();
   for (;;) {
-    const query = `?limit=${limit}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
+    if (++pages > read.limits.maxPages) throw new ApiGetError(undefined, `the list did not end after ${read.limits.maxPages} pages of ${read.pageSize}: the server's paging does not end`);
+    const query = `?limit=${read.pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
     let page: any;
     try {
-      page = await getWithRetry(connection, type.path + query, options);
+      page = await getWithRetry(connection, type.path + query, read);
     } catch (error) {
       // 410 Gone: the continue token outlived etcd's compaction while a large list was paged; start over once.
       if (error instanceof ApiGetError && error.status === 410 && token && !restarted) {
         restarted = true;
         objects = [];
+        notObjects = 0;
         token = '';
+        pages = 0;
+        tokens.clear();
         continue;
       }
       throw error;
     }
-    if (!page || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
-    for (const item of page.items) objects.push(withKind(item, type));
+    if (!isObject(page) || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
+    for (const item of page.items) {
+      if (isObject(item)) objects.push(withKind(item, type));
+      else notObjects++;
+    }
     token = typeof page.metadata?.continue === 'string' ? page.metadata.continue : '';
-    if (!token) return objects;
+    if (!token) return { objects, notObjects };
+    if (tokens.has(token)) throw new ApiGetError(undefined, `the server sent the same continue token again (page ${pages + 1}): its paging goes round in a circle`);
+    tokens.add(token);
   }
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 const MAX_RETRIES = 3;
 const MAX_RETRY_WAIT_SECONDS = 5;
 
-/** A busy API server answers 429 with Retry-After (API priority and fairness): wait as told, a few times. */
-async function getWithRetry(connection: ApiConnection, path: string, options: ReadOptions): Promise<unknown> {
+/** A busy API server answers 429 with Retry-After (API priority and fairness): wait as told, a few times, within the deadline. */
+async function getWithRetry(connection: ApiConnection, path: string, read: TypeRead): Promise<unknown> {
+  const options = { connectTimeoutMs: read.connectTimeoutMs, signal: read.signal, maxResponseBytes: read.limits.maxResponseBytes, budget: read.budget };
   for (let attempt = 0; ; attempt++) {
     try {
       return await apiGet(connection, path, options);
     } catch (error) {
-      if (!(error instanceof ApiGetError) || error.status !== 429 || attempt >= MAX_RETRIES || options.signal?.aborted) throw error;
+      if (!(error instanceof ApiGetError) || error.status !== 429 || attempt >= MAX_RETRIES || read.signal.aborted) throw error;
       const seconds = Math.min(MAX_RETRY_WAIT_SECONDS, Math.max(0.1, error.retryAfterSeconds ?? 1));
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      await waitOrAbort(seconds * 1000, read.signal);
     }
   }
 }
 
 /** List items come without apiVersion and kind; a snapshot's items carry them, as `kubectl get -o json` prints. */
-function withKind(object: any, type: ResourceType): any {
-  if (!object || typeof object !== 'object') return object;
+function withKind(object: Record<string, any>, type: ResourceType): any {
   const { apiVersion, kind, ...rest } = object;
-  return slimObject({ apiVersion: apiVersion ?? type.apiVersion, kind: kind ?? type.kind, ...rest });
+  return slimObject({ apiVersion: typeof apiVersion === 'string' ? apiVersion : type.apiVersion, kind: typeof kind === 'string' ? kind : type.kind, ...rest });
 }

@@ -71,8 +71,10 @@ function slimContainer(container: any): void {
 }
 
 function slimPodSpec(spec: any): void {
+  if (!spec || typeof spec !== 'object') return;
   for (const key of DROPPED_POD_SPEC) delete spec[key];
-  for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(slimContainer);
+  // Environment values are where passwords live: none of them may reach a snapshot, from any kind of container.
+  for (const list of [spec.containers, spec.initContainers, spec.ephemeralContainers]) if (Array.isArray(list)) list.forEach(slimContainer);
   if (Array.isArray(spec.volumes)) {
     spec.volumes = spec.volumes.map((volume: any) => {
       const kept: any = { name: volume?.name };
@@ -83,7 +85,7 @@ function slimPodSpec(spec: any): void {
 }
 
 function slimPod(pod: any): void {
-  if (pod.spec) slimPodSpec(pod.spec);
+  slimPodSpec(pod.spec);
   const status = pod.status;
   if (!status || typeof status !== 'object') return;
   pod.status = {

@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { SNAPSHOT_PROVENANCE_KEY as PROVENANCE_KEY } from '../manifest/cluster-snapshot';
 import { resourceFromObject } from '../manifest/parse';
+import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { ClusterError } from './errors';
 import { slimObject } from './slim';
 import { detectTopology } from './topology-detect';
@@ -34,6 +34,9 @@ export function* snapshotChunks(cluster: ClusterInfo, provenance: SnapshotProven
   yield '\n  ]\n}\n';
 }
 
+/** Near the longest string V8 makes: a larger snapshot could not be parsed anyway. */
+const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
+
 function parseText(text: string, path: string): any {
   const trimmed = text.trimStart();
   if (!trimmed) throw new ClusterError('snapshot', `snapshot ${path} is empty`);
@@ -48,10 +51,9 @@ function parseText(text: string, path: string): any {
 export function loadSnapshot(path: string): ClusterInfo {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileBounded(path, MAX_SNAPSHOT_BYTES).toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ClusterError('snapshot', `cannot read snapshot ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? (error as Error).message}`);
+    throw new ClusterError('snapshot', `cannot read snapshot ${path}: ${describeFileError(error)}`);
   }
   return snapshotFromValue(parseText(text, path), path);
 }

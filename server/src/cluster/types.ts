@@ -7,6 +7,12 @@ export interface MissingResource {
   reason: string;
 }
 
+/** List items that were not objects (null, a number…): left out, and counted so that someone is told. */
+export interface SkippedItems {
+  resource: string;
+  count: number;
+}
+
 /** Everything the engine knows about one cluster: read live, loaded from a snapshot, or the embedded demo. */
 export interface ClusterInfo {
   source: 'live' | 'snapshot' | 'demo';
@@ -14,5 +20,7 @@ export interface ClusterInfo {
   name: string;
   resources: Resource[];
   missing: MissingResource[];
+  /** Items of a live list that were not objects and were left out. */
+  skipped?: SkippedItems[];
   topology: Topology;
 }

@@ -1,6 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Io } from './check';
 import { UsageError } from './usage-error';
+import { plural } from '../words';
 
 /** The options every command that reads a cluster takes. */
 export const CLUSTER_OPTIONS = {
@@ -8,7 +9,16 @@ export const CLUSTER_OPTIONS = {
   kubeconfig: { type: 'string' },
   snapshot: { type: 'string' },
   demo: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
 } as const;
+
+/** `--timeout SECONDS`: the deadline of the whole read of a live cluster. */
+export function parseTimeout(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (typeof value !== 'string' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new UsageError(`--timeout takes a number of seconds (at most a day), not "${String(value)}"`);
+  return Math.round(seconds * 1000);
+}
 
 /** --snapshot and --demo each replace the live cluster, so they combine with nothing else that names one. */
 function checkExclusive(values: Record<string, unknown>): void {
@@ -20,10 +30,12 @@ function checkExclusive(values: Record<string, unknown>): void {
 /** Tells the user which parts of the cluster could not be read: findings that need them are missing too. */
 export function reportMissing(cluster: ClusterInfo, io: Io): void {
   for (const missing of cluster.missing) io.stderr(`warning: could not read ${missing.resource} from ${cluster.name}: ${missing.reason}`);
+  for (const skipped of cluster.skipped ?? []) io.stderr(`warning: ${plural(skipped.count, 'item')} of ${skipped.resource} from ${cluster.name} ${skipped.count === 1 ? 'was' : 'were'} not an object (null or a plain value) and left out`);
 }
 
 /** The cluster named by --context / --kubeconfig / --snapshot / --demo, or undefined when none is asked for. */
 export async function loadClusterFromArgs(values: Record<string, unknown>, io: Io): Promise<ClusterInfo | undefined> {
+  const timeoutMs = parseTimeout(values.timeout);
   if (!values.context && !values.kubeconfig && !values.snapshot && !values.demo) return undefined;
   checkExclusive(values);
   const { loadClusterForCli } = await import('../cluster/load');
@@ -32,6 +44,7 @@ export async function loadClusterFromArgs(values: Record<string, unknown>, io: I
     kubeconfig: values.kubeconfig as string | undefined,
     snapshot: values.snapshot as string | undefined,
     demo: values.demo === true,
+    timeoutMs,
   });
   reportMissing(cluster, io);
   return cluster;

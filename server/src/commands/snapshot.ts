@@ -1,20 +1,19 @@
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterForCli } from '../cluster/load';
 import { snapshotChunks, type SnapshotProvenance } from '../cluster/snapshot';
 import type { ClusterInfo } from '../cluster/types';
+import { writeFileAtomic } from '../files/atomic-write';
+import { describeFileError } from '../files/read-bounded';
 import type { Io } from './check';
-import { reportMissing } from './cluster-args';
+import { parseTimeout, reportMissing } from './cluster-args';
 import { UsageError } from './usage-error';
 
 export const SNAPSHOT_USAGE = `kube-resilience snapshot [--context NAME] [--kubeconfig FILE] [--demo] [-o FILE] [--timeout SECONDS]`;
 
-function parseTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--timeout takes a number of seconds, not "${value}"`);
-  return seconds * 1000;
-}
+/** A snapshot holds a cluster's names and layout: only its owner may read it. */
+const SNAPSHOT_MODE = 0o600;
 
 async function writeToStdout(chunks: Iterable<string>): Promise<void> {
   for (const chunk of chunks) {
@@ -22,19 +21,30 @@ async function writeToStdout(chunks: Iterable<string>): Promise<void> {
   }
 }
 
-function openOutput(path: string): number {
+/** Before reading a cluster for a minute, an output that cannot be written is known: without touching it. */
+function checkWritable(path: string): void {
   try {
-    return openSync(path, 'w');
+    accessSync(dirname(path), constants.W_OK);
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch {
+      return;
+    }
+    if (!stat.isFile()) throw new UsageError(`cannot write ${path}: it is not a regular file`);
+    accessSync(path, constants.W_OK);
   } catch (error) {
-    throw new UsageError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot write ${path}: ${describeFileError(error)}`);
   }
 }
 
-function writeToFile(fd: number, chunks: Iterable<string>): void {
+/** Replaces FILE whole, or leaves it as it was. */
+function writeSnapshotFile(path: string, chunks: Iterable<string>): void {
   try {
-    for (const chunk of chunks) writeSync(fd, chunk);
-  } finally {
-    closeSync(fd);
+    writeFileAtomic(path, chunks, { mode: SNAPSHOT_MODE });
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${describeFileError(error)} (the file is left as it was)`);
   }
 }
 
@@ -53,22 +63,13 @@ export async function runSnapshot(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length) throw new UsageError(`snapshot takes no paths (got "${positionals[0]}"); usage: ${SNAPSHOT_USAGE}`);
   if (values.demo && (values.context || values.kubeconfig)) throw new UsageError('--demo and --context/--kubeconfig name different clusters: choose one');
+  const timeoutMs = parseTimeout(values.timeout);
   const started = Date.now();
-  // Before reading a cluster for a minute: an output that cannot be written is known now.
-  const output = values.output ? openOutput(values.output) : undefined;
-  let cluster: ClusterInfo & { server?: string };
-  try {
-    cluster = await loadClusterForCli(values.demo ? { demo: true } : { context: values.context, kubeconfig: values.kubeconfig, requestTimeoutMs: parseTimeout(values.timeout) });
-  } catch (error) {
-    if (output !== undefined) {
-      closeSync(output);
-      rmSync(values.output!, { force: true });
-    }
-    throw error;
-  }
+  if (values.output) checkWritable(values.output);
+  const cluster: ClusterInfo & { server?: string } = await loadClusterForCli(values.demo ? { demo: true } : { context: values.context, kubeconfig: values.kubeconfig, timeoutMs });
   const provenance: SnapshotProvenance = { context: cluster.name, server: cluster.server, takenAt: new Date().toISOString(), missing: cluster.missing };
   const chunks = snapshotChunks(cluster, provenance);
-  if (output !== undefined) writeToFile(output, chunks);
+  if (values.output) writeSnapshotFile(values.output, chunks);
   else await writeToStdout(chunks);
   reportMissing(cluster, io);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

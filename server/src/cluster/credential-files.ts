@@ -1,0 +1,50 @@
+import { isAbsolute, join } from 'node:path';
+import type { Cluster, User } from '@kubernetes/client-node';
+import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { ClusterError } from './errors';
+
+export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+const MAX_CREDENTIAL_FILE_BYTES = 1024 * 1024;
+
+/** A file a kubeconfig names (itself, a certificate, a key, a token): a regular file, read with a cap. */
+export function readKubeconfigFile(path: string, what: string, maxBytes = MAX_CREDENTIAL_FILE_BYTES): Buffer {
+  try {
+    return readRegularFileBounded(path, maxBytes);
+  } catch (error) {
+    throw new ClusterError('config', `cannot read ${what} ${path}: ${describeFileError(error)}`);
+  }
+}
+
+/**
+ * The cluster and user with every file they name read into data here, bounded: client-node would
+ * read them whole and without a question (a `client-key: /dev/zero` never ends).
+ */
+export function inlineCredentialFiles(cluster: Cluster, user: User): { cluster: Cluster; user: User } {
+  const inlinedCluster = cluster.caFile ? { ...cluster, caFile: undefined, caData: readKubeconfigFile(cluster.caFile, 'certificate-authority').toString('base64') } : cluster;
+  let inlinedUser = user;
+  if (user.certFile) inlinedUser = { ...inlinedUser, certFile: undefined, certData: readKubeconfigFile(user.certFile, 'client-certificate').toString('base64') };
+  if (user.keyFile) inlinedUser = { ...inlinedUser, keyFile: undefined, keyData: readKubeconfigFile(user.keyFile, 'client-key').toString('base64') };
+  const tokenFile = user.authProvider?.config?.tokenFile;
+  if (typeof tokenFile === 'string' && tokenFile) {
+    const token = readKubeconfigFile(tokenFile, 'token file').toString('utf8').trim();
+    inlinedUser = { ...inlinedUser, authProvider: undefined, token };
+  }
+  return { cluster: inlinedCluster, user: inlinedUser };
+}
+
+/** A kubeconfig's `token-file` entries (client-node reads them while parsing, whole) replaced by the tokens, read bounded. */
+export function inlineTokenFiles(config: unknown, directory: string): boolean {
+  const users = (config as { users?: unknown } | null)?.users;
+  if (!Array.isArray(users)) return false;
+  let changed = false;
+  for (const entry of users) {
+    const user = (entry as { user?: Record<string, unknown> } | null)?.user;
+    const file = user?.['token-file'];
+    if (!user || typeof file !== 'string' || !file || user.token) continue;
+    const path = isAbsolute(file) ? file : join(directory, file);
+    user.token = readKubeconfigFile(path, 'token-file').toString('utf8').trim();
+    delete user['token-file'];
+    changed = true;
+  }
+  return changed;
+}

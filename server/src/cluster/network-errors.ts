@@ -1,0 +1,31 @@
+import { redactUrl } from './redact-url';
+
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+]);
+
+/** Why a connection to the API server failed, in words a person can act on (never OpenSSL's). */
+export function describeNetworkError(error: NodeJS.ErrnoException, server: URL): string {
+  const code = error.code ?? '';
+  if (code === 'ECONNREFUSED') return `connection refused by ${server.host}`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve ${server.hostname}`;
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection dropped';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `no route to ${server.host}`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return `the server's certificate is not valid for ${server.hostname}: check the server address, or set tls-server-name in the kubeconfig`;
+  }
+  if (code === 'CERT_HAS_EXPIRED') return `the server's certificate has expired (${server.host})`;
+  if (code === 'CERT_NOT_YET_VALID') return `the server's certificate is not valid yet (${server.host}): check this machine's clock`;
+  if (UNTRUSTED_CERTIFICATE.has(code)) return `the server's certificate is not trusted (${code}): check certificate-authority in the kubeconfig`;
+  // OpenSSL's words when the other end answers in plain HTTP (or anything that is not TLS).
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL_') || /wrong version number|packet length too long|http request/i.test(error.message)) {
+    return `${server.host} does not speak TLS: is it a plain-HTTP port? The kubeconfig says ${server.protocol.replace(':', '')}`;
+  }
+  return `${code || 'network error'}: ${redactUrl(error.message.split('\n')[0])}`;
+}

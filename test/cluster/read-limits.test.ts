@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { demoObjects } from '../../server/src/cluster/demo';
+import { readLiveCluster, type ClusterRequest } from '../../server/src/cluster/load';
+import { RESOURCE_TYPES } from '../../server/src/cluster/read';
+import { DEFAULT_READ_LIMITS } from '../../server/src/cluster/read-limits';
+import { FakeApiServer } from './fake-apiserver';
+import { tempDir, writeKubeconfig } from './kubeconfig-fixtures';
+
+const MiB = 1024 * 1024;
+
+// Each case reproduces a server that once made a read run forever or run out of memory.
+describe('a read of a cluster is bounded, whatever the server sends', () => {
+  let server: FakeApiServer;
+  let kubeconfig: string;
+  const request = (extra: Partial<ClusterRequest> = {}): ClusterRequest => ({ kubeconfig, trusted: true, env: {}, timeoutMs: 20_000, ...extra });
+  const reasonFor = async (plural: string, extra: Partial<ClusterRequest> = {}) => {
+    const cluster = await readLiveCluster(request(extra));
+    const missing = cluster.missing.find((m) => m.resource === plural);
+    assert.ok(missing, `${plural} is reported missing (missing: ${JSON.stringify(cluster.missing)})`);
+    assert.equal(cluster.missing.length, 1, 'only the faulty type is missing');
+    return missing.reason;
+  };
+
+  before(async () => {
+    server = await FakeApiServer.start(demoObjects());
+    kubeconfig = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'test', server: server.url, ca: server.ca, token: 'reader-token' }], 'test');
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+    server.faults.clear();
+    server.streamedBytes = 0;
+  });
+  after(() => server.stop());
+
+  it('stops a list whose continue tokens never end at the page cap', async () => {
+    server.faults.set('pods', 'endless-continue');
+    const reason = await reasonFor('pods', { limits: { maxPages: 40 } });
+    assert.equal(reason, 'the list did not end after 40 pages of 500: the server\'s paging does not end');
+    assert.equal(server.requests.filter((r) => r.path === '/api/v1/pods').length, 40);
+  });
+
+  it('stops a list whose server sends the same continue token twice', async () => {
+    server.faults.set('nodes', 'repeated-continue');
+    const reason = await reasonFor('nodes');
+    assert.match(reason, /same continue token again \(page 3\)/);
+    assert.equal(server.requests.filter((r) => r.path === '/api/v1/nodes').length, 2);
+  });
+
+  it('refuses an answer that declares 400 MB before reading its body', async () => {
+    server.faults.set('deployments', 'huge-declared');
+    const reason = await reasonFor('deployments');
+    assert.equal(reason, `the answer is larger than ${DEFAULT_READ_LIMITS.maxResponseBytes / MiB} MB, the most one answer may be`);
+    assert.ok(server.streamedBytes < 2 * DEFAULT_READ_LIMITS.maxResponseBytes, `stopped early (${server.streamedBytes} bytes left the server)`);
+  });
+
+  it('refuses a valid 400 MB list sent without a length, once the cap has arrived, holding no more', async () => {
+    server.faults.set('pods', 'huge-list');
+    const reason = await reasonFor('pods');
+    assert.match(reason, /^the answer is larger than 64 MB/);
+    // What left the server: the cap, plus what socket buffers held when the reader hung up.
+    assert.ok(server.streamedBytes < DEFAULT_READ_LIMITS.maxResponseBytes + 16 * MiB, `${server.streamedBytes} bytes left the server`);
+  });
+
+  it('refuses an answer without end at the cap', async () => {
+    server.faults.set('services', 'endless-body');
+    const reason = await reasonFor('services', { limits: { maxResponseBytes: 4 * MiB } });
+    assert.equal(reason, 'the answer is larger than 4 MB, the most one answer may be');
+    assert.ok(server.streamedBytes < 20 * MiB, `${server.streamedBytes} bytes left the server`);
+  });
+
+  it('caps what the whole read receives, over every answer', async () => {
+    server.faults.set('pods', 'endless-body');
+    const cluster = await readLiveCluster(request({ limits: { maxResponseBytes: 4 * MiB, maxTotalBytes: 2 * MiB } }));
+    const pods = cluster.missing.find((m) => m.resource === 'pods');
+    assert.equal(pods?.reason, 'the cluster sent more than 2 MB in one read, the most a read may receive');
+    assert.ok(server.streamedBytes < 16 * MiB, `${server.streamedBytes} bytes left the server`);
+  });
+
+  it('ends a read whose server never answers at one deadline for the whole read, and says so', async () => {
+    server.faults.set('*', 'stall');
+    const started = Date.now();
+    await assert.rejects(readLiveCluster(request({ timeoutMs: 2_000 })), (error: Error) => {
+      assert.match(error.message, /cannot read cluster "test-cluster" at https:\/\/127\.0\.0\.1:\d+ \(context "test"\): the read did not finish within 2s$/);
+      return true;
+    });
+    // Fifteen types, four at a time: with a deadline per request the other eleven were asked in turn, and it took four times as long.
+    assert.equal(server.requests.length, 4);
+    assert.ok(Date.now() - started < 7_000, `took ${Date.now() - started} ms`);
+  });
+
+  it('gives up on a server that answers 429 for ever within the deadline', async () => {
+    server.faults.set('*', { status: 429, retryAfter: 5 });
+    const started = Date.now();
+    await assert.rejects(readLiveCluster(request({ timeoutMs: 1_500 })), /the read did not finish within 1\.5s$/);
+    assert.ok(Date.now() - started < 6_000, `took ${Date.now() - started} ms`);
+  });
+
+  it('leaves out list items that are null or not objects, and counts them', async () => {
+    server.faults.set('pods', 'null-items');
+    const cluster = await readLiveCluster(request());
+    assert.deepEqual(cluster.missing, []);
+    assert.deepEqual(cluster.skipped, [{ resource: 'pods', count: 4 }]);
+    assert.deepEqual(cluster.resources.filter((r) => r.kind === 'Pod').map((r) => r.name), ['real-pod']);
+  });
+
+  it('names a body cut short, and one that is not JSON, without echoing control characters', async () => {
+    server.faults.set('nodes', 'truncated');
+    assert.match(await reasonFor('nodes'), /^the answer is not JSON \(\{"kind":"NodeList"/);
+    server.faults.clear();
+    server.faults.set('nodes', 'non-json');
+    const reason = await reasonFor('nodes');
+    assert.match(reason, /^the answer is not JSON \(<html><body> \[31mGateway says hello <\/body>/);
+    assert.doesNotMatch(reason, /[\u0000-\u001f]/);
+  });
+});
