@@ -197,6 +197,6 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
   }
 
   it('lists itself in the usage', () => {
-    assert.match(cli(['--help']).stdout, /kube-resilience simulate \[--snapshot FILE \| --context NAME \| --demo\] \[PATH \.\.\.\]/);
+    assert.match(cli(['--help']).stdout, /kube-resilience simulate \[--snapshot FILE \| --context NAME \| --kubeconfig FILE \| --demo\] \[--timeout SECONDS\] \[PATH \.\.\.\]/);
   });
 });

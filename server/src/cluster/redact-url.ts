@@ -3,5 +3,7 @@
  * tokens travel) become `***`. Works on text that is not a valid URL too, and leaves the rest as written.
  */
 export function redactUrl(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@').replace(/([?&][^=&#]*=)[^&#]*/g, '$1***');
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+  const userinfo = withScheme ? /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i : /^()[^/?#\s]+@/;
+  return text.replace(userinfo, '$1***@').replace(/([?&][^=&#]*=)[^&#]*/g, '$1***');
 }

@@ -17,7 +17,7 @@ import { plural } from '../words';
 
 export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
                       [--fix] [--rule ID=off|error|warning|info|hint ...]
-                      [--context NAME | --kubeconfig FILE | --snapshot FILE | --demo]`;
+                      [--context NAME | --kubeconfig FILE | --snapshot FILE | --demo] [--timeout SECONDS]`;
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 1 };
 

@@ -12,7 +12,7 @@ import { simulate } from '../simulate/simulate';
 import type { Scenario } from '../simulate/types';
 import { withControlPlanes } from '../simulate/what-if';
 
-export const SIMULATE_USAGE = `kube-resilience simulate [--snapshot FILE | --context NAME | --demo] [PATH ...]
+export const SIMULATE_USAGE = `kube-resilience simulate [--snapshot FILE | --context NAME | --kubeconfig FILE | --demo] [--timeout SECONDS] [PATH ...]
                       --fail ${FAILURE_USAGE} [--for DURATION]
                       [--control-planes N] [--event KIND:ARGS@TIME ...] [--format text|json|markdown]`;
 
