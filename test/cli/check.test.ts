@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as manifests from '../rules/manifests';
-import { sarifProblems } from './sarif-shape';
+import { codeScanningProblems, schemaProblems } from '../output/sarif-checks';
 
 const CLI = resolve('dist/cli.js');
 
@@ -71,6 +71,26 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.equal(run.stdout.trim(), 'No findings in 1 file.');
     });
 
+    it('0 for hints, whatever --fail-on says', () => {
+      assert.equal(cli(['check', 'single.yaml', '--fail-on', 'info', ...only('single-replica'), '--rule', 'single-replica=hint']).status, 0);
+      assert.equal(cli(['check', 'single.yaml', '--fail-on', 'info', ...only('single-replica'), '--rule', 'single-replica=info']).status, 1);
+    });
+
+    it('0 for a folder without manifests, saying so on stderr', () => {
+      mkdirSync(join(dir, 'empty'), { recursive: true });
+      const run = cli(['check', 'empty']);
+      assert.equal(run.status, 0);
+      assert.match(run.stderr, /^kube-resilience check: no manifest found in empty/);
+      assert.equal(run.stderr.trimEnd().split('\n').length, 1);
+    });
+
+    it('2 without a command, with the usage on stderr', () => {
+      const run = cli([]);
+      assert.equal(run.status, 2);
+      assert.equal(run.stdout, '');
+      assert.match(run.stderr, /Usage:\n {2}kube-resilience check/);
+    });
+
     it('1 for a finding at or above --fail-on, 0 below it', () => {
       assert.equal(cli(['check', 'single.yaml', ...only('single-replica')]).status, 1, 'warning ≥ the default warning');
       assert.equal(cli(['check', 'single.yaml', '--fail-on', 'error', ...only('single-replica')]).status, 0);
@@ -127,7 +147,8 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
   describe('--format sarif', () => {
     it('is SARIF 2.1.0 with one run and rules that carry help text', () => {
       const log = json(cli(['check', 'single.yaml', '--format', 'sarif']));
-      assert.deepEqual(sarifProblems(log), []);
+      assert.deepEqual(schemaProblems(log), []);
+      assert.deepEqual(codeScanningProblems(log), []);
       assert.equal(log.runs.length, 1);
       const rules = log.runs[0].tool.driver.rules;
       assert.ok(rules.length >= 3);
@@ -147,16 +168,15 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
 
     it('has results: [] when clean', () => {
       const log = json(cli(['check', 'clean.yaml', '--format', 'sarif']));
-      assert.deepEqual(sarifProblems(log), []);
+      assert.deepEqual(schemaProblems(log), []);
       assert.deepEqual(log.runs[0].results, []);
     });
 
-    it('the structural check catches a broken log', () => {
-      const log = json(cli(['check', 'single.yaml', '--format', 'sarif']));
-      delete log.runs[0].tool.driver.name;
-      log.runs[0].results[0].message = {};
-      log.runs[0].results[0].ruleIndex = 999;
-      assert.equal(sarifProblems(log).length, 3);
+    it('is relative to --sarif-root, however the path was typed', () => {
+      write('repo/k8s/app.yaml', deployment('rooted', 1));
+      const log = json(cli(['check', join(dir, 'repo', 'k8s', 'app.yaml'), '--format', 'sarif', '--sarif-root', 'repo', ...only('single-replica')]));
+      assert.deepEqual(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation, { uri: 'k8s/app.yaml', uriBaseId: '%SRCROOT%' });
+      assert.deepEqual(codeScanningProblems(log), []);
     });
   });
 
@@ -247,7 +267,26 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.equal(lines[0], join('text', 'a.yaml'));
       assert.match(lines[1], new RegExp(`^ {2}${lineOf(deployment('alpha', 1), 'replicas: 1') + 1}:3 +warning +Deployment shop\\/alpha runs 1 pod .* single-replica \\(fixable\\)$`));
       assert.ok(lines.includes(join('text', 'b.yaml')));
-      assert.equal(lines[lines.length - 1], '2 findings (0 errors, 2 warnings, 0 info) in 2 files');
+      assert.equal(lines[lines.length - 1], '2 findings (2 warnings) in 2 files');
+    });
+
+    it('counts each severity with its own noun: 1 warning, 1 hint', () => {
+      const run = cli(['check', 'single.yaml', ...only('single-replica'), '--rule', 'single-replica=hint']);
+      assert.equal(run.stdout.trimEnd().split('\n').at(-1), '1 finding (1 hint) in 1 file');
+      const warned = cli(['check', 'single.yaml', ...only('single-replica')]);
+      assert.equal(warned.stdout.trimEnd().split('\n').at(-1), '1 finding (1 warning) in 1 file');
+    });
+
+    it('prints the first sentence of a message, and the rest with --verbose', () => {
+      write('verbose/app.yaml', manifests.deployment({ name: 'greedy', namespace: 'shop', spec: '  replicas: 2\n' }));
+      const args = ['check', 'verbose', ...only('memory-unbounded')];
+      const message: string = json(cli([...args, '--format', 'json'])).findings[0].message;
+      const [first, ...rest] = message.split(/(?<=\.) (?=[A-Z])/);
+      assert.ok(rest.length > 0, `the message has more than one sentence: ${message}`);
+      const short = cli(args).stdout;
+      const long = cli([...args, '--verbose']).stdout.replace(/\s+/g, ' ');
+      assert.ok(short.includes(first) && !short.includes(rest[0]), short);
+      assert.ok(long.includes(rest.join(' ')), long);
     });
 
     it('lists findings about the cluster itself under (cluster), each named by kind, namespace and name', () => {

@@ -16,16 +16,19 @@ import { SEVERITIES, type Finding, type Severity, type SeverityOverride } from '
 import { plural } from '../words';
 
 export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
-                      [--fix] [--rule ID=off|error|warning|info|hint ...]
+                      [--fix] [--verbose] [--sarif-root DIR] [--rule ID=off|error|warning|info|hint ...]
                       [--context NAME | --kubeconfig FILE | --snapshot FILE | --demo] [--timeout SECONDS]`;
 
-const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 1 };
+// A hint is a nudge, never a failure: no --fail-on level reaches it.
+const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 };
 
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readStdin: () => string;
   isTty: boolean;
+  /** The terminal's width when stdout is one, for wrapping the text report. */
+  columns?: number;
   version: string;
 }
 
@@ -84,6 +87,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
       format: { type: 'string', default: 'text' },
       'fail-on': { type: 'string', default: 'warning' },
       fix: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      'sarif-root': { type: 'string' },
       rule: { type: 'string', multiple: true, default: [] },
       ...CLUSTER_OPTIONS,
     },
@@ -94,6 +99,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (![...SEVERITIES, 'none'].includes(failOn) || failOn === 'hint') throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}"`);
   const severities = parseRuleOverrides(values.rule as string[]);
   const paths = collectFiles(positionals.length ? positionals : ['.']);
+  // On stderr, so that --format json and sarif stay one document on stdout.
+  if (!paths.length) io.stderr(`kube-resilience check: no manifest found in ${(positionals.length ? positionals : ['.']).join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
 
   const inventory = new Inventory();
@@ -131,10 +138,10 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (cluster) findings.push(...analyzeCluster(inventory, { ...options, cluster }));
 
   if (format === 'json') io.stdout(toJsonReport(findings));
-  else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version), null, 2));
+  else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.') }), null, 2));
   else {
     const analysed = paths.filter((path) => !inventory.getFile(path)?.clusterSnapshot).length;
-    io.stdout(toText(findings, analysed, io.isTty && !process.env.NO_COLOR));
+    io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 
   if (failOn === 'none') return 0;

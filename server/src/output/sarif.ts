@@ -1,21 +1,74 @@
+import { createHash } from 'node:crypto';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ruleDocsHref } from '../language/docs-link';
 import type { Finding, Rule, Severity } from '../rules/types';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+/** Code scanning resolves artifact URIs against the checkout; %SRCROOT% is the name tools give it. */
+const SRCROOT = '%SRCROOT%';
 
-function region(finding: Finding) {
-  const r = finding.range!;
-  return { startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+export interface SarifOptions {
+  /** The folder artifact URIs are relative to (`--sarif-root`, default the working directory). */
+  root: string;
 }
 
-/** A file as SARIF names it: a URI reference (forward slashes, spaces and the like escaped), relative paths kept relative. */
-function artifactUri(file: string): string {
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return file;
-  return encodeURI(file.replace(/\\/g, '/')).replace(/[?#]/g, encodeURIComponent);
+type Region = { startLine: number; startColumn: number; endLine?: number; endColumn?: number };
+
+function region(range: NonNullable<Finding['range']>, withEnd = true): Region {
+  const start = { startLine: range.start.line + 1, startColumn: range.start.character + 1 };
+  return withEnd ? { ...start, endLine: range.end.line + 1, endColumn: range.end.character + 1 } : start;
+}
+
+/** A URI reference: forward slashes, spaces and the like escaped. */
+function uriReference(path: string): string {
+  return encodeURI(path.replace(/\\/g, '/')).replace(/[?#]/g, encodeURIComponent);
+}
+
+/**
+ * A file as code scanning wants it: relative to %SRCROOT% when it lies below the root, else an
+ * absolute file URI (a path such as ../x or /tmp/x would not be found in the checkout).
+ */
+function artifactLocation(file: string, root: string): { uri: string; uriBaseId?: string } {
+  if (file === '-') return { uri: 'stdin' };
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return { uri: file };
+  const absolute = resolve(file);
+  const below = relative(root, absolute);
+  if (below && !below.startsWith(`..${sep}`) && below !== '..' && !isAbsolute(below)) return { uri: uriReference(below), uriBaseId: SRCROOT };
+  return { uri: pathToFileURL(absolute).toString() };
+}
+
+function helpMarkdown(rule: Rule, href: string | undefined): string {
+  const { meta } = rule;
+  return [`**${meta.title}**`, meta.description, meta.fix ? `**Fix:** ${meta.fix}` : '**Fix:** none; the finding explains what to change.', href ? `[Rule documentation](${href})` : '']
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function resourceName(resource: NonNullable<Finding['resource']>): string {
+  return `${resource.kind}/${resource.namespace ? `${resource.namespace}/` : ''}${resource.name ?? ''}`;
+}
+
+/**
+ * What makes a finding the same across commits: its rule, file and resource, not its line (lines move
+ * as files are edited) nor its message (it carries counts); the n-th of identical keys stays n-th.
+ */
+function fingerprints(findings: readonly Finding[], root: string): string[] {
+  const seen = new Map<string, number>();
+  return findings.map((f) => {
+    const file = f.uri ? artifactLocation(f.uri, root).uri : '';
+    const key = [f.ruleId, file, f.resource ? resourceName(f.resource) : ''].join('\n');
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return `${createHash('sha256').update(`${key}\n${n}`).digest('hex').slice(0, 32)}`;
+  });
 }
 
 /** SARIF 2.1.0 with one run; cluster findings (no file) carry a logical location naming the resource. */
-export function toSarif(findings: readonly Finding[], rules: readonly Rule[], version: string): object {
+export function toSarif(findings: readonly Finding[], rules: readonly Rule[], version: string, options: SarifOptions = { root: process.cwd() }): object {
+  const root = resolve(options.root);
   const index = new Map(rules.map((rule, i) => [rule.meta.id, i]));
+  const keys = fingerprints(findings, root);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -25,32 +78,38 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
           driver: {
             name: 'kube-resilience',
             version,
-            rules: rules.map((rule) => ({
-              id: rule.meta.id,
-              name: rule.meta.id,
-              shortDescription: { text: rule.meta.title },
-              fullDescription: { text: rule.meta.description },
-              help: { text: `${rule.meta.description}${rule.meta.fix ? ` Fix: ${rule.meta.fix}` : ''}` },
-              defaultConfiguration: { level: LEVEL[rule.meta.severity] },
-              properties: { tags: [rule.meta.scenario] },
-            })),
+            rules: rules.map((rule) => {
+              const href = ruleDocsHref(rule.meta.id);
+              return {
+                id: rule.meta.id,
+                name: rule.meta.id,
+                shortDescription: { text: rule.meta.title },
+                fullDescription: { text: rule.meta.description },
+                ...(href ? { helpUri: href } : {}),
+                help: { text: `${rule.meta.description}${rule.meta.fix ? ` Fix: ${rule.meta.fix}` : ''}`, markdown: helpMarkdown(rule, href) },
+                defaultConfiguration: { level: LEVEL[rule.meta.severity] },
+                properties: { tags: [rule.meta.scenario] },
+              };
+            }),
           },
         },
-        results: findings.map((finding) => ({
+        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(root + sep).toString() } },
+        results: findings.map((finding, i) => ({
           ruleId: finding.ruleId,
           ...(index.has(finding.ruleId) ? { ruleIndex: index.get(finding.ruleId) } : {}),
           level: LEVEL[finding.severity],
           message: { text: finding.message },
           locations:
             finding.uri && finding.range
-              ? [{ physicalLocation: { artifactLocation: { uri: artifactUri(finding.uri) }, region: region(finding) } }]
+              ? [{ physicalLocation: { artifactLocation: artifactLocation(finding.uri, root), region: region(finding.range) } }]
               : finding.resource
-                ? [{ logicalLocations: [{ kind: 'resource', name: finding.resource.name ?? finding.resource.kind, fullyQualifiedName: `${finding.resource.kind}/${finding.resource.namespace ? `${finding.resource.namespace}/` : ''}${finding.resource.name ?? ''}` }] }]
+                ? [{ logicalLocations: [{ kind: 'resource', name: finding.resource.name ?? finding.resource.kind, fullyQualifiedName: resourceName(finding.resource) }] }]
                 : [],
+          partialFingerprints: { 'kubeResilienceFinding/v1': keys[i] },
           relatedLocations: finding.related.map((r, id) => ({
             id,
             message: { text: r.message },
-            physicalLocation: { artifactLocation: { uri: artifactUri(r.uri) }, region: { startLine: r.range.start.line + 1, startColumn: r.range.start.character + 1 } },
+            physicalLocation: { artifactLocation: artifactLocation(r.uri, root), region: region(r.range, false) },
           })),
         })),
       },

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { toSarif } from '../../server/src/output/sarif';
+import { RULES } from '../../server/src/rules/index';
+import type { Finding } from '../../server/src/rules/types';
+import { codeScanningProblems, schemaProblems } from './sarif-checks';
+
+const range = (line: number) => ({ start: { line, character: 2 }, end: { line, character: 10 } });
+const finding = (uri: string | null, line: number, overrides: Partial<Finding> = {}): Finding => ({
+  ruleId: 'single-replica',
+  severity: 'warning',
+  message: 'Deployment shop/cart runs 1 replica: a node drain or crash takes it down.',
+  uri,
+  range: uri ? range(line) : null,
+  resource: { kind: 'Deployment', namespace: 'shop', name: 'cart' },
+  fixes: [],
+  related: [],
+  ...overrides,
+});
+const root = resolve('/repo');
+const results = (log: any) => log.runs[0].results;
+
+describe('SARIF for code scanning', () => {
+  it('conforms to the SARIF 2.1.0 schema and to what code scanning accepts', () => {
+    const log = toSarif([finding(join(root, 'k8s', 'app.yaml'), 3), finding(null, 0, { ruleId: 'gpu-pool-untainted', resource: { kind: 'Node', namespace: '', name: 'gpu-1' } })], RULES, '1.2.3', { root });
+    assert.deepEqual(schemaProblems(log), []);
+    assert.deepEqual(codeScanningProblems(log), []);
+  });
+
+  it('names files relative to %SRCROOT% whichever way the path was typed', () => {
+    for (const typed of [join(root, 'k8s', 'app.yaml'), join(root, 'k8s', '..', 'k8s', 'app.yaml')]) {
+      const location = results(toSarif([finding(typed, 3)], RULES, '1', { root })).at(0).locations[0].physicalLocation.artifactLocation;
+      assert.deepEqual(location, { uri: 'k8s/app.yaml', uriBaseId: '%SRCROOT%' });
+    }
+    const log: any = toSarif([], RULES, '1', { root });
+    assert.equal(log.runs[0].originalUriBaseIds['%SRCROOT%'].uri, 'file:///repo/');
+  });
+
+  it('names a file outside the root by its absolute file URI, and standard input as stdin', () => {
+    const outside = results(toSarif([finding('/tmp/x.yaml', 1)], RULES, '1', { root }))[0].locations[0].physicalLocation.artifactLocation;
+    assert.deepEqual(outside, { uri: 'file:///tmp/x.yaml' });
+    const stdin = results(toSarif([finding('-', 1)], RULES, '1', { root }))[0].locations[0].physicalLocation.artifactLocation;
+    assert.deepEqual(stdin, { uri: 'stdin' });
+  });
+
+  it('gives every rule help in text and Markdown', () => {
+    const log: any = toSarif([], RULES, '1', { root });
+    for (const rule of log.runs[0].tool.driver.rules) {
+      assert.ok(rule.help.text.length > 20, rule.id);
+      assert.match(rule.help.markdown, /^\*\*.+\*\*\n\n/, rule.id);
+    }
+  });
+
+  it('keeps a finding\'s fingerprint when its line moves and its message changes, and tells two findings apart', () => {
+    const file = join(root, 'app.yaml');
+    const before = results(toSarif([finding(file, 3)], RULES, '1', { root }))[0].partialFingerprints;
+    const moved = results(toSarif([finding(file, 40, { message: 'Deployment shop/cart runs 1 replica (was 2).' })], RULES, '1', { root }))[0].partialFingerprints;
+    assert.deepEqual(moved, before);
+    const other = results(toSarif([finding(file, 3, { resource: { kind: 'Deployment', namespace: 'shop', name: 'web' } })], RULES, '1', { root }))[0].partialFingerprints;
+    assert.notDeepEqual(other, before);
+    const twice: any[] = results(toSarif([finding(file, 3), finding(file, 9)], RULES, '1', { root }));
+    assert.notDeepEqual(twice[0].partialFingerprints, twice[1].partialFingerprints);
+  });
+
+  it('puts cluster findings in logical locations with a kind', () => {
+    const result = results(toSarif([finding(null, 0)], RULES, '1', { root }))[0];
+    assert.deepEqual(result.locations, [{ logicalLocations: [{ kind: 'resource', name: 'cart', fullyQualifiedName: 'Deployment/shop/cart' }] }]);
+  });
+
+  it('the checks catch a broken log', () => {
+    const log: any = toSarif([finding(join(root, 'app.yaml'), 3)], RULES, '1', { root });
+    delete log.runs[0].tool.driver.name;
+    log.runs[0].results[0].locations[0].physicalLocation.artifactLocation = { uri: '../app.yaml' };
+    assert.ok(schemaProblems(log).some((p) => p.includes("must have required property 'name'")));
+    assert.ok(codeScanningProblems(log).some((p) => p.includes('relative to %SRCROOT%')));
+  });
+});
