@@ -17,6 +17,13 @@ Usage:
   kube-resilience rules
   kube-resilience --version`;
 
+const COMMAND_USAGE: Record<string, string> = {
+  check: CHECK_USAGE,
+  snapshot: SNAPSHOT_USAGE,
+  simulate: SIMULATE_USAGE,
+  rules: 'kube-resilience rules',
+};
+
 const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   check: runCheck,
   snapshot: runSnapshot,
@@ -33,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
     stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
     readStdin: () => readFileSync(0, 'utf8'),
     isTty: !!process.stdout.isTTY,
+    columns: process.stdout.columns,
     version,
   };
   const [command, ...rest] = argv;
@@ -40,9 +48,13 @@ async function main(argv: string[]): Promise<number> {
     io.stdout(version);
     return 0;
   }
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
+  if (!command) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
     io.stdout(USAGE);
-    return command ? 0 : 2;
+    return 0;
   }
   const run = COMMANDS[command];
   if (!run) {
@@ -50,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(USAGE);
+    io.stdout(`Usage:\n  ${COMMAND_USAGE[command]}`);
     return 0;
   }
   try {

@@ -1,5 +1,7 @@
 import type { Finding, Severity } from '../rules/types';
 import { plural } from '../words';
+import { splitMessage } from './message-parts';
+import { wrap } from './wrap';
 
 const COLOURS: Record<Severity | 'dim' | 'bold' | 'reset', string> = {
   error: '\x1b[31m',
@@ -11,6 +13,14 @@ const COLOURS: Record<Severity | 'dim' | 'bold' | 'reset', string> = {
   reset: '\x1b[0m',
 };
 
+export interface TextOptions {
+  colour: boolean;
+  /** Print each finding's whole message (why, timings, what to do), not only its first sentence. */
+  verbose?: boolean;
+  /** Wrap lines to this many columns (a terminal's width); undefined: no wrapping. */
+  width?: number;
+}
+
 /** Kind/namespace/name of a finding that has no place in a file. */
 function resourcePath(finding: Finding): string {
   const r = finding.resource;
@@ -18,8 +28,24 @@ function resourcePath(finding: Finding): string {
   return [r.kind, r.namespace, r.name ?? ''].filter((part) => part !== '').join('/');
 }
 
+const WHERE_WIDTH = 8;
+const SEVERITY_WIDTH = 7;
+/** Where a wrapped message continues: under the message, past location and severity. */
+const INDENT = ' '.repeat(2 + WHERE_WIDTH + 1 + SEVERITY_WIDTH + 1);
+
+/** "1 error, 2 warnings, 3 hints": the counts there are, each with its own noun. */
+export function severityCounts(findings: readonly Finding[]): string {
+  const nouns: Record<Severity, [string, string]> = { error: ['error', 'errors'], warning: ['warning', 'warnings'], info: ['info', 'info'], hint: ['hint', 'hints'] };
+  return (Object.keys(nouns) as Severity[])
+    .map((severity) => [severity, findings.filter((f) => f.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => plural(count, ...nouns[severity]))
+    .join(', ');
+}
+
 /** The report for people: findings grouped by file, then a summary line. */
-export function toText(findings: readonly Finding[], fileCount: number, colour: boolean): string {
+export function toText(findings: readonly Finding[], fileCount: number, options: TextOptions): string {
+  const { colour, verbose, width } = options;
   const paint = (kind: keyof typeof COLOURS, text: string) => (colour ? `${COLOURS[kind]}${text}${COLOURS.reset}` : text);
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
@@ -31,13 +57,21 @@ export function toText(findings: readonly Finding[], fileCount: number, colour: 
     lines.push(paint('bold', file));
     for (const f of list) {
       const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : resourcePath(f);
-      const fixable = f.fixes.some((x) => x.preferred) ? paint('dim', ' (fixable)') : '';
-      lines.push(`  ${paint('dim', where.padEnd(8))} ${paint(f.severity, f.severity.padEnd(7))} ${f.message}  ${paint('dim', f.ruleId)}${fixable}`);
+      const fixable = f.fixes.some((x) => x.preferred) ? ' (fixable)' : '';
+      const { headline, details } = splitMessage(f.message);
+      const tail = `${f.ruleId}${fixable}`;
+      const body = wrap(headline, width, INDENT.length);
+      const last = body.length - 1;
+      // The rule id ends the message, dimmed, on a line of its own when the last one has no room.
+      if (width && INDENT.length + body[last].length + 2 + tail.length > width) body.push(paint('dim', tail));
+      else body[last] = `${body[last]}  ${paint('dim', tail)}`;
+      lines.push(`  ${paint('dim', where.padEnd(WHERE_WIDTH))} ${paint(f.severity, f.severity.padEnd(SEVERITY_WIDTH))} ${body[0]}`);
+      for (const line of body.slice(1)) lines.push(`${INDENT}${line}`);
+      if (verbose && details) for (const line of wrap(details, width, INDENT.length)) lines.push(`${INDENT}${paint('dim', line)}`);
     }
     lines.push('');
   }
-  const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
-  const summary = `${plural(findings.length, 'finding')} (${count('error')} errors, ${count('warning')} warnings, ${count('info') + count('hint')} info) in ${plural(fileCount, 'file')}`;
+  const summary = `${plural(findings.length, 'finding')} (${severityCounts(findings)}) in ${plural(fileCount, 'file')}`;
   lines.push(findings.length ? paint('bold', summary) : paint('bold', `No findings in ${plural(fileCount, 'file')}.`));
   return lines.join('\n');
 }
