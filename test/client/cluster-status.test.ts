@@ -8,6 +8,13 @@ function status(overrides: Partial<ClusterStatus>): ClusterStatus {
 }
 
 describe('cluster status bar text', () => {
+  it('gives screen readers plain text, not Markdown', () => {
+    const view = statusView(status({ controlPlanes: 1, error: 'connection refused by 127.0.0.1:9', errorCause: 'connection refused', source: 'none', name: 'down' }), 'auto');
+    assert.match(view.tooltip, /\*\*Cannot read context `down`\*\*/);
+    assert.equal(view.label, 'Kube Resilience cluster: Cannot read context down connection refused by 127.0.0.1:9 Click to select a context or the embedded demo cluster.');
+    for (const mode of ['auto', 'off', 'demo'] as const) assert.doesNotMatch(statusView(status({}), mode).label, /[*`_]|\n/);
+  });
+
   it('shows the context and a warning for a single control plane', () => {
     const view = statusView(status({ controlPlanes: 1, verdict: 'The API is gone while the one control plane is down.' }), 'auto');
     assert.equal(view.text, '⎈ prod · 1 control plane ⚠');

@@ -24,6 +24,7 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     const view = statusView(status, readSettings().cluster);
     item.text = view.text;
     item.tooltip = new vscode.MarkdownString(view.tooltip);
+    item.accessibilityInformation = { label: view.label, role: 'button' };
     item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.show();
   };

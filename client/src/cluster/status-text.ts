@@ -6,6 +6,8 @@ export interface StatusView {
   text: string;
   /** Markdown. */
   tooltip: string;
+  /** What a screen reader says: the tooltip as plain text. */
+  label: string;
   /** Draw the item in the warning colours. */
   warning: boolean;
 }
@@ -33,8 +35,27 @@ function controlPlaneSummary(status: ClusterStatus): { text: string; warning: bo
 
 const CLICK = '_Click to select a context or the embedded demo cluster._';
 
+/** Markdown as it reads aloud: no emphasis marks, code quotes or escapes, one line. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|`)/g, '')
+    .replace(/(^|\s)[_*]([^_*\n]+)[_*](?=[\s.,:;!?]|$)/g, '$1$2')
+    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
+    .replace(/^\s*- /gm, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
 /** The status bar item for the cluster in use: context, one-glance verdict, or what went wrong. */
 export function statusView(status: ClusterStatus | undefined, mode: ClusterMode): StatusView {
+  const view = statusMarkdown(status, mode);
+  return { ...view, label: plainText(`Kube Resilience cluster: ${view.tooltip}`) };
+}
+
+function statusMarkdown(status: ClusterStatus | undefined, mode: ClusterMode): Omit<StatusView, 'label'> {
   if (mode === 'off') return { text: `${HELM} off`, tooltip: `Kube Resilience reads no cluster (\`kubeResilience.cluster\` is \`off\`).\n\n${CLICK}`, warning: false };
   if (!status) return { text: `${HELM} …`, tooltip: 'Kube Resilience is reading the cluster.', warning: false };
   const verdict = status.verdict ? `\n\n${status.verdict}` : '';
