@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createLanguageClient } from './language-client';
 import { registerClusterFace } from './cluster/register';
+import { OPEN_EXAMPLE, openExample } from './commands/open-example';
 import { SHOW_RULE_DOCS, showRuleDocs } from './commands/show-rule-docs';
 import { pushSettings } from './settings';
 import { registerSimulation } from './simulation/register';
@@ -20,6 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerClusterFace(context, client, output);
   registerSimulation(context, client, output);
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_RULE_DOCS, showRuleDocs(context)));
+  context.subscriptions.push(vscode.commands.registerCommand(OPEN_EXAMPLE, openExample(context)));
   await client.start();
   output.info('Kube Resilience language server started');
 }

@@ -49,6 +49,8 @@ const ALLOWED = [
   /^extension\/docs\/.+/,
   /^extension\/syntaxes\/.+/,
   /^extension\/media\/.+\.(css|svg|png)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.md$/,
+  /^extension\/examples\/[^/]+\.yaml$/,
   /^extension\/images\/.+/,
 ];
 
@@ -81,6 +83,18 @@ describe('npm run package: the VSIX', { skip: built ? false : 'dist/ is not buil
     const stray = entries.map((e) => e.name).filter((name) => !ALLOWED.some((pattern) => pattern.test(name)));
     assert.deepEqual(stray, []);
     assert.ok(!entries.some((e) => /node_modules|\.map$|\.ts$|^extension\/(server|client|test|scripts|bench)\//.test(e.name)));
+  });
+
+  it('ships every file the walkthrough and the package manifest name: steps, the example, the icon, the changelog', () => {
+    const names = new Set(entries.map((e) => e.name));
+    const manifest = JSON.parse(entries.find((e) => e.name === 'extension/package.json')!.read().toString('utf8'));
+    const steps = manifest.contributes.walkthroughs.flatMap((w: { steps: { media: { markdown?: string; image?: string } }[] }) => w.steps);
+    assert.ok(steps.length >= 5);
+    for (const step of steps) assert.ok(names.has(`extension/${step.media.markdown ?? step.media.image}`), JSON.stringify(step.media));
+    for (const name of ['extension/examples/billing.yaml', `extension/${manifest.icon}`]) assert.ok(names.has(name), name);
+    assert.ok([...names].some((n) => /^extension\/changelog\.md$/i.test(n)), 'the changelog is packaged');
+    assert.equal(manifest.repository, undefined, 'no made-up repository');
+    assert.equal(manifest.qna, false);
   });
 
   it('ships a package.json whose entry points are packaged', () => {
