@@ -11,6 +11,8 @@ export const Methods = {
   clusterStatus: 'kubeResilience/clusterStatus',
   /** `{}` → `ClusterFindingsResult`: findings that belong to no file (the cluster's own shape). */
   clusterFindings: 'kubeResilience/clusterFindings',
+  /** `LiveObjectParams` → `string | null`: the live object as YAML, for a read-only view of what the cluster runs. */
+  liveObject: 'kubeResilience/liveObject',
   /** `{}` → `ClusterStatus`: reads the cluster again (settings unchanged) and answers the new status. */
   refreshCluster: 'kubeResilience/refreshCluster',
 } as const;
@@ -44,6 +46,16 @@ export interface ClusterFinding {
   severity: 'error' | 'warning' | 'info' | 'hint';
   message: string;
   resource: { kind: string; name: string | null; namespace: string } | null;
+  /** About the cluster itself (nodes, control plane, DNS), or about a workload running in it that the workspace does not define. */
+  source: 'cluster' | 'workload';
+  /** Where the workspace defines the resource, when it does: a click opens it there. */
+  location?: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } };
+}
+
+export interface LiveObjectParams {
+  kind: string;
+  namespace: string;
+  name: string;
 }
 
 export interface ClusterFindingsResult {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterFinding } from '../../server/src/protocol';
-import { groupClusterFindings } from '../../client/src/cluster/findings-groups';
+import { groupBySource, groupClusterFindings } from '../../client/src/cluster/findings-groups';
 
-const controlPlane: ClusterFinding = { ruleId: 'control-plane-single', severity: 'warning', message: 'one control plane', resource: { kind: 'Node', name: 'cp-1', namespace: '' } };
-const dns: ClusterFinding = { ruleId: 'dns-single-point', severity: 'error', message: 'DNS on one node', resource: { kind: 'Deployment', name: 'coredns', namespace: 'kube-system' } };
-const probe: ClusterFinding = { ruleId: 'probe-liveness-equals-readiness', severity: 'warning', message: 'same probe', resource: { kind: 'Pod', name: 'billing-x', namespace: 'legacy' } };
-const clusterWide: ClusterFinding = { ruleId: 'etcd-even-members', severity: 'info', message: 'two etcd members', resource: null };
+const controlPlane: ClusterFinding = { ruleId: 'control-plane-single', severity: 'warning', message: 'one control plane', resource: { kind: 'Node', name: 'cp-1', namespace: '' }, source: 'cluster' };
+const dns: ClusterFinding = { ruleId: 'dns-single-point', severity: 'error', message: 'DNS on one node', resource: { kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }, source: 'cluster' };
+const probe: ClusterFinding = { ruleId: 'probe-liveness-equals-readiness', severity: 'warning', message: 'same probe', resource: { kind: 'Pod', name: 'billing-x', namespace: 'legacy' }, source: 'workload' };
+const clusterWide: ClusterFinding = { ruleId: 'etcd-even-members', severity: 'info', message: 'two etcd members', resource: null, source: 'cluster' };
 
 describe('Cluster Findings view groups', () => {
   it('groups by resource, worst group first, and names findings about no resource "Cluster"', () => {
@@ -30,5 +30,16 @@ describe('Cluster Findings view groups', () => {
 
   it('shows an unnamed resource as such', () => {
     assert.equal(groupClusterFindings([{ ...dns, resource: { kind: 'Deployment', name: null, namespace: 'x' } }])[0].label, 'Deployment x/(unnamed)');
+  });
+
+  it('puts the cluster\'s own findings first and the live workloads apart, leaving out an empty source', () => {
+    assert.deepEqual(
+      groupBySource([probe, controlPlane, dns]).map((s) => [s.label, s.groups.map((g) => g.label)]),
+      [
+        ['Cluster', ['Deployment kube-system/coredns', 'Node cp-1']],
+        ['Live workloads', ['Pod legacy/billing-x']],
+      ],
+    );
+    assert.deepEqual(groupBySource([controlPlane]).map((s) => s.label), ['Cluster']);
   });
 });

@@ -6,7 +6,18 @@ export interface FindingGroup {
   findings: ClusterFinding[];
 }
 
+export interface SourceGroup {
+  /** "Cluster" (its own functions: control plane, DNS, nodes) or "Live workloads" (running, not defined in the workspace). */
+  label: string;
+  source: ClusterFinding['source'];
+  groups: FindingGroup[];
+}
+
 const SEVERITY_ORDER = ['error', 'warning', 'info', 'hint'];
+const SOURCES: { source: ClusterFinding['source']; label: string }[] = [
+  { source: 'cluster', label: 'Cluster' },
+  { source: 'workload', label: 'Live workloads' },
+];
 
 function resourceLabel(finding: ClusterFinding): string {
   const r = finding.resource;
@@ -27,4 +38,11 @@ export function groupClusterFindings(findings: ClusterFinding[]): FindingGroup[]
     groups.set(label, [...members, finding]);
   }
   return [...groups].map(([label, members]) => ({ label, findings: members }));
+}
+
+/** The view's top level: where findings come from, the cluster's own shape first; empty sources left out. */
+export function groupBySource(findings: ClusterFinding[]): SourceGroup[] {
+  return SOURCES.map(({ source, label }) => ({ label, source, groups: groupClusterFindings(findings.filter((f) => (f.source ?? 'cluster') === source)) })).filter(
+    (group) => group.groups.length > 0,
+  );
 }

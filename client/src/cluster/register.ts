@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../../../server/src/protocol';
 import { pushSettings, readSettings } from '../settings';
-import { ClusterFindingsView } from './findings-view';
+import { ClusterFindingsView, REVEAL_CLUSTER_FINDING } from './findings-view';
+import { LIVE_OBJECT_SCHEME, liveObjectProvider, revealClusterFinding } from './live-object';
 import { kubernetesExtension } from './kubernetes-extension';
 import { selectContext } from './select-context';
 import { statusView } from './status-text';
@@ -38,12 +39,25 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
   };
   // The old status stays until the server's next one: it reloads only when the cluster settings really changed.
   const settingsChanged = () => pushSettings(client);
+  // A manifest that changes can answer a live workload's finding (billing gains its PDB): ask again once typing pauses.
+  let manifestsSettle: ReturnType<typeof setTimeout> | undefined;
+  const manifestsChanged = (document: vscode.TextDocument) => {
+    if (!['yaml', 'json'].includes(document.languageId) || document.uri.scheme === LIVE_OBJECT_SCHEME) return;
+    clearTimeout(manifestsSettle);
+    manifestsSettle = setTimeout(() => void findings.refresh(), 1000);
+  };
 
   context.subscriptions.push(
     item,
     findings,
     kubernetesExtension,
     vscode.window.createTreeView(CLUSTER_FINDINGS_VIEW, { treeDataProvider: findings, showCollapseAll: true }),
+    vscode.workspace.registerTextDocumentContentProvider(LIVE_OBJECT_SCHEME, liveObjectProvider(client)),
+    vscode.commands.registerCommand(REVEAL_CLUSTER_FINDING, revealClusterFinding),
+    vscode.workspace.onDidChangeTextDocument((e) => manifestsChanged(e.document)),
+    vscode.workspace.onDidSaveTextDocument(manifestsChanged),
+    vscode.workspace.onDidCloseTextDocument(manifestsChanged),
+    { dispose: () => clearTimeout(manifestsSettle) },
     client.onNotification(Methods.clusterStatus, receiveStatus),
     vscode.commands.registerCommand(Commands.selectContext, selectContext),
     vscode.commands.registerCommand(Commands.refreshCluster, async () => {

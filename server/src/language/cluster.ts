@@ -2,9 +2,8 @@ import { ClusterError } from '../cluster/errors';
 import { loadClusterForEditor } from '../cluster/load';
 import { topologyVerdict } from '../cluster/topology-detect';
 import type { ClusterInfo } from '../cluster/types';
-import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../protocol';
-import { Inventory } from '../inventory/inventory';
-import { analyzeCluster } from '../rules/engine';
+import { Methods, type ClusterFindingsResult, type ClusterStatus, type LiveObjectParams } from '../protocol';
+import { clusterFindings, inventoryForCluster, liveObjectYaml } from './cluster-findings';
 import type { ServerSettings } from '../settings';
 import type { Feature } from './features';
 import type { ServerState } from './state';
@@ -43,6 +42,7 @@ class ClusterLoader {
   constructor(private readonly state: ServerState) {
     state.connection.onRequest(Methods.refreshCluster, () => this.load());
     state.connection.onRequest(Methods.clusterFindings, (): ClusterFindingsResult => this.findings());
+    state.connection.onRequest(Methods.liveObject, (params: LiveObjectParams) => liveObjectYaml(this.shown, params));
   }
 
   settingsChanged(): void {
@@ -98,24 +98,9 @@ class ClusterLoader {
   findings(): ClusterFindingsResult {
     const cluster = this.shown;
     if (!cluster) return { findings: [] };
-    const inventory = cluster === this.state.cluster ? this.state.inventory : inventoryOf(cluster);
-    const findings = analyzeCluster(inventory, { severities: this.state.settings.rules, cluster });
-    return {
-      findings: findings.map((f) => ({
-        ruleId: f.ruleId,
-        severity: f.severity,
-        message: f.message,
-        resource: f.resource ? { kind: f.resource.kind, name: f.resource.name, namespace: f.resource.namespace } : null,
-      })),
-    };
+    const inventory = inventoryForCluster(this.state.inventory, cluster, cluster === this.state.cluster);
+    return { findings: clusterFindings(inventory, cluster, this.state.settings.rules) };
   }
-}
-
-/** An inventory of a cluster alone, for findings about a cluster the manifests are not analysed against. */
-function inventoryOf(cluster: ClusterInfo): Inventory {
-  const inventory = new Inventory();
-  inventory.setCluster(cluster.resources);
-  return inventory;
 }
 
 let loader: ClusterLoader | undefined;
