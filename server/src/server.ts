@@ -8,15 +8,17 @@ import {
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type CodeAction,
   type Diagnostic,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fixFile } from './fixes/apply';
+import { fixFileInSteps } from './fixes/apply';
+import { IncrementalAnalysis } from './rules/incremental';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
-import { toCodeAction, toDiagnostic } from './language/convert';
+import { toCodeAction } from './language/convert';
 import { ruleDocsHref } from './language/docs-link';
 import { parseManifest } from './manifest/parse';
 import { containsPosition } from './manifest/text';
@@ -27,16 +29,13 @@ import { hoverAt } from './explain/hover';
 import type { ClusterInfo } from './cluster/types';
 import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
+import { Validation } from './language/validation';
 
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const inventory = new Inventory();
-const findings = new Map<string, { version: number; findings: Finding[] }>();
-const timers = new Map<string, { timer: NodeJS.Timeout; spread: boolean }>();
-/** The text of each open document that the other open documents were last analysed against. */
-const spreadTexts = new Map<string, string>();
 let settings: ServerSettings = DEFAULT_SETTINGS;
 let cluster: ClusterInfo | undefined;
 let roots: string[] = [];
@@ -58,7 +57,7 @@ const state: ServerState = {
   setCluster(next) {
     cluster = next;
     inventory.setCluster(next?.resources ?? []);
-    findings.clear();
+    validation.reset();
     revalidateOpen();
   },
   findingsFor,
@@ -69,7 +68,6 @@ const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
 // Outside source.fixAll on purpose: codeActionsOnSave applies every action under it, and per-rule
 // whole-document edits on top of the fix-all one would overwrite each other.
 const FIX_RULE_KIND = `${CodeActionKind.Source}.kube-resilience.fixRule`;
-const DEBOUNCE_MS = 150;
 
 connection.onInitialize((params): InitializeResult => {
   settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
@@ -114,6 +112,7 @@ connection.onDidChangeConfiguration(async (change) => {
   if (pushed) settings = readSettings(pushed);
   else if (pullConfiguration) await refreshPulledSettings();
   settingsChanged();
+  validation.reset();
   revalidateOpen();
 });
 
@@ -159,53 +158,28 @@ function isManifestUri(uri: string): boolean {
   return MANIFEST_EXTENSIONS.test(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
 }
 
-/**
- * Debounced validation. `spread` (this document's own edit) also re-analyses the other open documents
- * once its text settles; re-analyses caused by another document never spread further, or two open
- * files would keep rescheduling each other forever.
- */
-function schedule(uri: string, delay = DEBOUNCE_MS, spread = true): void {
-  const pending = timers.get(uri);
-  clearTimeout(pending?.timer);
-  const spreads = spread || !!pending?.spread;
-  timers.set(uri, {
-    spread: spreads,
-    timer: setTimeout(() => {
-      timers.delete(uri);
-      validate(uri, spreads);
-    }, delay),
-  });
+const validation = new Validation({
+  connection,
+  documents,
+  inventory,
+  enabled: () => settings.enable,
+  severities: () => settings.rules,
+  cluster: () => cluster,
+  isManifest: isManifestUri,
+  diskUri,
+  docsHref: ruleDocsHref,
+});
+
+function schedule(uri: string, delay?: number): void {
+  validation.schedule(uri, delay);
 }
 
 function revalidateOpen(except?: string): void {
-  for (const doc of documents.all()) if (doc.uri !== except) schedule(doc.uri, DEBOUNCE_MS * 2, false);
+  validation.revalidateOpen(except);
 }
 
 function findingsFor(uri: string): Finding[] {
-  const doc = documents.get(uri);
-  if (!doc || !settings.enable || !isManifestUri(uri)) return [];
-  const cached = findings.get(uri);
-  if (cached && cached.version === doc.version) return cached.findings;
-  const file = parseManifest(uri, doc.getText());
-  if (diskUri(uri) !== uri) inventory.removeFile(diskUri(uri));
-  inventory.setFile(file);
-  const result = analyzeFile(file, inventory, { severities: settings.rules, cluster }).filter((f) => f.uri === uri && f.range);
-  findings.set(uri, { version: doc.version, findings: result });
-  return result;
-}
-
-function validate(uri: string, spread: boolean): void {
-  const doc = documents.get(uri);
-  if (!doc) return;
-  findings.delete(uri);
-  const diagnostics = findingsFor(uri).map((f) => toDiagnostic(f, ruleDocsHref));
-  connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
-  // Other open files may depend on this one (a PDB here, its Deployment there).
-  const text = doc.getText();
-  if (spread && spreadTexts.get(uri) !== text) {
-    spreadTexts.set(uri, text);
-    revalidateOpen(uri);
-  }
+  return validation.findingsFor(uri);
 }
 
 documents.onDidOpen((e) => schedule(e.document.uri, 0));
@@ -214,10 +188,7 @@ documents.onDidChangeContent((e) => {
 });
 documents.onDidSave((e) => schedule(e.document.uri, 0));
 documents.onDidClose((e) => {
-  clearTimeout(timers.get(e.document.uri)?.timer);
-  timers.delete(e.document.uri);
-  findings.delete(e.document.uri);
-  spreadTexts.delete(e.document.uri);
+  validation.closed(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const open = inventory.getFile(e.document.uri)?.text;
   const disk = diskUri(e.document.uri);
@@ -262,7 +233,7 @@ function sameDiagnostic(finding: Finding, diagnostic: Diagnostic): boolean {
   return finding.ruleId === diagnostic.code && r.start.line === diagnostic.range.start.line && r.start.character === diagnostic.range.start.character && r.end.line === diagnostic.range.end.line && r.end.character === diagnostic.range.end.character;
 }
 
-connection.onCodeAction((params) => {
+connection.onCodeAction(async (params, token) => {
   const doc = documents.get(params.textDocument.uri);
   if (!doc) return [];
   const uri = doc.uri;
@@ -289,14 +260,14 @@ connection.onCodeAction((params) => {
         // Offered with every lightbulb: a whole-file fix costs 100–200 ms in a large manifest, so it waits until picked.
         if (resolvesEdits) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], data: { uri, ruleId: finding.ruleId } satisfies FixRuleData });
         else {
-          const fixed = fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === finding.ruleId);
+          const fixed = await fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === finding.ruleId, token);
           if (fixed) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
         }
       }
     }
   }
   if (wantsFixAll && all.some((f) => f.fixes.some((x) => x.preferred))) {
-    const fixed = fixWholeDocument(uri, doc.getText(), () => true);
+    const fixed = await fixWholeDocument(uri, doc.getText(), () => true, token);
     if (fixed) actions.push({ title: 'Fix all Kube Resilience findings', kind: FIX_ALL_KIND, edit: fixed });
   }
   // Only when source actions are asked for by name ("Source Action…"): one whole-file fix per rule is
@@ -306,7 +277,7 @@ connection.onCodeAction((params) => {
   for (const ruleId of fixableRules) {
     const kind = `${FIX_RULE_KIND}.${ruleId}`;
     if (!only?.some((k) => kind.startsWith(k))) continue;
-    const fixed = fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === ruleId);
+    const fixed = await fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === ruleId, token);
     if (fixed) actions.push({ title: `Fix all ${ruleId} findings in this file`, kind, edit: fixed });
   }
   return actions;
@@ -317,20 +288,32 @@ interface FixRuleData {
   ruleId: string;
 }
 
-connection.onCodeActionResolve((action) => {
+connection.onCodeActionResolve(async (action, token) => {
   const data = action.data as Partial<FixRuleData> | undefined;
   const doc = data?.uri ? documents.get(data.uri) : undefined;
   if (!doc || typeof data?.ruleId !== 'string') return action;
   const ruleId = data.ruleId;
-  return { ...action, edit: fixWholeDocument(doc.uri, doc.getText(), (f) => f.ruleId === ruleId) ?? { changes: {} } };
+  return { ...action, edit: (await fixWholeDocument(doc.uri, doc.getText(), (f) => f.ruleId === ruleId, token)) ?? { changes: {} } };
 });
 
-/** Applies fixes on a scratch inventory view, then answers with one edit over the whole document. */
-function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean) {
-  const { text: fixed } = fixFile(uri, text, inventory, { severities: settings.rules, cluster }, accept);
-  inventory.setFile(parseManifest(uri, text));
+/**
+ * Applies fixes on a scratch copy of the inventory, one round per turn of the event loop so other
+ * requests are answered meanwhile, and stops when the request is cancelled; then answers with one
+ * edit over the whole document.
+ */
+async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean, token?: CancellationToken) {
+  const scratch = inventory.scratch();
+  const analysis = new IncrementalAnalysis();
+  const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyze(file, inv, options));
+  let step = steps.next();
+  while (!step.done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (token?.isCancellationRequested) return undefined;
+    step = steps.next();
+  }
+  const fixed = step.value.text;
   if (fixed === text) return undefined;
-  const lines = parseManifest(uri, text).lines;
+  const lines = inventory.getFile(uri)?.text === text ? inventory.getFile(uri)!.lines : parseManifest(uri, text).lines;
   return { changes: { [uri]: [{ range: lines.range(0, text.length), newText: fixed }] } };
 }
 

@@ -21,27 +21,54 @@ export function fixFile(
   inventory: Inventory,
   options: AnalyzeOptions = {},
   accept: (finding: Finding) => boolean = () => true,
-): { text: string; applied: string[] } {
+): FixedFile {
+  const steps = fixFileInSteps(uri, text, inventory, options, accept);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export interface FixedFile {
+  text: string;
+  applied: string[];
+}
+
+type Analyze = (file: ManifestFile, inventory: Inventory, options: AnalyzeOptions) => Finding[];
+
+/**
+ * fixFile one round at a time: it yields after each round, so a server can answer requests between
+ * rounds, or stop. `analyze` may be an incremental analysis, which redoes only what a round changed.
+ */
+export function* fixFileInSteps(
+  uri: string,
+  text: string,
+  inventory: Inventory,
+  options: AnalyzeOptions = {},
+  accept: (finding: Finding) => boolean = () => true,
+  analyze: Analyze = analyzeFile,
+): Generator<void, FixedFile> {
   const applied: string[] = [];
   const stuck = new Set<string>();
   // Texts already passed through: two fixes that undo each other must not loop.
   const seen = new Set<string>([text]);
   let current = text;
   for (let round = 0; round < 500; round++) {
-    const file = parseManifest(uri, current);
+    if (round > 0) yield;
+    const file = parseManifest(uri, current, inventory.getFile(uri));
     inventory.setFile(file);
-    const all = analyzeFile(file, inventory, options).filter((f) => f.uri === uri);
+    const all = analyze(file, inventory, options).filter((f) => f.uri === uri);
     const candidates = all.filter((f) => accept(f) && preferredFix(f) && !stuck.has(signature(f)));
     if (candidates.length === 0) break;
     const batch = independent(candidates, file);
-    const together = batch.length > 1 ? tryTogether(uri, current, file, all, batch, inventory, options, seen) : undefined;
+    const together = batch.length > 1 ? tryTogether(uri, current, file, all, batch, inventory, options, seen, analyze) : undefined;
     if (together) {
       applied.push(...batch.map((f) => f.ruleId));
       current = together;
       continue;
     }
     const next = candidates[0];
-    const fixed = tryTogether(uri, current, file, all, [next], inventory, options, seen, true);
+    const fixed = tryTogether(uri, current, file, all, [next], inventory, options, seen, analyze, true);
     if (!fixed) {
       stuck.add(signature(next));
       continue;
@@ -49,7 +76,7 @@ export function fixFile(
     applied.push(next.ruleId);
     current = fixed;
   }
-  inventory.setFile(parseManifest(uri, current));
+  inventory.setFile(parseManifest(uri, current, inventory.getFile(uri)));
   return { text: current, applied };
 }
 
@@ -90,15 +117,16 @@ function tryTogether(
   inventory: Inventory,
   options: AnalyzeOptions,
   seen: Set<string>,
+  analyze: Analyze,
   alone = false,
 ): string | undefined {
   const fixed = applyEdits(current, batch.flatMap((f) => preferredFix(f)!.edits));
   if (seen.has(fixed)) return undefined;
-  const reparsed = parseManifest(uri, fixed);
+  const reparsed = parseManifest(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.
   if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) return undefined;
   inventory.setFile(reparsed);
-  const after = analyzeFile(reparsed, inventory, options);
+  const after = analyze(reparsed, inventory, options);
   inventory.setFile(file);
   const fixedSignatures = new Set(batch.map(signature));
   if (after.some((f) => fixedSignatures.has(signature(f)))) return undefined;

@@ -1,6 +1,7 @@
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { mapSelectorMatches, selectorMatches } from '../manifest/selector';
-import { isScalable, isWorkload, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { isScalable, isWorkload, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
   value: number;
@@ -43,6 +44,8 @@ export class Inventory {
   private kindIndex: Map<string, Resource[]> | undefined;
   /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources), built once per change. */
   private namespaceLists = new Map<string, Resource[]>();
+  /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
+  private readonly log = new ReadLog(groupsOf);
 
   private changed(): void {
     this.index = undefined;
@@ -51,12 +54,35 @@ export class Inventory {
   }
 
   setFile(file: ManifestFile): void {
+    this.log.replaced(this.files.get(file.uri)?.resources ?? [], file.resources);
     this.files.set(file.uri, file);
     this.changed();
   }
 
   removeFile(uri: string): void {
-    if (this.files.delete(uri)) this.changed();
+    const file = this.files.get(uri);
+    if (!file) return;
+    this.log.replaced(file.resources, []);
+    this.files.delete(uri);
+    this.changed();
+  }
+
+  /** Runs `work` and returns with its result which groups of resources it asked about. */
+  recordReads<T>(work: () => T): { result: T; reads: Reads } {
+    return this.log.record(work);
+  }
+
+  /** Whether every group of resources those reads asked about is still as it was then. */
+  unchangedSince(reads: Reads): boolean {
+    return this.log.unchangedSince(reads);
+  }
+
+  /** An inventory of the same files and cluster, to try edits on without changing what others see. */
+  scratch(): Inventory {
+    const copy = new Inventory();
+    for (const file of this.files.values()) copy.files.set(file.uri, file);
+    copy.clusterResources = this.clusterResources;
+    return copy;
   }
 
   getFile(uri: string): ManifestFile | undefined {
@@ -70,10 +96,12 @@ export class Inventory {
   /** Resources read from a live cluster or a snapshot; a manifest with the same kind, namespace and name wins over them. */
   setCluster(resources: Resource[]): void {
     this.clusterResources = resources;
+    this.log.everythingChanged();
     this.changed();
   }
 
   hasCluster(): boolean {
+    this.log.read('*');
     return this.clusterResources.length > 0;
   }
 
@@ -104,16 +132,19 @@ export class Inventory {
    * pods, mirror pods), so a finding is reported once, on the object to change.
    */
   clusterManaged(): Resource[] {
+    this.log.read('*');
     const shadowed = new Set<string>();
     for (const file of this.files.values()) for (const resource of file.resources) shadowed.add(key(resource));
     return this.clusterResources.filter((r) => !shadowed.has(key(r)) && !ownedByAnother(r));
   }
 
   resources(): Resource[] {
+    this.log.read('*');
     return [...this.byNamespace().values()].flat();
   }
 
   inNamespace(namespace: string, kind?: string): Resource[] {
+    this.log.read(kind ? `${namespace}|${kind}` : `${namespace}|*`);
     if (!kind) return this.byNamespace().get(namespace) ?? [];
     // Rules ask this for every workload: answered from an index rather than a scan of the namespace.
     if (!this.kindIndex) {
@@ -131,7 +162,8 @@ export class Inventory {
   }
 
   ofKind(kind: string): Resource[] {
-    return this.resources().filter((r) => r.kind === kind);
+    this.log.read(`*|${kind}`);
+    return [...this.byNamespace().values()].flat().filter((r) => r.kind === kind);
   }
 
   /** PodDisruptionBudgets whose selector matches the workload's pod labels. */
@@ -190,18 +222,20 @@ export class Inventory {
 
   /** Everything in the namespace that carries pod labels: workloads with their templates, and pods read from a cluster. */
   podCarriersIn(namespace: string): Resource[] {
+    for (const kind of WORKLOAD_KINDS) this.log.read(`${namespace}|${kind}`);
     return this.namespaceList('carriers', namespace, isWorkload);
   }
 
   /** Custom resources in the namespace (monitoring.coreos.com, …): an operator may create pods from them that no manifest shows. */
   customResourcesIn(namespace: string): Resource[] {
+    this.log.read(`${namespace}|+custom`);
     return this.namespaceList('custom', namespace, isCustomResource);
   }
 
   private namespaceList(name: string, namespace: string, keep: (resource: Resource) => boolean): Resource[] {
     const at = `${name}|${namespace}`;
     let list = this.namespaceLists.get(at);
-    if (!list) this.namespaceLists.set(at, (list = this.inNamespace(namespace).filter(keep)));
+    if (!list) this.namespaceLists.set(at, (list = (this.byNamespace().get(namespace) ?? []).filter(keep)));
     return list.slice();
   }
 
@@ -224,6 +258,14 @@ export class Inventory {
     if (!selector) return [];
     return this.inNamespace(workload.namespace, 'Pod').filter((pod) => selectorMatches(selector, pod.object?.metadata?.labels));
   }
+}
+
+/** The groups a resource belongs to, as questions to the inventory read them (see ReadLog). */
+function groupsOf(resource: Resource): string[] {
+  const { namespace, kind } = resource;
+  const groups = [`${namespace}|${kind}`, `${namespace}|*`, `*|${kind}`, '*'];
+  if (isCustomResource(resource)) groups.push(`${namespace}|+custom`);
+  return groups;
 }
 
 /** A kind from an API group outside Kubernetes itself (built-in groups have no dot or end in `.k8s.io`). */

@@ -17,6 +17,12 @@ const root = packageRoot();
 /** A link to the rule's page shipped with the extension (docs/rules/<id>.md). */
 export function ruleDocsHref(ruleId: string): string | undefined {
   if (!root) return undefined;
-  const page = join(root, 'docs', 'rules', `${ruleId}.md`);
-  return existsSync(page) ? pathToFileURL(page).toString() : undefined;
+  // Asked for every diagnostic sent: the file system is asked once per rule.
+  if (!hrefs.has(ruleId)) {
+    const page = join(root, 'docs', 'rules', `${ruleId}.md`);
+    hrefs.set(ruleId, existsSync(page) ? pathToFileURL(page).toString() : undefined);
+  }
+  return hrefs.get(ruleId);
 }
+
+const hrefs = new Map<string, string | undefined>();

@@ -58,12 +58,24 @@ const CLUSTER_SCOPED = new Set([
   'Cluster', 'ClusterConfiguration', 'InitConfiguration', 'JoinConfiguration', 'KubeletConfiguration', 'KubeProxyConfiguration',
 ]);
 
-const MAX_CACHE = 20_000;
+/**
+ * Parses of recent texts, for callers that parse the same text again (a fix tried, then applied). Bounded
+ * by the size of the texts it holds, not their number: a parse takes tens of times its text in memory.
+ * A file parsed again after an edit reuses its own previous parses instead (see parseManifest).
+ */
+const MAX_CACHED_TEXT = 1 << 20;
 const cache = new Map<string, ParsedChunk>();
+let cachedText = 0;
 
 /** Forgets every cached parse (benchmarks measure cold parses with it). */
 export function clearParseCache(): void {
   cache.clear();
+  cachedText = 0;
+}
+
+/** How many characters of text the cache holds parses of (its bound is MAX_CACHED_TEXT). */
+export function parseCacheSize(): number {
+  return cachedText;
 }
 
 /** Parses one document's text, reusing the result of an earlier parse of the same text. */
@@ -75,8 +87,15 @@ export function parseChunk(text: string): ParsedChunk {
     return hit;
   }
   const parsed = parseUncached(text);
-  cache.set(text, parsed);
-  if (cache.size > MAX_CACHE) cache.delete(cache.keys().next().value as string);
+  if (text.length <= MAX_CACHED_TEXT / 4) {
+    cache.set(text, parsed);
+    cachedText += text.length;
+    for (const oldest of cache.keys()) {
+      if (cachedText <= MAX_CACHED_TEXT) break;
+      cache.delete(oldest);
+      cachedText -= oldest.length;
+    }
+  }
   return parsed;
 }
 
@@ -153,7 +172,12 @@ function templateOutsideScalars(doc: Document.Parsed, text: string): number | un
   return found;
 }
 
-export function parseManifest(uri: string, text: string): ManifestFile {
+/**
+ * The file's documents and resources. With `previous` (the same file before an edit), a document whose
+ * text is unchanged keeps its parse, so an edit re-parses only the documents it touched, and nothing is
+ * kept beyond what the two versions hold.
+ */
+export function parseManifest(uri: string, text: string, previous?: ManifestFile): ManifestFile {
   const isJson = /\.json$/i.test(uri);
   const file: ManifestFile = {
     uri,
@@ -164,8 +188,9 @@ export function parseManifest(uri: string, text: string): ManifestFile {
     looksLikeKubernetes: /(^|[\s{,"])apiVersion"?\s*:/m.test(text) && /(^|[\s{,"])kind"?\s*:/m.test(text),
   };
   const chunks = isJson ? [{ offset: 0, text }] : splitDocuments(text);
+  const earlier = new Map(previous?.documents.map((d) => [d.text, d.parsed]));
   chunks.forEach((chunk, index) => {
-    const parsed = parseChunk(chunk.text);
+    const parsed = earlier.get(chunk.text) ?? (previous ? parseUncached(chunk.text) : parseChunk(chunk.text));
     const document: ManifestDocument = { index, offset: chunk.offset, text: chunk.text, parsed, resources: [] };
     if (parsed.templateAt !== undefined && file.templateAt === undefined) file.templateAt = chunk.offset + parsed.templateAt;
     document.resources = resourcesOf(document, file);

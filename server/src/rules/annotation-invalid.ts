@@ -11,7 +11,7 @@ import {
   writtenAnnotations,
 } from '../manifest/declared';
 import { setField } from '../fixes/yaml-edit';
-import type { ManifestFile, Resource } from '../manifest/parse';
+import type { ManifestDocument, ManifestFile, Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { ignoreCommentIds } from './suppression';
 import type { Rule } from './types';
@@ -40,6 +40,16 @@ function problemWith(key: string, value: unknown, known: readonly string[]): str
   }
 }
 
+/** The lines of the documents under analysis that may hold a kube-resilience-ignore comment. */
+function* linesOf(file: ManifestFile, documents: readonly ManifestDocument[]): Generator<number> {
+  for (const document of documents) {
+    if (!document.text.includes('kube-resilience-ignore')) continue;
+    const first = file.lines.position(document.offset).line;
+    const last = file.lines.position(document.offset + Math.max(0, document.text.length - 1)).line;
+    for (let line = first; line <= last; line++) yield line;
+  }
+}
+
 function resourceAtLine(file: ManifestFile, line: number): Resource | undefined {
   const offset = file.lines.lineStart(line);
   return file.resources.find((r) => r.document && offset >= r.document.offset && offset < r.document.offset + r.document.text.length);
@@ -63,7 +73,7 @@ export const annotationInvalid: Rule = {
 `,
     ),
   },
-  check({ file, resources, ruleIds, report }) {
+  check({ file, documents, resources, ruleIds, report }) {
     for (const resource of resources) {
       for (const { key, value, path } of writtenAnnotations(resource)) {
         if (!declaredAnnotationSpec(key)) {
@@ -91,7 +101,7 @@ export const annotationInvalid: Rule = {
       }
     }
     if (!file) return;
-    for (let line = 0; line < file.lines.lineCount; line++) {
+    for (const line of linesOf(file, documents)) {
       const text = file.lines.lineText(line);
       if (!text.includes('kube-resilience-ignore')) continue;
       for (const { id, column } of ignoreCommentIds(text)) {

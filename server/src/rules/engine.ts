@@ -2,7 +2,7 @@ import type { ClusterInfo } from '../cluster/types';
 import type { Fix } from '../fixes/edit';
 import { insertCommentAbove, setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
-import type { ManifestFile, Resource } from '../manifest/parse';
+import type { ManifestDocument, ManifestFile, Resource } from '../manifest/parse';
 import { writtenAnnotations } from '../manifest/declared';
 import { rangeOfPath } from '../manifest/path';
 import type { Range } from '../manifest/text';
@@ -20,12 +20,17 @@ export interface AnalyzeOptions {
 
 /** Findings for one file of manifests, with every other resource of the inventory in view. */
 export function analyzeFile(file: ManifestFile, inventory: Inventory, options: AnalyzeOptions = {}): Finding[] {
-  return run({ file, resources: file.resources, inventory, cluster: options.cluster }, options);
+  return run({ file, documents: file.documents, resources: file.resources, inventory, cluster: options.cluster }, options);
+}
+
+/** Findings for some documents of a file: their resources' own rules and what relates them to others. */
+export function analyzeDocuments(file: ManifestFile, documents: readonly ManifestDocument[], inventory: Inventory, options: AnalyzeOptions = {}): Finding[] {
+  return run({ file, documents, resources: documents.flatMap((d) => d.resources), inventory, cluster: options.cluster }, options);
 }
 
 /** Findings about the cluster's own resources (nodes, CoreDNS, …), which belong to no file. */
 export function analyzeCluster(inventory: Inventory, options: AnalyzeOptions & { cluster: ClusterInfo }): Finding[] {
-  return run({ resources: inventory.clusterManaged(), inventory, cluster: options.cluster }, options);
+  return run({ documents: [], resources: inventory.clusterManaged(), inventory, cluster: options.cluster }, options);
 }
 
 /** Every rule id there is, for rules that validate ids people write (the registry cannot be imported by a rule). */
@@ -70,7 +75,7 @@ function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOpti
   return findings.sort(compareFindings);
 }
 
-function compareFindings(a: Finding, b: Finding): number {
+export function compareFindings(a: Finding, b: Finding): number {
   const la = a.range?.start.line ?? -1;
   const lb = b.range?.start.line ?? -1;
   return la - lb || (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) || a.ruleId.localeCompare(b.ruleId);

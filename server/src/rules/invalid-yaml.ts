@@ -9,9 +9,9 @@ export const invalidYaml: Rule = {
     description:
       'A YAML document that does not parse cannot be applied, and nothing in it can be checked. The other documents of the file are still analysed.',
   },
-  check({ file, report }) {
+  check({ file, documents, report }) {
     if (!file || !file.looksLikeKubernetes) return;
-    for (const document of file.documents) {
+    for (const document of documents) {
       const error = document.parsed.error;
       if (!error) continue;
       const start = document.offset + error.offset;

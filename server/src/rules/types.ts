@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Fix } from '../fixes/edit';
 import type { Inventory } from '../inventory/inventory';
-import type { ManifestFile, Resource } from '../manifest/parse';
+import type { ManifestDocument, ManifestFile, Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import type { Range } from '../manifest/text';
 
@@ -82,7 +82,12 @@ export interface Report {
 export interface RuleContext {
   /** The file under analysis; absent when the cluster's own resources are analysed. */
   file?: ManifestFile;
-  /** The resources under analysis: the file's, or the cluster's. */
+  /**
+   * The documents under analysis: the file's, or only some of them when an edit changed those (a rule
+   * that reads the text itself reads these documents, not all of `file.documents`).
+   */
+  documents: readonly ManifestDocument[];
+  /** The resources under analysis: those of `documents`, or the cluster's. */
   resources: Resource[];
   inventory: Inventory;
   cluster?: ClusterInfo;

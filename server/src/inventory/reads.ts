@@ -1,0 +1,64 @@
+import type { Resource } from '../manifest/parse';
+
+/** The groups of resources an analysis asked the inventory about, each at its generation then. */
+export type Reads = ReadonlyMap<string, number>;
+
+/**
+ * Which questions about other resources an analysis asked, so that its result can be kept until an
+ * answer may differ. A question reads groups (`ns|Kind`, `ns|*`, `*|Kind`, `*`, `ns|+custom`); a
+ * resource that appears, disappears or changes moves the generation of every group it belongs to.
+ * Dependencies are thus inferred from the questions rules ask: a new rule needs nothing to take part.
+ */
+export class ReadLog {
+  private readonly generations = new Map<string, number>();
+  /** Moves every group at once (a new cluster view). */
+  private epoch = 0;
+  private recording: Map<string, number> | undefined;
+
+  constructor(private readonly groupsOf: (resource: Resource) => string[]) {}
+
+  read(group: string): void {
+    if (this.recording && !this.recording.has(group)) this.recording.set(group, this.generation(group));
+  }
+
+  private generation(group: string): number {
+    return this.epoch * 2 ** 32 + (this.generations.get(group) ?? 0);
+  }
+
+  record<T>(work: () => T): { result: T; reads: Reads } {
+    const outer = this.recording;
+    const reads = new Map<string, number>();
+    this.recording = reads;
+    try {
+      return { result: work(), reads };
+    } finally {
+      // A recording inside another adds to it too: the outer analysis asked the same questions.
+      if (outer) for (const [group, generation] of reads) if (!outer.has(group)) outer.set(group, generation);
+      this.recording = outer;
+    }
+  }
+
+  unchangedSince(reads: Reads): boolean {
+    for (const [group, generation] of reads) if (this.generation(group) !== generation) return false;
+    return true;
+  }
+
+  /**
+   * `before` gave way to `after`: the groups of every resource that is not in both as often (by parsed
+   * object: an unchanged text keeps its parse) move.
+   */
+  replaced(before: readonly Resource[], after: readonly Resource[]): void {
+    const count = new Map<unknown, number>();
+    for (const resource of after) count.set(resource.object, (count.get(resource.object) ?? 0) + 1);
+    for (const resource of before) count.set(resource.object, (count.get(resource.object) ?? 0) - 1);
+    for (const resource of [...before, ...after]) if (count.get(resource.object) !== 0) this.moved(resource);
+  }
+
+  everythingChanged(): void {
+    this.epoch++;
+  }
+
+  private moved(resource: Resource): void {
+    for (const group of this.groupsOf(resource)) this.generations.set(group, (this.generations.get(group) ?? 0) + 1);
+  }
+}

@@ -1,0 +1,138 @@
+import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ClusterInfo } from '../cluster/types';
+import type { Inventory } from '../inventory/inventory';
+import { parseManifest } from '../manifest/parse';
+import { IncrementalAnalysis } from '../rules/incremental';
+import type { Finding, SeverityOverride } from '../rules/types';
+import { toDiagnostic } from './convert';
+
+export interface ValidationHost {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  inventory: Inventory;
+  enabled(): boolean;
+  severities(): Record<string, SeverityOverride>;
+  cluster(): ClusterInfo | undefined;
+  isManifest(uri: string): boolean;
+  /** The key of the same file as read from disk, which an open document replaces in the inventory. */
+  diskUri(uri: string): string;
+  docsHref(ruleId: string): string | undefined;
+}
+
+/** The longest wait after a keystroke before validating; cheaper analyses wait as long as they last. */
+const MAX_DEBOUNCE_MS = 150;
+
+/**
+ * The validation loop of open documents: debounced by what the last analysis cost, incremental (an edit
+ * re-parses its own YAML documents and re-analyses what depends on them), and fair (documents that
+ * another one's edit may affect are validated once, after the burst, one at a time so requests are
+ * answered between them; their diagnostics are sent only when they changed).
+ */
+export class Validation {
+  private analysis = new IncrementalAnalysis();
+  private readonly cache = new Map<string, { version: number; findings: Finding[] }>();
+  private readonly published = new Map<string, Finding[]>();
+  private readonly diagnostics = new WeakMap<Finding, Diagnostic>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly costs = new Map<string, number>();
+  /** Documents to validate again because another document changed; validated together, once. */
+  private readonly others = new Set<string>();
+  private othersTimer: NodeJS.Timeout | undefined;
+  /** The text of each open document that the other open documents were last validated against. */
+  private readonly spreadTexts = new Map<string, string>();
+  /** How many analyses of a document were run (a measure of the work, for tests). */
+  validations = 0;
+
+  constructor(private readonly host: ValidationHost) {}
+
+  /** The current findings of an open document (cached by version). */
+  findingsFor(uri: string): Finding[] {
+    const doc = this.host.documents.get(uri);
+    if (!doc || !this.host.enabled() || !this.host.isManifest(uri)) return [];
+    const cached = this.cache.get(uri);
+    if (cached && cached.version === doc.version) return cached.findings;
+    const { inventory } = this.host;
+    const started = performance.now();
+    const file = parseManifest(uri, doc.getText(), inventory.getFile(uri));
+    if (this.host.diskUri(uri) !== uri) inventory.removeFile(this.host.diskUri(uri));
+    inventory.setFile(file);
+    const options = { severities: this.host.severities(), cluster: this.host.cluster() };
+    const findings = this.analysis.analyze(file, inventory, options).filter((f) => f.uri === uri && f.range);
+    this.validations++;
+    this.costs.set(uri, performance.now() - started);
+    this.cache.set(uri, { version: doc.version, findings });
+    return findings;
+  }
+
+  /** Validates after a wait as long as the last analysis of this document took (at most 150 ms). */
+  schedule(uri: string, delay = Math.min(MAX_DEBOUNCE_MS, this.costs.get(uri) ?? 0)): void {
+    clearTimeout(this.timers.get(uri));
+    this.others.delete(uri);
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        this.validate(uri, true);
+      }, delay),
+    );
+  }
+
+  /** Every open document (but `except`) is validated again once, after the current burst of work. */
+  revalidateOpen(except?: string): void {
+    for (const doc of this.host.documents.all()) if (doc.uri !== except && !this.timers.has(doc.uri)) this.others.add(doc.uri);
+    clearTimeout(this.othersTimer);
+    this.othersTimer = setTimeout(() => this.validateOthers(), MAX_DEBOUNCE_MS);
+  }
+
+  /** Everything known changed (settings, cluster): nothing cached is reused. */
+  reset(): void {
+    this.cache.clear();
+    this.analysis = new IncrementalAnalysis();
+  }
+
+  closed(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    this.others.delete(uri);
+    this.cache.delete(uri);
+    this.costs.delete(uri);
+    this.published.delete(uri);
+    this.spreadTexts.delete(uri);
+    this.analysis.forget(uri);
+  }
+
+  private validateOthers(): void {
+    const next = this.others.values().next();
+    if (next.done) return;
+    this.others.delete(next.value);
+    this.validate(next.value, false);
+    // One document at a time: requests that arrived meanwhile are answered before the next.
+    if (this.others.size) this.othersTimer = setTimeout(() => this.validateOthers(), 0);
+  }
+
+  private validate(uri: string, own: boolean): void {
+    const doc = this.host.documents.get(uri);
+    if (!doc) return;
+    this.cache.delete(uri);
+    const findings = this.findingsFor(uri);
+    const previous = this.published.get(uri);
+    // Its own edit always answers (the client waits for this version); another's only when something changed.
+    if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) {
+      this.published.set(uri, findings);
+      this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => this.diagnosticOf(f)) });
+    }
+    const text = doc.getText();
+    if (own && this.spreadTexts.get(uri) !== text) {
+      this.spreadTexts.set(uri, text);
+      // Other open files may depend on this one (a PDB here, its Deployment there).
+      if (this.host.documents.all().length > 1) this.revalidateOpen(uri);
+    }
+  }
+
+  private diagnosticOf(finding: Finding): Diagnostic {
+    let diagnostic = this.diagnostics.get(finding);
+    if (!diagnostic) this.diagnostics.set(finding, (diagnostic = toDiagnostic(finding, (id) => this.host.docsHref(id))));
+    return diagnostic;
+  }
+}

@@ -1,0 +1,182 @@
+import type { Inventory } from '../inventory/inventory';
+import type { Reads } from '../inventory/reads';
+import type { ManifestDocument, ManifestFile, ParsedChunk } from '../manifest/parse';
+import type { Range } from '../manifest/text';
+import { analyzeDocuments, analyzeFile, compareFindings, type AnalyzeOptions } from './engine';
+import type { Finding } from './types';
+
+/** A document's findings, where they were computed and what they asked of the inventory. */
+interface Entry {
+  findings: Finding[];
+  /** The document's first line when they were computed. */
+  line: number;
+  /** Its place in the file then (a message may count documents: "Document 3 does not parse"). */
+  index: number;
+  reads: Reads;
+  /** The other files its related locations point into, as they were: they go stale when one of them changes. */
+  relatedFiles: Map<string, ManifestFile | undefined>;
+}
+
+interface FileState {
+  file: ManifestFile;
+  inventory: Inventory;
+  options: AnalyzeOptions;
+  /** By parse (one per document text): unchanged text keeps its parse, so its entry is found again. */
+  entries: Map<ParsedChunk, Entry[]>;
+  /** The first line of each document, in order. */
+  lines: number[];
+  /** How many documents have each parse (the same text twice gives one parse). */
+  occurrences: Map<ParsedChunk, number>;
+}
+
+/**
+ * The findings of a file after an edit, redoing only what the edit can change: a document whose text
+ * changed, and a document whose analysis asked the inventory about a group of resources that changed
+ * (the PDBs of its namespace, the Deployments an HPA may target, …). Everything else is reused, its
+ * ranges moved when lines were added or removed above it. The result equals `analyzeFile`.
+ */
+export class IncrementalAnalysis {
+  private readonly files = new Map<string, FileState>();
+  /** How many documents were analysed (not reused) since the start: what an edit cost. */
+  analysedDocuments = 0;
+
+  analyze(file: ManifestFile, inventory: Inventory, options: AnalyzeOptions = {}): Finding[] {
+    const previous = this.files.get(file.uri);
+    const comparable = previous && previous.inventory === inventory && sameOptions(previous.options, options) && previous.file.looksLikeKubernetes === file.looksLikeKubernetes;
+    if (file.templateAt !== undefined || file.clusterSnapshot) {
+      this.files.delete(file.uri);
+      return analyzeFile(file, inventory, options);
+    }
+    const lines = file.documents.map((d) => file.lines.position(d.offset).line);
+    const newLines = new Map<ParsedChunk, number[]>();
+    const occurrences = new Map<ParsedChunk, number>();
+    file.documents.forEach((d, i) => {
+      const at = newLines.get(d.parsed);
+      if (at) at.push(lines[i]);
+      else newLines.set(d.parsed, [lines[i]]);
+      occurrences.set(d.parsed, (occurrences.get(d.parsed) ?? 0) + 1);
+    });
+    const state: FileState = { file, inventory, options, entries: new Map(), lines, occurrences };
+    // Related locations in other documents of the file move with those documents.
+    const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
+    const findings: Finding[] = [];
+    file.documents.forEach((document, i) => {
+      let entry = comparable ? previous.entries.get(document.parsed)?.shift() : undefined;
+      if (entry && (entry.index !== document.index || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
+      if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, newLines, this.currentFixes(file.uri));
+      entry ??= this.analyseDocument(file, document, lines[i], inventory, options);
+      const list = state.entries.get(document.parsed);
+      if (list) list.push(entry);
+      else state.entries.set(document.parsed, [entry]);
+      findings.push(...entry.findings);
+    });
+    this.files.set(file.uri, state);
+    return findings.sort(compareFindings);
+  }
+
+  /** Forgets a file (closed, or analysed on its own from now on). */
+  forget(uri: string): void {
+    this.files.delete(uri);
+  }
+
+  private analyseDocument(file: ManifestFile, document: ManifestDocument, line: number, inventory: Inventory, options: AnalyzeOptions): Entry {
+    this.analysedDocuments++;
+    const { result, reads } = inventory.recordReads(() => analyzeDocuments(file, [document], inventory, options));
+    const refresh = this.currentFixes(file.uri);
+    // Fixes are text edits of the file they were computed on; once the file has changed they are computed again.
+    for (const finding of result) keepFixesCurrent(finding, () => (this.files.get(file.uri)?.file === file ? undefined : refresh(finding)));
+    const relatedFiles = new Map<string, ManifestFile | undefined>();
+    for (const finding of result) for (const r of finding.related) if (r.uri !== file.uri) relatedFiles.set(r.uri, inventory.getFile(r.uri));
+    return { findings: result, line, index: document.index, reads, relatedFiles };
+  }
+
+  /** The fixes of a finding computed again on the file as it is now (its document analysed anew). */
+  private currentFixes(uri: string): (finding: Finding) => Finding['fixes'] {
+    return (finding) => {
+      const state = this.files.get(uri);
+      if (!state || !finding.range) return [];
+      const { file, inventory, options } = state;
+      const offset = file.lines.offset(finding.range.start);
+      const document = [...file.documents].reverse().find((d) => d.offset <= offset);
+      if (!document) return [];
+      const fresh = analyzeDocuments(file, [document], inventory, options);
+      const same = fresh.find((f) => f.ruleId === finding.ruleId && f.message === finding.message && sameStart(f.range, finding.range));
+      return same?.fixes ?? [];
+    };
+  }
+}
+
+function relatedFilesUnchanged(entry: Entry, inventory: Inventory): boolean {
+  for (const [uri, file] of entry.relatedFiles) if (inventory.getFile(uri) !== file) return false;
+  return true;
+}
+
+function sameOptions(a: AnalyzeOptions, b: AnalyzeOptions): boolean {
+  return a.cluster === b.cluster && a.rules === b.rules && JSON.stringify(a.severities ?? {}) === JSON.stringify(b.severities ?? {});
+}
+
+function sameStart(a: Range | null, b: Range | null): boolean {
+  return !!a && !!b && a.start.line === b.start.line && a.start.character === b.start.character;
+}
+
+/** Replaces a finding's fixes by `current()` whenever that gives an answer (the file changed since). */
+function keepFixesCurrent(finding: Finding, current: () => Finding['fixes'] | undefined): void {
+  const own = Object.getOwnPropertyDescriptor(finding, 'fixes');
+  const original = () => (own?.get ? own.get.call(finding) : own?.value ?? []);
+  Object.defineProperty(finding, 'fixes', { enumerable: true, configurable: true, get: () => current() ?? original() });
+}
+
+/**
+ * An entry of a document that moved (lines added or removed above it): its ranges moved with it, and
+ * so did its related locations in the same file, each by how far its own document moved. Undefined
+ * when a related location cannot be followed (its document is gone).
+ */
+function moved(entry: Entry, line: number, uri: string, previous: FileState, newLines: Map<ParsedChunk, number[]>, refresh: (finding: Finding) => Finding['fixes']): Entry | undefined {
+  const shiftOf = (oldLine: number): number | undefined => {
+    const index = lastAtOrBefore(previous.lines, oldLine);
+    if (index < 0) return undefined;
+    const document = previous.file.documents[index];
+    const at = newLines.get(document.parsed);
+    // A text that occurs once in both files moved as a whole; anything else is recomputed.
+    if (at?.length !== 1 || previous.occurrences.get(document.parsed) !== 1) return undefined;
+    return at[0] - previous.lines[index];
+  };
+  const findings: Finding[] = [];
+  for (const finding of entry.findings) {
+    const related = [];
+    for (const r of finding.related) {
+        if (r.uri !== uri) {
+        related.push(r);
+        continue;
+      }
+        const shift = shiftOf(r.range.start.line);
+      if (shift === undefined) return undefined;
+      related.push({ ...r, range: shiftRange(r.range, shift) });
+    }
+    const shift = finding.range && finding.uri === uri ? shiftOf(finding.range.start.line) : 0;
+    if (shift === undefined) return undefined;
+    const { ruleId, severity, message, resource } = finding;
+    const copy = { ruleId, severity, message, uri: finding.uri, range: finding.range && shiftRange(finding.range, shift), resource, related } as Finding;
+    keepFixesCurrent(copy, () => refresh(copy));
+    findings.push(copy);
+  }
+  return { ...entry, findings, line };
+}
+
+function shiftRange(range: Range, lines: number): Range {
+  return { start: { line: range.start.line + lines, character: range.start.character }, end: { line: range.end.line + lines, character: range.end.character } };
+}
+
+function lastAtOrBefore(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= value) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
+import { IncrementalAnalysis } from '../../server/src/rules/incremental';
+import type { Finding } from '../../server/src/rules/types';
+
+/** A small seeded random stream, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)];
+
+function deployment(next: () => number): string {
+  const app = pick(next, ['web', 'api', 'db']);
+  const replicas = pick(next, [1, 2, 3]);
+  const comment = next() < 0.2 ? '# kube-resilience-ignore single-replica -- accepted\n' : '';
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${app}-${Math.floor(next() * 3)}
+  namespace: ${pick(next, ['shop', 'default'])}
+${comment}spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: ${app}}
+  template:
+    metadata:
+      labels: {app: ${app}}
+    spec:
+      containers:
+        - name: app
+          image: registry.example/${app}:1
+          ports: [{name: http, containerPort: 8080}]
+          livenessProbe: {httpGet: {path: /live, port: http}}
+`;
+}
+
+const others: ((next: () => number) => string)[] = [
+  (next) => `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: pdb-${Math.floor(next() * 3)}, namespace: ${pick(next, ['shop', 'default'])}}
+spec:
+  ${pick(next, ['minAvailable: 1', 'maxUnavailable: 0', 'minAvailable: 100%'])}
+  selector: {matchLabels: {app: ${pick(next, ['web', 'api', 'db'])}}}
+`,
+  (next) => `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: hpa, namespace: ${pick(next, ['shop', 'default'])}}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: ${pick(next, ['web', 'api'])}-${Math.floor(next() * 3)}}
+  minReplicas: ${pick(next, [1, 2])}
+  maxReplicas: 5
+`,
+  (next) => `apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: ${pick(next, ['shop', 'default'])}}
+spec:
+  selector: {app: ${pick(next, ['web', 'api'])}}
+  ports: [{port: 80, targetPort: http}]
+`,
+  () => `apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+data: {a: "1"}
+`,
+  () => `apiVersion: v1
+kind: ConfigMap
+metadata: {name: broken
+data: [
+`,
+];
+
+function randomDocument(next: () => number): string {
+  return next() < 0.5 ? deployment(next) : pick(next, others)(next);
+}
+
+function randomFile(next: () => number, documents: number): string[] {
+  return Array.from({ length: documents }, () => randomDocument(next));
+}
+
+function join(documents: string[]): string {
+  return documents.map((d) => `---\n${d}`).join('');
+}
+
+/** One random edit: replace, insert or remove a document, add lines above one, or change one character. */
+function edit(next: () => number, documents: string[]): string[] {
+  const out = [...documents];
+  const at = Math.floor(next() * out.length);
+  const choice = next();
+  if (choice < 0.25) out[at] = randomDocument(next);
+  else if (choice < 0.4) out.splice(at, 0, randomDocument(next));
+  else if (choice < 0.5 && out.length > 1) out.splice(at, 1);
+  else if (choice < 0.7) out[at] = `# a comment\n\n${out[at]}`;
+  else {
+    const text = out[at];
+    const i = Math.floor(next() * text.length);
+    out[at] = text.slice(0, i) + pick(next, ['a', '1', ' ', ':', '\n', '']) + text.slice(i + 1);
+  }
+  return out;
+}
+
+/** What a person sees of a finding, fixes included. */
+function shown(findings: Finding[]): unknown[] {
+  return findings.map((f) => ({
+    ruleId: f.ruleId,
+    severity: f.severity,
+    message: f.message,
+    uri: f.uri,
+    range: f.range,
+    related: f.related,
+    fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits })),
+  }));
+}
+
+describe('incremental analysis', () => {
+  it('gives after every random edit exactly what analysing the whole file from scratch gives, fixes included', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const next = random(seed);
+      const inventory = new Inventory();
+      const analysis = new IncrementalAnalysis();
+      let mine = randomFile(next, 6);
+      let theirs = randomFile(next, 3);
+      let file: ManifestFile | undefined;
+      inventory.setFile(parseManifest('other.yaml', join(theirs)));
+      for (let step = 0; step < 25; step++) {
+        mine = edit(next, mine);
+        // Another file changes now and then: relations across files count too.
+        if (next() < 0.3) {
+          theirs = edit(next, theirs);
+          inventory.setFile(parseManifest('other.yaml', join(theirs), inventory.getFile('other.yaml')));
+        }
+        file = parseManifest('mine.yaml', join(mine), file);
+        inventory.setFile(file);
+        const incremental = analysis.analyze(file, inventory);
+        const scratch = new Inventory();
+        scratch.setFile(parseManifest('other.yaml', join(theirs)));
+        const fresh = parseManifest('mine.yaml', join(mine));
+        scratch.setFile(fresh);
+        assert.deepEqual(shown(incremental), shown(analyzeFile(fresh, scratch)), `seed ${seed}, step ${step}`);
+      }
+    }
+  });
+
+  it('analyses only the edited document when nothing else depends on it', () => {
+    const next = random(7);
+    const documents = [...randomFile(next, 20), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: edited}\ndata: {a: "1"}\n'];
+    const inventory = new Inventory();
+    const analysis = new IncrementalAnalysis();
+    let file = parseManifest('mine.yaml', join(documents));
+    inventory.setFile(file);
+    analysis.analyze(file, inventory);
+    const before = analysis.analysedDocuments;
+    documents[documents.length - 1] = documents[documents.length - 1].replace('"1"', '"2"');
+    file = parseManifest('mine.yaml', join(documents), file);
+    inventory.setFile(file);
+    analysis.analyze(file, inventory);
+    assert.equal(analysis.analysedDocuments - before, 1);
+  });
+
+  it('analyses again the Deployments a new PodDisruptionBudget of their namespace may select, and only the edited document besides', () => {
+    const deploymentIn = (namespace: string, name: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: ${namespace}}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n`;
+    const documents = [deploymentIn('a', 'one'), deploymentIn('a', 'two'), deploymentIn('b', 'three'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: a}\n'];
+    const inventory = new Inventory();
+    const analysis = new IncrementalAnalysis();
+    let file = parseManifest('mine.yaml', join(documents));
+    inventory.setFile(file);
+    const before = analysis.analyze(file, inventory).filter((f) => f.ruleId === 'pdb-missing').length;
+    documents[3] = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: one}}\n';
+    const analysed = analysis.analysedDocuments;
+    file = parseManifest('mine.yaml', join(documents), file);
+    inventory.setFile(file);
+    const after = analysis.analyze(file, inventory).filter((f) => f.ruleId === 'pdb-missing').length;
+    assert.equal(after, before - 1);
+    assert.equal(analysis.analysedDocuments - analysed, 3, 'the two Deployments of namespace a and the PDB');
+  });
+});
