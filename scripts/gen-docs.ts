@@ -2,7 +2,7 @@
 // from the rules' metadata: `npm run docs`. test/docs checks the committed pages match.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fixFile } from '../server/src/fixes/apply';
+import { fixFile, preferredFix } from '../server/src/fixes/apply';
 import { Inventory } from '../server/src/inventory/inventory';
 import { parseManifest } from '../server/src/manifest/parse';
 import { analyzeFile } from '../server/src/rules/engine';
@@ -35,11 +35,17 @@ function exampleSection(rule: Rule): string[] {
   const out = ['## Example', '', fence(rule.meta.example), ''];
   if (!findings.length) throw new Error(`the example of ${rule.meta.id} does not trigger it`);
   out.push('Finding' + (findings.length > 1 ? 's' : '') + ':', '', ...findings.map((f) => `- line ${(f.range?.start.line ?? 0) + 1} (${f.severity}): ${f.message}`), '');
-  if (findings.some((f) => f.fixes.some((x) => x.preferred))) {
+  if (findings.some((f) => preferredFix(f))) {
     const fixed = fixFile(EXAMPLE_URI, rule.meta.example, inventory, { rules: [rule] }, (f) => f.ruleId === rule.meta.id).text;
     out.push('After the fix:', '', fence(fixed), '');
   }
   return out;
+}
+
+/** Which of the rule's fixes `check --fix` and an editor's fix-all apply, and which wait for a person. */
+function fixSafety(rule: Rule): string {
+  if (!rule.meta.unsafeFixes) return '**Safety**: safe. Its fixes do not change what the application does; `check --fix` and the editor\'s "Fix all" apply them.';
+  return `**Safety**: ${rule.meta.unsafeFixes} An unsafe fix is offered in the editor with what it changes, never as the preferred fix nor in "Fix all", and \`check --fix\` applies it only with \`--unsafe-fixes\`.`;
 }
 
 function rulePage(rule: Rule): string {
@@ -62,6 +68,7 @@ function rulePage(rule: Rule): string {
     '',
     meta.fix ?? 'No automatic fix: the finding explains what to change.',
     '',
+    ...(meta.fix ? [fixSafety(rule), ''] : []),
     '## Suppress',
     '',
     `- For one finding: the comment \`# kube-resilience-ignore ${meta.id} -- reason\` on the line above the underlined key (the quick fix "Ignore ${meta.id} here" writes it).`,
@@ -80,7 +87,7 @@ function indexPage(): string {
     const rules = RULES.filter((r) => r.meta.scenario === scenario);
     if (!rules.length) continue;
     lines.push(`## ${heading}`, '', '| rule | severity | finds | fix |', '|---|---|---|---|');
-    for (const { meta } of rules) lines.push(`| [\`${meta.id}\`](rules/${meta.id}.md) | ${meta.severity} | ${meta.title} | ${meta.fix ? 'yes' : '—'} |`);
+    for (const { meta } of rules) lines.push(`| [\`${meta.id}\`](rules/${meta.id}.md) | ${meta.severity} | ${meta.title} | ${meta.fix ? (meta.unsafeFixes ? 'yes (some unsafe)' : 'yes') : '—'} |`);
     lines.push('');
   }
   return lines.join('\n');

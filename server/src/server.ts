@@ -14,7 +14,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fixFileInSteps } from './fixes/apply';
+import { fixFileInSteps, preferredFix } from './fixes/apply';
 import { IncrementalAnalysis } from './rules/incremental';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
@@ -253,7 +253,7 @@ connection.onCodeAction(async (params, token) => {
       const finding = all.find((f) => sameDiagnostic(f, diagnostic)) ?? all.find((f) => f.ruleId === diagnostic.code && containsPosition(f.range!, params.range.start));
       if (!finding) continue;
       for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic));
-      const sameRule = all.filter((f) => f.ruleId === finding.ruleId && f.fixes.some((x) => x.preferred));
+      const sameRule = all.filter((f) => f.ruleId === finding.ruleId && preferredFix(f));
       if (sameRule.length > 1 && !seenRules.has(finding.ruleId)) {
         seenRules.add(finding.ruleId);
         const title = `Fix all ${finding.ruleId} findings in this file`;
@@ -266,14 +266,14 @@ connection.onCodeAction(async (params, token) => {
       }
     }
   }
-  if (wantsFixAll && all.some((f) => f.fixes.some((x) => x.preferred))) {
+  if (wantsFixAll && all.some((f) => preferredFix(f))) {
     const fixed = await fixWholeDocument(uri, doc.getText(), () => true, token);
     if (fixed) actions.push({ title: 'Fix all Kube Resilience findings', kind: FIX_ALL_KIND, edit: fixed });
   }
   // Only when source actions are asked for by name ("Source Action…"): one whole-file fix per rule is
   // too costly to compute for every lightbulb request, which has the quick-fix variant anyway.
   const asksForRuleFixes = !!only?.some((k) => FIX_RULE_KIND.startsWith(k) || k.startsWith(FIX_RULE_KIND));
-  const fixableRules = asksForRuleFixes ? new Set(all.filter((f) => f.fixes.some((x) => x.preferred)).map((f) => f.ruleId)) : [];
+  const fixableRules = asksForRuleFixes ? new Set(all.filter((f) => preferredFix(f)).map((f) => f.ruleId)) : [];
   for (const ruleId of fixableRules) {
     const kind = `${FIX_RULE_KIND}.${ruleId}`;
     if (!only?.some((k) => kind.startsWith(k))) continue;

@@ -206,6 +206,29 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     });
   });
 
+  describe('--fix and unsafe fixes', () => {
+    const redis = (replicas: number) => manifests.deployment({ name: 'sessions', spec: `  replicas: ${replicas}\n` }).replace('image: nginx:1.27', 'image: redis:7.2');
+
+    it('leaves a fix that can change what the app does (a second redis) alone, marks it, and applies it with --unsafe-fixes', () => {
+      write('unsafe/app.yaml', redis(1));
+      const report = json(cli(['check', 'unsafe/app.yaml', '--format', 'json', ...only('single-replica')]));
+      assert.deepEqual(report.findings[0].fixes[0], { title: 'Run 2 replicas', preferred: true, unsafe: 'runs a second Redis (redis:7.2) beside the first: a second primary with its own data, not a replica, unless it is set up to replicate' });
+      assert.match(cli(['check', 'unsafe/app.yaml', ...only('single-replica')]).stdout, /single-replica \(fixable with --unsafe-fixes\)/);
+      const safe = cli(['check', '--fix', 'unsafe/app.yaml', ...only('single-replica')]);
+      assert.equal(safe.stderr, 'kube-resilience check: applied 0 fixes in 0 files\n');
+      assert.equal(readFileSync(join(dir, 'unsafe/app.yaml'), 'utf8'), redis(1));
+      const unsafe = cli(['check', '--fix', '--unsafe-fixes', 'unsafe/app.yaml', ...only('single-replica')]);
+      assert.equal(unsafe.stderr, 'kube-resilience check: applied 1 fix in 1 file\n');
+      assert.equal(readFileSync(join(dir, 'unsafe/app.yaml'), 'utf8'), redis(2));
+    });
+
+    it('--unsafe-fixes without --fix is a usage error', () => {
+      const run = cli(['check', '--unsafe-fixes', 'single.yaml']);
+      assert.equal(run.status, 2);
+      assert.match(run.stderr, /--unsafe-fixes goes with --fix/);
+    });
+  });
+
   describe('input', () => {
     it('reads stdin for -', () => {
       const report = json(cli(['check', '-', '--format', 'json', ...only('single-replica')], deployment('piped', 1)));

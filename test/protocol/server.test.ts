@@ -98,6 +98,20 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.match(text, /replicas: 2/);
   });
 
+  it('offers an unsafe fix with what it changes, never as the preferred one, and leaves it out of the fix-all', async () => {
+    const u = uri('unsafe.yaml');
+    const text = manifests.deployment({ name: 'store', spec: '  replicas: 1\n' }).replace('image: nginx:1.27', 'image: postgres:16');
+    await client.open(u, text);
+    const diagnostic = (await client.diagnostics(u, has('single-replica'))).find((d) => d.code === 'single-replica')!;
+    const actions = (await client.codeActions(u, diagnostic.range, [diagnostic]))!.filter(isAction);
+    const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
+    assert.equal(run.title, 'Run 2 replicas (unsafe: runs a second PostgreSQL (postgres:16) beside the first: a second primary with its own data, not a replica, unless it is set up to replicate)');
+    assert.ok(!run.isPreferred, 'an unsafe fix is never preferred');
+    assert.deepEqual(actions.filter((a) => a.isPreferred), []);
+    const fixAll = (await client.codeActions(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.kube-resilience']))!.filter(isAction);
+    for (const action of fixAll) assert.ok(!JSON.stringify(action.edit).includes('replicas: 2'), 'the fix-all leaves the replicas alone');
+  });
+
   it('fixes a whole file with source.fixAll.kube-resilience', async () => {
     const u = uri('fix-all.yaml');
     const text = `${deployment('one', 1)}---\n${deployment('many', 4)}`;

@@ -38,5 +38,13 @@ ruleTester(hpaMinOne, {
       files: { 'web.yaml': deployment() },
       findings: [{ at: 'minReplicas', related: ['web.yaml: kind: Deployment'] }],
     },
+    {
+      name: 'a GPU workload: a second pod doubles its GPUs, so the fix is unsafe',
+      code: hpa({ min: 1 }),
+      files: { 'web.yaml': deployment({ container: '          resources:\n            limits:\n              nvidia.com/gpu: 1\n' }) },
+      findings: [{ at: 'minReplicas' }],
+      output: null,
+      unsafeOutput: hpa({ min: 2 }),
+    },
   ],
 });

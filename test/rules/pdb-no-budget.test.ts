@@ -1,5 +1,5 @@
 import { pdbNoBudget } from '../../server/src/rules/pdb-no-budget';
-import { pdb } from './manifests';
+import { deployment, documents, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(pdbNoBudget, {
@@ -7,13 +7,12 @@ ruleTester(pdbNoBudget, {
     { name: 'maxUnavailable', code: pdb('  maxUnavailable: 1\n') },
     { name: 'minAvailable as a percentage', code: pdb('  minAvailable: 50%\n') },
     { name: 'maxUnavailable 0 (pdb-blocks-eviction covers it)', code: pdb('  maxUnavailable: 0\n') },
-    { name: 'policy/v1beta1 defaulted the budget to minAvailable 1', code: pdb('').replace('policy/v1', 'policy/v1beta1') },
   ],
   invalid: [
     {
       name: 'only a selector; the budget goes first in spec, after the comment that stays',
       code: pdb('  # protects the web tier\n'),
-      findings: [{ at: 'spec', line: 5, message: 'PodDisruptionBudget web-pdb sets neither minAvailable nor maxUnavailable: it allows every selected pod to be evicted at once, so a node drain can take them all down together.' }],
+      findings: [{ at: 'spec', line: 5, message: 'PodDisruptionBudget web-pdb sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on every pod it selects and the autoscaler cannot remove their nodes.' }],
       output: pdb('  # protects the web tier\n  maxUnavailable: 1\n'),
     },
     {
@@ -21,6 +20,12 @@ ruleTester(pdbNoBudget, {
       code: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: shop}\nspec: {selector: {matchLabels: {app: web}}}\n',
       findings: [{ at: 'spec', message: /^PodDisruptionBudget shop\/web-pdb sets neither/ }],
       output: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: shop}\nspec: {selector: {matchLabels: {app: web}}, "maxUnavailable": 1}\n',
+    },
+    {
+      name: 'policy/v1beta1 defaults no budget either: the same block, naming the pods it holds',
+      code: documents(deployment({ spec: '  replicas: 3\n' }), pdb('').replace('policy/v1', 'policy/v1beta1')),
+      findings: [{ at: 'spec', line: 23, message: /allows no eviction \(disruptionsAllowed 0, in policy\/v1 and v1beta1 alike\), so every node drain blocks on the pods of Deployment web \(3 replicas\)/ }],
+      output: documents(deployment({ spec: '  replicas: 3\n' }), pdb('  maxUnavailable: 1\n').replace('policy/v1', 'policy/v1beta1')),
     },
   ],
 });

@@ -3,7 +3,10 @@ import { pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(pdbUnhealthyPodsBlock, {
-  valid: [{ name: 'AlwaysAllow', code: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n') }],
+  valid: [
+    { name: 'AlwaysAllow', code: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n') },
+    { name: 'policy/v1beta1 has no such field to set (and its clusters predate it)', code: pdb('  maxUnavailable: 1\n').replace('policy/v1', 'policy/v1beta1') },
+  ],
   invalid: [
     {
       name: 'unset: the field is added at the end of spec',

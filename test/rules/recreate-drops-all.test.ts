@@ -3,6 +3,7 @@ import { deployment, documents, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (spec: string) => deployment({ spec });
+const rwoDeployment = (strategy: string) => deployment({ spec: `  replicas: 2\n  strategy:\n    type: ${strategy}\n`, podSpec: '      volumes:\n        - name: uploads\n          persistentVolumeClaim:\n            claimName: uploads\n' });
 
 ruleTester(recreateDropsAll, {
   valid: [
@@ -24,6 +25,21 @@ ruleTester(recreateDropsAll, {
       code: documents(web('  strategy: {type: Recreate}\n'), hpa({ min: 2 })),
       findings: [{ at: 'type: Recreate', message: /^Deployment web: HPA minReplicas 2 and strategy Recreate: every rollout stops both pods/ }],
       output: documents(web('  strategy: {type: "RollingUpdate", "rollingUpdate": {"maxUnavailable":0,"maxSurge":1}}\n'), hpa({ min: 2 })),
+    },
+    {
+      name: 'Recreate on a ReadWriteOnce claim: the surge pod could not mount it, so the fix is unsafe',
+      code: rwoDeployment('Recreate'),
+      files: { 'claim.yaml': 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n' },
+      findings: [{ at: 'type: Recreate' }],
+      output: null,
+      unsafeOutput: rwoDeployment('RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1'),
+    },
+    {
+      name: 'a ReadWriteMany claim is shared: the fix stays safe',
+      code: rwoDeployment('Recreate'),
+      files: { 'claim.yaml': 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  accessModes: [ReadWriteMany]\n' },
+      findings: [{ at: 'type: Recreate' }],
+      output: rwoDeployment('RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1'),
     },
   ],
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterInfo } from '../../server/src/cluster/types';
-import { fixFile } from '../../server/src/fixes/apply';
+import { fixFile, preferredFix } from '../../server/src/fixes/apply';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
@@ -30,8 +30,10 @@ export interface ValidCase {
 
 export interface InvalidCase extends ValidCase {
   findings: ExpectedFinding[];
-  /** The text after every preferred fix of this rule is applied; null to assert the rule offers none. */
+  /** The text after every preferred safe fix of this rule is applied (`--fix`); null to assert the rule offers none. */
   output?: string | null;
+  /** The text after every preferred fix, unsafe ones too, is applied (`--fix --unsafe-fixes`). */
+  unsafeOutput?: string;
 }
 
 const URI = 'file:///test/manifest.yaml';
@@ -57,6 +59,17 @@ function commentsOf(text: string): string[] {
     .split('\n')
     .map((l) => /#.*$/.exec(l)?.[0].trim())
     .filter((c): c is string => !!c && !c.startsWith('# kube-resilience-ignore'));
+}
+
+function assertFixes(rule: Rule, c: InvalidCase, inventory: Inventory, expected: string, unsafeFixes: boolean): void {
+  const options = { rules: [rule], cluster: c.cluster, unsafeFixes };
+  const fixed = fixFile(URI, c.code, inventory, options, (f) => f.ruleId === rule.meta.id).text;
+  assert.equal(fixed, expected);
+  const reparsed = parseManifest(URI, fixed);
+  assert.deepEqual(reparsed.documents.filter((d) => d.parsed.error).map((d) => d.parsed.error!.message), [], 'the fixed text parses');
+  assert.deepEqual(analyzeFile(reparsed, inventory, options).filter((f) => f.ruleId === rule.meta.id && preferredFix(f, unsafeFixes)).map((f) => f.message), [], 'the fix makes the finding disappear');
+  for (const comment of commentsOf(c.code)) assert.ok(fixed.includes(comment), `the fix keeps the comment ${comment}`);
+  assert.equal(fixFile(URI, fixed, inventory, options, (f) => f.ruleId === rule.meta.id).text, fixed, 'fixing twice changes nothing');
 }
 
 /** ESLint's RuleTester, for our rules: cases that must not fire, cases that must, and fixed output. */
@@ -86,20 +99,9 @@ export function ruleTester(rule: Rule, cases: { valid: ValidCase[]; invalid: Inv
           if (expected.line !== undefined) assert.equal(actual.range!.start.line + 1, expected.line, 'range starts on the expected line');
           if (expected.related !== undefined) assert.deepEqual(actual.related.map((r) => relatedText(inventory, r)), expected.related, 'related locations');
         });
-        if (c.output === undefined) return;
-        const preferred = findings.filter((f) => f.fixes.some((x) => x.preferred));
-        if (c.output === null) {
-          assert.equal(preferred.length, 0, 'the rule offers no fix');
-          return;
-        }
-        const options = { rules: [rule], cluster: c.cluster };
-        const fixed = fixFile(URI, c.code, inventory, options, (f) => f.ruleId === rule.meta.id).text;
-        assert.equal(fixed, c.output);
-        const reparsed = parseManifest(URI, fixed);
-        assert.deepEqual(reparsed.documents.filter((d) => d.parsed.error).map((d) => d.parsed.error!.message), [], 'the fixed text parses');
-        assert.deepEqual(analyzeFile(reparsed, inventory, options).filter((f) => f.ruleId === rule.meta.id && f.fixes.some((x) => x.preferred)).map((f) => f.message), [], 'the fix makes the finding disappear');
-        for (const comment of commentsOf(c.code)) assert.ok(fixed.includes(comment), `the fix keeps the comment ${comment}`);
-        assert.equal(fixFile(URI, fixed, inventory, options, (f) => f.ruleId === rule.meta.id).text, fixed, 'fixing twice changes nothing');
+        if (c.output === null) assert.equal(findings.filter((f) => preferredFix(f)).length, 0, 'the rule offers no safe fix');
+        else if (c.output !== undefined) assertFixes(rule, c, inventory, c.output, false);
+        if (c.unsafeOutput !== undefined) assertFixes(rule, c, inventory, c.unsafeOutput, true);
       });
     }
   });

@@ -19,6 +19,8 @@ ${spec}  selector:
         - name: web
           image: nginx
 `;
+const statefulDb = workload({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 1\n' }) + '  volumeClaimTemplates:\n    - metadata:\n        name: data\n      spec:\n        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n';
+const redis = (spec: string) => workload({ name: 'cache', spec }).replace('image: nginx:1.27', 'image: docker.io/bitnami/redis:7.2@sha256:abc');
 const withClaim = workload({ name: 'mysql', spec: '  replicas: 1\n', podSpec: '      volumes:\n        - name: data\n          persistentVolumeClaim:\n            claimName: mysql-pv-claim\n' });
 
 ruleTester(singleReplica, {
@@ -87,9 +89,23 @@ ruleTester(singleReplica, {
       output: workload({ name: 'gpu-renderer', namespace: 'render', spec: '  replicas: 2\n' }),
     },
     {
-      name: 'a StatefulSet with its own volumes: the fix is offered but not applied by default',
-      code: workload({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 1\n' }) + '  volumeClaimTemplates:\n    - metadata:\n        name: data\n      spec:\n        accessModes: [ReadWriteOnce]\n        resources: {requests: {storage: 1Gi}}\n',
+      name: 'a StatefulSet with its own volumes: the fix is unsafe, applied only with --unsafe-fixes',
+      code: statefulDb,
       findings: [{ at: 'replicas', message: /^StatefulSet db runs 1 pod/ }],
+      output: null,
+      unsafeOutput: statefulDb.replace('replicas: 1', 'replicas: 2'),
+    },
+    {
+      name: 'a single-primary store in a Deployment: unsafe',
+      code: redis('  replicas: 1\n'),
+      findings: [{ at: 'replicas' }],
+      output: null,
+      unsafeOutput: redis('  replicas: 2\n'),
+    },
+    {
+      name: 'a GPU workload: unsafe (a second GPU bill)',
+      code: workload({ name: 'render', spec: '  replicas: 1\n', container: '          resources:\n            limits:\n              nvidia.com/gpu: 1\n' }),
+      findings: [{ at: 'replicas' }],
       output: null,
     },
     {
@@ -102,7 +118,8 @@ ruleTester(singleReplica, {
             'StatefulSet queue runs 1 pod (replicas: 1): a node drain takes it offline until it is rescheduled and ready, a node failure until the node comes back or someone force-deletes the pod, and while the control plane is down it is not replaced at all.',
         },
       ],
-      output: workload({ kind: 'StatefulSet', name: 'queue', spec: '  replicas: 2\n' }),
+      output: null,
+      unsafeOutput: workload({ kind: 'StatefulSet', name: 'queue', spec: '  replicas: 2\n' }),
     },
   ],
 });

@@ -16,7 +16,7 @@ import { SEVERITIES, type Finding, type Severity, type SeverityOverride } from '
 import { plural } from '../words';
 
 export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
-                      [--fix] [--verbose] [--sarif-root DIR] [--rule ID=off|error|warning|info|hint ...]
+                      [--fix [--unsafe-fixes]] [--verbose] [--sarif-root DIR] [--rule ID=off|error|warning|info|hint ...]
                       [--context NAME | --kubeconfig FILE | --snapshot FILE | --demo] [--timeout SECONDS]`;
 
 // A hint is a nudge, never a failure: no --fail-on level reaches it.
@@ -89,6 +89,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
       fix: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       'sarif-root': { type: 'string' },
+      'unsafe-fixes': { type: 'boolean', default: false },
       rule: { type: 'string', multiple: true, default: [] },
       ...CLUSTER_OPTIONS,
     },
@@ -97,6 +98,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format takes text, json or sarif, not "${format}"`);
   const failOn = values['fail-on']!;
   if (![...SEVERITIES, 'none'].includes(failOn) || failOn === 'hint') throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}"`);
+  if (values['unsafe-fixes'] && !values.fix) throw new UsageError('--unsafe-fixes goes with --fix: it lets --fix apply fixes that can change what the application does');
   const severities = parseRuleOverrides(values.rule as string[]);
   const paths = collectFiles(positionals.length ? positionals : ['.']);
   // On stderr, so that --format json and sarif stay one document on stdout.
@@ -124,7 +126,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
         continue;
       }
       const source = sources.get(path)!;
-      const fixed = fixFile(path, source.text, inventory, options);
+      const fixed = fixFile(path, source.text, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
       if (fixed.text === source.text) continue;
       writeManifestFile(path, fixed.text, source.encoding);
       applied += fixed.applied.length;

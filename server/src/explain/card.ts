@@ -68,7 +68,7 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
     '',
     `- Replicas: ${replicasLine(p, resource)}`,
     `- Spread: ${spreadLine(resource, p)}`,
-    `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}${x.allowed !== undefined ? `, ${describeEvictionsAllowed(x.allowed)}` : ''})`).join(', ') : 'none'}`,
+    `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}, ${describeEvictionsAllowed(x.allowed)})`).join(', ') : 'none'}`,
     `- HorizontalPodAutoscaler: ${p.hpas.length ? p.hpas.map((h) => `${h.name} (minReplicas ${h.min}${h.max !== undefined ? `, maxReplicas ${h.max}` : ''})`).join(', ') : 'none'}`,
     `- Probes: ${probesLine(resource)}`,
   ];

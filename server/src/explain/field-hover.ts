@@ -2,7 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import { declaredAnnotationSpec } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { describeBudget, describeEvictionsAllowed, disruptionsAllowed, pdbBudget } from '../manifest/pdb';
+import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
 import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
 import { valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
@@ -43,10 +43,9 @@ function probeText(resource: Resource, path: Path): string | undefined {
 
 function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {
   if (resource.kind !== 'PodDisruptionBudget') return undefined;
-  const budget = pdbBudget(resource);
   const workloads = inventory.workloadsSelectedBy(resource);
   const expected = workloads.reduce((sum, w) => sum + inventory.effectiveReplicas(w).value, 0);
-  const now = budget && workloads.length ? ` Here: ${describeBudget(budget, expected)} over ${plural(expected, 'pod')} of ${workloads.map((w) => w.name).join(', ')} → ${describeEvictionsAllowed(disruptionsAllowed(budget, expected))} at a time.` : '';
+  const now = workloads.length ? ` Here: ${describePdbBudget(resource, expected)} over ${plural(expected, 'pod')} of ${workloads.map((w) => w.name).join(', ')} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, expected))} at a time.` : '';
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'

@@ -2,17 +2,17 @@ import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { declaredFacts } from '../manifest/declared';
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
-import { describeBudget, disruptionsAllowed, pdbBudget } from '../manifest/pdb';
+import { describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
 import { containersOf, declaredAnnotations, podTemplateOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
 
 export interface PdbView {
   name: string;
-  /** `maxUnavailable 1`, or `no budget`. */
+  /** `maxUnavailable 1`, or `no minAvailable or maxUnavailable`. */
   budget: string;
-  /** Evictions allowed with every pod healthy; undefined when the PDB has no budget. */
-  allowed: number | undefined;
+  /** Evictions allowed with every pod healthy (0 when the PDB states no budget). */
+  allowed: number;
 }
 
 export interface ContainerProbes {
@@ -63,8 +63,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
   const hpas = inventory.hpasTargeting(resource);
   const expected = replicas.value;
   const pdbs = inventory.pdbsSelecting(resource).map((pdb) => {
-    const budget = pdbBudget(pdb);
-    return { name: pdb.name ?? '(unnamed)', budget: budget ? describeBudget(budget, expected) : 'no budget', allowed: budget ? disruptionsAllowed(budget, expected) : undefined };
+    return { name: pdb.name ?? '(unnamed)', budget: describePdbBudget(pdb, expected), allowed: evictionsAllowedBy(pdb, expected) };
   });
   const fronted = inventory.servicesFronting(resource).length > 0;
   const containers = containersOf(resource).map(({ container, name }) => {

@@ -23,7 +23,7 @@ function evictionPace(p: Posture): string {
   const pdb = p.pdbs[0];
   const grace = `each pod gets ${p.graceSeconds} s to stop${p.preStop ? ' after its preStop hook' : ''}`;
   if (pdb && pdb.allowed === 0) return `PDB ${pdb.name} (${pdb.budget}) allows 0 evictions of ${pods(n)}: the eviction API answers 429 and the drain waits until someone intervenes`;
-  if (pdb && pdb.allowed !== undefined) return `PDB ${pdb.name} (${pdb.budget}) lets ${pdb.allowed} of ${pods(n)} go at a time, the next only once a replacement is ready; ${grace}`;
+  if (pdb) return `PDB ${pdb.name} (${pdb.budget}) lets ${pdb.allowed} of ${pods(n)} go at a time, the next only once a replacement is ready; ${grace}`;
   if (n === 1) return `its only pod is evicted: offline until a replacement is scheduled and ready (${grace})`;
   if (!p.spread) return `no PDB and no spread rule: ${describeEveryPod(n)} may sit on the drained node and be evicted together (${grace})`;
   return `no PDB: the pods on that node are evicted together; spread across nodes, the others keep serving (${grace})`;

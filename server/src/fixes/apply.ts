@@ -4,10 +4,13 @@ import { analyzeFile, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
 import { applyEdits, type Fix, type TextEdit } from './edit';
 
-/** The fix a "fix" keystroke or `--fix` applies: the preferred one, never an ignore. */
-export function preferredFix(finding: Finding): Fix | undefined {
-  return finding.fixes.find((f) => f.preferred) ?? undefined;
+/** The fix a "fix" keystroke or `--fix` applies: the preferred one, never an ignore, and an unsafe one only when allowed. */
+export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undefined {
+  return finding.fixes.find((f) => f.preferred && (allowUnsafe || !f.unsafe)) ?? undefined;
 }
+
+/** How a whole-file fix runs: the analysis options, and whether unsafe fixes are applied too (`--unsafe-fixes`). */
+export type FixOptions = AnalyzeOptions & { unsafeFixes?: boolean };
 
 /**
  * Applies preferred fixes until none is left (or a fix stops making progress), re-analysing after
@@ -19,7 +22,7 @@ export function fixFile(
   uri: string,
   text: string,
   inventory: Inventory,
-  options: AnalyzeOptions = {},
+  options: FixOptions = {},
   accept: (finding: Finding) => boolean = () => true,
 ): FixedFile {
   const steps = fixFileInSteps(uri, text, inventory, options, accept);
@@ -44,7 +47,7 @@ export function* fixFileInSteps(
   uri: string,
   text: string,
   inventory: Inventory,
-  options: AnalyzeOptions = {},
+  options: FixOptions = {},
   accept: (finding: Finding) => boolean = () => true,
   analyze: Analyze = analyzeFile,
 ): Generator<void, FixedFile> {
@@ -58,9 +61,9 @@ export function* fixFileInSteps(
     const file = parseManifest(uri, current, inventory.getFile(uri));
     inventory.setFile(file);
     const all = analyze(file, inventory, options).filter((f) => f.uri === uri);
-    const candidates = all.filter((f) => accept(f) && preferredFix(f) && !stuck.has(signature(f)));
+    const candidates = all.filter((f) => accept(f) && preferredFix(f, options.unsafeFixes) && !stuck.has(signature(f)));
     if (candidates.length === 0) break;
-    const batch = independent(candidates, file);
+    const batch = independent(candidates, file, options);
     const together = batch.length > 1 ? tryTogether(uri, current, file, all, batch, inventory, options, seen, analyze) : undefined;
     if (together) {
       applied.push(...batch.map((f) => f.ruleId));
@@ -81,14 +84,14 @@ export function* fixFileInSteps(
 }
 
 /** At most one finding per document, whose fix's edits neither overlap nor touch those of the others. */
-function independent(candidates: Finding[], file: ManifestFile): Finding[] {
+function independent(candidates: Finding[], file: ManifestFile, options: FixOptions): Finding[] {
   const documents = new Set<number>();
   const taken: TextEdit[] = [];
   const chosen: Finding[] = [];
   for (const finding of candidates) {
     if (!finding.range) continue;
     const document = documentAt(file, file.lines.offset(finding.range.start));
-    const edits = preferredFix(finding)!.edits;
+    const edits = preferredFix(finding, options.unsafeFixes)!.edits;
     if (documents.has(document) || edits.some((e) => taken.some((t) => e.start <= t.end && t.start <= e.end))) continue;
     documents.add(document);
     taken.push(...edits);
@@ -115,12 +118,12 @@ function tryTogether(
   before: Finding[],
   batch: Finding[],
   inventory: Inventory,
-  options: AnalyzeOptions,
+  options: FixOptions,
   seen: Set<string>,
   analyze: Analyze,
   alone = false,
 ): string | undefined {
-  const fixed = applyEdits(current, batch.flatMap((f) => preferredFix(f)!.edits));
+  const fixed = applyEdits(current, batch.flatMap((f) => preferredFix(f, options.unsafeFixes)!.edits));
   if (seen.has(fixed)) return undefined;
   const reparsed = parseManifest(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.

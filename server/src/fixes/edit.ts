@@ -7,9 +7,20 @@ export interface TextEdit {
 
 export interface Fix {
   title: string;
-  /** The obvious fix: what a quick "fix" keystroke and the CLI's --fix apply. */
+  /** The obvious fix: what a quick "fix" keystroke and the CLI's --fix apply (an unsafe one only with --unsafe-fixes). */
   preferred?: boolean;
+  /**
+   * Set when the fix can change what the application does, saying what it changes ("starts a second
+   * postgres primary…"): offered, never preferred in an editor, never in a fix-all, never applied by
+   * --fix unless --unsafe-fixes is given.
+   */
+  unsafe?: string;
   edits: TextEdit[];
+}
+
+/** The title an editor shows: an unsafe fix says what it changes. */
+export function offeredTitle(fix: Fix): string {
+  return fix.unsafe ? `${fix.title} (unsafe: ${fix.unsafe})` : fix.title;
 }
 
 /** Applies non-overlapping edits to a text. */

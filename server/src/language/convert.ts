@@ -1,5 +1,5 @@
 import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity, type WorkspaceEdit } from 'vscode-languageserver';
-import type { Fix } from '../fixes/edit';
+import { offeredTitle, type Fix } from '../fixes/edit';
 import type { LineIndex } from '../manifest/text';
 import type { Finding, Severity } from '../rules/types';
 
@@ -29,10 +29,10 @@ export function toWorkspaceEdit(uri: string, lines: LineIndex, fix: Fix): Worksp
 
 export function toCodeAction(uri: string, lines: LineIndex, fix: Fix, diagnostic: Diagnostic): CodeAction {
   return {
-    title: fix.title,
+    title: offeredTitle(fix),
     kind: CodeActionKind.QuickFix,
     diagnostics: [diagnostic],
-    isPreferred: !!fix.preferred,
+    isPreferred: !!fix.preferred && !fix.unsafe,
     edit: toWorkspaceEdit(uri, lines, fix),
   };
 }

@@ -15,23 +15,29 @@ export function pdbBudget(pdb: Resource): PdbBudget | undefined {
     const value = parseIntOrPercent(spec[field]);
     if (value) return { field, value };
   }
-  if (defaultsMinAvailable(pdb) && !hasBudgetField(pdb)) return { field: 'minAvailable', value: { kind: 'int', value: 1 } };
   return undefined;
 }
 
-/** policy/v1beta1 (served until Kubernetes 1.25) defaulted an unstated budget to minAvailable 1; policy/v1 defaults nothing. */
-function defaultsMinAvailable(pdb: Resource): boolean {
-  return pdb.apiVersion === 'policy/v1beta1';
-}
-
-function hasBudgetField(pdb: Resource): boolean {
+/**
+ * Whether the PDB writes a budget. One that writes neither field allows no eviction at all, in
+ * policy/v1 and policy/v1beta1 alike: the disruption controller then leaves its expected pod count at
+ * 0, and a PDB expecting 0 pods gets disruptionsAllowed 0. No API version defaults a budget.
+ */
+export function statesBudget(pdb: Resource): boolean {
   const spec = pdb.object?.spec;
   return !!spec && typeof spec === 'object' && (spec.minAvailable != null || spec.maxUnavailable != null);
 }
 
-/** Whether the PDB has a budget at all: one it writes, or the one its API version defaults. */
-export function statesBudget(pdb: Resource): boolean {
-  return hasBudgetField(pdb) || defaultsMinAvailable(pdb);
+/** What the PDB says, for messages and cards: its budget scaled to the pods, or that it states none. */
+export function describePdbBudget(pdb: Resource, expectedPods?: number): string {
+  const budget = pdbBudget(pdb);
+  return budget ? describeBudget(budget, expectedPods) : 'no minAvailable or maxUnavailable';
+}
+
+/** Evictions the PDB allows while every expected pod is healthy: none when it states no budget. */
+export function evictionsAllowedBy(pdb: Resource, expectedPods: number): number {
+  const budget = pdbBudget(pdb);
+  return budget ? disruptionsAllowed(budget, expectedPods) : 0;
 }
 
 /** A budget that allows no disruption whatever the number of pods: maxUnavailable 0 or 0%, minAvailable 100%. */

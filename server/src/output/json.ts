@@ -12,7 +12,7 @@ export function toJsonReport(findings: readonly Finding[]): string {
         file: f.uri,
         range: f.range,
         resource: f.resource,
-        fixes: f.fixes.map((fix) => ({ title: fix.title, preferred: !!fix.preferred })),
+        fixes: f.fixes.map((fix) => ({ title: fix.title, preferred: !!fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}) })),
       })),
     },
     null,

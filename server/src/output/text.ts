@@ -1,3 +1,4 @@
+import { preferredFix } from '../fixes/apply';
 import type { Finding, Severity } from '../rules/types';
 import { plural } from '../words';
 import { splitMessage } from './message-parts';
@@ -57,7 +58,7 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
     lines.push(paint('bold', file));
     for (const f of list) {
       const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : resourcePath(f);
-      const fixable = f.fixes.some((x) => x.preferred) ? ' (fixable)' : '';
+      const fixable = preferredFix(f) ? ' (fixable)' : preferredFix(f, true) ? ' (fixable with --unsafe-fixes)' : '';
       const { headline, details } = splitMessage(f.message);
       const tail = `${f.ruleId}${fixable}`;
       const body = wrap(headline, width, INDENT.length);

@@ -1,3 +1,4 @@
+import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import { describeResource } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
@@ -14,6 +15,7 @@ export const hpaMinOne: Rule = {
     description:
       'An HPA with `minReplicas` unset or 1 scales the workload down to a single pod whenever load is low. That pod is then a single point of failure: a node failure or drain leaves no ready pod until a replacement starts, and while the control plane is down the HPA cannot scale at all, so `minReplicas` is all the capacity there is.',
     fix: 'Sets `minReplicas: 2` (and `maxReplicas: 2` where it was lower, which the API would otherwise reject).',
+    unsafeFixes: 'Unsafe when the workload it scales is a StatefulSet, a single-primary store image (redis, mysql, postgres, mongo, …), or has a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there changes what the app does or doubles its GPUs.',
     example: exampleHpa('  minReplicas: 1\n  maxReplicas: 10\n'),
   },
   check({ resources, inventory, report }) {
@@ -32,7 +34,7 @@ export const hpaMinOne: Rule = {
         path: min === 1 ? ['spec', 'minReplicas'] : [],
         message: `${describeResource(hpa)} has ${stated}: at low load it runs 1 pod${targetName}, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
-        fixes: [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR})`, preferred: true, edits }],
+        fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR})`, preferred: true, unsafe: target && moreReplicasRisk(target, inventory), edits }],
       });
     }
   },

@@ -1,7 +1,5 @@
-import type { TextEdit } from '../fixes/edit';
-import { replaceField, setField } from '../fixes/yaml-edit';
+import { replaceField } from '../fixes/yaml-edit';
 import { describeReplicas, type ExpectedPods } from '../inventory/inventory';
-import type { Resource } from '../manifest/parse';
 import { blocksAlways, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -23,11 +21,8 @@ function blocks(budget: PdbBudget, expected: ExpectedPods): boolean {
   return expected.count !== undefined && expected.count > 0 && disruptionsAllowed(budget, expected.count) === 0;
 }
 
-/** Replaces the written budget; a defaulted one (policy/v1beta1) gets maxUnavailable written out. */
-function oneAtATime(pdb: Resource, budget: PdbBudget): TextEdit[] | undefined {
-  const written = pdb.object?.spec?.[budget.field] !== undefined;
-  return written ? replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) : setField(pdb, ['spec', 'maxUnavailable'], 1, 'start');
-}
+/** A budget of none that the author wrote as such: relaxing it is a decision, not a correction. */
+const WRITTEN_AS_NONE = 'lets drains evict one pod at a time where the budget was written to allow none: check that no pod here must stay up (a database primary, a singleton)';
 
 export const pdbBlocksEviction: Rule = {
   meta: {
@@ -36,8 +31,9 @@ export const pdbBlocksEviction: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget allows no eviction at all',
     description:
-      'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload.',
+      'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. A budget of none is reported even when none of the pods it selects is in view: it blocks whatever it selects. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload.',
     fix: 'Replaces the budget with `maxUnavailable: 1`.',
+    unsafeFixes: 'Unsafe when the budget is written as none (`maxUnavailable: 0` or `"0%"`, `minAvailable: "100%"`): someone may have meant it, for a database primary or a singleton, so the fix is offered and applied only with `--unsafe-fixes`. A `minAvailable` that merely reaches the replica count is fixed safely.',
     example: documents(ordersDeployment(), examplePdb('  minAvailable: 90%\n')),
   },
   check({ resources, inventory, report }) {
@@ -46,14 +42,18 @@ export const pdbBlocksEviction: Rule = {
       const budget = pdbBudget(pdb);
       if (!budget) continue;
       const expected = inventory.expectedPods(pdb);
-      if (expected.workloads.length === 0 || !blocks(budget, expected)) continue;
-      const scaled = describeBudget(budget, expected.count);
+      // A budget of none blocks whatever it selects, so it is reported even with none of its pods in view.
+      if (!blocks(budget, expected)) continue;
+      const scaled = describeBudget(budget, expected.workloads.length ? expected.count : undefined);
       const drains = expected.workloads.length === 1 ? `every node drain blocks on this ${expected.workloads[0].workload.kind}` : 'every node drain blocks on these pods';
+      const message = expected.workloads.length
+        ? `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`
+        : `${describeResource(pdb)} has ${scaled}: 0 disruptions allowed whatever pods it selects, so every node drain blocks on each of them until it is deleted by hand, and the autoscaler cannot remove their nodes.`;
       report({
         resource: pdb,
         path: ['spec', budget.field],
-        message: `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`,
-        fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: oneAtATime(pdb, budget) ?? [] }],
+        message,
+        fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, unsafe: blocksAlways(budget) ? WRITTEN_AS_NONE : undefined, edits: replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) ?? [] }],
         related: expected.workloads.flatMap(({ workload, replicas }) => [
           { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
           ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),

@@ -1,4 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
+import { describeReplicas } from '../inventory/inventory';
 import { statesBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -9,19 +10,21 @@ export const pdbNoBudget: Rule = {
     id: 'pdb-no-budget',
     severity: 'warning',
     scenario: 'voluntary-disruption',
-    title: 'PodDisruptionBudget states no budget',
+    title: 'PodDisruptionBudget states no budget, so it allows no eviction',
     description:
-      'A policy/v1 PodDisruptionBudget with neither minAvailable nor maxUnavailable requires no pod to stay healthy: the disruption controller allows as many evictions as there are healthy pods, so a node drain or an autoscaler scale-down may take every selected pod at once, exactly as if there were no PDB. It looks like protection and is none. (The old policy/v1beta1 defaulted such a PDB to minAvailable 1, and is not reported.)',
-    fix: 'Adds `maxUnavailable: 1`.',
+      'A PodDisruptionBudget with neither minAvailable nor maxUnavailable looks harmless and blocks everything: the disruption controller computes the pods it expects only from one of those fields, so it expects 0, and a PDB that expects 0 pods is given `disruptionsAllowed: 0`. Every eviction of a selected pod then fails (the eviction API answers 429), so node drains hang and the cluster autoscaler never removes the nodes those pods run on. This holds in policy/v1 and in the old policy/v1beta1 alike: no API version defaults a budget.',
+    fix: 'Adds `maxUnavailable: 1` (one pod at a time), which is what such a PDB is usually meant to say.',
     example: documents(ordersDeployment(), examplePdb('')),
   },
-  check({ resources, report }) {
+  check({ resources, inventory, report }) {
     for (const pdb of resources) {
       if (pdb.kind !== 'PodDisruptionBudget' || statesBudget(pdb)) continue;
+      const guarded = inventory.expectedPods(pdb).workloads;
+      const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas }) => `${describeResource(workload)} (${describeReplicas(replicas)})`).join(', ')}` : 'every pod it selects';
       report({
         resource: pdb,
         path: ['spec'],
-        message: `${describeResource(pdb)} sets neither minAvailable nor maxUnavailable: it allows every selected pod to be evicted at once, so a node drain can take them all down together.`,
+        message: `${describeResource(pdb)} sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on ${pods} and the autoscaler cannot remove their nodes.`,
         fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: setField(pdb, ['spec', 'maxUnavailable'], 1, 'start') ?? [] }],
       });
     }

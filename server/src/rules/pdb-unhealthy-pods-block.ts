@@ -1,8 +1,11 @@
 import { setField } from '../fixes/yaml-edit';
+import { fieldMissingFrom } from '../manifest/api-fields';
 import { describeBudget, pdbBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
+
+const POLICY_FIELD = ['spec', 'unhealthyPodEvictionPolicy'];
 
 export const pdbUnhealthyPodsBlock: Rule = {
   meta: {
@@ -11,13 +14,14 @@ export const pdbUnhealthyPodsBlock: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Unhealthy pods can block drains',
     description:
-      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage leaves fewer healthy pods than the budget requires, the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway.',
+      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage leaves fewer healthy pods than the budget requires, the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway. The field exists only in policy/v1: a policy/v1beta1 PDB (served until Kubernetes 1.25, before the field) is not reported, since moving it to policy/v1 changes what an empty selector means (no pods in v1beta1, every pod of the namespace in v1).',
     fix: 'Adds `unhealthyPodEvictionPolicy: AlwaysAllow`.',
     example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n')),
   },
   check({ resources, report }) {
     for (const pdb of resources) {
-      if (pdb.kind !== 'PodDisruptionBudget') continue;
+      // policy/v1beta1 has no such field, and the clusters that serve it (up to 1.25) predate it: nothing to ask for there.
+      if (pdb.kind !== 'PodDisruptionBudget' || fieldMissingFrom(pdb, POLICY_FIELD)) continue;
       const policy = pdb.object?.spec?.unhealthyPodEvictionPolicy;
       if (policy === 'AlwaysAllow') continue;
       const budget = pdbBudget(pdb);
@@ -26,7 +30,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
         resource: pdb,
         path: typeof policy === 'string' ? ['spec', 'unhealthyPodEvictionPolicy'] : [],
         message: `${describeResource(pdb)}${budget ? ` (${describeBudget(budget)})` : ''} has ${stated}: a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.`,
-        fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, ['spec', 'unhealthyPodEvictionPolicy'], 'AlwaysAllow') ?? [] }],
+        fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, POLICY_FIELD, 'AlwaysAllow') ?? [] }],
       });
     }
   },

@@ -1,8 +1,16 @@
+import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import { describeEveryPod, describeReplicas } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
+import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
+
+/** What a surge pod running beside the old ones changes, when it changes more than capacity. */
+function besideTheOld(deployment: Resource, inventory: Inventory): string | undefined {
+  const risk = moreReplicasRisk(deployment, inventory);
+  return risk && `each rollout starts a new pod beside the old ones: ${risk}`;
+}
 
 export const recreateDropsAll: Rule = {
   meta: {
@@ -13,6 +21,7 @@ export const recreateDropsAll: Rule = {
     description:
       'A Deployment with `strategy: Recreate` kills all its pods before it starts any new one, so every rollout (a new image, a changed ConfigMap reference, a label) is a full outage lasting as long as the new pods need to start and become ready, however many replicas there are. Recreate is right only when two versions must never run side by side; otherwise a rolling update that surges one pod keeps full capacity throughout.',
     fix: 'Sets `type: RollingUpdate` with `maxUnavailable: 0` and `maxSurge: 1`.',
+    unsafeFixes: 'Unsafe when a new pod beside the old ones changes what the app does: a single-primary store image, a ReadWriteOnce volume (the surge pod cannot mount it and the rollout stalls; often the very reason for Recreate), GPUs or in-memory sessions.',
     example: ordersDeployment().replace('  selector:', '  strategy:\n    type: Recreate\n  selector:'),
   },
   check({ resources, inventory, report }) {
@@ -30,6 +39,7 @@ export const recreateDropsAll: Rule = {
           {
             title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',
             preferred: true,
+            unsafe: besideTheOld(deployment, inventory),
             edits: [
               ...(setField(deployment, [...strategy, 'type'], 'RollingUpdate') ?? []),
               ...(setField(deployment, [...strategy, 'rollingUpdate'], { maxUnavailable: 0, maxSurge: 1 }) ?? []),

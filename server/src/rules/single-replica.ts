@@ -1,5 +1,7 @@
 import type { Fix } from '../fixes/edit';
+import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
+import type { Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
 import { describeResource, podTemplateOf } from '../manifest/workload';
@@ -22,11 +24,10 @@ const OUTAGE = {
   StatefulSet: 'a node drain takes it offline until it is rescheduled and ready, a node failure until the node comes back or someone force-deletes the pod',
 };
 
-function replicasFix(workload: Resource): Fix[] {
+function replicasFix(workload: Resource, inventory: Inventory): Fix[] {
   if (singletonReason(workload)) return [];
-  // Only the app knows whether a second StatefulSet member with its own volume joins a cluster or starts an empty twin.
-  const ownVolumes = workload.kind === 'StatefulSet' && Array.isArray(workload.object?.spec?.volumeClaimTemplates) && workload.object.spec.volumeClaimTemplates.length > 0;
-  return [{ title: 'Run 2 replicas', preferred: !ownVolumes, edits: setField(workload, ['spec', 'replicas'], 2, 'start') ?? [] }];
+  // Only the app knows whether a second database or StatefulSet member joins a cluster or starts an empty twin.
+  return [{ title: 'Run 2 replicas', preferred: true, unsafe: moreReplicasRisk(workload, inventory), edits: setField(workload, ['spec', 'replicas'], 2, 'start') ?? [] }];
 }
 
 export const singleReplica: Rule = {
@@ -37,7 +38,8 @@ export const singleReplica: Rule = {
     title: 'One replica and no autoscaler',
     description:
       'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
-    fix: 'Sets `replicas: 2`; not offered for a Deployment that mounts a PersistentVolumeClaim or uses the Recreate strategy (a second pod is no replica there), and not applied by default to a StatefulSet with volume claim templates.',
+    fix: 'Sets `replicas: 2`; not offered for a Deployment that mounts a PersistentVolumeClaim or uses the Recreate strategy (a second pod is no replica there).',
+    unsafeFixes: 'Unsafe for a StatefulSet, a single-primary store image (redis, mysql, mariadb, postgres, mongo, …), a workload with a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there is a second primary, a stuck pod, a second GPU bill or split sessions, not more of the same.',
     example: ordersDeployment().replace('replicas: 3', 'replicas: 1'),
   },
   check({ resources, inventory, report }) {
@@ -53,7 +55,7 @@ export const singleReplica: Rule = {
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
         message: `${describeResource(resource)} runs 1 pod (${stated}): ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
-        fixes: () => replicasFix(resource),
+        fixes: () => replicasFix(resource, inventory),
       });
     }
   },

@@ -28,6 +28,8 @@ export interface RuleMeta {
   description: string;
   /** What the fix writes, when the rule has one. */
   fix?: string;
+  /** When its fixes can change what the application does (then unsafe: offered, applied only by --unsafe-fixes); unset when they never do. */
+  unsafeFixes?: string;
   /** YAML (one or more documents) on which the rule fires; the docs show it with the real finding and fixed output. */
   example?: string;
   /** Findings need a live cluster (or snapshot) to be known at all. */
