@@ -46,11 +46,14 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   } else {
     refuseSpawningAuthProvider(user);
   }
-  let server: URL;
+  let server: URL | undefined;
   try {
     server = new URL(cluster.server);
   } catch {
-    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(redactUrl(String(cluster.server)))})`);
+    // Said below.
+  }
+  if (!server || (server.protocol !== 'https:' && server.protocol !== 'http:')) {
+    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(redactUrl(String(cluster.server)))}): it must start with https://`);
   }
   if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
     throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${redactUrl(cluster.server)}) without insecure-skip-tls-verify`);

@@ -10,16 +10,36 @@ export function slimObject(object: any): any {
   const metadata = object.metadata;
   if (metadata && typeof metadata === 'object') {
     for (const key of DROPPED_METADATA) delete metadata[key];
-    if (metadata.annotations) delete metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'];
+    if (metadata.annotations && typeof metadata.annotations === 'object') metadata.annotations = readableAnnotations(metadata.annotations);
     if (Array.isArray(metadata.ownerReferences)) {
       metadata.ownerReferences = metadata.ownerReferences.map((o: any) => ({ apiVersion: o?.apiVersion, kind: o?.kind, name: o?.name, controller: o?.controller }));
     }
   }
   if (object.kind === 'Pod') slimPod(object);
   else if (object.kind === 'Node') slimNode(object);
-  else if (object.spec?.template?.spec) slimPodSpec(object.spec.template.spec);
-  else if (object.spec?.jobTemplate?.spec?.template?.spec) slimPodSpec(object.spec.jobTemplate.spec.template.spec);
+  else if (object.spec?.template?.spec) slimPodTemplate(object.spec.template);
+  else if (object.spec?.jobTemplate?.spec?.template?.spec) slimPodTemplate(object.spec.jobTemplate.spec.template);
   return compact(object);
+}
+
+function slimPodTemplate(template: any): void {
+  const annotations = template.metadata?.annotations;
+  if (annotations && typeof annotations === 'object') template.metadata.annotations = readableAnnotations(annotations);
+  slimPodSpec(template.spec);
+}
+
+/**
+ * Kubernetes' own annotations and the advisor's are what the engine reads. Others are a team's or a
+ * tool's, and tools keep credentials there (an injected token, a copy of the applied manifest), so they
+ * never leave the cluster; neither does the last-applied copy, which repeats every env value.
+ */
+const READ_ANNOTATION = /^(kube-resilience\/|([a-z0-9-]+\.)*(kubernetes\.io|k8s\.io)\/)/;
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function readableAnnotations(annotations: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(annotations)) if (key !== LAST_APPLIED && READ_ANNOTATION.test(key)) kept[key] = value;
+  return kept;
 }
 
 const DROPPED_METADATA = ['managedFields', 'selfLink', 'uid', 'resourceVersion', 'generateName', 'generation'];
