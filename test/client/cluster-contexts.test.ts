@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { kubeconfigPaths, listContexts } from '../../client/src/cluster/contexts';
+import { kubeconfigPaths, listContexts, readKubeconfigFile } from '../../client/src/cluster/contexts';
 
 const work = `
 apiVersion: v1
@@ -74,5 +78,19 @@ describe('kubeconfig context listing', () => {
     assert.deepEqual(kubeconfigPaths('/a:/b', { KUBECONFIG: '/c' }, '/home/ada'), ['/a', '/b']);
     assert.deepEqual(kubeconfigPaths(undefined, { KUBECONFIG: '/c::/d' }, '/home/ada'), ['/c', '/d']);
     assert.deepEqual(kubeconfigPaths(undefined, { KUBECONFIG: '' }, '/home/ada'), ['/home/ada/.kube/config']);
+  });
+});
+
+describe('reading kubeconfig files for the context picker', () => {
+  it('refuses a device, a FIFO and a huge file at once, and says why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kr-client-kubeconfig-'));
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const huge = join(dir, 'huge');
+    writeFileSync(huge, '');
+    truncateSync(huge, 17 * 1024 * 1024);
+    const files = ['/dev/zero', fifo, huge, join(dir, 'absent')].map(readKubeconfigFile);
+    assert.deepEqual(files.map((f) => f.problem), ['not a regular file (a device)', 'not a regular file (a FIFO)', 'larger than 16 MB', undefined]);
+    assert.deepEqual(listContexts(files).problems, [`/dev/zero: not a regular file (a device)`, `${fifo}: not a regular file (a FIFO)`, `${huge}: larger than 16 MB`]);
   });
 });

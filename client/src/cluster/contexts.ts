@@ -1,10 +1,23 @@
 import { parse } from 'yaml';
-import { kubeconfigCandidate } from '../../../server/src/cluster/kubeconfig-paths';
+import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES } from '../../../server/src/cluster/kubeconfig-paths';
+import { describeFileError, readRegularFileBounded } from '../../../server/src/files/read-bounded';
 
 export interface KubeconfigFile {
   path: string;
-  /** Undefined when the file does not exist. */
+  /** Undefined when the file does not exist or cannot be read. */
   text: string | undefined;
+  /** Why a file that is there could not be read (a FIFO, /dev/zero, too large, no permission). */
+  problem?: string;
+}
+
+/** A kubeconfig file as the client reads it: a regular file, with a cap, so that the editor never waits on a device. */
+export function readKubeconfigFile(path: string): KubeconfigFile {
+  try {
+    return { path, text: readRegularFileBounded(path, MAX_KUBECONFIG_BYTES).toString('utf8') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, text: undefined };
+    return { path, text: undefined, problem: describeFileError(error) };
+  }
 }
 
 export interface KubeContext {
@@ -42,6 +55,7 @@ export function listContexts(files: KubeconfigFile[]): ContextListing {
   const problems: string[] = [];
   let current: string | undefined;
   for (const file of files) {
+    if (file.problem) problems.push(`${file.path}: ${file.problem}`);
     if (file.text === undefined || !file.text.trim()) continue;
     let doc: Record<string, unknown> | undefined;
     try {

@@ -1,26 +1,17 @@
-import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { readSettings, writeClusterChoice, type ClusterChoice } from '../settings';
 import { contextChoices } from './context-choices';
-import { kubeconfigPaths, listContexts, type KubeconfigFile } from './contexts';
+import { kubeconfigPaths, listContexts, readKubeconfigFile } from './contexts';
 
 interface ChoiceItem extends vscode.QuickPickItem {
   choice?: ClusterChoice;
 }
 
-function readKubeconfig(path: string): KubeconfigFile {
-  try {
-    return { path, text: readFileSync(path, 'utf8') };
-  } catch {
-    return { path, text: undefined };
-  }
-}
-
 /** "Kube Resilience: Select Context": the contexts of the kubeconfig files in use, plus the demo cluster. */
 export async function selectContext(): Promise<void> {
   const settings = readSettings();
-  const files = kubeconfigPaths(settings.kubeconfig, process.env, os.homedir()).map(readKubeconfig);
+  const files = kubeconfigPaths(settings.kubeconfig, process.env, os.homedir()).map(readKubeconfigFile);
   const listing = listContexts(files);
   const { contexts, demo, placeHolder } = contextChoices(listing, files, settings);
   const items: ChoiceItem[] = [...contexts, { label: '', kind: vscode.QuickPickItemKind.Separator }, demo];

@@ -3,7 +3,6 @@ import type { Cluster, User } from '@kubernetes/client-node';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { ClusterError } from './errors';
 
-export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
 const MAX_CREDENTIAL_FILE_BYTES = 1024 * 1024;
 
 /** A file a kubeconfig names (itself, a certificate, a key, a token): a regular file, read with a cap. */

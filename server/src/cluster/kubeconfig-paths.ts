@@ -3,6 +3,9 @@ import { delimiter, join } from 'node:path';
 
 // Kept free of @kubernetes/client-node so that the VS Code client can pick the same files without bundling it.
 
+/** A kubeconfig larger than this is refused while it is read (real ones are kilobytes). */
+export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+
 /** Where a kubeconfig may come from, strongest first. */
 export interface KubeconfigSources {
   /** The `kubeResilience.kubeconfig` setting or `--kubeconfig` (may list several paths like KUBECONFIG). */

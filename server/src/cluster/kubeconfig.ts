@@ -2,9 +2,9 @@ import { delimiter, dirname } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
-import { inlineTokenFiles, MAX_KUBECONFIG_BYTES } from './credential-files';
+import { inlineTokenFiles } from './credential-files';
 import { ClusterError } from './errors';
-import { kubeconfigCandidate, type KubeconfigSources } from './kubeconfig-paths';
+import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES, type KubeconfigSources } from './kubeconfig-paths';
 
 export { kubeconfigCandidate, type KubeconfigSources };
 
