@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { slimObject } from '../../server/src/cluster/slim';
+
+const env = [{ name: 'PASSWORD', value: 'hunter2' }];
+
+describe('what a live object keeps once slimmed (and so what a snapshot can hold)', () => {
+  it('drops env and envFrom from containers, init containers and ephemeral containers', () => {
+    const pod = slimObject({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: {
+        containers: [{ name: 'a', env, envFrom: [{ secretRef: { name: 'db' } }] }],
+        initContainers: [{ name: 'b', env }],
+        ephemeralContainers: [{ name: 'debug', env }],
+      },
+    });
+    assert.doesNotMatch(JSON.stringify(pod), /hunter2|PASSWORD|secretRef/);
+    assert.deepEqual(pod.spec.ephemeralContainers, [{ name: 'debug' }]);
+  });
+
+  it('drops env from the pod templates of workloads and CronJobs', () => {
+    const deployment = slimObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'a', env }] } } } });
+    const cronJob = slimObject({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { jobTemplate: { spec: { template: { spec: { initContainers: [{ name: 'a', env }] } } } } } });
+    assert.doesNotMatch(JSON.stringify([deployment, cronJob]), /hunter2/);
+  });
+
+  it('keeps Kubernetes\' own annotations and the advisor\'s, on the object and its pod template, and no others', () => {
+    const annotations = {
+      'kube-resilience/sessions': 'in-memory',
+      'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false',
+      'kubernetes.io/config.mirror': 'abc',
+      'kubectl.kubernetes.io/last-applied-configuration': '{"env":"hunter2"}',
+      'vault.hashicorp.com/agent-inject-token': 'hunter2',
+      'description': 'hunter2',
+    };
+    const kept = ['kube-resilience/sessions', 'cluster-autoscaler.kubernetes.io/safe-to-evict', 'kubernetes.io/config.mirror'];
+    const deployment = slimObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', annotations }, spec: { template: { metadata: { annotations }, spec: { containers: [] } } } });
+    assert.deepEqual(Object.keys(deployment.metadata.annotations), kept);
+    assert.deepEqual(Object.keys(deployment.spec.template.metadata.annotations), kept);
+  });
+});
