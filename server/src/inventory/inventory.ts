@@ -47,7 +47,11 @@ export class Inventory {
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
   private readonly log = new ReadLog(groupsOf);
 
+  /** Answers to per-resource questions asked by several rules, kept until the inventory changes. */
+  private answers = new Map<string, WeakMap<object, unknown>>();
+
   private changed(): void {
+    this.answers = new Map();
     this.index = undefined;
     this.kindIndex = undefined;
     this.namespaceLists.clear();
@@ -146,6 +150,11 @@ export class Inventory {
   inNamespace(namespace: string, kind?: string): Resource[] {
     this.log.read(kind ? `${namespace}|${kind}` : `${namespace}|*`);
     if (!kind) return this.byNamespace().get(namespace) ?? [];
+    return this.ofKindIn(namespace, kind).slice();
+  }
+
+  /** The index's own list (not to be changed), its read recorded by the caller. */
+  private ofKindIn(namespace: string, kind: string): readonly Resource[] {
     // Rules ask this for every workload: answered from an index rather than a scan of the namespace.
     if (!this.kindIndex) {
       this.kindIndex = new Map();
@@ -158,7 +167,7 @@ export class Inventory {
         }
       }
     }
-    return this.kindIndex.get(`${namespace}|${kind}`)?.slice() ?? [];
+    return this.kindIndex.get(`${namespace}|${kind}`) ?? [];
   }
 
   ofKind(kind: string): Resource[] {
@@ -168,17 +177,36 @@ export class Inventory {
 
   /** PodDisruptionBudgets whose selector matches the workload's pod labels. */
   pdbsSelecting(workload: Resource): Resource[] {
-    const labels = podTemplateOf(workload)?.labels;
-    if (!labels) return [];
-    return this.inNamespace(workload.namespace, 'PodDisruptionBudget').filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels));
+    return this.answer('pdbs', workload, [`${workload.namespace}|PodDisruptionBudget`], () => {
+      const labels = podTemplateOf(workload)?.labels;
+      if (!labels) return [];
+      return this.ofKindIn(workload.namespace, 'PodDisruptionBudget').filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels));
+    });
+  }
+
+  /**
+   * The answer to a question about one resource, computed once per state of the inventory (rules ask
+   * the same of every workload). The groups it reads are recorded whether it is computed or not.
+   */
+  private answer(question: string, resource: Resource, groups: readonly string[], compute: () => Resource[]): Resource[] {
+    for (const group of groups) this.log.read(group);
+    const key = resource.object;
+    if (!key || typeof key !== 'object') return compute();
+    let known = this.answers.get(question);
+    if (!known) this.answers.set(question, (known = new WeakMap()));
+    let result = known.get(key) as Resource[] | undefined;
+    if (!result) known.set(key, (result = compute()));
+    return result.slice();
   }
 
   /** HorizontalPodAutoscalers whose scaleTargetRef names the workload. */
   hpasTargeting(workload: Resource): Resource[] {
-    return this.inNamespace(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => {
-      const ref = hpa.object?.spec?.scaleTargetRef;
-      return ref && ref.kind === workload.kind && ref.name === workload.name;
-    });
+    return this.answer('hpas', workload, [`${workload.namespace}|HorizontalPodAutoscaler`], () =>
+      this.ofKindIn(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => {
+        const ref = hpa.object?.spec?.scaleTargetRef;
+        return ref && ref.kind === workload.kind && ref.name === workload.name;
+      }),
+    );
   }
 
   /** The workload an HPA's scaleTargetRef names, when it is known. */
@@ -190,15 +218,17 @@ export class Inventory {
 
   /** Services whose selector matches the workload's pod labels. */
   servicesFronting(workload: Resource): Resource[] {
-    const labels = podTemplateOf(workload)?.labels;
-    if (!labels) return [];
-    return this.inNamespace(workload.namespace, 'Service').filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels));
+    return this.answer('services', workload, [`${workload.namespace}|Service`], () => {
+      const labels = podTemplateOf(workload)?.labels;
+      if (!labels) return [];
+      return this.ofKindIn(workload.namespace, 'Service').filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels));
+    });
   }
 
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
     const selector = pdb.object?.spec?.selector;
-    return this.podCarriersIn(pdb.namespace).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
+    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => this.podCarriersIn(pdb.namespace).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels)));
   }
 
   /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
@@ -222,7 +252,7 @@ export class Inventory {
 
   /** Everything in the namespace that carries pod labels: workloads with their templates, and pods read from a cluster. */
   podCarriersIn(namespace: string): Resource[] {
-    for (const kind of WORKLOAD_KINDS) this.log.read(`${namespace}|${kind}`);
+    for (const group of carrierGroups(namespace)) this.log.read(group);
     return this.namespaceList('carriers', namespace, isWorkload);
   }
 
@@ -258,6 +288,11 @@ export class Inventory {
     if (!selector) return [];
     return this.inNamespace(workload.namespace, 'Pod').filter((pod) => selectorMatches(selector, pod.object?.metadata?.labels));
   }
+}
+
+/** The groups holding a namespace's pod carriers. */
+function carrierGroups(namespace: string): string[] {
+  return WORKLOAD_KINDS.map((kind) => `${namespace}|${kind}`);
 }
 
 /** The groups a resource belongs to, as questions to the inventory read them (see ReadLog). */

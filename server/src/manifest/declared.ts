@@ -1,6 +1,7 @@
 import type { Resource } from './parse';
 import type { Path } from './path';
 import { podTemplatePath, valueAt } from './workload';
+import { factOf } from './facts';
 
 /**
  * Facts a person declares on a workload (or its pod template) because manifests cannot say them:
@@ -84,6 +85,12 @@ export interface WrittenAnnotation {
 
 /** Every `kube-resilience/…` annotation on the resource and on its pod template, in that order. */
 export function writtenAnnotations(resource: Resource): WrittenAnnotation[] {
+  return factOf(written, resource.object, () => readWrittenAnnotations(resource));
+}
+
+const written = new WeakMap<object, WrittenAnnotation[]>();
+
+function readWrittenAnnotations(resource: Resource): WrittenAnnotation[] {
   const templatePath = podTemplatePath(resource);
   const places: Path[] = [['metadata', 'annotations']];
   if (templatePath && templatePath.length > 0) places.push([...templatePath, 'metadata', 'annotations']);
@@ -112,11 +119,15 @@ export interface DeclaredFacts {
 
 /** What the resource declares; invalid values count as not declared (`annotation-invalid` reports them). */
 export function declaredFacts(resource: Resource): DeclaredFacts {
-  const ignore = declared(resource, IGNORE_ANNOTATION);
-  return {
-    startupSeconds: parseSeconds(declared(resource, STARTUP_SECONDS_ANNOTATION)),
-    sessions: parseSessions(declared(resource, SESSIONS_ANNOTATION)),
-    sessionSeconds: parseSeconds(declared(resource, SESSION_SECONDS_ANNOTATION)),
-    ignore: typeof ignore === 'string' ? parseRuleList(ignore) : [],
-  };
+  return factOf(facts, resource.object, () => {
+    const ignore = declared(resource, IGNORE_ANNOTATION);
+    return {
+      startupSeconds: parseSeconds(declared(resource, STARTUP_SECONDS_ANNOTATION)),
+      sessions: parseSessions(declared(resource, SESSIONS_ANNOTATION)),
+      sessionSeconds: parseSeconds(declared(resource, SESSION_SECONDS_ANNOTATION)),
+      ignore: typeof ignore === 'string' ? parseRuleList(ignore) : [],
+    };
+  });
 }
+
+const facts = new WeakMap<object, DeclaredFacts>();

@@ -1,6 +1,7 @@
 import type { Resource } from './parse';
 import type { Path } from './path';
 import type { LabelSelector, Labels } from './selector';
+import { factOf } from './facts';
 
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'Pod'] as const;
 
@@ -85,6 +86,13 @@ export interface ContainerRef {
 
 /** The pod's containers (and init containers when asked), each with its path for ranges and fixes. */
 export function containersOf(resource: Resource, withInit = false): ContainerRef[] {
+  return factOf(withInit ? allContainers : containers, resource.object, () => readContainers(resource, withInit));
+}
+
+const containers = new WeakMap<object, ContainerRef[]>();
+const allContainers = new WeakMap<object, ContainerRef[]>();
+
+function readContainers(resource: Resource, withInit: boolean): ContainerRef[] {
   const template = podTemplateOf(resource);
   if (!template) return [];
   const lists: ['containers' | 'initContainers', boolean][] = withInit ? [['initContainers', true], ['containers', false]] : [['containers', false]];
