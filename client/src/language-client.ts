@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { readSettings } from './settings';
+import { SIMULATE_WORKLOAD_COMMAND } from '../../server/src/simulate/messages';
 
 /** Starts the bundled language server over IPC for YAML and JSON files. */
 export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
@@ -20,6 +21,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     initializationOptions: { settings: readSettings() },
     outputChannel: output,
     traceOutputChannel: output,
+    // A finding's hover links to the simulator ("Simulate a drain of the node it runs on"): that command only.
+    markdown: { isTrusted: { enabledCommands: [SIMULATE_WORKLOAD_COMMAND] } },
   };
   return new LanguageClient('kubeResilience', 'Kube Resilience', serverOptions, clientOptions);
 }

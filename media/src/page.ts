@@ -1,4 +1,4 @@
-import type { SimulationInput } from '../../server/src/simulate/messages';
+import type { FindingRef, SimulationInput } from '../../server/src/simulate/messages';
 import type { Scenario, SimulationResult } from '../../server/src/simulate/types';
 import type { Target } from './scenario';
 
@@ -17,4 +17,6 @@ export interface Actions {
   setScenario(scenario: Scenario): void;
   selectTarget(target: Target | undefined): void;
   exportReport(): void;
+  /** Show a finding in its manifest (a PDB that blocks a drain). */
+  openFinding(finding: FindingRef): void;
 }

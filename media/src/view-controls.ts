@@ -1,11 +1,12 @@
 import type { SimulationInput } from '../../server/src/simulate/messages';
-import type { Failure, Scenario } from '../../server/src/simulate/types';
+import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 import { el } from './dom';
 import { describeEvent } from '../../server/src/simulate/describe';
 import type { Actions } from './page';
-import { withoutEvent } from './scenario';
+import { withEvent, withoutEvent } from './scenario';
 
 const FAILURES: { kind: Failure['kind']; label: string }[] = [
+  { kind: 'none', label: 'Nothing (drains, scale-downs, upgrades only)' },
   { kind: 'apiserver', label: 'API server' },
   { kind: 'etcd', label: 'etcd quorum' },
   { kind: 'scheduler', label: 'Scheduler' },
@@ -58,7 +59,36 @@ function nodesFieldset(scenario: Scenario, input: SimulationInput | undefined, a
         node.role === 'control-plane' ? el('span', { class: 'muted aside' }, '(control plane)') : null,
       ),
     ),
-    el('p', { class: 'muted hint', attrs: { id: 'nodes-hint' } }, enabled ? 'Each node takes its pods with it, and on a control-plane node its API server and etcd member.' : 'Choose “Whole nodes” to fail nodes.'),
+    el(
+      'p',
+      { class: `hint${enabled && !failing.length ? ' ask' : ' muted'}`, attrs: { id: 'nodes-hint', role: enabled && !failing.length ? 'alert' : undefined } },
+      !enabled ? 'Choose “Whole nodes” to fail nodes.' : failing.length ? 'Each node takes its pods with it, and on a control-plane node its API server and etcd member.' : 'Tick at least one node to fail: nothing is simulated until you do.',
+    ),
+  );
+}
+
+/** kubectl drain or the autoscaler's scale-down of one node, or a rolling upgrade of them all, at a chosen minute. */
+function voluntaryFieldset(scenario: Scenario, input: SimulationInput | undefined, actions: Actions): HTMLElement {
+  const workers = (input?.nodes ?? []).filter((n) => n.role === 'worker');
+  const node = el('select', { attrs: { 'aria-label': 'Node to drain or scale down', 'data-focus': 'voluntary:node' } }, ...workers.map((n) => el('option', { attrs: { value: n.name } }, n.name)));
+  const minutes = el('input', { attrs: { type: 'number', min: 0, max: Math.round(scenario.duration / 60), step: 1, value: 0, 'aria-label': 'Minutes from the start', 'data-focus': 'voluntary:at' } });
+  const at = () => Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60;
+  const add = (event: ScenarioEvent) => actions.setScenario(withEvent(scenario, event));
+  const upgrading = scenario.events.some((e) => e.kind === 'upgrade-nodes');
+  return el(
+    'fieldset',
+    { class: 'control voluntary', attrs: { disabled: !workers.length } },
+    el('legend', {}, 'Drain, scale down, upgrade'),
+    el('label', { class: 'inline' }, 'Node ', node),
+    el('label', { class: 'inline' }, 'at ', minutes, ' min'),
+    el(
+      'div',
+      { class: 'buttons' },
+      el('button', { class: 'secondary', attrs: { type: 'button', 'data-focus': 'voluntary:drain', title: 'kubectl drain: PDBs, 5 s retries, full grace periods' }, on: { click: () => add({ kind: 'drain', node: node.value, at: at() }) } }, 'Drain'),
+      el('button', { class: 'secondary', attrs: { type: 'button', 'data-focus': 'voluntary:scale-down', title: 'The cluster autoscaler removes the node: its conditions, 600 s grace cap' }, on: { click: () => add({ kind: 'scale-down', node: node.value, at: at() }) } }, 'Scale down'),
+      el('button', { class: 'secondary', attrs: { type: 'button', 'data-focus': 'voluntary:upgrade', disabled: upgrading, title: 'Every worker drained in turn and replaced by a fresh node' }, on: { click: () => add({ kind: 'upgrade-nodes', at: at() }) } }, 'Upgrade all nodes'),
+    ),
+    el('p', { class: 'muted hint' }, workers.length ? 'Choose “Nothing” above to see the drain alone.' : 'No worker nodes known yet.'),
   );
 }
 
@@ -68,7 +98,7 @@ function durationControl(scenario: Scenario, actions: Actions): HTMLElement {
   return el(
     'label',
     { class: 'control field' },
-    el('span', { class: 'field-label' }, 'Outage length'),
+    el('span', { class: 'field-label' }, scenario.fail.kind === 'none' ? 'Time to watch' : 'Outage length'),
     el(
       'select',
       { attrs: { 'data-focus': 'duration' }, on: { change: (e) => actions.setScenario({ ...scenario, duration: Number((e.target as HTMLSelectElement).value) * 60 }) } },
@@ -102,7 +132,7 @@ function eventsList(scenario: Scenario, actions: Actions): HTMLElement {
   return el(
     'div',
     { class: 'control events' },
-    el('h3', {}, 'During the outage'),
+    el('h3', {}, scenario.fail.kind === 'none' ? 'What happens' : 'During the outage'),
     scenario.events.length
       ? el(
           'ul',
@@ -125,6 +155,6 @@ export function renderControls(scenario: Scenario, input: SimulationInput | unde
     'section',
     { class: 'controls', attrs: { 'aria-labelledby': 'controls-title' } },
     el('h2', { attrs: { id: 'controls-title' } }, 'Scenario'),
-    el('div', { class: 'control-grid' }, failureFieldset(scenario, input, actions), nodesFieldset(scenario, input, actions), el('div', { class: 'control-column' }, durationControl(scenario, actions), controlPlanesControl(scenario, input, actions)), eventsList(scenario, actions)),
+    el('div', { class: 'control-grid' }, failureFieldset(scenario, input, actions), nodesFieldset(scenario, input, actions), el('div', { class: 'control-column' }, durationControl(scenario, actions), controlPlanesControl(scenario, input, actions)), voluntaryFieldset(scenario, input, actions), eventsList(scenario, actions)),
   );
 }

@@ -50,7 +50,7 @@ function axis(end: number, duration: number): HTMLElement {
     'div',
     { class: 'row axis', attrs: { 'aria-hidden': 'true' } },
     el('div', { class: 'row-label' }),
-    el('div', { class: 'track' }, ...ticks, el('span', { class: 'recovery-mark', style: { left: position(duration, end) } }, 'control plane back')),
+    el('div', { class: 'track' }, ...ticks, duration > 0 ? el('span', { class: 'recovery-mark', style: { left: position(duration, end) } }, 'control plane back') : null),
   );
 }
 
@@ -88,26 +88,28 @@ function rowElement(row: Row, end: number, duration: number, focused: boolean, t
 export function renderSummary(result: SimulationResult | undefined): HTMLElement {
   const section = el('section', { class: 'summary', attrs: { 'aria-labelledby': 'summary-title' } }, el('h2', { attrs: { id: 'summary-title' } }, 'What happens first'));
   if (!result) return section;
-  const sentences = result.summary ?? summarize(result.timeline, result.workloads.length);
+  const sentences = result.summary ?? summarize(result.timeline, result.workloads);
   section.append(el('ol', {}, ...sentences.map((s) => el('li', {}, s.charAt(0).toUpperCase() + s.slice(1)))));
   return section;
 }
 
-export function renderTimeline(result: SimulationResult | undefined, focus: { namespace: string; workload: string } | undefined): HTMLElement {
+export function renderTimeline(result: SimulationResult | undefined, focus: { namespace: string; workload: string } | undefined, waiting?: string): HTMLElement {
   const section = el('section', { class: 'timeline', attrs: { 'aria-labelledby': 'timeline-title' } }, el('h2', { attrs: { id: 'timeline-title' } }, 'Timeline'));
-  if (!result) {
-    section.append(el('p', { class: 'muted' }, 'The timeline appears once the scenario has been simulated.'));
+  if (!result || waiting) {
+    section.append(el('p', { class: waiting ? 'ask' : 'muted', attrs: waiting ? { role: 'status' } : {} }, waiting ?? 'The timeline appears once the scenario has been simulated.'));
     return section;
   }
+  // With nothing failing in the control plane there is no outage to draw.
+  const outage = result.scenario.fail.kind === 'none' ? 0 : result.scenario.duration;
   const end = axisEnd(result);
   const tooltip = tooltipFor(section);
   const rows = buildRows(result);
   const group = (title: string, list: Row[]) =>
-    list.length ? [el('h3', { class: 'row-group' }, title), ...list.map((r) => rowElement(r, end, result.scenario.duration, !!focus && r.workload?.namespace === focus.namespace && r.workload.name === focus.workload, tooltip))] : [];
+    list.length ? [el('h3', { class: 'row-group' }, title), ...list.map((r) => rowElement(r, end, outage, !!focus && r.workload?.namespace === focus.namespace && r.workload.name === focus.workload, tooltip))] : [];
   const timelineRows = el(
     'div',
     { class: 'rows', attrs: { role: 'group', 'aria-label': 'Timeline rows: arrow keys move between segments, Up and Down between rows' } },
-    axis(end, result.scenario.duration),
+    axis(end, outage),
     ...group('Cluster functions', rows.filter((r) => r.group === 'function')),
     ...group('Nodes', rows.filter((r) => r.group === 'node')),
     ...group('Workloads', rows.filter((r) => r.group === 'workload')),
@@ -117,7 +119,7 @@ export function renderTimeline(result: SimulationResult | undefined, focus: { na
       'div',
       { class: 'legend', attrs: { 'aria-label': 'Legend' } },
       ...(['ok', 'degraded', 'down'] as const).map((s) => el('span', { class: 'legend-item' }, el('span', { class: `swatch state-${s}` }), STATE_LABELS[s])),
-      el('span', { class: 'legend-item' }, el('span', { class: 'swatch outage' }), 'outage'),
+      outage > 0 ? el('span', { class: 'legend-item' }, el('span', { class: 'swatch outage' }), 'outage') : null,
     ),
     timelineRows,
   );

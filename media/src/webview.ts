@@ -2,11 +2,12 @@
 // It talks to the extension only through acquireVsCodeApi(), and checks every message it receives.
 import { type FromWebview, sameScenario, type ToWebview, validateFromWebview, validateScenario, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
 import type { Scenario } from '../../server/src/simulate/types';
-import { el } from './dom';
+import { el, present } from './dom';
 import type { Actions, PageState } from './page';
 import { DEFAULT_SCENARIO, fitScenario, type Target } from './scenario';
 import { renderCluster } from './view-cluster';
 import { renderControls } from './view-controls';
+import { renderDrains } from './view-drains';
 import { renderSummary, renderTimeline } from './view-timeline';
 
 interface VsCodeApi {
@@ -45,11 +46,21 @@ function save(): void {
   vscode.setState({ scenario: state.scenario, input: state.input, result: state.result });
 }
 
+/** "Whole nodes" with none ticked fails nothing: the page asks for a node rather than drawing an outage that is not one. */
+function needsNode(scenario: Scenario): boolean {
+  return scenario.fail.kind === 'nodes' && scenario.fail.nodes.length === 0;
+}
+
 function simulate(scenario: Scenario): void {
   state.scenario = scenario;
-  state.status = { kind: 'busy', text: 'Simulating…' };
+  if (needsNode(scenario)) {
+    state.result = undefined;
+    state.status = { kind: 'idle', text: 'Tick a node to fail' };
+  } else {
+    state.status = { kind: 'busy', text: 'Simulating…' };
+    post({ type: 'simulate', scenario });
+  }
   save();
-  post({ type: 'simulate', scenario });
   render();
 }
 
@@ -61,7 +72,17 @@ const actions: Actions = {
     if (target) root.querySelector<HTMLElement>('[data-focus="editor:kind"]')?.focus();
   },
   exportReport: () => post({ type: 'export', scenario: state.scenario }),
+  openFinding: (finding) => post({ type: 'open-finding', finding }),
 };
+
+/** The controls are rebuilt only when what they show changes: a result arriving mid-click must not swallow the click. */
+let controls: { key: string; element: HTMLElement } | undefined;
+
+function controlsView(): HTMLElement {
+  const key = JSON.stringify([state.scenario, state.input?.nodes.map((n) => n.name)]);
+  if (controls?.key !== key) controls = { key, element: renderControls(state.scenario, state.input, actions) };
+  return controls.element;
+}
 
 function header(): HTMLElement {
   const status = state.status;
@@ -74,16 +95,34 @@ function header(): HTMLElement {
   );
 }
 
-/** Rebuilds the page and puts keyboard focus back on the control that had it. */
+const layout = el('div', { class: 'layout' });
+
+/** Puts `nodes` in `parent`, leaving in place every node that is already there: a kept control is never detached. */
+function place(parent: HTMLElement, nodes: Node[]): void {
+  nodes.forEach((node, i) => {
+    const current = parent.childNodes[i];
+    if (current === node) return;
+    if (current) parent.replaceChild(node, current);
+    else parent.append(node);
+  });
+  while (parent.childNodes.length > nodes.length) parent.lastChild!.remove();
+}
+
+/** Rebuilds what changed and puts keyboard focus back on the control that had it. */
 function render(): void {
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.focus;
-  root.replaceChildren(
-    header(),
-    el('div', { class: 'layout' }, renderControls(state.scenario, state.input, actions), renderCluster(state.input, state.scenario, state.result, state.target, state.focus, actions)),
-    renderSummary(state.result),
-    renderTimeline(state.result, state.focus),
+  place(layout, [controlsView(), renderCluster(state.input, state.scenario, state.result, state.target, state.focus, actions)]);
+  place(
+    root,
+    present([
+      header(),
+      layout,
+      renderSummary(state.result),
+      renderDrains(state.result, actions),
+      renderTimeline(state.result, state.focus, needsNode(state.scenario) ? 'Tick a node under “Which nodes” to simulate its failure: with none ticked nothing fails.' : undefined),
+    ]) as Node[],
   );
-  if (focused) root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  if (focused && (document.activeElement as HTMLElement | null)?.dataset?.focus !== focused) root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
 }
 
 function receive(message: ToWebview): void {
@@ -110,6 +149,9 @@ function receive(message: ToWebview): void {
       state.focus = { namespace: message.namespace, workload: message.workload };
       state.target = { type: 'workload', namespace: message.namespace, name: message.workload };
       break;
+    case 'scenario':
+      simulate(state.input ? fitScenario(message.scenario, state.input) : message.scenario);
+      return;
   }
   save();
   render();

@@ -7,6 +7,8 @@ export const Methods = {
   simulate: 'kubeResilience/simulate',
   /** `{}` → `SimulationInput`: the cluster's shape as the simulation webview draws it. */
   simulationInput: 'kubeResilience/simulationInput',
+  /** `FindingRef` → `FindingLocation | null`: where a finding about that resource is in the workspace (its resource's kind line when the rule does not fire there). */
+  locateFinding: 'kubeResilience/locateFinding',
   /** Server → client notification, `ClusterStatus`: which cluster is in use and how it stands, after every (re)load. */
   clusterStatus: 'kubeResilience/clusterStatus',
   /** `{}` → `ClusterFindingsResult`: findings that belong to no file (the cluster's own shape). */

@@ -178,7 +178,10 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     ['an event without a time', ['--demo', '--fail', 'apiserver', '--event', 'coredns-restart'], /no @TIME/],
     ['an unknown event', ['--demo', '--fail', 'apiserver', '--event', 'meteor:cp-1@1m'], /unknown event "meteor"/],
     ['a surge without a factor', ['--demo', '--fail', 'apiserver', '--event', 'traffic-surge:shop/orders-api@1m'], /FACTOR/],
-    ['an unknown failure', ['--demo', '--fail', 'kubelet'], /--fail takes apiserver\|etcd\|scheduler\|controller-manager\|nodes:NAME/],
+    ['an unknown failure', ['--demo', '--fail', 'kubelet'], /--fail takes none\|apiserver\|etcd\|scheduler\|controller-manager\|nodes:NAME/],
+    ['a drain of an unknown node', ['--demo', '--drain', 'worker-zz'], /unknown node "worker-zz"/],
+    ['an empty --drain', ['--demo', '--drain', ','], /--drain takes NODE\[,NODE…\]/],
+    ['a drain with a crash but no failure', ['--demo', '--drain', 'worker-a1', '--event', 'coredns-restart@1m'], /--fail is required .* unless the scenario only drains/],
     ['no failure', ['--demo'], /--fail is required/],
     ['zero control planes', ['--demo', '--fail', 'apiserver', '--control-planes', '0'], /--control-planes takes a whole number from 1 to 9/],
     ['a year-long outage', ['--demo', '--fail', 'apiserver', '--for', '8760h'], /at most 168 h/],
@@ -195,6 +198,30 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
       assert.equal(run.stdout, '');
     });
   }
+
+  it('drains the examples it checks on the demo cluster: --drain is kubectl drain at 0, nothing failing', () => {
+    const result = json(['simulate', '--demo', '--drain', 'worker-b1', 'examples']);
+    assert.deepEqual(result.scenario, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-b1', at: 0 }] });
+    assert.ok(validateSimulationResult(result).ok);
+    const [drain] = result.drains!;
+    assert.equal(drain.node, 'worker-b1');
+    assert.equal(drain.by, 'kubectl');
+    assert.deepEqual(drain.evicted.map((e) => e.workload).sort(), ['legacy/billing', 'meet/video-bridge', 'meet/video-bridge', 'shop/orders-api']);
+    assert.match(result.summary![0], /^Draining worker-b1 takes /);
+    assert.ok(result.components.every((c) => c.states.every((s) => s.state === 'ok')), 'the control plane is fine throughout');
+  });
+
+  it('asks the autoscaler about the GPU node: it stays, and says why', () => {
+    const result = json(['simulate', '--demo', '--event', 'scale-down:gpu-b1@0', 'examples']);
+    assert.equal(result.drains![0].end, null);
+    assert.match(result.drains![0].notRemovedBecause!, /no other node can run render\/gpu-renderer's pod/);
+    assert.match(cli(['simulate', '--demo', '--event', 'scale-down:gpu-b1@0', 'examples']).stdout, /Scaling gpu-b1 down does not happen/);
+  });
+
+  it('documents the new flags in --help', () => {
+    const help = cli(['--help']).stdout;
+    for (const flag of ['--drain NODE[,NODE...]', 'drain:NODE@T', 'scale-down:NODE@T', 'upgrade-nodes@T']) assert.ok(help.includes(flag), flag);
+  });
 
   it('lists itself in the usage', () => {
     assert.match(cli(['--help']).stdout, /kube-resilience simulate \[--snapshot FILE \| --context NAME \| --kubeconfig FILE \| --demo\] \[--timeout SECONDS\] \[PATH \.\.\.\]/);

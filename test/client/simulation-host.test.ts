@@ -16,6 +16,7 @@ function hostOnDemo(answer: (method: string, params: unknown) => unknown = engin
   const logged: string[] = [];
   const reports: string[] = [];
   const requests: string[] = [];
+  const opened: unknown[] = [];
   const host = new SimulationHost({
     request: async (method, params) => {
       requests.push(method);
@@ -24,8 +25,9 @@ function hostOnDemo(answer: (method: string, params: unknown) => unknown = engin
     post: (m) => posted.push(m),
     log: (m) => logged.push(m),
     openReport: async (markdown) => void reports.push(markdown),
+    openFinding: async (finding) => void opened.push(finding),
   });
-  return { host, posted, logged, reports, requests };
+  return { host, posted, logged, reports, requests, opened };
 }
 
 function engine(method: string, params: unknown): unknown {
@@ -41,6 +43,33 @@ function engine(method: string, params: unknown): unknown {
 const SCENARIO: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events: [] };
 
 describe('simulation host (extension side of the page)', () => {
+  it('a hover\'s "simulate a drain" opens the page on a kubectl drain of the node the workload runs on', async () => {
+    const { host, posted } = hostOnDemo();
+    host.drainNodeOf('meet', 'video-bridge');
+    assert.equal(posted.length, 0, 'nothing before the page is ready');
+    await host.receive({ type: 'ready' });
+    assert.deepEqual(posted.map((m) => m.type), ['input', 'focus', 'scenario']);
+    const sent = posted[2];
+    assert.ok(sent.type === 'scenario');
+    assert.deepEqual(sent.scenario, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-b1', at: 0 }] });
+  });
+
+  it('says so when the workload runs nowhere', async () => {
+    const { host, posted } = hostOnDemo();
+    await host.receive({ type: 'ready' });
+    host.drainNodeOf('shop', 'ghost');
+    assert.match(JSON.stringify(posted.at(-1)), /shop\/ghost runs on no node of this cluster/);
+  });
+
+  it('hands a blocked drain\'s PDB finding to the editor, and only a valid one', async () => {
+    const { host, opened, logged } = hostOnDemo();
+    const finding = { ruleId: 'pdb-blocks-eviction', kind: 'PodDisruptionBudget', namespace: 'shop', name: 'web-pdb' };
+    await host.receive({ type: 'open-finding', finding });
+    await host.receive({ type: 'open-finding', finding: { ...finding, name: '' } });
+    assert.deepEqual(opened, [finding]);
+    assert.match(logged.join('\n'), /dropped message/);
+  });
+
   it('answers ready with the cluster drawing, then a simulate with its result', async () => {
     const { host, posted } = hostOnDemo();
     await host.receive({ type: 'ready' });

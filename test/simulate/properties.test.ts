@@ -6,19 +6,10 @@ import { simulate } from '../../server/src/simulate/simulate';
 import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 import { downSeconds, servedArea } from './expect';
 import { cluster, workload } from './fixtures';
+import { draws, random, randomPlacement } from './random';
 
 const CASES = 150;
 
-/** mulberry32: the same seed gives the same cases, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LIVENESS_ONLY = { seconds: 30, probe: 'liveness', container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' } as const;
 const STARTUP_COVERING_20_MINUTES = { seconds: 1200, probe: 'startup', container: 'app', formula: 'initialDelaySeconds 0 + 120 × 10 s' } as const;
@@ -35,17 +26,12 @@ interface Case {
 function generate(seed: number, sharedStream = false): Case {
   const next = random(seed);
   const slow = sharedStream ? next : random(seed + 0x51_0000);
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)];
+  const { int, pick } = draws(next);
   const controlPlanes = int(1, 5);
   const workers = int(2, 6);
   const workerNames = Array.from({ length: workers }, (_, i) => `worker-${i + 1}`);
   const workloads = Array.from({ length: int(1, 6) }, (_, i) => {
-    const placement: Record<string, number> = {};
-    for (let r = int(1, 5); r > 0; r--) {
-      const node = pick(workerNames);
-      placement[node] = (placement[node] ?? 0) + 1;
-    }
+    const placement = randomPlacement(int(1, 5), workerNames, pick);
     return workload(`app-${i}`, placement, {
       kind: pick(['Deployment', 'Deployment', 'StatefulSet', 'DaemonSet'] as const),
       memoryLimit: next() < 0.5,

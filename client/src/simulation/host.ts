@@ -1,5 +1,5 @@
 import { Methods } from '../../../server/src/protocol';
-import { type FromWebview, sameScenario, type SimulationInput, type ToWebview, validateFromWebview, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../../server/src/simulate/messages';
+import { type FindingRef, type FromWebview, sameScenario, type SimulationInput, type ToWebview, validateFromWebview, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../../server/src/simulate/messages';
 import { renderSimulationMarkdown } from '../../../server/src/simulate/report-markdown';
 import type { Scenario, SimulationResult } from '../../../server/src/simulate/types';
 
@@ -9,6 +9,8 @@ export interface HostPorts {
   post(message: ToWebview): void;
   log(message: string): void;
   openReport(markdown: string): Promise<void>;
+  /** Shows a finding in its manifest with its fixes. */
+  openFinding(finding: FindingRef): Promise<void>;
 }
 
 /**
@@ -18,6 +20,8 @@ export interface HostPorts {
 export class SimulationHost {
   private ready = false;
   private pendingFocus: ToWebview | undefined;
+  /** A workload whose node is to be drained once the page knows the cluster (a finding's hover asked). */
+  private pendingDrain: { namespace: string; workload: string } | undefined;
   private last: SimulationResult | undefined;
   private input: SimulationInput | undefined;
   /** Only the newest simulation's answer is shown: the page may change faster than the engine answers. */
@@ -36,6 +40,7 @@ export class SimulationHost {
         await this.sendInput();
         if (this.pendingFocus) this.send(this.pendingFocus);
         this.pendingFocus = undefined;
+        this.sendDrain();
         return;
       case 'simulate':
         await this.simulate(message.scenario);
@@ -43,7 +48,30 @@ export class SimulationHost {
       case 'export':
         await this.export(message.scenario);
         return;
+      case 'open-finding':
+        try {
+          await this.ports.openFinding(message.finding);
+        } catch (error) {
+          this.fail(`cannot show the finding: ${(error as Error).message}`);
+        }
+        return;
     }
+  }
+
+  /** Opens the page on a `kubectl drain` of the node the workload runs on, as soon as the page knows the cluster. */
+  drainNodeOf(namespace: string, workload: string): void {
+    this.pendingDrain = { namespace, workload };
+    this.focus(namespace, workload);
+    this.sendDrain();
+  }
+
+  private sendDrain(): void {
+    const wanted = this.pendingDrain;
+    if (!wanted || !this.ready || !this.input) return;
+    this.pendingDrain = undefined;
+    const node = this.input.nodes.find((n) => n.pods.some((p) => p.namespace === wanted.namespace && p.workload === wanted.workload));
+    if (!node) return this.fail(`${wanted.namespace}/${wanted.workload} runs on no node of this cluster: nothing to drain`);
+    this.send({ type: 'scenario', scenario: { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: node.name, at: 0 }] } });
   }
 
   /** Brings one workload forward, now or as soon as the page is ready. */

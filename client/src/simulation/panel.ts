@@ -3,6 +3,29 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { renderHtml } from './html';
 import { SimulationHost } from './host';
 import { createNonce } from './nonce';
+import { Methods } from '../../../server/src/protocol';
+import { validateFindingLocation, type FindingRef } from '../../../server/src/simulate/messages';
+
+/** Opens the manifest at the finding and offers its fixes; a resource only the cluster has is said so. */
+async function showFinding(client: LanguageClient, finding: FindingRef): Promise<void> {
+  const locate = async () => {
+    const checked = validateFindingLocation(await client.sendRequest(Methods.locateFinding, finding));
+    if (!checked.ok) throw new Error(`the language server answered an unreadable location (${checked.error})`);
+    return checked.value;
+  };
+  const where = await locate();
+  if (!where) {
+    void vscode.window.showInformationMessage(`${finding.kind} ${finding.namespace}/${finding.name} is not in this workspace: it comes from the cluster, so there is no manifest to fix here.`);
+    return;
+  }
+  const editor = await vscode.window.showTextDocument(vscode.Uri.parse(where.uri), { viewColumn: vscode.ViewColumn.One, preview: false });
+  // Once the document is open the server has its findings: ask again for the finding's own range.
+  const range = (await locate())?.range ?? where.range;
+  const selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
+  editor.selection = selection;
+  editor.revealRange(selection, vscode.TextEditorRevealType.InCenter);
+  await vscode.commands.executeCommand('editor.action.quickFix');
+}
 
 export const SIMULATION_VIEW_TYPE = 'kubeResilience.simulation';
 const TITLE = 'What if the control plane dies?';
@@ -13,14 +36,15 @@ export class SimulationPanel {
   private readonly host: SimulationHost;
 
   /** Shows the panel (creating it when needed), optionally bringing one workload forward. */
-  static show(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel, focus?: { namespace: string; name: string }): void {
+  static show(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel, focus?: { namespace: string; name: string; drain?: boolean }): void {
     let current = SimulationPanel.current;
     if (current) current.panel.reveal();
     else {
       const panel = vscode.window.createWebviewPanel(SIMULATION_VIEW_TYPE, TITLE, vscode.ViewColumn.Beside, SimulationPanel.options(context));
       current = SimulationPanel.current = new SimulationPanel(panel, context, client, output);
     }
-    if (focus) current.host.focus(focus.namespace, focus.name);
+    if (focus?.drain) current.host.drainNodeOf(focus.namespace, focus.name);
+    else if (focus) current.host.focus(focus.namespace, focus.name);
   }
 
   /** A panel VS Code restored after a reload: the page restores its own state with getState(). */
@@ -49,6 +73,7 @@ export class SimulationPanel {
         const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
         await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Active, preview: false });
       },
+      openFinding: (finding) => showFinding(client, finding),
     });
     panel.iconPath = { light: vscode.Uri.joinPath(context.extensionUri, 'media', 'simulation-light.svg'), dark: vscode.Uri.joinPath(context.extensionUri, 'media', 'simulation-dark.svg') };
     webview.html = renderHtml({

@@ -5,7 +5,7 @@ import { UsageError } from './usage-error';
 import { Inventory } from '../inventory/inventory';
 import { parseManifest } from '../manifest/parse';
 import { buildSimInputs } from '../simulate/build-inputs';
-import { FAILURE_USAGE, parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario } from '../simulate/parse-scenario';
+import { FAILURE_USAGE, parseDrainList, parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario, VOLUNTARY_EVENTS } from '../simulate/parse-scenario';
 import { renderSimulationMarkdown } from '../simulate/report-markdown';
 import { renderSimulationText } from '../simulate/report-text';
 import { simulate } from '../simulate/simulate';
@@ -13,8 +13,14 @@ import type { Scenario } from '../simulate/types';
 import { withControlPlanes } from '../simulate/what-if';
 
 export const SIMULATE_USAGE = `kube-resilience simulate [--snapshot FILE | --context NAME | --kubeconfig FILE | --demo] [--timeout SECONDS] [PATH ...]
-                      --fail ${FAILURE_USAGE} [--for DURATION]
-                      [--control-planes N] [--event KIND:ARGS@TIME ...] [--format text|json|markdown]`;
+                      [--fail ${FAILURE_USAGE}] [--for DURATION]
+                      [--control-planes N] [--event KIND:ARGS@TIME ...] [--drain NODE[,NODE...]]
+                      [--format text|json|markdown]
+  --event drain:NODE@T        kubectl drain NODE at T (PDBs, 5 s retries, full grace periods)
+  --event scale-down:NODE@T   the cluster autoscaler removes NODE at T (its conditions, 600 s grace cap)
+  --event upgrade-nodes@T     a rolling node upgrade from T: each worker drained in turn and replaced
+  --drain NODE[,NODE...]      kubectl drain of those nodes at 0
+  --fail is optional with only drains, scale-downs and upgrades (nothing fails in the control plane)`;
 
 /** Scenario syntax errors are the caller's mistakes: exit 2 with the message. */
 function asUsage<T>(parse: () => T): T {
@@ -35,20 +41,23 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       for: { type: 'string', default: '1h' },
       'control-planes': { type: 'string' },
       event: { type: 'string', multiple: true, default: [] },
+      drain: { type: 'string', multiple: true, default: [] },
       format: { type: 'string', default: 'text' },
       ...CLUSTER_OPTIONS,
     },
   });
   const format = values.format!;
   if (!['text', 'json', 'markdown'].includes(format)) throw new UsageError(`--format takes text, json or markdown, not "${format}"`);
-  if (!values.fail) throw new UsageError(`--fail is required: ${FAILURE_USAGE}`);
+  const events = asUsage(() => [...(values.event as string[]).map(parseEvent), ...(values.drain as string[]).flatMap(parseDrainList)].sort((a, b) => a.at - b.at));
+  const voluntaryOnly = events.length > 0 && events.every((e) => VOLUNTARY_EVENTS.includes(e.kind));
+  if (!values.fail && !voluntaryOnly) throw new UsageError(`--fail is required (${FAILURE_USAGE}) unless the scenario only drains, scales down or upgrades nodes`);
   const controlPlanesText = values['control-planes'];
   if (controlPlanesText !== undefined && !/^\d+$/.test(controlPlanesText)) throw new UsageError(`--control-planes takes a whole number, not "${controlPlanesText}"`);
   const scenario: Scenario = asUsage(() => ({
-    fail: parseFailure(values.fail!),
+    fail: parseFailure(values.fail ?? 'none'),
     duration: parseDuration(values.for!),
     ...(controlPlanesText !== undefined ? { controlPlanes: Number(controlPlanesText) } : {}),
-    events: (values.event as string[]).map(parseEvent).sort((a, b) => a.at - b.at),
+    events,
   }));
 
   const cluster = await loadClusterFromArgs(values, io);

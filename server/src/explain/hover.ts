@@ -6,6 +6,7 @@ import { containsPosition, type Position, type Range } from '../manifest/text';
 import { describeResource, isWorkload } from '../manifest/workload';
 import type { Finding } from '../rules/types';
 import { resilienceCard, ruleLabel, type RuleHref } from './card';
+import { drainLink } from './drain-link';
 import { fieldMeaning } from './field-hover';
 import { keyPathAt } from './key-path';
 
@@ -46,7 +47,9 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     if (isWorkload(resource)) {
       const range = kindRange(resource);
       if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
-        return { text: literalTildes(resilienceCard(resource, inventory, ownFindings(resource, findings), cluster, { clusterLines: options.clusterLines?.(resource), ruleHref: options.ruleHref })), range };
+        const own = ownFindings(resource, findings);
+        const card = resilienceCard(resource, inventory, own, cluster, { clusterLines: options.clusterLines?.(resource), ruleHref: options.ruleHref });
+        return { text: literalTildes(withDrainLink(card, own.length > 0, resource, inventory)), range };
       }
     }
     const path = keyPathAt(resource, offset);
@@ -58,7 +61,13 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const key = String(path[path.length - 1]);
     const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
     if (here.length) lines.push('', ...here.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} (${f.severity}) ${f.message}`));
-    return { text: literalTildes(lines.join('\n')), range };
+    return { text: literalTildes(withDrainLink(lines.join('\n'), here.length > 0, resource, inventory)), range };
   }
   return undefined;
+}
+
+/** A hover that shows findings offers to simulate a drain of the node the workload runs on. */
+function withDrainLink(markdown: string, hasFindings: boolean, resource: Resource, inventory: Inventory): string {
+  const link = hasFindings ? drainLink(resource, inventory) : undefined;
+  return link ? `${markdown}\n\n${link}` : markdown;
 }

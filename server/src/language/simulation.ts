@@ -7,7 +7,7 @@ import { isWorkload } from '../manifest/workload';
 import { Methods } from '../protocol';
 import { buildSimInputs, type SimInputs } from '../simulate/build-inputs';
 import { simulationInputOf } from '../simulate/input-view';
-import { SIMULATE_WORKLOAD_COMMAND, validateScenario as validateScenarioShape, type SimulateWorkloadArgs, type SimulationInput } from '../simulate/messages';
+import { SIMULATE_WORKLOAD_COMMAND, validateFindingRef, validateScenario as validateScenarioShape, type FindingLocation, type SimulateWorkloadArgs, type SimulationInput } from '../simulate/messages';
 import { ScenarioError, validateScenario } from '../simulate/parse-scenario';
 import { simulate } from '../simulate/simulate';
 import type { SimulationResult } from '../simulate/types';
@@ -54,6 +54,20 @@ function codeLenses(state: ServerState, uri: string): CodeLens[] {
     });
 }
 
+/** Where the workspace states the resource a finding is about, and the finding's range there when the rule fires. */
+function locateFinding(state: ServerState, params: unknown): FindingLocation | null {
+  const checked = validateFindingRef(params);
+  if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
+  const ref = checked.value;
+  for (const file of state.inventory.allFiles()) {
+    const resource = file.resources.find((r) => r.kind === ref.kind && r.name === ref.name && r.namespace === ref.namespace && r.node);
+    if (!resource) continue;
+    const finding = state.findingsFor(file.uri).find((f) => f.ruleId === ref.ruleId && f.resource?.kind === ref.kind && f.resource?.name === ref.name && f.resource?.namespace === ref.namespace && f.range);
+    return { uri: file.uri, range: finding?.range ?? kindRange(resource) };
+  }
+  return null;
+}
+
 /** The "What if the control plane dies?" simulation: its requests and the code lens above each workload. */
 export const simulationFeature: Feature = {
   capabilities: { codeLensProvider: { resolveProvider: false } },
@@ -63,6 +77,7 @@ export const simulationFeature: Feature = {
       const { inputs, cluster } = inputsFor(state);
       return simulationInputOf(inputs, cluster);
     });
+    state.connection.onRequest(Methods.locateFinding, (params: unknown) => locateFinding(state, params));
     state.connection.onCodeLens((params) => codeLenses(state, params.textDocument.uri));
   },
 };

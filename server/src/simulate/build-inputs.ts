@@ -11,6 +11,7 @@ import { apiClientOf } from './api-clients';
 import type { SimNode, SimTopology, SimWorkload } from './model';
 import { assumedPlacement, type SpreadRules } from './placement';
 import type { StartBudget } from './restart-readiness';
+import { voluntaryDisruptionFacts } from './disruption-inputs';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -213,6 +214,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     workload.apiClient = apiClient.what;
     if (apiClient.ingress) workload.ingressController = true;
   }
+  Object.assign(workload, voluntaryDisruptionFacts(resource, inventory, spec));
   if (isStaticPod(resource)) workload.staticPod = true;
   if (resource.kind === 'CronJob' && typeof resource.object?.spec?.schedule === 'string') workload.schedule = resource.object.spec.schedule;
   return workload;

@@ -1,7 +1,7 @@
 import type { ControlPlaneSegment } from './control-plane';
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
-import { nodeIsDown } from './node-incidents';
+import { clusterUnhealthy } from './drain/planner';
 import type { SimContext } from './workload-capacity';
 import type { ComponentName, ComponentResult, State, TimelineEvent } from './types';
 
@@ -71,7 +71,7 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
       reason: (_s, state) =>
         state === 'down'
           ? 'HPA, VPA and the cluster autoscaler need the API and the controller manager: replica counts and node counts are frozen'
-          : 'autoscalers act again; the cluster autoscaler pauses while more than 45 % (or more than 3) nodes are unready',
+          : 'autoscalers act again; the cluster autoscaler pauses while more than 45 % of the nodes and more than 3 nodes are unready',
       fact: FACT.controlLoops,
     },
     {
@@ -137,14 +137,13 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
     });
   }
   if (Number.isFinite(back) && back <= ctx.end) {
-    const nodes = ctx.topology.nodes.length;
-    const unready = ctx.topology.nodes.filter((n) => nodeIsDown(ctx.incidents, n.name, back)).length;
-    if (unready > 3 || unready > 0.45 * nodes) {
+    const sick = clusterUnhealthy(ctx.topology, ctx.incidents, back);
+    if (sick) {
       notes.push({
         at: back,
         subject: { type: 'component', name: 'autoscaling' },
         state: 'degraded',
-        reason: `${unready} of ${nodes} nodes are still unready when the API returns: the cluster autoscaler stops all operations while more than 45 % (or more than 3) nodes are unready`,
+        reason: `${sick.unready} of ${sick.total} nodes are still unready when the API returns: the cluster autoscaler stops all operations while more than 45 % of the nodes and more than 3 nodes are unready`,
         fact: FACT.recovery,
       });
     }

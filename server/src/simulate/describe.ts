@@ -4,6 +4,8 @@ import { plural } from '../words';
 
 export function describeFailure(fail: Failure): string {
   switch (fail.kind) {
+    case 'none':
+      return 'nothing fails in the control plane';
     case 'apiserver':
       return 'every API server fails';
     case 'etcd':
@@ -32,12 +34,18 @@ export function describeEvent(event: ScenarioEvent): string {
       return `CoreDNS restarts ${when}`;
     case 'kube-proxy-restart':
       return `kube-proxy on ${event.node} restarts ${when}`;
+    case 'drain':
+      return `${event.node} is drained (kubectl drain) ${when}`;
+    case 'scale-down':
+      return `the cluster autoscaler scales ${event.node} down ${when}`;
+    case 'upgrade-nodes':
+      return `the workers are upgraded one by one from ${formatSeconds(event.at)}`;
   }
 }
 
 /** "every API server fails for 2 h; worker-2 reboots at 10 m" */
 export function describeScenario(scenario: Scenario): string {
-  const parts = [`${describeFailure(scenario.fail)} for ${formatSeconds(scenario.duration)}`];
+  const parts = scenario.fail.kind === 'none' && scenario.events.length ? [] : [`${describeFailure(scenario.fail)} for ${formatSeconds(scenario.duration)}`];
   if (scenario.controlPlanes !== undefined) parts.push(`as if the cluster had ${plural(scenario.controlPlanes, 'control-plane node')}`);
   parts.push(...scenario.events.map(describeEvent));
   return parts.join('; ');

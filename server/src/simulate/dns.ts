@@ -26,7 +26,8 @@ export function simulateDns(ctx: SimContext): DnsResult {
 
   const intervals: Interval[][] = replicas.map((node) => {
     const list: Interval[] = [];
-    for (const incident of incidents.filter((i) => i.node === node)) {
+    // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
+    for (const incident of incidents.filter((i) => i.node === node && i.kind !== 'replaced')) {
       const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
       const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
       const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;

@@ -54,6 +54,10 @@ export const TIMING = {
   autoscalerEvictionLimit: 120,
   /** --max-graceful-termination-sec default: the autoscaler's cap on a pod's grace period. */
   autoscalerGraceCap: 600,
+  /** The autoscaler stops operating when more than this many nodes… */
+  autoscalerOkUnready: 3,
+  /** …and more than this share of them are unready (--ok-total-unready-count, --max-total-unready-percentage). */
+  autoscalerMaxUnreadyShare: 0.45,
   /** terminationGracePeriodSeconds when a pod sets none. */
   defaultTerminationGrace: 30,
   /** Assumed, not sourced: how long a node upgrade takes to bring up the fresh node once the old one is drained. */

@@ -3,7 +3,7 @@
  * both sides run on everything they receive: a message that does not validate is dropped and logged.
  * Browser-safe: no Node, no vscode.
  */
-import type { ComponentName, Failure, Scenario, ScenarioEvent, SimulationResult, State, Subject } from './types';
+import type { ComponentName, DrainResult, Failure, Scenario, ScenarioEvent, SimulationResult, State, Subject } from './types';
 
 /** What the webview draws before anything is simulated: the cluster's shape. */
 export interface SimulationInput {
@@ -48,12 +48,24 @@ export type ToWebview =
   | { type: 'busy' }
   | { type: 'error'; message: string }
   /** Bring one workload forward (the code lens above its manifest was used). */
-  | { type: 'focus'; namespace: string; workload: string };
+  | { type: 'focus'; namespace: string; workload: string }
+  /** Simulate this scenario (a finding's hover asked for a drain of its workload's node). */
+  | { type: 'scenario'; scenario: Scenario };
 
 export type FromWebview =
   | { type: 'ready' }
   | { type: 'simulate'; scenario: Scenario }
-  | { type: 'export'; scenario: Scenario };
+  | { type: 'export'; scenario: Scenario }
+  /** Show a finding in its manifest with its fixes (a PDB that blocks a drain: rule pdb-blocks-eviction). */
+  | { type: 'open-finding'; finding: FindingRef };
+
+/** A finding by what it is about, for the editor to find in the workspace. */
+export interface FindingRef {
+  ruleId: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
 
 /** The client command the code lens above a workload runs, with `SimulateWorkloadArgs`. */
 export const SIMULATE_WORKLOAD_COMMAND = 'kubeResilience.simulateWorkload';
@@ -62,13 +74,15 @@ export interface SimulateWorkloadArgs {
   namespace: string;
   name: string;
   kind: string;
+  /** Open the simulator on a `kubectl drain` of the node the workload runs on (a finding's hover). */
+  drain?: boolean;
 }
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export const COMPONENT_NAMES: readonly ComponentName[] = ['api', 'scheduling', 'controllers', 'autoscaling', 'dns', 'service-routing', 'kubectl', 'etcd'];
 export const STATES: readonly State[] = ['ok', 'degraded', 'down'];
-export const FAILURE_KINDS: readonly Failure['kind'][] = ['apiserver', 'etcd', 'scheduler', 'controller-manager', 'nodes'];
+export const FAILURE_KINDS: readonly Failure['kind'][] = ['none', 'apiserver', 'etcd', 'scheduler', 'controller-manager', 'nodes'];
 
 /** Bounds that keep a hostile or broken message from costing more than it is worth. */
 const MAX_TEXT = 10_000;
@@ -133,7 +147,7 @@ function failure(value: unknown, path: string): Failure {
   return { kind };
 }
 
-const EVENT_KINDS: readonly ScenarioEvent['kind'][] = ['node-reboot', 'node-lost', 'pod-crash', 'traffic-surge', 'coredns-restart', 'kube-proxy-restart'];
+const EVENT_KINDS: readonly ScenarioEvent['kind'][] = ['node-reboot', 'node-lost', 'pod-crash', 'traffic-surge', 'coredns-restart', 'kube-proxy-restart', 'drain', 'scale-down', 'upgrade-nodes'];
 
 function scenarioEvent(value: unknown, path: string): ScenarioEvent {
   const o = record(value, path);
@@ -143,8 +157,11 @@ function scenarioEvent(value: unknown, path: string): ScenarioEvent {
     case 'node-reboot':
     case 'node-lost':
     case 'kube-proxy-restart':
+    case 'drain':
+    case 'scale-down':
       return { kind, node: name(o.node, `${path}.node`), at: when };
     case 'coredns-restart':
+    case 'upgrade-nodes':
       return { kind, at: when };
     case 'pod-crash':
       return { kind, namespace: name(o.namespace, `${path}.namespace`), workload: name(o.workload, `${path}.workload`), mode: oneOf(o.mode, ['restartable', 'permanent'] as const, `${path}.mode`), at: when };
@@ -216,6 +233,30 @@ function result(value: unknown, path: string): SimulationResult {
     assumptions: list(o.assumptions, `${path}.assumptions`, text),
     ...(o.end !== undefined ? { end: at(o.end, `${path}.end`) } : {}),
     ...(o.summary !== undefined ? { summary: list(o.summary, `${path}.summary`, text) } : {}),
+    ...(o.drains !== undefined ? { drains: list(o.drains, `${path}.drains`, drain) } : {}),
+  };
+}
+
+function nullable<T>(value: unknown, path: string, parse: (v: unknown, p: string) => T): T | null {
+  return value === null ? null : parse(value, path);
+}
+
+function drain(value: unknown, path: string): DrainResult {
+  const d = record(value, path);
+  return {
+    node: name(d.node, `${path}.node`),
+    by: oneOf(d.by, ['kubectl', 'autoscaler'] as const, `${path}.by`),
+    start: at(d.start, `${path}.start`),
+    end: nullable(d.end, `${path}.end`, at),
+    notRemovedBecause: nullable(d.notRemovedBecause, `${path}.notRemovedBecause`, text),
+    blocked: list(d.blocked, `${path}.blocked`, (v, p) => {
+      const b = record(v, p);
+      return { workload: name(b.workload, `${p}.workload`), pdb: name(b.pdb, `${p}.pdb`), from: at(b.from, `${p}.from`), to: nullable(b.to, `${p}.to`, at) };
+    }),
+    evicted: list(d.evicted, `${path}.evicted`, (v, p) => {
+      const e = record(v, p);
+      return { workload: name(e.workload, `${p}.workload`), at: at(e.at, `${p}.at`) };
+    }),
   };
 }
 
@@ -246,6 +287,38 @@ function input(value: unknown, path: string): SimulationInput {
     }),
     notes: list(o.notes, `${path}.notes`, text),
   };
+}
+
+function findingRef(value: unknown, path: string): FindingRef {
+  const o = record(value, path);
+  return { ruleId: name(o.ruleId, `${path}.ruleId`), kind: name(o.kind, `${path}.kind`), namespace: text(o.namespace, `${path}.namespace`), name: name(o.name, `${path}.name`) };
+}
+
+export function validateFindingRef(value: unknown): Validated<FindingRef> {
+  return validate(value, findingRef, 'finding');
+}
+
+/** Where a finding is: a document and a range in it (LSP positions). */
+export interface FindingLocation {
+  uri: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+export function validateFindingLocation(value: unknown): Validated<FindingLocation | null> {
+  if (value === null) return { ok: true, value: null };
+  return validate(
+    value,
+    (v, path) => {
+      const o = record(v, path);
+      const r = record(o.range, `${path}.range`);
+      const position = (p: unknown, pp: string) => {
+        const q = record(p, pp);
+        return { line: number(q.line, `${pp}.line`), character: number(q.character, `${pp}.character`) };
+      };
+      return { uri: text(o.uri, `${path}.uri`), range: { start: position(r.start, `${path}.range.start`), end: position(r.end, `${path}.range.end`) } };
+    },
+    'location',
+  );
 }
 
 function validate<T>(value: unknown, parse: (v: unknown, path: string) => T, path: string): Validated<T> {
@@ -284,7 +357,7 @@ export function validateToWebview(value: unknown): Validated<ToWebview> {
     value,
     (v, path): ToWebview => {
       const o = record(v, path);
-      const type = oneOf(o.type, ['input', 'result', 'busy', 'error', 'focus'] as const, `${path}.type`);
+      const type = oneOf(o.type, ['input', 'result', 'busy', 'error', 'focus', 'scenario'] as const, `${path}.type`);
       switch (type) {
         case 'input':
           return { type, input: input(o.input, `${path}.input`) };
@@ -296,6 +369,8 @@ export function validateToWebview(value: unknown): Validated<ToWebview> {
           return { type, message: text(o.message, `${path}.message`) };
         case 'focus':
           return { type, namespace: text(o.namespace, `${path}.namespace`), workload: name(o.workload, `${path}.workload`) };
+        case 'scenario':
+          return { type, scenario: scenarioAt(o.scenario, `${path}.scenario`) };
       }
     },
     'message',
@@ -308,8 +383,9 @@ export function validateFromWebview(value: unknown): Validated<FromWebview> {
     value,
     (v, path): FromWebview => {
       const o = record(v, path);
-      const type = oneOf(o.type, ['ready', 'simulate', 'export'] as const, `${path}.type`);
+      const type = oneOf(o.type, ['ready', 'simulate', 'export', 'open-finding'] as const, `${path}.type`);
       if (type === 'ready') return { type };
+      if (type === 'open-finding') return { type, finding: findingRef(o.finding, `${path}.finding`) };
       return { type, scenario: scenarioAt(o.scenario, `${path}.scenario`) };
     },
     'message',
@@ -322,7 +398,8 @@ export function validateSimulateWorkloadArgs(value: unknown): Validated<Simulate
     value,
     (v, path) => {
       const o = record(v, path);
-      return { namespace: text(o.namespace, `${path}.namespace`), name: name(o.name, `${path}.name`), kind: name(o.kind, `${path}.kind`) };
+      const drain = o.drain === undefined ? undefined : boolean(o.drain, `${path}.drain`);
+      return { namespace: text(o.namespace, `${path}.namespace`), name: name(o.name, `${path}.name`), kind: name(o.kind, `${path}.kind`), ...(drain ? { drain } : {}) };
     },
     'arguments',
   );

@@ -4,7 +4,7 @@ import type { Scenario } from './types';
 /** A node that stops at `at` and (unless lost) is running again at `backAt`. */
 export interface NodeIncident {
   node: string;
-  kind: 'failed' | 'reboot' | 'lost';
+  kind: 'failed' | 'reboot' | 'lost' | 'replaced';
   at: number;
   backAt: number;
   /** Words for "what happened to the node", e.g. "worker-2 rebooted". */

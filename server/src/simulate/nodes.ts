@@ -27,7 +27,11 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
       });
     }
     if (podsBack <= ctx.end) {
-      events.push({ at: podsBack, subject: subject(incident.node), state: 'ok', reason: `${incident.node}'s kubelet reached the API and started its pods again`, fact: FACT.recovery });
+      events.push(
+        incident.kind === 'replaced'
+          ? { at: podsBack, subject: subject(incident.node), state: 'ok', reason: `the fresh ${incident.node} has joined: it runs its DaemonSet pods and takes new pods again`, fact: incident.fact }
+          : { at: podsBack, subject: subject(incident.node), state: 'ok', reason: `${incident.node}'s kubelet reached the API and started its pods again`, fact: FACT.recovery },
+      );
     }
   }
   for (const event of scenario.events) {

@@ -18,10 +18,10 @@ export function parseDuration(text: string): number {
   return Math.round(total);
 }
 
-export const FAILURE_USAGE = 'apiserver|etcd|scheduler|controller-manager|nodes:NAME[,NAME]';
+export const FAILURE_USAGE = 'none|apiserver|etcd|scheduler|controller-manager|nodes:NAME[,NAME]';
 
 export function parseFailure(text: string): Failure {
-  if (text === 'apiserver' || text === 'etcd' || text === 'scheduler' || text === 'controller-manager') return { kind: text };
+  if (text === 'none' || text === 'apiserver' || text === 'etcd' || text === 'scheduler' || text === 'controller-manager') return { kind: text };
   if (text === 'etcd-quorum') return { kind: 'etcd' };
   const nodes = /^nodes?:(.+)$/.exec(text);
   if (nodes) {
@@ -31,7 +31,17 @@ export function parseFailure(text: string): Failure {
   throw new ScenarioError(`--fail takes ${FAILURE_USAGE}, not "${text}"`);
 }
 
-export const EVENT_USAGE = 'node-reboot:NODE@TIME, node-lost:NODE@TIME, pod-crash:NAMESPACE/WORKLOAD:restartable|permanent@TIME, traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME, coredns-restart@TIME, kube-proxy-restart:NODE@TIME';
+export const EVENT_USAGE = 'node-reboot:NODE@TIME, node-lost:NODE@TIME, pod-crash:NAMESPACE/WORKLOAD:restartable|permanent@TIME, traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME, coredns-restart@TIME, kube-proxy-restart:NODE@TIME, drain:NODE@TIME, scale-down:NODE@TIME, upgrade-nodes@TIME';
+
+/** The events that are voluntary disruptions: with only these, nothing needs to fail in the control plane. */
+export const VOLUNTARY_EVENTS: readonly ScenarioEvent['kind'][] = ['drain', 'scale-down', 'upgrade-nodes'];
+
+/** `--drain a,b`: kubectl drains of those nodes at 0. */
+export function parseDrainList(text: string): ScenarioEvent[] {
+  const nodes = text.split(',').map((n) => n.trim()).filter(Boolean);
+  if (!nodes.length) throw new ScenarioError(`--drain takes NODE[,NODE…], not "${text}"`);
+  return nodes.map((node) => ({ kind: 'drain', node, at: 0 }));
+}
 
 /** `node-reboot:worker-2@10m` and friends. */
 export function parseEvent(text: string): ScenarioEvent {
@@ -50,9 +60,12 @@ export function parseEvent(text: string): ScenarioEvent {
     case 'node-reboot':
     case 'node-lost':
     case 'kube-proxy-restart':
+    case 'drain':
+    case 'scale-down':
       if (!args) throw bad('no node named');
       return { kind, node: args, at: time };
     case 'coredns-restart':
+    case 'upgrade-nodes':
       if (args) throw bad('takes no arguments');
       return { kind, at: time };
     case 'pod-crash': {

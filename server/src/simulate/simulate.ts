@@ -9,6 +9,11 @@ import { summarize } from './summary';
 import type { ComponentName, ComponentResult, Scenario, SimulationResult, TimelineEvent } from './types';
 import { withControlPlanes } from './what-if';
 import { simulateWorkload, type SimContext } from './workload-capacity';
+import type { DrainPlan } from './drain/plan';
+import { planDrains } from './drain/planner';
+import { drainEnd, drainNodeEvents, drainResult, drainSummary, type WorkloadRunOf } from './drain/report';
+import { rollUpgrade } from './drain/upgrade';
+import { formatSeconds } from './format-time';
 import { plural } from '../words';
 
 /** Time shown after the outage ends, long enough for a lost node's pods to be evicted and replaced. */
@@ -22,14 +27,17 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const effective = withControlPlanes(topology, scenario.controlPlanes);
   const controlPlane = new ControlPlaneTimeline(effective, scenario);
   const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at));
-  const ctx: SimContext = { topology: effective, scenario, controlPlane, incidents: nodeIncidents(scenario), drains: [], end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
+  const incidents = nodeIncidents(scenario);
+  const base: SimContext = { topology: effective, scenario, controlPlane, incidents, drains: planDrains({ scenario, topology: effective, workloads, controlPlane, incidents }), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
+  const { ctx, runs } = voluntaryDisruptions(base, workloads);
 
   const { components, events: componentEvents } = simulateComponents(ctx);
   const dns = simulateDns(ctx);
   const rows: ComponentResult[] = [...components, { name: 'dns' as const, states: dns.states }].sort((a, b) => ROW_ORDER.indexOf(a.name) - ROW_ORDER.indexOf(b.name));
 
-  const runs = workloads.map((w) => ({ workload: w, run: simulateWorkload(w, ctx) }));
-  const timeline: TimelineEvent[] = [...componentEvents, ...dns.events, ...simulateNodes(ctx), ...runs.flatMap((r) => r.run.events), ...neighboursAtRisk(runs)];
+  const drains = ctx.drains.map((plan) => drainResult(plan, runs, ctx.end));
+  const drainEvents = ctx.drains.flatMap((plan, i) => drainNodeEvents(plan, drains[i]));
+  const timeline: TimelineEvent[] = [...componentEvents, ...dns.events, ...simulateNodes(ctx), ...drainEvents, ...runs.flatMap((r) => r.run.events), ...neighboursAtRisk(runs)];
   timeline.sort((a, b) => a.at - b.at || SUBJECT_ORDER[a.subject.type] - SUBJECT_ORDER[b.subject.type]);
 
   const assumptions = [...effective.assumptions];
@@ -50,8 +58,43 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
     components: rows,
     assumptions,
     end: ctx.end,
-    summary: summarize(timeline, workloads.length),
+    summary: [...[drainSummary(ctx.drains, drains, runs), upgradeSummary(scenario, ctx)].filter((line): line is string => !!line), ...summarize(timeline, runs.map((r) => r.run.result))],
+    drains,
   };
+}
+
+function runAll(ctx: SimContext, workloads: SimWorkload[]): WorkloadRunOf[] {
+  return workloads.map((w) => ({ workload: w, run: simulateWorkload(w, ctx) }));
+}
+
+/**
+ * Node upgrades and failed scale-downs depend on what the workloads do: an upgrade drains the next node only
+ * once the previous one is empty; a scale-down the autoscaler gives up on uncordons its node.
+ */
+function voluntaryDisruptions(base: SimContext, workloads: SimWorkload[]): { ctx: SimContext; runs: WorkloadRunOf[] } {
+  let ctx = base;
+  const upgrade = base.scenario.events.find((e) => e.kind === 'upgrade-nodes');
+  if (upgrade) {
+    const step = rollUpgrade(upgrade.at, base.topology, workloads, { plans: base.drains, incidents: base.incidents }, (s, plan) => drainEnd(plan, runAll({ ...base, drains: s.plans, incidents: s.incidents }, workloads), base.end));
+    ctx = { ...base, drains: step.plans, incidents: [...step.incidents].sort((a, b) => a.at - b.at) };
+  }
+  let runs = runAll(ctx, workloads);
+  const gaveUpAt = (plan: DrainPlan) => Math.min(...runs.flatMap((r) => r.run.gaveUp.filter((g) => g.drain === plan).map((g) => g.at)));
+  if (ctx.drains.some((p) => p.by === 'autoscaler' && Number.isFinite(gaveUpAt(p)))) {
+    ctx = { ...ctx, drains: ctx.drains.map((p) => (p.by === 'autoscaler' && Number.isFinite(gaveUpAt(p)) ? { ...p, uncordonAt: gaveUpAt(p) } : p)) };
+    runs = runAll(ctx, workloads);
+  }
+  return { ctx, runs };
+}
+
+function upgradeSummary(scenario: Scenario, ctx: SimContext): string | undefined {
+  const upgrade = scenario.events.find((e) => e.kind === 'upgrade-nodes');
+  if (!upgrade) return undefined;
+  const workers = ctx.topology.nodes.filter((n) => !n.controlPlane).length;
+  const replaced = ctx.incidents.filter((i) => i.kind === 'replaced');
+  if (replaced.length < workers) return `The rolling node upgrade stalls after ${replaced.length} of ${workers} workers: the drain of ${ctx.drains.filter((p) => p.upgrade)[replaced.length]?.node ?? 'the next worker'} does not finish.`;
+  const last = Math.max(...replaced.map((i) => i.backAt));
+  return `The rolling node upgrade of ${workers} workers takes ${formatSeconds(last - upgrade.at)}, one node at a time.`;
 }
 
 /** Pods without memory limits push their nodes into memory pressure: the kubelet may evict their neighbours too. */

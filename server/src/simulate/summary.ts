@@ -1,5 +1,6 @@
 import { formatSeconds } from './format-time';
-import type { TimelineEvent } from './types';
+import { capacityVerdict } from './describe';
+import type { TimelineEvent, WorkloadResult } from './types';
 
 const COMPONENT_WORDS: Record<string, string> = {
   api: 'the API',
@@ -40,7 +41,8 @@ export function subjectName(event: TimelineEvent): string {
 }
 
 /** The first impacts in plain words: when each cluster function and each workload first stops being ok. */
-export function summarize(timeline: TimelineEvent[], workloadCount: number, limit = 8): string[] {
+export function summarize(timeline: TimelineEvent[], results: WorkloadResult[], limit = 8): string[] {
+  const workloadCount = results.length;
   const seen = new Set<string>();
   const lines: string[] = [];
   const impacts = timeline.filter((e) => e.state !== 'ok' && e.subject.type !== 'node');
@@ -61,7 +63,9 @@ export function summarize(timeline: TimelineEvent[], workloadCount: number, limi
   const severity = (e: TimelineEvent) => (e.state === 'down' ? 0 : 1);
   first.sort((a, b) => a.at - b.at || severity(a) - severity(b));
   for (const event of first.slice(0, limit)) lines.push(`at ${formatSeconds(event.at)} ${subjectName(event)} ${verb(event)}: ${firstClause(event)}`);
-  const hit = new Set(workloads.map(subjectName)).size;
+  // A workload short of replicas from the start has no change to tell, but is affected all the same.
+  const short = results.filter((w) => capacityVerdict(w).firstHit !== undefined).map((w) => `${w.namespace}/${w.name}`);
+  const hit = new Set([...workloads.map(subjectName), ...short]).size;
   if (workloadCount > 0) lines.push(hit ? `${hit} of ${workloadCount} workloads affected` : `all ${workloadCount} workloads keep serving throughout`);
   if (!lines.length) lines.push('nothing changes');
   return lines;

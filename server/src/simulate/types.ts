@@ -54,9 +54,17 @@ export type ScenarioEvent =
   | { kind: 'pod-crash'; namespace: string; workload: string; mode: 'restartable' | 'permanent'; at: number }
   | { kind: 'traffic-surge'; namespace: string; workload: string; factor: number; at: number }
   | { kind: 'coredns-restart'; at: number }
-  | { kind: 'kube-proxy-restart'; node: string; at: number };
+  | { kind: 'kube-proxy-restart'; node: string; at: number }
+  /** `kubectl drain NODE` at `at`. */
+  | { kind: 'drain'; node: string; at: number }
+  /** The cluster autoscaler scales NODE down at `at` (it has found the node unneeded). */
+  | { kind: 'scale-down'; node: string; at: number }
+  /** A rolling upgrade of every worker from `at`: drained one at a time, each replaced by a fresh node. */
+  | { kind: 'upgrade-nodes'; at: number };
 
 export type Failure =
+  /** Nothing fails in the control plane: the scenario is its events (drains, scale-downs, upgrades …). */
+  | { kind: 'none' }
   | { kind: 'apiserver' }
   | { kind: 'etcd' }
   | { kind: 'scheduler' }
@@ -65,7 +73,7 @@ export type Failure =
 
 export interface Scenario {
   fail: Failure;
-  /** Outage length in seconds. */
+  /** Outage length in seconds (with nothing failing: how long the scenario is watched). */
   duration: number;
   /** What-if: simulate as if the cluster had this many control-plane nodes. */
   controlPlanes?: number;
@@ -85,4 +93,19 @@ export interface SimulationResult {
   end?: number;
   /** The first impacts, in plain words ("at 10 m shop/api goes down: …"). */
   summary?: string[];
+  /** Every node the scenario drains, scales down or upgrades, and what emptying it took. */
+  drains?: DrainResult[];
+}
+
+export interface DrainResult {
+  node: string;
+  by: 'kubectl' | 'autoscaler';
+  start: number;
+  /** When the node is empty (every evicted pod terminated); null when it never is within the simulated time. */
+  end: number | null;
+  /** Why the node stays (the autoscaler does not pick it, or gives up; kubectl refuses to start). */
+  notRemovedBecause: string | null;
+  /** Evictions a PodDisruptionBudget refused, per workload, and for how long (to: null while still refused at the end). */
+  blocked: { workload: string; pdb: string; from: number; to: number | null }[];
+  evicted: { workload: string; at: number }[];
 }

@@ -33,6 +33,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     if (segment.writes !== previous.writes || segment.controllers !== previous.controllers) emit(run, segment.from, { kind: 'control-plane-change', segment, previous });
     previous = { writes: segment.writes, controllers: segment.controllers };
   }
+  for (const drain of ctx.drains) emit(run, drain.start, { kind: 'drain-start', drain });
 
   const { capacity, events } = runToEnd(run);
   return {

@@ -29,7 +29,7 @@ describe('replacement-ready handler', () => {
     const slot = run.slots[0];
     slot.alive = false;
     slot.generation = 3;
-    run.evictions.push({ node: 'worker-1', by: 'kubectl', at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 3 });
+    run.evictions.push({ drain: kubectlDrain('worker-1'), at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 3 });
     play(run, 1200, { kind: 'replacement-ready', slot, generation: 3, why: 'replaced' });
     assert.equal(run.evictions[0].replacementReady, 1200);
   });

@@ -20,4 +20,12 @@ export type WorkloadEvent =
   /** The HPA's new pods join. */
   | { kind: 'scale-out'; to: number; demand: number; why: string; fact: string }
   /** The control plane changes in a way that touches the workload without touching its pods. */
-  | { kind: 'control-plane-change'; segment: ControlPlaneSegment; previous: { writes: boolean; controllers: boolean } };
+  | { kind: 'control-plane-change'; segment: ControlPlaneSegment; previous: { writes: boolean; controllers: boolean } }
+  /** A drain cordons the workload's node: its pods there are to be evicted. */
+  | { kind: 'drain-start'; drain: DrainPlan }
+  /** A drain asks the eviction API to evict the replica (first try or a retry). */
+  | { kind: 'eviction-attempt'; slot: Slot; generation: number; drain: DrainPlan; firstTry: number }
+  /** The PDB let the eviction through: the pod terminates and its controller replaces it. */
+  | { kind: 'eviction'; slot: Slot; drain: DrainPlan }
+  /** The PDB (or the API being down) refused the eviction: the drain retries. */
+  | { kind: 'eviction-refused'; slot: Slot; generation: number; drain: DrainPlan; firstTry: number; why: string; pdb?: string };

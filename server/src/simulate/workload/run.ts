@@ -42,8 +42,8 @@ const REPLACED_BY: Record<string, string> = {
 
 /** What one eviction did to a pod of this workload: the drain's report is made of these. */
 export interface EvictionRecord {
-  node: string;
-  by: 'kubectl' | 'autoscaler';
+  /** The drain that evicted it. */
+  drain: DrainPlan;
   at: number;
   /** When the pod's containers stopped: the end of its grace period (or of its sessions, when shorter). */
   terminatedAt: number;
@@ -57,8 +57,7 @@ export interface EvictionRecord {
 
 /** A stretch during which the workload's PDB refused an eviction from a draining node. */
 export interface RefusalRecord {
-  node: string;
-  by: 'kubectl' | 'autoscaler';
+  drain: DrainPlan;
   from: number;
   /** Null while it is still refused at the end. */
   to: number | null;
@@ -93,7 +92,7 @@ export interface WorkloadRun {
   evictions: EvictionRecord[];
   refusals: RefusalRecord[];
   /** Scale-downs this workload made fail: the autoscaler gave up evicting its pod. */
-  gaveUp: { node: string; at: number; why: string }[];
+  gaveUp: { drain: DrainPlan; at: number; why: string }[];
   handlers: Handlers;
 }
 

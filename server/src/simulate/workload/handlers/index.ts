@@ -1,5 +1,6 @@
 import type { Handlers } from '../run';
 import { onControlPlaneChange } from './control-plane';
+import { onDrainStart, onEviction, onEvictionAttempt, onEvictionRefused } from './eviction';
 import { onNodeDown, onPodsBack } from './node-down';
 import { onPodCrash } from './pod-crash';
 import { onReplacementReady } from './replacement';
@@ -17,4 +18,8 @@ export const HANDLERS: Handlers = {
   'oom-kill': onOomKill,
   'scale-out': onScaleOut,
   'control-plane-change': onControlPlaneChange,
+  'drain-start': onDrainStart,
+  'eviction-attempt': onEvictionAttempt,
+  eviction: onEviction,
+  'eviction-refused': onEvictionRefused,
 };

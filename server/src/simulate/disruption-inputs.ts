@@ -1,0 +1,33 @@
+import type { Inventory } from '../inventory/inventory';
+import { declaredFacts } from '../manifest/declared';
+import type { Resource } from '../manifest/parse';
+import { pdbBudget } from '../manifest/pdb';
+import { podTemplateOf } from '../manifest/workload';
+import type { SimWorkload } from './model';
+
+const SAFE_TO_EVICT = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
+
+type DisruptionFacts = Pick<SimWorkload, 'terminationGrace' | 'sessions' | 'sessionSeconds' | 'disruptionBudget' | 'safeToEvict' | 'localStorage'>;
+
+/** What a drain or a scale-down needs to know of a workload: its grace period, sessions, PDB and what the autoscaler reads on its pods. */
+export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventory, podSpec: any): DisruptionFacts {
+  const facts: DisruptionFacts = {};
+  const grace = podSpec?.terminationGracePeriodSeconds;
+  if (typeof grace === 'number' && Number.isFinite(grace) && grace >= 0) facts.terminationGrace = grace;
+  const declared = declaredFacts(resource);
+  if (declared.sessions) facts.sessions = declared.sessions;
+  if (declared.sessionSeconds !== undefined) facts.sessionSeconds = declared.sessionSeconds;
+  for (const pdb of inventory.pdbsSelecting(resource)) {
+    const budget = pdbBudget(pdb);
+    if (budget) {
+      facts.disruptionBudget = { pdb: `${pdb.namespace}/${pdb.name}`, budget };
+      break;
+    }
+  }
+  const annotations = podTemplateOf(resource)?.annotations ?? {};
+  const safe = annotations?.[SAFE_TO_EVICT];
+  if (safe === 'true' || safe === 'false') facts.safeToEvict = safe === 'true';
+  const volumes: unknown[] = Array.isArray(podSpec?.volumes) ? podSpec.volumes : [];
+  if (volumes.some((v: any) => v && typeof v === 'object' && (v.emptyDir || v.hostPath))) facts.localStorage = true;
+  return facts;
+}

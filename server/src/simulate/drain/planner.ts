@@ -1,0 +1,71 @@
+import type { ControlPlaneTimeline } from '../control-plane';
+import { FACT, TIMING } from '../facts';
+import { workloadKey, type SimTopology, type SimWorkload } from '../model';
+import { nodeIsDown, type NodeIncident } from '../node-incidents';
+import type { Scenario } from '../types';
+import { disruptionsAllowed } from '../../manifest/pdb';
+import type { DrainPlan } from './plan';
+
+interface PlanInputs {
+  scenario: Scenario;
+  topology: SimTopology;
+  workloads: SimWorkload[];
+  controlPlane: ControlPlaneTimeline;
+  incidents: NodeIncident[];
+}
+
+const on = (workload: SimWorkload, node: string) => (workload.placement[node] ?? 0) > 0;
+
+/** A pod kubectl drain will not delete without --force: one that no controller owns (a static pod is mirrored, and left alone). */
+export function kubectlRefusal(workloads: SimWorkload[], node: string): string | undefined {
+  const bare = workloads.filter((w) => on(w, node) && w.kind === 'Pod' && !w.staticPod);
+  if (!bare.length) return undefined;
+  return `kubectl drain refuses to start: ${bare.map(workloadKey).join(', ')} ${bare.length === 1 ? 'is a pod' : 'are pods'} without a controller, deleted only with --force (and then lost for good)`;
+}
+
+/** Why the cluster autoscaler will not pick the node (FAQ: "What types of pods can prevent CA from removing a node?"). */
+export function autoscalerRefusal(workloads: SimWorkload[], node: string, topology: SimTopology): string | undefined {
+  const workers = topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
+  for (const w of workloads.filter((w) => on(w, node) && w.kind !== 'DaemonSet' && !w.staticPod)) {
+    const pod = `a pod of ${workloadKey(w)}`;
+    if (w.safeToEvict === false) return `${pod} is annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`;
+    if (w.kind === 'Pod' && !w.safeToEvict) return `${pod.replace('a pod of ', '')} is a pod without a controller`;
+    if (w.localStorage && !w.safeToEvict) return `${pod} has local storage (emptyDir or hostPath) and no safe-to-evict: "true" annotation`;
+    if (w.disruptionBudget && disruptionsAllowed(w.disruptionBudget.budget, w.replicas) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption`;
+    if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
+    if (!(w.eligibleNodes ?? workers).some((n) => n !== node)) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
+  }
+  return undefined;
+}
+
+/** The autoscaler stops every operation while more than 45 % of the nodes and more than 3 nodes are unready (IsClusterHealthy). */
+export function clusterUnhealthy(topology: SimTopology, incidents: NodeIncident[], t: number): { unready: number; total: number } | undefined {
+  const total = topology.nodes.length;
+  const unready = topology.nodes.filter((n) => nodeIsDown(incidents, n.name, t)).length;
+  return unready > TIMING.autoscalerOkUnready && unready > TIMING.autoscalerMaxUnreadyShare * total ? { unready, total } : undefined;
+}
+
+/** The drains and scale-downs the scenario names, each as the node's cordon and why (if at all) nothing is evicted. */
+export function planDrains({ scenario, topology, workloads, controlPlane, incidents }: PlanInputs): DrainPlan[] {
+  const plans: DrainPlan[] = [];
+  for (const event of scenario.events) {
+    if (event.kind === 'drain') {
+      const halted = kubectlRefusal(workloads, event.node) ?? (!controlPlane.at(event.at).writes ? 'kubectl drain cannot even cordon the node: the API is down' : undefined);
+      plans.push({ node: event.node, by: 'kubectl', start: event.at, uncordonAt: Infinity, ...(halted ? { halted } : {}) });
+    }
+    if (event.kind === 'scale-down') {
+      const segment = controlPlane.at(event.at);
+      const sick = clusterUnhealthy(topology, incidents, event.at);
+      const halted = !segment.writes || !segment.controllers
+        ? 'the cluster autoscaler needs the API and stops with it'
+        : sick
+          ? `the cluster autoscaler stops all operations: ${sick.unready} of ${sick.total} nodes are unready (more than 45 % and more than 3)`
+          : autoscalerRefusal(workloads, event.node, topology);
+      // A node the autoscaler does not pick is never tainted: it keeps taking pods.
+      plans.push({ node: event.node, by: 'autoscaler', start: event.at, uncordonAt: halted ? event.at : Infinity, ...(halted ? { halted } : {}) });
+    }
+  }
+  return plans;
+}
+
+export const PLAN_FACT = { kubectl: FACT.kubectlDrain, autoscaler: FACT.autoscalerScaleDown } as const;

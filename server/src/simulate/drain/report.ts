@@ -1,0 +1,100 @@
+import { FACT, TIMING } from '../facts';
+import { formatSeconds } from '../format-time';
+import { workloadKey, type SimWorkload } from '../model';
+import type { DrainResult, TimelineEvent } from '../types';
+import type { WorkloadSimulation } from '../workload-capacity';
+import type { DrainPlan } from './plan';
+import { PLAN_FACT } from './planner';
+
+export interface WorkloadRunOf {
+  workload: SimWorkload;
+  run: WorkloadSimulation;
+}
+
+/** When the node is empty: every pod a drain had to evict is evicted and terminated; null when that does not happen by `end`. */
+export function drainEnd(plan: DrainPlan, runs: WorkloadRunOf[], end: number): number | null {
+  if (plan.halted) return null;
+  if (runs.some(({ run }) => run.refusals.some((r) => r.drain === plan && r.to === null) || run.gaveUp.some((g) => g.drain === plan))) return null;
+  const mine = runs.flatMap(({ run }) => run.evictions.filter((e) => e.drain === plan));
+  const last = Math.max(plan.start, ...mine.map((e) => e.terminatedAt));
+  return last <= end ? last : null;
+}
+
+export function drainResult(plan: DrainPlan, runs: WorkloadRunOf[], end: number): DrainResult {
+  const gaveUp = runs.flatMap(({ run }) => run.gaveUp.filter((g) => g.drain === plan));
+  const refusals = runs.flatMap(({ workload, run }) => run.refusals.filter((r) => r.drain === plan && r.pdb).map((r) => ({ workload: workloadKey(workload), pdb: r.pdb!, from: r.from, to: r.to })));
+  return {
+    node: plan.node,
+    by: plan.by,
+    start: plan.start,
+    end: drainEnd(plan, runs, end),
+    notRemovedBecause: plan.halted ?? (gaveUp.length ? `the cluster autoscaler gave up: ${gaveUp[0].why}` : null),
+    blocked: refusals.sort((a, b) => a.from - b.from),
+    evicted: runs
+      .flatMap(({ workload, run }) => run.evictions.filter((e) => e.drain === plan).map((e) => ({ workload: workloadKey(workload), at: e.at })))
+      .sort((a, b) => a.at - b.at || a.workload.localeCompare(b.workload)),
+  };
+}
+
+/** The node's own rows: cordoned, blocked, empty (removed by the autoscaler), or left alone. */
+export function drainNodeEvents(plan: DrainPlan, result: DrainResult): TimelineEvent[] {
+  const subject = { type: 'node' as const, name: plan.node };
+  const fact = plan.upgrade ? `${FACT.nodeUpgrade}; ${PLAN_FACT[plan.by]}` : PLAN_FACT[plan.by];
+  const who = plan.by === 'kubectl' ? (plan.upgrade ? 'the node upgrade drains it' : 'kubectl drain') : 'the cluster autoscaler scales it down';
+  if (result.notRemovedBecause && plan.halted) return [{ at: plan.start, subject, state: 'ok', reason: `${plan.node} stays: ${result.notRemovedBecause}`, fact }];
+  const events: TimelineEvent[] = [{ at: plan.start, subject, state: 'degraded', reason: `${plan.node} cordoned: ${who}, evicting its pods through the eviction API`, fact }];
+  for (const b of result.blocked) {
+    events.push({ at: b.from, subject, state: 'degraded', reason: `the drain of ${plan.node} is blocked: the PodDisruptionBudget ${b.pdb} of ${b.workload} allows no disruption${b.to === null ? ' for the rest of the simulated time' : ` until ${formatSeconds(b.to)}`} (finding pdb-blocks-eviction)`, fact: `${FACT.eviction}; ${fact}` });
+  }
+  if (result.notRemovedBecause) events.push({ at: Math.max(plan.start, ...result.blocked.map((b) => b.to ?? b.from)), subject, state: 'ok', reason: `${plan.node} stays: ${result.notRemovedBecause}; the node is uncordoned`, fact });
+  else if (result.end !== null) {
+    events.push({
+      at: result.end,
+      subject,
+      state: plan.by === 'autoscaler' ? 'down' : 'degraded',
+      reason: plan.by === 'autoscaler' ? `${plan.node} is empty and the autoscaler deletes it (${formatSeconds(result.end - plan.start)} after it started)` : `${plan.node} is drained: every pod evicted and terminated, ${formatSeconds(result.end - plan.start)} after the drain started`,
+      fact,
+    });
+  }
+  return events;
+}
+
+function list(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** One paragraph that answers "what does emptying these nodes do?". */
+export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: WorkloadRunOf[]): string | undefined {
+  if (!results.length) return undefined;
+  const sentences = results.map((d, i) => {
+    const plan = plans[i];
+    const verb = d.by === 'autoscaler' ? `Scaling ${d.node} down` : `Draining ${d.node}`;
+    const reasons: string[] = [];
+    const blockers = [...new Map(d.blocked.map((b) => [b.workload, b])).values()];
+    for (const b of blockers) {
+      const w = runs.find((r) => workloadKey(r.workload) === b.workload)?.workload;
+      const start = w?.startSeconds !== undefined ? ` and each replacement needs ${formatSeconds(w.startSeconds)} to start` : '';
+      reasons.push(b.to === null && d.end === null ? `${b.workload}'s PDB ${b.pdb} allows no eviction, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
+    }
+    for (const { workload, run } of runs) {
+      const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
+      const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && workload.sessions === 'in-memory');
+      const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
+      if (cut.length) {
+        const at = Math.max(...cut.map((e) => e.terminatedAt)) - d.start;
+        const capped = d.by === 'autoscaler' && (workload.terminationGrace ?? 0) > TIMING.autoscalerGraceCap;
+        reasons.push(capped ? `${pods(cut.length)} keep their sessions until ${formatSeconds(at)}, when the autoscaler's grace cap cuts them` : `${pods(cut.length)} ${cut.length === 1 ? 'loses its' : 'lose their'} in-memory sessions at ${formatSeconds(at)}`);
+      } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (${formatSeconds(Math.max(...kept.map((e) => e.terminatedAt)) - d.start)})`);
+    }
+    const evicted = new Set(d.evicted.map((e) => e.workload)).size;
+    const head = d.notRemovedBecause && !d.evicted.length
+      ? `${verb} does not happen: ${d.notRemovedBecause}`
+      : d.notRemovedBecause
+        ? `${verb} fails after evicting pods of ${evicted} workloads: ${d.notRemovedBecause}`
+        : d.end === null
+          ? `${verb} does not finish within the simulated time`
+          : `${verb} takes ${formatSeconds(d.end - d.start)}${evicted ? '' : ' (nothing to evict)'}`;
+    return `${head}${reasons.length ? `: ${list(reasons)}` : ''}.`;
+  });
+  return sentences.join(' ');
+}

@@ -1,0 +1,128 @@
+import type { Slot } from '../../capacity-state';
+import type { DrainPlan } from '../../drain/plan';
+import { FACT, TIMING } from '../../facts';
+import { formatSeconds } from '../../format-time';
+import { workloadKey } from '../../model';
+import { desiredHealthy } from '../../../manifest/pdb';
+import { dropDeadEndpoint, emit, note, replace, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+
+const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
+
+function factOf(drain: DrainPlan): string {
+  const by = drain.by === 'kubectl' ? FACT.kubectlDrain : FACT.autoscalerScaleDown;
+  return drain.upgrade ? `${FACT.nodeUpgrade}; ${by}` : by;
+}
+
+/** The node is cordoned: every pod of the workload there is to be evicted, except those a drain leaves. */
+export const onDrainStart: Handler<'drain-start'> = (run, { drain }, at) => {
+  const { workload, label } = run;
+  const here = run.slots.filter((s) => s.node === drain.node);
+  if (!here.length || drain.halted) return;
+  if (workload.kind === 'DaemonSet' || workload.staticPod) {
+    const stays = workload.staticPod ? 'a static (mirror) pod cannot be evicted through the API' : 'DaemonSet pods are not evicted (the DaemonSet controller ignores the cordon)';
+    note(run, at, { reason: `${label}: ${stays}: its pod on ${drain.node} keeps running`, fact: factOf(drain), always: true });
+    return;
+  }
+  for (const slot of here) emit(run, at, { kind: 'eviction-attempt', slot, generation: slot.generation, drain, firstTry: at });
+};
+
+/** How many pods the PDB lets go now, or why none. */
+export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { allowed: true } | { allowed: false; why: string; pdb?: string } {
+  if (!run.ctx.controlPlane.at(at).writes) return { allowed: false, why: 'the API is down, so the eviction request fails' };
+  const guard = run.workload.disruptionBudget;
+  if (!guard) return { allowed: true };
+  const healthy = run.slots.filter((s) => s.alive).length;
+  const needed = desiredHealthy(guard.budget, run.desired);
+  // An unhealthy pod may go when the budget is met; a healthy one only when one more can be spared.
+  const allowed = slot.alive ? healthy - needed : healthy >= needed ? 1 : 0;
+  if (allowed > 0) return { allowed: true };
+  return { allowed: false, pdb: guard.pdb, why: `its PodDisruptionBudget ${guard.pdb} needs ${needed} healthy and ${healthy} ${healthy === 1 ? 'is' : 'are'}: 0 disruptions allowed, the eviction API answers 429` };
+}
+
+/** The drain asks the eviction API for one pod: let through, or refused by the PDB. */
+export const onEvictionAttempt: Handler<'eviction-attempt'> = (run, event, at) => {
+  const { slot, generation, drain } = event;
+  if (slot.generation !== generation || slot.node !== drain.node) return;
+  const verdict = evictionVerdict(run, slot, at);
+  if (verdict.allowed) {
+    closeRefusal(run, drain, at);
+    // At once, not queued: the next attempt at this same moment must see one healthy pod fewer.
+    run.handlers.eviction(run, { kind: 'eviction', slot, drain }, at);
+    return;
+  }
+  run.handlers['eviction-refused'](run, { kind: 'eviction-refused', slot, generation, drain, firstTry: event.firstTry, why: verdict.why, pdb: verdict.pdb }, at);
+};
+
+function openRefusal(run: WorkloadRun, drain: DrainPlan) {
+  return run.refusals.find((r) => r.drain === drain && r.to === null);
+}
+
+function closeRefusal(run: WorkloadRun, drain: DrainPlan, at: number): void {
+  const open = openRefusal(run, drain);
+  if (open) open.to = at;
+}
+
+/** A refused eviction: kubectl retries every 5 s for as long as it runs; the autoscaler for 2 min, then gives the node up. */
+export const onEvictionRefused: Handler<'eviction-refused'> = (run, { slot, generation, drain, firstTry, why, pdb }, at) => {
+  const { label } = run;
+  const fact = `${FACT.eviction}; ${factOf(drain)}`;
+  if (!openRefusal(run, drain)) {
+    run.refusals.push({ drain, from: at, to: null, ...(pdb ? { pdb } : {}) });
+    const retry = drain.by === 'kubectl' ? `kubectl drain retries every ${TIMING.drainRetry} s and does not finish until it goes` : `the autoscaler retries every ${TIMING.autoscalerEvictionRetry} s for at most ${formatSeconds(TIMING.autoscalerEvictionLimit)}`;
+    note(run, at, { reason: `${label}: the eviction of its pod on ${drain.node} is refused: ${why}; ${retry}`, fact, always: true });
+  }
+  if (drain.by === 'autoscaler' && at - firstTry >= TIMING.autoscalerEvictionLimit) {
+    closeRefusal(run, drain, at);
+    run.gaveUp.push({ drain, at, why: `the eviction of ${workloadKey(run.workload)}'s pod was refused for ${formatSeconds(at - firstTry)} (${why})` });
+    note(run, at, { reason: `${label}: the cluster autoscaler gives up evicting its pod on ${drain.node} after ${formatSeconds(at - firstTry)}: the scale-down fails and the node stays`, fact, always: true });
+    return;
+  }
+  const every = drain.by === 'kubectl' ? TIMING.drainRetry : TIMING.autoscalerEvictionRetry;
+  emit(run, at + every, { kind: 'eviction-attempt', slot, generation, drain, firstTry });
+};
+
+/** When the evicted pod stops, and whether its declared sessions die with it. */
+export function termination(run: WorkloadRun, drain: DrainPlan, at: number): { terminatedAt: number; grace: number; capped: boolean; sessionsCut: boolean; sessionEnd?: number } {
+  const { workload } = run;
+  const own = workload.terminationGrace ?? TIMING.defaultTerminationGrace;
+  const capped = drain.by === 'autoscaler' && own > TIMING.autoscalerGraceCap;
+  const grace = capped ? TIMING.autoscalerGraceCap : own;
+  if (workload.sessions !== 'in-memory') return { terminatedAt: at + grace, grace, capped, sessionsCut: false };
+  const sessions = workload.sessionSeconds;
+  // A pod that keeps its sessions until they end stops with the last one, or is killed at the end of its grace period.
+  if (sessions !== undefined && sessions <= grace) return { terminatedAt: at + sessions, grace, capped, sessionsCut: false, sessionEnd: at + sessions };
+  return { terminatedAt: at + grace, grace, capped, sessionsCut: true };
+}
+
+/** The PDB let the eviction through: the pod leaves its Service, terminates within its grace period, and its controller replaces it. */
+export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
+  const { label, workload } = run;
+  const cp = run.ctx.controlPlane;
+  const end = termination(run, drain, at);
+  slot.alive = false;
+  dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
+  const record: EvictionRecord = { drain, at, terminatedAt: end.terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
+  run.evictions.push(record);
+  const grace = end.capped
+    ? `its ${workload.terminationGrace} s grace period capped at ${TIMING.autoscalerGraceCap} s by --max-graceful-termination-sec`
+    : `its ${end.grace} s grace period${workload.terminationGrace === undefined ? ' (the default)' : ''}`;
+  const sessions = workload.sessions !== 'in-memory' ? '' : end.sessionsCut
+    ? workload.sessionSeconds === undefined
+      ? '; its in-memory sessions die with the pod (declare kube-resilience/session-seconds to know whether they could end first)'
+      : `; its in-memory sessions last ${formatSeconds(workload.sessionSeconds)}, longer than ${formatSeconds(end.grace)}: they are cut when the pod is killed`
+    : `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`;
+  // A StatefulSet recreates a pod of the same name only once the old one is gone.
+  const scheduled = workload.kind === 'StatefulSet' ? end.terminatedAt : at;
+  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${workload.kind === 'StatefulSet' ? ' once it is gone' : ' at once'}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
+  note(run, at, {
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
+    fact: `${FACT.eviction}; ${factOf(drain)}`,
+  });
+  if (end.sessionsCut && workload.sessionSeconds !== undefined) {
+    note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
+  }
+  if (run.replacer) {
+    replace(run, slot, cp.firstScheduling(scheduled), `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
+    record.generation = slot.generation;
+  }
+};

@@ -1,0 +1,133 @@
+// The three voluntary questions of the seed, as scenarios with their numbers: a 20-minute Tomcat,
+// video calls during an autoscaler scale-down, and a GPU pool that should empty.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SimWorkload } from '../../server/src/simulate/model';
+import { simulate } from '../../server/src/simulate/simulate';
+import type { Scenario, ScenarioEvent } from '../../server/src/simulate/types';
+import { capacityAt, eventsAbout } from './expect';
+import { cluster, workload } from './fixtures';
+
+const watch = (events: ScenarioEvent[], duration = 3 * 3600): Scenario => ({ fail: { kind: 'none' }, duration, events });
+const maxUnavailable1 = (pdb: string) => ({ pdb, budget: { field: 'maxUnavailable' as const, value: { kind: 'int' as const, value: 1 } } });
+const minAvailable1 = (pdb: string) => ({ pdb, budget: { field: 'minAvailable' as const, value: { kind: 'int' as const, value: 1 } } });
+
+/** The legacy billing app: Tomcat that needs 20 minutes to start, 3 replicas, one allowed down at a time. */
+const tomcat = (placement: Record<string, number>): SimWorkload =>
+  workload('billing', placement, { namespace: 'legacy', startSeconds: 1200, terminationGrace: 60, sessions: 'in-memory', disruptionBudget: maxUnavailable1('legacy/billing-pdb'), pdb: true });
+
+describe('voluntary question 1: draining the node of a 20-minute Tomcat', () => {
+  const result = simulate(cluster(), [tomcat({ 'worker-2': 2, 'worker-1': 1 })], watch([{ kind: 'drain', node: 'worker-2', at: 0 }]));
+  const drain = result.drains![0];
+
+  it('takes 21 minutes: the PDB lets one pod go, the second waits for the first replacement to start', () => {
+    assert.deepEqual(drain, {
+      node: 'worker-2',
+      by: 'kubectl',
+      start: 0,
+      end: 1260,
+      notRemovedBecause: null,
+      blocked: [{ workload: 'legacy/billing', pdb: 'legacy/billing-pdb', from: 0, to: 1200 }],
+      evicted: [
+        { workload: 'legacy/billing', at: 0 },
+        { workload: 'legacy/billing', at: 1200 },
+      ],
+    });
+  });
+
+  it('serves at 2/3 for 20 minutes after each eviction, and whole again at 40 minutes', () => {
+    assert.equal(capacityAt(result, 'billing', 0).ready, 2);
+    assert.equal(capacityAt(result, 'billing', 1199).ready, 2);
+    assert.equal(capacityAt(result, 'billing', 1200).ready, 2, 'the first replacement serves as the second pod goes');
+    assert.equal(capacityAt(result, 'billing', 2399).ready, 2);
+    assert.equal(capacityAt(result, 'billing', 2400).ready, 3);
+    for (const p of result.workloads[0].capacity) assert.ok(p.ready >= 2, `never below the PDB's 2 at ${p.at}`);
+  });
+
+  it('says so in one paragraph, and cites the eviction and drain rules', () => {
+    assert.match(result.summary![0], /^Draining worker-2 takes 21 m: legacy\/billing's PDB legacy\/billing-pdb lets one pod go at a time and each replacement needs 20 m to start; |^Draining worker-2 takes 21 m: legacy\/billing's PDB legacy\/billing-pdb lets one pod go at a time and each replacement needs 20 m to start/);
+    const refused = eventsAbout(result, 'billing').find((e) => /refused/.test(e.reason))!;
+    assert.match(refused.fact, /rule 15/);
+    assert.match(refused.fact, /rule 16/);
+    assert.match(refused.reason, /retries every 5 s/);
+  });
+
+  it('a rolling node upgrade takes each node in turn, billing at 2/3 for 20 minutes after each eviction', () => {
+    const upgrade = simulate(cluster(), [tomcat({ 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 })], watch([{ kind: 'upgrade-nodes', at: 0 }], 4 * 3600));
+    assert.deepEqual(upgrade.drains!.map((d) => [d.node, d.start, d.end]), [
+      ['worker-1', 0, 60],
+      ['worker-2', 180, 1260],
+      ['worker-3', 1380, 2460],
+    ]);
+    // Each later drain waits for the replacement of the previous eviction: 20 minutes at 2/3 each time.
+    assert.equal(capacityAt(upgrade, 'billing', 100).ready, 2);
+    assert.equal(capacityAt(upgrade, 'billing', 1200).ready, 2);
+    assert.equal(capacityAt(upgrade, 'billing', 3599).ready, 2);
+    assert.equal(capacityAt(upgrade, 'billing', 3600).ready, 3);
+    assert.match(upgrade.summary!.join(' '), /rolling node upgrade of 3 workers takes/);
+  });
+});
+
+/** Live video calls of an hour; the pod keeps its calls for up to an hour when it is asked to stop. */
+const videoBridge = () => workload('video-bridge', { 'worker-2': 2 }, { namespace: 'meet', sessions: 'in-memory', sessionSeconds: 3600, terminationGrace: 3600, replicas: 2 });
+
+describe('voluntary question 2: live video calls while the autoscaler scales a node down', () => {
+  const result = simulate(cluster(), [videoBridge()], watch([{ kind: 'scale-down', node: 'worker-2', at: 0 }]));
+
+  it('evicts the bridges, lets them keep their calls until the 10-minute grace cap, then cuts them', () => {
+    const drain = result.drains![0];
+    assert.equal(drain.by, 'autoscaler');
+    assert.equal(drain.end, 600);
+    assert.equal(drain.notRemovedBecause, null);
+    assert.equal(result.summary![0], 'Scaling worker-2 down takes 10 m: the 2 meet/video-bridge pods keep their sessions until 10 m, when the autoscaler\'s grace cap cuts them.');
+    const cut = eventsAbout(result, 'video-bridge').find((e) => e.at === 600 && /sessions are cut/.test(e.reason));
+    assert.ok(cut, 'the cut is told at 10 m');
+  });
+
+  it('a kubectl drain honours the full hour instead: the calls end on their own', () => {
+    const drained = simulate(cluster(), [videoBridge()], watch([{ kind: 'drain', node: 'worker-2', at: 0 }]));
+    assert.equal(drained.drains![0].end, 3600, 'both bridges keep their calls the hour they last');
+    assert.doesNotMatch(drained.summary![0], /cut/);
+  });
+});
+
+describe('voluntary question 3: a GPU pool that should empty', () => {
+  const gpuCluster = () => {
+    const topology = cluster();
+    topology.nodes.push({ name: 'gpu-1', controlPlane: false, labels: { 'nvidia.com/gpu.present': 'true' }, taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }], capacity: { gpu: 4 } });
+    return topology;
+  };
+  const renderer = (extra: Partial<SimWorkload> = {}) => workload('gpu-renderer', { 'gpu-1': 1 }, { namespace: 'render', eligibleNodes: ['gpu-1'], ...extra });
+
+  it('the autoscaler leaves the GPU node while the renderer runs: no other node can take it', () => {
+    const result = simulate(gpuCluster(), [renderer()], watch([{ kind: 'scale-down', node: 'gpu-1', at: 0 }]));
+    const drain = result.drains![0];
+    assert.equal(drain.end, null);
+    assert.match(drain.notRemovedBecause!, /no other node can run render\/gpu-renderer's pod/);
+    assert.deepEqual(drain.evicted, []);
+    assert.match(result.summary![0], /^Scaling gpu-1 down does not happen: no other node can run/);
+    assert.equal(capacityAt(result, 'gpu-renderer', 3600).ready, 1, 'nothing is evicted');
+  });
+
+  it('a PDB that allows no disruption keeps the node too, and names the PDB', () => {
+    const result = simulate(gpuCluster(), [renderer({ eligibleNodes: ['gpu-1', 'worker-1'], disruptionBudget: minAvailable1('render/gpu-renderer'), pdb: true })], watch([{ kind: 'scale-down', node: 'gpu-1', at: 0 }]));
+    assert.match(result.drains![0].notRemovedBecause!, /PodDisruptionBudget render\/gpu-renderer of render\/gpu-renderer allows no disruption/);
+  });
+
+  it('kubectl drain of that node never finishes while the PDB allows nothing, and says which PDB', () => {
+    const result = simulate(gpuCluster(), [renderer({ disruptionBudget: minAvailable1('render/gpu-renderer'), pdb: true })], watch([{ kind: 'drain', node: 'gpu-1', at: 0 }], 3600));
+    const drain = result.drains![0];
+    assert.equal(drain.end, null);
+    assert.deepEqual(drain.blocked, [{ workload: 'render/gpu-renderer', pdb: 'render/gpu-renderer', from: 0, to: null }]);
+    assert.match(result.summary![0], /render\/gpu-renderer's PDB render\/gpu-renderer allows no eviction, so the drain never finishes/);
+    const node = result.timeline.find((e) => e.subject.type === 'node' && /blocked/.test(e.reason))!;
+    assert.match(node.reason, /pdb-blocks-eviction/);
+  });
+
+  it('once the renderer can go, the pool empties and the renderer waits Pending for a GPU', () => {
+    const result = simulate(gpuCluster(), [renderer({ kind: 'Job' })], watch([{ kind: 'drain', node: 'gpu-1', at: 0 }], 3600));
+    assert.equal(result.drains![0].end, 30);
+    assert.equal(capacityAt(result, 'gpu-renderer', 3600).ready, 0);
+    assert.match(eventsAbout(result, 'gpu-renderer').map((e) => e.reason).join('\n'), /stays Pending/);
+  });
+});

@@ -1,0 +1,103 @@
+// The drain-start, eviction-attempt, eviction and eviction-refused handlers.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Scenario } from '../../../server/src/simulate/types';
+import { termination } from '../../../server/src/simulate/workload/handlers/eviction';
+import { workload } from '../fixtures';
+import { autoscalerDrain, HEALTHY, kubectlDrain, play, runOf } from './harness';
+
+const budget = (field: 'minAvailable' | 'maxUnavailable', value: number) => ({ pdb: 'shop/web-pdb', budget: { field, value: { kind: 'int' as const, value } } });
+const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 600, events: [] };
+
+describe('drain-start handler', () => {
+  const cases = [
+    { name: 'evicts every pod of a Deployment on the node', extra: {}, evicted: 2, says: /kubectl drain evicted its pod on worker-1/ },
+    { name: 'leaves a DaemonSet pod running', extra: { kind: 'DaemonSet' }, evicted: 0, says: /DaemonSet pods are not evicted/ },
+    { name: 'leaves a static pod running', extra: { kind: 'Pod', staticPod: true }, evicted: 0, says: /static \(mirror\) pod cannot be evicted/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const drain = kubectlDrain('worker-1');
+      const run = runOf(workload('web', { 'worker-1': 2, 'worker-2': 1 }, c.extra), HEALTHY, [drain]);
+      const { reasons } = play(run, 0, { kind: 'drain-start', drain });
+      assert.equal(run.evictions.length, c.evicted);
+      assert.match(reasons, c.says);
+    });
+  }
+
+  it('evicts nothing from a halted drain', () => {
+    const drain = kubectlDrain('worker-1', 0, { halted: 'a bare pod' });
+    const run = runOf(workload('web', { 'worker-1': 1 }), HEALTHY, [drain]);
+    play(run, 0, { kind: 'drain-start', drain });
+    assert.equal(run.evictions.length, 0);
+  });
+});
+
+describe('eviction-attempt handler', () => {
+  const cases = [
+    { name: 'no PDB: let through', pdb: undefined, scenario: HEALTHY, evicted: 1, refused: 0 },
+    { name: 'maxUnavailable 1 with all healthy: let through', pdb: budget('maxUnavailable', 1), scenario: HEALTHY, evicted: 1, refused: 0 },
+    { name: 'minAvailable 3 of 3: refused, and retried every 5 s for as long as the run lasts', pdb: budget('minAvailable', 3), scenario: HEALTHY, evicted: 0, refused: 1 },
+    { name: 'the API is down: refused without a PDB', pdb: undefined, scenario: apiDown, evicted: 1, refused: 0 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const drain = kubectlDrain('worker-1');
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 2 }, c.pdb ? { disruptionBudget: c.pdb } : {}), c.scenario, [drain], 3600);
+      const slot = run.slots[0];
+      play(run, 0, { kind: 'eviction-attempt', slot, generation: 0, drain, firstTry: 0 });
+      assert.equal(run.evictions.length, c.evicted);
+      assert.equal(run.refusals.filter((r) => r.to === null).length, c.refused);
+      if (c.scenario === apiDown) assert.equal(run.evictions[0].at, 600, 'evicted by a retry once the API is back');
+    });
+  }
+});
+
+describe('eviction-refused handler', () => {
+  const cases = [
+    { name: 'kubectl keeps retrying: the refusal stays open', drain: kubectlDrain('worker-1'), open: 1, gaveUp: 0 },
+    { name: 'the autoscaler gives up after 2 minutes', drain: autoscalerDrain('worker-1'), open: 0, gaveUp: 1 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1 }, { disruptionBudget: budget('minAvailable', 1) }), HEALTHY, [c.drain], 3600);
+      const slot = run.slots[0];
+      const { reasons } = play(run, 0, { kind: 'eviction-refused', slot, generation: 0, drain: c.drain, firstTry: 0, why: 'PDB', pdb: 'shop/web-pdb' });
+      assert.equal(run.refusals.filter((r) => r.to === null).length, c.open);
+      assert.equal(run.gaveUp.length, c.gaveUp);
+      if (c.gaveUp) assert.equal(run.gaveUp[0].at, 120);
+      assert.match(reasons, /refused/);
+    });
+  }
+});
+
+describe('eviction handler', () => {
+  const cases = [
+    { name: 'default grace: gone 30 s later, replaced at once', extra: {}, drain: kubectlDrain('worker-1'), terminatedAt: 30, cut: false },
+    { name: 'an hour of grace under the autoscaler: capped at 600 s', extra: { terminationGrace: 3600 }, drain: autoscalerDrain('worker-1'), terminatedAt: 600, cut: false },
+    { name: 'sessions of an hour, grace of an hour, kubectl: the calls end first', extra: { terminationGrace: 3600, sessions: 'in-memory', sessionSeconds: 3600 }, drain: kubectlDrain('worker-1'), terminatedAt: 3600, cut: false },
+    { name: 'sessions of an hour under the autoscaler: cut at its 600 s cap', extra: { terminationGrace: 3600, sessions: 'in-memory', sessionSeconds: 3600 }, drain: autoscalerDrain('worker-1'), terminatedAt: 600, cut: true },
+    { name: 'in-memory sessions of unknown length: cut when the pod stops', extra: { sessions: 'in-memory' }, drain: kubectlDrain('worker-1'), terminatedAt: 30, cut: true },
+  ] as const;
+  for (const c of cases) {
+    it(c.name, () => {
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, c.extra), HEALTHY, [c.drain]);
+      const slot = run.slots[0];
+      assert.deepEqual(termination(run, c.drain, 0).terminatedAt, c.terminatedAt);
+      const { readyAt } = play(run, 0, { kind: 'eviction', slot, drain: c.drain });
+      assert.equal(run.evictions[0].terminatedAt, c.terminatedAt);
+      assert.equal(run.evictions[0].sessionsCut, c.cut);
+      assert.equal(readyAt(0), 1, 'the evicted pod leaves its Service at once');
+      assert.equal(readyAt(30), 2, 'its replacement serves after the assumed 30 s start');
+      assert.equal(run.evictions[0].replacementReady, 30);
+    });
+  }
+
+  it('a StatefulSet pod is recreated only once the old one is gone', () => {
+    const drain = kubectlDrain('worker-1');
+    const run = runOf(workload('db', { 'worker-1': 1 }, { kind: 'StatefulSet', terminationGrace: 120 }), HEALTHY, [drain]);
+    const { readyAt } = play(run, 0, { kind: 'eviction', slot: run.slots[0], drain });
+    assert.equal(readyAt(149), 0);
+    assert.equal(readyAt(150), 1);
+  });
+});
