@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SimWorkload } from '../../server/src/simulate/model';
+import { validateSimulationResult } from '../../server/src/simulate/messages';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 import { capacityAt, eventsAbout } from './expect';
@@ -42,6 +43,14 @@ describe('voluntary question 1: draining the node of a 20-minute Tomcat', () => 
     assert.equal(capacityAt(result, 'billing', 2399).ready, 2);
     assert.equal(capacityAt(result, 'billing', 2400).ready, 3);
     for (const p of result.workloads[0].capacity) assert.ok(p.ready >= 2, `never below the PDB's 2 at ${p.at}`);
+  });
+
+  it('tells per pod when it was evicted, stopped and replaced, and that its in-memory sessions were cut', () => {
+    assert.deepEqual(result.workloads[0].evictions, [
+      { node: 'worker-2', at: 0, stopped: 60, replacementReady: 1200, sessionsCut: true },
+      { node: 'worker-2', at: 1200, stopped: 1260, replacementReady: 2400, sessionsCut: true },
+    ]);
+    assert.ok(validateSimulationResult(JSON.parse(JSON.stringify(result))).ok, 'the webview accepts it');
   });
 
   it('says so in one paragraph, and cites the eviction and drain rules', () => {

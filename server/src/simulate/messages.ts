@@ -218,6 +218,14 @@ function result(value: unknown, path: string): SimulationResult {
           const load = point.load === undefined ? undefined : number(point.load, `${cp}.load`);
           return { at: at(point.at, `${cp}.at`), ready: number(point.ready, `${cp}.ready`), desired: number(point.desired, `${cp}.desired`), blackholed: number(point.blackholed, `${cp}.blackholed`, 0, 1), ...(load !== undefined ? { load } : {}) };
         }),
+        ...(w.evictions !== undefined
+          ? {
+              evictions: list(w.evictions, `${p}.evictions`, (e, ep) => {
+                const ev = record(e, ep);
+                return { node: name(ev.node, `${ep}.node`), at: at(ev.at, `${ep}.at`), stopped: at(ev.stopped, `${ep}.stopped`), replacementReady: nullable(ev.replacementReady, `${ep}.replacementReady`, at), sessionsCut: boolean(ev.sessionsCut, `${ep}.sessionsCut`) };
+              }),
+            }
+          : {}),
       };
     }),
     components: list(o.components, `${path}.components`, (v, p) => {

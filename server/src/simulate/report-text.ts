@@ -38,6 +38,10 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
       ? `${v.desired}/${v.desired} throughout`
       : `lowest ${v.lowest}/${v.desired} from ${formatSeconds(v.firstHit)}${v.worstBlackholed > 0 ? `, up to ${Math.round(v.worstBlackholed * 100)} % of new connections blackholed` : ''}, ${v.wholeAgain === undefined ? 'not whole again by the end' : `whole again at ${formatSeconds(v.wholeAgain)}`}`;
     lines.push(`  ${name} (${workload.kind}, placement ${workload.placement}): ${story}`);
+    for (const e of workload.evictions ?? []) {
+      const replaced = e.replacementReady === null ? 'no replacement serving by the end' : `its replacement serves at ${formatSeconds(e.replacementReady)}`;
+      lines.push(`    evicted from ${e.node} at ${formatSeconds(e.at)}, stopped at ${formatSeconds(e.stopped)}, ${replaced}${e.sessionsCut ? '; in-memory sessions cut' : ''}`);
+    }
   }
   if (result.assumptions.length) {
     lines.push('');

@@ -37,7 +37,14 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
 
   const { capacity, events } = runToEnd(run);
   return {
-    result: { kind: workload.kind, name: workload.name, namespace: workload.namespace, placement: workload.placementSource, capacity },
+    result: {
+      kind: workload.kind,
+      name: workload.name,
+      namespace: workload.namespace,
+      placement: workload.placementSource,
+      capacity,
+      ...(run.evictions.length ? { evictions: run.evictions.map((e) => ({ node: e.drain.node, at: e.at, stopped: e.terminatedAt, replacementReady: e.replacementReady ?? null, sessionsCut: e.sessionsCut })) } : {}),
+    },
     events,
     pressuredNodes: run.pressuredNodes,
     evictions: run.evictions,
