@@ -2,6 +2,8 @@ import { probeLivenessChecksDependencies } from '../../server/src/rules/probe-li
 import { deploymentWith, indent } from './probe-fixtures';
 import { ruleTester } from './rule-tester';
 
+/** A liveness probe that runs `command` (a YAML flow sequence). */
+const runs = (command: string) => deploymentWith(indent(`- name: db-client\n  image: example/app:1.0\n  livenessProbe:\n    exec:\n      command: ${command}\n`));
 const app = (liveness: string, extra = '', image = 'example/app:1.0') =>
   deploymentWith(
     indent(`- name: app
@@ -15,6 +17,13 @@ ${extra}`),
 
 ruleTester(probeLivenessChecksDependencies, {
   valid: [
+    { name: 'pg_isready on the local socket', code: runs('[pg_isready, -U, postgres]') },
+    { name: 'pg_isready against localhost', code: runs('[pg_isready, -h, localhost]') },
+    { name: 'redis-cli ping on 127.0.0.1', code: runs('[redis-cli, -h, 127.0.0.1, ping]') },
+    { name: 'curl of the pod itself', code: runs('[sh, -c, "curl -fsS http://localhost:8080/healthz"]') },
+    { name: 'wget of the pod\'s own address from the environment', code: runs('[sh, -c, "wget -q -O- http://$POD_IP:8080/live"]') },
+    { name: 'nc to a local port', code: runs('[nc, -z, 127.0.0.1, "5432"]') },
+    { name: 'a file check', code: runs('[cat, /tmp/healthy]') },
     { name: 'Spring Boot liveness group', code: app('/actuator/health/liveness') },
     { name: 'Quarkus liveness', code: app('/q/health/live') },
     { name: 'a plain /healthz', code: app('/healthz') },
@@ -30,6 +39,24 @@ ruleTester(probeLivenessChecksDependencies, {
     { name: 'a TCP liveness probe', code: deploymentWith(indent('- name: app\n  image: a\n  livenessProbe:\n    tcpSocket:\n      port: 8080\n')) },
   ],
   invalid: [
+    {
+      name: 'pg_isready -h db checks the database, not the process',
+      code: runs('[pg_isready, -h, db, -p, "5432"]'),
+      findings: [
+        {
+          at: 'command',
+          severity: 'warning',
+          message:
+            'Deployment web, container db-client: liveness runs pg_isready against db, another host, so it checks a dependency, not this process; an outage of db longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check db in the readiness probe, and let liveness check only the process (localhost).',
+        },
+      ],
+      output: null,
+    },
+    { name: 'mysqladmin ping with -hHOST in a shell', code: runs('[sh, -c, "mysqladmin ping -hmysql.shop.svc -uroot"]'), findings: [{ message: /runs mysqladmin against mysql\.shop\.svc, another host/ }] },
+    { name: 'redis-cli --host', code: runs('[redis-cli, --host=cache, ping]'), findings: [{ message: /runs redis-cli against cache/ }] },
+    { name: 'curl of another service', code: runs('[curl, -f, "http://payments:8080/health"]'), findings: [{ message: /runs curl against payments/ }] },
+    { name: 'wget of another service', code: runs('[/bin/sh, -c, "wget -q --spider https://auth.example.com/ping"]'), findings: [{ message: /runs wget against auth\.example\.com/ }] },
+    { name: 'nc host port', code: runs('[sh, -c, "nc -z -w 2 kafka 9092"]'), findings: [{ message: /runs nc against kafka/ }] },
     {
       name: 'Spring Boot aggregate /actuator/health',
       code: app('/actuator/health # everything'),

@@ -22,32 +22,32 @@ ruleTester(probeStartupMissing, {
       findings: [
         {
           at: 'livenessProbe',
-          severity: 'warning',
+          severity: 'error',
           message:
-            'Deployment web, container app: it declares a start of 300 s, but liveness kills it after 60 s (initialDelaySeconds 30 + 3 × 10 s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.',
+            'Deployment web, container app: it declares a start of 300 s, but liveness kills it after 60 s (initialDelaySeconds 30 + 3 × 10 s) and there is no startup probe: it restarts before it is up and crash-loops on every restart, and on every reschedule after a drain or node failure.',
         },
       ],
-      output: app('example/app:1.0', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 30\n', declares('300')),
+      output: app('example/app:1.0', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 38\n', declares('300')),
     },
     {
-      name: 'declared on the pod template, rounded up to whole periods',
+      name: 'declared on the pod template, with a 25 % margin rounded up to whole periods (95 s × 1.25 → 12 × 10 s)',
       code: app('example/app:1.0', '  livenessProbe:\n    exec:\n      command: [cat, /tmp/alive]\n').replace('      labels:\n        app: web\n    spec:', '      labels:\n        app: web\n      annotations:\n        kube-resilience/startup-seconds: "95"\n    spec:'),
       findings: [{ at: 'livenessProbe', message: /declares a start of 95 s, but liveness kills it after 30 s/ }],
       output: app(
         'example/app:1.0',
-        '  livenessProbe:\n    exec:\n      command: [cat, /tmp/alive]\n  startupProbe:\n    exec:\n      command:\n        - cat\n        - /tmp/alive\n    periodSeconds: 10\n    failureThreshold: 10\n',
+        '  livenessProbe:\n    exec:\n      command: [cat, /tmp/alive]\n  startupProbe:\n    exec:\n      command:\n        - cat\n        - /tmp/alive\n    periodSeconds: 10\n    failureThreshold: 12\n',
       ).replace('      labels:\n        app: web\n    spec:', '      labels:\n        app: web\n      annotations:\n        kube-resilience/startup-seconds: "95"\n    spec:'),
     },
     {
       name: 'a Tomcat image: info, with the assumption named',
       code: app('tomcat:10.1-jdk17'),
       findings: [{ at: 'livenessProbe', severity: 'info', message: /Tomcat typically needs ~120 s to start \(assumed from the image; declare kube-resilience\/startup-seconds to be exact\), but liveness kills it after 60 s/ }],
-      output: app('tomcat:10.1-jdk17', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 12\n'),
+      output: app('tomcat:10.1-jdk17', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 15\n'),
     },
     { name: 'WildFly', code: app('quay.io/wildfly/wildfly:30.0.0.Final'), findings: [{ severity: 'info', message: /JBoss\/WildFly typically needs ~180 s/ }] },
     { name: 'WebLogic', code: app('container-registry.oracle.com/middleware/weblogic:14.1.1.0'), findings: [{ severity: 'info', message: /WebLogic typically needs ~300 s/ }] },
     { name: 'WebSphere traditional', code: app('ibmcom/websphere-traditional:latest'), findings: [{ severity: 'info', message: /WebSphere typically needs ~300 s/ }] },
     { name: 'Elasticsearch', code: app('docker.elastic.co/elasticsearch/elasticsearch:8.15.0'), findings: [{ severity: 'info', message: /Elasticsearch typically needs ~120 s/ }] },
-    { name: 'a declaration wins over the image guess', code: app('tomcat:10', LIVENESS, declares('400')), findings: [{ severity: 'warning', message: /declares a start of 400 s/ }] },
+    { name: 'a declaration wins over the image guess', code: app('tomcat:10', LIVENESS, declares('400')), findings: [{ severity: 'error', message: /declares a start of 400 s/ }] },
   ],
 });

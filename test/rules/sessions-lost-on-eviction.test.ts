@@ -18,6 +18,9 @@ const protectedPod = {
   podSpec: '      terminationGracePeriodSeconds: 90\n',
   container: '          lifecycle:\n            preStop:\n              exec:\n                command: [sh, -c, "sleep 15"]\n',
 };
+/** One replica of a call service with a declared session length (PDB not asked for), with pod annotations and container lines. */
+const calls = (podMetadata: string, container: string, seconds = '3600') =>
+  deployment({ spec: '  replicas: 1\n', podMetadata, container }).replace('name: web\nspec:', `name: web\n  annotations:\n    kube-resilience/sessions: in-memory\n    kube-resilience/session-seconds: "${seconds}"\nspec:`);
 const clientIp = service({ extra: '  sessionAffinity: ClientIP\n' });
 
 ruleTester(sessionsLostOnEviction, {
@@ -36,7 +39,7 @@ ruleTester(sessionsLostOnEviction, {
           at: 'kube-resilience/sessions',
           line: 6,
           message:
-            'Deployment web keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a PodDisruptionBudget, a preStop hook, terminationGracePeriodSeconds above 30 (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false": a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.',
+            'Deployment web keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a PodDisruptionBudget, a preStop hook, terminationGracePeriodSeconds of at least 90 s (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" (sessions of unknown length may outlast the 600 s the cluster autoscaler grants): a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.',
         },
       ],
       output: `apiVersion: apps/v1
@@ -65,8 +68,8 @@ spec:
           lifecycle:
             preStop:
               sleep:
-                seconds: 10
-      terminationGracePeriodSeconds: 70
+                seconds: 60
+      terminationGracePeriodSeconds: 90
 ---
 apiVersion: policy/v1
 kind: PodDisruptionBudget
@@ -87,18 +90,37 @@ spec:
       findings: [
         {
           at: 'kind: Deployment',
-          message: /^Deployment web is fronted by Service web with sessionAffinity ClientIP and lacks terminationGracePeriodSeconds above 30 \(now 30\): /,
+          message: /^Deployment web is fronted by Service web with sessionAffinity ClientIP and lacks terminationGracePeriodSeconds of at least 90 s \(now 30\): /,
           related: ['svc.yaml: sessionAffinity'],
         },
       ],
-      output: chat({ ...protectedPod, metadata: '', podSpec: '      terminationGracePeriodSeconds: 80\n', container: '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 20\n' }),
+      output: chat({ ...protectedPod, metadata: '', podSpec: '      terminationGracePeriodSeconds: 90\n', container: '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 20\n' }),
     },
     {
       name: 'declared on the pod template of a StatefulSet, autoscaler annotation missing',
       code: chat({ ...protectedPod, metadata: '', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n' }).replace('kind: Deployment', 'kind: StatefulSet'),
       files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
-      findings: [{ at: 'kube-resilience/sessions', line: 15, message: /^StatefulSet web keeps sessions in memory .* and lacks the pod annotation cluster-autoscaler.kubernetes.io\/safe-to-evict: "false": / }],
+      findings: [{ at: 'kube-resilience/sessions', line: 15, message: /^StatefulSet web keeps sessions in memory .* and lacks the pod annotation cluster-autoscaler.kubernetes.io\/safe-to-evict: "false" \(sessions of unknown length may outlast the 600 s the cluster autoscaler grants\): / }],
       output: chat({ ...protectedPod, metadata: '', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n' }).replace('kind: Deployment', 'kind: StatefulSet'),
+    },
+    {
+      name: 'hour-long calls declared: the pod keeps serving an hour out of its Service, the grace covers it, and the autoscaler annotation is preferred, saying why',
+      code: calls('', ''),
+      findings: [
+        {
+          at: 'kube-resilience/sessions',
+          message:
+            'Deployment web keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a preStop hook, terminationGracePeriodSeconds of at least 3630 s (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" (sessions last 3600 s, the cluster autoscaler grants 600 s (--max-graceful-termination-sec) whatever the grace period): a node drain or an autoscaler scale-down kills its pods on short notice, and every user session of up to 3600 s on them is lost.',
+        },
+      ],
+      output: calls('      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n', '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 3600\n      terminationGracePeriodSeconds: 3630\n'),
+    },
+    {
+      name: 'sessions within the autoscaler\'s 600 s need no annotation; a declared preStop sleep shorter than a session is lengthened',
+      code: calls('', '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 10\n', '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /lacks a preStop hook that outlasts a session \(it waits 10 s, sessions last 300 s\) and terminationGracePeriodSeconds of at least 330 s \(now 30, the default\): / }],
+      output: calls('', '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n      terminationGracePeriodSeconds: 330\n', '300'),
     },
     {
       name: 'a single replica is not asked for a PDB, which would protect nothing',
@@ -117,5 +139,27 @@ describe('sessions-lost-on-eviction fixes', () => {
     const pieces = finding.fixes.filter((f) => !f.title.startsWith('Ignore'));
     assert.equal(pieces.length, 4);
     assert.deepEqual(pieces.map((f) => !!f.preferred), [true, false, false, false]);
+  });
+
+  const fixesOf = (text: string) => {
+    const inventory = new Inventory();
+    const file = parseManifest('file:///calls.yaml', text);
+    inventory.setFile(file);
+    return analyzeFile(file, inventory, { rules: [sessionsLostOnEviction] })[0].fixes.filter((f) => !f.title.startsWith('Ignore'));
+  };
+
+  it('sessions longer than the autoscaler grants: the annotation is the preferred fix, and its title says why', () => {
+    const preferred = fixesOf(calls('', '')).filter((f) => f.preferred);
+    assert.deepEqual(preferred.map((f) => f.title), ['Keep the cluster autoscaler from evicting these pods (cluster-autoscaler.kubernetes.io/safe-to-evict: "false": sessions last 3600 s, the cluster autoscaler grants 600 s (--max-graceful-termination-sec) whatever the grace period)']);
+  });
+
+  it('without a declared length, the fixes say what they assume', () => {
+    const titles = fixesOf(chat()).map((f) => f.title);
+    assert.ok(titles.includes('Keep serving sessions 60 s after leaving the Service (preStop sleep, Kubernetes 1.30+; assumes sessions end within 60 s: declare kube-resilience/session-seconds)'), titles.join('\n'));
+    assert.ok(titles.some((t) => t.startsWith('Give sessions 60 s and the app 30 s to stop (terminationGracePeriodSeconds: 90; assumes sessions end within 60 s')), titles.join('\n'));
+  });
+
+  it('a session longer than an hour keeps the pod serving an hour at most', () => {
+    assert.ok(fixesOf(calls('', '', '86400')).some((f) => f.title.startsWith('Keep serving sessions 3600 s after leaving the Service')));
   });
 });

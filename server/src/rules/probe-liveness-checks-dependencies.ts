@@ -1,4 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
+import { remoteHostChecked } from '../manifest/probe-command';
 import { dependencyCheckOf, failureBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
@@ -11,7 +12,7 @@ export const probeLivenessChecksDependencies: Rule = {
     scenario: 'health-checks',
     title: 'Liveness probe checks dependencies',
     description:
-      "A liveness probe answers one question: is this process stuck beyond repair? When it calls an aggregate health endpoint (Spring Boot's `/actuator/health`, Quarkus' `/q/health`, MicroProfile's `/health`), a readiness endpoint, or a path that names a dependency, a database or broker outage fails it on every replica at once, and the kubelet restarts them all. A restart cannot cure a dependency outage: the pods come back to the same outage, lose their caches and connections, and pile load on the dependency as it recovers.",
+      "A liveness probe answers one question: is this process stuck beyond repair? When it calls an aggregate health endpoint (Spring Boot's `/actuator/health`, Quarkus' `/q/health`, MicroProfile's `/health`), a readiness endpoint, or a path that names a dependency, or runs a command that reaches another host (`pg_isready -h db`, `mysqladmin ping -h …`, `redis-cli -h … ping`, `curl` or `wget` of a URL that is not localhost, `nc host port`), a database or broker outage fails it on every replica at once, and the kubelet restarts them all. A restart cannot cure a dependency outage: the pods come back to the same outage, lose their caches and connections, and pile load on the dependency as it recovers.",
     fix: "Points the liveness probe at the framework's liveness endpoint (`/actuator/health/liveness`, `/q/health/live`, `/health/live`). Other paths have no automatic fix: point liveness at an endpoint that checks only the process.",
     example: exampleDeployment(
       `        - name: app
@@ -30,6 +31,15 @@ export const probeLivenessChecksDependencies: Rule = {
   check({ resources, report }) {
     for (const resource of resources) {
       for (const { container, path, name } of containersOf(resource)) {
+        const remote = remoteHostChecked(container.livenessProbe?.exec?.command);
+        if (remote) {
+          report({
+            resource,
+            path: [...path, 'livenessProbe', 'exec', 'command'],
+            message: `${describeContainer(resource, name)}: liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host} longer than ${failureBudgetSeconds(container.livenessProbe)} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
+          });
+          continue;
+        }
         const liveness = probeHandler(container.livenessProbe, container);
         if (liveness?.type !== 'httpGet') continue;
         const check = dependencyCheckOf(liveness.path, container);

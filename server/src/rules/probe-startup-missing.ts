@@ -6,16 +6,18 @@ import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
 const STARTUP_PERIOD_SECONDS = 10;
+/** Starts vary (a cold cache, a busy node, a slower image pull): the startup probe allows a quarter more than the declared start. */
+const START_MARGIN = 1.25;
 
 export const probeStartupMissing: Rule = {
   meta: {
     id: 'probe-startup-missing',
-    severity: 'warning',
+    severity: 'error',
     scenario: 'health-checks',
     title: 'A slow start outlasts the liveness probe',
     description:
-      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops, and after a node drain or node failure every rescheduled replica does the same. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info.",
-    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈start seconds ÷ 10⌉.',
+      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info.",
+    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -41,18 +43,18 @@ export const probeStartupMissing: Rule = {
         if (startup <= budget) continue;
         const t = probeTimings(container.livenessProbe);
         const handler = handlerAsWritten(container.livenessProbe);
-        const failureThreshold = Math.ceil(startup / STARTUP_PERIOD_SECONDS);
+        const failureThreshold = Math.ceil((startup * START_MARGIN) / STARTUP_PERIOD_SECONDS);
         const source = slow ? `${slow.name} typically needs ~${startup} s to start (assumed from the image; declare kube-resilience/startup-seconds to be exact)` : `it declares a start of ${startup} s`;
         report({
           resource,
           path: [...path, 'livenessProbe'],
           severity: slow ? 'info' : undefined,
-          message: `${describeContainer(resource, name)}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops, on every reschedule after a drain or node failure.`,
+          message: `${describeContainer(resource, name)}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops on every restart, and on every reschedule after a drain or node failure.`,
           fixes: () =>
             handler
               ? [
                   {
-                    title: `Add a startup probe (${failureThreshold} × ${STARTUP_PERIOD_SECONDS} s = ${failureThreshold * STARTUP_PERIOD_SECONDS} s to start)`,
+                    title: `Add a startup probe (${failureThreshold} × ${STARTUP_PERIOD_SECONDS} s = ${failureThreshold * STARTUP_PERIOD_SECONDS} s to start: ${startup} s and a 25 % margin)`,
                     preferred: true,
                     edits: setField(resource, [...path, 'startupProbe'], { ...handler, periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold }) ?? [],
                   },

@@ -1,20 +1,23 @@
 import type { Fix } from '../fixes/edit';
 import { appendDocument, setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
-import { declaredFacts, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
+import { declaredFacts, SESSION_SECONDS_ANNOTATION, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
+import type { Path } from '../manifest/path';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import { pdbFor } from './pdb-missing';
 import type { Rule } from './types';
 
 export const SAFE_TO_EVICT = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
-/** Kubernetes' default grace period; the rule wants more than this. */
-const DEFAULT_GRACE_SECONDS = 30;
-/** Time for the endpoints controller and kube-proxy to stop sending new requests before the app is told to stop. */
-const PRESTOP_SLEEP_SECONDS = 10;
-/** Time for the sessions on a pod to finish or hand over once no new ones arrive. */
-const SESSION_DRAIN_SECONDS = 60;
+/** Kubernetes' default grace period, and the time an app is given to stop once SIGTERM arrives. */
+const SHUTDOWN_SECONDS = 30;
+/** The session length the fixes assume when the workload declares none. */
+const ASSUMED_SESSION_SECONDS = 60;
+/** The longest a leaving pod is kept serving: a longer preStop holds every drain and rollout that long, and longer sessions must reconnect anyway. */
+const MAX_SERVING_SECONDS = 3600;
+/** What the cluster autoscaler grants a pod it evicts on scale-down: its --max-graceful-termination-sec, 600 s by default. */
+export const AUTOSCALER_GRACE_SECONDS = 600;
 
 const KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Pod'];
 
@@ -23,44 +26,81 @@ interface Piece {
   fix: Fix;
 }
 
-function preStopSleepSeconds(resource: Resource): number | undefined {
-  const sleeps = containersOf(resource).map(({ container }) => container?.lifecycle?.preStop?.sleep?.seconds).filter((s): s is number => typeof s === 'number');
-  return sleeps.length ? Math.max(...sleeps) : undefined;
+/** How long sessions last, as declared or assumed, and how long a leaving pod should keep serving them. */
+interface SessionLength {
+  declared?: number;
+  /** Seconds a leaving pod keeps serving: the session length, capped. */
+  serving: number;
+  /** Said in fix titles when nothing is declared. */
+  assumption: string;
 }
 
-function missingPieces(workload: Resource, needsPdb: boolean): Piece[] {
+function sessionLength(workload: Resource): SessionLength {
+  const declared = declaredFacts(workload).sessionSeconds;
+  if (declared === undefined) return { serving: ASSUMED_SESSION_SECONDS, assumption: `; assumes sessions end within ${ASSUMED_SESSION_SECONDS} s: declare ${SESSION_SECONDS_ANNOTATION}` };
+  return { declared, serving: Math.min(declared, MAX_SERVING_SECONDS), assumption: '' };
+}
+
+/** The seconds a preStop hook waits, when it says: the sleep action, or `sleep N` in an exec command. */
+function waitSeconds(preStop: any): number | undefined {
+  if (typeof preStop?.sleep?.seconds === 'number') return preStop.sleep.seconds;
+  const command = Array.isArray(preStop?.exec?.command) ? preStop.exec.command.join(' ') : '';
+  const slept = /\bsleep\s+(\d+)\b/.exec(command);
+  return slept ? Number(slept[1]) : undefined;
+}
+
+/** The longest wait among the containers' preStop hooks, and the paths of the sleep actions shorter than `serving` (which a fix may lengthen). */
+function preStopWaits(workload: Resource, serving: number): { longest?: number; shortSleeps: Path[] } {
+  const waits = containersOf(workload).map(({ container, path }) => ({ seconds: waitSeconds(container?.lifecycle?.preStop), path, sleepAction: typeof container?.lifecycle?.preStop?.sleep?.seconds === 'number' }));
+  const known = waits.filter((w) => w.seconds !== undefined).map((w) => w.seconds!);
+  return { longest: known.length ? Math.max(...known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
+}
+
+function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength): Piece[] {
   const template = podTemplateOf(workload)!;
   const pieces: Piece[] = [];
+  const { serving, assumption } = length;
   if (needsPdb) {
     pieces.push({
       missing: 'a PodDisruptionBudget',
-      fix: { title: `Add a PodDisruptionBudget ${workload.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(workload, pdbFor(workload)) ?? [] },
+      fix: { title: `Add a PodDisruptionBudget ${workload.name ?? 'workload'}-pdb (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload)) ?? [] },
     });
   }
   const containers = containersOf(workload);
   const withoutPreStop = containers.filter(({ container }) => !container?.lifecycle?.preStop);
+  const waits = preStopWaits(workload, serving);
+  const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${assumption})`;
   if (containers.length > 0 && withoutPreStop.length === containers.length) {
     pieces.push({
       missing: 'a preStop hook',
-      fix: {
-        title: `Wait ${PRESTOP_SLEEP_SECONDS} s before stopping (preStop sleep, Kubernetes 1.30+)`,
-        preferred: true,
-        edits: withoutPreStop.flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], PRESTOP_SLEEP_SECONDS) ?? []),
-      },
+      fix: { title: keepServing, edits: withoutPreStop.flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
+    });
+  } else if (length.declared !== undefined && waits.longest !== undefined && waits.longest < serving) {
+    pieces.push({
+      missing: `a preStop hook that outlasts a session (it waits ${waits.longest} s, sessions last ${length.declared} s)`,
+      fix: { title: keepServing, edits: waits.shortSleeps.flatMap((path) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
     });
   }
+  // Sessions get `serving` seconds out of the Service, in the preStop wait or in the app's own drain after SIGTERM, then time to stop.
+  const needed = Math.max(serving, waits.longest ?? 0) + SHUTDOWN_SECONDS;
   const grace = template.spec.terminationGracePeriodSeconds;
-  if (!(typeof grace === 'number' && grace > DEFAULT_GRACE_SECONDS)) {
-    const seconds = (preStopSleepSeconds(workload) ?? PRESTOP_SLEEP_SECONDS) + SESSION_DRAIN_SECONDS;
+  const current = typeof grace === 'number' ? grace : SHUTDOWN_SECONDS;
+  if (current < needed) {
     pieces.push({
-      missing: `terminationGracePeriodSeconds above ${DEFAULT_GRACE_SECONDS} (now ${typeof grace === 'number' ? grace : `${DEFAULT_GRACE_SECONDS}, the default`})`,
-      fix: { title: `Give sessions ${seconds} s to end (terminationGracePeriodSeconds: ${seconds})`, preferred: true, edits: setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], seconds) ?? [] },
+      missing: `terminationGracePeriodSeconds of at least ${needed} s (now ${typeof grace === 'number' ? grace : `${SHUTDOWN_SECONDS}, the default`})`,
+      fix: { title: `Give sessions ${serving} s and the app ${SHUTDOWN_SECONDS} s to stop (terminationGracePeriodSeconds: ${needed}${assumption})`, edits: setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], needed) ?? [] },
     });
   }
-  if (template.annotations[SAFE_TO_EVICT] !== 'false') {
+  // Sessions the autoscaler's grace covers need no more than the grace period; longer ones, or ones of unknown length, need the node kept.
+  const outlastsAutoscaler = length.declared === undefined || length.declared > AUTOSCALER_GRACE_SECONDS;
+  if (outlastsAutoscaler && template.annotations[SAFE_TO_EVICT] !== 'false') {
+    const why =
+      length.declared === undefined
+        ? `sessions of unknown length may outlast the ${AUTOSCALER_GRACE_SECONDS} s the cluster autoscaler grants`
+        : `sessions last ${length.declared} s, the cluster autoscaler grants ${AUTOSCALER_GRACE_SECONDS} s (--max-graceful-termination-sec) whatever the grace period`;
     pieces.push({
-      missing: `the pod annotation ${SAFE_TO_EVICT}: "false"`,
-      fix: { title: 'Keep the cluster autoscaler from evicting these pods', preferred: true, edits: setField(workload, [...template.path, 'metadata', 'annotations', SAFE_TO_EVICT], 'false') ?? [] },
+      missing: `the pod annotation ${SAFE_TO_EVICT}: "false" (${why})`,
+      fix: { title: `Keep the cluster autoscaler from evicting these pods (${SAFE_TO_EVICT}: "false": ${why})`, edits: setField(workload, [...template.path, 'metadata', 'annotations', SAFE_TO_EVICT], 'false') ?? [] },
     });
   }
   return pieces;
@@ -71,16 +111,24 @@ function inWords(items: string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/**
+ * One preferred fix, so an editor's auto-fix can act; the next piece becomes preferred once it is
+ * applied. Sessions that outlast the autoscaler's grant are saved only by the annotation, so it goes first.
+ */
+function preferredIndex(pieces: Piece[], length: SessionLength): number {
+  const annotation = pieces.findIndex((p) => p.missing.startsWith(`the pod annotation ${SAFE_TO_EVICT}`));
+  return length.declared !== undefined && length.declared > AUTOSCALER_GRACE_SECONDS && annotation >= 0 ? annotation : 0;
+}
+
 export const sessionsLostOnEviction: Rule = {
   meta: {
     id: 'sessions-lost-on-eviction',
     severity: 'warning',
     scenario: 'voluntary-disruption',
     title: 'In-memory sessions die with every evicted pod',
-    description:
-      'A workload that keeps user sessions in its pods (declared with `kube-resilience/sessions: "in-memory"`, or fronted by a Service with `sessionAffinity: ClientIP`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. Four things soften that, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing), a preStop hook (new requests stop arriving before the app is told to stop), a grace period above the default 30 s (running sessions get time to end) and the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"` (the autoscaler does not pick these nodes for scale-down). Declaring `kube-resilience/sessions: "external"` states that sessions live in a shared store and silences the ClientIP trigger.',
-    fix: 'One fix per missing piece: appends a PDB (`maxUnavailable: 1`, the workload\'s selector); adds `lifecycle.preStop.sleep.seconds: 10` to each container (the sleep action of Kubernetes 1.30+, which needs no shell in the image); sets `terminationGracePeriodSeconds` to the preStop sleep plus 60 s; adds the pod annotation `cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`.',
-    example: ordersDeployment('    kube-resilience/sessions: in-memory\n'),
+    description: `A workload that keeps user sessions in its pods (declared with \`kube-resilience/sessions: "in-memory"\`, or fronted by a Service with \`sessionAffinity: ClientIP\`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. How long a session lasts (a call, a websocket room, a login) is declared with \`${SESSION_SECONDS_ANNOTATION}\`; without it the rule assumes ${ASSUMED_SESSION_SECONDS} s and says so. Four things soften the loss, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing); a preStop hook that keeps a leaving pod serving its sessions for their length (at most ${MAX_SERVING_SECONDS} s) after it is out of its Service, so no new session arrives and the running ones end; a grace period covering that wait plus ${SHUTDOWN_SECONDS} s to stop; and, when sessions outlast the ${AUTOSCALER_GRACE_SECONDS} s the cluster autoscaler grants an evicted pod (its \`--max-graceful-termination-sec\`, whatever the grace period) or their length is unknown, the pod annotation \`${SAFE_TO_EVICT}: "false"\`, so the autoscaler does not pick these nodes for scale-down. Declaring \`kube-resilience/sessions: "external"\` states that sessions live in a shared store and silences the ClientIP trigger.`,
+    fix: `One fix per missing piece: appends a PDB (\`maxUnavailable: 1\`, the workload's selector); adds \`lifecycle.preStop.sleep.seconds\` of the session length (the sleep action of Kubernetes 1.30+, which needs no shell in the image); sets \`terminationGracePeriodSeconds\` to that wait plus ${SHUTDOWN_SECONDS} s; adds the pod annotation \`${SAFE_TO_EVICT}: "false"\`, the preferred fix when sessions outlast the autoscaler's ${AUTOSCALER_GRACE_SECONDS} s.`,
+    example: ordersDeployment('    kube-resilience/sessions: in-memory\n    kube-resilience/session-seconds: "3600"\n'),
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {
@@ -90,16 +138,18 @@ export const sessionsLostOnEviction: Rule = {
       if (sessions !== 'in-memory' && sticky.length === 0) continue;
       // A budget of one pod at a time protects nothing when there is only one pod.
       const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelecting(workload).length === 0;
-      const pieces = missingPieces(workload, needsPdb);
+      const length = sessionLength(workload);
+      const pieces = missingPieces(workload, needsPdb, length);
       if (pieces.length === 0) continue;
       const declared = writtenAnnotations(workload).filter((a) => a.key === SESSIONS_ANNOTATION).pop();
       const why = sessions === 'in-memory' ? `keeps sessions in memory (${SESSIONS_ANNOTATION}: in-memory)` : `is fronted by ${sticky.map(describeResource).join(', ')} with sessionAffinity ClientIP`;
+      const lasting = length.declared !== undefined ? ` of up to ${length.declared} s` : '';
+      const preferred = preferredIndex(pieces, length);
       report({
         resource: workload,
         path: sessions === 'in-memory' && declared ? declared.path : [],
-        message: `${describeResource(workload)} ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.`,
-        // One preferred fix, so an editor's auto-fix can act; the next piece becomes preferred once it is applied.
-        fixes: pieces.map((p, index) => ({ ...p.fix, preferred: index === 0 })),
+        message: `${describeResource(workload)} ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every user session${lasting} on them is lost.`,
+        fixes: pieces.map((p, index) => ({ ...p.fix, preferred: index === preferred })),
         related: sticky.map((service) => ({ resource: service, path: ['spec', 'sessionAffinity'], message: 'pins each client to one pod' })),
       });
     }
