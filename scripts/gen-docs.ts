@@ -14,6 +14,7 @@ const SCENARIOS: Record<Scenario, string> = {
   'involuntary-disruption': 'Involuntary disruption: a node dies, a pod dies',
   'health-checks': 'Health checks: liveness versus readiness',
   'special-hardware': 'Special hardware: GPUs',
+  'node-agents': 'Node agents and the kubelet',
   'control-plane': 'Control plane',
   scheduling: 'Scheduling',
   input: 'Input',

@@ -115,7 +115,10 @@ export function clusterFindings(rule: Rule, info: ClusterInfo): Finding[] {
   return analyzeCluster(inventory, { cluster: info, rules: [rule] }).filter((f) => f.ruleId === rule.meta.id);
 }
 
-/** The rules that read the cluster's nodes, control plane and DNS (and their manifest counterparts). */
+/** The rules that read the cluster's nodes, control plane, DNS and node agents (and their manifest counterparts). */
 export const CLUSTER_AWARE_RULES = RULES.filter((r) =>
-  ['gpu-untolerated', 'gpu-limit-mismatch', 'gpu-keeps-nodes-up', 'gpu-pool-untainted', 'control-plane-single', 'etcd-even-members', 'dns-single-point', 'unschedulable'].includes(r.meta.id),
+  [
+    'gpu-untolerated', 'gpu-limit-mismatch', 'gpu-keeps-nodes-up', 'gpu-pool-untainted', 'control-plane-single', 'etcd-even-members', 'dns-single-point', 'unschedulable',
+    'node-agent-priority', 'node-agent-untolerated', 'node-agent-missing', 'tolerates-every-taint', 'kubelet-memory-unreserved', 'kubelet-memory-eviction-off',
+  ].includes(r.meta.id),
 );

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { hover, PDB, workload } from './hover-helpers';
 
@@ -99,6 +100,21 @@ describe('resilience card on a workload kind line', () => {
     assert.match(scenario(ds, 'Node drain'), /drains skip DaemonSet pods/);
     const cron = 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 1 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: job\n              image: example/job\n';
     assert.match(scenario(hover(cron, 'kind: CronJob')!, 'Control plane down'), /no CronJob fires until the API is back/);
+  });
+
+  it('a DaemonSet is one pod per eligible node: what a node failure and a rollout cost, nothing false about replicas', () => {
+    const text = readFileSync('examples/node-agents.yaml', 'utf8');
+    const card = hover(text, 'kind: DaemonSet')!;
+    assert.match(card, /- Replicas: one per eligible node \(DaemonSet\): a node failure costs that node's pod only, and nothing reschedules it elsewhere; rollouts replace the pods of 10% of the nodes at a time \(maxUnavailable 10%\)/);
+    assert.match(card, /- Spread: one pod per node by construction/);
+    assert.match(card, /- Node agent: node-local-dns \(node-local DNS caching\); no priorityClassName \(priority 0\); does not tolerate every taint \(tainted pools run without it\)/);
+    assert.match(scenario(card, 'Node crash'), /never rescheduled elsewhere, so that node's pod is gone until the node returns, and the pods on the other nodes carry on/);
+    assert.match(scenario(card, 'Control plane down'), /a node that reboots or joins gets no pod of it until the API is back/);
+    assert.doesNotMatch(card, /replicas may share a node|is all the capacity there is/);
+    const kubeProxy = workload('DaemonSet', '', '      priorityClassName: system-node-critical\n      tolerations:\n        - operator: Exists\n').replace('name: app', 'name: kube-proxy').replace(/image: .*/, 'image: registry.k8s.io/kube-proxy:v1.33.4');
+    const proxyCard = hover(kubeProxy.replace('  name: web\n', '  name: kube-proxy\n  namespace: kube-system\n'), 'kind: DaemonSet')!;
+    assert.match(proxyCard, /rollouts replace the pods of 1 node at a time \(maxUnavailable 1, the default\)/);
+    assert.match(proxyCard, /- Node agent: kube-proxy \(Service routing\); priorityClassName system-node-critical; tolerates every taint/);
   });
 
   it('no card off the kind line of a resource that is not a workload', () => {

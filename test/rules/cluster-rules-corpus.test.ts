@@ -29,10 +29,31 @@ const KIND_SINGLE_CONTROL_PLANE = [
   'kind/site/static/examples/config-with-mounts.yaml',
   'kind/site/static/examples/config-with-port-mapping.yaml',
   'nvidia-k8s-device-plugin/demo/clusters/kind/scripts/kind-cluster-config.yaml',
-].map((file) => `control-plane-single warning ${file}`);
+].map((file) => `control-plane-single info ${file}`);
+
+/**
+ * Node agents without a system-critical priority (hostNetwork monitoring agents, fluentd and a cloud
+ * controller manager in kube-system), and the ones that tolerate only some taints. NVIDIA's GPU
+ * feature discovery only labels nodes and is not an agent; its device plugin runs at
+ * system-node-critical and is meant for GPU nodes only.
+ */
+const NODE_AGENTS = [
+  'node-agent-priority warning kubernetes-examples/_archived/newrelic/newrelic-daemonset.yaml',
+  'node-agent-priority warning kubernetes-examples/_archived/newrelic-infrastructure/newrelic-infra-daemonset.yaml',
+  'node-agent-priority warning kubernetes-examples/_archived/sysdig-cloud/sysdig-daemonset.yaml',
+  'node-agent-priority warning kubernetes-website/content/en/examples/admin/cloud/ccm-example.yaml',
+  'node-agent-priority warning kubernetes-website/content/en/examples/controllers/daemonset.yaml',
+  'node-agent-priority warning kubernetes-website/content/en/examples/controllers/fluentd-daemonset.yaml',
+  'node-agent-untolerated warning kubernetes-examples/_archived/newrelic/newrelic-daemonset.yaml',
+  'node-agent-untolerated warning kubernetes-examples/_archived/newrelic-infrastructure/newrelic-infra-daemonset.yaml',
+  'node-agent-untolerated warning kubernetes-examples/_archived/sysdig-cloud/sysdig-daemonset.yaml',
+  'node-agent-untolerated warning kubernetes-website/content/en/examples/controllers/daemonset.yaml',
+  'node-agent-untolerated warning kubernetes-website/content/en/examples/controllers/fluentd-daemonset.yaml',
+];
 
 const WITHOUT_CLUSTER = [
   ...KIND_SINGLE_CONTROL_PLANE,
+  ...NODE_AGENTS,
   // Upstream CoreDNS leaves replicas unset ("Default is 1"), unless a DNS autoscaler is deployed too.
   'dns-single-point warning coredns-deployment/kubernetes/coredns.yaml.sed',
   // A GKE example: GKE adds the toleration itself, other clusters do not; the message says so, at info.

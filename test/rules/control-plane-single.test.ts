@@ -26,7 +26,7 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kind with one control-plane node and workers: two more control-plane nodes, comments kept',
       code: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n'),
-      findings: [{ at: 'nodes', line: 3, message: /^kind Cluster has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: nothing is scheduled/ }],
+      findings: [{ at: 'nodes', line: 3, severity: 'info', message: /^kind Cluster has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: nothing is scheduled/ }],
       output: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n- role: control-plane\n- role: control-plane\n'),
     },
     {
@@ -43,7 +43,7 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kubeadm without controlPlaneEndpoint: no fix, the endpoint cannot be guessed',
       code: kubeadm(''),
-      findings: [{ at: 'kind: ClusterConfiguration', message: /^kubeadm ClusterConfiguration without controlPlaneEndpoint: .*kubeadm cannot add control-plane nodes later/ }],
+      findings: [{ at: 'kind: ClusterConfiguration', severity: 'warning', message: /^kubeadm ClusterConfiguration without controlPlaneEndpoint: .*kubeadm cannot add control-plane nodes later/ }],
       output: null,
     },
   ],

@@ -37,7 +37,7 @@ const autoscaler = (params: string) =>
 
 ruleTester(dnsSinglePoint, {
   valid: [
-    { name: 'two replicas (kubeadm\'s default)', code: coredns('  replicas: 2\n') },
+    { name: 'two replicas kept apart by pod anti-affinity (kubeadm\'s default)', code: coredns('  replicas: 2\n', antiAffinity) },
     { name: 'a coredns Deployment outside kube-system is an application', code: coredns('  replicas: 1\n', '', 'dns-test') },
     { name: 'a DNS autoscaler that prevents a single point of failure', code: coredns(''), files: { 'autoscaler.yaml': autoscaler(`{"linear":{"coresPerReplica":256,"nodesPerReplica":16,"preventSinglePointFailure":true}}`) } },
   ],
@@ -61,6 +61,20 @@ ruleTester(dnsSinglePoint, {
       code: coredns('  replicas: 1 # small cluster\n', antiAffinity),
       findings: [{ at: 'replicas', message: /runs 1 replica:/ }],
       output: coredns('  replicas: 2 # small cluster\n', antiAffinity),
+    },
+    {
+      name: 'two replicas that nothing spreads: a hostname spread constraint, the count kept',
+      code: coredns('  replicas: 2\n'),
+      findings: [
+        {
+          at: 'replicas',
+          message:
+            'Cluster DNS Deployment kube-system/coredns runs 2 replicas and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on kubernetes.io/hostname that selects its own pods): both pods may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; a running CoreDNS keeps answering during a control-plane outage from its informer cache, but one that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced.',
+        },
+      ],
+      output:
+        coredns('  replicas: 2\n') +
+        '      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              k8s-app: kube-dns\n',
     },
     {
       name: 'a DNS autoscaler that may go down to 1',

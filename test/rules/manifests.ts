@@ -2,7 +2,7 @@
 
 export interface DeploymentOptions {
   name?: string;
-  kind?: 'Deployment' | 'StatefulSet';
+  kind?: 'Deployment' | 'StatefulSet' | 'DaemonSet';
   namespace?: string;
   /** Lines under `spec:` before `selector:`, indented by two (`  replicas: 3\n`). */
   spec?: string;
@@ -13,6 +13,8 @@ export interface DeploymentOptions {
   /** Lines of the first container after `image:`, indented by ten. */
   container?: string;
   app?: string;
+  /** The first container's image (default nginx:1.27). */
+  image?: string;
 }
 
 export function deployment(o: DeploymentOptions = {}): string {
@@ -34,7 +36,7 @@ ${o.spec ?? ''}  selector:
 ${o.podMetadata ?? ''}    spec:
 ${o.podSpec ?? ''}      containers:
         - name: ${name}
-          image: nginx:1.27
+          image: ${o.image ?? 'nginx:1.27'}
 ${o.container ?? ''}`;
 }
 

@@ -2,6 +2,7 @@ import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { describeEvictionsAllowed } from '../manifest/pdb';
+import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
 import { describeHandler, failureBudgetSeconds, probeHandler, PROBE_FIELDS } from '../manifest/probe';
 import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import { ruleById } from '../rules/index';
@@ -30,7 +31,7 @@ function replicasLine(p: Posture, resource: Resource): string {
   const r = p.replicas;
   if (r.source === 'hpa') return `${r.value} (HPA ${r.hpa?.name ?? ''} minReplicas${p.hpas[0]?.max !== undefined ? `, up to ${p.hpas[0].max}` : ''})`;
   if (r.source === 'spec') return `${r.value} (spec.replicas)`;
-  if (resource.kind === 'DaemonSet') return 'one per eligible node (DaemonSet)';
+  if (resource.kind === 'DaemonSet') return `one per eligible node (DaemonSet): a node failure costs that node's pod only, and nothing reschedules it elsewhere; ${daemonSetRollout(resource)}`;
   return `${r.value} (${['Pod', 'Job', 'CronJob'].includes(resource.kind) ? resource.kind : 'default, no spec.replicas'})`;
 }
 
@@ -48,7 +49,31 @@ function probesLine(resource: Resource): string {
     .join(' · ');
 }
 
+/** How a DaemonSet's pods are replaced on a rollout: `maxUnavailable` nodes at a time, or by hand with OnDelete. */
+function daemonSetRollout(resource: Resource): string {
+  const strategy = resource.object?.spec?.updateStrategy;
+  if (strategy?.type === 'OnDelete') return 'rollouts (OnDelete) replace a pod only when someone deletes it';
+  const rolling = strategy?.rollingUpdate ?? {};
+  const unavailable = rolling.maxUnavailable ?? 1;
+  const surge = rolling.maxSurge ?? 0;
+  const surgeText = surge && surge !== '0%' ? `, starting the new pod first on up to ${surge} nodes (maxSurge)` : '';
+  const nodes = typeof unavailable === 'string' && unavailable.endsWith('%') ? `${unavailable} of the nodes` : `${unavailable} node${unavailable === 1 ? '' : 's'}`;
+  return `rollouts replace the pods of ${nodes} at a time (maxUnavailable ${unavailable}${rolling.maxUnavailable === undefined ? ', the default' : ''})${surgeText}`;
+}
+
+/** For a node agent: what it is, its priority and which taints it tolerates. */
+function nodeAgentLine(resource: Resource): string | undefined {
+  const agent = nodeAgentOf(resource);
+  const spec = podTemplateOf(resource)?.spec;
+  if (!agent || !spec) return undefined;
+  const priority = typeof spec.priorityClassName === 'string' ? `priorityClassName ${spec.priorityClassName}` : 'no priorityClassName (priority 0)';
+  const everywhere = effectsToleratedEverywhere(spec);
+  const taints = everywhere.length === 2 ? 'tolerates every taint' : everywhere.length ? `tolerates every ${everywhere[0]} taint only` : 'does not tolerate every taint (tainted pools run without it)';
+  return `${agent.description}${agent.role ? ` (${agentDuty(agent)})` : ''}; ${priority}; ${taints}`;
+}
+
 function spreadLine(resource: Resource, p: Posture): string {
+  if (resource.kind === 'DaemonSet') return 'one pod per node by construction';
   const spec = podTemplateOf(resource)?.spec ?? {};
   const keys = new Set<string>();
   for (const c of Array.isArray(spec.topologySpreadConstraints) ? spec.topologySpreadConstraints : []) if (c?.topologyKey) keys.add(String(c.topologyKey));
@@ -72,6 +97,8 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
     `- HorizontalPodAutoscaler: ${p.hpas.length ? p.hpas.map((h) => `${h.name} (minReplicas ${h.min}${h.max !== undefined ? `, maxReplicas ${h.max}` : ''})`).join(', ') : 'none'}`,
     `- Probes: ${probesLine(resource)}`,
   ];
+  const agent = nodeAgentLine(resource);
+  if (agent) lines.push(`- Node agent: ${agent}`);
   // A caller (the server) may bring its own lines; otherwise the cluster speaks through cluster-facts.
   const clusterLines = options.clusterLines ?? (cluster ? clusterFacts(resource, inventory, cluster) : []);
   if (clusterLines.length) lines.push('', '**Live cluster**', '', ...clusterLines.map((l) => `- ${l}`));

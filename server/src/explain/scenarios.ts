@@ -48,7 +48,7 @@ function nodeDrain(p: Posture): string {
 function nodeCrash(p: Posture): string {
   const grace = `${T.nodeMonitorGraceOld}–${T.nodeMonitorGrace} s`;
   const stale = `pods on the dead node stay in the Service's endpoints until the node is marked unhealthy (~${grace})`;
-  if (p.kind === 'DaemonSet') return `${stale}; DaemonSet pods tolerate an unreachable node forever, so that node's pod is simply gone until the node returns.`;
+  if (p.kind === 'DaemonSet') return `${stale}; DaemonSet pods tolerate an unreachable node forever and are never rescheduled elsewhere, so that node's pod is gone until the node returns, and the pods on the other nodes carry on.`;
   if (p.kind === 'Pod') return `${stale}; a bare pod is never replaced.`;
   const evict =
     p.unreachableSeconds === null
@@ -90,6 +90,8 @@ function dependencyOutage(p: Posture): string {
 }
 
 function controlPlaneDown(p: Posture): string {
+  if (p.kind === 'DaemonSet')
+    return `its pods keep running on their nodes, but a node that reboots or joins gets no pod of it until the API is back (only static pods start without it), and a pod that dies is not replaced; crashed containers still restart in place (back-off up to ${T.backoffCap} s).`;
   if (BATCH.has(p.kind)) return `running pods finish, but ${p.kind === 'CronJob' ? 'no CronJob fires' : 'the Job creates no new pods'} until the API is back.`;
   const n = p.replicas.value;
   const capacity = p.hpas.length ? `the HPA is frozen, so ${pods(n)} (minReplicas) may be all the capacity there is` : `${pods(n)} is all the capacity there is`;

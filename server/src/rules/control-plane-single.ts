@@ -16,6 +16,8 @@ function kindFinding(resource: Resource): Report | undefined {
   return {
     resource,
     path: hasNodes ? ['nodes'] : [],
+    // kind runs a local development cluster in containers: a single control plane there is a fact to know, not a risk to fix.
+    severity: 'info',
     message: `kind Cluster${typeof resource.object?.name === 'string' ? ` ${resource.object.name}` : ''} has 1 control-plane node${hasNodes ? '' : ' (no nodes list: kind creates one)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
     fixes: [edits && { title: 'Run 3 control-plane nodes', preferred: true, edits }],
   };
@@ -60,7 +62,7 @@ export const controlPlaneSingle: Rule = {
     scenario: 'control-plane',
     title: 'A single control plane',
     description:
-      'With one control-plane instance, its failure or reboot stops the API server, scheduler, controllers and (stacked) etcd together. Running pods keep running, but nothing is scheduled, scaled, healed or rolled out until it returns, and a lost pod or node is not replaced. Found in a kind `Cluster` with one control-plane node (or no `nodes` list), a kubeadm `ClusterConfiguration` without `controlPlaneEndpoint` (kubeadm cannot grow such a cluster into HA), and a live cluster with one control-plane node or one API server endpoint. A managed control plane (GKE, EKS, AKS) is the provider\'s and is not reported.',
+      'With one control-plane instance, its failure or reboot stops the API server, scheduler, controllers and (stacked) etcd together. Running pods keep running, but nothing is scheduled, scaled, healed or rolled out until it returns, and a lost pod or node is not replaced. Found in a kind `Cluster` with one control-plane node (or no `nodes` list), a kubeadm `ClusterConfiguration` without `controlPlaneEndpoint` (kubeadm cannot grow such a cluster into HA), and a live cluster with one control-plane node or one API server endpoint. A managed control plane (GKE, EKS, AKS) is the provider\'s and is not reported. A kind cluster is a local development cluster: its finding is information, not a warning.',
     fix: 'kind: adds two control-plane nodes.',
     example: `kind: Cluster
 apiVersion: kind.x-k8s.io/v1alpha4

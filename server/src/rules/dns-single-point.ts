@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Fix } from '../fixes/edit';
 import { appendToSequence, setField } from '../fixes/yaml-edit';
-import { describeReplicas, type Inventory } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
 import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
@@ -70,6 +70,27 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   };
 }
 
+/** A DNS Deployment of several replicas that nothing keeps apart: they may all share one node. */
+function unspread(dns: Resource, inventory: Inventory): Report | undefined {
+  const template = podTemplateOf(dns);
+  const replicas = inventory.effectiveReplicas(dns);
+  if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels)) return undefined;
+  const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
+  const path = [...template.path, 'spec', 'topologySpreadConstraints'];
+  return {
+    resource: dns,
+    path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
+    message: `Cluster DNS ${describeResource(dns)} runs ${describeReplicas(replicas)} and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): ${describeEveryPod(replicas.value)} may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
+    fixes: () => [
+      {
+        title: 'Spread the DNS pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
+        preferred: true,
+        edits: appendToSequence(dns, path, { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
+      },
+    ],
+  };
+}
+
 /** Where the live DNS pods run: all on one node, or all on control-plane nodes, is one failure away from no DNS. */
 function badPlacement(dns: Resource, inventory: Inventory, cluster: ClusterInfo): Report | undefined {
   if (cluster.missing.some((m) => /^pods?$/i.test(m.resource))) return undefined;
@@ -107,8 +128,8 @@ export const dnsSinglePoint: Rule = {
     scenario: 'control-plane',
     title: 'Cluster DNS that one failure takes down',
     description:
-      'Every Service lookup in the cluster goes through the cluster DNS Deployment (`coredns` or `kube-dns` in `kube-system`). With fewer than 2 replicas, or (in a live cluster) with all ready pods on one node or all on control-plane nodes, one pod restart or one node failure stops name resolution everywhere. During a control-plane outage it is worse: a running CoreDNS keeps answering from its informer cache (response-cache expiry does not matter), but a CoreDNS that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced; if all of them sit on the control-plane nodes, they die with it. A cluster-proportional-autoscaler (`kube-dns-autoscaler`) that keeps 2 replicas (`preventSinglePointFailure` or `min` ≥ 2) counts.',
-    fix: 'Sets `replicas: 2` and, when the pods are not spread yet, adds a `kubernetes.io/hostname` topology spread constraint.',
+      'Every Service lookup in the cluster goes through the cluster DNS Deployment (`coredns` or `kube-dns` in `kube-system`). With fewer than 2 replicas, with replicas that nothing spreads across nodes (no topology spread constraint or pod anti-affinity on `kubernetes.io/hostname` selecting its own pods), or (in a live cluster) with all ready pods on one node or all on control-plane nodes, one pod restart or one node failure stops name resolution everywhere. During a control-plane outage it is worse: a running CoreDNS keeps answering from its informer cache (response-cache expiry does not matter), but a CoreDNS that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced; if all of them sit on the control-plane nodes, they die with it. A cluster-proportional-autoscaler (`kube-dns-autoscaler`) that keeps 2 replicas (`preventSinglePointFailure` or `min` ≥ 2) counts.',
+    fix: 'Sets `replicas: 2` and, when the pods are not spread yet, adds a `kubernetes.io/hostname` topology spread constraint (the constraint alone for 2 or more replicas that nothing spreads).',
     example: `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -134,7 +155,7 @@ spec:
     for (const resource of resources) {
       if (!isClusterDns(resource)) continue;
       const where = file ? '' : ` in cluster ${cluster?.name ?? ''}`;
-      const finding = tooFewReplicas(resource, inventory, where) ?? (!file && cluster ? badPlacement(resource, inventory, cluster) : undefined);
+      const finding = tooFewReplicas(resource, inventory, where) ?? (file ? unspread(resource, inventory) : cluster ? badPlacement(resource, inventory, cluster) : undefined);
       if (finding) report(finding);
     }
   },

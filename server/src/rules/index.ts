@@ -10,7 +10,12 @@ import { hpaMinOne } from './hpa-min-one';
 import { hpaNoHeadroom } from './hpa-no-headroom';
 import { hpaReplicasConflict } from './hpa-replicas-conflict';
 import { invalidYaml } from './invalid-yaml';
+import { kubeletMemoryEvictionOff } from './kubelet-memory-eviction-off';
+import { kubeletMemoryUnreserved } from './kubelet-memory-unreserved';
 import { memoryUnbounded } from './memory-unbounded';
+import { nodeAgentMissing } from './node-agent-missing';
+import { nodeAgentPriority } from './node-agent-priority';
+import { nodeAgentUntolerated } from './node-agent-untolerated';
 import { pdbBlocksEviction } from './pdb-blocks-eviction';
 import { pdbMissing } from './pdb-missing';
 import { pdbMultiple } from './pdb-multiple';
@@ -28,6 +33,7 @@ import { replicasNotSpread } from './replicas-not-spread';
 import { sessionsLostOnEviction } from './sessions-lost-on-eviction';
 import { singleReplica } from './single-replica';
 import { templatedFile } from './templated-file';
+import { toleratesEveryTaint } from './tolerates-every-taint';
 import { unschedulable } from './unschedulable';
 import type { Rule } from './types';
 
@@ -57,6 +63,12 @@ export const RULES: readonly Rule[] = [
   gpuLimitMismatch,
   gpuKeepsNodesUp,
   gpuPoolUntainted,
+  nodeAgentPriority,
+  nodeAgentUntolerated,
+  nodeAgentMissing,
+  toleratesEveryTaint,
+  kubeletMemoryUnreserved,
+  kubeletMemoryEvictionOff,
   controlPlaneSingle,
   etcdEvenMembers,
   dnsSinglePoint,

@@ -14,6 +14,7 @@ export type Scenario =
   | 'involuntary-disruption'
   | 'health-checks'
   | 'special-hardware'
+  | 'node-agents'
   | 'control-plane'
   | 'scheduling'
   | 'input';

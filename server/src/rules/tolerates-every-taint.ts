@@ -1,0 +1,89 @@
+import type { ClusterInfo } from '../cluster/types';
+import { ownedByAnother } from '../inventory/inventory';
+import { isClusterAddon } from '../manifest/addon';
+import type { Resource } from '../manifest/parse';
+import { isConditionTaint, matchesNodeSelector, matchesRequiredNodeAffinity, nodeAllocatable, nodeLabels, nodeTaints, podTolerations } from '../manifest/scheduling';
+import { describeResource, podTemplateOf, type PodTemplate } from '../manifest/workload';
+import { plural } from '../words';
+import { exampleDeployment } from './example-workload';
+import { gpuRequests, isGpuResource } from './gpu-resources';
+import type { Rule } from './types';
+import { knownNodes } from './unschedulable';
+
+/** The live nodes a pool's taint would otherwise keep the pods off: "3 tainted nodes (2 with GPUs)". */
+function taintedNodesInReach(template: PodTemplate, cluster: ClusterInfo | undefined): string {
+  const nodes = knownNodes(cluster);
+  if (!nodes) return '';
+  const reachable = nodes.filter(
+    (n) =>
+      nodeTaints(n).some((t) => t.effect === 'NoSchedule' && !isConditionTaint(t)) &&
+      matchesNodeSelector(template.spec.nodeSelector, nodeLabels(n)) &&
+      matchesRequiredNodeAffinity(template.spec, n),
+  );
+  if (!reachable.length) return '';
+  const gpus = reachable.filter((n) => Object.entries(nodeAllocatable(n)).some(([name, amount]) => isGpuResource(name) && amount > 0)).length;
+  return ` (in cluster ${cluster!.name}: ${plural(reachable.length, 'tainted node')}${gpus ? `, ${gpus} with GPUs` : ''}: ${reachable.slice(0, 5).map((n) => n.name).join(', ')}${reachable.length > 5 ? ', …' : ''})`;
+}
+
+export const toleratesEveryTaint: Rule = {
+  meta: {
+    id: 'tolerates-every-taint',
+    severity: 'warning',
+    scenario: 'node-agents',
+    title: 'An application that tolerates every taint',
+    description:
+      'A toleration with `operator: Exists` and no key tolerates every taint. That is right for a node agent (a DaemonSet that must run on every node), and wrong for an application: taints are how GPU pools, control-plane nodes and dedicated pools keep ordinary pods off. Such pods may land on the control plane and take its memory, fill a GPU node\'s CPU and memory so GPU pods find no room, make the cluster autoscaler add a node of a tainted pool for a pending pod, and keep a GPU node up while they run there (the autoscaler removes it only if they can move elsewhere), so the GPU pool does not scale to zero. Without an effect (or with `NoExecute`) it also tolerates `node.kubernetes.io/unreachable` and `not-ready` for ever: when the pod\'s node dies, the pod is never evicted and so never replaced. DaemonSets, add-ons in `kube-system` and workloads that request GPUs (for the `NoSchedule` part) are not reported.',
+    example: exampleDeployment(
+      `        - name: app
+          image: example/orders:2.1
+`,
+    ).replace('    spec:\n      containers:', '    spec:\n      tolerations:\n        - operator: Exists\n      containers:'),
+  },
+  check({ resources, cluster, report }) {
+    for (const resource of resources) {
+      if (resource.kind === 'DaemonSet' || ownedByAnother(resource) || isClusterAddon(resource)) continue;
+      const template = podTemplateOf(resource);
+      if (!template) continue;
+      const tolerations = podTolerations(template.spec);
+      const index = tolerations.findIndex((t) => t.operator === 'Exists' && !t.key);
+      if (index < 0) continue;
+      const catchAll = tolerations[index];
+      const parts = partsOf(resource, template, catchAll, cluster);
+      if (!parts.length) continue;
+      const effect = catchAll.effect ? ` for effect ${catchAll.effect}` : '';
+      report({
+        resource,
+        // The catch-all toleration's own `operator: Exists`.
+        path: [...template.path, 'spec', 'tolerations', indexInSource(template, index), 'operator'],
+        target: 'pair',
+        message: `${describeResource(resource)} tolerates every taint${effect} (\`operator: Exists\` without a key): ${parts.join('; ')}. Tolerate the taints it needs by key instead.`,
+      });
+    }
+  },
+};
+
+/** podTolerations drops items that are not mappings; the finding points at the item as written. */
+function indexInSource(template: PodTemplate, index: number): number {
+  const written: unknown[] = Array.isArray(template.spec.tolerations) ? template.spec.tolerations : [];
+  let seen = -1;
+  for (let i = 0; i < written.length; i++) {
+    if (written[i] && typeof written[i] === 'object') seen++;
+    if (seen === index) return i;
+  }
+  return index;
+}
+
+function partsOf(resource: Resource, template: PodTemplate, catchAll: { effect?: string; tolerationSeconds?: number }, cluster: ClusterInfo | undefined): string[] {
+  const parts: string[] = [];
+  const noSchedule = !catchAll.effect || catchAll.effect === 'NoSchedule';
+  const noExecute = !catchAll.effect || catchAll.effect === 'NoExecute';
+  if (noSchedule && !gpuRequests(resource).length) {
+    parts.push(
+      `the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools${taintedNodesInReach(template, cluster)}, where they take room meant for those nodes' own pods; a pending one can make the cluster autoscaler add a node of a tainted pool for it, and while one runs on a GPU node the autoscaler removes that node only if the pod can move elsewhere, so the GPU pool may not scale to zero`,
+    );
+  }
+  if (noExecute && typeof catchAll.tolerationSeconds !== 'number' && resource.kind !== 'Pod') {
+    parts.push('it also tolerates node.kubernetes.io/unreachable and not-ready for ever, so when its node dies its pods are never evicted and never replaced');
+  }
+  return parts;
+}

@@ -1,0 +1,48 @@
+import { toleratesEveryTaint } from '../../server/src/rules/tolerates-every-taint';
+import { cluster, gpuNode, node } from '../cluster-fixtures';
+import { deployment as workload } from './manifests';
+import { ruleTester } from './rule-tester';
+
+const deployment = (tolerations: string, container = '', namespace = 'shop') =>
+  workload({ name: 'orders', namespace, spec: '  replicas: 3\n', podSpec: `      tolerations:\n${tolerations}`, image: 'example/orders:2.1', container });
+
+const SCHEDULING =
+  "the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools, where they take room meant for those nodes' own pods; a pending one can make the cluster autoscaler add a node of a tainted pool for it, and while one runs on a GPU node the autoscaler removes that node only if the pod can move elsewhere, so the GPU pool may not scale to zero";
+const FOREVER = 'it also tolerates node.kubernetes.io/unreachable and not-ready for ever, so when its node dies its pods are never evicted and never replaced';
+
+ruleTester(toleratesEveryTaint, {
+  valid: [
+    { name: 'tolerations by key', code: deployment('        - key: dedicated\n          operator: Equal\n          value: orders\n          effect: NoSchedule\n') },
+    { name: 'a DaemonSet tolerating every taint is a node agent\'s business', code: deployment('        - operator: Exists\n').replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 3\n', '') },
+    { name: 'an add-on in kube-system', code: deployment('        - operator: Exists\n', '', 'kube-system') },
+    { name: 'a catch-all NoExecute toleration with tolerationSeconds', code: deployment('        - operator: Exists\n          effect: NoExecute\n          tolerationSeconds: 60\n') },
+    {
+      name: 'a GPU workload with a catch-all NoSchedule toleration (it needs the GPU pool)',
+      code: deployment('        - operator: Exists\n          effect: NoSchedule\n', '          resources:\n            limits:\n              nvidia.com/gpu: 1\n'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'operator Exists without key or effect: both stories, on the toleration itself; no automatic fix',
+      code: deployment('        # copied from a DaemonSet\n        - operator: Exists\n'),
+      findings: [{ at: 'operator: Exists', line: 18, message: `Deployment shop/orders tolerates every taint (\`operator: Exists\` without a key): ${SCHEDULING}; ${FOREVER}. Tolerate the taints it needs by key instead.` }],
+      output: null,
+    },
+    {
+      name: 'the second toleration is the catch-all, for NoSchedule only',
+      code: deployment('        - key: dedicated\n          operator: Exists\n        - operator: Exists\n          effect: NoSchedule\n'),
+      findings: [{ at: 'operator: Exists', line: 19, message: `Deployment shop/orders tolerates every taint for effect NoSchedule (\`operator: Exists\` without a key): ${SCHEDULING}. Tolerate the taints it needs by key instead.` }],
+    },
+    {
+      name: 'with a cluster: the tainted nodes within reach, GPU nodes counted',
+      code: deployment('        - operator: Exists\n          effect: NoSchedule\n'),
+      cluster: cluster([node('cp-1', { controlPlane: true }), node('w-1'), gpuNode('gpu-1'), gpuNode('gpu-2')], { name: 'prod' }),
+      findings: [{ message: /^Deployment shop\/orders tolerates every taint for effect NoSchedule \(`operator: Exists` without a key\): the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools \(in cluster prod: 3 tainted nodes, 2 with GPUs: cp-1, gpu-1, gpu-2\), where/ }],
+    },
+    {
+      name: 'a GPU workload tolerating every taint still stays on dead nodes for ever',
+      code: deployment('        - operator: Exists\n', '          resources:\n            limits:\n              nvidia.com/gpu: 1\n'),
+      findings: [{ message: `Deployment shop/orders tolerates every taint (\`operator: Exists\` without a key): ${FOREVER}. Tolerate the taints it needs by key instead.` }],
+    },
+  ],
+});
