@@ -30,6 +30,7 @@ ruleTester(kubeletMemoryUnreserved, {
         },
       ],
       output: null,
+      unsafeOutput: config('cgroupDriver: systemd\nkubeReserved:\n  memory: 1465Mi\n'),
     },
     {
       name: 'kubeReserved with CPU only, maxPods 30, evictionHard without memory: the numbers follow',
@@ -46,7 +47,7 @@ it('kubelet-memory-unreserved: the offered reservation writes kubeReserved.memor
   inventory.setFile(file);
   const [finding] = analyzeFile(file, inventory, { rules: [kubeletMemoryUnreserved] });
   const fix = finding.fixes.find((f) => f.title.startsWith('Reserve 585Mi'))!;
-  assert.equal(fix.preferred, undefined, 'not applied by --fix: it lowers every node\'s allocatable memory');
+  assert.equal(fix.unsafe, "every node's allocatable memory drops by 585Mi, so pods that fit before may not", 'applied only with --unsafe-fixes: it lowers every node\'s allocatable memory');
   const fixed = applyEdits(text, fix.edits);
   assert.equal(fixed, config('maxPods: 30\nkubeReserved:\n  cpu: 100m\n  memory: 585Mi\n'));
   const after = parseManifest('file:///k.yaml', fixed);
