@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
+import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
 import { fixFile } from '../fixes/apply';
 import { Inventory } from '../inventory/inventory';
@@ -17,6 +18,7 @@ import { plural } from '../words';
 
 export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
                       [--fix [--unsafe-fixes]] [--verbose] [--sarif-root DIR] [--rule ID=off|error|warning|info|hint ...]
+                      [--render auto|off] [--values FILE ...] [--set KEY=VALUE ...] [--release NAME] [--namespace NS]
                       [--context NAME | --kubeconfig FILE | --snapshot FILE | --demo] [--timeout SECONDS]`;
 
 // A hint is a nudge, never a failure: no --fail-on level reaches it.
@@ -92,6 +94,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
       'unsafe-fixes': { type: 'boolean', default: false },
       rule: { type: 'string', multiple: true, default: [] },
       ...CLUSTER_OPTIONS,
+      ...RENDER_OPTIONS,
     },
   });
   const format = values.format!;
@@ -100,10 +103,17 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (![...SEVERITIES, 'none'].includes(failOn) || failOn === 'hint') throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}"`);
   if (values['unsafe-fixes'] && !values.fix) throw new UsageError('--unsafe-fixes goes with --fix: it lets --fix apply fixes that can change what the application does');
   const severities = parseRuleOverrides(values.rule as string[]);
-  const paths = collectFiles(positionals.length ? positionals : ['.']);
+  const named = positionals.length ? positionals : ['.'];
+  const collected = collectFiles(named);
   // On stderr, so that --format json and sarif stay one document on stdout.
-  if (!paths.length) io.stderr(`kube-resilience check: no manifest found in ${(positionals.length ? positionals : ['.']).join(', ')} (looked for *.yaml, *.yml, *.json)`);
+  if (!collected.length) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
+  if (values.fix) {
+    const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster });
+    if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
+  }
+  const units = await checkUnits(collectFiles(named), values, io, { severities, cluster });
+  const paths = units.plainPaths;
 
   const inventory = new Inventory();
   if (cluster) inventory.setCluster(cluster.resources);
@@ -135,7 +145,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     // On stderr, so that --format json and sarif stay one document on stdout.
     io.stderr(`kube-resilience check: applied ${plural(applied, 'fix', 'fixes')} in ${plural(files, 'file')}`);
   }
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...units.findings];
   for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));
   if (cluster) findings.push(...analyzeCluster(inventory, { ...options, cluster }));
 

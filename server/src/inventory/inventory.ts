@@ -180,7 +180,7 @@ export class Inventory {
     return this.answer('pdbs', workload, [`${workload.namespace}|PodDisruptionBudget`], () => {
       const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
-      return this.ofKindIn(workload.namespace, 'PodDisruptionBudget').filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels));
+      return nearestDefinitions(this.ofKindIn(workload.namespace, 'PodDisruptionBudget').filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
     });
   }
 
@@ -202,10 +202,13 @@ export class Inventory {
   /** HorizontalPodAutoscalers whose scaleTargetRef names the workload. */
   hpasTargeting(workload: Resource): Resource[] {
     return this.answer('hpas', workload, [`${workload.namespace}|HorizontalPodAutoscaler`], () =>
-      this.ofKindIn(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => {
-        const ref = hpa.object?.spec?.scaleTargetRef;
-        return ref && ref.kind === workload.kind && ref.name === workload.name;
-      }),
+      nearestDefinitions(
+        this.ofKindIn(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => {
+          const ref = hpa.object?.spec?.scaleTargetRef;
+          return ref && ref.kind === workload.kind && ref.name === workload.name;
+        }),
+        workload,
+      ),
     );
   }
 
@@ -213,7 +216,7 @@ export class Inventory {
   scaleTargetOf(hpa: Resource): Resource | undefined {
     const ref = hpa.object?.spec?.scaleTargetRef;
     if (!ref || typeof ref !== 'object') return undefined;
-    return this.inNamespace(hpa.namespace, ref.kind).find((r) => r.name === ref.name);
+    return nearestDefinitions(this.inNamespace(hpa.namespace, ref.kind).filter((r) => r.name === ref.name), hpa)[0];
   }
 
   /** Services whose selector matches the workload's pod labels. */
@@ -221,14 +224,14 @@ export class Inventory {
     return this.answer('services', workload, [`${workload.namespace}|Service`], () => {
       const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
-      return this.ofKindIn(workload.namespace, 'Service').filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels));
+      return nearestDefinitions(this.ofKindIn(workload.namespace, 'Service').filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels)), workload);
     });
   }
 
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
     const selector = pdb.object?.spec?.selector;
-    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => this.podCarriersIn(pdb.namespace).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels)));
+    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => nearestDefinitions(this.podCarriersIn(pdb.namespace).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels)), pdb));
   }
 
   /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
@@ -301,6 +304,38 @@ function groupsOf(resource: Resource): string[] {
   const groups = [`${namespace}|${kind}`, `${namespace}|*`, `*|${kind}`, '*'];
   if (isCustomResource(resource)) groups.push(`${namespace}|+custom`);
   return groups;
+}
+
+/**
+ * One definition per identity: where several files define the same kind, namespace and name (a folder per
+ * environment), the one nearest to `from` in the folder tree, so that a relation never counts one object twice
+ * nor joins one environment's PDB to another's Deployment.
+ */
+export function nearestDefinitions(resources: Resource[], from: Resource): Resource[] {
+  const byIdentity = new Map<string, Resource[]>();
+  for (const resource of resources) {
+    const same = byIdentity.get(key(resource));
+    if (same) same.push(resource);
+    else byIdentity.set(key(resource), [resource]);
+  }
+  if (byIdentity.size === resources.length) return resources;
+  const nearest = new Set<Resource>();
+  for (const same of byIdentity.values()) {
+    if (same.includes(from)) nearest.add(from);
+    else nearest.add(same.reduce((best, r) => (sharedFolderDepth(r, from) > sharedFolderDepth(best, from) ? r : best)));
+  }
+  return resources.filter((r) => nearest.has(r));
+}
+
+/** How many folders two resources' files share from the root down (0 for a resource read from a cluster). */
+function sharedFolderDepth(a: Resource, b: Resource): number {
+  if (!a.file || !b.file) return 0;
+  const folders = (uri: string) => uri.split(/[\\/]/).slice(0, -1);
+  const x = folders(a.file.uri);
+  const y = folders(b.file.uri);
+  let depth = 0;
+  while (depth < x.length && depth < y.length && x[depth] === y[depth]) depth++;
+  return depth;
 }
 
 /** A kind from an API group outside Kubernetes itself (built-in groups have no dot or end in `.k8s.io`). */

@@ -13,6 +13,7 @@ export function toJsonReport(findings: readonly Finding[]): string {
         range: f.range,
         resource: f.resource,
         fixes: f.fixes.map((fix) => ({ title: fix.title, preferred: !!fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}) })),
+        ...(f.rendered ? { rendered: f.rendered } : {}),
       })),
     },
     null,

@@ -99,6 +99,7 @@ function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): 
       uri: onFile && file ? file.uri : resource?.file?.uri ?? null,
       range,
       resource: resource ? { kind: resource.kind, name: resource.name, namespace: resource.namespace } : null,
+      ...(resource && onFile ? { fieldPath: report.path ?? [] } : {}),
       related: (report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
     },
     fixes,

@@ -60,6 +60,10 @@ export interface Finding {
   resource: ResourceRef | null;
   fixes: Fix[];
   related: RelatedLocation[];
+  /** Where in the resource the finding is about, as the rule reported it (a rendered finding is mapped back by it). */
+  fieldPath?: Path;
+  /** Set when the finding was found in what a chart or a Kustomize root renders, and mapped back to its source. */
+  rendered?: { tool: 'helm' | 'kustomize'; unit: string };
 }
 
 export type ReportedFixes = (Fix | undefined)[];

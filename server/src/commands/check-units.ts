@@ -1,0 +1,137 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { writeFileAtomic } from '../files/atomic-write';
+import { applyEdits } from '../fixes/edit';
+import { analyzeRenderedUnit, mergeUnitFindings, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
+import { renderUnit, type RenderSettings } from '../render/render-unit';
+import type { SourceEdits } from '../render/types';
+import { findUnits, type RenderUnit } from '../units/find-units';
+import type { Io } from './check';
+import { UsageError } from './usage-error';
+
+export const RENDER_OPTIONS = {
+  render: { type: 'string' as const, default: 'auto' },
+  values: { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  set: { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  release: { type: 'string' as const, default: 'release' },
+  namespace: { type: 'string' as const },
+};
+
+export interface UnitsCheck {
+  /** Files to analyse one by one: plain manifests, and the files of units that were not rendered. */
+  plainPaths: string[];
+  findings: UnitFinding[];
+}
+
+function settingsFrom(values: Record<string, unknown>): RenderSettings {
+  return {
+    trusted: true, // the person running the CLI chose the folder: as in a trusted workspace
+    release: values.release as string,
+    namespace: values.namespace as string | undefined,
+    valuesFiles: values.values as string[],
+    set: values.set as string[],
+  };
+}
+
+/** A path as the user would name it: relative to where they are when it lies below, else absolute. */
+function asGiven(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+/**
+ * Divides the files of a `check` into units, renders each chart and Kustomize root, and analyses what they
+ * render; the rest (and every unit that could not be rendered) is left to be analysed file by file.
+ */
+export async function checkUnits(paths: string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<UnitsCheck> {
+  const mode = values.render as string;
+  if (mode !== 'auto' && mode !== 'off') throw new UsageError(`--render takes auto or off, not "${mode}"`);
+  const files = paths.filter((p) => p !== '-');
+  const divided = findUnits(files);
+  const given = new Map(files.map((f) => [resolve(f), f]));
+  const ownedOf = (unit: RenderUnit) => unit.files.filter((f) => given.has(f) && !divided.neverResources.has(f)).map((f) => given.get(f)!);
+  const plainPaths = [...(paths.includes('-') ? ['-'] : []), ...divided.plain];
+  if (mode === 'off') {
+    const owned = new Set(divided.units.flatMap(ownedOf));
+    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], findings: [] };
+  }
+  const settings = settingsFrom(values);
+  const findings: UnitFinding[] = [];
+  const saidMissing = new Set<string>();
+  const unrendered = new Set<string>();
+  for (const unit of divided.units) {
+    const result = await renderUnit(unit, settings);
+    if (result.kind === 'rendered') {
+      findings.push(...analyzeRenderedUnit(result.unit, options));
+      continue;
+    }
+    if (result.kind === 'missing' && !saidMissing.has(result.tool)) {
+      saidMissing.add(result.tool);
+      io.stderr(`kube-resilience check: ${result.tool} was not found, so ${unit.tool === 'helm' ? 'Helm charts' : 'Kustomize roots'} are analysed file by file (${result.hint})`);
+    }
+    for (const file of ownedOf(unit)) unrendered.add(file);
+  }
+  const stillPlain = [...unrendered].filter((f) => !plainPaths.includes(f));
+  const base = commonFolder(files.map((f) => resolve(f)));
+  const merged = mergeUnitFindings(findings, base).map((f) => Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })) }));
+  return { plainPaths: [...plainPaths, ...stillPlain], findings: merged };
+}
+
+function commonFolder(paths: string[]): string {
+  if (!paths.length) return process.cwd();
+  let parts = paths[0].split(sep).slice(0, -1);
+  for (const path of paths.slice(1)) {
+    const other = path.split(sep);
+    let i = 0;
+    while (i < parts.length && parts[i] === other[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  return parts.join(sep) || sep;
+}
+
+/**
+ * Applies the preferred fixes of rendered findings to their source files, re-rendering between rounds (a fix
+ * changes what the unit renders). Files are written atomically, and only inside the folders the user named.
+ */
+export async function fixUnits(named: string[], files: () => string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<{ applied: number; files: Set<string> }> {
+  const allowed = named.filter((p) => p !== '-').map((p) => resolve(p));
+  const inside = (path: string) => allowed.some((folder) => path === folder || path.startsWith(folder + sep));
+  const written = new Set<string>();
+  const stuck = new Set<string>();
+  let applied = 0;
+  for (let round = 0; round < 20; round++) {
+    const { findings } = await checkUnits(files(), values, { ...io, stderr: () => undefined }, options);
+    const touched = new Set<string>();
+    let progress = false;
+    for (const finding of findings) {
+      const key = `${finding.ruleId}|${finding.uri}|${finding.range?.start.line}|${finding.message}`;
+      if (stuck.has(key)) continue;
+      const fix = finding.sourceFixes.find((f) => f.preferred);
+      if (!fix) continue;
+      const targets = [...fix.edits.edits.map((e) => resolve(e.path)), ...fix.edits.creates.map((c) => resolve(c.path))];
+      if (targets.some((t) => touched.has(t))) continue;
+      if (!targets.every(inside) || !writeSourceEdits(fix.edits)) {
+        stuck.add(key);
+        continue;
+      }
+      stuck.add(key); // a fix that does not take the finding away is not tried again
+      for (const t of targets) {
+        touched.add(t);
+        written.add(t);
+      }
+      applied++;
+      progress = true;
+    }
+    if (!progress) break;
+  }
+  return { applied, files: written };
+}
+
+/** Writes a fix's source edits; false (and nothing written) when a file to create exists already. */
+function writeSourceEdits(edits: SourceEdits): boolean {
+  if (edits.creates.some((c) => existsSync(c.path))) return false;
+  const texts = edits.edits.map((e) => ({ path: e.path, text: applyEdits(readFileSync(e.path, 'utf8'), e.edits) }));
+  for (const create of edits.creates) writeFileAtomic(create.path, create.text);
+  for (const { path, text } of texts) writeFileAtomic(path, text);
+  return true;
+}

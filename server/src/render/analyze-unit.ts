@@ -1,0 +1,157 @@
+import { relative, sep } from 'node:path';
+import type { ClusterInfo } from '../cluster/types';
+import { Inventory } from '../inventory/inventory';
+import { parseManifest, type ManifestFile } from '../manifest/parse';
+import type { Path } from '../manifest/path';
+import { LineIndex, type Range } from '../manifest/text';
+import { analyzeFile } from '../rules/engine';
+import type { Finding, SeverityOverride } from '../rules/types';
+import { fieldChanges } from './fix-changes';
+import { readSourceText } from './source-yaml';
+import type { RenderedUnit, SourceEdits, SourceLocation } from './types';
+
+export interface UnitAnalysisOptions {
+  severities?: Record<string, SeverityOverride>;
+  cluster?: ClusterInfo;
+  /** Reads a source file (an editor passes its open documents' text); default: the file on disk. */
+  readText?: (path: string) => string | undefined;
+}
+
+/** A fix of a rendered finding, carried out in the files a person edits. */
+export interface SourceFix {
+  title: string;
+  preferred?: boolean;
+  edits: SourceEdits;
+}
+
+/** A finding on what a unit renders, placed on its source file; its fixes are edits of source files. */
+export interface UnitFinding extends Finding {
+  rendered: { tool: 'helm' | 'kustomize'; unit: string };
+  /** Computed when first read, like a finding's own fixes. */
+  sourceFixes: SourceFix[];
+}
+
+/** The uri under which a unit's rendered stream is parsed; no file has it. */
+export function renderedUri(unit: RenderedUnit): string {
+  return `${unit.root}${sep}<rendered by ${unit.tool}>.yaml`;
+}
+
+/**
+ * Analyses what a unit renders, with an inventory of the unit alone (plus the cluster), and places every
+ * finding on the source line that wrote the field it is about.
+ */
+export function analyzeRenderedUnit(unit: RenderedUnit, options: UnitAnalysisOptions = {}): UnitFinding[] {
+  const readText = options.readText ?? readSourceText;
+  const lines = new Map<string, LineIndex | undefined>();
+  const lineIndex = (path: string) => {
+    if (!lines.has(path)) {
+      const text = readText(path);
+      lines.set(path, text === undefined ? undefined : new LineIndex(text));
+    }
+    return lines.get(path);
+  };
+  const findings: UnitFinding[] = [];
+  const rendered = { tool: unit.tool, unit: unit.root };
+  for (const problem of unit.problems) {
+    findings.push(withSourceFixes({ ruleId: `${unit.tool}-render`, severity: problem.severity, message: problem.message, uri: problem.location.path, range: rangeAt(problem.location, lineIndex(problem.location.path)), resource: null, fixes: [], related: [], rendered }, () => []));
+  }
+  if (!unit.text.trim()) return findings;
+  const uri = renderedUri(unit);
+  const file = parseManifest(uri, unit.text);
+  const inventory = new Inventory();
+  if (options.cluster) inventory.setCluster(options.cluster.resources);
+  inventory.setFile(file);
+  const place = (range: Range, path: Path): SourceLocation[] => {
+    const index = documentAt(file, range);
+    return index === undefined ? [] : unit.mapper.locate(index, path);
+  };
+  for (const finding of analyzeFile(file, inventory, { severities: options.severities, cluster: options.cluster })) {
+    if (finding.uri !== uri || !finding.range) {
+      findings.push(withSourceFixes({ ...finding, fixes: [], rendered }, () => []));
+      continue;
+    }
+    const index = documentAt(file, finding.range);
+    const path = finding.fieldPath ?? [];
+    const locations = place(finding.range, path);
+    const origin = index === undefined ? undefined : unit.mapper.origin?.(index, path);
+    const message = origin ? `${finding.message} (from ${origin})` : finding.message;
+    const related = finding.related.flatMap((r) =>
+      r.uri === uri ? place(r.range, []).slice(0, 1).map((l) => ({ uri: l.path, range: rangeAt(l, lineIndex(l.path)), message: r.message })) : [r],
+    );
+    const sourceFixes = () => (index === undefined ? [] : translateFixes(unit, uri, finding, index));
+    for (const location of locations) {
+      findings.push(withSourceFixes({ ...finding, message, uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
+    }
+  }
+  return findings;
+}
+
+/** The rendered document a range falls in. */
+function documentAt(file: ManifestFile, range: Range): number | undefined {
+  const offset = file.lines.offset(range.start);
+  const document = file.documents.find((d) => offset >= d.offset && offset <= d.offset + d.text.length);
+  return document?.index;
+}
+
+/** A source location as a range: its line from the first character written to the end (or what the mapper says). */
+function rangeAt(location: SourceLocation, lines: LineIndex | undefined): Range {
+  const text = lines ? lines.lineText(location.line) : '';
+  const start = location.character ?? text.length - text.trimStart().length;
+  const end = location.endCharacter ?? text.trimEnd().length;
+  return { start: { line: location.line, character: start }, end: { line: location.line, character: Math.max(start, end) } };
+}
+
+function translateFixes(unit: RenderedUnit, uri: string, finding: Finding, index: number): SourceFix[] {
+  return finding.fixes.flatMap((fix) => {
+    const changes = fieldChanges(uri, unit.text, index, fix);
+    if (!changes?.length) return [];
+    const edits = unit.mapper.translateFix(index, changes);
+    if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
+    return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, edits }];
+  });
+}
+
+function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes'>, compute: () => SourceFix[]): UnitFinding {
+  let fixes: SourceFix[] | undefined;
+  return Object.defineProperty(finding as UnitFinding, 'sourceFixes', { enumerable: false, configurable: true, get: () => (fixes ??= compute()) });
+}
+
+/**
+ * One finding per source place: a base that several roots deploy holds one finding for each thing wrong with
+ * it, naming the roots it holds for ("in overlays/prod and overlays/staging: …"). A finding in a file outside its
+ * root's folder names its root too, so that a base's finding says which deployment it is about.
+ */
+export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string): UnitFinding[] {
+  const groups = new Map<string, UnitFinding[]>();
+  for (const finding of findings) {
+    const key = `${finding.ruleId}|${finding.uri}|${finding.range?.start.line}|${finding.range?.start.character}`;
+    const group = groups.get(key);
+    if (group) group.push(finding);
+    else groups.set(key, [finding]);
+  }
+  const name = (root: string) => relative(baseFolder, root).split(sep).join('/') || '.';
+  const inside = (f: UnitFinding) => !!f.uri && (f.uri.startsWith(f.rendered.unit + sep) || f.uri === f.rendered.unit);
+  return [...groups.values()].map((group) => {
+    const first = group[0];
+    const roots = [...new Set(group.map((f) => f.rendered.unit))];
+    if (roots.length === 1 && inside(first)) return first;
+    // Roots that deploy one base into different namespaces say the same thing but for the namespace.
+    const withoutNamespace = (f: UnitFinding) => (f.resource?.namespace ? f.message.split(`${f.resource.namespace}/`).join('') : f.message);
+    const sameButNamespace = new Set(group.map(withoutNamespace)).size === 1;
+    const byMessage = new Map<string, string[]>();
+    for (const f of group) {
+      const text = sameButNamespace && roots.length > 1 ? withoutNamespace(f) : f.message;
+      byMessage.set(text, [...new Set([...(byMessage.get(text) ?? []), name(f.rendered.unit)])]);
+    }
+    const message = [...byMessage].map(([text, units]) => `in ${joinAnd(units)}: ${text}`).join(' · ');
+    const severity = group.map((f) => f.severity).sort((a, b) => RANK[b] - RANK[a])[0];
+    const merged = { ...first, message, severity, fixes: [] };
+    return withSourceFixes(merged, () => first.sourceFixes);
+  });
+}
+
+const RANK = { error: 3, warning: 2, info: 1, hint: 0 } as const;
+
+function joinAnd(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

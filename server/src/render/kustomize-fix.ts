@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { stringify } from 'yaml';
+import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
+import type { Resource } from '../manifest/parse';
+import type { Path } from '../manifest/path';
+import { kustomizationIn } from '../units/kustomization';
+import type { KustomizeOrigin } from './kustomize';
+import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
+import type { FieldChange, SourceEdits } from './types';
+
+export interface KustomizeFixInput {
+  root: string;
+  index: number;
+  changes: FieldChange[];
+  rendered: Record<string, any> | undefined;
+  origin: KustomizeOrigin | undefined;
+  sources: SourceFiles;
+  patchSetting(index: number, path: Path): { resource: Resource; path: Path } | undefined;
+  originResource(index: number): Resource | undefined;
+}
+
+const SHORT_KIND: Record<string, string> = { PodDisruptionBudget: 'pdb', HorizontalPodAutoscaler: 'hpa' };
+
+function within(folder: string, path: string): boolean {
+  return path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/**
+ * The edits that make a Kustomize root render what a fix wants: a new resource is a new file beside the root's
+ * kustomization, listed in its `resources:`; a field is edited in the patch that sets it, else in the file it
+ * comes from when that file belongs to this root, else by a patch the root adds (a base other roots deploy
+ * is left as it is).
+ */
+export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | undefined {
+  const kustomization = kustomizationIn(input.root);
+  const rootFile = kustomization ? input.sources.get(kustomization) : undefined;
+  const rootResource = rootFile ? documentResource(rootFile) : undefined;
+  if (!kustomization || !rootResource) return undefined;
+  const result: SourceEdits = { edits: [], creates: [] };
+  const editsOf = (path: string) => {
+    let entry = result.edits.find((e) => e.path === path);
+    if (!entry) result.edits.push((entry = { path, edits: [] }));
+    return entry.edits;
+  };
+  const fieldChanges = input.changes.filter((c) => c.kind !== 'add-resource') as Exclude<FieldChange, { kind: 'add-resource' }>[];
+  const newPatch: Record<string, any> = {};
+  for (const change of fieldChanges) {
+    const patched = input.patchSetting(input.index, change.path);
+    const own = patched ? undefined : ownSource(input);
+    const target = patched?.resource ?? own;
+    const at: Path | undefined = patched ? patched.path : own ? sourcePath(own, input.rendered, change.path) : undefined;
+    if (target && at) {
+      const edits = change.kind === 'set' ? setField(target, at, change.value) : removeField(target, at);
+      if (!edits) return undefined;
+      editsOf(target.file!.uri).push(...edits);
+      continue;
+    }
+    if (change.kind === 'remove' || !mergeInto(newPatch, input.rendered, change.path, change.value)) return undefined;
+  }
+  const created = new Set<string>();
+  const fileName = (stem: string) => {
+    for (let n = 1; ; n++) {
+      const name = `${stem}${n === 1 ? '' : `-${n}`}.yaml`;
+      const path = join(input.root, name);
+      if (!existsSync(path) && !created.has(path)) {
+        created.add(path);
+        return { name, path };
+      }
+    }
+  };
+  const resourceNames: string[] = [];
+  if (Object.keys(newPatch).length) {
+    const origin = input.origin!;
+    const { name, path } = fileName(`${origin.name ?? 'resource'}-${SHORT_KIND[origin.kind] ?? origin.kind.toLowerCase()}-patch`);
+    const { metadata, ...rest } = newPatch;
+    const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: origin.name }, ...rest };
+    result.creates.push({ path, text: stringify(body) });
+    const edits = appendToSequence(rootResource, ['patches'], { path: name });
+    if (!edits) return undefined;
+    editsOf(kustomization).push(...edits);
+  }
+  for (const change of input.changes) {
+    if (change.kind !== 'add-resource') continue;
+    const object = structuredClone(change.object) as Record<string, any>;
+    // The root's namespace transformer sets it; a namespace written in the file would only repeat it.
+    if (typeof rootResource.object?.namespace === 'string' && object?.metadata) delete object.metadata.namespace;
+    const stem = String(object?.metadata?.name ?? 'resource');
+    const suffix = SHORT_KIND[object?.kind] ?? String(object?.kind ?? 'resource').toLowerCase();
+    const { name, path } = fileName(stem.endsWith(`-${suffix}`) ? stem : `${stem}-${suffix}`);
+    result.creates.push({ path, text: stringify(object) });
+    resourceNames.push(name);
+  }
+  if (resourceNames.length) {
+    const edits = appendToSequence(rootResource, ['resources'], ...resourceNames);
+    if (!edits) return undefined;
+    editsOf(kustomization).push(...edits);
+  }
+  const touched = [...result.edits.map((e) => e.path), ...result.creates.map((c) => c.path)].map((p) => relative(dirname(input.root), p) || basename(p));
+  result.title = `edit ${touched.join(', ')}`;
+  return result;
+}
+
+/** The file a resource comes from, when it belongs to this root alone (not a base other roots may deploy). */
+function ownSource(input: KustomizeFixInput): Resource | undefined {
+  const resource = input.originResource(input.index);
+  return resource?.file && within(input.root, resource.file.uri) ? resource : undefined;
+}
+
+/**
+ * Writes the field into a strategic merge patch being built, taking list items by their `name` (how the patch
+ * finds the container to change); false when a list item on the way has no name.
+ */
+function mergeInto(patch: Record<string, any>, rendered: any, path: Path, value: unknown): boolean {
+  let target: any = patch;
+  let source: any = rendered;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i];
+    const last = i === path.length - 1;
+    const nextStep = path[i + 1];
+    if (typeof step === 'number') {
+      const item = Array.isArray(source) ? source[step] : undefined;
+      if (!item || typeof item !== 'object' || typeof item.name !== 'string' || !Array.isArray(target)) return false;
+      let entry = target.find((e: any) => e.name === item.name);
+      if (!entry) target.push((entry = { name: item.name }));
+      if (last) return false;
+      target = entry;
+      source = item;
+      continue;
+    }
+    if (last) {
+      target[step] = value;
+      return true;
+    }
+    target[step] ??= typeof nextStep === 'number' ? [] : {};
+    target = target[step];
+    source = source?.[step];
+  }
+  return false;
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { Document, isMap, parse, parseAllDocuments, stringify } from 'yaml';
+import type { Path } from '../manifest/path';
+import { kustomizationIn } from '../units/kustomization';
+import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
+import { translateKustomizeFix } from './kustomize-fix';
+import { documentResource, findResource, locationIn, SourceFiles, sourcePath, writesField } from './source-yaml';
+import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
+
+const ORIGIN = 'config.kubernetes.io/origin';
+const TRANSFORMATIONS = 'alpha.config.kubernetes.io/transformations';
+const IDENTITY_FIELDS = [['kind'], ['apiVersion'], ['metadata', 'name'], ['metadata', 'namespace']];
+const PATCH_TRANSFORMERS = new Set(['PatchTransformer', 'PatchStrategicMergeTransformer', 'PatchJson6902Transformer']);
+
+export interface KustomizeOptions extends ToolLookup {
+  /** Plugins, exec functions and helmCharts inflation run workspace code: only in a trusted workspace that asks. */
+  enablePlugins?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Reads a source file (an editor passes its open documents' text); default: the file on disk. */
+  readText?: (path: string) => string | undefined;
+}
+
+/** Neither kustomize nor kubectl was found: the unit is analysed file by file, as without rendering. */
+export class RenderToolMissing extends Error {
+  constructor(
+    readonly tool: string,
+    readonly hint: string,
+  ) {
+    super(`${tool} was not found: ${hint}`);
+  }
+}
+
+/** What rendered a resource: the file it came from and the kustomizations that patched it. */
+export interface KustomizeOrigin {
+  kind: string;
+  name: string | null;
+  /** The file whose document became this resource (absent for generated ones). */
+  path?: string;
+  /** The kustomization that generated or configured it. */
+  configuredIn?: string;
+  /** Kustomization files whose patches changed it, in the order applied. */
+  patchedIn: string[];
+}
+
+/** Which program renders: `kustomize build`, else `kubectl kustomize`. */
+export function kustomizeCommand(options: ToolLookup): { program: string; args: string[]; searched: string[] } {
+  if (options.configuredPath?.trim()) {
+    const found = findTool('kustomize', options);
+    if (!found.path) throw new RenderToolMissing(options.configuredPath, `kubeResilience.kustomize.path names no program that runs`);
+    return { program: found.path, args: basename(found.path).startsWith('kubectl') ? ['kustomize'] : ['build'], searched: found.searched };
+  }
+  const kustomize = findTool('kustomize', options);
+  if (kustomize.path) return { program: kustomize.path, args: ['build'], searched: kustomize.searched };
+  const kubectl = findTool('kubectl', options);
+  if (kubectl.path) return { program: kubectl.path, args: ['kustomize'], searched: kubectl.searched };
+  throw new RenderToolMissing('kustomize', 'install kustomize or kubectl (which has it built in) on PATH, or name it in kubeResilience.kustomize.path');
+}
+
+/** Renders a Kustomize root the way `kubectl apply -k` would see it, with a way back to its bases and patches. */
+export async function renderKustomize(root: string, options: KustomizeOptions = {}): Promise<RenderedUnit> {
+  const absoluteRoot = resolve(root);
+  const { program, args, searched } = kustomizeCommand(options);
+  // A wrapper asks for the origin of every resource without touching the user's tree.
+  const wrapper = mkdtempSync(join(tmpdir(), 'kube-resilience-kustomize-'));
+  let output: Awaited<ReturnType<typeof runTool>>;
+  try {
+    writeFileSync(
+      join(wrapper, 'kustomization.yaml'),
+      stringify({ resources: [relative(wrapper, absoluteRoot).split('\\').join('/')], buildMetadata: ['originAnnotations', 'transformerAnnotations'] }),
+    );
+    const flags = options.enablePlugins ? ['--enable-alpha-plugins', '--enable-exec', '--enable-helm'] : [];
+    output = await runTool(program, [...args, ...flags, wrapper], { env: toolEnv(searched, options.env), timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal });
+  } finally {
+    rmSync(wrapper, { recursive: true, force: true });
+  }
+  if (output.exitCode !== 0) {
+    const said = output.stderr.trim().split('\n').slice(-3).join(' ').replaceAll(wrapper, '<wrapper>') || `exit ${output.exitCode}`;
+    const file = kustomizationIn(absoluteRoot) ?? join(absoluteRoot, 'kustomization.yaml');
+    return { tool: 'kustomize', root: absoluteRoot, text: '', mapper: emptyMapper(file), problems: [{ location: { path: file, line: 0 }, message: `kustomize could not build ${basename(absoluteRoot)}: ${said}`, severity: 'error' }] };
+  }
+  const { text, origins } = stripBuildMetadata(output.stdout, wrapper);
+  return { tool: 'kustomize', root: absoluteRoot, text, mapper: kustomizeMapper(absoluteRoot, text, origins, new SourceFiles(options.readText)), problems: [] };
+}
+
+function emptyMapper(file: string): SourceMapper {
+  return { locate: () => [{ path: file, line: 0 }], translateFix: () => undefined };
+}
+
+/** Takes kustomize's bookkeeping annotations out of the rendered stream, keeping what they say per document. */
+export function stripBuildMetadata(stream: string, wrapper: string): { text: string; origins: KustomizeOrigin[] } {
+  const origins: KustomizeOrigin[] = [];
+  const texts: string[] = [];
+  for (const doc of parseAllDocuments(stream)) {
+    if (!(doc instanceof Document) || !isMap(doc.contents)) continue;
+    const object = doc.toJS() as Record<string, any>;
+    const annotations = object?.metadata?.annotations ?? {};
+    const origin = parseAnnotation(annotations[ORIGIN]);
+    const transformations = parseAnnotation(annotations[TRANSFORMATIONS]);
+    doc.deleteIn(['metadata', 'annotations', ORIGIN]);
+    doc.deleteIn(['metadata', 'annotations', TRANSFORMATIONS]);
+    const left = doc.getIn(['metadata', 'annotations']);
+    if (isMap(left) && left.items.length === 0) doc.deleteIn(['metadata', 'annotations']);
+    const at = (path: unknown) => (typeof path === 'string' ? resolve(wrapper, path) : undefined);
+    origins.push({
+      kind: String(object.kind ?? ''),
+      name: typeof object.metadata?.name === 'string' ? object.metadata.name : null,
+      path: at(origin?.path),
+      configuredIn: at(origin?.configuredIn),
+      patchedIn: (Array.isArray(transformations) ? transformations : [])
+        .filter((t: any) => PATCH_TRANSFORMERS.has(t?.configuredBy?.kind))
+        .map((t: any) => at(t.configuredIn))
+        .filter((p: string | undefined): p is string => !!p),
+    });
+    texts.push(doc.toString().replace(/^---\r?\n/, ''));
+  }
+  return { text: texts.join('---\n'), origins };
+}
+
+function parseAnnotation(value: unknown): any {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The patch files a kustomization applies, in order (inline patches have no file to point at). */
+export function patchFilesOf(kustomization: string, sources: SourceFiles): string[] {
+  const file = sources.get(kustomization);
+  const value = file && documentResource(file)?.object;
+  if (!value || typeof value !== 'object') return [];
+  const entries = [...(Array.isArray(value.patchesStrategicMerge) ? value.patchesStrategicMerge : []), ...(Array.isArray(value.patches) ? value.patches : [])];
+  return entries
+    .map((entry: any) => (typeof entry === 'string' ? entry : entry?.path))
+    .filter((p: unknown): p is string => typeof p === 'string' && !p.includes('\n'))
+    .map((p: string) => resolve(dirname(kustomization), p));
+}
+
+/** Maps each rendered field to the patch that sets it, else its line in the origin file, else the origin's `kind:`. */
+function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[], sources: SourceFiles): SourceMapper {
+  const renderedObjects = parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>);
+  const rootKustomization = () => origins.flatMap((o) => (o.patchedIn.length ? [o.patchedIn[o.patchedIn.length - 1]] : []))[0];
+  const patchSetting = (index: number, path: Path) => {
+    const origin = origins[index];
+    // The fields that name the target are in every patch; they say nothing about what the patch sets.
+    if (!origin || IDENTITY_FIELDS.some((f) => f.every((step, i) => path[i] === step))) return undefined;
+    // The last patch applied decides: an overlay's patch wins over its base's.
+    for (const kustomization of [...new Set(origin.patchedIn)].reverse()) {
+      for (const patchFile of patchFilesOf(kustomization, sources).reverse()) {
+        const patch = sources.get(patchFile);
+        const resource = patch && findResource(patch, origin.kind, origin.name);
+        if (!resource || resource.name !== origin.name || resource.kind !== origin.kind) continue;
+        const inPatch = sourcePath(resource, renderedObjects[index], path);
+        if (inPatch && writesField(resource, inPatch)) return { resource, path: inPatch };
+      }
+    }
+    return undefined;
+  };
+  const originResource = (index: number) => {
+    const origin = origins[index];
+    const file = origin?.path ? sources.get(origin.path) : undefined;
+    return file ? findResource(file, origin!.kind, origin!.name) : undefined;
+  };
+  const locate = (index: number, path: Path): SourceLocation[] => {
+    const patched = patchSetting(index, path);
+    if (patched) return [locationIn(patched.resource, patched.path)];
+    const source = originResource(index);
+    if (source) {
+      const inSource = sourcePath(source, renderedObjects[index], path);
+      return [locationIn(source, inSource ?? [])];
+    }
+    const origin = origins[index];
+    const where = origin?.configuredIn ?? origin?.path ?? rootKustomization() ?? join(root, 'kustomization.yaml');
+    return [{ path: where, line: 0 }];
+  };
+  return {
+    locate,
+    origin(index, path) {
+      const patched = patchSetting(index, path);
+      return patched ? `patch ${relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri)}` : undefined;
+    },
+    translateFix: (index, changes) =>
+      translateKustomizeFix({ root, index, changes, rendered: renderedObjects[index], origin: origins[index], sources, patchSetting, originResource }),
+  };
+}

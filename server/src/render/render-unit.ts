@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import { kustomizationIn } from '../units/kustomization';
+import type { RenderUnit } from '../units/find-units';
+import { renderKustomize, RenderToolMissing } from './kustomize';
+import { ToolError } from './run-tool';
+import { readSourceText } from './source-yaml';
+import type { RenderedUnit } from './types';
+
+export interface RenderSettings {
+  kustomizePath?: string;
+  helmPath?: string;
+  extraPath?: string[];
+  /** Kustomize plugins, exec functions and helmCharts inflation; honoured only when `trusted`. */
+  enablePlugins?: boolean;
+  trusted?: boolean;
+  release?: string;
+  namespace?: string;
+  valuesFiles?: string[];
+  set?: string[];
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  readText?: (path: string) => string | undefined;
+}
+
+export type UnitRender =
+  | { kind: 'rendered'; unit: RenderedUnit }
+  /** The tool is not installed: the unit's files are analysed one by one, as without rendering. */
+  | { kind: 'missing'; tool: string; hint: string }
+  /** Not rendered on purpose (an untrusted workspace, a tool not wired yet): the reason in words. */
+  | { kind: 'skipped'; reason: string };
+
+const MAX_CACHED = 64;
+const cache = new Map<string, RenderedUnit>();
+
+/** Renders are cached by the unit's file contents and the settings that shape them. */
+function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
+  const hash = createHash('sha256');
+  const { signal: _signal, readText: _readText, ...shaping } = settings;
+  hash.update(JSON.stringify([unit.tool, unit.root, shaping]));
+  const read = settings.readText ?? readSourceText;
+  for (const file of [...unit.files].sort()) hash.update(`\0${file}\0${read(file) ?? '<unreadable>'}`);
+  return hash.digest('hex');
+}
+
+/** Renders a chart or a Kustomize root with the user's own tool, or says why it was not. */
+export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Promise<UnitRender> {
+  if (!settings.trusted) return { kind: 'skipped', reason: `${unit.tool === 'helm' ? 'helm' : 'kustomize'} runs only in a trusted workspace (it executes the workspace's ${unit.tool === 'helm' ? 'templates' : 'plugins'})` };
+  if (unit.tool === 'helm') return { kind: 'skipped', reason: 'Helm charts are not rendered yet' };
+  const key = cacheKey(unit, settings);
+  const hit = cache.get(key);
+  if (hit) return { kind: 'rendered', unit: hit };
+  try {
+    const rendered = await renderKustomize(unit.root, {
+      configuredPath: settings.kustomizePath,
+      extraPath: settings.extraPath,
+      enablePlugins: settings.trusted && settings.enablePlugins,
+      signal: settings.signal,
+      timeoutMs: settings.timeoutMs,
+      readText: settings.readText,
+    });
+    cache.set(key, rendered);
+    if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    return { kind: 'rendered', unit: rendered };
+  } catch (error) {
+    if (error instanceof RenderToolMissing) return { kind: 'missing', tool: error.tool, hint: error.hint };
+    if (!(error instanceof ToolError)) throw error;
+    const file = kustomizationIn(unit.root) ?? unit.root;
+    const problem = { location: { path: file, line: 0 }, message: `kustomize could not build ${basename(unit.root)}: ${error.message}`, severity: 'error' as const };
+    return { kind: 'rendered', unit: { tool: unit.tool, root: unit.root, text: '', mapper: { locate: () => [problem.location], translateFix: () => undefined }, problems: [problem] } };
+  }
+}

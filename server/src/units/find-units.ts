@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { KUSTOMIZATION_NAMES, kustomizationIn, readKustomization, type KustomizationRefs } from './kustomization';
+
+/** A chart or a Kustomize root: what is rendered and deployed together. */
+export interface RenderUnit {
+  tool: 'helm' | 'kustomize';
+  /** Absolute path of the chart folder or the Kustomize root. */
+  root: string;
+  /** Absolute paths of the files it is made of (its render depends on them; edits to them re-render it). */
+  files: string[];
+}
+
+/** A folder (or several files) divided into what is deployed together. */
+export interface DeploymentUnits {
+  units: RenderUnit[];
+  /** Manifest files that belong to no chart and no kustomization: analysed as they are. */
+  plain: string[];
+  /** Files that are never resources (patches, kustomizations, transformer configs): never analysed as manifests. */
+  neverResources: Set<string>;
+  /** Manifest files that a chart or a kustomization owns: analysed through their unit when it renders. */
+  owned: Map<string, RenderUnit[]>;
+}
+
+function within(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/**
+ * Divides manifest files (absolute or relative paths, as found under a folder) into Helm charts, Kustomize
+ * roots and plain manifests. A subchart (under a chart's charts/) renders with its parent; a kustomization
+ * that another one names (a base, a component) is deployed through the roots that name it.
+ */
+export function findUnits(manifestFiles: string[]): DeploymentUnits {
+  const absolute = new Map(manifestFiles.map((f) => [resolve(f), f]));
+  const folders = new Set([...absolute.keys()].map((f) => dirname(f)));
+
+  const chartFolders = [...folders].filter((folder) => existsSync(join(folder, 'Chart.yaml'))).sort();
+  const topCharts = chartFolders.filter((chart) => !chartFolders.some((other) => other !== chart && within(join(other, 'charts'), chart)));
+
+  const kustomizations = new Map<string, KustomizationRefs>();
+  for (const folder of folders) {
+    if (chartFolders.some((chart) => within(chart, folder))) continue;
+    const file = kustomizationIn(folder);
+    if (file) kustomizations.set(folder, readKustomization(file));
+  }
+  // Bases named by another kustomization may hold no manifest of their own in the list (only a Kustomization).
+  for (const refs of [...kustomizations.values()]) addNamedFolders(refs, kustomizations);
+  const referenced = new Set([...kustomizations.values()].flatMap((k) => k.folders));
+  const roots = [...kustomizations.keys()].filter((folder) => !referenced.has(folder)).sort();
+
+  const neverResources = new Set<string>();
+  for (const refs of kustomizations.values()) {
+    for (const path of [refs.file, ...refs.patchFiles, ...refs.inputFiles]) neverResources.add(path);
+  }
+
+  const units: RenderUnit[] = [];
+  const owned = new Map<string, RenderUnit[]>();
+  const own = (path: string, unit: RenderUnit) => {
+    unit.files.push(path);
+    const list = owned.get(path);
+    if (list) list.push(unit);
+    else owned.set(path, [unit]);
+  };
+  for (const chart of topCharts) {
+    const unit: RenderUnit = { tool: 'helm', root: chart, files: [] };
+    for (const path of absolute.keys()) if (within(chart, path)) own(path, unit);
+    units.push(unit);
+  }
+  for (const root of roots) {
+    const unit: RenderUnit = { tool: 'kustomize', root, files: [] };
+    for (const path of filesOf(root, kustomizations)) own(path, unit);
+    units.push(unit);
+  }
+  const plain = [...absolute.entries()].filter(([path]) => !owned.has(path) && !neverResources.has(path)).map(([, given]) => given);
+  return { units, plain, neverResources, owned };
+}
+
+function addNamedFolders(refs: KustomizationRefs, kustomizations: Map<string, KustomizationRefs>): void {
+  for (const folder of refs.folders) {
+    if (kustomizations.has(folder)) continue;
+    const file = kustomizationIn(folder);
+    if (!file) continue;
+    const named = readKustomization(file);
+    kustomizations.set(folder, named);
+    addNamedFolders(named, kustomizations);
+  }
+}
+
+/** Every file a root's render reads: its kustomizations, resources, patches and inputs, through its bases. */
+function filesOf(root: string, kustomizations: Map<string, KustomizationRefs>): string[] {
+  const files = new Set<string>();
+  const visited = new Set<string>();
+  const visit = (folder: string) => {
+    if (visited.has(folder)) return;
+    visited.add(folder);
+    const refs = kustomizations.get(folder);
+    if (!refs) return;
+    for (const path of [refs.file, ...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) files.add(path);
+    for (const base of refs.folders) visit(base);
+  };
+  visit(root);
+  return [...files];
+}
+
+/** Whether a file name is a kustomization's. */
+export function isKustomizationFile(path: string): boolean {
+  return KUSTOMIZATION_NAMES.includes(basename(path));
+}

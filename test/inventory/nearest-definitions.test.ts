@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
+
+const deployment = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+        - name: web
+          image: web:1
+`;
+const pdb = (minAvailable: number) => `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: web
+  namespace: shop
+spec:
+  minAvailable: ${minAvailable}
+  selector:
+    matchLabels:
+      app: web
+`;
+
+describe('one identity defined in several environment folders', () => {
+  const inventory = new Inventory();
+  const files = {
+    devDeployment: parseManifest('file:///repo/envs/dev/deployment.yaml', deployment(2)),
+    devPdb: parseManifest('file:///repo/envs/dev/pdb.yaml', pdb(1)),
+    prodDeployment: parseManifest('file:///repo/envs/prod/deployment.yaml', deployment(4)),
+    prodPdb: parseManifest('file:///repo/envs/prod/pdb.yaml', pdb(3)),
+  };
+  for (const file of Object.values(files)) inventory.setFile(file);
+
+  it('relates each PDB to the Deployment of its own folder, counted once', () => {
+    assert.deepEqual(inventory.workloadsSelectedBy(files.prodPdb.resources[0]), [files.prodDeployment.resources[0]]);
+    assert.deepEqual(inventory.pdbsSelecting(files.devDeployment.resources[0]), [files.devPdb.resources[0]]);
+    assert.equal(inventory.expectedPods(files.prodPdb.resources[0]).count, 4);
+  });
+
+  it('reports no pdb-multiple: each folder holds one PDB for its pods', () => {
+    const findings = Object.values(files).flatMap((file) => analyzeFile(file, inventory));
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'pdb-multiple' || f.ruleId === 'pdb-blocks-eviction'), []);
+  });
+
+  it('still reports two PDBs of one folder that select the same pods', () => {
+    const second = parseManifest('file:///repo/envs/prod/pdb-2.yaml', pdb(1).replace('name: web', 'name: web-2'));
+    inventory.setFile(second);
+    const findings = analyzeFile(files.prodPdb, inventory).filter((f) => f.ruleId === 'pdb-multiple');
+    inventory.removeFile(second.uri);
+    assert.equal(findings.length, 1);
+    assert.match(findings[0].message, /PodDisruptionBudget shop\/web and PodDisruptionBudget shop\/web-2 both select the pods of Deployment shop\/web:/);
+  });
+});

@@ -1,0 +1,87 @@
+// Kustomize roots rendered by the real kubectl (Kustomize built in), findings placed on the base, patch or
+// overlay line a person edits, and --fix writing files a second check finds clean.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, relative } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { checkUnits, fixUnits } from '../../server/src/commands/check-units';
+import type { Io } from '../../server/src/commands/check';
+import { findManifestFiles } from '../../server/src/inventory/manifest-files';
+import { renderKustomize } from '../../server/src/render/kustomize';
+import { renderTools } from './render-tools';
+
+const tools = renderTools();
+const FIXTURE = join(__dirname, 'fixtures', 'kustomize-shop');
+const PODINFO = ['../shared', '../../shared'].map((s) => join(s, 'corpus-rendered', 'podinfo', 'deploy')).find(existsSync);
+const work = mkdtempSync(join(tmpdir(), 'kustomize-test-'));
+const savedPath = process.env.PATH;
+before(() => (process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter)));
+after(() => {
+  process.env.PATH = savedPath;
+  rmSync(work, { recursive: true, force: true });
+});
+
+const VALUES = { render: 'auto', values: [], set: [], release: 'release' };
+const stderr: string[] = [];
+const io: Io = { stdout: () => undefined, stderr: (t) => stderr.push(t), readStdin: () => '', isTty: false, version: 'test' };
+
+/** Each finding as `file:line rule: message`, lines 1-based, files relative to the tree. */
+async function findingsOf(tree: string): Promise<string[]> {
+  const { findings, plainPaths } = await checkUnits(findManifestFiles(tree), VALUES, io, {});
+  return [
+    ...findings.map((f) => `${relative(tree, f.uri!)}:${f.range!.start.line + 1} ${f.ruleId}: ${f.message}`),
+    ...plainPaths.map((p) => `plain ${relative(tree, p)}`),
+  ].sort();
+}
+
+describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
+  it('strips the build metadata and keeps each overlay namespace and replica count', async () => {
+    const unit = await renderKustomize(join(FIXTURE, 'overlays', 'prod'));
+    assert.deepEqual(unit.problems, []);
+    assert.doesNotMatch(unit.text, /config\.kubernetes\.io/);
+    assert.match(unit.text, /namespace: prod\nspec:\n  replicas: 4\n/);
+  });
+
+  it('places findings on the patch that sets the field, the base line, or the overlay file; none on a patch as a resource', async () => {
+    assert.deepEqual(await findingsOf(FIXTURE), [
+      'base/deployment.yaml:3 pdb-missing: in overlays/staging: Deployment staging/web: 2 replicas and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict both pods at once.',
+      'overlays/prod/pdb.yaml:2 pdb-unhealthy-pods-block: PodDisruptionBudget prod/web (minAvailable 3) has no unhealthyPodEvictionPolicy (IfHealthyBudget): a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.',
+      'overlays/prod/replicas.yaml:7 replicas-not-spread: Deployment prod/web: 4 replicas and no spread across nodes: all 4 pods may run on one node, and when that node dies the workload is down until they are rescheduled. (from patch replicas.yaml)',
+      'overlays/staging/replicas.yaml:6 replicas-not-spread: Deployment staging/web: 2 replicas and no spread across nodes: both pods may run on one node, and when that node dies the workload is down until they are rescheduled. (from patch replicas.yaml)',
+      'plain envs/dev/deployment.yaml',
+      'plain envs/dev/pdb.yaml',
+      'plain envs/prod/deployment.yaml',
+      'plain envs/prod/pdb.yaml',
+    ]);
+  });
+
+  it('--fix adds a PDB file to the overlay that lacks one and patches what the base shares; a second check is clean', async () => {
+    const tree = join(work, 'shop');
+    cpSync(FIXTURE, tree, { recursive: true });
+    const fixed = await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(fixed.applied, 4);
+    assert.equal(readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'), readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8'), 'a base two overlays deploy is left alone');
+    assert.equal(
+      readFileSync(join(tree, 'overlays', 'staging', 'kustomization.yaml'), 'utf8'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: staging\nresources:\n  - ../../base\n  - web-pdb.yaml\npatches:\n  - path: replicas.yaml\n  - path: web-deployment-patch.yaml\n',
+    );
+    assert.equal(
+      readFileSync(join(tree, 'overlays', 'staging', 'web-pdb.yaml'), 'utf8'),
+      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: web\n',
+    );
+    assert.match(readFileSync(join(tree, 'overlays', 'prod', 'pdb.yaml'), 'utf8'), /      app: web\n  unhealthyPodEvictionPolicy: AlwaysAllow\n$/);
+    assert.match(readFileSync(join(tree, 'overlays', 'prod', 'web-deployment-patch.yaml'), 'utf8'), /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      topologySpreadConstraints:\n/);
+    assert.deepEqual((await findingsOf(tree)).filter((f) => !f.startsWith('plain')), []);
+  });
+
+  it('on podinfo: the overlays speak of their namespaces, the bases name the overlays, no patch or transformer config is a resource', { skip: PODINFO ? false : 'the shared podinfo tree is absent' }, async () => {
+    const found = await findingsOf(PODINFO!);
+    const onBases = found.filter((f) => f.startsWith('bases/'));
+    assert.ok(onBases.length > 0);
+    for (const finding of onBases) assert.match(finding, / in overlays\/dev, overlays\/production and overlays\/staging: /);
+    assert.ok(found.includes('bases/cache/deployment.yaml:2 single-replica: in overlays/dev, overlays/production and overlays/staging: Deployment cache runs 1 pod (no replicas field, so the default of 1): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.'), found.join('\n'));
+    assert.deepEqual(found.filter((f) => /overlays\/\w+\/(labels|kustomization)\.yaml/.test(f)), []);
+    assert.ok(found.some((f) => f.startsWith('plain webapp/')), 'plain manifests beside the roots are analysed as they are');
+  });
+});

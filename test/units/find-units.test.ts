@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { findManifestFiles } from '../../server/src/inventory/manifest-files';
+import { findUnits } from '../../server/src/units/find-units';
+
+const dir = mkdtempSync(join(tmpdir(), 'find-units-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(dir, 'tree-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n';
+
+describe('findUnits', () => {
+  const root = tree({
+    'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+    'base/deployment.yaml': deployment,
+    'overlays/prod/kustomization.yaml': 'namespace: prod\nresources:\n  - ../../base\n  - pdb.yaml\npatches:\n  - path: replicas.yaml\npatchesStrategicMerge:\n  - probes.yaml\ntransformers:\n  - labels.yaml\n',
+    'overlays/prod/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n',
+    'overlays/prod/replicas.yaml': deployment + 'spec:\n  replicas: 4\n',
+    'overlays/prod/probes.yaml': deployment,
+    'overlays/prod/labels.yaml': 'apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: labels\n',
+    'overlays/staging/Kustomization': 'resources:\n  - ../../base\n',
+    'overlays/staging/notes.yaml': 'a: 1\n',
+    'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 1.0.0\n',
+    'charts/shop/values.yaml': 'replicaCount: 1\n',
+    'charts/shop/templates/deployment.yaml': 'kind: Deployment\nreplicas: {{ .Values.replicaCount }}\n',
+    'charts/shop/charts/redis/Chart.yaml': 'apiVersion: v2\nname: redis\nversion: 1.0.0\n',
+    'charts/shop/charts/redis/values.yaml': 'x: 1\n',
+    'plain/service.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n',
+  });
+  const units = findUnits(findManifestFiles(root));
+  const rel = (p: string) => relative(root, p);
+
+  it('finds each chart (a subchart renders with its parent) and each Kustomize root (a base is none)', () => {
+    assert.deepEqual(
+      units.units.map((u) => [u.tool, rel(u.root)]),
+      [
+        ['helm', 'charts/shop'],
+        ['kustomize', 'overlays/prod'],
+        ['kustomize', 'overlays/staging'],
+      ],
+    );
+  });
+
+  it('gives a root the files of its bases and patches, and a chart its subcharts', () => {
+    const prod = units.units.find((u) => rel(u.root) === 'overlays/prod')!;
+    assert.deepEqual(prod.files.map(rel).sort(), ['base/deployment.yaml', 'base/kustomization.yaml', 'overlays/prod/kustomization.yaml', 'overlays/prod/labels.yaml', 'overlays/prod/pdb.yaml', 'overlays/prod/probes.yaml', 'overlays/prod/replicas.yaml']);
+    const chart = units.units.find((u) => u.tool === 'helm')!;
+    assert.ok(chart.files.map(rel).includes('charts/shop/charts/redis/values.yaml'));
+    assert.deepEqual(units.owned.get(join(root, 'base/deployment.yaml'))!.map((u) => rel(u.root)), ['overlays/prod', 'overlays/staging']);
+  });
+
+  it('never takes patches, kustomizations or transformer configs for resources', () => {
+    assert.deepEqual([...units.neverResources].map(rel).sort(), ['base/kustomization.yaml', 'overlays/prod/kustomization.yaml', 'overlays/prod/labels.yaml', 'overlays/prod/probes.yaml', 'overlays/prod/replicas.yaml', 'overlays/staging/Kustomization']);
+  });
+
+  it('leaves the rest as plain manifests', () => {
+    assert.deepEqual(units.plain.map(rel), ['overlays/staging/notes.yaml', 'plain/service.yaml']);
+  });
+
+  it('reads a broken kustomization without failing, and a folder of plain files has no unit', () => {
+    const broken = tree({ 'kustomization.yaml': 'resources: [\n', 'a.yaml': deployment });
+    assert.deepEqual(findUnits(findManifestFiles(broken)).units.map((u) => u.tool), ['kustomize']);
+    const plain = tree({ 'a.yaml': deployment });
+    assert.deepEqual(findUnits(findManifestFiles(plain)), { units: [], plain: [join(plain, 'a.yaml')], neverResources: new Set(), owned: new Map() });
+  });
+});
