@@ -9,6 +9,9 @@ export interface ClientSettings extends ClusterSettings {
   enable: boolean;
   run: 'onType' | 'onSave';
   rules: Record<string, string>;
+  render: boolean;
+  helm: { path: string; releaseName: string; valuesFiles: Record<string, string[]> };
+  kustomize: { path: string; enablePlugins: boolean };
 }
 
 export function readSettings(): ClientSettings {
@@ -17,6 +20,9 @@ export function readSettings(): ClientSettings {
     enable: config.get<boolean>('enable', true),
     run: config.get<'onType' | 'onSave'>('run', 'onType'),
     rules: config.get<Record<string, string>>('rules', {}),
+    render: config.get<boolean>('render', true),
+    helm: { path: config.get<string>('helm.path', ''), releaseName: config.get<string>('helm.releaseName', 'release'), valuesFiles: config.get<Record<string, string[]>>('helm.valuesFiles', {}) },
+    kustomize: { path: config.get<string>('kustomize.path', ''), enablePlugins: config.get<boolean>('kustomize.enablePlugins', false) },
     ...resolveClusterSettings(
       {
         kubeconfig: config.inspect<string>('kubeconfig'),

@@ -54,6 +54,9 @@ const state: ServerState = {
   get cluster() {
     return cluster;
   },
+  get roots() {
+    return roots;
+  },
   setCluster(next) {
     cluster = next;
     inventory.setCluster(next?.resources ?? []);

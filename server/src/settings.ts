@@ -13,11 +13,25 @@ export interface ServerSettings {
   context?: string;
   /** Directories searched for exec credential plugins before PATH. */
   extraPath: string[];
-  /** Exec credential plugins run only when the client says the workspace is trusted. */
+  /** Exec credential plugins, helm and kustomize run only when the client says the workspace is trusted. */
   trusted: boolean;
+  /** Render Helm charts and Kustomize roots with the user's tools and analyse what they deploy. */
+  render: boolean;
+  helm: { path?: string; releaseName?: string; /** Values files by chart folder (relative to the workspace or absolute). */ valuesFiles: Record<string, string[]> };
+  kustomize: { path?: string; /** Plugins, exec functions and helmCharts inflation (trusted workspaces only). */ enablePlugins: boolean };
 }
 
-export const DEFAULT_SETTINGS: ServerSettings = { enable: true, run: 'onType', rules: {}, cluster: 'auto', extraPath: [], trusted: false };
+export const DEFAULT_SETTINGS: ServerSettings = {
+  enable: true,
+  run: 'onType',
+  rules: {},
+  cluster: 'auto',
+  extraPath: [],
+  trusted: false,
+  render: true,
+  helm: { valuesFiles: {} },
+  kustomize: { enablePlugins: false },
+};
 
 function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -38,5 +52,14 @@ export function readSettings(value: unknown): ServerSettings {
     context: optionalText(v.context),
     extraPath: Array.isArray(v.extraPath) ? v.extraPath.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [],
     trusted: v.trusted === true,
+    render: v.render !== false,
+    helm: {
+      path: optionalText(v.helm?.path),
+      releaseName: optionalText(v.helm?.releaseName),
+      valuesFiles: Object.fromEntries(
+        Object.entries(v.helm?.valuesFiles && typeof v.helm.valuesFiles === 'object' ? v.helm.valuesFiles : {}).map(([chart, files]) => [chart, Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : []]),
+      ),
+    },
+    kustomize: { path: optionalText(v.kustomize?.path), enablePlugins: v.kustomize?.enablePlugins === true },
   };
 }

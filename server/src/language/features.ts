@@ -2,6 +2,7 @@ import type { ServerCapabilities } from 'vscode-languageserver/node';
 import { clusterFeature } from './cluster';
 import { completionFeature } from './completion';
 import { simulationFeature } from './simulation';
+import { unitsFeature } from './units';
 import type { ServerState } from './state';
 
 export interface Feature {
@@ -16,4 +17,4 @@ export interface Feature {
  * Feature modules of the language server beyond diagnostics, hovers and code actions
  * (cluster, simulation, completion, …). Each declares its capabilities and registers its own handlers.
  */
-export const FEATURES: Feature[] = [clusterFeature, completionFeature, simulationFeature];
+export const FEATURES: Feature[] = [clusterFeature, completionFeature, simulationFeature, unitsFeature];

@@ -12,6 +12,8 @@ export interface ServerState {
   inventory: Inventory;
   readonly settings: ServerSettings;
   readonly cluster: ClusterInfo | undefined;
+  /** The workspace folders' uris, as the client named them at initialize. */
+  readonly roots: readonly string[];
   /** Replaces the cluster view (undefined: none) and re-analyses the open documents. */
   setCluster(cluster: ClusterInfo | undefined): void;
   /** The current findings of an open document (cached by version). */

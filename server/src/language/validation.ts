@@ -6,6 +6,7 @@ import { parseManifest } from '../manifest/parse';
 import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { toDiagnostic } from './convert';
+import { editorUnits } from './units';
 
 export interface ValidationHost {
   connection: Connection;
@@ -58,7 +59,10 @@ export class Validation {
     if (this.host.diskUri(uri) !== uri) inventory.removeFile(this.host.diskUri(uri));
     inventory.setFile(file);
     const options = { severities: this.host.severities(), cluster: this.host.cluster() };
-    const findings = this.analysis.analyze(file, inventory, options).filter((f) => f.uri === uri && f.range);
+    // A chart's or Kustomize root's files are analysed as they render (a patch is never a resource on its own).
+    const units = editorUnits();
+    const own = units?.replacesPlainAnalysis(uri) ? [] : this.analysis.analyze(file, inventory, options).filter((f) => f.uri === uri && f.range);
+    const findings = [...own, ...(units?.findingsFor(uri, doc.getText()) ?? [])];
     this.validations++;
     this.costs.set(uri, performance.now() - started);
     this.cache.set(uri, { version: doc.version, findings });

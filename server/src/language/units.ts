@@ -1,0 +1,200 @@
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { findManifestFiles } from '../inventory/manifest-files';
+import { analyzeRenderedUnit, type UnitFinding } from '../render/analyze-unit';
+import { renderUnit, type RenderSettings } from '../render/render-unit';
+import { readSourceText } from '../render/source-yaml';
+import type { Finding } from '../rules/types';
+import { findUnits, type DeploymentUnits, type RenderUnit } from '../units/find-units';
+import { kustomizationIn } from '../units/kustomization';
+import type { Feature } from './features';
+import type { ServerState } from './state';
+
+const PROGRESS_AFTER_MS = 1000;
+
+interface UnitResult {
+  findings: UnitFinding[];
+  /** The text of each source file when the unit was rendered: findings move with later edits until the next render. */
+  texts: Map<string, string>;
+  rendered: boolean;
+}
+
+function pathOf(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a line of the rendered-against text sits in the current text: lines before and after the edit keep their place. */
+export function moveLine(before: string, after: string, line: number): number {
+  if (before === after) return line;
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  if (line < head) return line;
+  if (line >= a.length - tail) return line + (b.length - a.length);
+  return Math.min(line, b.length - tail - 1, b.length - 1);
+}
+
+/**
+ * Charts and Kustomize roots in the editor: rendered in the background when one of their files is opened or
+ * saved (never on a keystroke), their findings shown on the source files and kept, moved with the edits, while
+ * a person types.
+ */
+export class EditorUnits {
+  private layout: Promise<DeploymentUnits> | undefined;
+  private layoutFound: DeploymentUnits | undefined;
+  private readonly results = new Map<string, UnitResult>();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly state: ServerState) {}
+
+  /** Forgets the units found, so the next open or save divides the workspace again (files added, settings changed). */
+  reset(): void {
+    this.layout = undefined;
+    this.layoutFound = undefined;
+    this.results.clear();
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+  }
+
+  private units(): Promise<DeploymentUnits> {
+    this.layout ??= Promise.resolve().then(
+      () => (this.layoutFound = findUnits(this.state.roots.flatMap((root) => (pathOf(root) ? findManifestFiles(pathOf(root)!, 5000) : [])))),
+    );
+    return this.layout;
+  }
+
+  /** A file of a unit was opened or saved: render its units again. */
+  async touched(uri: string): Promise<void> {
+    const path = pathOf(uri);
+    if (!path || !this.state.settings.enable || !this.state.settings.render) return;
+    const layout = await this.units();
+    for (const unit of layout.owned.get(resolve(path)) ?? []) void this.render(unit);
+  }
+
+  private settings(unit: RenderUnit): RenderSettings {
+    const s = this.state.settings;
+    return {
+      trusted: s.trusted,
+      extraPath: s.extraPath,
+      kustomizePath: s.kustomize.path,
+      enablePlugins: s.kustomize.enablePlugins,
+      helmPath: s.helm.path,
+      release: s.helm.releaseName,
+      valuesFiles: Object.entries(s.helm.valuesFiles).find(([chart]) => unit.root.endsWith(chart.replace(/[\\/]+$/, '')))?.[1],
+      readText: (path) => this.openText(path),
+    };
+  }
+
+  private openText(path: string): string | undefined {
+    const open = this.state.documents.all().find((d) => pathOf(d.uri) === path);
+    if (open) return open.getText();
+    return undefined;
+  }
+
+  private async render(unit: RenderUnit): Promise<void> {
+    this.running.get(unit.root)?.abort();
+    const controller = new AbortController();
+    this.running.set(unit.root, controller);
+    const settings = { ...this.settings(unit), signal: controller.signal };
+    const readText = (path: string) => this.openText(path) ?? readSourceText(path);
+    let progress: { done(): void } | undefined;
+    const slow = setTimeout(() => {
+      void this.state.connection.window
+        .createWorkDoneProgress()
+        .then((reporter) => {
+          reporter.begin('Kube Resilience', undefined, `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
+          if (this.running.get(unit.root) === controller) progress = reporter;
+          else reporter.done();
+        })
+        .catch(() => undefined);
+    }, PROGRESS_AFTER_MS);
+    try {
+      const result = await renderUnit(unit, { ...settings, readText });
+      if (controller.signal.aborted) return;
+      const texts = new Map(unit.files.map((f) => [f, readText(f) ?? '']));
+      if (result.kind === 'rendered') {
+        const findings = analyzeRenderedUnit(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText });
+        this.results.set(unit.root, { findings, texts, rendered: true });
+      } else {
+        const reason = result.kind === 'missing' ? `${result.tool} was not found: ${result.hint}` : result.reason;
+        this.results.set(unit.root, { findings: [notice(unit, reason)], texts, rendered: false });
+      }
+    } catch (error) {
+      this.state.connection.console.error(`rendering ${unit.root} failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(slow);
+      progress?.done();
+      if (this.running.get(unit.root) === controller) this.running.delete(unit.root);
+    }
+    this.state.revalidateOpen();
+  }
+
+  /** Whether a file's own analysis gives way to its units' (a patch never counts as a resource; a base counts through its roots). */
+  replacesPlainAnalysis(uri: string): boolean {
+    const path = pathOf(uri);
+    const layout = this.layoutFound;
+    if (!path || !layout) return false;
+    if (layout.neverResources.has(path)) return true;
+    return (layout.owned.get(path) ?? []).some((unit) => this.results.get(unit.root)?.rendered);
+  }
+
+  /** The last render's findings on this file, moved to where their lines are in the text being edited. */
+  findingsFor(uri: string, text: string): Finding[] {
+    const path = pathOf(uri);
+    if (!path || !this.state.settings.render) return [];
+    const out: Finding[] = [];
+    for (const result of this.results.values()) {
+      const before = result.texts.get(path) ?? text;
+      for (const finding of result.findings) {
+        if (finding.uri !== path || !finding.range) continue;
+        const line = moveLine(before, text, finding.range.start.line);
+        const shift = line - finding.range.start.line;
+        out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
+      }
+    }
+    return out;
+  }
+}
+
+
+/** One information finding per unit that was not rendered, on its Chart.yaml or kustomization, saying why. */
+function notice(unit: RenderUnit, reason: string): UnitFinding {
+  const file = unit.tool === 'helm' ? `${unit.root}/Chart.yaml` : kustomizationIn(unit.root) ?? unit.root;
+  const finding = {
+    ruleId: `${unit.tool}-render`,
+    severity: 'info' as const,
+    message: `Not rendered, so its files are analysed one by one: ${reason}.`,
+    uri: file,
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    resource: null,
+    fixes: [],
+    related: [],
+    rendered: { tool: unit.tool, unit: unit.root },
+  };
+  return Object.defineProperty(finding, 'sourceFixes', { value: [] }) as unknown as UnitFinding;
+}
+
+let instance: EditorUnits | undefined;
+
+/** The editor's units, once the feature is registered. */
+export function editorUnits(): EditorUnits | undefined {
+  return instance;
+}
+
+export const unitsFeature: Feature = {
+  register(state) {
+    instance = new EditorUnits(state);
+    state.documents.onDidOpen((e) => void instance!.touched(e.document.uri));
+    state.documents.onDidSave((e) => void instance!.touched(e.document.uri));
+  },
+  settingsChanged() {
+    instance?.reset();
+  },
+};

@@ -1,0 +1,70 @@
+// Kustomize roots in the editor: rendered in the background on open (trusted workspaces only), findings on the
+// patch and base lines, kept and moved while typing, a patch never analysed as a resource.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import type { Diagnostic } from 'vscode-languageserver';
+import { renderTools } from '../render/render-tools';
+import { LspClient } from './lsp-client';
+
+const SERVER = resolve('dist/server.js');
+const FIXTURE = resolve('test/render/fixtures/kustomize-shop');
+const tools = renderTools();
+const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
+
+async function editorOn(trusted: boolean): Promise<{ client: LspClient; dir: string; uri: (p: string) => string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'kr-units-'));
+  cpSync(FIXTURE, dir, { recursive: true });
+  const savedPath = process.env.PATH;
+  process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter);
+  const client = LspClient.start(SERVER);
+  process.env.PATH = savedPath;
+  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off' } });
+  return { client, dir, uri: (p) => pathToFileURL(join(dir, p)).toString() };
+}
+
+describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? tools.skip : 'dist/server.js is not built (npm run build)' }, () => {
+  const cleanup: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const step of cleanup) await step();
+  });
+
+  it('in a trusted workspace: the overlay patch shows the rendered finding, which stays and moves while typing', async () => {
+    const { client, dir, uri } = await editorOn(true);
+    cleanup.push(async () => {
+      await client.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const patch = uri('overlays/staging/replicas.yaml');
+    const text = readFileSync(join(dir, 'overlays/staging/replicas.yaml'), 'utf8');
+    await client.open(patch, text);
+    const rendered = await client.diagnostics(patch, (d) => codes(d).includes('replicas-not-spread@5'));
+    assert.match(String(rendered.find((d) => d.code === "replicas-not-spread")!.message), /Deployment staging\/web: 2 replicas/);
+    assert.ok(!codes(rendered).some((c) => c.startsWith('pdb-missing')), 'the patch is no Deployment of its own');
+    const version = await client.change(patch, `# a comment typed above\n${text}`);
+    const moved = await client.diagnostics(patch, (d) => codes(d).includes('replicas-not-spread@6'), version);
+    assert.equal(moved.filter((d) => d.code === 'replicas-not-spread').length, 1);
+    const base = uri('base/deployment.yaml');
+    await client.open(base, readFileSync(join(dir, 'base/deployment.yaml'), 'utf8'));
+    const onBase = await client.diagnostics(base, (d) => codes(d).includes('pdb-missing@2'));
+    assert.ok(!codes(onBase).includes('single-replica@8'), 'replicas: 1 of the base is what no overlay runs');
+  });
+
+  it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {
+    const { client, dir, uri } = await editorOn(false);
+    cleanup.push(async () => {
+      await client.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const kustomization = uri('overlays/prod/kustomization.yaml');
+    await client.open(kustomization, readFileSync(join(dir, 'overlays/prod/kustomization.yaml'), 'utf8'));
+    const notice = await client.diagnostics(kustomization, (d) => codes(d).includes('kustomize-render@0'));
+    assert.match(String(notice[0].message), /runs only in a trusted workspace/);
+    const base = uri('base/deployment.yaml');
+    await client.open(base, readFileSync(join(dir, 'base/deployment.yaml'), 'utf8'));
+    assert.ok(codes(await client.diagnostics(base, (d) => d.length > 0)).includes('single-replica@8'));
+  });
+});
