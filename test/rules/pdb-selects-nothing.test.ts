@@ -24,6 +24,18 @@ ruleTester(pdbSelectsNothing, {
   ],
   invalid: [
     {
+      name: 'the workload it selects lives in another namespace: the namespace is the mistake',
+      code: pdb('  maxUnavailable: 1\n', { namespace: 'default' }),
+      files: { 'web.yaml': deployment({ namespace: 'shop', spec: '  replicas: 3\n' }) },
+      findings: [
+        {
+          at: 'namespace',
+          severity: 'warning',
+          message: 'PodDisruptionBudget web-pdb selects app=web, which nothing known in namespace default carries, while Deployment shop/web in namespace shop does: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to shop): it protects nothing, and the workload it was meant for is drained without a budget.',
+        },
+      ],
+    },
+    {
       name: 'a label typo next to the workload it was meant for',
       code: documents(deployment(), pdb(budget, { selector: '    matchLabels:\n      app: wbe\n' })),
       findings: [

@@ -6,12 +6,21 @@ const app = (body: string) => deploymentWith(indent(`- name: app\n  image: examp
 
 ruleTester(probePortUnknown, {
   valid: [
+    {
+      name: 'a UDP name whose number is served over TCP too (DNS on 53)',
+      code: deploymentWith(indent('- name: dns\n  image: example/dns:1\n  ports:\n    - name: dns\n      containerPort: 53\n      protocol: UDP\n    - name: dns-tcp\n      containerPort: 53\n  readinessProbe:\n    tcpSocket:\n      port: dns\n')),
+    },
     { name: 'a declared port name', code: app('  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
     { name: 'a port number (need not be declared)', code: app('  livenessProbe:\n    tcpSocket:\n      port: 8081\n') },
     { name: 'a quoted number', code: app('  livenessProbe:\n    httpGet:\n      path: /livez\n      port: "8080"\n') },
     { name: 'an exec probe', code: app('  livenessProbe:\n    exec:\n      command: [true]\n') },
   ],
   invalid: [
+    {
+      name: 'a named port that is UDP: a TCP check never reaches it',
+      code: deploymentWith(indent('- name: statsd\n  image: example/statsd:1\n  ports:\n    - name: metrics\n      containerPort: 8125\n      protocol: UDP\n  livenessProbe:\n    tcpSocket:\n      port: metrics\n')),
+      findings: [{ at: 'metrics', line: 24, severity: 'error', message: 'Deployment web, container statsd: livenessProbe uses port "metrics", which is 8125/UDP: a TCP check connects over TCP and can never reach a UDP port, so the kubelet restarts the container over and over.' }],
+    },
     {
       name: 'readiness on an undeclared name',
       code: app('  readinessProbe:\n    httpGet:\n      path: /ready\n      port: web\n'),

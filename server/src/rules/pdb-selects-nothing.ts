@@ -1,7 +1,8 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { describeSelector, isWellFormedSelector, selectorMatches, type LabelSelector } from '../manifest/selector';
-import { describeResource, podTemplateOf } from '../manifest/workload';
+import { ownedByAnother } from '../inventory/inventory';
+import { describeResource, isWorkload, podTemplateOf } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -12,10 +13,21 @@ function brokenSelector(selector: unknown): string | undefined {
   return undefined;
 }
 
+/** Workloads in other namespaces whose pods the selector matches: a PDB guards its own namespace only. */
+function selectedElsewhere(pdb: Resource, selector: LabelSelector, inventory: Inventory): Resource[] {
+  return inventory.resources().filter((r) => r.namespace !== pdb.namespace && isWorkload(r) && !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
+}
+
 function unmatchedSelector(pdb: Resource, selector: LabelSelector, inventory: Inventory): string | undefined {
   const known = inventory.podCarriersIn(pdb.namespace);
-  if (known.length === 0 || inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
+  if (inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
   if (known.some((carrier) => selectorMatches(selector, podTemplateOf(carrier)?.labels))) return undefined;
+  const elsewhere = selectedElsewhere(pdb, selector, inventory);
+  if (elsewhere.length) {
+    const namespaces = [...new Set(elsewhere.map((w) => w.namespace))];
+    return `selects ${describeSelector(selector)}, which nothing known in namespace ${pdb.namespace} carries, while ${elsewhere.map(describeResource).join(', ')} in namespace ${namespaces.join(', ')} ${elsewhere.length === 1 ? 'does' : 'do'}: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to ${namespaces.join(' or ')})`;
+  }
+  if (known.length === 0) return undefined;
   const searched = inventory.hasCluster() ? 'the workspace and the live cluster' : 'the workspace';
   return `selects ${describeSelector(selector)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels`;
 }
@@ -27,7 +39,7 @@ export const pdbSelectsNothing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget selects no known pods',
     description:
-      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. A missing or malformed selector is reported wherever the PDB is. Otherwise the rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
+      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. A missing or malformed selector is reported wherever the PDB is. When the labels it selects are carried by a workload in another namespace, the namespace is the mistake (a PDB only ever guards pods of its own namespace), and that is a warning. Otherwise the rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
     example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n', 'orders-pdb', 'order')),
   },
   check({ resources, inventory, report }) {
@@ -36,9 +48,12 @@ export const pdbSelectsNothing: Rule = {
       const selector = pdb.object?.spec?.selector;
       const what = brokenSelector(selector) ?? unmatchedSelector(pdb, selector, inventory);
       if (!what) continue;
+      const wrongNamespace = what.includes('its namespace is the mistake');
       report({
         resource: pdb,
-        path: ['spec', 'selector'],
+        path: wrongNamespace && pdb.object?.metadata?.namespace !== undefined ? ['metadata', 'namespace'] : ['spec', 'selector'],
+        // Not a guess: the workload it names runs without a budget.
+        severity: wrongNamespace ? 'warning' : undefined,
         message: `${describeResource(pdb)} ${what}: it protects nothing, and the workload it was meant for is drained without a budget.`,
       });
     }

@@ -10,6 +10,13 @@ const CONSEQUENCE: Record<ProbeField, string> = {
   readinessProbe: 'the pod never becomes ready and never receives traffic',
 };
 
+/** What a probe that always fails does: unlike an unresolved port, its failures count. */
+const FAILS_ALWAYS: Record<ProbeField, string> = {
+  startupProbe: 'the container is killed each time its failure threshold runs out, and never starts',
+  livenessProbe: 'the kubelet restarts the container over and over',
+  readinessProbe: 'the pod never becomes ready and never receives traffic',
+};
+
 export const probePortUnknown: Rule = {
   meta: {
     id: 'probe-port-unknown',
@@ -17,7 +24,7 @@ export const probePortUnknown: Rule = {
     scenario: 'health-checks',
     title: 'A probe names a port the container does not declare',
     description:
-      'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any name, but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing.',
+      'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any name, but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing. A name that resolves to a UDP port is as bad the other way: the kubelet connects over TCP (HTTP and TCP checks alike), nothing answers, and every check fails, unless a TCP port of the same number is declared too (DNS serves 53 over both).',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -37,7 +44,19 @@ export const probePortUnknown: Rule = {
         const ports = declaredPorts(container);
         for (const field of PROBE_FIELDS) {
           const named = namedPortOf(container[field]);
-          if (!named || ports.some((p) => p.name === named.name)) continue;
+          if (!named) continue;
+          const resolved = ports.find((p) => p.name === named.name);
+          // The kubelet resolves a name whatever its protocol, then connects over TCP: only a TCP port of the same number answers.
+          if (resolved?.protocol === 'UDP' && !ports.some((p) => p.containerPort === resolved.containerPort && p.protocol === 'TCP')) {
+            report({
+              resource,
+              path: [...path, field, named.field, 'port'],
+              target: 'value',
+              message: `${describeContainer(resource, name)}: ${field} uses port "${named.name}", which is ${resolved.containerPort}/UDP: ${named.field === 'httpGet' ? 'an HTTP' : 'a TCP'} check connects over TCP and can never reach a UDP port, so ${FAILS_ALWAYS[field]}.`,
+            });
+            continue;
+          }
+          if (resolved) continue;
           const declared = ports.filter((p) => p.name).map((p) => `${p.name} (${p.containerPort})`);
           report({
             resource,
