@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
-import { fixFile } from '../../server/src/fixes/apply';
+import { fixFile, preferredFix } from '../../server/src/fixes/apply';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
@@ -73,8 +73,8 @@ describe('disruption rules over the shared corpus', { skip: existsSync(CORPUS) ?
     assert.deepEqual(show(claimed.filter((f) => f.fixes.some((x) => x.preferred))), []);
   });
 
-  it('every preferred fix leaves YAML that parses, clears its findings and is stable', () => {
-    const fixable = [...new Set(findings.filter((f) => f.fixes.some((x) => x.preferred)).map((f) => f.path))];
+  it('every safe preferred fix leaves YAML that parses, clears its findings and is stable', () => {
+    const fixable = [...new Set(findings.filter((f) => preferredFix(f)).map((f) => f.path))];
     assert.ok(fixable.length > 30, 'the corpus has fixable findings');
     for (const path of fixable) {
       const inventory = inventories.get(path)!;
@@ -83,7 +83,7 @@ describe('disruption rules over the shared corpus', { skip: existsSync(CORPUS) ?
       const fixed = fixFile(uri, text, inventory, { rules: DISRUPTION }).text;
       const reparsed = parseManifest(uri, fixed);
       assert.deepEqual(reparsed.documents.filter((d) => d.parsed.error).map((d) => d.parsed.error!.message), [], `${path} parses after the fixes`);
-      const left = analyzeFile(reparsed, inventory, { rules: DISRUPTION }).filter((f) => f.fixes.some((x) => x.preferred));
+      const left = analyzeFile(reparsed, inventory, { rules: DISRUPTION }).filter((f) => preferredFix(f));
       assert.deepEqual(left.map((f) => f.message), [], `${path}: the fixes clear what they fix`);
       assert.equal(fixFile(uri, fixed, inventory, { rules: DISRUPTION }).text, fixed, `${path}: fixing twice changes nothing`);
       inventory.setFile(files.get(path)!);
