@@ -118,4 +118,49 @@ describe('fixFile', () => {
     const { text } = fixFile(URI, CONFIG('a', 'data:\n  x: y\n'), new Inventory(), { rules: [noData] });
     assert.equal(text, CONFIG('a'));
   });
+
+  it('does not apply a fix whose finding survives it under a growing message (it would be applied round after round)', () => {
+    let count = 0;
+    const growing = rule(
+      'growing',
+      (o) => ((count = Object.keys(o.data ?? {}).length), true),
+      (_, r) => preferred('add a key', setField(r, ['data', `k${count}`], 'x')),
+    );
+    const counting: Rule = { ...growing, check: (context) => growing.check({ ...context, report: (f) => context.report({ ...f, message: `${f.message} (${count} keys)` }) }) };
+    const { text, applied } = fixFile(URI, CONFIG('a'), new Inventory(), { rules: [counting] });
+    assert.deepEqual(applied, []);
+    assert.equal(text, CONFIG('a'));
+  });
+
+  it('a pod template with an empty `labels:` gets no spread fix (it would select labels the pods do not carry, 499 times)', () => {
+    const text = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  replicas: 3',
+      '  selector:',
+      '    matchLabels:',
+      '      app: web',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '    spec:',
+      '      containers:',
+      '        - name: web',
+      '          image: nginx',
+      '',
+    ].join('\n');
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory());
+    assert.ok(!applied.includes('replicas-not-spread'), applied.join(', '));
+    assert.equal(fixed.match(/topologySpreadConstraints/g)?.length ?? 0, 0);
+    assert.ok(fixed.split('\n').length < 40, `${fixed.split('\n').length} lines`);
+  });
+
+  it('still applies the next piece of a finding whose message shrinks (sessions: one missing piece at a time)', () => {
+    const text = manifests.deployment({ name: 'calls', spec: '  replicas: 2\n', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n' });
+    const { applied } = fixFile(URI, text, new Inventory(), {}, (f) => f.ruleId === 'sessions-lost-on-eviction');
+    assert.ok(applied.filter((id) => id === 'sessions-lost-on-eviction').length >= 2, applied.join(', '));
+  });
 });

@@ -41,6 +41,18 @@ ruleTester(controlPlaneSingle, {
       findings: [{ at: 'nodes' }],
     },
     {
+      name: 'kind whose `nodes` is a mapping, not a list: reported, but no fix replaces the mapping (comments and port mappings in it)',
+      code: kind('nodes:\n  # the only control plane\n  control-plane:\n    extraPortMappings:\n    - containerPort: 80\n      hostPort: 80\n'),
+      findings: [{ at: 'kind: Cluster', message: /^kind Cluster has 1 control-plane node \(`nodes` is not a list\)/ }],
+      output: null,
+    },
+    {
+      name: 'kind with an empty `nodes:`: the fix lists three',
+      code: kind('nodes:\n'),
+      findings: [{ at: 'kind: Cluster' }],
+      output: kind('nodes:\n  - role: control-plane\n  - role: control-plane\n  - role: control-plane\n'),
+    },
+    {
       name: 'kubeadm without controlPlaneEndpoint: no fix, the endpoint cannot be guessed',
       code: kubeadm(''),
       findings: [{ at: 'kind: ClusterConfiguration', severity: 'warning', message: /^kubeadm ClusterConfiguration without controlPlaneEndpoint: .*kubeadm cannot add control-plane nodes later/ }],

@@ -133,6 +133,7 @@ function tryTogether(
   inventory.setFile(file);
   const fixedSignatures = new Set(batch.map(signature));
   if (after.some((f) => fixedSignatures.has(signature(f)))) return undefined;
+  if (batch.some((f) => survives(f, file, after.filter((a) => a.uri === uri), reparsed))) return undefined;
   if (!alone) {
     const earlier = new Set(before.map(signature));
     const subjects = new Set(batch.map(subject));
@@ -140,6 +141,34 @@ function tryTogether(
   }
   seen.add(fixed);
   return fixed;
+}
+
+/**
+ * Whether `finding` is still there after its own fix, under another message: same rule, same
+ * resource, same place, and the same fix offered again. Its message may have grown (a spread term
+ * whose labels the pods do not carry is listed once more each time), so comparing messages alone
+ * would apply such a fix again and again.
+ */
+function survives(finding: Finding, before: ManifestFile, after: Finding[], reparsed: ManifestFile): boolean {
+  const fix = preferredFix(finding)!;
+  const place = finding.range ? shiftedOffset(before.lines.offset(finding.range.start), fix.edits) : undefined;
+  return after.some(
+    (f) =>
+      f.ruleId === finding.ruleId &&
+      subject(f) === subject(finding) &&
+      preferredFix(f)?.title === fix.title &&
+      (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range),
+  );
+}
+
+/** Where the text at `offset` is after `edits`; undefined when an edit replaced it. */
+function shiftedOffset(offset: number, edits: readonly TextEdit[]): number | undefined {
+  let shifted = offset;
+  for (const edit of edits) {
+    if (edit.start < offset && offset < edit.end) return undefined;
+    if (edit.end <= offset) shifted += edit.text.length - (edit.end - edit.start);
+  }
+  return shifted;
 }
 
 function brokenDocuments(file: ManifestFile): number {

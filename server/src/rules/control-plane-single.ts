@@ -10,15 +10,17 @@ function kindFinding(resource: Resource): Report | undefined {
   if (kindControlPlaneCount(resource) !== 1) return undefined;
   const nodes = resource.object?.nodes;
   const hasNodes = Array.isArray(nodes) && nodes.length > 0;
+  // Only a list is extended, and only nothing (or an empty list) is replaced: a mapping there is the user's to sort out.
+  const replaceable = nodes === undefined || nodes === null || (Array.isArray(nodes) && nodes.length === 0);
   // Distinct objects: the same one twice would be written as a YAML anchor and alias.
   const controlPlanes = (count: number) => Array.from({ length: count }, () => ({ role: 'control-plane' }));
-  const edits = hasNodes ? appendToSequence(resource, ['nodes'], ...controlPlanes(2)) : setField(resource, ['nodes'], controlPlanes(3));
+  const edits = hasNodes ? appendToSequence(resource, ['nodes'], ...controlPlanes(2)) : replaceable ? setField(resource, ['nodes'], controlPlanes(3)) : undefined;
   return {
     resource,
     path: hasNodes ? ['nodes'] : [],
     // kind runs a local development cluster in containers: a single control plane there is a fact to know, not a risk to fix.
     severity: 'info',
-    message: `kind Cluster${typeof resource.object?.name === 'string' ? ` ${resource.object.name}` : ''} has 1 control-plane node${hasNodes ? '' : ' (no nodes list: kind creates one)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
+    message: `kind Cluster${typeof resource.object?.name === 'string' ? ` ${resource.object.name}` : ''} has 1 control-plane node${hasNodes ? '' : replaceable ? ' (no nodes list: kind creates one)' : ' (`nodes` is not a list)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
     fixes: [edits && { title: 'Run 3 control-plane nodes', preferred: true, edits }],
   };
 }
