@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { runCheck, CHECK_USAGE, type Io } from './commands/check';
 import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
 import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
+import { readBoundedFd } from './files/read-bounded';
+import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
 import { RULES } from './rules/index';
 
 declare const __VERSION__: string | undefined;
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   const io: Io = {
     stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
-    readStdin: () => readFileSync(0, 'utf8'),
+    readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES).toString('utf8'),
     isTty: !!process.stdout.isTTY,
     columns: process.stdout.columns,
     version,

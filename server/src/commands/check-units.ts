@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
+import { readRegularFileBounded } from '../files/read-bounded';
+import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { applyEdits } from '../fixes/edit';
 import { analyzeRenderedUnit, mergeUnitFindings, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
@@ -8,6 +10,7 @@ import type { SourceEdits } from '../render/types';
 import { findUnits, type RenderUnit } from '../units/find-units';
 import type { Io } from './check';
 import { UsageError } from './usage-error';
+import { realTargetInside } from './fix-files';
 
 export const RENDER_OPTIONS = {
   render: { type: 'string' as const, default: 'auto' },
@@ -95,7 +98,9 @@ function commonFolder(paths: string[]): string {
  */
 export async function fixUnits(named: string[], files: () => string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<{ applied: number; files: Set<string> }> {
   const allowed = named.filter((p) => p !== '-').map((p) => resolve(p));
-  const inside = (path: string) => allowed.some((folder) => path === folder || path.startsWith(folder + sep));
+  // A file to edit must really be inside a named folder (links resolved); a file to create, its folder.
+  const inside = (path: string, creating: boolean) =>
+    allowed.some((folder) => !('reason' in realTargetInside(creating ? dirname(path) : path, folder)));
   const written = new Set<string>();
   const stuck = new Set<string>();
   let applied = 0;
@@ -108,9 +113,11 @@ export async function fixUnits(named: string[], files: () => string[], values: R
       if (stuck.has(key)) continue;
       const fix = finding.sourceFixes.find((f) => f.preferred);
       if (!fix) continue;
-      const targets = [...fix.edits.edits.map((e) => resolve(e.path)), ...fix.edits.creates.map((c) => resolve(c.path))];
+      const edited = fix.edits.edits.map((e) => resolve(e.path));
+      const created = fix.edits.creates.map((c) => resolve(c.path));
+      const targets = [...edited, ...created];
       if (targets.some((t) => touched.has(t))) continue;
-      if (!targets.every(inside) || !writeSourceEdits(fix.edits)) {
+      if (!edited.every((t) => inside(t, false)) || !created.every((t) => inside(t, true)) || !writeSourceEdits(fix.edits)) {
         stuck.add(key);
         continue;
       }
@@ -130,7 +137,8 @@ export async function fixUnits(named: string[], files: () => string[], values: R
 /** Writes a fix's source edits; false (and nothing written) when a file to create exists already. */
 function writeSourceEdits(edits: SourceEdits): boolean {
   if (edits.creates.some((c) => existsSync(c.path))) return false;
-  const texts = edits.edits.map((e) => ({ path: e.path, text: applyEdits(readFileSync(e.path, 'utf8'), e.edits) }));
+  // Written at their real paths: a link stays a link.
+  const texts = edits.edits.map((e) => ({ path: realpathSync(e.path), text: applyEdits(readRegularFileBounded(e.path, MAX_MANIFEST_BYTES).toString('utf8'), e.edits) }));
   for (const create of edits.creates) writeFileAtomic(create.path, create.text);
   for (const { path, text } of texts) writeFileAtomic(path, text);
   return true;

@@ -1,12 +1,13 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
 import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
-import { fixFile } from '../fixes/apply';
+import { describeFileError } from '../files/read-bounded';
+import { fixFiles, reportFixes } from './fix-files';
 import { Inventory } from '../inventory/inventory';
-import { findManifestFiles, readManifestFile, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
+import { findManifestFiles, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
 import { toJsonReport } from '../output/json';
 import { toSarif } from '../output/sarif';
@@ -14,7 +15,6 @@ import { toText } from '../output/text';
 import { analyzeCluster, analyzeFile } from '../rules/engine';
 import { RULES, ruleById } from '../rules/index';
 import { SEVERITIES, type Finding, type Severity, type SeverityOverride } from '../rules/types';
-import { plural } from '../words';
 
 export const CHECK_USAGE = `kube-resilience check [PATH ...] [--format text|json|sarif] [--fail-on error|warning|info|none]
                       [--fix [--unsafe-fixes]] [--verbose] [--sarif-root DIR] [--rule ID=off|error|warning|info|hint ...]
@@ -47,33 +47,40 @@ function parseRuleOverrides(values: string[]): Record<string, SeverityOverride> 
 
 /** PATHs as given → manifest files, each named as the user would name it. */
 export function collectFiles(paths: string[]): string[] {
+  return [...collectFileTrees(paths).keys()];
+}
+
+/** Each manifest file → the tree it was found in: the folder named, or a named file's own folder. */
+export function collectFileTrees(paths: string[]): Map<string, string> {
+  const trees = new Map<string, string>();
   const files = paths.flatMap((path) => {
-    if (path === '-') return ['-'];
+    if (path === '-') return [['-', '-']];
     let stat;
     try {
       stat = statSync(path);
-    } catch {
-      throw new UsageError(`cannot read ${path}: no such file or directory`);
+    } catch (error) {
+      throw new UsageError(`cannot read ${path}: ${describeFileError(error)}`);
     }
-    return stat.isDirectory() ? findManifestFiles(path) : [path];
+    return stat.isDirectory() ? findManifestFiles(path).map((file) => [file, path]) : [[path, dirname(path)]];
   });
   // `check k8s k8s/app.yaml` or `./a.yaml a.yaml` name one file twice: counted twice, its PDB would cover twice.
   const seen = new Set<string>();
-  return files.filter((file) => {
+  for (const [file, tree] of files) {
     const identity = file === '-' ? file : resolve(file);
-    if (seen.has(identity)) return false;
+    if (seen.has(identity)) continue;
     seen.add(identity);
-    return true;
-  });
+    trees.set(file, tree);
+  }
+  return trees;
 }
 
 /** A manifest as read (`-` is stdin), with the encoding a fix writes it back in. */
 function readManifestSource(path: string, io: Io): { text: string; encoding: ManifestEncoding } {
-  if (path === '-') return { text: io.readStdin(), encoding: 'utf8' };
   try {
-    return readManifestFile(path);
+    return path === '-' ? { text: io.readStdin(), encoding: 'utf8' } : readManifestFile(path);
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const hint = (error as { code?: string }).code === 'ENOTREGULAR' ? ' (pipe it to stdin: check -)' : '';
+    throw new UsageError(`cannot read ${path === '-' ? 'stdin' : path}: ${describeFileError(error)}${hint}`);
   }
 }
 
@@ -112,7 +119,9 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
   }
-  const units = await checkUnits(collectFiles(named), values, io, { severities, cluster });
+  // Collected again: fixing charts and Kustomize roots may have written overlay files.
+  const trees = collectFileTrees(named);
+  const units = await checkUnits([...trees.keys()], values, io, { severities, cluster });
   const paths = units.plainPaths;
 
   const inventory = new Inventory();
@@ -127,23 +136,12 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     if (file.clusterSnapshot) io.stderr(`kube-resilience check: ${path} is a cluster snapshot (live objects), not manifests: left out (load it with --snapshot ${path})`);
   }
   const options = { severities, cluster };
+  let unfixed = 0;
   if (values.fix) {
-    let applied = 0;
-    let files = 0;
-    for (const path of paths) {
-      if (path === '-') {
-        io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
-        continue;
-      }
-      const source = sources.get(path)!;
-      const fixed = fixFile(path, source.text, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
-      if (fixed.text === source.text) continue;
-      writeManifestFile(path, fixed.text, source.encoding);
-      applied += fixed.applied.length;
-      files++;
-    }
-    // On stderr, so that --format json and sarif stay one document on stdout.
-    io.stderr(`kube-resilience check: applied ${plural(applied, 'fix', 'fixes')} in ${plural(files, 'file')}`);
+    if (paths.includes('-')) io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
+    const outcome = fixFiles(paths, trees, sources, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
+    reportFixes(outcome, io);
+    unfixed = outcome.unchanged.length;
   }
   const findings: Finding[] = [...units.findings];
   for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));
@@ -156,6 +154,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 
+  // Fixes asked for and not written: not a clean run, whatever the findings.
+  if (unfixed) return 2;
   if (failOn === 'none') return 0;
   const threshold = RANK[failOn as Severity];
   return findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;

@@ -83,6 +83,7 @@ export function describeFileError(error: unknown): string {
     EROFS: 'read-only file system',
     ENOSPC: 'no space left on the device',
     EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large for this system\'s limits',
     ELOOP: 'too many levels of symbolic links',
     EMFILE: 'too many open files',
     EBUSY: 'the file is busy',

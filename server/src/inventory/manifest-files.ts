@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../files/atomic-write';
+import { readRegularFileBounded } from '../files/read-bounded';
 
 export const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '.cache', '.vscode-test']);
@@ -36,7 +38,8 @@ export function findManifestFiles(dir: string, limit = 20_000): string[] {
       }
       if (stat.isDirectory()) {
         if (!SKIP_DIRS.has(name) && !name.startsWith('.')) walk(path);
-      } else if (MANIFEST_EXTENSIONS.test(name) && stat.size <= MAX_MANIFEST_BYTES && firstVisit(stat)) {
+      } else if (stat.isFile() && MANIFEST_EXTENSIONS.test(name) && stat.size <= MAX_MANIFEST_BYTES && firstVisit(stat)) {
+        // Only regular files: a FIFO or a link to /dev/zero named *.yaml would be read forever.
         found.push(path);
       }
     }
@@ -67,10 +70,12 @@ export function encodeManifest(text: string, encoding: ManifestEncoding): Buffer
   return encoding === 'utf16le' ? bytes : bytes.swap16();
 }
 
+/** A manifest read from disk: a regular file of at most MAX_MANIFEST_BYTES, or an UnreadableFileError. */
 export function readManifestFile(path: string): { text: string; encoding: ManifestEncoding } {
-  return decodeManifest(readFileSync(path));
+  return decodeManifest(readRegularFileBounded(path, MAX_MANIFEST_BYTES));
 }
 
+/** Replaces the file atomically: a failed or interrupted write leaves the old content whole. */
 export function writeManifestFile(path: string, text: string, encoding: ManifestEncoding): void {
-  writeFileSync(path, encodeManifest(text, encoding));
+  writeFileAtomic(path, encodeManifest(text, encoding));
 }

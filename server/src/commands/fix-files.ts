@@ -1,0 +1,80 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { fixFile } from '../fixes/apply';
+import { describeFileError } from '../files/read-bounded';
+import type { Inventory } from '../inventory/inventory';
+import { writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
+import { parseManifest } from '../manifest/parse';
+import { plural } from '../words';
+import type { Io } from './check';
+
+export interface FixOutcome {
+  changed: { path: string; fixes: number }[];
+  unchanged: { path: string; reason: string }[];
+}
+
+/**
+ * `--fix` over the files read: each file is replaced atomically at its real path, and only when that
+ * path lies inside the tree it was found in (the folder named, or the named file's own folder), so a
+ * link cannot lead a fix outside what the user asked to fix. A file that cannot be written keeps its
+ * content and its findings; the other files are still fixed.
+ */
+export function fixFiles(
+  paths: string[],
+  trees: Map<string, string>,
+  sources: Map<string, { text: string; encoding: ManifestEncoding }>,
+  inventory: Inventory,
+  options: Parameters<typeof fixFile>[3],
+): FixOutcome {
+  const outcome: FixOutcome = { changed: [], unchanged: [] };
+  const written = new Map<string, string>();
+  for (const path of paths) {
+    if (path === '-') continue;
+    const source = sources.get(path)!;
+    const target = realTargetInside(path, trees.get(path) ?? path);
+    if ('reason' in target) {
+      // Unfixed, but only worth a word when there was something to fix.
+      if (fixFile(path, source.text, inventory, options).text !== source.text) outcome.unchanged.push({ path, reason: target.reason });
+      inventory.setFile(parseManifest(path, source.text));
+      continue;
+    }
+    if (written.has(target.real)) continue;
+    const fixed = fixFile(path, source.text, inventory, options);
+    if (fixed.text === source.text) continue;
+    try {
+      writeManifestFile(target.real, fixed.text, source.encoding);
+      written.set(target.real, path);
+      outcome.changed.push({ path, fixes: fixed.applied.length });
+    } catch (error) {
+      // What the other files are fixed against, and what is reported, is what stays on disk.
+      inventory.setFile(parseManifest(path, source.text));
+      outcome.unchanged.push({ path, reason: describeFileError(error) });
+    }
+  }
+  return outcome;
+}
+
+/** The real path of `path` when it lies inside `tree` (links resolved on both sides), or why it does not. */
+export function realTargetInside(path: string, tree: string): { real: string } | { reason: string } {
+  let real: string;
+  let realTree: string;
+  try {
+    real = realpathSync(path);
+    realTree = realpathSync(tree);
+  } catch (error) {
+    return { reason: describeFileError(error) };
+  }
+  const inside = relative(realTree, real);
+  if (inside.startsWith('..') || isAbsolute(inside)) return { reason: `a link to ${real}, outside ${tree}: not written` };
+  return { real };
+}
+
+/** On stderr, so that --format json and sarif stay one document on stdout. */
+export function reportFixes(outcome: FixOutcome, io: Io): void {
+  const fixes = outcome.changed.reduce((sum, file) => sum + file.fixes, 0);
+  io.stderr(`kube-resilience check: applied ${plural(fixes, 'fix', 'fixes')} in ${plural(outcome.changed.length, 'file')}`);
+  if (!outcome.unchanged.length) return;
+  for (const file of outcome.changed) io.stderr(`  changed   ${file.path} (${plural(file.fixes, 'fix', 'fixes')})`);
+  for (const file of outcome.unchanged) io.stderr(`  unchanged ${file.path}: ${file.reason}`);
+  io.stderr(`kube-resilience check: --fix could not fix ${plural(outcome.unchanged.length, 'file')}; each file is either fully fixed or left as it was`);
+}
