@@ -30,10 +30,13 @@ import type { ClusterInfo } from './cluster/types';
 import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 import { Validation } from './language/validation';
+import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
 const connection = createConnection(ProposedFeatures.all);
+const logError = (message: string) => connection.console.error(`kube-resilience: ${message}`);
+keepServingOnUncaught(logError);
 const documents = new TextDocuments(TextDocument);
 const inventory = new Inventory();
 let settings: ServerSettings = DEFAULT_SETTINGS;
@@ -322,5 +325,5 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
 
 for (const feature of FEATURES) feature.register(state);
 
-documents.listen(connection);
+documents.listen(withCheckedDocumentSync(connection, logError));
 connection.listen();

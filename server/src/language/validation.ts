@@ -6,6 +6,7 @@ import { parseManifest } from '../manifest/parse';
 import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { toDiagnostic } from './convert';
+import { perDocument } from './guard';
 import { editorUnits } from './units';
 
 export interface ValidationHost {
@@ -115,7 +116,12 @@ export class Validation {
     if (this.others.size) this.othersTimer = setTimeout(() => this.validateOthers(), 0);
   }
 
+  /** Runs from timers: an engine exception is logged for this document and stops neither the server nor the others. */
   private validate(uri: string, own: boolean): void {
+    perDocument(uri, 'analysing', (message) => this.host.connection.console.error(`kube-resilience: ${message}`), () => this.validateNow(uri, own));
+  }
+
+  private validateNow(uri: string, own: boolean): void {
     const doc = this.host.documents.get(uri);
     if (!doc) return;
     this.cache.delete(uri);

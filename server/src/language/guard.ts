@@ -1,0 +1,93 @@
+import type { Connection } from 'vscode-languageserver/node';
+
+/**
+ * Protocol messages are checked where they enter: a client (or a fuzzer) may send a didOpen without
+ * text, a change with a range of strings, a close without a uri. Such a message is logged and
+ * ignored; a document's state never holds what the protocol does not allow.
+ */
+const CHECKS: Record<string, (params: unknown) => string | undefined> = {
+  onDidOpenTextDocument: (params) => {
+    const doc = field(params, 'textDocument');
+    if (!isObject(doc)) return 'no textDocument';
+    if (typeof doc.uri !== 'string') return 'textDocument.uri is not a string';
+    if (typeof doc.languageId !== 'string') return 'textDocument.languageId is not a string';
+    if (!Number.isInteger(doc.version)) return 'textDocument.version is not an integer';
+    if (typeof doc.text !== 'string') return 'textDocument.text is not a string';
+    return undefined;
+  },
+  onDidChangeTextDocument: (params) => {
+    const doc = field(params, 'textDocument');
+    if (!isObject(doc) || typeof doc.uri !== 'string') return 'textDocument.uri is not a string';
+    if (!Number.isInteger(doc.version)) return 'textDocument.version is not an integer';
+    const changes = field(params, 'contentChanges');
+    if (!Array.isArray(changes)) return 'contentChanges is not a list';
+    if (!changes.every((c) => isObject(c) && typeof c.text === 'string' && (c.range === undefined || isRange(c.range)))) return 'a content change has no text or a malformed range';
+    return undefined;
+  },
+  onDidCloseTextDocument: identifierOnly,
+  onWillSaveTextDocument: identifierOnly,
+  onWillSaveTextDocumentWaitUntil: identifierOnly,
+  onDidSaveTextDocument: identifierOnly,
+};
+
+function identifierOnly(params: unknown): string | undefined {
+  const doc = field(params, 'textDocument');
+  return isObject(doc) && typeof doc.uri === 'string' ? undefined : 'textDocument.uri is not a string';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function field(value: unknown, name: string): unknown {
+  return isObject(value) ? value[name] : undefined;
+}
+
+function isPosition(value: unknown): boolean {
+  return isObject(value) && Number.isInteger(value.line) && Number.isInteger(value.character) && (value.line as number) >= 0 && (value.character as number) >= 0;
+}
+
+function isRange(value: unknown): boolean {
+  return isObject(value) && isPosition(value.start) && isPosition(value.end);
+}
+
+/** The connection as TextDocuments sees it: document-sync handlers receive only well-formed params. */
+export function withCheckedDocumentSync(connection: Connection, log: (message: string) => void): Connection {
+  return new Proxy(connection, {
+    get(target, key, receiver) {
+      const check = typeof key === 'string' ? CHECKS[key] : undefined;
+      const value = Reflect.get(target, key, receiver);
+      if (!check) return typeof value === 'function' ? value.bind(target) : value;
+      return (handler: (params: unknown, ...rest: unknown[]) => unknown) =>
+        value.call(target, (params: unknown, ...rest: unknown[]) => {
+          const problem = check(params);
+          if (!problem) return handler(params, ...rest);
+          log(`ignored a malformed ${String(key).replace(/^on/, '')} notification: ${problem}`);
+          return key === 'onWillSaveTextDocumentWaitUntil' ? [] : undefined;
+        });
+    },
+  });
+}
+
+/** Runs `work` for one document; an exception in the engine is logged with the document's name and stops nothing else. */
+export function perDocument<T>(uri: string, what: string, log: (message: string) => void, work: () => T): T | undefined {
+  try {
+    return work();
+  } catch (error) {
+    log(`${what} ${uri} failed: ${describeError(error)}`);
+    return undefined;
+  }
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/**
+ * Last line of defence: an exception no handler caught (a library's own notification handling, a
+ * timer) is logged and the server keeps serving the documents it has, instead of ending the session.
+ */
+export function keepServingOnUncaught(log: (message: string) => void): void {
+  process.on('uncaughtException', (error) => log(`uncaught: ${describeError(error)}`));
+  process.on('unhandledRejection', (error) => log(`unhandled rejection: ${describeError(error)}`));
+}

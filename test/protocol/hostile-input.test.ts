@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Diagnostic } from 'vscode-languageserver';
+import * as manifests from '../rules/manifests';
+import { LspClient } from './lsp-client';
+
+const SERVER = resolve('dist/server.js');
+const posix = process.platform !== 'win32';
+const singleReplica = (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.code === 'single-replica');
+
+describe('language server under hostile input', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
+  let dir: string;
+  let client: LspClient;
+  const logged: string[] = [];
+  const uri = (name: string) => pathToFileURL(join(dir, name)).toString();
+  let opened = 0;
+  /** A fresh document whose diagnostics prove the server is still analysing. */
+  const stillServing = async () => {
+    const name = `alive-${opened++}.yaml`;
+    await client.open(uri(name), manifests.deployment({ name: `alive-${opened}`, spec: '  replicas: 1\n' }));
+    assert.ok(singleReplica(await client.diagnostics(uri(name), singleReplica)));
+    assert.equal(client.process.exitCode, null, 'the server is running');
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-lsp-hostile-'));
+    writeFileSync(join(dir, 'app.yaml'), manifests.deployment({ name: 'disk', spec: '  replicas: 1\n' }));
+    if (posix) {
+      // Found by the workspace scan: neither may be read (one blocks forever, the other never ends).
+      execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
+      symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+    }
+    client = LspClient.start(SERVER);
+    client.connection.onNotification('window/logMessage', (params: { message: string }) => {
+      logged.push(params.message);
+    });
+    await client.initialize(pathToFileURL(dir).toString());
+  });
+  after(async () => {
+    client.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('scans a workspace holding a FIFO and a link to /dev/zero named *.yaml, and serves', async () => {
+    await stillServing();
+  });
+
+  for (const [name, textDocument] of [
+    ['text a number', { languageId: 'yaml', version: 1, text: 42 }],
+    ['text missing', { languageId: 'yaml', version: 1 }],
+    ['text an object', { languageId: 'yaml', version: 1, text: { a: 1 } }],
+    ['version a string', { languageId: 'yaml', version: 'one', text: 'kind: Pod\n' }],
+    ['no languageId', { version: 1, text: 'kind: Pod\n' }],
+  ] as const) {
+    it(`a didOpen with ${name} is logged and ignored; the server keeps serving`, async () => {
+      await client.notify('textDocument/didOpen', { textDocument: { uri: uri(`bad-${name.replace(/ /g, '-')}.yaml`), ...textDocument } });
+      await stillServing();
+      assert.ok(logged.some((m) => m.includes('ignored a malformed DidOpenTextDocument notification')), logged.join('\n'));
+    });
+  }
+
+  it('a didOpen with no textDocument at all, and malformed changes and closes, are survived', async () => {
+    await client.notify('textDocument/didOpen', {});
+    await client.notify('textDocument/didOpen', null);
+    await client.open(uri('edited.yaml'), 'kind: ConfigMap\n');
+    await client.notify('textDocument/didChange', { textDocument: { uri: uri('edited.yaml'), version: 2 }, contentChanges: [{ range: { start: { line: 'x' }, end: {} }, text: 'y' }] });
+    await client.notify('textDocument/didChange', { textDocument: { uri: uri('edited.yaml'), version: 3 }, contentChanges: [{ text: 7 }] });
+    await client.notify('textDocument/didChange', { textDocument: { uri: uri('edited.yaml') }, contentChanges: [{ text: 'kind: Pod\n' }] });
+    await client.notify('textDocument/didClose', { textDocument: {} });
+    await client.notify('textDocument/didSave', {});
+    await stillServing();
+  });
+
+  it('didClose of a document whose file on disk is a FIFO, and watched-file events for a FIFO and /dev/zero: nothing hangs', { skip: !posix }, async () => {
+    await client.open(uri('pipe.yaml'), 'kind: ConfigMap\n');
+    await client.notify('textDocument/didClose', { textDocument: { uri: uri('pipe.yaml') } });
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('zero.yaml'), type: 2 }, { uri: uri('pipe.yaml'), type: 1 }] });
+    await stillServing();
+    const hover = await client.request('textDocument/hover', { textDocument: { uri: uri('alive-0.yaml') }, position: { line: 0, character: 0 } });
+    assert.notEqual(hover, undefined, 'answers a request');
+  });
+
+  it('requests with malformed params get an answer (an error or nothing), never silence', async () => {
+    for (const params of [null, {}, { textDocument: 5 }, { textDocument: { uri: uri('alive-0.yaml') }, position: 'top' }]) {
+      await client.request('textDocument/hover', params).catch((error: Error) => error);
+      await client.request('textDocument/codeAction', params).catch((error: Error) => error);
+    }
+    await client.notify('$/cancelRequest', null);
+    await client.notify('workspace/didChangeConfiguration', null);
+    await client.notify('workspace/didChangeWatchedFiles', { changes: 'all' });
+    await stillServing();
+  });
+});
