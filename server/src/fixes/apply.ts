@@ -123,17 +123,20 @@ function tryTogether(
   analyze: Analyze,
   alone = false,
 ): string | undefined {
-  const fixed = applyEdits(current, batch.flatMap((f) => preferredFix(f, options.unsafeFixes)!.edits));
+  const fixes = batch.map((f) => preferredFix(f, options.unsafeFixes)!);
+  const fixed = applyEdits(current, fixes.flatMap((fix) => fix.edits));
   if (seen.has(fixed)) return undefined;
   const reparsed = parseManifest(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.
   if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) return undefined;
   inventory.setFile(reparsed);
   const after = analyze(reparsed, inventory, options);
+  // Fixes are computed on demand against the inventory: asked while it still holds the fixed text.
+  const survived = batch.some((f, i) => survives(f, fixes[i], file, after.filter((a) => a.uri === uri), reparsed));
   inventory.setFile(file);
   const fixedSignatures = new Set(batch.map(signature));
   if (after.some((f) => fixedSignatures.has(signature(f)))) return undefined;
-  if (batch.some((f) => survives(f, file, after.filter((a) => a.uri === uri), reparsed))) return undefined;
+  if (survived) return undefined;
   if (!alone) {
     const earlier = new Set(before.map(signature));
     const subjects = new Set(batch.map(subject));
@@ -149,14 +152,13 @@ function tryTogether(
  * whose labels the pods do not carry is listed once more each time), so comparing messages alone
  * would apply such a fix again and again.
  */
-function survives(finding: Finding, before: ManifestFile, after: Finding[], reparsed: ManifestFile): boolean {
-  const fix = preferredFix(finding)!;
+function survives(finding: Finding, fix: Fix, before: ManifestFile, after: Finding[], reparsed: ManifestFile): boolean {
   const place = finding.range ? shiftedOffset(before.lines.offset(finding.range.start), fix.edits) : undefined;
   return after.some(
     (f) =>
       f.ruleId === finding.ruleId &&
       subject(f) === subject(finding) &&
-      preferredFix(f)?.title === fix.title &&
+      f.fixes.some((x) => x.title === fix.title) &&
       (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range),
   );
 }
