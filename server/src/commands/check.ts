@@ -6,6 +6,7 @@ import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
 import { describeFileError } from '../files/read-bounded';
 import { fixFiles, reportFixes } from './fix-files';
+import { plural } from '../words';
 import { Inventory } from '../inventory/inventory';
 import { findManifestFiles, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
