@@ -1,6 +1,6 @@
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { mapSelectorMatches, selectorMatches } from '../manifest/selector';
-import { isScalable, isWorkload, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
@@ -256,7 +256,7 @@ export class Inventory {
   /** Everything in the namespace that carries pod labels: workloads with their templates, and pods read from a cluster. */
   podCarriersIn(namespace: string): Resource[] {
     for (const group of carrierGroups(namespace)) this.log.read(group);
-    return this.namespaceList('carriers', namespace, isWorkload);
+    return this.namespaceList('carriers', namespace, isLongRunning);
   }
 
   /** Custom resources in the namespace (monitoring.coreos.com, …): an operator may create pods from them that no manifest shows. */

@@ -9,9 +9,23 @@ export function isWorkload(resource: Resource): boolean {
   return (WORKLOAD_KINDS as readonly string[]).includes(resource.kind) && resource.apiVersion !== 'kind.x-k8s.io/v1alpha4';
 }
 
+/**
+ * Helm hooks and test pods (`helm.sh/hook`) run once around an install, an upgrade or `helm test`,
+ * then go: nothing routes requests to them, and they need neither replicas nor a disruption budget.
+ */
+export function isHelmHook(resource: Resource): boolean {
+  const hook = resource.object?.metadata?.annotations?.['helm.sh/hook'];
+  return typeof hook === 'string' && hook.trim() !== '';
+}
+
+/** A workload whose pods stay up: what serves traffic, needs replicas, and what PDBs and Services select. */
+export function isLongRunning(resource: Resource): boolean {
+  return isWorkload(resource) && !isHelmHook(resource);
+}
+
 /** Workloads whose replica count a person sets (and an HPA may own). */
 export function isScalable(resource: Resource): boolean {
-  return ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(resource.kind);
+  return ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(resource.kind) && !isHelmHook(resource);
 }
 
 /** Where the pod template (an object with metadata and spec) sits in a workload. */

@@ -2,7 +2,7 @@ import { appendDocument } from '../fixes/yaml-edit';
 import { describeEveryPod, describeReplicas } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
-import { describeResource, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { describeResource, isHelmHook, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -33,7 +33,7 @@ export const pdbMissing: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {
-      if ((resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') || isClusterAddon(resource)) continue;
+      if ((resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') || isClusterAddon(resource) || isHelmHook(resource)) continue;
       const replicas = inventory.effectiveReplicas(resource);
       if (replicas.value < 2) continue;
       if (inventory.pdbsSelecting(resource).length > 0) continue;

@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
-import { containersOf, describeContainer } from '../manifest/workload';
+import { containersOf, describeContainer, isHelmHook } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -32,6 +32,7 @@ export const probeLivenessEqualsReadiness: Rule = {
   },
   check({ resources, report }) {
     for (const resource of resources) {
+      if (isHelmHook(resource)) continue;
       for (const { container, path, name } of containersOf(resource)) {
         const liveness = probeHandler(container.livenessProbe, container);
         const readiness = probeHandler(container.readinessProbe, container);

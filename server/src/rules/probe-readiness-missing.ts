@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import { declaredPorts, derivedReadinessProbe, describeHandler, isAuxiliaryPort, probeHandler, type DeclaredPort } from '../manifest/probe';
-import { containersOf, describeContainer } from '../manifest/workload';
+import { containersOf, describeContainer, isHelmHook } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -52,7 +52,7 @@ export const probeReadinessMissing: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const resource of resources) {
-      if (BATCH_KINDS.has(resource.kind)) continue;
+      if (BATCH_KINDS.has(resource.kind) || isHelmHook(resource)) continue;
       const containers = containersOf(resource);
       const services = inventory.servicesFronting(resource).filter((service) => servingServicePorts(service).length > 0);
       // A DaemonSet no Service selects is a node agent: nothing routes requests to it.

@@ -2,7 +2,7 @@ import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { describeResource } from '../manifest/workload';
+import { describeResource, isHelmHook } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -26,7 +26,7 @@ export const recreateDropsAll: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const deployment of resources) {
-      if (deployment.kind !== 'Deployment' || deployment.object?.spec?.strategy?.type !== 'Recreate') continue;
+      if (deployment.kind !== 'Deployment' || isHelmHook(deployment) || deployment.object?.spec?.strategy?.type !== 'Recreate') continue;
       const replicas = inventory.effectiveReplicas(deployment);
       if (replicas.value < 2) continue;
       const strategy = ['spec', 'strategy'];

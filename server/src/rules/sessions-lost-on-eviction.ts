@@ -4,7 +4,7 @@ import { ownedByAnother } from '../inventory/inventory';
 import { declaredFacts, SESSION_SECONDS_ANNOTATION, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
+import { containersOf, describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import { pdbFor } from './pdb-missing';
 import type { Rule } from './types';
@@ -132,7 +132,7 @@ export const sessionsLostOnEviction: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const workload of resources) {
-      if (!KINDS.includes(workload.kind) || ownedByAnother(workload) || !podTemplateOf(workload)) continue;
+      if (!KINDS.includes(workload.kind) || ownedByAnother(workload) || isHelmHook(workload) || !podTemplateOf(workload)) continue;
       const sessions = declaredFacts(workload).sessions;
       const sticky = sessions === 'external' ? [] : inventory.servicesFronting(workload).filter((s) => s.object?.spec?.sessionAffinity === 'ClientIP');
       if (sessions !== 'in-memory' && sticky.length === 0) continue;

@@ -4,7 +4,7 @@ import { setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
-import { describeResource, podTemplateOf } from '../manifest/workload';
+import { describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -45,7 +45,7 @@ export const singleReplica: Rule = {
   check({ resources, inventory, report }) {
     for (const resource of resources) {
       if (resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') continue;
-      if (isClusterAddon(resource)) continue;
+      if (isClusterAddon(resource) || isHelmHook(resource)) continue;
       const replicas = resource.object?.spec?.replicas;
       if (replicas !== undefined && replicas !== null && replicas !== 1) continue;
       if (inventory.hpasTargeting(resource).length > 0) continue;

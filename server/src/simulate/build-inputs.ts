@@ -6,7 +6,7 @@ import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
 import { livenessStartBudgetSeconds, probeTimings } from '../manifest/probe';
-import { containersOf, isWorkload, podTemplateOf, type ContainerRef } from '../manifest/workload';
+import { containersOf, isLongRunning, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { apiClientOf } from './api-clients';
 import type { SimNode, SimTopology, SimWorkload } from './model';
 import { assumedPlacement, type SpreadRules } from './placement';
@@ -73,7 +73,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions };
   const workloads = inventory
     .resources()
-    .filter((r) => isWorkload(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
+    .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
     .map((r) => toSimWorkload(r, inventory, nodeResources, nodes))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   return { topology, workloads };
