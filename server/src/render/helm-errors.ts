@@ -1,0 +1,43 @@
+/**
+ * Where Helm says a render failed, read from its own words. Helm names template files by chart path
+ * (`mychart/templates/x.yaml`, `parent/charts/sub/templates/y.yaml`) with a line and sometimes a column:
+ *   template: mychart/templates/x.yaml:12:3: executing "…" at <.Values.a.b>: nil pointer …   (helm 3)
+ *   Error: mychart/templates/x.yaml:2:15\n  executing "…" at <.Values.x.y>: nil pointer …     (helm 4)
+ *   execution error at (mychart/templates/x.yaml:1:6): image.repository is required           (`required`, `fail`)
+ *   parse error at (mychart/templates/x.yaml:1): missing value for if
+ *   YAML parse error on mychart/templates/x.yaml: error converting YAML to JSON: yaml: line 2: …
+ */
+export interface HelmErrorPlace {
+  /** The chart path Helm names (`mychart/templates/x.yaml`). */
+  chartPath: string;
+  /** 0-based line, when Helm names one in the template itself. */
+  line?: number;
+  character?: number;
+}
+
+const FILE = String.raw`[^\s:()"'<>]+?\.(?:ya?ml|tpl|txt|json)`;
+const PLACES = [
+  new RegExp(String.raw`(?:template: |Error: |at \(|^|\s)(${FILE}):(\d+)(?::(\d+))?`, 'm'),
+  new RegExp(String.raw`YAML parse error on (${FILE})`),
+];
+
+/** The first template place Helm's message names, if any. */
+export function helmErrorPlace(message: string): HelmErrorPlace | undefined {
+  const located = PLACES[0].exec(message);
+  if (located) {
+    return { chartPath: located[1], line: Math.max(0, Number(located[2]) - 1), character: located[3] ? Math.max(0, Number(located[3]) - 1) : undefined };
+  }
+  const yaml = PLACES[1].exec(message);
+  return yaml ? { chartPath: yaml[1] } : undefined;
+}
+
+/** Helm's message without its `Error: ` prefix and its advice to rerun with --debug, on as few lines as it needs. */
+export function helmErrorWords(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() && !/^Use --debug flag/.test(line) && !/^WARNING: /.test(line))
+    .map((line, i) => (i === 0 ? line.replace(/^Error: /, '') : line.trim()))
+    .join(' ')
+    .trim();
+}

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { matchPath, type Skeleton, type SkeletonNode } from './template-skeleton';
+
+export interface PdbTemplateInput {
+  templatesDir: string;
+  release: string;
+  /** The text of the template that renders the workload. */
+  workloadTemplate: string;
+  skeleton: Skeleton;
+  /** The workload as rendered. */
+  workload: any;
+  /** The PodDisruptionBudget the fix wants, as rendered. */
+  pdb: any;
+}
+
+/**
+ * A new chart template for a PodDisruptionBudget of a workload another template renders. It names and
+ * selects the way the workload's template does (its name expression, its namespace, the chart's own
+ * selector-labels helper when the workload uses one), so it follows the release name and values; where
+ * the workload's template writes them literally, so does it. It renders under the same condition as
+ * the workload's template when that template is wrapped in one.
+ */
+export function pdbTemplate(input: PdbTemplateInput): { path: string; text: string } | undefined {
+  const { pdb, workload, skeleton } = input;
+  if (pdb?.kind !== 'PodDisruptionBudget' || typeof pdb.metadata?.name !== 'string') return undefined;
+  const fileName = `${pdb.metadata.name.startsWith(`${input.release}-`) ? pdb.metadata.name.slice(input.release.length + 1) : pdb.metadata.name}`.replace(/[^\w.-]/g, '-');
+  const path = join(input.templatesDir, `${fileName.endsWith('-pdb') ? fileName : `${fileName}-pdb`}.yaml`);
+  if (existsSync(path)) return undefined;
+  const lines = input.workloadTemplate.split('\n').map((l) => l.replace(/\r$/, ''));
+  const nameNode = matchPath(skeleton, ['metadata', 'name']).nodes[1];
+  const namespaceNode = matchPath(skeleton, ['metadata', 'namespace']).nodes[1];
+  const suffix = typeof workload?.metadata?.name === 'string' && pdb.metadata.name.startsWith(workload.metadata.name) ? pdb.metadata.name.slice(workload.metadata.name.length) : undefined;
+  const name = nameNode && suffix !== undefined ? `${nameNode.value}${suffix}` : yamlScalar(pdb.metadata.name);
+  const { selector, ...budget } = pdb.spec ?? {};
+  const out = ['apiVersion: policy/v1', 'kind: PodDisruptionBudget', 'metadata:', `  name: ${name}`];
+  if (namespaceNode?.value) out.push(`  namespace: ${namespaceNode.value}`);
+  out.push('spec:', ...indented(stringify(budget, { lineWidth: 0 }), 2), '  selector:', '    matchLabels:');
+  const written = matchLabelsLines(lines, skeleton, 6);
+  out.push(...(written ?? indented(stringify(selector?.matchLabels ?? {}, { lineWidth: 0 }), 6)));
+  const guard = wholeFileCondition(lines);
+  const text = guard ? [guard.open, ...out, guard.close] : out;
+  return { path, text: `${text.join('\n')}\n` };
+}
+
+function indented(yaml: string, column: number): string[] {
+  return yaml.replace(/\n$/, '').split('\n').map((line) => ' '.repeat(column) + line);
+}
+
+function yamlScalar(value: string): string {
+  return stringify(value).replace(/\n$/, '');
+}
+
+/**
+ * The lines under the workload template's `spec.selector.matchLabels`, moved to `column`: literal labels
+ * and the chart's helper (`{{- include "chart.selectorLabels" . | nindent 6 }}`). Undefined when the
+ * template writes them some other way (then the rendered labels are written literally).
+ */
+function matchLabelsLines(lines: string[], skeleton: Skeleton, column: number): string[] | undefined {
+  const match = matchPath(skeleton, ['spec', 'selector', 'matchLabels']);
+  if (match.depth !== 3) return undefined;
+  const node = match.nodes[2];
+  if (node.value !== '' || node.children.length === 0) return undefined;
+  const last = lastLine(node);
+  const childColumn = node.children.filter((c) => c.kind !== 'opaque').map((c) => c.column)[0];
+  const shift = childColumn === undefined ? 0 : column - childColumn;
+  const out: string[] = [];
+  for (const line of lines.slice(node.line + 1, last + 1)) {
+    const trimmed = line.trimStart();
+    if (/^\{\{/.test(trimmed)) out.push(' '.repeat(column) + trimmed.replace(/\|\s*(n?indent)\s+\d+/, `| $1 ${column}`));
+    else out.push(shift >= 0 ? ' '.repeat(shift) + line : line.slice(-shift));
+  }
+  return out;
+}
+
+function lastLine(node: SkeletonNode): number {
+  return node.children.reduce((max, child) => Math.max(max, lastLine(child)), node.line);
+}
+
+/** `{{- if … }}` on the first line and `{{- end }}` on the last: the workload renders only under that condition. */
+function wholeFileCondition(lines: string[]): { open: string; close: string } | undefined {
+  const content = lines.filter((l) => l.trim() && !/^\s*\{\{-?\s*\/\*.*\*\/\s*-?\}\}\s*$/.test(l));
+  const first = content[0]?.trim();
+  const last = content[content.length - 1]?.trim();
+  if (!first || !last || !/^\{\{-?\s*if\s.*\}\}$/.test(first) || !/^\{\{-?\s*end\s*-?\}\}$/.test(last)) return undefined;
+  // The `if` must close on the last line, not earlier: count the blocks it holds.
+  let depth = 0;
+  for (const [index, line] of content.entries()) {
+    for (const action of line.matchAll(/\{\{-?\s*(\w+)/g)) {
+      if (['if', 'with', 'range', 'define', 'block'].includes(action[1])) depth++;
+      else if (action[1] === 'end') depth--;
+    }
+    if (depth === 0 && index < content.length - 1) return undefined;
+  }
+  return { open: first, close: last };
+}

@@ -1,0 +1,222 @@
+import { basename, dirname, join, relative } from 'node:path';
+import { stringify } from 'yaml';
+import type { TextEdit } from '../fixes/edit';
+import type { Path } from '../manifest/path';
+import { valueAt } from '../manifest/workload';
+import { editValuesKey, valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
+import { pdbTemplate } from './helm-pdb-template';
+import { matchPath, parseSkeleton, soleAction, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
+import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
+
+/** One rendered document: the template that wrote it (from Helm's `# Source:` line) and what it rendered to. */
+export interface HelmDocument {
+  /** Absolute path of the template, undefined when Helm named none or it could not be read. */
+  template?: string;
+  object: unknown;
+}
+
+export interface HelmMapInput {
+  chartDir: string;
+  release: string;
+  documents: HelmDocument[];
+  /** Template texts as rendered, by absolute path. */
+  templates: Map<string, string>;
+  /** Values files in the order Helm merged them (later wins), for the chart a template belongs to. */
+  valuesFor(template: string): ValuesSource[];
+  /** Keys given with --set: the files do not decide them. */
+  setKeys: string[][];
+}
+
+/** Where a field's value comes from in the values files, and the template place that prints it. */
+interface Origin {
+  key: string[];
+  source: ValuesSource;
+}
+
+export class HelmSourceMapper implements SourceMapper {
+  private readonly skeletons = new Map<string, Skeleton>();
+
+  constructor(private readonly input: HelmMapInput) {}
+
+  locate(documentIndex: number, path: Path): SourceLocation[] {
+    const document = this.input.documents[documentIndex];
+    const template = document?.template;
+    if (!template) return [{ path: join(this.input.chartDir, 'Chart.yaml'), line: 0 }];
+    const existing = deepestExisting(document.object, path);
+    const found = this.match(documentIndex, existing);
+    const locations: SourceLocation[] = [{ path: template, line: templateLine(found.match, existing.length, found.skeleton) }];
+    const origin = this.originOf(documentIndex, existing);
+    if (origin && !this.setOnCommandLine(origin)) locations.push({ path: origin.source.path, line: valuesKeyLine(origin.source, origin.key) ?? 0 });
+    return locations;
+  }
+
+  origin(documentIndex: number, path: Path): string | undefined {
+    const origin = this.originOf(documentIndex, deepestExisting(this.input.documents[documentIndex]?.object, path));
+    return origin ? `values key ${origin.key.join('.')} in ${this.relative(origin.source.path)}` : undefined;
+  }
+
+  translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined {
+    const edits = new Map<string, TextEdit[]>();
+    const creates: { path: string; text: string }[] = [];
+    const titles: string[] = [];
+    const add = (path: string, more: TextEdit[]) => edits.set(path, [...(edits.get(path) ?? []), ...more]);
+    for (const change of changes) {
+      if (change.kind === 'add-resource') {
+        const created = this.newTemplate(documentIndex, change.object);
+        if (!created) return undefined;
+        creates.push(created);
+        titles.push(`write ${this.relative(created.path)}`);
+        continue;
+      }
+      const origin = this.originOf(documentIndex, change.path);
+      if (origin) {
+        if (this.setOnCommandLine(origin)) return undefined;
+        const valueEdits = editValuesKey(origin.source, origin.key, change.kind === 'set' ? change.value : undefined);
+        if (!valueEdits) return undefined;
+        add(origin.source.path, valueEdits);
+        titles.push(change.kind === 'set' ? `set ${origin.key.join('.')}: ${brief(change.value)} in ${this.relative(origin.source.path)}` : `remove ${origin.key.join('.')} from ${this.relative(origin.source.path)}`);
+        continue;
+      }
+      if (change.kind !== 'set') return undefined;
+      const literal = this.templateEdit(documentIndex, change.path, change.value);
+      if (!literal) return undefined;
+      add(literal.path, literal.edits);
+      titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
+    }
+    if (edits.size === 0 && creates.length === 0) return undefined;
+    return { edits: [...edits].map(([path, e]) => ({ path, edits: e })), creates, title: titles.join(', ') };
+  }
+
+  /** Whether a --set assignment decides the key, so that no values file does. */
+  private setOnCommandLine(origin: Origin): boolean {
+    return this.input.setKeys.some((key) => overlaps(key, origin.key));
+  }
+
+  private relative(path: string): string {
+    return relative(this.input.chartDir, path) || basename(path);
+  }
+
+  private skeletonOf(template: string): Skeleton | undefined {
+    let skeleton = this.skeletons.get(template);
+    const text = this.input.templates.get(template);
+    if (!skeleton && text !== undefined) this.skeletons.set(template, (skeleton = parseSkeleton(text)));
+    return skeleton;
+  }
+
+  private match(documentIndex: number, path: Path): { match?: SkeletonMatch; skeleton?: Skeleton } {
+    const document = this.input.documents[documentIndex];
+    const skeleton = document?.template ? this.skeletonOf(document.template) : undefined;
+    if (!skeleton) return {};
+    const nameAt = (depth: number) => {
+      const name = valueAt(document.object, path.slice(0, depth + 1))?.name;
+      return typeof name === 'string' ? name : undefined;
+    };
+    return { match: matchPath(skeleton, path, nameAt), skeleton };
+  }
+
+  /** The values key a field comes from: printed by a `.Values` action on its own line, or inside a `toYaml` of a values map. */
+  private originOf(documentIndex: number, path: Path): Origin | undefined {
+    const template = this.input.documents[documentIndex]?.template;
+    const { match } = this.match(documentIndex, path);
+    if (!template || !match) return undefined;
+    let key: string[] | undefined;
+    const last = match.nodes[match.nodes.length - 1];
+    if (match.depth === path.length && last && !match.opaque) {
+      const action = soleAction(last.value);
+      key = action ? valuesKeyOf(action, last.dot) : undefined;
+    } else if (match.opaque) {
+      const base = valuesKeyOf(actionOf(match.opaque), match.opaque.dot);
+      const rest = path.slice(match.depth);
+      if (base && rest.every((step) => typeof step === 'string')) key = [...base, ...(rest as string[])];
+    }
+    if (!key) return undefined;
+    const source = valuesSourceFor(this.input.valuesFor(template), key);
+    return source ? { key, source } : undefined;
+  }
+
+  /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
+  private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[] } | undefined {
+    const template = this.input.documents[documentIndex]?.template;
+    const text = template ? this.input.templates.get(template) : undefined;
+    const { match } = this.match(documentIndex, path);
+    if (!template || text === undefined || !match || match.opaque || match.depth === 0) return undefined;
+    const node = match.nodes[match.nodes.length - 1];
+    const lineStarts = lineOffsets(text);
+    if (match.depth === path.length) {
+      if (node.kind !== 'key' || !isPlainScalar(node.value) || (value !== null && typeof value === 'object')) return undefined;
+      const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
+      const at = lineText.indexOf(':', node.column) + 1;
+      const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
+      return { path: template, edits: [{ start, end: start + node.value.length, text: scalarText(value) }] };
+    }
+    const rest = path.slice(match.depth);
+    if (node.kind === 'opaque' || (node.kind === 'key' && node.value !== '') || rest.some((step) => typeof step !== 'string')) return undefined;
+    const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
+    const nested = [...rest].reverse().reduce<unknown>((inner, step) => ({ [step as string]: inner }), value);
+    const body = stringify(nested, { lineWidth: 0, version: '1.1' })
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => ' '.repeat(childColumn) + line)
+      .join('\n');
+    const insertAt = lineStarts[node.line + 1] ?? text.length;
+    const lead = insertAt === text.length && !text.endsWith('\n') ? '\n' : '';
+    return { path: template, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}\n` }] };
+  }
+
+  private newTemplate(documentIndex: number, object: unknown): { path: string; text: string } | undefined {
+    const document = this.input.documents[documentIndex];
+    const template = document?.template;
+    const text = template ? this.input.templates.get(template) : undefined;
+    const skeleton = template ? this.skeletonOf(template) : undefined;
+    if (!template || text === undefined || !skeleton) return undefined;
+    return pdbTemplate({ templatesDir: dirname(template), release: this.input.release, workloadTemplate: text, skeleton, workload: document.object, pdb: object });
+  }
+}
+
+/** The longest prefix of `path` that exists in the rendered object: where a finding about a missing field sits. */
+function deepestExisting(object: unknown, path: Path): Path {
+  let depth = 0;
+  while (depth < path.length && valueAt(object, path.slice(0, depth + 1)) !== undefined) depth++;
+  return path.slice(0, depth);
+}
+
+function templateLine(match: SkeletonMatch | undefined, wanted: number, skeleton: Skeleton | undefined): number {
+  const kindLine = skeleton?.kindLine ?? 0;
+  if (!match || wanted === 0) return kindLine;
+  if (match.depth === wanted) return match.nodes[match.nodes.length - 1].line;
+  return match.opaque?.line ?? kindLine;
+}
+
+function actionOf(opaque: SkeletonNode): string {
+  return opaque.value.replace(/^\{\{-?\s*/, '').replace(/\s*-?\}\}$/, '');
+}
+
+function overlaps(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  return a.slice(0, n).every((step, i) => step === b[i]);
+}
+
+function isPlainScalar(value: string): boolean {
+  return value !== '' && !value.includes('{{') && !/^[[{|>&*!]/.test(value) && !/\s#/.test(value);
+}
+
+function scalarText(value: unknown): string {
+  return stringify(value, { version: '1.1' }).replace(/\n$/, '');
+}
+
+function brief(value: unknown): string {
+  return value !== null && typeof value === 'object' ? '…' : scalarText(value);
+}
+
+function lineOffsets(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The column an item's keys start at (`- name: x` → after the dash and its spaces). */
+function itemContentColumn(text: string, lineStarts: number[], item: SkeletonNode): number {
+  const line = text.slice(lineStarts[item.line], lineStarts[item.line + 1] ?? text.length);
+  const after = line.slice(item.column + 1);
+  return item.column + 1 + (after.length - after.trimStart().length);
+}

@@ -1,0 +1,61 @@
+import { isMap, isScalar, stringify, type YAMLMap } from 'yaml';
+import { setField, removeField } from '../fixes/yaml-edit';
+import type { TextEdit } from '../fixes/edit';
+import { parseManifest, type Resource } from '../manifest/parse';
+import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
+import { pathToFileURL } from 'node:url';
+
+/** A values file as it was when the chart was rendered, and the key it holds the chart's values under. */
+export interface ValuesSource {
+  path: string;
+  text: string;
+  /** Where the chart's `.Values` sit in this file: [] for the chart's own files, ['sub'] in a parent's for subchart `sub`. */
+  prefix: string[];
+}
+
+/** The values file as a resource-shaped handle, so the comment-keeping YAML edits apply to it. */
+function valuesHandle(source: ValuesSource): Resource | undefined {
+  const file = parseManifest(pathToFileURL(source.path).href, source.text);
+  const document = file.documents[0];
+  const contents = document?.parsed.doc?.contents;
+  if (!document || !isMap(contents)) return undefined;
+  return { apiVersion: '', kind: '', name: null, namespace: '', object: document.parsed.value, node: contents as YAMLMap, document, file };
+}
+
+/** The 0-based line of the key at `path` in the file, when the file sets it. */
+export function valuesKeyLine(source: ValuesSource, key: readonly string[]): number | undefined {
+  const handle = valuesHandle(source);
+  if (!handle?.node) return undefined;
+  const full = [...source.prefix, ...key];
+  const pair = pairOf(nodeAt(handle.node, full.slice(0, -1)), full[full.length - 1]);
+  if (!pair?.key) return undefined;
+  return handle.file!.lines.position(nodeSpan(handle, pair.key)[0]).line;
+}
+
+/** Whether the file gives the key a value (a key written with nothing after it sets nothing). */
+function setsKey(source: ValuesSource, key: readonly string[]): boolean {
+  const handle = valuesHandle(source);
+  if (!handle?.node) return false;
+  const node = nodeAt(handle.node, [...source.prefix, ...key]);
+  return node !== undefined && !(isScalar(node) && node.value === null);
+}
+
+/** The file whose value of the key the render used: the last that sets it, else the chart's own values.yaml (the first source of its chart). */
+export function valuesSourceFor(sources: ValuesSource[], key: readonly string[]): ValuesSource | undefined {
+  for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key)) return sources[i];
+  return sources.find((s) => s.prefix.length === 0) ?? sources[0];
+}
+
+/** Edits that set (or remove, for undefined) the key in the values file, keeping its comments; undefined when the file cannot take them. */
+export function editValuesKey(source: ValuesSource, key: readonly string[], value: unknown): TextEdit[] | undefined {
+  const full: Path = [...source.prefix, ...key];
+  const handle = valuesHandle(source);
+  if (!handle) {
+    // An empty (or comments-only) values file: the key is written at its end.
+    if (value === undefined || source.text.trim().split('\n').some((line) => line.trim() && !line.trim().startsWith('#'))) return undefined;
+    const nested = [...full].reverse().reduce<unknown>((inner, step) => ({ [step]: inner }), value);
+    const lead = source.text === '' || source.text.endsWith('\n') ? '' : '\n';
+    return [{ start: source.text.length, end: source.text.length, text: lead + stringify(nested, { lineWidth: 0, version: '1.1' }) }];
+  }
+  return value === undefined ? removeField(handle, full) : setField(handle, full, value);
+}

@@ -1,0 +1,246 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isMap, parseDocument, type Document } from 'yaml';
+import { readRegularFileBounded } from '../files/read-bounded';
+import { parseChunk } from '../manifest/parse';
+import { splitDocuments } from '../manifest/split';
+import { helmErrorPlace, helmErrorWords } from './helm-errors';
+import { HelmSourceMapper, type HelmDocument } from './helm-source-map';
+import type { ValuesSource } from './helm-values';
+import { runTool, ToolError } from './run-tool';
+import type { RenderedUnit, RenderProblem, SourceMapper } from './types';
+
+export interface HelmRenderOptions {
+  /** The helm program (found by the caller from kubeResilience.helm.path, extraPath or PATH). */
+  helm: string;
+  /** Release name; `release` by default. */
+  release?: string;
+  namespace?: string;
+  /** Values files after the chart's own values.yaml, in the order Helm merges them (later wins). */
+  valuesFiles?: string[];
+  /** `--set` assignments (`replicaCount=2`), applied after the files. */
+  set?: string[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_RELEASE = 'release';
+/** Templates and values files larger than this are not read for mapping: nothing written by hand is. */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Renders a chart with `helm template` as an install would (its subcharts under charts/ with it), never
+ * fetching anything: dependencies that are not vendored are reported instead of downloaded, and Helm runs
+ * with empty cache, config and data folders and no kubeconfig, so no repository or cluster is reached.
+ */
+export async function renderHelmChart(chartDir: string, options: HelmRenderOptions): Promise<RenderedUnit> {
+  const root = resolve(chartDir);
+  const release = options.release?.trim() || DEFAULT_RELEASE;
+  const valuesFiles = (options.valuesFiles ?? []).map((file) => resolve(file));
+  const chartYaml = join(root, 'Chart.yaml');
+  const unit = (text: string, problems: RenderProblem[], mapper: SourceMapper = chartOnly(chartYaml)): RenderedUnit => ({ tool: 'helm', root, text, mapper, problems });
+
+  const chart = readChart(root);
+  if ('problem' in chart) return unit('', [chart.problem]);
+  const missing = missingDependencies(root, chart);
+  if (missing) return unit('', [missing]);
+
+  const home = mkdtempSync(join(tmpdir(), 'kube-resilience-helm-'));
+  let result;
+  try {
+    const emptyKubeconfig = join(home, 'kubeconfig');
+    writeFileSync(emptyKubeconfig, '');
+    const args = ['template', release, root, ...(options.namespace ? ['--namespace', options.namespace] : [])];
+    for (const file of valuesFiles) args.push('--values', file);
+    for (const assignment of options.set ?? []) args.push('--set', assignment);
+    result = await runTool(options.helm, args, {
+      cwd: root,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      env: {
+        ...(options.env ?? process.env),
+        HELM_CACHE_HOME: join(home, 'cache'),
+        HELM_CONFIG_HOME: join(home, 'config'),
+        HELM_DATA_HOME: join(home, 'data'),
+        HELM_PLUGINS: join(home, 'plugins'),
+        KUBECONFIG: emptyKubeconfig,
+      },
+    });
+  } catch (error) {
+    if (error instanceof ToolError) return unit('', [{ location: { path: chartYaml, line: 0 }, message: `helm template failed: ${error.message}`, severity: 'error' }]);
+    throw error;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  if (result.exitCode !== 0) return unit('', [renderError(root, chart.name, chartYaml, result.stderr || `helm exited with ${result.exitCode ?? result.signal}`)]);
+
+  const text = result.stdout;
+  const templates = new Map<string, string>();
+  const documents: HelmDocument[] = splitDocuments(text).map((chunk) => {
+    const source = /^# Source: (.+)$/m.exec(chunk.text)?.[1].trim();
+    const template = source ? sourcePath(root, source) : undefined;
+    if (template && !templates.has(template)) {
+      const templateText = readSource(template);
+      if (templateText !== undefined) templates.set(template, templateText);
+    }
+    return { template: template && templates.has(template) ? template : undefined, object: parseChunk(chunk.text).value };
+  });
+  const ownValues = [join(root, 'values.yaml'), ...valuesFiles].flatMap((path) => valuesSource(path, []));
+  const mapper = new HelmSourceMapper({
+    chartDir: root,
+    release,
+    documents,
+    templates,
+    valuesFor: (template) => valuesChain(root, template, ownValues),
+    setKeys: (options.set ?? []).flatMap(setKeysOf),
+  });
+  return unit(text, [], mapper);
+}
+
+interface ChartFacts {
+  name: string;
+  dependencies: { name: string; alias?: string; repository?: string }[];
+  /** The file and line where the dependencies are listed (Chart.yaml, or requirements.yaml of an apiVersion v1 chart). */
+  dependenciesAt?: { path: string; line: number };
+}
+
+function readChart(root: string): ChartFacts | { problem: RenderProblem } {
+  const chartYaml = join(root, 'Chart.yaml');
+  const text = readSource(chartYaml);
+  const problem = (message: string): { problem: RenderProblem } => ({ problem: { location: { path: chartYaml, line: 0 }, message, severity: 'error' } });
+  if (text === undefined) return problem('Chart.yaml cannot be read (not a regular file, or larger than 4 MiB): the chart is not rendered.');
+  const doc = parseDocument(text);
+  const value = doc.errors.length ? undefined : (doc.toJS() as any);
+  if (!value || typeof value !== 'object' || typeof value.name !== 'string') return problem('Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.');
+  let dependencies = listed(value.dependencies);
+  let dependenciesAt = dependencies.length ? { path: chartYaml, line: keyLine(doc, text, 'dependencies') } : undefined;
+  if (!dependencies.length) {
+    // Charts of apiVersion v1 list them in requirements.yaml.
+    const requirementsPath = join(root, 'requirements.yaml');
+    const requirements = readSource(requirementsPath);
+    const parsed = requirements !== undefined ? parseDocument(requirements) : undefined;
+    dependencies = parsed && !parsed.errors.length ? listed((parsed.toJS() as any)?.dependencies) : [];
+    if (dependencies.length && parsed) dependenciesAt = { path: requirementsPath, line: keyLine(parsed, requirements!, 'dependencies') };
+  }
+  return { name: value.name, dependencies, dependenciesAt };
+}
+
+function listed(value: unknown): ChartFacts['dependencies'] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((d) => d && typeof d === 'object' && typeof d.name === 'string').map((d) => ({ name: d.name, alias: typeof d.alias === 'string' ? d.alias : undefined, repository: typeof d.repository === 'string' ? d.repository : undefined }));
+}
+
+function keyLine(doc: Document, text: string, key: string): number {
+  const contents = doc.contents;
+  if (!isMap(contents)) return 0;
+  const pair = contents.items.find((p: any) => p?.key?.value === key) as any;
+  const offset = pair?.key?.range?.[0] ?? 0;
+  return text.slice(0, offset).split('\n').length - 1;
+}
+
+/** Names of the charts vendored under charts/ (unpacked folders and packed .tgz files). */
+function vendoredCharts(root: string): { names: Set<string>; archives: string[] } {
+  const names = new Set<string>();
+  const archives: string[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(join(root, 'charts'));
+  } catch {
+    return { names, archives };
+  }
+  for (const entry of entries.slice(0, 1000)) {
+    const path = join(root, 'charts', entry);
+    if (entry.endsWith('.tgz')) archives.push(entry);
+    const chartText = readSource(join(path, 'Chart.yaml'));
+    if (chartText === undefined) continue;
+    const name = /^name:\s*["']?([^"'\s#]+)/m.exec(chartText)?.[1];
+    names.add(entry);
+    if (name) names.add(name);
+  }
+  return { names, archives };
+}
+
+/** One problem on the dependencies list naming every dependency that is not under charts/. */
+function missingDependencies(root: string, chart: ChartFacts): RenderProblem | undefined {
+  if (!chart.dependencies.length) return undefined;
+  const vendored = vendoredCharts(root);
+  const missing = chart.dependencies.filter((d) => !vendored.names.has(d.name) && !vendored.archives.some((a) => a.startsWith(`${d.name}-`)));
+  if (!missing.length) return undefined;
+  const named = missing.map((d) => (d.repository ? `${d.name} (${d.repository})` : d.name)).join(', ');
+  const location = chart.dependenciesAt ?? { path: join(root, 'Chart.yaml'), line: 0 };
+  return {
+    location,
+    severity: 'warning',
+    message: `Chart ${chart.name} is not analysed: ${missing.length === 1 ? 'its dependency' : 'its dependencies'} ${named} ${missing.length === 1 ? 'is' : 'are'} not vendored under charts/. Rendering never downloads charts; run \`helm dependency build\` in the chart folder (it fetches them), and the chart is analysed as it deploys.`,
+  };
+}
+
+/** A failed render as a problem at the template line Helm names, in Helm's own words. */
+function renderError(root: string, chartName: string, chartYaml: string, stderr: string): RenderProblem {
+  const words = helmErrorWords(stderr);
+  const place = helmErrorPlace(words);
+  const path = place ? sourcePath(root, place.chartPath) : undefined;
+  const located = path && readSource(path) !== undefined;
+  return {
+    location: located ? { path, line: place!.line ?? 0, character: place!.character } : { path: chartYaml, line: 0 },
+    message: `helm template failed for chart ${chartName}: ${words}`,
+    severity: 'error',
+  };
+}
+
+/** `mychart/templates/x.yaml` (Helm names files by chart name, not folder) as a path under the chart folder, never outside it. */
+function sourcePath(root: string, chartPath: string): string | undefined {
+  const rest = chartPath.split('/').slice(1).join('/');
+  if (!rest) return undefined;
+  const path = resolve(root, rest);
+  const inside = relative(root, path);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? path : undefined;
+}
+
+/** A file's text when it is a regular file of reasonable size; undefined otherwise. */
+function readSource(path: string): string | undefined {
+  try {
+    return readRegularFileBounded(path, MAX_SOURCE_BYTES).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function valuesSource(path: string, prefix: string[]): ValuesSource[] {
+  const text = readSource(path);
+  return text === undefined ? [] : [{ path, text, prefix }];
+}
+
+/**
+ * The values files a template's `.Values` come from, lowest precedence first: for a subchart
+ * (charts/sub/templates/x.yaml) its own values.yaml, then each parent's files under the subchart's key.
+ */
+function valuesChain(root: string, template: string, ownValues: ValuesSource[]): ValuesSource[] {
+  const parts = relative(root, template).split(sep);
+  const subcharts: string[] = [];
+  for (let i = 0; i + 1 < parts.length && parts[i] === 'charts'; i += 2) subcharts.push(parts[i + 1]);
+  const chain: ValuesSource[] = [];
+  for (let depth = subcharts.length; depth > 0; depth--) {
+    const dir = join(root, ...subcharts.slice(0, depth).flatMap((name) => ['charts', name]));
+    const prefixFromHere = subcharts.slice(depth);
+    chain.push(...valuesSource(join(dir, 'values.yaml'), prefixFromHere));
+  }
+  chain.push(...ownValues.map((source) => ({ ...source, prefix: subcharts })));
+  return chain;
+}
+
+/** The keys a `--set a.b=1,c=2` assignment gives values to. */
+function setKeysOf(assignment: string): string[][] {
+  return assignment
+    .split(/(?<!\\),/)
+    .map((part) => part.split('=')[0].trim())
+    .filter(Boolean)
+    .map((key) => key.replace(/\[\d+\]/g, '').split(/(?<!\\)\./));
+}
+
+/** For a unit that did not render: every place is the chart's Chart.yaml. */
+function chartOnly(chartYaml: string): SourceMapper {
+  return { locate: () => [{ path: chartYaml, line: 0 }], translateFix: () => undefined };
+}

@@ -1,0 +1,228 @@
+import type { Path } from '../manifest/path';
+
+/**
+ * The YAML shape of a Helm template, read by indentation alone (a template is not YAML until rendered):
+ * its keys and sequence items as a tree, with the lines that are nothing but template actions left out,
+ * except those that print YAML (`toYaml … | nindent 8`, `include … | indent 4`), kept as opaque blocks
+ * where they sit. Each node knows the `with`/`range` context that `.` stands for on its line.
+ */
+export interface SkeletonNode {
+  kind: 'key' | 'item' | 'opaque';
+  /** 0-based line in the template. */
+  line: number;
+  /** Column of the key, of the item's dash, or the indentation an opaque block prints at. */
+  column: number;
+  /** The key, unquoted; undefined for items, opaque blocks and templated keys (`{{ $key }}:`). */
+  key?: string;
+  /** Text after `key:` (or after `- ` for a scalar item), trimmed; '' when the value is a block below. */
+  value: string;
+  /** The values path `.` stands for on this line (inside `{{- with .Values.probes }}`), null when `.` is no values path. */
+  dot: string[] | null;
+  children: SkeletonNode[];
+}
+
+export interface Skeleton {
+  root: SkeletonNode;
+  /** The line of the top-level `kind:` key, when the template has one. */
+  kindLine?: number;
+}
+
+const ACTION = /\{\{-?\s*(.*?)\s*-?\}\}/g;
+const ONLY_ACTIONS = /^\s*(\{\{.*?\}\}\s*)+$/;
+const PRINTS_YAML = /\b(toYaml|include|template|tpl)\b/;
+const INDENT_OF_OUTPUT = /\|\s*n?indent\s+(\d+)/;
+const KEY_LINE = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{][^:#]*?|\{\{.*?\}\}[^:]*?)\s*:(?:\s+(.*))?$/;
+const BLOCK_SCALAR = /^[|>][-+0-9]*\s*(#.*)?$/;
+
+function unquote(key: string): string {
+  if (key.startsWith('"')) {
+    try {
+      return JSON.parse(key);
+    } catch {
+      return key.slice(1, -1);
+    }
+  }
+  return key.startsWith("'") ? key.slice(1, -1).replace(/''/g, "'") : key;
+}
+
+/** `.Values.a.b` (or `$.Values.a.b`) as ['a', 'b']; `.x` inside a values context as that context plus x. */
+export function valuesReference(expression: string, dot: string[] | null): string[] | null {
+  const direct = /^\$?\.Values((?:\.[A-Za-z_][\w-]*)*)$/.exec(expression);
+  if (direct) return direct[1] ? direct[1].slice(1).split('.') : [];
+  if (dot && expression === '.') return dot;
+  const relative = /^((?:\.[A-Za-z_][\w-]*)+)$/.exec(expression);
+  if (dot && relative && !/^\.(Values|Release|Chart|Capabilities|Template|Files)\b/.test(expression)) return [...dot, ...relative[1].slice(1).split('.')];
+  return null;
+}
+
+/** What one `{{ … }}` does to the meaning of `.` for the lines after it. */
+function contextChange(action: string, dot: string[] | null): { push?: string[] | null; pop?: boolean } {
+  const word = /^(\w+)\b\s*(.*)$/.exec(action);
+  if (!word) return {};
+  const [, keyword, rest] = word;
+  if (keyword === 'end') return { pop: true };
+  if (keyword === 'with') return { push: valuesReference(rest.trim(), dot) };
+  if (keyword === 'range' || keyword === 'define') return { push: null };
+  if (keyword === 'if' || keyword === 'block') return { push: dot };
+  return {};
+}
+
+export function parseSkeleton(text: string): Skeleton {
+  const root: SkeletonNode = { kind: 'key', line: -1, column: -1, value: '', dot: null, children: [] };
+  const skeleton: Skeleton = { root };
+  // Frames of the open nodes; an item's children sit at its content column.
+  const stack: { node: SkeletonNode; childColumn: number }[] = [{ node: root, childColumn: -1 }];
+  const contexts: (string[] | null)[] = [null];
+  const dot = () => contexts[contexts.length - 1];
+  let blockScalarAbove: number | undefined;
+  let openComment = false;
+  const lines = text.split('\n');
+  lines.forEach((raw, line) => {
+    const textLine = raw.replace(/\r$/, '');
+    const lineDot = dot();
+    // Context changes take effect after the line, so a `{{- with x }}` line is read in the outer context.
+    for (const match of textLine.matchAll(ACTION)) {
+      const change = contextChange(match[1], dot());
+      if (change.pop) {
+        if (contexts.length > 1) contexts.pop();
+      } else if (change.push !== undefined) contexts.push(change.push);
+    }
+    if (openComment) {
+      if (textLine.includes('*/')) openComment = false;
+      return;
+    }
+    if (/\{\{-?\s*\/\*/.test(textLine) && !textLine.includes('*/')) {
+      openComment = true;
+      return;
+    }
+    const trimmed = textLine.trim();
+    if (!trimmed || trimmed.startsWith('#')) return;
+    const column = textLine.length - textLine.trimStart().length;
+    if (blockScalarAbove !== undefined) {
+      if (column > blockScalarAbove) return;
+      blockScalarAbove = undefined;
+    }
+    if (ONLY_ACTIONS.test(textLine)) {
+      const action = trimmed.replace(/^\{\{-?\s*/, '').replace(/\s*-?\}\}$/, '');
+      if (!PRINTS_YAML.test(action)) return;
+      const indent = INDENT_OF_OUTPUT.exec(action);
+      const printsAt = indent ? Number(indent[1]) : column;
+      while (stack.length > 1 && stack[stack.length - 1].node.column >= printsAt) stack.pop();
+      const parent = stack[stack.length - 1].node;
+      parent.children.push({ kind: 'opaque', line, column: printsAt, value: trimmed, dot: lineDot, children: [] });
+      return;
+    }
+    let content = trimmed;
+    let at = column;
+    if (content === '-' || content.startsWith('- ')) {
+      while (stack.length > 1) {
+        const top = stack[stack.length - 1].node;
+        if (top.column > at || (top.column === at && top.kind === 'item')) stack.pop();
+        else break;
+      }
+      if (stack[stack.length - 1].node.column === at && stack[stack.length - 1].node.value !== '') stack.pop();
+      const rest = content.slice(1).trimStart();
+      const contentColumn = at + (content.length - rest.length);
+      const item: SkeletonNode = { kind: 'item', line, column: at, value: KEY_LINE.test(rest) ? '' : rest, dot: lineDot, children: [] };
+      stack[stack.length - 1].node.children.push(item);
+      stack.push({ node: item, childColumn: contentColumn });
+      if (BLOCK_SCALAR.test(rest)) blockScalarAbove = at;
+      if (!rest || !KEY_LINE.test(rest)) return;
+      content = rest;
+      at = contentColumn;
+    }
+    const key = KEY_LINE.exec(content);
+    if (!key) return;
+    while (stack.length > 1) {
+      const frame = stack[stack.length - 1];
+      if (frame.node.kind === 'item' ? frame.childColumn > at : frame.node.column >= at) stack.pop();
+      else break;
+    }
+    const value = (key[2] ?? '').trim();
+    const written = key[1].trim();
+    const node: SkeletonNode = { kind: 'key', line, column: at, key: written.includes('{{') ? undefined : unquote(written), value, dot: lineDot, children: [] };
+    stack[stack.length - 1].node.children.push(node);
+    stack.push({ node, childColumn: at + 1 });
+    if (stack.length === 2 && node.key === 'kind' && skeleton.kindLine === undefined) skeleton.kindLine = line;
+    if (BLOCK_SCALAR.test(value)) blockScalarAbove = at;
+  });
+  return skeleton;
+}
+
+/** How far a path was found in the template: every node along it, and the opaque block that prints the rest. */
+export interface SkeletonMatch {
+  nodes: SkeletonNode[];
+  /** The path's steps the nodes cover. */
+  depth: number;
+  /** A `toYaml`/`include` block under the deepest node that prints what the template does not spell out. */
+  opaque?: SkeletonNode;
+}
+
+/** The key of an item's `name:` child when it is written literally, to tell sequence items apart. */
+function literalName(item: SkeletonNode): string | undefined {
+  const name = item.children.find((c) => c.key === 'name');
+  return name && !name.value.includes('{{') ? unquote(name.value) : undefined;
+}
+
+/**
+ * Follows `path` down the skeleton. A sequence index is matched by the rendered item's `name` when the
+ * template writes names literally, else by position among the template's items (conditional items may
+ * shift it; the position is then a best guess, still inside the right list).
+ */
+export function matchPath(skeleton: Skeleton, path: Path, renderedNameAt: (depth: number) => string | undefined = () => undefined): SkeletonMatch {
+  const nodes: SkeletonNode[] = [];
+  let current = skeleton.root;
+  let depth = 0;
+  for (const step of path) {
+    let next: SkeletonNode | undefined;
+    if (typeof step === 'number') {
+      const items = current.children.filter((c) => c.kind === 'item');
+      const name = renderedNameAt(depth);
+      next = (name !== undefined ? items.find((i) => literalName(i) === name) : undefined) ?? (items.length === 1 || step < items.length ? items[Math.min(step, items.length - 1)] : undefined);
+    } else {
+      next = current.children.find((c) => c.kind === 'key' && c.key === step);
+    }
+    if (!next) break;
+    nodes.push(next);
+    current = next;
+    depth++;
+  }
+  const opaque = depth < path.length || (current.kind !== 'opaque' && current.value === '' && current.children.every((c) => c.kind === 'opaque'))
+    ? current.children.find((c) => c.kind === 'opaque')
+    : undefined;
+  return { nodes, depth, opaque };
+}
+
+/** The single action a value is made of (`{{ .Values.x | quote }}`, `"{{ .Values.x }}"`), else undefined. */
+export function soleAction(value: string): string | undefined {
+  const unquoted = /^(["'])(.*)\1$/.exec(value.trim())?.[2] ?? value.trim();
+  const match = /^\{\{-?\s*(.*?)\s*-?\}\}$/.exec(unquoted);
+  if (!match || match[1].includes('}}') || match[1].includes('{{')) return undefined;
+  return match[1];
+}
+
+/** Functions through which a value still is the values key's own (`| default 2`, `quote`, `int`, `toYaml | nindent 8`). */
+const TRANSPARENT = new Set(['default', 'quote', 'squote', 'int', 'int64', 'float64', 'toString', 'toYaml', 'nindent', 'indent', 'trim']);
+
+/**
+ * The values key an action prints, when it prints exactly one and nothing else:
+ * `.Values.replicaCount`, `.Values.port | default 9898`, `default 9898 .Values.port`, `quote .Values.x`,
+ * `toYaml .Values.resources | nindent 12`, and `.`/`.field` inside `with .Values.…`.
+ */
+export function valuesKeyOf(action: string, dot: string[] | null): string[] | undefined {
+  let found: string[] | undefined;
+  for (const stage of action.split('|')) {
+    const words: string[] = stage.trim().match(/"(?:[^"\\]|\\.)*"|'[^']*'|\(|\)|[^\s()]+/g) ?? [];
+    const [first, ...args] = words;
+    if (first === undefined) continue;
+    const isFunction = /^[a-z]\w*$/i.test(first);
+    if (isFunction && !TRANSPARENT.has(first)) return undefined;
+    for (const word of isFunction ? args : words) {
+      if (word === '(' || word === ')' || /^["'\d-]/.test(word) || word === 'true' || word === 'false') continue;
+      const reference = valuesReference(word, dot);
+      if (!reference || found) return undefined;
+      found = reference;
+    }
+  }
+  return found && found.length ? found : undefined;
+}

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { helmErrorPlace, helmErrorWords } from '../../server/src/render/helm-errors';
+
+describe("Helm's render errors, read for their place", () => {
+  const cases: [string, string, ReturnType<typeof helmErrorPlace>][] = [
+    ['helm 4 execution error', 'Error: mychart/templates/e.yaml:2:15\n  executing "mychart/templates/e.yaml" at <.Values.x.y>:\n    nil pointer evaluating interface {}.y\n\nUse --debug flag to render out invalid YAML\n', { chartPath: 'mychart/templates/e.yaml', line: 1, character: 14 }],
+    ['helm 3 execution error', 'Error: template: x/templates/y.yaml:12:3: executing "x/templates/y.yaml" at <.Values.a>: nil pointer', { chartPath: 'x/templates/y.yaml', line: 11, character: 2 }],
+    ['required', 'Error: execution error at (mychart/templates/req.yaml:1:6): image.repository is required', { chartPath: 'mychart/templates/req.yaml', line: 0, character: 5 }],
+    ['parse error, a line without column', 'Error: parse error at (mychart/templates/p.yaml:1): missing value for if', { chartPath: 'mychart/templates/p.yaml', line: 0, character: undefined }],
+    ['a subchart template', 'Error: template: shop/charts/cart/templates/d.yaml:4:7: executing', { chartPath: 'shop/charts/cart/templates/d.yaml', line: 3, character: 6 }],
+    ['YAML that does not parse after rendering names the file only', 'Error: YAML parse error on mychart/templates/y.yaml: error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context', { chartPath: 'mychart/templates/y.yaml' }],
+    ['no place at all', 'Error: Chart.yaml file is missing', undefined],
+  ];
+  for (const [name, stderr, expected] of cases) it(name, () => assert.deepEqual(helmErrorPlace(helmErrorWords(stderr)), expected));
+
+  it("keeps Helm's words on one line, without its --debug advice", () => {
+    assert.equal(
+      helmErrorWords('Error: mychart/templates/e.yaml:2:15\n  executing "mychart/templates/e.yaml" at <.Values.x.y>:\n    nil pointer evaluating interface {}.y\n\nUse --debug flag to render out invalid YAML\n'),
+      'mychart/templates/e.yaml:2:15 executing "mychart/templates/e.yaml" at <.Values.x.y>: nil pointer evaluating interface {}.y',
+    );
+  });
+});

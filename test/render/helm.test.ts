@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { pdbFor } from '../../server/src/rules/pdb-missing';
+import { renderHelmChart, type HelmRenderOptions } from '../../server/src/render/helm';
+import {
+  applySourceEdits,
+  conditionalPdbChart,
+  copyChart,
+  hooksChart,
+  missingDependencyChart,
+  placedFindings,
+  renderErrorChart,
+  requiredChart,
+  subchartChart,
+  writeChart,
+  type PlacedFinding,
+} from './helm-charts';
+import { renderTools } from './render-tools';
+
+const tools = renderTools();
+// The real chart beside the project (or beside the folder of its worktrees).
+const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((dir) => join(dir, 'corpus-rendered', 'podinfo', 'charts', 'podinfo')).find((dir) => existsSync(dir)) ?? 'no-podinfo-chart');
+const render = (chart: string, options: Partial<HelmRenderOptions> = {}) => renderHelmChart(chart, { helm: tools.helm, ...options });
+const table = (findings: PlacedFinding[]) => findings.map((f) => [f.rule, f.at, f.values ?? '-'].join(' '));
+const only = (findings: PlacedFinding[], rule: string) => findings.filter((f) => f.rule === rule);
+
+describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => {
+  describe('podinfo (a real chart)', { skip: !existsSync(PODINFO) && 'the podinfo chart is not present' }, () => {
+    it('with its values.yaml: findings on the template and values lines that wrote them', async () => {
+      const unit = await render(PODINFO);
+      assert.deepEqual(unit.problems, []);
+      const findings = placedFindings(unit);
+      assert.deepEqual(table(findings.filter((f) => !f.at.startsWith('templates/tests/'))), [
+        'single-replica templates/deployment.yaml:10 values.yaml:3',
+        'memory-unbounded templates/deployment.yaml:202 values.yaml:269',
+      ]);
+      const single = only(findings, 'single-replica')[0];
+      assert.equal(single.origin, 'values key replicaCount in values.yaml');
+      assert.match(single.message, /Deployment release-podinfo runs 1 pod \(replicas: 1\)/);
+    });
+
+    it('with values-prod.yaml, a namespace and a release name: the prod file is the values file in use', async () => {
+      const unit = await render(PODINFO, { valuesFiles: [join(PODINFO, 'values-prod.yaml')], namespace: 'shop', release: 'web' });
+      const findings = placedFindings(unit);
+      assert.deepEqual(table(findings.filter((f) => f.rule !== 'memory-unbounded')), [
+        'single-replica templates/redis/deployment.yaml:3 -',
+        'hpa-min-one templates/hpa.yaml:14 values-prod.yaml:4',
+      ]);
+      assert.match(only(findings, 'hpa-min-one')[0].message, /HorizontalPodAutoscaler shop\/web-podinfo has minReplicas 1/);
+    });
+
+    it('--set wins over the files: the finding stays on the template, with no values line to edit', async () => {
+      const unit = await render(PODINFO, { set: ['replicaCount=1'] });
+      const single = only(placedFindings(unit), 'single-replica')[0];
+      assert.equal(single.at, 'templates/deployment.yaml:10');
+      assert.equal(single.values, undefined);
+      assert.equal(unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]), undefined);
+    });
+
+    it('test pods and hooks are not asked for replicas, probes or budgets', async () => {
+      const findings = placedFindings(await render(PODINFO));
+      const aboutTests = findings.filter((f) => f.at.startsWith('templates/tests/'));
+      assert.ok(aboutTests.length > 0, 'the test pods are analysed');
+      assert.deepEqual([...new Set(aboutTests.map((f) => f.rule))], ['memory-unbounded']);
+    });
+
+    it('fixes: replicas in values.yaml (comments kept), then a PDB template using the chart\'s selector helper; a re-render finds neither', async () => {
+      const chart = copyChart(PODINFO);
+      const first = placedFindings(await render(chart));
+      const single = only(first, 'single-replica')[0];
+      const replicasFix = (await render(chart)).mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(replicasFix?.title, 'set replicaCount: 2 in values.yaml');
+      applySourceEdits(replicasFix!);
+      assert.match(readFileSync(join(chart, 'values.yaml'), 'utf8'), /^# Default values for podinfo\.\n\nreplicaCount: 2\nlogLevel: info\nhost: #0\.0\.0\.0\n/);
+
+      const second = await render(chart);
+      const secondFindings = placedFindings(second);
+      assert.deepEqual(only(secondFindings, 'single-replica'), []);
+      const missing = only(secondFindings, 'pdb-missing');
+      assert.deepEqual(table(missing), ['pdb-missing templates/deployment.yaml:2 -']);
+      const deployment = parseManifest('file:///r.yaml', second.text).documents[missing[0].document].resources[0];
+      const pdbFix = second.mapper.translateFix(missing[0].document, [{ kind: 'add-resource', object: pdbFor(deployment) }]);
+      assert.equal(pdbFix?.title, 'write templates/podinfo-pdb.yaml');
+      applySourceEdits(pdbFix!);
+      assert.equal(
+        readFileSync(join(chart, 'templates', 'podinfo-pdb.yaml'), 'utf8'),
+        `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ template "podinfo.fullname" . }}-pdb
+  namespace: {{ include "podinfo.namespace" . }}
+spec:
+  maxUnavailable: 1
+  unhealthyPodEvictionPolicy: AlwaysAllow
+  selector:
+    matchLabels:
+      {{- include "podinfo.selectorLabels" . | nindent 6 }}
+`,
+      );
+      const third = await render(chart, { release: 'other' });
+      assert.deepEqual(third.problems, []);
+      const thirdFindings = placedFindings(third);
+      assert.deepEqual(only(thirdFindings, 'pdb-missing'), []);
+      assert.deepEqual(only(thirdFindings, 'single-replica'), []);
+      assert.match(third.text, /kind: PodDisruptionBudget\nmetadata:\n  name: other-podinfo-pdb/);
+    });
+
+    it('a memory limit fix sets the key inside the values map that toYaml prints', async () => {
+      const chart = copyChart(PODINFO);
+      const unit = await render(chart);
+      const memory = only(placedFindings(unit), 'memory-unbounded').find((f) => f.at === 'templates/deployment.yaml:202')!;
+      const fix = unit.mapper.translateFix(memory.document, [{ kind: 'set', path: ['spec', 'template', 'spec', 'containers', 0, 'resources', 'limits', 'memory'], value: '64Mi' }]);
+      assert.equal(fix?.title, 'set resources.limits.memory: 64Mi in values.yaml');
+      applySourceEdits(fix!);
+      assert.match(readFileSync(join(chart, 'values.yaml'), 'utf8'), /\nresources:\n  limits:\n    memory: 64Mi\n  requests:\n    cpu: 1m\n/);
+      const after = placedFindings(await render(chart));
+      assert.deepEqual(after.filter((f) => f.rule === 'memory-unbounded' && f.at === 'templates/deployment.yaml:202'), []);
+    });
+  });
+
+  describe("helm create's starter chart", () => {
+    const starter = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'kube-resilience-starter-'));
+      const home = mkdtempSync(join(tmpdir(), 'kube-resilience-helm-home-'));
+      const env = { ...process.env, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home };
+      const created = spawnSync(tools.helm, ['create', 'starter'], { cwd: dir, env, encoding: 'utf8' });
+      assert.equal(created.status, 0, created.stderr);
+      return join(dir, 'starter');
+    };
+
+    it('findings on the template lines and the values keys behind them', async () => {
+      const findings = placedFindings(await render(starter()));
+      assert.deepEqual(table(findings), [
+        'single-replica templates/deployment.yaml:9 values.yaml:6',
+        'memory-unbounded templates/deployment.yaml:36 -',
+        'probe-liveness-equals-readiness templates/deployment.yaml:48 values.yaml:127',
+        'memory-unbounded templates/tests/test-connection.yaml:11 -',
+      ]);
+      assert.equal(findings[2].origin, 'values key livenessProbe in values.yaml');
+    });
+
+    it('a missing memory limit is set in the empty `resources: {}` of values.yaml, and a re-render finds it no more', async () => {
+      const chart = starter();
+      const unit = await render(chart);
+      const memory = placedFindings(unit).find((f) => f.rule === 'memory-unbounded' && f.at === 'templates/deployment.yaml:36')!;
+      const fix = unit.mapper.translateFix(memory.document, [{ kind: 'set', path: ['spec', 'template', 'spec', 'containers', 0, 'resources', 'limits', 'memory'], value: '128Mi' }]);
+      assert.equal(fix?.title, 'set resources.limits.memory: 128Mi in values.yaml');
+      applySourceEdits(fix!);
+      const after = placedFindings(await render(chart));
+      assert.deepEqual(after.filter((f) => f.rule === 'memory-unbounded' && f.at === 'templates/deployment.yaml:36'), []);
+      assert.match(readFileSync(join(chart, 'values.yaml'), 'utf8'), /\nresources:\n  limits:\n    memory: 128Mi\n/);
+    });
+  });
+
+  describe('charts written for the edge cases', () => {
+    it('an ingress-nginx-like chart: the replicas fix in values.yaml is what makes the chart\'s own PDB render', async () => {
+      const chart = writeChart(conditionalPdbChart);
+      const unit = await render(chart);
+      const findings = placedFindings(unit);
+      assert.deepEqual(table(findings), ['single-replica templates/deployment.yaml:8 values.yaml:3']);
+      assert.doesNotMatch(unit.text, /PodDisruptionBudget/);
+      const fix = unit.mapper.translateFix(findings[0].document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set controller.replicaCount: 2 in values.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), conditionalPdbChart['values.yaml'].replace('replicaCount: 1', 'replicaCount: 2'));
+      const after = await render(chart);
+      assert.match(after.text, /# Source: gateway\/templates\/pdb.yaml\napiVersion: policy\/v1\nkind: PodDisruptionBudget/);
+      assert.deepEqual(table(placedFindings(after)), []);
+    });
+
+    it('a subchart renders with its parent; its values key is found in the parent\'s values.yaml under the subchart\'s name', async () => {
+      const chart = writeChart(subchartChart);
+      const unit = await render(chart);
+      assert.deepEqual(unit.problems, []);
+      const findings = placedFindings(unit);
+      assert.deepEqual(table(findings), ['single-replica charts/cart/templates/deployment.yaml:8 values.yaml:12']);
+      assert.equal(findings[0].origin, 'values key replicaCount in values.yaml');
+      const fix = unit.mapper.translateFix(findings[0].document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), subchartChart['values.yaml'].replace('cart:\n  # The cart service, deployed with the shop.\n  replicaCount: 1', 'cart:\n  # The cart service, deployed with the shop.\n  replicaCount: 2'));
+      const after = placedFindings(await render(chart));
+      assert.deepEqual(table(after), ['pdb-missing charts/cart/templates/deployment.yaml:2 -']);
+    });
+
+    it('dependencies not vendored: one problem on Chart.yaml naming them, and helm is never asked to fetch them', async () => {
+      const unit = await render(writeChart(missingDependencyChart), { helm: '/nonexistent/helm-must-not-run' });
+      assert.equal(unit.text, '');
+      assert.deepEqual(
+        unit.problems.map((p) => ({ ...p, location: { ...p.location, path: p.location.path.replace(unit.root, '') } })),
+        [
+          {
+            location: { path: '/Chart.yaml', line: 3 },
+            severity: 'warning',
+            message:
+              'Chart store is not analysed: its dependencies postgresql (https://charts.bitnami.com/bitnami), redis (oci://registry-1.docker.io/bitnamicharts) are not vendored under charts/. Rendering never downloads charts; run `helm dependency build` in the chart folder (it fetches them), and the chart is analysed as it deploys.',
+          },
+        ],
+      );
+    });
+
+    it('a render error is placed at the template line and column Helm names, in Helm\'s words', async () => {
+      const unit = await render(writeChart(renderErrorChart));
+      assert.equal(unit.problems.length, 1);
+      const [problem] = unit.problems;
+      assert.equal(problem.location.path, join(unit.root, 'templates', 'configmap.yaml'));
+      assert.equal(problem.location.line, 5);
+      assert.equal(problem.location.character, 19);
+      assert.equal(problem.severity, 'error');
+      assert.match(problem.message, /^helm template failed for chart broken: .*nil pointer evaluating interface \{\}\.region/);
+    });
+
+    it('`required` failing is placed at the template line that requires it', async () => {
+      const unit = await render(writeChart(requiredChart));
+      assert.equal(unit.problems.length, 1);
+      assert.equal(unit.problems[0].location.path, join(unit.root, 'templates', 'deployment.yaml'));
+      assert.equal(unit.problems[0].location.line, 18);
+      assert.match(unit.problems[0].message, /image is required: set it to the app's image/);
+    });
+
+    it('hooks and test pods: a pre-install Deployment with one replica and a test pod the PDB and Service select raise nothing', async () => {
+      const unit = await render(writeChart(hooksChart));
+      assert.match(unit.text, /helm.sh\/hook": pre-install,pre-upgrade/);
+      assert.deepEqual(table(placedFindings(unit)), []);
+    });
+  });
+});

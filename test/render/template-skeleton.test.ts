@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Path } from '../../server/src/manifest/path';
+import { matchPath, parseSkeleton, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
+
+/** The 1-based line a path leads to, the opaque block's line when the template prints the rest, and the values key. */
+function find(template: string, path: Path, names: Record<number, string> = {}): { line?: number; opaque?: number; values?: string } {
+  const skeleton = parseSkeleton(template);
+  const match = matchPath(skeleton, path, (depth) => names[depth]);
+  const last = match.nodes[match.nodes.length - 1];
+  const full = match.depth === path.length;
+  const target = match.opaque ?? (full ? last : undefined);
+  const action = target && (target.kind === 'opaque' ? target.value.replace(/^\{\{-?\s*/, '').replace(/\s*-?\}\}$/, '') : soleAction(target.value));
+  const key = action ? valuesKeyOf(action, target!.dot) : undefined;
+  return {
+    ...(full ? { line: last.line + 1 } : {}),
+    ...(match.opaque ? { opaque: match.opaque.line + 1 } : {}),
+    ...(key ? { values: key.join('.') } : {}),
+  };
+}
+
+const deployment = `{{- if .Values.enabled }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "app.fullname" . }}
+  labels:
+    {{- include "app.labels" . | nindent 4 }}
+spec:
+  {{- if not .Values.autoscaling.enabled }}
+  replicas: {{ .Values.replicaCount | int }}
+  {{- end }}
+  template:
+    spec:
+      containers:
+        {{- if .Values.sidecar.enabled }}
+        - name: sidecar
+          image: proxy:1
+        {{- end }}
+        - name: app
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          args:
+            - --config
+            - |
+              port: 8080
+              replicas: 9
+          env:
+          - name: MODE
+            value: {{ .Values.mode | default "prod" | quote }}
+          - name: REGION
+            value: {{ quote .Values.region }}
+          {{- with .Values.probes.readiness }}
+          readinessProbe:
+            httpGet:
+              path: /ready
+              port: {{ .port }}
+            periodSeconds: {{ .periodSeconds | default 10 }}
+          {{- end }}
+          resources:
+{{ toYaml .Values.resources | indent 12 }}
+      {{- with .Values.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- range .Values.extraVolumes }}
+      volumes:
+        - name: {{ .name }}
+      {{- end }}
+{{- end }}
+`;
+
+describe('the indentation matcher on templates', () => {
+  it('finds a key whose value is a values key, through `| int`, inside an if block', () => {
+    assert.deepEqual(find(deployment, ['spec', 'replicas']), { line: 10, values: 'replicaCount' });
+  });
+
+  it('tells sequence items apart by their literal name, whatever conditional items precede them', () => {
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 0, 'image'], { 4: 'app' }), { line: 20 });
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 1, 'image'], { 4: 'app' }), { line: 20 });
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 0, 'image'], { 4: 'sidecar' }), { line: 17 });
+  });
+
+  it('reads indentless sequences (`env:` with its items at the same column)', () => {
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 0, 'env', 1, 'value'], { 4: 'app', 6: 'REGION' }), { line: 30, values: 'region' });
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 0, 'env', 0, 'value'], { 4: 'app', 6: 'MODE' }), { line: 28, values: 'mode' });
+  });
+
+  it('does not read the lines of a block scalar as keys', () => {
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 0, 'replicas'], { 4: 'app' }), {});
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'containers', 0, 'env'], { 4: 'app' }), { line: 26 });
+  });
+
+  it('resolves `.field` inside `with .Values.…` to the values key', () => {
+    const path = ['spec', 'template', 'spec', 'containers', 0, 'readinessProbe'];
+    assert.deepEqual(find(deployment, [...path, 'periodSeconds'], { 4: 'app' }), { line: 36, values: 'probes.readiness.periodSeconds' });
+    assert.deepEqual(find(deployment, [...path, 'httpGet', 'port'], { 4: 'app' }), { line: 35, values: 'probes.readiness.port' });
+    assert.deepEqual(find(deployment, [...path, 'httpGet', 'path'], { 4: 'app' }), { line: 34 });
+  });
+
+  it('a field printed by `toYaml … | indent N` at column 0 belongs to the key above it', () => {
+    const path = ['spec', 'template', 'spec', 'containers', 0, 'resources'];
+    assert.deepEqual(find(deployment, path, { 4: 'app' }), { line: 38, opaque: 39, values: 'resources' });
+    assert.deepEqual(find(deployment, [...path, 'limits', 'memory'], { 4: 'app' }), { opaque: 39, values: 'resources' });
+  });
+
+  it('`toYaml . | nindent 8` inside `with .Values.affinity` is the values key affinity', () => {
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'affinity'], {}), { line: 41, opaque: 42, values: 'affinity' });
+  });
+
+  it('labels printed by an include are an opaque block with no values key', () => {
+    assert.deepEqual(find(deployment, ['metadata', 'labels', 'app.kubernetes.io/name']), { opaque: 7 });
+  });
+
+  it('a `range` makes `.` an element, not a values key', () => {
+    assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'volumes', 0, 'name']), { line: 46 });
+  });
+
+  it('the top-level kind line is where a whole-resource finding sits', () => {
+    assert.equal(parseSkeleton(deployment).kindLine, 2);
+  });
+
+  it('values keys through default, quote, int and toYaml; none through other functions or several keys', () => {
+    assert.deepEqual(valuesKeyOf('.Values.port | default 9898', null), ['port']);
+    assert.deepEqual(valuesKeyOf('default 9898 .Values.port', null), ['port']);
+    assert.deepEqual(valuesKeyOf('$.Values.image.pullPolicy', null), ['image', 'pullPolicy']);
+    assert.equal(valuesKeyOf('printf "%s-%s" .Values.a .Values.b', null), undefined);
+    assert.equal(valuesKeyOf('include "app.fullname" .', null), undefined);
+    assert.equal(valuesKeyOf('.Values.a | upper', null), undefined);
+    assert.equal(valuesKeyOf('.Release.Name', null), undefined);
+    assert.equal(soleAction('"{{ .Values.image.repository }}:{{ .Values.image.tag }}"'), undefined);
+    assert.equal(soleAction('"{{ .Values.port }}"'), '.Values.port');
+  });
+});
