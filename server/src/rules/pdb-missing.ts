@@ -27,7 +27,7 @@ export const pdbMissing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Several replicas and no PodDisruptionBudget',
     description:
-      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload; a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator.',
+      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload; a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once: they need no budget, and a PDB does not count their pods.',
     fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`, the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload.',
     example: ordersDeployment(),
   },
