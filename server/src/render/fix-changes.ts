@@ -21,7 +21,9 @@ export function fieldChanges(renderedUri: string, renderedText: string, document
   if (after.documents.some((d) => d.parsed.error)) return undefined;
   const changes: FieldChange[] = [];
   diff(before.documents[documentIndex]?.parsed.value, after.documents[documentIndex]?.parsed.value, [], changes);
-  for (const added of after.documents.slice(before.documents.length)) {
+  // A fix appends its new documents right after the resource's own (appendDocument), wherever that sits in the stream.
+  const addedCount = after.documents.length - before.documents.length;
+  for (const added of addedCount > 0 ? after.documents.slice(documentIndex + 1, documentIndex + 1 + addedCount) : []) {
     if (added.parsed.value && typeof added.parsed.value === 'object') changes.push({ kind: 'add-resource', object: added.parsed.value });
   }
   return changes;

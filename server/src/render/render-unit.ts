@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { kustomizationIn } from '../units/kustomization';
 import type { RenderUnit } from '../units/find-units';
+import { renderHelmUnit } from './helm-unit';
 import { renderKustomize, RenderToolMissing } from './kustomize';
 import { ToolError } from './run-tool';
 import { readSourceText } from './source-yaml';
@@ -46,12 +47,11 @@ function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
 /** Renders a chart or a Kustomize root with the user's own tool, or says why it was not. */
 export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Promise<UnitRender> {
   if (!settings.trusted) return { kind: 'skipped', reason: `${unit.tool === 'helm' ? 'helm' : 'kustomize'} runs only in a trusted workspace (it executes the workspace's ${unit.tool === 'helm' ? 'templates' : 'plugins'})` };
-  if (unit.tool === 'helm') return { kind: 'skipped', reason: 'Helm charts are not rendered yet' };
   const key = cacheKey(unit, settings);
   const hit = cache.get(key);
   if (hit) return { kind: 'rendered', unit: hit };
   try {
-    const rendered = await renderKustomize(unit.root, {
+    const rendered = unit.tool === 'helm' ? await renderHelmUnit(unit.root, settings) : await renderKustomize(unit.root, {
       configuredPath: settings.kustomizePath,
       extraPath: settings.extraPath,
       enablePlugins: settings.trusted && settings.enablePlugins,

@@ -1,0 +1,76 @@
+// `kube-resilience check` on a real Helm chart with the real helm: findings on template and values lines,
+// the Helm flags, --fix in values files and templates, and what happens without helm.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { renderTools } from '../render/render-tools';
+import { CLI, runCli } from './run-cli';
+
+const tools = renderTools();
+const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((dir) => join(dir, 'corpus-rendered', 'podinfo', 'charts', 'podinfo')).find((dir) => existsSync(dir)) ?? 'no-podinfo-chart');
+const withHelm = { PATH: [tools.folder ?? '', process.env.PATH].join(delimiter) };
+const withoutHelm = { PATH: '/nonexistent' };
+
+function chartCopy(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'kube-resilience-cli-chart-')), 'podinfo');
+  cpSync(PODINFO, dir, { recursive: true });
+  return dir;
+}
+
+/** `rule file:line` for each finding, the file relative to the chart. */
+function placed(stdout: string, chart: string): string[] {
+  return JSON.parse(stdout).findings.map((f: any) => `${f.ruleId} ${String(f.file).replace(`${chart}/`, '')}:${f.range.start.line + 1}`);
+}
+
+describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is not built') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present') }, () => {
+  it('podinfo: findings on its template and values lines, each naming the chart it was rendered from, and no "not analysed" notices', async () => {
+    const chart = chartCopy();
+    const run = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm);
+    assert.equal(run.status, 0, run.stderr);
+    const findings = placed(run.stdout, chart);
+    assert.ok(findings.includes('single-replica templates/deployment.yaml:10'), findings.join('\n'));
+    assert.ok(findings.includes('single-replica values.yaml:3'), findings.join('\n'));
+    assert.deepEqual(findings.filter((f) => f.startsWith('templated-file')), []);
+    const single = JSON.parse(run.stdout).findings.find((f: any) => f.ruleId === 'single-replica');
+    assert.deepEqual(single.rendered, { tool: 'helm', unit: chart });
+    assert.match(single.message, /\(from values key replicaCount in values\.yaml\)/);
+  });
+
+  it('--values, --release and --namespace render as the environment deploys', async () => {
+    const chart = chartCopy();
+    const run = await runCli(['check', chart, '--values', join(chart, 'values-prod.yaml'), '--release', 'web', '--namespace', 'shop', '--format', 'json', '--fail-on', 'none'], withHelm);
+    const findings = placed(run.stdout, chart);
+    assert.ok(findings.includes('hpa-min-one values-prod.yaml:4'), findings.join('\n'));
+    assert.match(run.stdout, /HorizontalPodAutoscaler shop\/web-podinfo has minReplicas 1/);
+  });
+
+  it('--set wins over the values files', async () => {
+    const chart = chartCopy();
+    const run = await runCli(['check', chart, '--set', 'replicaCount=3', '--format', 'json', '--fail-on', 'none'], withHelm);
+    assert.deepEqual(placed(run.stdout, chart).filter((f) => f.startsWith('single-replica')), []);
+  });
+
+  it('--fix edits values.yaml and writes a PDB template; a second check finds none of the fixed findings', async () => {
+    const chart = chartCopy();
+    const before = placed((await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm)).stdout, chart);
+    const fixed = await runCli(['check', chart, '--fix', '--format', 'json', '--fail-on', 'none'], withHelm);
+    assert.equal(fixed.status, 0, fixed.stderr);
+    assert.match(readFileSync(join(chart, 'values.yaml'), 'utf8'), /^# Default values for podinfo\.\n\nreplicaCount: 2\n/);
+    const again = placed((await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm)).stdout, chart);
+    assert.ok(before.includes('single-replica values.yaml:3'));
+    assert.deepEqual(again.filter((f) => f.startsWith('single-replica')), []);
+    assert.match(readFileSync(join(chart, 'templates', 'podinfo-pdb.yaml'), 'utf8'), /include "podinfo.selectorLabels" \. \| nindent 6/);
+    assert.deepEqual(again.filter((f) => f.startsWith('pdb-missing')), []);
+  });
+
+  it('without helm: one stderr line naming it and how to get it, the files analysed as before, the exit code unchanged', async () => {
+    const chart = chartCopy();
+    const run = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withoutHelm);
+    assert.equal(run.status, 0);
+    assert.equal(run.stderr.split('\n').filter((l) => /helm/.test(l)).length, 1, run.stderr);
+    assert.match(run.stderr, /helm was not found/);
+    assert.ok(placed(run.stdout, chart).some((f) => f.startsWith('templated-file templates/deployment.yaml')));
+  });
+});
