@@ -18,7 +18,8 @@ import { fixFileInSteps, preferredFix } from './fixes/apply';
 import { IncrementalAnalysis } from './rules/incremental';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
-import { toCodeAction } from './language/convert';
+import { toCodeAction, toSourceCodeAction } from './language/convert';
+import { editorUnits } from './language/units';
 import { ruleDocsHref } from './language/docs-link';
 import { parseManifest } from './manifest/parse';
 import { containsPosition } from './manifest/text';
@@ -259,6 +260,7 @@ connection.onCodeAction(async (params, token) => {
       const finding = all.find((f) => sameDiagnostic(f, diagnostic)) ?? all.find((f) => f.ruleId === diagnostic.code && containsPosition(f.range!, params.range.start));
       if (!finding) continue;
       for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic));
+      if ('rendered' in finding) actions.push(...renderedFixActions(uri, finding, diagnostic));
       const sameRule = all.filter((f) => f.ruleId === finding.ruleId && preferredFix(f));
       if (sameRule.length > 1 && !seenRules.has(finding.ruleId)) {
         seenRules.add(finding.ruleId);
@@ -292,6 +294,16 @@ connection.onCodeAction(async (params, token) => {
 interface FixRuleData {
   uri: string;
   ruleId: string;
+}
+
+/** Fixes of a finding on what a chart or overlay renders: edits of its values files, templates or patches. */
+function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnostic): CodeAction[] {
+  const units = editorUnits();
+  if (!units || !finding.range) return [];
+  return units
+    .sourceFixesAt(uri, finding.ruleId, finding.range.start.line)
+    .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path)))
+    .filter((action): action is CodeAction => !!action);
 }
 
 connection.onCodeActionResolve(async (action, token) => {

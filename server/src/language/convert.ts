@@ -1,6 +1,8 @@
 import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity, type WorkspaceEdit } from 'vscode-languageserver';
 import { offeredTitle, type Fix } from '../fixes/edit';
-import type { LineIndex } from '../manifest/text';
+import { LineIndex } from '../manifest/text';
+import type { SourceFix } from '../render/analyze-unit';
+import { pathToFileURL } from 'node:url';
 import type { Finding, Severity } from '../rules/types';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -35,4 +37,24 @@ export function toCodeAction(uri: string, lines: LineIndex, fix: Fix, diagnostic
     isPreferred: !!fix.preferred && !fix.unsafe,
     edit: toWorkspaceEdit(uri, lines, fix),
   };
+}
+
+/**
+ * A fix of a rendered finding as a code action: edits in the chart's or overlay's files (values files,
+ * templates, patches), and new files created with their content. Undefined when a file cannot be read.
+ */
+export function toSourceCodeAction(fix: SourceFix, diagnostic: Diagnostic, readText: (path: string) => string | undefined): CodeAction | undefined {
+  const documentChanges: NonNullable<WorkspaceEdit['documentChanges']> = [];
+  for (const create of fix.edits.creates) {
+    const uri = pathToFileURL(create.path).toString();
+    documentChanges.push({ kind: 'create', uri, options: { ignoreIfExists: true } });
+    documentChanges.push({ textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: create.text }] });
+  }
+  for (const file of fix.edits.edits) {
+    const text = readText(file.path);
+    if (text === undefined) return undefined;
+    const lines = new LineIndex(text);
+    documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: null }, edits: file.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.text })) });
+  }
+  return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: !!fix.preferred, edit: { documentChanges } };
 }

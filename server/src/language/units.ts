@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { findManifestFiles } from '../inventory/manifest-files';
-import { analyzeRenderedUnit, type UnitFinding } from '../render/analyze-unit';
+import { analyzeRenderedUnit, type SourceFix, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
@@ -160,6 +160,30 @@ export class EditorUnits {
       }
     }
     return out;
+  }
+
+  /**
+   * The source fixes of the rendered finding shown at this line, while every file they edit is as it was
+   * rendered: the edits were computed on that text, and a stale one could land on the wrong line.
+   */
+  sourceFixesAt(uri: string, ruleId: string, line: number): SourceFix[] {
+    const path = pathOf(uri);
+    if (!path) return [];
+    for (const result of this.results.values()) {
+      const unchanged = (file: string) => this.sourceText(file) === result.texts.get(file);
+      const now = this.sourceText(path);
+      const before = result.texts.get(path);
+      const at = (f: UnitFinding) => (before !== undefined && now !== undefined ? moveLine(before, now, f.range!.start.line) : f.range!.start.line);
+      const finding = result.findings.find((f) => f.uri === path && f.ruleId === ruleId && f.range && at(f) === line);
+      if (!finding) continue;
+      return finding.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path)));
+    }
+    return [];
+  }
+
+  /** The current text of a source file: the open document's, else the file's. */
+  sourceText(path: string): string | undefined {
+    return this.openText(path) ?? readSourceText(path);
   }
 }
 

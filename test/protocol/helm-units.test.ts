@@ -1,0 +1,76 @@
+// Helm charts in the editor: a chart renders in the background when a template is opened (trusted workspaces
+// only), its findings sit on the template line and the values line, and the quick fix edits the values file.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { renderTools } from '../render/render-tools';
+import { LspClient } from './lsp-client';
+
+const SERVER = resolve('dist/server.js');
+const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((dir) => join(dir, 'corpus-rendered', 'podinfo', 'charts', 'podinfo')).find((dir) => existsSync(dir)) ?? 'no-podinfo-chart');
+const tools = renderTools();
+const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
+
+async function editorOn(trusted: boolean): Promise<{ client: LspClient; dir: string; uri: (p: string) => string }> {
+  const dir = join(mkdtempSync(join(tmpdir(), 'kr-helm-units-')), 'podinfo');
+  cpSync(PODINFO, dir, { recursive: true });
+  const savedPath = process.env.PATH;
+  process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter);
+  const client = LspClient.start(SERVER);
+  process.env.PATH = savedPath;
+  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off' } });
+  return { client, dir, uri: (p) => pathToFileURL(join(dir, p)).toString() };
+}
+
+const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build)') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present');
+
+describe('Helm charts in the language server', { skip }, () => {
+  const cleanup: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const step of cleanup) await step();
+  });
+
+  it('in a trusted workspace: the template line and the values line show the rendered finding; the quick fix edits values.yaml', async () => {
+    const { client, dir, uri } = await editorOn(true);
+    cleanup.push(async () => {
+      await client.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const template = uri('templates/deployment.yaml');
+    await client.open(template, readFileSync(join(dir, 'templates/deployment.yaml'), 'utf8'));
+    const onTemplate = await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    const single = onTemplate.find((d) => d.code === 'single-replica')!;
+    assert.match(String(single.message), /\(from values key replicaCount in values\.yaml\)/);
+    assert.ok(!codes(onTemplate).some((c) => c.startsWith('templated-file')), 'a rendered template is not reported as unanalysable');
+
+    const values = uri('values.yaml');
+    const valuesText = readFileSync(join(dir, 'values.yaml'), 'utf8');
+    await client.open(values, valuesText);
+    const onValues = await client.diagnostics(values, (d) => codes(d).includes('single-replica@2'));
+    const actions = ((await client.codeActions(template, single.range, [single])) ?? []) as CodeAction[];
+    const fix = actions.find((a) => a.isPreferred && a.edit?.documentChanges);
+    assert.ok(fix, `a preferred fix with document changes: ${JSON.stringify(actions.map((a) => a.title))}`);
+    const valuesEdit = fix.edit!.documentChanges!.find((c): c is TextDocumentEdit => 'textDocument' in c && c.textDocument.uri === values);
+    assert.ok(valuesEdit, 'the fix edits values.yaml');
+    const fixed = TextDocument.applyEdits(TextDocument.create(values, 'yaml', 1, valuesText), valuesEdit.edits as { range: Diagnostic["range"]; newText: string }[]);
+    assert.match(fixed, /^# Default values for podinfo\.\n\nreplicaCount: 2\n/);
+    assert.ok(onValues.length > 0);
+  });
+
+  it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why', async () => {
+    const { client, dir, uri } = await editorOn(false);
+    cleanup.push(async () => {
+      await client.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const chart = uri('Chart.yaml');
+    await client.open(chart, readFileSync(join(dir, 'Chart.yaml'), 'utf8'));
+    const notice = await client.diagnostics(chart, (d) => codes(d).includes('helm-render@0'));
+    assert.match(String(notice.find((d) => d.code === 'helm-render')!.message), /helm runs only in a trusted workspace/);
+  });
+});
