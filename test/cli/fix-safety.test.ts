@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { handOver, makeReadOnly, unprivileged } from '../files/unprivileged';
+import { handOver, makeReadOnly, unprivileged, unprivilegedNode } from '../files/unprivileged';
 import * as manifests from '../rules/manifests';
 
 const CLI = resolve('dist/cli.js');
@@ -26,7 +26,7 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     return join(dir, path);
   };
   const cli = (args: string[], options: SpawnSyncOptions = {}) => {
-    const result = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' }, ...options });
+    const result = spawnSync(options.uid === undefined ? process.execPath : unprivilegedNode, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' }, ...options });
     return { status: result.status, signal: result.signal, stdout: String(result.stdout), stderr: String(result.stderr) };
   };
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { handOver, makeReadOnly, unprivileged } from '../files/unprivileged';
+import { handOver, makeReadOnly, unprivileged, unprivilegedNode } from '../files/unprivileged';
 import { mutate, seeded, seedFiles } from '../fuzz/mutate';
 import { recordRow } from '../fuzz/reliability-rows';
 import * as manifests from '../rules/manifests';
@@ -23,7 +23,7 @@ describe(`fuzz: the CLI over mutated manifests and hostile trees (seed ${SEED})`
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
   const cli = (args: string[], options: { uid?: number; gid?: number } = {}) => {
-    const run = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024, ...options });
+    const run = spawnSync(options.uid === undefined ? process.execPath : unprivilegedNode, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024, ...options });
     return { status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
   };
 

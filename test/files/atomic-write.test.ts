@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeFileAtomic } from '../../server/src/files/atomic-write';
-import { handOver, makeReadOnly, unprivileged } from './unprivileged';
+import { handOver, makeReadOnly, unprivileged, unprivilegedNode } from './unprivileged';
 
 const posix = process.platform !== 'win32';
 
@@ -48,7 +48,7 @@ describe('writeFileAtomic', () => {
     const script = `
       const { writeFileAtomic } = require(${JSON.stringify(require.resolve('../../server/src/files/atomic-write'))});
       writeFileAtomic(${JSON.stringify(path)}, (function* () { yield 'x'.repeat(100000); process.kill(process.pid, 'SIGKILL'); })());`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    const child = spawnSync(unprivilegedNode, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
     assert.equal(child.signal, 'SIGKILL', child.stderr);
     assert.equal(readFileSync(path, 'utf8'), 'kept: true\n');
   });
@@ -92,7 +92,7 @@ describe('writeFileAtomic', () => {
     const script = `
       const { writeFileAtomic } = require(${JSON.stringify(require.resolve('../../server/src/files/atomic-write'))});
       try { writeFileAtomic(${JSON.stringify(path)}, 'new'); } catch (error) { process.stdout.write(error.code); }`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', ...unprivileged });
+    const child = spawnSync(unprivilegedNode, ['--import', 'tsx', '-e', script], { encoding: 'utf8', ...unprivileged });
     assert.equal(child.stdout, 'EACCES', child.stderr);
     assert.equal(readFileSync(path, 'utf8'), 'kept\n');
     assert.deepEqual(readdirSync(folder), ['a.yaml']);

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 /**
  * Root may write any file, so a read-only file only stays read-only for someone else: as root, tests
@@ -28,3 +29,13 @@ export function makeReadOnly(path: string): void {
     chmodSync(path, 0o644);
   } else chmodSync(path, 0o444);
 }
+
+/**
+ * A node the unprivileged runner can start: this one, or else one on PATH (a Node kept in root's home,
+ * as the Node 22 pass's is, cannot be reached by `nobody`). What is tested is our code, not the Node.
+ */
+export const unprivilegedNode: string = !asRoot
+  ? process.execPath
+  : [process.execPath, ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node'].find(
+      (node) => spawnSync(node, ['--version'], { ...unprivileged, timeout: 10_000 }).status === 0,
+    ) ?? process.execPath;
