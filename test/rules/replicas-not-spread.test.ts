@@ -6,6 +6,8 @@ import { deployment, documents, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (podSpec = '', spec = '  replicas: 3\n') => deployment({ spec, podSpec, podMetadata: '' }).replace('        app: web\n    spec:', '        app: web\n        version: v2\n    spec:');
+const antiAffinity = (namespaces: string) =>
+  `      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: kubernetes.io/hostname\n${namespaces}              labelSelector:\n                matchLabels: {app: web}\n`;
 const spread = (key: string, selector = 'app: web') =>
   `      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: ${key}\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector:\n            matchLabels:\n              ${selector}\n`;
 
@@ -22,6 +24,10 @@ ruleTester(replicasNotSpread, {
       code: web('      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n'),
     },
     { name: 'one replica', code: web('', '  replicas: 1\n') },
+    { name: 'anti-affinity whose namespaces list its own (default)', code: web(antiAffinity('              namespaces: [default, other]\n')) },
+    { name: 'anti-affinity over every namespace (namespaceSelector: {})', code: web(antiAffinity('              namespaces: [other]\n              namespaceSelector: {}\n')) },
+    { name: 'anti-affinity whose namespace selector uses labels not in view counts', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {team: shop}\n')) },
+    { name: 'anti-affinity whose namespace selector names its own namespace', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: default}\n')) },
     { name: 'a host port keeps two pods off one node', code: deployment({ spec: '  replicas: 3\n', container: '          ports:\n            - containerPort: 6666\n              hostPort: 6666\n' }) },
     { name: 'ports under hostNetwork are host ports', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: true\n', container: '          ports:\n            - containerPort: 9100\n' }) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: web().replace('name: web\n', 'name: web\n  namespace: kube-system\n') },
@@ -39,6 +45,16 @@ ruleTester(replicasNotSpread, {
       code: web(spread('kubernetes.io/hostname', 'app: cache')),
       findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and its spread terms select app=cache, which its own pods do not carry: all 3 pods may run on one node/ }],
       output: web(spread('kubernetes.io/hostname', 'app: cache') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n'),
+    },
+    {
+      name: 'anti-affinity that looks only at another namespace keeps nothing apart',
+      code: web(antiAffinity('              namespaces: [shop-cache]\n')),
+      findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and its anti-affinity looks for its pods only in namespace shop-cache, not in default where they run: all 3 pods may run on one node/ }],
+    },
+    {
+      name: 'anti-affinity whose namespace selector names another namespace keeps nothing apart',
+      code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: cache}\n')),
+      findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and no spread across nodes/ }],
     },
     {
       name: 'a spread on a key that is no failure domain does not count',

@@ -89,7 +89,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       max: typeof h.object?.spec?.maxReplicas === 'number' ? h.object.spec.maxReplicas : undefined,
     })),
     pdbs,
-    spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}),
+    spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace),
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
     preStop: containersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),

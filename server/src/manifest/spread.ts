@@ -8,6 +8,28 @@ export const FAILURE_DOMAIN_KEYS = [HOSTNAME_TOPOLOGY, 'topology.kubernetes.io/z
 interface SpreadTerm {
   topologyKey?: unknown;
   labelSelector?: LabelSelector | null;
+  /** Pod affinity terms only: the namespaces whose pods the selector looks at. */
+  namespaces?: unknown;
+  namespaceSelector?: LabelSelector | null;
+}
+
+/** The label every namespace carries with its own name (Kubernetes sets it), all a namespace selector can be judged on here. */
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * Whether an anti-affinity term looks at pods of `namespace`: with neither `namespaces` nor
+ * `namespaceSelector` it looks at its own pod's namespace; `namespaceSelector: {}` means every namespace.
+ * A selector on other namespace labels cannot be judged from manifests, and counts as covering it.
+ */
+function coversNamespace(term: SpreadTerm, namespace: string | undefined): boolean {
+  const names = list(term.namespaces).filter((n): n is string => typeof n === 'string');
+  const selector = term.namespaceSelector;
+  if (namespace === undefined || (!names.length && (selector === undefined || selector === null))) return true;
+  if (names.includes(namespace)) return true;
+  if (selector === undefined || selector === null || typeof selector !== 'object') return false;
+  const keys = [...Object.keys(selector.matchLabels ?? {}), ...list(selector.matchExpressions).map((e) => e?.key)];
+  if (keys.some((key) => key !== NAMESPACE_NAME_LABEL)) return true;
+  return selectorMatches(selector, { [NAMESPACE_NAME_LABEL]: namespace });
 }
 
 function onFailureDomain(term: SpreadTerm | undefined): term is SpreadTerm {
@@ -29,12 +51,19 @@ function failureDomainTerms(podSpec: any): SpreadTerm[] {
 }
 
 /**
- * Whether a pod spec spreads pods carrying `labels` across nodes or zones: a topology spread
- * constraint or a pod anti-affinity term (required or preferred) on a failure-domain key whose
- * selector matches the pod's own labels.
+ * Whether a pod spec spreads pods carrying `labels` (in `namespace`, when given) across nodes or zones:
+ * a topology spread constraint or a pod anti-affinity term (required or preferred) on a failure-domain
+ * key whose selector matches the pod's own labels in the pod's own namespace.
  */
-export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels): boolean {
-  return failureDomainTerms(podSpec).some((term) => selectorMatches(term.labelSelector, labels));
+export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels, namespace?: string): boolean {
+  return failureDomainTerms(podSpec).some((term) => selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace));
+}
+
+/** The namespaces named by anti-affinity terms that select the pod's labels but never look at its own namespace. */
+export function otherNamespacesLookedAt(podSpec: any, labels: Labels, namespace: string): string[] {
+  return failureDomainTerms(podSpec)
+    .filter((term) => selectorMatches(term.labelSelector, labels) && !coversNamespace(term, namespace))
+    .flatMap((term) => list(term.namespaces).filter((n): n is string => typeof n === 'string'));
 }
 
 /** Selectors of node or zone spread terms that miss the pod's own labels: written to spread, spreading nothing. */

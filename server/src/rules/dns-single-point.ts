@@ -57,7 +57,7 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   if (dns.file && replicas.source !== 'hpa' && template) {
     const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
     const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
-    const spread = spreadsAcrossFailureDomains(template.spec, template.labels)
+    const spread = spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace)
       ? []
       : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
     if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, edits: [...edits, ...spread] });
@@ -74,7 +74,7 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
 function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   const template = podTemplateOf(dns);
   const replicas = inventory.effectiveReplicas(dns);
-  if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels)) return undefined;
+  if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace)) return undefined;
   const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
   const path = [...template.path, 'spec', 'topologySpreadConstraints'];
   return {

@@ -2,7 +2,7 @@ import { appendToSequence } from '../fixes/yaml-edit';
 import { describeEveryPod, describeReplicas, ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeSelector } from '../manifest/selector';
-import { claimsHostPorts, HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
+import { claimsHostPorts, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
@@ -14,7 +14,7 @@ export const replicasNotSpread: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Replicas may all land on one node',
     description:
-      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone) that selects the pod\'s own labels, only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
+      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
     fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector.',
     example: ordersDeployment(),
   },
@@ -24,9 +24,14 @@ export const replicasNotSpread: Rule = {
       const template = podTemplateOf(workload);
       if (!template) continue;
       const replicas = inventory.effectiveReplicas(workload);
-      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels) || claimsHostPorts(template.spec)) continue;
+      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, workload.namespace) || claimsHostPorts(template.spec)) continue;
       const stray = strayFailureDomainSelectors(template.spec, template.labels);
-      const why = stray.length ? `its spread terms select ${stray.map(describeSelector).join(' and ')}, which its own pods do not carry` : 'no spread across nodes';
+      const elsewhere = otherNamespacesLookedAt(template.spec, template.labels, workload.namespace);
+      const why = stray.length
+        ? `its spread terms select ${stray.map(describeSelector).join(' and ')}, which its own pods do not carry`
+        : elsewhere.length
+          ? `its anti-affinity looks for its pods only in namespace ${[...new Set(elsewhere)].join(', ')}, not in ${workload.namespace} where they run`
+          : 'no spread across nodes';
       const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
       report({
         resource: workload,
