@@ -38,6 +38,15 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.match(single.message, /\(from values key replicaCount in values\.yaml\)/);
   });
 
+  it('SARIF: results on template lines say which chart rendered them', async () => {
+    const chart = chartCopy();
+    const run = await runCli(['check', chart, '--format', 'sarif', '--sarif-root', join(chart, '..'), '--fail-on', 'none'], withHelm);
+    const results = JSON.parse(run.stdout).runs[0].results;
+    const single = results.find((r: any) => r.ruleId === 'single-replica' && r.locations[0].physicalLocation.artifactLocation.uri === 'podinfo/templates/deployment.yaml');
+    assert.ok(single, run.stdout.slice(0, 2000));
+    assert.deepEqual(single.properties, { rendered: { tool: 'helm', unit: 'podinfo' } });
+  });
+
   it('--values, --release and --namespace render as the environment deploys', async () => {
     const chart = chartCopy();
     const run = await runCli(['check', chart, '--values', join(chart, 'values-prod.yaml'), '--release', 'web', '--namespace', 'shop', '--format', 'json', '--fail-on', 'none'], withHelm);

@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { Methods } from '../../server/src/protocol';
+import { validateSimulationInput } from '../../server/src/simulate/messages';
 import { renderTools } from '../render/render-tools';
 import { LspClient } from './lsp-client';
 
@@ -60,6 +62,12 @@ describe('Helm charts in the language server', { skip }, () => {
     const fixed = TextDocument.applyEdits(TextDocument.create(values, 'yaml', 1, valuesText), valuesEdit.edits as { range: Diagnostic["range"]; newText: string }[]);
     assert.match(fixed, /^# Default values for podinfo\.\n\nreplicaCount: 2\n/);
     assert.ok(onValues.length > 0);
+
+    const input = validateSimulationInput(await client.request(Methods.simulationInput, {}));
+    assert.ok(input.ok, !input.ok ? input.error : '');
+    const names = input.value.workloads.map((w) => `${w.namespace}/${w.name}`);
+    assert.ok(names.includes('default/release-podinfo'), `the simulator runs what the chart renders: ${names.join(', ')}`);
+    assert.ok(!names.some((n) => n.includes('{{')), 'no template is simulated as a workload');
   });
 
   it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why', async () => {

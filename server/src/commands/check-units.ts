@@ -6,7 +6,7 @@ import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { applyEdits } from '../fixes/edit';
 import { analyzeRenderedUnit, mergeUnitFindings, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
-import type { SourceEdits } from '../render/types';
+import type { RenderedUnit, SourceEdits } from '../render/types';
 import { findUnits, type RenderUnit } from '../units/find-units';
 import type { Io } from './check';
 import { UsageError } from './usage-error';
@@ -42,11 +42,17 @@ function asGiven(path: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
+export interface UnitsRendered {
+  /** Files to read one by one: plain manifests, and the files of units that were not rendered. */
+  plainPaths: string[];
+  rendered: RenderedUnit[];
+}
+
 /**
- * Divides the files of a `check` into units, renders each chart and Kustomize root, and analyses what they
- * render; the rest (and every unit that could not be rendered) is left to be analysed file by file.
+ * Divides the files given into units and renders each chart and Kustomize root; the rest (and every unit
+ * that could not be rendered) is left to be read file by file. `command` names who speaks on stderr.
  */
-export async function checkUnits(paths: string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<UnitsCheck> {
+export async function renderUnits(paths: string[], values: Record<string, unknown>, io: Io, command = 'check'): Promise<UnitsRendered> {
   const mode = values.render as string;
   if (mode !== 'auto' && mode !== 'off') throw new UsageError(`--render takes auto or off, not "${mode}"`);
   const files = paths.filter((p) => p !== '-');
@@ -56,28 +62,37 @@ export async function checkUnits(paths: string[], values: Record<string, unknown
   const plainPaths = [...(paths.includes('-') ? ['-'] : []), ...divided.plain];
   if (mode === 'off') {
     const owned = new Set(divided.units.flatMap(ownedOf));
-    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], findings: [] };
+    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], rendered: [] };
   }
   const settings = settingsFrom(values);
-  const findings: UnitFinding[] = [];
+  const rendered: RenderedUnit[] = [];
   const saidMissing = new Set<string>();
   const unrendered = new Set<string>();
   for (const unit of divided.units) {
     const result = await renderUnit(unit, settings);
     if (result.kind === 'rendered') {
-      findings.push(...analyzeRenderedUnit(result.unit, options));
+      rendered.push(result.unit);
       continue;
     }
     if (result.kind === 'missing' && !saidMissing.has(result.tool)) {
       saidMissing.add(result.tool);
-      io.stderr(`kube-resilience check: ${result.tool} was not found, so ${unit.tool === 'helm' ? 'Helm charts' : 'Kustomize roots'} are analysed file by file (${result.hint})`);
+      io.stderr(`kube-resilience ${command}: ${result.tool} was not found, so ${unit.tool === 'helm' ? 'Helm charts' : 'Kustomize roots'} are read file by file (${result.hint})`);
     }
     for (const file of ownedOf(unit)) unrendered.add(file);
   }
-  const stillPlain = [...unrendered].filter((f) => !plainPaths.includes(f));
-  const base = commonFolder(files.map((f) => resolve(f)));
+  return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], rendered };
+}
+
+/**
+ * Divides the files of a `check` into units, renders each chart and Kustomize root, and analyses what they
+ * render; the rest (and every unit that could not be rendered) is left to be analysed file by file.
+ */
+export async function checkUnits(paths: string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<UnitsCheck> {
+  const { plainPaths, rendered } = await renderUnits(paths, values, io);
+  const findings = rendered.flatMap((unit) => analyzeRenderedUnit(unit, options));
+  const base = commonFolder(paths.filter((p) => p !== '-').map((f) => resolve(f)));
   const merged = mergeUnitFindings(findings, base).map((f) => Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })) }));
-  return { plainPaths: [...plainPaths, ...stillPlain], findings: merged };
+  return { plainPaths, findings: merged };
 }
 
 function commonFolder(paths: string[]): string {

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { collectFiles, readManifest, type Io } from './check';
+import { renderUnits, RENDER_OPTIONS } from './check-units';
 import { CLUSTER_OPTIONS, loadClusterFromArgs } from './cluster-args';
 import { UsageError } from './usage-error';
 import { Inventory } from '../inventory/inventory';
 import { parseManifest } from '../manifest/parse';
+import { renderedUri } from '../render/analyze-unit';
 import { buildSimInputs } from '../simulate/build-inputs';
 import { FAILURE_USAGE, parseDrainList, parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario, VOLUNTARY_EVENTS } from '../simulate/parse-scenario';
 import { renderSimulationMarkdown } from '../simulate/report-markdown';
@@ -15,11 +17,13 @@ import { withControlPlanes } from '../simulate/what-if';
 export const SIMULATE_USAGE = `kube-resilience simulate [--snapshot FILE | --context NAME | --kubeconfig FILE | --demo] [--timeout SECONDS] [PATH ...]
                       [--fail ${FAILURE_USAGE}] [--for DURATION]
                       [--control-planes N] [--event KIND:ARGS@TIME ...] [--drain NODE[,NODE...]]
-                      [--format text|json|markdown]
+                      [--format text|json|markdown] [--render auto|off] [--values FILE ...] [--set KEY=VALUE ...]
+                      [--release NAME] [--namespace NS]
   --event drain:NODE@T        kubectl drain NODE at T (PDBs, 5 s retries, full grace periods)
   --event scale-down:NODE@T   the cluster autoscaler removes NODE at T (its conditions, 600 s grace cap)
   --event upgrade-nodes@T     a rolling node upgrade from T: each worker drained in turn and replaced
   --drain NODE[,NODE...]      kubectl drain of those nodes at 0
+  charts and Kustomize roots among the PATHs are rendered (as check does) and their workloads simulated
   --fail is optional with only drains, scale-downs and upgrades (nothing fails in the control plane)`;
 
 /** Scenario syntax errors are the caller's mistakes: exit 2 with the message. */
@@ -44,6 +48,7 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       drain: { type: 'string', multiple: true, default: [] },
       format: { type: 'string', default: 'text' },
       ...CLUSTER_OPTIONS,
+      ...RENDER_OPTIONS,
     },
   });
   const format = values.format!;
@@ -64,7 +69,12 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   if (!cluster && !positionals.length) throw new UsageError('nothing to simulate: name manifests (PATH ...) or a cluster (--demo, --snapshot FILE, --context NAME)');
   const inventory = new Inventory();
   if (cluster) inventory.setCluster(cluster.resources);
-  for (const path of collectFiles(positionals)) inventory.setFile(parseManifest(path, readManifest(path, io)));
+  if (positionals.length) {
+    // What a chart or overlay deploys is what runs: its workloads come from the render, not its templates.
+    const { plainPaths, rendered } = await renderUnits(collectFiles(positionals), values, io, 'simulate');
+    for (const unit of rendered) inventory.setFile(parseManifest(renderedUri(unit), unit.text));
+    for (const path of plainPaths) inventory.setFile(parseManifest(path, readManifest(path, io)));
+  }
 
   const { topology, workloads } = buildSimInputs(inventory, cluster);
   asUsage(() => validateScenario(scenario, withControlPlanes(topology, scenario.controlPlanes), workloads));

@@ -14,6 +14,7 @@ import type { SimulationResult } from '../simulate/types';
 import { withControlPlanes } from '../simulate/what-if';
 import type { Feature } from './features';
 import type { ServerState } from './state';
+import { editorUnits } from './units';
 
 let demo: ClusterInfo | undefined;
 
@@ -22,7 +23,10 @@ function inputsFor(state: ServerState): { inputs: SimInputs; cluster: ClusterInf
   const cluster = state.cluster ?? (demo ??= demoCluster());
   const inventory = new Inventory();
   inventory.setCluster(cluster.resources);
-  for (const file of state.inventory.allFiles()) inventory.setFile(file);
+  const units = editorUnits();
+  // A chart's or overlay's files give way to what it renders: that is what runs.
+  for (const file of state.inventory.allFiles()) if (!units?.replacesPlainAnalysis(file.uri)) inventory.setFile(file);
+  for (const file of units?.renderedFiles() ?? []) inventory.setFile(file);
   return { inputs: buildSimInputs(inventory, cluster), cluster };
 }
 

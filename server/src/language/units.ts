@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { findManifestFiles } from '../inventory/manifest-files';
-import { analyzeRenderedUnit, type SourceFix, type UnitFinding } from '../render/analyze-unit';
+import { analyzeRenderedUnit, renderedUri, type SourceFix, type UnitFinding } from '../render/analyze-unit';
+import { parseManifest, type ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
@@ -17,6 +18,8 @@ interface UnitResult {
   /** The text of each source file when the unit was rendered: findings move with later edits until the next render. */
   texts: Map<string, string>;
   rendered: boolean;
+  /** What the unit renders, parsed, for the simulator. */
+  renderedFile?: ManifestFile;
 }
 
 function pathOf(uri: string): string | undefined {
@@ -121,7 +124,7 @@ export class EditorUnits {
       const texts = new Map(unit.files.map((f) => [f, readText(f) ?? '']));
       if (result.kind === 'rendered') {
         const findings = analyzeRenderedUnit(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText });
-        this.results.set(unit.root, { findings, texts, rendered: true });
+        this.results.set(unit.root, { findings, texts, rendered: true, renderedFile: parseManifest(renderedUri(result.unit), result.unit.text) });
       } else {
         const reason = result.kind === 'missing' ? `${result.tool} was not found: ${result.hint}` : result.reason;
         this.results.set(unit.root, { findings: [notice(unit, reason)], texts, rendered: false });
@@ -179,6 +182,11 @@ export class EditorUnits {
       return finding.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path)));
     }
     return [];
+  }
+
+  /** What the rendered units deploy, one parsed stream each. */
+  renderedFiles(): ManifestFile[] {
+    return [...this.results.values()].flatMap((r) => (r.renderedFile ? [r.renderedFile] : []));
   }
 
   /** The current text of a source file: the open document's, else the file's. */

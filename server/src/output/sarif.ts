@@ -106,6 +106,8 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
                 ? [{ logicalLocations: [{ kind: 'resource', name: finding.resource.name ?? finding.resource.kind, fullyQualifiedName: resourceName(finding.resource) }] }]
                 : [],
           partialFingerprints: { 'kubeResilienceFinding/v1': keys[i] },
+          // Where a finding on a template, values file, base or patch was rendered (relative to the SARIF root), as in the JSON report.
+          ...(finding.rendered ? { properties: { rendered: { tool: finding.rendered.tool, unit: relative(root, resolve(finding.rendered.unit)).split(sep).join('/') || '.' } } } : {}),
           relatedLocations: finding.related.map((r, id) => ({
             id,
             message: { text: r.message },
