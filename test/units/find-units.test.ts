@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { findUnits } from '../../server/src/units/find-units';
+import { readKustomization } from '../../server/src/units/kustomization';
 
 const dir = mkdtempSync(join(tmpdir(), 'find-units-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,5 +75,12 @@ describe('findUnits', () => {
     assert.deepEqual(findUnits(findManifestFiles(broken)).units.map((u) => u.tool), ['kustomize']);
     const plain = tree({ 'a.yaml': deployment });
     assert.deepEqual(findUnits(findManifestFiles(plain)), { units: [], plain: [join(plain, 'a.yaml')], neverResources: new Set(), owned: new Map() });
+  });
+
+  it('reads no kustomization that is a FIFO (it would never end): it is an error, not a hang', { skip: process.platform === 'win32' }, () => {
+    const fifo = tree({ 'a.yaml': deployment });
+    execFileSync('mkfifo', [join(fifo, 'kustomization.yaml')]);
+    assert.match(String(readKustomization(join(fifo, 'kustomization.yaml')).error), /not a regular file/);
+    assert.deepEqual(findUnits(findManifestFiles(fifo)).units, []);
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readRegularFileBounded } from '../files/read-bounded';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
@@ -76,8 +77,8 @@ export function readKustomization(file: string): KustomizationRefs {
   const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatesCharts: false };
   let value: any;
   try {
-    if (statSync(file).size > MAX_MANIFEST_BYTES) throw new Error('too large to be a kustomization');
-    value = parse(readFileSync(file, 'utf8'));
+    // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
+    value = parse(readRegularFileBounded(file, MAX_MANIFEST_BYTES).toString('utf8'));
   } catch (error) {
     refs.error = (error as Error).message;
     return refs;
