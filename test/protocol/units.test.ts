@@ -51,6 +51,8 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
     await client.open(base, readFileSync(join(dir, 'base/deployment.yaml'), 'utf8'));
     const onBase = await client.diagnostics(base, (d) => codes(d).includes('pdb-missing@2'));
     assert.ok(!codes(onBase).includes('single-replica@8'), 'replicas: 1 of the base is what no overlay runs');
+    assert.equal(new Set(codes(onBase)).size, codes(onBase).length, `one diagnostic per finding on a base two overlays deploy: ${codes(onBase)}`);
+    assert.match(String(onBase.find((d) => d.code === 'pdb-missing')!.message), /^in overlays\/staging: Deployment staging\/web/);
   });
 
   it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {

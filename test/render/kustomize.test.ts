@@ -1,9 +1,9 @@
 // Kustomize roots rendered by the real kubectl (Kustomize built in), findings placed on the base, patch or
 // overlay line a person edits, and --fix writing files a second check finds clean.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkUnits, fixUnits } from '../../server/src/commands/check-units';
 import type { Io } from '../../server/src/commands/check';
@@ -73,6 +73,32 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.match(readFileSync(join(tree, 'overlays', 'prod', 'pdb.yaml'), 'utf8'), /      app: web\n  unhealthyPodEvictionPolicy: AlwaysAllow\n$/);
     assert.match(readFileSync(join(tree, 'overlays', 'prod', 'web-deployment-patch.yaml'), 'utf8'), /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      topologySpreadConstraints:\n/);
     assert.deepEqual((await findingsOf(tree)).filter((f) => !f.startsWith('plain')), []);
+  });
+
+  it('--fix edits a shared base itself when every overlay that deploys it wants the same change; else each overlay gets a patch', async () => {
+    const PDB = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  maxUnavailable: 1\n  selector:\n    matchLabels:\n      app: web\n';
+    const overlay = (ns: string, extra = '') => `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: ${ns}\nresources:\n  - ../../base\n${extra}`;
+    const write = (tree: string, files: Record<string, string>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(tree, path)), { recursive: true });
+        writeFileSync(join(tree, path), text);
+      }
+    };
+    const base = { 'base/kustomization.yaml': 'resources:\n  - pdb.yaml\n', 'base/pdb.yaml': `# the budget every environment shares\n${PDB}` };
+
+    const agreed = join(work, 'agreed');
+    write(agreed, { ...base, 'overlays/a/kustomization.yaml': overlay('a'), 'overlays/b/kustomization.yaml': overlay('b') });
+    assert.equal((await fixUnits([agreed], () => findManifestFiles(agreed), VALUES, io, {})).applied, 1);
+    assert.equal(readFileSync(join(agreed, 'base', 'pdb.yaml'), 'utf8'), `# the budget every environment shares\n${PDB}  unhealthyPodEvictionPolicy: AlwaysAllow\n`);
+    assert.deepEqual(findManifestFiles(agreed).map((f) => relative(agreed, f)).sort(), ['base/kustomization.yaml', 'base/pdb.yaml', 'overlays/a/kustomization.yaml', 'overlays/b/kustomization.yaml']);
+    assert.deepEqual(await findingsOf(agreed), []);
+
+    const split = join(work, 'split');
+    const policy = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  unhealthyPodEvictionPolicy: IfHealthyBudget\n';
+    write(split, { ...base, 'overlays/a/kustomization.yaml': overlay('a'), 'overlays/b/kustomization.yaml': overlay('b'), 'overlays/c/kustomization.yaml': overlay('c', 'patches:\n  - path: policy.yaml\n'), 'overlays/c/policy.yaml': policy });
+    await fixUnits([split], () => findManifestFiles(split), VALUES, io, {});
+    assert.equal(readFileSync(join(split, 'base', 'pdb.yaml'), 'utf8'), `# the budget every environment shares\n${PDB}`, 'overlay c chose its policy: the base stays');
+    assert.deepEqual(await findingsOf(split), []);
   });
 
   it('on podinfo: the overlays speak of their namespaces, the bases name the overlays, no patch or transformer config is a resource', { skip: PODINFO ? false : 'the shared podinfo tree is absent' }, async () => {

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../files/atomic-write';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { applyEdits } from '../fixes/edit';
-import { analyzeRenderedUnit, mergeUnitFindings, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
+import { analyzeRenderedUnit, mergeUnitFindings, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import type { RenderedUnit, SourceEdits } from '../render/types';
 import { findUnits, type RenderUnit } from '../units/find-units';
@@ -46,6 +46,8 @@ export interface UnitsRendered {
   /** Files to read one by one: plain manifests, and the files of units that were not rendered. */
   plainPaths: string[];
   rendered: RenderedUnit[];
+  /** The roots that deploy a file (absolute paths). */
+  deployersOf: DeployersOf;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const plainPaths = [...(paths.includes('-') ? ['-'] : []), ...divided.plain];
   if (mode === 'off') {
     const owned = new Set(divided.units.flatMap(ownedOf));
-    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], rendered: [] };
+    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], rendered: [], deployersOf: () => [] };
   }
   const settings = settingsFrom(values);
   const rendered: RenderedUnit[] = [];
@@ -80,7 +82,8 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
     }
     for (const file of ownedOf(unit)) unrendered.add(file);
   }
-  return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], rendered };
+  const deployersOf = (path: string) => (divided.owned.get(resolve(path)) ?? []).map((unit) => unit.root);
+  return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], rendered, deployersOf };
 }
 
 /**
@@ -88,10 +91,10 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
  * render; the rest (and every unit that could not be rendered) is left to be analysed file by file.
  */
 export async function checkUnits(paths: string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<UnitsCheck> {
-  const { plainPaths, rendered } = await renderUnits(paths, values, io);
+  const { plainPaths, rendered, deployersOf } = await renderUnits(paths, values, io);
   const findings = rendered.flatMap((unit) => analyzeRenderedUnit(unit, options));
   const base = commonFolder(paths.filter((p) => p !== '-').map((f) => resolve(f)));
-  const merged = mergeUnitFindings(findings, base).map((f) => Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })) }));
+  const merged = mergeUnitFindings(findings, base, deployersOf).map((f) => Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })) }));
   return { plainPaths, findings: merged };
 }
 

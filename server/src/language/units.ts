@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { findManifestFiles } from '../inventory/manifest-files';
-import { analyzeRenderedUnit, renderedUri, type SourceFix, type UnitFinding } from '../render/analyze-unit';
+import { analyzeRenderedUnit, mergeUnitFindings, renderedUri, type SourceFix, type UnitFinding } from '../render/analyze-unit';
 import { parseManifest, type ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
@@ -54,6 +54,7 @@ export class EditorUnits {
   private layoutFound: DeploymentUnits | undefined;
   private readonly results = new Map<string, UnitResult>();
   private readonly running = new Map<string, AbortController>();
+  private mergedCache: { findings: UnitFinding[]; texts: Map<string, string> } | undefined;
 
   constructor(private readonly state: ServerState) {}
 
@@ -62,6 +63,7 @@ export class EditorUnits {
     this.layout = undefined;
     this.layoutFound = undefined;
     this.results.clear();
+    this.mergedCache = undefined;
     for (const controller of this.running.values()) controller.abort();
     this.running.clear();
   }
@@ -124,9 +126,11 @@ export class EditorUnits {
       const texts = new Map(unit.files.map((f) => [f, readText(f) ?? '']));
       if (result.kind === 'rendered') {
         const findings = analyzeRenderedUnit(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText });
+        this.mergedCache = undefined;
         this.results.set(unit.root, { findings, texts, rendered: true, renderedFile: parseManifest(renderedUri(result.unit), result.unit.text) });
       } else {
         const reason = result.kind === 'missing' ? `${result.tool} was not found: ${result.hint}` : result.reason;
+        this.mergedCache = undefined;
         this.results.set(unit.root, { findings: [notice(unit, reason)], texts, rendered: false });
       }
     } catch (error) {
@@ -152,17 +156,30 @@ export class EditorUnits {
   findingsFor(uri: string, text: string): Finding[] {
     const path = pathOf(uri);
     if (!path || !this.state.settings.render) return [];
+    const { findings, texts } = this.merged();
+    const before = texts.get(path) ?? text;
     const out: Finding[] = [];
-    for (const result of this.results.values()) {
-      const before = result.texts.get(path) ?? text;
-      for (const finding of result.findings) {
-        if (finding.uri !== path || !finding.range) continue;
-        const line = moveLine(before, text, finding.range.start.line);
-        const shift = line - finding.range.start.line;
-        out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
-      }
+    for (const finding of findings) {
+      if (finding.uri !== path || !finding.range) continue;
+      const line = moveLine(before, text, finding.range.start.line);
+      const shift = line - finding.range.start.line;
+      out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
     }
     return out;
+  }
+
+  /**
+   * Every unit's findings, one per source place: a base that several roots deploy holds one finding naming
+   * them, as `check` reports it. Kept until the next render, with the source texts they were found on.
+   */
+  private merged(): { findings: UnitFinding[]; texts: Map<string, string> } {
+    if (this.mergedCache) return this.mergedCache;
+    const texts = new Map<string, string>();
+    for (const result of this.results.values()) for (const [file, text] of result.texts) texts.set(file, text);
+    const all = [...this.results.values()].flatMap((r) => r.findings);
+    const folder = this.state.roots.map(pathOf).find((p): p is string => !!p) ?? '';
+    const deployersOf = (file: string) => (this.layoutFound?.owned.get(resolve(file)) ?? []).map((unit) => unit.root);
+    return (this.mergedCache = { findings: mergeUnitFindings(all, folder, deployersOf), texts });
   }
 
   /**
@@ -172,16 +189,13 @@ export class EditorUnits {
   sourceFixesAt(uri: string, ruleId: string, line: number): SourceFix[] {
     const path = pathOf(uri);
     if (!path) return [];
-    for (const result of this.results.values()) {
-      const unchanged = (file: string) => this.sourceText(file) === result.texts.get(file);
-      const now = this.sourceText(path);
-      const before = result.texts.get(path);
-      const at = (f: UnitFinding) => (before !== undefined && now !== undefined ? moveLine(before, now, f.range!.start.line) : f.range!.start.line);
-      const finding = result.findings.find((f) => f.uri === path && f.ruleId === ruleId && f.range && at(f) === line);
-      if (!finding) continue;
-      return finding.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path)));
-    }
-    return [];
+    const { findings, texts } = this.merged();
+    const unchanged = (file: string) => this.sourceText(file) === texts.get(file);
+    const now = this.sourceText(path);
+    const before = texts.get(path);
+    const at = (f: UnitFinding) => (before !== undefined && now !== undefined ? moveLine(before, now, f.range!.start.line) : f.range!.start.line);
+    const finding = findings.find((f) => f.uri === path && f.ruleId === ruleId && f.range && at(f) === line);
+    return finding ? finding.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) : [];
   }
 
   /** What the rendered units deploy, one parsed stream each. */

@@ -24,6 +24,9 @@ export interface SourceFix {
   edits: SourceEdits;
 }
 
+/** Which roots deploy a source file (a base several overlays share), for merging their findings. */
+export type DeployersOf = (path: string) => string[];
+
 /** A finding on what a unit renders, placed on its source file; its fixes are edits of source files. */
 export interface UnitFinding extends Finding {
   rendered: { tool: 'helm' | 'kustomize'; unit: string };
@@ -121,7 +124,7 @@ function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes'>, compute: () 
  * it, naming the roots it holds for ("in overlays/prod and overlays/staging: …"). A finding in a file outside its
  * root's folder names its root too, so that a base's finding says which deployment it is about.
  */
-export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string): UnitFinding[] {
+export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, deployersOf: DeployersOf = () => []): UnitFinding[] {
   const groups = new Map<string, UnitFinding[]>();
   for (const finding of findings) {
     const key = `${finding.ruleId}|${finding.uri}|${finding.range?.start.line}|${finding.range?.start.character}`;
@@ -146,8 +149,22 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string): 
     const message = [...byMessage].map(([text, units]) => `in ${joinAnd(units)}: ${text}`).join(' · ');
     const severity = group.map((f) => f.severity).sort((a, b) => RANK[b] - RANK[a])[0];
     const merged = { ...first, message, severity, fixes: [] };
-    return withSourceFixes(merged, () => first.sourceFixes);
+    return withSourceFixes(merged, () => agreedBaseFix(group, roots, deployersOf) ?? first.sourceFixes);
   });
+}
+
+/**
+ * A base shared by several roots is edited itself only when every root that deploys it reports the finding
+ * and wants the same edit of the base; otherwise each root gets its own patch.
+ */
+function agreedBaseFix(group: UnitFinding[], roots: string[], deployersOf: DeployersOf): SourceFix[] | undefined {
+  const deployers = group[0].uri ? deployersOf(group[0].uri) : [];
+  if (roots.length < 2 || !deployers.length || !deployers.every((root) => roots.includes(root))) return undefined;
+  const wanted = group.map((f) => f.sourceFixes.find((fix) => fix.preferred));
+  const bases = wanted.map((fix) => fix?.edits.sharedBase);
+  if (bases.some((b) => !b) || new Set(bases.map((b) => JSON.stringify(b))).size !== 1) return undefined;
+  const title = wanted[0]!.title.replace(/ \(edit [^)]*\)$/, '');
+  return [{ title: `${title} (${bases[0]!.title})`, preferred: true, edits: bases[0]! }];
 }
 
 const RANK = { error: 3, warning: 2, info: 1, hint: 0 } as const;

@@ -58,6 +58,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     }
     if (change.kind === 'remove' || !mergeInto(newPatch, input.rendered, change.path, change.value)) return undefined;
   }
+  const sharedBase = Object.keys(newPatch).length && !input.changes.some((c) => c.kind === 'add-resource') ? baseEdits(input, fieldChanges) : undefined;
   const created = new Set<string>();
   const fileName = (stem: string) => {
     for (let n = 1; ; n++) {
@@ -98,7 +99,23 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   }
   const touched = [...result.edits.map((e) => e.path), ...result.creates.map((c) => c.path)].map((p) => relative(dirname(input.root), p) || basename(p));
   result.title = `edit ${touched.join(', ')}`;
+  if (sharedBase) result.sharedBase = sharedBase;
   return result;
+}
+
+/** The changes written into the base file the resource comes from (outside this root), when each field can be. */
+function baseEdits(input: KustomizeFixInput, changes: Exclude<FieldChange, { kind: 'add-resource' }>[]): SourceEdits | undefined {
+  const base = input.originResource(input.index);
+  if (!base?.file || within(input.root, base.file.uri)) return undefined;
+  const edits: SourceEdits['edits'][number]['edits'] = [];
+  for (const change of changes) {
+    if (input.patchSetting(input.index, change.path)) return undefined;
+    const at = sourcePath(base, input.rendered, change.path);
+    const made = at && (change.kind === 'set' ? setField(base, at, change.value) : removeField(base, at));
+    if (!made) return undefined;
+    edits.push(...made);
+  }
+  return { edits: [{ path: base.file.uri, edits }], creates: [], title: `edit ${basename(dirname(base.file.uri))}/${basename(base.file.uri)}` };
 }
 
 /** The file a resource comes from, when it belongs to this root alone (not a base other roots may deploy). */

@@ -27,6 +27,11 @@ export interface SourceEdits {
   creates: { path: string; text: string }[];
   /** What the fix does in words a person reads in the lightbulb ("set replicaCount: 2 in values-prod.yaml"). */
   title?: string;
+  /**
+   * The same change written into the shared base the field comes from, instead of a patch in this root:
+   * the right fix only when every root that deploys the base wants it (decided where the roots are seen together).
+   */
+  sharedBase?: SourceEdits;
 }
 
 /** A problem of the unit as a whole (a render error, dependencies not vendored), shown where it is caused. */
