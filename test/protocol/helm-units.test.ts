@@ -1,33 +1,22 @@
 // Helm charts in the editor: a chart renders in the background when a template is opened (trusted workspaces
 // only), its findings sit on the template line and the values line, and the quick fix edits the values file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Methods } from '../../server/src/protocol';
 import { validateSimulationInput } from '../../server/src/simulate/messages';
 import { renderTools } from '../render/render-tools';
-import { LspClient } from './lsp-client';
+import { editorOnCopy } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
 const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((dir) => join(dir, 'corpus-rendered', 'podinfo', 'charts', 'podinfo')).find((dir) => existsSync(dir)) ?? 'no-podinfo-chart');
 const tools = renderTools();
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
 
-async function editorOn(trusted: boolean): Promise<{ client: LspClient; dir: string; uri: (p: string) => string }> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'kr-helm-units-')), 'podinfo');
-  cpSync(PODINFO, dir, { recursive: true });
-  const savedPath = process.env.PATH;
-  process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter);
-  const client = LspClient.start(SERVER);
-  process.env.PATH = savedPath;
-  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off' } });
-  return { client, dir, uri: (p) => pathToFileURL(join(dir, p)).toString() };
-}
+const editorOn = (trusted: boolean) => editorOnCopy(SERVER, PODINFO, trusted, 'podinfo');
 
 const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build)') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present');
 

@@ -1,30 +1,19 @@
 // Kustomize roots in the editor: rendered in the background on open (trusted workspaces only), findings on the
 // patch and base lines, kept and moved while typing, a patch never analysed as a resource.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver';
 import { renderTools } from '../render/render-tools';
-import { LspClient } from './lsp-client';
+import { editorOnCopy } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
 const FIXTURE = resolve('test/render/fixtures/kustomize-shop');
 const tools = renderTools();
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
 
-async function editorOn(trusted: boolean): Promise<{ client: LspClient; dir: string; uri: (p: string) => string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'kr-units-'));
-  cpSync(FIXTURE, dir, { recursive: true });
-  const savedPath = process.env.PATH;
-  process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter);
-  const client = LspClient.start(SERVER);
-  process.env.PATH = savedPath;
-  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off' } });
-  return { client, dir, uri: (p) => pathToFileURL(join(dir, p)).toString() };
-}
+const editorOn = (trusted: boolean) => editorOnCopy(SERVER, FIXTURE, trusted);
 
 describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? tools.skip : 'dist/server.js is not built (npm run build)' }, () => {
   const cleanup: (() => Promise<void>)[] = [];

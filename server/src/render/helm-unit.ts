@@ -3,19 +3,11 @@ import { dirname, join, resolve } from 'node:path';
 import { renderHelmChart } from './helm';
 import { RenderToolMissing } from './kustomize';
 import { findTool } from './run-tool';
+import type { RenderSettings } from './render-unit';
 import type { RenderedUnit } from './types';
 
-export interface HelmUnitSettings {
-  /** kubeResilience.helm.path */
-  helmPath?: string;
-  extraPath?: string[];
-  release?: string;
-  namespace?: string;
-  valuesFiles?: string[];
-  set?: string[];
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+/** The settings a chart's render takes (the rest of RenderSettings is Kustomize's). */
+export type HelmUnitSettings = Pick<RenderSettings, 'helmPath' | 'extraPath' | 'release' | 'namespace' | 'valuesFiles' | 'set' | 'signal' | 'timeoutMs'>;
 
 /** The helm program from the setting, kubeResilience.extraPath or PATH; missing, a message on how to get it. */
 export function helmProgram(settings: Pick<HelmUnitSettings, 'helmPath' | 'extraPath'>): string {
