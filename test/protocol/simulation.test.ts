@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { CodeLens } from 'vscode-languageserver';
 import { Methods } from '../../server/src/protocol';
-import { SIMULATE_WORKLOAD_COMMAND, validateSimulationInput, validateSimulationResult } from '../../server/src/simulate/messages';
+import { SIMULATE_WORKLOAD_COMMAND, validateFindingLocation, validateSimulationInput, validateSimulationResult } from '../../server/src/simulate/messages';
 import { LspClient, positionOf } from './lsp-client';
 
 const SERVER = resolve('dist/server.js');
@@ -87,6 +87,17 @@ describe('simulation requests and code lens over stdio', { skip: existsSync(SERV
     assert.ok(input.workloads.some((w) => w.namespace === 'payments' && w.name === 'checkout'), 'the workspace manifest is simulated with the cluster');
     const placed = input.nodes.flatMap((n) => n.pods).filter((p) => p.workload === 'checkout');
     assert.equal(placed.length, 1, 'its one replica is drawn on one node');
+  });
+
+  it('locates the finding a blocked drain links to: its range when the rule fires, the kind line otherwise, null when nothing states it', async () => {
+    const single = (await client.diagnostics(uri)).find((d) => d.code === 'single-replica')!;
+    const ref = { kind: 'Deployment', namespace: 'payments', name: 'checkout' };
+    assert.deepEqual(validateFindingLocation(await client.request(Methods.locateFinding, { ...ref, ruleId: 'single-replica' })), { ok: true, value: { uri, range: single.range } });
+    const kindLine = validateFindingLocation(await client.request(Methods.locateFinding, { ...ref, ruleId: 'pdb-blocks-eviction' }));
+    assert.ok(kindLine.ok && kindLine.value);
+    assert.equal(kindLine.value.range.start.line, 1, 'no such finding: the kind: line of the Deployment');
+    assert.deepEqual(await client.request(Methods.locateFinding, { ...ref, name: 'elsewhere', ruleId: 'single-replica' }), null);
+    await assert.rejects(client.request(Methods.locateFinding, { ruleId: 3 }), /finding/);
   });
 
   it('simulates a scenario on the demo cluster with the real engine', async () => {
