@@ -210,6 +210,7 @@ documents.onDidClose((e) => {
 });
 
 connection.onDidChangeWatchedFiles((params) => {
+  void editorUnits()?.filesChanged(params.changes.map((c) => ({ uri: c.uri, created: c.type === FileChangeType.Created, deleted: c.type === FileChangeType.Deleted })));
   for (const change of params.changes) {
     const disk = diskUri(change.uri);
     if (openDocumentAt(disk) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;

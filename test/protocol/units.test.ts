@@ -1,7 +1,7 @@
 // Kustomize roots in the editor: rendered in the background on open (trusted workspaces only), findings on the
 // patch and base lines, kept and moved while typing, a patch never analysed as a resource.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver';
@@ -42,6 +42,33 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
     assert.ok(!codes(onBase).includes('single-replica@8'), 'replicas: 1 of the base is what no overlay runs');
     assert.equal(new Set(codes(onBase)).size, codes(onBase).length, `one diagnostic per finding on a base two overlays deploy: ${codes(onBase)}`);
     assert.match(String(onBase.find((d) => d.code === 'pdb-missing')!.message), /^in overlays\/staging: Deployment staging\/web/);
+  });
+
+  it('an overlay created on disk (a checkout) is found once the editor reports the new files; a deleted one takes its findings along', async () => {
+    const { client, dir, uri } = await editorOn(true);
+    cleanup.push(async () => {
+      await client.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const staging = uri('overlays/staging/replicas.yaml');
+    await client.open(staging, readFileSync(join(dir, 'overlays/staging/replicas.yaml'), 'utf8'));
+    await client.diagnostics(staging, (d) => codes(d).includes('replicas-not-spread@5'));
+    mkdirSync(join(dir, 'overlays/qa'));
+    const kustomization = readFileSync(join(dir, 'overlays/staging/kustomization.yaml'), 'utf8').replace('namespace: staging', 'namespace: qa');
+    writeFileSync(join(dir, 'overlays/qa/kustomization.yaml'), kustomization);
+    writeFileSync(join(dir, 'overlays/qa/replicas.yaml'), readFileSync(join(dir, 'overlays/staging/replicas.yaml'), 'utf8').replace('replicas: 2', 'replicas: 3'));
+    const created = ['overlays/qa/kustomization.yaml', 'overlays/qa/replicas.yaml'].map((p) => ({ uri: uri(p), type: 1 }));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: created });
+    const qa = uri('overlays/qa/replicas.yaml');
+    await client.open(qa, readFileSync(join(dir, 'overlays/qa/replicas.yaml'), 'utf8'));
+    const onQa = await client.diagnostics(qa, (d) => codes(d).includes('replicas-not-spread@5'));
+    assert.match(String(onQa.find((d) => d.code === 'replicas-not-spread')!.message), /Deployment qa\/web: 3 replicas/);
+
+    rmSync(join(dir, 'overlays/qa/kustomization.yaml'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('overlays/qa/kustomization.yaml'), type: 3 }] });
+    await client.notify('textDocument/didSave', { textDocument: { uri: qa } });
+    const alone = await client.diagnostics(qa, (d) => !d.some((x) => /qa\/web/.test(String(x.message))));
+    assert.ok(alone.every((d) => !/qa\/web/.test(String(d.message))), 'the overlay is gone: its rendered findings with it');
   });
 
   it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {

@@ -77,10 +77,35 @@ export class EditorUnits {
 
   /** A file of a unit was opened or saved: render its units again. */
   async touched(uri: string): Promise<void> {
-    const path = pathOf(uri);
-    if (!path || !this.state.settings.enable || !this.state.settings.render) return;
+    await this.touchedMany([uri]);
+  }
+
+  private async touchedMany(uris: readonly string[]): Promise<void> {
+    if (!this.state.settings.enable || !this.state.settings.render) return;
     const layout = await this.units();
-    for (const unit of layout.owned.get(resolve(path)) ?? []) void this.render(unit);
+    const units = new Set<RenderUnit>();
+    for (const path of uris.map(pathOf)) if (path) for (const unit of layout.owned.get(resolve(path)) ?? []) units.add(unit);
+    for (const unit of units) void this.render(unit);
+  }
+
+  /**
+   * Files changed on disk outside the editor (a checkout, a generator): a file created or deleted, or a
+   * Chart.yaml or kustomization changed, can make or unmake units, so the workspace is divided again; the
+   * units holding the changed files render again (a render whose files are unchanged comes from the cache).
+   */
+  async filesChanged(changes: readonly { uri: string; created: boolean; deleted: boolean }[]): Promise<void> {
+    const reshapes = changes.some((c) => c.created || c.deleted || /(^|[\\/])(Chart\.yaml|kustomization\.ya?ml|Kustomization)$/.test(c.uri));
+    if (reshapes) {
+      this.layout = undefined;
+      this.layoutFound = undefined;
+      const layout = await this.units();
+      // A chart or root that is gone takes its findings with it.
+      const gone = [...this.results.keys()].filter((root) => !layout.units.some((unit) => unit.root === root));
+      for (const root of gone) this.results.delete(root);
+      this.mergedCache = undefined;
+      if (gone.length) this.state.revalidateOpen();
+    }
+    await this.touchedMany(changes.map((c) => c.uri));
   }
 
   private settings(unit: RenderUnit): RenderSettings {
