@@ -14,6 +14,15 @@ describe('rule documentation', () => {
     }
   });
 
+  it("the README's rule table names every rule, and no rule that does not exist", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Rules'), readme.indexOf('\n## ', readme.indexOf('## Rules') + 1));
+    const named = new Set([...section.matchAll(/^\|[^|]*\|(.*)\|$/gm)].flatMap((row) => [...row[1].matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1])));
+    const ids = RULES.map((r) => r.meta.id);
+    assert.deepEqual(ids.filter((id) => !named.has(id)), [], 'rules missing from the README table');
+    assert.deepEqual([...named].filter((id) => !ids.includes(id)), [], 'names in the README table that are no rule');
+  });
+
   it('the committed docs are what `npm run docs` generates', () => {
     const stale: string[] = [];
     for (const [path, text] of pages) if (!existsSync(path) || readFileSync(path, 'utf8') !== text) stale.push(path);
