@@ -1,7 +1,7 @@
 // Kustomize roots rendered by the real kubectl (Kustomize built in), findings placed on the base, patch or
 // overlay line a person edits, and --fix writing files a second check finds clean.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -99,6 +99,19 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     await fixUnits([split], () => findManifestFiles(split), VALUES, io, {});
     assert.equal(readFileSync(join(split, 'base', 'pdb.yaml'), 'utf8'), `# the budget every environment shares\n${PDB}`, 'overlay c chose its policy: the base stays');
     assert.deepEqual(await findingsOf(split), []);
+  });
+
+  it('--fix writes no file through a link that leads outside the folders named', async () => {
+    const tree = join(work, 'linked');
+    cpSync(FIXTURE, tree, { recursive: true });
+    const outside = join(work, 'outside-pdb.yaml');
+    writeFileSync(outside, readFileSync(join(tree, 'overlays', 'prod', 'pdb.yaml'), 'utf8'));
+    rmSync(join(tree, 'overlays', 'prod', 'pdb.yaml'));
+    symlinkSync(outside, join(tree, 'overlays', 'prod', 'pdb.yaml'));
+    const before = readFileSync(outside, 'utf8');
+    await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(readFileSync(outside, 'utf8'), before, 'the file outside the tree is untouched');
+    assert.ok(lstatSync(join(tree, 'overlays', 'prod', 'pdb.yaml')).isSymbolicLink(), 'the link is still a link');
   });
 
   it('on podinfo: the overlays speak of their namespaces, the bases name the overlays, no patch or transformer config is a resource', { skip: PODINFO ? false : 'the shared podinfo tree is absent' }, async () => {
