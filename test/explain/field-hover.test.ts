@@ -3,16 +3,17 @@ import { describe, it } from 'node:test';
 import { hover, PDB, workload } from './hover-helpers';
 
 describe('field hovers', () => {
-  it('replicas: what it means under failure, with the finding on that line', () => {
+  it('replicas: what it means under failure, with the finding on that line named by its rule, not repeated (the editor shows it above)', () => {
     const text = hover(workload('Deployment', '  replicas: 1\n'), 'replicas')!;
     assert.match(text, /^\*\*replicas\*\* — Deployment web/);
     assert.match(text, /Pods the controller keeps running \(1\)\. With 1, every drain, node crash or eviction is an outage/);
-    assert.match(text, /- `single-replica` \(warning\) Deployment web runs 1 pod/);
+    assert.match(text, /- `single-replica` \(warning\): One replica and no autoscaler\n/);
+    assert.doesNotMatch(text, /Deployment web runs 1 pod/);
   });
 
   it('the finding on the line links to its rule\'s page when the caller knows where the docs are', () => {
     const text = hover(workload('Deployment', '  replicas: 1\n'), 'replicas', {}, { ruleHref: (id) => `https://docs.example/${id}` })!;
-    assert.match(text, /- \[`single-replica`\]\(https:\/\/docs\.example\/single-replica\) \(warning\) Deployment web runs 1 pod/);
+    assert.match(text, /- \[`single-replica`\]\(https:\/\/docs\.example\/single-replica\) \(warning\): One replica and no autoscaler/);
   });
 
   it('probe timings: the budget this probe gives', () => {

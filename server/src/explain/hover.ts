@@ -4,6 +4,7 @@ import type { ManifestFile, Resource } from '../manifest/parse';
 import { kindRange, rangeOfPath } from '../manifest/path';
 import { containsPosition, type Position, type Range } from '../manifest/text';
 import { describeResource, isWorkload } from '../manifest/workload';
+import { ruleById } from '../rules/index';
 import type { Finding } from '../rules/types';
 import { resilienceCard, ruleLabel, type RuleHref } from './card';
 import { drainLink } from './drain-link';
@@ -60,7 +61,8 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const here = findings.filter((f) => f.range && f.range.start.line === range.start.line);
     const key = String(path[path.length - 1]);
     const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
-    if (here.length) lines.push('', ...here.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} (${f.severity}) ${f.message}`));
+    // The rule's title, not the message: the editor shows the diagnostic's own text right above the hover.
+    if (here.length) lines.push('', ...here.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} (${f.severity}): ${ruleById(f.ruleId)?.meta.title ?? f.message}`));
     return { text: literalTildes(withDrainLink(lines.join('\n'), here.length > 0, resource, inventory)), range };
   }
   return undefined;
