@@ -27,6 +27,7 @@ import { analyzeFile } from './rules/engine';
 import type { Finding } from './rules/types';
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from './settings';
 import { hoverAt } from './explain/hover';
+import { renderedHover } from './explain/rendered-hover';
 import type { ClusterInfo } from './cluster/types';
 import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
@@ -233,7 +234,9 @@ connection.onHover((params) => {
   const file = inventory.getFile(doc.uri);
   if (!file) return null;
   const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster, { ruleHref: ruleDocsHref });
-  return markdown ? { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range } : null;
+  if (markdown) return { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range };
+  const rendered = renderedHover(findingsFor(doc.uri), params.position.line, ruleDocsHref);
+  return rendered ? { contents: { kind: 'markdown', value: rendered } } : null;
 });
 
 function sameDiagnostic(finding: Finding, diagnostic: Diagnostic): boolean {

@@ -39,6 +39,10 @@ describe('Helm charts in the language server', { skip }, () => {
     assert.match(String(single.message), /\(from values key replicaCount in values\.yaml\)/);
     assert.ok(!codes(onTemplate).some((c) => c.startsWith('templated-file')), 'a rendered template is not reported as unanalysable');
 
+    const hover = (await client.request('textDocument/hover', { textDocument: { uri: template }, position: { line: 9, character: 4 } })) as { contents: { value: string } };
+    assert.match(hover.contents.value, /`single-replica`\S* \(warning\): One replica and no autoscaler — from values key replicaCount in values\.yaml/);
+    assert.ok(!String(hover.contents.value).includes(String(single.message)), 'the hover does not repeat the diagnostic');
+
     const values = uri('values.yaml');
     const valuesText = readFileSync(join(dir, 'values.yaml'), 'utf8');
     await client.open(values, valuesText);
