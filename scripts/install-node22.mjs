@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { run, withLock } from './install-lock.mjs';
 
 export const NODE22_VERSION = '22.23.5'; // exact, never a range: every run must test the same Node
 
@@ -33,11 +34,6 @@ export function installedNode22() {
   return versionOf(binary) === `v${NODE22_VERSION}` ? binary : undefined;
 }
 
-function run(command, args, options) {
-  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.error?.message ?? result.signal}):\n${result.stderr ?? ''}`);
-  return result.stdout;
-}
 
 function install() {
   const npmPackage = packageByPlatform[`${process.platform}-${process.arch}`];
@@ -63,8 +59,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const started = Date.now();
   try {
     if (!installedNode22()) {
-      console.log(`install-node22: Node ${NODE22_VERSION} into ${installRoot()}`);
-      install();
+      await withLock(installRoot(), () => {
+        if (installedNode22()) return; // another run installed it while this one waited
+        console.log(`install-node22: Node ${NODE22_VERSION} into ${installRoot()}`);
+        install();
+      });
     }
     console.log(`install-node22: ready in ${Math.round((Date.now() - started) / 1000)} s (${node22Binary()})`);
   } catch (error) {

@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
+import { run, withLock } from './install-lock.mjs';
 
 export const HELM_VERSION = '4.1.4';
 export const KUBECTL_VERSION = '1.33.9';
@@ -37,11 +38,6 @@ export function installedRenderTools() {
   return helm.includes(`v${HELM_VERSION}`) && kubectl.includes(`v${KUBECTL_VERSION}`) ? folder : undefined;
 }
 
-function run(command, args, options) {
-  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.error?.message ?? result.signal}):\n${result.stderr ?? ''}`);
-  return result.stdout;
-}
 
 /** The entries of a zip archive by name (stored or deflated; the layer is neither zip64 nor encrypted). */
 function zipEntries(archive) {
@@ -69,45 +65,6 @@ function zipEntries(archive) {
     offset += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
-}
-
-/** Holds a lock folder while `work` runs, so two runs (two worktrees, CI and a developer) never install at once. */
-async function withLock(work) {
-  mkdirSync(installRoot(), { recursive: true });
-  const lock = join(installRoot(), '.lock');
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-      if (lockHolderIsGone(lock)) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`${lock} is held by another install for over 10 minutes`);
-      else await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  try {
-    return work();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-function lockHolderIsGone(lock) {
-  let pid;
-  try {
-    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
-  } catch {
-    return false; // being written right now
-  }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return error.code === 'ESRCH';
-  }
 }
 
 function install() {
@@ -139,7 +96,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const started = Date.now();
   try {
     if (!installedRenderTools()) {
-      await withLock(() => {
+      await withLock(installRoot(), () => {
         if (installedRenderTools()) return; // another run installed them while this one waited
         console.log(`install-render-tools: helm ${HELM_VERSION} and kubectl ${KUBECTL_VERSION} into ${installRoot()}`);
         install();
