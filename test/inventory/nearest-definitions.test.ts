@@ -3,45 +3,19 @@ import { describe, it } from 'node:test';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
+import { deployment, pdb } from '../rules/manifests';
 
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-        - name: web
-          image: web:1
-`;
-const pdb = (minAvailable: number) => `apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: web
-  namespace: shop
-spec:
-  minAvailable: ${minAvailable}
-  selector:
-    matchLabels:
-      app: web
-`;
+// Identities written the same in both folders: shop/web and its PDB shop/web.
+const web = (replicas: number) => deployment({ namespace: 'shop', spec: `  replicas: ${replicas}\n` });
+const webPdb = (minAvailable: number) => pdb(`  minAvailable: ${minAvailable}\n`, { name: 'web', namespace: 'shop' });
 
 describe('one identity defined in several environment folders', () => {
   const inventory = new Inventory();
   const files = {
-    devDeployment: parseManifest('file:///repo/envs/dev/deployment.yaml', deployment(2)),
-    devPdb: parseManifest('file:///repo/envs/dev/pdb.yaml', pdb(1)),
-    prodDeployment: parseManifest('file:///repo/envs/prod/deployment.yaml', deployment(4)),
-    prodPdb: parseManifest('file:///repo/envs/prod/pdb.yaml', pdb(3)),
+    devDeployment: parseManifest('file:///repo/envs/dev/deployment.yaml', web(2)),
+    devPdb: parseManifest('file:///repo/envs/dev/pdb.yaml', webPdb(1)),
+    prodDeployment: parseManifest('file:///repo/envs/prod/deployment.yaml', web(4)),
+    prodPdb: parseManifest('file:///repo/envs/prod/pdb.yaml', webPdb(3)),
   };
   for (const file of Object.values(files)) inventory.setFile(file);
 
@@ -57,7 +31,7 @@ describe('one identity defined in several environment folders', () => {
   });
 
   it('still reports two PDBs of one folder that select the same pods', () => {
-    const second = parseManifest('file:///repo/envs/prod/pdb-2.yaml', pdb(1).replace('name: web', 'name: web-2'));
+    const second = parseManifest('file:///repo/envs/prod/pdb-2.yaml', pdb('  minAvailable: 1\n', { name: 'web-2', namespace: 'shop' }));
     inventory.setFile(second);
     const findings = analyzeFile(files.prodPdb, inventory).filter((f) => f.ruleId === 'pdb-multiple');
     inventory.removeFile(second.uri);
