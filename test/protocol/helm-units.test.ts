@@ -1,7 +1,7 @@
 // Helm charts in the editor: a chart renders in the background when a template is opened (trusted workspaces
 // only), its findings sit on the template line and the values line, and the quick fix edits the values file.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
@@ -9,31 +9,23 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Methods } from '../../server/src/protocol';
 import { validateSimulationInput } from '../../server/src/simulate/messages';
 import { renderTools } from '../render/render-tools';
-import { editorOnCopy } from './units-editor';
+import { editorsOnCopies } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
 const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((dir) => join(dir, 'corpus-rendered', 'podinfo', 'charts', 'podinfo')).find((dir) => existsSync(dir)) ?? 'no-podinfo-chart');
 const tools = renderTools();
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
 
-const editorOn = (trusted: boolean) => editorOnCopy(SERVER, PODINFO, trusted, 'podinfo');
+const editors = editorsOnCopies(SERVER, PODINFO, 'podinfo');
 
 const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build)') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present');
 
 describe('Helm charts in the language server', { skip }, () => {
-  const cleanup: (() => Promise<void>)[] = [];
-  after(async () => {
-    for (const step of cleanup) await step();
-  });
+  after(() => editors.closeAll());
 
   it('in a trusted workspace: the template line and the values line show the rendered finding; the quick fix edits values.yaml', async () => {
-    const { client, dir, uri } = await editorOn(true);
-    cleanup.push(async () => {
-      await client.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const template = uri('templates/deployment.yaml');
-    await client.open(template, readFileSync(join(dir, 'templates/deployment.yaml'), 'utf8'));
+    const { client, dir, uri, openFile } = await editors.open(true);
+    const template = await openFile('templates/deployment.yaml');
     const onTemplate = await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
     const single = onTemplate.find((d) => d.code === 'single-replica')!;
     assert.match(String(single.message), /\(from values key replicaCount in values\.yaml\)/);
@@ -64,13 +56,8 @@ describe('Helm charts in the language server', { skip }, () => {
   });
 
   it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why', async () => {
-    const { client, dir, uri } = await editorOn(false);
-    cleanup.push(async () => {
-      await client.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const chart = uri('Chart.yaml');
-    await client.open(chart, readFileSync(join(dir, 'Chart.yaml'), 'utf8'));
+    const { client, openFile } = await editors.open(false);
+    const chart = await openFile('Chart.yaml');
     const notice = await client.diagnostics(chart, (d) => codes(d).includes('helm-render@0'));
     assert.match(String(notice.find((d) => d.code === 'helm-render')!.message), /helm runs only in a trusted workspace/);
   });

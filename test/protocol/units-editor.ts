@@ -1,15 +1,41 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renderTools } from '../render/render-tools';
 import { LspClient } from './lsp-client';
 
+export interface EditorOnCopy {
+  client: LspClient;
+  dir: string;
+  uri: (p: string) => string;
+  /** Opens a file of the copy with its text on disk; its uri. */
+  openFile: (p: string) => Promise<string>;
+}
+
 /**
- * The bundled server on a copy of `fixture` (placed at `folder` inside a temporary folder), with the pinned
- * helm and kubectl on its PATH, in a trusted or untrusted workspace, reading no cluster.
+ * Editors over copies of one fixture: each `open` starts the bundled server on a fresh copy (placed at
+ * `folder` inside a temporary folder), with the pinned helm and kubectl on its PATH, in a trusted or
+ * untrusted workspace, reading no cluster; `closeAll` shuts them down and removes the copies.
  */
-export async function editorOnCopy(server: string, fixture: string, trusted: boolean, folder = ''): Promise<{ client: LspClient; dir: string; uri: (p: string) => string }> {
+export function editorsOnCopies(server: string, fixture: string, folder = ''): { open(trusted: boolean): Promise<EditorOnCopy>; closeAll(): Promise<void> } {
+  const opened: EditorOnCopy[] = [];
+  return {
+    async open(trusted) {
+      const editor = await editorOnCopy(server, fixture, trusted, folder);
+      opened.push(editor);
+      return editor;
+    },
+    async closeAll() {
+      for (const { client, dir } of opened.splice(0)) {
+        await client.shutdown();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+async function editorOnCopy(server: string, fixture: string, trusted: boolean, folder: string): Promise<EditorOnCopy> {
   const dir = join(mkdtempSync(join(tmpdir(), 'kr-units-')), folder);
   cpSync(fixture, dir, { recursive: true });
   const savedPath = process.env.PATH;
@@ -17,5 +43,10 @@ export async function editorOnCopy(server: string, fixture: string, trusted: boo
   const client = LspClient.start(server);
   process.env.PATH = savedPath;
   await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off' } });
-  return { client, dir, uri: (p) => pathToFileURL(join(dir, p)).toString() };
+  const uri = (p: string) => pathToFileURL(join(dir, p)).toString();
+  const openFile = async (p: string) => {
+    await client.open(uri(p), readFileSync(join(dir, p), 'utf8'));
+    return uri(p);
+  };
+  return { client, dir, uri, openFile };
 }

@@ -6,27 +6,20 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver';
 import { renderTools } from '../render/render-tools';
-import { editorOnCopy } from './units-editor';
+import { editorsOnCopies } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
 const FIXTURE = resolve('test/render/fixtures/kustomize-shop');
 const tools = renderTools();
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
 
-const editorOn = (trusted: boolean) => editorOnCopy(SERVER, FIXTURE, trusted);
+const editors = editorsOnCopies(SERVER, FIXTURE);
 
 describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? tools.skip : 'dist/server.js is not built (npm run build)' }, () => {
-  const cleanup: (() => Promise<void>)[] = [];
-  after(async () => {
-    for (const step of cleanup) await step();
-  });
+  after(() => editors.closeAll());
 
   it('in a trusted workspace: the overlay patch shows the rendered finding, which stays and moves while typing', async () => {
-    const { client, dir, uri } = await editorOn(true);
-    cleanup.push(async () => {
-      await client.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { client, dir, uri, openFile } = await editors.open(true);
     const patch = uri('overlays/staging/replicas.yaml');
     const text = readFileSync(join(dir, 'overlays/staging/replicas.yaml'), 'utf8');
     await client.open(patch, text);
@@ -36,8 +29,7 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
     const version = await client.change(patch, `# a comment typed above\n${text}`);
     const moved = await client.diagnostics(patch, (d) => codes(d).includes('replicas-not-spread@6'), version);
     assert.equal(moved.filter((d) => d.code === 'replicas-not-spread').length, 1);
-    const base = uri('base/deployment.yaml');
-    await client.open(base, readFileSync(join(dir, 'base/deployment.yaml'), 'utf8'));
+    const base = await openFile('base/deployment.yaml');
     const onBase = await client.diagnostics(base, (d) => codes(d).includes('pdb-missing@2'));
     assert.ok(!codes(onBase).includes('single-replica@8'), 'replicas: 1 of the base is what no overlay runs');
     assert.equal(new Set(codes(onBase)).size, codes(onBase).length, `one diagnostic per finding on a base two overlays deploy: ${codes(onBase)}`);
@@ -45,13 +37,8 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
   });
 
   it('an overlay created on disk (a checkout) is found once the editor reports the new files; a deleted one takes its findings along', async () => {
-    const { client, dir, uri } = await editorOn(true);
-    cleanup.push(async () => {
-      await client.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const staging = uri('overlays/staging/replicas.yaml');
-    await client.open(staging, readFileSync(join(dir, 'overlays/staging/replicas.yaml'), 'utf8'));
+    const { client, dir, uri, openFile } = await editors.open(true);
+    const staging = await openFile('overlays/staging/replicas.yaml');
     await client.diagnostics(staging, (d) => codes(d).includes('replicas-not-spread@5'));
     mkdirSync(join(dir, 'overlays/qa'));
     const kustomization = readFileSync(join(dir, 'overlays/staging/kustomization.yaml'), 'utf8').replace('namespace: staging', 'namespace: qa');
@@ -59,30 +46,24 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
     writeFileSync(join(dir, 'overlays/qa/replicas.yaml'), readFileSync(join(dir, 'overlays/staging/replicas.yaml'), 'utf8').replace('replicas: 2', 'replicas: 3'));
     const created = ['overlays/qa/kustomization.yaml', 'overlays/qa/replicas.yaml'].map((p) => ({ uri: uri(p), type: 1 }));
     await client.notify('workspace/didChangeWatchedFiles', { changes: created });
-    const qa = uri('overlays/qa/replicas.yaml');
-    await client.open(qa, readFileSync(join(dir, 'overlays/qa/replicas.yaml'), 'utf8'));
+    const qa = await openFile('overlays/qa/replicas.yaml');
     const onQa = await client.diagnostics(qa, (d) => codes(d).includes('replicas-not-spread@5'));
     assert.match(String(onQa.find((d) => d.code === 'replicas-not-spread')!.message), /Deployment qa\/web: 3 replicas/);
 
     rmSync(join(dir, 'overlays/qa/kustomization.yaml'));
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('overlays/qa/kustomization.yaml'), type: 3 }] });
     await client.notify('textDocument/didSave', { textDocument: { uri: qa } });
+    // The overlay is gone, and its rendered findings with it: the file is analysed on its own again.
     const alone = await client.diagnostics(qa, (d) => !d.some((x) => /qa\/web/.test(String(x.message))));
-    assert.ok(alone.every((d) => !/qa\/web/.test(String(d.message))), 'the overlay is gone: its rendered findings with it');
+    assert.deepEqual(alone.map((d) => `${d.code}: ${d.message}`), ['pdb-missing: Deployment web: 3 replicas and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all 3 pods at once.']);
   });
 
   it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {
-    const { client, dir, uri } = await editorOn(false);
-    cleanup.push(async () => {
-      await client.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const kustomization = uri('overlays/prod/kustomization.yaml');
-    await client.open(kustomization, readFileSync(join(dir, 'overlays/prod/kustomization.yaml'), 'utf8'));
+    const { client, openFile } = await editors.open(false);
+    const kustomization = await openFile('overlays/prod/kustomization.yaml');
     const notice = await client.diagnostics(kustomization, (d) => codes(d).includes('kustomize-render@0'));
     assert.match(String(notice[0].message), /runs only in a trusted workspace/);
-    const base = uri('base/deployment.yaml');
-    await client.open(base, readFileSync(join(dir, 'base/deployment.yaml'), 'utf8'));
+    const base = await openFile('base/deployment.yaml');
     assert.ok(codes(await client.diagnostics(base, (d) => d.length > 0)).includes('single-replica@8'));
   });
 });
