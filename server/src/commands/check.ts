@@ -112,16 +112,16 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (values['unsafe-fixes'] && !values.fix) throw new UsageError('--unsafe-fixes goes with --fix: it lets --fix apply fixes that can change what the application does');
   const severities = parseRuleOverrides(values.rule as string[]);
   const named = positionals.length ? positionals : ['.'];
-  const collected = collectFiles(named);
+  let trees = collectFileTrees(named);
   // On stderr, so that --format json and sarif stay one document on stdout.
-  if (!collected.length) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
+  if (!trees.size) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
   if (values.fix) {
     const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
+    // Collected again: those fixes may have written new files (a PDB beside an overlay, a chart template).
+    if (fixed.files.size) trees = collectFileTrees(named);
   }
-  // Collected again: fixing charts and Kustomize roots may have written overlay files.
-  const trees = collectFileTrees(named);
   const units = await checkUnits([...trees.keys()], values, io, { severities, cluster });
   const paths = units.plainPaths;
 

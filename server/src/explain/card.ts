@@ -27,6 +27,11 @@ export function ruleLabel(ruleId: string, ruleHref?: RuleHref): string {
   return href ? `[\`${ruleId}\`](${href})` : `\`${ruleId}\``;
 }
 
+/** A finding named in a hover: its rule (linked), its severity and the rule's title, not its message (the editor shows that above). */
+export function findingTitleLine(finding: Finding, ruleHref?: RuleHref): string {
+  return `- ${ruleLabel(finding.ruleId, ruleHref)} (${finding.severity}): ${ruleById(finding.ruleId)?.meta.title ?? finding.message}`;
+}
+
 function replicasLine(p: Posture, resource: Resource): string {
   const r = p.replicas;
   if (r.source === 'hpa') return `${r.value} (HPA ${r.hpa?.name ?? ''} minReplicas${p.hpas[0]?.max !== undefined ? `, up to ${p.hpas[0].max}` : ''})`;

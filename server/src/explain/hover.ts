@@ -4,9 +4,8 @@ import type { ManifestFile, Resource } from '../manifest/parse';
 import { kindRange, rangeOfPath } from '../manifest/path';
 import { containsPosition, type Position, type Range } from '../manifest/text';
 import { describeResource, isWorkload } from '../manifest/workload';
-import { ruleById } from '../rules/index';
 import type { Finding } from '../rules/types';
-import { resilienceCard, ruleLabel, type RuleHref } from './card';
+import { findingTitleLine, resilienceCard, type RuleHref } from './card';
 import { drainLink } from './drain-link';
 import { fieldMeaning } from './field-hover';
 import { keyPathAt } from './key-path';
@@ -61,8 +60,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const here = findings.filter((f) => f.range && f.range.start.line === range.start.line);
     const key = String(path[path.length - 1]);
     const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
-    // The rule's title, not the message: the editor shows the diagnostic's own text right above the hover.
-    if (here.length) lines.push('', ...here.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)} (${f.severity}): ${ruleById(f.ruleId)?.meta.title ?? f.message}`));
+    if (here.length) lines.push('', ...here.map((f) => findingTitleLine(f, options.ruleHref)));
     return { text: literalTildes(withDrainLink(lines.join('\n'), here.length > 0, resource, inventory)), range };
   }
   return undefined;

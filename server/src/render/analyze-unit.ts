@@ -83,7 +83,7 @@ export function analyzeRenderedUnit(unit: RenderedUnit, options: UnitAnalysisOpt
     );
     const sourceFixes = () => (index === undefined ? [] : translateFixes(unit, uri, finding, index));
     for (const location of locations) {
-      findings.push(withSourceFixes({ ...finding, message, uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
+      findings.push(withSourceFixes({ ...finding, message, ...(origin ? { origin } : {}), uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
     }
   }
   return findings;

@@ -64,6 +64,8 @@ export interface Finding {
   fieldPath?: Path;
   /** Set when the finding was found in what a chart or a Kustomize root renders, and mapped back to its source. */
   rendered?: { tool: 'helm' | 'kustomize'; unit: string };
+  /** For a rendered finding: where the field's value comes from ("values key replicaCount in values.yaml"). */
+  origin?: string;
 }
 
 export type ReportedFixes = (Fix | undefined)[];
