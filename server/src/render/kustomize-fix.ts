@@ -51,7 +51,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const target = patched?.resource ?? own;
     const at: Path | undefined = patched ? patched.path : own ? sourcePath(own, input.rendered, change.path) : undefined;
     if (target && at) {
-      const edits = change.kind === 'set' ? setField(target, at, change.value) : removeField(target, at);
+      const edits = editField(target, at, change);
       if (!edits) return undefined;
       editsOf(target.file!.uri).push(...edits);
       continue;
@@ -103,6 +103,10 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   return result;
 }
 
+function editField(resource: Resource, at: Path, change: Exclude<FieldChange, { kind: 'add-resource' }>) {
+  return change.kind === 'set' ? setField(resource, at, change.value) : removeField(resource, at);
+}
+
 /** The changes written into the base file the resource comes from (outside this root), when each field can be. */
 function baseEdits(input: KustomizeFixInput, changes: Exclude<FieldChange, { kind: 'add-resource' }>[]): SourceEdits | undefined {
   const base = input.originResource(input.index);
@@ -111,7 +115,7 @@ function baseEdits(input: KustomizeFixInput, changes: Exclude<FieldChange, { kin
   for (const change of changes) {
     if (input.patchSetting(input.index, change.path)) return undefined;
     const at = sourcePath(base, input.rendered, change.path);
-    const made = at && (change.kind === 'set' ? setField(base, at, change.value) : removeField(base, at));
+    const made = at && editField(base, at, change);
     if (!made) return undefined;
     edits.push(...made);
   }
