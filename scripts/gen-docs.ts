@@ -7,6 +7,7 @@ import { Inventory } from '../server/src/inventory/inventory';
 import { parseManifest } from '../server/src/manifest/parse';
 import { analyzeFile } from '../server/src/rules/engine';
 import { RULES } from '../server/src/rules/index';
+import { splitMessage } from '../server/src/rules/message-parts';
 import type { Rule, Scenario } from '../server/src/rules/types';
 
 const SCENARIOS: Record<Scenario, string> = {
@@ -22,6 +23,12 @@ const SCENARIOS: Record<Scenario, string> = {
 
 const EXAMPLE_URI = 'file:///example/manifest.yaml';
 
+/** The finding's first sentence in bold, as lists show it alone; the rest as it follows. */
+function emphasisedHeadline(message: string): string {
+  const { headline, details } = splitMessage(message);
+  return details ? `**${headline}** ${details}` : message;
+}
+
 function fence(text: string, lang = 'yaml'): string {
   return ['```' + lang, text.replace(/\n$/, ''), '```'].join('\n');
 }
@@ -35,7 +42,7 @@ function exampleSection(rule: Rule): string[] {
   const findings = analyzeFile(file, inventory, { rules: [rule] }).filter((f) => f.ruleId === rule.meta.id);
   const out = ['## Example', '', fence(rule.meta.example), ''];
   if (!findings.length) throw new Error(`the example of ${rule.meta.id} does not trigger it`);
-  out.push('Finding' + (findings.length > 1 ? 's' : '') + ':', '', ...findings.map((f) => `- line ${(f.range?.start.line ?? 0) + 1} (${f.severity}): ${f.message}`), '');
+  out.push('Finding' + (findings.length > 1 ? 's' : '') + ':', '', ...findings.map((f) => `- line ${(f.range?.start.line ?? 0) + 1} (${f.severity}): ${emphasisedHeadline(f.message)}`), '');
   if (findings.some((f) => preferredFix(f))) {
     const fixed = fixFile(EXAMPLE_URI, rule.meta.example, inventory, { rules: [rule] }, (f) => f.ruleId === rule.meta.id).text;
     out.push('After the fix:', '', fence(fixed), '');

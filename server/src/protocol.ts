@@ -46,7 +46,9 @@ export interface ClusterStatus {
 export interface ClusterFinding {
   ruleId: string;
   severity: 'error' | 'warning' | 'info' | 'hint';
-  message: string;
+  /** The finding's first sentence, which stands alone; `details` says why, when and what to do. */
+  headline: string;
+  details: string;
   resource: { kind: string; name: string | null; namespace: string } | null;
   /** About the cluster itself (nodes, control plane, DNS), or about a workload running in it that the workspace does not define. */
   source: 'cluster' | 'workload';

@@ -288,7 +288,7 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.doesNotMatch(run.stdout, /\x1b\[/);
       const lines = run.stdout.trimEnd().split('\n');
       assert.equal(lines[0], join('text', 'a.yaml'));
-      assert.match(lines[1], new RegExp(`^ {2}${lineOf(deployment('alpha', 1), 'replicas: 1') + 1}:3 +warning +Deployment shop\\/alpha runs 1 pod .* single-replica \\(fixable\\)$`));
+      assert.match(lines[1], new RegExp(`^ {2}${lineOf(deployment('alpha', 1), 'replicas: 1') + 1}:3 +warning +Deployment shop\\/alpha runs 1 pod: one node drain or node failure takes it offline\\. +single-replica \\(fixable\\)$`));
       assert.ok(lines.includes(join('text', 'b.yaml')));
       assert.equal(lines[lines.length - 1], '2 findings (2 warnings) in 2 files');
     });

@@ -54,7 +54,7 @@ describe('node agents read from a live cluster', { skip: existsSync(CLI) ? false
       [
         'node-agent-missing',
         'DaemonSet/kube-system/kube-proxy',
-        'DaemonSet kube-system/kube-proxy in cluster staging is not running on 1 of the 5 nodes it should run on: worker-a2 (no pod). Those nodes have no Service routing from it, while the scheduler keeps placing pods there.',
+        'DaemonSet kube-system/kube-proxy is missing on 1 of 5 nodes: they have no Service routing. DaemonSet kube-system/kube-proxy in cluster staging should run on worker-a2 (no pod), but does not, while the scheduler keeps placing pods there.',
       ],
     ]);
     assert.deepEqual(byRule('node-agent-priority').map((f) => f[1]), ['DaemonSet/logging/fluent-bit']);

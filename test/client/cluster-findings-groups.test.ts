@@ -3,10 +3,10 @@ import { describe, it } from 'node:test';
 import type { ClusterFinding } from '../../server/src/protocol';
 import { groupBySource, groupClusterFindings } from '../../client/src/cluster/findings-groups';
 
-const controlPlane: ClusterFinding = { ruleId: 'control-plane-single', severity: 'warning', message: 'one control plane', resource: { kind: 'Node', name: 'cp-1', namespace: '' }, source: 'cluster' };
-const dns: ClusterFinding = { ruleId: 'dns-single-point', severity: 'error', message: 'DNS on one node', resource: { kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }, source: 'cluster' };
-const probe: ClusterFinding = { ruleId: 'probe-liveness-equals-readiness', severity: 'warning', message: 'same probe', resource: { kind: 'Pod', name: 'billing-x', namespace: 'legacy' }, source: 'workload' };
-const clusterWide: ClusterFinding = { ruleId: 'etcd-even-members', severity: 'info', message: 'two etcd members', resource: null, source: 'cluster' };
+const controlPlane: ClusterFinding = { ruleId: 'control-plane-single', severity: 'warning', headline: 'one control plane', details: '', resource: { kind: 'Node', name: 'cp-1', namespace: '' }, source: 'cluster' };
+const dns: ClusterFinding = { ruleId: 'dns-single-point', severity: 'error', headline: 'DNS on one node', details: '', resource: { kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }, source: 'cluster' };
+const probe: ClusterFinding = { ruleId: 'probe-liveness-equals-readiness', severity: 'warning', headline: 'same probe', details: '', resource: { kind: 'Pod', name: 'billing-x', namespace: 'legacy' }, source: 'workload' };
+const clusterWide: ClusterFinding = { ruleId: 'etcd-even-members', severity: 'info', headline: 'two etcd members', details: '', resource: null, source: 'cluster' };
 
 describe('Cluster Findings view groups', () => {
   it('groups by resource, worst group first, and names findings about no resource "Cluster"', () => {
@@ -23,9 +23,9 @@ describe('Cluster Findings view groups', () => {
   });
 
   it('says the same finding on the same resource once (one per container would repeat it)', () => {
-    const groups = groupClusterFindings([probe, { ...probe }, { ...probe, message: 'other probe' }]);
+    const groups = groupClusterFindings([probe, { ...probe }, { ...probe, headline: 'other probe' }]);
     assert.equal(groups.length, 1);
-    assert.deepEqual(groups[0].findings.map((f) => f.message), ['same probe', 'other probe']);
+    assert.deepEqual(groups[0].findings.map((f) => f.headline), ['same probe', 'other probe']);
   });
 
   it('shows an unnamed resource as such', () => {

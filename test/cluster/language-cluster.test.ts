@@ -96,7 +96,8 @@ describe('the language server reads the cluster in the background', () => {
     assert.ok(result.findings.length > 0);
     const adminConsole = result.findings.find((f) => f.ruleId === 'single-replica' && f.resource?.name === 'admin-console');
     assert.ok(adminConsole, 'single-replica for the admin console running in the cluster');
-    assert.match(adminConsole.message, /1 pod/);
+    assert.match(adminConsole.headline, /^Deployment admin-console runs 1 pod: one node drain or node failure takes it offline\.$/, 'the first sentence alone');
+    assert.match(adminConsole.details, /control plane is down/, 'the rest: why and when');
   });
 
   it('re-reads on refreshCluster and lists what it could not read', async () => {
@@ -139,10 +140,11 @@ describe('the language server reads the cluster in the background', () => {
     const gpuPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: render\nspec:\n  containers:\n    - name: r\n      image: r\n      resources:\n        limits:\n          nvidia.com/gpu: 1\n';
     const uri = 'file:///fallback/render.yaml';
     await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: gpuPod } });
-    const published = (await server.until(() => server.diagnostics.find((d) => d.uri === uri), 'diagnostics of the GPU pod')) as unknown as { diagnostics: { code: string; message: string }[] };
+    const published = (await server.until(() => server.diagnostics.find((d) => d.uri === uri), 'diagnostics of the GPU pod')) as unknown as { diagnostics: { code: string; message: string; relatedInformation: { message: string }[] }[] };
     const gpu = published.diagnostics.find((d) => d.code === 'gpu-untolerated');
     assert.ok(gpu, 'the GPU pod is still checked');
-    assert.match(gpu.message, /assuming/i, 'a manifest is not judged against the fallen-back demo cluster');
+    assert.match(gpu.message, /^Pod render tolerates no GPU taint: where GPU nodes are tainted, its pods stay Pending\.$/, 'a manifest is not judged against the fallen-back demo cluster');
+    assert.match(gpu.relatedInformation[0].message, /assuming GPU nodes carry the nvidia\.com\/gpu taint/, 'the rest of the message says what is assumed');
     assert.equal(published.diagnostics.some((d) => d.code === 'unschedulable'), false);
   });
 

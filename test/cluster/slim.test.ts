@@ -29,7 +29,7 @@ describe('what a live object keeps once slimmed (and so what a snapshot can hold
   it('keeps Kubernetes\' own annotations and the advisor\'s, on the object and its pod template, and no others', () => {
     const annotations = {
       'kube-resilience/sessions': 'in-memory',
-      'cluster-autoscaler.kubernetes.io/safe-to-evict': 'false',
+      'cluster-autoscaler.kubernetes.io/safe-to-evict': 'true',
       'kubernetes.io/config.mirror': 'abc',
       'kubectl.kubernetes.io/last-applied-configuration': '{"env":"hunter2"}',
       'vault.hashicorp.com/agent-inject-token': 'hunter2',

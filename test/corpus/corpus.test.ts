@@ -9,6 +9,7 @@ import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { RULES } from '../../server/src/rules/index';
+import { HEADLINE_LIMIT, headlineLength, splitMessage } from '../../server/src/rules/message-parts';
 import type { Finding } from '../../server/src/rules/types';
 
 // Real manifests written by others, next to the repository; the suite stays green without them.
@@ -58,6 +59,13 @@ describe('the corpus of real manifests', { skip: existsSync(CORPUS) ? false : `n
     t.diagnostic(`${files} files, ${[...perRule.values()].reduce((a, b) => a + b, 0)} findings`);
     for (const [ruleId, count] of [...perRule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) t.diagnostic(`${String(count).padStart(5)}  ${ruleId}`);
     assert.ok(files > 0);
+  });
+
+  it(`every message opens with a sentence of at most ${HEADLINE_LIMIT} characters (a long name counted as 12)`, () => {
+    const tooLong = [...findingsByFile].flatMap(([file, { findings }]) =>
+      findings.filter((f) => f.uri === file.uri && headlineLength(f) > HEADLINE_LIMIT).map((f) => `${relative(CORPUS, file.uri)}: ${splitMessage(f.message).headline}`),
+    );
+    assert.deepEqual(tooLong, []);
   });
 
   it('every preferred fix converges: parses, removes its finding, keeps comments, and a second run changes nothing', () => {

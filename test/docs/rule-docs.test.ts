@@ -32,7 +32,7 @@ describe('rule documentation', () => {
 
   it('pages show the example with the finding the rule really gives and the fixed text', () => {
     const page = pages.get('docs/rules/probe-readiness-missing.md')!;
-    assert.match(page, /## What it finds[\s\S]*## Why it matters[\s\S]*## Example[\s\S]*- line 16 \(warning\): Deployment orders, container app serves traffic[\s\S]*After the fix:[\s\S]*readinessProbe:\n {12}httpGet:\n {14}path: \/\n {14}port: http[\s\S]*## Fix[\s\S]*## Suppress/);
+    assert.match(page, /## What it finds[\s\S]*## Why it matters[\s\S]*## Example[\s\S]*- line 16 \(warning\): \*\*Deployment orders: no readiness probe: traffic comes before it is ready\.\*\* It declares port http 8080[\s\S]*After the fix:[\s\S]*readinessProbe:\n {12}httpGet:\n {14}path: \/\n {14}port: http[\s\S]*## Fix[\s\S]*## Suppress/);
     assert.match(page, /`# kube-resilience-ignore probe-readiness-missing -- reason`/);
   });
 });

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { splitMessage } from '../../server/src/rules/message-parts';
 import { commandExists } from '../../scripts/editors';
 import { editorsUnavailable } from './availability';
 import { cliFindings, repoRoot, type CliFinding } from './cli-findings';
@@ -40,8 +41,9 @@ export interface LspEditor {
   prepare?(dir: string): void;
 }
 
+/** Rule, first sentence and range: a diagnostic's message is the first sentence of the CLI's. */
 function comparable(list: { code?: string; ruleId?: string; message: string; range: LspDiagnostic['range'] | null }[]) {
-  return list.map((d) => ({ rule: d.code ?? d.ruleId, message: d.message, range: d.range })).sort((a, b) => a.range!.start.line - b.range!.start.line || a.range!.start.character - b.range!.start.character || String(a.rule).localeCompare(String(b.rule)));
+  return list.map((d) => ({ rule: d.code ?? d.ruleId, message: splitMessage(d.message).headline, range: d.range })).sort((a, b) => a.range!.start.line - b.range!.start.line || a.range!.start.character - b.range!.start.character || String(a.rule).localeCompare(String(b.rule)));
 }
 
 export function describeLspEditor(editor: LspEditor): void {
@@ -103,6 +105,7 @@ export function describeLspEditor(editor: LspEditor): void {
 
     it('receives the diagnostics the CLI reports, with rule ids, messages and exact ranges', () => {
       assert.ok(result.before.every((d) => d.source === 'kube-resilience'));
+      assert.deepEqual(result.before.filter((d) => splitMessage(d.message).details), [], 'each message is one sentence: the rest is in the related information');
       assert.deepEqual(comparable(result.before), comparable(expected));
     });
 

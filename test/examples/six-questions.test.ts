@@ -89,18 +89,18 @@ describe('the six questions, asked of examples/', () => {
 
   it('5. GPU pods: how do we keep the expensive pool at zero until a job needs it? A Job, not a Deployment (no automatic fix)', () => {
     const renderer = ask('gpu-renderer.yaml');
-    const keeps = finding(renderer, 'gpu-keeps-nodes-up', /the GPU node under it can never scale down.*run it as a Job with ttlSecondsAfterFinished/);
+    const keeps = finding(renderer, 'gpu-keeps-nodes-up', /its GPU node never scales down\..*run it as a Job with ttlSecondsAfterFinished/);
     assert.deepEqual(keeps.fixes.filter((f) => f.preferred), [], 'turning a Deployment into a Job is the author\'s call');
     assert.match(cardLine(renderer, 'kind: Deployment', 'Autoscaler scale-down'), /node is drained|will not remove a node/);
   });
 
   it('6. What keeps kube-proxy and the kubelet reliable? Critical priority, every taint tolerated, spread DNS, reserved memory', () => {
     const agents = ask('node-agents.yaml');
-    finding(agents, 'node-agent-priority', /^DaemonSet kube-system\/node-local-dns has no priorityClassName.*Under node memory pressure the kubelet evicts pods above their requests first, lowest priority first/);
+    finding(agents, 'node-agent-priority', /^DaemonSet kube-system\/node-local-dns: memory pressure can evict it before the apps on its node\. DaemonSet kube-system\/node-local-dns has no priorityClassName.*Under node memory pressure the kubelet evicts pods above their requests first, lowest priority first/);
     finding(agents, 'node-agent-untolerated', /tolerates only CriticalAddonsOnly: nodes of a tainted pool .* run without it, and pods there get no node-local DNS caching/);
     finding(agents, 'dns-single-point', /runs 2 replicas and nothing spreads them across nodes/);
-    finding(agents, 'kubelet-memory-unreserved', /reserves no memory for the kubelet, the container runtime or the OS/);
-    finding(agents, 'kubelet-memory-eviction-off', /without memory\.available: .* the kubelet never evicts pods for memory/);
+    finding(agents, 'kubelet-memory-unreserved', /^KubeletConfiguration reserves no memory for the kubelet and runtime: pods can starve them\./);
+    finding(agents, 'kubelet-memory-eviction-off', /^KubeletConfiguration turns memory eviction off: the kubelet never evicts pods for memory\. It sets evictionHard .* without memory\.available: /);
     const card = hover(agents.text, 'kind: DaemonSet')!;
     assert.match(card, /- Replicas: one per eligible node \(DaemonSet\): a node failure costs that node's pod only/);
     assert.match(card, /- Node agent: node-local-dns \(node-local DNS caching\); no priorityClassName \(priority 0\)/);

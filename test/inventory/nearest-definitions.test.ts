@@ -36,6 +36,6 @@ describe('one identity defined in several environment folders', () => {
     const findings = analyzeFile(files.prodPdb, inventory).filter((f) => f.ruleId === 'pdb-multiple');
     inventory.removeFile(second.uri);
     assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /PodDisruptionBudget shop\/web and PodDisruptionBudget shop\/web-2 both select the pods of Deployment shop\/web:/);
+    assert.match(findings[0].message, /^PodDisruptionBudget shop\/web shares its pods with another PDB: .* PodDisruptionBudget shop\/web and PodDisruptionBudget shop\/web-2 both select the pods of Deployment shop\/web,/);
   });
 });

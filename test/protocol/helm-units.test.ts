@@ -28,7 +28,8 @@ describe('Helm charts in the language server', { skip }, () => {
     const template = await openFile('templates/deployment.yaml');
     const onTemplate = await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
     const single = onTemplate.find((d) => d.code === 'single-replica')!;
-    assert.match(String(single.message), /\(from values key replicaCount in values\.yaml\)/);
+    assert.equal(single.message, 'Deployment release-podinfo runs 1 pod: one node drain or node failure takes it offline.');
+    assert.match(String(single.relatedInformation?.[0].message), /\(from values key replicaCount in values\.yaml\)$/);
     assert.ok(!codes(onTemplate).some((c) => c.startsWith('templated-file')), 'a rendered template is not reported as unanalysable');
 
     const hover = (await client.request('textDocument/hover', { textDocument: { uri: template }, position: { line: 9, character: 4 } })) as { contents: { value: string } };

@@ -52,7 +52,12 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.equal(missing.source, 'kube-resilience');
     assert.equal(missing.range.start.line, lineOf(text, 'kind: Deployment', 1), 'on the api Deployment, not web (covered by web-pdb.yaml)');
     assert.equal(textAt(text, missing.range), 'kind: Deployment');
-    assert.match(missing.message as string, /3 replicas and no PodDisruptionBudget.*all 3 pods/);
+    assert.equal(missing.message, 'Deployment api: 3 replicas and no PDB: a drain may evict all 3 pods at once.', 'the message is the first sentence alone');
+    assert.deepEqual(
+      missing.relatedInformation?.[0],
+      { location: { uri: uri('app.yaml'), range: missing.range }, message: 'A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.' },
+      'the rest of it comes first among the related information, at the finding itself',
+    );
     const single = diagnostics.find((d) => d.code === 'single-replica')!;
     assert.equal(textAt(text, single.range), 'replicas');
     assert.equal(single.range.start.line, lineOf(text, 'replicas: 1'));
@@ -221,7 +226,7 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     const app = uri('snapped.yaml');
     await client.open(app, deployment('snapped', 3));
     const diagnostics = await client.diagnostics(app, has('pdb-missing'));
-    assert.match(diagnostics.find((d) => d.code === 'pdb-missing')!.message as string, /Deployment snapped: 3 replicas and no PodDisruptionBudget/);
+    assert.match(diagnostics.find((d) => d.code === 'pdb-missing')!.message as string, /^Deployment snapped: 3 replicas and no PDB: /);
     const live = uri('live.json');
     await client.open(live, readFileSync(join(dir, 'live.json'), 'utf8'));
     assert.deepEqual(await client.diagnostics(live, () => true), []);

@@ -45,10 +45,10 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
 
   it('places findings on the patch that sets the field, the base line, or the overlay file; none on a patch as a resource', async () => {
     assert.deepEqual(await findingsOf(FIXTURE), [
-      'base/deployment.yaml:3 pdb-missing: in overlays/staging: Deployment staging/web: 2 replicas and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict both pods at once.',
-      'overlays/prod/pdb.yaml:2 pdb-unhealthy-pods-block: PodDisruptionBudget prod/web (minAvailable 3) has no unhealthyPodEvictionPolicy (IfHealthyBudget): a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.',
-      'overlays/prod/replicas.yaml:7 replicas-not-spread: Deployment prod/web: 4 replicas and no spread across nodes: all 4 pods may run on one node, and when that node dies the workload is down until they are rescheduled. (from patch replicas.yaml)',
-      'overlays/staging/replicas.yaml:6 replicas-not-spread: Deployment staging/web: 2 replicas and no spread across nodes: both pods may run on one node, and when that node dies the workload is down until they are rescheduled. (from patch replicas.yaml)',
+      'base/deployment.yaml:3 pdb-missing: Deployment staging/web: 2 replicas and no PDB: a drain may evict both pods at once. Rendered in overlays/staging. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.',
+      'overlays/prod/pdb.yaml:2 pdb-unhealthy-pods-block: PodDisruptionBudget prod/web: a node drain can hang on its pods that are not ready. Its budget is minAvailable 3, and it has no unhealthyPodEvictionPolicy (IfHealthyBudget): a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.',
+      'overlays/prod/replicas.yaml:7 replicas-not-spread: Deployment prod/web: all 4 pods may run on one node and go down with it. It runs 4 replicas. Nothing spreads them across nodes: when that node dies the workload is down until they are rescheduled. (from patch replicas.yaml)',
+      'overlays/staging/replicas.yaml:6 replicas-not-spread: Deployment staging/web: both pods may run on one node and go down with it. It runs 2 replicas. Nothing spreads them across nodes: when that node dies the workload is down until they are rescheduled. (from patch replicas.yaml)',
       'plain envs/dev/deployment.yaml',
       'plain envs/dev/pdb.yaml',
       'plain envs/prod/deployment.yaml',
@@ -118,8 +118,8 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     const found = await findingsOf(PODINFO!);
     const onBases = found.filter((f) => f.startsWith('bases/'));
     assert.ok(onBases.length > 0);
-    for (const finding of onBases) assert.match(finding, / in overlays\/dev, overlays\/production and overlays\/staging: /);
-    assert.ok(found.includes('bases/cache/deployment.yaml:2 single-replica: in overlays/dev, overlays/production and overlays/staging: Deployment cache runs 1 pod (no replicas field, so the default of 1): a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.'), found.join('\n'));
+    for (const finding of onBases) assert.match(finding, /\. Rendered in overlays\/dev, overlays\/production and overlays\/staging\. /);
+    assert.ok(found.includes('bases/cache/deployment.yaml:2 single-replica: Deployment cache runs 1 pod: one node drain or node failure takes it offline. Rendered in overlays/dev, overlays/production and overlays/staging. It has no replicas field, so the default of 1: a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.'), found.join('\n'));
     assert.deepEqual(found.filter((f) => /overlays\/\w+\/(labels|kustomization)\.yaml/.test(f)), []);
     assert.ok(found.some((f) => f.startsWith('plain webapp/')), 'plain manifests beside the roots are analysed as they are');
   });

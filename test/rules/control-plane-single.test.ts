@@ -26,13 +26,13 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kind with one control-plane node and workers: two more control-plane nodes, comments kept',
       code: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n'),
-      findings: [{ at: 'nodes', line: 3, severity: 'info', message: /^kind Cluster has 1 control-plane node: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: nothing is scheduled/ }],
+      findings: [{ at: 'nodes', line: 3, severity: 'info', message: /^kind Cluster has 1 control-plane node: when it stops, the whole control plane stops\. The API server, scheduler, controllers and the only etcd member stop with that node: nothing is scheduled/ }],
       output: kind('nodes:\n# the only control plane\n- role: control-plane\n  extraPortMappings:\n  - containerPort: 80\n    hostPort: 80\n- role: worker\n- role: control-plane\n- role: control-plane\n'),
     },
     {
       name: 'kind without nodes creates one control-plane node: the fix lists three',
       code: kind('name: dev\n'),
-      findings: [{ at: 'kind: Cluster', message: /^kind Cluster dev has 1 control-plane node \(no nodes list: kind creates one\)/ }],
+      findings: [{ at: 'kind: Cluster', message: /^kind Cluster dev has 1 control-plane node: when it stops, the whole control plane stops\. It has no nodes list, so kind creates one\./ }],
       output: kind('name: dev\nnodes:\n  - role: control-plane\n  - role: control-plane\n  - role: control-plane\n'),
     },
     {
@@ -43,7 +43,7 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kind whose `nodes` is a mapping, not a list: reported, but no fix replaces the mapping (comments and port mappings in it)',
       code: kind('nodes:\n  # the only control plane\n  control-plane:\n    extraPortMappings:\n    - containerPort: 80\n      hostPort: 80\n'),
-      findings: [{ at: 'kind: Cluster', message: /^kind Cluster has 1 control-plane node \(`nodes` is not a list\)/ }],
+      findings: [{ at: 'kind: Cluster', message: /^kind Cluster has 1 control-plane node: when it stops, the whole control plane stops\. Its `nodes` is not a list, so kind runs one\./ }],
       output: null,
     },
     {
@@ -55,7 +55,7 @@ ruleTester(controlPlaneSingle, {
     {
       name: 'kubeadm without controlPlaneEndpoint: no fix, the endpoint cannot be guessed',
       code: kubeadm(''),
-      findings: [{ at: 'kind: ClusterConfiguration', severity: 'warning', message: /^kubeadm ClusterConfiguration without controlPlaneEndpoint: .*kubeadm cannot add control-plane nodes later/ }],
+      findings: [{ at: 'kind: ClusterConfiguration', severity: 'warning', message: /^kubeadm ClusterConfiguration has no controlPlaneEndpoint: its control plane can never become HA\. .*kubeadm cannot add control-plane nodes later/ }],
       output: null,
     },
   ],
@@ -70,7 +70,7 @@ describe('control-plane-single on a live cluster', () => {
       findings.map((f) => [f.message, f.resource?.name, f.uri]),
       [
         [
-          'Cluster lab has a single control plane (node cp-1): when it fails or reboots, nothing is scheduled, scaled, healed or rolled out until it is back, and a pod that dies is not replaced (1 node with the control-plane role label or taint (cp-1); kubeadm-config has no controlPlaneEndpoint: kubeadm cannot turn this control plane into an HA one).',
+          'Cluster lab has a single control plane (node cp-1): its loss stops the control plane. When it fails or reboots, nothing is scheduled, scaled, healed or rolled out until it is back, and a pod that dies is not replaced (1 node with the control-plane role label or taint (cp-1); kubeadm-config has no controlPlaneEndpoint: kubeadm cannot turn this control plane into an HA one).',
           'cp-1',
           null,
         ],
@@ -80,7 +80,7 @@ describe('control-plane-single on a live cluster', () => {
 
   it('several control planes but one API server endpoint', () => {
     const info = cluster([node('cp-1', { controlPlane: true }), node('cp-2', { controlPlane: true }), node('cp-3', { controlPlane: true })], { topology: { apiServerEndpoints: ['10.0.0.1'] } });
-    assert.match(clusterFindings(controlPlaneSingle, info)[0].message, /shows 3 control-plane instances but only 1 API server endpoint \(10\.0\.0\.1\)/);
+    assert.match(clusterFindings(controlPlaneSingle, info)[0].message, /has 3 control-plane instances but only 1 API server serving\. default\/kubernetes lists 1 endpoint \(10\.0\.0\.1\)/);
   });
 
   it('says nothing about a managed control plane, an HA one, or one it cannot count', () => {

@@ -57,14 +57,14 @@ describe('disruption rules over the shared corpus', { skip: existsSync(CORPUS) ?
   it('finds the cockroachdb budget that 67% of 3 rounds up to 3', () => {
     const cockroach = of('pdb-blocks-eviction').filter((f) => f.path.endsWith('cockroachdb-statefulset.yaml'));
     assert.deepEqual(cockroach.map((f) => f.message), [
-      'StatefulSet cockroachdb: 3 replicas, PDB minAvailable 67% rounds up to 3: 0 disruptions allowed, so every node drain blocks on this StatefulSet until a pod is deleted by hand, and the autoscaler cannot remove its nodes.',
+      'PodDisruptionBudget cockroachdb-budget allows 0 evictions: every node drain blocks on this StatefulSet. StatefulSet cockroachdb: 3 replicas, PDB minAvailable 67% rounds up to 3: a drain waits until a pod is deleted by hand, and the autoscaler cannot remove its nodes.',
     ]);
   });
 
   it('finds the zookeeper anti-affinity that selects a label its pods do not carry', () => {
     const zk = of('replicas-not-spread').filter((f) => f.path.endsWith('application/zookeeper/zookeeper.yaml'));
     assert.equal(zk.length, 1);
-    assert.match(zk[0].message, /^StatefulSet zk: 3 replicas and its spread terms select app in \(zk\), which its own pods do not carry/);
+    assert.match(zk[0].message, /^StatefulSet zk: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its spread terms select app in \(zk\), which its own pods do not carry/);
   });
 
   it('offers no replicas: 2 for a Deployment whose pod mounts a PersistentVolumeClaim', () => {

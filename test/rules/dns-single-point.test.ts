@@ -49,7 +49,7 @@ ruleTester(dnsSinglePoint, {
         {
           at: 'kind: Deployment',
           message:
-            'Cluster DNS Deployment kube-system/coredns runs 1 replica (the default): when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; a running CoreDNS keeps answering during a control-plane outage from its informer cache, but one that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced.',
+            'Cluster DNS Deployment kube-system/coredns runs 1 pod: when it restarts, every DNS lookup fails. It runs 1 replica (the default): when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; a running CoreDNS keeps answering during a control-plane outage from its informer cache, but one that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced.',
         },
       ],
       output:
@@ -69,7 +69,7 @@ ruleTester(dnsSinglePoint, {
         {
           at: 'replicas',
           message:
-            'Cluster DNS Deployment kube-system/coredns runs 2 replicas and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on kubernetes.io/hostname that selects its own pods): both pods may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; a running CoreDNS keeps answering during a control-plane outage from its informer cache, but one that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced.',
+            'Cluster DNS Deployment kube-system/coredns: both pods may share one node and fail with it. It runs 2 replicas and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on kubernetes.io/hostname that selects its own pods): they may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; a running CoreDNS keeps answering during a control-plane outage from its informer cache, but one that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced.',
         },
       ],
       output:
@@ -94,18 +94,18 @@ describe('dns-single-point on a live cluster', () => {
   it('reports ready pods all on one node', () => {
     const findings = clusterFindings(dnsSinglePoint, live(dnsPod('coredns-a', 'w-1'), dnsPod('coredns-b', 'w-1'), dnsPod('coredns-c', 'w-2', false)));
     assert.equal(findings.length, 1);
-    assert.match(findings[0].message, /^Cluster DNS Deployment kube-system\/coredns in cluster lab has 2 ready pods, both on node w-1: when that node dies or reboots, every DNS lookup in the cluster fails until they are rescheduled/);
+    assert.match(findings[0].message, /^Cluster DNS Deployment kube-system\/coredns in cluster lab has 2 ready pods, both on node w-1\. When that node dies or reboots, every DNS lookup in the cluster fails until they are rescheduled/);
     assert.equal(findings[0].uri, null);
   });
 
   it('one ready pod is said as one', () => {
     const [finding] = clusterFindings(dnsSinglePoint, live(dnsPod('coredns-a', 'w-1'), dnsPod('coredns-b', 'w-2', false)));
-    assert.match(finding.message, /has 1 ready pod, on node w-1: when that node dies or reboots, every DNS lookup in the cluster fails until it is rescheduled, and during a control-plane outage it is not rescheduled at all;/);
+    assert.match(finding.message, /has 1 ready pod, on node w-1\. When that node dies or reboots, every DNS lookup in the cluster fails until it is rescheduled, and during a control-plane outage it is not rescheduled at all;/);
   });
 
   it('reports ready pods all on control-plane nodes', () => {
     const findings = clusterFindings(dnsSinglePoint, live(dnsPod('coredns-a', 'cp-1'), dnsPod('coredns-b', 'cp-2')));
-    assert.match(findings[0].message, /has 2 ready pods, all on control-plane nodes \(cp-1, cp-2\): when the control plane goes down with its nodes, cluster DNS goes with it/);
+    assert.match(findings[0].message, /runs only on control-plane nodes \(cp-1, cp-2\)\. Its 2 ready pods are there: when the control plane goes down with its nodes, cluster DNS goes with it/);
   });
 
   it('says nothing when ready pods are spread over workers, or when no DNS pod was read', () => {
@@ -115,7 +115,7 @@ describe('dns-single-point on a live cluster', () => {
 
   it('reports a live Deployment with one replica, unless its autoscaler keeps two', () => {
     const one = deploymentObject('kube-system', 'coredns', 1, labels);
-    assert.match(clusterFindings(dnsSinglePoint, cluster([one], { name: 'lab' }))[0].message, /^Cluster DNS Deployment kube-system\/coredns in cluster lab runs 1 replica:/);
+    assert.match(clusterFindings(dnsSinglePoint, cluster([one], { name: 'lab' }))[0].message, /^Cluster DNS Deployment kube-system\/coredns in cluster lab runs 1 pod: when it restarts, every DNS lookup fails\. It runs 1 replica:/);
     const cpa = fromObject({
       apiVersion: 'apps/v1',
       kind: 'Deployment',

@@ -28,7 +28,7 @@ ruleTester(etcdEvenMembers, {
         {
           at: 'endpoints',
           message:
-            'External etcd with 4 endpoints: quorum 3, so it tolerates 1 failure, no more than 3 members would; the extra member adds one more machine that can fail and one more vote every write waits for. Use an odd number (3 or 5).',
+            'External etcd with 4 endpoints tolerates 1 failure, no more than 3 members would. Its quorum is 3: the extra member adds one more machine that can fail and one more vote every write waits for. Use an odd number (3 or 5).',
         },
       ],
       output: null,
@@ -36,7 +36,7 @@ ruleTester(etcdEvenMembers, {
     {
       name: 'kind with two control planes: two stacked members tolerate no failure',
       code: 'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n- role: control-plane\n',
-      findings: [{ at: 'nodes', message: /runs 2 stacked etcd members: quorum 2, so it tolerates 0 failures, no more than 1 member would/ }],
+      findings: [{ at: 'nodes', message: /^kind Cluster with 2 control-plane nodes \(2 etcd members\) tolerates 0 failures, no more than 1 member would\. Its quorum is 2:/ }],
     },
   ],
 });
@@ -45,7 +45,7 @@ describe('etcd-even-members on a live cluster', () => {
   it('reports the live member count with its endpoints', () => {
     const info = cluster([node('cp-1', { controlPlane: true })], { name: 'prod', topology: { etcd: { mode: 'external', members: 2, endpoints: ['https://e1:2379', 'https://e2:2379'] } } });
     assert.deepEqual(clusterFindings(etcdEvenMembers, info).map((f) => f.message), [
-      'Cluster prod runs 2 external etcd members (https://e1:2379, https://e2:2379): quorum 2, so it tolerates 0 failures, no more than 1 member would; the extra member adds one more machine that can fail and one more vote every write waits for.',
+      'Cluster prod runs 2 external etcd members: it tolerates 0 failures, no more than 1 member would. Its quorum is 2: the extra member adds one more machine that can fail and one more vote every write waits for. Members: https://e1:2379, https://e2:2379.',
     ]);
   });
 

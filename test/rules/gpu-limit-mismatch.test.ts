@@ -34,7 +34,7 @@ ruleTester(gpuLimitMismatch, {
         {
           at: 'nvidia.com/gpu',
           line: 19,
-          message: 'Deployment infer, container server requests 1 nvidia.com/gpu with no limit: GPUs cannot be overcommitted, so the API server rejects the pod unless request and limit are equal, and no pod is created.',
+          message: 'Deployment infer requests 1 nvidia.com/gpu with no limit: the API server rejects the pod. GPUs cannot be overcommitted, so request and limit must be equal, and until they are no pod is created.',
         },
       ],
       output: deployment('            requests:\n              cpu: "2"\n              nvidia.com/gpu: "1" # the L4\n            limits:\n              nvidia.com/gpu: "1"\n'),

@@ -10,7 +10,7 @@ describe('gpu-pool-untainted', () => {
       findings.map((f) => [f.message, f.uri, f.range, f.resource?.name, f.severity]),
       [
         [
-          'Node gpu-1 has 8 nvidia.com/gpu and no NoSchedule taint: ordinary pods land there, take its CPU and memory from GPU work, and keep the expensive node from scaling down. Taint it, e.g. nvidia.com/gpu=present:NoSchedule.',
+          'Node gpu-1 has 8 nvidia.com/gpu and no NoSchedule taint: ordinary pods land on it. They take its CPU and memory from GPU work, and keep the expensive node from scaling down. Taint it, e.g. nvidia.com/gpu=present:NoSchedule.',
           null,
           null,
           'gpu-1',
@@ -22,7 +22,7 @@ describe('gpu-pool-untainted', () => {
 
   it('says that PreferNoSchedule does not keep pods off', () => {
     const findings = clusterFindings(gpuPoolUntainted, cluster([gpuNode('gpu-1', { taints: [{ key: 'nvidia.com/gpu', effect: 'PreferNoSchedule' }] })]));
-    assert.match(findings[0].message, /\(PreferNoSchedule only steers, it does not keep pods off\)/);
+    assert.match(findings[0].message, /ordinary pods land on it\. PreferNoSchedule only steers, it does not keep pods off\./);
   });
 
   it('accepts NoExecute, ignores nodes without GPUs and GPU capacity of zero', () => {

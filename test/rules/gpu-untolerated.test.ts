@@ -50,7 +50,7 @@ ruleTester(gpuUntolerated, {
           at: 'nvidia.com/gpu',
           severity: 'info',
           message:
-            'Job train requests 1 nvidia.com/gpu but has no toleration for nvidia.com/gpu (assuming GPU nodes carry the nvidia.com/gpu taint: GKE adds that taint and the matching toleration itself, other clusters do not): where GPU nodes are tainted, its pods stay Pending, since no node both has the GPU and accepts them.',
+            'Job train tolerates no GPU taint: where GPU nodes are tainted, its pods stay Pending. It requests 1 nvidia.com/gpu but has no toleration for nvidia.com/gpu (assuming GPU nodes carry the nvidia.com/gpu taint: GKE adds that taint and the matching toleration itself, other clusters do not): no node both has the GPU and accepts its pods.',
         },
       ],
       output: job('').replace(

@@ -15,7 +15,7 @@ ruleTester(hpaMinOne, {
         {
           at: 'minReplicas',
           line: 10,
-          message: 'HorizontalPodAutoscaler web has minReplicas 1: at low load it runs 1 pod of Deployment web, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.',
+          message: 'HorizontalPodAutoscaler web has minReplicas 1: a node failure can take its target offline. At low load it runs 1 pod of Deployment web, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.',
         },
       ],
       output: hpa({ min: 2 }).replace('  minReplicas: 2\n', '  minReplicas: 2 # nights are quiet\n'),

@@ -11,7 +11,7 @@ ruleTester(hpaNoHeadroom, {
     {
       name: 'max equals min',
       code: documents(hpa({ min: 3, max: 3 }), deployment()),
-      findings: [{ at: 'maxReplicas', line: 11, related: ['manifest.yaml: kind: Deployment'], severity: 'info', message: 'HorizontalPodAutoscaler web: maxReplicas 3 ≤ minReplicas 3: it can never add a pod, so a load surge or the loss of a node finds no headroom.' }],
+      findings: [{ at: 'maxReplicas', line: 11, related: ['manifest.yaml: kind: Deployment'], severity: 'info', message: 'HorizontalPodAutoscaler web: maxReplicas 3 ≤ minReplicas 3: it can never add a pod. A load surge or the loss of a node finds no headroom.' }],
       output: null,
     },
     {

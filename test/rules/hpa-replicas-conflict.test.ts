@@ -22,7 +22,7 @@ ruleTester(hpaReplicasConflict, {
         {
           at: 'replicas',
           line: 7,
-          message: 'Deployment web sets replicas: 3 while HorizontalPodAutoscaler web scales it between 2 and 8: every apply resets the scale to 3, undoing the autoscaler until it reacts again.',
+          message: 'Deployment web sets replicas: 3 under an autoscaler: every apply resets its scale to 3. HorizontalPodAutoscaler web scales it between 2 and 8; each apply undoes that until the autoscaler reacts again.',
           related: ['hpa.yaml: scaleTargetRef'],
         },
       ],
@@ -31,7 +31,7 @@ ruleTester(hpaReplicasConflict, {
     {
       name: 'a StatefulSet with an HPA without minReplicas',
       code: documents(deployment({ kind: 'StatefulSet', spec: '  replicas: 1\n' }), hpa({ kind: 'StatefulSet' })),
-      findings: [{ at: 'replicas', message: /^StatefulSet web sets replicas: 1 while HorizontalPodAutoscaler web scales it between 1 and 10/ }],
+      findings: [{ at: 'replicas', message: /^StatefulSet web sets replicas: 1 under an autoscaler: every apply resets its scale to 1\. HorizontalPodAutoscaler web scales it between 1 and 10/ }],
       output: documents(deployment({ kind: 'StatefulSet' }), hpa({ kind: 'StatefulSet' })),
     },
   ],
@@ -46,6 +46,6 @@ it('hpa-replicas-conflict: a live Deployment always has spec.replicas, so only w
   applied.object.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec: { replicas: 3 } }) };
   assert.deepEqual(
     clusterFindings(hpaReplicasConflict, cluster([applied, liveHpa])).map((f) => f.message),
-    ['Deployment shop/web sets replicas: 3 while HorizontalPodAutoscaler shop/web scales it between 2 and 8: every apply resets the scale to 3, undoing the autoscaler until it reacts again.'],
+    ['Deployment shop/web sets replicas: 3 under an autoscaler: every apply resets its scale to 3. HorizontalPodAutoscaler shop/web scales it between 2 and 8; each apply undoes that until the autoscaler reacts again.'],
   );
 });

@@ -7,8 +7,9 @@ kubeReserved:
   memory: 1465Mi
 ${body}`;
 
+const HEADLINE = 'KubeletConfiguration turns memory eviction off: the kubelet never evicts pods for memory.';
 const TAIL =
-  "the kubelet never evicts pods for memory, and when pods exhaust a node's memory only the kernel's OOM killer acts, which can stall the kubelet and the container runtime until the node goes NotReady with every pod on it. Set memory.available: 100Mi (the default) or more.";
+  "when pods exhaust a node's memory only the kernel's OOM killer acts, which can stall the kubelet and the container runtime until the node goes NotReady with every pod on it. Set memory.available: 100Mi (the default) or more.";
 
 ruleTester(kubeletMemoryEvictionOff, {
   valid: [
@@ -24,7 +25,7 @@ ruleTester(kubeletMemoryEvictionOff, {
       findings: [
         {
           at: 'evictionHard',
-          message: `KubeletConfiguration sets evictionHard (nodefs.available, imagefs.available) without memory.available: once one hard threshold is written, the kubelet sets those left out to zero instead of their defaults (mergeDefaultEvictionSettings is not true), so memory.available is 0, and so is nodefs.inodesFree: ${TAIL}`,
+          message: `${HEADLINE} It sets evictionHard (nodefs.available, imagefs.available) without memory.available: once one hard threshold is written, the kubelet sets those left out to zero instead of their defaults (mergeDefaultEvictionSettings is not true), so memory.available is 0, and so is nodefs.inodesFree: ${TAIL}`,
         },
       ],
       output: config('# disk thresholds tuned for small root disks\nevictionHard:\n  nodefs.available: "10%"\n  imagefs.available: "15%"\n  memory.available: 100Mi\n'),
@@ -32,7 +33,7 @@ ruleTester(kubeletMemoryEvictionOff, {
     {
       name: 'memory.available of 0%: replaced by the default',
       code: config('evictionHard:\n  memory.available: "0%"\n  nodefs.available: "10%"\n  imagefs.available: "15%"\n  nodefs.inodesFree: "5%"\n'),
-      findings: [{ at: 'memory.available', message: `KubeletConfiguration sets evictionHard memory.available to 0%: ${TAIL}` }],
+      findings: [{ at: 'memory.available', message: `${HEADLINE} It sets evictionHard memory.available to 0%: ${TAIL}` }],
       output: config('evictionHard:\n  memory.available: "100Mi"\n  nodefs.available: "10%"\n  imagefs.available: "15%"\n  nodefs.inodesFree: "5%"\n'),
     },
   ],

@@ -26,7 +26,7 @@ ruleTester(kubeletMemoryUnreserved, {
         {
           at: 'kind: KubeletConfiguration',
           message:
-            "KubeletConfiguration reserves no memory for the kubelet, the container runtime or the OS (no kubeReserved or systemReserved memory): a node's allocatable memory is its capacity minus only the hard eviction threshold (100Mi, the default), so the scheduler fills it with pod requests up to there, and the kubelet, the runtime and system daemons compete with those pods for the rest. Memory that runs out between two 10 s eviction checks is left to the kernel's OOM killer: the kubelet stalls, misses its heartbeats and the node goes NotReady with every pod on it. Reserve memory, e.g. kubeReserved memory 1465Mi (255Mi + 11Mi × maxPods 110, as EKS node images do).",
+            "KubeletConfiguration reserves no memory for the kubelet and runtime: pods can starve them. It sets no kubeReserved or systemReserved memory: a node's allocatable memory is its capacity minus only the hard eviction threshold (100Mi, the default), so the scheduler fills it with pod requests up to there, and the kubelet, the runtime and system daemons compete with those pods for the rest. Memory that runs out between two 10 s eviction checks is left to the kernel's OOM killer: the kubelet stalls, misses its heartbeats and the node goes NotReady with every pod on it. Reserve memory, e.g. kubeReserved memory 1465Mi (255Mi + 11Mi × maxPods 110, as EKS node images do).",
         },
       ],
       output: null,

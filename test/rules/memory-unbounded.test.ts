@@ -29,7 +29,7 @@ ruleTester(memoryUnbounded, {
           at: 'name',
           line: 15,
           message:
-            "Deployment web, container web has no memory request or limit: the scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.",
+            "Deployment web: no memory request/limit: it can exhaust its node. The scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.",
         },
       ],
       output: null,
@@ -40,30 +40,30 @@ ruleTester(memoryUnbounded, {
       files: {
         'limits.yaml': 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\n  namespace: shop\nspec:\n  limits:\n    - type: Container\n      default:\n        memory: 512Mi\n---\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: cpu\nspec:\n  limits:\n    - type: Container\n      default:\n        cpu: 500m\n',
       },
-      findings: [{ at: 'name', message: /container web has no memory request or limit/ }],
+      findings: [{ at: 'name', message: /^Deployment web: no memory request\/limit: it can exhaust its node\./ }],
     },
     {
       name: 'CPU only',
       code: web(resources('            requests:\n              cpu: 100m\n')),
-      findings: [{ at: 'resources', message: /container web has no memory request or limit/ }],
+      findings: [{ at: 'resources', message: /^Deployment web: no memory request\/limit: it can exhaust its node\./ }],
       output: null,
     },
     {
       name: 'a request without a limit',
       code: web(resources('            requests:\n              memory: 268435456\n')),
-      findings: [{ at: 'memory', message: /^Deployment web, container web requests 268435456 \(256Mi\) of memory and sets no limit: under a surge it grows past its request/ }],
+      findings: [{ at: 'memory', message: /^Deployment web: no memory limit: it can exhaust its node\. It requests 268435456 \(256Mi\) of memory and sets no limit: under a surge it grows past its request/ }],
       output: null,
     },
     {
       name: 'a limit without a request: info, and the limit is copied',
       code: web(resources("            limits:\n              memory: '512Mi' # measured at peak\n")),
-      findings: [{ at: 'memory', severity: 'info', message: 'Deployment web, container web limits memory to 512Mi but requests none: the API server sets the request to the limit, so the scheduler reserves 512Mi; write the request down so that it is a decision.' }],
+      findings: [{ at: 'memory', severity: 'info', message: 'Deployment web limits memory to 512Mi but requests none, so it requests 512Mi. The API server sets the request to the limit, and the scheduler reserves that; write the request down so that it is a decision.' }],
       output: web(resources("            limits:\n              memory: '512Mi' # measured at peak\n            requests:\n              memory: 512Mi\n")),
     },
     {
       name: 'each container on its own',
       code: web(resources('            requests: {memory: 64Mi}\n            limits: {memory: 64Mi}\n') + '        - name: sidecar\n          image: envoy\n'),
-      findings: [{ at: 'name', line: 20, message: /container sidecar has no memory request or limit/ }],
+      findings: [{ at: 'name', line: 20, message: /^Deployment web, container sidecar: no memory request\/limit: it can exhaust its node\./ }],
     },
   ],
 });

@@ -25,7 +25,7 @@ ruleTester(nodeAgentPriority, {
         {
           at: 'spec',
           line: 14,
-          message: `DaemonSet kube-system/kube-proxy has no priorityClassName, so its pods run at priority 0, like any app; it requests no memory, so all it uses counts as above its request. ${TAIL}`,
+          message: `DaemonSet kube-system/kube-proxy: memory pressure can evict it before the apps on its node. DaemonSet kube-system/kube-proxy has no priorityClassName, so its pods run at priority 0, like any app; it requests no memory, so all it uses counts as above its request. ${TAIL}`,
         },
       ],
       output: `${daemonSet('kube-proxy', 'kube-system', '      # kube-proxy keeps the host network\n      hostNetwork: true\n', 'registry.k8s.io/kube-proxy:v1.33.4')}      priorityClassName: system-node-critical\n`,
@@ -37,7 +37,7 @@ ruleTester(nodeAgentPriority, {
       findings: [
         {
           at: 'priorityClassName',
-          message: /^DaemonSet logging\/collector \(fluent-bit\) has priorityClassName agents \(value 100000\), below both system-critical classes; it requests 64Mi memory, and every byte above that counts against it\. .* the node runs without log collection until its pod is back;/,
+          message: /^DaemonSet logging\/collector: memory pressure can evict it before the apps on its node\. DaemonSet logging\/collector \(fluent-bit\) has priorityClassName agents \(value 100000\), below both system-critical classes; it requests 64Mi memory, and every byte above that counts against it\. .* the node runs without log collection until its pod is back;/,
         },
       ],
       output: daemonSet('collector', 'logging', '      priorityClassName: system-node-critical\n', 'cr.fluentbit.io/fluent/fluent-bit:3.2', '          resources:\n            requests:\n              memory: 64Mi\n'),
@@ -46,7 +46,7 @@ ruleTester(nodeAgentPriority, {
       name: 'an unknown DaemonSet on the host network, with the cluster\'s globalDefault class named',
       code: daemonSet('probe', 'ops', '      hostNetwork: true\n', 'example/probe:1'),
       files: { 'classes.yaml': 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: normal\nvalue: 1000\nglobalDefault: true\n' },
-      findings: [{ message: /^DaemonSet ops\/probe has no priorityClassName, so its pods run at the priority of normal \(globalDefault, value 1000\), like any app;.* the node runs without this agent until its pod is back;/ }],
+      findings: [{ message: /^DaemonSet ops\/probe: memory pressure can evict it before the apps on its node\. DaemonSet ops\/probe has no priorityClassName, so its pods run at the priority of normal \(globalDefault, value 1000\), like any app;.* the node runs without this agent until its pod is back;/ }],
     },
   ],
 });

@@ -25,7 +25,7 @@ ruleTester(nodeAgentUntolerated, {
       findings: [
         {
           at: 'tolerations',
-          message: `DaemonSet kube-system/node-local-dns tolerates only CriticalAddonsOnly: ${POOLS}, and pods there get no node-local DNS caching. Tolerate every taint with \`- operator: Exists\`.`,
+          message: `DaemonSet kube-system/node-local-dns does not run on tainted nodes: they go without it. DaemonSet kube-system/node-local-dns tolerates only CriticalAddonsOnly: ${POOLS}, and pods there get no node-local DNS caching. Tolerate every taint with \`- operator: Exists\`.`,
         },
       ],
       output: daemonSet('node-local-dns', '      tolerations:\n        # critical add-ons may be scheduled anywhere\n        - key: CriticalAddonsOnly\n          operator: Exists\n        - operator: Exists\n', 'registry.k8s.io/dns/k8s-dns-node-cache:1.23.1'),
@@ -33,12 +33,12 @@ ruleTester(nodeAgentUntolerated, {
     {
       name: 'flannel tolerating every NoSchedule taint only',
       code: daemonSet('kube-flannel-ds', '      tolerations:\n        - operator: Exists\n          effect: NoSchedule\n', 'docker.io/flannel/flannel:v0.26.4'),
-      findings: [{ at: 'tolerations', message: 'DaemonSet kube-system/kube-flannel-ds tolerates every NoSchedule taint but no NoExecute taint: a node tainted NoExecute (a dedicated pool, a node taken out of service) evicts it and runs without it, and pods there get no pod networking. Tolerate every taint with `- operator: Exists`.' }],
+      findings: [{ at: 'tolerations', message: 'DaemonSet kube-system/kube-flannel-ds does not run on tainted nodes: they go without it. DaemonSet kube-system/kube-flannel-ds tolerates every NoSchedule taint but no NoExecute taint: a node tainted NoExecute (a dedicated pool, a node taken out of service) evicts it and runs without it, and pods there get no pod networking. Tolerate every taint with `- operator: Exists`.' }],
     },
     {
       name: 'an unknown kube-system DaemonSet without tolerations: the finding sits on the pod spec',
       code: daemonSet('node-tuner', '', 'example/tuner:1'),
-      findings: [{ at: 'spec', line: 14, message: `DaemonSet kube-system/node-tuner tolerates no taint: ${POOLS}. Tolerate every taint with \`- operator: Exists\`.` }],
+      findings: [{ at: 'spec', line: 14, message: `DaemonSet kube-system/node-tuner does not run on tainted nodes: they go without it. DaemonSet kube-system/node-tuner tolerates no taint: ${POOLS}. Tolerate every taint with \`- operator: Exists\`.` }],
       output: daemonSet('node-tuner', '      tolerations:\n        - operator: Exists\n', 'example/tuner:1').replace('      tolerations:\n        - operator: Exists\n      containers:', '      containers:') + '      tolerations:\n        - operator: Exists\n',
     },
     {
@@ -49,7 +49,7 @@ ruleTester(nodeAgentUntolerated, {
         {
           severity: 'warning',
           message:
-            'DaemonSet kube-system/kube-proxy tolerates no taint: in cluster lab, 2 nodes run without it: cp-1 (node-role.kubernetes.io/control-plane:NoSchedule), gpu-1 (nvidia.com/gpu=present:NoSchedule), and pods there get no Service routing. Tolerate every taint with `- operator: Exists`.',
+            'DaemonSet kube-system/kube-proxy does not run on tainted nodes: they go without it. DaemonSet kube-system/kube-proxy tolerates no taint: in cluster lab, 2 nodes run without it: cp-1 (node-role.kubernetes.io/control-plane:NoSchedule), gpu-1 (nvidia.com/gpu=present:NoSchedule), and pods there get no Service routing. Tolerate every taint with `- operator: Exists`.',
         },
       ],
     },

@@ -20,21 +20,21 @@ ruleTester(pdbMissing, {
     {
       name: 'three replicas and no PDB: one is appended with the workload selector',
       code: web(3),
-      findings: [{ at: 'kind: Deployment', line: 2, message: 'Deployment web: 3 replicas and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict all 3 pods at once.' }],
+      findings: [{ at: 'kind: Deployment', line: 2, message: 'Deployment web: 3 replicas and no PDB: a drain may evict all 3 pods at once. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.' }],
       output: documents(web(3), generated()),
     },
     {
       name: 'the HPA floor of 2 makes a single written replica several',
       code: web(1),
       files: { 'hpa.yaml': hpa({ min: 2 }) },
-      findings: [{ message: /^Deployment web: HPA minReplicas 2 and no PodDisruptionBudget: .* both pods at once\.$/, related: ['hpa.yaml: minReplicas'] }],
+      findings: [{ message: /^Deployment web: HPA minReplicas 2 and no PDB: a drain may evict both pods at once\. /, related: ['hpa.yaml: minReplicas'] }],
       output: documents(web(1), generated()),
     },
     {
       name: 'a PDB of the same labels in another namespace does not count; the new one keeps the namespace',
       code: web(2, 'shop'),
       files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
-      findings: [{ message: /^Deployment shop\/web: 2 replicas and no PodDisruptionBudget/ }],
+      findings: [{ message: /^Deployment shop\/web: 2 replicas and no PDB: / }],
       output: documents(web(2, 'shop'), generated('shop')),
     },
     {

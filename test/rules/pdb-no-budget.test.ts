@@ -12,13 +12,13 @@ ruleTester(pdbNoBudget, {
     {
       name: 'only a selector; the budget goes first in spec, after the comment that stays',
       code: pdb('  # protects the web tier\n'),
-      findings: [{ at: 'spec', line: 5, message: 'PodDisruptionBudget web-pdb sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on every pod it selects and the autoscaler cannot remove their nodes.' }],
+      findings: [{ at: 'spec', line: 5, message: 'PodDisruptionBudget web-pdb states no budget, so it allows no eviction: node drains block. It sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on every pod it selects and the autoscaler cannot remove their nodes.' }],
       output: pdb('  # protects the web tier\n  maxUnavailable: 1\n'),
     },
     {
       name: 'a flow-style spec',
       code: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: shop}\nspec: {selector: {matchLabels: {app: web}}}\n',
-      findings: [{ at: 'spec', message: /^PodDisruptionBudget shop\/web-pdb sets neither/ }],
+      findings: [{ at: 'spec', message: /^PodDisruptionBudget shop\/web-pdb states no budget, so it allows no eviction: node drains block\. It sets neither/ }],
       output: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: shop}\nspec: {selector: {matchLabels: {app: web}}, "maxUnavailable": 1}\n',
     },
     {

@@ -31,7 +31,7 @@ ruleTester(pdbSelectsNothing, {
         {
           at: 'namespace',
           severity: 'warning',
-          message: 'PodDisruptionBudget web-pdb selects app=web, which nothing known in namespace default carries, while Deployment shop/web in namespace shop does: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to shop): it protects nothing, and the workload it was meant for is drained without a budget.',
+          message: 'PodDisruptionBudget web-pdb guards no pod: the workload it was meant for drains without a budget. It selects app=web, which nothing known in namespace default carries, while Deployment shop/web in namespace shop does: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to shop).',
         },
       ],
     },
@@ -43,7 +43,7 @@ ruleTester(pdbSelectsNothing, {
           at: 'selector',
           line: 24,
           severity: 'hint',
-          message: 'PodDisruptionBudget web-pdb selects app=wbe, but no workload or pod known in namespace default (1 searched in the workspace) carries those labels: it protects nothing, and the workload it was meant for is drained without a budget.',
+          message: 'PodDisruptionBudget web-pdb guards no pod: the workload it was meant for drains without a budget. It selects app=wbe, but no workload or pod known in namespace default (1 searched in the workspace) carries those labels.',
         },
       ],
       output: null,
@@ -63,7 +63,7 @@ ruleTester(pdbSelectsNothing, {
     {
       name: 'a selector written as a string',
       code: documents(deployment(), pdb(budget, { selector: '    app=web\n' }).replace('  selector:\n    app=web\n', '  selector: app=web\n')),
-      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb has a malformed selector, which the API server rejects, so it selects no pods at all/ }],
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb guards no pod: the workload it was meant for drains without a budget\. It has a malformed selector, which the API server rejects, so it selects no pods at all/ }],
     },
     {
       name: 'matchExpressions that are not a list, with nothing else known',
@@ -73,7 +73,7 @@ ruleTester(pdbSelectsNothing, {
     {
       name: 'no selector at all',
       code: documents(deployment(), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\nspec:\n  maxUnavailable: 1\n'),
-      findings: [{ at: 'spec', message: /^PodDisruptionBudget web-pdb has no selector, so it selects no pods at all: it protects nothing/ }],
+      findings: [{ at: 'spec', message: /^PodDisruptionBudget web-pdb guards no pod: .* It has no selector, so it selects no pods at all\./ }],
     },
   ],
 });

@@ -11,13 +11,13 @@ ruleTester(pdbUnhealthyPodsBlock, {
     {
       name: 'unset: the field is added at the end of spec',
       code: pdb("  minAvailable: '50%'\n"),
-      findings: [{ at: 'kind: PodDisruptionBudget', severity: 'info', message: 'PodDisruptionBudget web-pdb (minAvailable 50%) has no unhealthyPodEvictionPolicy (IfHealthyBudget): a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.' }],
+      findings: [{ at: 'kind: PodDisruptionBudget', severity: 'info', message: 'PodDisruptionBudget web-pdb: a node drain can hang on its pods that are not ready. Its budget is minAvailable 50%, and it has no unhealthyPodEvictionPolicy (IfHealthyBudget): a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.' }],
       output: pdb("  minAvailable: '50%'\n") + '  unhealthyPodEvictionPolicy: AlwaysAllow\n',
     },
     {
       name: 'IfHealthyBudget written out is replaced in place',
       code: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: IfHealthyBudget # the default\n'),
-      findings: [{ at: 'unhealthyPodEvictionPolicy', message: /^PodDisruptionBudget web-pdb \(maxUnavailable 1\) has unhealthyPodEvictionPolicy IfHealthyBudget:/ }],
+      findings: [{ at: 'unhealthyPodEvictionPolicy', message: /^PodDisruptionBudget web-pdb: a node drain can hang on its pods that are not ready\. Its budget is maxUnavailable 1, and it has unhealthyPodEvictionPolicy IfHealthyBudget:/ }],
       output: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow # the default\n'),
     },
   ],

@@ -27,7 +27,7 @@ ruleTester(pinnedToNode, {
           at: 'nodeName',
           line: 14,
           message:
-            'Deployment db: nodeName: worker-3 binds it to that node, bypassing the scheduler; if node worker-3 dies or is drained, its pods cannot move and stay down until that node returns. Select a node label several nodes share (a pool or zone) or use preferred node affinity instead.',
+            'Deployment db is pinned to node worker-3: its pods stay down while that node is. Its nodeName: worker-3 binds it to that node, bypassing the scheduler; if the node dies or is drained, the pods cannot move and stay down until it returns. Select a node label several nodes share (a pool or zone) or use preferred node affinity instead.',
         },
       ],
       output: null,
@@ -35,13 +35,13 @@ ruleTester(pinnedToNode, {
     {
       name: 'a hostname nodeSelector on a bare Pod',
       code: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: probe\nspec:\n  nodeSelector:\n    kubernetes.io/hostname: worker-1\n  containers:\n    - name: probe\n      image: busybox\n',
-      findings: [{ at: 'kubernetes.io/hostname', message: /^Pod probe: nodeSelector kubernetes.io\/hostname: worker-1 allows only that node; if node worker-1 dies/ }],
+      findings: [{ at: 'kubernetes.io/hostname', message: /^Pod probe is pinned to node worker-1: its pods stay down while that node is\. Its nodeSelector kubernetes.io\/hostname: worker-1 allows only that node; if the node dies/ }],
       output: null,
     },
     {
       name: 'required node affinity whose terms all allow the same single host',
       code: db(requiredHosts(host('In', 'node-a'), host('In', 'node-a'))),
-      findings: [{ at: 'requiredDuringSchedulingIgnoredDuringExecution', message: /required node affinity allows only node node-a; if node node-a dies/ }],
+      findings: [{ at: 'requiredDuringSchedulingIgnoredDuringExecution', message: /is pinned to node node-a: .* Its required node affinity allows only node node-a; if the node dies/ }],
       output: null,
     },
   ],

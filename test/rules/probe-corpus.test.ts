@@ -52,13 +52,13 @@ describe('health-check rules over the shared corpus', { skip: existsSync(CORPUS)
 
   it('every readiness finding names the container and why it serves traffic', () => {
     assert.ok(of('probe-readiness-missing').length > 0, 'the corpus has serving containers without readiness');
-    for (const f of of('probe-readiness-missing')) assert.match(f.message, /^\S+ \S+, container \S+ serves traffic \((Service \S+ sends it traffic|it declares port)/);
+    for (const f of of('probe-readiness-missing')) assert.match(f.message, /^\S+ \S+(, container \S+)?: no readiness probe: traffic comes before it is ready\. (Service \S+ sends it traffic|It declares port)/);
   });
 
   it('a fix is only offered when a probe can be derived from a declared port', () => {
     for (const f of of('probe-readiness-missing')) {
       const file = parseManifest(`file://${f.path}`, readFileSync(f.path, 'utf8'));
-      const container = file.resources.flatMap((r) => containersOf(r).filter((c) => f.message.startsWith(`${describeContainer(r, c.name)} `)))[0];
+      const container = file.resources.flatMap((r) => containersOf(r).filter((c) => f.message.startsWith(`${describeContainer(r, c.name)}:`)))[0];
       const hasPort = Array.isArray(container?.container.ports) && container!.container.ports.length > 0;
       assert.equal(f.fixes.some((x) => x.preferred), hasPort, `${f.path}: ${f.message}`);
     }

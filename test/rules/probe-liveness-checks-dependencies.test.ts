@@ -47,7 +47,7 @@ ruleTester(probeLivenessChecksDependencies, {
           at: 'command',
           severity: 'warning',
           message:
-            'Deployment web, container db-client: liveness runs pg_isready against db, another host, so it checks a dependency, not this process; an outage of db longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check db in the readiness probe, and let liveness check only the process (localhost).',
+            'Deployment web: liveness checks db, so its outage restarts every replica. Liveness runs pg_isready against db, another host, so it checks a dependency, not this process; an outage of db longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check db in the readiness probe, and let liveness check only the process (localhost).',
         },
       ],
       output: null,
@@ -65,7 +65,7 @@ ruleTester(probeLivenessChecksDependencies, {
           at: '/actuator/health',
           severity: 'warning',
           message:
-            "Deployment web, container app: liveness calls /actuator/health, Spring Boot's aggregate health, which includes the database and every other HealthIndicator; a dependency outage longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Use /actuator/health/liveness.",
+            "Deployment web: liveness checks dependencies, so their outage restarts every replica. It calls /actuator/health, Spring Boot's aggregate health, which includes the database and every other HealthIndicator; a dependency outage longer than 30 s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Use /actuator/health/liveness.",
         },
       ],
       output: app('/actuator/health/liveness # everything'),

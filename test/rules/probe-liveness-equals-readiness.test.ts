@@ -31,7 +31,7 @@ ruleTester(probeLivenessEqualsReadiness, {
     {
       name: 'Spring Boot aggregate on both: split into the liveness and readiness groups',
       code: container(probe('livenessProbe', http('/actuator/health', 'http')) + probe('readinessProbe', http('/actuator/health', 'http'))),
-      findings: [{ at: 'livenessProbe', severity: 'warning', message: 'Deployment web, container app: liveness and readiness both check GET /actuator/health on port 8080: when a dependency outage fails that check, readiness takes the pods out of their Services after 30 s, and after 30 s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.' }],
+      findings: [{ at: 'livenessProbe', severity: 'warning', message: 'Deployment web: liveness equals readiness: outages restart all pods. Both check GET /actuator/health on port 8080: when a dependency outage fails that check, readiness takes the pods out of their Services after 30 s, and after 30 s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.' }],
       output: container(probe('livenessProbe', http('/actuator/health/liveness', 'http')) + probe('readinessProbe', http('/actuator/health/readiness', 'http'))),
     },
     {
@@ -55,13 +55,13 @@ ruleTester(probeLivenessEqualsReadiness, {
     {
       name: 'a named port and its number are the same handler; unknown framework: liveness made tolerant',
       code: container(probe('livenessProbe', http('/healthz', 'http')) + probe('readinessProbe', http('/healthz', 8080))),
-      findings: [{ at: 'livenessProbe', message: /both check GET \/healthz on port 8080: when a dependency outage fails that check/ }],
+      findings: [{ at: 'livenessProbe', message: /liveness equals readiness: outages restart all pods\. Both check GET \/healthz on port 8080: when a dependency outage fails that check/ }],
       output: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080))),
     },
     {
       name: 'same TCP port, with timings kept and the threshold scaled to the readiness budget',
       code: container(probe('livenessProbe', '    tcpSocket:\n      port: http\n', '    periodSeconds: 5\n') + probe('readinessProbe', '    tcpSocket:\n      port: 8080\n', '    periodSeconds: 10\n')),
-      findings: [{ at: 'livenessProbe', message: /both check TCP port 8080: .* readiness takes the pods out of their Services after 30 s, and after 15 s liveness has the kubelet restart every replica at once/ }],
+      findings: [{ at: 'livenessProbe', message: /Both check TCP port 8080: .* readiness takes the pods out of their Services after 30 s, and after 15 s liveness has the kubelet restart every replica at once/ }],
       output: container(probe('livenessProbe', '    tcpSocket:\n      port: http\n', '    periodSeconds: 5\n    failureThreshold: 18\n') + probe('readinessProbe', '    tcpSocket:\n      port: 8080\n', '    periodSeconds: 10\n')),
     },
     {
@@ -71,7 +71,7 @@ ruleTester(probeLivenessEqualsReadiness, {
         {
           at: 'livenessProbe',
           message:
-            'Pod goproxy, container goproxy: liveness and readiness both check TCP port 8080: when a dependency outage fails that check, readiness takes the pod out of its Services after 30 s, and after 30 s liveness has the kubelet restart it, which cures nothing.',
+            'Pod goproxy: liveness equals readiness: outages restart the pod. Both check TCP port 8080: when a dependency outage fails that check, readiness takes the pod out of its Services after 30 s, and after 30 s liveness has the kubelet restart it, which cures nothing.',
         },
       ],
       output: POD + '        failureThreshold: 9\n',

@@ -19,7 +19,7 @@ ruleTester(probePortUnknown, {
     {
       name: 'a named port that is UDP: a TCP check never reaches it',
       code: deploymentWith(indent('- name: statsd\n  image: example/statsd:1\n  ports:\n    - name: metrics\n      containerPort: 8125\n      protocol: UDP\n  livenessProbe:\n    tcpSocket:\n      port: metrics\n')),
-      findings: [{ at: 'metrics', line: 24, severity: 'error', message: 'Deployment web, container statsd: livenessProbe uses port "metrics", which is 8125/UDP: a TCP check connects over TCP and can never reach a UDP port, so the kubelet restarts the container over and over.' }],
+      findings: [{ at: 'metrics', line: 24, severity: 'error', message: 'Deployment web: livenessProbe checks UDP port "metrics", so it always fails. Port "metrics" is 8125/UDP: a TCP check connects over TCP and can never reach a UDP port, so the kubelet restarts the container over and over.' }],
     },
     {
       name: 'readiness on an undeclared name',
@@ -28,7 +28,7 @@ ruleTester(probePortUnknown, {
         {
           at: 'web',
           severity: 'error',
-          message: 'Deployment web, container app: readinessProbe uses port "web", which the container does not declare (it names http (8080), metrics (9090)): the pod never becomes ready and never receives traffic.',
+          message: 'Deployment web: readinessProbe uses undeclared port "web": the pod never becomes ready. The container names http (8080), metrics (9090): the pod never becomes ready and never receives traffic.',
         },
       ],
       output: null,
@@ -36,12 +36,12 @@ ruleTester(probePortUnknown, {
     {
       name: 'liveness over TCP on a misspelt name',
       code: app('  livenessProbe:\n    tcpSocket:\n      port: htp\n'),
-      findings: [{ at: 'htp', message: /livenessProbe uses port "htp".*the liveness probe never runs at all, so a hung container is never restarted\./ }],
+      findings: [{ at: 'htp', message: /livenessProbe uses undeclared port "htp": liveness never runs\. The container names http \(8080\), metrics \(9090\): the liveness probe never runs at all, so a hung container is never restarted\./ }],
     },
     {
       name: 'startup probe on an undeclared name',
       code: app('  startupProbe:\n    httpGet:\n      path: /started\n      port: admin\n'),
-      findings: [{ at: 'admin', message: /startupProbe uses port "admin".*never counts as started/ }],
+      findings: [{ at: 'admin', message: /startupProbe uses undeclared port "admin": the container never starts\. .*never counts as started/ }],
     },
     {
       name: 'an init sidecar without ports',
@@ -49,7 +49,7 @@ ruleTester(probePortUnknown, {
         '      containers:',
         '      initContainers:\n        - name: proxy\n          image: example/proxy\n          restartPolicy: Always\n          readinessProbe:\n            tcpSocket:\n              port: proxy\n      containers:',
       ),
-      findings: [{ at: 'proxy', line: 21, message: /Deployment web, container proxy: readinessProbe uses port "proxy", which the container does not declare \(it names no ports\)/ }],
+      findings: [{ at: 'proxy', line: 21, message: /^Deployment web, container proxy: readinessProbe uses undeclared port "proxy": the pod never becomes ready\. The container names no ports:/ }],
     },
   ],
 });

@@ -44,7 +44,7 @@ ruleTester(probeReadinessMissing, {
           line: 16,
           severity: 'warning',
           message:
-            'Deployment web, container app serves traffic (it declares port http 8080; no Service in view selects it, so one elsewhere is assumed) but has no readiness probe: it receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
+            'Deployment web: no readiness probe: traffic comes before it is ready. It declares port http 8080; no Service in view selects it, so one elsewhere is assumed: the container receives requests as soon as its process starts, on every rollout and every restart after a drain or node failure, and keeps receiving them while it cannot answer.',
         },
       ],
       output: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /\n      port: http\n    periodSeconds: 10\n'),
@@ -53,7 +53,7 @@ ruleTester(probeReadinessMissing, {
       name: 'selected by a Service on its named port; the framework liveness path gives the readiness path',
       code: app(ports('{name: http-api, containerPort: 8080}') + '  livenessProbe:\n    httpGet:\n      path: /actuator/health/liveness\n      port: http-api\n'),
       files: { 'service.yaml': SERVICE_WEB.replace('targetPort: http', 'targetPort: http-api') },
-      findings: [{ at: 'app', message: /serves traffic \(Service web sends it traffic on port http-api 8080\)/ }],
+      findings: [{ at: 'app', message: /no readiness probe: traffic comes before it is ready\. Service web sends it traffic on port http-api 8080:/ }],
       output: app(
         ports('{name: http-api, containerPort: 8080}') +
           '  livenessProbe:\n    httpGet:\n      path: /actuator/health/liveness\n      port: http-api\n  readinessProbe:\n    httpGet:\n      path: /actuator/health/readiness\n      port: http-api\n    periodSeconds: 10\n',
@@ -73,7 +73,7 @@ ruleTester(probeReadinessMissing, {
         {
           at: 'app',
           message:
-            'Pod web, container app serves traffic (Service web sends it traffic on port http 8080) but has no readiness probe: it receives requests as soon as its process starts and again after every container restart, and keeps receiving them while it cannot answer.',
+            'Pod web: no readiness probe: traffic comes before it is ready. Service web sends it traffic on port http 8080: the container receives requests as soon as its process starts and again after every container restart, and keeps receiving them while it cannot answer.',
         },
       ],
       output: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n      readinessProbe:\n        httpGet:\n          path: /\n          port: http\n        periodSeconds: 10\n',
@@ -82,7 +82,7 @@ ruleTester(probeReadinessMissing, {
       name: 'a Service fronts a container that declares no ports: nothing to derive, no fix',
       code: app('  args: [serve]\n'),
       files: { 'service.yaml': SERVICE_WEB },
-      findings: [{ at: 'app', message: /\(Service web sends it traffic\)/ }],
+      findings: [{ at: 'app', message: /no readiness probe: traffic comes before it is ready\. Service web sends it traffic:/ }],
       output: null,
     },
   ],

@@ -24,7 +24,7 @@ ruleTester(probeStartupMissing, {
           at: 'livenessProbe',
           severity: 'error',
           message:
-            'Deployment web, container app: it declares a start of 300 s, but liveness kills it after 60 s (initialDelaySeconds 30 + 3 × 10 s) and there is no startup probe: it restarts before it is up and crash-loops on every restart, and on every reschedule after a drain or node failure.',
+            'Deployment web: liveness kills it after 60 s, before its 300 s start. It declares a start of 300 s, but liveness kills it after 60 s (initialDelaySeconds 30 + 3 × 10 s) and there is no startup probe: it restarts before it is up and crash-loops on every restart, and on every reschedule after a drain or node failure.',
         },
       ],
       output: app('example/app:1.0', LIVENESS + '  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    periodSeconds: 10\n    failureThreshold: 38\n', declares('300')),

@@ -17,13 +17,13 @@ ruleTester(recreateDropsAll, {
     {
       name: 'three replicas, Recreate with a comment',
       code: web('  replicas: 3\n  strategy:\n    type: Recreate # we always did it this way\n'),
-      findings: [{ at: 'type: Recreate', line: 8, severity: 'info', message: 'Deployment web: 3 replicas and strategy Recreate: every rollout stops all 3 pods before starting new ones, so each deploy is an outage until the new pods are ready.' }],
+      findings: [{ at: 'type: Recreate', line: 8, severity: 'info', message: 'Deployment web: every rollout stops all 3 pods at once, an outage per deploy. It runs 3 replicas with strategy Recreate, which stops them all before starting new ones, so each deploy is down until the new pods are ready.' }],
       output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate # we always did it this way\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1\n'),
     },
     {
       name: 'the HPA floor counts; a flow-style strategy stays flow',
       code: documents(web('  strategy: {type: Recreate}\n'), hpa({ min: 2 })),
-      findings: [{ at: 'type: Recreate', message: /^Deployment web: HPA minReplicas 2 and strategy Recreate: every rollout stops both pods/ }],
+      findings: [{ at: 'type: Recreate', message: /^Deployment web: every rollout stops both pods at once, an outage per deploy\. It runs HPA minReplicas 2 with strategy Recreate/ }],
       output: documents(web('  strategy: {type: "RollingUpdate", "rollingUpdate": {"maxUnavailable":0,"maxSurge":1}}\n'), hpa({ min: 2 })),
     },
     {

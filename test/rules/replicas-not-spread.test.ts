@@ -37,24 +37,24 @@ ruleTester(replicasNotSpread, {
     {
       name: 'nothing spreads three replicas: the fix uses the workload selector, not the version label',
       code: web(),
-      findings: [{ at: 'replicas', line: 6, message: 'Deployment web: 3 replicas and no spread across nodes: all 3 pods may run on one node, and when that node dies the workload is down until they are rescheduled.' }],
+      findings: [{ at: 'replicas', line: 6, message: 'Deployment web: all 3 pods may run on one node and go down with it. It runs 3 replicas. Nothing spreads them across nodes: when that node dies the workload is down until they are rescheduled.' }],
       output: web() + '      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n',
     },
     {
       name: 'a constraint that selects other pods does not count; the entry is appended to the list',
       code: web(spread('kubernetes.io/hostname', 'app: cache')),
-      findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and its spread terms select app=cache, which its own pods do not carry: all 3 pods may run on one node/ }],
+      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its spread terms select app=cache, which its own pods do not carry:/ }],
       output: web(spread('kubernetes.io/hostname', 'app: cache') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n'),
     },
     {
       name: 'anti-affinity that looks only at another namespace keeps nothing apart',
       code: web(antiAffinity('              namespaces: [shop-cache]\n')),
-      findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and its anti-affinity looks for its pods only in namespace shop-cache, not in default where they run: all 3 pods may run on one node/ }],
+      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its anti-affinity looks for its pods only in namespace shop-cache, not in default where they run:/ }],
     },
     {
       name: 'anti-affinity whose namespace selector names another namespace keeps nothing apart',
       code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: cache}\n')),
-      findings: [{ at: 'replicas', message: /^Deployment web: 3 replicas and no spread across nodes/ }],
+      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Nothing spreads them across nodes:/ }],
     },
     {
       name: 'a spread on a key that is no failure domain does not count',
@@ -65,12 +65,12 @@ ruleTester(replicasNotSpread, {
       name: 'an HPA floor of 2 with one replica written; the HPA is related',
       code: web('', '  replicas: 1\n'),
       files: { 'hpa.yaml': hpa({ min: 2 }) },
-      findings: [{ at: 'kind: Deployment', message: /^Deployment web: HPA minReplicas 2 and no spread across nodes: both pods/, related: ['hpa.yaml: minReplicas'] }],
+      findings: [{ at: 'kind: Deployment', message: /^Deployment web: both pods may run on one node and go down with it\. It runs HPA minReplicas 2\. Nothing spreads them/, related: ['hpa.yaml: minReplicas'] }],
     },
     {
       name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',
       code: 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: legacy\nspec:\n  replicas: 2\n  selector:\n    name: legacy\n  template:\n    metadata:\n      labels:\n        name: legacy\n    spec:\n      containers:\n        - name: legacy\n          image: legacy:1\n',
-      findings: [{ at: 'replicas', message: /^ReplicationController legacy: 2 replicas and no spread across nodes/ }],
+      findings: [{ at: 'replicas', message: /^ReplicationController legacy: both pods may run on one node and go down with it\. It runs 2 replicas\. Nothing spreads them/ }],
       output: 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: legacy\nspec:\n  replicas: 2\n  selector:\n    name: legacy\n  template:\n    metadata:\n      labels:\n        name: legacy\n    spec:\n      containers:\n        - name: legacy\n          image: legacy:1\n      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              name: legacy\n',
     },
   ],

@@ -39,7 +39,7 @@ ruleTester(sessionsLostOnEviction, {
           at: 'kube-resilience/sessions',
           line: 6,
           message:
-            'Deployment web keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a PodDisruptionBudget, a preStop hook, terminationGracePeriodSeconds of at least 90 s (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" (sessions of unknown length may outlast the 600 s the cluster autoscaler grants): a node drain or an autoscaler scale-down kills its pods on short notice, and every user session on them is lost.',
+            'Deployment web: a drain or scale-down loses every user session on its pods. It keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a PodDisruptionBudget, a preStop hook, terminationGracePeriodSeconds of at least 90 s (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" (sessions of unknown length may outlast the 600 s the cluster autoscaler grants): a node drain or an autoscaler scale-down kills its pods on short notice, and every session on them is lost.',
         },
       ],
       output: `apiVersion: apps/v1
@@ -90,7 +90,7 @@ spec:
       findings: [
         {
           at: 'kind: Deployment',
-          message: /^Deployment web is fronted by Service web with sessionAffinity ClientIP and lacks terminationGracePeriodSeconds of at least 90 s \(now 30\): /,
+          message: /^Deployment web: a drain or scale-down loses every user session on its pods\. It is fronted by Service web with sessionAffinity ClientIP and lacks terminationGracePeriodSeconds of at least 90 s \(now 30\): /,
           related: ['svc.yaml: sessionAffinity'],
         },
       ],
@@ -100,7 +100,7 @@ spec:
       name: 'declared on the pod template of a StatefulSet, autoscaler annotation missing',
       code: chat({ ...protectedPod, metadata: '', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n' }).replace('kind: Deployment', 'kind: StatefulSet'),
       files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
-      findings: [{ at: 'kube-resilience/sessions', line: 15, message: /^StatefulSet web keeps sessions in memory .* and lacks the pod annotation cluster-autoscaler.kubernetes.io\/safe-to-evict: "false" \(sessions of unknown length may outlast the 600 s the cluster autoscaler grants\): / }],
+      findings: [{ at: 'kube-resilience/sessions', line: 15, message: /^StatefulSet web: a drain or scale-down loses every user session on its pods\. It keeps sessions in memory .* and lacks the pod annotation cluster-autoscaler.kubernetes.io\/safe-to-evict: "false" \(sessions of unknown length may outlast the 600 s the cluster autoscaler grants\): / }],
       output: chat({ ...protectedPod, metadata: '', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n' }).replace('kind: Deployment', 'kind: StatefulSet'),
     },
     {
@@ -110,7 +110,7 @@ spec:
         {
           at: 'kube-resilience/sessions',
           message:
-            'Deployment web keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a preStop hook, terminationGracePeriodSeconds of at least 3630 s (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" (sessions last 3600 s, the cluster autoscaler grants 600 s (--max-graceful-termination-sec) whatever the grace period): a node drain or an autoscaler scale-down kills its pods on short notice, and every user session of up to 3600 s on them is lost.',
+            'Deployment web: a drain or scale-down loses every user session on its pods. It keeps sessions in memory (kube-resilience/sessions: in-memory) and lacks a preStop hook, terminationGracePeriodSeconds of at least 3630 s (now 30, the default) and the pod annotation cluster-autoscaler.kubernetes.io/safe-to-evict: "false" (sessions last 3600 s, the cluster autoscaler grants 600 s (--max-graceful-termination-sec) whatever the grace period): a node drain or an autoscaler scale-down kills its pods on short notice, and every session of up to 3600 s on them is lost.',
         },
       ],
       output: calls('      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n', '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 3600\n      terminationGracePeriodSeconds: 3630\n'),
@@ -125,7 +125,7 @@ spec:
     {
       name: 'a single replica is not asked for a PDB, which would protect nothing',
       code: chat().replace('  replicas: 3\n', '  replicas: 1\n'),
-      findings: [{ message: /^Deployment web keeps sessions in memory \(kube-resilience\/sessions: in-memory\) and lacks a preStop hook, terminationGracePeriodSeconds/ }],
+      findings: [{ message: /^Deployment web: a drain or scale-down loses every user session on its pods\. It keeps sessions in memory \(kube-resilience\/sessions: in-memory\) and lacks a preStop hook, terminationGracePeriodSeconds/ }],
     },
   ],
 });

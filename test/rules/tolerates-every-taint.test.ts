@@ -25,24 +25,24 @@ ruleTester(toleratesEveryTaint, {
     {
       name: 'operator Exists without key or effect: both stories, on the toleration itself; no automatic fix',
       code: deployment('        # copied from a DaemonSet\n        - operator: Exists\n'),
-      findings: [{ at: 'operator: Exists', line: 18, message: `Deployment shop/orders tolerates every taint (\`operator: Exists\` without a key): ${SCHEDULING}; ${FOREVER}. Tolerate the taints it needs by key instead.` }],
+      findings: [{ at: 'operator: Exists', line: 18, message: `Deployment shop/orders tolerates every taint: it may run on tainted pools, and never leaves a dead node. It has \`operator: Exists\` without a key: ${SCHEDULING}; ${FOREVER}. Tolerate the taints it needs by key instead.` }],
       output: null,
     },
     {
       name: 'the second toleration is the catch-all, for NoSchedule only',
       code: deployment('        - key: dedicated\n          operator: Exists\n        - operator: Exists\n          effect: NoSchedule\n'),
-      findings: [{ at: 'operator: Exists', line: 19, message: `Deployment shop/orders tolerates every taint for effect NoSchedule (\`operator: Exists\` without a key): ${SCHEDULING}. Tolerate the taints it needs by key instead.` }],
+      findings: [{ at: 'operator: Exists', line: 19, message: `Deployment shop/orders tolerates every taint for effect NoSchedule: it may run on tainted pools (GPU, control plane, dedicated). It has \`operator: Exists\` without a key: ${SCHEDULING}. Tolerate the taints it needs by key instead.` }],
     },
     {
       name: 'with a cluster: the tainted nodes within reach, GPU nodes counted',
       code: deployment('        - operator: Exists\n          effect: NoSchedule\n'),
       cluster: cluster([node('cp-1', { controlPlane: true }), node('w-1'), gpuNode('gpu-1'), gpuNode('gpu-2')], { name: 'prod' }),
-      findings: [{ message: /^Deployment shop\/orders tolerates every taint for effect NoSchedule \(`operator: Exists` without a key\): the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools \(in cluster prod: 3 tainted nodes, 2 with GPUs: cp-1, gpu-1, gpu-2\), where/ }],
+      findings: [{ message: /^Deployment shop\/orders tolerates every taint for effect NoSchedule: it may run on tainted pools \(GPU, control plane, dedicated\)\. It has `operator: Exists` without a key: the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools \(in cluster prod: 3 tainted nodes, 2 with GPUs: cp-1, gpu-1, gpu-2\), where/ }],
     },
     {
       name: 'a GPU workload tolerating every taint still stays on dead nodes for ever',
       code: deployment('        - operator: Exists\n', '          resources:\n            limits:\n              nvidia.com/gpu: 1\n'),
-      findings: [{ message: `Deployment shop/orders tolerates every taint (\`operator: Exists\` without a key): ${FOREVER}. Tolerate the taints it needs by key instead.` }],
+      findings: [{ message: `Deployment shop/orders tolerates every taint: its pods are never moved off a dead node. It has \`operator: Exists\` without a key: ${FOREVER}. Tolerate the taints it needs by key instead.` }],
     },
   ],
 });

@@ -53,7 +53,7 @@ ruleTester(unschedulable, {
           at: 'containers',
           severity: 'error',
           message:
-            'Deployment train fits on 0 of 12 nodes: 9 without nvidia.com/gpu, 3 tainted nvidia.com/gpu=present:NoSchedule without a toleration. Its pods would stay Pending in cluster prod (judged on allocatable capacity, not on the room left by running pods).',
+            'Deployment train fits on no node of cluster prod: its pods would stay Pending. It fits on 0 of 12 nodes: 9 without nvidia.com/gpu, 3 tainted nvidia.com/gpu=present:NoSchedule without a toleration, so its pods stay Pending (judged on allocatable capacity, not on the room left by running pods).',
         },
       ],
       output: null,
@@ -68,7 +68,7 @@ ruleTester(unschedulable, {
       name: 'nodeName naming a node the cluster does not have',
       code: deployment('      nodeName: gpu-7\n'),
       cluster: twelve,
-      findings: [{ at: 'nodeName', message: 'Deployment train is bound by nodeName to node gpu-7, which is not one of the 12 nodes of cluster prod: its pods never start there (the scheduler is bypassed, and no other node takes them).' }],
+      findings: [{ at: 'nodeName', message: 'Deployment train is bound to node gpu-7, which cluster prod lacks: its pods never start. nodeName bypasses the scheduler, so none of the cluster\'s 12 nodes takes them.' }],
     },
     {
       name: 'a memory request larger than any node',
@@ -80,7 +80,7 @@ ruleTester(unschedulable, {
       name: 'with a cluster autoscaler it is a warning that names it',
       code: deployment('', gpuLimit),
       cluster: cluster([node('cpu-0'), fromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' }, data: {} })]),
-      findings: [{ severity: 'warning', message: /fits on 0 of 1 node: 1 without nvidia\.com\/gpu\. Its pods would stay Pending in cluster test unless the cluster autoscaler can add a node that matches/ }],
+      findings: [{ severity: 'warning', message: /^Deployment train fits on no node of cluster test: its pods would stay Pending\. It fits on 0 of 1 node: 1 without nvidia\.com\/gpu, so its pods stay Pending unless the cluster autoscaler can add a node that matches/ }],
     },
   ],
 });

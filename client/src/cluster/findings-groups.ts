@@ -34,7 +34,7 @@ export function groupClusterFindings(findings: ClusterFinding[]): FindingGroup[]
     const label = resourceLabel(finding);
     const members = groups.get(label) ?? [];
     // A rule reports once per container: the same words twice on one resource say nothing new.
-    if (members.some((m) => m.ruleId === finding.ruleId && m.message === finding.message)) continue;
+    if (members.some((m) => m.ruleId === finding.ruleId && m.headline === finding.headline && m.details === finding.details)) continue;
     groups.set(label, [...members, finding]);
   }
   return [...groups].map(([label, members]) => ({ label, findings: members }));

@@ -60,12 +60,12 @@ export class ClusterFindingsView implements vscode.TreeDataProvider<Node> {
       item.description = `${node.findings.length}`;
       return item;
     }
-    const item = new vscode.TreeItem(node.message);
+    const item = new vscode.TreeItem(node.headline);
     // Without an id VS Code derives one from the label, and two equal labels break the whole tree.
     const all = this.sources.flatMap((s) => s.groups.flatMap((g) => g.findings));
     item.id = `finding:${all.indexOf(node)}`;
     item.description = node.ruleId;
-    item.tooltip = new vscode.MarkdownString(`**${node.ruleId}** (${node.severity})\n\n${node.message}`);
+    item.tooltip = new vscode.MarkdownString(`**${node.ruleId}** (${node.severity})\n\n${node.headline}${node.details ? `\n\n${node.details}` : ''}`);
     item.iconPath = SEVERITY_ICONS[node.severity] ?? SEVERITY_ICONS.info;
     if (node.location || node.resource?.name) item.command = { command: REVEAL_CLUSTER_FINDING, title: 'Reveal', arguments: [node] };
     return item;

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { splitMessage } from '../rules/message-parts';
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
@@ -40,7 +41,7 @@ export function clusterFindings(inventory: Inventory, cluster: ClusterInfo, seve
     return {
       ruleId: f.ruleId,
       severity: f.severity,
-      message: f.message,
+      ...splitMessage(f.message),
       resource,
       source: sourceOf(f),
       ...(defined?.file ? { location: { uri: defined.file.uri, range: rangeOfPath(defined, []) } } : {}),

@@ -3,6 +3,7 @@ import { offeredTitle, type Fix } from '../fixes/edit';
 import { LineIndex } from '../manifest/text';
 import type { SourceFix } from '../render/analyze-unit';
 import { pathToFileURL } from 'node:url';
+import { splitMessage } from '../rules/message-parts';
 import type { Finding, Severity } from '../rules/types';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -12,16 +13,22 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export function toDiagnostic(finding: Finding, docsHref: (ruleId: string) => string | undefined): Diagnostic {
+/**
+ * The Problems panel shows a diagnostic's message on one line: it gets the finding's first sentence, and
+ * the rest (why, timings, what to do) comes first among the related information, at the finding itself.
+ */
+export function toDiagnostic(finding: Finding, documentUri: string, docsHref: (ruleId: string) => string | undefined): Diagnostic {
   const href = docsHref(finding.ruleId);
+  const { headline, details } = splitMessage(finding.message);
+  const own = details ? [{ location: { uri: documentUri, range: finding.range! }, message: details }] : [];
   return {
     range: finding.range!,
     severity: SEVERITY[finding.severity],
     source: 'kube-resilience',
     code: finding.ruleId,
     ...(href ? { codeDescription: { href } } : {}),
-    message: finding.message,
-    relatedInformation: finding.related.map((r) => ({ location: { uri: r.uri, range: r.range }, message: r.message })),
+    message: headline,
+    relatedInformation: [...own, ...finding.related.map((r) => ({ location: { uri: r.uri, range: r.range }, message: r.message }))],
   };
 }
 

@@ -130,7 +130,7 @@ export class Validation {
     // Its own edit always answers (the client waits for this version); another's only when something changed.
     if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) {
       this.published.set(uri, findings);
-      this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => this.diagnosticOf(f)) });
+      this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => this.diagnosticOf(f, uri)) });
     }
     const text = doc.getText();
     if (own && this.spreadTexts.get(uri) !== text) {
@@ -140,9 +140,9 @@ export class Validation {
     }
   }
 
-  private diagnosticOf(finding: Finding): Diagnostic {
+  private diagnosticOf(finding: Finding, uri: string): Diagnostic {
     let diagnostic = this.diagnostics.get(finding);
-    if (!diagnostic) this.diagnostics.set(finding, (diagnostic = toDiagnostic(finding, (id) => this.host.docsHref(id))));
+    if (!diagnostic) this.diagnostics.set(finding, (diagnostic = toDiagnostic(finding, uri, (id) => this.host.docsHref(id))));
     return diagnostic;
   }
 }

@@ -139,14 +139,14 @@ function parseUncached(text: string): ParsedChunk {
 
 function duplicateKeyMessage(key: string): string {
   const name = key.trim().replace(/^(["'])(.*)\1$/, '$2');
-  return `the key ${name ? `"${name}" ` : ''}appears twice in one mapping (which one Kubernetes keeps depends on the tool; remove one)`;
+  return `the key ${name ? `"${name}" ` : ''}appears twice in one mapping. Which one Kubernetes keeps depends on the tool; remove one.`;
 }
 
 /** Why the yaml package gave up, in words for the person who wrote the document. */
 function unreadable(error: unknown): string {
   const message = String((error as Error)?.message ?? error).split('\n')[0];
   if (error instanceof RangeError || /call stack/i.test(message)) return 'it nests collections too deeply to be read';
-  return /alias count/i.test(message) ? `its aliases expand to too many nodes (${message})` : message;
+  return /alias count/i.test(message) ? `its aliases expand to too many nodes. The parser says: ${message}` : message;
 }
 
 function firstTemplate(text: string): number {

@@ -157,9 +157,11 @@ export function describeResource(resource: Resource): string {
   return `${resource.kind} ${where}${resource.name ?? '(unnamed)'}`;
 }
 
-/** "Deployment shop/web, container app": a container named so that it is told apart from the same name in another workload. */
+/** "Deployment shop/web, container app", or "Deployment shop/web" when the pod has one container or the container is named after it. */
 export function describeContainer(resource: Resource, container: string): string {
-  return `${describeResource(resource)}, container ${container}`;
+  // Such a container needs no name of its own: the finding's range points at it anyway.
+  const needsName = containersOf(resource, true).length > 1 && container !== resource.name;
+  return needsName ? `${describeResource(resource)}, container ${container}` : describeResource(resource);
 }
 
 /** A pod read from a cluster that is running and passes its readiness checks (condition Ready=True). */

@@ -1,7 +1,7 @@
 import { preferredFix } from '../fixes/apply';
 import type { Finding, Severity } from '../rules/types';
 import { plural } from '../words';
-import { splitMessage } from './message-parts';
+import { splitMessage } from '../rules/message-parts';
 import { wrap } from './wrap';
 
 const COLOURS: Record<Severity | 'dim' | 'bold' | 'reset', string> = {

@@ -6,6 +6,7 @@ import type { Path } from '../manifest/path';
 import { LineIndex, type Range } from '../manifest/text';
 import { analyzeFile } from '../rules/engine';
 import type { Finding, SeverityOverride } from '../rules/types';
+import { splitMessage } from '../rules/message-parts';
 import { fieldChanges } from './fix-changes';
 import { readSourceText } from './source-yaml';
 import type { RenderedUnit, SourceEdits, SourceLocation } from './types';
@@ -146,11 +147,22 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
       const text = sameButNamespace && roots.length > 1 ? withoutNamespace(f) : f.message;
       byMessage.set(text, [...new Set([...(byMessage.get(text) ?? []), name(f.rendered.unit)])]);
     }
-    const message = [...byMessage].map(([text, units]) => `in ${joinAnd(units)}: ${text}`).join(' · ');
+    const message = mergedMessage([...byMessage]);
     const severity = group.map((f) => f.severity).sort((a, b) => RANK[b] - RANK[a])[0];
     const merged = { ...first, message, severity, fixes: [] };
     return withSourceFixes(merged, () => agreedBaseFix(group, roots, deployersOf) ?? first.sourceFixes);
   });
+}
+
+/**
+ * One message for what several roots say of one line. When they agree, its first sentence stays first and
+ * the roots follow; when they differ, the first root's sentence leads, named, and the others follow in full.
+ */
+function mergedMessage(byMessage: [string, string[]][]): string {
+  const [[text, units], ...others] = byMessage;
+  const { headline, details } = splitMessage(text);
+  if (!others.length) return [headline, `Rendered in ${joinAnd(units)}.`, details].filter(Boolean).join(' ');
+  return [`In ${joinAnd(units)}: ${headline}`, details, ...others.map(([other, where]) => `In ${joinAnd(where)}: ${other}`)].filter(Boolean).join(' ');
 }
 
 /**

@@ -26,14 +26,14 @@ function problemWith(key: string, value: unknown, known: readonly string[]): str
   const shown = JSON.stringify(value ?? null);
   switch (key) {
     case STARTUP_SECONDS_ANNOTATION:
-      return parseSeconds(value) === undefined ? `${key} is ${shown}, but it takes a positive whole number of seconds, quoted (e.g. "120"): the probe rules ignore it until then.` : undefined;
+      return parseSeconds(value) === undefined ? `${key} is ${shown}, not a number of seconds: the probe rules ignore it. It takes a positive whole number of seconds, quoted (e.g. "120").` : undefined;
     case SESSION_SECONDS_ANNOTATION:
-      return parseSeconds(value) === undefined ? `${key} is ${shown}, but it takes a positive whole number of seconds, quoted (e.g. "3600"): the session fixes assume a length until then.` : undefined;
+      return parseSeconds(value) === undefined ? `${key} is ${shown}, not a number of seconds: the session fixes assume a length. It takes a positive whole number of seconds, quoted (e.g. "3600").` : undefined;
     case SESSIONS_ANNOTATION:
-      return parseSessions(value) === undefined ? `${key} is ${shown}, but it takes "in-memory" (sessions die with the pod) or "external" (sessions live in a shared store): the session rules ignore it until then.` : undefined;
+      return parseSessions(value) === undefined ? `${key} is ${shown}, which the session rules ignore. It takes "in-memory" (sessions die with the pod) or "external" (sessions live in a shared store).` : undefined;
     case IGNORE_ANNOTATION: {
       const unknown = typeof value === 'string' ? unknownRuleIds(parseRuleList(value), known) : [shown];
-      return unknown.length ? `${key} names ${unknown.map((id) => `"${id}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a rule id' : 'are not rule ids'}: it takes comma-separated rule ids such as ${known.slice(0, 2).join(', ')}, so nothing is ignored for ${unknown.length === 1 ? 'it' : 'them'}.` : undefined;
+      return unknown.length ? `${key} names ${unknown.map((id) => `"${id}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a rule id' : 'are not rule ids'}: nothing is ignored for ${unknown.length === 1 ? 'it' : 'them'}. It takes comma-separated rule ids such as ${known.slice(0, 2).join(', ')}.` : undefined;
     }
     default:
       return undefined;
@@ -81,7 +81,7 @@ export const annotationInvalid: Rule = {
             resource,
             path,
             target: 'key',
-            message: `${key} is not an annotation of Kube Resilience (it reads ${DECLARED_ANNOTATIONS.map((a) => a.key).join(', ')}): it is ignored on ${describeResource(resource)}.`,
+            message: `${key} is not an annotation of Kube Resilience: it is ignored on ${describeResource(resource)}. Kube Resilience reads ${DECLARED_ANNOTATIONS.map((a) => a.key).join(', ')}.`,
           });
           continue;
         }
@@ -91,7 +91,7 @@ export const annotationInvalid: Rule = {
             resource,
             path,
             target: 'value',
-            message: `${key} is written as a YAML ${typeof value}, but annotation values must be strings: the API server rejects the whole ${resource.kind}. Quote it ("${String(value)}").`,
+            message: `${key} is a YAML ${typeof value}, not a string: the API server rejects the whole ${resource.kind}. Annotation values must be strings; quote it ("${String(value)}").`,
             fixes: quoted ? [{ title: `Quote the value ("${String(value)}")`, preferred: true, edits: quoted }] : [],
           });
           continue;
@@ -110,7 +110,7 @@ export const annotationInvalid: Rule = {
         report({
           resource: resourceAtLine(file, line),
           range: file.lines.range(start, start + id.length),
-          message: `"${id}" in this kube-resilience-ignore comment is not a rule id, so it ignores nothing; the comment takes rule ids separated by commas, then "-- reason".`,
+          message: `"${id}" is not a rule id, so this kube-resilience-ignore comment ignores nothing. The comment takes rule ids separated by commas, then "-- reason".`,
         });
       }
     }

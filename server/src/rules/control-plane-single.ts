@@ -20,7 +20,7 @@ function kindFinding(resource: Resource): Report | undefined {
     path: hasNodes ? ['nodes'] : [],
     // kind runs a local development cluster in containers: a single control plane there is a fact to know, not a risk to fix.
     severity: 'info',
-    message: `kind Cluster${typeof resource.object?.name === 'string' ? ` ${resource.object.name}` : ''} has 1 control-plane node${hasNodes ? '' : replaceable ? ' (no nodes list: kind creates one)' : ' (`nodes` is not a list)'}: when it stops, the API server, scheduler, controllers and the only etcd member stop with it: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
+    message: `kind Cluster${typeof resource.object?.name === 'string' ? ` ${resource.object.name}` : ''} has 1 control-plane node: when it stops, the whole control plane stops. ${hasNodes ? '' : replaceable ? 'It has no nodes list, so kind creates one. ' : 'Its `nodes` is not a list, so kind runs one. '}The API server, scheduler, controllers and the only etcd member stop with that node: ${OUTAGE}. Three control-plane nodes keep etcd quorum through the loss of one.`,
     fixes: [edits && { title: 'Run 3 control-plane nodes', preferred: true, edits }],
   };
 }
@@ -30,7 +30,7 @@ function kubeadmFinding(resource: Resource): Report | undefined {
   if (typeof endpoint === 'string' && endpoint.trim()) return undefined;
   return {
     resource,
-    message: `kubeadm ClusterConfiguration without controlPlaneEndpoint: the cluster is bound to the first control-plane node's own address, which the certificates and every kubeconfig embed, so kubeadm cannot add control-plane nodes later: the single control plane cannot grow into an HA one, and while it is down ${OUTAGE}. Set controlPlaneEndpoint to a DNS name or load balancer before \`kubeadm init\`.`,
+    message: `kubeadm ClusterConfiguration has no controlPlaneEndpoint: its control plane can never become HA. The cluster is bound to the first control-plane node's own address, which the certificates and every kubeconfig embed, so kubeadm cannot add control-plane nodes later, and while that one is down ${OUTAGE}. Set controlPlaneEndpoint to a DNS name or load balancer before \`kubeadm init\`.`,
   };
 }
 
@@ -45,13 +45,13 @@ function liveFinding(cluster: ClusterInfo): Report | undefined {
     const where = name ? `node ${name}` : 'one instance';
     return {
       resource: nodeNamed(name),
-      message: `Cluster ${cluster.name} has a single control plane (${where}): when it fails or reboots, ${OUTAGE}${evidence}.`,
+      message: `Cluster ${cluster.name} has a single control plane (${where}): its loss stops the control plane. When it fails or reboots, ${OUTAGE}${evidence}.`,
     };
   }
   const count = topology.controlPlaneCount;
   if (count !== undefined && count > 1 && topology.apiServerEndpoints.length === 1) {
     return {
-      message: `Cluster ${cluster.name} shows ${count} control-plane instances but only 1 API server endpoint (${topology.apiServerEndpoints[0]}) in default/kubernetes: the other API servers are not serving, so one more failure stops the control plane${evidence}.`,
+      message: `Cluster ${cluster.name} has ${count} control-plane instances but only 1 API server serving. default/kubernetes lists 1 endpoint (${topology.apiServerEndpoints[0]}): the other API servers are not serving, so one more failure stops the control plane${evidence}.`,
     };
   }
   return undefined;

@@ -65,7 +65,7 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   return {
     resource: dns,
     path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-    message: `Cluster DNS ${describeResource(dns)}${where} runs ${describeReplicas(replicas)}${scaled}: when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; ${WHY}.`,
+    message: `Cluster DNS ${describeResource(dns)}${where} runs 1 pod: when it restarts, every DNS lookup fails. It runs ${describeReplicas(replicas)}${scaled}: when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; ${WHY}.`,
     fixes,
   };
 }
@@ -80,7 +80,7 @@ function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   return {
     resource: dns,
     path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-    message: `Cluster DNS ${describeResource(dns)} runs ${describeReplicas(replicas)} and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): ${describeEveryPod(replicas.value)} may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
+    message: `Cluster DNS ${describeResource(dns)}: ${describeEveryPod(replicas.value)} may share one node and fail with it. It runs ${describeReplicas(replicas)} and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
     fixes: () => [
       {
         title: 'Spread the DNS pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
@@ -108,14 +108,14 @@ function badPlacement(dns: Resource, inventory: Inventory, cluster: ClusterInfo)
     const they = ready.length === 1 ? 'it is' : 'they are';
     return {
       resource: dns,
-      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, ${together} node ${nodes[0]}: when that node dies or reboots, every DNS lookup in the cluster fails until ${they} rescheduled, and during a control-plane outage ${they} not rescheduled at all; ${WHY}.`,
+      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, ${together} node ${nodes[0]}. When that node dies or reboots, every DNS lookup in the cluster fails until ${they} rescheduled, and during a control-plane outage ${they} not rescheduled at all; ${WHY}.`,
     };
   }
   const controlPlane = new Set(cluster.topology.controlPlaneNodes);
   if (nodes.every((n) => controlPlane.has(n))) {
     return {
       resource: dns,
-      message: `Cluster DNS ${describeResource(dns)}${where} has ${pods}, all on control-plane nodes (${nodes.join(', ')}): when the control plane goes down with its nodes, cluster DNS goes with it and cannot come back until the API does; ${WHY}.`,
+      message: `Cluster DNS ${describeResource(dns)}${where} runs only on control-plane nodes (${nodes.join(', ')}). Its ${pods} are there: when the control plane goes down with its nodes, cluster DNS goes with it and cannot come back until the API does; ${WHY}.`,
     };
   }
   return undefined;

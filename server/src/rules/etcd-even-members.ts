@@ -4,13 +4,15 @@ import { etcdQuorum, isKindCluster, isKubeadmClusterConfiguration, kindControlPl
 import type { Report, Rule } from './types';
 import { plural } from '../words';
 
-/** "4 etcd members: quorum 3, tolerates 1 failure, like 3 members would". */
-function arithmetic(members: number): string {
-  const { quorum, tolerates } = etcdQuorum(members);
-  return `quorum ${quorum}, so it tolerates ${plural(tolerates, 'failure')}, no more than ${plural(members - 1, 'member')} would`;
+/** "tolerates 1 failure, no more than 3 members would". */
+function noBetterThanOneLess(members: number): string {
+  return `tolerates ${plural(etcdQuorum(members).tolerates, 'failure')}, no more than ${plural(members - 1, 'member')} would`;
 }
 
-const CONSEQUENCE = 'the extra member adds one more machine that can fail and one more vote every write waits for';
+/** Why an even member costs: "Its quorum is 3: the extra member adds …". */
+function consequence(members: number): string {
+  return `Its quorum is ${etcdQuorum(members).quorum}: the extra member adds one more machine that can fail and one more vote every write waits for`;
+}
 
 function configFinding(resource: Resource): Report | undefined {
   if (isKubeadmClusterConfiguration(resource)) {
@@ -19,7 +21,7 @@ function configFinding(resource: Resource): Report | undefined {
     return {
       resource,
       path: ['etcd', 'external', 'endpoints'],
-      message: `External etcd with ${endpoints.length} endpoints: ${arithmetic(endpoints.length)}; ${CONSEQUENCE}. Use an odd number (${endpoints.length - 1} or ${endpoints.length + 1}).`,
+      message: `External etcd with ${endpoints.length} endpoints ${noBetterThanOneLess(endpoints.length)}. ${consequence(endpoints.length)}. Use an odd number (${endpoints.length - 1} or ${endpoints.length + 1}).`,
     };
   }
   if (isKindCluster(resource)) {
@@ -28,7 +30,7 @@ function configFinding(resource: Resource): Report | undefined {
     return {
       resource,
       path: ['nodes'],
-      message: `kind Cluster with ${members} control-plane nodes runs ${members} stacked etcd members: ${arithmetic(members)}; ${CONSEQUENCE}. Use ${members - 1} or ${members + 1} control-plane nodes.`,
+      message: `kind Cluster with ${members} control-plane nodes (${members} etcd members) ${noBetterThanOneLess(members)}. ${consequence(members)}. Use ${members - 1} or ${members + 1} control-plane nodes.`,
     };
   }
   return undefined;
@@ -37,9 +39,9 @@ function configFinding(resource: Resource): Report | undefined {
 function liveFinding(name: string, topology: Topology): Report | undefined {
   const members = topology.etcd.members;
   if (topology.managed || topology.etcd.mode === 'managed' || members === undefined || members < 2 || members % 2 !== 0) return undefined;
-  const endpoints = topology.etcd.endpoints?.length ? ` (${topology.etcd.endpoints.join(', ')})` : '';
+  const endpoints = topology.etcd.endpoints?.length ? ` Members: ${topology.etcd.endpoints.join(', ')}.` : '';
   return {
-    message: `Cluster ${name} runs ${members} ${topology.etcd.mode === 'unknown' ? '' : `${topology.etcd.mode} `}etcd members${endpoints}: ${arithmetic(members)}; ${CONSEQUENCE}.`,
+    message: `Cluster ${name} runs ${members} ${topology.etcd.mode === 'unknown' ? '' : `${topology.etcd.mode} `}etcd members: it ${noBetterThanOneLess(members)}. ${consequence(members)}.${endpoints}`,
   };
 }
 

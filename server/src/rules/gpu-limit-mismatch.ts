@@ -38,7 +38,7 @@ export const gpuLimitMismatch: Rule = {
         report({
           resource,
           path: request.path,
-          message: `${describeContainer(resource, request.container)} requests ${request.amount} ${request.resource} with ${stated}: GPUs cannot be overcommitted, so the API server rejects the pod unless request and limit are equal, and no pod is created.`,
+          message: `${describeContainer(resource, request.container)} requests ${request.amount} ${request.resource} with ${stated}: the API server rejects the pod. GPUs cannot be overcommitted, so request and limit must be equal, and until they are no pod is created.`,
           fixes: [edits && { title: `Set the ${request.resource} limit to ${request.amount}`, preferred: true, edits }],
         });
       }

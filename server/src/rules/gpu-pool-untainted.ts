@@ -22,7 +22,7 @@ export const gpuPoolUntainted: Rule = {
       report({
         resource: node,
         path: ['spec'],
-        message: `Node ${node.name ?? '(unnamed)'} has ${gpus.map(([name, amount]) => `${amount} ${name}`).join(' and ')} and no NoSchedule taint${preferOnly ? ' (PreferNoSchedule only steers, it does not keep pods off)' : ''}: ordinary pods land there, take its CPU and memory from GPU work, and keep the expensive node from scaling down. Taint it, e.g. nvidia.com/gpu=present:NoSchedule.`,
+        message: `Node ${node.name ?? '(unnamed)'} has ${gpus.map(([name, amount]) => `${amount} ${name}`).join(' and ')} and no NoSchedule taint: ordinary pods land on it. ${preferOnly ? 'PreferNoSchedule only steers, it does not keep pods off. ' : ''}They take its CPU and memory from GPU work, and keep the expensive node from scaling down. Taint it, e.g. nvidia.com/gpu=present:NoSchedule.`,
       });
     }
   },

@@ -132,7 +132,7 @@ export const gpuUntolerated: Rule = {
         resource,
         path: podTolerations(template.spec).length ? tolerationsPath : requests[0].path,
         severity: verdict.assumed ? 'info' : undefined,
-        message: `${describeResource(resource)} requests ${describeGpus(requests)} but has ${basis}: ${verdict.assumed ? 'where GPU nodes are tainted, ' : ''}its pods stay Pending, since no node both has the GPU and accepts them.`,
+        message: `${describeResource(resource)} tolerates no GPU taint: ${verdict.assumed ? 'where GPU nodes are tainted, ' : ''}its pods stay Pending. It requests ${describeGpus(requests)} but has ${basis}: no node both has the GPU and accepts its pods.`,
         fixes: [fix],
       });
     }

@@ -32,7 +32,7 @@ export const hpaMinOne: Rule = {
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],
-        message: `${describeResource(hpa)} has ${stated}: at low load it runs 1 pod${targetName}, which a node failure takes offline, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
+        message: `${describeResource(hpa)} has ${stated}: a node failure can take its target offline. At low load it runs 1 pod${targetName}, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
         fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR})`, preferred: true, unsafe: target && moreReplicasRisk(target, inventory), edits }],
       });

@@ -22,7 +22,7 @@ export const hpaNoHeadroom: Rule = {
       report({
         resource: hpa,
         path: ['spec', 'maxReplicas'],
-        message: `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ minReplicas ${min}${typeof minReplicas === 'number' ? '' : ' (the default)'}: it can never add a pod, so a load surge or the loss of a node finds no headroom.`,
+        message: `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ minReplicas ${min}${typeof minReplicas === 'number' ? '' : ' (the default)'}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
       });
     }

@@ -42,7 +42,7 @@ export const hpaReplicasConflict: Rule = {
       report({
         resource: workload,
         path: ['spec', 'replicas'],
-        message: `${describeResource(workload)} sets replicas: ${replicas} while ${describeResource(hpa)} scales it between ${minReplicas} and ${maxReplicas ?? '?'}: every apply resets the scale to ${replicas}, undoing the autoscaler until it reacts again.`,
+        message: `${describeResource(workload)} sets replicas: ${replicas} under an autoscaler: every apply resets its scale to ${replicas}. ${describeResource(hpa)} scales it between ${minReplicas} and ${maxReplicas ?? '?'}; each apply undoes that until the autoscaler reacts again.`,
         fixes: () => [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
         related: [{ resource: hpa, path: ['spec', 'scaleTargetRef'], message: 'scales this workload' }],
       });

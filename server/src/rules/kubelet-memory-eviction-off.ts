@@ -36,7 +36,7 @@ evictionHard:
       report({
         resource,
         path,
-        message: `KubeletConfiguration ${why}: the kubelet never evicts pods for memory, and when pods exhaust a node's memory only the kernel's OOM killer acts, which can stall the kubelet and the container runtime until the node goes NotReady with every pod on it. Set memory.available: 100Mi (the default) or more.`,
+        message: `KubeletConfiguration turns memory eviction off: the kubelet never evicts pods for memory. It ${why}: when pods exhaust a node's memory only the kernel's OOM killer acts, which can stall the kubelet and the container runtime until the node goes NotReady with every pod on it. Set memory.available: 100Mi (the default) or more.`,
         fixes: () => [{ title: 'Evict pods below 100Mi of available memory (the default)', preferred: true, edits: setField(resource, path, '100Mi') ?? [] }],
       });
     }

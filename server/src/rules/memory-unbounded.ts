@@ -41,13 +41,13 @@ export const memoryUnbounded: Rule = {
         const where = describeContainer(workload, name);
         const finding: Report = { resource: workload, path: container.resources ? [...path, 'resources'] : [...path, 'name'], message: '' };
         if (request === undefined && limit === undefined) {
-          finding.message = `${where} has no memory request or limit: the scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.`;
+          finding.message = `${where}: no memory request/limit: it can exhaust its node. The scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.`;
         } else if (limit === undefined) {
-          finding.message = `${where} requests ${shown(request)} of memory and sets no limit: under a surge it grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak.`;
+          finding.message = `${where}: no memory limit: it can exhaust its node. It requests ${shown(request)} of memory and sets no limit: under a surge it grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak.`;
           finding.path = [...path, 'resources', 'requests', 'memory'];
         } else {
           finding.severity = 'info';
-          finding.message = `${where} limits memory to ${shown(limit)} but requests none: the API server sets the request to the limit, so the scheduler reserves ${shown(limit)}; write the request down so that it is a decision.`;
+          finding.message = `${where} limits memory to ${shown(limit)} but requests none, so it requests ${shown(limit)}. The API server sets the request to the limit, and the scheduler reserves that; write the request down so that it is a decision.`;
           finding.path = [...path, 'resources', 'limits', 'memory'];
           finding.fixes = () => [{ title: `Request the limit (${String(limit)})`, preferred: true, edits: setField(workload, [...path, 'resources', 'requests', 'memory'], limit) ?? [] }];
         }

@@ -3,7 +3,7 @@ import type { Inventory } from '../inventory/inventory';
 import { describeNodeAgent, isNetworkAgent, nodeAgentOf, agentDuty, type NodeAgent } from '../manifest/node-agent';
 import type { Resource } from '../manifest/parse';
 import { judgeNode, placementInput } from '../manifest/scheduling';
-import { isPodReady, podTemplateOf } from '../manifest/workload';
+import { describeResource, isPodReady, podTemplateOf } from '../manifest/workload';
 import { plural } from '../words';
 import type { Rule } from './types';
 import { knownNodes } from './unschedulable';
@@ -62,7 +62,7 @@ export const nodeAgentMissing: Rule = {
       const named = found.nodes.slice(0, MAX_NAMED_NODES).join(', ') + (found.nodes.length > MAX_NAMED_NODES ? ` and ${found.nodes.length - MAX_NAMED_NODES} more` : '');
       report({
         resource: daemonSet,
-        message: `${describeNodeAgent(daemonSet, agent)} in cluster ${cluster.name} is not running on ${found.nodes.length} of the ${plural(found.eligible, 'node')} it should run on: ${named}. Those nodes have no ${agentDuty(agent)} from it, while the scheduler keeps placing pods there.`,
+        message: `${describeResource(daemonSet)} is missing on ${found.nodes.length} of ${plural(found.eligible, 'node')}: they have no ${agentDuty(agent)}. ${describeNodeAgent(daemonSet, agent)} in cluster ${cluster.name} should run on ${named}, but does not, while the scheduler keeps placing pods there.`,
       });
     }
   },

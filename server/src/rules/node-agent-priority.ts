@@ -2,7 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
 import { describeNodeAgent, nodeAgentOf, agentDuty } from '../manifest/node-agent';
 import { formatAmount, podRequests } from '../manifest/scheduling';
-import { podTemplateOf } from '../manifest/workload';
+import { describeResource, podTemplateOf } from '../manifest/workload';
 import type { Rule } from './types';
 
 /** The two classes Kubernetes creates; pods in them are "critical" to the kubelet and the scheduler. */
@@ -73,7 +73,7 @@ spec:
       report({
         resource,
         path,
-        message: `${describeNodeAgent(resource, agent)} ${describePriority(className, inventory)}${request}. Under node memory pressure the kubelet evicts pods above their requests first, lowest priority first, so it can evict this agent before the app that causes the pressure, and the node runs without ${agentDuty(agent)} until its pod is back; on a full node the scheduler preempts nothing for it and the kubelet makes room only for critical pods, so that pod stays Pending while the node runs without it. Set priorityClassName: system-node-critical.`,
+        message: `${describeResource(resource)}: memory pressure can evict it before the apps on its node. ${describeNodeAgent(resource, agent)} ${describePriority(className, inventory)}${request}. Under node memory pressure the kubelet evicts pods above their requests first, lowest priority first, so it can evict this agent before the app that causes the pressure, and the node runs without ${agentDuty(agent)} until its pod is back; on a full node the scheduler preempts nothing for it and the kubelet makes room only for critical pods, so that pod stays Pending while the node runs without it. Set priorityClassName: system-node-critical.`,
         fixes: () => [{ title: 'Run it at priority system-node-critical', preferred: true, edits: setField(resource, path, 'system-node-critical') ?? [] }],
       });
     }

@@ -2,7 +2,7 @@ import { appendToSequence } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import { agentDuty, describeNodeAgent, effectsToleratedEverywhere, nodeAgentOf, targetsSomeNodes } from '../manifest/node-agent';
 import { describeTaint, isConditionTaint, judgeNode, matchesNodeSelector, matchesRequiredNodeAffinity, nodeLabels, nodeTaints, placementInput, podTolerations, untoleratedTaints } from '../manifest/scheduling';
-import { podTemplateOf, type PodTemplate } from '../manifest/workload';
+import { describeResource, podTemplateOf, type PodTemplate } from '../manifest/workload';
 import { plural } from '../words';
 import type { Rule, Severity } from './types';
 import { knownNodes } from './unschedulable';
@@ -87,7 +87,7 @@ spec:
         resource,
         path,
         severity,
-        message: `${describeNodeAgent(resource, agent)} ${toleratesNow(template)}: ${text}${agent.role ? `, and pods there get no ${agentDuty(agent)}` : ''}. Tolerate every taint with \`- operator: Exists\`.`,
+        message: `${describeResource(resource)} does not run on tainted nodes: they go without it. ${describeNodeAgent(resource, agent)} ${toleratesNow(template)}: ${text}${agent.role ? `, and pods there get no ${agentDuty(agent)}` : ''}. Tolerate every taint with \`- operator: Exists\`.`,
         fixes: () => [{ title: 'Tolerate every taint (operator: Exists)', preferred: true, edits: appendToSequence(resource, path, { operator: 'Exists' }) ?? [] }],
       });
     }

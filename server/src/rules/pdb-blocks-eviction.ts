@@ -47,8 +47,8 @@ export const pdbBlocksEviction: Rule = {
       const scaled = describeBudget(budget, expected.workloads.length ? expected.count : undefined);
       const drains = expected.workloads.length === 1 ? `every node drain blocks on this ${expected.workloads[0].workload.kind}` : 'every node drain blocks on these pods';
       const message = expected.workloads.length
-        ? `${describeGuarded(expected)}, PDB ${scaled}: 0 disruptions allowed, so ${drains} until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`
-        : `${describeResource(pdb)} has ${scaled}: 0 disruptions allowed whatever pods it selects, so every node drain blocks on each of them until it is deleted by hand, and the autoscaler cannot remove their nodes.`;
+        ? `${describeResource(pdb)} allows 0 evictions: ${drains}. ${describeGuarded(expected)}, PDB ${scaled}: a drain waits until a pod is deleted by hand, and the autoscaler cannot remove its nodes.`
+        : `${describeResource(pdb)} allows 0 evictions: every node drain blocks on the pods it selects. It has ${scaled}, whatever pods it selects: a drain waits on each of them until it is deleted by hand, and the autoscaler cannot remove their nodes.`;
       report({
         resource: pdb,
         path: ['spec', budget.field],

@@ -39,7 +39,7 @@ export const pdbMissing: Rule = {
       if (inventory.pdbsSelecting(resource).length > 0) continue;
       report({
         resource,
-        message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PodDisruptionBudget: a node drain or an autoscaler scale-down may evict ${describeEveryPod(replicas.value)} at once.`,
+        message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PDB: a drain may evict ${describeEveryPod(replicas.value)} at once. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.`,
         fixes: () => [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });

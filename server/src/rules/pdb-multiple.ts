@@ -27,7 +27,7 @@ export const pdbMultiple: Rule = {
       report({
         resource: pdb,
         path: ['spec', 'selector'],
-        message: `${describeResource(pdb)} and ${otherPdbs.map(describeResource).join(', ')} ${otherPdbs.length === 1 ? 'both' : 'all'} select the pods of ${workloads.map(describeResource).join(', ')}: the eviction API refuses to evict pods with more than one PDB, so every node drain hangs on them. Keep one PDB per pod.`,
+        message: `${describeResource(pdb)} shares its pods with ${otherPdbs.length === 1 ? 'another PDB' : `${otherPdbs.length} other PDBs`}: every node drain hangs on them. ${describeResource(pdb)} and ${otherPdbs.map(describeResource).join(', ')} ${otherPdbs.length === 1 ? 'both' : 'all'} select the pods of ${workloads.map(describeResource).join(', ')}, and the eviction API refuses to evict pods with more than one PDB. Keep one PDB per pod.`,
         related: [
           ...otherPdbs.map((other) => ({ resource: other, path: ['spec', 'selector'], message: 'also selects these pods' })),
           ...workloads.map((workload) => ({ resource: workload, message: 'its pods are selected by several PDBs' })),

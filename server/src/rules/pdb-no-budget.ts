@@ -24,7 +24,7 @@ export const pdbNoBudget: Rule = {
       report({
         resource: pdb,
         path: ['spec'],
-        message: `${describeResource(pdb)} sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on ${pods} and the autoscaler cannot remove their nodes.`,
+        message: `${describeResource(pdb)} states no budget, so it allows no eviction: node drains block. It sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on ${pods} and the autoscaler cannot remove their nodes.`,
         fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: setField(pdb, ['spec', 'maxUnavailable'], 1, 'start') ?? [] }],
       });
     }

@@ -54,7 +54,7 @@ export const pdbSelectsNothing: Rule = {
         path: wrongNamespace && pdb.object?.metadata?.namespace !== undefined ? ['metadata', 'namespace'] : ['spec', 'selector'],
         // Not a guess: the workload it names runs without a budget.
         severity: wrongNamespace ? 'warning' : undefined,
-        message: `${describeResource(pdb)} ${what}: it protects nothing, and the workload it was meant for is drained without a budget.`,
+        message: `${describeResource(pdb)} guards no pod: the workload it was meant for drains without a budget. It ${what}.`,
       });
     }
   },

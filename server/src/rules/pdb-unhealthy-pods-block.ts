@@ -29,7 +29,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
       report({
         resource: pdb,
         path: typeof policy === 'string' ? ['spec', 'unhealthyPodEvictionPolicy'] : [],
-        message: `${describeResource(pdb)}${budget ? ` (${describeBudget(budget)})` : ''} has ${stated}: a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.`,
+        message: `${describeResource(pdb)}: a node drain can hang on its pods that are not ready. ${budget ? `Its budget is ${describeBudget(budget)}, and it` : 'It'} has ${stated}: a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.`,
         fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, POLICY_FIELD, 'AlwaysAllow') ?? [] }],
       });
     }

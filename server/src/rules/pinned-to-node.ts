@@ -55,7 +55,7 @@ export const pinnedToNode: Rule = {
       report({
         resource: workload,
         path: pin.path,
-        message: `${describeResource(workload)}: ${pin.how}; if node ${pin.node} dies or is drained, its pods cannot move and stay down until that node returns. Select a node label several nodes share (a pool or zone) or use preferred node affinity instead.`,
+        message: `${describeResource(workload)} is pinned to node ${pin.node}: its pods stay down while that node is. Its ${pin.how}; if the node dies or is drained, the pods cannot move and stay down until it returns. Select a node label several nodes share (a pool or zone) or use preferred node affinity instead.`,
       });
     }
   },

@@ -36,7 +36,7 @@ export const probeLivenessChecksDependencies: Rule = {
           report({
             resource,
             path: [...path, 'livenessProbe', 'exec', 'command'],
-            message: `${describeContainer(resource, name)}: liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host} longer than ${failureBudgetSeconds(container.livenessProbe)} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
+            message: `${describeContainer(resource, name)}: liveness checks ${remote.host}, so its outage restarts every replica. Liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host} longer than ${failureBudgetSeconds(container.livenessProbe)} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
           });
           continue;
         }
@@ -55,7 +55,7 @@ export const probeLivenessChecksDependencies: Rule = {
           resource,
           path: pathField,
           target: 'value',
-          message: `${describeContainer(resource, name)}: liveness calls ${liveness.path}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
+          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts every replica. It calls ${liveness.path}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
           fixes: [fix],
         });
       }

@@ -67,7 +67,7 @@ export const probeLivenessEqualsReadiness: Rule = {
         report({
           resource,
           path: [...path, 'livenessProbe'],
-          message: `${describeContainer(resource, name)}: liveness and readiness both check ${describeHandler(liveness)}: when a dependency outage fails that check, ${outcome}.`,
+          message: `${describeContainer(resource, name)}: liveness equals readiness: outages restart ${resource.kind === 'Pod' ? 'the pod' : 'all pods'}. Both check ${describeHandler(liveness)}: when a dependency outage fails that check, ${outcome}.`,
           fixes,
         });
       }

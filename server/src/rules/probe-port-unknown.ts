@@ -11,6 +11,13 @@ const CONSEQUENCE: Record<ProbeField, string> = {
 };
 
 /** What a probe that always fails does: unlike an unresolved port, its failures count. */
+/** What breaks, in a few words, for the finding's first sentence. */
+const IN_SHORT: Record<ProbeField, string> = {
+  startupProbe: 'the container never starts',
+  livenessProbe: 'liveness never runs',
+  readinessProbe: 'the pod never becomes ready',
+};
+
 const FAILS_ALWAYS: Record<ProbeField, string> = {
   startupProbe: 'the container is killed each time its failure threshold runs out, and never starts',
   livenessProbe: 'the kubelet restarts the container over and over',
@@ -52,7 +59,7 @@ export const probePortUnknown: Rule = {
               resource,
               path: [...path, field, named.field, 'port'],
               target: 'value',
-              message: `${describeContainer(resource, name)}: ${field} uses port "${named.name}", which is ${resolved.containerPort}/UDP: ${named.field === 'httpGet' ? 'an HTTP' : 'a TCP'} check connects over TCP and can never reach a UDP port, so ${FAILS_ALWAYS[field]}.`,
+              message: `${describeContainer(resource, name)}: ${field} checks UDP port "${named.name}", so it always fails. Port "${named.name}" is ${resolved.containerPort}/UDP: ${named.field === 'httpGet' ? 'an HTTP' : 'a TCP'} check connects over TCP and can never reach a UDP port, so ${FAILS_ALWAYS[field]}.`,
             });
             continue;
           }
@@ -62,7 +69,7 @@ export const probePortUnknown: Rule = {
             resource,
             path: [...path, field, named.field, 'port'],
             target: 'value',
-            message: `${describeContainer(resource, name)}: ${field} uses port "${named.name}", which the container does not declare (${declared.length ? `it names ${declared.join(', ')}` : 'it names no ports'}): ${CONSEQUENCE[field]}.`,
+            message: `${describeContainer(resource, name)}: ${field} uses undeclared port "${named.name}": ${IN_SHORT[field]}. ${declared.length ? `The container names ${declared.join(', ')}` : 'The container names no ports'}: ${CONSEQUENCE[field]}.`,
           });
         }
       }

@@ -76,7 +76,7 @@ export const probeReadinessMissing: Rule = {
           resource,
           path: [...path, 'name'],
           target: 'value',
-          message: `${describeContainer(resource, name)} serves traffic (${serving}) but has no readiness probe: it receives requests as soon as its process starts${resource.kind === 'Pod' ? ' and again after every container restart' : ', on every rollout and every restart after a drain or node failure'}, and keeps receiving them while it cannot answer.`,
+          message: `${describeContainer(resource, name)}: no readiness probe: traffic comes before it is ready. ${serving[0].toUpperCase()}${serving.slice(1)}: the container receives requests as soon as its process starts${resource.kind === 'Pod' ? ' and again after every container restart' : ', on every rollout and every restart after a drain or node failure'}, and keeps receiving them while it cannot answer.`,
           fixes: () => (probe ? [{ title: `Add a readiness probe (${describeHandler(handler!)})`, preferred: true, edits: setField(resource, [...path, 'readinessProbe'], probe) ?? [] }] : []),
         });
       }

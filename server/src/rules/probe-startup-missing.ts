@@ -49,7 +49,7 @@ export const probeStartupMissing: Rule = {
           resource,
           path: [...path, 'livenessProbe'],
           severity: slow ? 'info' : undefined,
-          message: `${describeContainer(resource, name)}: ${source}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops on every restart, and on every reschedule after a drain or node failure.`,
+          message: `${describeContainer(resource, name)}: liveness kills it after ${budget} s, before its ${startup} s start. ${source[0].toUpperCase()}${source.slice(1)}, but liveness kills it after ${budget} s (initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s) and there is no startup probe: it restarts before it is up and crash-loops on every restart, and on every reschedule after a drain or node failure.`,
           fixes: () =>
             handler
               ? [

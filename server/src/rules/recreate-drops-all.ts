@@ -34,7 +34,7 @@ export const recreateDropsAll: Rule = {
         resource: deployment,
         path: [...strategy, 'type'],
         target: 'pair',
-        message: `${describeResource(deployment)}: ${describeReplicas(replicas)} and strategy Recreate: every rollout stops ${describeEveryPod(replicas.value)} before starting new ones, so each deploy is an outage until the new pods are ready.`,
+        message: `${describeResource(deployment)}: every rollout stops ${describeEveryPod(replicas.value)} at once, an outage per deploy. It runs ${describeReplicas(replicas)} with strategy Recreate, which stops them all before starting new ones, so each deploy is down until the new pods are ready.`,
         fixes: () => [
           {
             title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',

@@ -28,15 +28,15 @@ export const replicasNotSpread: Rule = {
       const stray = strayFailureDomainSelectors(template.spec, template.labels);
       const elsewhere = otherNamespacesLookedAt(template.spec, template.labels, workload.namespace);
       const why = stray.length
-        ? `its spread terms select ${stray.map(describeSelector).join(' and ')}, which its own pods do not carry`
+        ? `Its spread terms select ${stray.map(describeSelector).join(' and ')}, which its own pods do not carry`
         : elsewhere.length
-          ? `its anti-affinity looks for its pods only in namespace ${[...new Set(elsewhere)].join(', ')}, not in ${workload.namespace} where they run`
-          : 'no spread across nodes';
+          ? `Its anti-affinity looks for its pods only in namespace ${[...new Set(elsewhere)].join(', ')}, not in ${workload.namespace} where they run`
+          : 'Nothing spreads them across nodes';
       const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
       report({
         resource: workload,
         path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-        message: `${describeResource(workload)}: ${describeReplicas(replicas)} and ${why}: ${describeEveryPod(replicas.value)} may run on one node, and when that node dies the workload is down until they are rescheduled.`,
+        message: `${describeResource(workload)}: ${describeEveryPod(replicas.value)} may run on one node and go down with it. It runs ${describeReplicas(replicas)}. ${why}: when that node dies the workload is down until they are rescheduled.`,
         fixes: () => [
           {
             title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',

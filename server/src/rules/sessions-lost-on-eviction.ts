@@ -148,7 +148,7 @@ export const sessionsLostOnEviction: Rule = {
       report({
         resource: workload,
         path: sessions === 'in-memory' && declared ? declared.path : [],
-        message: `${describeResource(workload)} ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every user session${lasting} on them is lost.`,
+        message: `${describeResource(workload)}: a drain or scale-down loses every user session on its pods. It ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every session${lasting} on them is lost.`,
         fixes: pieces.map((p, index) => ({ ...p.fix, preferred: index === preferred })),
         related: sticky.map((service) => ({ resource: service, path: ['spec', 'sessionAffinity'], message: 'pins each client to one pod' })),
       });

@@ -54,7 +54,7 @@ export const singleReplica: Rule = {
       report({
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
-        message: `${describeResource(resource)} runs 1 pod (${stated}): ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
+        message: `${describeResource(resource)} runs 1 pod: one node drain or node failure takes it offline. It has ${stated}: ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
         fixes: () => replicasFix(resource, inventory),
       });
     }

@@ -50,13 +50,14 @@ export const toleratesEveryTaint: Rule = {
       const catchAll = tolerations[index];
       const parts = partsOf(resource, template, catchAll, cluster);
       if (!parts.length) continue;
+      const inShort = parts.length === 2 ? 'it may run on tainted pools, and never leaves a dead node' : parts[0].inShort;
       const effect = catchAll.effect ? ` for effect ${catchAll.effect}` : '';
       report({
         resource,
         // The catch-all toleration's own `operator: Exists`.
         path: [...template.path, 'spec', 'tolerations', indexInSource(template, index), 'operator'],
         target: 'pair',
-        message: `${describeResource(resource)} tolerates every taint${effect} (\`operator: Exists\` without a key): ${parts.join('; ')}. Tolerate the taints it needs by key instead.`,
+        message: `${describeResource(resource)} tolerates every taint${effect}: ${inShort}. It has \`operator: Exists\` without a key: ${parts.map((p) => p.text).join('; ')}. Tolerate the taints it needs by key instead.`,
       });
     }
   },
@@ -73,17 +74,27 @@ function indexInSource(template: PodTemplate, index: number): number {
   return index;
 }
 
-function partsOf(resource: Resource, template: PodTemplate, catchAll: { effect?: string; tolerationSeconds?: number }, cluster: ClusterInfo | undefined): string[] {
-  const parts: string[] = [];
+/** What a catch-all toleration lets happen: in a few words, and in full. */
+interface Consequence {
+  inShort: string;
+  text: string;
+}
+
+function partsOf(resource: Resource, template: PodTemplate, catchAll: { effect?: string; tolerationSeconds?: number }, cluster: ClusterInfo | undefined): Consequence[] {
+  const parts: Consequence[] = [];
   const noSchedule = !catchAll.effect || catchAll.effect === 'NoSchedule';
   const noExecute = !catchAll.effect || catchAll.effect === 'NoExecute';
   if (noSchedule && !gpuRequests(resource).length) {
-    parts.push(
-      `the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools${taintedNodesInReach(template, cluster)}, where they take room meant for those nodes' own pods; a pending one can make the cluster autoscaler add a node of a tainted pool for it, and while one runs on a GPU node the autoscaler removes that node only if the pod can move elsewhere, so the GPU pool may not scale to zero`,
-    );
+    parts.push({
+      inShort: 'it may run on tainted pools (GPU, control plane, dedicated)',
+      text: `the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools${taintedNodesInReach(template, cluster)}, where they take room meant for those nodes' own pods; a pending one can make the cluster autoscaler add a node of a tainted pool for it, and while one runs on a GPU node the autoscaler removes that node only if the pod can move elsewhere, so the GPU pool may not scale to zero`,
+    });
   }
   if (noExecute && typeof catchAll.tolerationSeconds !== 'number' && resource.kind !== 'Pod') {
-    parts.push('it also tolerates node.kubernetes.io/unreachable and not-ready for ever, so when its node dies its pods are never evicted and never replaced');
+    parts.push({
+      inShort: 'its pods are never moved off a dead node',
+      text: 'it also tolerates node.kubernetes.io/unreachable and not-ready for ever, so when its node dies its pods are never evicted and never replaced',
+    });
   }
   return parts;
 }

@@ -1,3 +1,4 @@
+import { plural } from '../words';
 import type { ClusterInfo } from '../cluster/types';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
@@ -83,19 +84,19 @@ export const unschedulable: Rule = {
         report({
           resource,
           path: [...template.path, 'spec', 'nodeName'],
-          message: `${describeResource(resource)} is bound by nodeName to node ${nodeName}, which is not one of the ${placement.total} nodes of cluster ${cluster.name}: its pods never start there (the scheduler is bypassed, and no other node takes them).`,
+          message: `${describeResource(resource)} is bound to node ${nodeName}, which cluster ${cluster.name} lacks: its pods never start. nodeName bypasses the scheduler, so none of the cluster's ${plural(placement.total, 'node')} takes them.`,
         });
         continue;
       }
       const main = placement.reasons[0];
       const path: Path = main ? [...template.path, 'spec', REASON_FIELD[main.kind]] : [];
       const autoscaler = autoscalerIn(cluster);
-      const pending = `Its pods would stay Pending in cluster ${cluster.name}${autoscaler ? ` unless ${autoscaler} can add a node that matches` : ''}`;
+      const pending = `its pods stay Pending${autoscaler ? ` unless ${autoscaler} can add a node that matches` : ''}`;
       report({
         resource,
         path,
         severity: autoscaler ? 'warning' : undefined,
-        message: `${describeResource(resource)} ${describePlacement(placement)}. ${pending} (judged on allocatable capacity, not on the room left by running pods).`,
+        message: `${describeResource(resource)} fits on no node of cluster ${cluster.name}: its pods would stay Pending. It ${describePlacement(placement)}, so ${pending} (judged on allocatable capacity, not on the room left by running pods).`,
       });
     }
   },
