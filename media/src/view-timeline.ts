@@ -65,7 +65,8 @@ function rowElement(row: Row, end: number, duration: number, focused: boolean, t
         'aria-describedby': 'timeline-tooltip',
         'data-focus': `segment:${row.key}:${index}`,
       },
-      style: { left: position(segment.from, end), width: position(segment.to - segment.from, end) },
+      // Laid side by side and sized by their share of time: one ends exactly where the next begins.
+      style: { 'flex-grow': String(segment.to - segment.from) },
       on: {
         mouseenter: (e) => tooltip.show(e.currentTarget as HTMLElement, row, segment),
         mouseleave: () => tooltip.hide(),
@@ -81,7 +82,7 @@ function rowElement(row: Row, end: number, duration: number, focused: boolean, t
     'div',
     { class: `row ${row.group}${focused ? ' focused' : ''}`, attrs: { role: 'group', 'aria-label': row.label, 'data-row': row.key } },
     el('div', { class: 'row-label' }, el('span', { class: 'row-name', attrs: { title: row.label } }, row.label), row.detail ? el('span', { class: 'row-detail muted', attrs: { title: row.detail } }, row.detail) : null),
-    el('div', { class: 'track' }, el('div', { class: 'outage', style: { width: position(duration, end) } }), ...segments),
+    el('div', { class: 'track states' }, el('div', { class: 'outage', style: { width: position(duration, end) } }), ...segments),
   );
 }
 
