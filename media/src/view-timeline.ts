@@ -5,12 +5,7 @@ import { summarize } from '../../server/src/simulate/summary';
 import { STATE_LABELS } from './format';
 import { axisEnd, buildRows, type Row, type Segment } from './rows';
 import { rovingFocus } from './roving-focus';
-
-const TICK_STEPS = [30, 60, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400];
-
-function position(seconds: number, end: number): string {
-  return `${((seconds / end) * 100).toFixed(3)}%`;
-}
+import { position, renderAxis } from './view-axis';
 
 /** One tooltip for every segment, shown on hover and on keyboard focus. */
 function tooltipFor(container: HTMLElement): { show(target: HTMLElement, row: Row, segment: Segment): void; hide(): void } {
@@ -40,18 +35,6 @@ function tooltipFor(container: HTMLElement): { show(target: HTMLElement, row: Ro
 
 function segmentLabel(row: Row, segment: Segment): string {
   return `${row.label} ${STATE_LABELS[segment.state]} from ${formatSeconds(segment.from)} to ${formatSeconds(segment.to)}: ${segment.reason}${segment.fact ? ` (${segment.fact})` : ''}`;
-}
-
-function axis(end: number, duration: number): HTMLElement {
-  const step = TICK_STEPS.find((s) => end / s <= 8) ?? TICK_STEPS[TICK_STEPS.length - 1];
-  const ticks: HTMLElement[] = [];
-  for (let t = 0; t <= end; t += step) ticks.push(el('span', { class: 'tick', style: { left: position(t, end) } }, formatSeconds(t)));
-  return el(
-    'div',
-    { class: 'row axis', attrs: { 'aria-hidden': 'true' } },
-    el('div', { class: 'row-label' }),
-    el('div', { class: 'track' }, ...ticks, duration > 0 ? el('span', { class: 'recovery-mark', style: { left: position(duration, end) } }, 'control plane back') : null),
-  );
 }
 
 function rowElement(row: Row, end: number, duration: number, focused: boolean, tooltip: ReturnType<typeof tooltipFor>): HTMLElement {
@@ -110,7 +93,7 @@ export function renderTimeline(result: SimulationResult | undefined, focus: { na
   const timelineRows = el(
     'div',
     { class: 'rows', attrs: { role: 'group', 'aria-label': 'Timeline rows: arrow keys move between segments, Up and Down between rows' } },
-    axis(end, outage),
+    renderAxis(end, outage),
     ...group('Cluster functions', rows.filter((r) => r.group === 'function')),
     ...group('Nodes', rows.filter((r) => r.group === 'node')),
     ...group('Workloads', rows.filter((r) => r.group === 'workload')),
