@@ -34,7 +34,7 @@ function nodeCard(node: NodeView, selected: Target | undefined, focus: PageFocus
     { class: `node ${node.role}${state ? ` state-${state}` : ''}`, attrs: { 'aria-label': `${node.role === 'control-plane' ? 'Control-plane node' : 'Worker node'} ${node.name}` } },
     el(
       'button',
-      { class: `node-name${sameTarget(selected, target) ? ' selected' : ''}`, attrs: { type: 'button', 'aria-pressed': sameTarget(selected, target), 'data-focus': `target:node:${node.name}`, title: 'Add an event to this node' }, on: { click: () => actions.selectTarget(sameTarget(selected, target) ? undefined : target) } },
+      { class: `node-name${sameTarget(selected, target) ? ' selected' : ''}`, attrs: { type: 'button', 'aria-pressed': sameTarget(selected, target), 'data-focus': `target:node:${node.name}`, title: `${node.name}: add an event` }, on: { click: () => actions.selectTarget(sameTarget(selected, target) ? undefined : target) } },
       node.name,
     ),
     el(

@@ -55,8 +55,12 @@ function nodesFieldset(scenario: Scenario, input: SimulationInput | undefined, a
         'label',
         { class: 'choice' },
         el('input', { attrs: { type: 'checkbox', value: node.name, checked: failing.includes(node.name), 'data-focus': `node:${node.name}` }, on: { change: (e) => toggle(node.name, (e.target as HTMLInputElement).checked) } }),
-        node.name,
-        node.role === 'control-plane' ? el('span', { class: 'muted aside' }, '(control plane)') : null,
+        el(
+          'span',
+          { class: 'choice-text' },
+          el('span', { class: 'node-label', attrs: { title: node.name } }, node.name),
+          ...(node.role === 'control-plane' ? [' ', el('span', { class: 'muted' }, '(control plane)')] : []),
+        ),
       ),
     ),
     el(

@@ -5,12 +5,7 @@ import { summarize } from '../../server/src/simulate/summary';
 import { STATE_LABELS } from './format';
 import { axisEnd, buildRows, type Row, type Segment } from './rows';
 import { rovingFocus } from './roving-focus';
-
-const TICK_STEPS = [30, 60, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400];
-
-function position(seconds: number, end: number): string {
-  return `${((seconds / end) * 100).toFixed(3)}%`;
-}
+import { position, renderAxis } from './view-axis';
 
 /** One tooltip for every segment, shown on hover and on keyboard focus. */
 function tooltipFor(container: HTMLElement): { show(target: HTMLElement, row: Row, segment: Segment): void; hide(): void } {
@@ -42,18 +37,6 @@ function segmentLabel(row: Row, segment: Segment): string {
   return `${row.label} ${STATE_LABELS[segment.state]} from ${formatSeconds(segment.from)} to ${formatSeconds(segment.to)}: ${segment.reason}${segment.fact ? ` (${segment.fact})` : ''}`;
 }
 
-function axis(end: number, duration: number): HTMLElement {
-  const step = TICK_STEPS.find((s) => end / s <= 8) ?? TICK_STEPS[TICK_STEPS.length - 1];
-  const ticks: HTMLElement[] = [];
-  for (let t = 0; t <= end; t += step) ticks.push(el('span', { class: 'tick', style: { left: position(t, end) } }, formatSeconds(t)));
-  return el(
-    'div',
-    { class: 'row axis', attrs: { 'aria-hidden': 'true' } },
-    el('div', { class: 'row-label' }),
-    el('div', { class: 'track' }, ...ticks, duration > 0 ? el('span', { class: 'recovery-mark', style: { left: position(duration, end) } }, 'control plane back') : null),
-  );
-}
-
 function rowElement(row: Row, end: number, duration: number, focused: boolean, tooltip: ReturnType<typeof tooltipFor>): HTMLElement {
   const segments = row.segments.map((segment, index) =>
     el('div', {
@@ -65,7 +48,8 @@ function rowElement(row: Row, end: number, duration: number, focused: boolean, t
         'aria-describedby': 'timeline-tooltip',
         'data-focus': `segment:${row.key}:${index}`,
       },
-      style: { left: position(segment.from, end), width: position(segment.to - segment.from, end) },
+      // Laid side by side and sized by their share of time: one ends exactly where the next begins.
+      style: { 'flex-grow': String(segment.to - segment.from) },
       on: {
         mouseenter: (e) => tooltip.show(e.currentTarget as HTMLElement, row, segment),
         mouseleave: () => tooltip.hide(),
@@ -81,7 +65,7 @@ function rowElement(row: Row, end: number, duration: number, focused: boolean, t
     'div',
     { class: `row ${row.group}${focused ? ' focused' : ''}`, attrs: { role: 'group', 'aria-label': row.label, 'data-row': row.key } },
     el('div', { class: 'row-label' }, el('span', { class: 'row-name', attrs: { title: row.label } }, row.label), row.detail ? el('span', { class: 'row-detail muted', attrs: { title: row.detail } }, row.detail) : null),
-    el('div', { class: 'track' }, el('div', { class: 'outage', style: { width: position(duration, end) } }), ...segments),
+    el('div', { class: 'track states' }, el('div', { class: 'outage', style: { width: position(duration, end) } }), ...segments),
   );
 }
 
@@ -109,7 +93,7 @@ export function renderTimeline(result: SimulationResult | undefined, focus: { na
   const timelineRows = el(
     'div',
     { class: 'rows', attrs: { role: 'group', 'aria-label': 'Timeline rows: arrow keys move between segments, Up and Down between rows' } },
-    axis(end, outage),
+    renderAxis(end, outage),
     ...group('Cluster functions', rows.filter((r) => r.group === 'function')),
     ...group('Nodes', rows.filter((r) => r.group === 'node')),
     ...group('Workloads', rows.filter((r) => r.group === 'workload')),

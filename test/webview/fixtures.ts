@@ -55,3 +55,16 @@ export const result: SimulationResult = {
 
 /** The same cluster with a name and a workload that try to be markup. */
 export const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+/** The cluster with one more worker named as cloud providers name them: one long word of hyphens and dots. */
+export const LONG_NODE_NAME = 'ip-10-0-12-34.eu-west-1.compute.internal';
+export const inputWithLongNodeName: SimulationInput = {
+  ...input,
+  nodes: [...input.nodes, { name: LONG_NODE_NAME, role: 'worker', zone: 'zone-a', etcdMember: false, dns: false, pods: [pod('shop', 'web', 'Deployment', 'web-4')] }],
+};
+
+/** The same outage with shop/checkout back only at 2 h 30 m, so the time axis ends just past its last tick. */
+export const lateRecovery: SimulationResult = {
+  ...result,
+  timeline: result.timeline.map((event) => (event.subject.type === 'workload' && event.subject.name === 'checkout' && event.at === 7260 ? { ...event, at: 9000 } : event)),
+};

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +13,8 @@ import type { FromWebview, ToWebview } from '../../server/src/simulate/messages'
 import { THEMES, type ThemeName } from './themes';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/** Where screenshots go (kept out of git): test-artifacts/webview/ under the repository. */
+export const ARTIFACTS = join('test-artifacts', 'webview');
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Why the browser tests cannot run here, or undefined when they can (on CI they always must). */
@@ -34,6 +36,8 @@ export interface WebviewPage {
   /** Delivers a message as the extension would (any value: the page must validate it). */
   send(message: ToWebview | unknown): Promise<void>;
   savedState(): Promise<unknown>;
+  /** The whole page as a PNG in ARTIFACTS, named `<name>.png`; returns its path. */
+  screenshot(name: string): Promise<string>;
   /** Every URL the page (or anything in it) asked for beyond its own HTML, script and stylesheet. */
   strayRequests(): string[];
   consoleErrors: string[];
@@ -78,12 +82,14 @@ export async function startHarness(): Promise<Harness> {
       page.on('pageerror', (e) => consoleErrors.push(String(e)));
       if (process.env.DEBUG_WEBVIEW) page.on('pageerror', (e) => console.log('pageerror', e));
       if (process.env.DEBUG_WEBVIEW) page.on('console', (m) => console.log(m.type(), m.text()));
-      const { bodyClass, variables } = THEMES[theme];
+      const { bodyClasses, variables } = THEMES[theme];
       // A string, not a function: tsx's helpers would not exist inside the page.
       await page.addInitScript(`(() => {
         const posted = [];
         let state = ${JSON.stringify(savedState ?? null)};
         window.__posted = posted;
+        // tsx names the inner functions of test code with __name(): a function passed to page.evaluate may have them.
+        window.__name = (target) => target;
         window.__state = () => state;
         window.acquireVsCodeApi = () => ({
           postMessage: (m) => posted.push(JSON.parse(JSON.stringify(m))),
@@ -93,7 +99,7 @@ export async function startHarness(): Promise<Harness> {
         // What VS Code does to every webview: theme variables on <html>, the theme kind on <body>.
         document.addEventListener('DOMContentLoaded', () => {
           for (const [name, value] of Object.entries(${JSON.stringify(variables)})) document.documentElement.style.setProperty(name, value);
-          document.body.classList.add(${JSON.stringify(bodyClass)});
+          document.body.classList.add(...${JSON.stringify(bodyClasses)});
         });
       })();`);
       await page.goto(url);
@@ -111,6 +117,12 @@ export async function startHarness(): Promise<Harness> {
           await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 20)));
         },
         savedState: () => page.evaluate(() => (window as unknown as { __state: () => unknown }).__state()),
+        async screenshot(name) {
+          mkdirSync(ARTIFACTS, { recursive: true });
+          const path = join(ARTIFACTS, `${name}.png`);
+          await page.screenshot({ path, fullPage: true });
+          return path;
+        },
         strayRequests: () => [...strayRequests, ...strayServerRequests],
         consoleErrors,
         consoleWarnings,
