@@ -20,7 +20,7 @@ import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { toCodeAction, toSourceCodeAction } from './language/convert';
 import { editorUnits } from './language/units';
-import { ruleDocsHref } from './language/docs-link';
+import { factsDocsHref, ruleDocsHref } from './language/docs-link';
 import { parseManifest } from './manifest/parse';
 import { containsPosition } from './manifest/text';
 import { analyzeFile } from './rules/engine';
@@ -233,7 +233,7 @@ connection.onHover((params) => {
   findingsFor(doc.uri);
   const file = inventory.getFile(doc.uri);
   if (!file) return null;
-  const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster, { ruleHref: ruleDocsHref });
+  const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster, { ruleHref: ruleDocsHref, factsHref: factsDocsHref });
   if (markdown) return { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range };
   const rendered = renderedHover(findingsFor(doc.uri), params.position.line, ruleDocsHref);
   return rendered ? { contents: { kind: 'markdown', value: rendered } } : null;

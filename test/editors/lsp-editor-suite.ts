@@ -111,7 +111,7 @@ export function describeLspEditor(editor: LspEditor): void {
 
     it("answers a hover on the workload's kind with the resilience card", () => {
       assert.match(result.hover, /Deployment legacy\/billing/);
-      assert.match(result.hover, /When something fails/);
+      assert.match(result.hover, /\| Failure \| What happens \|/);
     });
 
     it("offers the pdb-missing fix, which the client applies with its own workspace-edit code", () => {

@@ -35,12 +35,12 @@ function finding(asked: Asked, ruleId: string, message: RegExp): Finding {
   return found;
 }
 
-/** The card line for a scenario of the workload whose kind line is `kindLine`. */
-function cardLine(asked: Asked, kindLine: string, scenario: string): string {
+/** The card's table row for a scenario of the workload whose kind line is `kindLine`. */
+function cardRow(asked: Asked, kindLine: string, scenario: string): string {
   const card = hover(asked.text, kindLine);
   assert.ok(card, `${asked.file} has a card on ${kindLine}`);
-  const line = card.split('\n').find((l) => l.startsWith(`- *${scenario}:*`) || l.startsWith(`- ${scenario}:`));
-  assert.ok(line, `the card has a ${scenario} line`);
+  const line = card.split('\n').find((l) => l.startsWith(`| ${scenario} |`));
+  assert.ok(line, `the card has a ${scenario} row`);
   return line;
 }
 
@@ -60,7 +60,7 @@ describe('the six questions, asked of examples/', () => {
   it('1. If our single master dies, do requests still reach pods? Yes, on a frozen view; a lone replica is not replaced', () => {
     const admin = ask('admin.yaml');
     finding(admin, 'single-replica', /while the control plane is down it is not replaced at all/);
-    assert.match(cardLine(admin, 'kind: Deployment', 'Control plane down'), /keeps serving on a frozen view: nothing is replaced, rescheduled or scaled/);
+    assert.match(cardRow(admin, 'kind: Deployment', 'Control plane down'), /keeps serving on a frozen view; if its pod dies, it is down/);
     assert.match(fixed(admin, 'single-replica'), /replicas: 2/);
   });
 
@@ -68,7 +68,7 @@ describe('the six questions, asked of examples/', () => {
     const billing = ask('billing.yaml');
     finding(billing, 'probe-startup-missing', /declares a start of 1200 s, but liveness kills it after 30 s/);
     finding(billing, 'sessions-lost-on-eviction', /keeps sessions in memory/);
-    assert.match(cardLine(billing, 'kind: Deployment', 'Node drain'), /Each replacement needs 1200 s to start/);
+    assert.match(cardRow(billing, 'kind: Deployment', 'Node drain'), /1200 s starts crash-loop at 30 s/);
     assert.match(fixed(billing, 'probe-startup-missing'), /startupProbe:/);
   });
 
@@ -76,14 +76,14 @@ describe('the six questions, asked of examples/', () => {
     const bridge = ask('video-bridge.yaml');
     const sessions = finding(bridge, 'sessions-lost-on-eviction', /keeps sessions in memory/);
     assert.ok(sessions.fixes.some((f) => /safe-to-evict/.test(f.title) || f.edits.some((e) => e.text.includes('safe-to-evict'))), 'a fix writes the safe-to-evict annotation');
-    assert.match(cardLine(bridge, 'kind: Deployment', 'Autoscaler scale-down'), /after 10 min underused, the node is drained through the eviction API/);
+    assert.match(cardRow(bridge, 'kind: Deployment', 'Scale-down'), /after 10 min underused, its node is drained as above/);
     assert.match(fixed(bridge, 'pdb-missing'), /kind: PodDisruptionBudget/);
   });
 
   it('4. Our health check fails when a dependency is down: should the pod be restarted? No: readiness, not liveness', () => {
     const billing = ask('billing.yaml');
     finding(billing, 'probe-liveness-equals-readiness', /when a dependency outage fails that check/);
-    assert.match(cardLine(billing, 'kind: Deployment', 'Dependency outage'), /liveness fails with the dependency .* restarts every replica at once, a restart storm that cures nothing/);
+    assert.match(cardRow(billing, 'kind: Deployment', 'Dependency down'), /liveness restarts all 3 pods after 30 s: a restart storm/);
     assert.match(fixed(billing, 'probe-liveness-equals-readiness'), /\/actuator\/health\/liveness/);
   });
 
@@ -91,7 +91,7 @@ describe('the six questions, asked of examples/', () => {
     const renderer = ask('gpu-renderer.yaml');
     const keeps = finding(renderer, 'gpu-keeps-nodes-up', /its GPU node never scales down\..*run it as a Job with ttlSecondsAfterFinished/);
     assert.deepEqual(keeps.fixes.filter((f) => f.preferred), [], 'turning a Deployment into a Job is the author\'s call');
-    assert.match(cardLine(renderer, 'kind: Deployment', 'Autoscaler scale-down'), /node is drained|will not remove a node/);
+    assert.match(cardRow(renderer, 'kind: Deployment', 'Scale-down'), /node is drained|node is kept/);
   });
 
   it('6. What keeps kube-proxy and the kubelet reliable? Critical priority, every taint tolerated, spread DNS, reserved memory', () => {
@@ -102,8 +102,8 @@ describe('the six questions, asked of examples/', () => {
     finding(agents, 'kubelet-memory-unreserved', /^KubeletConfiguration reserves no memory for the kubelet and runtime: pods can starve them\./);
     finding(agents, 'kubelet-memory-eviction-off', /^KubeletConfiguration turns memory eviction off: the kubelet never evicts pods for memory\. It sets evictionHard .* without memory\.available: /);
     const card = hover(agents.text, 'kind: DaemonSet')!;
-    assert.match(card, /- Replicas: one per eligible node \(DaemonSet\): a node failure costs that node's pod only/);
-    assert.match(card, /- Node agent: node-local-dns \(node-local DNS caching\); no priorityClassName \(priority 0\)/);
+    assert.match(card, /\| Node failure \| only that node's pod is lost, until the node returns \|/);
+    assert.match(card, /\nNode agent: node-local-dns \(node-local DNS caching\) · priority 0 · /);
     assert.match(fixed(agents, 'node-agent-priority'), /priorityClassName: system-node-critical/);
     assert.match(fixed(agents, 'node-agent-untolerated'), /- operator: Exists/);
     assert.match(fixed(agents, 'kubelet-memory-eviction-off'), /memory\.available: 100Mi/);

@@ -1,120 +1,222 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { hover, PDB, workload } from './hover-helpers';
+import { resilienceCard } from '../../server/src/explain/card';
+import { hoverAt } from '../../server/src/explain/hover';
+import { kindRange } from '../../server/src/manifest/path';
+import { describeResource, isWorkload } from '../../server/src/manifest/workload';
+import { RULES } from '../../server/src/rules/index';
+import type { Finding } from '../../server/src/rules/types';
+import { analysed, hover, PDB, workload } from './hover-helpers';
 
-function scenario(card: string, name: string): string {
-  const line = card.split('\n').find((l) => l.startsWith(`- *${name}:*`));
-  assert.ok(line, `the card has a ${name} line`);
-  return line!;
+/** The cells of a table row: `| a | b |` → a, b. */
+const cells = (line: string) => line.slice(2, -2).split(' | ');
+
+/** What the card's table says of a scenario. */
+function row(card: string, scenario: string): string {
+  const line = card.split('\n').find((l) => l.startsWith(`| ${scenario} |`));
+  assert.ok(line, `the card has a ${scenario} row`);
+  return cells(line!)[1];
+}
+
+const verdict = (card: string) => card.split('\n')[0];
+
+/** What a line shows: link targets, emphasis, code marks and escapes left out. */
+function visible(line: string): string {
+  return line.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\*\*|`|\\(?=\S)|\\$|^_|_$/g, '');
+}
+
+/** The lines a hover shows: every non-empty one but the table's delimiter row, which draws a rule. */
+function renderedLines(card: string): string[] {
+  return card.split('\n').filter((l) => l.trim() && !/^\|( --- \|)+$/.test(l));
+}
+
+const SPREAD = '      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector: {matchLabels: {app: web}}\n';
+const MEMORY = (text: string) => text.replace('          readinessProbe:', '          resources: {requests: {memory: 256Mi}, limits: {memory: 256Mi}}\n          readinessProbe:');
+const HPA = 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web-hpa\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 4\n  maxReplicas: 10\n';
+const CRON = 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 1 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: job\n              image: example/job\n              resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n';
+
+/** The card of every workload in examples/, as the editor shows it with rule pages and a connected cluster. */
+function exampleCards(): { name: string; card: string; findings: Finding[] }[] {
+  return readdirSync('examples')
+    .filter((f) => /\.ya?ml$/.test(f))
+    .flatMap((name) => {
+      const { file, inventory, findings } = analysed(readFileSync(`examples/${name}`, 'utf8'));
+      const options = { ruleHref: (id: string) => `file:///docs/rules/${id}.md`, liveLine: () => 'Live: 3/3 ready on worker-1, worker-2, worker-3 · fits on 5 of 6 nodes by capacity' };
+      return file.resources.filter(isWorkload).map((w) => ({
+        name: `${name}: ${describeResource(w)}`,
+        card: hoverAt(file, kindRange(w).start, inventory, findings, undefined, options)!.text,
+        findings: findings.filter((f) => f.resource?.name === w.name && f.resource?.kind === w.kind),
+      }));
+    });
 }
 
 describe('resilience card on a workload kind line', () => {
-  it('states effective replicas with their source, the PDB budget and the HPA', () => {
-    const hpa = 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web-hpa\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 4\n  maxReplicas: 10\n';
-    const card = hover(workload('Deployment', ''), 'kind: Deployment', { 'hpa.yaml': hpa, 'pdb.yaml': PDB('minAvailable: 75%') })!;
-    assert.match(card, /^\*\*Deployment web\*\* — resilience/);
-    assert.match(card, /- Replicas: 4 \(HPA web-hpa minReplicas, up to 10\)/);
-    assert.match(card, /- PodDisruptionBudget: web-pdb \(minAvailable 75% of 4 is 3, 1 eviction allowed\)/);
-    assert.match(card, /- HorizontalPodAutoscaler: web-hpa \(minReplicas 4, maxReplicas 10\)/);
-    assert.match(card, /- Probes: app: readiness GET \/ready on port 8080, 30 s to fail/);
-    assert.match(scenario(card, 'Node drain'), /PDB web-pdb \(minAvailable 75% of 4 is 3\) lets 1 of 4 pods go at a time/);
-    assert.match(scenario(card, 'Control plane down'), /the HPA is frozen, so 4 pods \(minReplicas\) may be all the capacity there is.*~1\/4 of new connections fail/);
+  it('leads with a verdict: the worst a failure does to this workload, in its numbers, and how many findings', () => {
+    assert.match(verdict(hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!), /^\*\*⚠ Deployment web\*\*: one node drain takes it offline — \d findings$/);
+    assert.match(verdict(hover(workload('Deployment', '  replicas: 3\n'), 'kind: Deployment')!), /^\*\*⚠ Deployment web\*\*: one node drain can take all 3 pods offline — /);
+    const guarded = hover(workload('Deployment', '  replicas: 3\n'), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.match(verdict(guarded), /: one node failure can take all 3 pods offline for \\~350 s — /, 'a PDB paces drains, but nothing spreads the pods');
   });
 
-  it('one replica: a node crash is an outage for the grace period plus tolerationSeconds, from the fact sheets', () => {
+  it('a sturdy workload: spread, a PDB, memory bounded: it survives, and says so without a warning', () => {
+    const card = hover(MEMORY(workload('Deployment', '  replicas: 3\n', SPREAD)), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.equal(verdict(card), '**✓ Deployment web**: survives a node drain, a node failure and a control-plane outage');
+    assert.equal(row(card, 'Node failure'), 'pods there down \\~350 s (toleration 300 s); the rest serve');
+    assert.doesNotMatch(card, /Findings/);
+  });
+
+  it('then a table of what each failure does, with the effective replicas, the PDB and the HPA', () => {
+    const card = hover(workload('Deployment', ''), 'kind: Deployment', { 'hpa.yaml': HPA, 'pdb.yaml': PDB('minAvailable: 75%') })!;
+    const lines = card.split('\n');
+    assert.deepEqual(lines.slice(2, 4), ['| Failure | What happens |', '| --- | --- |']);
+    assert.deepEqual(lines.slice(4, 9).map((l) => cells(l)[0]), ['Node drain', 'Node failure', 'Scale-down', 'Dependency down', 'Control plane down']);
+    assert.equal(row(card, 'Node drain'), 'PDB lets 1 of 4 pods go at a time, 30 s each to stop');
+    assert.equal(row(card, 'Control plane down'), 'keeps serving on a frozen view; HPA frozen, maybe at 4 pods');
+    assert.match(card, /\nPosture: 4–10 replicas \(HPA web-hpa\) · no spread · PDB web-pdb · probes: readiness only\n/);
+  });
+
+  it('one replica: a drain is an outage until replaced, a node failure one for the grace period plus tolerationSeconds', () => {
     const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
-    assert.match(card, /- Replicas: 1 \(spec.replicas\)/);
-    assert.match(scenario(card, 'Node crash'), /marked unhealthy \(\\~40–50 s\), evicted after 300 s of tolerationSeconds \(\\~350 s in all\), the default, then replaced\. With 1 pod the workload is down all that time\./);
-    assert.match(scenario(card, 'Node drain'), /its only pod is evicted: offline until a replacement is scheduled and ready \(each pod gets 30 s to stop\)/);
-    assert.match(card, /facts\/control-plane\.md §3/);
+    assert.equal(row(card, 'Node drain'), 'its only pod is evicted: down until replaced');
+    assert.equal(row(card, 'Node failure'), 'down \\~350 s (toleration 300 s), then replaced');
+    assert.equal(row(card, 'Control plane down'), 'keeps serving on a frozen view; if its pod dies, it is down');
+    assert.match(card, /\nPosture: 1 replica · no spread · no PDB · no HPA · probes: readiness only\n/);
+    assert.match(card, /\n_Timings from facts\/control-plane\.md §3, facts\/data-plane\.md §1, §4, §7_/);
   });
 
-  it('own tolerations, a grace period and a preStop hook change the numbers', () => {
+  it('links the timings to the fact sheets when the caller knows where they are', () => {
+    const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment', {}, { factsHref: (sheet) => `file:///docs/facts/${sheet}.md` })!;
+    assert.match(card, /_Timings from \[control-plane\.md\]\(file:\/\/\/docs\/facts\/control-plane\.md\) §3, \[data-plane\.md\]\(file:\/\/\/docs\/facts\/data-plane\.md\) §1, §4, §7_/);
+  });
+
+  it('own tolerations and a grace period change the numbers', () => {
     const template = '      terminationGracePeriodSeconds: 90\n      tolerations:\n        - key: node.kubernetes.io/unreachable\n          operator: Exists\n          effect: NoExecute\n          tolerationSeconds: 30\n';
     const card = hover(workload('Deployment', '  replicas: 3\n', template), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
-    assert.match(scenario(card, 'Node crash'), /evicted after 30 s of tolerationSeconds \(\\~80 s in all\), then replaced/);
-    assert.match(scenario(card, 'Node drain'), /each pod gets 90 s to stop/);
+    assert.equal(row(card, 'Node failure'), 'all 3 may be down \\~80 s (toleration 30 s), then replaced');
+    assert.equal(row(card, 'Node drain'), 'PDB lets 1 of 3 pods go at a time, 90 s each to stop');
   });
 
-  it('a StatefulSet waits for a force delete after a node crash; a PDB of 0 blocks drains and scale-down', () => {
+  it('a StatefulSet waits for a force delete after a node failure; a PDB of 0 blocks drains and scale-down', () => {
     const card = hover(workload('StatefulSet', '  replicas: 3\n  serviceName: web\n'), 'kind: StatefulSet', { 'pdb.yaml': PDB('minAvailable: 3') })!;
-    assert.match(scenario(card, 'Node crash'), /force-deleted .* before it starts a replacement/);
-    assert.match(scenario(card, 'Node drain'), /allows 0 evictions of 3 pods: the eviction API answers 429/);
-    assert.match(scenario(card, 'Autoscaler scale-down'), /will not remove a node running this pod \(a PDB that allows 0 evictions\)/);
+    assert.equal(row(card, 'Node failure'), 'all 3 may be down until force-deleted (≥ \\~350 s)');
+    assert.equal(row(card, 'Node drain'), 'hangs: its PDB allows 0 of 3 pods to go (429)');
+    assert.equal(row(card, 'Scale-down'), 'its node is kept, and paid for: a PDB allowing 0');
+    assert.match(verdict(card), /: one node failure can take all 3 pods offline until force-deleted — /);
   });
 
-  it('dependency outage: a liveness probe on the readiness handler restarts every replica', () => {
+  it('dependency down: a liveness probe on the readiness handler restarts every replica; readiness alone takes them out', () => {
     const text = workload('Deployment', '  replicas: 2\n').replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /ready\n              port: http\n          readinessProbe:');
-    assert.match(scenario(hover(text, 'kind: Deployment')!, 'Dependency outage'), /app: liveness fails with the dependency after 30 s and the kubelet restarts every replica at once/);
-    assert.match(scenario(hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!, 'Dependency outage'), /app: if readiness checks the dependency, pods leave the Service after 30 s/);
+    const card = hover(text, 'kind: Deployment')!;
+    assert.equal(row(card, 'Dependency down'), 'liveness restarts both pods after 30 s: a restart storm');
+    assert.match(card, /· probes: liveness = readiness\n/);
+    assert.equal(row(hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!, 'Dependency down'), 'out of the Service after 30 s, if readiness checks it');
   });
 
-  it('a declared slow start shows in drains and crashes: how long a replacement takes, and when liveness kills it first', () => {
+  it('a declared slow start shows in drains and failures: how long a replacement takes, and when liveness kills it first', () => {
     const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "600"\n');
-    assert.match(scenario(hover(slow, 'kind: Deployment')!, 'Node drain'), /\. Each replacement needs 600 s to start before it is ready\.$/);
-    const killed = slow.replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /live\n              port: http\n          readinessProbe:');
-    const card = hover(killed, 'kind: Deployment')!;
-    for (const name of ['Node drain', 'Node crash']) {
-      assert.match(scenario(card, name), /Each replacement needs 600 s to start, but app's liveness kills it after 30 s \(no startup probe\): replacements crash-loop and never become ready\.$/);
-    }
-    assert.doesNotMatch(scenario(hover(workload('Deployment', '  replicas: 3\n'), 'kind: Deployment')!, 'Node drain'), /replacement needs/, 'nothing said without a declared start');
+    const card = hover(slow, 'kind: Deployment')!;
+    assert.equal(row(card, 'Node drain'), 'all 3 pods may go at once: down \\~600 s until replaced');
+    assert.equal(row(card, 'Node failure'), 'all 3 may be down \\~950 s (toleration 300 s + 600 s start)');
+    assert.match(card, /· start 600 s\n/);
+    const killed = hover(slow.replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /live\n              port: http\n          readinessProbe:'), 'kind: Deployment')!;
+    assert.equal(row(killed, 'Node drain'), 'all 3 pods may go at once; 600 s starts crash-loop at 30 s');
+    assert.equal(row(killed, 'Node failure'), 'all 3 may be down for good: 600 s starts crash-loop at 30 s');
+    assert.match(verdict(killed), /: one node drain can take all 3 pods offline for good — /);
   });
 
-  it('dependency outage without a readiness probe: requests fail only where something sends them', () => {
+  it('dependency down without a readiness probe: requests fail only where something sends them', () => {
     const worker = workload('Deployment', '  replicas: 2\n').replace(/ {10}ports:[\s\S]*$/, '');
-    assert.match(scenario(hover(worker, 'kind: Deployment')!, 'Dependency outage'), /app: no port or Service sends it requests, so it meets the outage only in its own work/);
+    assert.equal(row(hover(worker, 'kind: Deployment')!, 'Dependency down'), 'only its own work fails: nothing sends it requests');
     const server = workload('Deployment', '  replicas: 2\n').replace(/ {10}readinessProbe:[\s\S]*$/, '');
-    assert.match(scenario(hover(server, 'kind: Deployment')!, 'Dependency outage'), /app: no readiness probe, so pods keep receiving requests and fail them/);
+    assert.equal(row(hover(server, 'kind: Deployment')!, 'Dependency down'), 'no readiness probe: pods take requests and fail them');
   });
 
-  it('leaves a place for the live cluster', () => {
-    const card = hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment', {}, { clusterLines: () => ['2/2 ready on 2 nodes'] })!;
-    assert.match(card, /\*\*Live cluster\*\*\n\n- 2\/2 ready on 2 nodes\n\n\*\*When something fails\*\*/);
+  it('shows the live cluster in one line after the posture', () => {
+    const card = hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment', {}, { liveLine: () => 'Live: 2/2 ready on w-1, w-2' })!;
+    assert.match(card, /\nPosture: [^\n]*\n\nLive: 2\/2 ready on w-1, w-2\n\n_Timings/);
   });
 
   it('writes "~" as a literal tilde: two on a line are a strikethrough in VS Code\'s Markdown', () => {
     const card = hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!;
-    assert.match(scenario(card, 'Node crash'), /\(\\~40–50 s\).*\(\\~350 s in all\)/);
+    assert.match(row(card, 'Node failure'), /\\~350 s/);
     const outsideCode = card.replace(/`[^`\n]*`/g, '');
     assert.deepEqual(outsideCode.match(/(?<!\\)~/g), null, 'every ~ outside code is escaped');
   });
 
-  it('lists the workload\'s findings in one short line each: rule, line, title (the messages are on their own lines)', () => {
-    const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
-    assert.match(card, /\*\*Findings \(\d+\)\*\*\n\n- `single-replica` line 6: One replica and no autoscaler\n/);
-    assert.doesNotMatch(card, /runs 1 pod \(replicas: 1\)/, 'the finding\'s message is not repeated in the card');
-  });
-
-  it('links each finding to its rule\'s page when the caller knows where the docs are', () => {
+  it("names each finding by its rule id, linked to the rule's page with its title as the link's tooltip, never by its message", () => {
     const href = (ruleId: string) => (ruleId === 'single-replica' ? `file:///docs/rules/${ruleId}.md` : undefined);
-    const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment', {}, { ruleHref: href })!;
-    assert.match(card, /- \[`single-replica`\]\(file:\/\/\/docs\/rules\/single-replica\.md\) line 6: /);
-    assert.match(card, /- `(?!single-replica)[a-z-]+` line /, 'a rule without a page stays plain code');
-    assert.doesNotMatch(card, /\]\(undefined\)/);
+    const text = workload('Deployment', '  replicas: 1\n');
+    const card = hover(text, 'kind: Deployment', {}, { ruleHref: href })!;
+    assert.match(card, /\nFindings: \[`single-replica`\]\(file:\/\/\/docs\/rules\/single-replica\.md "One replica and no autoscaler"\) · `memory-unbounded`\n/);
+    assert.doesNotMatch(card, /\]\(undefined/);
+    for (const { message } of analysed(text).findings) assert.ok(!card.includes(message), `the card does not repeat "${message}"`);
   });
 
-  it('DaemonSets and CronJobs get their own wording', () => {
+  it('wraps many findings over two lines at most and counts the rest', () => {
+    const { file, inventory } = analysed(workload('Deployment', '  replicas: 1\n'));
+    const findings = RULES.slice(0, 20).map((rule) => ({ ruleId: rule.meta.id, severity: 'warning', message: `message of ${rule.meta.id}` }) as Finding);
+    const lines = resilienceCard(file.resources[0], inventory, findings).split('\n');
+    const start = lines.findIndex((l) => l.startsWith('Findings: '));
+    assert.match(lines[start], / ·\\$/, 'a hard break keeps the findings one paragraph');
+    assert.match(lines[start + 1], / · \+\d+ more in the Problems panel$/);
+    assert.equal(lines[start + 2], '');
+    assert.ok(lines.slice(start, start + 2).every((l) => visible(l).length <= 100));
+  });
+
+  it('fits a default hover without scrolling: every example workload in at most 14 lines, none over 100 characters, no cell over 60', () => {
+    const cards = exampleCards();
+    assert.ok(cards.length >= 6, `cards of examples/: ${cards.map((c) => c.name).join(', ')}`);
+    for (const { name, card, findings } of cards) {
+      const lines = renderedLines(card);
+      assert.ok(lines.length <= 14, `${name}: ${lines.length} lines\n${card}`);
+      for (const line of lines) assert.ok(visible(line).length <= 100, `${name}: ${visible(line).length} characters: ${visible(line)}`);
+      for (const cell of lines.filter((l) => l.startsWith('| ')).flatMap(cells)) assert.ok(visible(cell).length <= 60, `${name}: cell of ${visible(cell).length}: ${cell}`);
+      for (const f of findings) {
+        assert.ok(card.includes(`[\`${f.ruleId}\`](file:///docs/rules/${f.ruleId}.md`), `${name} links ${f.ruleId}`);
+        assert.ok(!card.includes(f.message), `${name} does not repeat the message of ${f.ruleId}`);
+      }
+    }
+  });
+
+  it('Jobs and CronJobs: a drain or node failure reruns the pod; a control-plane outage stops new runs', () => {
+    const cron = hover(CRON, 'kind: CronJob')!;
+    assert.equal(verdict(cron), '**✓ CronJob nightly**: a drain or node failure reruns its pod from scratch');
+    assert.equal(row(cron, 'Node drain'), 'its pod is evicted and rerun from scratch');
+    assert.equal(row(cron, 'Node failure'), 'its pod is lost \\~350 s (toleration 300 s), then rerun');
+    assert.equal(row(cron, 'Control plane down'), 'running jobs finish; no CronJob fires until the API is back');
+    assert.match(cron, /\nPosture: 1 pod per run · probes: none\n/);
+    const job = CRON.replace('kind: CronJob', 'kind: Job').replace(/ {2}schedule: .*\n {2}jobTemplate:\n {4}spec:\n/, '').replace(/^ {4}/gm, '');
+    assert.equal(row(hover(job, 'kind: Job')!, 'Control plane down'), 'running pods finish; the Job starts no new ones');
+  });
+
+  it('a DaemonSet is one pod per node: drains skip it, a node failure costs that node\'s pod, nothing false about replicas', () => {
     const ds = hover(workload('DaemonSet', ''), 'kind: DaemonSet')!;
-    assert.match(ds, /- Replicas: one per eligible node/);
-    assert.match(scenario(ds, 'Node drain'), /drains skip DaemonSet pods/);
-    const cron = 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 1 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: job\n              image: example/job\n';
-    assert.match(scenario(hover(cron, 'kind: CronJob')!, 'Control plane down'), /no CronJob fires until the API is back/);
+    assert.equal(row(ds, 'Node drain'), 'skipped (`--ignore-daemonsets`): runs until the node stops');
+    assert.equal(row(ds, 'Node failure'), "only that node's pod is lost, until the node returns");
+    assert.equal(row(ds, 'Control plane down'), 'its pods run on; new or rebooted nodes get none');
+    assert.match(ds, /\nPosture: 1 pod per node · rollout 1 node at a time · probes: readiness only\n/);
+    assert.doesNotMatch(ds, /replica|spread|HPA/);
   });
 
-  it('a DaemonSet is one pod per eligible node: what a node failure and a rollout cost, nothing false about replicas', () => {
-    const text = readFileSync('examples/node-agents.yaml', 'utf8');
-    const card = hover(text, 'kind: DaemonSet')!;
-    assert.match(card, /- Replicas: one per eligible node \(DaemonSet\): a node failure costs that node's pod only, and nothing reschedules it elsewhere; rollouts replace the pods of 10% of the nodes at a time \(maxUnavailable 10%\)/);
-    assert.match(card, /- Spread: one pod per node by construction/);
-    assert.match(card, /- Node agent: node-local-dns \(node-local DNS caching\); no priorityClassName \(priority 0\); does not tolerate every taint \(tainted pools run without it\)/);
-    assert.match(scenario(card, 'Node crash'), /never rescheduled elsewhere, so that node's pod is gone until the node returns, and the pods on the other nodes carry on/);
-    assert.match(scenario(card, 'Control plane down'), /a node that reboots or joins gets no pod of it until the API is back/);
-    assert.doesNotMatch(card, /replicas may share a node|is all the capacity there is/);
-    const kubeProxy = workload('DaemonSet', '', '      priorityClassName: system-node-critical\n      tolerations:\n        - operator: Exists\n').replace('name: app', 'name: kube-proxy').replace(/image: .*/, 'image: registry.k8s.io/kube-proxy:v1.33.4');
-    const proxyCard = hover(kubeProxy.replace('  name: web\n', '  name: kube-proxy\n  namespace: kube-system\n'), 'kind: DaemonSet')!;
-    assert.match(proxyCard, /rollouts replace the pods of 1 node at a time \(maxUnavailable 1, the default\)/);
-    assert.match(proxyCard, /- Node agent: kube-proxy \(Service routing\); priorityClassName system-node-critical; tolerates every taint/);
+  it('a node agent: the verdict says where nodes run without it; a line says its priority and the taints it tolerates', () => {
+    const card = hover(readFileSync('examples/node-agents.yaml', 'utf8'), 'kind: DaemonSet')!;
+    assert.match(verdict(card), /^\*\*⚠ DaemonSet kube-system\/node-local-dns\*\*: tainted nodes get no node-local DNS caching — 2 findings$/);
+    assert.match(card, /\nPosture: 1 pod per node · rollout 10% of nodes at a time · probes: liveness only\n/);
+    assert.match(card, /\nNode agent: node-local-dns \(node-local DNS caching\) · priority 0 · not on tainted nodes\n/);
+    const kubeProxy = MEMORY(workload('DaemonSet', '', '      priorityClassName: system-node-critical\n      tolerations:\n        - operator: Exists\n'))
+      .replace('name: app', 'name: kube-proxy')
+      .replace(/image: .*/, 'image: registry.k8s.io/kube-proxy:v1.33.4')
+      .replace('  name: web\n', '  name: kube-proxy\n  namespace: kube-system\n');
+    const proxyCard = hover(kubeProxy, 'kind: DaemonSet')!;
+    assert.equal(verdict(proxyCard), "**✓ DaemonSet kube-system/kube-proxy**: one pod per node: a node failure costs only that node's pod");
+    assert.match(proxyCard, /\nNode agent: kube-proxy \(Service routing\) · priority system-node-critical · tolerates every taint\n/);
+  });
+
+  it('a bare pod: a drain deletes it for good, and its node never scales down', () => {
+    const card = hover('apiVersion: v1\nkind: Pod\nmetadata:\n  name: one\nspec:\n  containers:\n    - name: app\n      image: example/app\n', 'kind: Pod')!;
+    assert.match(verdict(card), /^\*\*⚠ Pod one\*\*: one node drain deletes it for good/);
+    assert.equal(row(card, 'Scale-down'), 'its node is kept, and paid for: a bare pod');
   });
 
   it('no card off the kind line of a resource that is not a workload', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resilienceCard } from '../../server/src/explain/card';
-import { clusterFacts } from '../../server/src/explain/cluster-facts';
+import { liveLine } from '../../server/src/explain/cluster-facts';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import type { ClusterInfo } from '../../server/src/cluster/types';
@@ -24,12 +24,12 @@ spec:
           image: nginx
 `;
 
-function factsFor(text: string, info: ClusterInfo): { lines: string[]; inventory: Inventory; workload: ReturnType<typeof parseManifest>['resources'][number] } {
+function factsFor(text: string, info: ClusterInfo): { line: string; inventory: Inventory; workload: ReturnType<typeof parseManifest>['resources'][number] } {
   const inventory = new Inventory();
   inventory.setCluster(info.resources);
   const file = parseManifest('file:///web.yaml', text);
   inventory.setFile(file);
-  return { lines: clusterFacts(file.resources[0], inventory, info), inventory, workload: file.resources[0] };
+  return { line: liveLine(file.resources[0], inventory, info), inventory, workload: file.resources[0] };
 }
 
 const liveWeb = fromObject({
@@ -40,34 +40,35 @@ const liveWeb = fromObject({
   status: { replicas: 3, readyReplicas: 2 },
 });
 
-describe('clusterFacts', () => {
+describe('liveLine', () => {
   const nodes = [node('cp-1', { controlPlane: true }), node('w-1'), node('w-2'), gpuNode('gpu-1')];
 
-  it('ready replicas from the live Deployment, the nodes of its ready pods, and where it could run', () => {
+  it('ready replicas from the live Deployment, the nodes of its ready pods, and on how many nodes it could run', () => {
     const info = cluster([...nodes, liveWeb, pod('web-a', { labels: { app: 'web' }, nodeName: 'w-1' }), pod('web-b', { labels: { app: 'web' }, nodeName: 'w-1' }), pod('web-c', { labels: { app: 'web' }, nodeName: 'w-2', ready: false })], { name: 'prod' });
-    assert.deepEqual(factsFor(web, info).lines, [
-      'Ready replicas: 2 of 3 in cluster prod',
-      'Nodes of its ready pods: w-1: 2 pods — all on one node: it dies with that node',
-      'Could run: fits on 2 of 4 nodes: 1 tainted node-role.kubernetes.io/control-plane:NoSchedule without a toleration, 1 tainted nvidia.com/gpu=present:NoSchedule without a toleration (by capacity, not free room)',
-    ]);
+    assert.equal(factsFor(web, info).line, 'Live: 2/3 ready on w-1 — all on one node · fits on 2 of 4 nodes by capacity');
   });
 
-  it('marks control-plane nodes', () => {
+  it('counts ready pods when there is no live workload, and marks control-plane nodes', () => {
     const info = cluster([...nodes, pod('web-a', { labels: { app: 'web' }, nodeName: 'cp-1' }), pod('web-b', { labels: { app: 'web' }, nodeName: 'w-2' })]);
-    assert.equal(factsFor(web, info).lines[1], 'Nodes of its ready pods: cp-1 (control plane): 1 pod, w-2: 1 pod');
-    assert.equal(factsFor(web, info).lines[0], 'Ready pods: 2 of 2 matching its selector in cluster test');
+    assert.equal(factsFor(web, info).line, 'Live: 2/2 pods ready on cp-1 (control plane), w-2 · fits on 2 of 4 nodes by capacity');
+  });
+
+  it('names three nodes and counts the others', () => {
+    const many = ['w-1', 'w-2', 'w-3', 'w-4', 'w-5'];
+    const info = cluster([...many.map((n) => node(n)), ...many.map((n, i) => pod(`web-${i}`, { labels: { app: 'web' }, nodeName: n }))]);
+    assert.match(factsFor(web, info).line, /^Live: 5\/5 pods ready on w-1, w-2, w-3 \+2 more · /);
   });
 
   it('says when the workload does not run there, or when pods or nodes could not be read', () => {
-    assert.equal(factsFor(web, cluster(nodes)).lines[0], 'Not running in cluster test: no pod matches its selector');
+    assert.equal(factsFor(web, cluster(nodes)).line, 'Live: not running, no pod matches its selector · fits on 2 of 4 nodes by capacity');
     const blind = cluster([], { name: 'locked', missing: [{ resource: 'pods', reason: 'forbidden' }, { resource: 'nodes', reason: 'forbidden' }] });
-    assert.deepEqual(factsFor(web, blind).lines, ['Pods could not be read from cluster locked (forbidden)', 'Could run: unknown, the nodes of cluster locked could not be read']);
+    assert.equal(factsFor(web, blind).line, 'Live: pods unreadable (forbidden) · nodes unreadable');
   });
 
-  it('appears in the resilience card under its own heading, and not without a cluster', () => {
+  it('appears in the resilience card as one line, and not without a cluster', () => {
     const info = cluster([...nodes, liveWeb], { name: 'prod' });
     const { inventory, workload } = factsFor(web, info);
-    assert.match(resilienceCard(workload, inventory, [], info), /\*\*Live cluster\*\*\n\n- Ready replicas: 2 of 3 in cluster prod\n- Could run: fits on 2 of 4 nodes/);
-    assert.doesNotMatch(resilienceCard(workload, inventory, []), /Live cluster/);
+    assert.match(resilienceCard(workload, inventory, [], info), /\n\nLive: 2\/3 ready · fits on 2 of 4 nodes by capacity\n\n/);
+    assert.doesNotMatch(resilienceCard(workload, inventory, []), /Live:/);
   });
 });

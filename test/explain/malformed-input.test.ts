@@ -33,7 +33,7 @@ describe('hovers, completion and the health-check rules on malformed manifests',
             completionsAt(text, { line, character }, RULES.map((r) => r.meta));
           }
         }
-        assert.ok(hoverAt(file, { line: 1, character: 2 }, inventory, findings)?.text.includes('resilience'), 'the card still shows');
+        assert.ok(hoverAt(file, { line: 1, character: 2 }, inventory, findings)?.text.includes('| Failure | What happens |'), 'the card still shows');
       });
     }
   }

@@ -76,7 +76,8 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.equal(contents.kind, 'markdown');
     const value = contents.value;
     assert.match(value, /api/);
-    assert.match(value, /- \[`pdb-missing`\]\(file:[^)]*\/docs\/rules\/pdb-missing\.md\) /, 'the card links each finding to its rule page, as diagnostics do');
+    assert.match(value, /\[`pdb-missing`\]\(file:[^)]*\/docs\/rules\/pdb-missing\.md "[^"]+"\)/, 'the card links each finding to its rule page, as diagnostics do');
+    assert.match(value, /\[control-plane\.md\]\(file:[^)]*\/docs\/facts\/control-plane\.md\) §3/, 'and its timings to the fact sheets');
     const none = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: uri('app.yaml') }, position: positionOf(text, 'image:') });
     assert.equal(none, null, 'no card away from kind');
   });

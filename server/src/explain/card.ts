@@ -1,30 +1,37 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { describeEvictionsAllowed } from '../manifest/pdb';
-import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
-import { describeHandler, failureBudgetSeconds, probeHandler, PROBE_FIELDS } from '../manifest/probe';
-import { containersOf, describeResource, podTemplateOf } from '../manifest/workload';
 import { ruleById } from '../rules/index';
 import type { Finding } from '../rules/types';
-import { clusterFacts } from './cluster-facts';
-import { postureOf, type Posture } from './posture';
-import { scenarioLines } from './scenarios';
+import { liveLine } from './cluster-facts';
+import { postureOf } from './posture';
+import { postureLines } from './posture-line';
+import { scenarioRows } from './scenarios';
 import { TIMING_SOURCES } from './timings';
+import { verdictLine } from './verdict';
 
 export interface CardOptions {
-  /** What the live cluster says about this workload (ready replicas, nodes): one markdown line each, shown under "Live cluster". */
-  clusterLines?: readonly string[];
+  /** What the live cluster says about this workload, in one line; without it the card asks the cluster itself. */
+  liveLine?: string;
   /** Where a rule's documentation lives, so each finding links to it as its diagnostic does. */
   ruleHref?: RuleHref;
+  /** Where a fact sheet (docs/facts/<sheet>.md) lives, so the timings link their sources. */
+  factsHref?: (sheet: string) => string | undefined;
 }
 
 export type RuleHref = (ruleId: string) => string | undefined;
 
-/** `rule-id`, linked to the rule's page when there is one. */
-export function ruleLabel(ruleId: string, ruleHref?: RuleHref): string {
+/** Visible characters a line of the card may take: a default hover is about 70–80 wide, and wraps once at most. */
+const LINE_WIDTH = 100;
+
+/** Lines the findings may take before the rest are only counted: the card must fit a hover without scrolling. */
+const FINDING_LINES = 2;
+
+/** `rule-id`, linked to the rule's page when there is one; `title` shows when the pointer rests on the link. */
+export function ruleLabel(ruleId: string, ruleHref?: RuleHref, title?: string): string {
   const href = ruleHref?.(ruleId);
-  return href ? `[\`${ruleId}\`](${href})` : `\`${ruleId}\``;
+  const tip = title ? ` "${title.replace(/"/g, "'")}"` : '';
+  return href ? `[\`${ruleId}\`](${href}${tip})` : `\`${ruleId}\``;
 }
 
 /** A finding named in a hover: its rule (linked), its severity and the rule's title, not its message (the editor shows that above). */
@@ -32,84 +39,58 @@ export function findingTitleLine(finding: Finding, ruleHref?: RuleHref): string 
   return `- ${ruleLabel(finding.ruleId, ruleHref)} (${finding.severity}): ${ruleById(finding.ruleId)?.meta.title ?? finding.message}`;
 }
 
-function replicasLine(p: Posture, resource: Resource): string {
-  const r = p.replicas;
-  if (r.source === 'hpa') return `${r.value} (HPA ${r.hpa?.name ?? ''} minReplicas${p.hpas[0]?.max !== undefined ? `, up to ${p.hpas[0].max}` : ''})`;
-  if (r.source === 'spec') return `${r.value} (spec.replicas)`;
-  if (resource.kind === 'DaemonSet') return `one per eligible node (DaemonSet): a node failure costs that node's pod only, and nothing reschedules it elsewhere; ${daemonSetRollout(resource)}`;
-  return `${r.value} (${['Pod', 'Job', 'CronJob'].includes(resource.kind) ? resource.kind : 'default, no spec.replicas'})`;
-}
-
-function probesLine(resource: Resource): string {
-  const containers = containersOf(resource);
-  if (!containers.length) return 'no containers';
-  return containers
-    .map(({ container, name }) => {
-      const probes = PROBE_FIELDS.filter((field) => container[field]).map((field) => {
-        const handler = probeHandler(container[field], container);
-        return `${field.replace('Probe', '')} ${handler ? describeHandler(handler) : '(no handler)'}, ${failureBudgetSeconds(container[field])} s to fail`;
-      });
-      return `${name}: ${probes.length ? probes.join('; ') : 'no probes'}`;
-    })
-    .join(' · ');
-}
-
-/** How a DaemonSet's pods are replaced on a rollout: `maxUnavailable` nodes at a time, or by hand with OnDelete. */
-function daemonSetRollout(resource: Resource): string {
-  const strategy = resource.object?.spec?.updateStrategy;
-  if (strategy?.type === 'OnDelete') return 'rollouts (OnDelete) replace a pod only when someone deletes it';
-  const rolling = strategy?.rollingUpdate ?? {};
-  const unavailable = rolling.maxUnavailable ?? 1;
-  const surge = rolling.maxSurge ?? 0;
-  const surgeText = surge && surge !== '0%' ? `, starting the new pod first on up to ${surge} nodes (maxSurge)` : '';
-  const nodes = typeof unavailable === 'string' && unavailable.endsWith('%') ? `${unavailable} of the nodes` : `${unavailable} node${unavailable === 1 ? '' : 's'}`;
-  return `rollouts replace the pods of ${nodes} at a time (maxUnavailable ${unavailable}${rolling.maxUnavailable === undefined ? ', the default' : ''})${surgeText}`;
-}
-
-/** For a node agent: what it is, its priority and which taints it tolerates. */
-function nodeAgentLine(resource: Resource): string | undefined {
-  const agent = nodeAgentOf(resource);
-  const spec = podTemplateOf(resource)?.spec;
-  if (!agent || !spec) return undefined;
-  const priority = typeof spec.priorityClassName === 'string' ? `priorityClassName ${spec.priorityClassName}` : 'no priorityClassName (priority 0)';
-  const everywhere = effectsToleratedEverywhere(spec);
-  const taints = everywhere.length === 2 ? 'tolerates every taint' : everywhere.length ? `tolerates every ${everywhere[0]} taint only` : 'does not tolerate every taint (tainted pools run without it)';
-  return `${agent.description}${agent.role ? ` (${agentDuty(agent)})` : ''}; ${priority}; ${taints}`;
-}
-
-function spreadLine(resource: Resource, p: Posture): string {
-  if (resource.kind === 'DaemonSet') return 'one pod per node by construction';
-  const spec = podTemplateOf(resource)?.spec ?? {};
-  const keys = new Set<string>();
-  for (const c of Array.isArray(spec.topologySpreadConstraints) ? spec.topologySpreadConstraints : []) if (c?.topologyKey) keys.add(String(c.topologyKey));
-  const anti = spec.affinity?.podAntiAffinity;
-  for (const t of [...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []), ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((x: any) => x?.podAffinityTerm)]) {
-    if (t?.topologyKey) keys.add(String(t.topologyKey));
+/**
+ * The findings by rule id, each linked to its rule page with the rule's title as the link's tooltip
+ * (never the message: the editor shows that on the finding's own line), wrapped at LINE_WIDTH.
+ */
+function findingsLines(findings: readonly Finding[], ruleHref?: RuleHref): string[] {
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
+  const ids = [...counts];
+  const more = (n: number) => `+${n} more in the Problems panel`;
+  const lines: { labels: string[]; width: number }[] = [{ labels: [], width: 'Findings: '.length }];
+  for (const [i, [ruleId, count]] of ids.entries()) {
+    const times = count > 1 ? ` ×${count}` : '';
+    const width = ruleId.length + times.length + ' · '.length;
+    let line = lines[lines.length - 1];
+    const last = lines.length === FINDING_LINES;
+    // The last line keeps room to count what it cannot name.
+    const reserve = last && i < ids.length - 1 ? more(ids.length).length : 0;
+    if (line.width + width + reserve > LINE_WIDTH) {
+      if (last) {
+        line.labels.push(more(ids.length - i));
+        break;
+      }
+      lines.push((line = { labels: [], width: 0 }));
+    }
+    line.labels.push(`${ruleLabel(ruleId, ruleHref, ruleById(ruleId)?.meta.title)}${times}`);
+    line.width += width;
   }
-  if (!keys.size) return 'no spread rule: replicas may share a node';
-  return `over ${[...keys].join(', ')}${p.spread ? '' : " (no term selects the pod's own labels)"}`;
+  // A backslash at a line's end is a hard break: the findings stay one paragraph.
+  return lines.map((line, i) => `${i ? '' : 'Findings: '}${line.labels.join(' · ')}${i < lines.length - 1 ? ' ·\\' : ''}`);
 }
 
-/** The resilience card shown on a workload's `kind` line. */
+function timingSourcesLine(factsHref?: (sheet: string) => string | undefined): string {
+  const sources = TIMING_SOURCES.map(({ sheet, sections }) => {
+    const href = factsHref?.(sheet);
+    return `${href ? `[${sheet}.md](${href})` : `facts/${sheet}.md`} ${sections}`;
+  });
+  return `_Timings from ${sources.join(', ')}_`;
+}
+
+/**
+ * The resilience card shown on a workload's `kind` line, sized to a hover without scrolling: a verdict,
+ * a table of what each failure does, then the findings, the posture and the live cluster in a line each.
+ */
 export function resilienceCard(resource: Resource, inventory: Inventory, findings: readonly Finding[], cluster?: ClusterInfo, options: CardOptions = {}): string {
   const p = postureOf(resource, inventory);
-  const lines = [
-    `**${describeResource(resource)}** — resilience`,
-    '',
-    `- Replicas: ${replicasLine(p, resource)}`,
-    `- Spread: ${spreadLine(resource, p)}`,
-    `- PodDisruptionBudget: ${p.pdbs.length ? p.pdbs.map((x) => `${x.name} (${x.budget}, ${describeEvictionsAllowed(x.allowed)})`).join(', ') : 'none'}`,
-    `- HorizontalPodAutoscaler: ${p.hpas.length ? p.hpas.map((h) => `${h.name} (minReplicas ${h.min}${h.max !== undefined ? `, maxReplicas ${h.max}` : ''})`).join(', ') : 'none'}`,
-    `- Probes: ${probesLine(resource)}`,
-  ];
-  const agent = nodeAgentLine(resource);
-  if (agent) lines.push(`- Node agent: ${agent}`);
-  // A caller (the server) may bring its own lines; otherwise the cluster speaks through cluster-facts.
-  const clusterLines = options.clusterLines ?? (cluster ? clusterFacts(resource, inventory, cluster) : []);
-  if (clusterLines.length) lines.push('', '**Live cluster**', '', ...clusterLines.map((l) => `- ${l}`));
-  lines.push('', '**When something fails**', '', ...scenarioLines(p).map((s) => `- *${s.scenario}:* ${s.text}`));
-  // One short line each: the full messages are on their own lines' hovers and in the Problems panel.
-  if (findings.length) lines.push('', `**Findings (${findings.length})**`, '', ...findings.map((f) => `- ${ruleLabel(f.ruleId, options.ruleHref)}${f.range ? ` line ${f.range.start.line + 1}` : ''}: ${ruleById(f.ruleId)?.meta.title ?? f.message}`));
-  lines.push('', `_${TIMING_SOURCES}_`);
+  const rows = scenarioRows(p);
+  const lines = [verdictLine(resource, p, rows, findings), '', '| Failure | What happens |', '| --- | --- |', ...rows.map((r) => `| ${r.scenario} | ${r.text} |`), ''];
+  if (findings.length) lines.push(...findingsLines(findings, options.ruleHref), '');
+  lines.push(...postureLines(p, resource).flatMap((line) => [line, '']));
+  // A caller (the server) may bring its own line; otherwise the cluster speaks through cluster-facts.
+  const live = options.liveLine ?? (cluster ? liveLine(resource, inventory, cluster) : undefined);
+  if (live) lines.push(live, '');
+  lines.push(timingSourcesLine(options.factsHref));
   return lines.join('\n');
 }

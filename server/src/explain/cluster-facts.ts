@@ -1,57 +1,50 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { describePlacement } from '../manifest/scheduling';
 import { isPodReady } from '../manifest/workload';
 import { workloadPlacement } from '../rules/unschedulable';
 import { plural } from '../words';
+
+/** Node names a line has room for; the rest are counted. */
+const NODES_SHOWN = 3;
 
 /** The workload as the cluster runs it (same kind, namespace and name), if it is deployed there. */
 function deployed(workload: Resource, cluster: ClusterInfo): Resource | undefined {
   return cluster.resources.find((r) => r.kind === workload.kind && r.namespace === workload.namespace && r.name === workload.name);
 }
 
-function readyLine(workload: Resource, pods: Resource[], ready: Resource[], cluster: ClusterInfo): string {
-  const live = deployed(workload, cluster);
-  const status = live?.object?.status;
-  const wanted = live?.object?.spec?.replicas;
-  if (status && typeof wanted === 'number') return `Ready replicas: ${status.readyReplicas ?? 0} of ${wanted} in cluster ${cluster.name}`;
-  return `Ready pods: ${ready.length} of ${pods.length} matching its selector in cluster ${cluster.name}`;
+function readyPart(workload: Resource, pods: Resource[], ready: Resource[], cluster: ClusterInfo): string {
+  const status = deployed(workload, cluster)?.object;
+  if (status?.status && typeof status.spec?.replicas === 'number') return `${status.status.readyReplicas ?? 0}/${status.spec.replicas} ready`;
+  return `${ready.length}/${plural(pods.length, 'pod')} ready`;
 }
 
-function nodesLine(ready: Resource[], cluster: ClusterInfo): string {
-  const perNode = new Map<string, number>();
-  for (const pod of ready) {
-    const node = String(pod.object?.spec?.nodeName ?? 'unscheduled');
-    perNode.set(node, (perNode.get(node) ?? 0) + 1);
-  }
+/** "on w-1, w-2", "on w-1 — all on one node", "on a, b, c +2 more". */
+function nodesPart(ready: Resource[], cluster: ClusterInfo): string {
+  const nodes = [...new Set(ready.map((pod) => String(pod.object?.spec?.nodeName ?? 'unscheduled')))];
   const controlPlane = new Set(cluster.topology.controlPlaneNodes);
-  const list = [...perNode].map(([node, n]) => `${node}${controlPlane.has(node) ? ' (control plane)' : ''}: ${plural(n, 'pod')}`).join(', ');
-  const warning = ready.length > 1 && perNode.size === 1 ? ' — all on one node: it dies with that node' : '';
-  return `Nodes of its ready pods: ${list}${warning}`;
+  const named = nodes.slice(0, NODES_SHOWN).map((node) => `${node}${controlPlane.has(node) ? ' (control plane)' : ''}`);
+  const more = nodes.length > NODES_SHOWN ? ` +${nodes.length - NODES_SHOWN} more` : '';
+  const warning = ready.length > 1 && nodes.length === 1 ? ' — all on one node' : '';
+  return ` on ${named.join(', ')}${more}${warning}`;
+}
+
+function podsPart(workload: Resource, inventory: Inventory, cluster: ClusterInfo): string {
+  const podsUnread = cluster.missing.find((m) => /^pods?$/i.test(m.resource));
+  if (podsUnread) return `pods unreadable (${podsUnread.reason})`;
+  const live = deployed(workload, cluster);
+  const pods = workload.kind === 'Pod' ? (live ? [live] : []) : inventory.podsOf(workload).filter((p) => !p.file);
+  if (pods.length === 0 && !live) return 'not running, no pod matches its selector';
+  const ready = pods.filter(isPodReady);
+  return `${readyPart(workload, pods, ready, cluster)}${ready.length ? nodesPart(ready, cluster) : ''}`;
 }
 
 /**
- * What the cluster says about a workload, one line each, for its resilience card: ready replicas,
- * the nodes its pods run on, and on how many nodes its pods could run.
+ * What the cluster says about a workload, in one line for its resilience card: ready replicas, the
+ * nodes its pods run on, and on how many nodes its pods could run.
  */
-export function clusterFacts(workload: Resource, inventory: Inventory, cluster: ClusterInfo): string[] {
-  const lines: string[] = [];
-  const podsUnread = cluster.missing.find((m) => /^pods?$/i.test(m.resource));
-  if (podsUnread) {
-    lines.push(`Pods could not be read from cluster ${cluster.name} (${podsUnread.reason})`);
-  } else {
-    const live = deployed(workload, cluster);
-    const pods = workload.kind === 'Pod' ? (live ? [live] : []) : inventory.podsOf(workload).filter((p) => !p.file);
-    const ready = pods.filter(isPodReady);
-    if (pods.length === 0 && !live) lines.push(`Not running in cluster ${cluster.name}: no pod matches its selector`);
-    else {
-      lines.push(readyLine(workload, pods, ready, cluster));
-      if (ready.length) lines.push(nodesLine(ready, cluster));
-    }
-  }
+export function liveLine(workload: Resource, inventory: Inventory, cluster: ClusterInfo): string {
   const placement = workloadPlacement(workload, cluster);
-  if (placement) lines.push(`Could run: ${describePlacement(placement)} (by capacity, not free room)`);
-  else lines.push(`Could run: unknown, the nodes of cluster ${cluster.name} could not be read`);
-  return lines;
+  const fits = placement ? `fits on ${placement.fitting.length} of ${plural(placement.total, 'node')} by capacity` : 'nodes unreadable';
+  return `Live: ${podsPart(workload, inventory, cluster)} · ${fits}`;
 }

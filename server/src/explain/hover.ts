@@ -5,7 +5,7 @@ import { kindRange, rangeOfPath } from '../manifest/path';
 import { containsPosition, type Position, type Range } from '../manifest/text';
 import { describeResource, isWorkload } from '../manifest/workload';
 import type { Finding } from '../rules/types';
-import { findingTitleLine, resilienceCard, type RuleHref } from './card';
+import { findingTitleLine, resilienceCard, type CardOptions, type RuleHref } from './card';
 import { drainLink } from './drain-link';
 import { fieldMeaning } from './field-hover';
 import { keyPathAt } from './key-path';
@@ -16,10 +16,12 @@ export interface HoverText {
 }
 
 export interface HoverOptions {
-  /** Lines about what the live cluster says of a workload, for its card (see CardOptions.clusterLines). */
-  clusterLines?: (resource: Resource) => readonly string[] | undefined;
+  /** What the live cluster says of a workload, in one line for its card (see CardOptions.liveLine). */
+  liveLine?: (resource: Resource) => string | undefined;
   /** Links each finding to its rule's documentation (the server knows where the docs are). */
   ruleHref?: RuleHref;
+  /** Links the card's timings to the fact sheets they come from. */
+  factsHref?: CardOptions['factsHref'];
 }
 
 function ownFindings(resource: Resource, findings: readonly Finding[]): Finding[] {
@@ -48,7 +50,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
       const range = kindRange(resource);
       if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
         const own = ownFindings(resource, findings);
-        const card = resilienceCard(resource, inventory, own, cluster, { clusterLines: options.clusterLines?.(resource), ruleHref: options.ruleHref });
+        const card = resilienceCard(resource, inventory, own, cluster, { liveLine: options.liveLine?.(resource), ruleHref: options.ruleHref, factsHref: options.factsHref });
         return { text: literalTildes(withDrainLink(card, own.length > 0, resource, inventory)), range };
       }
     }

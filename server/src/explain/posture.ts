@@ -1,5 +1,6 @@
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { declaredFacts } from '../manifest/declared';
+import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
@@ -21,6 +22,8 @@ export interface ContainerProbes {
   livenessBudget?: number;
   /** Liveness restarts on what readiness is for: it shares readiness' handler, or checks dependencies. */
   livenessRestartsOnDependencies: boolean;
+  /** Liveness runs readiness' very check. */
+  livenessSharesReadiness: boolean;
   hasStartup: boolean;
   /** Seconds liveness allows a start (initialDelaySeconds + failureThreshold × periodSeconds); undefined without liveness. */
   livenessStartBudget?: number;
@@ -44,6 +47,30 @@ export interface Posture {
   containers: ContainerProbes[];
   /** How long the app says it needs to start (kube-resilience/startup-seconds). */
   startupSeconds?: number;
+  /** For a DaemonSet that keeps nodes working: what it does, its priority and the taints it rides out. */
+  nodeAgent?: AgentPosture;
+}
+
+export interface AgentPosture {
+  /** The agent in words: "kube-proxy", "the CNI agent calico-node", "a DaemonSet in kube-system". */
+  description: string;
+  /** What a node runs without when the agent is gone ("node-local DNS caching"); undefined when its image does not tell. */
+  duty?: string;
+  priorityClassName?: string;
+  /** The blocking effects (NoSchedule, NoExecute) whose every taint it tolerates. */
+  toleratedEffects: string[];
+}
+
+function agentPostureOf(resource: Resource): AgentPosture | undefined {
+  const agent = nodeAgentOf(resource);
+  if (!agent) return undefined;
+  const spec = podTemplateOf(resource)?.spec ?? {};
+  return {
+    description: agent.description,
+    duty: agent.role ? agentDuty(agent) : undefined,
+    priorityClassName: typeof spec.priorityClassName === 'string' ? spec.priorityClassName : undefined,
+    toleratedEffects: effectsToleratedEverywhere(spec),
+  };
 }
 
 function unreachableToleration(spec: any, kind: string): number | null {
@@ -73,6 +100,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       name,
       readinessBudget: container.readinessProbe ? failureBudgetSeconds(container.readinessProbe) : undefined,
       livenessBudget: container.livenessProbe ? failureBudgetSeconds(container.livenessProbe) : undefined,
+      livenessSharesReadiness: sameHandler(liveness, readiness),
       livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
       hasStartup: !!container.startupProbe,
       livenessStartBudget: container.livenessProbe ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
@@ -97,5 +125,6 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     localStorage: (Array.isArray(spec.volumes) ? spec.volumes : []).some((v: any) => v && typeof v === 'object' && ('emptyDir' in v || 'hostPath' in v)),
     containers,
     startupSeconds: declaredFacts(resource).startupSeconds,
+    nodeAgent: agentPostureOf(resource),
   };
 }

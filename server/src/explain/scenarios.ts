@@ -1,111 +1,145 @@
-import { describeEveryPod } from '../inventory/inventory';
-import type { Posture } from './posture';
+import type { ContainerProbes, Posture } from './posture';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
 
-export type ScenarioName = 'Node drain' | 'Node crash' | 'Autoscaler scale-down' | 'Dependency outage' | 'Control plane down';
+export type ScenarioName = 'Node drain' | 'Node failure' | 'Scale-down' | 'Dependency down' | 'Control plane down';
 
-export interface ScenarioLine {
+/** How a failure hurts, worst first: the workload goes offline, an operation or its recovery gets stuck, or it serves badly. */
+export const HARMS = ['outage', 'stall', 'flaw'] as const;
+export type Harm = (typeof HARMS)[number];
+
+export interface Risk {
+  harm: Harm;
+  /** The harm in words for the card's verdict line: "one node drain takes it offline". */
+  verdict: string;
+}
+
+/** One row of the card's table: what a failure does to this workload, short enough for a table cell. */
+export interface ScenarioRow {
   scenario: ScenarioName;
   text: string;
+  /** Undefined when the workload rides the failure out. */
+  risk?: Risk;
 }
 
 const BATCH = new Set(['Job', 'CronJob']);
 
-function pods(n: number): string {
-  return plural(n, 'pod');
+function row(scenario: ScenarioName, text: string, harm?: Harm, verdict?: string): ScenarioRow {
+  return { scenario, text, risk: harm && verdict ? { harm, verdict } : undefined };
 }
 
-/** How evictions proceed under the workload's PDBs (shared by drains and autoscaler scale-down). */
-function evictionPace(p: Posture): string {
-  const n = p.replicas.value;
-  if (p.pdbs.length > 1) return `its pods match ${p.pdbs.length} PDBs (${p.pdbs.map((x) => x.name).join(', ')}), so the eviction API refuses them (500) and the drain hangs`;
-  const pdb = p.pdbs[0];
-  const grace = `each pod gets ${p.graceSeconds} s to stop${p.preStop ? ' after its preStop hook' : ''}`;
-  if (pdb && pdb.allowed === 0) return `PDB ${pdb.name} (${pdb.budget}) allows 0 evictions of ${pods(n)}: the eviction API answers 429 and the drain waits until someone intervenes`;
-  if (pdb) return `PDB ${pdb.name} (${pdb.budget}) lets ${pdb.allowed} of ${pods(n)} go at a time, the next only once a replacement is ready; ${grace}`;
-  if (n === 1) return `its only pod is evicted: offline until a replacement is scheduled and ready (${grace})`;
-  if (!p.spread) return `no PDB and no spread rule: ${describeEveryPod(n)} may sit on the drained node and be evicted together (${grace})`;
-  return `no PDB: the pods on that node are evicted together; spread across nodes, the others keep serving (${grace})`;
+/** "both", "all 3": every pod of a workload, in few words. */
+function every(n: number): string {
+  return n === 2 ? 'both' : `all ${n}`;
 }
 
-/** What a replacement pod's start adds, when the workload says how long it takes. */
-function replacementStart(p: Posture): string {
+/** The container whose liveness kills a start the workload declares, before it ends (no startup probe holds it back). */
+function startKiller(p: Posture): ContainerProbes | undefined {
   const start = p.startupSeconds;
-  if (start === undefined) return '';
-  const killer = p.containers.find((c) => !c.hasStartup && c.livenessStartBudget !== undefined && c.livenessStartBudget < start);
-  if (killer) return ` Each replacement needs ${start} s to start, but ${killer.name}'s liveness kills it after ${killer.livenessStartBudget} s (no startup probe): replacements crash-loop and never become ready.`;
-  return ` Each replacement needs ${start} s to start before it is ready.`;
+  return start === undefined ? undefined : p.containers.find((c) => !c.hasStartup && c.livenessStartBudget !== undefined && c.livenessStartBudget < start);
 }
 
-function nodeDrain(p: Posture): string {
-  if (p.kind === 'DaemonSet') return 'drains skip DaemonSet pods (`--ignore-daemonsets`): the pod runs until the node goes down, and nothing moves.';
-  if (p.kind === 'Pod') return 'a bare pod is deleted and never comes back (`kubectl drain` refuses it without `--force`).';
-  if (p.replicas.value === 0) return 'scaled to 0: nothing to evict.';
-  return `${evictionPace(p)}.${replacementStart(p)}`;
+/** What follows evicted pods: back once replaced, after a declared start, or never (their replacements crash-loop). */
+function recovery(p: Posture): { text: string; forGood: boolean } {
+  const killer = startKiller(p);
+  if (killer) return { text: `; ${crashLoop(p, killer)}`, forGood: true };
+  return { text: p.startupSeconds === undefined ? ': down until replaced' : `: down ~${p.startupSeconds} s until replaced`, forGood: false };
 }
 
-function nodeCrash(p: Posture): string {
-  const grace = `${T.nodeMonitorGraceOld}–${T.nodeMonitorGrace} s`;
-  const stale = `pods on the dead node stay in the Service's endpoints until the node is marked unhealthy (~${grace})`;
-  if (p.kind === 'DaemonSet') return `${stale}; DaemonSet pods tolerate an unreachable node forever and are never rescheduled elsewhere, so that node's pod is gone until the node returns, and the pods on the other nodes carry on.`;
-  if (p.kind === 'Pod') return `${stale}; a bare pod is never replaced.`;
-  const evict =
-    p.unreachableSeconds === null
-      ? 'it tolerates an unreachable node forever, so it is never evicted or replaced'
-      : `evicted after ${p.unreachableSeconds} s of tolerationSeconds (~${T.nodeMonitorGrace + p.unreachableSeconds} s in all)${p.unreachableSeconds === T.unreachableToleration ? ', the default' : ''}`;
-  const replace = p.kind === 'StatefulSet' ? '; a StatefulSet then still waits for the pod to be force-deleted (or the node tainted out-of-service) before it starts a replacement, since it never runs two pods with one identity' : ', then replaced';
+/** "1200 s starts crash-loop at 30 s": liveness kills each replacement before its declared start ends. */
+function crashLoop(p: Posture, killer: ContainerProbes): string {
+  return `${p.startupSeconds} s starts crash-loop at ${killer.livenessStartBudget} s`;
+}
+
+function nodeDrain(p: Posture): ScenarioRow {
+  const drain = (text: string, harm?: Harm, verdict?: string) => row('Node drain', text, harm, verdict);
   const n = p.replicas.value;
-  const impact = n <= 1 ? `With ${pods(n)} the workload is down all that time.` : p.spread ? `Spread across nodes, ${n - 1} of ${pods(n)} keep serving.` : `Without a spread rule, ${describeEveryPod(n)} may be on that node.`;
-  return `${stale}, ${evict}${replace}. ${impact}${replacementStart(p)}`;
+  if (p.kind === 'DaemonSet') return drain('skipped (`--ignore-daemonsets`): runs until the node stops');
+  if (p.kind === 'Pod') return drain('a bare pod is deleted for good (drain needs `--force`)', 'outage', 'one node drain deletes it for good');
+  if (n === 0) return drain('scaled to 0: nothing to evict');
+  if (BATCH.has(p.kind)) return drain('its pod is evicted and rerun from scratch');
+  if (p.pdbs.length > 1) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
+  const pdb = p.pdbs[0];
+  if (pdb?.allowed === 0) return drain(`hangs: its PDB allows 0 of ${plural(n, 'pod')} to go (429)`, 'stall', `node drains hang on it: its PDB allows 0 evictions`);
+  const after = recovery(p);
+  if (pdb && after.forGood) return drain(`PDB lets ${pdb.allowed} go${after.text}, drain stalls`, 'outage', 'a node drain loses pods for good: replacements crash-loop');
+  if (pdb) return drain(`PDB lets ${pdb.allowed} of ${plural(n, 'pod')} go at a time, ${p.graceSeconds} s each to stop`);
+  const forGood = after.forGood ? ' for good' : '';
+  if (n === 1) return drain(`its only pod is evicted${after.text}`, 'outage', `one node drain takes it offline${forGood}`);
+  if (!p.spread) return drain(`${every(n)} pods may go at once${after.text}`, 'outage', `one node drain can take ${every(n)} pods offline${forGood}`);
+  if (after.forGood) return drain(`pods on that node go${after.text}`, 'outage', 'a node drain loses pods for good: replacements crash-loop');
+  return drain('pods on that node go at once; the others serve');
 }
 
-function scaleDown(p: Posture): string {
+function nodeFailure(p: Posture): ScenarioRow {
+  const failure = (text: string, harm?: Harm, verdict?: string) => row('Node failure', text, harm, verdict);
+  const n = p.replicas.value;
+  const marked = T.nodeMonitorGrace;
+  if (p.kind === 'DaemonSet') return failure("only that node's pod is lost, until the node returns");
+  if (p.kind === 'Pod') return failure(`out of endpoints after ~${marked} s; a bare pod is never replaced`, 'outage', 'one node failure loses it for good');
+  if (n === 0) return failure('scaled to 0: nothing runs there');
+  const offline = n === 1 || !p.spread;
+  const who = BATCH.has(p.kind) ? 'its pod is lost' : n === 1 ? 'down' : p.spread ? 'pods there down' : `${every(n)} may be down`;
+  const allOffline = n === 1 ? 'one node failure takes it offline' : `one node failure can take ${every(n)} pods offline`;
+  if (p.unreachableSeconds === null) return failure('never evicted from a dead node: tolerates unreachable', offline ? 'outage' : 'flaw', offline ? `${allOffline} for good` : 'pods on a dead node are never replaced');
+  const killer = startKiller(p);
+  if (killer) return failure(`${who} for good: ${crashLoop(p, killer)}`, 'outage', offline ? `${allOffline} for good` : 'a node failure loses pods for good: replacements crash-loop');
+  const evicted = marked + p.unreachableSeconds;
+  if (p.kind === 'StatefulSet') return failure(`${who} until force-deleted (≥ ~${evicted} s)`, offline ? 'outage' : 'stall', offline ? `${allOffline} until force-deleted` : 'pods on a dead node wait for a force-delete');
+  const start = p.startupSeconds ?? 0;
+  const timing = start ? `~${evicted + start} s (toleration ${p.unreachableSeconds} s + ${start} s start)` : `~${evicted} s (toleration ${p.unreachableSeconds} s)`;
+  const then = start ? '' : BATCH.has(p.kind) ? ', then rerun' : offline ? ', then replaced' : '; the rest serve';
+  return failure(`${who} ${timing}${then}`, offline && !BATCH.has(p.kind) ? 'outage' : undefined, `${allOffline} for ~${evicted + start} s`);
+}
+
+function scaleDown(p: Posture): ScenarioRow {
+  const scale = (text: string, harm?: Harm, verdict?: string) => row('Scale-down', text, harm, verdict);
+  if (p.kind === 'DaemonSet') return scale('its pod goes with its node; it holds no node up');
   const blockers: string[] = [];
-  if (p.safeToEvictFalse) blockers.push('`safe-to-evict: "false"`');
-  if (p.kind === 'Pod') blockers.push('no controller (a bare pod)');
-  if (p.localStorage) blockers.push('local storage (emptyDir/hostPath) not listed in `safe-to-evict-local-volumes`');
-  if (p.pdbs.some((x) => x.allowed === 0)) blockers.push('a PDB that allows 0 evictions');
-  if (p.kind === 'DaemonSet') return 'DaemonSet pods do not hold a node up; the pod goes with its node.';
-  if (blockers.length) return `the Cluster Autoscaler will not remove a node running this pod (${blockers.join('; ')}): the node stays, and is paid for.`;
-  if (p.replicas.value === 0) return 'scaled to 0: nothing to evict.';
-  const grace = Math.min(p.graceSeconds, T.scaleDownMaxGrace);
-  return `after ${T.scaleDownUnneeded / 60} min underused, the node is drained through the eviction API: ${evictionPace({ ...p, graceSeconds: grace })}.`;
+  if (p.safeToEvictFalse) blockers.push('safe-to-evict "false"');
+  if (p.kind === 'Pod') blockers.push('a bare pod');
+  if (p.localStorage) blockers.push('local storage');
+  if (p.pdbs.some((x) => x.allowed === 0)) blockers.push('a PDB allowing 0');
+  if (blockers.length) {
+    const why = `${blockers[0]}${blockers.length > 1 ? ` +${blockers.length - 1}` : ''}`;
+    return scale(`its node is kept, and paid for: ${why}`, 'flaw', `its node never scales down (${blockers[0]})`);
+  }
+  if (p.replicas.value === 0) return scale('scaled to 0: nothing to evict');
+  return scale(`after ${T.scaleDownUnneeded / 60} min underused, its node is drained as above`);
 }
 
-function dependencyOutage(p: Posture): string {
-  if (!p.containers.length) return 'no containers.';
-  return (
-    p.containers
-      .map((c) => {
-        if (c.livenessBudget !== undefined && c.livenessRestartsOnDependencies)
-          return `${c.name}: liveness fails with the dependency after ${c.livenessBudget} s and the kubelet restarts every replica at once, a restart storm that cures nothing`;
-        if (c.readinessBudget !== undefined)
-          return `${c.name}: if readiness checks the dependency, pods leave the Service after ${c.readinessBudget} s and return with it; liveness does not restart them`;
-        if (!c.receivesRequests) return `${c.name}: no port or Service sends it requests, so it meets the outage only in its own work`;
-        return `${c.name}: no readiness probe, so pods keep receiving requests and fail them`;
-      })
-      .join('; ') + '.'
-  );
-}
-
-function controlPlaneDown(p: Posture): string {
-  if (p.kind === 'DaemonSet')
-    return `its pods keep running on their nodes, but a node that reboots or joins gets no pod of it until the API is back (only static pods start without it), and a pod that dies is not replaced; crashed containers still restart in place (back-off up to ${T.backoffCap} s).`;
-  if (BATCH.has(p.kind)) return `running pods finish, but ${p.kind === 'CronJob' ? 'no CronJob fires' : 'the Job creates no new pods'} until the API is back.`;
+/** A container's answer to a dependency outage, worst first by its rank. */
+function dependencyAnswer(c: ContainerProbes, p: Posture): { rank: number; text: string; risk?: Risk } {
   const n = p.replicas.value;
-  const capacity = p.hpas.length ? `the HPA is frozen, so ${pods(n)} (minReplicas) may be all the capacity there is` : `${pods(n)} is all the capacity there is`;
-  const n1 = n > 1 ? ` and ~1/${n} of new connections fail` : ' and the workload is down';
-  return `keeps serving on a frozen view: nothing is replaced, rescheduled or scaled (${capacity}). A pod that dies stays in the endpoints${n1}; crashed containers still restart in place (back-off up to ${T.backoffCap} s), and readiness no longer takes pods out of Services.`;
+  const pods = p.kind === 'DaemonSet' ? 'every pod' : n === 1 ? 'its pod' : `${every(n)} pods`;
+  if (c.livenessBudget !== undefined && c.livenessRestartsOnDependencies)
+    return { rank: 3, text: `liveness restarts ${pods} after ${c.livenessBudget} s: a restart storm`, risk: { harm: 'stall', verdict: `a dependency outage restarts ${pods} at once` } };
+  if (c.readinessBudget === undefined && c.receivesRequests)
+    return { rank: 2, text: 'no readiness probe: pods take requests and fail them', risk: { harm: 'flaw', verdict: 'its pods take requests they cannot serve (no readiness probe)' } };
+  if (c.readinessBudget !== undefined) return { rank: 1, text: `out of the Service after ${c.readinessBudget} s, if readiness checks it` };
+  return { rank: 0, text: 'only its own work fails: nothing sends it requests' };
 }
 
-/** One line per failure scenario: what this workload does then. */
-export function scenarioLines(p: Posture): ScenarioLine[] {
-  return [
-    { scenario: 'Node drain', text: nodeDrain(p) },
-    { scenario: 'Node crash', text: nodeCrash(p) },
-    { scenario: 'Autoscaler scale-down', text: scaleDown(p) },
-    { scenario: 'Dependency outage', text: dependencyOutage(p) },
-    { scenario: 'Control plane down', text: controlPlaneDown(p) },
-  ];
+function dependencyDown(p: Posture): ScenarioRow {
+  if (!p.containers.length) return row('Dependency down', 'no containers');
+  const answers = p.containers.map((c) => ({ container: c.name, ...dependencyAnswer(c, p) }));
+  const worst = answers.reduce((a, b) => (b.rank > a.rank ? b : a));
+  const text = p.containers.length > 1 ? `${worst.container}: ${worst.text}` : worst.text;
+  return { scenario: 'Dependency down', text, risk: worst.risk };
+}
+
+function controlPlaneDown(p: Posture): ScenarioRow {
+  const down = (text: string) => row('Control plane down', text);
+  if (p.kind === 'DaemonSet') return down('its pods run on; new or rebooted nodes get none');
+  if (p.kind === 'CronJob') return down('running jobs finish; no CronJob fires until the API is back');
+  if (p.kind === 'Job') return down('running pods finish; the Job starts no new ones');
+  const n = p.replicas.value;
+  if (n <= 1) return down('keeps serving on a frozen view; if its pod dies, it is down');
+  if (p.hpas.length) return down(`keeps serving on a frozen view; HPA frozen, maybe at ${n} pods`);
+  return down('keeps serving on a frozen view; nothing replaced or scaled');
+}
+
+/** One row per failure: what it does to this workload, and how that hurts. */
+export function scenarioRows(p: Posture): ScenarioRow[] {
+  return [nodeDrain(p), nodeFailure(p), scaleDown(p), dependencyDown(p), controlPlaneDown(p)];
 }

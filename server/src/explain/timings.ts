@@ -19,5 +19,8 @@ export const HOVER_TIMING = {
   hpaDownscaleStabilization: 300,
 } as const;
 
-export const TIMING_SOURCES =
-  'Timings: node-monitor-grace-period 40 s (50 s since v1.32) and default tolerationSeconds 300 s (facts/control-plane.md §3); terminationGracePeriodSeconds 30 s, Cluster Autoscaler scale-down-unneeded-time 10 min and max-graceful-termination-sec 600 s, crash-loop back-off up to 300 s (facts/data-plane.md §1, §4, §7).';
+/** The fact sheets (docs/facts/<sheet>.md) and sections the timings above come from. */
+export const TIMING_SOURCES = [
+  { sheet: 'control-plane', sections: '§3' },
+  { sheet: 'data-plane', sections: '§1, §4, §7' },
+] as const;

@@ -14,15 +14,23 @@ function packageRoot(): string | undefined {
 
 const root = packageRoot();
 
-/** A link to the rule's page shipped with the extension (docs/rules/<id>.md). */
-export function ruleDocsHref(ruleId: string): string | undefined {
+const hrefs = new Map<string, string | undefined>();
+
+/** A link to a page shipped with the extension under docs/, when it is there. */
+function docsPageHref(...path: string[]): string | undefined {
   if (!root) return undefined;
-  // Asked for every diagnostic sent: the file system is asked once per rule.
-  if (!hrefs.has(ruleId)) {
-    const page = join(root, 'docs', 'rules', `${ruleId}.md`);
-    hrefs.set(ruleId, existsSync(page) ? pathToFileURL(page).toString() : undefined);
-  }
-  return hrefs.get(ruleId);
+  const page = join(root, 'docs', ...path);
+  // Asked for every diagnostic sent: the file system is asked once per page.
+  if (!hrefs.has(page)) hrefs.set(page, existsSync(page) ? pathToFileURL(page).toString() : undefined);
+  return hrefs.get(page);
 }
 
-const hrefs = new Map<string, string | undefined>();
+/** A link to the rule's page shipped with the extension (docs/rules/<id>.md). */
+export function ruleDocsHref(ruleId: string): string | undefined {
+  return docsPageHref('rules', `${ruleId}.md`);
+}
+
+/** A link to a fact sheet shipped with the extension (docs/facts/<sheet>.md). */
+export function factsDocsHref(sheet: string): string | undefined {
+  return docsPageHref('facts', `${sheet}.md`);
+}

@@ -1,0 +1,80 @@
+import type { Resource } from '../manifest/parse';
+import { BLOCKING_EFFECTS } from '../manifest/scheduling';
+import { isScalable, podTemplateOf } from '../manifest/workload';
+import type { AgentPosture, ContainerProbes, Posture } from './posture';
+import { plural } from '../words';
+
+function replicasPart(p: Posture, resource: Resource): string {
+  const r = p.replicas;
+  if (resource.kind === 'DaemonSet') return '1 pod per node';
+  if (resource.kind === 'Pod') return 'a bare pod';
+  if (r.source === 'hpa') return `${r.value}${p.hpas[0]?.max !== undefined ? `–${p.hpas[0].max}` : '+'} replicas (HPA ${r.hpa?.name ?? ''})`;
+  if (resource.kind === 'Job' || resource.kind === 'CronJob') return `${plural(r.value, 'pod')} per run`;
+  return `${plural(r.value, 'replica')}${r.source === 'default' ? ' (default)' : ''}`;
+}
+
+/** "hostname, zone": the last part of each topology key a spread rule uses. */
+function spreadPart(resource: Resource, p: Posture): string {
+  const spec = podTemplateOf(resource)?.spec ?? {};
+  const keys = new Set<string>();
+  for (const c of Array.isArray(spec.topologySpreadConstraints) ? spec.topologySpreadConstraints : []) if (c?.topologyKey) keys.add(String(c.topologyKey));
+  const anti = spec.affinity?.podAntiAffinity;
+  for (const t of [...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []), ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((x: any) => x?.podAffinityTerm)]) {
+    if (t?.topologyKey) keys.add(String(t.topologyKey));
+  }
+  if (!keys.size) return 'no spread';
+  const over = [...keys].map((key) => key.split('/').pop()).join(', ');
+  return p.spread ? `spread by ${over}` : `spread by ${over}, not on its own labels`;
+}
+
+function pdbPart(p: Posture): string {
+  if (p.pdbs.length > 1) return `${p.pdbs.length} PDBs`;
+  const pdb = p.pdbs[0];
+  return pdb ? `PDB ${pdb.name}` : 'no PDB';
+}
+
+function probesOf(c: ContainerProbes): string {
+  const kinds = [c.livenessBudget !== undefined && 'liveness', c.readinessBudget !== undefined && 'readiness', c.hasStartup && 'startup'].filter((k): k is string => !!k);
+  if (!kinds.length) return 'none';
+  if (kinds.length === 1) return `${kinds[0]} only`;
+  return c.livenessSharesReadiness ? ['liveness = readiness', ...kinds.slice(2)].join(', ') : kinds.join(', ');
+}
+
+function probesPart(p: Posture): string {
+  const each = p.containers.map((c) => ({ name: c.name, probes: probesOf(c) }));
+  if (new Set(each.map((c) => c.probes)).size <= 1) return `probes: ${each[0]?.probes ?? 'none'}`;
+  return `probes: ${each.map((c) => `${c.name} ${c.probes}`).join('; ')}`;
+}
+
+/** How a DaemonSet's pods are replaced on a rollout: `maxUnavailable` nodes at a time, or by hand with OnDelete. */
+function rolloutPart(resource: Resource): string {
+  const strategy = resource.object?.spec?.updateStrategy;
+  if (strategy?.type === 'OnDelete') return 'rollout on delete only';
+  const unavailable = strategy?.rollingUpdate?.maxUnavailable ?? 1;
+  const surge = strategy?.rollingUpdate?.maxSurge;
+  const nodes = typeof unavailable === 'number' ? plural(unavailable, 'node') : String(unavailable).endsWith('%') ? `${unavailable} of nodes` : `maxUnavailable ${unavailable}`;
+  return `rollout ${nodes} at a time${surge && surge !== '0%' ? ` (surge ${surge})` : ''}`;
+}
+
+/** A node agent in one line: "Node agent: kube-proxy (Service routing) · priority system-node-critical · tolerates every taint". */
+function agentLine(agent: AgentPosture): string {
+  const tolerated = agent.toleratedEffects;
+  const parts = [
+    `${agent.description}${agent.duty ? ` (${agent.duty})` : ''}`,
+    agent.priorityClassName ? `priority ${agent.priorityClassName}` : 'priority 0',
+    tolerated.length === BLOCKING_EFFECTS.length ? 'tolerates every taint' : tolerated.length ? `tolerates every ${tolerated[0]} taint only` : 'not on tainted nodes',
+  ];
+  return `Node agent: ${parts.join(' · ')}`;
+}
+
+/**
+ * The workload's posture in a line ("Posture: 3 replicas · no spread · no PDB · no HPA · probes: readiness only"),
+ * and for a node agent a second one on what it is, its priority and the taints it rides out.
+ */
+export function postureLines(p: Posture, resource: Resource): string[] {
+  const start = p.startupSeconds === undefined ? [] : [`start ${p.startupSeconds} s`];
+  const placement = resource.kind === 'DaemonSet' ? [rolloutPart(resource)] : isScalable(resource) ? [spreadPart(resource, p), pdbPart(p)] : p.pdbs.length ? [pdbPart(p)] : [];
+  const hpa = isScalable(resource) && p.replicas.source !== 'hpa' ? ['no HPA'] : [];
+  const posture = `Posture: ${[replicasPart(p, resource), ...placement, ...hpa, probesPart(p), ...start].join(' · ')}`;
+  return p.nodeAgent ? [posture, agentLine(p.nodeAgent)] : [posture];
+}
