@@ -6,7 +6,7 @@ import { hover, PDB, workload } from './hover-helpers';
 
 /** The arguments the link hands the command, decoded as VS Code does. */
 function linkArgs(markdown: string): unknown {
-  const match = /\[Simulate a drain of the node it runs on\]\(command:([^?]+)\?([^ )]+)/.exec(markdown);
+  const match = /\[Simulate a drain of its node\]\(command:([^?]+)\?([^ )]+)/.exec(markdown);
   assert.ok(match, `no drain link in:\n${markdown}`);
   assert.equal(match[1], SIMULATE_WORKLOAD_COMMAND);
   return JSON.parse(decodeURIComponent(match[2]));

@@ -17,6 +17,8 @@ export interface CardOptions {
   ruleHref?: RuleHref;
   /** Where a fact sheet (docs/facts/<sheet>.md) lives, so the timings link their sources. */
   factsHref?: (sheet: string) => string | undefined;
+  /** A link that ends the card on the line of the timing sources (the simulator's drain of this workload's node). */
+  action?: string;
 }
 
 export type RuleHref = (ruleId: string) => string | undefined;
@@ -25,7 +27,7 @@ export type RuleHref = (ruleId: string) => string | undefined;
 const LINE_WIDTH = 100;
 
 /** Lines the findings may take before the rest are only counted: the card must fit a hover without scrolling. */
-const FINDING_LINES = 2;
+const FINDING_LINES = 1;
 
 /** `rule-id`, linked to the rule's page when there is one; `title` shows when the pointer rests on the link. */
 export function ruleLabel(ruleId: string, ruleHref?: RuleHref, title?: string): string {
@@ -75,7 +77,7 @@ function timingSourcesLine(factsHref?: (sheet: string) => string | undefined): s
     const href = factsHref?.(sheet);
     return `${href ? `[${sheet}.md](${href})` : `facts/${sheet}.md`} ${sections}`;
   });
-  return `_Timings from ${sources.join(', ')}_`;
+  return `_Timings: ${sources.join(', ')}_`;
 }
 
 /**
@@ -91,6 +93,6 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
   // A caller (the server) may bring its own line; otherwise the cluster speaks through cluster-facts.
   const live = options.liveLine ?? (cluster ? liveLine(resource, inventory, cluster) : undefined);
   if (live) lines.push(live, '');
-  lines.push(timingSourcesLine(options.factsHref));
+  lines.push([options.action, timingSourcesLine(options.factsHref)].filter(Boolean).join(' · '));
   return lines.join('\n');
 }

@@ -18,5 +18,5 @@ export function drainLink(resource: Resource, inventory: Inventory): string | un
   const workload = workloadOf(resource, inventory);
   if (!workload?.name || ['DaemonSet', 'CronJob'].includes(workload.kind)) return undefined;
   const args: SimulateWorkloadArgs = { namespace: workload.namespace, name: workload.name, kind: workload.kind, drain: true };
-  return `[Simulate a drain of the node it runs on](command:${SIMULATE_WORKLOAD_COMMAND}?${encodeURIComponent(JSON.stringify([args]))} "kubectl drain, PDBs and grace periods, in the simulator")`;
+  return `[Simulate a drain of its node](command:${SIMULATE_WORKLOAD_COMMAND}?${encodeURIComponent(JSON.stringify([args]))} "kubectl drain, PDBs and grace periods, in the simulator")`;
 }

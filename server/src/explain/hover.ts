@@ -50,8 +50,9 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
       const range = kindRange(resource);
       if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
         const own = ownFindings(resource, findings);
-        const card = resilienceCard(resource, inventory, own, cluster, { liveLine: options.liveLine?.(resource), ruleHref: options.ruleHref, factsHref: options.factsHref });
-        return { text: literalTildes(withDrainLink(card, own.length > 0, resource, inventory)), range };
+        const action = own.length ? drainLink(resource, inventory) : undefined;
+        const card = resilienceCard(resource, inventory, own, cluster, { liveLine: options.liveLine?.(resource), ruleHref: options.ruleHref, factsHref: options.factsHref, action });
+        return { text: literalTildes(card), range };
       }
     }
     const path = keyPathAt(resource, offset);

@@ -2,7 +2,7 @@ import type { ContainerProbes, Posture } from './posture';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
 
-export type ScenarioName = 'Node drain' | 'Node failure' | 'Scale-down' | 'Dependency down' | 'Control plane down';
+export type ScenarioName = 'Node drain' | 'Node drain, scale-down' | 'Node failure' | 'Scale-down' | 'Dependency down' | 'Control plane down';
 
 /** How a failure hurts, worst first: the workload goes offline, an operation or its recovery gets stuck, or it serves badly. */
 export const HARMS = ['outage', 'stall', 'flaw'] as const;
@@ -92,7 +92,8 @@ function nodeFailure(p: Posture): ScenarioRow {
   return failure(`${who} ${timing}${then}`, offline && !BATCH.has(p.kind) ? 'outage' : undefined, `${allOffline} for ~${evicted + start} s`);
 }
 
-function scaleDown(p: Posture): ScenarioRow {
+/** What a scale-down does, or undefined when it is only a drain after the autoscaler's wait (the drain's row says it). */
+function scaleDown(p: Posture): ScenarioRow | undefined {
   const scale = (text: string, harm?: Harm, verdict?: string) => row('Scale-down', text, harm, verdict);
   if (p.kind === 'DaemonSet') return scale('its pod goes with its node; it holds no node up');
   const blockers: string[] = [];
@@ -105,7 +106,7 @@ function scaleDown(p: Posture): ScenarioRow {
     return scale(`its node is kept, and paid for: ${why}`, 'flaw', `its node never scales down (${blockers[0]})`);
   }
   if (p.replicas.value === 0) return scale('scaled to 0: nothing to evict');
-  return scale(`after ${T.scaleDownUnneeded / 60} min underused, its node is drained as above`);
+  return undefined;
 }
 
 /** A container's answer to a dependency outage, worst first by its rank. */
@@ -141,5 +142,7 @@ function controlPlaneDown(p: Posture): ScenarioRow {
 
 /** One row per failure: what it does to this workload, and how that hurts. */
 export function scenarioRows(p: Posture): ScenarioRow[] {
-  return [nodeDrain(p), nodeFailure(p), scaleDown(p), dependencyDown(p), controlPlaneDown(p)];
+  const scale = scaleDown(p);
+  const drain = scale ? nodeDrain(p) : { ...nodeDrain(p), scenario: 'Node drain, scale-down' as const };
+  return [drain, nodeFailure(p), ...(scale ? [scale] : []), dependencyDown(p), controlPlaneDown(p)];
 }
