@@ -6,7 +6,10 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { HEADLINE_LIMIT, splitMessage } from '../../server/src/rules/message-parts';
+import { readLabels } from '../webview/label-boxes';
+import { CONTAINERS, cutOffLabels, LABELS, overlappingLabels } from '../webview/layout-checks';
 import { codeServerBinary, startCodeServer, type RunningCodeServer } from '../../scripts/editors';
 import { editorsUnavailable } from './availability';
 import { cliFindings, repoRoot, type CliFinding } from './cli-findings';
@@ -40,7 +43,10 @@ function byPlace(a: ExpectedFinding, b: ExpectedFinding): number {
 }
 
 /** The screenshots worth a place in the README (UPDATE_DOC_IMAGES=1 refreshes them in docs/images). */
-const DOC_IMAGES = ['restricted-status', 'problems', 'hover', 'quick-fix', 'select-context', 'cluster-findings', 'webview'];
+const DOC_IMAGES = ['restricted-status', 'problems', 'hover', 'field-hover', 'quick-fix', 'select-context', 'cluster-findings', 'webview'];
+
+/** A related-information row of the Problems panel: `billing.yaml[Ln 3, Col 1]: …`. */
+const RELATED_ROW = /^\S+\[Ln \d+, Col \d+\]:/;
 
 function saveDocImage(from: string, to: string): void {
   // pngquant makes them about a third of the size; without it they are kept as taken.
@@ -97,13 +103,14 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
 
   /** What the Problems panel lists, as file / rule id / line / column. */
   async function problems(): Promise<ExpectedFinding[]> {
-    const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+    const rows = await allRows('.markers-panel');
     const listed: ExpectedFinding[] = [];
     let file = '';
     for (const row of rows) {
       const marker = /kube-resilience\s*\(?([a-z0-9-]+)\)?\s*\[Ln (\d+), Col (\d+)\]/.exec(row.replace(/\n/g, ' '));
       if (marker) listed.push({ file, ruleId: marker[1], line: Number(marker[2]), column: Number(marker[3]) });
-      else file = row.split('\n')[0].trim();
+      // A related-information row ("billing.yaml[Ln 3, Col 1]: why…") belongs to the problem above it.
+      else if (!RELATED_ROW.test(row)) file = row.split('\n')[0].trim();
     }
     return listed.sort(byPlace);
   }
@@ -120,6 +127,39 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     }
     await workbench.runCommand('View: Toggle Maximized Panel');
     assert.deepEqual(seen, want, 'the Problems panel lists what the CLI finds');
+  }
+
+  /** Every row of a virtualised list, scrolled through from the top (a maximised panel may still not hold them all). */
+  async function allRows(container: string): Promise<string[]> {
+    const list = page.locator(`${container} .monaco-list`).first();
+    const read = () => page.locator(`${container} .monaco-list-row`).evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('data-index')), (r as HTMLElement).innerText] as const));
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
+    const seen = new Map<number, string>();
+    for (let turn = 0; turn < 50; turn++) {
+      const before = seen.size;
+      for (const [index, text] of await read()) seen.set(index, text);
+      if (turn > 0 && seen.size === before) break;
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(50);
+    }
+    await page.mouse.wheel(0, -100_000);
+    return [...seen].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+  }
+
+  /** Problem rows whose message the panel cuts short (an ellipsis), and messages longer than the limit. */
+  async function messagesNotShownWhole(): Promise<string[]> {
+    const shown = await page.locator('.markers-panel .monaco-list-row').evaluateAll((rows) =>
+      rows
+        .filter((row) => (row.textContent ?? '').includes('kube-resilience'))
+        .flatMap((row) =>
+          Array.from(row.querySelectorAll<HTMLElement>('*'))
+            .filter((e) => e.children.length === 0 && !(e.textContent ?? '').includes('kube-resilience') && (e.textContent ?? '').length > 20)
+            .map((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 || (e.parentElement?.scrollWidth ?? 0) > (e.parentElement?.clientWidth ?? 0) + 1 })),
+        ),
+    );
+    assert.ok(shown.length >= expected.length, `the problem rows show their messages (${shown.length})`);
+    return shown.filter((m) => m.cut || m.text.length > HEADLINE_LIMIT).map((m) => m.text);
   }
 
   /** Picks a Quick Fix by its title with the keyboard, as a user would (the menu re-renders under the mouse). */
@@ -189,6 +229,9 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel').waitFor();
     await waitForProblems(asExpected(expected));
+    await workbench.runCommand('View: Toggle Maximized Panel');
+    assert.deepEqual(await messagesNotShownWhole(), [], `every message is one sentence of at most ${HEADLINE_LIMIT} characters, shown whole`);
+    await workbench.runCommand('View: Toggle Maximized Panel');
     await shot('problems');
   });
 
@@ -202,6 +245,32 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     assert.match(text, /Deployment legacy\/billing: one node drain can take all 3 pods offline/);
     assert.deepEqual(await hover.locator('del, s').allInnerTexts(), [], 'no text struck through: each "~" is literal');
     await shot('hover');
+    await page.keyboard.press('Escape');
+  });
+
+  step("the card of a workload fits its hover without scrolling, at VS Code's default hover size", async () => {
+    // orders-api has findings, none on its kind line: the hover holds the card alone.
+    await workbench.openFile('orders-api.yaml');
+    await page.locator('.view-line', { hasText: /^kind:\s*Deployment/ }).locator('span span', { hasText: 'Deployment' }).first().hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'What happens' });
+    await hover.waitFor();
+    assert.match(await hover.innerText(), /Deployment shop\/orders-api/);
+    assert.deepEqual(await overflowOf(hover), { down: 0, across: 0 });
+    await page.keyboard.press('Escape');
+  });
+
+  step('a hover over a field with a finding shows the diagnostic once: ours names the rule, never the message again', async () => {
+    const spread = expected.find((f) => f.ruleId === 'replicas-not-spread' && f.file === 'billing.yaml');
+    assert.ok(spread, 'the CLI reports replicas-not-spread for billing.yaml');
+    await workbench.openFile('billing.yaml');
+    await page.locator('.view-line', { hasText: /^\s*replicas:\s*3/ }).locator('span span', { hasText: 'replicas' }).first().hover();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'replicas-not-spread' });
+    await hover.waitFor();
+    const text = await hover.innerText();
+    const { headline, details } = splitMessage(spread.message);
+    assert.equal(text.split(headline).length - 1, 1, `the message appears once, in VS Code's own part of the hover:\n${text}`);
+    assert.ok(text.split(details.slice(0, 60)).length - 1 <= 1, 'the rest of it at most once, as related information');
+    await shot('field-hover');
     await page.keyboard.press('Escape');
   });
 
@@ -252,6 +321,14 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await shot('cluster-findings');
   });
 
+  step('reveals a cluster finding on click: the live object, read-only, when no manifest defines it', async () => {
+    const tree = page.locator('.monaco-list[aria-label="Cluster Findings"]');
+    await tree.locator('.monaco-list-row', { hasText: 'control-plane-single' }).first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'cp-1.yaml' }).waitFor();
+    await page.locator('.view-line', { hasText: 'Live Node cp-1 in demo (read-only)' }).waitFor();
+    await page.keyboard.press('Control+W');
+  });
+
   step('opens "What if the control plane dies?" and renders the demo cluster\'s timeline', async () => {
     await workbench.runCommand('Kube Resilience: What if the control plane dies?');
     const view = page.frameLocator('iframe.webview').frameLocator('#active-frame');
@@ -260,7 +337,46 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     assert.ok((await view.locator('section.timeline').innerText()).length > 20, 'the timeline has rows');
     await shot('webview');
   });
+
+  step('the simulator reads cleanly 800, 1200 and 2000 px wide: no label overlaps another or runs out of its box', async () => {
+    await workbench.runCommand('View: Close Primary Side Bar');
+    await workbench.runCommand('View: Single Column Editor Layout');
+    const frame = await simulatorFrame();
+    const pageWidth = () => frame.evaluate(() => window.innerWidth);
+    for (const width of [800, 1200, 2000]) {
+      // The workbench around the webview takes its share: widen the window until the page is as wide as asked.
+      let window = (await page.viewportSize())!.width + width - (await pageWidth());
+      for (let turn = 0; turn < 5 && Math.abs((await pageWidth()) - width) > 2; turn++) {
+        await page.setViewportSize({ width: window, height: 1000 });
+        await page.waitForTimeout(500);
+        window += width - (await pageWidth());
+      }
+      assert.ok(Math.abs((await pageWidth()) - width) <= 2, `the simulator page is ${await pageWidth()} px wide, not ${width}`);
+      await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const labels = await readLabels(frame, LABELS, CONTAINERS);
+      assert.ok(labels.some((l) => l.kind === 'axis tick'), `${width} px: the axis has ticks`);
+      assert.deepEqual(overlappingLabels(labels), [], `${width} px: no two labels overlap`);
+      assert.deepEqual(cutOffLabels(labels), [], `${width} px: no label runs out of its box`);
+      await shot(`webview-${width}`);
+    }
+    await page.setViewportSize({ width: 1600, height: 1000 });
+  });
+
+  /** The simulator page itself, inside the webview's two frames. */
+  async function simulatorFrame(): Promise<Frame> {
+    const outer = await (await page.locator('iframe.webview').first().elementHandle())!.contentFrame();
+    return (await (await outer!.locator('#active-frame').elementHandle())!.contentFrame())!;
+  }
 });
+
+/** How far a hover's content reaches past its box, down and across: 0 when it fits without scrolling. */
+function overflowOf(hover: Locator): Promise<{ down: number; across: number }> {
+  return hover.evaluate((widget) => {
+    const content = widget.querySelector('.monaco-hover-content') ?? widget;
+    const box = (content.closest('.monaco-scrollable-element') ?? widget).getBoundingClientRect();
+    return { down: Math.max(0, Math.round(content.scrollHeight - box.height)), across: Math.max(0, Math.round(content.scrollWidth - box.width)) };
+  });
+}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

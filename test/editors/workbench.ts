@@ -27,7 +27,8 @@ export class Workbench {
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The size the Problems panel and the hover are judged at: a common laptop screen.
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     page.setDefaultTimeout(20_000);
     await page.goto(url);
     await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 // Where the page's text labels are painted, read from the browser's own boxes (Range and element client rects),
 // with what a reader needs to judge them: the box they belong in, what clips them, how their words wrap, their colours.
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 export interface Box {
   left: number;
@@ -40,7 +40,9 @@ export interface Label {
 }
 
 /** Every visible element matching a kind's selector, in document order per kind. */
-export function readLabels(page: Page, kinds: Record<string, string>, containers: string): Promise<Label[]> {
+export async function readLabels(page: Page | Frame, kinds: Record<string, string>, containers: string): Promise<Label[]> {
+  // tsx names the inner functions of test code with __name(): a page that does not know it gets it here (a string runs as written).
+  await page.evaluate('window.__name ??= (target) => target');
   return page.evaluate(
     ({ kinds, containers }) => {
       const boxOf = (r: { left: number; right: number; top: number; bottom: number }) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });

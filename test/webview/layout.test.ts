@@ -9,49 +9,15 @@ import type { SimulationResult } from '../../server/src/simulate/types';
 import { textContrast } from './contrast';
 import { input, inputWithLongNodeName, lateRecovery, LONG_NODE_NAME, result } from './fixtures';
 import { describeInChromium, type Harness, type WebviewPage } from './harness';
-import { type Label, overlap, readLabels, withinSideways } from './label-boxes';
+import { type Label, readLabels } from './label-boxes';
+import { CONTAINERS, cutOffLabels, LABELS, named, nodeNamesBrokenInsideWords, overlappingLabels } from './layout-checks';
 import { THEMES, type ThemeName } from './themes';
 
 /** 900 px is where the problems were first reported. */
 const WIDTHS = [800, 900, 1200, 2000];
 
-/** The text a reader has to tell apart, by kind. */
-const LABELS = {
-  'axis tick': '.row.axis .tick',
-  'outage marker': '.row.axis .recovery-mark',
-  'row group': '.timeline .row-group',
-  'row name': '.timeline .row:not(.node) .row-name',
-  'node row name': '.timeline .row.node .row-name',
-  'row detail': '.timeline .row-detail',
-  legend: '.timeline .legend-item',
-  'node name': '.cluster .node-name',
-  'node to fail': 'fieldset label.choice:has(input[type="checkbox"])',
-  pod: '.cluster .pod',
-  badge: '.cluster .badge',
-  'cluster note': '.cluster .notes li',
-};
-const NAMES_OF_NODES = new Set(['node row name', 'node name', 'node to fail']);
-/** What a label is drawn in, and must stay inside. */
-const CONTAINERS = '.track, .row-label, .legend, li.node, fieldset';
 /** WCAG AA for text of normal size. */
 const MINIMUM_CONTRAST = 4.5;
-
-const named = (label: Label) => `${label.kind} "${label.text}"`;
-
-function overlappingLabels(labels: Label[]): string[] {
-  return labels.flatMap((a, i) => labels.slice(i + 1).filter((b) => overlap(a.textBox, b.textBox)).map((b) => `${named(a)} overlaps ${named(b)}`));
-}
-
-function cutOffLabels(labels: Label[]): string[] {
-  return labels.flatMap((label) => [
-    ...(withinSideways(label.textBox, label.container) ? [] : [`${named(label)} runs out of its container`]),
-    ...(withinSideways(label.textBox, label.clip) ? [] : [`${named(label)} is clipped by the viewport or a scroll container`]),
-  ]);
-}
-
-function nodeNamesBrokenInsideWords(labels: Label[]): string[] {
-  return labels.filter((label) => NAMES_OF_NODES.has(label.kind) && label.brokenWords.length).map((label) => `${named(label)} breaks inside ${label.brokenWords.join(', ')}`);
-}
 
 function shortenedWithoutTitle(labels: Label[]): string[] {
   return labels.filter((label) => label.truncated && !label.title).map((label) => `${named(label)} ends in an ellipsis with no title to show it whole`);
