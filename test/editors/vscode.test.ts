@@ -131,10 +131,8 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
 
   /** Every row of a virtualised list, scrolled through from the top (a maximised panel may still not hold them all). */
   async function allRows(container: string): Promise<string[]> {
-    const list = page.locator(`${container} .monaco-list`).first();
     const read = () => page.locator(`${container} .monaco-list-row`).evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('data-index')), (r as HTMLElement).innerText] as const));
-    await list.hover();
-    await page.mouse.wheel(0, -100_000);
+    await scrollToTop(container);
     const seen = new Map<number, string>();
     for (let turn = 0; turn < 50; turn++) {
       const before = seen.size;
@@ -143,8 +141,14 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
       await page.mouse.wheel(0, 300);
       await page.waitForTimeout(50);
     }
-    await page.mouse.wheel(0, -100_000);
+    await scrollToTop(container);
     return [...seen].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+  }
+
+  async function scrollToTop(container: string): Promise<void> {
+    await page.locator(`${container} .monaco-list`).first().hover();
+    await page.mouse.wheel(0, -100_000);
+    await page.waitForTimeout(200);
   }
 
   /** Problem rows whose message the panel cuts short (an ellipsis), and messages longer than the limit. */
@@ -232,6 +236,9 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await workbench.runCommand('View: Toggle Maximized Panel');
     assert.deepEqual(await messagesNotShownWhole(), [], `every message is one sentence of at most ${HEADLINE_LIMIT} characters, shown whole`);
     await workbench.runCommand('View: Toggle Maximized Panel');
+    await page.locator('.markers-panel .monaco-list').first().focus();
+    await page.keyboard.press('Home');
+    await page.mouse.move(0, 0);
     await shot('problems');
   });
 
@@ -244,7 +251,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     const text = await hover.innerText();
     assert.match(text, /Deployment legacy\/billing: one node drain can take all 3 pods offline/);
     assert.deepEqual(await hover.locator('del, s').allInnerTexts(), [], 'no text struck through: each "~" is literal');
-    await shot('hover');
+    await shot('hover-under-a-finding');
     await page.keyboard.press('Escape');
   });
 
@@ -256,6 +263,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await hover.waitFor();
     assert.match(await hover.innerText(), /Deployment shop\/orders-api/);
     assert.deepEqual(await overflowOf(hover), { down: 0, across: 0 });
+    await shot('hover');
     await page.keyboard.press('Escape');
   });
 

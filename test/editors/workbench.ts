@@ -45,6 +45,8 @@ export class Workbench {
 
   /** F1, the command's title, Enter. */
   async runCommand(title: string): Promise<void> {
+    // F1 while the last command's palette is still fading out reopens nothing: wait until it is gone.
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor();
