@@ -71,11 +71,12 @@ describe('npm run package: the VSIX', { skip: built ? false : 'dist/ is not buil
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('holds the four bundles, the manifest, the readme and the licence', () => {
+  it('holds the three bundles the editor runs, the manifest, the readme and the licence; not the CLI, which npm installs', () => {
     const names = entries.map((e) => e.name);
-    for (const name of ['extension/package.json', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/cli.js', 'extension/dist/webview.js']) {
+    for (const name of ['extension/package.json', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/webview.js']) {
       assert.ok(names.includes(name), `${name} is packaged`);
     }
+    assert.ok(!names.includes('extension/dist/cli.js'), 'the CLI is not packaged');
     assert.ok(names.some((n) => /^extension\/readme\.md$/i.test(n)), 'the readme is packaged');
   });
 
