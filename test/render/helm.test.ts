@@ -41,7 +41,7 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       ]);
       const single = only(findings, 'single-replica')[0];
       assert.equal(single.origin, 'values key replicaCount in values.yaml');
-      assert.match(single.message, /^Deployment release-podinfo runs 1 pod: one node drain or node failure takes it offline\. It has replicas: 1:/);
+      assert.match(single.message, /^Deployment release-podinfo runs 1 pod: one node drain or node failure takes it offline\. With replicas: 1,/);
     });
 
     it('with values-prod.yaml, a namespace and a release name: the prod file is the values file in use', async () => {

@@ -119,7 +119,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     const onBases = found.filter((f) => f.startsWith('bases/'));
     assert.ok(onBases.length > 0);
     for (const finding of onBases) assert.match(finding, /\. Rendered in overlays\/dev, overlays\/production and overlays\/staging\. /);
-    assert.ok(found.includes('bases/cache/deployment.yaml:2 single-replica: Deployment cache runs 1 pod: one node drain or node failure takes it offline. Rendered in overlays/dev, overlays/production and overlays/staging. It has no replicas field, so the default of 1: a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.'), found.join('\n'));
+    assert.ok(found.includes('bases/cache/deployment.yaml:2 single-replica: Deployment cache runs 1 pod: one node drain or node failure takes it offline. Rendered in overlays/dev, overlays/production and overlays/staging. With no replicas field (the default is 1), a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.'), found.join('\n'));
     assert.deepEqual(found.filter((f) => /overlays\/\w+\/(labels|kustomization)\.yaml/.test(f)), []);
     assert.ok(found.some((f) => f.startsWith('plain webapp/')), 'plain manifests beside the roots are analysed as they are');
   });

@@ -30,7 +30,7 @@ ruleTester(gpuKeepsNodesUp, {
         {
           at: 'nvidia.com/gpu',
           severity: 'info',
-          message: 'Deployment infer holds 1 nvidia.com/gpu for good: its GPU nodes never scale down. It holds them per pod × 3 replicas for as long as it runs, even while the GPUs idle. If the work is sporadic, run it as a Job with ttlSecondsAfterFinished on a GPU pool that scales to zero.',
+          message: 'Deployment infer holds 1 nvidia.com/gpu while idle: its GPU nodes never scale down. It holds them per pod × 3 replicas for as long as it runs, even while the GPUs idle. If the work is sporadic, run it as a Job with ttlSecondsAfterFinished on a GPU pool that scales to zero.',
         },
       ],
       output: null,
@@ -38,7 +38,7 @@ ruleTester(gpuKeepsNodesUp, {
     {
       name: 'a StatefulSet with the default of one replica',
       code: workload('StatefulSet', '', '4'),
-      findings: [{ at: 'nvidia.com/gpu', message: /^StatefulSet infer holds 4 nvidia\.com\/gpu for good: its GPU node never scales down\. It holds them per pod × 1 replica for as long as it runs/ }],
+      findings: [{ at: 'nvidia.com/gpu', message: /^StatefulSet infer holds 4 nvidia\.com\/gpu while idle: its GPU node never scales down\. It holds them per pod × 1 replica for as long as it runs/ }],
     },
   ],
 });

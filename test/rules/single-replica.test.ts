@@ -41,13 +41,13 @@ ruleTester(singleReplica, {
     {
       name: 'replicas: 1, fixed in place with its comment kept',
       code: deployment('  replicas: 1 # one is enough?\n'),
-      findings: [{ at: 'replicas', line: 6, message: 'Deployment web runs 1 pod: one node drain or node failure takes it offline. It has replicas: 1: a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.' }],
+      findings: [{ at: 'replicas', line: 6, message: 'Deployment web runs 1 pod: one node drain or node failure takes it offline. With replicas: 1, a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.' }],
       output: deployment('  replicas: 2 # one is enough?\n'),
     },
     {
       name: 'no replicas field: the default of 1, fixed by adding the field first in spec',
       code: deployment(''),
-      findings: [{ at: 'kind: Deployment', message: /runs 1 pod: one node drain or node failure takes it offline\. It has no replicas field, so the default of 1:/ }],
+      findings: [{ at: 'kind: Deployment', message: /runs 1 pod: one node drain or node failure takes it offline\. With no replicas field \(the default is 1\),/ }],
       output: deployment('').replace('spec:\n  selector', 'spec:\n  replicas: 2\n  selector'),
     },
     {
@@ -61,7 +61,7 @@ ruleTester(singleReplica, {
       name: 'a PDB in another file, selecting it by matchExpressions, does not make one pod redundant',
       code: deployment('  replicas: 1\n'),
       files: { 'pdb.yaml': pdb('  minAvailable: 1\n', { selector: '    matchExpressions:\n      - {key: app, operator: In, values: [web]}\n' }) },
-      findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod: one node drain or node failure takes it offline\. It has replicas: 1:/ }],
+      findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod: one node drain or node failure takes it offline\. With replicas: 1,/ }],
       output: deployment('  replicas: 2\n'),
     },
     {
@@ -73,7 +73,7 @@ ruleTester(singleReplica, {
     {
       name: 'a Deployment on a PersistentVolumeClaim: reported, but replicas: 2 would share the volume, so no fix',
       code: withClaim,
-      findings: [{ at: 'replicas', message: /^Deployment mysql runs 1 pod: one node drain or node failure takes it offline\. It has replicas: 1: .* No quick fix: it mounts PersistentVolumeClaim mysql-pv-claim, which a second pod would share: redundancy needs a replicated store, not replicas: 2\.$/ }],
+      findings: [{ at: 'replicas', message: /^Deployment mysql runs 1 pod: one node drain or node failure takes it offline\. With replicas: 1, .* No quick fix: it mounts PersistentVolumeClaim mysql-pv-claim, which a second pod would share: redundancy needs a replicated store, not replicas: 2\.$/ }],
       output: null,
     },
     {
@@ -85,7 +85,7 @@ ruleTester(singleReplica, {
     {
       name: 'names the workload with its namespace, as every other rule does',
       code: workload({ name: 'gpu-renderer', namespace: 'render', spec: '  replicas: 1\n' }),
-      findings: [{ at: 'replicas', message: /^Deployment render\/gpu-renderer runs 1 pod: one node drain or node failure takes it offline\. It has replicas: 1:/ }],
+      findings: [{ at: 'replicas', message: /^Deployment render\/gpu-renderer runs 1 pod: one node drain or node failure takes it offline\. With replicas: 1,/ }],
       output: workload({ name: 'gpu-renderer', namespace: 'render', spec: '  replicas: 2\n' }),
     },
     {
@@ -115,7 +115,7 @@ ruleTester(singleReplica, {
         {
           at: 'replicas',
           message:
-            'StatefulSet queue runs 1 pod: one node drain or node failure takes it offline. It has replicas: 1: a node drain takes it offline until it is rescheduled and ready, a node failure until the node comes back or someone force-deletes the pod, and while the control plane is down it is not replaced at all.',
+            'StatefulSet queue runs 1 pod: one node drain or node failure takes it offline. With replicas: 1, a node drain takes it offline until it is rescheduled and ready, a node failure until the node comes back or someone force-deletes the pod, and while the control plane is down it is not replaced at all.',
         },
       ],
       output: null,

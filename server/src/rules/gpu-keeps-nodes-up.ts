@@ -31,7 +31,7 @@ export const gpuKeepsNodesUp: Rule = {
       report({
         resource,
         path: requests[0].path,
-        message: `${describeResource(resource)} holds ${describeGpus(requests)} for good: its GPU node${replicas === 1 ? '' : 's'} never scale${replicas === 1 ? 's' : ''} down. It holds them per pod × ${plural(replicas, 'replica')} for as long as it runs, even while the GPUs idle. If the work is sporadic, run it as a Job with ttlSecondsAfterFinished on a GPU pool that scales to zero.`,
+        message: `${describeResource(resource)} holds ${describeGpus(requests)} while idle: its GPU node${replicas === 1 ? '' : 's'} never scale${replicas === 1 ? 's' : ''} down. It holds them per pod × ${plural(replicas, 'replica')} for as long as it runs, even while the GPUs idle. If the work is sporadic, run it as a Job with ttlSecondsAfterFinished on a GPU pool that scales to zero.`,
       });
     }
   },

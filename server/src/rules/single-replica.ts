@@ -49,12 +49,12 @@ export const singleReplica: Rule = {
       const replicas = resource.object?.spec?.replicas;
       if (replicas !== undefined && replicas !== null && replicas !== 1) continue;
       if (inventory.hpasTargeting(resource).length > 0) continue;
-      const stated = replicas === 1 ? 'replicas: 1' : 'no replicas field, so the default of 1';
+      const stated = replicas === 1 ? 'replicas: 1' : 'no replicas field (the default is 1)';
       const reason = singletonReason(resource);
       report({
         resource,
         path: replicas === 1 ? ['spec', 'replicas'] : [],
-        message: `${describeResource(resource)} runs 1 pod: one node drain or node failure takes it offline. It has ${stated}: ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
+        message: `${describeResource(resource)} runs 1 pod: one node drain or node failure takes it offline. With ${stated}, ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all.${reason ? ` No quick fix: ${reason}.` : ''}`,
         fixes: () => replicasFix(resource, inventory),
       });
     }
