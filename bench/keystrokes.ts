@@ -39,14 +39,18 @@ export function intoDeploymentName(text: string): Keystrokes {
   return typingAtEndOf(lineAt(text, at), 'the name of the Deployment nearest the middle');
 }
 
-/** Typing into a plain description in the middle of the largest CustomResourceDefinition. */
+/**
+ * Typing into a plain scalar in the middle of the largest CustomResourceDefinition: a description, or
+ * a `type: string` where it has none (argo-cd's ApplicationSet CRD, 23,000 lines, has no description).
+ */
 export function intoLargestCrd(text: string): Keystrokes | undefined {
   const crds = splitDocuments(text).filter((d) => /^kind: CustomResourceDefinition\s*$/m.test(d.text));
   if (crds.length === 0) return undefined;
   const largest = crds.reduce((best, d) => (d.text.length > best.text.length ? d : best));
   const descriptions = [...largest.text.matchAll(/^ +description: [A-Za-z][^:#'"\n]*$/gm)];
-  if (descriptions.length === 0) return undefined;
-  const chosen = descriptions[Math.floor(descriptions.length / 2)];
+  const scalars = descriptions.length ? descriptions : [...largest.text.matchAll(/^ +type: string$/gm)];
+  if (scalars.length === 0) return undefined;
+  const chosen = scalars[Math.floor(scalars.length / 2)];
   const lines = largest.text.split('\n').length;
-  return typingAtEndOf(lineAt(text, largest.offset + chosen.index!), `a description inside the largest CRD (${lines} lines)`);
+  return typingAtEndOf(lineAt(text, largest.offset + chosen.index!), `a ${descriptions.length ? 'description' : 'type: string'} inside the largest CRD (${lines} lines)`);
 }
