@@ -40,7 +40,9 @@ describe('label index', () => {
       assert.deepEqual(inventory.servicesFronting(workload), labels ? services.filter((s) => mapSelectorMatches(s.object.spec.selector, labels)) : [], workload.name!);
     }
     for (const budget of pdbs) {
-      assert.deepEqual(inventory.workloadsSelectedBy(budget), workloads.filter((w) => selectorMatches(budget.object.spec.selector, labelsOf(w))), budget.name!);
+      const selected = workloads.filter((w) => selectorMatches(budget.object.spec.selector, labelsOf(w)));
+      assert.deepEqual(inventory.workloadsSelectedBy(budget), selected, budget.name!);
+      assert.deepEqual(inventory.podCarriersMatching('default', budget.object.spec.selector), selected, budget.name!);
     }
     // The shapes above select everything, nothing and some in between, so the comparison says something.
     assert.deepEqual([...new Set(pdbs.map((p) => inventory.workloadsSelectedBy(p).length))].sort(), [0, 1, 2, 3, 8]);

@@ -237,10 +237,14 @@ export class Inventory {
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
     const selector = pdb.object?.spec?.selector;
-    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => {
-      const carriers = this.labelIndex('carriers', pdb.namespace, () => this.podCarriersIn(pdb.namespace), (r) => matchableLabels(podTemplateOf(r)?.labels));
-      return nearestDefinitions(carriers.candidates(selectorLabels(selector)).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels)), pdb);
-    });
+    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => nearestDefinitions(this.podCarriersMatching(pdb.namespace, selector).filter((r) => !ownedByAnother(r)), pdb));
+  }
+
+  /** The namespace's pod carriers (those owned by a controller too) whose pod labels the selector matches. */
+  podCarriersMatching(namespace: string, selector: unknown): Resource[] {
+    for (const group of carrierGroups(namespace)) this.log.read(group);
+    const carriers = this.labelIndex('carriers', namespace, () => this.podCarriersIn(namespace), (r) => matchableLabels(podTemplateOf(r)?.labels));
+    return carriers.candidates(selectorLabels(selector)).filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
   }
 
   /** A namespace's resources of one sort filed by labels, built once per state of the inventory. */
