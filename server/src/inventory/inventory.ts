@@ -1,6 +1,7 @@
 import type { ManifestFile, Resource } from '../manifest/parse';
-import { mapSelectorMatches, selectorMatches } from '../manifest/selector';
+import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
@@ -44,6 +45,8 @@ export class Inventory {
   private kindIndex: Map<string, Resource[]> | undefined;
   /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources), built once per change. */
   private namespaceLists = new Map<string, Resource[]>();
+  /** Per-namespace indexes of selectors and of pod labels, so that matching them is not a scan per resource. */
+  private labelIndexes = new Map<string, LabelIndex<Resource>>();
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
   private readonly log = new ReadLog(groupsOf);
 
@@ -55,6 +58,7 @@ export class Inventory {
     this.index = undefined;
     this.kindIndex = undefined;
     this.namespaceLists.clear();
+    this.labelIndexes.clear();
   }
 
   setFile(file: ManifestFile): void {
@@ -180,7 +184,8 @@ export class Inventory {
     return this.answer('pdbs', workload, [`${workload.namespace}|PodDisruptionBudget`], () => {
       const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
-      return nearestDefinitions(this.ofKindIn(workload.namespace, 'PodDisruptionBudget').filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
+      const pdbs = this.labelIndex('pdbs', workload.namespace, () => this.ofKindIn(workload.namespace, 'PodDisruptionBudget'), (pdb) => selectorLabels(pdb.object?.spec?.selector));
+      return nearestDefinitions(pdbs.candidates(matchableLabels(labels)).filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
     });
   }
 
@@ -224,14 +229,30 @@ export class Inventory {
     return this.answer('services', workload, [`${workload.namespace}|Service`], () => {
       const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
-      return nearestDefinitions(this.ofKindIn(workload.namespace, 'Service').filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels)), workload);
+      const services = this.labelIndex('services', workload.namespace, () => this.ofKindIn(workload.namespace, 'Service'), (service) => mapSelectorLabels(service.object?.spec?.selector));
+      return nearestDefinitions(services.candidates(matchableLabels(labels)).filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels)), workload);
     });
   }
 
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
     const selector = pdb.object?.spec?.selector;
-    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => nearestDefinitions(this.podCarriersIn(pdb.namespace).filter((r) => !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels)), pdb));
+    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => nearestDefinitions(this.podCarriersMatching(pdb.namespace, selector).filter((r) => !ownedByAnother(r)), pdb));
+  }
+
+  /** The namespace's pod carriers (those owned by a controller too) whose pod labels the selector matches. */
+  podCarriersMatching(namespace: string, selector: unknown): Resource[] {
+    for (const group of carrierGroups(namespace)) this.log.read(group);
+    const carriers = this.labelIndex('carriers', namespace, () => this.podCarriersIn(namespace), (r) => matchableLabels(podTemplateOf(r)?.labels));
+    return carriers.candidates(selectorLabels(selector)).filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
+  }
+
+  /** A namespace's resources of one sort filed by labels, built once per state of the inventory. */
+  private labelIndex(name: string, namespace: string, resources: () => readonly Resource[], labelsOf: (resource: Resource) => readonly LabelPair[] | undefined): LabelIndex<Resource> {
+    const at = `${name}|${namespace}`;
+    let index = this.labelIndexes.get(at);
+    if (!index) this.labelIndexes.set(at, (index = new LabelIndex(resources(), labelsOf)));
+    return index;
   }
 
   /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
@@ -291,6 +312,17 @@ export class Inventory {
     if (!selector) return [];
     return this.inNamespace(workload.namespace, 'Pod').filter((pod) => selectorMatches(selector, pod.object?.metadata?.labels));
   }
+}
+
+/** The one label every pod a selector matches carries, as a list to file it under (undefined: no such label). */
+function selectorLabels(selector: unknown): LabelPair[] | undefined {
+  const label = requiredLabel(selector as LabelSelector);
+  return label ? [label] : undefined;
+}
+
+/** The same for a Service's plain map selector. */
+function mapSelectorLabels(selector: unknown): LabelPair[] | undefined {
+  return selector && typeof selector === 'object' ? selectorLabels({ matchLabels: selector }) : undefined;
 }
 
 /** The groups holding a namespace's pod carriers. */

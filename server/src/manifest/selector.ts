@@ -75,3 +75,24 @@ export function describeSelector(selector: LabelSelector | null | undefined): st
   }
   return parts.length ? parts.join(',') : '(everything)';
 }
+
+/**
+ * A label (key and value) that every set of labels the selector matches has: the first of its matchLabels.
+ * Undefined when it matches nothing or requires no such label (only expressions, or empty).
+ */
+export function requiredLabel(selector: LabelSelector | null | undefined): readonly [string, string] | undefined {
+  if (selector === null || selector === undefined || typeof selector !== 'object' || !isWellFormedSelector(selector)) return undefined;
+  const first = Object.entries(selector.matchLabels ?? {})[0];
+  return first ? [first[0], String(first[1])] : undefined;
+}
+
+/**
+ * The labels a selector can match on: each own key whose value is a string (a selector's values are
+ * compared as strings). Undefined for labels written as something other than a mapping, which only the
+ * selector itself can judge.
+ */
+export function matchableLabels(labels: unknown): [string, string][] | undefined {
+  if (labels === null || labels === undefined) return [];
+  if (typeof labels !== 'object' || Array.isArray(labels)) return undefined;
+  return Object.entries(labels).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+}

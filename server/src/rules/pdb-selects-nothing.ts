@@ -21,7 +21,7 @@ function selectedElsewhere(pdb: Resource, selector: LabelSelector, inventory: In
 function unmatchedSelector(pdb: Resource, selector: LabelSelector, inventory: Inventory): string | undefined {
   const known = inventory.podCarriersIn(pdb.namespace);
   if (inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
-  if (known.some((carrier) => selectorMatches(selector, podTemplateOf(carrier)?.labels))) return undefined;
+  if (inventory.podCarriersMatching(pdb.namespace, selector).length > 0) return undefined;
   const elsewhere = selectedElsewhere(pdb, selector, inventory);
   if (elsewhere.length) {
     const namespaces = [...new Set(elsewhere.map((w) => w.namespace))];

@@ -1,0 +1,40 @@
+/** A label as a key and a value. */
+export type LabelPair = readonly [key: string, value: string];
+
+/**
+ * Items filed under labels, so that a question "which of these may match" tries the few filed under the
+ * labels it names rather than every item of a namespace (a PDB or a Service per workload of thousands).
+ * An item filed under no label list is a candidate for every question; a question naming no labels
+ * has every item as a candidate. Candidates keep the order of the items, so a filter of them by the
+ * exact predicate gives what filtering every item gives, provided no item outside them can match.
+ */
+export class LabelIndex<T> {
+  private readonly filed = new Map<string, Map<string, number[]>>();
+  private readonly always: number[] = [];
+
+  constructor(private readonly items: readonly T[], labelsOf: (item: T) => readonly LabelPair[] | undefined) {
+    items.forEach((item, position) => {
+      const labels = labelsOf(item);
+      if (!labels) {
+        this.always.push(position);
+        return;
+      }
+      for (const [key, value] of labels) {
+        let values = this.filed.get(key);
+        if (!values) this.filed.set(key, (values = new Map()));
+        const positions = values.get(value);
+        if (positions) positions.push(position);
+        else values.set(value, [position]);
+      }
+    });
+  }
+
+  /** The items that may match a question naming these labels (undefined: it names none, every item may). */
+  candidates(labels: readonly LabelPair[] | undefined): T[] {
+    if (!labels) return this.items.slice();
+    const positions = [...this.always];
+    for (const [key, value] of labels) positions.push(...(this.filed.get(key)?.get(value) ?? []));
+    positions.sort((a, b) => a - b);
+    return positions.filter((p, i) => p !== positions[i - 1]).map((p) => this.items[p]);
+  }
+}
