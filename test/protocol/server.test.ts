@@ -197,6 +197,24 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.match(client.textOf(u), /replicas: 2\n/);
   });
 
+  it('typing inside a huge CRD answers from its previous parse at once, and parses it again when typing pauses', async () => {
+    const u = uri('crds.yaml');
+    const fields = Array.from({ length: 2000 }, (_, i) => `                field${i}:\n                  type: string\n                  description: The field number ${i} of the spec\n`).join('');
+    const crd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec:\n              properties:\n${fields}`;
+    await client.open(u, `${crd}---\n${deployment('widgets', 1)}`);
+    await client.diagnostics(u, has('single-replica'));
+    const at = positionOf(client.textOf(u), 'description: The field number 1000 ', 0, 'description: '.length);
+    const before = codes(await client.diagnostics(u, has('single-replica')));
+    const version = await client.edit(u, { start: at, end: at }, '[');
+    const first = await client.diagnostics(u, () => true, version);
+    assert.deepEqual(codes(first), before, 'the keystroke is answered from the previous parse, before the CRD is parsed again');
+    const parsed = await client.diagnostics(u, has('invalid-yaml'), version);
+    const error = parsed.find((d) => d.code === 'invalid-yaml')!.range.start.line;
+    assert.ok(error === at.line || error === at.line + 1, `once typing pauses, the CRD is parsed and its error shown where the unclosed [ ends (line ${error}, typed on ${at.line})`);
+    const undone = await client.edit(u, { start: at, end: { line: at.line, character: at.character + 1 } }, '');
+    assert.deepEqual(codes(await client.diagnostics(u, lacks('invalid-yaml'), undone)), before);
+  });
+
   it('re-analyses a Deployment when a PDB for it is opened in another file', async () => {
     const app = uri('cache.yaml');
     await client.open(app, deployment('cache', 2));

@@ -2,6 +2,7 @@ import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserve
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
+import { editInsideIgnoredDocument } from '../manifest/ignored-edit';
 import { parseManifest } from '../manifest/parse';
 import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
@@ -25,6 +26,9 @@ export interface ValidationHost {
 /** The longest wait after a keystroke before validating; cheaper analyses wait as long as they last. */
 const MAX_DEBOUNCE_MS = 150;
 
+/** How long typing inside a huge document no rule reads must pause before that document is parsed again. */
+const IGNORED_EDIT_PARSE_MS = 500;
+
 /**
  * The validation loop of open documents: debounced by what the last analysis cost, incremental (an edit
  * re-parses its own YAML documents and re-analyses what depends on them), and fair (documents that
@@ -41,6 +45,8 @@ export class Validation {
   /** Documents to validate again because another document changed; validated together, once. */
   private readonly others = new Set<string>();
   private othersTimer: NodeJS.Timeout | undefined;
+  /** Documents answered from their previous parse after an edit inside a huge CRD: parsed again when typing pauses. */
+  private readonly pendingParses = new Map<string, NodeJS.Timeout>();
   /** The text of each open document that the other open documents were last validated against. */
   private readonly spreadTexts = new Map<string, string>();
   /** How many analyses of a document were run (a measure of the work, for tests). */
@@ -78,7 +84,7 @@ export class Validation {
       uri,
       setTimeout(() => {
         this.timers.delete(uri);
-        this.validate(uri, true);
+        this.validate(uri, true, true);
       }, delay),
     );
   }
@@ -99,6 +105,8 @@ export class Validation {
   closed(uri: string): void {
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
+    clearTimeout(this.pendingParses.get(uri));
+    this.pendingParses.delete(uri);
     this.others.delete(uri);
     this.cache.delete(uri);
     this.costs.delete(uri);
@@ -117,13 +125,16 @@ export class Validation {
   }
 
   /** Runs from timers: an engine exception is logged for this document and stops neither the server nor the others. */
-  private validate(uri: string, own: boolean): void {
-    perDocument(uri, 'analysing', (message) => this.host.connection.console.error(`kube-resilience: ${message}`), () => this.validateNow(uri, own));
+  private validate(uri: string, own: boolean, typed = false): void {
+    perDocument(uri, 'analysing', (message) => this.host.connection.console.error(`kube-resilience: ${message}`), () => this.validateNow(uri, own, typed));
   }
 
-  private validateNow(uri: string, own: boolean): void {
+  private validateNow(uri: string, own: boolean, typed: boolean): void {
     const doc = this.host.documents.get(uri);
     if (!doc) return;
+    if (typed && this.answeredFromPreviousParse(uri, doc)) return;
+    clearTimeout(this.pendingParses.get(uri));
+    this.pendingParses.delete(uri);
     this.cache.delete(uri);
     const findings = this.findingsFor(uri);
     const previous = this.published.get(uri);
@@ -138,6 +149,30 @@ export class Validation {
       // Other open files may depend on this one (a PDB here, its Deployment there).
       if (this.host.documents.all().length > 1) this.revalidateOpen(uri);
     }
+  }
+
+  /**
+   * A keystroke inside an indented line of a huge document no rule reads (a CRD) changes no finding while
+   * the document still parses: the previous findings answer for this version at once, and the document is
+   * parsed again once typing pauses, which brings invalid-yaml if it no longer parses. Hovers and code
+   * actions ask findingsFor, which parses the current text whatever is pending.
+   */
+  private answeredFromPreviousParse(uri: string, doc: TextDocument): boolean {
+    const previous = this.host.inventory.getFile(uri);
+    const published = this.published.get(uri);
+    if (!previous || !published || published.some((f) => f.rendered) || editorUnits()?.replacesPlainAnalysis(uri)) return false;
+    if (!editInsideIgnoredDocument(previous, doc.getText())) return false;
+    this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: published.map((f) => this.diagnosticOf(f, uri)) });
+    this.costs.set(uri, 0);
+    clearTimeout(this.pendingParses.get(uri));
+    this.pendingParses.set(
+      uri,
+      setTimeout(() => {
+        this.pendingParses.delete(uri);
+        this.validate(uri, true);
+      }, IGNORED_EDIT_PARSE_MS),
+    );
+    return true;
   }
 
   private diagnosticOf(finding: Finding, uri: string): Diagnostic {
