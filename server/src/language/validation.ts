@@ -41,7 +41,8 @@ export class Validation {
   private readonly published = new Map<string, Finding[]>();
   private readonly diagnostics = new WeakMap<Finding, Diagnostic>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly costs = new Map<string, number>();
+  /** What validating each document after its last edit cost, and when that validation ended. */
+  private readonly costs = new Map<string, { ms: number; endedAt: number }>();
   /** Documents to validate again because another document changed; validated together, once. */
   private readonly others = new Set<string>();
   private othersTimer: NodeJS.Timeout | undefined;
@@ -61,7 +62,6 @@ export class Validation {
     const cached = this.cache.get(uri);
     if (cached && cached.version === doc.version) return cached.findings;
     const { inventory } = this.host;
-    const started = performance.now();
     const file = parseManifest(uri, doc.getText(), inventory.getFile(uri));
     if (this.host.diskUri(uri) !== uri) inventory.removeFile(this.host.diskUri(uri));
     inventory.setFile(file);
@@ -71,13 +71,16 @@ export class Validation {
     const own = units?.replacesPlainAnalysis(uri) ? [] : this.analysis.analyze(file, inventory, options).filter((f) => f.uri === uri && f.range);
     const findings = [...own, ...(units?.findingsFor(uri, doc.getText()) ?? [])];
     this.validations++;
-    this.costs.set(uri, performance.now() - started);
     this.cache.set(uri, { version: doc.version, findings });
     return findings;
   }
 
-  /** Validates after a wait as long as the last analysis of this document took (at most 150 ms). */
-  schedule(uri: string, delay = Math.min(MAX_DEBOUNCE_MS, this.costs.get(uri) ?? 0)): void {
+  /**
+   * Validates at once when the last validation after an edit ended at least as long ago as it lasted;
+   * otherwise waits out the rest of that time (at most 150 ms), so fast typing over a costly document
+   * keeps the server at most half busy, and a keystroke after a pause is answered without waiting.
+   */
+  schedule(uri: string, delay = this.pacing(uri)): void {
     clearTimeout(this.timers.get(uri));
     this.others.delete(uri);
     this.timers.set(
@@ -87,6 +90,11 @@ export class Validation {
         this.validate(uri, true, true);
       }, delay),
     );
+  }
+
+  private pacing(uri: string): number {
+    const last = this.costs.get(uri);
+    return last ? Math.max(0, Math.min(MAX_DEBOUNCE_MS, last.ms - (performance.now() - last.endedAt))) : 0;
   }
 
   /** Every open document (but `except`) is validated again once, after the current burst of work. */
@@ -136,7 +144,9 @@ export class Validation {
     clearTimeout(this.pendingParses.get(uri));
     this.pendingParses.delete(uri);
     this.cache.delete(uri);
+    const started = performance.now();
     const findings = this.findingsFor(uri);
+    if (typed) this.costs.set(uri, { ms: performance.now() - started, endedAt: performance.now() });
     const previous = this.published.get(uri);
     // Its own edit always answers (the client waits for this version); another's only when something changed.
     if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) {
@@ -163,7 +173,7 @@ export class Validation {
     if (!previous || !published || published.some((f) => f.rendered) || editorUnits()?.replacesPlainAnalysis(uri)) return false;
     if (!editInsideIgnoredDocument(previous, doc.getText())) return false;
     this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: published.map((f) => this.diagnosticOf(f, uri)) });
-    this.costs.set(uri, 0);
+    this.costs.delete(uri);
     clearTimeout(this.pendingParses.get(uri));
     this.pendingParses.set(
       uri,
