@@ -122,7 +122,7 @@ function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes'>, compute: () 
 
 /**
  * One finding per source place: a base that several roots deploy holds one finding for each thing wrong with
- * it, naming the roots it holds for ("in overlays/prod and overlays/staging: …"). A finding in a file outside its
+ * it, naming the roots it holds for after its first sentence ("… Rendered in overlays/prod and overlays/staging."). A finding in a file outside its
  * root's folder names its root too, so that a base's finding says which deployment it is about.
  */
 export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, deployersOf: DeployersOf = () => []): UnitFinding[] {
