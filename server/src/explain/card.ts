@@ -26,9 +26,6 @@ export type RuleHref = (ruleId: string) => string | undefined;
 /** Visible characters a line of the card may take: a default hover is about 70–80 wide, and wraps once at most. */
 const LINE_WIDTH = 100;
 
-/** Lines the findings may take before the rest are only counted: the card must fit a hover without scrolling. */
-const FINDING_LINES = 1;
-
 /** `rule-id`, linked to the rule's page when there is one; `title` shows when the pointer rests on the link. */
 export function ruleLabel(ruleId: string, ruleHref?: RuleHref, title?: string): string {
   const href = ruleHref?.(ruleId);
@@ -42,34 +39,30 @@ export function findingTitleLine(finding: Finding, ruleHref?: RuleHref): string 
 }
 
 /**
- * The findings by rule id, each linked to its rule page with the rule's title as the link's tooltip
- * (never the message: the editor shows that on the finding's own line), wrapped at LINE_WIDTH.
+ * The findings by rule id in one line, each linked to its rule page with the rule's title as the link's
+ * tooltip (never the message: the editor shows that on the finding's own line); what does not fit in
+ * LINE_WIDTH is counted, so that the card fits a hover without scrolling.
  */
-function findingsLines(findings: readonly Finding[], ruleHref?: RuleHref): string[] {
+function findingsLine(findings: readonly Finding[], ruleHref?: RuleHref): string {
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
   const ids = [...counts];
   const more = (n: number) => `+${n} more in the Problems panel`;
-  const lines: { labels: string[]; width: number }[] = [{ labels: [], width: 'Findings: '.length }];
+  const labels: string[] = [];
+  let width = 'Findings: '.length;
   for (const [i, [ruleId, count]] of ids.entries()) {
     const times = count > 1 ? ` ×${count}` : '';
-    const width = ruleId.length + times.length + ' · '.length;
-    let line = lines[lines.length - 1];
-    const last = lines.length === FINDING_LINES;
-    // The last line keeps room to count what it cannot name.
-    const reserve = last && i < ids.length - 1 ? more(ids.length).length : 0;
-    if (line.width + width + reserve > LINE_WIDTH) {
-      if (last) {
-        line.labels.push(more(ids.length - i));
-        break;
-      }
-      lines.push((line = { labels: [], width: 0 }));
+    const needed = ruleId.length + times.length + ' · '.length;
+    // Room is kept to count what cannot be named.
+    const reserve = i < ids.length - 1 ? more(ids.length).length : 0;
+    if (width + needed + reserve > LINE_WIDTH) {
+      labels.push(more(ids.length - i));
+      break;
     }
-    line.labels.push(`${ruleLabel(ruleId, ruleHref, ruleById(ruleId)?.meta.title)}${times}`);
-    line.width += width;
+    labels.push(`${ruleLabel(ruleId, ruleHref, ruleById(ruleId)?.meta.title)}${times}`);
+    width += needed;
   }
-  // A backslash at a line's end is a hard break: the findings stay one paragraph.
-  return lines.map((line, i) => `${i ? '' : 'Findings: '}${line.labels.join(' · ')}${i < lines.length - 1 ? ' ·\\' : ''}`);
+  return `Findings: ${labels.join(' · ')}`;
 }
 
 function timingSourcesLine(factsHref?: (sheet: string) => string | undefined): string {
@@ -88,7 +81,7 @@ export function resilienceCard(resource: Resource, inventory: Inventory, finding
   const p = postureOf(resource, inventory);
   const rows = scenarioRows(p);
   const lines = [verdictLine(resource, p, rows, findings), '', '| Failure | What happens |', '| --- | --- |', ...rows.map((r) => `| ${r.scenario} | ${r.text} |`), ''];
-  if (findings.length) lines.push(...findingsLines(findings, options.ruleHref), '');
+  if (findings.length) lines.push(findingsLine(findings, options.ruleHref), '');
   lines.push(...postureLines(p, resource).flatMap((line) => [line, '']));
   // A caller (the server) may bring its own line; otherwise the cluster speaks through cluster-facts.
   const live = options.liveLine ?? (cluster ? liveLine(resource, inventory, cluster) : undefined);
