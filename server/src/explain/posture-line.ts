@@ -1,5 +1,6 @@
 import type { Resource } from '../manifest/parse';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
+import { spreadTerms } from '../manifest/spread';
 import { isScalable, podTemplateOf } from '../manifest/workload';
 import type { AgentPosture, ContainerProbes, Posture } from './posture';
 import { plural } from '../words';
@@ -15,13 +16,7 @@ function replicasPart(p: Posture, resource: Resource): string {
 
 /** "hostname, zone": the last part of each topology key a spread rule uses. */
 function spreadPart(resource: Resource, p: Posture): string {
-  const spec = podTemplateOf(resource)?.spec ?? {};
-  const keys = new Set<string>();
-  for (const c of Array.isArray(spec.topologySpreadConstraints) ? spec.topologySpreadConstraints : []) if (c?.topologyKey) keys.add(String(c.topologyKey));
-  const anti = spec.affinity?.podAntiAffinity;
-  for (const t of [...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []), ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((x: any) => x?.podAffinityTerm)]) {
-    if (t?.topologyKey) keys.add(String(t.topologyKey));
-  }
+  const keys = new Set(spreadTerms(podTemplateOf(resource)?.spec).flatMap((term) => (term.topologyKey ? [String(term.topologyKey)] : [])));
   if (!keys.size) return 'no spread';
   const over = [...keys].map((key) => key.split('/').pop()).join(', ');
   return p.spread ? `spread by ${over}` : `spread by ${over}, not on its own labels`;

@@ -5,7 +5,7 @@ export const HOSTNAME_TOPOLOGY = 'kubernetes.io/hostname';
 /** Topology keys that put replicas into separate failure domains (a node, a zone). */
 export const FAILURE_DOMAIN_KEYS = [HOSTNAME_TOPOLOGY, 'topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
 
-interface SpreadTerm {
+export interface SpreadTerm {
   topologyKey?: unknown;
   labelSelector?: LabelSelector | null;
   /** Pod affinity terms only: the namespaces whose pods the selector looks at. */
@@ -40,14 +40,19 @@ function list(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** Every spread constraint and pod anti-affinity term (required or preferred) of a pod spec on a node or zone key. */
-function failureDomainTerms(podSpec: any): SpreadTerm[] {
+/** Every spread constraint and pod anti-affinity term (required or preferred) of a pod spec, whatever its key. */
+export function spreadTerms(podSpec: any): SpreadTerm[] {
   const antiAffinity = podSpec?.affinity?.podAntiAffinity;
   return [
     ...list(podSpec?.topologySpreadConstraints),
     ...list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
     ...list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm),
-  ].filter(onFailureDomain);
+  ].filter((term): term is SpreadTerm => !!term && typeof term === 'object');
+}
+
+/** The spread terms on a node or zone key. */
+function failureDomainTerms(podSpec: any): SpreadTerm[] {
+  return spreadTerms(podSpec).filter(onFailureDomain);
 }
 
 /**
