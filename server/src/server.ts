@@ -76,6 +76,8 @@ const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
 // Outside source.fixAll on purpose: codeActionsOnSave applies every action under it, and per-rule
 // whole-document edits on top of the fix-all one would overwrite each other.
 const FIX_RULE_KIND = `${CodeActionKind.Source}.kube-resilience.fixRule`;
+/** How long a fix-all works before letting other requests through. */
+const FIX_SLICE_MS = 20;
 
 connection.onInitialize((params): InitializeResult => {
   settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
@@ -319,18 +321,22 @@ connection.onCodeActionResolve(async (action, token) => {
 });
 
 /**
- * Applies fixes on a scratch copy of the inventory, one round per turn of the event loop so other
- * requests are answered meanwhile, and stops when the request is cancelled; then answers with one
- * edit over the whole document.
+ * Applies fixes on a scratch copy of the inventory in slices of at most FIX_SLICE_MS between turns of
+ * the event loop, so other requests are answered meanwhile, and stops when the request is cancelled;
+ * then answers with one edit over the whole document.
  */
 async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean, token?: CancellationToken) {
   const scratch = inventory.scratch();
   const analysis = new IncrementalAnalysis();
-  const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyze(file, inv, options));
+  const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyzeInSteps(file, inv, options));
+  let sliceStart = performance.now();
   let step = steps.next();
   while (!step.done) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (token?.isCancellationRequested) return undefined;
+    if (performance.now() - sliceStart >= FIX_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (token?.isCancellationRequested) return undefined;
+      sliceStart = performance.now();
+    }
     step = steps.next();
   }
   const fixed = step.value.text;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fixFile, preferredFix } from '../../server/src/fixes/apply';
+import { fixFile, fixFileInSteps, preferredFix } from '../../server/src/fixes/apply';
+import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import { removeField, setField } from '../../server/src/fixes/yaml-edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
@@ -103,6 +104,33 @@ describe('fixFile', () => {
     assert.equal(applied.length, 100);
     assert.equal(fixed.match(/owner: team/g)?.length, 100);
     assert.ok(analyses <= 6, `${analyses} analyses`);
+  });
+
+  it('applies the fixes of different rules in one document together when their edits do not touch: one round, not one per rule', () => {
+    let analyses = 0;
+    const needsData = rule('needs-data', (o) => !o.data?.x, (_, r) => preferred('add data', setField(r, ['data', 'x'], 'y')));
+    const counted: Rule = { ...needsOwner, check: (context) => (analyses++, needsOwner.check(context)) };
+    const text = Array.from({ length: 50 }, (_, i) => CONFIG(`c${i}`, 'data:\n  other: z\n')).join('---\n');
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: [counted, needsData] });
+    assert.equal(applied.length, 100);
+    assert.equal(fixed.match(/owner: team/g)?.length, 50);
+    assert.equal(fixed.match(/x: "y"/g)?.length, 50);
+    assert.equal(analyses, 2, 'the file as it was, then as fixed');
+  });
+
+  it('works in steps that each parse or analyse at most one document, so a server answers requests in between', () => {
+    const analysis = new IncrementalAnalysis();
+    const text = Array.from({ length: 60 }, (_, i) => CONFIG(`c${i}`)).join('---\n');
+    const steps = fixFileInSteps(URI, text, new Inventory(), { rules: [needsOwner] }, () => true, (file, inventory, options) => analysis.analyzeInSteps(file, inventory, options));
+    let analysed = analysis.analysedDocuments;
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next(), pauses++) {
+      assert.ok(analysis.analysedDocuments - analysed <= 1, `${analysis.analysedDocuments - analysed} documents analysed in one step`);
+      analysed = analysis.analysedDocuments;
+    }
+    assert.equal(step.value.text.match(/owner: team/g)?.length, 60);
+    assert.ok(pauses >= 3 * 60, `${pauses} pauses: each document analysed twice and parsed once again`);
   });
 
   it('fixes that answer the same need are applied one at a time: two workloads of one app get one PDB', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseManifest, resourceFromObject, type ManifestFile } from '../../server/src/manifest/parse';
+import { documentAt, parseManifest, parseManifestInSteps, resourceFromObject, type ManifestFile } from '../../server/src/manifest/parse';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -131,6 +131,34 @@ describe('parseManifest', () => {
       assert.equal(a.resources[0].file, a);
       assert.equal(b.resources[0].file, b);
     });
+  });
+});
+
+describe('parseManifestInSteps', () => {
+  it('pauses after each document it parses, not after those an edit left alone, and ends with what parseManifest gives', () => {
+    const docs = Array.from({ length: 5 }, (_, i) => service(`steps-${i}`));
+    const count = (steps: Generator<void, ManifestFile>) => {
+      let pauses = 0;
+      for (let step = steps.next(); ; step = steps.next(), pauses++) if (step.done) return { pauses, file: step.value };
+    };
+    const first = count(parseManifestInSteps('s.yaml', docs.join('---\n'), parseManifest('s.yaml', '')));
+    assert.equal(first.pauses, 5);
+    const edited = [...docs.slice(0, 4), docs[4].replace('app: steps-4', 'app: steps-4b')].join('---\n');
+    const second = count(parseManifestInSteps('s.yaml', edited, first.file));
+    assert.equal(second.pauses, 1, 'only the edited document is parsed again');
+    assert.deepEqual(names(second.file), names(parseManifest('s.yaml', edited)));
+  });
+});
+
+describe('documentAt', () => {
+  it('finds the document holding an offset, at its first character, inside it, and in the last one', () => {
+    const file = parseManifest('d.yaml', [service('a'), service('b'), service('c')].join('---\n'));
+    const [a, b, c] = file.documents;
+    assert.equal(documentAt(file, 0), a);
+    assert.equal(documentAt(file, b.offset), b);
+    assert.equal(documentAt(file, b.offset - 1), a);
+    assert.equal(documentAt(file, c.offset + 10), c);
+    assert.equal(documentAt(file, file.text.length), c);
   });
 });
 

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver';
+import { CancellationToken, CancellationTokenSource } from 'vscode-jsonrpc/node';
 import * as manifests from '../rules/manifests';
 import { LspClient, lineOf, positionOf, textAt } from './lsp-client';
 
@@ -130,6 +131,30 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.ok(after.length < diagnostics.length);
     const again = (await client.codeActions(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.kube-resilience']))!;
     assert.deepEqual(again, [], 'nothing left to fix');
+  });
+
+  it('answers hovers while it fixes a large file, and a cancelled fix-all answers without an edit', async () => {
+    const u = uri('fix-all-large.yaml');
+    const text = Array.from({ length: 400 }, (_, i) => deployment(`large-${i}`, 1 + (i % 3))).join('---\n');
+    await client.open(u, text);
+    await client.nextDiagnostics(u, 1);
+    const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const params = { textDocument: { uri: u }, range: whole, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } };
+    const ask = (token = CancellationToken.None) => client.connection.sendRequest<CodeAction[] | null>('textDocument/codeAction', params, token);
+    const order: string[] = [];
+    const fixing = ask().then((actions) => (order.push('fix-all'), actions));
+    const hover = client.request('textDocument/hover', { textDocument: { uri: u }, position: positionOf(text, 'kind: Deployment', 0, 2) }).then((answer) => (order.push('hover'), answer));
+    assert.ok(await hover, 'the hover is answered');
+    const fixed = (await fixing)!.filter(isAction);
+    assert.deepEqual(order, ['hover', 'fix-all'], 'the hover did not wait for the fix-all');
+    assert.ok(JSON.stringify(fixed[0].edit).includes('replicas: 2'), 'the fix-all still fixes the file');
+
+    const cancel = new CancellationTokenSource();
+    const cancelled = ask(cancel.token).catch((error: Error) => error);
+    await client.request('textDocument/hover', { textDocument: { uri: u }, position: positionOf(text, 'kind: Deployment', 0, 2) });
+    cancel.cancel();
+    const answer = await cancelled;
+    assert.ok(answer instanceof Error || !answer?.some((a) => 'edit' in a && a.edit), `a cancelled fix-all gives no edit: ${JSON.stringify(answer).slice(0, 200)}`);
   });
 
   it('leaves the whole-file fix out of automatic lightbulb requests (it held the server up on every cursor move), and offers it when invoked', async () => {

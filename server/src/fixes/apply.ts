@@ -1,8 +1,9 @@
 import type { Inventory } from '../inventory/inventory';
-import { parseManifest, type ManifestFile } from '../manifest/parse';
+import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
+import { runSteps, type Steps } from '../steps';
 import { analyzeFile, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
-import { applyEdits, type Fix, type TextEdit } from './edit';
+import { applyEdits, offsetAfterEdits, type Fix, type TextEdit } from './edit';
 
 /** The fix a "fix" keystroke or `--fix` applies: the preferred one, never an ignore, and an unsafe one only when allowed. */
 export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undefined {
@@ -14,9 +15,10 @@ export type FixOptions = AnalyzeOptions & { unsafeFixes?: boolean };
 
 /**
  * Applies preferred fixes until none is left (or a fix stops making progress), re-analysing after
- * each round. A round applies one fix per YAML document at once when they touch no common text and
- * change nothing but their own resources' findings; otherwise one fix, since fixes of different
- * findings may touch the same lines or answer the same need (two PDBs for one set of pods).
+ * each round. A round applies several fixes at once when they touch no common text and change nothing
+ * but their own resources' findings: one per rule in each YAML document, or else one per document;
+ * otherwise one fix, since fixes of different findings may touch the same lines or answer the same
+ * need (two PDBs for one set of pods).
  */
 export function fixFile(
   uri: string,
@@ -25,11 +27,7 @@ export function fixFile(
   options: FixOptions = {},
   accept: (finding: Finding) => boolean = () => true,
 ): FixedFile {
-  const steps = fixFileInSteps(uri, text, inventory, options, accept);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(fixFileInSteps(uri, text, inventory, options, accept));
 }
 
 export interface FixedFile {
@@ -37,11 +35,16 @@ export interface FixedFile {
   applied: string[];
 }
 
-type Analyze = (file: ManifestFile, inventory: Inventory, options: AnalyzeOptions) => Finding[];
+type Analyze = (file: ManifestFile, inventory: Inventory, options: AnalyzeOptions) => Steps<Finding[]>;
+
+function* analyzeAtOnce(file: ManifestFile, inventory: Inventory, options: AnalyzeOptions): Steps<Finding[]> {
+  return analyzeFile(file, inventory, options);
+}
 
 /**
- * fixFile one round at a time: it yields after each round, so a server can answer requests between
- * rounds, or stop. `analyze` may be an incremental analysis, which redoes only what a round changed.
+ * fixFile in steps: it pauses after each document it parses or analyses and after each fix it writes,
+ * so a server can answer requests in between, or stop. `analyze` may be an incremental analysis in
+ * steps, which redoes only what a round changed.
  */
 export function* fixFileInSteps(
   uri: string,
@@ -49,29 +52,32 @@ export function* fixFileInSteps(
   inventory: Inventory,
   options: FixOptions = {},
   accept: (finding: Finding) => boolean = () => true,
-  analyze: Analyze = analyzeFile,
-): Generator<void, FixedFile> {
+  analyze: Analyze = analyzeAtOnce,
+): Steps<FixedFile> {
   const applied: string[] = [];
   const stuck = new Set<string>();
   // Texts already passed through: two fixes that undo each other must not loop.
   const seen = new Set<string>([text]);
-  let current = text;
+  let current: Fixed = { text, file: yield* parseManifestInSteps(uri, text, inventory.getFile(uri)), findings: [] };
+  inventory.setFile(current.file);
+  current.findings = (yield* analyze(current.file, inventory, options)).filter((f) => f.uri === uri);
   for (let round = 0; round < 500; round++) {
-    if (round > 0) yield;
-    const file = parseManifest(uri, current, inventory.getFile(uri));
-    inventory.setFile(file);
-    const all = analyze(file, inventory, options).filter((f) => f.uri === uri);
-    const candidates = all.filter((f) => accept(f) && preferredFix(f, options.unsafeFixes) && !stuck.has(signature(f)));
+    const candidates: Finding[] = [];
+    for (const finding of current.findings) {
+      if (!accept(finding) || stuck.has(signature(finding))) continue;
+      // Fixes are written when first asked for.
+      if (preferredFix(finding, options.unsafeFixes)) candidates.push(finding);
+      yield;
+    }
     if (candidates.length === 0) break;
-    const batch = independent(candidates, file, options);
-    const together = batch.length > 1 ? tryTogether(uri, current, file, all, batch, inventory, options, seen, analyze) : undefined;
+    const together = yield* tryBatches(uri, current, candidates, inventory, options, seen, analyze);
     if (together) {
-      applied.push(...batch.map((f) => f.ruleId));
-      current = together;
+      applied.push(...together.batch.map((f) => f.ruleId));
+      current = together.fixed;
       continue;
     }
     const next = candidates[0];
-    const fixed = tryTogether(uri, current, file, all, [next], inventory, options, seen, analyze, true);
+    const fixed = yield* tryTogether(uri, current, [next], inventory, options, seen, analyze, true);
     if (!fixed) {
       stuck.add(signature(next));
       continue;
@@ -79,31 +85,91 @@ export function* fixFileInSteps(
     applied.push(next.ruleId);
     current = fixed;
   }
-  inventory.setFile(parseManifest(uri, current, inventory.getFile(uri)));
-  return { text: current, applied };
+  inventory.setFile(current.file);
+  return { text: current.text, applied };
 }
 
-/** At most one finding per document, whose fix's edits neither overlap nor touch those of the others. */
-function independent(candidates: Finding[], file: ManifestFile, options: FixOptions): Finding[] {
-  const documents = new Set<number>();
-  const taken: TextEdit[] = [];
+/** A text with its parse and its findings in this file, found with the inventory holding that parse. */
+interface Fixed {
+  text: string;
+  file: ManifestFile;
+  findings: Finding[];
+}
+
+/**
+ * Several fixes at once: first one per rule in each document, then, when that breaks something, one per
+ * document (the fixes of one resource may answer the same need). Undefined when neither holds more than
+ * one fix or neither passes.
+ */
+function* tryBatches(
+  uri: string,
+  current: Fixed,
+  candidates: Finding[],
+  inventory: Inventory,
+  options: FixOptions,
+  seen: Set<string>,
+  analyze: Analyze,
+): Steps<{ batch: Finding[]; fixed: Fixed } | undefined> {
+  let tried: Finding[] = [];
+  for (const perDocument of ['one per rule', 'one'] as const) {
+    const batch = independent(candidates, current.file, options, perDocument);
+    if (batch.length < 2 || sameFindings(batch, tried)) continue;
+    tried = batch;
+    const fixed = yield* tryTogether(uri, current, batch, inventory, options, seen, analyze);
+    if (fixed) return { batch, fixed };
+  }
+  return undefined;
+}
+
+/** Findings whose fixes neither overlap nor touch: at most one per rule, or one in all, in each document. */
+function independent(candidates: Finding[], file: ManifestFile, options: FixOptions, perDocument: 'one per rule' | 'one'): Finding[] {
+  const taken = new Set<string>();
+  const edits = new TakenRanges();
   const chosen: Finding[] = [];
   for (const finding of candidates) {
     if (!finding.range) continue;
-    const document = documentAt(file, file.lines.offset(finding.range.start));
-    const edits = preferredFix(finding, options.unsafeFixes)!.edits;
-    if (documents.has(document) || edits.some((e) => taken.some((t) => e.start <= t.end && t.start <= e.end))) continue;
-    documents.add(document);
-    taken.push(...edits);
+    const document = documentAt(file, file.lines.offset(finding.range.start))?.index ?? 0;
+    const key = perDocument === 'one' ? `${document}` : `${document}|${finding.ruleId}`;
+    const own = preferredFix(finding, options.unsafeFixes)!.edits;
+    if (taken.has(key) || own.some((e) => edits.touches(e))) continue;
+    taken.add(key);
+    for (const edit of own) edits.add(edit);
     chosen.push(finding);
   }
   return chosen;
 }
 
-function documentAt(file: ManifestFile, offset: number): number {
-  let index = 0;
-  for (const document of file.documents) if (document.offset <= offset) index = document.index;
-  return index;
+/** The text ranges of the edits chosen so far, in order (thousands in a round of a large file). */
+class TakenRanges {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  /** Whether `edit` overlaps or touches a range taken. */
+  touches(edit: TextEdit): boolean {
+    const i = this.firstEndingFrom(edit.start);
+    return i < this.ends.length && this.starts[i] <= edit.end;
+  }
+
+  add(edit: TextEdit): void {
+    const i = this.firstEndingFrom(edit.start);
+    this.starts.splice(i, 0, edit.start);
+    this.ends.splice(i, 0, edit.end);
+  }
+
+  private firstEndingFrom(offset: number): number {
+    let low = 0;
+    let high = this.ends.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.ends[middle] < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+function sameFindings(a: Finding[], b: Finding[]): boolean {
+  return a.length === b.length && a.every((f, i) => f === b[i]);
 }
 
 /**
@@ -111,66 +177,66 @@ function documentAt(file: ManifestFile, offset: number): number {
  * their findings in place, or (for more than one fix, unless `alone`) brings a finding about a
  * resource none of them fixed.
  */
-function tryTogether(
+function* tryTogether(
   uri: string,
-  current: string,
-  file: ManifestFile,
-  before: Finding[],
+  current: Fixed,
   batch: Finding[],
   inventory: Inventory,
   options: FixOptions,
   seen: Set<string>,
   analyze: Analyze,
   alone = false,
-): string | undefined {
+): Steps<Fixed | undefined> {
+  const { file } = current;
   const fixes = batch.map((f) => preferredFix(f, options.unsafeFixes)!);
-  const fixed = applyEdits(current, fixes.flatMap((fix) => fix.edits));
+  const fixed = applyEdits(current.text, fixes.flatMap((fix) => fix.edits));
   if (seen.has(fixed)) return undefined;
-  const reparsed = parseManifest(uri, fixed, file);
+  const reparsed = yield* parseManifestInSteps(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.
   if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) return undefined;
   inventory.setFile(reparsed);
-  const after = analyze(reparsed, inventory, options);
-  // Fixes are computed on demand against the inventory: asked while it still holds the fixed text.
-  const survived = batch.some((f, i) => survives(f, fixes[i], file, after.filter((a) => a.uri === uri), reparsed));
-  inventory.setFile(file);
+  const after = (yield* analyze(reparsed, inventory, options)).filter((f) => f.uri === uri);
+  // Fixes are computed on demand against the inventory: asked while it holds the text they are for.
   const fixedSignatures = new Set(batch.map(signature));
-  if (after.some((f) => fixedSignatures.has(signature(f)))) return undefined;
-  if (survived) return undefined;
-  if (!alone) {
-    const earlier = new Set(before.map(signature));
+  const moved = offsetAfterEdits(fixes.flatMap((fix) => fix.edits));
+  const afterByRule = groupBy(after, (f) => `${f.ruleId}|${subject(f)}`);
+  let rejected =
+    after.some((f) => fixedSignatures.has(signature(f))) ||
+    batch.some((f, i) => survives(f, fixes[i].title, f.range ? moved(file.lines.offset(f.range.start)) : undefined, afterByRule.get(`${f.ruleId}|${subject(f)}`) ?? [], reparsed));
+  if (!rejected && !alone) {
+    const earlier = new Set(current.findings.map(signature));
     const subjects = new Set(batch.map(subject));
-    if (after.some((f) => f.uri === uri && !earlier.has(signature(f)) && !subjects.has(subject(f)))) return undefined;
+    rejected = after.some((f) => !earlier.has(signature(f)) && !subjects.has(subject(f)));
+  }
+  if (rejected) {
+    inventory.setFile(file);
+    return undefined;
   }
   seen.add(fixed);
-  return fixed;
+  return { text: fixed, file: reparsed, findings: after };
 }
 
 /**
  * Whether `finding` is still there after its own fix, under another message: same rule, same
- * resource, same place, and the same fix offered again. Its message may have grown (a spread term
- * whose labels the pods do not carry is listed once more each time), so comparing messages alone
- * would apply such a fix again and again.
+ * resource (`sameRule` holds those findings after the fix), same place (`place`, where its start is
+ * now), and the same fix offered again. Its message may have grown (a spread term whose labels the
+ * pods do not carry is listed once more each time), so comparing messages alone would apply such a
+ * fix again and again.
  */
-function survives(finding: Finding, fix: Fix, before: ManifestFile, after: Finding[], reparsed: ManifestFile): boolean {
-  const place = finding.range ? shiftedOffset(before.lines.offset(finding.range.start), fix.edits) : undefined;
-  return after.some(
-    (f) =>
-      f.ruleId === finding.ruleId &&
-      subject(f) === subject(finding) &&
-      f.fixes.some((x) => x.title === fix.title) &&
-      (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range),
+function survives(finding: Finding, fixTitle: string, place: number | undefined, sameRule: Finding[], reparsed: ManifestFile): boolean {
+  return sameRule.some(
+    (f) => f.fixes.some((x) => x.title === fixTitle) && (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range),
   );
 }
 
-/** Where the text at `offset` is after `edits`; undefined when an edit replaced it. */
-function shiftedOffset(offset: number, edits: readonly TextEdit[]): number | undefined {
-  let shifted = offset;
-  for (const edit of edits) {
-    if (edit.start < offset && offset < edit.end) return undefined;
-    if (edit.end <= offset) shifted += edit.text.length - (edit.end - edit.start);
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
   }
-  return shifted;
+  return groups;
 }
 
 function brokenDocuments(file: ManifestFile): number {

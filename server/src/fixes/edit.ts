@@ -36,3 +36,25 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   parts.push(text.slice(at));
   return parts.join('');
 }
+
+/**
+ * Where text at an offset of the original ends up once non-overlapping `edits` are applied; undefined
+ * for text an edit replaced.
+ */
+export function offsetAfterEdits(edits: readonly TextEdit[]): (offset: number) => number | undefined {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  const shiftBefore = [0];
+  for (const edit of sorted) shiftBefore.push(shiftBefore[shiftBefore.length - 1] + edit.text.length - (edit.end - edit.start));
+  return (offset) => {
+    // How many edits end at or before the offset (their ends are in order, as they do not overlap).
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (sorted[middle].end <= offset) low = middle + 1;
+      else high = middle;
+    }
+    if (low < sorted.length && sorted[low].start < offset) return undefined;
+    return offset + shiftBefore[low];
+  };
+}

@@ -3,6 +3,7 @@ import { LineIndex } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { splitDocuments } from './split';
+import { runSteps, type Steps } from '../steps';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
 export interface ParsedChunk {
@@ -178,6 +179,11 @@ function templateOutsideScalars(doc: Document.Parsed, text: string): number | un
  * kept beyond what the two versions hold.
  */
 export function parseManifest(uri: string, text: string, previous?: ManifestFile): ManifestFile {
+  return runSteps(parseManifestInSteps(uri, text, previous));
+}
+
+/** parseManifest, pausing after each document it parses. */
+export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile): Steps<ManifestFile> {
   const isJson = /\.json$/i.test(uri);
   const file: ManifestFile = {
     uri,
@@ -189,13 +195,17 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
   };
   const chunks = isJson ? [{ offset: 0, text }] : splitDocuments(text);
   const earlier = new Map(previous?.documents.map((d) => [d.text, d.parsed]));
-  chunks.forEach((chunk, index) => {
-    const parsed = earlier.get(chunk.text) ?? (previous ? parseUncached(chunk.text) : parseChunk(chunk.text));
+  for (const [index, chunk] of chunks.entries()) {
+    let parsed = earlier.get(chunk.text);
+    if (!parsed) {
+      parsed = previous ? parseUncached(chunk.text) : parseChunk(chunk.text);
+      yield;
+    }
     const document: ManifestDocument = { index, offset: chunk.offset, text: chunk.text, parsed, resources: [] };
     if (parsed.templateAt !== undefined && file.templateAt === undefined) file.templateAt = chunk.offset + parsed.templateAt;
     document.resources = resourcesOf(document, file);
     file.documents.push(document);
-  });
+  }
   // Live pods and ReplicaSets are not manifests to advise on; `--snapshot FILE` reads such a file as a cluster.
   if (file.documents.length === 1 && isClusterSnapshot(file.documents[0].parsed.value)) file.clusterSnapshot = true;
   if (file.templateAt !== undefined || file.clusterSnapshot) {
@@ -203,6 +213,19 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
   }
   file.resources = file.documents.flatMap((d) => d.resources);
   return file;
+}
+
+/** The document holding `offset`. */
+export function documentAt(file: ManifestFile, offset: number): ManifestDocument | undefined {
+  const { documents } = file;
+  let low = 0;
+  let high = documents.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (documents[middle].offset <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return documents[low]?.offset <= offset ? documents[low] : undefined;
 }
 
 function resourcesOf(document: ManifestDocument, file: ManifestFile): Resource[] {

@@ -1,9 +1,10 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Reads } from '../inventory/reads';
-import type { ManifestDocument, ManifestFile, ParsedChunk } from '../manifest/parse';
+import { documentAt, type ManifestDocument, type ManifestFile, type ParsedChunk } from '../manifest/parse';
 import type { Range } from '../manifest/text';
 import { analyzeDocuments, analyzeFile, compareFindings, type AnalyzeOptions } from './engine';
 import type { Finding } from './types';
+import { runSteps, type Steps } from '../steps';
 
 /** A document's findings, where they were computed and what they asked of the inventory. */
 interface Entry {
@@ -41,6 +42,14 @@ export class IncrementalAnalysis {
   analysedDocuments = 0;
 
   analyze(file: ManifestFile, inventory: Inventory, options: AnalyzeOptions = {}): Finding[] {
+    return runSteps(this.analyzeInSteps(file, inventory, options));
+  }
+
+  /**
+   * analyze, pausing after each document it analyses anew. Nothing may change the inventory or the file
+   * until the steps end.
+   */
+  *analyzeInSteps(file: ManifestFile, inventory: Inventory, options: AnalyzeOptions = {}): Steps<Finding[]> {
     const previous = this.files.get(file.uri);
     const comparable = previous && previous.inventory === inventory && sameOptions(previous.options, options) && previous.file.looksLikeKubernetes === file.looksLikeKubernetes;
     if (file.templateAt !== undefined || file.clusterSnapshot) {
@@ -60,16 +69,19 @@ export class IncrementalAnalysis {
     // Related locations in other documents of the file move with those documents.
     const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
     const findings: Finding[] = [];
-    file.documents.forEach((document, i) => {
+    for (const [i, document] of file.documents.entries()) {
       let entry = comparable ? previous.entries.get(document.parsed)?.shift() : undefined;
       if (entry && (entry.index !== document.index || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
       if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, newLines, this.currentFixes(file.uri));
-      entry ??= this.analyseDocument(file, document, lines[i], inventory, options);
+      if (!entry) {
+        entry = this.analyseDocument(file, document, lines[i], inventory, options);
+        yield;
+      }
       const list = state.entries.get(document.parsed);
       if (list) list.push(entry);
       else state.entries.set(document.parsed, [entry]);
       findings.push(...entry.findings);
-    });
+    }
     this.files.set(file.uri, state);
     return findings.sort(compareFindings);
   }
@@ -97,7 +109,7 @@ export class IncrementalAnalysis {
       if (!state || !finding.range) return [];
       const { file, inventory, options } = state;
       const offset = file.lines.offset(finding.range.start);
-      const document = [...file.documents].reverse().find((d) => d.offset <= offset);
+      const document = documentAt(file, offset);
       if (!document) return [];
       const fresh = analyzeDocuments(file, [document], inventory, options);
       const same = fresh.find((f) => f.ruleId === finding.ruleId && f.message === finding.message && sameStart(f.range, finding.range));
