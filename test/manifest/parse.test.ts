@@ -124,6 +124,31 @@ describe('parseManifest', () => {
       assert.notEqual(after.documents[2].offset, before.documents[2].offset);
     });
 
+    it('after any edit, gives what a parse from scratch gives: documents, offsets, resources and line positions', () => {
+      const docs = [service('e-a'), service('e-b'), service('e-b'), service('e-c')];
+      const versions = [
+        docs,
+        [docs[0], docs[1].replace('e-b', 'e-b2'), docs[2], docs[3]],
+        [docs[0], docs[1], 'x: 1\n', docs[2], docs[3]],
+        [docs[1], docs[2], docs[3]],
+        [docs[0], docs[1], docs[2]],
+        [docs[3], docs[2], docs[1], docs[0]],
+        [docs[0].replace('apiVersion', '# note\napiVersion'), docs[1], docs[2], docs[3]],
+        [],
+        docs,
+      ];
+      let previous: ManifestFile | undefined;
+      for (const [i, version] of versions.entries()) {
+        const text = version.join('---\n');
+        const file = parseManifest('e.yaml', text, previous);
+        const fresh = parseManifest('e.yaml', text);
+        assert.deepEqual(file.documents.map((d) => [d.offset, d.text]), fresh.documents.map((d) => [d.offset, d.text]), `version ${i}`);
+        assert.deepEqual(names(file), names(fresh), `version ${i}`);
+        for (let offset = 0; offset <= text.length; offset++) assert.deepEqual(file.lines.position(offset), fresh.lines.position(offset), `version ${i}, offset ${offset}`);
+        previous = file;
+      }
+    });
+
     it('the same text in another file reuses the parse, but resources belong to their own file', () => {
       const a = parseManifest('a.yaml', service('shared'));
       const b = parseManifest('b.yaml', service('shared'));

@@ -10,10 +10,32 @@ export interface Range {
 
 /** Offsets in a text ↔ LSP positions (0-based lines, UTF-16 characters, which JS string indices already are). */
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  /** The offset where each line starts. */
+  private readonly starts: Int32Array;
 
-  constructor(readonly text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  constructor(
+    readonly text: string,
+    starts?: Int32Array,
+  ) {
+    this.starts = starts ?? Int32Array.from(newlinesIn(text, 0, text.length, [0]));
+  }
+
+  /**
+   * The index of `text`, which is `previous.text` with [start, oldEnd) replaced by [start, newEnd): lines
+   * before and after the change are taken from `previous` (a keystroke in a 100,000-line file scans one
+   * document, not the whole file). `start` must be a line start.
+   */
+  static afterEdit(previous: LineIndex, text: string, start: number, oldEnd: number, newEnd: number): LineIndex {
+    const before = previous.starts;
+    const kept = firstAbove(before, start);
+    const following = firstAbove(before, oldEnd);
+    const inside = newlinesIn(text, start, newEnd, []);
+    const starts = new Int32Array(kept + inside.length + before.length - following);
+    starts.set(before.subarray(0, kept));
+    starts.set(inside, kept);
+    const shift = newEnd - oldEnd;
+    for (let i = following, at = kept + inside.length; i < before.length; i++, at++) starts[at] = before[i] + shift;
+    return new LineIndex(text, starts);
   }
 
   get lineCount(): number {
@@ -52,6 +74,24 @@ export class LineIndex {
     const next = line + 1 < this.starts.length ? this.starts[line + 1] : this.text.length;
     return this.text.slice(start, next).replace(/\r?\n$/, '');
   }
+}
+
+/** The index of the first line start above `offset`. */
+function firstAbove(starts: Int32Array, offset: number): number {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (starts[middle] <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Adds to `starts` the start of each line that a newline in [from, to) of `text` begins. */
+function newlinesIn(text: string, from: number, to: number, starts: number[]): number[] {
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
 }
 
 export function containsPosition(range: Range, position: Position): boolean {

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LineIndex } from '../../server/src/manifest/text';
+
+/** Every position of every offset, so two indexes can be compared whole. */
+const positions = (index: LineIndex) => Array.from({ length: index.text.length + 1 }, (_, offset) => index.position(offset));
+
+describe('LineIndex', () => {
+  it('maps offsets to lines and characters and back', () => {
+    const index = new LineIndex('a: 1\nbb: 2\n\nc: 3');
+    assert.equal(index.lineCount, 4);
+    assert.deepEqual(index.position(6), { line: 1, character: 1 });
+    assert.equal(index.offset({ line: 3, character: 2 }), 14);
+    assert.equal(index.lineText(1), 'bb: 2');
+  });
+
+  it('after an edit between line starts, equals the index of the new text built from scratch', () => {
+    const before = 'kind: A\nname: a\n---\nkind: B\nname: b\n---\nkind: C\n';
+    const cases: [string, number, number, string][] = [
+      ['a letter in the middle document', 20, 36, 'kind: B\nname: bb\n'],
+      ['lines added', 20, 36, 'kind: B\nname: b\nx: 1\ny: 2\n'],
+      ['lines removed', 20, 36, 'kind: B\n'],
+      ['the first document', 0, 16, 'kind: A\n'],
+      ['the last document, without its newline', 40, before.length, 'kind: C'],
+      ['everything', 0, before.length, 'one\ntwo\n'],
+    ];
+    for (const [what, start, oldEnd, replacement] of cases) {
+      const text = before.slice(0, start) + replacement + before.slice(oldEnd);
+      const edited = LineIndex.afterEdit(new LineIndex(before), text, start, oldEnd, start + replacement.length);
+      assert.deepEqual(positions(edited), positions(new LineIndex(text)), what);
+      assert.equal(edited.lineCount, new LineIndex(text).lineCount, what);
+    }
+  });
+});
