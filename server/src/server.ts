@@ -31,6 +31,7 @@ import { renderedHover } from './explain/rendered-hover';
 import type { ClusterInfo } from './cluster/types';
 import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
+import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
 import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 
@@ -168,6 +169,8 @@ function isManifestUri(uri: string): boolean {
   return MANIFEST_EXTENSIONS.test(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
 }
 
+const idleCollection = new IdleCollection();
+
 const validation = new Validation({
   connection,
   documents,
@@ -178,6 +181,7 @@ const validation = new Validation({
   isManifest: isManifestUri,
   diskUri,
   docsHref: ruleDocsHref,
+  worked: () => idleCollection.worked(),
 });
 
 function schedule(uri: string, delay?: number): void {
@@ -333,12 +337,14 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
   let step = steps.next();
   while (!step.done) {
     if (performance.now() - sliceStart >= FIX_SLICE_MS) {
+      idleCollection.worked();
       await new Promise((resolve) => setImmediate(resolve));
       if (token?.isCancellationRequested) return undefined;
       sliceStart = performance.now();
     }
     step = steps.next();
   }
+  idleCollection.worked();
   const fixed = step.value.text;
   if (fixed === text) return undefined;
   const lines = inventory.getFile(uri)?.text === text ? inventory.getFile(uri)!.lines : parseManifest(uri, text).lines;

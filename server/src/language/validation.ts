@@ -21,6 +21,8 @@ export interface ValidationHost {
   /** The key of the same file as read from disk, which an open document replaces in the inventory. */
   diskUri(uri: string): string;
   docsHref(ruleId: string): string | undefined;
+  /** Called after each validation (the server may collect garbage once it is idle). */
+  worked(): void;
 }
 
 /** The longest wait after a keystroke before validating; cheaper analyses wait as long as they last. */
@@ -41,8 +43,10 @@ export class Validation {
   private readonly published = new Map<string, Finding[]>();
   private readonly diagnostics = new WeakMap<Finding, Diagnostic>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** What validating each document after its last edit cost, and when that validation ended. */
-  private readonly costs = new Map<string, { ms: number; endedAt: number }>();
+  /** What validating each document after its last edit cost. */
+  private readonly costs = new Map<string, { ms: number }>();
+  /** When each document was last edited. */
+  private readonly editedAt = new Map<string, number>();
   /** Documents to validate again because another document changed; validated together, once. */
   private readonly others = new Set<string>();
   private othersTimer: NodeJS.Timeout | undefined;
@@ -76,9 +80,10 @@ export class Validation {
   }
 
   /**
-   * Validates at once when the last validation after an edit ended at least as long ago as it lasted;
-   * otherwise waits out the rest of that time (at most 150 ms), so fast typing over a costly document
-   * keeps the server at most half busy, and a keystroke after a pause is answered without waiting.
+   * Validates at once when the previous edit came at least as long ago as the last validation lasted;
+   * edits coming faster than that are a burst, validated once it pauses for that long (at most 150 ms).
+   * So each keystroke of steady typing is answered as soon as it can be, and fast typing over a costly
+   * document is not validated keystroke by keystroke.
    */
   schedule(uri: string, delay = this.pacing(uri)): void {
     clearTimeout(this.timers.get(uri));
@@ -93,8 +98,11 @@ export class Validation {
   }
 
   private pacing(uri: string): number {
+    const now = performance.now();
+    const previousEdit = this.editedAt.get(uri);
+    this.editedAt.set(uri, now);
     const last = this.costs.get(uri);
-    return last ? Math.max(0, Math.min(MAX_DEBOUNCE_MS, last.ms - (performance.now() - last.endedAt))) : 0;
+    return last && previousEdit !== undefined && now - previousEdit < last.ms ? Math.min(MAX_DEBOUNCE_MS, last.ms) : 0;
   }
 
   /** Every open document (but `except`) is validated again once, after the current burst of work. */
@@ -118,6 +126,7 @@ export class Validation {
     this.others.delete(uri);
     this.cache.delete(uri);
     this.costs.delete(uri);
+    this.editedAt.delete(uri);
     this.published.delete(uri);
     this.spreadTexts.delete(uri);
     this.analysis.forget(uri);
@@ -135,6 +144,7 @@ export class Validation {
   /** Runs from timers: an engine exception is logged for this document and stops neither the server nor the others. */
   private validate(uri: string, own: boolean, typed = false): void {
     perDocument(uri, 'analysing', (message) => this.host.connection.console.error(`kube-resilience: ${message}`), () => this.validateNow(uri, own, typed));
+    this.host.worked();
   }
 
   private validateNow(uri: string, own: boolean, typed: boolean): void {
@@ -146,7 +156,7 @@ export class Validation {
     this.cache.delete(uri);
     const started = performance.now();
     const findings = this.findingsFor(uri);
-    if (typed) this.costs.set(uri, { ms: performance.now() - started, endedAt: performance.now() });
+    if (typed) this.costs.set(uri, { ms: performance.now() - started });
     const previous = this.published.get(uri);
     // Its own edit always answers (the client waits for this version); another's only when something changed.
     if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) {
