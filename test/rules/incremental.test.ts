@@ -164,7 +164,7 @@ describe('incremental analysis', () => {
     assert.equal(analysis.analysedDocuments - before, 1);
   });
 
-  it('analyses again the Deployments a new PodDisruptionBudget of their namespace may select, and only the edited document besides', () => {
+  it('analyses again the Deployments a new PodDisruptionBudget selects by their pod labels, and only the edited document besides', () => {
     const deploymentIn = (namespace: string, name: string) =>
       `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: ${namespace}}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n`;
     const documents = [deploymentIn('a', 'one'), deploymentIn('a', 'two'), deploymentIn('b', 'three'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: a}\n'];
@@ -179,6 +179,32 @@ describe('incremental analysis', () => {
     inventory.setFile(file);
     const after = analysis.analyze(file, inventory).filter((f) => f.ruleId === 'pdb-missing').length;
     assert.equal(after, before - 1);
-    assert.equal(analysis.analysedDocuments - analysed, 3, 'the two Deployments of namespace a and the PDB');
+    assert.equal(analysis.analysedDocuments - analysed, 2, 'the Deployment whose pods carry app: one, and the PDB');
+  });
+
+  it('a keystroke in a Deployment analyses again the PDBs that may select its pods, not every PDB of its namespace', () => {
+    const pair = (name: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n---\n` +
+      `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: ${name}}}\n`;
+    const documents = Array.from({ length: 20 }, (_, i) => pair(`w${i}`));
+    const inventory = new Inventory();
+    const analysis = new IncrementalAnalysis();
+    let file = parseManifest('mine.yaml', join(documents));
+    inventory.setFile(file);
+    analysis.analyze(file, inventory);
+    const edit = (text: string) => {
+      const analysed = analysis.analysedDocuments;
+      documents[7] = text;
+      file = parseManifest('mine.yaml', join(documents), file);
+      inventory.setFile(file);
+      const findings = analysis.analyze(file, inventory);
+      const fresh = new Inventory();
+      const whole = parseManifest('mine.yaml', join(documents));
+      fresh.setFile(whole);
+      assert.deepEqual(shown(findings), shown(analyzeFile(whole, fresh)));
+      return analysis.analysedDocuments - analysed;
+    };
+    assert.equal(edit(pair('w7').replace('image: x', 'image: y')), 2, 'the Deployment and its PDB');
+    assert.equal(edit(pair('w7').replace('template:\n    metadata: {labels: {app: w7}}', 'template:\n    metadata: {labels: {app: w3}}')), 3, 'its PDB, and the PDB of the label its pods carry now');
   });
 });

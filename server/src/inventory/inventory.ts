@@ -181,11 +181,12 @@ export class Inventory {
 
   /** PodDisruptionBudgets whose selector matches the workload's pod labels. */
   pdbsSelecting(workload: Resource): Resource[] {
-    return this.answer('pdbs', workload, [`${workload.namespace}|PodDisruptionBudget`], () => {
+    const question = matchableLabels(podTemplateOf(workload)?.labels);
+    return this.answer('pdbs', workload, questionGroups(workload.namespace, 'pdbs', question) ?? [`${workload.namespace}|PodDisruptionBudget`], () => {
       const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
       const pdbs = this.labelIndex('pdbs', workload.namespace, () => this.ofKindIn(workload.namespace, 'PodDisruptionBudget'), (pdb) => selectorLabels(pdb.object?.spec?.selector));
-      return nearestDefinitions(pdbs.candidates(matchableLabels(labels)).filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
+      return nearestDefinitions(pdbs.candidates(question).filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
     });
   }
 
@@ -226,24 +227,26 @@ export class Inventory {
 
   /** Services whose selector matches the workload's pod labels. */
   servicesFronting(workload: Resource): Resource[] {
-    return this.answer('services', workload, [`${workload.namespace}|Service`], () => {
+    const question = matchableLabels(podTemplateOf(workload)?.labels);
+    return this.answer('services', workload, questionGroups(workload.namespace, 'services', question) ?? [`${workload.namespace}|Service`], () => {
       const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
       const services = this.labelIndex('services', workload.namespace, () => this.ofKindIn(workload.namespace, 'Service'), (service) => mapSelectorLabels(service.object?.spec?.selector));
-      return nearestDefinitions(services.candidates(matchableLabels(labels)).filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels)), workload);
+      return nearestDefinitions(services.candidates(question).filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels)), workload);
     });
   }
 
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
     const selector = pdb.object?.spec?.selector;
-    return this.answer('selected', pdb, carrierGroups(pdb.namespace), () => nearestDefinitions(this.podCarriersMatching(pdb.namespace, selector).filter((r) => !ownedByAnother(r)), pdb));
+    return this.answer('selected', pdb, carrierQuestionGroups(pdb.namespace, selector), () => nearestDefinitions(this.podCarriersMatching(pdb.namespace, selector).filter((r) => !ownedByAnother(r)), pdb));
   }
 
   /** The namespace's pod carriers (those owned by a controller too) whose pod labels the selector matches. */
   podCarriersMatching(namespace: string, selector: unknown): Resource[] {
-    for (const group of carrierGroups(namespace)) this.log.read(group);
-    const carriers = this.labelIndex('carriers', namespace, () => this.podCarriersIn(namespace), (r) => matchableLabels(podTemplateOf(r)?.labels));
+    for (const group of carrierQuestionGroups(namespace, selector)) this.log.read(group);
+    // Built without recording a read of every carrier: the question depends only on those filed under its label.
+    const carriers = this.labelIndex('carriers', namespace, () => this.namespaceList('carriers', namespace, isLongRunning), (r) => matchableLabels(podTemplateOf(r)?.labels));
     return carriers.candidates(selectorLabels(selector)).filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
   }
 
@@ -330,11 +333,41 @@ function carrierGroups(namespace: string): string[] {
   return WORKLOAD_KINDS.map((kind) => `${namespace}|${kind}`);
 }
 
-/** The groups a resource belongs to, as questions to the inventory read them (see ReadLog). */
+/** The groups a question about pod carriers matching `selector` reads: those filed under its label, or all of them. */
+function carrierQuestionGroups(namespace: string, selector: unknown): string[] {
+  return questionGroups(namespace, 'carriers', selectorLabels(selector)) ?? carrierGroups(namespace);
+}
+
+/**
+ * The groups a question to a label index names: the items filed under its labels and those filed for every
+ * question; undefined when it names no labels (it reads every item).
+ */
+function questionGroups(namespace: string, index: string, labels: readonly LabelPair[] | undefined): string[] | undefined {
+  return labels ? [...labels.map(([key, value]) => `${namespace}|${index}|${key}=${value}`), `${namespace}|${index}|always`] : undefined;
+}
+
+/**
+ * The groups a resource belongs to, as questions to the inventory read them (see ReadLog). Besides its
+ * namespace and kind, where it is filed in a label index: a PDB under the label its selector requires,
+ * a workload under its pods' labels. So a keystroke in one Deployment moves only the questions its labels
+ * answer, and the other PDBs of its namespace keep their findings.
+ */
 function groupsOf(resource: Resource): string[] {
   const { namespace, kind } = resource;
   const groups = [`${namespace}|${kind}`, `${namespace}|*`, `*|${kind}`, '*'];
   if (isCustomResource(resource)) groups.push(`${namespace}|+custom`);
+  groups.push(...labelIndexGroups(resource));
+  return groups;
+}
+
+/** Where the label indexes file a resource, in the terms of questionGroups (a question naming its labels reads them). */
+function labelIndexGroups(resource: Resource): string[] {
+  const filed = (index: string, labels: readonly LabelPair[] | undefined) =>
+    labels ? labels.map(([key, value]) => `${resource.namespace}|${index}|${key}=${value}`) : [`${resource.namespace}|${index}|always`];
+  const groups: string[] = [];
+  if (isLongRunning(resource)) groups.push(...filed('carriers', matchableLabels(podTemplateOf(resource)?.labels)));
+  if (resource.kind === 'PodDisruptionBudget') groups.push(...filed('pdbs', selectorLabels(resource.object?.spec?.selector)));
+  if (resource.kind === 'Service') groups.push(...filed('services', mapSelectorLabels(resource.object?.spec?.selector)));
   return groups;
 }
 

@@ -19,9 +19,10 @@ function selectedElsewhere(pdb: Resource, selector: LabelSelector, inventory: In
 }
 
 function unmatchedSelector(pdb: Resource, selector: LabelSelector, inventory: Inventory): string | undefined {
-  const known = inventory.podCarriersIn(pdb.namespace);
   if (inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
   if (inventory.podCarriersMatching(pdb.namespace, selector).length > 0) return undefined;
+  // Asked only now: a PDB that selects pods does not depend on every other workload of its namespace.
+  const known = inventory.podCarriersIn(pdb.namespace);
   const elsewhere = selectedElsewhere(pdb, selector, inventory);
   if (elsewhere.length) {
     const namespaces = [...new Set(elsewhere.map((w) => w.namespace))];
