@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitDocuments } from '../../server/src/manifest/split';
+import { splitDocuments, splitDocumentsAfterEdit } from '../../server/src/manifest/split';
 
 const texts = (text: string) => splitDocuments(text).map((c) => c.text);
 
@@ -27,5 +27,37 @@ describe('splitDocuments', () => {
     const chunks = splitDocuments(text);
     for (const chunk of chunks) assert.equal(text.slice(chunk.offset, chunk.offset + chunk.text.length), chunk.text);
     assert.equal(chunks.map((c) => c.text).join(''), text);
+  });
+});
+
+describe('splitDocumentsAfterEdit', () => {
+  const LINES = ['---', '...', '--- # next', '... # end', '---x', '...more', 'a: 1', 'b: |', '  ---', '', '- item', '# ---', '---\r', 'c: 3\r'];
+  function random(seed: number): () => number {
+    let state = seed >>> 0;
+    return () => ((state = (state * 1664525 + 1013904223) >>> 0), state / 2 ** 32);
+  }
+
+  it('gives what splitting the whole new text gives, after random edits of markers, lines and newlines', () => {
+    const next = random(7);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+    for (let round = 0; round < 400; round++) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 14) }, () => pick(LINES));
+      const before = lines.join('\n') + (next() < 0.7 ? '\n' : '');
+      const start = Math.floor(next() * (before.length + 1));
+      const end = Math.min(before.length, start + Math.floor(next() * 12));
+      const inserted = Array.from({ length: Math.floor(next() * 3) }, () => pick(['\n', '-', '.', 'x', '---\n', '...\n', '\n---', ' ', '\r\n'])).join('');
+      const after = before.slice(0, start) + inserted + before.slice(end);
+      const split = splitDocumentsAfterEdit(splitDocuments(before), before.length, after);
+      assert.deepEqual(split.chunks, splitDocuments(after), `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+      const previous = splitDocuments(before);
+      for (let i = 0; i < split.head; i++) assert.equal(split.chunks[i].text, previous[i].text);
+      for (let k = 1; k <= split.tail; k++) assert.equal(split.chunks[split.chunks.length - k].text, previous[previous.length - k].text);
+    }
+  });
+
+  it('keeps the documents before and after a keystroke in the middle one', () => {
+    const docs = ['a: 1\n', '---\nb: 2\n', '---\nc: 3\n'];
+    const split = splitDocumentsAfterEdit(splitDocuments(docs.join('')), docs.join('').length, docs.join('').replace('b: 2', 'b: 22'));
+    assert.deepEqual([split.head, split.tail, split.chunks.length], [1, 1, 3]);
   });
 });

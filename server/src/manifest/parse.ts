@@ -2,7 +2,7 @@ import { Document, isMap, isSeq, parseDocument, visit, YAMLMap } from 'yaml';
 import { LineIndex } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { isClusterSnapshot } from './cluster-snapshot';
-import { splitDocuments, type Chunk } from './split';
+import { splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { runSteps, type Steps } from '../steps';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
@@ -185,8 +185,9 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
 /** parseManifest, pausing after each document it parses. */
 export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile): Steps<ManifestFile> {
   const isJson = /\.json$/i.test(uri);
-  const chunks = isJson ? [{ offset: 0, text }] : splitDocuments(text);
-  const earlier = previous ? earlierParses(previous, chunks, text) : undefined;
+  const split: SplitAfterEdit = isJson ? { chunks: [{ offset: 0, text }], head: 0, tail: 0 } : previous ? splitDocumentsAfterEdit(previous.documents, previous.text.length, text) : { chunks: splitDocuments(text), head: 0, tail: 0 };
+  const { chunks } = split;
+  const earlier = previous ? earlierParses(previous, split, text) : undefined;
   const file: ManifestFile = {
     uri,
     text,
@@ -216,27 +217,18 @@ export function* parseManifestInSteps(uri: string, text: string, previous?: Mani
 }
 
 /**
- * The parses of `previous` that documents of the new text can keep (same text), and the new text's
- * line index when it could be derived from the previous one. Documents are matched from both ends first,
- * which is exact and cheap for an edit (comparing equal texts, not hashing a 4 MB file), then by text.
+ * The parses of `previous` that documents of the new text can keep: those at its start and end that the
+ * split found unchanged, and others by text; and the new text's line index, derived from the previous one
+ * around the documents between.
  */
-function earlierParses(previous: ManifestFile, chunks: Chunk[], text: string): { parses: (ParsedChunk | undefined)[]; lines?: LineIndex } {
+function earlierParses(previous: ManifestFile, { chunks, head, tail }: SplitAfterEdit, text: string): { parses: (ParsedChunk | undefined)[]; lines?: LineIndex } {
   const before = previous.documents;
   const parses: (ParsedChunk | undefined)[] = new Array(chunks.length);
-  let head = 0;
-  while (head < before.length && head < chunks.length && before[head].text === chunks[head].text) {
-    parses[head] = before[head].parsed;
-    head++;
-  }
-  let tail = 0;
-  const sameAtEnd = (k: number) => before[before.length - 1 - k].text === chunks[chunks.length - 1 - k].text;
-  while (tail < before.length - head && tail < chunks.length - head && sameAtEnd(tail)) {
-    parses[chunks.length - 1 - tail] = before[before.length - 1 - tail].parsed;
-    tail++;
-  }
+  for (let i = 0; i < head; i++) parses[i] = before[i].parsed;
+  for (let k = 1; k <= tail; k++) parses[chunks.length - k] = before[before.length - k].parsed;
   const middle = new Map(before.slice(head, before.length - tail).map((d) => [d.text, d.parsed]));
   for (let i = head; i < chunks.length - tail; i++) parses[i] = middle.get(chunks[i].text);
-  if (before.length === 0) return { parses };
+  if (before.length === 0 || (head === 0 && tail === 0)) return { parses };
   const start = head < before.length ? before[head].offset : previous.text.length;
   const oldEnd = tail > 0 ? before[before.length - tail].offset : previous.text.length;
   const newEnd = tail > 0 ? chunks[chunks.length - tail].offset : text.length;

@@ -31,3 +31,57 @@ export function splitDocuments(text: string): Chunk[] {
   if (start < text.length || chunks.length === 0) chunks.push({ offset: start, text: text.slice(start) });
   return chunks;
 }
+
+/** A version of a text split into chunks, and how many chunks at its start and at its end are those of the version before. */
+export interface SplitAfterEdit {
+  chunks: Chunk[];
+  head: number;
+  tail: number;
+}
+
+/**
+ * splitDocuments of `text`, a new version of a text whose chunks were `before`: the chunks both share at
+ * the start and at the end are found by comparing each in place, and only the text between them is split,
+ * so a keystroke in a 100,000-line file does not scan every line. Chunks are cut at lines alone, so the
+ * result is what splitDocuments gives.
+ */
+export function splitDocumentsAfterEdit(before: readonly Chunk[], beforeLength: number, text: string): SplitAfterEdit {
+  // An empty text is one empty chunk, which would match at any place.
+  if (beforeLength === 0 || text.length === 0) return { chunks: splitDocuments(text), head: 0, tail: 0 };
+  let head = 0;
+  let headEnd = 0;
+  while (head < before.length && before[head].offset === headEnd && text.startsWith(before[head].text, headEnd) && isChunkEnd(text, headEnd + before[head].text.length)) {
+    headEnd += before[head].text.length;
+    head++;
+  }
+  const shift = text.length - beforeLength;
+  let tail = 0;
+  let tailStart = text.length;
+  while (tail < before.length - head) {
+    const chunk = before[before.length - 1 - tail];
+    const offset = tailStart - chunk.text.length;
+    if (offset !== chunk.offset + shift || offset < headEnd || !text.startsWith(chunk.text, offset) || !isChunkStart(text, offset)) break;
+    tailStart = offset;
+    tail++;
+  }
+  const middle = headEnd < tailStart ? splitDocuments(text.slice(headEnd, tailStart)).map((c) => ({ offset: c.offset + headEnd, text: c.text })) : [];
+  const kept = (c: Chunk, offset: number) => ({ offset, text: c.text });
+  return {
+    chunks: [...before.slice(0, head).map((c) => kept(c, c.offset)), ...middle, ...before.slice(before.length - tail).map((c) => kept(c, c.offset + shift))],
+    head,
+    tail,
+  };
+}
+
+function isChunkEnd(text: string, offset: number): boolean {
+  return offset === text.length || isChunkStart(text, offset);
+}
+
+/** Whether a chunk of splitDocuments starts at `offset`: a `---` line, or the line after a `...` line. */
+function isChunkStart(text: string, offset: number): boolean {
+  if (offset === 0) return true;
+  if (text.charCodeAt(offset - 1) !== 0x0a) return false;
+  if (MARKER.test(text.slice(offset, offset + 4)) && text.charCodeAt(offset) === 0x2d) return true;
+  const lineStart = text.lastIndexOf('\n', offset - 2) + 1;
+  return text.charCodeAt(lineStart) === 0x2e && MARKER.test(text.slice(lineStart, lineStart + 4));
+}
