@@ -40,14 +40,14 @@ describe('splitDocumentsAfterEdit', () => {
   it('gives what splitting the whole new text gives, after random edits of markers, lines and newlines', () => {
     const next = random(7);
     const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
-    for (let round = 0; round < 400; round++) {
+    for (let round = 0; round < 2000; round++) {
       const lines = Array.from({ length: 1 + Math.floor(next() * 14) }, () => pick(LINES));
       const before = lines.join('\n') + (next() < 0.7 ? '\n' : '');
       const start = Math.floor(next() * (before.length + 1));
       const end = Math.min(before.length, start + Math.floor(next() * 12));
       const inserted = Array.from({ length: Math.floor(next() * 3) }, () => pick(['\n', '-', '.', 'x', '---\n', '...\n', '\n---', ' ', '\r\n'])).join('');
       const after = before.slice(0, start) + inserted + before.slice(end);
-      const split = splitDocumentsAfterEdit(splitDocuments(before), before.length, after);
+      const split = splitDocumentsAfterEdit(splitDocuments(before), before, after);
       assert.deepEqual(split.chunks, splitDocuments(after), `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
       const previous = splitDocuments(before);
       for (let i = 0; i < split.head; i++) assert.equal(split.chunks[i].text, previous[i].text);
@@ -55,9 +55,19 @@ describe('splitDocumentsAfterEdit', () => {
     }
   });
 
+  it('finds what is unchanged in texts longer than the slices it compares at once', () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `---\nkind: ConfigMap\nmetadata: {name: c${i}}\ndata: {k: "${'v'.repeat(i % 50)}"}\n`).join('');
+    for (const at of [5, 70_000, 65_536, text.length / 2, text.length - 3]) {
+      for (const inserted of ['x', '\n---\n', '']) {
+        const after = text.slice(0, at) + inserted + text.slice(at + (inserted ? 0 : 1));
+        assert.deepEqual(splitDocumentsAfterEdit(splitDocuments(text), text, after).chunks, splitDocuments(after), `at ${at}, ${JSON.stringify(inserted)}`);
+      }
+    }
+  });
+
   it('keeps the documents before and after a keystroke in the middle one', () => {
     const docs = ['a: 1\n', '---\nb: 2\n', '---\nc: 3\n'];
-    const split = splitDocumentsAfterEdit(splitDocuments(docs.join('')), docs.join('').length, docs.join('').replace('b: 2', 'b: 22'));
+    const split = splitDocumentsAfterEdit(splitDocuments(docs.join('')), docs.join(''), docs.join('').replace('b: 2', 'b: 22'));
     assert.deepEqual([split.head, split.tail, split.chunks.length], [1, 1, 3]);
   });
 });

@@ -12,6 +12,7 @@ describe('LineIndex', () => {
     assert.deepEqual(index.position(6), { line: 1, character: 1 });
     assert.equal(index.offset({ line: 3, character: 2 }), 14);
     assert.equal(index.lineText(1), 'bb: 2');
+    for (let offset = -1; offset <= index.text.length + 1; offset++) assert.equal(index.lineOf(offset), index.position(offset).line, `offset ${offset}`);
   });
 
   it('after an edit between line starts, equals the index of the new text built from scratch', () => {

@@ -185,7 +185,7 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
 /** parseManifest, pausing after each document it parses. */
 export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile): Steps<ManifestFile> {
   const isJson = /\.json$/i.test(uri);
-  const split: SplitAfterEdit = isJson ? { chunks: [{ offset: 0, text }], head: 0, tail: 0 } : previous ? splitDocumentsAfterEdit(previous.documents, previous.text.length, text) : { chunks: splitDocuments(text), head: 0, tail: 0 };
+  const split: SplitAfterEdit = isJson ? { chunks: [{ offset: 0, text }], head: 0, tail: 0 } : previous ? splitDocumentsAfterEdit(previous.documents, previous.text, text) : { chunks: splitDocuments(text), head: 0, tail: 0 };
   const { chunks } = split;
   const earlier = previous ? earlierParses(previous, split, text) : undefined;
   const file: ManifestFile = {

@@ -40,27 +40,28 @@ export interface SplitAfterEdit {
 }
 
 /**
- * splitDocuments of `text`, a new version of a text whose chunks were `before`: the chunks both share at
+ * splitDocuments of `text`, a new version of `beforeText` whose chunks were `before`: the chunks both share at
  * the start and at the end are found by comparing each in place, and only the text between them is split,
  * so a keystroke in a 100,000-line file does not scan every line. Chunks are cut at lines alone, so the
  * result is what splitDocuments gives.
  */
-export function splitDocumentsAfterEdit(before: readonly Chunk[], beforeLength: number, text: string): SplitAfterEdit {
+export function splitDocumentsAfterEdit(before: readonly Chunk[], beforeText: string, text: string): SplitAfterEdit {
   // An empty text is one empty chunk, which would match at any place.
-  if (beforeLength === 0 || text.length === 0) return { chunks: splitDocuments(text), head: 0, tail: 0 };
+  if (beforeText.length === 0 || text.length === 0) return { chunks: splitDocuments(text), head: 0, tail: 0 };
+  const same = commonPrefixLength(beforeText, text);
   let head = 0;
   let headEnd = 0;
-  while (head < before.length && before[head].offset === headEnd && text.startsWith(before[head].text, headEnd) && isChunkEnd(text, headEnd + before[head].text.length)) {
+  while (head < before.length && headEnd + before[head].text.length <= same && isChunkEnd(text, headEnd + before[head].text.length)) {
     headEnd += before[head].text.length;
     head++;
   }
-  const shift = text.length - beforeLength;
+  const shift = text.length - beforeText.length;
+  const sameAtEnd = commonSuffixLength(beforeText, text, Math.min(beforeText.length, text.length) - headEnd);
   let tail = 0;
   let tailStart = text.length;
   while (tail < before.length - head) {
-    const chunk = before[before.length - 1 - tail];
-    const offset = tailStart - chunk.text.length;
-    if (offset !== chunk.offset + shift || offset < headEnd || !text.startsWith(chunk.text, offset) || !isChunkStart(text, offset)) break;
+    const offset = tailStart - before[before.length - 1 - tail].text.length;
+    if (offset < headEnd || text.length - offset > sameAtEnd || !isChunkStart(text, offset)) break;
     tailStart = offset;
     tail++;
   }
@@ -71,6 +72,27 @@ export function splitDocumentsAfterEdit(before: readonly Chunk[], beforeLength: 
     head,
     tail,
   };
+}
+
+/** How many characters `a` and `b` share at their start, found by comparing long slices first. */
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let same = 0;
+  for (let step = 1 << 16; step >= 1; step >>= 4) {
+    while (same + step <= limit && a.slice(same, same + step) === b.slice(same, same + step)) same += step;
+  }
+  while (same < limit && a.charCodeAt(same) === b.charCodeAt(same)) same++;
+  return same;
+}
+
+/** How many characters `a` and `b` share at their end, at most `limit`. */
+function commonSuffixLength(a: string, b: string, limit: number): number {
+  let same = 0;
+  for (let step = 1 << 16; step >= 1; step >>= 4) {
+    while (same + step <= limit && a.slice(a.length - same - step, a.length - same) === b.slice(b.length - same - step, b.length - same)) same += step;
+  }
+  while (same < limit && a.charCodeAt(a.length - same - 1) === b.charCodeAt(b.length - same - 1)) same++;
+  return same;
 }
 
 function isChunkEnd(text: string, offset: number): boolean {

@@ -42,6 +42,11 @@ export class LineIndex {
     return this.starts.length;
   }
 
+  /** The line of an offset (position without its character). */
+  lineOf(offset: number): number {
+    return firstAbove(this.starts, Math.max(0, Math.min(offset, this.text.length))) - 1;
+  }
+
   position(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
     let lo = 0;

@@ -26,8 +26,8 @@ interface FileState {
   entries: Map<ParsedChunk, Entry[]>;
   /** The first line of each document, in order. */
   lines: number[];
-  /** How many documents have each parse (the same text twice gives one parse). */
-  occurrences: Map<ParsedChunk, number>;
+  /** The first lines of the documents with each parse (the same text twice may give one parse), computed when a document moved. */
+  places?: Map<ParsedChunk, number[]>;
 }
 
 /**
@@ -56,23 +56,15 @@ export class IncrementalAnalysis {
       this.files.delete(file.uri);
       return analyzeFile(file, inventory, options);
     }
-    const lines = file.documents.map((d) => file.lines.position(d.offset).line);
-    const newLines = new Map<ParsedChunk, number[]>();
-    const occurrences = new Map<ParsedChunk, number>();
-    file.documents.forEach((d, i) => {
-      const at = newLines.get(d.parsed);
-      if (at) at.push(lines[i]);
-      else newLines.set(d.parsed, [lines[i]]);
-      occurrences.set(d.parsed, (occurrences.get(d.parsed) ?? 0) + 1);
-    });
-    const state: FileState = { file, inventory, options, entries: new Map(), lines, occurrences };
+    const lines = file.documents.map((d) => file.lines.lineOf(d.offset));
+    const state: FileState = { file, inventory, options, entries: new Map(), lines };
     // Related locations in other documents of the file move with those documents.
     const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
     const findings: Finding[] = [];
     for (const [i, document] of file.documents.entries()) {
       let entry = comparable ? previous.entries.get(document.parsed)?.shift() : undefined;
       if (entry && (entry.index !== document.index || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
-      if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, newLines, this.currentFixes(file.uri));
+      if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, state, this.currentFixes(file.uri));
       if (!entry) {
         entry = this.analyseDocument(file, document, lines[i], inventory, options);
         yield;
@@ -143,14 +135,14 @@ function keepFixesCurrent(finding: Finding, current: () => Finding['fixes'] | un
  * so did its related locations in the same file, each by how far its own document moved. Undefined
  * when a related location cannot be followed (its document is gone).
  */
-function moved(entry: Entry, line: number, uri: string, previous: FileState, newLines: Map<ParsedChunk, number[]>, refresh: (finding: Finding) => Finding['fixes']): Entry | undefined {
+function moved(entry: Entry, line: number, uri: string, previous: FileState, current: FileState, refresh: (finding: Finding) => Finding['fixes']): Entry | undefined {
   const shiftOf = (oldLine: number): number | undefined => {
     const index = lastAtOrBefore(previous.lines, oldLine);
     if (index < 0) return undefined;
     const document = previous.file.documents[index];
-    const at = newLines.get(document.parsed);
+    const at = placesOf(current).get(document.parsed);
     // A text that occurs once in both files moved as a whole; anything else is recomputed.
-    if (at?.length !== 1 || previous.occurrences.get(document.parsed) !== 1) return undefined;
+    if (at?.length !== 1 || placesOf(previous).get(document.parsed)?.length !== 1) return undefined;
     return at[0] - previous.lines[index];
   };
   const findings: Finding[] = [];
@@ -173,6 +165,17 @@ function moved(entry: Entry, line: number, uri: string, previous: FileState, new
     findings.push(copy);
   }
   return { ...entry, findings, line };
+}
+
+function placesOf(state: FileState): Map<ParsedChunk, number[]> {
+  if (state.places) return state.places;
+  const places = new Map<ParsedChunk, number[]>();
+  state.file.documents.forEach((d, i) => {
+    const at = places.get(d.parsed);
+    if (at) at.push(state.lines[i]);
+    else places.set(d.parsed, [state.lines[i]]);
+  });
+  return (state.places = places);
 }
 
 function shiftRange(range: Range, lines: number): Range {
