@@ -123,9 +123,11 @@ export class Inventory {
       if (list) list.push(resource);
       else index.set(resource.namespace, [resource]);
     };
+    // Which identities the files define matters only for the cluster's resources they shadow.
+    const shadowing = this.clusterResources.length > 0;
     for (const file of this.files.values()) {
       for (const resource of file.resources) {
-        seen.add(key(resource));
+        if (shadowing) seen.add(key(resource));
         add(resource);
       }
     }
