@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LineIndex } from '../../server/src/manifest/text';
+import { commonPrefixLength, commonSuffixLength, LineIndex } from '../../server/src/manifest/text';
 
 /** Every position of every offset, so two indexes can be compared whole. */
 const positions = (index: LineIndex) => Array.from({ length: index.text.length + 1 }, (_, offset) => index.position(offset));
@@ -31,5 +31,19 @@ describe('LineIndex', () => {
       assert.deepEqual(positions(edited), positions(new LineIndex(text)), what);
       assert.equal(edited.lineCount, new LineIndex(text).lineCount, what);
     }
+  });
+});
+
+describe('commonPrefixLength and commonSuffixLength', () => {
+  it('count the characters two texts share at each end, across the long slices they compare first', () => {
+    const long = 'a'.repeat(70_000) + 'b'.repeat(70_000);
+    for (const at of [0, 1, 15, 16, 4095, 65_536, 70_000, long.length - 1]) {
+      const edited = `${long.slice(0, at)}X${long.slice(at + 1)}`;
+      assert.equal(commonPrefixLength(long, edited), at, `prefix, edit at ${at}`);
+      assert.equal(commonSuffixLength(long, edited, long.length), long.length - at - 1, `suffix, edit at ${at}`);
+    }
+    assert.equal(commonPrefixLength('abc', 'abc'), 3);
+    assert.equal(commonPrefixLength('abc', 'abcdef'), 3);
+    assert.equal(commonSuffixLength('xbc', 'abc', 2), 2, 'never more than the limit');
   });
 });

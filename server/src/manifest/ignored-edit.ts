@@ -1,4 +1,5 @@
 import type { ManifestDocument, ManifestFile } from './parse';
+import { commonPrefixLength, commonSuffixLength } from './text';
 
 /** Kinds no rule reads: an edit inside one changes no finding as long as the document still parses. */
 const KINDS_NO_RULE_READS = new Set(['CustomResourceDefinition']);
@@ -16,11 +17,8 @@ export function editInsideIgnoredDocument(previous: ManifestFile, text: string):
   const old = previous.text;
   // Most files hold no such document: they are told apart without comparing their texts.
   if (old === text || !previous.documents.some(isIgnoredHugeDocument)) return false;
-  let start = 0;
-  const shorter = Math.min(old.length, text.length);
-  while (start < shorter && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-  let end = 0;
-  while (end < shorter - start && old.charCodeAt(old.length - 1 - end) === text.charCodeAt(text.length - 1 - end)) end++;
+  const start = commonPrefixLength(old, text);
+  const end = commonSuffixLength(old, text, Math.min(old.length, text.length) - start);
   const removed = old.slice(start, old.length - end);
   const inserted = text.slice(start, text.length - end);
   if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return false;

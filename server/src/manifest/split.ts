@@ -1,3 +1,5 @@
+import { commonPrefixLength, commonSuffixLength } from './text';
+
 /** One YAML document's slice of a file. */
 export interface Chunk {
   offset: number;
@@ -72,27 +74,6 @@ export function splitDocumentsAfterEdit(before: readonly Chunk[], beforeText: st
     head,
     tail,
   };
-}
-
-/** How many characters `a` and `b` share at their start, found by comparing long slices first. */
-function commonPrefixLength(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let same = 0;
-  for (let step = 1 << 16; step >= 1; step >>= 4) {
-    while (same + step <= limit && a.slice(same, same + step) === b.slice(same, same + step)) same += step;
-  }
-  while (same < limit && a.charCodeAt(same) === b.charCodeAt(same)) same++;
-  return same;
-}
-
-/** How many characters `a` and `b` share at their end, at most `limit`. */
-function commonSuffixLength(a: string, b: string, limit: number): number {
-  let same = 0;
-  for (let step = 1 << 16; step >= 1; step >>= 4) {
-    while (same + step <= limit && a.slice(a.length - same - step, a.length - same) === b.slice(b.length - same - step, b.length - same)) same += step;
-  }
-  while (same < limit && a.charCodeAt(a.length - same - 1) === b.charCodeAt(b.length - same - 1)) same++;
-  return same;
 }
 
 function isChunkEnd(text: string, offset: number): boolean {

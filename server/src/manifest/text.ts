@@ -99,6 +99,27 @@ function newlinesIn(text: string, from: number, to: number, starts: number[]): n
   return starts;
 }
 
+/** How many characters `a` and `b` share at their start, found by comparing long slices first. */
+export function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let same = 0;
+  for (let step = 1 << 16; step >= 1; step >>= 4) {
+    while (same + step <= limit && a.slice(same, same + step) === b.slice(same, same + step)) same += step;
+  }
+  while (same < limit && a.charCodeAt(same) === b.charCodeAt(same)) same++;
+  return same;
+}
+
+/** How many characters `a` and `b` share at their end, at most `limit`. */
+export function commonSuffixLength(a: string, b: string, limit: number): number {
+  let same = 0;
+  for (let step = 1 << 16; step >= 1; step >>= 4) {
+    while (same + step <= limit && a.slice(a.length - same - step, a.length - same) === b.slice(b.length - same - step, b.length - same)) same += step;
+  }
+  while (same < limit && a.charCodeAt(a.length - same - 1) === b.charCodeAt(b.length - same - 1)) same++;
+  return same;
+}
+
 export function containsPosition(range: Range, position: Position): boolean {
   const afterStart = position.line > range.start.line || (position.line === range.start.line && position.character >= range.start.character);
   const beforeEnd = position.line < range.end.line || (position.line === range.end.line && position.character <= range.end.character);
