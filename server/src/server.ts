@@ -346,7 +346,8 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
   }
   idleCollection.worked();
   const fixed = step.value.text;
-  if (fixed === text) return undefined;
+  // Typed into meanwhile: one edit over the whole document would undo what was typed.
+  if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   const lines = inventory.getFile(uri)?.text === text ? inventory.getFile(uri)!.lines : parseManifest(uri, text).lines;
   return { changes: { [uri]: [{ range: lines.range(0, text.length), newText: fixed }] } };
 }

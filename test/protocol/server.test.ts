@@ -155,6 +155,11 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     cancel.cancel();
     const answer = await cancelled;
     assert.ok(answer instanceof Error || !answer?.some((a) => 'edit' in a && a.edit), `a cancelled fix-all gives no edit: ${JSON.stringify(answer).slice(0, 200)}`);
+
+    const outdated = ask();
+    await client.edit(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# typed while fixing\n');
+    const stale = (await outdated) ?? [];
+    assert.ok(!stale.some((a) => a.edit), 'a fix-all of a document typed into meanwhile gives no edit (it would undo the typing)');
   });
 
   it('leaves the whole-file fix out of automatic lightbulb requests (it held the server up on every cursor move), and offers it when invoked', async () => {
