@@ -1,5 +1,6 @@
 import type { Inventory } from '../inventory/inventory';
 import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
+import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { analyzeFile, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
@@ -157,14 +158,7 @@ class TakenRanges {
   }
 
   private firstEndingFrom(offset: number): number {
-    let low = 0;
-    let high = this.ends.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.ends[middle] < offset) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return countLeading(this.ends.length, (i) => this.ends[i] < offset);
   }
 }
 

@@ -1,3 +1,5 @@
+import { countLeading } from '../sorted';
+
 /** A replacement of [start, end) in a file's text. */
 export interface TextEdit {
   start: number;
@@ -46,15 +48,9 @@ export function offsetAfterEdits(edits: readonly TextEdit[]): (offset: number) =
   const shiftBefore = [0];
   for (const edit of sorted) shiftBefore.push(shiftBefore[shiftBefore.length - 1] + edit.text.length - (edit.end - edit.start));
   return (offset) => {
-    // How many edits end at or before the offset (their ends are in order, as they do not overlap).
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (sorted[middle].end <= offset) low = middle + 1;
-      else high = middle;
-    }
-    if (low < sorted.length && sorted[low].start < offset) return undefined;
-    return offset + shiftBefore[low];
+    // The edits ending at or before the offset (their ends are in order, as they do not overlap).
+    const before = countLeading(sorted.length, (i) => sorted[i].end <= offset);
+    if (before < sorted.length && sorted[before].start < offset) return undefined;
+    return offset + shiftBefore[before];
   };
 }

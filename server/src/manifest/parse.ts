@@ -3,6 +3,7 @@ import { LineIndex } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
+import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
@@ -238,14 +239,7 @@ function earlierParses(previous: ManifestFile, { chunks, head, tail }: SplitAfte
 /** The document holding `offset`. */
 export function documentAt(file: ManifestFile, offset: number): ManifestDocument | undefined {
   const { documents } = file;
-  let low = 0;
-  let high = documents.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (documents[middle].offset <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return documents[low]?.offset <= offset ? documents[low] : undefined;
+  return documents[countLeading(documents.length, (i) => documents[i].offset <= offset) - 1];
 }
 
 function resourcesOf(document: ManifestDocument, file: ManifestFile): Resource[] {

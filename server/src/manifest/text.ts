@@ -1,3 +1,5 @@
+import { countLeading } from '../sorted';
+
 export interface Position {
   line: number;
   character: number;
@@ -49,14 +51,8 @@ export class LineIndex {
 
   position(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= clamped) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: clamped - this.starts[lo] };
+    const line = firstAbove(this.starts, clamped) - 1;
+    return { line, character: clamped - this.starts[line] };
   }
 
   offset(position: Position): number {
@@ -83,14 +79,7 @@ export class LineIndex {
 
 /** The index of the first line start above `offset`. */
 function firstAbove(starts: Int32Array, offset: number): number {
-  let low = 0;
-  let high = starts.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (starts[middle] <= offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return countLeading(starts.length, (i) => starts[i] <= offset);
 }
 
 /** Adds to `starts` the start of each line that a newline in [from, to) of `text` begins. */

@@ -4,6 +4,7 @@ import { documentAt, type ManifestDocument, type ManifestFile, type ParsedChunk 
 import type { Range } from '../manifest/text';
 import { analyzeDocuments, analyzeFile, compareFindings, type AnalyzeOptions } from './engine';
 import type { Finding } from './types';
+import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
 /** A document's findings, where they were computed and what they asked of the inventory. */
@@ -183,15 +184,5 @@ function shiftRange(range: Range, lines: number): Range {
 }
 
 function lastAtOrBefore(sorted: number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= value) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
+  return countLeading(sorted.length, (i) => sorted[i] <= value) - 1;
 }
