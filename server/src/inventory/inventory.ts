@@ -183,11 +183,11 @@ export class Inventory {
 
   /** PodDisruptionBudgets whose selector matches the workload's pod labels. */
   pdbsSelecting(workload: Resource): Resource[] {
-    const question = matchableLabels(podTemplateOf(workload)?.labels);
+    const labels = podTemplateOf(workload)?.labels;
+    const question = matchableLabels(labels);
     return this.answer('pdbs', workload, questionGroups(workload.namespace, 'pdbs', question) ?? [`${workload.namespace}|PodDisruptionBudget`], () => {
-      const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
-      const pdbs = this.labelIndex('pdbs', workload.namespace, () => this.ofKindIn(workload.namespace, 'PodDisruptionBudget'), (pdb) => selectorLabels(pdb.object?.spec?.selector));
+      const pdbs = this.labelIndex('pdbs', workload.namespace);
       return nearestDefinitions(pdbs.candidates(question).filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
     });
   }
@@ -229,11 +229,11 @@ export class Inventory {
 
   /** Services whose selector matches the workload's pod labels. */
   servicesFronting(workload: Resource): Resource[] {
-    const question = matchableLabels(podTemplateOf(workload)?.labels);
+    const labels = podTemplateOf(workload)?.labels;
+    const question = matchableLabels(labels);
     return this.answer('services', workload, questionGroups(workload.namespace, 'services', question) ?? [`${workload.namespace}|Service`], () => {
-      const labels = podTemplateOf(workload)?.labels;
       if (!labels) return [];
-      const services = this.labelIndex('services', workload.namespace, () => this.ofKindIn(workload.namespace, 'Service'), (service) => mapSelectorLabels(service.object?.spec?.selector));
+      const services = this.labelIndex('services', workload.namespace);
       return nearestDefinitions(services.candidates(question).filter((service) => mapSelectorMatches(service.object?.spec?.selector, labels)), workload);
     });
   }
@@ -247,16 +247,18 @@ export class Inventory {
   /** The namespace's pod carriers (those owned by a controller too) whose pod labels the selector matches. */
   podCarriersMatching(namespace: string, selector: unknown): Resource[] {
     for (const group of carrierQuestionGroups(namespace, selector)) this.log.read(group);
-    // Built without recording a read of every carrier: the question depends only on those filed under its label.
-    const carriers = this.labelIndex('carriers', namespace, () => this.namespaceList('carriers', namespace, isLongRunning), (r) => matchableLabels(podTemplateOf(r)?.labels));
+    const carriers = this.labelIndex('carriers', namespace);
     return carriers.candidates(selectorLabels(selector)).filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
   }
 
-  /** A namespace's resources of one sort filed by labels, built once per state of the inventory. */
-  private labelIndex(name: string, namespace: string, resources: () => readonly Resource[], labelsOf: (resource: Resource) => readonly LabelPair[] | undefined): LabelIndex<Resource> {
+  /**
+   * A namespace's resources of one sort filed by labels, built once per state of the inventory. Building it
+   * records no read: a question depends only on the groups of the labels it names (see questionGroups).
+   */
+  private labelIndex(name: LabelIndexName, namespace: string): LabelIndex<Resource> {
     const at = `${name}|${namespace}`;
     let index = this.labelIndexes.get(at);
-    if (!index) this.labelIndexes.set(at, (index = new LabelIndex(resources(), labelsOf)));
+    if (!index) this.labelIndexes.set(at, (index = new LabelIndex(this.namespaceList(name, namespace, LABEL_INDEXES[name].holds), LABEL_INDEXES[name].labelsOf)));
     return index;
   }
 
@@ -340,12 +342,25 @@ function carrierQuestionGroups(namespace: string, selector: unknown): string[] {
   return questionGroups(namespace, 'carriers', selectorLabels(selector)) ?? carrierGroups(namespace);
 }
 
+/** How each label index files resources: which belong in it, and under which labels (undefined: under every question). */
+const LABEL_INDEXES = {
+  carriers: { holds: isLongRunning, labelsOf: (r: Resource) => matchableLabels(podTemplateOf(r)?.labels) },
+  pdbs: { holds: (r: Resource) => r.kind === 'PodDisruptionBudget', labelsOf: (r: Resource) => selectorLabels(r.object?.spec?.selector) },
+  services: { holds: (r: Resource) => r.kind === 'Service', labelsOf: (r: Resource) => mapSelectorLabels(r.object?.spec?.selector) },
+};
+type LabelIndexName = keyof typeof LABEL_INDEXES;
+
+/** The group of a namespace's items of a label index filed under one label, or under every question. */
+function labelGroup(namespace: string, index: LabelIndexName, label: LabelPair | 'always'): string {
+  return `${namespace}|${index}|${label === 'always' ? label : `${label[0]}=${label[1]}`}`;
+}
+
 /**
  * The groups a question to a label index names: the items filed under its labels and those filed for every
  * question; undefined when it names no labels (it reads every item).
  */
-function questionGroups(namespace: string, index: string, labels: readonly LabelPair[] | undefined): string[] | undefined {
-  return labels ? [...labels.map(([key, value]) => `${namespace}|${index}|${key}=${value}`), `${namespace}|${index}|always`] : undefined;
+function questionGroups(namespace: string, index: LabelIndexName, labels: readonly LabelPair[] | undefined): string[] | undefined {
+  return labels ? [...labels.map((label) => labelGroup(namespace, index, label)), labelGroup(namespace, index, 'always')] : undefined;
 }
 
 /**
@@ -362,15 +377,14 @@ function groupsOf(resource: Resource): string[] {
   return groups;
 }
 
-/** Where the label indexes file a resource, in the terms of questionGroups (a question naming its labels reads them). */
+/** Where the label indexes file a resource (a question naming one of these labels reads its group). */
 function labelIndexGroups(resource: Resource): string[] {
-  const filed = (index: string, labels: readonly LabelPair[] | undefined) =>
-    labels ? labels.map(([key, value]) => `${resource.namespace}|${index}|${key}=${value}`) : [`${resource.namespace}|${index}|always`];
-  const groups: string[] = [];
-  if (isLongRunning(resource)) groups.push(...filed('carriers', matchableLabels(podTemplateOf(resource)?.labels)));
-  if (resource.kind === 'PodDisruptionBudget') groups.push(...filed('pdbs', selectorLabels(resource.object?.spec?.selector)));
-  if (resource.kind === 'Service') groups.push(...filed('services', mapSelectorLabels(resource.object?.spec?.selector)));
-  return groups;
+  return (Object.keys(LABEL_INDEXES) as LabelIndexName[]).flatMap((index) => {
+    const { holds, labelsOf } = LABEL_INDEXES[index];
+    if (!holds(resource)) return [];
+    const labels = labelsOf(resource);
+    return labels ? labels.map((label) => labelGroup(resource.namespace, index, label)) : [labelGroup(resource.namespace, index, 'always')];
+  });
 }
 
 /**
