@@ -348,8 +348,9 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
   const fixed = step.value.text;
   // Typed into meanwhile: one edit over the whole document would undo what was typed.
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
-  const lines = inventory.getFile(uri)?.text === text ? inventory.getFile(uri)!.lines : parseManifest(uri, text).lines;
-  return { changes: { [uri]: [{ range: lines.range(0, text.length), newText: fixed }] } };
+  // The document holds `text` (checked above): its own line offsets give the range, nothing is parsed again.
+  const end = documents.get(uri)!.positionAt(text.length);
+  return { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end }, newText: fixed }] } };
 }
 
 for (const feature of FEATURES) feature.register(state);

@@ -183,7 +183,8 @@ function* tryTogether(
 ): Steps<Fixed | undefined> {
   const { file } = current;
   const fixes = batch.map((f) => preferredFix(f, options.unsafeFixes)!);
-  const fixed = applyEdits(current.text, fixes.flatMap((fix) => fix.edits));
+  const edits = fixes.flatMap((fix) => fix.edits);
+  const fixed = applyEdits(current.text, edits);
   if (seen.has(fixed)) return undefined;
   const reparsed = yield* parseManifestInSteps(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.
@@ -192,7 +193,7 @@ function* tryTogether(
   const after = (yield* analyze(reparsed, inventory, options)).filter((f) => f.uri === uri);
   // Fixes are computed on demand against the inventory: asked while it holds the text they are for.
   const fixedSignatures = new Set(batch.map(signature));
-  const moved = offsetAfterEdits(fixes.flatMap((fix) => fix.edits));
+  const moved = offsetAfterEdits(edits);
   const afterByRule = groupBy(after, (f) => `${f.ruleId}|${subject(f)}`);
   let rejected =
     after.some((f) => fixedSignatures.has(signature(f))) ||
