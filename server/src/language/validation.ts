@@ -43,8 +43,8 @@ export class Validation {
   private readonly published = new Map<string, Finding[]>();
   private readonly diagnostics = new WeakMap<Finding, Diagnostic>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** What validating each document after its last edit cost. */
-  private readonly costs = new Map<string, { ms: number }>();
+  /** What validating each document after its last edit cost, in milliseconds. */
+  private readonly costs = new Map<string, number>();
   /** When each document was last edited. */
   private readonly editedAt = new Map<string, number>();
   /** Documents to validate again because another document changed; validated together, once. */
@@ -102,7 +102,7 @@ export class Validation {
     const previousEdit = this.editedAt.get(uri);
     this.editedAt.set(uri, now);
     const last = this.costs.get(uri);
-    return last && previousEdit !== undefined && now - previousEdit < last.ms ? Math.min(MAX_DEBOUNCE_MS, last.ms) : 0;
+    return last !== undefined && previousEdit !== undefined && now - previousEdit < last ? Math.min(MAX_DEBOUNCE_MS, last) : 0;
   }
 
   /** Every open document (but `except`) is validated again once, after the current burst of work. */
@@ -156,7 +156,7 @@ export class Validation {
     this.cache.delete(uri);
     const started = performance.now();
     const findings = this.findingsFor(uri);
-    if (typed) this.costs.set(uri, { ms: performance.now() - started });
+    if (typed) this.costs.set(uri, performance.now() - started);
     const previous = this.published.get(uri);
     // Its own edit always answers (the client waits for this version); another's only when something changed.
     if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) {

@@ -185,20 +185,19 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
 
 /** parseManifest, pausing after each document it parses. */
 export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile): Steps<ManifestFile> {
-  const isJson = /\.json$/i.test(uri);
-  const split: SplitAfterEdit = isJson ? { chunks: [{ offset: 0, text }], head: 0, tail: 0 } : previous ? splitDocumentsAfterEdit(previous.documents, previous.text, text) : { chunks: splitDocuments(text), head: 0, tail: 0 };
+  const split = splitOf(uri, text, previous);
   const { chunks } = split;
-  const earlier = previous ? earlierParses(previous, split, text) : undefined;
+  const parses = previous ? earlierParses(previous, split) : [];
   const file: ManifestFile = {
     uri,
     text,
-    lines: earlier?.lines ?? new LineIndex(text),
+    lines: previous ? linesAfterEdit(previous, split, text) : new LineIndex(text),
     documents: [],
     resources: [],
     looksLikeKubernetes: /(^|[\s{,"])apiVersion"?\s*:/m.test(text) && /(^|[\s{,"])kind"?\s*:/m.test(text),
   };
   for (const [index, chunk] of chunks.entries()) {
-    let parsed = earlier?.parses[index];
+    let parsed = parses[index];
     if (!parsed) {
       parsed = previous ? parseUncached(chunk.text) : parseChunk(chunk.text);
       yield;
@@ -217,23 +216,31 @@ export function* parseManifestInSteps(uri: string, text: string, previous?: Mani
   return file;
 }
 
-/**
- * The parses of `previous` that documents of the new text can keep: those at its start and end that the
- * split found unchanged, and others by text; and the new text's line index, derived from the previous one
- * around the documents between.
- */
-function earlierParses(previous: ManifestFile, { chunks, head, tail }: SplitAfterEdit, text: string): { parses: (ParsedChunk | undefined)[]; lines?: LineIndex } {
+/** The text's documents; after an edit (`previous`), found again where the text did not change. */
+function splitOf(uri: string, text: string, previous: ManifestFile | undefined): SplitAfterEdit {
+  if (/\.json$/i.test(uri)) return { chunks: [{ offset: 0, text }], head: 0, tail: 0 };
+  return previous ? splitDocumentsAfterEdit(previous.documents, previous.text, text) : { chunks: splitDocuments(text), head: 0, tail: 0 };
+}
+
+/** The parses of `previous` that documents of the new text can keep: those the split found unchanged at both ends, and others by text. */
+function earlierParses(previous: ManifestFile, { chunks, head, tail }: SplitAfterEdit): (ParsedChunk | undefined)[] {
   const before = previous.documents;
   const parses: (ParsedChunk | undefined)[] = new Array(chunks.length);
   for (let i = 0; i < head; i++) parses[i] = before[i].parsed;
   for (let k = 1; k <= tail; k++) parses[chunks.length - k] = before[before.length - k].parsed;
   const middle = new Map(before.slice(head, before.length - tail).map((d) => [d.text, d.parsed]));
   for (let i = head; i < chunks.length - tail; i++) parses[i] = middle.get(chunks[i].text);
-  if (before.length === 0 || (head === 0 && tail === 0)) return { parses };
+  return parses;
+}
+
+/** The new text's line index: the previous one's lines around the documents the edit changed, and those documents scanned. */
+function linesAfterEdit(previous: ManifestFile, { chunks, head, tail }: SplitAfterEdit, text: string): LineIndex {
+  const before = previous.documents;
+  if (head === 0 && tail === 0) return new LineIndex(text);
   const start = head < before.length ? before[head].offset : previous.text.length;
   const oldEnd = tail > 0 ? before[before.length - tail].offset : previous.text.length;
   const newEnd = tail > 0 ? chunks[chunks.length - tail].offset : text.length;
-  return { parses, lines: LineIndex.afterEdit(previous.lines, text, start, oldEnd, newEnd) };
+  return LineIndex.afterEdit(previous.lines, text, start, oldEnd, newEnd);
 }
 
 /** The document holding `offset`. */
