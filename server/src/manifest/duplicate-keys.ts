@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 
 export interface DuplicateKey {
   key: string;
@@ -11,8 +11,8 @@ export interface DuplicateKey {
  * check compares every key with every earlier one, which takes minutes on a mapping of 100,000 keys;
  * this walk is linear, and iterative so that deep nesting cannot overflow the stack.
  */
-export function firstDuplicateKey(doc: Document.Parsed): DuplicateKey | undefined {
-  const stack: unknown[] = [doc.contents];
+export function firstDuplicateKey(root: Node | null): DuplicateKey | undefined {
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
     if (isSeq(node)) {

@@ -1,6 +1,7 @@
-import { Document, isMap, isSeq, parseDocument, visit, YAMLMap } from 'yaml';
+import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
 import { LineIndex } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
+import { readBlockYaml } from './block-yaml';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
@@ -8,7 +9,8 @@ import { runSteps, type Steps } from '../steps';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
 export interface ParsedChunk {
-  doc?: Document.Parsed;
+  /** The document's root node (absent when it does not parse, null when it holds nothing). */
+  root?: Node | null;
   /** Plain JS value of the document (aliases resolved, bounded). */
   value?: unknown;
   error?: { message: string; offset: number; length: number };
@@ -102,13 +104,20 @@ export function parseChunk(text: string): ParsedChunk {
 }
 
 function parseUncached(text: string): ParsedChunk {
+  const read = readBlockYaml(text);
+  if (read && !firstDuplicateKey(read.root)) return { root: read.root, value: read.value };
+  return parseWithPackage(text);
+}
+
+/** Parses with the yaml package: the text is outside what readBlockYaml reads, or has an error to report in the package's words. */
+function parseWithPackage(text: string): ParsedChunk {
   const hasTemplate = text.includes('{{');
   let doc: Document.Parsed;
   let duplicate: DuplicateKey | undefined;
   try {
     // Duplicate keys are checked below: the package's own check is quadratic in the size of a mapping.
     doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
-    if (doc.errors.length === 0) duplicate = firstDuplicateKey(doc);
+    if (doc.errors.length === 0) duplicate = firstDuplicateKey(doc.contents);
   } catch (e) {
     return { error: { message: unreadable(e), offset: 0, length: 0 } };
   }
@@ -133,7 +142,7 @@ function parseUncached(text: string): ParsedChunk {
       const templateAt = templateOutsideScalars(doc, text);
       if (templateAt !== undefined) return { templateAt };
     }
-    return { doc, value: doc.toJS({ maxAliasCount: 100 }) };
+    return { root: doc.contents, value: doc.toJS({ maxAliasCount: 100 }) };
   } catch (e) {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
   }
@@ -250,12 +259,12 @@ export function documentAt(file: ManifestFile, offset: number): ManifestDocument
 }
 
 function resourcesOf(document: ManifestDocument, file: ManifestFile): Resource[] {
-  const { doc, value } = document.parsed;
-  if (!doc || !isMap(doc.contents) || !isObject(value)) return [];
-  const root = resourceFromObject(value, doc.contents, document, file);
+  const { root: node, value } = document.parsed;
+  if (!isMap(node) || !isObject(value)) return [];
+  const root = resourceFromObject(value, node, document, file);
   if (!root) return [];
   if (root.kind.endsWith('List') && Array.isArray(value.items)) {
-    const itemsNode = doc.contents.get('items', true);
+    const itemsNode = node.get('items', true);
     const items = isSeq(itemsNode) ? itemsNode.items : [];
     return value.items.flatMap((item: unknown, i: number) => {
       const node = items[i];

@@ -17,7 +17,7 @@ export interface ValuesSource {
 function valuesHandle(source: ValuesSource): Resource | undefined {
   const file = parseManifest(pathToFileURL(source.path).href, source.text);
   const document = file.documents[0];
-  const contents = document?.parsed.doc?.contents;
+  const contents = document?.parsed.root;
   if (!document || !isMap(contents)) return undefined;
   return { apiVersion: '', kind: '', name: null, namespace: '', object: document.parsed.value, node: contents as YAMLMap, document, file };
 }

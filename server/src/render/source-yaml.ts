@@ -31,11 +31,11 @@ export function readSourceText(path: string): string | undefined {
 /** The document of a file as a resource, even one without apiVersion and kind (a kustomization may omit them). */
 export function documentResource(file: ManifestFile, index = 0): Resource | undefined {
   const document = file.documents[index];
-  const doc = document?.parsed.doc;
+  const root = document?.parsed.root;
   if (document?.resources[0]) return document.resources[0];
-  if (!doc || !isMap(doc.contents)) return undefined;
+  if (!isMap(root)) return undefined;
   const value = document.parsed.value as Record<string, unknown>;
-  return { apiVersion: String(value.apiVersion ?? ''), kind: String(value.kind ?? ''), name: null, namespace: '', object: value, node: doc.contents, document, file };
+  return { apiVersion: String(value.apiVersion ?? ''), kind: String(value.kind ?? ''), name: null, namespace: '', object: value, node: root, document, file };
 }
 
 /** The resource of kind and name in a file (a base's Deployment among others). */

@@ -1,0 +1,577 @@
+import { Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+
+/** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
+export interface BlockRead {
+  root: YAMLMap | YAMLSeq;
+  value: Record<string, unknown> | unknown[];
+}
+
+type Node = YAMLMap | YAMLSeq | Scalar;
+interface Read {
+  node: Node;
+  value: unknown;
+}
+
+/** Thrown inside the reader when the text leaves the subset it reads; the caller then parses with the yaml package. */
+const OUTSIDE = Symbol('outside the block subset');
+
+/**
+ * Reads the YAML that manifests are written in (block mappings and sequences, one-line scalars and
+ * flow collections, literal and folded block scalars, comments) several times faster than the yaml
+ * package, building the package's own nodes with the ranges it would give them. Anything else (anchors,
+ * tags, multi-line plain or quoted scalars, tabs, CR line ends, directives, errors) returns undefined,
+ * so the caller parses that text with the package: what this reads, it reads exactly as the package does.
+ */
+export function readBlockYaml(text: string): BlockRead | undefined {
+  if (UNSUPPORTED_CHARACTERS.test(text)) return undefined;
+  try {
+    return new BlockReader(text).document();
+  } catch (e) {
+    // Nesting deep enough to exhaust the stack is the package's to report.
+    if (e === OUTSIDE || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+const UNSUPPORTED_CHARACTERS = /[\t\r\uFEFF]/;
+
+/** The next line holding content after blank and comment lines, and who owns those comments' range. */
+interface Region {
+  /** Start of the content line, or the text's length at its end. */
+  lineStart: number;
+  /** Its indentation; -1 at the end of the text. */
+  indent: number;
+  /** Indentation of the first comment line before it; -1 when there is none. */
+  commentIndent: number;
+  /** Whether a node's range already took the comments in. */
+  claimed: boolean;
+}
+
+class BlockReader {
+  private region!: Region;
+  private rootIndent = 0;
+
+  constructor(private readonly text: string) {}
+
+  document(): BlockRead {
+    const { text } = this;
+    let start = 0;
+    if (text.startsWith('---')) {
+      const end = this.lineEndOf(0);
+      if (!/^---(?: *(?:#.*)?)?$/.test(text.slice(0, end))) throw OUTSIDE;
+      start = this.nextLine(end);
+    }
+    const region = this.scan(start);
+    if (region.indent < 0) throw OUTSIDE;
+    const at = region.lineStart + region.indent;
+    this.rootIndent = region.indent;
+    const read = this.isDash(at) ? this.seq(region.indent, at) : this.map(region.indent, at);
+    if (this.region.indent >= 0) throw OUTSIDE;
+    return { root: read.node as YAMLMap | YAMLSeq, value: read.value as Record<string, unknown> | unknown[] };
+  }
+
+  // ---- lines ----
+
+  private lineEndOf(at: number): number {
+    const end = this.text.indexOf('\n', at);
+    return end === -1 ? this.text.length : end;
+  }
+
+  private nextLine(lineEnd: number): number {
+    return lineEnd < this.text.length ? lineEnd + 1 : lineEnd;
+  }
+
+  /** Skips blank and comment lines from `from` (a line start) and sets the region they form. */
+  private scan(from: number): Region {
+    const { text } = this;
+    let lineStart = from;
+    let commentIndent = -1;
+    while (lineStart < text.length) {
+      let at = lineStart;
+      while (text.charCodeAt(at) === 0x20) at++;
+      const c = text.charCodeAt(at);
+      if (at < text.length && c !== 0x0a && c !== 0x23) {
+        this.region = { lineStart, indent: at - lineStart, commentIndent, claimed: false };
+        return this.region;
+      }
+      if (c === 0x23) {
+        // Which nodes take comment lines of different indentation is decided line by line: leave that to the package.
+        if (commentIndent >= 0 && commentIndent !== at - lineStart) throw OUTSIDE;
+        commentIndent = at - lineStart;
+      }
+      lineStart = this.nextLine(this.lineEndOf(at));
+    }
+    this.region = { lineStart: text.length, indent: -1, commentIndent, claimed: false };
+    return this.region;
+  }
+
+  private isDash(at: number): boolean {
+    if (this.text.charCodeAt(at) !== 0x2d) return false;
+    const next = this.text.charCodeAt(at + 1);
+    return next === 0x20 || next === 0x0a || at + 1 >= this.text.length;
+  }
+
+  private skipSpaces(at: number): number {
+    while (this.text.charCodeAt(at) === 0x20) at++;
+    return at;
+  }
+
+  /** After a value that ends at `at` on its line: only spaces and a comment may follow. Returns the line's end. */
+  private restOfLine(at: number): number {
+    const end = this.lineEndOf(at);
+    const next = this.skipSpaces(at);
+    if (next < end && (this.text.charCodeAt(next) !== 0x23 || next === at)) throw OUTSIDE;
+    return end;
+  }
+
+  // ---- collections ----
+
+  /** A block mapping whose keys sit at column `indent`, the first at `at`. */
+  private map(indent: number, at: number): Read {
+    const map = new YAMLMap();
+    const value: Record<string, unknown> = {};
+    let nodeEnd = at;
+    for (;;) {
+      const key = this.key(at);
+      if (key.value === '__proto__' || key.value === '<<' || key.value === null || typeof key.value === 'object') throw OUTSIDE;
+      const item = this.value(key.end, indent, true);
+      map.items.push(new Pair(key.node, item.node));
+      value[String(key.value)] = item.value;
+      nodeEnd = item.node.range![2];
+      const next = this.region;
+      if (next.indent === indent && !this.isDash(next.lineStart + indent)) {
+        at = next.lineStart + indent;
+        continue;
+      }
+      if (next.indent > indent || next.indent === indent) throw OUTSIDE;
+      break;
+    }
+    map.range = [(map.items[0].key as Scalar).range![0], nodeEnd, this.closing(indent, nodeEnd)];
+    return { node: map, value };
+  }
+
+  /** A block sequence whose dashes sit at column `indent`, the first at `at`. */
+  private seq(indent: number, at: number): Read {
+    const seq = new YAMLSeq();
+    const value: unknown[] = [];
+    const start = at;
+    let nodeEnd = at;
+    for (;;) {
+      const item = this.value(at + 1, indent, false);
+      seq.items.push(item.node);
+      value.push(item.value);
+      nodeEnd = item.node.range![2];
+      const next = this.region;
+      if (next.indent === indent && this.isDash(next.lineStart + indent)) {
+        at = next.lineStart + indent;
+        continue;
+      }
+      if (next.indent > indent) throw OUTSIDE;
+      break;
+    }
+    const region = this.region;
+    // Comments after a scalar item, or after a sequence in the root mapping, go to the sequence or not by rules of the package's own: leave those to it.
+    const lastIsScalar = seq.items[seq.items.length - 1] instanceof Scalar;
+    if (!region.claimed && region.commentIndent >= indent && (lastIsScalar || indent === this.rootIndent)) throw OUTSIDE;
+    seq.range = [start, nodeEnd, this.closing(indent, nodeEnd)];
+    return { node: seq, value };
+  }
+
+  /**
+   * Where a collection's range ends when the line after it is less indented: comment lines before that
+   * line belong to the deepest collection as indented as the first of them, up to the next token.
+   */
+  private closing(indent: number, valueEnd: number): number {
+    const region = this.region;
+    // At the end of the text, comments as little indented as the root belong to the document.
+    if (region.claimed || region.commentIndent < indent || (region.indent < 0 && region.commentIndent <= this.rootIndent)) return valueEnd;
+    region.claimed = true;
+    return region.indent < 0 ? this.text.length : region.lineStart + region.indent;
+  }
+
+  // ---- values ----
+
+  /**
+   * The value after a mapping's `key:` or a sequence's `-` (`at` is just past it): on the same line, or on
+   * the lines below. `indent` is the column of the collection holding it.
+   */
+  private value(at: number, indent: number, inMap: boolean): Read {
+    const { text } = this;
+    const start = this.skipSpaces(at);
+    if (start === at && start < text.length && text.charCodeAt(start) !== 0x0a) throw OUTSIDE;
+    const c = text.charCodeAt(start);
+    if (start >= text.length || c === 0x0a || c === 0x23) return this.emptyOrBelow(start, indent, inMap);
+    if (c === 0x7c || c === 0x3e) return this.blockScalar(start, indent);
+    if (!inMap) {
+      if (this.isDash(start)) throw OUTSIDE;
+      const keyEnd = this.keyEndOnLine(start);
+      if (keyEnd !== undefined) return this.map(start - this.lineStartOf(start), start);
+    }
+    let read: { node: Node; value: unknown; end: number };
+    if (c === 0x5b || c === 0x7b) read = new FlowReader(text, start).collection();
+    else if (c === 0x22 || c === 0x27) read = this.quoted(start);
+    else read = this.plain(start);
+    const lineEnd = this.restOfLine(read.end);
+    return this.inline(read.node, read.value, read.end, lineEnd, indent);
+  }
+
+  private lineStartOf(at: number): number {
+    return this.text.lastIndexOf('\n', at - 1) + 1;
+  }
+
+  /** A one-line value ends its line; comment lines below it more indented than its collection extend its range. */
+  private inline(node: Node, value: unknown, valueEnd: number, lineEnd: number, indent: number): Read {
+    const nextStart = this.nextLine(lineEnd);
+    const region = this.scan(nextStart);
+    if (region.indent > indent) throw OUTSIDE;
+    let nodeEnd = nextStart;
+    if (region.commentIndent > indent) {
+      region.claimed = true;
+      nodeEnd = region.lineStart;
+    } else if (lineEnd === this.text.length) {
+      nodeEnd = lineEnd;
+    }
+    node.range = [node.range![0], valueEnd, nodeEnd];
+    return { node, value };
+  }
+
+  /** Nothing after `key:` or `-` on its line: a collection on the lines below, or null. */
+  private emptyOrBelow(at: number, indent: number, inMap: boolean): Read {
+    const { text } = this;
+    const lineEnd = this.lineEndOf(at);
+    const region = this.scan(this.nextLine(lineEnd));
+    const below = region.lineStart + region.indent;
+    if (region.indent > indent || (inMap && region.indent === indent && this.isDash(below))) {
+      if (this.isDash(below)) return this.seq(region.indent, below);
+      if (this.keyEndOnLine(below) === undefined) throw OUTSIDE;
+      return this.map(region.indent, below);
+    }
+    // Which node the comments below an empty value belong to follows rules of its own: leave those to the package.
+    if (region.commentIndent >= 0) throw OUTSIDE;
+    const node = new Scalar(null);
+    node.type = Scalar.PLAIN;
+    // A comment after the empty value extends its range to the next token.
+    node.range = [at, at, at < lineEnd ? (region.indent < 0 ? text.length : region.lineStart + region.indent) : at];
+    return { node, value: null };
+  }
+
+  // ---- scalars ----
+
+  /** A mapping key at `at`, with the offset just past its `:`. */
+  private key(at: number): { node: Scalar; value: unknown; end: number } {
+    const { text } = this;
+    const c = text.charCodeAt(at);
+    let node: Scalar;
+    let value: unknown;
+    let end: number;
+    if (c === 0x22 || c === 0x27) {
+      const read = this.quoted(at);
+      ({ node, value, end } = read);
+    } else {
+      const keyEnd = this.keyEndOnLine(at);
+      if (keyEnd === undefined) throw OUTSIDE;
+      const source = text.slice(at, keyEnd);
+      value = plainValue(source);
+      node = new Scalar(value);
+      node.type = Scalar.PLAIN;
+      end = keyEnd;
+    }
+    if (text.charCodeAt(end) !== 0x3a) throw OUTSIDE;
+    node.range = [at, end, end];
+    return { node, value, end: end + 1 };
+  }
+
+  /** Where a plain key starting at `at` ends (at its `:`), when the line holds `key:` there. */
+  private keyEndOnLine(at: number): number | undefined {
+    const { text } = this;
+    if (startsOutsidePlain(text, at)) return undefined;
+    const lineEnd = this.lineEndOf(at);
+    for (let i = at + 1; i < lineEnd; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x3a) {
+        const next = text.charCodeAt(i + 1);
+        if (i + 1 >= lineEnd || next === 0x20) {
+          if (text.charCodeAt(i - 1) === 0x20) throw OUTSIDE;
+          return i;
+        }
+      } else if (c === 0x23 && text.charCodeAt(i - 1) === 0x20) {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  private plain(at: number): { node: Scalar; value: unknown; end: number } {
+    const { text } = this;
+    if (startsOutsidePlain(text, at)) throw OUTSIDE;
+    const lineEnd = this.lineEndOf(at);
+    let end = lineEnd;
+    for (let i = at + 1; i < lineEnd; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x23 && text.charCodeAt(i - 1) === 0x20) {
+        end = i;
+        break;
+      }
+      if (c === 0x3a && (i + 1 === lineEnd || text.charCodeAt(i + 1) === 0x20)) throw OUTSIDE;
+    }
+    while (text.charCodeAt(end - 1) === 0x20) end--;
+    const value = plainValue(text.slice(at, end));
+    const node = new Scalar(value);
+    node.type = Scalar.PLAIN;
+    node.range = [at, end, end];
+    return { node, value, end };
+  }
+
+  private quoted(at: number): { node: Scalar; value: string; end: number } {
+    const read = quotedScalar(this.text, at, this.lineEndOf(at));
+    const node = new Scalar(read.value);
+    node.type = this.text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
+    node.range = [at, read.end, read.end];
+    return { node, value: read.value, end: read.end };
+  }
+
+  /** A `|` or `>` scalar whose header is at `at`, in a collection at column `indent`. */
+  private blockScalar(at: number, indent: number): Read {
+    const { text } = this;
+    const folded = text.charCodeAt(at) === 0x3e;
+    let headerEnd = at + 1;
+    const chomp = text.charCodeAt(headerEnd);
+    const strip = chomp === 0x2d;
+    if (strip) headerEnd++;
+    else if (chomp === 0x2b || (chomp >= 0x30 && chomp <= 0x39)) throw OUTSIDE;
+    const headerLineEnd = this.restOfLine(headerEnd);
+    if (headerLineEnd >= text.length) throw OUTSIDE;
+    const lines: string[] = [];
+    let contentIndent = -1;
+    let lineStart = headerLineEnd + 1;
+    let end = lineStart;
+    let blankRun = 0;
+    while (lineStart < text.length) {
+      const lineEnd = this.lineEndOf(lineStart);
+      const spaces = this.skipSpaces(lineStart) - lineStart;
+      if (lineStart + spaces === lineEnd) {
+        if (contentIndent < 0 ? spaces > 0 : spaces > contentIndent) throw OUTSIDE;
+        lines.push('');
+        blankRun++;
+        lineStart = this.nextLine(lineEnd);
+        continue;
+      }
+      if (contentIndent < 0) {
+        if (spaces <= indent) break;
+        contentIndent = spaces;
+      } else if (spaces < contentIndent) {
+        break;
+      }
+      if (lineEnd >= text.length) throw OUTSIDE;
+      if (folded && spaces > contentIndent) throw OUTSIDE;
+      lines.push(text.slice(lineStart + contentIndent, lineEnd));
+      blankRun = 0;
+      lineStart = lineEnd + 1;
+      end = lineStart;
+    }
+    if (contentIndent < 0) throw OUTSIDE;
+    lines.length -= blankRun;
+    const body = folded ? fold(lines) : lines.join('\n');
+    const value = strip ? body : `${body}\n`;
+    const node = new Scalar(value);
+    node.type = folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
+    node.range = [at, end, end];
+    const region = this.scan(end);
+    if (region.indent > indent || region.commentIndent > indent) throw OUTSIDE;
+    return { node, value };
+  }
+}
+
+/** Folded scalar lines (none more indented): single line breaks become spaces, runs of empty lines stay breaks. */
+function fold(lines: string[]): string {
+  let out = '';
+  let breaks = 0;
+  for (const [i, line] of lines.entries()) {
+    if (line === '') {
+      breaks++;
+      continue;
+    }
+    if (i > 0) out += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+    breaks = 0;
+    out += line;
+  }
+  if (lines[0] === '') throw OUTSIDE;
+  return out;
+}
+
+/** Whether a plain scalar cannot start at `at` (an indicator starts something else there). */
+function startsOutsidePlain(text: string, at: number): boolean {
+  const c = text[at];
+  if ('-?:'.includes(c)) {
+    const next = text.charCodeAt(at + 1);
+    return next === 0x20 || next === 0x0a || Number.isNaN(next) || c !== '-';
+  }
+  return c === undefined || ',[]{}#&*!|>\'"%@`'.includes(c);
+}
+
+/** A quoted scalar on one line: its value and the offset past its closing quote. */
+function quotedScalar(text: string, at: number, lineEnd: number): { value: string; end: number } {
+  if (text.charCodeAt(at) === 0x27) {
+    let value = '';
+    let from = at + 1;
+    for (;;) {
+      const close = text.indexOf("'", from);
+      if (close === -1 || close >= lineEnd) throw OUTSIDE;
+      value += text.slice(from, close);
+      if (text.charCodeAt(close + 1) !== 0x27) return { value, end: close + 1 };
+      value += "'";
+      from = close + 2;
+    }
+  }
+  let value = '';
+  let from = at + 1;
+  for (let i = from; i < lineEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return { value: value + text.slice(from, i), end: i + 1 };
+    if (c !== 0x5c) continue;
+    value += text.slice(from, i);
+    const escaped = ESCAPES[text[i + 1]];
+    if (escaped === undefined) throw OUTSIDE;
+    value += escaped;
+    i++;
+    from = i + 1;
+  }
+  throw OUTSIDE;
+}
+
+const ESCAPES: Record<string, string> = {
+  '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v',
+  ' ': ' ', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
+};
+
+/** Flow collections on one line: `[a, b]`, `{k: v}`, nested. */
+class FlowReader {
+  constructor(private readonly text: string, private at: number) {}
+
+  collection(): { node: Node; value: unknown; end: number } {
+    const { text } = this;
+    const start = this.at;
+    const isMap = text.charCodeAt(start) === 0x7b;
+    const close = isMap ? 0x7d : 0x5d;
+    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    node.flow = true;
+    const value: Record<string, unknown> | unknown[] = isMap ? {} : [];
+    this.at = start + 1;
+    this.spaces();
+    if (text.charCodeAt(this.at) === close) {
+      this.at++;
+    } else {
+      for (;;) {
+        const item = this.item(!isMap);
+        if (isMap) {
+          this.spaces();
+          if (text.charCodeAt(this.at) !== 0x3a) throw OUTSIDE;
+          this.at++;
+          if (text.charCodeAt(this.at) !== 0x20) throw OUTSIDE;
+          this.spaces();
+          const key = item.value;
+          if (key === '__proto__' || key === '<<' || key === null || typeof key === 'object') throw OUTSIDE;
+          const entry = this.item(true);
+          (node as YAMLMap).items.push(new Pair(item.node, entry.node));
+          (value as Record<string, unknown>)[String(key)] = entry.value;
+        } else {
+          (node as YAMLSeq).items.push(item.node);
+          (value as unknown[]).push(item.value);
+        }
+        this.spaces();
+        const c = text.charCodeAt(this.at);
+        this.at++;
+        if (c === close) break;
+        if (c !== 0x2c) throw OUTSIDE;
+        this.spaces();
+        if (text.charCodeAt(this.at) === close) throw OUTSIDE;
+      }
+    }
+    node.range = [start, this.at, this.at];
+    return { node, value, end: this.at };
+  }
+
+  private spaces(): void {
+    while (this.text.charCodeAt(this.at) === 0x20) this.at++;
+  }
+
+  private item(isValue: boolean): { node: Node; value: unknown } {
+    const { text } = this;
+    const c = text.charCodeAt(this.at);
+    if (c === 0x5b || c === 0x7b) {
+      if (!isValue) throw OUTSIDE;
+      const read = this.collection();
+      this.at = read.end;
+      return this.spacedAfter(read);
+    }
+    if (c === 0x22 || c === 0x27) {
+      const read = quotedScalar(text, this.at, lineEndFrom(text, this.at));
+      const node = new Scalar(read.value);
+      node.type = c === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
+      node.range = [this.at, read.end, read.end];
+      this.at = read.end;
+      return this.spacedAfter({ node, value: read.value });
+    }
+    if (startsOutsidePlain(text, this.at) || (text.charCodeAt(this.at) === 0x2d && FLOW_INDICATORS.includes(text[this.at + 1]))) throw OUTSIDE;
+    const start = this.at;
+    let end = start;
+    for (;;) {
+      const ch = text.charCodeAt(end);
+      if (Number.isNaN(ch) || ch === 0x0a) throw OUTSIDE;
+      if (ch === 0x2c || ch === 0x5d || ch === 0x7d || ch === 0x5b || ch === 0x7b) break;
+      if (ch === 0x3a) {
+        const next = text.charCodeAt(end + 1);
+        if (next === 0x20 || next === 0x2c || next === 0x5d || next === 0x7d) break;
+      }
+      if (ch === 0x23 && text.charCodeAt(end - 1) === 0x20) throw OUTSIDE;
+      end++;
+    }
+    if (text.charCodeAt(end) === 0x5b || text.charCodeAt(end) === 0x7b) throw OUTSIDE;
+    let valueEnd = end;
+    while (text.charCodeAt(valueEnd - 1) === 0x20) valueEnd--;
+    const value = plainValue(text.slice(start, valueEnd));
+    const node = new Scalar(value);
+    node.type = Scalar.PLAIN;
+    node.range = [start, valueEnd, valueEnd];
+    this.at = valueEnd;
+    return this.spacedAfter({ node, value });
+  }
+
+  /** An item's range ends after the spaces that follow it. */
+  private spacedAfter<T extends { node: Node }>(read: T): T {
+    this.spaces();
+    read.node.range![2] = this.at;
+    return read;
+  }
+}
+
+const FLOW_INDICATORS = ',[]{}';
+
+function lineEndFrom(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end === -1 ? text.length : end;
+}
+
+const NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const INT_OCT = /^0o[0-7]+$/;
+const INT = /^[-+]?[0-9]+$/;
+const INT_HEX = /^0x[0-9a-fA-F]+$/;
+const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+/** First characters after which a plain scalar can only be a string. */
+const ONLY_STRING = /^[^~nNtTfF0-9+\-.]/;
+
+/** A plain scalar's value under the YAML 1.2 core schema, tried in the order the yaml package tries its tags. */
+function plainValue(source: string): unknown {
+  if (ONLY_STRING.test(source)) return source;
+  if (NULL.test(source)) return null;
+  if (BOOL.test(source)) return source[0] === 't' || source[0] === 'T';
+  if (INT_OCT.test(source)) return parseInt(source.substring(2), 8);
+  if (INT.test(source)) return parseInt(source, 10);
+  if (INT_HEX.test(source)) return parseInt(source.substring(2), 16);
+  if (FLOAT_NAN.test(source)) return source.slice(-3).toLowerCase() === 'nan' ? NaN : source[0] === '-' ? -Infinity : Infinity;
+  if (FLOAT_EXP.test(source) || FLOAT.test(source)) return parseFloat(source);
+  return source;
+}
