@@ -34,10 +34,11 @@ import type { ServerState } from './language/state';
 import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
 import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
+import { createStdioConnection } from './language/stdio-connection';
 
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
-const connection = createConnection(ProposedFeatures.all);
+const connection = process.argv.includes('--stdio') ? createStdioConnection() : createConnection(ProposedFeatures.all);
 const logError = (message: string) => connection.console.error(`kube-resilience: ${message}`);
 keepServingOnUncaught(logError);
 const documents = new TextDocuments(TextDocument);

@@ -1,0 +1,33 @@
+import { format } from 'node:util';
+import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
+import { reusingDiagnosticsEncoder } from './message-encoder';
+
+/**
+ * The connection over stdin and stdout, written with our encoder. The protocol library sets the rest up
+ * itself only when it creates the streams, so this does what it would: exit when the client closes
+ * stdin, and keep `console` off stdout, where a stray line would corrupt the protocol.
+ */
+export function createStdioConnection(): Connection {
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout, { contentTypeEncoder: reusingDiagnosticsEncoder() }),
+  );
+  let shutdown = false;
+  connection.onShutdown(() => {
+    shutdown = true;
+  });
+  const exit = () => process.exit(shutdown ? 0 : 1);
+  process.stdin.on('end', exit);
+  process.stdin.on('close', exit);
+  const log = (...args: unknown[]) => connection.console.log(format(...args));
+  Object.assign(console, {
+    log,
+    info: (...args: unknown[]) => connection.console.info(format(...args)),
+    debug: log,
+    warn: (...args: unknown[]) => connection.console.warn(format(...args)),
+    error: (...args: unknown[]) => connection.console.error(format(...args)),
+    trace: (...args: unknown[]) => connection.console.log(format(...args)),
+  });
+  return connection;
+}
