@@ -4,12 +4,12 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { readSettings } from './settings';
 import { SIMULATE_WORKLOAD_COMMAND } from '../../server/src/simulate/messages';
 
-/** Starts the bundled language server over IPC for YAML and JSON files. */
+/** Starts the bundled language server over stdio (as other editors do, so one transport is measured and tested) for YAML and JSON files. */
 export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6010'] } },
+    run: { module, transport: TransportKind.stdio },
+    debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6010'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
