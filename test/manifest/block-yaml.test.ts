@@ -107,9 +107,22 @@ describe('readBlockYaml', () => {
     }
   });
 
+  it('folds scalars written over several lines as the package does', () => {
+    const texts = [
+      'description: Refresh indicates if the latest revision\n  should be used\n\n  --dry-run` or "quoted"\n\n\n  - not an item\nnext: 1\n',
+      '- one\n  two\n- three\n',
+      "a:\n  description: 'AllowEmpty allows apps have zero live resources\n    (default: false)''s\n\n    end'\n  b: 2\n",
+      "k: 'it''s\n  fine' # c\n",
+    ];
+    for (const text of texts) {
+      assert.ok(readBlockYaml(text), `it reads ${JSON.stringify(text)}`);
+      assert.equal(mismatch(text), undefined, JSON.stringify(text));
+    }
+  });
+
   it('leaves to the package what it does not read: anchors, tags, multi-line scalars, tabs, CR line ends, errors', () => {
     const texts = [
-      'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: one\n  two\n', 'a: "one\n  two"\n', 'a: [1,\n  2]\n', 'a:\tb\n', 'a: 1\r\nb: 2\r\n',
+      'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: one\n  two: x\n', 'a: one\n  # two\n  three\n', 'a: "one\n  two"\n', "a: 'one\ntwo'\n", 'a: [1,\n  2]\n', 'a:\tb\n', 'a: 1\r\nb: 2\r\n',
       '%YAML 1.2\n---\na: 1\n', 'a: |2\n   x\n', 'a: |+\n  x\n\n', '? a\n: b\n', 'a: b: c\n', '- a\nb: c\n', 'a: "unclosed\n', 'a: 1\n b: 2\n',
       'plain scalar\n', '# only a comment\n', '', 'a: 1\n...\n', 'a:\n  # comment\nb: 1\n', '<<: {a: 1}\n', '__proto__: 1\n',
       `deep: ${'['.repeat(20000)}${']'.repeat(20000)}\n`,

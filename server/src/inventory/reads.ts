@@ -48,10 +48,17 @@ export class ReadLog {
    * object: an unchanged text keeps its parse) move.
    */
   replaced(before: readonly Resource[], after: readonly Resource[]): void {
+    // An edit keeps the resources before and after it, in place: only those between are counted.
+    let head = 0;
+    while (head < before.length && head < after.length && before[head].object === after[head].object) head++;
+    let tail = 0;
+    while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail].object === after[after.length - 1 - tail].object) tail++;
+    const gone = before.slice(head, before.length - tail);
+    const come = after.slice(head, after.length - tail);
     const count = new Map<unknown, number>();
-    for (const resource of after) count.set(resource.object, (count.get(resource.object) ?? 0) + 1);
-    for (const resource of before) count.set(resource.object, (count.get(resource.object) ?? 0) - 1);
-    for (const resource of [...before, ...after]) if (count.get(resource.object) !== 0) this.moved(resource);
+    for (const resource of come) count.set(resource.object, (count.get(resource.object) ?? 0) + 1);
+    for (const resource of gone) count.set(resource.object, (count.get(resource.object) ?? 0) - 1);
+    for (const resource of [...gone, ...come]) if (count.get(resource.object) !== 0) this.moved(resource);
   }
 
   everythingChanged(): void {

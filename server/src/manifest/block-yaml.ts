@@ -34,6 +34,8 @@ export function readBlockYaml(text: string): BlockRead | undefined {
 }
 
 const UNSUPPORTED_CHARACTERS = /[\t\r\uFEFF]/;
+/** `---` or `...` at the start of a line: the document ends there. */
+const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:[ \n]|$)/;
 
 /** The next line holding content after blank and comment lines, and who owns those comments' range. */
 interface Region {
@@ -91,6 +93,7 @@ class BlockReader {
       while (text.charCodeAt(at) === 0x20) at++;
       const c = text.charCodeAt(at);
       if (at < text.length && c !== 0x0a && c !== 0x23) {
+        if (at === lineStart && DOCUMENT_MARKER.test(text.slice(at, at + 4))) throw OUTSIDE;
         this.region = { lineStart, indent: at - lineStart, commentIndent, claimed: false };
         return this.region;
       }
@@ -184,7 +187,7 @@ class BlockReader {
   private closing(indent: number, valueEnd: number): number {
     const region = this.region;
     // At the end of the text, comments as little indented as the root belong to the document.
-    if (region.claimed || region.commentIndent < indent || (region.indent < 0 && region.commentIndent <= this.rootIndent)) return valueEnd;
+    if (region.claimed || region.commentIndent < indent || (region.indent < 0 && indent <= this.rootIndent)) return valueEnd;
     region.claimed = true;
     return region.indent < 0 ? this.text.length : region.lineStart + region.indent;
   }
@@ -209,8 +212,8 @@ class BlockReader {
     }
     let read: { node: Node; value: unknown; end: number };
     if (c === 0x5b || c === 0x7b) read = new FlowReader(text, start).collection();
-    else if (c === 0x22 || c === 0x27) read = this.quoted(start);
-    else read = this.plain(start);
+    else if (c === 0x22 || c === 0x27) read = this.quoted(start, indent);
+    else read = this.plain(start, indent);
     const lineEnd = this.restOfLine(read.end);
     return this.inline(read.node, read.value, read.end, lineEnd, indent);
   }
@@ -301,33 +304,105 @@ class BlockReader {
     return undefined;
   }
 
-  private plain(at: number): { node: Scalar; value: unknown; end: number } {
+  /** A plain scalar at `at`, continued on the lines below that are more indented than its collection (at column `indent`). */
+  private plain(at: number, indent: number): { node: Scalar; value: unknown; end: number } {
     const { text } = this;
     if (startsOutsidePlain(text, at)) throw OUTSIDE;
     const lineEnd = this.lineEndOf(at);
     let end = lineEnd;
+    let commented = false;
     for (let i = at + 1; i < lineEnd; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x23 && text.charCodeAt(i - 1) === 0x20) {
         end = i;
+        commented = true;
         break;
       }
       if (c === 0x3a && (i + 1 === lineEnd || text.charCodeAt(i + 1) === 0x20)) throw OUTSIDE;
     }
     while (text.charCodeAt(end - 1) === 0x20) end--;
-    const value = plainValue(text.slice(at, end));
+    let source = text.slice(at, end);
+    if (!commented) ({ source, end } = this.continuation(source, end, lineEnd, indent));
+    const value = plainValue(source);
     const node = new Scalar(value);
     node.type = Scalar.PLAIN;
     node.range = [at, end, end];
     return { node, value, end };
   }
 
-  private quoted(at: number): { node: Scalar; value: string; end: number } {
-    const read = quotedScalar(this.text, at, this.lineEndOf(at));
+  /**
+   * The lines that continue a plain scalar: more indented than its collection, folded into it (a line
+   * break becomes a space, each empty line a line break). Lines that could be read as anything else
+   * (a comment, a key, an indicator) are left to the package.
+   */
+  private continuation(source: string, end: number, lineEnd: number, indent: number): { source: string; end: number } {
+    const { text } = this;
+    for (;;) {
+      let next = lineEnd + 1;
+      let breaks = 0;
+      let content = -1;
+      while (next < text.length) {
+        const start = this.skipSpaces(next);
+        const nextEnd = this.lineEndOf(start);
+        if (start < nextEnd) {
+          content = start;
+          break;
+        }
+        breaks++;
+        next = nextEnd + 1;
+      }
+      // A comment line ends the scalar; content more indented after it is the package's to report.
+      if (content < 0 || content - next <= indent || text.charCodeAt(content) === 0x23) return { source, end };
+      const contentEnd = this.lineEndOf(content);
+      let last = contentEnd;
+      while (text.charCodeAt(last - 1) === 0x20) last--;
+      const line = text.slice(content, last);
+      if (CONTINUATION_OUTSIDE.test(line)) throw OUTSIDE;
+      source += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+      source += line;
+      end = last;
+      lineEnd = contentEnd;
+    }
+  }
+
+
+  /** A quoted scalar; a single-quoted value (`indent` given: its collection's column) may go on over more indented lines. */
+  private quoted(at: number, indent?: number): { node: Scalar; value: string; end: number } {
+    const lineEnd = this.lineEndOf(at);
+    const read = indent !== undefined && this.text.charCodeAt(at) === 0x27 ? this.singleQuotedLines(at, indent) : quotedScalar(this.text, at, lineEnd);
     const node = new Scalar(read.value);
     node.type = this.text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
     node.range = [at, read.end, read.end];
     return { node, value: read.value, end: read.end };
+  }
+
+  /** A single-quoted scalar, on one line or over several, folded: a line break becomes a space, each empty line a line break. */
+  private singleQuotedLines(at: number, indent: number): { value: string; end: number } {
+    const { text } = this;
+    let close = at;
+    for (;;) {
+      close = text.indexOf("'", close + 1);
+      if (close === -1) throw OUTSIDE;
+      if (text.charCodeAt(close + 1) !== 0x27) break;
+      close++;
+    }
+    const lines = text.slice(at + 1, close).split('\n');
+    if (lines.length === 1) return { value: lines[0].replaceAll("''", "'"), end: close + 1 };
+    for (const line of lines.slice(1)) if (line.trim() !== '' && line.length - line.trimStart().length <= indent) throw OUTSIDE;
+    const trimmed = lines.map((line, i) => (i === 0 ? line.trimEnd() : i === lines.length - 1 ? line.trimStart() : line.trim()));
+    if (trimmed[0] === '' || trimmed[trimmed.length - 1] === '') throw OUTSIDE;
+    let value = trimmed[0];
+    let breaks = 0;
+    for (const line of trimmed.slice(1)) {
+      if (line === '') {
+        breaks++;
+        continue;
+      }
+      value += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+      value += line;
+      breaks = 0;
+    }
+    return { value: value.replaceAll("''", "'"), end: close + 1 };
   }
 
   /** A `|` or `>` scalar whose header is at `at`, in a collection at column `indent`. */
@@ -546,6 +621,8 @@ class FlowReader {
 }
 
 const FLOW_INDICATORS = ',[]{}';
+/** A continuation line that holds a comment or a key. */
+const CONTINUATION_OUTSIDE = /: | #|:$/;
 
 function lineEndFrom(text: string, at: number): number {
   const end = text.indexOf('\n', at);
