@@ -48,6 +48,14 @@ function mismatch(text: string): string | undefined {
   return difference(ours.root, theirs.root) ?? (isDeepStrictEqual(ours.value, theirs.value) ? undefined : 'a different plain value');
 }
 
+/** Each text is read, and read as the package reads it. */
+function readsAsThePackage(texts: string[]): void {
+  for (const text of texts) {
+    assert.ok(readBlockYaml(text), `it reads ${JSON.stringify(text)}`);
+    assert.equal(mismatch(text), undefined, JSON.stringify(text));
+  }
+}
+
 function documentsOf(paths: string[]): string[] {
   return paths.flatMap((path) => splitDocuments(readFileSync(path, 'utf8')).map((chunk) => chunk.text));
 }
@@ -101,10 +109,7 @@ describe('readBlockYaml', () => {
       'a: |\n  line1\n\n  line2\n\nb: >-\n  x\n  y\n\n  z\nc: 1',
       'a:\n  s: |\n    text\n  # c\nb: 1\n',
     ];
-    for (const text of texts) {
-      assert.ok(readBlockYaml(text), `it reads ${JSON.stringify(text)}`);
-      assert.equal(mismatch(text), undefined, JSON.stringify(text));
-    }
+    readsAsThePackage(texts);
   });
 
   it('folds scalars written over several lines as the package does', () => {
@@ -114,10 +119,7 @@ describe('readBlockYaml', () => {
       "a:\n  description: 'AllowEmpty allows apps have zero live resources\n    (default: false)''s\n\n    end'\n  b: 2\n",
       "k: 'it''s\n  fine' # c\n",
     ];
-    for (const text of texts) {
-      assert.ok(readBlockYaml(text), `it reads ${JSON.stringify(text)}`);
-      assert.equal(mismatch(text), undefined, JSON.stringify(text));
-    }
+    readsAsThePackage(texts);
   });
 
   it('leaves to the package what it does not read: anchors, tags, multi-line scalars, tabs, CR line ends, errors', () => {
