@@ -126,7 +126,7 @@ describe('readBlockYaml', () => {
     const texts = [
       'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: one\n  two: x\n', 'a: one\n  # two\n  three\n', 'a: "one\n  two"\n', "a: 'one\ntwo'\n", 'a: [1,\n  2]\n', 'a:\tb\n', 'a: 1\r\nb: 2\r\n',
       '%YAML 1.2\n---\na: 1\n', 'a: |2\n   x\n', 'a: |+\n  x\n\n', '? a\n: b\n', 'a: b: c\n', '- a\nb: c\n', 'a: "unclosed\n', 'a: 1\n b: 2\n',
-      'plain scalar\n', '# only a comment\n', '', 'a: 1\n...\n', 'a:\n  # comment\nb: 1\n', '<<: {a: 1}\n', '__proto__: 1\n',
+      'plain scalar\n', '# only a comment\n', '', 'a: 1\n...\n', 'a:\n  # comment\nb: 1\n', '<<: {a: 1}\n', '__proto__: 1\n', 'a: 1\nb: 2\na: 3\n', 'k: {x: 1, x: 2}\n', '1: a\n"1": b\n', 'constructor: x\n',
       `deep: ${'['.repeat(20000)}${']'.repeat(20000)}\n`,
     ];
     for (const text of texts) assert.equal(readBlockYaml(text), undefined, JSON.stringify(text));

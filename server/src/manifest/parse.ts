@@ -105,8 +105,7 @@ export function parseChunk(text: string): ParsedChunk {
 
 function parseUncached(text: string): ParsedChunk {
   const read = readBlockYaml(text);
-  if (read && !firstDuplicateKey(read.root)) return { root: read.root, value: read.value };
-  return parseWithPackage(text);
+  return read ? { root: read.root, value: read.value } : parseWithPackage(text);
 }
 
 /** Parses with the yaml package: the text is outside what readBlockYaml reads, or has an error to report in the package's words. */
