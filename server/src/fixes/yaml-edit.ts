@@ -43,9 +43,34 @@ function writeOptions(style: YamlStyle) {
   return { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0, version: '1.1' as const };
 }
 
+/**
+ * `value` as block YAML in the file's style. Findings of one rule write the same values again and again
+ * (the same ignore annotation, the same probe), and rendering with the yaml package is most of the cost
+ * of a fix: renders are kept by what they render (values are plain JSON data).
+ */
+function written(value: unknown, style: YamlStyle): string {
+  const key = JSON.stringify([value, style.indent, style.indentSeq, style.singleQuote], exactly);
+  let yaml = renders.get(key);
+  if (yaml === undefined) {
+    if (renders.size >= MAX_RENDERS) renders.clear();
+    renders.set(key, (yaml = stringify(value, writeOptions(style))));
+  }
+  return yaml;
+}
+
+const renders = new Map<string, string>();
+const MAX_RENDERS = 2_000;
+
+/** Keeps apart in a render's key what JSON would confuse: "1" and 1, null and NaN, 0 and -0, undefined. */
+function exactly(_key: string, value: unknown): unknown {
+  if (typeof value === 'number') return `n:${Object.is(value, -0) ? '-0' : String(value)}`;
+  if (typeof value === 'string') return `s:${value}`;
+  return value === undefined ? 'u:' : value;
+}
+
 /** Renders `key: value` as block YAML in the file's style, every line indented by `column`. */
 function renderEntry(key: string, value: unknown, column: number, style: YamlStyle): string {
-  const yaml = stringify({ [key]: value }, writeOptions(style));
+  const yaml = written({ [key]: value }, style);
   const pad = ' '.repeat(column);
   return yaml
     .replace(/\n$/, '')
@@ -61,7 +86,7 @@ function renderScalar(value: unknown, style: YamlStyle, replacing?: Scalar): str
     scalar.type = replacing.type;
     return stringify(scalar, { lineWidth: 0 }).replace(/\n$/, '');
   }
-  return stringify(value, writeOptions(style)).replace(/\n$/, '');
+  return written(value, style).replace(/\n$/, '');
 }
 
 function renderFlowEntry(key: string, value: unknown): string {
@@ -275,7 +300,7 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
   const gap = Math.max(2, itemColumn - dashColumn);
   const rendered = items
     .flatMap((item) =>
-      stringify(item, writeOptions(style))
+      written(item, style)
         .replace(/\n$/, '')
         .split('\n')
         .map((line, i) => ' '.repeat(dashColumn) + (i === 0 ? `-${' '.repeat(gap - 1)}` : ' '.repeat(gap)) + line),
@@ -294,7 +319,7 @@ export function appendDocument(resource: Resource, object: unknown): TextEdit[] 
   const end = document.offset + document.text.length;
   const before = file.text.slice(0, end);
   const lead = before.length === 0 || before.endsWith('\n') ? '' : style.newline;
-  const body = stringify(object, writeOptions(style)).replace(/\n/g, style.newline);
+  const body = written(object, style).replace(/\n/g, style.newline);
   return [{ start: end, end, text: `${lead}---${style.newline}${body}` }];
 }
 
