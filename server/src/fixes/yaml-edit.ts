@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
+import { plainBlockYaml } from './plain-yaml';
 import type { TextEdit } from './edit';
 import { styleOf, type YamlStyle } from './style';
 
@@ -44,11 +45,13 @@ function writeOptions(style: YamlStyle) {
 }
 
 /**
- * `value` as block YAML in the file's style. Findings of one rule write the same values again and again
- * (the same ignore annotation, the same probe), and rendering with the yaml package is most of the cost
- * of a fix: renders are kept by what they render (values are plain JSON data).
+ * `value` as block YAML in the file's style. Rendering with the yaml package was most of the cost of a
+ * fix: plain values are written directly, and the package's renders are kept by what they render
+ * (findings of one rule write the same values again and again; values are plain JSON data).
  */
 function written(value: unknown, style: YamlStyle): string {
+  const plain = plainBlockYaml(value, style);
+  if (plain !== undefined) return plain;
   const key = JSON.stringify([value, style.indent, style.indentSeq, style.singleQuote], exactly);
   let yaml = renders.get(key);
   if (yaml === undefined) {
