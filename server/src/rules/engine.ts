@@ -42,25 +42,27 @@ function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOpti
   const { file } = base;
   if (file?.clusterSnapshot) return findings;
   const skipRules = file?.templateAt !== undefined;
-  for (const rule of rules) {
-    const override = options.severities?.[rule.meta.id];
+  // One context for every rule, its report going to the rule that runs: this runs for every document.
+  let rule: Rule;
+  let override: SeverityOverride | undefined;
+  const context: RuleContext = {
+    file,
+    documents: base.documents,
+    resources: base.resources,
+    inventory: base.inventory,
+    cluster: base.cluster,
+    ruleIds: RULE_IDS,
+    report(report) {
+      const finding = toFinding(rule, report, file);
+      if (!finding) return;
+      if (override && override !== 'off') finding.severity = override;
+      findings.push(finding);
+    },
+  };
+  for (rule of rules) {
+    override = options.severities?.[rule.meta.id];
     if (override === 'off') continue;
     if (skipRules && rule.meta.id !== 'templated-file') continue;
-    // Named fields, not a spread of `base`: this runs for every rule and every document, and a spread is slow.
-    const context: RuleContext = {
-      file,
-      documents: base.documents,
-      resources: base.resources,
-      inventory: base.inventory,
-      cluster: base.cluster,
-      ruleIds: RULE_IDS,
-      report(report) {
-        const finding = toFinding(rule, report, file);
-        if (!finding) return;
-        if (override) finding.severity = override;
-        findings.push(finding);
-      },
-    };
     try {
       rule.check(context);
     } catch (error) {
