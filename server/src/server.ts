@@ -15,7 +15,6 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fixFileInSteps, preferredFix } from './fixes/apply';
-import { IncrementalAnalysis } from './rules/incremental';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { toCodeAction, toSourceCodeAction } from './language/convert';
@@ -332,7 +331,8 @@ connection.onCodeActionResolve(async (action, token) => {
  */
 async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean, token?: CancellationToken) {
   const scratch = inventory.scratch();
-  const analysis = new IncrementalAnalysis();
+  // What the validation analysed of the document is not analysed again.
+  const analysis = validation.analysisOnScratch(uri, scratch);
   const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyzeInSteps(file, inv, options));
   let sliceStart = performance.now();
   let step = steps.next();

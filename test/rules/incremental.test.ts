@@ -148,6 +148,34 @@ describe('incremental analysis', () => {
     }
   });
 
+  it('a fork on a scratch inventory reuses what the analysis did, and after random edits there gives what a fresh analysis gives', () => {
+    for (let seed = 21; seed <= 26; seed++) {
+      const next = random(seed);
+      const inventory = new Inventory();
+      inventory.setFile(parseManifest('other.yaml', join(randomFile(next, 3))));
+      let mine = randomFile(next, 8);
+      const original = join(mine);
+      let file = parseManifest('mine.yaml', original);
+      inventory.setFile(file);
+      const analysis = new IncrementalAnalysis();
+      analysis.analyze(file, inventory);
+      const scratch = inventory.scratch();
+      const fork = analysis.forkFor('mine.yaml', scratch);
+      fork.analyze(file, scratch);
+      assert.equal(fork.analysedDocuments, 0, `seed ${seed}: nothing changed, nothing is analysed again`);
+      for (let step = 0; step < 10; step++) {
+        mine = edit(next, mine);
+        file = parseManifest('mine.yaml', join(mine), file);
+        scratch.setFile(file);
+        const forked = fork.analyze(file, scratch);
+        const fresh = new Inventory();
+        for (const other of scratch.allFiles()) fresh.setFile(parseManifest(other.uri, other.text));
+        assert.deepEqual(shown(forked), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), `seed ${seed}, step ${step}`);
+      }
+      assert.equal(inventory.getFile('mine.yaml')?.text, original, 'the inventory itself is untouched');
+    }
+  });
+
   it('analyses only the edited document when nothing else depends on it', () => {
     const next = random(7);
     const documents = [...randomFile(next, 20), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: edited}\ndata: {a: "1"}\n'];

@@ -48,7 +48,7 @@ export class Inventory {
   /** Per-namespace indexes of selectors and of pod labels, so that matching them is not a scan per resource. */
   private labelIndexes = new Map<string, LabelIndex<Resource>>();
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
-  private readonly log = new ReadLog(groupsOf);
+  private log = new ReadLog(groupsOf);
 
   /** Answers to per-resource questions asked by several rules, kept until the inventory changes. */
   private answers = new Map<string, WeakMap<object, unknown>>();
@@ -85,11 +85,15 @@ export class Inventory {
     return this.log.unchangedSince(reads);
   }
 
-  /** An inventory of the same files and cluster, to try edits on without changing what others see. */
+  /**
+   * An inventory of the same files and cluster, to try edits on without changing what others see. Its read
+   * log goes on from this one's, so what an analysis of this inventory recorded still holds on the copy.
+   */
   scratch(): Inventory {
     const copy = new Inventory();
     for (const file of this.files.values()) copy.files.set(file.uri, file);
     copy.clusterResources = this.clusterResources;
+    copy.log = this.log.copy();
     return copy;
   }
 

@@ -17,6 +17,14 @@ export class ReadLog {
 
   constructor(private readonly groupsOf: (resource: Resource) => string[]) {}
 
+  /** A log that goes on from this one's generations: reads recorded here hold there until a group moves there. */
+  copy(): ReadLog {
+    const copy = new ReadLog(this.groupsOf);
+    for (const [group, generation] of this.generations) copy.generations.set(group, generation);
+    copy.epoch = this.epoch;
+    return copy;
+  }
+
   read(group: string): void {
     if (this.recording && !this.recording.has(group)) this.recording.set(group, this.generation(group));
   }

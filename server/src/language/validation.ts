@@ -59,6 +59,11 @@ export class Validation {
 
   constructor(private readonly host: ValidationHost) {}
 
+  /** An analysis of a scratch copy of the inventory that starts from what the validation analysed of `uri`. */
+  analysisOnScratch(uri: string, scratch: Inventory): IncrementalAnalysis {
+    return this.analysis.forkFor(uri, scratch);
+  }
+
   /** The current findings of an open document (cached by version). */
   findingsFor(uri: string): Finding[] {
     const doc = this.host.documents.get(uri);

@@ -79,6 +79,34 @@ export class IncrementalAnalysis {
     return findings.sort(compareFindings);
   }
 
+  /**
+   * An analysis that starts from this one's state of a file, for work on a scratch copy of the inventory
+   * (Fix all tries its edits there): what this one analysed, and the copy did not change, is reused. The
+   * copy's read log must go on from this inventory's (Inventory.scratch does that).
+   */
+  forkFor(uri: string, scratch: Inventory): IncrementalAnalysis {
+    const fork = new IncrementalAnalysis();
+    const state = this.files.get(uri);
+    if (!state) return fork;
+    // The fixes of reused findings are edits of this state's text: they hold on the fork while its file has that text.
+    const start = state.file;
+    const sameText = new WeakMap<ManifestFile, boolean>();
+    const unchanged = (file: ManifestFile) => sameText.get(file) ?? sameText.set(file, file === start || file.text === start.text).get(file)!;
+    const refresh = fork.currentFixes(uri);
+    const ownFinding = (finding: Finding): Finding => {
+      const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(finding)) as Finding;
+      keepFixesCurrent(copy, () => {
+        const now = fork.files.get(uri)?.file;
+        // The finding's own fixes follow this analysis: once it has moved on, they are no edits of `start`.
+        return now && (!unchanged(now) || this.files.get(uri)?.file !== start) ? refresh(copy) : undefined;
+      });
+      return copy;
+    };
+    const entries = new Map([...state.entries].map(([parsed, list]) => [parsed, list.map((entry) => ({ ...entry, findings: entry.findings.map(ownFinding) }))]));
+    fork.files.set(uri, { ...state, inventory: scratch, entries });
+    return fork;
+  }
+
   /** Forgets a file (closed, or analysed on its own from now on). */
   forget(uri: string): void {
     this.files.delete(uri);
