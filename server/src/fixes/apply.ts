@@ -195,9 +195,13 @@ function* tryTogether(
   const fixedSignatures = new Set(batch.map(signature));
   const moved = offsetAfterEdits(edits);
   const afterByRule = groupBy(after, (f) => `${f.ruleId}|${subject(f)}`);
-  let rejected =
-    after.some((f) => fixedSignatures.has(signature(f))) ||
-    batch.some((f, i) => survives(f, fixes[i].title, f.range ? moved(file.lines.offset(f.range.start)) : undefined, afterByRule.get(`${f.ruleId}|${subject(f)}`) ?? [], reparsed));
+  let rejected = after.some((f) => fixedSignatures.has(signature(f)));
+  for (const [i, f] of batch.entries()) {
+    if (rejected) break;
+    rejected = survives(f, fixes[i].title, f.range ? moved(file.lines.offset(f.range.start)) : undefined, afterByRule.get(`${f.ruleId}|${subject(f)}`) ?? [], reparsed);
+    // Telling whether a finding survived may write the fixes of those found after it: a server answers in between.
+    yield;
+  }
   if (!rejected && !alone) {
     const earlier = new Set(current.findings.map(signature));
     const subjects = new Set(batch.map(subject));

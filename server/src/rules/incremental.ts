@@ -7,6 +7,8 @@ import type { Finding } from './types';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
+const REUSED_PER_STEP = 500;
+
 /** A document's findings, where they were computed and what they asked of the inventory. */
 interface Entry {
   findings: Finding[];
@@ -68,6 +70,9 @@ export class IncrementalAnalysis {
       if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, state, this.currentFixes(file.uri));
       if (!entry) {
         entry = this.analyseDocument(file, document, lines[i], inventory, options);
+        yield;
+      } else if (i % REUSED_PER_STEP === REUSED_PER_STEP - 1) {
+        // Reusing (or moving) thousands of entries takes a while too: a server answers requests in between.
         yield;
       }
       const list = state.entries.get(document.parsed);
