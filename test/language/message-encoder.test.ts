@@ -27,6 +27,16 @@ describe('reusingDiagnosticsEncoder', () => {
     assert.match(Buffer.from(await encoder.encode(publish([kept], 3), OPTIONS)).toString('utf8'), /"message":"kept"/);
   });
 
+  it('writes a smaller publish after a larger one whole, with nothing of the one before', async () => {
+    const encoder = reusingDiagnosticsEncoder();
+    const large = publish(Array.from({ length: 50 }, (_, i) => diagnostic(i, `finding ${i}`)), 1);
+    const small = publish([diagnostic(1, 'one')], 2);
+    const first = Buffer.from(await encoder.encode(large, OPTIONS)).toString('utf8');
+    const second = Buffer.from(await encoder.encode(small, OPTIONS)).toString('utf8');
+    assert.equal(first, JSON.stringify(large));
+    assert.equal(second, JSON.stringify(small));
+  });
+
   it('writes every other message as JSON', async () => {
     const encoder = reusingDiagnosticsEncoder();
     const response = { jsonrpc: '2.0', id: 4, result: { contents: 'ü' } } as Message;
