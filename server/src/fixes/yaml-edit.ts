@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
+import { lineEndOf, lineStartOf } from '../manifest/text';
 import { plainBlockYaml } from './plain-yaml';
 import type { TextEdit } from './edit';
 import { styleOf, type YamlStyle } from './style';
@@ -13,17 +14,6 @@ import { styleOf, type YamlStyle } from './style';
 
 function fileOf(resource: Resource): ManifestFile | undefined {
   return resource.node && resource.file && resource.document ? resource.file : undefined;
-}
-
-function lineStartOf(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** Where the line holding `offset` ends, before its `\n` or `\r\n`. */
-function lineEndOf(text: string, offset: number): number {
-  const end = text.indexOf('\n', offset);
-  if (end === -1) return text.length;
-  return end > 0 && text[end - 1] === '\r' ? end - 1 : end;
 }
 
 /** Where the line after the one holding `offset` starts (the text's end when there is none). */

@@ -1,5 +1,17 @@
 import { countLeading } from '../sorted';
 
+/** Where the line holding `offset` starts. */
+export function lineStartOf(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** Where the line holding `offset` ends, before its `\n` or `\r\n`. */
+export function lineEndOf(text: string, offset: number): number {
+  const end = text.indexOf('\n', offset);
+  if (end === -1) return text.length;
+  return end > 0 && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+}
+
 export interface Position {
   line: number;
   character: number;
