@@ -1,4 +1,5 @@
 import { Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { lineEndOf, lineStartOf } from './text';
 
 /** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
 export interface BlockRead {
@@ -67,10 +68,30 @@ function newPair(key: Scalar, value: Node): Pair<Scalar, Node> {
   return pair;
 }
 
-function newScalar(value: unknown): Scalar {
+function newScalar(value: unknown, type: Scalar.Type): Scalar {
   const scalar = Object.create(SCALAR) as Scalar;
   scalar.value = value;
+  scalar.type = type;
   return scalar;
+}
+
+/** The scalar of a quoted value that starts at `at` and ends at `end`. */
+function quotedNode(text: string, at: number, read: { value: string; end: number }): Scalar {
+  const node = newScalar(read.value, text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE);
+  node.range = [at, read.end, read.end];
+  return node;
+}
+
+/**
+ * Sets a mapping's entry in its plain value. A key the package would read otherwise (a merge key, a null or
+ * collection key, one an object inherits) or one seen before (the package reports duplicates in its own
+ * words) leaves the text to the package.
+ */
+function setEntry(value: Record<string, unknown>, key: unknown, entry: unknown): void {
+  if (key === '__proto__' || key === '<<' || key === null || typeof key === 'object') throw OUTSIDE;
+  const name = String(key);
+  if (value[name] !== undefined) throw OUTSIDE;
+  value[name] = entry;
 }
 
 const UNSUPPORTED_CHARACTERS = /[\t\r\uFEFF]/;
@@ -99,7 +120,7 @@ class BlockReader {
     const { text } = this;
     let start = 0;
     if (text.startsWith('---')) {
-      const end = this.lineEndOf(0);
+      const end = lineEndOf(this.text, 0);
       if (!/^---(?: *(?:#.*)?)?$/.test(text.slice(0, end))) throw OUTSIDE;
       start = this.nextLine(end);
     }
@@ -113,11 +134,6 @@ class BlockReader {
   }
 
   // ---- lines ----
-
-  private lineEndOf(at: number): number {
-    const end = this.text.indexOf('\n', at);
-    return end === -1 ? this.text.length : end;
-  }
 
   private nextLine(lineEnd: number): number {
     return lineEnd < this.text.length ? lineEnd + 1 : lineEnd;
@@ -142,7 +158,7 @@ class BlockReader {
         if (commentIndent >= 0 && commentIndent !== at - lineStart) throw OUTSIDE;
         commentIndent = at - lineStart;
       }
-      lineStart = this.nextLine(this.lineEndOf(at));
+      lineStart = this.nextLine(lineEndOf(this.text, at));
     }
     this.region = { lineStart: text.length, indent: -1, commentIndent, claimed: false };
     return this.region;
@@ -161,7 +177,7 @@ class BlockReader {
 
   /** After a value that ends at `at` on its line: only spaces and a comment may follow. Returns the line's end. */
   private restOfLine(at: number): number {
-    const end = this.lineEndOf(at);
+    const end = lineEndOf(this.text, at);
     const next = this.skipSpaces(at);
     if (next < end && (this.text.charCodeAt(next) !== 0x23 || next === at)) throw OUTSIDE;
     return end;
@@ -176,20 +192,16 @@ class BlockReader {
     let nodeEnd = at;
     for (;;) {
       const key = this.key(at);
-      if (key.value === '__proto__' || key.value === '<<' || key.value === null || typeof key.value === 'object') throw OUTSIDE;
       const item = this.value(key.end, indent, true);
       map.items.push(newPair(key.node, item.node));
-      const name = String(key.value);
-      // A key seen before (or one an object inherits): the package reports duplicates in its own words.
-      if (value[name] !== undefined) throw OUTSIDE;
-      value[name] = item.value;
+      setEntry(value, key.value, item.value);
       nodeEnd = item.node.range![2];
       const next = this.region;
       if (next.indent === indent && !this.isDash(next.lineStart + indent)) {
         at = next.lineStart + indent;
         continue;
       }
-      if (next.indent > indent || next.indent === indent) throw OUTSIDE;
+      if (next.indent >= indent) throw OUTSIDE;
       break;
     }
     map.range = [(map.items[0].key as Scalar).range![0], nodeEnd, this.closing(indent, nodeEnd)];
@@ -251,7 +263,7 @@ class BlockReader {
     if (!inMap) {
       if (this.isDash(start)) throw OUTSIDE;
       const keyEnd = this.keyEndOnLine(start);
-      if (keyEnd !== undefined) return this.map(start - this.lineStartOf(start), start);
+      if (keyEnd !== undefined) return this.map(start - lineStartOf(this.text, start), start);
     }
     let read: { node: Node; value: unknown; end: number };
     if (c === 0x5b || c === 0x7b) read = new FlowReader(text, start).collection();
@@ -259,10 +271,6 @@ class BlockReader {
     else read = this.plain(start, indent);
     const lineEnd = this.restOfLine(read.end);
     return this.inline(read.node, read.value, read.end, lineEnd, indent);
-  }
-
-  private lineStartOf(at: number): number {
-    return this.text.lastIndexOf('\n', at - 1) + 1;
   }
 
   /** A one-line value ends its line; comment lines below it more indented than its collection extend its range. */
@@ -284,7 +292,7 @@ class BlockReader {
   /** Nothing after `key:` or `-` on its line: a collection on the lines below, or null. */
   private emptyOrBelow(at: number, indent: number, inMap: boolean): Read {
     const { text } = this;
-    const lineEnd = this.lineEndOf(at);
+    const lineEnd = lineEndOf(this.text, at);
     const region = this.scan(this.nextLine(lineEnd));
     const below = region.lineStart + region.indent;
     if (region.indent > indent || (inMap && region.indent === indent && this.isDash(below))) {
@@ -294,8 +302,7 @@ class BlockReader {
     }
     // Which node the comments below an empty value belong to follows rules of its own: leave those to the package.
     if (region.commentIndent >= 0) throw OUTSIDE;
-    const node = newScalar(null);
-    node.type = Scalar.PLAIN;
+    const node = newScalar(null, Scalar.PLAIN);
     // A comment after the empty value extends its range to the next token.
     node.range = [at, at, at < lineEnd ? (region.indent < 0 ? text.length : region.lineStart + region.indent) : at];
     return { node, value: null };
@@ -311,15 +318,12 @@ class BlockReader {
     let value: unknown;
     let end: number;
     if (c === 0x22 || c === 0x27) {
-      const read = this.quoted(at);
-      ({ node, value, end } = read);
+      ({ node, value, end } = this.quoted(at));
     } else {
       const keyEnd = this.keyEndOnLine(at);
       if (keyEnd === undefined) throw OUTSIDE;
-      const source = text.slice(at, keyEnd);
-      value = plainValue(source);
-      node = newScalar(value);
-      node.type = Scalar.PLAIN;
+      value = plainValue(text.slice(at, keyEnd));
+      node = newScalar(value, Scalar.PLAIN);
       end = keyEnd;
     }
     if (text.charCodeAt(end) !== 0x3a) throw OUTSIDE;
@@ -331,7 +335,7 @@ class BlockReader {
   private keyEndOnLine(at: number): number | undefined {
     const { text } = this;
     if (startsOutsidePlain(text, at)) return undefined;
-    const lineEnd = this.lineEndOf(at);
+    const lineEnd = lineEndOf(this.text, at);
     for (let i = at + 1; i < lineEnd; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x3a) {
@@ -351,7 +355,7 @@ class BlockReader {
   private plain(at: number, indent: number): { node: Scalar; value: unknown; end: number } {
     const { text } = this;
     if (startsOutsidePlain(text, at)) throw OUTSIDE;
-    const lineEnd = this.lineEndOf(at);
+    const lineEnd = lineEndOf(this.text, at);
     let end = lineEnd;
     let commented = false;
     for (let i = at + 1; i < lineEnd; i++) {
@@ -364,21 +368,19 @@ class BlockReader {
       if (c === 0x3a && (i + 1 === lineEnd || text.charCodeAt(i + 1) === 0x20)) throw OUTSIDE;
     }
     while (text.charCodeAt(end - 1) === 0x20) end--;
-    let source = text.slice(at, end);
-    if (!commented) ({ source, end } = this.continuation(source, end, lineEnd, indent));
-    const value = plainValue(source);
-    const node = newScalar(value);
-    node.type = Scalar.PLAIN;
+    const lines = [text.slice(at, end)];
+    if (!commented) end = this.continuation(lines, end, lineEnd, indent);
+    const value = plainValue(fold(lines));
+    const node = newScalar(value, Scalar.PLAIN);
     node.range = [at, end, end];
     return { node, value, end };
   }
 
   /**
-   * The lines that continue a plain scalar: more indented than its collection, folded into it (a line
-   * break becomes a space, each empty line a line break). Lines that could be read as anything else
-   * (a comment, a key, an indicator) are left to the package.
+   * Adds to `lines` (empty ones included) the lines that continue a plain scalar, more indented than its
+   * collection, and returns where the last ends. A line that holds a comment or a key is left to the package.
    */
-  private continuation(source: string, end: number, lineEnd: number, indent: number): { source: string; end: number } {
+  private continuation(lines: string[], end: number, lineEnd: number, indent: number): number {
     const { text } = this;
     for (;;) {
       let next = lineEnd + 1;
@@ -386,7 +388,7 @@ class BlockReader {
       let content = -1;
       while (next < text.length) {
         const start = this.skipSpaces(next);
-        const nextEnd = this.lineEndOf(start);
+        const nextEnd = lineEndOf(text, start);
         if (start < nextEnd) {
           content = start;
           break;
@@ -395,28 +397,23 @@ class BlockReader {
         next = nextEnd + 1;
       }
       // A comment line ends the scalar; content more indented after it is the package's to report.
-      if (content < 0 || content - next <= indent || text.charCodeAt(content) === 0x23) return { source, end };
-      const contentEnd = this.lineEndOf(content);
+      if (content < 0 || content - next <= indent || text.charCodeAt(content) === 0x23) return end;
+      const contentEnd = lineEndOf(text, content);
       let last = contentEnd;
       while (text.charCodeAt(last - 1) === 0x20) last--;
       const line = text.slice(content, last);
       if (CONTINUATION_OUTSIDE.test(line)) throw OUTSIDE;
-      source += breaks > 0 ? '\n'.repeat(breaks) : ' ';
-      source += line;
+      for (let i = 0; i < breaks; i++) lines.push('');
+      lines.push(line);
       end = last;
       lineEnd = contentEnd;
     }
   }
 
-
   /** A quoted scalar; a single-quoted value (`indent` given: its collection's column) may go on over more indented lines. */
   private quoted(at: number, indent?: number): { node: Scalar; value: string; end: number } {
-    const lineEnd = this.lineEndOf(at);
-    const read = indent !== undefined && this.text.charCodeAt(at) === 0x27 ? this.singleQuotedLines(at, indent) : quotedScalar(this.text, at, lineEnd);
-    const node = newScalar(read.value);
-    node.type = this.text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
-    node.range = [at, read.end, read.end];
-    return { node, value: read.value, end: read.end };
+    const read = indent !== undefined && this.text.charCodeAt(at) === 0x27 ? this.singleQuotedLines(at, indent) : quotedScalar(this.text, at, lineEndOf(this.text, at));
+    return { node: quotedNode(this.text, at, read), value: read.value, end: read.end };
   }
 
   /** A single-quoted scalar, on one line or over several, folded: a line break becomes a space, each empty line a line break. */
@@ -434,18 +431,7 @@ class BlockReader {
     for (const line of lines.slice(1)) if (line.trim() !== '' && line.length - line.trimStart().length <= indent) throw OUTSIDE;
     const trimmed = lines.map((line, i) => (i === 0 ? line.trimEnd() : i === lines.length - 1 ? line.trimStart() : line.trim()));
     if (trimmed[0] === '' || trimmed[trimmed.length - 1] === '') throw OUTSIDE;
-    let value = trimmed[0];
-    let breaks = 0;
-    for (const line of trimmed.slice(1)) {
-      if (line === '') {
-        breaks++;
-        continue;
-      }
-      value += breaks > 0 ? '\n'.repeat(breaks) : ' ';
-      value += line;
-      breaks = 0;
-    }
-    return { value: value.replaceAll("''", "'"), end: close + 1 };
+    return { value: fold(trimmed).replaceAll("''", "'"), end: close + 1 };
   }
 
   /** A `|` or `>` scalar whose header is at `at`, in a collection at column `indent`. */
@@ -465,7 +451,7 @@ class BlockReader {
     let end = lineStart;
     let blankRun = 0;
     while (lineStart < text.length) {
-      const lineEnd = this.lineEndOf(lineStart);
+      const lineEnd = lineEndOf(this.text, lineStart);
       const spaces = this.skipSpaces(lineStart) - lineStart;
       if (lineStart + spaces === lineEnd) {
         if (contentIndent < 0 ? spaces > 0 : spaces > contentIndent) throw OUTSIDE;
@@ -487,12 +473,11 @@ class BlockReader {
       lineStart = lineEnd + 1;
       end = lineStart;
     }
-    if (contentIndent < 0) throw OUTSIDE;
+    if (contentIndent < 0 || (folded && lines[0] === '')) throw OUTSIDE;
     lines.length -= blankRun;
     const body = folded ? fold(lines) : lines.join('\n');
     const value = strip ? body : `${body}\n`;
-    const node = newScalar(value);
-    node.type = folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
+    const node = newScalar(value, folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL);
     node.range = [at, end, end];
     const region = this.scan(end);
     if (region.indent > indent || region.commentIndent > indent) throw OUTSIDE;
@@ -500,20 +485,22 @@ class BlockReader {
   }
 }
 
-/** Folded scalar lines (none more indented): single line breaks become spaces, runs of empty lines stay breaks. */
-function fold(lines: string[]): string {
-  let out = '';
+/**
+ * Lines of a scalar folded into one (the first not empty, none more indented): a single line break becomes
+ * a space, and each empty line between two lines a line break.
+ */
+function fold(lines: readonly string[]): string {
+  let out = lines[0];
   let breaks = 0;
-  for (const [i, line] of lines.entries()) {
-    if (line === '') {
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] === '') {
       breaks++;
       continue;
     }
-    if (i > 0) out += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+    out += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+    out += lines[i];
     breaks = 0;
-    out += line;
   }
-  if (lines[0] === '') throw OUTSIDE;
   return out;
 }
 
@@ -587,13 +574,9 @@ class FlowReader {
           this.at++;
           if (text.charCodeAt(this.at) !== 0x20) throw OUTSIDE;
           this.spaces();
-          const key = item.value;
-          if (key === '__proto__' || key === '<<' || key === null || typeof key === 'object') throw OUTSIDE;
           const entry = this.item(true);
           (node as YAMLMap).items.push(newPair(item.node as Scalar, entry.node));
-          const name = String(key);
-          if ((value as Record<string, unknown>)[name] !== undefined) throw OUTSIDE;
-          (value as Record<string, unknown>)[name] = entry.value;
+          setEntry(value as Record<string, unknown>, item.value, entry.value);
         } else {
           (node as YAMLSeq).items.push(item.node);
           (value as unknown[]).push(item.value);
@@ -625,10 +608,8 @@ class FlowReader {
       return this.spacedAfter(read);
     }
     if (c === 0x22 || c === 0x27) {
-      const read = quotedScalar(text, this.at, lineEndFrom(text, this.at));
-      const node = newScalar(read.value);
-      node.type = c === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
-      node.range = [this.at, read.end, read.end];
+      const read = quotedScalar(text, this.at, lineEndOf(text, this.at));
+      const node = quotedNode(text, this.at, read);
       this.at = read.end;
       return this.spacedAfter({ node, value: read.value });
     }
@@ -650,8 +631,7 @@ class FlowReader {
     let valueEnd = end;
     while (text.charCodeAt(valueEnd - 1) === 0x20) valueEnd--;
     const value = plainValue(text.slice(start, valueEnd));
-    const node = newScalar(value);
-    node.type = Scalar.PLAIN;
+    const node = newScalar(value, Scalar.PLAIN);
     node.range = [start, valueEnd, valueEnd];
     this.at = valueEnd;
     return this.spacedAfter({ node, value });
@@ -668,11 +648,6 @@ class FlowReader {
 const FLOW_INDICATORS = ',[]{}';
 /** A continuation line that holds a comment or a key. */
 const CONTINUATION_OUTSIDE = /: | #|:$/;
-
-function lineEndFrom(text: string, at: number): number {
-  const end = text.indexOf('\n', at);
-  return end === -1 ? text.length : end;
-}
 
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
