@@ -59,7 +59,9 @@ export function* fixFileInSteps(
   const stuck = new Set<string>();
   // Texts already passed through: two fixes that undo each other must not loop.
   const seen = new Set<string>([text]);
-  let current: Fixed = { text, file: yield* parseManifestInSteps(uri, text, inventory.getFile(uri)), findings: [] };
+  const known = inventory.getFile(uri);
+  // The inventory's own parse of this very text (the editor's) is kept: its documents are analysed already.
+  let current: Fixed = { text, file: known?.text === text ? known : yield* parseManifestInSteps(uri, text, known), findings: [] };
   inventory.setFile(current.file);
   current.findings = (yield* analyze(current.file, inventory, options)).filter((f) => f.uri === uri);
   for (let round = 0; round < 500; round++) {
@@ -196,8 +198,8 @@ function* tryTogether(
   const moved = offsetAfterEdits(edits);
   const afterByRule = groupBy(after, (f) => `${f.ruleId}|${subject(f)}`);
   let rejected = after.some((f) => fixedSignatures.has(signature(f)));
-  for (const [i, f] of batch.entries()) {
-    if (rejected) break;
+  for (let i = 0; i < batch.length && !rejected; i++) {
+    const f = batch[i];
     rejected = survives(f, fixes[i].title, f.range ? moved(file.lines.offset(f.range.start)) : undefined, afterByRule.get(`${f.ruleId}|${subject(f)}`) ?? [], reparsed);
     // Telling whether a finding survived may write the fixes of those found after it: a server answers in between.
     yield;

@@ -93,18 +93,13 @@ export class IncrementalAnalysis {
     const fork = new IncrementalAnalysis();
     const state = this.files.get(uri);
     if (!state) return fork;
-    // The fixes of reused findings are edits of this state's text: they hold on the fork while its file has that text.
+    // A reused finding's own fixes are edits of this state's file, as long as this analysis stays at it:
+    // the fork keeps them while it is at that file too, and computes them again on its own file otherwise.
     const start = state.file;
-    const sameText = new WeakMap<ManifestFile, boolean>();
-    const unchanged = (file: ManifestFile) => sameText.get(file) ?? sameText.set(file, file === start || file.text === start.text).get(file)!;
     const refresh = fork.currentFixes(uri);
     const ownFinding = (finding: Finding): Finding => {
       const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(finding)) as Finding;
-      keepFixesCurrent(copy, () => {
-        const now = fork.files.get(uri)?.file;
-        // The finding's own fixes follow this analysis: once it has moved on, they are no edits of `start`.
-        return now && (!unchanged(now) || this.files.get(uri)?.file !== start) ? refresh(copy) : undefined;
-      });
+      keepFixesCurrent(copy, () => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy)));
       return copy;
     };
     const entries = new Map([...state.entries].map(([parsed, list]) => [parsed, list.map((entry) => ({ ...entry, findings: entry.findings.map(ownFinding) }))]));
