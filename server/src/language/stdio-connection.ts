@@ -20,14 +20,15 @@ export function createStdioConnection(): Connection {
   const exit = () => process.exit(shutdown ? 0 : 1);
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
-  const log = (...args: unknown[]) => connection.console.log(format(...args));
+  const to = (write: (message: string) => void) => (...args: unknown[]) => write(format(...args));
+  const log = to((message) => connection.console.log(message));
   Object.assign(console, {
     log,
-    info: (...args: unknown[]) => connection.console.info(format(...args)),
     debug: log,
-    warn: (...args: unknown[]) => connection.console.warn(format(...args)),
-    error: (...args: unknown[]) => connection.console.error(format(...args)),
-    trace: (...args: unknown[]) => connection.console.log(format(...args)),
+    trace: log,
+    info: to((message) => connection.console.info(message)),
+    warn: to((message) => connection.console.warn(message)),
+    error: to((message) => connection.console.error(message)),
   });
   return connection;
 }
