@@ -96,7 +96,7 @@ describe('readBlockYaml', () => {
   });
 
   it('places comments and blank lines in the ranges the package gives them', () => {
-    const texts = [
+    readsAsThePackage([
       'a: 1 # c\nb:\n  c: x\n  d:\n  - 1\n  - y: 2\n    z: "q"\n  # trailing\ne: [1, {f: g}]\n\n',
       'a:\n  x: 1\n\n  # c\n\n  # d\nb: 2\n# e\n\n',
       'a:\n  b:\n    x: 1\n    # c\n  y: 2\n',
@@ -108,18 +108,16 @@ describe('readBlockYaml', () => {
       '---\n# c\nk: v   \n',
       'a: |\n  line1\n\n  line2\n\nb: >-\n  x\n  y\n\n  z\nc: 1',
       'a:\n  s: |\n    text\n  # c\nb: 1\n',
-    ];
-    readsAsThePackage(texts);
+    ]);
   });
 
   it('folds scalars written over several lines as the package does', () => {
-    const texts = [
+    readsAsThePackage([
       'description: Refresh indicates if the latest revision\n  should be used\n\n  --dry-run` or "quoted"\n\n\n  - not an item\nnext: 1\n',
       '- one\n  two\n- three\n',
       "a:\n  description: 'AllowEmpty allows apps have zero live resources\n    (default: false)''s\n\n    end'\n  b: 2\n",
       "k: 'it''s\n  fine' # c\n",
-    ];
-    readsAsThePackage(texts);
+    ]);
   });
 
   it('leaves to the package what it does not read: anchors, tags, multi-line scalars, tabs, CR line ends, errors', () => {
