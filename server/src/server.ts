@@ -13,7 +13,7 @@ import {
   type Diagnostic,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { openDocuments } from './language/open-document';
 import { fixFileInSteps, preferredFix } from './fixes/apply';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
@@ -40,7 +40,7 @@ if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.
 const connection = process.argv.includes('--stdio') ? createStdioConnection() : createConnection(ProposedFeatures.all);
 const logError = (message: string) => connection.console.error(`kube-resilience: ${message}`);
 keepServingOnUncaught(logError);
-const documents = new TextDocuments(TextDocument);
+const documents = new TextDocuments(openDocuments);
 const inventory = new Inventory();
 let settings: ServerSettings = DEFAULT_SETTINGS;
 let cluster: ClusterInfo | undefined;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { editInsideIgnoredDocument } from '../../server/src/manifest/ignored-edit';
-import { parseManifest } from '../../server/src/manifest/parse';
+import { changeInsideIgnoredDocument } from '../../server/src/manifest/ignored-edit';
+import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
+import { changeBetween } from '../../server/src/manifest/text';
 
 /** A CustomResourceDefinition of `properties` schema fields, each with a description line: about 100 characters a field. */
 function crd(properties: number): string {
@@ -19,6 +20,11 @@ function typedAtEndOf(text: string, line: string, typed: string): string {
 }
 
 const previous = parseManifest('file:///crds.yaml', HUGE);
+
+/** Whether the change from the file's text to `text` lies inside an ignored document. */
+function editInsideIgnoredDocument(file: ManifestFile, text: string): boolean {
+  return changeInsideIgnoredDocument(file, changeBetween(file.text, text));
+}
 
 describe('an edit that may keep the previous parse: inside one indented line of a huge document no rule reads', () => {
   it('holds for a letter typed into a description of a 2,000-field CRD', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { documentAt, parseManifest, parseManifestInSteps, resourceFromObject, type ManifestFile } from '../../server/src/manifest/parse';
+import { documentAt, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
+import type { TextChange } from '../../server/src/manifest/text';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -156,6 +157,79 @@ describe('parseManifest', () => {
       assert.equal(a.resources[0].file, a);
       assert.equal(b.resources[0].file, b);
     });
+  });
+});
+
+describe('parseManifestAfterChanges', () => {
+  const PARTS = [service('p-a'), service('p-b'), 'kind: ConfigMap\n', '# only a comment\n', 'a: [1\n', 'x: {{ .Values.x }}\n', '...\n', 'apiVersion: v1\n'];
+  function random(seed: number): () => number {
+    let state = seed >>> 0;
+    return () => ((state = (state * 1664525 + 1013904223) >>> 0), state / 2 ** 32);
+  }
+  /** A file whose whole text must not be read: the changes are followed from its documents. */
+  function unread(file: ManifestFile): ManifestFile {
+    return Object.defineProperty(file, 'text', {
+      get() {
+        throw new Error('the whole text was read');
+      },
+    });
+  }
+
+  it('after random changes, one or several at a time, gives what a parse of the new text gives', () => {
+    const next = random(3);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+    for (let round = 0; round < 300; round++) {
+      let text = Array.from({ length: 1 + Math.floor(next() * 5) }, () => pick(PARTS)).join(next() < 0.8 ? '---\n' : '');
+      let previous = parseManifest('r.yaml', text);
+      for (let edit = 0; edit < 4; edit++) {
+        const changes: TextChange[] = [];
+        for (let k = 0; k < 1 + Math.floor(next() * 3); k++) {
+          const start = Math.floor(next() * (text.length + 1));
+          const change = { start, end: Math.min(text.length, start + Math.floor(next() * 6)), text: pick(['', 'x', '\n', '---\n', ': ', 'kind: Pod\n', '{{']) };
+          text = text.slice(0, change.start) + change.text + text.slice(change.end);
+          changes.push(change);
+        }
+        const file = parseManifestAfterChanges(text ? unread(previous) : previous, changes);
+        const fresh = parseManifest('r.yaml', text);
+        const context = JSON.stringify(text);
+        assert.deepEqual(file.documents.map((d) => [d.offset, d.text]), fresh.documents.map((d) => [d.offset, d.text]), context);
+        assert.deepEqual(names(file), names(fresh), context);
+        assert.deepEqual([file.looksLikeKubernetes, file.templateAt, file.clusterSnapshot], [fresh.looksLikeKubernetes, fresh.templateAt, fresh.clusterSnapshot], context);
+        assert.deepEqual(errors(file), errors(fresh), context);
+        for (let offset = 0; offset <= text.length; offset++) assert.deepEqual(file.lines.position(offset), fresh.lines.position(offset), `${context} at ${offset}`);
+        for (let line = 0; line < fresh.lines.lineCount; line++) assert.equal(file.lines.lineText(line), fresh.lines.lineText(line), `${context} line ${line}`);
+        assert.equal(file.lines.lineCount, fresh.lines.lineCount, context);
+        assert.equal(file.text, text, 'the new file joins its text when asked');
+        assert.ok(sameText(file, fresh));
+        previous = file;
+      }
+    }
+  });
+
+  it('keeps the parses of the documents a change did not touch', () => {
+    const text = [service('k-a'), service('k-b'), service('k-c')].join('---\n');
+    const before = parseManifest('k.yaml', text);
+    const at = text.indexOf('app: k-b') + 'app: k-b'.length;
+    const after = parseManifestAfterChanges(unread(before), [{ start: at, end: at, text: '2' }]);
+    assert.equal(after.documents[0].parsed, before.documents[0].parsed);
+    assert.equal(after.documents[2].parsed, before.documents[2].parsed);
+    assert.equal(after.resources[1].object.spec.selector.app, 'k-b2');
+  });
+
+  it('reads a JSON file whole, as parseManifest does', () => {
+    const text = '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "j"}}\n';
+    const at = text.indexOf('"j"') + 2;
+    const after = parseManifestAfterChanges(parseManifest('j.json', text), [{ start: at, end: at, text: '\n---\n' }]);
+    assert.deepEqual(after.documents.length, 1);
+  });
+});
+
+describe('sameText', () => {
+  it('compares the documents of two files, whichever way they were parsed', () => {
+    const a = parseManifest('s.yaml', `${service('s')}---\n${service('t')}`);
+    assert.ok(sameText(a, parseManifest('s.yaml', `${service('s')}---\n${service('t')}`)));
+    assert.ok(!sameText(a, parseManifest('s.yaml', `${service('s')}---\n${service('u')}`)));
+    assert.ok(!sameText(a, parseManifest('s.yaml', service('s'))));
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitDocuments, splitDocumentsAfterEdit } from '../../server/src/manifest/split';
+import { combinedChange, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit } from '../../server/src/manifest/split';
+import type { TextChange } from '../../server/src/manifest/text';
 
 const texts = (text: string) => splitDocuments(text).map((c) => c.text);
 
@@ -30,12 +31,14 @@ describe('splitDocuments', () => {
   });
 });
 
+const LINES = ['---', '...', '--- # next', '... # end', '---x', '...more', 'a: 1', 'b: |', '  ---', '', '- item', '# ---', '---\r', 'c: 3\r'];
+const INSERTS = ['\n', '-', '.', 'x', '---\n', '...\n', '\n---', ' ', '\r\n'];
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => ((state = (state * 1664525 + 1013904223) >>> 0), state / 2 ** 32);
+}
+
 describe('splitDocumentsAfterEdit', () => {
-  const LINES = ['---', '...', '--- # next', '... # end', '---x', '...more', 'a: 1', 'b: |', '  ---', '', '- item', '# ---', '---\r', 'c: 3\r'];
-  function random(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => ((state = (state * 1664525 + 1013904223) >>> 0), state / 2 ** 32);
-  }
 
   it('gives what splitting the whole new text gives, after random edits of markers, lines and newlines', () => {
     const next = random(7);
@@ -45,7 +48,7 @@ describe('splitDocumentsAfterEdit', () => {
       const before = lines.join('\n') + (next() < 0.7 ? '\n' : '');
       const start = Math.floor(next() * (before.length + 1));
       const end = Math.min(before.length, start + Math.floor(next() * 12));
-      const inserted = Array.from({ length: Math.floor(next() * 3) }, () => pick(['\n', '-', '.', 'x', '---\n', '...\n', '\n---', ' ', '\r\n'])).join('');
+      const inserted = Array.from({ length: Math.floor(next() * 3) }, () => pick(INSERTS)).join('');
       const after = before.slice(0, start) + inserted + before.slice(end);
       const split = splitDocumentsAfterEdit(splitDocuments(before), before, after);
       assert.deepEqual(split.chunks, splitDocuments(after), `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
@@ -69,5 +72,57 @@ describe('splitDocumentsAfterEdit', () => {
     const docs = ['a: 1\n', '---\nb: 2\n', '---\nc: 3\n'];
     const split = splitDocumentsAfterEdit(splitDocuments(docs.join('')), docs.join(''), docs.join('').replace('b: 2', 'b: 22'));
     assert.deepEqual([split.head, split.tail, split.chunks.length], [1, 1, 3]);
+  });
+});
+
+describe('splitAfterChange', () => {
+  it('gives what splitting the whole new text gives, from the chunks and the change alone', () => {
+    const next = random(11);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+    for (let round = 0; round < 3000; round++) {
+      const before = Array.from({ length: 1 + Math.floor(next() * 14) }, () => pick(LINES)).join('\n') + (next() < 0.7 ? '\n' : '');
+      const start = Math.floor(next() * (before.length + 1));
+      const change = { start, end: Math.min(before.length, start + Math.floor(next() * 12)), text: Array.from({ length: Math.floor(next() * 3) }, () => pick(INSERTS)).join('') };
+      const after = before.slice(0, change.start) + change.text + before.slice(change.end);
+      const previous = splitDocuments(before);
+      const split = splitAfterChange(previous, change);
+      if (!split) {
+        assert.equal(after, '', 'only a text left empty is left to the whole text');
+        continue;
+      }
+      assert.deepEqual(split.chunks, splitDocuments(after), `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+      for (let i = 0; i < split.head; i++) assert.equal(split.chunks[i].text, previous[i].text);
+      for (let k = 1; k <= split.tail; k++) assert.equal(split.chunks[split.chunks.length - k].text, previous[previous.length - k].text);
+    }
+  });
+
+  it('splits again only the chunks around the change', () => {
+    const chunks = splitDocuments(['a: 1\n', '---\nb: 2\n', '---\nc: 3\n', '---\nd: 4\n', '---\ne: 5\n'].join(''));
+    const at = chunks[2].offset + 5;
+    const split = splitAfterChange(chunks, { start: at, end: at, text: '3' })!;
+    assert.deepEqual([split.head, split.tail], [1, 1], 'the changed chunk and one on each side');
+  });
+});
+
+describe('combinedChange and sliceOfChunks', () => {
+  it('one change does what several made one after another do', () => {
+    const next = random(5);
+    for (let round = 0; round < 2000; round++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 8) }, (_, i) => `---\nk${i}: ${'v'.repeat(Math.floor(next() * 6))}\n`).join('');
+      const chunks = splitDocuments(text);
+      let current = text;
+      const changes: TextChange[] = [];
+      for (let k = 0; k < 1 + Math.floor(next() * 4); k++) {
+        const start = Math.floor(next() * (current.length + 1));
+        const change = { start, end: Math.min(current.length, start + Math.floor(next() * 5)), text: 'xy\n'.slice(0, Math.floor(next() * 4)) };
+        current = current.slice(0, change.start) + change.text + current.slice(change.end);
+        changes.push(change);
+      }
+      const combined = combinedChange(chunks, changes);
+      assert.equal(text.slice(0, combined.start) + combined.text + text.slice(combined.end), current, JSON.stringify({ text, changes }));
+      const from = Math.floor(next() * text.length);
+      const to = from + Math.floor(next() * (text.length - from + 1));
+      assert.equal(sliceOfChunks(chunks, from, to), text.slice(from, to));
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { OpenDocument } from './open-document';
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import type { Finding } from '../rules/types';
@@ -8,7 +8,7 @@ import type { ServerSettings } from '../settings';
 /** The language server's shared state, handed to each feature module. */
 export interface ServerState {
   connection: Connection;
-  documents: TextDocuments<TextDocument>;
+  documents: TextDocuments<OpenDocument>;
   inventory: Inventory;
   readonly settings: ServerSettings;
   readonly cluster: ClusterInfo | undefined;

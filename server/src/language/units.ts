@@ -178,15 +178,15 @@ export class EditorUnits {
   }
 
   /** The last render's findings on this file, moved to where their lines are in the text being edited. */
-  findingsFor(uri: string, text: string): Finding[] {
+  findingsFor(uri: string, textOf: () => string): Finding[] {
     const path = pathOf(uri);
     if (!path || !this.state.settings.render) return [];
     const { findings, texts } = this.merged();
-    const before = texts.get(path) ?? text;
     const out: Finding[] = [];
     for (const finding of findings) {
       if (finding.uri !== path || !finding.range) continue;
-      const line = moveLine(before, text, finding.range.start.line);
+      const text = textOf();
+      const line = moveLine(texts.get(path) ?? text, text, finding.range.start.line);
       const shift = line - finding.range.start.line;
       out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
     }

@@ -1,18 +1,20 @@
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
-import { editInsideIgnoredDocument } from '../manifest/ignored-edit';
-import { parseManifest } from '../manifest/parse';
+import { changeInsideIgnoredDocument } from '../manifest/ignored-edit';
+import { parseManifest, parseManifestAfterChanges, sameText, type ManifestFile } from '../manifest/parse';
+import { combinedChange } from '../manifest/split';
+import { changeBetween, type TextChange } from '../manifest/text';
 import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { toDiagnostic } from './convert';
 import { perDocument } from './guard';
+import type { OpenDocument } from './open-document';
 import { editorUnits } from './units';
 
 export interface ValidationHost {
   connection: Connection;
-  documents: TextDocuments<TextDocument>;
+  documents: TextDocuments<OpenDocument>;
   inventory: Inventory;
   enabled(): boolean;
   severities(): Record<string, SeverityOverride>;
@@ -52,8 +54,10 @@ export class Validation {
   private othersTimer: NodeJS.Timeout | undefined;
   /** Documents answered from their previous parse after an edit inside a huge CRD: parsed again when typing pauses. */
   private readonly pendingParses = new Map<string, NodeJS.Timeout>();
-  /** The text of each open document that the other open documents were last validated against. */
-  private readonly spreadTexts = new Map<string, string>();
+  /** The file of each open document that the other open documents were last validated against. */
+  private readonly spreadFiles = new Map<string, ManifestFile>();
+  /** The file parsed from each open document, and at which of its revisions: later changes are followed from there. */
+  private readonly parsedAt = new Map<string, { file: ManifestFile; revision: number }>();
   /** How many analyses of a document were run (a measure of the work, for tests). */
   validations = 0;
 
@@ -71,14 +75,14 @@ export class Validation {
     const cached = this.cache.get(uri);
     if (cached && cached.version === doc.version) return cached.findings;
     const { inventory } = this.host;
-    const file = parseManifest(uri, doc.getText(), inventory.getFile(uri));
+    const file = this.parse(doc);
     if (this.host.diskUri(uri) !== uri) inventory.removeFile(this.host.diskUri(uri));
     inventory.setFile(file);
     const options = { severities: this.host.severities(), cluster: this.host.cluster() };
     // A chart's or Kustomize root's files are analysed as they render (a patch is never a resource on its own).
     const units = editorUnits();
     const own = units?.replacesPlainAnalysis(uri) ? [] : this.analysis.analyze(file, inventory, options).filter((f) => f.uri === uri && f.range);
-    const findings = [...own, ...(units?.findingsFor(uri, doc.getText()) ?? [])];
+    const findings = [...own, ...(units?.findingsFor(uri, () => doc.getText()) ?? [])];
     this.validations++;
     this.cache.set(uri, { version: doc.version, findings });
     return findings;
@@ -133,7 +137,8 @@ export class Validation {
     this.costs.delete(uri);
     this.editedAt.delete(uri);
     this.published.delete(uri);
-    this.spreadTexts.delete(uri);
+    this.spreadFiles.delete(uri);
+    this.parsedAt.delete(uri);
     this.analysis.forget(uri);
   }
 
@@ -168,9 +173,10 @@ export class Validation {
       this.published.set(uri, findings);
       this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => this.diagnosticOf(f, uri)) });
     }
-    const text = doc.getText();
-    if (own && this.spreadTexts.get(uri) !== text) {
-      this.spreadTexts.set(uri, text);
+    const file = this.host.inventory.getFile(uri);
+    const spread = this.spreadFiles.get(uri);
+    if (own && file && (!spread || !sameText(spread, file))) {
+      this.spreadFiles.set(uri, file);
       // Other open files may depend on this one (a PDB here, its Deployment there).
       if (this.host.documents.all().length > 1) this.revalidateOpen(uri);
     }
@@ -182,11 +188,12 @@ export class Validation {
    * parsed again once typing pauses, which brings invalid-yaml if it no longer parses. Hovers and code
    * actions ask findingsFor, which parses the current text whatever is pending.
    */
-  private answeredFromPreviousParse(uri: string, doc: TextDocument): boolean {
+  private answeredFromPreviousParse(uri: string, doc: OpenDocument): boolean {
     const previous = this.host.inventory.getFile(uri);
     const published = this.published.get(uri);
     if (!previous || !published || published.some((f) => f.rendered) || editorUnits()?.replacesPlainAnalysis(uri)) return false;
-    if (!editInsideIgnoredDocument(previous, doc.getText())) return false;
+    const change = this.changeSinceParse(doc, previous);
+    if (!change || !changeInsideIgnoredDocument(previous, change)) return false;
     this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: published.map((f) => this.diagnosticOf(f, uri)) });
     this.costs.delete(uri);
     clearTimeout(this.pendingParses.get(uri));
@@ -198,6 +205,26 @@ export class Validation {
       }, IGNORED_EDIT_PARSE_MS),
     );
     return true;
+  }
+
+  /** The document's file: after an edit, the file parsed before followed through the changes made since. */
+  private parse(doc: OpenDocument): ManifestFile {
+    const previous = this.host.inventory.getFile(doc.uri);
+    const at = this.parsedAt.get(doc.uri);
+    const changes = previous && at?.file === previous ? doc.changesSince(at.revision) : undefined;
+    const file = changes ? parseManifestAfterChanges(previous!, changes) : parseManifest(doc.uri, doc.getText(), previous);
+    this.parsedAt.set(doc.uri, { file, revision: doc.revision });
+    doc.forgetChangesUpTo(doc.revision);
+    return file;
+  }
+
+  /** What changed in the document since `previous` was parsed from it; undefined when nothing did. */
+  private changeSinceParse(doc: OpenDocument, previous: ManifestFile): TextChange | undefined {
+    const at = this.parsedAt.get(doc.uri);
+    const changes = at?.file === previous ? doc.changesSince(at.revision) : undefined;
+    if (changes) return changes.length ? combinedChange(previous.documents, changes) : undefined;
+    const text = doc.getText();
+    return text === previous.text ? undefined : changeBetween(previous.text, text);
   }
 
   private diagnosticOf(finding: Finding, uri: string): Diagnostic {

@@ -1,5 +1,5 @@
 import type { ManifestDocument, ManifestFile } from './parse';
-import { commonPrefixLength, commonSuffixLength } from './text';
+import type { TextChange } from './text';
 
 /** Kinds no rule reads: an edit inside one changes no finding as long as the document still parses. */
 const KINDS_NO_RULE_READS = new Set(['CustomResourceDefinition']);
@@ -8,25 +8,22 @@ const KINDS_NO_RULE_READS = new Set(['CustomResourceDefinition']);
 const HUGE_DOCUMENT_CHARACTERS = 100_000;
 
 /**
- * Whether `text` differs from the file's parsed text only inside one indented line of a huge document
- * that no rule reads (a 23,000-line CRD) and that parsed cleanly: its kind, name and findings cannot
- * change, so its previous parse may stand until typing pauses. Whether it still parses is then checked
- * by parsing it again; the caller must do that before anything else reads the new text.
+ * Whether `change` of the file's parsed text lies inside one indented line of a huge document that no
+ * rule reads (a 23,000-line CRD) and that parsed cleanly: its kind, name and findings cannot change, so
+ * its previous parse may stand until typing pauses. Whether it still parses is then checked by parsing
+ * it again; the caller must do that before anything else reads the new text.
  */
-export function editInsideIgnoredDocument(previous: ManifestFile, text: string): boolean {
-  const old = previous.text;
-  // Most files hold no such document: they are told apart without comparing their texts.
-  if (old === text || !previous.documents.some(isIgnoredHugeDocument)) return false;
-  const start = commonPrefixLength(old, text);
-  const end = commonSuffixLength(old, text, Math.min(old.length, text.length) - start);
-  const removed = old.slice(start, old.length - end);
-  const inserted = text.slice(start, text.length - end);
-  if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return false;
-  const document = previous.documents.find((d) => start > d.offset && old.length - end < d.offset + d.text.length);
+export function changeInsideIgnoredDocument(previous: ManifestFile, change: TextChange): boolean {
+  // Most files hold no such document: they are told apart without looking at the change.
+  if (!previous.documents.some(isIgnoredHugeDocument)) return false;
+  const { start, end } = change;
+  const document = previous.documents.find((d) => start > d.offset && end < d.offset + d.text.length);
   if (!document || !isIgnoredHugeDocument(document)) return false;
+  const own = document.text;
+  if (/[\r\n]/.test(own.slice(start - document.offset, end - document.offset)) || /[\r\n]/.test(change.text)) return false;
   // An indented line holds no top-level key: apiVersion, kind and metadata stay as they were.
-  const lineStart = old.lastIndexOf('\n', start - 1) + 1;
-  return lineStart > document.offset && /^[ \t]/.test(old.slice(lineStart, lineStart + 1)) && !/^[ \t]*$/.test(old.slice(lineStart, start));
+  const lineStart = own.lastIndexOf('\n', start - document.offset - 1) + 1;
+  return lineStart > 0 && /^[ \t]/.test(own.slice(lineStart, lineStart + 1)) && !/^[ \t]*$/.test(own.slice(lineStart, start - document.offset));
 }
 
 /** A huge document that parsed cleanly and holds only kinds no rule reads. */

@@ -1,9 +1,9 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
-import { LineIndex } from './text';
+import { LineIndex, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
 import { isClusterSnapshot } from './cluster-snapshot';
-import { splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
+import { combinedChange, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
@@ -194,15 +194,50 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
 /** parseManifest, pausing after each document it parses. */
 export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile): Steps<ManifestFile> {
   const split = splitOf(uri, text, previous);
+  const lines = previous ? linesAfterEdit(previous, split, text) : new LineIndex(text);
+  return yield* parseSplitInSteps(uri, split, () => lines, text, previous);
+}
+
+/**
+ * The file `changes` (made one after another) make of `previous`, found from its documents alone: the
+ * new text is only joined when something asks for it, so a keystroke in a 100,000-line file copies no
+ * more than the documents it touched. Equal to parseManifest of the new text.
+ */
+export function parseManifestAfterChanges(previous: ManifestFile, changes: readonly TextChange[]): ManifestFile {
+  return runSteps(parseManifestAfterChangesInSteps(previous, changes));
+}
+
+/** parseManifestAfterChanges, pausing after each document it parses. */
+export function* parseManifestAfterChangesInSteps(previous: ManifestFile, changes: readonly TextChange[]): Steps<ManifestFile> {
+  const { uri } = previous;
+  const change = changes.length ? combinedChange(previous.documents, changes) : { start: 0, end: 0, text: '' };
+  const split = isJson(uri) ? undefined : splitAfterChange(previous.documents, change);
+  if (!split) {
+    const text = previous.text.slice(0, change.start) + change.text + previous.text.slice(change.end);
+    return yield* parseManifestInSteps(uri, text, previous);
+  }
+  return yield* parseSplitInSteps(uri, split, (pieces) => LineIndex.afterChange(previous.lines, change, pieces), undefined, previous);
+}
+
+/** The file of `split`; `linesOf` makes its line index, given its text in pieces. */
+function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces: PiecedText) => LineIndex, text: string | undefined, previous?: ManifestFile): Steps<ManifestFile> {
   const { chunks } = split;
   const parses = previous ? earlierParses(previous, split) : [];
-  const file: ManifestFile = {
+  let known = text;
+  // The line index reads the file's text (only once something asks for it): the file is made after it.
+  let file: ManifestFile;
+  const last = chunks[chunks.length - 1];
+  const lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(chunks, start, end), whole: () => file.text });
+  file = {
     uri,
-    text,
-    lines: previous ? linesAfterEdit(previous, split, text) : new LineIndex(text),
+    // A file parsed after changes joins its documents' texts only when something reads the whole text.
+    get text() {
+      return (known ??= chunks.map((c) => c.text).join(''));
+    },
+    lines,
     documents: [],
     resources: [],
-    looksLikeKubernetes: /(^|[\s{,"])apiVersion"?\s*:/m.test(text) && /(^|[\s{,"])kind"?\s*:/m.test(text),
+    looksLikeKubernetes: chunks.some((c) => API_VERSION_KEY.test(c.text)) && chunks.some((c) => KIND_KEY.test(c.text)),
   };
   for (const [index, chunk] of chunks.entries()) {
     let parsed = parses[index];
@@ -224,9 +259,22 @@ export function* parseManifestInSteps(uri: string, text: string, previous?: Mani
   return file;
 }
 
+// A key never spans documents (each starts at a `---` line or after a `...` line), so testing each document's text finds what testing the whole text finds.
+const API_VERSION_KEY = /(^|[\s{,"])apiVersion"?\s*:/m;
+const KIND_KEY = /(^|[\s{,"])kind"?\s*:/m;
+
+function isJson(uri: string): boolean {
+  return /\.json$/i.test(uri);
+}
+
+/** Whether two files hold the same text, told from their documents' texts (the whole texts may not be joined). */
+export function sameText(a: ManifestFile, b: ManifestFile): boolean {
+  return a === b || (a.documents.length === b.documents.length && a.documents.every((d, i) => d.text === b.documents[i].text));
+}
+
 /** The text's documents; after an edit (`previous`), found again where the text did not change. */
 function splitOf(uri: string, text: string, previous: ManifestFile | undefined): SplitAfterEdit {
-  if (/\.json$/i.test(uri)) return { chunks: [{ offset: 0, text }], head: 0, tail: 0 };
+  if (isJson(uri)) return { chunks: [{ offset: 0, text }], head: 0, tail: 0 };
   return previous ? splitDocumentsAfterEdit(previous.documents, previous.text, text) : { chunks: splitDocuments(text), head: 0, tail: 0 };
 }
 

@@ -1,4 +1,5 @@
-import { commonPrefixLength, commonSuffixLength } from './text';
+import { countLeading } from '../sorted';
+import { commonPrefixLength, commonSuffixLength, type TextChange } from './text';
 
 /** One YAML document's slice of a file. */
 export interface Chunk {
@@ -74,6 +75,55 @@ export function splitDocumentsAfterEdit(before: readonly Chunk[], beforeText: st
     head,
     tail,
   };
+}
+
+/**
+ * splitDocuments of the text `change` makes of the chunks `before`, from the chunks alone: only the chunks
+ * the change touches and one on each side are split again (a chunk starts at a line of its own or after a
+ * `...` line, so the chunks beyond those keep their place). Undefined when the change leaves nothing there,
+ * which the whole text must decide.
+ */
+export function splitAfterChange(before: readonly Chunk[], change: TextChange): SplitAfterEdit | undefined {
+  const first = Math.max(0, chunkAt(before, change.start) - 1);
+  const last = Math.min(before.length - 1, chunkAt(before, change.end) + 1);
+  const start = before[first].offset;
+  const old = before.slice(first, last + 1).map((c) => c.text).join('');
+  const text = old.slice(0, change.start - start) + change.text + old.slice(change.end - start);
+  if (text.length === 0 && (first > 0 || last < before.length - 1)) return undefined;
+  const shift = change.text.length - (change.end - change.start);
+  return {
+    chunks: [...before.slice(0, first), ...splitDocuments(text).map((c) => ({ offset: c.offset + start, text: c.text })), ...before.slice(last + 1).map((c) => ({ offset: c.offset + shift, text: c.text }))],
+    head: first,
+    tail: before.length - 1 - last,
+  };
+}
+
+/** The one change of the chunks' text that `changes`, made one after another, make together. */
+export function combinedChange(before: readonly Chunk[], changes: readonly TextChange[]): TextChange {
+  let combined = changes[0];
+  for (const next of changes.slice(1)) {
+    const combinedEnd = combined.start + combined.text.length;
+    const start = Math.min(combined.start, next.start);
+    const end = combined.end + Math.max(0, next.end - combinedEnd);
+    const current = sliceOfChunks(before, start, combined.start) + combined.text + sliceOfChunks(before, combined.end, end);
+    combined = { start, end, text: current.slice(0, next.start - start) + next.text + current.slice(next.end - start) };
+  }
+  return combined;
+}
+
+/** The chunk holding `offset` (the last one for the text's end). */
+function chunkAt(chunks: readonly Chunk[], offset: number): number {
+  return Math.max(0, countLeading(chunks.length, (i) => chunks[i].offset <= offset) - 1);
+}
+
+/** The text [start, end) of the chunks of one text. */
+export function sliceOfChunks(chunks: readonly Chunk[], start: number, end: number): string {
+  let text = '';
+  for (let i = chunkAt(chunks, start); i < chunks.length && chunks[i].offset < end; i++) {
+    const { offset, text: own } = chunks[i];
+    text += own.slice(Math.max(0, start - offset), Math.min(own.length, end - offset));
+  }
+  return text;
 }
 
 function isChunkEnd(text: string, offset: number): boolean {

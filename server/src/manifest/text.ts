@@ -22,32 +22,74 @@ export interface Range {
   end: Position;
 }
 
+/** A change of a text: [start, end) replaced by `text`. */
+export interface TextChange {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The one change that turns `before` into `after`: what lies between their common start and common end. */
+export function changeBetween(before: string, after: string): TextChange {
+  const start = commonPrefixLength(before, after);
+  const same = commonSuffixLength(before, after, Math.min(before.length, after.length) - start);
+  return { start, end: before.length - same, text: after.slice(start, after.length - same) };
+}
+
+/** A text held in pieces: its length and slices are known without joining them. */
+export interface PiecedText {
+  readonly length: number;
+  slice(start: number, end: number): string;
+  whole(): string;
+}
+
 /** Offsets in a text ↔ LSP positions (0-based lines, UTF-16 characters, which JS string indices already are). */
 export class LineIndex {
   /** The offset where each line starts. */
   private readonly starts: Int32Array;
+  private known: string | undefined;
+  private readonly pieces: PiecedText | undefined;
+  /** The text's length: positions need it, and it is known without the text. */
+  readonly length: number;
 
+  /** A text held in pieces is only joined when something reads all of it. */
   constructor(
-    readonly text: string,
+    text: string | PiecedText,
     starts?: Int32Array,
   ) {
-    this.starts = starts ?? Int32Array.from(newlinesIn(text, 0, text.length, [0]));
+    if (typeof text === 'string') this.known = text;
+    else this.pieces = text;
+    this.length = text.length;
+    this.starts = starts ?? Int32Array.from(newlinesIn(this.text, 0, this.length, [0]));
+  }
+
+  get text(): string {
+    return (this.known ??= this.pieces!.whole());
   }
 
   /**
    * The index of `text`, which is `previous.text` with [start, oldEnd) replaced by [start, newEnd): lines
    * before and after the change are taken from `previous` (a keystroke in a 100,000-line file scans one
-   * document, not the whole file). `start` must be a line start.
+   * document, not the whole file).
    */
   static afterEdit(previous: LineIndex, text: string, start: number, oldEnd: number, newEnd: number): LineIndex {
+    return LineIndex.withInserted(previous, text, { start, end: oldEnd, text: text.slice(start, newEnd) });
+  }
+
+  /** The index of the text `change` makes of `previous.text`, which only scans the inserted text for lines. */
+  static afterChange(previous: LineIndex, change: TextChange, text: PiecedText): LineIndex {
+    return LineIndex.withInserted(previous, text, change);
+  }
+
+  private static withInserted(previous: LineIndex, text: string | PiecedText, change: TextChange): LineIndex {
     const before = previous.starts;
-    const kept = firstAbove(before, start);
-    const following = firstAbove(before, oldEnd);
-    const inside = newlinesIn(text, start, newEnd, []);
+    const kept = firstAbove(before, change.start);
+    const following = firstAbove(before, change.end);
+    const inside = newlinesIn(change.text, 0, change.text.length, []);
     const starts = new Int32Array(kept + inside.length + before.length - following);
     starts.set(before.subarray(0, kept));
-    starts.set(inside, kept);
-    const shift = newEnd - oldEnd;
+    for (let i = 0; i < inside.length; i++) starts[kept + i] = inside[i] + change.start;
+    const shift = change.text.length - (change.end - change.start);
     for (let i = following, at = kept + inside.length; i < before.length; i++, at++) starts[at] = before[i] + shift;
     return new LineIndex(text, starts);
   }
@@ -58,19 +100,19 @@ export class LineIndex {
 
   /** The line of an offset (position without its character). */
   lineOf(offset: number): number {
-    return firstAbove(this.starts, Math.max(0, Math.min(offset, this.text.length))) - 1;
+    return firstAbove(this.starts, Math.max(0, Math.min(offset, this.length))) - 1;
   }
 
   position(offset: number): Position {
-    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const clamped = Math.max(0, Math.min(offset, this.length));
     const line = firstAbove(this.starts, clamped) - 1;
     return { line, character: clamped - this.starts[line] };
   }
 
   offset(position: Position): number {
-    if (position.line >= this.starts.length) return this.text.length;
+    if (position.line >= this.starts.length) return this.length;
     const start = this.starts[Math.max(0, position.line)];
-    const end = position.line + 1 < this.starts.length ? this.starts[position.line + 1] - 1 : this.text.length;
+    const end = position.line + 1 < this.starts.length ? this.starts[position.line + 1] - 1 : this.length;
     return Math.min(start + position.character, end);
   }
 
@@ -84,8 +126,8 @@ export class LineIndex {
 
   lineText(line: number): string {
     const start = this.lineStart(line);
-    const next = line + 1 < this.starts.length ? this.starts[line + 1] : this.text.length;
-    return this.text.slice(start, next).replace(/\r?\n$/, '');
+    const next = line + 1 < this.starts.length ? this.starts[line + 1] : this.length;
+    return (this.known ?? this.pieces!).slice(start, next).replace(/\r?\n$/, '');
   }
 }
 

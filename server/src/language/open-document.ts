@@ -1,0 +1,214 @@
+import { TextDocument, type Position, type Range, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import type { TextChange } from '../manifest/text';
+
+/** Past this many pieces an edit joins them: finding where an edit falls walks the pieces. */
+const MAX_PIECES = 1_000;
+/** Past this many changes, or characters in them, the log restarts: whoever follows it reads the whole text. */
+const MAX_LOGGED_CHANGES = 10_000;
+const MAX_LOGGED_CHARACTERS = 10_000_000;
+
+/**
+ * An open document whose text is kept in pieces. An edit of a 2 MB file cuts a piece or two instead of
+ * building the whole new text (V8 gives every new 2 MB string fresh memory: 3 to 7 ms a keystroke); the
+ * pieces are joined when something reads the text. It also logs its changes as offsets, so the analysis
+ * can follow them without the text (see `changesSince`).
+ *
+ * Where a text holds a carriage return, where a line ends depends on the characters around an edit: such a
+ * document is kept whole by the protocol library's own document, and logs its changes all the same.
+ */
+export class OpenDocument implements TextDocument {
+  private pieces: string[];
+  private length: number;
+  /** Where each line starts (texts without a carriage return only). */
+  private lineStarts: number[] = [];
+  /** The library's document, for texts with a carriage return. */
+  private whole: TextDocument | undefined;
+  /** Counts updates: client versions are not trusted to grow. */
+  private updates = 0;
+  private log: { update: number; change: TextChange }[] = [];
+  private loggedCharacters = 0;
+  /** The update since which the log holds every change. */
+  private logFrom = 0;
+
+  constructor(
+    readonly uri: string,
+    readonly languageId: string,
+    private currentVersion: number,
+    content: string,
+  ) {
+    this.pieces = [content];
+    this.length = content.length;
+    this.reset(content);
+  }
+
+  get version(): number {
+    return this.currentVersion;
+  }
+
+  /** Which update the text is at: `changesSince` takes it. */
+  get revision(): number {
+    return this.updates;
+  }
+
+  get lineCount(): number {
+    return this.whole ? this.whole.lineCount : this.lineStarts.length;
+  }
+
+  getText(range?: Range): string {
+    if (this.whole) return this.whole.getText(range);
+    if (this.pieces.length !== 1) this.pieces = [this.pieces.join('')];
+    const text = this.pieces[0];
+    return range ? text.substring(this.offsetAt(range.start), this.offsetAt(range.end)) : text;
+  }
+
+  positionAt(offset: number): Position {
+    if (this.whole) return this.whole.positionAt(offset);
+    const clamped = Math.max(0, Math.min(offset, this.length));
+    const line = this.lineOf(clamped);
+    return { line, character: clamped - this.lineStarts[line] };
+  }
+
+  offsetAt(position: Position): number {
+    if (this.whole) return this.whole.offsetAt(position);
+    const starts = this.lineStarts;
+    if (position.line >= starts.length) return this.length;
+    if (position.line < 0) return 0;
+    const start = starts[position.line];
+    if (position.character <= 0) return start;
+    // A character past the end of a line is the line's end, before its newline.
+    const next = position.line + 1 < starts.length ? starts[position.line + 1] - 1 : this.length;
+    return Math.min(start + position.character, next);
+  }
+
+  getLineRange(line: number): Range {
+    if (this.whole) return this.whole.getLineRange(line);
+    const last = this.lineStarts.length - 1;
+    if (line < 0) return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const at = Math.min(line, last);
+    const end = at < last ? this.lineStarts[at + 1] - 1 : this.length;
+    return { start: { line: at, character: 0 }, end: { line: at, character: end - this.lineStarts[at] } };
+  }
+
+  getEOLCharacters(line: number): string {
+    if (this.whole) return this.whole.getEOLCharacters(line);
+    return line >= 0 && line < this.lineStarts.length - 1 ? '\n' : '';
+  }
+
+  /** The changes made since `revision`, as offsets into the text each one applies to; undefined when no longer known. */
+  changesSince(revision: number): TextChange[] | undefined {
+    if (revision < this.logFrom || revision > this.updates) return undefined;
+    return this.log.filter((entry) => entry.update > revision).map((entry) => entry.change);
+  }
+
+  /** Nobody will ask for the changes up to `revision` any more. */
+  forgetChangesUpTo(revision: number): void {
+    const kept = this.log.filter((entry) => entry.update > revision);
+    for (let i = 0; i < this.log.length - kept.length; i++) this.loggedCharacters -= this.log[i].change.text.length;
+    this.log = kept;
+    this.logFrom = Math.max(this.logFrom, Math.min(revision, this.updates));
+  }
+
+  update(changes: readonly TextDocumentContentChangeEvent[], version: number): void {
+    this.updates++;
+    for (const change of changes) {
+      if (!('range' in change) || !change.range) {
+        this.pieces = [change.text];
+        this.length = change.text.length;
+        this.reset(change.text);
+        continue;
+      }
+      const range = ordered(change.range);
+      const logged = { start: this.offsetAt(range.start), end: this.offsetAt(range.end), text: change.text };
+      if (this.whole) TextDocument.update(this.whole, [change], version);
+      else if (change.text.includes('\r')) {
+        this.whole = TextDocument.create(this.uri, this.languageId, version, this.getText());
+        TextDocument.update(this.whole, [change], version);
+      } else this.replace(logged);
+      this.record(logged);
+    }
+    this.currentVersion = version;
+  }
+
+  /** A text set whole: the log starts again. */
+  private reset(text: string): void {
+    this.log = [];
+    this.loggedCharacters = 0;
+    this.logFrom = this.updates;
+    if (text.includes('\r')) {
+      this.whole = TextDocument.create(this.uri, this.languageId, this.currentVersion, text);
+      this.lineStarts = [];
+      return;
+    }
+    this.whole = undefined;
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.lineStarts = starts;
+  }
+
+  private record(change: TextChange): void {
+    this.log.push({ update: this.updates, change });
+    this.loggedCharacters += change.text.length;
+    if (this.log.length > MAX_LOGGED_CHANGES || this.loggedCharacters > MAX_LOGGED_CHARACTERS) {
+      this.log = [];
+      this.loggedCharacters = 0;
+      this.logFrom = this.updates;
+    }
+  }
+
+  private replace({ start, end, text }: TextChange): void {
+    const firstLine = this.lineOf(start);
+    const lastLine = this.lineOf(end);
+    const added: number[] = [];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) added.push(start + i + 1);
+    let starts = this.lineStarts;
+    if (added.length === lastLine - firstLine) for (let i = 0; i < added.length; i++) starts[firstLine + 1 + i] = added[i];
+    else starts = this.lineStarts = starts.slice(0, firstLine + 1).concat(added, starts.slice(lastLine + 1));
+    const shift = text.length - (end - start);
+    if (shift !== 0) for (let i = firstLine + 1 + added.length; i < starts.length; i++) starts[i] += shift;
+
+    const pieces: string[] = [];
+    let at = 0;
+    let inserted = false;
+    for (const piece of this.pieces) {
+      const pieceEnd = at + piece.length;
+      if (at < start) pieces.push(pieceEnd <= start ? piece : piece.slice(0, start - at));
+      if (!inserted && pieceEnd >= start) {
+        if (text) pieces.push(text);
+        inserted = true;
+      }
+      if (pieceEnd > end) pieces.push(at >= end ? piece : piece.slice(end - at));
+      at = pieceEnd;
+    }
+    if (!inserted && text) pieces.push(text);
+    this.pieces = pieces.length > MAX_PIECES ? [pieces.join('')] : pieces;
+    this.length += shift;
+  }
+
+  /** The line holding `offset`. */
+  private lineOf(offset: number): number {
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (starts[middle] <= offset) low = middle + 1;
+      else high = middle;
+    }
+    return low - 1;
+  }
+}
+
+/** A range whose start comes first, as the library reads a reversed one. */
+function ordered(range: Range): Range {
+  const { start, end } = range;
+  return start.line > end.line || (start.line === end.line && start.character > end.character) ? { start: end, end: start } : range;
+}
+
+/** The protocol library's document configuration for OpenDocument. */
+export const openDocuments = {
+  create: (uri: string, languageId: string, version: number, content: string) => new OpenDocument(uri, languageId, version, content),
+  update: (document: OpenDocument, changes: TextDocumentContentChangeEvent[], version: number) => {
+    document.update(changes, version);
+    return document;
+  },
+};

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { OpenDocument } from '../../server/src/language/open-document';
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => ((state = (state * 1664525 + 1013904223) >>> 0), state / 2 ** 32);
+}
+
+/** Every answer of `ours` equals the library document's, at every offset and line (and a few beyond). */
+function assertSame(ours: OpenDocument, library: TextDocument, context: string): void {
+  const text = library.getText();
+  assert.equal(ours.getText(), text, context);
+  assert.equal(ours.lineCount, library.lineCount, context);
+  for (let offset = -1; offset <= text.length + 1; offset++) assert.deepEqual(ours.positionAt(offset), library.positionAt(offset), `${context}: positionAt(${offset})`);
+  for (let line = -1; line <= library.lineCount; line++) {
+    for (let character = -1; character <= 12; character++) assert.equal(ours.offsetAt({ line, character }), library.offsetAt({ line, character }), `${context}: offsetAt(${line}:${character})`);
+    assert.deepEqual(ours.getLineRange(line), library.getLineRange(line), `${context}: getLineRange(${line})`);
+    assert.equal(ours.getEOLCharacters(line), library.getEOLCharacters(line), `${context}: getEOLCharacters(${line})`);
+  }
+}
+
+/**
+ * A random edit of `text` as a client sends it: a range (possibly reversed, or past a line's end) and new
+ * text. Its lines exist: given a line past the end, the library's own line index goes wrong.
+ */
+function randomChange(next: () => number, document: TextDocument, inserts: readonly string[]): TextDocumentContentChangeEvent {
+  const position = () => ({ line: Math.floor(next() * document.lineCount), character: Math.floor(next() * 10) });
+  const text = inserts[Math.floor(next() * inserts.length)];
+  return { range: { start: position(), end: next() < 0.5 ? position() : position() }, text };
+}
+
+describe('OpenDocument', () => {
+  it('answers as the library document does after random edits, line breaks and reversed ranges included', () => {
+    const next = random(9);
+    for (let round = 0; round < 150; round++) {
+      const start = ['a: 1\nb: 2\n', '', 'x', '---\nkind: Pod\n\n\n'][round % 4];
+      const ours = new OpenDocument('file:///d.yaml', 'yaml', 1, start);
+      const library = TextDocument.create('file:///d.yaml', 'yaml', 1, start);
+      for (let version = 2; version < 12; version++) {
+        // Each change of one update applies to the text the ones before it made.
+        const copy = TextDocument.create('file:///d.yaml', 'yaml', 1, library.getText());
+        const changes = Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
+          const change = randomChange(next, copy, ['', 'y', '\n', 'ab\ncd', '\n\n', 'kind: Service\n']);
+          TextDocument.update(copy, [change], version);
+          return change;
+        });
+        const before = library.getText();
+        TextDocument.update(library, changes, version);
+        ours.update(changes, version);
+        assert.equal(ours.version, version);
+        if (next() < 0.5) assertSame(ours, library, `round ${round}, version ${version}, from ${JSON.stringify(before)}`);
+      }
+      assertSame(ours, library, `round ${round}`);
+    }
+  });
+
+  it('keeps a text with carriage returns as the library does, before and after they appear', () => {
+    const next = random(4);
+    for (let round = 0; round < 60; round++) {
+      const start = round % 2 ? 'a: 1\r\nb: 2\r\n' : 'a: 1\nb: 2\n';
+      const ours = new OpenDocument('file:///r.yaml', 'yaml', 1, start);
+      const library = TextDocument.create('file:///r.yaml', 'yaml', 1, start);
+      for (let version = 2; version < 10; version++) {
+        const changes = [randomChange(next, library, ['', 'z', '\r', '\n', '\r\n', 'q\r\nw'])];
+        TextDocument.update(library, changes, version);
+        ours.update(changes, version);
+      }
+      assertSame(ours, library, `round ${round}`);
+    }
+  });
+
+  it('logs its changes as offsets, which rebuild the text from an earlier revision', () => {
+    const next = random(2);
+    const ours = new OpenDocument('file:///l.yaml', 'yaml', 1, 'apiVersion: v1\nkind: Service\n');
+    const library = TextDocument.create('file:///l.yaml', 'yaml', 1, ours.getText());
+    const texts = new Map([[ours.revision, ours.getText()]]);
+    for (let version = 2; version < 40; version++) {
+      const changes = [randomChange(next, library, ['', 'k', '\n', 'x\r\ny'])];
+      TextDocument.update(library, changes, version);
+      ours.update(changes, version);
+      texts.set(ours.revision, library.getText());
+    }
+    for (const [revision, text] of texts) {
+      const replayed = ours.changesSince(revision)!.reduce((current, c) => current.slice(0, c.start) + c.text + current.slice(c.end), text);
+      assert.equal(replayed, ours.getText(), `from revision ${revision}`);
+    }
+    ours.forgetChangesUpTo(20);
+    assert.equal(ours.changesSince(10), undefined, 'changes forgotten are not given in part');
+    const replayed = ours.changesSince(25)!.reduce((current, c) => current.slice(0, c.start) + c.text + current.slice(c.end), texts.get(25)!);
+    assert.equal(replayed, ours.getText(), 'changes after what was forgotten are kept');
+    assert.deepEqual(ours.changesSince(ours.revision), []);
+    assert.equal(ours.changesSince(ours.revision + 1), undefined, 'a revision it has not reached');
+  });
+
+  it('starts its log again when its whole text is replaced', () => {
+    const ours = new OpenDocument('file:///f.yaml', 'yaml', 1, 'a: 1\n');
+    const before = ours.revision;
+    ours.update([{ text: 'b: 2\n' }], 2);
+    assert.equal(ours.changesSince(before), undefined);
+    assert.deepEqual(ours.changesSince(ours.revision), []);
+    assert.equal(ours.getText(), 'b: 2\n');
+  });
+});
