@@ -211,8 +211,8 @@ export class Validation {
   private parse(doc: OpenDocument): ManifestFile {
     const previous = this.host.inventory.getFile(doc.uri);
     const at = this.parsedAt.get(doc.uri);
-    const changes = previous && at?.file === previous ? doc.changesSince(at.revision) : undefined;
-    const file = changes ? parseManifestAfterChanges(previous!, changes) : parseManifest(doc.uri, doc.getText(), previous);
+    const changes = at && at.file === previous ? doc.changesSince(at.revision) : undefined;
+    const file = at && changes ? parseManifestAfterChanges(at.file, changes) : parseManifest(doc.uri, doc.getText(), previous);
     this.parsedAt.set(doc.uri, { file, revision: doc.revision });
     doc.forgetChangesUpTo(doc.revision);
     return file;
