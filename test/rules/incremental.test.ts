@@ -119,6 +119,14 @@ function shown(findings: Finding[]): unknown[] {
   }));
 }
 
+/** Counts the calls of one method of an object from now on. */
+function countCalls<T extends object>(target: T, method: keyof T & string): () => number {
+  let calls = 0;
+  const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
+  Object.assign(target, { [method]: (...args: unknown[]) => (calls++, original(...args)) });
+  return () => calls;
+}
+
 describe('incremental analysis', () => {
   it('gives after every random edit exactly what analysing the whole file from scratch gives, fixes included', () => {
     for (let seed = 1; seed <= 12; seed++) {
@@ -190,6 +198,42 @@ describe('incremental analysis', () => {
     inventory.setFile(file);
     analysis.analyze(file, inventory);
     assert.equal(analysis.analysedDocuments - before, 1);
+  });
+
+  it('a document added above moves the others without analysing them again, but for one that does not parse: its message counts documents', () => {
+    const deployment = (i: number) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-${i}}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web-${i}}}\n  template:\n    metadata: {labels: {app: web-${i}}}\n    spec: {containers: [{name: app, image: x}]}\n`;
+    const documents = [...Array.from({ length: 20 }, (_, i) => deployment(i)), 'a: [1\n'];
+    const inventory = new Inventory();
+    const analysis = new IncrementalAnalysis();
+    let file = parseManifest('mine.yaml', join(documents));
+    inventory.setFile(file);
+    analysis.analyze(file, inventory);
+    const before = analysis.analysedDocuments;
+    file = parseManifest('mine.yaml', join(['# notes\n', ...documents]), file);
+    inventory.setFile(file);
+    const findings = analysis.analyze(file, inventory);
+    assert.equal(analysis.analysedDocuments - before, 2, 'the new document and the one that does not parse');
+    assert.ok(findings.some((f) => f.message.startsWith(`Document ${documents.length + 1} does not parse`)));
+  });
+
+  it('computes the fixes of the findings it reused on the file as it is, analysing their document once for all of them', () => {
+    const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: x}]}\n`;
+    const inventory = new Inventory();
+    const analysis = new IncrementalAnalysis();
+    let file = parseManifest('mine.yaml', join(['# v1\n', deployment]));
+    inventory.setFile(file);
+    analysis.analyze(file, inventory);
+    file = parseManifest('mine.yaml', join(['# v2\n', deployment]), file);
+    inventory.setFile(file);
+    const reused = analysis.analyze(file, inventory);
+    const analyses = countCalls(inventory, 'recordReads');
+    assert.ok(reused.filter((f) => f.fixes.length > 0).length > 1, 'the Deployment has several findings with fixes');
+    for (const finding of reused) void finding.fixes;
+    assert.equal(analyses(), 1);
+    const fresh = new Inventory();
+    fresh.setFile(parseManifest('mine.yaml', file.text));
+    assert.deepEqual(shown(reused), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), 'fixes of the new text');
   });
 
   it('analyses again the Deployments a new PodDisruptionBudget selects by their pod labels, and only the edited document besides', () => {

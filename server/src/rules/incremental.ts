@@ -14,8 +14,11 @@ interface Entry {
   findings: Finding[];
   /** The document's first line when they were computed. */
   line: number;
-  /** Its place in the file then (a message may count documents: "Document 3 does not parse"). */
-  index: number;
+  /**
+   * Its place in the file then, for a document that does not parse: only its message counts documents
+   * ("Document 3 does not parse"), so other entries hold wherever a document added above moves them.
+   */
+  index: number | undefined;
   reads: Reads;
   /** The other files its related locations point into, as they were: they go stale when one of them changes. */
   relatedFiles: Map<string, ManifestFile | undefined>;
@@ -31,6 +34,8 @@ interface FileState {
   lines: number[];
   /** The first lines of the documents with each parse (the same text twice may give one parse), computed when a document moved. */
   places?: Map<ParsedChunk, number[]>;
+  /** Documents analysed anew for the fixes of findings reused from an earlier file (see currentFixes). */
+  fresh?: Map<ManifestDocument, { findings: Finding[]; reads: Reads }>;
 }
 
 /**
@@ -66,7 +71,7 @@ export class IncrementalAnalysis {
     const findings: Finding[] = [];
     for (const [i, document] of file.documents.entries()) {
       let entry = comparable ? previous.entries.get(document.parsed)?.shift() : undefined;
-      if (entry && (entry.index !== document.index || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
+      if (entry && ((entry.index !== undefined && entry.index !== document.index) || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
       if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, state, this.currentFixes(file.uri));
       if (!entry) {
         entry = this.analyseDocument(file, document, lines[i], inventory, options);
@@ -103,7 +108,7 @@ export class IncrementalAnalysis {
       return copy;
     };
     const entries = new Map([...state.entries].map(([parsed, list]) => [parsed, list.map((entry) => ({ ...entry, findings: entry.findings.map(ownFinding) }))]));
-    fork.files.set(uri, { ...state, inventory: scratch, entries });
+    fork.files.set(uri, { ...state, inventory: scratch, entries, fresh: undefined });
     return fork;
   }
 
@@ -120,7 +125,7 @@ export class IncrementalAnalysis {
     for (const finding of result) keepFixesCurrent(finding, () => (this.files.get(file.uri)?.file === file ? undefined : refresh(finding)));
     const relatedFiles = new Map<string, ManifestFile | undefined>();
     for (const finding of result) for (const r of finding.related) if (r.uri !== file.uri) relatedFiles.set(r.uri, inventory.getFile(r.uri));
-    return { findings: result, line, index: document.index, reads, relatedFiles };
+    return { findings: result, line, index: document.parsed.error ? document.index : undefined, reads, relatedFiles };
   }
 
   /** The fixes of a finding computed again on the file as it is now (its document analysed anew). */
@@ -128,14 +133,26 @@ export class IncrementalAnalysis {
     return (finding) => {
       const state = this.files.get(uri);
       if (!state || !finding.range) return [];
-      const { file, inventory, options } = state;
-      const offset = file.lines.offset(finding.range.start);
-      const document = documentAt(file, offset);
+      const offset = state.file.lines.offset(finding.range.start);
+      const document = documentAt(state.file, offset);
       if (!document) return [];
-      const fresh = analyzeDocuments(file, [document], inventory, options);
-      const same = fresh.find((f) => f.ruleId === finding.ruleId && f.message === finding.message && sameStart(f.range, finding.range));
+      const same = this.freshFindings(state, document).find((f) => f.ruleId === finding.ruleId && f.message === finding.message && sameStart(f.range, finding.range));
       return same?.fixes ?? [];
     };
+  }
+
+  /**
+   * A document's findings analysed anew on the file as it is now, kept while neither the file nor what
+   * they read changes: each of its findings asks for its fixes, and asks again (Fix all asks in every round).
+   */
+  private freshFindings(state: FileState, document: ManifestDocument): Finding[] {
+    const { file, inventory, options } = state;
+    const fresh = (state.fresh ??= new Map());
+    const kept = fresh.get(document);
+    if (kept && inventory.unchangedSince(kept.reads)) return kept.findings;
+    const { result, reads } = inventory.recordReads(() => analyzeDocuments(file, [document], inventory, options));
+    fresh.set(document, { findings: result, reads });
+    return result;
   }
 }
 
