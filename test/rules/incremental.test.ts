@@ -119,6 +119,25 @@ function shown(findings: Finding[]): unknown[] {
   }));
 }
 
+/** A Deployment of one replica, with findings that have fixes. */
+function webDeployment(name: string): string {
+  return `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n`;
+}
+
+/** Analyses `before`, then `after` as an edit of it: how many documents the edit analysed again, and what it found. */
+function analyseEdit(before: string[], after: string[]) {
+  const inventory = new Inventory();
+  const analysis = new IncrementalAnalysis();
+  const first = parseManifest('mine.yaml', join(before));
+  inventory.setFile(first);
+  analysis.analyze(first, inventory);
+  const analysed = analysis.analysedDocuments;
+  const file = parseManifest('mine.yaml', join(after), first);
+  inventory.setFile(file);
+  const findings = analysis.analyze(file, inventory);
+  return { analysed: analysis.analysedDocuments - analysed, findings, inventory, file };
+}
+
 /** Counts the calls of one method of an object from now on. */
 function countCalls<T extends object>(target: T, method: keyof T & string): () => number {
   let calls = 0;
@@ -187,53 +206,27 @@ describe('incremental analysis', () => {
   it('analyses only the edited document when nothing else depends on it', () => {
     const next = random(7);
     const documents = [...randomFile(next, 20), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: edited}\ndata: {a: "1"}\n'];
-    const inventory = new Inventory();
-    const analysis = new IncrementalAnalysis();
-    let file = parseManifest('mine.yaml', join(documents));
-    inventory.setFile(file);
-    analysis.analyze(file, inventory);
-    const before = analysis.analysedDocuments;
-    documents[documents.length - 1] = documents[documents.length - 1].replace('"1"', '"2"');
-    file = parseManifest('mine.yaml', join(documents), file);
-    inventory.setFile(file);
-    analysis.analyze(file, inventory);
-    assert.equal(analysis.analysedDocuments - before, 1);
+    const edited = [...documents.slice(0, -1), documents[documents.length - 1].replace('"1"', '"2"')];
+    assert.equal(analyseEdit(documents, edited).analysed, 1);
   });
 
   it('a document added above moves the others without analysing them again, but for one that does not parse: its message counts documents', () => {
-    const deployment = (i: number) =>
-      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-${i}}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web-${i}}}\n  template:\n    metadata: {labels: {app: web-${i}}}\n    spec: {containers: [{name: app, image: x}]}\n`;
-    const documents = [...Array.from({ length: 20 }, (_, i) => deployment(i)), 'a: [1\n'];
-    const inventory = new Inventory();
-    const analysis = new IncrementalAnalysis();
-    let file = parseManifest('mine.yaml', join(documents));
-    inventory.setFile(file);
-    analysis.analyze(file, inventory);
-    const before = analysis.analysedDocuments;
-    file = parseManifest('mine.yaml', join(['# notes\n', ...documents]), file);
-    inventory.setFile(file);
-    const findings = analysis.analyze(file, inventory);
-    assert.equal(analysis.analysedDocuments - before, 2, 'the new document and the one that does not parse');
+    const documents = [...Array.from({ length: 20 }, (_, i) => webDeployment(`web-${i}`)), 'a: [1\n'];
+    const { analysed, findings } = analyseEdit(documents, ['# notes\n', ...documents]);
+    assert.equal(analysed, 2, 'the new document and the one that does not parse');
     assert.ok(findings.some((f) => f.message.startsWith(`Document ${documents.length + 1} does not parse`)));
   });
 
   it('computes the fixes of the findings it reused on the file as it is, analysing their document once for all of them', () => {
-    const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: x}]}\n`;
-    const inventory = new Inventory();
-    const analysis = new IncrementalAnalysis();
-    let file = parseManifest('mine.yaml', join(['# v1\n', deployment]));
-    inventory.setFile(file);
-    analysis.analyze(file, inventory);
-    file = parseManifest('mine.yaml', join(['# v2\n', deployment]), file);
-    inventory.setFile(file);
-    const reused = analysis.analyze(file, inventory);
+    const { analysed, findings, inventory, file } = analyseEdit(['# v1\n', webDeployment('web')], ['# v2\n', webDeployment('web')]);
+    assert.equal(analysed, 1, 'the Deployment is reused');
     const analyses = countCalls(inventory, 'recordReads');
-    assert.ok(reused.filter((f) => f.fixes.length > 0).length > 1, 'the Deployment has several findings with fixes');
-    for (const finding of reused) void finding.fixes;
+    assert.ok(findings.filter((f) => f.fixes.length > 0).length > 1, 'the Deployment has several findings with fixes');
+    for (const finding of findings) void finding.fixes;
     assert.equal(analyses(), 1);
     const fresh = new Inventory();
     fresh.setFile(parseManifest('mine.yaml', file.text));
-    assert.deepEqual(shown(reused), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), 'fixes of the new text');
+    assert.deepEqual(shown(findings), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), 'fixes of the new text');
   });
 
   it('analyses again the Deployments a new PodDisruptionBudget selects by their pod labels, and only the edited document besides', () => {
