@@ -28,8 +28,8 @@ interface FileState {
   file: ManifestFile;
   inventory: Inventory;
   options: AnalyzeOptions;
-  /** By parse (one per document text): unchanged text keeps its parse, so its entry is found again. */
-  entries: Map<ParsedChunk, Entry[]>;
+  /** Each document's entry, in the file's order. */
+  entries: Entry[];
   /** The first line of each document, in order. */
   lines: number[];
   /** The first lines of the documents with each parse (the same text twice may give one parse), computed when a document moved. */
@@ -65,12 +65,13 @@ export class IncrementalAnalysis {
       return analyzeFile(file, inventory, options);
     }
     const lines = file.documents.map((d) => file.lines.lineOf(d.offset));
-    const state: FileState = { file, inventory, options, entries: new Map(), lines };
+    const state: FileState = { file, inventory, options, entries: [], lines };
+    const earlier = comparable ? new EarlierEntries(previous, file.documents) : undefined;
     // Related locations in other documents of the file move with those documents.
     const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
     const findings: Finding[] = [];
     for (const [i, document] of file.documents.entries()) {
-      let entry = comparable ? previous.entries.get(document.parsed)?.shift() : undefined;
+      let entry = earlier?.find(i);
       if (entry && ((entry.index !== undefined && entry.index !== document.index) || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
       if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, state, this.currentFixes(file.uri));
       if (!entry) {
@@ -80,9 +81,7 @@ export class IncrementalAnalysis {
         // Reusing (or moving) thousands of entries takes a while too: a server answers requests in between.
         yield;
       }
-      const list = state.entries.get(document.parsed);
-      if (list) list.push(entry);
-      else state.entries.set(document.parsed, [entry]);
+      state.entries.push(entry);
       findings.push(...entry.findings);
     }
     this.files.set(file.uri, state);
@@ -107,7 +106,7 @@ export class IncrementalAnalysis {
       keepFixesCurrent(copy, () => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy)));
       return copy;
     };
-    const entries = new Map([...state.entries].map(([parsed, list]) => [parsed, list.map((entry) => ({ ...entry, findings: entry.findings.map(ownFinding) }))]));
+    const entries = state.entries.map((entry) => ({ ...entry, findings: entry.findings.map(ownFinding) }));
     fork.files.set(uri, { ...state, inventory: scratch, entries, fresh: undefined });
     return fork;
   }
@@ -153,6 +152,40 @@ export class IncrementalAnalysis {
     const { result, reads } = inventory.recordReads(() => analyzeDocuments(file, [document], inventory, options));
     fresh.set(document, { findings: result, reads });
     return result;
+  }
+}
+
+/**
+ * The entries of an earlier analysis of the file that its documents now may keep: those of the documents
+ * an edit left in place at the start and at the end, and between them those of the same text (parse).
+ */
+class EarlierEntries {
+  private readonly head: number;
+  private readonly tail: number;
+  private middle: Map<ParsedChunk, number[]> | undefined;
+
+  constructor(
+    private readonly previous: FileState,
+    private readonly documents: readonly ManifestDocument[],
+  ) {
+    const before = previous.file.documents;
+    const most = Math.min(before.length, documents.length);
+    let head = 0;
+    while (head < most && before[head].parsed === documents[head].parsed) head++;
+    let tail = 0;
+    while (tail < most - head && before[before.length - 1 - tail].parsed === documents[documents.length - 1 - tail].parsed) tail++;
+    this.head = head;
+    this.tail = tail;
+  }
+
+  /** The entry the document at `index` may keep. */
+  find(index: number): Entry | undefined {
+    const { entries, file } = this.previous;
+    if (index < this.head) return entries[index];
+    if (index >= this.documents.length - this.tail) return entries[index - (this.documents.length - file.documents.length)];
+    this.middle ??= indexesByParse(file.documents.slice(this.head, file.documents.length - this.tail));
+    const at = this.middle.get(this.documents[index].parsed)?.shift();
+    return at === undefined ? undefined : entries[this.head + at];
   }
 }
 
@@ -214,14 +247,18 @@ function moved(entry: Entry, line: number, uri: string, previous: FileState, cur
 }
 
 function placesOf(state: FileState): Map<ParsedChunk, number[]> {
-  if (state.places) return state.places;
+  return (state.places ??= new Map([...indexesByParse(state.file.documents)].map(([parsed, at]) => [parsed, at.map((i) => state.lines[i])])));
+}
+
+/** Where each parse (each document text) is in a file's documents. */
+function indexesByParse(documents: readonly ManifestDocument[]): Map<ParsedChunk, number[]> {
   const places = new Map<ParsedChunk, number[]>();
-  state.file.documents.forEach((d, i) => {
+  documents.forEach((d, i) => {
     const at = places.get(d.parsed);
-    if (at) at.push(state.lines[i]);
-    else places.set(d.parsed, [state.lines[i]]);
+    if (at) at.push(i);
+    else places.set(d.parsed, [i]);
   });
-  return (state.places = places);
+  return places;
 }
 
 function shiftRange(range: Range, lines: number): Range {
