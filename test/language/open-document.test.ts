@@ -102,4 +102,12 @@ describe('OpenDocument', () => {
     assert.deepEqual(ours.changesSince(ours.revision), []);
     assert.equal(ours.getText(), 'b: 2\n');
   });
+
+  it('keeps a bounded log when nobody follows it: past 1,000 changes it starts again', () => {
+    const ours = new OpenDocument('file:///b.yaml', 'yaml', 1, 'a: 1\n');
+    for (let version = 2; version < 1_600; version++) ours.update([{ range: { start: { line: 0, character: 4 }, end: { line: 0, character: 4 } }, text: 'x' }], version);
+    assert.equal(ours.changesSince(0), undefined);
+    assert.deepEqual(ours.changesSince(ours.revision - 1), [{ start: 4, end: 4, text: 'x' }]);
+    assert.equal(ours.getText(), `a: 1${'x'.repeat(1_598)}\n`);
+  });
 });

@@ -4,8 +4,8 @@ import type { TextChange } from '../manifest/text';
 /** Past this many pieces an edit joins them: finding where an edit falls walks the pieces. */
 const MAX_PIECES = 1_000;
 /** Past this many changes, or characters in them, the log restarts: whoever follows it reads the whole text. */
-const MAX_LOGGED_CHANGES = 10_000;
-const MAX_LOGGED_CHARACTERS = 10_000_000;
+const MAX_LOGGED_CHANGES = 1_000;
+const MAX_LOGGED_CHARACTERS = 1_000_000;
 
 /**
  * An open document whose text is kept in pieces. An edit of a 2 MB file cuts a piece or two instead of
