@@ -216,6 +216,11 @@ describe('parseManifestAfterChanges', () => {
     assert.equal(after.resources[1].object.spec.selector.app, 'k-b2');
   });
 
+  it('without changes, is the previous file itself', () => {
+    const file = parseManifest('n.yaml', service('n'));
+    assert.equal(parseManifestAfterChanges(file, []), file);
+  });
+
   it('reads a JSON file whole, as parseManifest does', () => {
     const text = '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "j"}}\n';
     const at = text.indexOf('"j"') + 2;

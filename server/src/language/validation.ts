@@ -210,9 +210,8 @@ export class Validation {
   /** The document's file: after an edit, the file parsed before followed through the changes made since. */
   private parse(doc: OpenDocument): ManifestFile {
     const previous = this.host.inventory.getFile(doc.uri);
-    const at = this.parsedAt.get(doc.uri);
-    const changes = at && at.file === previous ? doc.changesSince(at.revision) : undefined;
-    const file = at && changes ? parseManifestAfterChanges(at.file, changes) : parseManifest(doc.uri, doc.getText(), previous);
+    const changes = previous && this.changesSinceParse(doc, previous);
+    const file = previous && changes ? parseManifestAfterChanges(previous, changes) : parseManifest(doc.uri, doc.getText(), previous);
     this.parsedAt.set(doc.uri, { file, revision: doc.revision });
     doc.forgetChangesUpTo(doc.revision);
     return file;
@@ -220,11 +219,16 @@ export class Validation {
 
   /** What changed in the document since `previous` was parsed from it; undefined when nothing did. */
   private changeSinceParse(doc: OpenDocument, previous: ManifestFile): TextChange | undefined {
-    const at = this.parsedAt.get(doc.uri);
-    const changes = at?.file === previous ? doc.changesSince(at.revision) : undefined;
+    const changes = this.changesSinceParse(doc, previous);
     if (changes) return changes.length ? combinedChange(previous.documents, changes) : undefined;
     const text = doc.getText();
     return text === previous.text ? undefined : changeBetween(previous.text, text);
+  }
+
+  /** The document's changes since `previous`, when that is the file parsed from it and the document still knows them. */
+  private changesSinceParse(doc: OpenDocument, previous: ManifestFile): TextChange[] | undefined {
+    const at = this.parsedAt.get(doc.uri);
+    return at?.file === previous ? doc.changesSince(at.revision) : undefined;
   }
 
   private diagnosticOf(finding: Finding, uri: string): Diagnostic {

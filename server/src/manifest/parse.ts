@@ -209,8 +209,9 @@ export function parseManifestAfterChanges(previous: ManifestFile, changes: reado
 
 /** parseManifestAfterChanges, pausing after each document it parses. */
 export function* parseManifestAfterChangesInSteps(previous: ManifestFile, changes: readonly TextChange[]): Steps<ManifestFile> {
+  if (changes.length === 0) return previous;
   const { uri } = previous;
-  const change = changes.length ? combinedChange(previous.documents, changes) : { start: 0, end: 0, text: '' };
+  const change = combinedChange(previous.documents, changes);
   const split = isJson(uri) ? undefined : splitAfterChange(previous.documents, change);
   if (!split) {
     const text = previous.text.slice(0, change.start) + change.text + previous.text.slice(change.end);
