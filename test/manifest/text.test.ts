@@ -15,7 +15,7 @@ describe('LineIndex', () => {
     for (let offset = -1; offset <= index.text.length + 1; offset++) assert.equal(index.lineOf(offset), index.position(offset).line, `offset ${offset}`);
   });
 
-  it('after an edit between line starts, equals the index of the new text built from scratch', () => {
+  it('after a change, equals the index of the new text built from scratch', () => {
     const before = 'kind: A\nname: a\n---\nkind: B\nname: b\n---\nkind: C\n';
     const cases: [string, number, number, string][] = [
       ['a letter in the middle document', 20, 36, 'kind: B\nname: bb\n'],
@@ -24,10 +24,12 @@ describe('LineIndex', () => {
       ['the first document', 0, 16, 'kind: A\n'],
       ['the last document, without its newline', 40, before.length, 'kind: C'],
       ['everything', 0, before.length, 'one\ntwo\n'],
+      ['a letter typed inside a line', 22, 22, 'x'],
+      ['a line broken in two', 22, 23, '\n'],
     ];
     for (const [what, start, oldEnd, replacement] of cases) {
       const text = before.slice(0, start) + replacement + before.slice(oldEnd);
-      const edited = LineIndex.afterEdit(new LineIndex(before), text, start, oldEnd, start + replacement.length);
+      const edited = LineIndex.afterChange(new LineIndex(before), { start, end: oldEnd, text: replacement }, text);
       assert.deepEqual(positions(edited), positions(new LineIndex(text)), what);
       assert.equal(edited.lineCount, new LineIndex(text).lineCount, what);
     }

@@ -297,7 +297,7 @@ function linesAfterEdit(previous: ManifestFile, { chunks, head, tail }: SplitAft
   const start = head < before.length ? before[head].offset : previous.text.length;
   const oldEnd = tail > 0 ? before[before.length - tail].offset : previous.text.length;
   const newEnd = tail > 0 ? chunks[chunks.length - tail].offset : text.length;
-  return LineIndex.afterEdit(previous.lines, text, start, oldEnd, newEnd);
+  return LineIndex.afterChange(previous.lines, { start, end: oldEnd, text: text.slice(start, newEnd) }, text);
 }
 
 /** The document holding `offset`. */

@@ -68,20 +68,11 @@ export class LineIndex {
   }
 
   /**
-   * The index of `text`, which is `previous.text` with [start, oldEnd) replaced by [start, newEnd): lines
-   * before and after the change are taken from `previous` (a keystroke in a 100,000-line file scans one
-   * document, not the whole file).
+   * The index of the text `change` makes of `previous.text`: lines before and after the change are taken
+   * from `previous`, and only the inserted text is scanned (a keystroke in a 100,000-line file scans one
+   * line, not the whole file).
    */
-  static afterEdit(previous: LineIndex, text: string, start: number, oldEnd: number, newEnd: number): LineIndex {
-    return LineIndex.withInserted(previous, text, { start, end: oldEnd, text: text.slice(start, newEnd) });
-  }
-
-  /** The index of the text `change` makes of `previous.text`, which only scans the inserted text for lines. */
-  static afterChange(previous: LineIndex, change: TextChange, text: PiecedText): LineIndex {
-    return LineIndex.withInserted(previous, text, change);
-  }
-
-  private static withInserted(previous: LineIndex, text: string | PiecedText, change: TextChange): LineIndex {
+  static afterChange(previous: LineIndex, change: TextChange, text: string | PiecedText): LineIndex {
     const before = previous.starts;
     const kept = firstAbove(before, change.start);
     const following = firstAbove(before, change.end);
