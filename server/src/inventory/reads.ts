@@ -1,4 +1,5 @@
 import type { Resource } from '../manifest/parse';
+import { unchangedEnds } from '../unchanged-ends';
 
 /** The groups of resources an analysis asked the inventory about, each at its generation then. */
 export type Reads = ReadonlyMap<string, number>;
@@ -57,10 +58,7 @@ export class ReadLog {
    */
   replaced(before: readonly Resource[], after: readonly Resource[]): void {
     // An edit keeps the resources before and after it, in place: only those between are counted.
-    let head = 0;
-    while (head < before.length && head < after.length && before[head].object === after[head].object) head++;
-    let tail = 0;
-    while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail].object === after[after.length - 1 - tail].object) tail++;
+    const { head, tail } = unchangedEnds(before, after, (a, b) => a.object === b.object);
     const gone = before.slice(head, before.length - tail);
     const come = after.slice(head, after.length - tail);
     const count = new Map<unknown, number>();

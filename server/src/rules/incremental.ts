@@ -5,6 +5,7 @@ import type { Range } from '../manifest/text';
 import { analyzeDocuments, analyzeFile, compareFindings, type AnalyzeOptions } from './engine';
 import type { Finding } from './types';
 import { countLeading } from '../sorted';
+import { unchangedEnds } from '../unchanged-ends';
 import { runSteps, type Steps } from '../steps';
 
 const REUSED_PER_STEP = 500;
@@ -168,14 +169,7 @@ class EarlierEntries {
     private readonly previous: FileState,
     private readonly documents: readonly ManifestDocument[],
   ) {
-    const before = previous.file.documents;
-    const most = Math.min(before.length, documents.length);
-    let head = 0;
-    while (head < most && before[head].parsed === documents[head].parsed) head++;
-    let tail = 0;
-    while (tail < most - head && before[before.length - 1 - tail].parsed === documents[documents.length - 1 - tail].parsed) tail++;
-    this.head = head;
-    this.tail = tail;
+    ({ head: this.head, tail: this.tail } = unchangedEnds(previous.file.documents, documents, (a, b) => a.parsed === b.parsed));
   }
 
   /** The entry the document at `index` may keep. */
