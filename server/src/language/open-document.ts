@@ -1,5 +1,6 @@
 import { TextDocument, type Position, type Range, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import type { TextChange } from '../manifest/text';
+import { newlinesIn, type TextChange } from '../manifest/text';
+import { countLeading } from '../sorted';
 
 /** Past this many pieces an edit joins them: finding where an edit falls walks the pieces. */
 const MAX_PIECES = 1_000;
@@ -19,7 +20,10 @@ const MAX_LOGGED_CHARACTERS = 1_000_000;
 export class OpenDocument implements TextDocument {
   private pieces: string[];
   private length: number;
-  /** Where each line starts (texts without a carriage return only). */
+  /**
+   * Where each line starts (texts without a carriage return only), changed in place by an edit: unlike a
+   * file's LineIndex, which older versions of the file share, nothing else holds it.
+   */
   private lineStarts: number[] = [];
   /** The library's document, for texts with a carriage return. */
   private whole: TextDocument | undefined;
@@ -140,9 +144,7 @@ export class OpenDocument implements TextDocument {
       return;
     }
     this.whole = undefined;
-    const starts = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    this.lineStarts = starts;
+    this.lineStarts = newlinesIn(text, 0, text.length, [0]);
   }
 
   private record(change: TextChange): void {
@@ -158,8 +160,7 @@ export class OpenDocument implements TextDocument {
   private replace({ start, end, text }: TextChange): void {
     const firstLine = this.lineOf(start);
     const lastLine = this.lineOf(end);
-    const added: number[] = [];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) added.push(start + i + 1);
+    const added = newlinesIn(text, 0, text.length, []).map((at) => at + start);
     let starts = this.lineStarts;
     if (added.length === lastLine - firstLine) for (let i = 0; i < added.length; i++) starts[firstLine + 1 + i] = added[i];
     else starts = this.lineStarts = starts.slice(0, firstLine + 1).concat(added, starts.slice(lastLine + 1));
@@ -186,15 +187,7 @@ export class OpenDocument implements TextDocument {
 
   /** The line holding `offset`. */
   private lineOf(offset: number): number {
-    const starts = this.lineStarts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (starts[middle] <= offset) low = middle + 1;
-      else high = middle;
-    }
-    return low - 1;
+    return countLeading(this.lineStarts.length, (i) => this.lineStarts[i] <= offset) - 1;
   }
 }
 

@@ -128,7 +128,7 @@ function firstAbove(starts: Int32Array, offset: number): number {
 }
 
 /** Adds to `starts` the start of each line that a newline in [from, to) of `text` begins. */
-function newlinesIn(text: string, from: number, to: number, starts: number[]): number[] {
+export function newlinesIn(text: string, from: number, to: number, starts: number[]): number[] {
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
 }
