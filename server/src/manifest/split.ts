@@ -87,8 +87,8 @@ export function splitAfterChange(before: readonly Chunk[], change: TextChange): 
   const first = Math.max(0, chunkAt(before, change.start) - 1);
   const last = Math.min(before.length - 1, chunkAt(before, change.end) + 1);
   const start = before[first].offset;
-  const old = before.slice(first, last + 1).map((c) => c.text).join('');
-  const text = old.slice(0, change.start - start) + change.text + old.slice(change.end - start);
+  const end = before[last].offset + before[last].text.length;
+  const text = sliceOfChunks(before, start, change.start) + change.text + sliceOfChunks(before, change.end, end);
   if (text.length === 0 && (first > 0 || last < before.length - 1)) return undefined;
   const shift = change.text.length - (change.end - change.start);
   return {
