@@ -4,6 +4,7 @@ import { documentAt, type ManifestDocument, type ManifestFile, type ParsedChunk 
 import type { Range } from '../manifest/text';
 import { analyzeDocuments, analyzeFile, compareFindings, type AnalyzeOptions } from './engine';
 import type { Finding } from './types';
+import { RULES } from './index';
 import { countLeading } from '../sorted';
 import { unchangedEnds } from '../unchanged-ends';
 import { runSteps, type Steps } from '../steps';
@@ -16,8 +17,8 @@ interface Entry {
   /** The document's first line when they were computed. */
   line: number;
   /**
-   * Its place in the file then, for a document that does not parse: only its message counts documents
-   * ("Document 3 does not parse"), so other entries hold wherever a document added above moves them.
+   * Its place in the file then, when a finding's message counts documents ("Document 3 does not parse"):
+   * other entries hold wherever a document added above moves them.
    */
   index: number | undefined;
   reads: Reads;
@@ -125,7 +126,7 @@ export class IncrementalAnalysis {
     for (const finding of result) keepFixesCurrent(finding, () => (this.files.get(file.uri)?.file === file ? undefined : refresh(finding)));
     const relatedFiles = new Map<string, ManifestFile | undefined>();
     for (const finding of result) for (const r of finding.related) if (r.uri !== file.uri) relatedFiles.set(r.uri, inventory.getFile(r.uri));
-    return { findings: result, line, index: document.parsed.error ? document.index : undefined, reads, relatedFiles };
+    return { findings: result, line, index: countsDocuments(result, options) ? document.index : undefined, reads, relatedFiles };
   }
 
   /** The fixes of a finding computed again on the file as it is now (its document analysed anew). */
@@ -181,6 +182,12 @@ class EarlierEntries {
     const at = this.middle.get(this.documents[index].parsed)?.shift();
     return at === undefined ? undefined : entries[this.head + at];
   }
+}
+
+/** Whether a finding's message counts the file's documents (its rule says so). */
+function countsDocuments(findings: readonly Finding[], options: AnalyzeOptions): boolean {
+  const rules = options.rules ?? RULES;
+  return findings.some((f) => rules.find((r) => r.meta.id === f.ruleId)?.meta.countsDocuments);
 }
 
 function relatedFilesUnchanged(entry: Entry, inventory: Inventory): boolean {

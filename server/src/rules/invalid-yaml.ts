@@ -5,6 +5,7 @@ export const invalidYaml: Rule = {
     id: 'invalid-yaml',
     severity: 'error',
     scenario: 'input',
+    countsDocuments: true,
     title: 'A document that does not parse',
     description:
       'A YAML document that does not parse cannot be applied, and nothing in it can be checked. The other documents of the file are still analysed.',

@@ -35,6 +35,8 @@ export interface RuleMeta {
   example?: string;
   /** Findings need a live cluster (or snapshot) to be known at all. */
   needsCluster?: boolean;
+  /** Its messages count the file's documents ("Document 3 …"): a finding holds only while its document keeps its place. */
+  countsDocuments?: boolean;
 }
 
 export interface RelatedLocation {
