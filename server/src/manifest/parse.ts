@@ -109,7 +109,7 @@ function parseUncached(text: string): ParsedChunk {
 }
 
 /** Parses with the yaml package: the text is outside what readBlockYaml reads, or has an error to report in the package's words. */
-function parseWithPackage(text: string): ParsedChunk {
+export function parseWithPackage(text: string): ParsedChunk {
   const hasTemplate = text.includes('{{');
   let doc: Document.Parsed;
   let duplicate: DuplicateKey | undefined;
