@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { plainBlockYaml } from '../../server/src/fixes/plain-yaml';
+import type { YamlStyle } from '../../server/src/fixes/style';
+import { writeOptions } from '../../server/src/fixes/yaml-edit';
 import { seeded } from '../fuzz/mutate';
 
-const STYLES = [2, 4].flatMap((indent) => [true, false].map((indentSeq) => ({ indent, indentSeq })));
-const packageYaml = (value: unknown, style: { indent: number; indentSeq: boolean }) => stringify(value, { ...style, singleQuote: false, lineWidth: 0, version: '1.1' });
+const STYLES: YamlStyle[] = [2, 4].flatMap((indent) => [true, false].flatMap((indentSeq) => [true, false].map((singleQuote) => ({ indent, indentSeq, singleQuote, newline: '\n' }))));
+const packageYaml = (value: unknown, style: YamlStyle) => stringify(value, writeOptions(style));
 
 const WORDS = ['app', 'svc-1', 'kubernetes.io/hostname', 'ScheduleAnyway', 'y', 'No', 'on', 'OFF', 'null', 'true', '', '1', '0x1', 'a b', 'a: b', '-x', '_x', 'x#y', 'é', 'Yes', 'NULL', 'key.with.dots', '256Mi', '100m', '10s', '5E', '2002-12-14', '/healthz', '/x y', '1_000', '0b1', '1:20'];
 
@@ -21,7 +23,7 @@ function randomValue(random: () => number, depth: number): unknown {
 }
 
 describe('plainBlockYaml', () => {
-  it('writes what fixes write exactly as the yaml package does, in every indentation style', () => {
+  it('writes what fixes write exactly as the yaml package does with the fixes\' options, in every style', () => {
     const probe = { startupProbe: { httpGet: { path: '/healthz', port: 8080 }, failureThreshold: 30, periodSeconds: 10 } };
     const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }] };
     const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web-pdb', labels: {} }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } };

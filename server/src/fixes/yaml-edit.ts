@@ -30,7 +30,8 @@ function columnOf(text: string, offset: number): number {
  * Options that write YAML in the file's style. YAML 1.1 rules decide quoting because Kubernetes reads
  * manifests that way: `yes`, `on` or `0755` written bare would not be strings there.
  */
-function writeOptions(style: YamlStyle) {
+/** The yaml package's options that write in a file's style. */
+export function writeOptions(style: YamlStyle) {
   return { indent: style.indent, indentSeq: style.indentSeq, singleQuote: style.singleQuote, lineWidth: 0, version: '1.1' as const };
 }
 

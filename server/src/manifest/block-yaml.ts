@@ -1,5 +1,6 @@
 import { Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { lineEndOf, lineStartOf } from './text';
+import { DOCUMENT_MARKER } from './split';
 
 /** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
 export interface BlockRead {
@@ -96,7 +97,6 @@ function setEntry(value: Record<string, unknown>, key: unknown, entry: unknown):
 
 const UNSUPPORTED_CHARACTERS = /[\t\r\uFEFF]/;
 /** `---` or `...` at the start of a line: the document ends there. */
-const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:[ \n]|$)/;
 
 /** The next line holding content after blank and comment lines, and who owns those comments' range. */
 interface Region {

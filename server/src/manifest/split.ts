@@ -7,7 +7,8 @@ export interface Chunk {
   text: string;
 }
 
-const MARKER = /^(---|\.\.\.)(?=[ \t\r\n]|$)/;
+/** A document marker at a line's start: `---` or `...`, alone or followed by a space. */
+export const DOCUMENT_MARKER = /^(---|\.\.\.)(?=[ \t\r\n]|$)/;
 
 /**
  * Splits a multi-document YAML text at its `---` / `...` markers, so each document can be parsed
@@ -22,7 +23,7 @@ export function splitDocuments(text: string): Chunk[] {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline === -1 ? text.length : newline + 1;
     const c = text.charCodeAt(lineStart);
-    if ((c === 0x2d || c === 0x2e) && MARKER.test(text.slice(lineStart, lineStart + 4))) {
+    if ((c === 0x2d || c === 0x2e) && DOCUMENT_MARKER.test(text.slice(lineStart, lineStart + 4))) {
       // `---` opens the next document on its own line; `...` closes the current one.
       const cut = c === 0x2d ? lineStart : lineEnd;
       if (cut > start) chunks.push({ offset: start, text: text.slice(start, cut) });
@@ -134,7 +135,7 @@ function isChunkEnd(text: string, offset: number): boolean {
 function isChunkStart(text: string, offset: number): boolean {
   if (offset === 0) return true;
   if (text.charCodeAt(offset - 1) !== 0x0a) return false;
-  if (MARKER.test(text.slice(offset, offset + 4)) && text.charCodeAt(offset) === 0x2d) return true;
+  if (DOCUMENT_MARKER.test(text.slice(offset, offset + 4)) && text.charCodeAt(offset) === 0x2d) return true;
   const lineStart = text.lastIndexOf('\n', offset - 2) + 1;
-  return text.charCodeAt(lineStart) === 0x2e && MARKER.test(text.slice(lineStart, lineStart + 4));
+  return text.charCodeAt(lineStart) === 0x2e && DOCUMENT_MARKER.test(text.slice(lineStart, lineStart + 4));
 }
