@@ -7,8 +7,8 @@ import type { YamlStyle } from './style';
  */
 export function plainBlockYaml(value: unknown, style: Pick<YamlStyle, 'indent' | 'indentSeq'>): string | undefined {
   try {
-    if (isScalar(value)) return `${scalar(value)}\n`;
-    if (isEmpty(value)) return `${Array.isArray(value) ? '[]' : '{}'}\n`;
+    const one = inline(value);
+    if (one !== undefined) return `${one}\n`;
     const lines: string[] = [];
     if (Array.isArray(value)) items(value, 0, style, lines);
     else entries(value as Record<string, unknown>, 0, style, lines);
@@ -27,8 +27,8 @@ function entries(map: Record<string, unknown>, column: number, style: Pick<YamlS
   for (const key of Object.keys(map)) {
     const value = map[key];
     const head = `${pad}${plain(key)}:`;
-    if (isScalar(value)) lines.push(`${head} ${scalar(value)}`);
-    else if (isEmpty(value)) lines.push(`${head} ${Array.isArray(value) ? '[]' : '{}'}`);
+    const one = inline(value);
+    if (one !== undefined) lines.push(`${head} ${one}`);
     else {
       lines.push(head);
       if (Array.isArray(value)) items(value, column + style.indent - (style.indentSeq ? 0 : 2), style, lines);
@@ -41,8 +41,8 @@ function entries(map: Record<string, unknown>, column: number, style: Pick<YamlS
 function items(list: unknown[], column: number, style: Pick<YamlStyle, 'indent' | 'indentSeq'>, lines: string[]): void {
   const pad = ' '.repeat(column);
   for (const item of list) {
-    if (isScalar(item)) lines.push(`${pad}- ${scalar(item)}`);
-    else if (isEmpty(item)) lines.push(`${pad}- ${Array.isArray(item) ? '[]' : '{}'}`);
+    const one = inline(item);
+    if (one !== undefined) lines.push(`${pad}- ${one}`);
     else if (Array.isArray(item)) throw OUTSIDE;
     else {
       const first = lines.length;
@@ -50,6 +50,12 @@ function items(list: unknown[], column: number, style: Pick<YamlStyle, 'indent' 
       lines[first] = `${pad}- ${lines[first].slice(column + 2)}`;
     }
   }
+}
+
+/** A value written on its line (a scalar, `[]` or `{}`); undefined for a collection written below it. */
+function inline(value: unknown): string | undefined {
+  if (isScalar(value)) return scalar(value);
+  return isEmpty(value) ? (Array.isArray(value) ? '[]' : '{}') : undefined;
 }
 
 function isScalar(value: unknown): boolean {
