@@ -96,7 +96,6 @@ function setEntry(value: Record<string, unknown>, key: unknown, entry: unknown):
 }
 
 const UNSUPPORTED_CHARACTERS = /[\t\r\uFEFF]/;
-/** `---` or `...` at the start of a line: the document ends there. */
 
 /** The next line holding content after blank and comment lines, and who owns those comments' range. */
 interface Region {
@@ -104,6 +103,8 @@ interface Region {
   lineStart: number;
   /** Its indentation; -1 at the end of the text. */
   indent: number;
+  /** Where its content starts (its next token), or the text's length at its end. */
+  contentStart: number;
   /** Indentation of the first comment line before it; -1 when there is none. */
   commentIndent: number;
   /** Whether a node's range already took the comments in. */
@@ -126,7 +127,7 @@ class BlockReader {
     }
     const region = this.scan(start);
     if (region.indent < 0) throw OUTSIDE;
-    const at = region.lineStart + region.indent;
+    const at = region.contentStart;
     this.rootIndent = region.indent;
     const read = this.isDash(at) ? this.seq(region.indent, at) : this.map(region.indent, at);
     if (this.region.indent >= 0) throw OUTSIDE;
@@ -145,12 +146,11 @@ class BlockReader {
     let lineStart = from;
     let commentIndent = -1;
     while (lineStart < text.length) {
-      let at = lineStart;
-      while (text.charCodeAt(at) === 0x20) at++;
+      const at = skipSpaces(text, lineStart);
       const c = text.charCodeAt(at);
       if (at < text.length && c !== 0x0a && c !== 0x23) {
         if (at === lineStart && DOCUMENT_MARKER.test(text.slice(at, at + 4))) throw OUTSIDE;
-        this.region = { lineStart, indent: at - lineStart, commentIndent, claimed: false };
+        this.region = { lineStart, indent: at - lineStart, contentStart: at, commentIndent, claimed: false };
         return this.region;
       }
       if (c === 0x23) {
@@ -160,7 +160,7 @@ class BlockReader {
       }
       lineStart = this.nextLine(lineEndOf(this.text, at));
     }
-    this.region = { lineStart: text.length, indent: -1, commentIndent, claimed: false };
+    this.region = { lineStart: text.length, indent: -1, contentStart: text.length, commentIndent, claimed: false };
     return this.region;
   }
 
@@ -170,15 +170,10 @@ class BlockReader {
     return next === 0x20 || next === 0x0a || at + 1 >= this.text.length;
   }
 
-  private skipSpaces(at: number): number {
-    while (this.text.charCodeAt(at) === 0x20) at++;
-    return at;
-  }
-
   /** After a value that ends at `at` on its line: only spaces and a comment may follow. Returns the line's end. */
   private restOfLine(at: number): number {
     const end = lineEndOf(this.text, at);
-    const next = this.skipSpaces(at);
+    const next = skipSpaces(this.text, at);
     if (next < end && (this.text.charCodeAt(next) !== 0x23 || next === at)) throw OUTSIDE;
     return end;
   }
@@ -197,8 +192,8 @@ class BlockReader {
       setEntry(value, key.value, item.value);
       nodeEnd = item.node.range![2];
       const next = this.region;
-      if (next.indent === indent && !this.isDash(next.lineStart + indent)) {
-        at = next.lineStart + indent;
+      if (next.indent === indent && !this.isDash(next.contentStart)) {
+        at = next.contentStart;
         continue;
       }
       if (next.indent >= indent) throw OUTSIDE;
@@ -220,8 +215,8 @@ class BlockReader {
       value.push(item.value);
       nodeEnd = item.node.range![2];
       const next = this.region;
-      if (next.indent === indent && this.isDash(next.lineStart + indent)) {
-        at = next.lineStart + indent;
+      if (next.indent === indent && this.isDash(next.contentStart)) {
+        at = next.contentStart;
         continue;
       }
       if (next.indent > indent) throw OUTSIDE;
@@ -244,7 +239,7 @@ class BlockReader {
     // At the end of the text, comments as little indented as the root belong to the document.
     if (region.claimed || region.commentIndent < indent || (region.indent < 0 && indent <= this.rootIndent)) return valueEnd;
     region.claimed = true;
-    return region.indent < 0 ? this.text.length : region.lineStart + region.indent;
+    return region.contentStart;
   }
 
   // ---- values ----
@@ -255,7 +250,7 @@ class BlockReader {
    */
   private value(at: number, indent: number, inMap: boolean): Read {
     const { text } = this;
-    const start = this.skipSpaces(at);
+    const start = skipSpaces(this.text, at);
     if (start === at && start < text.length && text.charCodeAt(start) !== 0x0a) throw OUTSIDE;
     const c = text.charCodeAt(start);
     if (start >= text.length || c === 0x0a || c === 0x23) return this.emptyOrBelow(start, indent, inMap);
@@ -291,10 +286,9 @@ class BlockReader {
 
   /** Nothing after `key:` or `-` on its line: a collection on the lines below, or null. */
   private emptyOrBelow(at: number, indent: number, inMap: boolean): Read {
-    const { text } = this;
     const lineEnd = lineEndOf(this.text, at);
     const region = this.scan(this.nextLine(lineEnd));
-    const below = region.lineStart + region.indent;
+    const below = region.contentStart;
     if (region.indent > indent || (inMap && region.indent === indent && this.isDash(below))) {
       if (this.isDash(below)) return this.seq(region.indent, below);
       if (this.keyEndOnLine(below) === undefined) throw OUTSIDE;
@@ -304,7 +298,7 @@ class BlockReader {
     if (region.commentIndent >= 0) throw OUTSIDE;
     const node = newScalar(null, Scalar.PLAIN);
     // A comment after the empty value extends its range to the next token.
-    node.range = [at, at, at < lineEnd ? (region.indent < 0 ? text.length : region.lineStart + region.indent) : at];
+    node.range = [at, at, at < lineEnd ? region.contentStart : at];
     return { node, value: null };
   }
 
@@ -325,9 +319,9 @@ class BlockReader {
       value = plainValue(text.slice(at, keyEnd));
       node = newScalar(value, Scalar.PLAIN);
       end = keyEnd;
+      node.range = [at, end, end];
     }
     if (text.charCodeAt(end) !== 0x3a) throw OUTSIDE;
-    node.range = [at, end, end];
     return { node, value, end: end + 1 };
   }
 
@@ -367,7 +361,7 @@ class BlockReader {
       }
       if (c === 0x3a && (i + 1 === lineEnd || text.charCodeAt(i + 1) === 0x20)) throw OUTSIDE;
     }
-    while (text.charCodeAt(end - 1) === 0x20) end--;
+    end = trimSpacesBefore(text, end);
     const lines = [text.slice(at, end)];
     if (!commented) end = this.continuation(lines, end, lineEnd, indent);
     const value = plainValue(fold(lines));
@@ -387,7 +381,7 @@ class BlockReader {
       let breaks = 0;
       let content = -1;
       while (next < text.length) {
-        const start = this.skipSpaces(next);
+        const start = skipSpaces(this.text, next);
         const nextEnd = lineEndOf(text, start);
         if (start < nextEnd) {
           content = start;
@@ -399,8 +393,7 @@ class BlockReader {
       // A comment line ends the scalar; content more indented after it is the package's to report.
       if (content < 0 || content - next <= indent || text.charCodeAt(content) === 0x23) return end;
       const contentEnd = lineEndOf(text, content);
-      let last = contentEnd;
-      while (text.charCodeAt(last - 1) === 0x20) last--;
+      const last = trimSpacesBefore(text, contentEnd);
       const line = text.slice(content, last);
       if (CONTINUATION_OUTSIDE.test(line)) throw OUTSIDE;
       for (let i = 0; i < breaks; i++) lines.push('');
@@ -412,26 +405,8 @@ class BlockReader {
 
   /** A quoted scalar; a single-quoted value (`indent` given: its collection's column) may go on over more indented lines. */
   private quoted(at: number, indent?: number): { node: Scalar; value: string; end: number } {
-    const read = indent !== undefined && this.text.charCodeAt(at) === 0x27 ? this.singleQuotedLines(at, indent) : quotedScalar(this.text, at, lineEndOf(this.text, at));
+    const read = quotedScalar(this.text, at, indent);
     return { node: quotedNode(this.text, at, read), value: read.value, end: read.end };
-  }
-
-  /** A single-quoted scalar, on one line or over several, folded: a line break becomes a space, each empty line a line break. */
-  private singleQuotedLines(at: number, indent: number): { value: string; end: number } {
-    const { text } = this;
-    let close = at;
-    for (;;) {
-      close = text.indexOf("'", close + 1);
-      if (close === -1) throw OUTSIDE;
-      if (text.charCodeAt(close + 1) !== 0x27) break;
-      close++;
-    }
-    const lines = text.slice(at + 1, close).split('\n');
-    if (lines.length === 1) return { value: lines[0].replaceAll("''", "'"), end: close + 1 };
-    for (const line of lines.slice(1)) if (line.trim() !== '' && line.length - line.trimStart().length <= indent) throw OUTSIDE;
-    const trimmed = lines.map((line, i) => (i === 0 ? line.trimEnd() : i === lines.length - 1 ? line.trimStart() : line.trim()));
-    if (trimmed[0] === '' || trimmed[trimmed.length - 1] === '') throw OUTSIDE;
-    return { value: fold(trimmed).replaceAll("''", "'"), end: close + 1 };
   }
 
   /** A `|` or `>` scalar whose header is at `at`, in a collection at column `indent`. */
@@ -452,7 +427,7 @@ class BlockReader {
     let blankRun = 0;
     while (lineStart < text.length) {
       const lineEnd = lineEndOf(this.text, lineStart);
-      const spaces = this.skipSpaces(lineStart) - lineStart;
+      const spaces = skipSpaces(this.text, lineStart) - lineStart;
       if (lineStart + spaces === lineEnd) {
         if (contentIndent < 0 ? spaces > 0 : spaces > contentIndent) throw OUTSIDE;
         lines.push('');
@@ -504,6 +479,18 @@ function fold(lines: readonly string[]): string {
   return out;
 }
 
+/** Past the spaces from `at`. */
+function skipSpaces(text: string, at: number): number {
+  while (text.charCodeAt(at) === 0x20) at++;
+  return at;
+}
+
+/** Before the spaces that end at `end`. */
+function trimSpacesBefore(text: string, end: number): number {
+  while (text.charCodeAt(end - 1) === 0x20) end--;
+  return end;
+}
+
 /** Whether a plain scalar cannot start at `at` (an indicator starts something else there). */
 function startsOutsidePlain(text: string, at: number): boolean {
   const c = text[at];
@@ -514,20 +501,35 @@ function startsOutsidePlain(text: string, at: number): boolean {
   return c === undefined || ',[]{}#&*!|>\'"%@`'.includes(c);
 }
 
-/** A quoted scalar on one line: its value and the offset past its closing quote. */
-function quotedScalar(text: string, at: number, lineEnd: number): { value: string; end: number } {
-  if (text.charCodeAt(at) === 0x27) {
-    let value = '';
-    let from = at + 1;
-    for (;;) {
-      const close = text.indexOf("'", from);
-      if (close === -1 || close >= lineEnd) throw OUTSIDE;
-      value += text.slice(from, close);
-      if (text.charCodeAt(close + 1) !== 0x27) return { value, end: close + 1 };
-      value += "'";
-      from = close + 2;
-    }
+/** A quoted scalar at `at` (single-quoted ones over several lines when `indent` is given): its value and the offset past its closing quote. */
+function quotedScalar(text: string, at: number, indent?: number): { value: string; end: number } {
+  return text.charCodeAt(at) === 0x27 ? singleQuoted(text, at, indent) : doubleQuoted(text, at);
+}
+
+/**
+ * A single-quoted scalar: on one line, or, when `indent` (its collection's column) is given, over more
+ * indented lines, folded: a line break becomes a space, each empty line a line break.
+ */
+function singleQuoted(text: string, at: number, indent?: number): { value: string; end: number } {
+  let close = at;
+  for (;;) {
+    close = text.indexOf("'", close + 1);
+    if (close === -1) throw OUTSIDE;
+    if (text.charCodeAt(close + 1) !== 0x27) break;
+    close++;
   }
+  const lines = text.slice(at + 1, close).split('\n');
+  if (lines.length === 1) return { value: lines[0].replaceAll("''", "'"), end: close + 1 };
+  if (indent === undefined) throw OUTSIDE;
+  for (const line of lines.slice(1)) if (line.trim() !== '' && line.length - line.trimStart().length <= indent) throw OUTSIDE;
+  const trimmed = lines.map((line, i) => (i === 0 ? line.trimEnd() : i === lines.length - 1 ? line.trimStart() : line.trim()));
+  if (trimmed[0] === '' || trimmed[trimmed.length - 1] === '') throw OUTSIDE;
+  return { value: fold(trimmed).replaceAll("''", "'"), end: close + 1 };
+}
+
+/** A double-quoted scalar on one line. */
+function doubleQuoted(text: string, at: number): { value: string; end: number } {
+  const lineEnd = lineEndOf(text, at);
   let value = '';
   let from = at + 1;
   for (let i = from; i < lineEnd; i++) {
@@ -595,7 +597,7 @@ class FlowReader {
   }
 
   private spaces(): void {
-    while (this.text.charCodeAt(this.at) === 0x20) this.at++;
+    this.at = skipSpaces(this.text, this.at);
   }
 
   private item(isValue: boolean): { node: Node; value: unknown } {
@@ -603,12 +605,10 @@ class FlowReader {
     const c = text.charCodeAt(this.at);
     if (c === 0x5b || c === 0x7b) {
       if (!isValue) throw OUTSIDE;
-      const read = this.collection();
-      this.at = read.end;
-      return this.spacedAfter(read);
+      return this.spacedAfter(this.collection());
     }
     if (c === 0x22 || c === 0x27) {
-      const read = quotedScalar(text, this.at, lineEndOf(text, this.at));
+      const read = quotedScalar(text, this.at);
       const node = quotedNode(text, this.at, read);
       this.at = read.end;
       return this.spacedAfter({ node, value: read.value });
@@ -619,7 +619,8 @@ class FlowReader {
     for (;;) {
       const ch = text.charCodeAt(end);
       if (Number.isNaN(ch) || ch === 0x0a) throw OUTSIDE;
-      if (ch === 0x2c || ch === 0x5d || ch === 0x7d || ch === 0x5b || ch === 0x7b) break;
+      if (ch === 0x5b || ch === 0x7b) throw OUTSIDE;
+      if (ch === 0x2c || ch === 0x5d || ch === 0x7d) break;
       if (ch === 0x3a) {
         const next = text.charCodeAt(end + 1);
         if (next === 0x20 || next === 0x2c || next === 0x5d || next === 0x7d) break;
@@ -627,9 +628,7 @@ class FlowReader {
       if (ch === 0x23 && text.charCodeAt(end - 1) === 0x20) throw OUTSIDE;
       end++;
     }
-    if (text.charCodeAt(end) === 0x5b || text.charCodeAt(end) === 0x7b) throw OUTSIDE;
-    let valueEnd = end;
-    while (text.charCodeAt(valueEnd - 1) === 0x20) valueEnd--;
+    const valueEnd = trimSpacesBefore(text, end);
     const value = plainValue(text.slice(start, valueEnd));
     const node = newScalar(value, Scalar.PLAIN);
     node.range = [start, valueEnd, valueEnd];
