@@ -22,10 +22,10 @@ describe('IdleCollection', () => {
     let kept: unknown[][] = [];
     for (let round = 0; round < 40; round++) kept = [...kept.slice(-3), Array.from({ length: 200_000 }, (_, i) => ({ i }))];
     const grown = youngSpace();
+    assert.ok(grown > 8e6, `the burst grew the young generation to ${(grown / 1e6).toFixed(1)} MB`);
     kept = [];
     new IdleCollection().worked();
     await sleep(2_500);
-    assert.equal(kept.length, 0);
     assert.ok(youngSpace() < grown / 4, `young generation ${(grown / 1e6).toFixed(1)} MB after the burst, ${(youngSpace() / 1e6).toFixed(1)} MB after the pause`);
   });
 });
