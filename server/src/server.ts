@@ -34,6 +34,9 @@ import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
 import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
+import { allocateInYoungGeneration } from './language/young-allocation';
+
+allocateInYoungGeneration();
 
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
