@@ -1,8 +1,14 @@
 import type { Resource } from '../manifest/parse';
 import { unchangedEnds } from '../unchanged-ends';
 
-/** The groups of resources an analysis asked the inventory about, each at its generation then. */
-export type Reads = ReadonlyMap<string, number>;
+/**
+ * The groups of resources an analysis asked the inventory about, each at its generation then. Two
+ * arrays: every document's reads are checked after each keystroke, and walking a Map allocated.
+ */
+export interface Reads {
+  readonly groups: readonly string[];
+  readonly generations: readonly number[];
+}
 
 /**
  * Which questions about other resources an analysis asked, so that its result can be kept until an
@@ -39,7 +45,7 @@ export class ReadLog {
     const reads = new Map<string, number>();
     this.recording = reads;
     try {
-      return { result: work(), reads };
+      return { result: work(), reads: { groups: [...reads.keys()], generations: [...reads.values()] } };
     } finally {
       // A recording inside another adds to it too: the outer analysis asked the same questions.
       if (outer) for (const [group, generation] of reads) if (!outer.has(group)) outer.set(group, generation);
@@ -47,8 +53,8 @@ export class ReadLog {
     }
   }
 
-  unchangedSince(reads: Reads): boolean {
-    for (const [group, generation] of reads) if (this.generation(group) !== generation) return false;
+  unchangedSince({ groups, generations }: Reads): boolean {
+    for (let i = 0; i < groups.length; i++) if (this.generation(groups[i]) !== generations[i]) return false;
     return true;
   }
 

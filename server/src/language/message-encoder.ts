@@ -38,7 +38,9 @@ function publishBytes(message: Publish, sent: WeakMap<object, Buffer>, out: Outp
   // The message with no diagnostics ends in `[]}}`: the diagnostics go between its brackets.
   const at = empty.lastIndexOf('[]');
   const parts: Buffer[] = [Buffer.from(empty.slice(0, at + 1), 'utf8')];
-  for (const [i, diagnostic] of message.params.diagnostics.entries()) {
+  const { diagnostics } = message.params;
+  for (let i = 0; i < diagnostics.length; i++) {
+    const diagnostic = diagnostics[i];
     let bytes = sent.get(diagnostic);
     if (!bytes) sent.set(diagnostic, (bytes = Buffer.from(JSON.stringify(diagnostic), 'utf8')));
     if (i > 0) parts.push(COMMA);

@@ -240,7 +240,9 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
     resources: [],
     looksLikeKubernetes: chunks.some((c) => API_VERSION_KEY.test(c.text)) && chunks.some((c) => KIND_KEY.test(c.text)),
   };
-  for (const [index, chunk] of chunks.entries()) {
+  // Indexed: in a generator, for…of over entries() allocated an entry per document after each keystroke.
+  for (let index = 0; index < chunks.length; index++) {
+    const chunk = chunks[index];
     let parsed = parses[index];
     if (!parsed) {
       parsed = previous ? parseUncached(chunk.text) : parseChunk(chunk.text);

@@ -93,7 +93,10 @@ export function splitAfterChange(before: readonly Chunk[], change: TextChange): 
   if (text.length === 0 && (first > 0 || last < before.length - 1)) return undefined;
   const shift = change.text.length - (change.end - change.start);
   return {
-    chunks: [...before.slice(0, first), ...splitDocuments(text).map((c) => ({ offset: c.offset + start, text: c.text })), ...before.slice(last + 1).map((c) => ({ offset: c.offset + shift, text: c.text }))],
+    chunks: before.slice(0, first).concat(
+      splitDocuments(text).map((c) => ({ offset: c.offset + start, text: c.text })),
+      before.slice(last + 1).map((c) => ({ offset: c.offset + shift, text: c.text })),
+    ),
     head: first,
     tail: before.length - 1 - last,
   };

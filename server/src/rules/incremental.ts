@@ -71,23 +71,30 @@ export class IncrementalAnalysis {
     const earlier = comparable ? new EarlierEntries(previous, file.documents) : undefined;
     // Related locations in other documents of the file move with those documents.
     const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
-    const findings: Finding[] = [];
-    for (const [i, document] of file.documents.entries()) {
-      let entry = earlier?.find(i);
-      if (entry && ((entry.index !== undefined && entry.index !== document.index) || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory))) entry = undefined;
-      if (entry && (entry.line !== lines[i] || (linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri))))) entry = moved(entry, lines[i], file.uri, previous!, state, this.currentFixes(file.uri));
+    const keep = earlier ? (i: number) => this.keptEntry(earlier, i, state, previous!, linesMoved) : () => undefined;
+    // Indexed: in a generator, for…of over entries() allocated an entry per document after each keystroke.
+    for (let i = 0; i < file.documents.length; i++) {
+      let entry = keep(i);
       if (!entry) {
-        entry = this.analyseDocument(file, document, lines[i], inventory, options);
+        entry = this.analyseDocument(file, file.documents[i], lines[i], inventory, options);
         yield;
       } else if (i % REUSED_PER_STEP === REUSED_PER_STEP - 1) {
         // Reusing (or moving) thousands of entries takes a while too: a server answers requests in between.
         yield;
       }
       state.entries.push(entry);
-      findings.push(...entry.findings);
     }
     this.files.set(file.uri, state);
-    return findings.sort(compareFindings);
+    return state.entries.flatMap((entry) => entry.findings).sort(compareFindings);
+  }
+
+  /** The earlier entry the document at `i` keeps (moved with it when its lines moved), if nothing it read changed. */
+  private keptEntry(earlier: EarlierEntries, i: number, state: FileState, previous: FileState, linesMoved: boolean): Entry | undefined {
+    const { file, inventory, lines } = state;
+    const entry = earlier.find(i);
+    if (!entry || (entry.index !== undefined && entry.index !== file.documents[i].index) || !inventory.unchangedSince(entry.reads) || !relatedFilesUnchanged(entry, inventory)) return undefined;
+    if (entry.line === lines[i] && !(linesMoved && entry.findings.some((f) => f.related.some((r) => r.uri === file.uri)))) return entry;
+    return moved(entry, lines[i], file.uri, previous, state, this.currentFixes(file.uri));
   }
 
   /**
@@ -191,6 +198,7 @@ function countsDocuments(findings: readonly Finding[], options: AnalyzeOptions):
 }
 
 function relatedFilesUnchanged(entry: Entry, inventory: Inventory): boolean {
+  if (entry.relatedFiles.size === 0) return true;
   for (const [uri, file] of entry.relatedFiles) if (inventory.getFile(uri) !== file) return false;
   return true;
 }
