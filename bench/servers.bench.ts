@@ -54,7 +54,7 @@ async function type(started: Awaited<ReturnType<typeof startServer>>, uri: strin
   const latencies: number[] = [];
   const cpuBefore = cpuMs(pid);
   for (let k = 0; k < count; k++) {
-    const { range, newText } = keystrokes.edit(client.textOf(uri), k);
+    const { range, newText } = keystrokes.edit(() => client.textOf(uri), k);
     const start = performance.now();
     const version = await client.edit(uri, range, newText);
     // Both servers wait (debounce) before validating, so the answer cannot precede this registration.

@@ -90,13 +90,17 @@ async function memoryUnderTyping(dir: string): Promise<{ paused: number; rightAf
     const opened = client.nextDiagnostics(uri, 1, WAIT_MS);
     await client.open(uri, text);
     await opened;
-    const keystrokes = intoDeploymentName(text);
+    let keystrokes = intoDeploymentName(text);
     let after100 = 0;
     for (let k = 0; k < MEMORY_KEYSTROKES; k++) {
-      // The name would grow without end: every 20 keystrokes it is replaced by a new one.
-      const edit = keystrokes.edit(client.textOf(uri), k);
-      if (k % 20 === 19) edit.range.start.character = '  name: '.length;
-      const version = await client.edit(uri, edit.range, k % 20 === 19 ? `svc-${k}` : edit.newText);
+      const edit = keystrokes.edit(() => client.textOf(uri), k);
+      // The name would grow without end: every 20 keystrokes it is replaced by a new one, and typing goes on at its end.
+      if (k % 20 === 19) {
+        edit.range.start.character = '  name: '.length;
+        edit.newText = `svc-${k}`;
+      }
+      const version = await client.edit(uri, edit.range, edit.newText);
+      if (k % 20 === 19) keystrokes = intoDeploymentName(client.textOf(uri));
       await client.nextDiagnostics(uri, version, WAIT_MS);
       if (k === 99) after100 = await rssOncePaused(pid);
     }
