@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { documentAt, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
 import type { TextChange } from '../../server/src/manifest/text';
 
@@ -216,6 +218,21 @@ describe('parseManifestAfterChanges', () => {
     assert.equal(after.resources[1].object.spec.selector.app, 'k-b2');
   });
 
+  it('keeps no earlier version of the file reachable', async () => {
+    // An edit splits its document and one on each side again: the others are taken from the previous file.
+    const text = ['g-a', 'g-b', 'g-c', 'g-d', 'g-e'].map(service).join('---\n');
+    let file = parseManifest('g.yaml', text);
+    const first = new WeakRef(file);
+    const at = text.indexOf('app: g-c') + 'app: g-c'.length;
+    for (let k = 0; k < 5; k++) file = parseManifestAfterChanges(file, [{ start: at + k, end: at + k, text: 'x' }]);
+    assert.equal(file.text.slice(at, at + 5), 'xxxxx', 'the whole text is still there to read');
+    // A weak reference holds its target until the current job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    assert.equal(first.deref(), undefined, 'the first version is still reachable from the last');
+    assert.equal(file.resources[2].object.spec.selector.app, 'g-cxxxxx');
+  });
+
   it('without changes, is the previous file itself', () => {
     const file = parseManifest('n.yaml', service('n'));
     assert.equal(parseManifestAfterChanges(file, []), file);
@@ -282,3 +299,9 @@ describe('resourceFromObject', () => {
     assert.equal(resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: {}, name: 'not-this' })!.name, null);
   });
 });
+
+/** A full collection, with the collector exposed for this test process. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
