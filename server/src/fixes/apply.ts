@@ -225,8 +225,9 @@ function* tryTogether(
  * fix again and again.
  */
 function survives(finding: Finding, fixTitle: string, place: number | undefined, sameRule: Finding[], reparsed: ManifestFile): boolean {
+  // The place first: a finding's fixes may have to be written to be read.
   return sameRule.some(
-    (f) => f.fixes.some((x) => x.title === fixTitle) && (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range),
+    (f) => (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range) && f.fixes.some((x) => x.title === fixTitle),
   );
 }
 
