@@ -1,5 +1,6 @@
-// Runs every bench/*.bench.ts (TypeScript through tsx), one after another, each in its own process,
-// passes its report through, and ends with a table of what ran. Each bench may hand back its part of
+// Runs every bench/*.bench.ts (TypeScript through tsx), one after another, each in its own process with
+// the collector exposed (a bench may collect its own garbage before it times), passes its report through,
+// and ends with a table of what ran. Each bench may hand back its part of
 // the results (BENCH_REPORT names the file); they are merged into bench/results.json. A run of some
 // benches only updates their part of an existing results.json.
 // Usage: node bench/index.mjs [name-substring ...]
@@ -37,7 +38,7 @@ for (const name of benches) {
   console.log(`\n== ${name}`);
   const start = performance.now();
   const reportPath = join(reports, `${name}.json`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, name)], { stdio: 'inherit', cwd: join(here, '..'), env: { ...process.env, BENCH_REPORT: reportPath } });
+  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, name)], { stdio: 'inherit', cwd: join(here, '..'), env: { ...process.env, BENCH_REPORT: reportPath } });
   if (result.status === 0 && existsSync(reportPath)) merge(results, JSON.parse(readFileSync(reportPath, 'utf8')));
   summary.push({ name, status: result.status === 0 ? 'ok' : `failed (${result.status ?? result.signal})`, seconds: ((performance.now() - start) / 1000).toFixed(1) });
 }
