@@ -198,6 +198,7 @@ function countsDocuments(findings: readonly Finding[], options: AnalyzeOptions):
 }
 
 function relatedFilesUnchanged(entry: Entry, inventory: Inventory): boolean {
+  // Most entries point into no other file: those need no iterator, asked of every document after each keystroke.
   if (entry.relatedFiles.size === 0) return true;
   for (const [uri, file] of entry.relatedFiles) if (inventory.getFile(uri) !== file) return false;
   return true;
