@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { documentAt, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
 import type { TextChange } from '../../server/src/manifest/text';
+import { collectGarbage } from '../collect-garbage';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -299,9 +298,3 @@ describe('resourceFromObject', () => {
     assert.equal(resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: {}, name: 'not-this' })!.name, null);
   });
 });
-
-/** A full collection, with the collector exposed for this test process. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
