@@ -18,6 +18,7 @@ export class LspClient {
   readonly connection: MessageConnection;
   readonly stderr: string[] = [];
   private readonly latest = new Map<string, PublishDiagnosticsParams>();
+  private readonly publishes = new Map<string, number>();
   private readonly waiters: Waiter[] = [];
   /** The client's copy of each open text: edits sent since it was last read are applied when it is read. */
   private readonly texts = new Map<string, { text: string; version: number; pending: TextEdit[] }>();
@@ -29,6 +30,7 @@ export class LspClient {
     this.exited = new Promise((resolve) => process.on('exit', (code) => resolve(code)));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
       this.latest.set(params.uri, params);
+      this.publishes.set(params.uri, (this.publishes.get(params.uri) ?? 0) + 1);
       for (const waiter of [...this.waiters]) {
         if (waiter.uri === params.uri && waiter.accept(params)) {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
@@ -106,6 +108,11 @@ export class LspClient {
     const entry = this.texts.get(uri);
     if (!entry) throw new Error(`${uri} is not open`);
     return entry;
+  }
+
+  /** How many times diagnostics were published for `uri`. */
+  publishCount(uri: string): number {
+    return this.publishes.get(uri) ?? 0;
   }
 
   /** The next diagnostics published for `uri` that satisfy `accept` (the latest ones, if they already do). */

@@ -227,6 +227,20 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.match(client.textOf(u), /replicas: 2\n/);
   });
 
+  it('validates keystrokes sent back to back once they stop coming, not once per keystroke', async () => {
+    const u = uri('burst.yaml');
+    const text = Array.from({ length: 40 }, (_, i) => deployment(`burst-${i}`, 2)).join('---\n');
+    await client.open(u, text);
+    await client.diagnostics(u);
+    const before = client.publishCount(u);
+    const at = positionOf(text, 'name: burst-20', 0, 'name: burst-20'.length);
+    // Sent without waiting for one another: the server reads them together.
+    const versions = await Promise.all(Array.from({ length: 20 }, (_, k) => client.edit(u, { start: { line: at.line, character: at.character + k }, end: { line: at.line, character: at.character + k } }, 'x')));
+    await client.diagnostics(u, () => true, Math.max(...versions));
+    assert.match(client.textOf(u), /name: burst-20x{20}\n/);
+    assert.ok(client.publishCount(u) - before <= 3, `${client.publishCount(u) - before} publishes for 20 keystrokes`);
+  });
+
   it('typing inside a huge CRD answers from its previous parse at once, and parses it again when typing pauses', async () => {
     const u = uri('crds.yaml');
     const fields = Array.from({ length: 2000 }, (_, i) => `                field${i}:\n                  type: string\n                  description: The field number ${i} of the spec\n`).join('');

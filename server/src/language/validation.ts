@@ -243,15 +243,18 @@ interface Scheduled {
 }
 
 /**
- * Runs `work` after `delay` ms. A validation due at once runs once the messages already read are handled
- * (an immediate), which coalesces the changes of one burst as a timer would, without waiting a timer's turn
- * of the event loop (1–2 ms on every keystroke).
+ * Runs `work` after `delay` ms. A validation due at once does not wait a timer's turn of the event loop
+ * (1–2 ms on every keystroke) but two immediates: the protocol library handles each message read on an
+ * immediate of its own, queued after the one handling the message before, so a change already read
+ * reschedules the validation before its second immediate runs, and a burst is validated once.
  */
 function after(delay: number, work: () => void): Scheduled {
   if (delay > 0) {
     const timer = setTimeout(work, delay);
     return { cancel: () => clearTimeout(timer) };
   }
-  const immediate = setImmediate(work);
+  let immediate = setImmediate(() => {
+    immediate = setImmediate(work);
+  });
   return { cancel: () => clearImmediate(immediate) };
 }
