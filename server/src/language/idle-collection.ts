@@ -57,11 +57,13 @@ const MAX_COMPACTED_BYTES = 32e6;
 
 /** A full collection that compacts the old generation, so that the pages it empties go back to the system. */
 function compacting(collect: () => void): void {
+  // A runtime started to compact on every full collection is left as it was started.
+  const always = process.execArgv.includes('--compact-on-every-full-gc');
   setFlagsFromString('--compact-on-every-full-gc');
   try {
     collect();
   } finally {
-    setFlagsFromString('--no-compact-on-every-full-gc');
+    if (!always) setFlagsFromString('--no-compact-on-every-full-gc');
   }
 }
 
