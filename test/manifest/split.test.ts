@@ -102,6 +102,14 @@ describe('splitAfterChange', () => {
     const split = splitAfterChange(chunks, { start: at, end: at, text: '3' })!;
     assert.deepEqual([split.head, split.tail], [1, 1], 'the changed chunk and one on each side');
   });
+
+  it('gives chunks of its own, never those it was given (they may be the previous file\'s documents)', () => {
+    const chunks = splitDocuments(['a: 1\n', '---\nb: 2\n', '---\nc: 3\n', '---\nd: 4\n', '---\ne: 5\n'].join(''));
+    const at = chunks[2].offset + 5;
+    const split = splitAfterChange(chunks, { start: at, end: at, text: '3' })!;
+    assert.deepEqual(split.chunks[0], chunks[0]);
+    assert.ok(split.chunks.every((chunk) => !chunks.includes(chunk)));
+  });
 });
 
 describe('combinedChange and sliceOfChunks', () => {

@@ -3,7 +3,7 @@ import { LineIndex, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
 import { isClusterSnapshot } from './cluster-snapshot';
-import { combinedChange, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type Chunk, type SplitAfterEdit } from './split';
+import { combinedChange, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
@@ -225,19 +225,15 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
   const { chunks } = split;
   const parses = previous ? earlierParses(previous, split) : [];
   let known = text;
-  // The file's text is read from the split's chunks until its documents are made, then from them: the
-  // chunks of an edit's split are partly the previous file's documents, and through them every earlier
-  // version of the file would stay reachable from this one.
-  let pieces: readonly Chunk[] = chunks;
   // The line index reads the file's text (only once something asks for it): the file is made after it.
   let file: ManifestFile;
   const last = chunks[chunks.length - 1];
-  const lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(pieces, start, end), whole: () => file.text });
+  const lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(chunks, start, end), whole: () => file.text });
   file = {
     uri,
     // A file parsed after changes joins its documents' texts only when something reads the whole text.
     get text() {
-      return (known ??= pieces.map((c) => c.text).join(''));
+      return (known ??= chunks.map((c) => c.text).join(''));
     },
     lines,
     documents: [],
@@ -262,7 +258,6 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
   if (file.templateAt !== undefined || file.clusterSnapshot) {
     for (const d of file.documents) d.resources = [];
   }
-  pieces = file.documents;
   file.resources = file.documents.flatMap((d) => d.resources);
   return file;
 }

@@ -93,7 +93,9 @@ export function splitAfterChange(before: readonly Chunk[], change: TextChange): 
   if (text.length === 0 && (first > 0 || last < before.length - 1)) return undefined;
   const shift = change.text.length - (change.end - change.start);
   return {
-    chunks: before.slice(0, first).concat(
+    // Chunks of its own, as splitDocumentsAfterEdit gives: `before` may be the previous file's documents,
+    // and a file made of them would keep every earlier version of itself reachable.
+    chunks: before.slice(0, first).map((c) => ({ offset: c.offset, text: c.text })).concat(
       splitDocuments(text).map((c) => ({ offset: c.offset + start, text: c.text })),
       before.slice(last + 1).map((c) => ({ offset: c.offset + shift, text: c.text })),
     ),
