@@ -127,7 +127,7 @@ export class IncrementalAnalysis {
 
   private analyseDocument(file: ManifestFile, document: ManifestDocument, line: number, inventory: Inventory, options: AnalyzeOptions): Entry {
     this.analysedDocuments++;
-    const { result, reads } = inventory.recordReads(() => analyzeDocuments(file, [document], inventory, options));
+    const { result, reads } = analysedWithReads(file, document, inventory, options);
     const refresh = this.currentFixes(file.uri);
     // Fixes are text edits of the file they were computed on; once the file has changed they are computed again.
     for (const finding of result) keepFixesCurrent(finding, () => (this.files.get(file.uri)?.file === file ? undefined : refresh(finding)));
@@ -158,7 +158,7 @@ export class IncrementalAnalysis {
     const fresh = (state.fresh ??= new Map());
     const kept = fresh.get(document);
     if (kept && inventory.unchangedSince(kept.reads)) return kept.findings;
-    const { result, reads } = inventory.recordReads(() => analyzeDocuments(file, [document], inventory, options));
+    const { result, reads } = analysedWithReads(file, document, inventory, options);
     fresh.set(document, { findings: result, reads });
     return result;
   }
@@ -189,6 +189,11 @@ class EarlierEntries {
     const at = this.middle.get(this.documents[index].parsed)?.shift();
     return at === undefined ? undefined : entries[this.head + at];
   }
+}
+
+/** A document's findings, with what they asked the inventory. */
+function analysedWithReads(file: ManifestFile, document: ManifestDocument, inventory: Inventory, options: AnalyzeOptions): { result: Finding[]; reads: Reads } {
+  return inventory.recordReads(() => analyzeDocuments(file, [document], inventory, options));
 }
 
 /** Whether a finding's message counts the file's documents (its rule says so). */
