@@ -96,6 +96,23 @@ export class LspClient {
     return entry.version;
   }
 
+  /**
+   * Sends ranged changes in a single write to the server's stdin, so that it reads them as one chunk: the
+   * burst an editor's pipe holds when the server falls behind. (The connection writes each message after the
+   * one before it is flushed, so the server could read and handle them one by one.)
+   */
+  async editsInOneWrite(uri: string, edits: TextEdit[]): Promise<number> {
+    const entry = this.openEntry(uri);
+    const frames = edits.map(({ range, newText }) => {
+      entry.version++;
+      entry.pending.push({ range, newText });
+      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version: entry.version }, contentChanges: [{ range, text: newText }] } }));
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+    });
+    await new Promise<void>((resolve, reject) => this.process.stdin!.write(Buffer.concat(frames), (error) => (error ? reject(error) : resolve())));
+    return entry.version;
+  }
+
   textOf(uri: string): string {
     const entry = this.openEntry(uri);
     // Each change is against the text the ones before it made.
