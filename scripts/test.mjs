@@ -45,5 +45,6 @@ if (onNode22) {
   env = { ...process.env, PATH: [dirname(node), process.env.PATH].filter(Boolean).join(delimiter) };
 }
 
-const result = spawnSync(node, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+// The spec reporter ends with the failing tests, each with its error: the end of a long log is what gets read.
+const result = spawnSync(node, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);
