@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import type { ClusterInfo } from '../cluster/types';
+import { LazyProperty } from '../lazy-property';
 import { Inventory } from '../inventory/inventory';
 import { parseManifest, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
@@ -115,9 +116,10 @@ function translateFixes(unit: RenderedUnit, uri: string, finding: Finding, index
   });
 }
 
+const SOURCE_FIXES = new LazyProperty<SourceFix[]>('sourceFixes', false);
+
 function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes'>, compute: () => SourceFix[]): UnitFinding {
-  let fixes: SourceFix[] | undefined;
-  return Object.defineProperty(finding as UnitFinding, 'sourceFixes', { enumerable: false, configurable: true, get: () => (fixes ??= compute()) });
+  return SOURCE_FIXES.defineOnce(finding as UnitFinding, compute);
 }
 
 /**

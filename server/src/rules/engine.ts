@@ -1,4 +1,5 @@
 import type { ClusterInfo } from '../cluster/types';
+import { LazyProperty } from '../lazy-property';
 import type { Fix } from '../fixes/edit';
 import { insertCommentAbove, setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
@@ -122,19 +123,16 @@ function ownFixes(report: Report): ReportedFixes {
   }
 }
 
+/** A finding's fixes, when they are written on demand (see withLazyFixes). */
+export const FIXES = new LazyProperty<Fix[]>('fixes', true);
+
 /**
  * Writing fixes renders YAML for every finding, most of which nobody fixes: they are computed when
  * first read (a code action, --fix, a report), once, while the finding's parse is still the one it
  * points into.
  */
 function withLazyFixes(finding: Omit<Finding, 'fixes'>, compute: () => Fix[]): Finding {
-  let fixes: Fix[] | undefined;
-  return Object.defineProperty(finding as Finding, 'fixes', {
-    enumerable: true,
-    configurable: true,
-    get: () => (fixes ??= compute()),
-    set: (value: Fix[]) => (fixes = value),
-  });
+  return FIXES.defineOnce(finding as Finding, compute);
 }
 
 function relatedLocation(resource: Resource, path: readonly (string | number)[] | undefined, message: string): RelatedLocation[] {

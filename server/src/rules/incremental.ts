@@ -2,7 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import type { Reads } from '../inventory/reads';
 import { documentAt, type ManifestDocument, type ManifestFile, type ParsedChunk } from '../manifest/parse';
 import type { Range } from '../manifest/text';
-import { analyzeDocuments, analyzeFile, compareFindings, type AnalyzeOptions } from './engine';
+import { analyzeDocuments, analyzeFile, compareFindings, FIXES, type AnalyzeOptions } from './engine';
 import type { Finding } from './types';
 import { RULES } from './index';
 import { countLeading } from '../sorted';
@@ -219,9 +219,8 @@ function sameStart(a: Range | null, b: Range | null): boolean {
 
 /** Replaces a finding's fixes by `current()` whenever that gives an answer (the file changed since). */
 function keepFixesCurrent(finding: Finding, current: () => Finding['fixes'] | undefined): void {
-  const own = Object.getOwnPropertyDescriptor(finding, 'fixes');
-  const original = () => (own?.get ? own.get.call(finding) : own?.value ?? []);
-  Object.defineProperty(finding, 'fixes', { enumerable: true, configurable: true, get: () => current() ?? original() });
+  const original = FIXES.readerOf(finding, []);
+  FIXES.define(finding, () => current() ?? original());
 }
 
 /**

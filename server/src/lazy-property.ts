@@ -1,0 +1,50 @@
+/**
+ * A property whose value is read from a function kept on the object (a finding's fixes, written only when
+ * first read). Every object shares one getter and one setter. A getter of its own, a closure per object,
+ * cost twice: V8 keeps an object with such a getter in dictionary mode, and allocates the getter's accessor
+ * pair in the old generation. A dead pair still points to its closure, and the young generation's collections
+ * keep whatever the closure holds (the version of a file it was computed on) until a full collection: typing
+ * in a large file copied megabytes at every one of them.
+ */
+export class LazyProperty<T> {
+  private readonly source: symbol;
+  private readonly descriptor: PropertyDescriptor;
+
+  constructor(
+    readonly name: string,
+    enumerable: boolean,
+  ) {
+    const source = (this.source = Symbol(name));
+    this.descriptor = {
+      enumerable,
+      configurable: true,
+      get(this: Record<symbol, () => T>) {
+        return this[source]();
+      },
+      set(this: Record<symbol, () => T>, value: T) {
+        this[source] = () => value;
+      },
+    };
+  }
+
+  /** `target[name]` is what `read()` gives from now on. */
+  define<O extends object>(target: O, read: () => T): O {
+    Object.defineProperty(target, this.source, { value: read, writable: true, enumerable: false, configurable: true });
+    if (Object.getOwnPropertyDescriptor(target, this.name)?.get !== this.descriptor.get) Object.defineProperty(target, this.name, this.descriptor);
+    return target;
+  }
+
+  /** `target[name]` computed by `compute` when first read, and kept. */
+  defineOnce<O extends object>(target: O, compute: () => NonNullable<T>): O {
+    let value: NonNullable<T> | undefined;
+    return this.define(target, () => (value ??= compute()));
+  }
+
+  /** What gives `target[name]` now, without reading it: its function, or its plain value (`fallback` when it has none). */
+  readerOf(target: object, fallback: T): () => T {
+    const own = (target as Record<symbol, (() => T) | undefined>)[this.source];
+    if (own) return own;
+    const value = Object.getOwnPropertyDescriptor(target, this.name)?.value as T | undefined;
+    return () => value ?? fallback;
+  }
+}
