@@ -3,7 +3,7 @@ import { LineIndex, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
 import { isClusterSnapshot } from './cluster-snapshot';
-import { combinedChange, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
+import { combinedChange, type Chunk, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
@@ -224,22 +224,7 @@ export function* parseManifestAfterChangesInSteps(previous: ManifestFile, change
 function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces: PiecedText) => LineIndex, text: string | undefined, previous?: ManifestFile): Steps<ManifestFile> {
   const { chunks } = split;
   const parses = previous ? earlierParses(previous, split) : [];
-  let known = text;
-  // The line index reads the file's text (only once something asks for it): the file is made after it.
-  let file: ManifestFile;
-  const last = chunks[chunks.length - 1];
-  const lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(chunks, start, end), whole: () => file.text });
-  file = {
-    uri,
-    // A file parsed after changes joins its documents' texts only when something reads the whole text.
-    get text() {
-      return (known ??= chunks.map((c) => c.text).join(''));
-    },
-    lines,
-    documents: [],
-    resources: [],
-    looksLikeKubernetes: chunks.some((c) => API_VERSION_KEY.test(c.text)) && chunks.some((c) => KIND_KEY.test(c.text)),
-  };
+  const file = new ChunkedFile(uri, chunks, text, linesOf);
   // Indexed: in a generator, for…of over entries() allocated an entry per document after each keystroke.
   for (let index = 0; index < chunks.length; index++) {
     const chunk = chunks[index];
@@ -260,6 +245,37 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
   }
   file.resources = file.documents.flatMap((d) => d.resources);
   return file;
+}
+
+/**
+ * A file parsed from chunks: it joins their texts only when something reads the whole text. A class, whose
+ * getter all files share, not an object literal with a getter of its own: V8 keeps such an object in
+ * dictionary mode and allocates its getter's accessor pair in the old generation, where a dead one still
+ * holds the file's chunks for the young generation's collections (see LazyProperty).
+ */
+class ChunkedFile implements ManifestFile {
+  readonly lines: LineIndex;
+  documents: ManifestDocument[] = [];
+  resources: Resource[] = [];
+  templateAt?: number;
+  readonly looksLikeKubernetes: boolean;
+  clusterSnapshot?: boolean;
+
+  constructor(
+    readonly uri: string,
+    private readonly chunks: readonly Chunk[],
+    private known: string | undefined,
+    linesOf: (pieces: PiecedText) => LineIndex,
+  ) {
+    const last = chunks[chunks.length - 1];
+    // The line index reads the file's text only once something asks for it.
+    this.lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(chunks, start, end), whole: () => this.text });
+    this.looksLikeKubernetes = chunks.some((c) => API_VERSION_KEY.test(c.text)) && chunks.some((c) => KIND_KEY.test(c.text));
+  }
+
+  get text(): string {
+    return (this.known ??= this.chunks.map((c) => c.text).join(''));
+  }
 }
 
 // A key never spans documents (each starts at a `---` line or after a `...` line), so testing each document's text finds what testing the whole text finds.
