@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { join as joinPath } from 'node:path';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import type { Finding } from '../../server/src/rules/types';
+import { MEASURED_KEYSTROKES } from './typing-scavenges';
 
 /** A small seeded random stream, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -271,5 +274,18 @@ describe('incremental analysis', () => {
     };
     assert.equal(edit(pair('w7').replace('image: x', 'image: y')), 2, 'the Deployment and its PDB');
     assert.equal(edit(pair('w7').replace('template:\n    metadata: {labels: {app: w7}}', 'template:\n    metadata: {labels: {app: w3}}')), 3, 'its PDB, and the PDB of the label its pods carry now');
+  });
+
+  it('typing keeps no earlier version of the file alive through the young generation\'s collections', () => {
+    // A version held by a dead object of the old generation (a getter's accessor pair, a cleared Map's table)
+    // outlives a scavenge all the same, and the next one promotes it: every version typed since would be.
+    const run = spawnSync(process.execPath, ['--trace-gc-nvp', '--import', 'tsx', joinPath(__dirname, 'typing-scavenges.ts')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    // After the full collection that ends the warm-up.
+    const measured = run.stdout.slice(run.stdout.lastIndexOf(' gc=mc ')).split('\n');
+    const promoted = measured.filter((line) => line.includes(' gc=s ')).map((line) => Number(/ promoted=(\d+)/.exec(line)?.[1]));
+    assert.ok(promoted.length >= 3, `${promoted.length} scavenges in ${MEASURED_KEYSTROKES} keystrokes: too few to tell`);
+    const perScavenge = promoted.reduce((sum, bytes) => sum + bytes, 0) / promoted.length;
+    assert.ok(perScavenge < 1e6, `${(perScavenge / 1e6).toFixed(1)} MB promoted per scavenge, ${promoted.length} scavenges`);
   });
 });
