@@ -243,18 +243,27 @@ interface Scheduled {
 }
 
 /**
- * Runs `work` after `delay` ms. A validation due at once does not wait a timer's turn of the event loop
- * (1–2 ms on every keystroke) but two immediates: the protocol library handles each message read on an
- * immediate of its own, queued after the one handling the message before, so a change already read
- * reschedules the validation before its second immediate runs, and a burst is validated once.
+ * Runs `work` after `delay` ms, then after two immediates. A validation due at once does not wait a timer's
+ * turn of the event loop (1–2 ms on every keystroke). The protocol library handles each message read on an
+ * immediate of its own, queued after the one handling the message before: so a change already read
+ * reschedules the validation before its second immediate runs, whether it was due at once or its timer
+ * fired between two changes of a burst (a timer of 1 ms fires whenever the clock ticks), and a burst is
+ * validated once.
  */
 function after(delay: number, work: () => void): Scheduled {
-  if (delay > 0) {
-    const timer = setTimeout(work, delay);
-    return { cancel: () => clearTimeout(timer) };
-  }
-  let immediate = setImmediate(() => {
-    immediate = setImmediate(work);
-  });
-  return { cancel: () => clearImmediate(immediate) };
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const soon = () => {
+    immediate = setImmediate(() => {
+      immediate = setImmediate(work);
+    });
+  };
+  if (delay > 0) timer = setTimeout(soon, delay);
+  else soon();
+  return {
+    cancel: () => {
+      clearTimeout(timer);
+      clearImmediate(immediate);
+    },
+  };
 }
