@@ -27,6 +27,15 @@ describe('reusingDiagnosticsEncoder', () => {
     assert.match(Buffer.from(await encoder.encode(publish([kept], 3), OPTIONS)).toString('utf8'), /"message":"kept"/);
   });
 
+  it('keeps the bytes it sent on the diagnostic, out of sight of JSON and of its keys', async () => {
+    const encoder = reusingDiagnosticsEncoder();
+    const sent = diagnostic(3, 'sent');
+    const before = { json: JSON.stringify(sent), keys: Object.keys(sent) };
+    await encoder.encode(publish([sent], 1), OPTIONS);
+    assert.deepEqual({ json: JSON.stringify(sent), keys: Object.keys(sent) }, before);
+    assert.deepEqual({ ...sent }, JSON.parse(before.json));
+  });
+
   it('writes a smaller publish after a larger one whole, with nothing of the one before', async () => {
     const encoder = reusingDiagnosticsEncoder();
     const large = publish(Array.from({ length: 50 }, (_, i) => diagnostic(i, `finding ${i}`)), 1);

@@ -7,13 +7,12 @@ import type { ContentTypeEncoder, Message } from 'vscode-languageserver/node';
  * encoding them all again was a fifth of the keystroke's cost.
  */
 export function reusingDiagnosticsEncoder(): ContentTypeEncoder {
-  const sent = new WeakMap<object, Buffer>();
   const out: Output = { buffer: Buffer.alloc(0) };
   return {
     name: 'application/json',
     encode(message: Message): Promise<Uint8Array> {
       try {
-        return Promise.resolve(isPublish(message) ? publishBytes(message, sent, out) : Buffer.from(JSON.stringify(message), 'utf8'));
+        return Promise.resolve(isPublish(message) ? publishBytes(message, out) : Buffer.from(JSON.stringify(message), 'utf8'));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -33,24 +32,41 @@ function isPublish(message: Message): message is Publish {
 
 const COMMA = Buffer.from(',');
 
-function publishBytes(message: Publish, sent: WeakMap<object, Buffer>, out: Output): Uint8Array {
+/**
+ * The bytes a diagnostic was sent as, kept on the diagnostic itself. In a WeakMap they outlived it: V8's
+ * young-generation collections keep the values of a long-lived WeakMap whatever its keys, so the bytes of
+ * each keystroke's diagnostics were promoted to the old generation and waited there for a full collection.
+ * Encoded apart from Node's shared buffer pool, they hold only their own memory.
+ */
+const SENT = Symbol('sent as');
+const utf8 = new TextEncoder();
+
+function bytesOf(diagnostic: object): Uint8Array {
+  const known = (diagnostic as { [SENT]?: Uint8Array })[SENT];
+  if (known) return known;
+  const bytes = utf8.encode(JSON.stringify(diagnostic));
+  Object.defineProperty(diagnostic, SENT, { value: bytes });
+  return bytes;
+}
+
+function publishBytes(message: Publish, out: Output): Uint8Array {
   const empty = JSON.stringify({ ...message, params: { ...message.params, diagnostics: [] } });
   // The message with no diagnostics ends in `[]}}`: the diagnostics go between its brackets.
   const at = empty.lastIndexOf('[]');
-  const parts: Buffer[] = [Buffer.from(empty.slice(0, at + 1), 'utf8')];
+  const parts: Uint8Array[] = [Buffer.from(empty.slice(0, at + 1), 'utf8')];
   const { diagnostics } = message.params;
   for (let i = 0; i < diagnostics.length; i++) {
-    const diagnostic = diagnostics[i];
-    let bytes = sent.get(diagnostic);
-    if (!bytes) sent.set(diagnostic, (bytes = Buffer.from(JSON.stringify(diagnostic), 'utf8')));
     if (i > 0) parts.push(COMMA);
-    parts.push(bytes);
+    parts.push(bytesOf(diagnostics[i]));
   }
   parts.push(Buffer.from(empty.slice(at + 1), 'utf8'));
   const length = parts.reduce((sum, part) => sum + part.length, 0);
   if (out.buffer.length < length) out.buffer = Buffer.allocUnsafe(Math.max(length, out.buffer.length * 2));
   let offset = 0;
-  for (const part of parts) offset += part.copy(out.buffer, offset);
+  for (const part of parts) {
+    out.buffer.set(part, offset);
+    offset += part.length;
+  }
   return out.buffer.subarray(0, length);
 }
 

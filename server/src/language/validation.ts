@@ -42,8 +42,8 @@ const IGNORED_EDIT_PARSE_MS = 500;
 export class Validation {
   private analysis = new IncrementalAnalysis();
   private readonly cache = new Map<string, { version: number; findings: Finding[] }>();
-  private readonly published = new Map<string, Finding[]>();
-  private readonly diagnostics = new WeakMap<Finding, Diagnostic>();
+  /** What was last published for each document: its findings, and the diagnostic each was sent as. */
+  private readonly published = new Map<string, { findings: Finding[]; diagnostics: Map<Finding, Diagnostic> }>();
   private readonly timers = new Map<string, Scheduled>();
   /** What validating each document after its last edit cost, in milliseconds. */
   private readonly costs = new Map<string, number>();
@@ -167,12 +167,9 @@ export class Validation {
     const started = performance.now();
     const findings = this.findingsFor(uri);
     if (typed) this.costs.set(uri, performance.now() - started);
-    const previous = this.published.get(uri);
+    const previous = this.published.get(uri)?.findings;
     // Its own edit always answers (the client waits for this version); another's only when something changed.
-    if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) {
-      this.published.set(uri, findings);
-      this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => this.diagnosticOf(f, uri)) });
-    }
+    if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) this.publish(uri, doc.version, findings);
     const file = this.host.inventory.getFile(uri);
     const spread = this.spreadFiles.get(uri);
     if (own && file && (!spread || !sameText(spread, file))) {
@@ -190,11 +187,11 @@ export class Validation {
    */
   private answeredFromPreviousParse(uri: string, doc: OpenDocument): boolean {
     const previous = this.host.inventory.getFile(uri);
-    const published = this.published.get(uri);
+    const published = this.published.get(uri)?.findings;
     if (!previous || !published || published.some((f) => f.rendered) || editorUnits()?.replacesPlainAnalysis(uri)) return false;
     const change = this.changeSinceParse(doc, previous);
     if (!change || !changeInsideIgnoredDocument(previous, change)) return false;
-    this.host.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: published.map((f) => this.diagnosticOf(f, uri)) });
+    this.publish(uri, doc.version, published);
     this.costs.delete(uri);
     clearTimeout(this.pendingParses.get(uri));
     this.pendingParses.set(
@@ -231,10 +228,17 @@ export class Validation {
     return at?.file === previous ? doc.changesSince(at.revision) : undefined;
   }
 
-  private diagnosticOf(finding: Finding, uri: string): Diagnostic {
-    let diagnostic = this.diagnostics.get(finding);
-    if (!diagnostic) this.diagnostics.set(finding, (diagnostic = toDiagnostic(finding, uri, (id) => this.host.docsHref(id))));
-    return diagnostic;
+  /**
+   * Sends the findings as diagnostics, the same objects for the findings sent before (the encoder reuses their
+   * bytes). Kept in a new map each time, not one WeakMap for all: V8's young-generation collections keep a
+   * long-lived WeakMap's values whatever its keys, so each keystroke's diagnostics went to the old generation.
+   */
+  private publish(uri: string, version: number, findings: Finding[]): void {
+    const before = this.published.get(uri)?.diagnostics;
+    const diagnostics = new Map<Finding, Diagnostic>();
+    for (const finding of findings) diagnostics.set(finding, before?.get(finding) ?? toDiagnostic(finding, uri, (id) => this.host.docsHref(id)));
+    this.published.set(uri, { findings, diagnostics });
+    this.host.connection.sendDiagnostics({ uri, version, diagnostics: findings.map((f) => diagnostics.get(f)!) });
   }
 }
 
