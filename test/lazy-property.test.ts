@@ -40,13 +40,14 @@ describe('LazyProperty', () => {
     assert.deepEqual(finding.fixes, ['set']);
   });
 
-  it('tells what gives the value now, without reading it: the function, the plain value, or the fallback', () => {
+  it('tells what gives the value now, without reading it: the function, a plain value or getter, or the fallback', () => {
     let reads = 0;
     const lazy = fixes.define({}, () => [`read ${++reads}`]);
     const reader = fixes.readerOf(lazy, []);
     assert.equal(reads, 0);
     assert.deepEqual(reader(), ['read 1']);
     assert.deepEqual(fixes.readerOf({ fixes: ['plain'] }, [])(), ['plain']);
+    assert.deepEqual(fixes.readerOf(Object.defineProperty({}, 'fixes', { get: () => ['a getter of its own'] }), [])(), ['a getter of its own']);
     assert.deepEqual(fixes.readerOf({}, ['fallback'])(), ['fallback']);
   });
 });

@@ -40,11 +40,11 @@ export class LazyProperty<T> {
     return this.define(target, () => (value ??= compute()));
   }
 
-  /** What gives `target[name]` now, without reading it: its function, or its plain value (`fallback` when it has none). */
+  /** What gives `target[name]` now, without reading it: its function, its own getter or value, or `fallback`. */
   readerOf(target: object, fallback: T): () => T {
-    const own = (target as Record<symbol, (() => T) | undefined>)[this.source];
-    if (own) return own;
-    const value = Object.getOwnPropertyDescriptor(target, this.name)?.value as T | undefined;
-    return () => value ?? fallback;
+    const own = Object.getOwnPropertyDescriptor(target, this.name);
+    if (own?.get === this.descriptor.get) return (target as Record<symbol, () => T>)[this.source];
+    if (own?.get) return () => own.get!.call(target) as T;
+    return () => (own?.value as T | undefined) ?? fallback;
   }
 }

@@ -151,7 +151,7 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
 
     const cancel = new CancellationTokenSource();
     const cancelled = ask(cancel.token).catch((error: Error) => error);
-    // Cancelled once it has started (the hover is answered between its slices), before it can finish.
+    // Cancelled at once: whether the server reads the cancel before the fix starts or between its slices, no edit.
     const hovered = client.request('textDocument/hover', { textDocument: { uri: u }, position: positionOf(text, 'kind: Deployment', 0, 2) });
     cancel.cancel();
     await hovered;

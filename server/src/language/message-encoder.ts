@@ -3,7 +3,7 @@ import type { ContentTypeEncoder, Message } from 'vscode-languageserver/node';
 /**
  * The JSON of outgoing messages, with one difference from the protocol library's: a diagnostics publish
  * reuses the bytes of each diagnostic it sent before. A keystroke in a large file publishes thousands of
- * diagnostics of which a handful changed (the others are the same objects, see Validation.diagnosticOf);
+ * diagnostics of which a handful changed (the others are the same objects, see Validation.publish);
  * encoding them all again was a fifth of the keystroke's cost.
  */
 export function reusingDiagnosticsEncoder(): ContentTypeEncoder {

@@ -260,13 +260,17 @@ class ChunkedFile implements ManifestFile {
   templateAt?: number;
   readonly looksLikeKubernetes: boolean;
   clusterSnapshot?: boolean;
+  readonly #chunks: readonly Chunk[];
+  #known: string | undefined;
 
   constructor(
     readonly uri: string,
-    private readonly chunks: readonly Chunk[],
-    private known: string | undefined,
+    chunks: readonly Chunk[],
+    known: string | undefined,
     linesOf: (pieces: PiecedText) => LineIndex,
   ) {
+    this.#chunks = chunks;
+    this.#known = known;
     const last = chunks[chunks.length - 1];
     // The line index reads the file's text only once something asks for it.
     this.lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(chunks, start, end), whole: () => this.text });
@@ -274,7 +278,7 @@ class ChunkedFile implements ManifestFile {
   }
 
   get text(): string {
-    return (this.known ??= this.chunks.map((c) => c.text).join(''));
+    return (this.#known ??= this.#chunks.map((c) => c.text).join(''));
   }
 }
 
