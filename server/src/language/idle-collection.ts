@@ -1,4 +1,4 @@
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** How long the server must have had nothing to do before it collects. */
@@ -34,38 +34,12 @@ export class IdleCollection {
     const { used_heap_size: used, total_heap_size: total } = getHeapStatistics();
     if (used < this.live * GROWTH + SLACK_BYTES && total < this.held * GROWTH + SLACK_BYTES) return;
     this.collect!();
-    if (oldGenerationSparse()) compacting(this.collect!);
     ({ used_heap_size: this.live, total_heap_size: this.held } = getHeapStatistics());
   }
 }
 
 const GROWTH = 1.25;
 const SLACK_BYTES = 16e6;
-
-/**
- * Whether the old generation holds far more pages than objects, and is small enough to compact at once.
- * A full collection frees objects but keeps the pages they leave sparse (10,000 keystrokes in a small file
- * left 24 MB of old generation for 11 MB of objects). Compacting moves every object, so it is kept to
- * heaps it stops for tens of milliseconds: on a 94 MB one it took 0.3 s.
- */
-function oldGenerationSparse(): boolean {
-  const old = getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
-  return !!old && old.space_used_size < MAX_COMPACTED_BYTES && old.space_size > old.space_used_size * 1.5 + 4e6;
-}
-
-const MAX_COMPACTED_BYTES = 32e6;
-
-/** A full collection that compacts the old generation, so that the pages it empties go back to the system. */
-function compacting(collect: () => void): void {
-  // A runtime started to compact on every full collection is left as it was started.
-  const always = process.execArgv.includes('--compact-on-every-full-gc');
-  setFlagsFromString('--compact-on-every-full-gc');
-  try {
-    collect();
-  } finally {
-    if (!always) setFlagsFromString('--no-compact-on-every-full-gc');
-  }
-}
 
 function exposedCollector(): (() => void) | undefined {
   try {
