@@ -41,27 +41,17 @@ function key(resource: Resource): string {
 export class Inventory {
   private readonly files = new Map<string, ManifestFile>();
   private clusterResources: Resource[] = [];
-  private index: Map<string, Resource[]> | undefined;
-  private kindIndex: Map<string, Resource[]> | undefined;
-  /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources), built once per change. */
-  private namespaceLists = new Map<string, Resource[]>();
-  /** Per-namespace indexes of selectors and of pod labels, so that matching them is not a scan per resource. */
-  private labelIndexes = new Map<string, LabelIndex<Resource>>();
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
   private log = new ReadLog(groupsOf);
+  private derived = nothingDerived();
 
-  /** Answers to per-resource questions asked by several rules, kept until the inventory changes. */
-  private answers = new Map<string, WeakMap<object, unknown>>();
-
+  /**
+   * Everything derived is dropped at once, as a new object: V8's Map.clear leaves the old table pointing to
+   * its successor, and the young generation's collections follow that pointer from the dead table, so
+   * cleared maps kept every earlier state's lists (and the file versions they hold) alive.
+   */
   private changed(): void {
-    this.answers = new Map();
-    this.index = undefined;
-    this.kindIndex = undefined;
-    // New maps, not cleared ones: V8's Map.clear leaves the old table pointing to its successor, and the young
-    // generation's collections follow that pointer from the dead table, so every earlier state's lists (and
-    // the file versions they hold) outlived them, a megabyte copied per keystroke in a large file.
-    this.namespaceLists = new Map();
-    this.labelIndexes = new Map();
+    this.derived = nothingDerived();
   }
 
   setFile(file: ManifestFile): void {
@@ -122,7 +112,7 @@ export class Inventory {
 
   /** Every resource, grouped by namespace (cluster-scoped ones under ''). */
   private byNamespace(): Map<string, Resource[]> {
-    if (this.index) return this.index;
+    if (this.derived.byNamespace) return this.derived.byNamespace;
     const seen = new Set<string>();
     const index = new Map<string, Resource[]>();
     const add = (resource: Resource) => {
@@ -139,7 +129,7 @@ export class Inventory {
       }
     }
     for (const resource of this.clusterResources) if (!seen.has(key(resource))) add(resource);
-    this.index = index;
+    this.derived.byNamespace = index;
     return index;
   }
 
@@ -169,18 +159,19 @@ export class Inventory {
   /** The index's own list (not to be changed), its read recorded by the caller. */
   private ofKindIn(namespace: string, kind: string): readonly Resource[] {
     // Rules ask this for every workload: answered from an index rather than a scan of the namespace.
-    if (!this.kindIndex) {
-      this.kindIndex = new Map();
+    let byKind = this.derived.byNamespaceAndKind;
+    if (!byKind) {
+      byKind = this.derived.byNamespaceAndKind = new Map();
       for (const [ns, list] of this.byNamespace()) {
         for (const resource of list) {
           const at = `${ns}|${resource.kind}`;
-          const same = this.kindIndex.get(at);
+          const same = byKind.get(at);
           if (same) same.push(resource);
-          else this.kindIndex.set(at, [resource]);
+          else byKind.set(at, [resource]);
         }
       }
     }
-    return this.kindIndex.get(`${namespace}|${kind}`) ?? [];
+    return byKind.get(`${namespace}|${kind}`) ?? [];
   }
 
   ofKind(kind: string): Resource[] {
@@ -207,8 +198,8 @@ export class Inventory {
     for (const group of groups) this.log.read(group);
     const key = resource.object;
     if (!key || typeof key !== 'object') return compute();
-    let known = this.answers.get(question);
-    if (!known) this.answers.set(question, (known = new WeakMap()));
+    let known = this.derived.answers.get(question);
+    if (!known) this.derived.answers.set(question, (known = new WeakMap()));
     let result = known.get(key) as Resource[] | undefined;
     if (!result) known.set(key, (result = compute()));
     return result.slice();
@@ -264,8 +255,8 @@ export class Inventory {
    */
   private labelIndex(name: LabelIndexName, namespace: string): LabelIndex<Resource> {
     const at = `${name}|${namespace}`;
-    let index = this.labelIndexes.get(at);
-    if (!index) this.labelIndexes.set(at, (index = new LabelIndex(this.namespaceList(name, namespace, LABEL_INDEXES[name].holds), LABEL_INDEXES[name].labelsOf)));
+    let index = this.derived.labelIndexes.get(at);
+    if (!index) this.derived.labelIndexes.set(at, (index = new LabelIndex(this.namespaceList(name, namespace, LABEL_INDEXES[name].holds), LABEL_INDEXES[name].labelsOf)));
     return index;
   }
 
@@ -302,8 +293,8 @@ export class Inventory {
 
   private namespaceList(name: string, namespace: string, keep: (resource: Resource) => boolean): Resource[] {
     const at = `${name}|${namespace}`;
-    let list = this.namespaceLists.get(at);
-    if (!list) this.namespaceLists.set(at, (list = (this.byNamespace().get(namespace) ?? []).filter(keep)));
+    let list = this.derived.namespaceLists.get(at);
+    if (!list) this.derived.namespaceLists.set(at, (list = (this.byNamespace().get(namespace) ?? []).filter(keep)));
     return list.slice();
   }
 
@@ -350,6 +341,24 @@ function carrierQuestionGroups(namespace: string, selector: unknown): string[] {
 }
 
 /** How each label index files resources: which belong in it, and under which labels (undefined: under every question). */
+/** What the inventory derives from its files and cluster, each part built when first asked for. */
+interface Derived {
+  /** Every resource, grouped by namespace. */
+  byNamespace?: Map<string, Resource[]>;
+  /** Every resource, grouped by `namespace|kind`. */
+  byNamespaceAndKind?: Map<string, Resource[]>;
+  /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources). */
+  namespaceLists: Map<string, Resource[]>;
+  /** Per-namespace indexes of selectors and of pod labels, so that matching them is not a scan per resource. */
+  labelIndexes: Map<string, LabelIndex<Resource>>;
+  /** Answers to per-resource questions asked by several rules. */
+  answers: Map<string, WeakMap<object, unknown>>;
+}
+
+function nothingDerived(): Derived {
+  return { namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
+}
+
 const LABEL_INDEXES = {
   carriers: { holds: isLongRunning, labelsOf: (r: Resource) => matchableLabels(podTemplateOf(r)?.labels) },
   pdbs: { holds: (r: Resource) => r.kind === 'PodDisruptionBudget', labelsOf: (r: Resource) => selectorLabels(r.object?.spec?.selector) },
