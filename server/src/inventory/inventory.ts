@@ -158,20 +158,19 @@ export class Inventory {
 
   /** The index's own list (not to be changed), its read recorded by the caller. */
   private ofKindIn(namespace: string, kind: string): readonly Resource[] {
-    // Rules ask this for every workload: answered from an index rather than a scan of the namespace.
-    let byKind = this.derived.byNamespaceAndKind;
+    // Rules ask this for every workload: answered from an index rather than a scan of the namespace,
+    // built for a namespace when first asked about it (after a keystroke, the edited resource's only).
+    let byKind = this.derived.byKindInNamespace.get(namespace);
     if (!byKind) {
-      byKind = this.derived.byNamespaceAndKind = new Map();
-      for (const [ns, list] of this.byNamespace()) {
-        for (const resource of list) {
-          const at = `${ns}|${resource.kind}`;
-          const same = byKind.get(at);
-          if (same) same.push(resource);
-          else byKind.set(at, [resource]);
-        }
+      byKind = new Map();
+      for (const resource of this.byNamespace().get(namespace) ?? []) {
+        const same = byKind.get(resource.kind);
+        if (same) same.push(resource);
+        else byKind.set(resource.kind, [resource]);
       }
+      this.derived.byKindInNamespace.set(namespace, byKind);
     }
-    return byKind.get(`${namespace}|${kind}`) ?? [];
+    return byKind.get(kind) ?? [];
   }
 
   ofKind(kind: string): Resource[] {
@@ -345,8 +344,8 @@ function carrierQuestionGroups(namespace: string, selector: unknown): string[] {
 interface Derived {
   /** Every resource, grouped by namespace. */
   byNamespace?: Map<string, Resource[]>;
-  /** Every resource, grouped by `namespace|kind`. */
-  byNamespaceAndKind?: Map<string, Resource[]>;
+  /** The resources of a namespace grouped by kind, for each namespace asked about. */
+  byKindInNamespace: Map<string, Map<string, Resource[]>>;
   /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources). */
   namespaceLists: Map<string, Resource[]>;
   /** Per-namespace indexes of selectors and of pod labels, so that matching them is not a scan per resource. */
@@ -356,7 +355,7 @@ interface Derived {
 }
 
 function nothingDerived(): Derived {
-  return { namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
+  return { byKindInNamespace: new Map(), namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
 }
 
 const LABEL_INDEXES = {
