@@ -35,10 +35,10 @@ export interface Started {
   initializeMs: number;
 }
 
-/** Starts a server, answers its configuration requests, and returns once it is initialized. */
-export async function startServer(name: ServerName): Promise<Started> {
+/** Starts a server (on this process's Node unless `node` names another), answers its configuration requests, and returns once it is initialized. */
+export async function startServer(name: ServerName, node = process.execPath): Promise<Started> {
   const started = performance.now();
-  const client = LspClient.start(name === 'ours' ? OUR_SERVER : ensureYamlLs(), ['--stdio']);
+  const client = LspClient.start(name === 'ours' ? OUR_SERVER : ensureYamlLs(), ['--stdio'], node);
   client.connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((item) => SECTIONS[item.section ?? ''] ?? null));
   // No workspace folder: neither server scans a workspace; our cluster view is off (the peer has none).
   await client.request('initialize', {

@@ -55,7 +55,7 @@ function install() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+async function main() {
   const started = Date.now();
   try {
     if (!installedNode22()) {
@@ -71,3 +71,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(1);
   }
 }
+
+// Not a top-level await: the benchmarks import this module, and they are compiled to CommonJS.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

@@ -44,9 +44,9 @@ export class LspClient {
     this.connection.listen();
   }
 
-  /** Spawns `node <serverPath> ...args` and connects to its stdio. */
-  static start(serverPath: string, args: string[] = ['--stdio']): LspClient {
-    return new LspClient(spawn(process.execPath, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  /** Spawns `node <serverPath> ...args` (this process's Node unless `node` names another) and connects to its stdio. */
+  static start(serverPath: string, args: string[] = ['--stdio'], node = process.execPath): LspClient {
+    return new LspClient(spawn(node, [serverPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }));
   }
 
   request<R>(method: string, params?: unknown): Promise<R> {
