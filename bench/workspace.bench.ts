@@ -129,9 +129,10 @@ async function main(): Promise<void> {
     const open1000DocsSeconds = await openMany(dir);
     const { ratio, longestHoverMs } = await fixAll(dir, process.execPath);
     const memory = await memoryUnderTyping(dir, process.execPath);
-    const node22 = installedNode22() as string | undefined;
+    const installed = installedNode22() as string | undefined;
+    const node22 = installed === process.execPath ? undefined : installed;
     const onNode22 = node22 ? { fixAll: await fixAll(dir, node22), memory: await memoryUnderTyping(dir, node22) } : undefined;
-    if (!node22) console.log('(Node 22 is not installed: Fix all and memory on it left out)');
+    if (!installed) console.log('(Node 22 is not installed: Fix all and memory on it left out)');
     report({
       open1000DocsSeconds: Number(open1000DocsSeconds.toFixed(1)),
       fixAllVsOwnCold: ratio,

@@ -23,6 +23,11 @@ export class Reads {
     readonly generations: readonly number[],
   ) {}
 
+  /** The same reads, to be checked against another log (a scratch copy) without moving this one's memo back and forth. */
+  copy(): Reads {
+    return new Reads(this.names, this.generations);
+  }
+
   /** The groups read, as the log numbered `log` keeps them (`find` looks one up by name). */
   groupsIn(log: number, find: (name: string) => Group): readonly Group[] {
     if (this.#log !== log) {
@@ -52,7 +57,8 @@ export class ReadLog {
   /** A log that goes on from this one's generations: reads recorded here hold there until a group moves there. */
   copy(): ReadLog {
     const copy = new ReadLog(this.groupsOf);
-    for (const [name, { generation }] of this.groups) copy.groups.set(name, { generation });
+    // Groups read but never moved are made again on demand there.
+    for (const [name, { generation }] of this.groups) if (generation > 0) copy.groups.set(name, { generation });
     copy.epoch = this.epoch;
     return copy;
   }

@@ -13,12 +13,15 @@ const IDLE_MS = 2_000;
  */
 export class IdleCollection {
   private timer: NodeJS.Timeout | undefined;
-  private readonly collectFully = exposedCollector();
-  private readonly collectAll = lastResortCollector();
   /** The heap in use after the last collection: what was live then. */
   private live = 0;
   /** The heap the runtime held after the last collection. */
   private held = 0;
+
+  constructor(
+    private readonly collectFully = exposedCollector(),
+    private readonly collectAll = lastResortCollector(),
+  ) {}
 
   /** Work was done: collect once nothing else happens for a while. */
   worked(): void {
@@ -59,7 +62,7 @@ export class IdleCollection {
 }
 
 /** Collects garbage, then calls `done` (at once, or once the runtime has collected). */
-type Collector = (done: () => void) => void;
+export type Collector = (done: () => void) => void;
 
 const GROWTH = 1.25;
 const SLACK_BYTES = 16e6;
@@ -84,12 +87,18 @@ function lastResortCollector(): Collector | undefined {
   }
   return (done) => {
     const session = new inspector.Session();
-    session.connect();
-    session.post('HeapProfiler.collectGarbage', () => {
-      // Disconnecting inside the answer's callback leaves Node's event loop stuck (Node 20 and 22).
-      setImmediate(() => session.disconnect());
+    try {
+      session.connect();
+      session.post('HeapProfiler.collectGarbage', () => {
+        // Disconnecting inside the answer's callback leaves Node's event loop stuck (Node 20 and 22).
+        setImmediate(() => session.disconnect());
+        done();
+      });
+    } catch {
+      // A runtime that refuses (a permission model) is left as it is, and asked again after the next work.
+      session.disconnect();
       done();
-    });
+    }
   };
 }
 

@@ -115,7 +115,7 @@ export class IncrementalAnalysis {
       keepFixesCurrent(copy, () => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy)));
       return copy;
     };
-    const entries = state.entries.map((entry) => ({ ...entry, findings: entry.findings.map(ownFinding) }));
+    const entries = state.entries.map((entry) => ({ ...entry, reads: entry.reads.copy(), findings: entry.findings.map(ownFinding) }));
     fork.files.set(uri, { ...state, inventory: scratch, entries, fresh: undefined });
     return fork;
   }
