@@ -339,7 +339,6 @@ function carrierQuestionGroups(namespace: string, selector: unknown): string[] {
   return questionGroups(namespace, 'carriers', selectorLabels(selector)) ?? carrierGroups(namespace);
 }
 
-/** How each label index files resources: which belong in it, and under which labels (undefined: under every question). */
 /** What the inventory derives from its files and cluster, each part built when first asked for. */
 interface Derived {
   /** Every resource, grouped by namespace. */
@@ -358,6 +357,7 @@ function nothingDerived(): Derived {
   return { byKindInNamespace: new Map(), namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
 }
 
+/** How each label index files resources: which belong in it, and under which labels (undefined: under every question). */
 const LABEL_INDEXES = {
   carriers: { holds: isLongRunning, labelsOf: (r: Resource) => matchableLabels(podTemplateOf(r)?.labels) },
   pdbs: { holds: (r: Resource) => r.kind === 'PodDisruptionBudget', labelsOf: (r: Resource) => selectorLabels(r.object?.spec?.selector) },
