@@ -47,7 +47,6 @@ export class Reads {
 export class ReadLog {
   private readonly groups = new Map<string, Group>();
   private readonly id = ++logs;
-  private readonly groupNamed = (name: string): Group => this.group(name);
   /** Moves every group at once (a new cluster view). */
   private epoch = 0;
   private recording: Map<string, number> | undefined;
@@ -71,11 +70,12 @@ export class ReadLog {
     return this.epoch * 2 ** 32 + (this.groups.get(name)?.generation ?? 0);
   }
 
-  private group(name: string): Group {
+  /** The group of that name, made when first asked for. A function of its own: reads look groups up through it. */
+  private readonly group = (name: string): Group => {
     let group = this.groups.get(name);
     if (!group) this.groups.set(name, (group = { generation: 0 }));
     return group;
-  }
+  };
 
   record<T>(work: () => T): { result: T; reads: Reads } {
     const outer = this.recording;
@@ -91,7 +91,7 @@ export class ReadLog {
   }
 
   unchangedSince(reads: Reads): boolean {
-    const groups = reads.groupsIn(this.id, this.groupNamed);
+    const groups = reads.groupsIn(this.id, this.group);
     const { generations } = reads;
     const epoch = this.epoch * 2 ** 32;
     for (let i = 0; i < groups.length; i++) if (epoch + groups[i].generation !== generations[i]) return false;

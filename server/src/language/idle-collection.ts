@@ -38,10 +38,10 @@ export class IdleCollection {
   private collectIfGrown(): void {
     const { used_heap_size: used, total_heap_size: total } = getHeapStatistics();
     if (used < this.live * GROWTH + SLACK_BYTES && total < this.held * GROWTH + SLACK_BYTES) return;
-    const collect = this.collectFully ?? this.collectAll!;
-    collect(() => {
+    if (!this.collectFully) return this.collectAll!(() => this.measured());
+    this.collectFully(() => {
       this.measured();
-      if (collect !== this.collectAll && this.collectAll && this.givesBackYoungGeneration()) this.collectAll(() => this.measured());
+      if (this.collectAll && this.givesBackYoungGeneration()) this.collectAll(() => this.measured());
     });
   }
 
