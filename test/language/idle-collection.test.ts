@@ -5,6 +5,17 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { IdleCollection } from '../../server/src/language/idle-collection';
 import { collectGarbage } from '../collect-garbage';
 
+const youngSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
+
+/** Work whose results outlive a few young-generation collections, as typing's do: the young generation grows. Its size then. */
+function growYoungGeneration(): number {
+  let kept: unknown[][] = [];
+  for (let round = 0; round < 40; round++) kept = [...kept.slice(-3), Array.from({ length: 200_000 }, (_, i) => ({ i }))];
+  const grown = youngSpace();
+  assert.ok(grown > 8e6 && kept.length === 4, `the burst grew the young generation to ${(grown / 1e6).toFixed(1)} MB`);
+  return grown;
+}
+
 describe('IdleCollection', () => {
   it('returns the garbage of a burst of work once the server has been idle for two seconds', { timeout: 15_000 }, async () => {
     let burst: unknown[] | undefined = Array.from({ length: 1_000_000 }, (_, i) => ({ i, text: `line ${i}` }));
@@ -37,24 +48,15 @@ describe('IdleCollection', () => {
   });
 
   it('gives back the space the young generation grew to', { timeout: 15_000 }, async () => {
-    const youngSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
-    let kept: unknown[][] = [];
-    for (let round = 0; round < 40; round++) kept = [...kept.slice(-3), Array.from({ length: 200_000 }, (_, i) => ({ i }))];
-    const grown = youngSpace();
-    assert.ok(grown > 8e6, `the burst grew the young generation to ${(grown / 1e6).toFixed(1)} MB`);
-    kept = [];
+    const grown = growYoungGeneration();
     new IdleCollection().worked();
     await sleep(2_500);
     assert.ok(youngSpace() < grown / 4, `young generation ${(grown / 1e6).toFixed(1)} MB after the burst, ${(youngSpace() / 1e6).toFixed(1)} MB after the pause`);
   });
 
   it('keeps the young generation\'s space where the live heap is much larger (a large file\'s next keystrokes would grow it again)', { timeout: 15_000 }, async () => {
-    const youngSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
     const live = new Array(12_000_000).fill(1);
-    let kept: unknown[][] = [];
-    for (let round = 0; round < 40; round++) kept = [...kept.slice(-3), Array.from({ length: 200_000 }, (_, i) => ({ i }))];
-    kept = [];
-    assert.ok(youngSpace() > 8e6, `the burst grew the young generation to ${(youngSpace() / 1e6).toFixed(1)} MB`);
+    growYoungGeneration();
     let plain = 0;
     let lastResort = 0;
     const idle = new IdleCollection(
