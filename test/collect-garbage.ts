@@ -1,8 +1,9 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { exposedGc } from '../server/src/language/idle-collection';
+
+const collect = exposedGc();
 
 /** A full collection, such as the runtime makes on its own, with the collector exposed for this test process. */
 export function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  if (!collect) throw new Error('this runtime does not expose its garbage collector');
+  collect();
 }

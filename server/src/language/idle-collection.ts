@@ -104,15 +104,21 @@ function lastResortCollector(): Collector | undefined {
 
 /** A full collection through `gc`, exposed to this process only. */
 function exposedCollector(): Collector | undefined {
+  const collect = exposedGc();
+  if (!collect) return undefined;
+  return (done) => {
+    collect();
+    done();
+  };
+}
+
+/** The runtime's `gc`, exposed to this process only (the tests collect with it too); undefined where it refuses. */
+export function exposedGc(): (() => void) | undefined {
   try {
     setFlagsFromString('--expose-gc');
     // A context created after the flag has `gc`; the flag does not add it to contexts that exist.
     const collect = runInNewContext('gc') as unknown;
-    if (typeof collect !== 'function') return undefined;
-    return (done) => {
-      (collect as () => void)();
-      done();
-    };
+    return typeof collect === 'function' ? (collect as () => void) : undefined;
   } catch {
     return undefined;
   }
