@@ -57,9 +57,14 @@ async function fixAll(dir: string, node: string): Promise<{ ratio: number; longe
     const coldMs = performance.now() - start;
     start = performance.now();
     let done = false;
+    // Timed when the answer arrives: the hover loop below may still be waiting out its 100 ms.
+    let fixMs = 0;
     const fixing = client.connection
       .sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] } })
-      .finally(() => (done = true));
+      .finally(() => {
+        fixMs = performance.now() - start;
+        done = true;
+      });
     let longestHoverMs = 0;
     while (!done) {
       const asked = performance.now();
@@ -68,7 +73,6 @@ async function fixAll(dir: string, node: string): Promise<{ ratio: number; longe
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const actions = (await fixing) as { edit?: unknown }[] | null;
-    const fixMs = performance.now() - start;
     if (!actions?.some((a) => a.edit)) throw new Error('Fix all returned no edit');
     console.log(`${runtimeOf(node)}: Fix all on 106k lines: ${fixMs.toFixed(0)} ms against a cold open of ${coldMs.toFixed(0)} ms (${(fixMs / coldMs).toFixed(2)}×); longest hover wait meanwhile ${longestHoverMs.toFixed(0)} ms`);
     return { ratio: fixMs / coldMs, longestHoverMs: Math.round(longestHoverMs) };
