@@ -40,6 +40,17 @@ describe('LazyProperty', () => {
     assert.deepEqual(finding.fixes, ['set']);
   });
 
+  it('asks its function for a part by name, and gives the whole value where there is no function to ask', () => {
+    const parted = new LazyProperty<string[], 'own'>('fixes', true);
+    const asked: (string | undefined)[] = [];
+    const lazy = parted.define({}, (part) => (asked.push(part), part === 'own' ? ['own'] : ['own', 'ignore']));
+    assert.deepEqual(parted.readPart(lazy, 'own'), ['own']);
+    assert.deepEqual((lazy as { fixes: string[] }).fixes, ['own', 'ignore']);
+    assert.deepEqual(asked, ['own', undefined]);
+    assert.deepEqual(parted.readerOf(lazy, [])('own'), ['own'], 'its reader passes the part on');
+    assert.deepEqual(parted.readPart({ fixes: ['plain'] }, 'own'), ['plain']);
+  });
+
   it('tells what gives the value now, without reading it: the function, a plain value or getter, or the fallback', () => {
     let reads = 0;
     const lazy = fixes.define({}, () => [`read ${++reads}`]);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyEdits } from '../../server/src/fixes/edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
-import { analyzeFile } from '../../server/src/rules/engine';
+import { analyzeFile, ownFixesOf } from '../../server/src/rules/engine';
 import { RULES } from '../../server/src/rules/index';
 import type { Finding, Rule } from '../../server/src/rules/types';
 import type { TextEdit } from '../../server/src/fixes/edit';
@@ -118,6 +118,16 @@ describe('fixes, written only when asked for', () => {
     assert.equal(findings[0].fixes, findings[0].fixes, 'the same list on every read');
     assert.equal(written.count, 1, 'only the finding read, and only once');
     assert.deepEqual(JSON.parse(JSON.stringify(findings[1])).fixes.map((f: { title: string }) => f.title)[0], 'Run 2 replicas', 'a report (JSON) still carries the fixes');
+  });
+
+  it("give the rule's own apart from the ignore actions, written once for both", () => {
+    const written = { count: 0 };
+    const [finding] = analyse(deployment('a'), { rules: [raisesReplicas(written)] });
+    const own = ownFixesOf(finding);
+    assert.deepEqual(own.map((f) => f.title), ['Run 2 replicas']);
+    assert.deepEqual(finding.fixes.map((f) => f.title), ['Run 2 replicas', 'Ignore raises-replicas for Deployment a', 'Ignore raises-replicas here']);
+    assert.equal(finding.fixes[0], own[0], 'the same fix in both');
+    assert.equal(written.count, 1);
   });
 
   it('a fix that writes nothing is left out, and one that throws leaves the ignore actions', () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join as joinPath } from 'node:path';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
-import { analyzeFile } from '../../server/src/rules/engine';
+import { analyzeFile, ownFixesOf } from '../../server/src/rules/engine';
 import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import type { Finding } from '../../server/src/rules/types';
 import { MEASURED_KEYSTROKES } from './typing-scavenges';
@@ -230,6 +230,20 @@ describe('incremental analysis', () => {
     const fresh = new Inventory();
     fresh.setFile(parseManifest('mine.yaml', file.text));
     assert.deepEqual(shown(findings), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), 'fixes of the new text');
+  });
+
+  it("gives the rule's own fixes of the findings it reused on the file as it is, without the ignore actions", () => {
+    const ownFixes = (findings: Finding[]) => findings.map((f) => ownFixesOf(f).map((x) => ({ title: x.title, edits: x.edits })));
+    // A longer first line moves the Deployment's text but not its lines; a line added moves both.
+    for (const above of ['# version 2\n', '# v2\n# notes\n']) {
+      const { analysed, findings, file } = analyseEdit(['# v1\n', webDeployment('web')], [above, webDeployment('web')]);
+      assert.equal(analysed, 1, 'the Deployment is reused');
+      const fresh = new Inventory();
+      fresh.setFile(parseManifest('mine.yaml', file.text));
+      const expected = ownFixes(analyzeFile(fresh.getFile('mine.yaml')!, fresh));
+      assert.ok(expected.some((fixes) => fixes.length > 0) && expected.flat().every((fix) => !fix.title.startsWith('Ignore')));
+      assert.deepEqual(ownFixes(findings), expected, above);
+    }
   });
 
   it('analyses again the Deployments a new PodDisruptionBudget selects by their pod labels, and only the edited document besides', () => {

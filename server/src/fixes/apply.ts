@@ -2,13 +2,13 @@ import type { Inventory } from '../inventory/inventory';
 import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
-import { analyzeFile, type AnalyzeOptions } from '../rules/engine';
+import { analyzeFile, ownFixesOf, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
 import { applyEdits, offsetAfterEdits, type Fix, type TextEdit } from './edit';
 
-/** The fix a "fix" keystroke or `--fix` applies: the preferred one, never an ignore, and an unsafe one only when allowed. */
+/** The fix a "fix" keystroke or `--fix` applies: the rule's preferred one (never an ignore action), and an unsafe one only when allowed. */
 export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undefined {
-  return finding.fixes.find((f) => f.preferred && (allowUnsafe || !f.unsafe)) ?? undefined;
+  return ownFixesOf(finding).find((f) => f.preferred && (allowUnsafe || !f.unsafe)) ?? undefined;
 }
 
 /** How a whole-file fix runs: the analysis options, and whether unsafe fixes are applied too (`--unsafe-fixes`). */
@@ -227,7 +227,7 @@ function* tryTogether(
 function survives(finding: Finding, fixTitle: string, place: number | undefined, sameRule: Finding[], reparsed: ManifestFile): boolean {
   // The place first: a finding's fixes may have to be written to be read.
   return sameRule.some(
-    (f) => (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range) && f.fixes.some((x) => x.title === fixTitle),
+    (f) => (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range) && ownFixesOf(f).some((x) => x.title === fixTitle),
   );
 }
 

@@ -95,10 +95,8 @@ function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): 
   const range: Range | null = report.range ?? (resource && onFile ? rangeOfPath(resource, report.path ?? [], report.target) : null);
   if (ignoredByAnnotation(resource).includes(rule.meta.id)) return undefined;
   if (file && range && ignoredByComment(file, range.start.line).includes(rule.meta.id)) return undefined;
-  const fixes = () => {
-    const own = ownFixes(report).filter((f): f is Fix => !!f && f.edits.length > 0);
-    return resource && file && onFile && range ? [...own, ...ignoreFixes(rule.meta.id, resource, file, range)] : own;
-  };
+  const own = () => ownFixes(report).filter((f): f is Fix => !!f && f.edits.length > 0);
+  const ignore = () => (resource && file && onFile && range ? ignoreFixes(rule.meta.id, resource, file, range) : []);
   return withLazyFixes(
     {
       ruleId: rule.meta.id,
@@ -110,7 +108,8 @@ function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): 
       ...(resource && onFile ? { fieldPath: report.path ?? [] } : {}),
       related: (report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
     },
-    fixes,
+    own,
+    ignore,
   );
 }
 
@@ -123,16 +122,29 @@ function ownFixes(report: Report): ReportedFixes {
   }
 }
 
-/** A finding's fixes, when they are written on demand (see withLazyFixes). */
-export const FIXES = new LazyProperty<Fix[]>('fixes', true);
+/** A finding's fixes, when they are written on demand (see withLazyFixes); their part 'own' leaves out the ignore actions. */
+export const FIXES = new LazyProperty<Fix[], FixesPart>('fixes', true);
+
+export type FixesPart = 'own';
 
 /**
  * Writing fixes renders YAML for every finding, most of which nobody fixes: they are computed when
  * first read (a code action, --fix, a report), once, while the finding's parse is still the one it
- * points into.
+ * points into. The rule's own fixes come first, then the ignore actions, which are written only when
+ * all the fixes are read: a fix-all, which applies a rule's preferred fix, reads only the rule's own.
  */
-function withLazyFixes(finding: Omit<Finding, 'fixes'>, compute: () => Fix[]): Finding {
-  return FIXES.defineOnce(finding as Finding, compute);
+function withLazyFixes(finding: Omit<Finding, 'fixes'>, computeOwn: () => Fix[], computeIgnore: () => Fix[]): Finding {
+  let own: Fix[] | undefined;
+  let all: Fix[] | undefined;
+  return FIXES.define(finding as Finding, (part) => {
+    own ??= computeOwn();
+    return part === 'own' ? own : (all ??= [...own, ...computeIgnore()]);
+  });
+}
+
+/** The fixes a rule wrote for a finding, without the ignore actions offered with every finding. */
+export function ownFixesOf(finding: Finding): Fix[] {
+  return FIXES.readPart(finding, 'own');
 }
 
 function relatedLocation(resource: Resource, path: readonly (string | number)[] | undefined, message: string): RelatedLocation[] {

@@ -2,7 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import type { Reads } from '../inventory/reads';
 import { documentAt, type ManifestDocument, type ManifestFile, type ParsedChunk } from '../manifest/parse';
 import type { Range } from '../manifest/text';
-import { analyzeDocuments, analyzeFile, compareFindings, FIXES, type AnalyzeOptions } from './engine';
+import { analyzeDocuments, analyzeFile, compareFindings, FIXES, type AnalyzeOptions, type FixesPart } from './engine';
 import type { Finding } from './types';
 import { RULES } from './index';
 import { countLeading } from '../sorted';
@@ -112,7 +112,7 @@ export class IncrementalAnalysis {
     const refresh = fork.currentFixes(uri);
     const ownFinding = (finding: Finding): Finding => {
       const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(finding)) as Finding;
-      keepFixesCurrent(copy, () => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy)));
+      keepFixesCurrent(copy, (part) => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy, part)));
       return copy;
     };
     const entries = state.entries.map((entry) => ({ ...entry, reads: entry.reads.copy(), findings: entry.findings.map(ownFinding) }));
@@ -130,22 +130,22 @@ export class IncrementalAnalysis {
     const { result, reads } = analysedWithReads(file, document, inventory, options);
     const refresh = this.currentFixes(file.uri);
     // Fixes are text edits of the file they were computed on; once the file has changed they are computed again.
-    for (const finding of result) keepFixesCurrent(finding, () => (this.files.get(file.uri)?.file === file ? undefined : refresh(finding)));
+    for (const finding of result) keepFixesCurrent(finding, (part) => (this.files.get(file.uri)?.file === file ? undefined : refresh(finding, part)));
     const relatedFiles = new Map<string, ManifestFile | undefined>();
     for (const finding of result) for (const r of finding.related) if (r.uri !== file.uri) relatedFiles.set(r.uri, inventory.getFile(r.uri));
     return { findings: result, line, index: countsDocuments(result, options) ? document.index : undefined, reads, relatedFiles };
   }
 
   /** The fixes of a finding computed again on the file as it is now (its document analysed anew). */
-  private currentFixes(uri: string): (finding: Finding) => Finding['fixes'] {
-    return (finding) => {
+  private currentFixes(uri: string): Refresh {
+    return (finding, part) => {
       const state = this.files.get(uri);
       if (!state || !finding.range) return [];
       const offset = state.file.lines.offset(finding.range.start);
       const document = documentAt(state.file, offset);
       if (!document) return [];
       const same = this.freshFindings(state, document).find((f) => f.ruleId === finding.ruleId && f.message === finding.message && sameStart(f.range, finding.range));
-      return same?.fixes ?? [];
+      return same ? FIXES.readerOf(same, [])(part) : [];
     };
   }
 
@@ -217,10 +217,13 @@ function sameStart(a: Range | null, b: Range | null): boolean {
   return !!a && !!b && a.start.line === b.start.line && a.start.character === b.start.character;
 }
 
-/** Replaces a finding's fixes by `current()` whenever that gives an answer (the file changed since). */
-function keepFixesCurrent(finding: Finding, current: () => Finding['fixes'] | undefined): void {
+/** A finding's fixes (or the part asked for) computed again on the file as it is now. */
+type Refresh = (finding: Finding, part?: FixesPart) => Finding['fixes'];
+
+/** Replaces a finding's fixes (or the part asked for) by what `current` gives whenever it gives an answer (the file changed since). */
+function keepFixesCurrent(finding: Finding, current: (part?: FixesPart) => Finding['fixes'] | undefined): void {
   const original = FIXES.readerOf(finding, []);
-  FIXES.define(finding, () => current() ?? original());
+  FIXES.define(finding, (part) => current(part) ?? original(part));
 }
 
 /**
@@ -228,7 +231,7 @@ function keepFixesCurrent(finding: Finding, current: () => Finding['fixes'] | un
  * so did its related locations in the same file, each by how far its own document moved. Undefined
  * when a related location cannot be followed (its document is gone).
  */
-function moved(entry: Entry, line: number, uri: string, previous: FileState, current: FileState, refresh: (finding: Finding) => Finding['fixes']): Entry | undefined {
+function moved(entry: Entry, line: number, uri: string, previous: FileState, current: FileState, refresh: Refresh): Entry | undefined {
   const shiftOf = (oldLine: number): number | undefined => {
     const index = lastAtOrBefore(previous.lines, oldLine);
     if (index < 0) return undefined;
@@ -254,7 +257,7 @@ function moved(entry: Entry, line: number, uri: string, previous: FileState, cur
     if (shift === undefined) return undefined;
     const { ruleId, severity, message, resource } = finding;
     const copy = { ruleId, severity, message, uri: finding.uri, range: finding.range && shiftRange(finding.range, shift), resource, related } as Finding;
-    keepFixesCurrent(copy, () => refresh(copy));
+    keepFixesCurrent(copy, (part) => refresh(copy, part));
     findings.push(copy);
   }
   return { ...entry, findings, line };
