@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commonPrefixLength, commonSuffixLength, LineIndex } from '../../server/src/manifest/text';
+import { commonPrefixLength, commonSuffixLength, LineIndex, lineStartsIn } from '../../server/src/manifest/text';
 
 /** Every position of every offset, so two indexes can be compared whole. */
 const positions = (index: LineIndex) => Array.from({ length: index.text.length + 1 }, (_, offset) => index.position(offset));
@@ -32,6 +32,16 @@ describe('LineIndex', () => {
       const edited = LineIndex.afterChange(new LineIndex(before), { start, end: oldEnd, text: replacement }, text);
       assert.deepEqual(positions(edited), positions(new LineIndex(text)), what);
       assert.equal(edited.lineCount, new LineIndex(text).lineCount, what);
+    }
+  });
+});
+
+describe('lineStartsIn', () => {
+  it('gives where every line starts, past the size its array starts with', () => {
+    for (const text of ['', 'a', '\n', 'a\nb\n', Array.from({ length: 3000 }, (_, i) => 'x'.repeat(i % 7)).join('\n')]) {
+      const expected = [0];
+      for (let i = 0; i < text.length; i++) if (text[i] === '\n') expected.push(i + 1);
+      assert.deepEqual(Array.from(lineStartsIn(text)), expected);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { TextDocument, type Position, type Range, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import { newlinesIn, type TextChange } from '../manifest/text';
+import { lineStartsIn, newlinesIn, type TextChange } from '../manifest/text';
 import { countLeading } from '../sorted';
 
 /** Past this many pieces an edit joins them: finding where an edit falls walks the pieces. */
@@ -24,7 +24,7 @@ export class OpenDocument implements TextDocument {
    * Where each line starts (texts without a carriage return only), changed in place by an edit: unlike a
    * file's LineIndex, which older versions of the file share, nothing else holds it.
    */
-  private lineStarts: number[] = [];
+  private lineStarts: Int32Array = new Int32Array(0);
   /** The library's document, for texts with a carriage return. */
   private whole: TextDocument | undefined;
   /** Counts updates: client versions are not trusted to grow. */
@@ -140,11 +140,11 @@ export class OpenDocument implements TextDocument {
     this.logFrom = this.updates;
     if (text.includes('\r')) {
       this.whole = TextDocument.create(this.uri, this.languageId, this.currentVersion, text);
-      this.lineStarts = [];
+      this.lineStarts = new Int32Array(0);
       return;
     }
     this.whole = undefined;
-    this.lineStarts = newlinesIn(text, 0, text.length, [0]);
+    this.lineStarts = lineStartsIn(text);
   }
 
   private record(change: TextChange): void {
@@ -162,8 +162,13 @@ export class OpenDocument implements TextDocument {
     const lastLine = this.lineOf(end);
     const added = newlinesIn(text, 0, text.length, []).map((at) => at + start);
     let starts = this.lineStarts;
-    if (added.length === lastLine - firstLine) for (let i = 0; i < added.length; i++) starts[firstLine + 1 + i] = added[i];
-    else starts = this.lineStarts = starts.slice(0, firstLine + 1).concat(added, starts.slice(lastLine + 1));
+    if (added.length !== lastLine - firstLine) {
+      const kept = starts;
+      starts = this.lineStarts = new Int32Array(kept.length + added.length - (lastLine - firstLine));
+      starts.set(kept.subarray(0, firstLine + 1));
+      starts.set(kept.subarray(lastLine + 1), firstLine + 1 + added.length);
+    }
+    starts.set(added, firstLine + 1);
     const shift = text.length - (end - start);
     if (shift !== 0) for (let i = firstLine + 1 + added.length; i < starts.length; i++) starts[i] += shift;
 
