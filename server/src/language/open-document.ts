@@ -1,5 +1,5 @@
 import { TextDocument, type Position, type Range, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
-import { lineStartsIn, newlinesIn, type TextChange } from '../manifest/text';
+import { lineStartsIn, type TextChange } from '../manifest/text';
 import { countLeading } from '../sorted';
 
 /** Past this many pieces an edit joins them: finding where an edit falls walks the pieces. */
@@ -160,7 +160,7 @@ export class OpenDocument implements TextDocument {
   private replace({ start, end, text }: TextChange): void {
     const firstLine = this.lineOf(start);
     const lastLine = this.lineOf(end);
-    const added = newlinesIn(text, 0, text.length, []).map((at) => at + start);
+    const added = lineStartsIn(text).subarray(1).map((at) => at + start);
     let starts = this.lineStarts;
     if (added.length !== lastLine - firstLine) {
       const kept = starts;

@@ -76,7 +76,8 @@ export class LineIndex {
     const before = previous.starts;
     const kept = firstAbove(before, change.start);
     const following = firstAbove(before, change.end);
-    const inside = newlinesIn(change.text, 0, change.text.length, []);
+    // The lines the change begins: after each of its newlines (a fix-all changes most of a file).
+    const inside = lineStartsIn(change.text).subarray(1);
     const starts = new Int32Array(kept + inside.length + before.length - following);
     starts.set(before.subarray(0, kept));
     for (let i = 0; i < inside.length; i++) starts[kept + i] = inside[i] + change.start;
@@ -143,12 +144,6 @@ export function lineStartsIn(text: string): Int32Array {
     starts[count++] = i + 1;
   }
   return starts.slice(0, count);
-}
-
-/** Adds to `starts` the start of each line that a newline in [from, to) of `text` begins. */
-export function newlinesIn(text: string, from: number, to: number, starts: number[]): number[] {
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
 }
 
 /** How many characters `a` and `b` share at their start, found by comparing long slices first. */
