@@ -188,10 +188,10 @@ describe('incremental analysis', () => {
       let file = parseManifest('mine.yaml', original);
       inventory.setFile(file);
       const analysis = new IncrementalAnalysis();
-      analysis.analyze(file, inventory);
+      const before = shown(analysis.analyze(file, inventory));
       const scratch = inventory.scratch();
       const fork = analysis.forkFor('mine.yaml', scratch);
-      fork.analyze(file, scratch);
+      assert.deepEqual(shown(fork.analyze(file, scratch)), before, `seed ${seed}: the same findings and fixes`);
       assert.equal(fork.analysedDocuments, 0, `seed ${seed}: nothing changed, nothing is analysed again`);
       for (let step = 0; step < 10; step++) {
         mine = edit(next, mine);
@@ -203,6 +203,7 @@ describe('incremental analysis', () => {
         assert.deepEqual(shown(forked), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), `seed ${seed}, step ${step}`);
       }
       assert.equal(inventory.getFile('mine.yaml')?.text, original, 'the inventory itself is untouched');
+      assert.deepEqual(shown(analysis.analyze(inventory.getFile('mine.yaml')!, inventory)), before, 'and so are its findings and their fixes');
     }
   });
 

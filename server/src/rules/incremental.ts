@@ -111,8 +111,8 @@ export class IncrementalAnalysis {
     const start = state.file;
     const refresh = fork.currentFixes(uri);
     const ownFinding = (finding: Finding): Finding => {
-      const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(finding)) as Finding;
-      keepFixesCurrent(copy, (part) => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy, part)));
+      const copy = withoutFixes(finding);
+      keepFixesCurrent(copy, (part) => (fork.files.get(uri)?.file === start && this.files.get(uri)?.file === start ? undefined : refresh(copy, part)), FIXES.readerOf(finding, []));
       return copy;
     };
     const entries = state.entries.map((entry) => ({ ...entry, reads: entry.reads.copy(), findings: entry.findings.map(ownFinding) }));
@@ -220,10 +220,19 @@ function sameStart(a: Range | null, b: Range | null): boolean {
 /** A finding's fixes (or the part asked for) computed again on the file as it is now. */
 type Refresh = (finding: Finding, part?: FixesPart) => Finding['fixes'];
 
-/** Replaces a finding's fixes (or the part asked for) by what `current` gives whenever it gives an answer (the file changed since). */
-function keepFixesCurrent(finding: Finding, current: (part?: FixesPart) => Finding['fixes'] | undefined): void {
-  const original = FIXES.readerOf(finding, []);
+/**
+ * Replaces a finding's fixes (or the part asked for) by what `current` gives whenever it gives an answer
+ * (the file changed since), and by what `original` gives otherwise.
+ */
+function keepFixesCurrent(finding: Finding, current: (part?: FixesPart) => Finding['fixes'] | undefined, original = FIXES.readerOf(finding, [])): void {
   FIXES.define(finding, (part) => current(part) ?? original(part));
+}
+
+/** A finding's fields but its fixes, which are not read (copying its property descriptors took 25 ms for 3,600 findings). */
+function withoutFixes(finding: Finding): Finding {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(finding)) if (key !== FIXES.name) copy[key] = finding[key as keyof Finding];
+  return copy as unknown as Finding;
 }
 
 /**
