@@ -32,9 +32,12 @@ export class LabelIndex<T> {
   /** The items that may match a question naming these labels (undefined: it names none, every item may). */
   candidates(labels: readonly LabelPair[] | undefined): T[] {
     if (!labels) return this.items.slice();
-    const positions = [...this.always];
-    for (const [key, value] of labels) positions.push(...(this.filed.get(key)?.get(value) ?? []));
-    positions.sort((a, b) => a - b);
+    const lists = [this.always];
+    for (const [key, value] of labels) lists.push(this.filed.get(key)?.get(value) ?? []);
+    const named = lists.filter((list) => list.length > 0);
+    // Most questions name one label that no other list shares: its positions are in order already.
+    if (named.length <= 1) return (named[0] ?? []).map((p) => this.items[p]);
+    const positions = named.flat().sort((a, b) => a - b);
     return positions.filter((p, i) => p !== positions[i - 1]).map((p) => this.items[p]);
   }
 }
