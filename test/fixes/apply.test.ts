@@ -5,7 +5,8 @@ import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import { removeField, setField } from '../../server/src/fixes/yaml-edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
-import type { Rule, RuleContext } from '../../server/src/rules/types';
+import { FIXES } from '../../server/src/rules/engine';
+import type { Finding, Rule, RuleContext } from '../../server/src/rules/types';
 import type { Fix } from '../../server/src/fixes/edit';
 import { RULES } from '../../server/src/rules/index';
 import * as manifests from '../rules/manifests';
@@ -94,6 +95,12 @@ describe('fixFile', () => {
     const b = { title: 'b', preferred: true, edits: [] };
     assert.equal(preferredFix({ fixes: [a, b] } as never), b);
     assert.equal(preferredFix({ fixes: [a] } as never), undefined);
+  });
+
+  it("preferredFix reads only the rule's own fixes: the ignore actions of thousands of findings are not written for it", () => {
+    const own = { title: 'own', preferred: true, edits: [] };
+    const finding = FIXES.define({} as Finding, (part) => (part === 'own' ? [own] : assert.fail('the ignore actions were written')));
+    assert.equal(preferredFix(finding), own);
   });
 
   it('fixes independent documents together: a hundred documents take a few analyses, not a hundred', () => {

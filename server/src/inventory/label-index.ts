@@ -23,8 +23,9 @@ export class LabelIndex<T> {
         let values = this.filed.get(key);
         if (!values) this.filed.set(key, (values = new Map()));
         const positions = values.get(value);
-        if (positions) positions.push(position);
-        else values.set(value, [position]);
+        // Each list holds an item once, in the items' order (a label named twice files it once).
+        if (!positions) values.set(value, [position]);
+        else if (positions[positions.length - 1] !== position) positions.push(position);
       }
     });
   }
@@ -35,7 +36,7 @@ export class LabelIndex<T> {
     const lists = [this.always];
     for (const [key, value] of labels) lists.push(this.filed.get(key)?.get(value) ?? []);
     const named = lists.filter((list) => list.length > 0);
-    // Most questions name one label that no other list shares: its positions are in order already.
+    // Most questions find positions in one list only (one label, no item for every question): those are in order, each once.
     if (named.length <= 1) return (named[0] ?? []).map((p) => this.items[p]);
     const positions = named.flat().sort((a, b) => a - b);
     return positions.filter((p, i) => p !== positions[i - 1]).map((p) => this.items[p]);

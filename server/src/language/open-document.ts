@@ -160,7 +160,7 @@ export class OpenDocument implements TextDocument {
   private replace({ start, end, text }: TextChange): void {
     const firstLine = this.lineOf(start);
     const lastLine = this.lineOf(end);
-    const added = lineStartsIn(text).subarray(1).map((at) => at + start);
+    const added = lineStartsIn(text).subarray(1);
     let starts = this.lineStarts;
     if (added.length !== lastLine - firstLine) {
       const kept = starts;
@@ -168,7 +168,7 @@ export class OpenDocument implements TextDocument {
       starts.set(kept.subarray(0, firstLine + 1));
       starts.set(kept.subarray(lastLine + 1), firstLine + 1 + added.length);
     }
-    starts.set(added, firstLine + 1);
+    for (let i = 0; i < added.length; i++) starts[firstLine + 1 + i] = added[i] + start;
     const shift = text.length - (end - start);
     if (shift !== 0) for (let i = firstLine + 1 + added.length; i < starts.length; i++) starts[i] += shift;
 

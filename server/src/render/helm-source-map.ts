@@ -2,6 +2,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import type { TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
+import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
@@ -141,7 +142,7 @@ export class HelmSourceMapper implements SourceMapper {
     const { match } = this.match(documentIndex, path);
     if (!template || text === undefined || !match || match.opaque || match.depth === 0) return undefined;
     const node = match.nodes[match.nodes.length - 1];
-    const lineStarts = lineOffsets(text);
+    const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
       if (node.kind !== 'key' || !isPlainScalar(node.value) || (value !== null && typeof value === 'object')) return undefined;
       const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
@@ -208,14 +209,8 @@ function brief(value: unknown): string {
   return value !== null && typeof value === 'object' ? '…' : scalarText(value);
 }
 
-function lineOffsets(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
 /** The column an item's keys start at (`- name: x` → after the dash and its spaces). */
-function itemContentColumn(text: string, lineStarts: number[], item: SkeletonNode): number {
+function itemContentColumn(text: string, lineStarts: Int32Array, item: SkeletonNode): number {
   const line = text.slice(lineStarts[item.line], lineStarts[item.line + 1] ?? text.length);
   const after = line.slice(item.column + 1);
   return item.column + 1 + (after.length - after.trimStart().length);

@@ -142,7 +142,10 @@ function withLazyFixes(finding: Omit<Finding, 'fixes'>, computeOwn: () => Fix[],
   });
 }
 
-/** The fixes a rule wrote for a finding, without the ignore actions offered with every finding. */
+/**
+ * The fixes a rule wrote for a finding, without the ignore actions offered with every finding; all of
+ * them when the finding holds its fixes as a plain value (a copy, a test's finding).
+ */
 export function ownFixesOf(finding: Finding): Fix[] {
   return FIXES.readPart(finding, 'own');
 }
