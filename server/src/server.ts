@@ -330,7 +330,8 @@ connection.onCodeActionResolve(async (action, token) => {
 /**
  * Applies fixes on a scratch copy of the inventory in slices of at most FIX_SLICE_MS between turns of
  * the event loop, so other requests are answered meanwhile, and stops when the request is cancelled;
- * then answers with one edit over the whole document.
+ * then answers with the edits the fixes amount to, each place apart: an editor keeps its cursor, folds
+ * and scroll position around them, which one edit over the whole document took away.
  */
 async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean, token?: CancellationToken) {
   const scratch = inventory.scratch();
@@ -349,12 +350,12 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
     step = steps.next();
   }
   idleCollection.worked();
-  const fixed = step.value.text;
-  // Typed into meanwhile: one edit over the whole document would undo what was typed.
+  const { text: fixed, edits } = step.value;
+  // Typed into meanwhile: the edits are of the text before, and would land in the wrong places.
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
-  // The document holds `text` (checked above): its own line offsets give the range, nothing is parsed again.
-  const end = documents.get(uri)!.positionAt(text.length);
-  return { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end }, newText: fixed }] } };
+  // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.
+  const document = documents.get(uri)!;
+  return { changes: { [uri]: edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.text })) } };
 }
 
 for (const feature of FEATURES) feature.register(state);

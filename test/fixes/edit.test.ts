@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyEdits } from '../../server/src/fixes/edit';
+import { applyEdits, composeEdits, type TextEdit } from '../../server/src/fixes/edit';
 
 describe('applyEdits', () => {
   it('applies edits given in any order, each against the original offsets', () => {
@@ -31,5 +31,51 @@ describe('applyEdits', () => {
     const fixed = applyEdits(text, edits);
     assert.equal(fixed.split('\n')[4321], '1');
     assert.equal(fixed.length, text.length);
+  });
+});
+
+/** A seeded generator, so that a failure names the case that fails. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
+
+/** Edits of `text` that neither overlap nor share an offset: insertions, deletions and replacements. */
+function randomEdits(next: () => number, text: string): TextEdit[] {
+  const edits: TextEdit[] = [];
+  let at = 0;
+  while (at <= text.length && edits.length < 6) {
+    const start = at + Math.floor(next() * 4);
+    if (start > text.length) break;
+    const end = Math.min(text.length, start + Math.floor(next() * 3));
+    edits.push({ start, end, text: ['', 'x', 'yz', '\n', 'new: 1\n'][Math.floor(next() * 5)] });
+    at = end + 1;
+  }
+  return edits;
+}
+
+describe('composeEdits', () => {
+  it('gives edits of the first text that make what two rounds of edits make of it', () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const next = random(seed);
+      const text0 = 'abcdefghij\nklmnop'.slice(0, 4 + Math.floor(next() * 14));
+      const first = randomEdits(next, text0);
+      const text1 = applyEdits(text0, first);
+      const then = randomEdits(next, text1);
+      const composed = composeEdits(first, text1, then);
+      assert.equal(applyEdits(text0, composed), applyEdits(text1, then), `seed ${seed}`);
+    }
+  });
+
+  it('keeps apart the edits that do not touch, and joins an edit to the text another wrote', () => {
+    const text0 = 'replicas: 1\nimage: a\n';
+    const first = [{ start: 10, end: 11, text: '2' }, { start: 21, end: 21, text: 'probe: x\n' }];
+    const text1 = applyEdits(text0, first);
+    const then = [{ start: 0, end: 0, text: '# fixed\n' }, { start: text1.indexOf('x\n'), end: text1.indexOf('x\n') + 1, text: 'y' }];
+    assert.deepEqual(composeEdits(first, text1, then), [
+      { start: 0, end: 0, text: '# fixed\n' },
+      { start: 10, end: 11, text: '2' },
+      { start: 21, end: 21, text: 'probe: y\n' },
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver';
 import { CancellationToken, CancellationTokenSource } from 'vscode-jsonrpc/node';
 import * as manifests from '../rules/manifests';
-import { LspClient, lineOf, positionOf, textAt } from './lsp-client';
+import { applyTextEdits, LspClient, lineOf, positionOf, textAt } from './lsp-client';
 
 const SERVER = resolve('dist/server.js');
 
@@ -147,7 +147,9 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.ok(await hover, 'the hover is answered');
     const fixed = (await fixing)!.filter(isAction);
     assert.deepEqual(order, ['hover', 'fix-all'], 'the hover did not wait for the fix-all');
-    assert.ok(JSON.stringify(fixed[0].edit).includes('replicas: 2'), 'the fix-all still fixes the file');
+    const edits = fixed[0].edit!.changes![u];
+    assert.ok(applyTextEdits(text, edits).includes('replicas: 2'), 'the fix-all still fixes the file');
+    assert.ok(edits.length > 400, `in an edit at each place it changes, not one over the whole file: ${edits.length}`);
 
     const cancel = new CancellationTokenSource();
     const cancelled = ask(cancel.token).catch((error: Error) => error);

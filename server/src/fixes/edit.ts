@@ -54,3 +54,50 @@ export function offsetAfterEdits(edits: readonly TextEdit[]): (offset: number) =
     return offset + shiftBefore[before];
   };
 }
+
+/**
+ * Edits of `text0` that make what `first` then `then` make of it: `first` edits `text0` into `text1`, and
+ * `then` edits `text1`. Where an edit of `then` touches text that `first` wrote, the two become one edit;
+ * every other edit stays as small as it was. (Fix all applies its fixes in rounds and answers with the
+ * few thousand edits they amount to, not with the whole document.)
+ */
+export function composeEdits(first: readonly TextEdit[], text1: string, then: readonly TextEdit[]): TextEdit[] {
+  const a = [...first].sort(byPlace);
+  const b = [...then].sort(byPlace);
+  // Where each edit of `first` sits in text1, with how much it lengthened the text.
+  const placed: { start: number; end: number; growth: number }[] = [];
+  let growth = 0;
+  for (const edit of a) {
+    const start = edit.start + growth;
+    placed.push({ start, end: start + edit.text.length, growth: edit.text.length - (edit.end - edit.start) });
+    growth += edit.text.length - (edit.end - edit.start);
+  }
+  // Regions of text1 that either touched, merged where they meet: each becomes one edit of text0.
+  const spans = [...placed.map((p) => ({ start: p.start, end: p.end })), ...b.map((e) => ({ start: e.start, end: e.end }))].sort(byPlace);
+  const regions: { start: number; end: number }[] = [];
+  for (const span of spans) {
+    const last = regions[regions.length - 1];
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else regions.push({ ...span });
+  }
+  const composed: TextEdit[] = [];
+  let before = 0; // edits of `first` wholly before the current region
+  let growthBefore = 0;
+  let inB = 0;
+  for (const region of regions) {
+    while (before < placed.length && placed[before].end < region.start) growthBefore += placed[before++].growth;
+    let growthThrough = growthBefore;
+    for (let k = before; k < placed.length && placed[k].end <= region.end; k++) growthThrough += placed[k].growth;
+    const inside: TextEdit[] = [];
+    while (inB < b.length && b[inB].end <= region.end) {
+      inside.push({ start: b[inB].start - region.start, end: b[inB].end - region.start, text: b[inB].text });
+      inB++;
+    }
+    composed.push({ start: region.start - growthBefore, end: region.end - growthThrough, text: applyEdits(text1.slice(region.start, region.end), inside) });
+  }
+  return composed;
+}
+
+function byPlace(x: { start: number; end: number }, y: { start: number; end: number }): number {
+  return x.start - y.start || x.end - y.end;
+}
