@@ -51,6 +51,8 @@ let roots: string[] = [];
 let pullConfiguration = false;
 /** The client fills in a code action's edit on demand (codeAction/resolve), so costly ones are computed only when picked. */
 let resolvesEdits = false;
+/** The client takes edits of one version of a document, and refuses them once the document has changed. */
+let versionedEdits = false;
 
 /** What feature modules (language/*.ts) share with this file. */
 const state: ServerState = {
@@ -87,6 +89,7 @@ connection.onInitialize((params): InitializeResult => {
   settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
   pullConfiguration = !!params.capabilities.workspace?.configuration && !params.initializationOptions?.settings;
   resolvesEdits = !!params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit');
+  versionedEdits = !!params.capabilities.workspace?.workspaceEdit?.documentChanges;
   roots = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : []);
   return {
     capabilities: {
@@ -355,7 +358,10 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.
   const document = documents.get(uri)!;
-  return { changes: { [uri]: edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.text })) } };
+  const textEdits = edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.text }));
+  // A fix picked from a lightbulb after more typing would land its edits in the wrong places: a client that
+  // knows versions refuses them then.
+  return versionedEdits ? { documentChanges: [{ textDocument: { uri, version: document.version }, edits: textEdits }] } : { changes: { [uri]: textEdits } };
 }
 
 for (const feature of FEATURES) feature.register(state);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { CodeAction, Diagnostic, Position, PublishDiagnosticsParams, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { CodeAction, Diagnostic, Position, PublishDiagnosticsParams, Range, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
 const WAIT_MS = 15_000;
 
@@ -58,12 +58,12 @@ export class LspClient {
   }
 
   /** `codeAction` adds to the client's code action capabilities (e.g. resolveSupport). */
-  async initialize(rootUri: string, initializationOptions?: unknown, codeAction: Record<string, unknown> = {}): Promise<any> {
+  async initialize(rootUri: string, initializationOptions?: unknown, codeAction: Record<string, unknown> = {}, workspace: Record<string, unknown> = {}): Promise<any> {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
-      capabilities: { textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true, ...codeAction } } },
+      capabilities: { workspace, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true, ...codeAction } } },
       initializationOptions,
     });
     await this.notify('initialized', {});
@@ -153,8 +153,11 @@ export class LspClient {
   }
 
   /** Applies a WorkspaceEdit's edits for `uri` to the client's copy and sends the result as a change. */
+  /** Applies a workspace edit's changes of `uri`; one of another version of the document is refused, as an editor does. */
   async apply(uri: string, edit: WorkspaceEdit | undefined): Promise<{ text: string; version: number }> {
-    const edits = edit?.changes?.[uri];
+    const versioned = edit?.documentChanges?.find((change): change is TextDocumentEdit => 'textDocument' in change && change.textDocument.uri === uri);
+    if (versioned && versioned.textDocument.version !== this.texts.get(uri)?.version) throw new Error(`the edit is of version ${versioned.textDocument.version} of ${uri}`);
+    const edits = versioned?.edits.filter((e): e is TextEdit => !('annotationId' in e)) ?? edit?.changes?.[uri];
     if (!edits) throw new Error(`the edit has no changes for ${uri}: ${JSON.stringify(edit)}`);
     const text = applyTextEdits(this.textOf(uri), edits);
     return { text, version: await this.change(uri, text) };

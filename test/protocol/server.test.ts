@@ -197,6 +197,26 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     }
   });
 
+  it('a client that takes versioned edits gets Fix all as an edit of the version it fixed, which it refuses once typed into', async () => {
+    const own = LspClient.start(SERVER);
+    try {
+      await own.initialize(pathToFileURL(dir).toString(), undefined, {}, { workspaceEdit: { documentChanges: true } });
+      const u = uri('versioned.yaml');
+      await own.open(u, `${deployment('versioned-a', 1)}---\n${deployment('versioned-b', 1)}`);
+      await own.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2);
+      const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const [fixAll] = (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction);
+      assert.deepEqual(
+        fixAll.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change)),
+        [{ uri: u, version: 1 }],
+      );
+      await own.edit(u, top, '# typed after the lightbulb showed\n');
+      await assert.rejects(own.apply(u, fixAll.edit), /version 1/, 'an editor refuses it now');
+    } finally {
+      own.kill();
+    }
+  });
+
   it('offers "Fix all <rule> findings in this file" under Source Action…, fixing that rule only, and keeps it out of source.fixAll', async () => {
     const u = uri('fix-rule.yaml');
     await client.open(u, `${deployment('first', 1)}---\n${deployment('second', 1)}---\n${deployment('wide', 4)}`);

@@ -57,9 +57,9 @@ export function offsetAfterEdits(edits: readonly TextEdit[]): (offset: number) =
 
 /**
  * Edits of `text0` that make what `first` then `then` make of it: `first` edits `text0` into `text1`, and
- * `then` edits `text1`. Where an edit of `then` touches text that `first` wrote, the two become one edit;
- * every other edit stays as small as it was. (Fix all applies its fixes in rounds and answers with the
- * few thousand edits they amount to, not with the whole document.)
+ * `then` edits `text1`. Edits that touch (an edit of `then` and the text an edit of `first` wrote, or two
+ * edits of one round) become one edit; every other edit stays as small as it was. (Fix all applies its
+ * fixes in rounds and answers with the few thousand edits they amount to, not with the whole document.)
  */
 export function composeEdits(first: readonly TextEdit[], text1: string, then: readonly TextEdit[]): TextEdit[] {
   const a = [...first].sort(byPlace);
