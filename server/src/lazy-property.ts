@@ -43,8 +43,8 @@ export class LazyProperty<T, Part extends string = never> {
     return this.define(target, () => (value ??= compute()));
   }
 
-  /** A part of `target[name]`: from its function when it has one, else the whole value (which holds the part). */
-  readPart(target: object, part: Part): T {
+  /** A part of `target[name]` (all of it without `part`): from its function when it has one, else the whole value (which holds the part). */
+  readPart(target: object, part?: Part): T {
     const own = Object.getOwnPropertyDescriptor(target, this.name);
     if (own?.get === this.descriptor.get) return (target as Record<symbol, Reader<T, Part>>)[this.source](part);
     return (target as Record<string, T>)[this.name];

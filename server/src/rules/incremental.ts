@@ -145,7 +145,7 @@ export class IncrementalAnalysis {
       const document = documentAt(state.file, offset);
       if (!document) return [];
       const same = this.freshFindings(state, document).find((f) => f.ruleId === finding.ruleId && f.message === finding.message && sameStart(f.range, finding.range));
-      return same ? FIXES.readerOf(same, [])(part) : [];
+      return same ? FIXES.readPart(same, part) : [];
     };
   }
 
