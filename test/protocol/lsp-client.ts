@@ -157,7 +157,8 @@ export class LspClient {
   async apply(uri: string, edit: WorkspaceEdit | undefined): Promise<{ text: string; version: number }> {
     const versioned = edit?.documentChanges?.find((change): change is TextDocumentEdit => 'textDocument' in change && change.textDocument.uri === uri);
     if (versioned && versioned.textDocument.version !== this.texts.get(uri)?.version) throw new Error(`the edit is of version ${versioned.textDocument.version} of ${uri}`);
-    const edits = versioned?.edits.filter((e): e is TextEdit => !('annotationId' in e)) ?? edit?.changes?.[uri];
+    // Snippet edits (which have no newText) are for an editor's own insertion, never in an answer to apply.
+    const edits = versioned?.edits.filter((e): e is TextEdit => 'newText' in e) ?? edit?.changes?.[uri];
     if (!edits) throw new Error(`the edit has no changes for ${uri}: ${JSON.stringify(edit)}`);
     const text = applyTextEdits(this.textOf(uri), edits);
     return { text, version: await this.change(uri, text) };

@@ -205,13 +205,16 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
       await own.open(u, `${deployment('versioned-a', 1)}---\n${deployment('versioned-b', 1)}`);
       await own.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2);
       const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      const [fixAll] = (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction);
-      assert.deepEqual(
-        fixAll.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change)),
-        [{ uri: u, version: 1 }],
-      );
+      const fixAll = async () => (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction)[0];
+      const versionOf = (action: CodeAction) => action.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change));
+      const first = await fixAll();
+      assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
       await own.edit(u, top, '# typed after the lightbulb showed\n');
-      await assert.rejects(own.apply(u, fixAll.edit), /version 1/, 'an editor refuses it now');
+      await assert.rejects(own.apply(u, first.edit), /version 1/, 'an editor refuses it now');
+      const again = await fixAll();
+      assert.deepEqual(versionOf(again), [{ uri: u, version: 2 }], 'asked again, it is of the version typed');
+      const { text } = await own.apply(u, again.edit);
+      assert.ok(text.startsWith('# typed after the lightbulb showed\n') && text.match(/replicas: 2/g)?.length === 2, 'and keeps what was typed');
     } finally {
       own.kill();
     }
