@@ -15,9 +15,10 @@ import {
 } from 'vscode-languageserver/node';
 import { openDocuments } from './language/open-document';
 import { fixFileInSteps, preferredFix } from './fixes/apply';
+import { composeRounds } from './fixes/edit';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
-import { toCodeAction, toSourceCodeAction } from './language/convert';
+import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
 import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
 import { parseManifest } from './manifest/parse';
@@ -353,15 +354,13 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
     step = steps.next();
   }
   idleCollection.worked();
-  const { text: fixed, edits } = step.value;
+  const { text: fixed, rounds } = step.value;
   // Typed into meanwhile: the edits are of the text before, and would land in the wrong places.
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.
   const document = documents.get(uri)!;
-  const textEdits = edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.text }));
-  // A fix picked from a lightbulb after more typing would land its edits in the wrong places: a client that
-  // knows versions refuses them then.
-  return versionedEdits ? { documentChanges: [{ textDocument: { uri, version: document.version }, edits: textEdits }] } : { changes: { [uri]: textEdits } };
+  // A fix picked from a lightbulb after more typing is refused by a client that knows versions.
+  return documentEdit(uri, toTextEdits(composeRounds(rounds), (offset) => document.positionAt(offset)), versionedEdits ? document.version : undefined);
 }
 
 for (const feature of FEATURES) feature.register(state);

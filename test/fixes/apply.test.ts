@@ -7,7 +7,7 @@ import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { FIXES } from '../../server/src/rules/engine';
 import type { Finding, Rule, RuleContext } from '../../server/src/rules/types';
-import { applyEdits, type Fix } from '../../server/src/fixes/edit';
+import { applyEdits, composeRounds, type Fix } from '../../server/src/fixes/edit';
 import { RULES } from '../../server/src/rules/index';
 import * as manifests from '../rules/manifests';
 
@@ -40,14 +40,15 @@ describe('fixFile', () => {
     assert.equal(fixFile(URI, fixed, new Inventory(), { rules: [needsOwner, needsTier] }).text, fixed, 'a second run changes nothing');
   });
 
-  it('gives the edits of the text it was given that make the fixed text, over rounds, each place apart', () => {
+  it('gives the rounds that made the fixed text, whose edits compose into edits of the text it was given, each place apart', () => {
     // Raising the replicas (round one) brings the spread the next round writes into the same Deployment.
     const text = manifests.documents(manifests.deployment({ name: 'web', spec: '  replicas: 1\n' }), CONFIG('c'), manifests.deployment({ name: 'api', spec: '  replicas: 1\n' }));
     const fixed = fixFile(URI, text, new Inventory());
     assert.ok(fixed.applied.includes('single-replica') && fixed.applied.includes('replicas-not-spread'), fixed.applied.join());
-    assert.equal(applyEdits(text, fixed.edits), fixed.text);
-    assert.ok(fixed.edits.length > 2, 'several places, not one edit over the whole text');
-    assert.ok(fixed.edits.every((e) => !text.slice(e.start, e.end).includes('kind: ConfigMap')), 'the ConfigMap between is left alone');
+    const edits = composeRounds(fixed.rounds);
+    assert.equal(applyEdits(text, edits), fixed.text);
+    assert.ok(edits.length > 2, 'several places, not one edit over the whole text');
+    assert.ok(edits.every((e) => !text.slice(e.start, e.end).includes('kind: ConfigMap')), 'the ConfigMap between is left alone');
   });
 
   it('applies only what `accept` lets through, and never an ignore action', () => {
@@ -66,7 +67,7 @@ describe('fixFile', () => {
 
   it('stops on a fix that changes nothing', () => {
     const empty = rule('empty', () => true, (_, r) => ({ title: 'nothing', preferred: true, edits: [{ start: 0, end: 0, text: '' }] }));
-    assert.deepEqual(fixFile(URI, CONFIG('a'), new Inventory(), { rules: [empty] }), { text: CONFIG('a'), applied: [], edits: [] });
+    assert.deepEqual(fixFile(URI, CONFIG('a'), new Inventory(), { rules: [empty] }), { text: CONFIG('a'), applied: [], rounds: [] });
   });
 
   it('never applies a fix that breaks parsing, but applies the others', () => {

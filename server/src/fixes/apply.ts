@@ -4,7 +4,7 @@ import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { analyzeFile, ownFixesOf, type AnalyzeOptions } from '../rules/engine';
 import type { Finding } from '../rules/types';
-import { applyEdits, composeEdits, offsetAfterEdits, type Fix, type TextEdit } from './edit';
+import { applyEdits, offsetAfterEdits, type EditRound, type Fix, type TextEdit } from './edit';
 
 /** The fix a "fix" keystroke or `--fix` applies: the rule's preferred one (never an ignore action), and an unsafe one only when allowed. */
 export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undefined {
@@ -34,8 +34,8 @@ export function fixFile(
 export interface FixedFile {
   text: string;
   applied: string[];
-  /** Edits of the text given that make the fixed one: what the rounds changed, each place apart. */
-  edits: TextEdit[];
+  /** The rounds of edits that made it, each with the text it edited (composeRounds makes them edits of the text given). */
+  rounds: readonly EditRound[];
 }
 
 type Analyze = (file: ManifestFile, inventory: Inventory, options: AnalyzeOptions) => Steps<Finding[]>;
@@ -63,7 +63,7 @@ export function* fixFileInSteps(
   const seen = new Set<string>([text]);
   const known = inventory.getFile(uri);
   // The inventory's own parse of this very text (the editor's) is kept: its documents are analysed already.
-  let current: Fixed = { text, file: known?.text === text ? known : yield* parseManifestInSteps(uri, text, known), findings: [], edits: [] };
+  let current: Fixed = { text, file: known?.text === text ? known : yield* parseManifestInSteps(uri, text, known), findings: [], rounds: [] };
   inventory.setFile(current.file);
   current.findings = (yield* analyze(current.file, inventory, options)).filter((f) => f.uri === uri);
   for (let round = 0; round < 500; round++) {
@@ -91,7 +91,7 @@ export function* fixFileInSteps(
     current = fixed;
   }
   inventory.setFile(current.file);
-  return { text: current.text, applied, edits: current.edits };
+  return { text: current.text, applied, rounds: current.rounds };
 }
 
 /** A text with its parse and its findings in this file, found with the inventory holding that parse. */
@@ -99,8 +99,8 @@ interface Fixed {
   text: string;
   file: ManifestFile;
   findings: Finding[];
-  /** Edits of the text Fix all started from that make this one. */
-  edits: TextEdit[];
+  /** The rounds of edits that made this text. */
+  rounds: readonly EditRound[];
 }
 
 /**
@@ -218,7 +218,7 @@ function* tryTogether(
     return undefined;
   }
   seen.add(fixed);
-  return { text: fixed, file: reparsed, findings: after, edits: composeEdits(current.edits, current.text, edits) };
+  return { text: fixed, file: reparsed, findings: after, rounds: [...current.rounds, { text: current.text, edits }] };
 }
 
 /**

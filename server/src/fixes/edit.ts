@@ -69,8 +69,9 @@ export function composeEdits(first: readonly TextEdit[], text1: string, then: re
   let growth = 0;
   for (const edit of a) {
     const start = edit.start + growth;
-    placed.push({ start, end: start + edit.text.length, growth: edit.text.length - (edit.end - edit.start) });
-    growth += edit.text.length - (edit.end - edit.start);
+    const grows = edit.text.length - (edit.end - edit.start);
+    placed.push({ start, end: start + edit.text.length, growth: grows });
+    growth += grows;
   }
   // Regions of text1 that either touched, merged where they meet: each becomes one edit of text0.
   const spans = [...placed.map((p) => ({ start: p.start, end: p.end })), ...b.map((e) => ({ start: e.start, end: e.end }))].sort(byPlace);
@@ -96,6 +97,17 @@ export function composeEdits(first: readonly TextEdit[], text1: string, then: re
     composed.push({ start: region.start - growthBefore, end: region.end - growthThrough, text: applyEdits(text1.slice(region.start, region.end), inside) });
   }
   return composed;
+}
+
+/** Edits, and the text they edit. */
+export interface EditRound {
+  text: string;
+  edits: readonly TextEdit[];
+}
+
+/** Edits of the first round's text that make what the rounds make of it, each in turn (see composeEdits). */
+export function composeRounds(rounds: readonly EditRound[]): TextEdit[] {
+  return rounds.reduce<TextEdit[]>((edits, round) => composeEdits(edits, round.text, round.edits), []);
 }
 
 function byPlace(x: { start: number; end: number }, y: { start: number; end: number }): number {

@@ -1,5 +1,5 @@
-import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity, type WorkspaceEdit } from 'vscode-languageserver';
-import { offeredTitle, type Fix } from '../fixes/edit';
+import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity, type Position, type TextEdit as LspTextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import { offeredTitle, type Fix, type TextEdit } from '../fixes/edit';
 import { LineIndex } from '../manifest/text';
 import type { SourceFix } from '../render/analyze-unit';
 import { pathToFileURL } from 'node:url';
@@ -32,8 +32,21 @@ export function toDiagnostic(finding: Finding, documentUri: string, docsHref: (r
   };
 }
 
+/** Edits as the protocol writes them: `position` places an offset of the text they edit. */
+export function toTextEdits(edits: readonly TextEdit[], position: (offset: number) => Position): LspTextEdit[] {
+  return edits.map((e) => ({ range: { start: position(e.start), end: position(e.end) }, newText: e.text }));
+}
+
+/**
+ * Edits of one document as a workspace edit; of its version when `version` is given, which a client then
+ * refuses once the document has changed (the edits would land in the wrong places).
+ */
+export function documentEdit(uri: string, edits: LspTextEdit[], version?: number): WorkspaceEdit {
+  return version === undefined ? { changes: { [uri]: edits } } : { documentChanges: [{ textDocument: { uri, version }, edits }] };
+}
+
 export function toWorkspaceEdit(uri: string, lines: LineIndex, fix: Fix): WorkspaceEdit {
-  return { changes: { [uri]: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.text })) } };
+  return documentEdit(uri, toTextEdits(fix.edits, (offset) => lines.position(offset)));
 }
 
 export function toCodeAction(uri: string, lines: LineIndex, fix: Fix, diagnostic: Diagnostic): CodeAction {
@@ -61,7 +74,7 @@ export function toSourceCodeAction(fix: SourceFix, diagnostic: Diagnostic, readT
     const text = readText(file.path);
     if (text === undefined) return undefined;
     const lines = new LineIndex(text);
-    documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: null }, edits: file.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.text })) });
+    documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });
   }
   return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: !!fix.preferred, edit: { documentChanges } };
 }
