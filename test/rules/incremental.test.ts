@@ -109,7 +109,7 @@ function edit(next: () => number, documents: string[]): string[] {
   return out;
 }
 
-/** What a person sees of a finding, fixes included. */
+/** What a person sees of a finding, fixes included, and the field it is about (a chart's fix is placed by it). */
 function shown(findings: Finding[]): unknown[] {
   return findings.map((f) => ({
     ruleId: f.ruleId,
@@ -117,6 +117,7 @@ function shown(findings: Finding[]): unknown[] {
     message: f.message,
     uri: f.uri,
     range: f.range,
+    fieldPath: f.fieldPath,
     related: f.related,
     fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits })),
   }));

@@ -264,8 +264,10 @@ function moved(entry: Entry, line: number, uri: string, previous: FileState, cur
     }
     const shift = finding.range && finding.uri === uri ? shiftOf(finding.range.start.line) : 0;
     if (shift === undefined) return undefined;
-    const { ruleId, severity, message, resource } = finding;
-    const copy = { ruleId, severity, message, uri: finding.uri, range: finding.range && shiftRange(finding.range, shift), resource, related } as Finding;
+    // Every field but the fixes (a field path too: a chart's fix is placed by it), moved.
+    const copy = withoutFixes(finding);
+    copy.range = finding.range && shiftRange(finding.range, shift);
+    copy.related = related;
     keepFixesCurrent(copy, (part) => refresh(copy, part));
     findings.push(copy);
   }
