@@ -37,4 +37,25 @@ describe('ReadLog', () => {
     log.everythingChanged();
     assert.equal(log.unchangedSince(reads), false, 'a new cluster view moves every group');
   });
+
+  it('gives a recording inside another to both, each group of the inner one moving the outer one', () => {
+    for (const moving of ['A', 'B', 'C', 'D']) {
+      const log = new ReadLog((r) => [r.kind]);
+      const resources = ['A', 'B', 'C', 'D'].map(resource);
+      log.replaced([], resources);
+      let inner = log.record(() => undefined).reads;
+      const { reads: outer } = log.record(() => {
+        log.read('A');
+        inner = log.record(() => ['C', 'A', 'B'].forEach((kind) => log.read(kind))).reads;
+        log.read('D');
+      });
+      assert.deepEqual(outer.names, ['A', 'C', 'B', 'D']);
+      const byName = { outer: outer.copy(), inner: inner.copy() };
+      log.replaced([resources.find((r) => r.kind === moving)!], [resource(moving)]);
+      assert.equal(log.unchangedSince(outer), false, `${moving} moved: the outer recording read it`);
+      assert.equal(log.unchangedSince(inner), moving === 'D', `${moving} moved: the inner recording ${moving === 'D' ? 'did not read' : 'read'} it`);
+      // Reads looked up afresh by name agree with those the log handed over as it read them.
+      assert.deepEqual([log.unchangedSince(byName.outer), log.unchangedSince(byName.inner)], [false, moving === 'D']);
+    }
+  });
 });
