@@ -46,6 +46,17 @@ describe('reusingDiagnosticsEncoder', () => {
     assert.equal(second, JSON.stringify(small));
   });
 
+  it('writes a publish a few bytes longer than the one before into the same memory, with room to grow', async () => {
+    const encoder = reusingDiagnosticsEncoder();
+    const findings = Array.from({ length: 50 }, (_, i) => diagnostic(i, `finding ${i}`));
+    const first = await encoder.encode(publish(findings, 1), OPTIONS);
+    const longer = publish([...findings.slice(1), diagnostic(0, 'finding 0, typed into')], 2);
+    const second = await encoder.encode(longer, OPTIONS);
+    assert.ok(second.length > first.length);
+    assert.equal(second.buffer, first.buffer, 'memory never written before costs its first writing (page faults)');
+    assert.equal(Buffer.from(second).toString('utf8'), JSON.stringify(longer));
+  });
+
   it('writes every other message as JSON', async () => {
     const encoder = reusingDiagnosticsEncoder();
     const response = { jsonrpc: '2.0', id: 4, result: { contents: 'ü' } } as Message;

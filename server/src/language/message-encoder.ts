@@ -61,7 +61,9 @@ function publishBytes(message: Publish, out: Output): Uint8Array {
   }
   parts.push(Buffer.from(empty.slice(at + 1), 'utf8'));
   const length = parts.reduce((sum, part) => sum + part.length, 0);
-  if (out.buffer.length < length) out.buffer = Buffer.allocUnsafe(Math.max(length, out.buffer.length * 2));
+  // With room to grow: a keystroke that lengthens a name lengthens the publish by a few bytes, and memory
+  // never written before costs its first writing (7 ms for 2.5 MB here), where pages not written cost nothing.
+  if (out.buffer.length < length) out.buffer = Buffer.allocUnsafe(Math.max(Math.ceil(length * 1.5), out.buffer.length * 2));
   let offset = 0;
   for (const part of parts) {
     out.buffer.set(part, offset);
