@@ -36,6 +36,7 @@ import { Validation } from './language/validation';
 import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
+import { yieldToRequests } from './language/yield-to-requests';
 
 allocateInYoungGeneration();
 
@@ -149,7 +150,7 @@ function scanWorkspace(): void {
         // Unreadable files are simply not part of the workspace view.
       }
     }
-    if (paths.length) setImmediate(step);
+    if (paths.length) void yieldToRequests().then(step);
     else revalidateOpen();
   };
   step();
@@ -347,7 +348,7 @@ async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) 
   while (!step.done) {
     if (performance.now() - sliceStart >= FIX_SLICE_MS) {
       idleCollection.worked();
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToRequests();
       if (token?.isCancellationRequested) return undefined;
       sliceStart = performance.now();
     }
