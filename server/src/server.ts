@@ -277,7 +277,8 @@ connection.onCodeAction(async (params, token) => {
       if (diagnostic.source !== 'kube-resilience') continue;
       const finding = all.find((f) => sameDiagnostic(f, diagnostic)) ?? all.find((f) => f.ruleId === diagnostic.code && containsPosition(f.range!, params.range.start));
       if (!finding) continue;
-      for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic));
+      // Findings are of the document's current version (findingsFor analyses it first): so are their fixes.
+      for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic, versionedEdits ? doc.version : undefined));
       if ('rendered' in finding) actions.push(...renderedFixActions(uri, finding, diagnostic));
       const sameRule = all.filter((f) => f.ruleId === finding.ruleId && preferredFix(f));
       if (sameRule.length > 1 && !seenRules.has(finding.ruleId)) {

@@ -220,6 +220,31 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     }
   });
 
+  it('a client that takes versioned edits gets quick fixes as edits of the version they fix, which it refuses once typed into', async () => {
+    const own = LspClient.start(SERVER);
+    try {
+      await own.initialize(pathToFileURL(dir).toString(), undefined, {}, { workspaceEdit: { documentChanges: true } });
+      const u = uri('versioned-quick-fix.yaml');
+      await own.open(u, deployment('versioned-quick', 1));
+      const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const quickFix = async (version: number) => {
+        const single = (await own.diagnostics(u, has('single-replica'), version)).find((d) => d.code === 'single-replica')!;
+        return (await own.codeActions(u, single.range, [single], ['quickfix']))!.filter(isAction).find((a) => a.isPreferred)!;
+      };
+      const versionOf = (action: CodeAction) => action.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change));
+      const first = await quickFix(1);
+      assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
+      await own.edit(u, top, '# typed after the lightbulb showed\n');
+      await assert.rejects(own.apply(u, first.edit), /version 1/, 'an editor refuses it now');
+      const again = await quickFix(2);
+      assert.deepEqual(versionOf(again), [{ uri: u, version: 2 }], 'asked again, it is of the version typed');
+      const { text } = await own.apply(u, again.edit);
+      assert.ok(text.startsWith('# typed after the lightbulb showed\n') && text.includes('replicas: 2'), `and keeps what was typed: ${text}`);
+    } finally {
+      own.kill();
+    }
+  });
+
   it('offers "Fix all <rule> findings in this file" under Source Action…, fixing that rule only, and keeps it out of source.fixAll', async () => {
     const u = uri('fix-rule.yaml');
     await client.open(u, `${deployment('first', 1)}---\n${deployment('second', 1)}---\n${deployment('wide', 4)}`);

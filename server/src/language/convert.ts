@@ -45,17 +45,14 @@ export function documentEdit(uri: string, edits: LspTextEdit[], version?: number
   return version === undefined ? { changes: { [uri]: edits } } : { documentChanges: [{ textDocument: { uri, version }, edits }] };
 }
 
-export function toWorkspaceEdit(uri: string, lines: LineIndex, fix: Fix): WorkspaceEdit {
-  return documentEdit(uri, toTextEdits(fix.edits, (offset) => lines.position(offset)));
-}
-
-export function toCodeAction(uri: string, lines: LineIndex, fix: Fix, diagnostic: Diagnostic): CodeAction {
+/** A quick fix of the document at `version` (see documentEdit), its offsets placed by `lines`. */
+export function toCodeAction(uri: string, lines: LineIndex, fix: Fix, diagnostic: Diagnostic, version?: number): CodeAction {
   return {
     title: offeredTitle(fix),
     kind: CodeActionKind.QuickFix,
     diagnostics: [diagnostic],
     isPreferred: !!fix.preferred && !fix.unsafe,
-    edit: toWorkspaceEdit(uri, lines, fix),
+    edit: documentEdit(uri, toTextEdits(fix.edits, (offset) => lines.position(offset)), version),
   };
 }
 
