@@ -152,8 +152,7 @@ export class LspClient {
     return this.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, ...(only ? { only } : {}) } });
   }
 
-  /** Applies a WorkspaceEdit's edits for `uri` to the client's copy and sends the result as a change. */
-  /** Applies a workspace edit's changes of `uri`; one of another version of the document is refused, as an editor does. */
+  /** Applies a workspace edit's changes of `uri` to the client's copy and sends the result as a change; an edit of another version of the document is refused, as an editor does. */
   async apply(uri: string, edit: WorkspaceEdit | undefined): Promise<{ text: string; version: number }> {
     const versioned = edit?.documentChanges?.find((change): change is TextDocumentEdit => 'textDocument' in change && change.textDocument.uri === uri);
     if (versioned && versioned.textDocument.version !== this.texts.get(uri)?.version) throw new Error(`the edit is of version ${versioned.textDocument.version} of ${uri}`);
