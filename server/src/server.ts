@@ -33,7 +33,7 @@ import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
-import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
+import { describeError, keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { yieldToRequests } from './language/yield-to-requests';
@@ -150,7 +150,7 @@ function scanWorkspace(): void {
         // Unreadable files are simply not part of the workspace view.
       }
     }
-    if (paths.length) void yieldToRequests().then(step);
+    if (paths.length) void yieldToRequests().then(step).catch((error: unknown) => logError(`workspace scan: ${describeError(error)}`));
     else revalidateOpen();
   };
   step();
@@ -272,13 +272,17 @@ connection.onCodeAction(async (params, token) => {
   const automatic = params.context.triggerKind === CodeActionTriggerKind.Automatic;
   const wantsFixAll = only ? only.some((k) => FIX_ALL_KIND.startsWith(k)) : !automatic;
   if (wantsQuickFix) {
+    // Every quick fix is built before the first wait: a whole-file fix yields to other messages, and a
+    // change read meanwhile moves the document to another version than the findings' (whose fixes are
+    // written on demand).
+    const version = versionedEdits ? doc.version : undefined;
     const seenRules = new Set<string>();
+    const ruleFixes: { at: number; title: string; ruleId: string; diagnostic: Diagnostic }[] = [];
     for (const diagnostic of params.context.diagnostics) {
       if (diagnostic.source !== 'kube-resilience') continue;
       const finding = all.find((f) => sameDiagnostic(f, diagnostic)) ?? all.find((f) => f.ruleId === diagnostic.code && containsPosition(f.range!, params.range.start));
       if (!finding) continue;
-      // Findings are of the document's current version (findingsFor analyses it first): so are their fixes.
-      for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic, versionedEdits ? doc.version : undefined));
+      for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic, version));
       if ('rendered' in finding) actions.push(...renderedFixActions(uri, finding, diagnostic));
       const sameRule = all.filter((f) => f.ruleId === finding.ruleId && preferredFix(f));
       if (sameRule.length > 1 && !seenRules.has(finding.ruleId)) {
@@ -286,11 +290,13 @@ connection.onCodeAction(async (params, token) => {
         const title = `Fix all ${finding.ruleId} findings in this file`;
         // Offered with every lightbulb: a whole-file fix costs 100–200 ms in a large manifest, so it waits until picked.
         if (resolvesEdits) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], data: { uri, ruleId: finding.ruleId } satisfies FixRuleData });
-        else {
-          const fixed = await fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === finding.ruleId, token);
-          if (fixed) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
-        }
+        else ruleFixes.push({ at: actions.length, title, ruleId: finding.ruleId, diagnostic });
       }
+    }
+    // From the last one on, so that each goes where it was asked for.
+    for (const { at, title, ruleId, diagnostic } of ruleFixes.reverse()) {
+      const fixed = await fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === ruleId, token);
+      if (fixed) actions.splice(at, 0, { title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
     }
   }
   if (wantsFixAll && all.some((f) => preferredFix(f))) {

@@ -18,6 +18,8 @@ const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.cod
 const has = (ruleId: string) => (diagnostics: Diagnostic[]) => codes(diagnostics).includes(ruleId);
 const lacks = (ruleId: string) => (diagnostics: Diagnostic[]) => !codes(diagnostics).includes(ruleId);
 const isAction = (a: CodeAction | { command: string }): a is CodeAction => 'title' in a && 'kind' in a;
+/** The documents and versions a versioned edit is of. */
+const versionOf = (action: CodeAction) => action.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change));
 
 describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
   let dir: string;
@@ -206,7 +208,6 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
       await own.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2);
       const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const fixAll = async () => (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction)[0];
-      const versionOf = (action: CodeAction) => action.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change));
       const first = await fixAll();
       assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
       await own.edit(u, top, '# typed after the lightbulb showed\n');
@@ -231,7 +232,6 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
         const single = (await own.diagnostics(u, has('single-replica'), version)).find((d) => d.code === 'single-replica')!;
         return (await own.codeActions(u, single.range, [single], ['quickfix']))!.filter(isAction).find((a) => a.isPreferred)!;
       };
-      const versionOf = (action: CodeAction) => action.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change));
       const first = await quickFix(1);
       assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
       await own.edit(u, top, '# typed after the lightbulb showed\n');
@@ -240,6 +240,29 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
       assert.deepEqual(versionOf(again), [{ uri: u, version: 2 }], 'asked again, it is of the version typed');
       const { text } = await own.apply(u, again.edit);
       assert.ok(text.startsWith('# typed after the lightbulb showed\n') && text.includes('replicas: 2'), `and keeps what was typed: ${text}`);
+    } finally {
+      own.kill();
+    }
+  });
+
+  it('builds every quick fix of a request before its whole-file fixes, so a change read while those run leaves them of the version asked about', async () => {
+    const own = LspClient.start(SERVER);
+    try {
+      // Without resolveSupport, "Fix all <rule> findings" is computed in the request, in slices that let the change in.
+      await own.initialize(pathToFileURL(dir).toString(), undefined, {}, { workspaceEdit: { documentChanges: true } });
+      const u = uri('versioned-during-rule-fix.yaml');
+      await own.open(u, Array.from({ length: 400 }, (_, i) => deployment(`during-${i}`, 1 + (i % 3))).join('---\n'));
+      const diagnostics = await own.nextDiagnostics(u, 1);
+      const single = diagnostics.find((d) => d.code === 'single-replica')!;
+      const others = diagnostics.filter((d) => d.code !== 'single-replica').slice(0, 5);
+      assert.equal(others.length, 5);
+      const asked = own.codeActions(u, single.range, [single, ...others], ['quickfix']);
+      await own.edit(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# typed while the rule fixes ran\n');
+      const actions = (await asked)!.filter(isAction);
+      assert.ok(actions.some((a) => a.title === 'Fix all single-replica findings in this file'), 'a whole-file fix was computed in the request');
+      const quickFixes = actions.filter((a) => !a.title.startsWith('Fix all '));
+      assert.ok(quickFixes.length > others.length, `quick fixes of every finding asked about: ${quickFixes.length}`);
+      for (const action of quickFixes) assert.deepEqual(versionOf(action), [{ uri: u, version: 1 }], `${action.title} is of the version its findings are`);
     } finally {
       own.kill();
     }

@@ -1,7 +1,7 @@
 /**
- * A fact about a parsed object (its containers, its declared annotations), computed once per object:
- * several rules ask for it, and an unchanged document keeps its parse, so the fact outlives edits
- * elsewhere. Callers must not change what they get.
+ * A fact about an object never changed once made (a parsed object's containers or declared annotations,
+ * a finding's signature), computed once per object: several rules ask for it, and an unchanged document
+ * keeps its parse, so the fact outlives edits elsewhere. Callers must not change what they get.
  */
 export function factOf<T>(cache: WeakMap<object, T>, object: unknown, compute: () => T): T {
   if (!object || typeof object !== 'object') return compute();
