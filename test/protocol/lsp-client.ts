@@ -25,7 +25,11 @@ export class LspClient {
   readonly exited: Promise<number | null>;
 
   private constructor(readonly process: ChildProcess) {
-    this.connection = createMessageConnection(new StreamMessageReader(process.stdout!), new StreamMessageWriter(process.stdin!));
+    const reader = new StreamMessageReader(process.stdout!);
+    // The reader re-arms a 10 s timer for as long as a message stays partial, and keeps it past dispose:
+    // a server killed while it was sending kept the test process alive for ever.
+    reader.partialMessageTimeout = 0;
+    this.connection = createMessageConnection(reader, new StreamMessageWriter(process.stdin!));
     process.stderr!.on('data', (chunk) => this.stderr.push(String(chunk)));
     this.exited = new Promise((resolve) => process.on('exit', (code) => resolve(code)));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
