@@ -5,7 +5,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { serverReader } from '../protocol/lsp-client';
 import { demoObjects } from '../../server/src/cluster/demo';
 import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../../server/src/protocol';
 import { FakeApiServer } from './fake-apiserver';
@@ -19,7 +20,7 @@ class Server {
   readonly connection: MessageConnection;
 
   constructor(readonly child: ChildProcess) {
-    this.connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    this.connection = createMessageConnection(serverReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     this.connection.onNotification(Methods.clusterStatus, (status: ClusterStatus) => this.record(() => this.statuses.push(status)));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string }) => this.record(() => this.diagnostics.push(params)));
     this.connection.onRequest(() => null);

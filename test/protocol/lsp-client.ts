@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, Position, PublishDiagnosticsParams, Range, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 
@@ -8,6 +9,17 @@ interface Waiter {
   uri: string;
   accept: (params: PublishDiagnosticsParams) => boolean;
   resolve: (diagnostics: Diagnostic[]) => void;
+}
+
+/**
+ * A reader of what a server writes, without the protocol library's partial-message timer: it re-arms every
+ * 10 s for as long as a message stays partial and outlives dispose, so a server killed while sending kept
+ * a test process alive for ever.
+ */
+export function serverReader(stdout: Readable): StreamMessageReader {
+  const reader = new StreamMessageReader(stdout);
+  reader.partialMessageTimeout = 0;
+  return reader;
 }
 
 /**
@@ -25,11 +37,7 @@ export class LspClient {
   readonly exited: Promise<number | null>;
 
   private constructor(readonly process: ChildProcess) {
-    const reader = new StreamMessageReader(process.stdout!);
-    // The reader re-arms a 10 s timer for as long as a message stays partial, and keeps it past dispose:
-    // a server killed while it was sending kept the test process alive for ever.
-    reader.partialMessageTimeout = 0;
-    this.connection = createMessageConnection(reader, new StreamMessageWriter(process.stdin!));
+    this.connection = createMessageConnection(serverReader(process.stdout!), new StreamMessageWriter(process.stdin!));
     process.stderr!.on('data', (chunk) => this.stderr.push(String(chunk)));
     this.exited = new Promise((resolve) => process.on('exit', (code) => resolve(code)));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
