@@ -58,4 +58,25 @@ describe('ReadLog', () => {
       assert.deepEqual([log.unchangedSince(byName.outer), log.unchangedSince(byName.inner)], [false, moving === 'D']);
     }
   });
+
+  it('replaces thousands of resources in steps that end where replacing them at once does', () => {
+    const before = Array.from({ length: 1200 }, (_, i) => resource(`Kind${i}`));
+    const after = before.map((r) => resource(r.kind));
+    const [atOnce, inSteps] = [new ReadLog((r) => [r.kind]), new ReadLog((r) => [r.kind])];
+    const reads = [atOnce, inSteps].map((log) => {
+      log.replaced([], before);
+      return [0, 599, 1199].map((i) => log.record(() => log.read(`Kind${i}`)).reads);
+    });
+    atOnce.replaced(before, after);
+    const steps = inSteps.replacedInSteps(before, after);
+    let pauses = 0;
+    while (!steps.next().done) pauses++;
+    assert.ok(pauses >= 2, `it pauses: ${pauses}`);
+    assert.deepEqual(
+      reads[1].map((r) => inSteps.unchangedSince(r)),
+      reads[0].map((r) => atOnce.unchangedSince(r)),
+    );
+    assert.deepEqual(reads[0].map((r) => atOnce.unchangedSince(r)), [false, false, false]);
+  });
 });
+

@@ -121,6 +121,7 @@ function* tryBatches(
   let tried: Finding[] = [];
   for (const perDocument of ['one per rule', 'one'] as const) {
     const batch = independent(candidates, current.file, options, perDocument);
+    yield;
     if (batch.length < 2 || sameFindings(batch, tried)) continue;
     tried = batch;
     const fixed = yield* tryTogether(uri, current, batch, inventory, options, seen, analyze);
@@ -193,10 +194,11 @@ function* tryTogether(
   const edits = fixes.flatMap((fix) => fix.edits);
   const fixed = applyEdits(current.text, edits);
   if (seen.has(fixed)) return undefined;
+  yield;
   const reparsed = yield* parseManifestInSteps(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.
   if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) return undefined;
-  inventory.setFile(reparsed);
+  yield* inventory.setFileInSteps(reparsed);
   const after = (yield* analyze(reparsed, inventory, options)).filter((f) => f.uri === uri);
   // Fixes are computed on demand against the inventory: asked while it holds the text they are for.
   const fixedSignatures = new Set(batch.map(signature));

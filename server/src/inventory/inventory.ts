@@ -1,6 +1,7 @@
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
+import { runSteps, type Steps } from '../steps';
 import { isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
@@ -56,7 +57,12 @@ export class Inventory {
   }
 
   setFile(file: ManifestFile): void {
-    this.log.replaced(this.files.get(file.uri)?.resources ?? [], file.resources);
+    runSteps(this.setFileInSteps(file));
+  }
+
+  /** setFile in steps, for whole-file work that lets requests through (a Fix all round replaces thousands of resources). */
+  *setFileInSteps(file: ManifestFile): Steps<void> {
+    yield* this.log.replacedInSteps(this.files.get(file.uri)?.resources ?? [], file.resources);
     this.files.set(file.uri, file);
     this.changed();
   }

@@ -1,5 +1,9 @@
 import type { Resource } from '../manifest/parse';
+import { runSteps, type Steps } from '../steps';
 import { unchangedEnds } from '../unchanged-ends';
+
+/** How many resources `replacedInSteps` moves between two pauses. */
+const RESOURCES_PER_STEP = 500;
 
 /** A group's generation, in an object of its own, so that reads recorded can look at it again without finding it by name. */
 interface Group {
@@ -125,6 +129,11 @@ export class ReadLog {
    * object: an unchanged text keeps its parse) move.
    */
   replaced(before: readonly Resource[], after: readonly Resource[]): void {
+    runSteps(this.replacedInSteps(before, after));
+  }
+
+  /** `replaced` in steps of a few hundred resources: a Fix all round replaces thousands (30–40 ms). */
+  *replacedInSteps(before: readonly Resource[], after: readonly Resource[]): Steps<void> {
     // An edit keeps the resources before and after it, in place: only those between are counted.
     const { head, tail } = unchangedEnds(before, after, (a, b) => a.object === b.object);
     const gone = before.slice(head, before.length - tail);
@@ -132,7 +141,12 @@ export class ReadLog {
     const count = new Map<unknown, number>();
     for (const resource of come) count.set(resource.object, (count.get(resource.object) ?? 0) + 1);
     for (const resource of gone) count.set(resource.object, (count.get(resource.object) ?? 0) - 1);
-    for (const resource of [...gone, ...come]) if (count.get(resource.object) !== 0) this.moved(resource);
+    let moved = 0;
+    for (const resource of [...gone, ...come]) {
+      if (count.get(resource.object) === 0) continue;
+      this.moved(resource);
+      if (++moved % RESOURCES_PER_STEP === 0) yield;
+    }
   }
 
   everythingChanged(): void {
