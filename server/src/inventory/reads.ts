@@ -12,12 +12,6 @@ interface Group {
 
 let logs = 0;
 
-/** The groups read so far, by name at their generation then, and in the order first read. */
-interface Recording {
-  generations: Map<string, number>;
-  groups: Group[];
-}
-
 /**
  * The groups of resources an analysis asked the inventory about, each at its generation then. Arrays:
  * every document's reads are checked after each keystroke, and walking a Map allocated. The groups
@@ -64,7 +58,8 @@ export class ReadLog {
   private readonly id = ++logs;
   /** Moves every group at once (a new cluster view). */
   private epoch = 0;
-  private recording: Recording | undefined;
+  /** The groups read so far, by name. Nothing moves a group while an analysis runs: their generations are read at its end. */
+  private recording: Map<string, Group> | undefined;
 
   constructor(private readonly groupsOf: (resource: Resource) => string[]) {}
 
@@ -78,12 +73,7 @@ export class ReadLog {
   }
 
   read(name: string): void {
-    const recording = this.recording;
-    if (recording && !recording.generations.has(name)) {
-      const group = this.group(name);
-      recording.generations.set(name, this.epoch * 2 ** 32 + group.generation);
-      recording.groups.push(group);
-    }
+    if (this.recording && !this.recording.has(name)) this.recording.set(name, this.group(name));
   }
 
   /** The group of that name, made when first asked for. A function of its own: reads look groups up through it. */
@@ -95,23 +85,16 @@ export class ReadLog {
 
   record<T>(work: () => T): { result: T; reads: Reads } {
     const outer = this.recording;
-    const recording: Recording = { generations: new Map(), groups: [] };
+    const recording = new Map<string, Group>();
     this.recording = recording;
     try {
-      const { generations, groups } = recording;
-      return { result: work(), reads: new Reads([...generations.keys()], [...generations.values()], { log: this.id, groups }) };
+      const result = work();
+      const groups = [...recording.values()];
+      const epoch = this.epoch * 2 ** 32;
+      return { result, reads: new Reads([...recording.keys()], groups.map((group) => epoch + group.generation), { log: this.id, groups }) };
     } finally {
       // A recording inside another adds to it too: the outer analysis asked the same questions.
-      if (outer) {
-        let i = 0;
-        for (const [name, generation] of recording.generations) {
-          if (!outer.generations.has(name)) {
-            outer.generations.set(name, generation);
-            outer.groups.push(recording.groups[i]);
-          }
-          i++;
-        }
-      }
+      if (outer) for (const [name, group] of recording) if (!outer.has(name)) outer.set(name, group);
       this.recording = outer;
     }
   }
