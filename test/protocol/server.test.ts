@@ -199,57 +199,61 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     }
   });
 
-  it('a client that takes versioned edits gets Fix all as an edit of the version it fixed, which it refuses once typed into', async () => {
+  /** A server of its own for a client that takes versioned edits (documentChanges), killed after `body`. */
+  async function withVersionedEdits(body: (own: LspClient) => Promise<void>): Promise<void> {
     const own = LspClient.start(SERVER);
     try {
       await own.initialize(pathToFileURL(dir).toString(), undefined, {}, { workspaceEdit: { documentChanges: true } });
-      const u = uri('versioned.yaml');
-      await own.open(u, `${deployment('versioned-a', 1)}---\n${deployment('versioned-b', 1)}`);
-      await own.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2);
-      const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      const fixAll = async () => (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: top, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction)[0];
-      const first = await fixAll();
-      assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
-      await own.edit(u, top, '# typed after the lightbulb showed\n');
-      await assert.rejects(own.apply(u, first.edit), /version 1/, 'an editor refuses it now');
-      const again = await fixAll();
-      assert.deepEqual(versionOf(again), [{ uri: u, version: 2 }], 'asked again, it is of the version typed');
-      const { text } = await own.apply(u, again.edit);
-      assert.ok(text.startsWith('# typed after the lightbulb showed\n') && text.match(/replicas: 2/g)?.length === 2, 'and keeps what was typed');
+      await body(own);
     } finally {
       own.kill();
     }
-  });
+  }
 
-  it('a client that takes versioned edits gets quick fixes as edits of the version they fix, which it refuses once typed into', async () => {
-    const own = LspClient.start(SERVER);
-    try {
-      await own.initialize(pathToFileURL(dir).toString(), undefined, {}, { workspaceEdit: { documentChanges: true } });
+  const TOP = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const TYPED = '# typed after the lightbulb showed\n';
+
+  /**
+   * What `ask` gives for version 1 is an edit of version 1, which an editor refuses once the document is
+   * typed into; asked again, it is of version 2, and applying it keeps what was typed. The text it makes.
+   */
+  async function refusedOnceTypedInto(own: LspClient, u: string, ask: (version: number) => Promise<CodeAction>): Promise<string> {
+    const first = await ask(1);
+    assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
+    await own.edit(u, TOP, TYPED);
+    await assert.rejects(own.apply(u, first.edit), /version 1/, 'an editor refuses it now');
+    const again = await ask(2);
+    assert.deepEqual(versionOf(again), [{ uri: u, version: 2 }], 'asked again, it is of the version typed');
+    const { text } = await own.apply(u, again.edit);
+    assert.ok(text.startsWith(TYPED), `and keeps what was typed: ${text.slice(0, 200)}`);
+    return text;
+  }
+
+  it('a client that takes versioned edits gets Fix all as an edit of the version it fixed, which it refuses once typed into', () =>
+    withVersionedEdits(async (own) => {
+      const u = uri('versioned.yaml');
+      await own.open(u, `${deployment('versioned-a', 1)}---\n${deployment('versioned-b', 1)}`);
+      await own.diagnostics(u, (d) => codes(d).filter((c) => c === 'single-replica').length === 2);
+      const fixAll = async () => (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: TOP, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction)[0];
+      const text = await refusedOnceTypedInto(own, u, fixAll);
+      assert.equal(text.match(/replicas: 2/g)?.length, 2, 'both single replicas raised');
+    }));
+
+  it('a client that takes versioned edits gets quick fixes as edits of the version they fix, which it refuses once typed into', () =>
+    withVersionedEdits(async (own) => {
       const u = uri('versioned-quick-fix.yaml');
       await own.open(u, deployment('versioned-quick', 1));
-      const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
       const quickFix = async (version: number) => {
         const single = (await own.diagnostics(u, has('single-replica'), version)).find((d) => d.code === 'single-replica')!;
         return (await own.codeActions(u, single.range, [single], ['quickfix']))!.filter(isAction).find((a) => a.isPreferred)!;
       };
-      const first = await quickFix(1);
-      assert.deepEqual(versionOf(first), [{ uri: u, version: 1 }]);
-      await own.edit(u, top, '# typed after the lightbulb showed\n');
-      await assert.rejects(own.apply(u, first.edit), /version 1/, 'an editor refuses it now');
-      const again = await quickFix(2);
-      assert.deepEqual(versionOf(again), [{ uri: u, version: 2 }], 'asked again, it is of the version typed');
-      const { text } = await own.apply(u, again.edit);
-      assert.ok(text.startsWith('# typed after the lightbulb showed\n') && text.includes('replicas: 2'), `and keeps what was typed: ${text}`);
-    } finally {
-      own.kill();
-    }
-  });
+      const text = await refusedOnceTypedInto(own, u, quickFix);
+      assert.ok(text.includes('replicas: 2'), 'the single replica raised');
+    }));
 
-  it('builds every quick fix of a request before its whole-file fixes, so a change read while those run leaves them of the version asked about', async () => {
-    const own = LspClient.start(SERVER);
-    try {
-      // Without resolveSupport, "Fix all <rule> findings" is computed in the request, in slices that let the change in.
-      await own.initialize(pathToFileURL(dir).toString(), undefined, {}, { workspaceEdit: { documentChanges: true } });
+  it('builds every quick fix of a request before its whole-file fixes, so a change read while those run leaves them of the version asked about', () =>
+    // Without resolveSupport, "Fix all <rule> findings" is computed in the request, in slices that let the change in.
+    withVersionedEdits(async (own) => {
       const u = uri('versioned-during-rule-fix.yaml');
       await own.open(u, Array.from({ length: 400 }, (_, i) => deployment(`during-${i}`, 1 + (i % 3))).join('---\n'));
       const diagnostics = await own.nextDiagnostics(u, 1);
@@ -257,16 +261,13 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
       const others = diagnostics.filter((d) => d.code !== 'single-replica').slice(0, 5);
       assert.equal(others.length, 5);
       const asked = own.codeActions(u, single.range, [single, ...others], ['quickfix']);
-      await own.edit(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '# typed while the rule fixes ran\n');
+      await own.edit(u, TOP, '# typed while the rule fixes ran\n');
       const actions = (await asked)!.filter(isAction);
       assert.ok(actions.some((a) => a.title === 'Fix all single-replica findings in this file'), 'a whole-file fix was computed in the request');
       const quickFixes = actions.filter((a) => !a.title.startsWith('Fix all '));
       assert.ok(quickFixes.length > others.length, `quick fixes of every finding asked about: ${quickFixes.length}`);
       for (const action of quickFixes) assert.deepEqual(versionOf(action), [{ uri: u, version: 1 }], `${action.title} is of the version its findings are`);
-    } finally {
-      own.kill();
-    }
-  });
+    }));
 
   it('offers "Fix all <rule> findings in this file" under Source Action…, fixing that rule only, and keeps it out of source.fixAll', async () => {
     const u = uri('fix-rule.yaml');
