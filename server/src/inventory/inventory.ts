@@ -393,6 +393,8 @@ function questionGroups(namespace: string, index: LabelIndexName, labels: readon
  */
 function groupsOf(resource: Resource): string[] {
   // Once per parsed object: a resource that goes was filed when it came (Fix all files 3,600 each round).
+  // Checked against namespace and kind: a source file's document stands for itself under another namespace
+  // than its object gives (render/source-yaml), and the groups must be those of the resource asked about.
   const filed = factOf(filedGroups, resource.object, () => ({ namespace: resource.namespace, kind: resource.kind, groups: groupsNamed(resource) }));
   return filed.namespace === resource.namespace && filed.kind === resource.kind ? filed.groups : groupsNamed(resource);
 }
