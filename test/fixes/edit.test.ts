@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyEdits, composeEdits, type TextEdit } from '../../server/src/fixes/edit';
+import { applyEdits, composeEdits, composeRounds, type TextEdit } from '../../server/src/fixes/edit';
 
 describe('applyEdits', () => {
   it('applies edits given in any order, each against the original offsets', () => {
@@ -81,5 +81,19 @@ describe('composeEdits', () => {
       { start: 10, end: 11, text: '2' },
       { start: 21, end: 21, text: 'probe: y\n' },
     ]);
+  });
+});
+
+describe('composeRounds', () => {
+  it('leaves out what a later round wrote back as it was', () => {
+    const text0 = 'replicas: 1\nimage: a\n';
+    const first = [{ start: 10, end: 11, text: '2' }, { start: 21, end: 21, text: 'probe: x\n' }];
+    const text1 = applyEdits(text0, first);
+    const then = [{ start: 10, end: 11, text: '1' }];
+    assert.deepEqual(composeRounds([{ text: text0, edits: first }, { text: text1, edits: then }]), [{ start: 21, end: 21, text: 'probe: x\n' }]);
+  });
+
+  it('gives no edit for no round', () => {
+    assert.deepEqual(composeRounds([]), []);
   });
 });

@@ -105,9 +105,15 @@ export interface EditRound {
   edits: readonly TextEdit[];
 }
 
-/** Edits of the first round's text that make what the rounds make of it, each in turn (see composeEdits). */
+/**
+ * Edits of the first round's text that make what the rounds make of it, each in turn (see composeEdits).
+ * Where a later round wrote back the text an earlier one replaced, no edit is left: an editor would
+ * otherwise mark the file changed, and its undo history hold a step, where nothing changed.
+ */
 export function composeRounds(rounds: readonly EditRound[]): TextEdit[] {
-  return rounds.reduce<TextEdit[]>((edits, round) => composeEdits(edits, round.text, round.edits), []);
+  const composed = rounds.reduce<TextEdit[]>((edits, round) => composeEdits(edits, round.text, round.edits), []);
+  const original = rounds[0]?.text ?? '';
+  return composed.filter((edit) => edit.text !== original.slice(edit.start, edit.end));
 }
 
 function byPlace(x: { start: number; end: number }, y: { start: number; end: number }): number {
