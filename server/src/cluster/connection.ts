@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig, type User } from '@kubernetes/client-node';
+import type { User } from '@kubernetes/client-node';
+import { newKubeConfig } from './client-node';
 import { inlineCredentialFiles } from './credential-files';
 import { ClusterError } from './errors';
 import { execConfigOf, runExecPlugin, refuseSpawningAuthProvider, type ExecOptions } from './exec-credential';
@@ -59,7 +60,7 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
     throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${redactUrl(cluster.server)}) without insecure-skip-tls-verify`);
   }
   const inlined = inlineCredentialFiles(cluster, user);
-  const single = new KubeConfig();
+  const single = newKubeConfig();
   single.loadFromOptions({ clusters: [inlined.cluster], users: [inlined.user], contexts: [{ ...context, user: user.name }], currentContext: context.name });
   const request: https.RequestOptions = {};
   try {

@@ -1,7 +1,8 @@
 import { delimiter, dirname } from 'node:path';
-import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { newKubeConfig } from './client-node';
 import { inlineTokenFiles } from './credential-files';
 import { ClusterError } from './errors';
 import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES, type KubeconfigSources } from './kubeconfig-paths';
@@ -26,7 +27,7 @@ function readOne(path: string): KubeConfig | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ClusterError('config', `cannot read kubeconfig ${path}: ${describeFileError(error)}`);
   }
-  const config = new KubeConfig();
+  const config = newKubeConfig();
   if (!text.trim()) return config;
   try {
     // client-node reads token-file while it parses, whole: those are read here first, bounded.
@@ -68,7 +69,7 @@ export function mergeKubeconfigs(paths: string[], mustExist: boolean): { config:
     for (const context of one.contexts ?? []) if (!contexts.has(context.name)) contexts.set(context.name, context);
     if (!currentContext && one.currentContext) currentContext = one.currentContext;
   }
-  const config = new KubeConfig();
+  const config = newKubeConfig();
   config.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
   return { config, files, userDirectories };
 }
