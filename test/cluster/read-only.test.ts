@@ -33,8 +33,11 @@ describe('one place talks to an API server, and it can only read', () => {
   });
 
   it('uses nothing of client-node that could send a request: only KubeConfig and its types', () => {
-    const imported = FILES.flatMap((f) => [...f.text.matchAll(/import (type )?\{([^}]*)\} from '@kubernetes\/client-node'/g)].flatMap((m) => m[2].split(',').map((name) => name.replace(/\btype\b/, '').trim()).filter(Boolean)));
+    const imported = FILES.flatMap((f) =>
+      [...f.text.matchAll(/(?:import|export) (type )?\{([^}]*)\} from '@kubernetes\/client-node(?:\/[^']*)?'/g)].flatMap((m) => m[2].split(',').map((name) => name.replace(/\btype\b/, '').trim()).filter(Boolean)),
+    );
     assert.deepEqual([...new Set(imported)].sort(), ['Cluster', 'Context', 'KubeConfig', 'User']);
+    assert.ok(!FILES.some((f) => /(?:import|export) \* (?:as \w+ )?from '@kubernetes\/client-node|require\(['"]@kubernetes\/client-node/.test(f.text)), 'client-node is named, never taken whole');
     assert.ok(!FILES.some((f) => /makeApiClient|KubernetesObjectApi|\bWatch\b|\bInformer\b/.test(f.text)));
   });
 });

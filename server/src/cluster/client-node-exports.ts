@@ -1,3 +1,4 @@
-// What client-node.ts loads on first use. The module that defines KubeConfig, not the package's index:
-// a bundle keeps whatever a module loaded on demand imports, and the index imports every API client.
+// What client-node.ts loads on first use: the module that defines KubeConfig, not the package's index.
+// A module loaded on demand keeps all it imports in the bundle, and the index adds the serializers of
+// every API model (130 KB minified) to what config.js itself imports.
 export { KubeConfig } from '@kubernetes/client-node/dist/config.js';
