@@ -55,23 +55,23 @@ const SCALAR = typed(Scalar.prototype, 'yaml.scalar');
  * object made by a constructor room for the fields it was seen to set (a pair 40 bytes), and one made by
  * Object.create room for four (56), on every one of the 300,000 nodes of a 106k-line file.
  */
-const node = <T>(prototype: object, init: (this: Record<string, unknown>, ...args: never[]) => void): T => {
+const constructorOf = <T>(prototype: object, init: (this: Record<string, unknown>, ...args: never[]) => void): T => {
   (init as unknown as { prototype: object }).prototype = prototype;
   return init as unknown as T;
 };
-const MapNode = node<new (items: Pair[]) => YAMLMap>(MAP, function (items) {
+const MapNode = constructorOf<new (items: Pair[]) => YAMLMap>(MAP, function (items) {
   this.items = items;
   this.range = undefined;
 });
-const SeqNode = node<new (items: unknown[]) => YAMLSeq>(SEQ, function (items) {
+const SeqNode = constructorOf<new (items: unknown[]) => YAMLSeq>(SEQ, function (items) {
   this.items = items;
   this.range = undefined;
 });
-const PairNode = node<new (key: Scalar, value: Node) => Pair<Scalar, Node>>(PAIR, function (key, value) {
+const PairNode = constructorOf<new (key: Scalar, value: Node) => Pair<Scalar, Node>>(PAIR, function (key, value) {
   this.key = key;
   this.value = value;
 });
-const ScalarNode = node<new (value: unknown, type: Scalar.Type) => Scalar>(SCALAR, function (value, type) {
+const ScalarNode = constructorOf<new (value: unknown, type: Scalar.Type) => Scalar>(SCALAR, function (value, type) {
   this.value = value;
   this.type = type;
   this.range = undefined;
