@@ -22,10 +22,14 @@ function packageRead(text: string) {
   return read.error || read.templateAt !== undefined ? undefined : read;
 }
 
-/** The first difference between two node trees in what the engine reads of them: kinds, items, keys, values, styles, ranges. */
+/**
+ * The first difference between two node trees in what the engine reads of them (kinds, items, keys,
+ * values, styles, ranges) and in the class the package's own functions see.
+ */
 function difference(ours: any, theirs: any, path = ''): string | undefined {
   const kind = (n: any) => (isMap(n) ? 'map' : isSeq(n) ? 'seq' : isScalar(n) ? 'scalar' : String(n));
   if (kind(ours) !== kind(theirs)) return `${path}: ${kind(ours)} where the package has ${kind(theirs)}`;
+  if (!(ours instanceof theirs.constructor) || ours.constructor !== theirs.constructor) return `${path}: a ${ours.constructor?.name} where the package has a ${theirs.constructor.name}`;
   if (!isDeepStrictEqual(ours.range, theirs.range)) return `${path}: range ${JSON.stringify(ours.range)} where the package has ${JSON.stringify(theirs.range)}`;
   if (isScalar(ours)) {
     if (!Object.is(ours.value, theirs.value)) return `${path}: value ${JSON.stringify(ours.value)} where the package has ${JSON.stringify(theirs.value)}`;
@@ -35,6 +39,7 @@ function difference(ours: any, theirs: any, path = ''): string | undefined {
   if (ours.items.length !== theirs.items.length) return `${path}: ${ours.items.length} items where the package has ${theirs.items.length}`;
   for (const [i, item] of ours.items.entries()) {
     const other = theirs.items[i];
+    if (isPair(item) && item.constructor !== other.constructor) return `${path}.pair${i}: a ${item.constructor?.name} where the package has a ${other.constructor.name}`;
     const found = isPair(item)
       ? difference(item.key, other.key, `${path}.key${i}`) ?? difference(item.value, other.value, `${path}.${String((item.key as any).value)}`)
       : difference(item, other, `${path}[${i}]`);

@@ -53,40 +53,45 @@ const SCALAR = typed(Scalar.prototype, 'yaml.scalar');
 /**
  * The nodes are made by constructors with those prototypes rather than by Object.create: V8 gives an
  * object made by a constructor room for the fields it was seen to set (a pair 40 bytes), and one made by
- * Object.create room for four (56), on every one of the 300,000 nodes of a 106k-line file.
+ * Object.create room for four (56), on every one of the 300,000 nodes of a 106k-line file. Block and flow
+ * collections have constructors of their own: they set different fields, and V8 sizes the objects of a
+ * constructor by the first ones it makes.
  */
-const constructorOf = <T>(prototype: object, init: (this: Record<string, unknown>, ...args: never[]) => void): T => {
-  (init as unknown as { prototype: object }).prototype = prototype;
-  return init as unknown as T;
-};
-const MapNode = constructorOf<new (items: Pair[]) => YAMLMap>(MAP, function (items) {
+function constructorOf<A extends unknown[], R extends object>(prototype: R, init: (this: R, ...args: A) => void): new (...args: A) => R {
+  (init as unknown as { prototype: R }).prototype = prototype;
+  return init as unknown as new (...args: A) => R;
+}
+const BlockMap = constructorOf(MAP, function (items: Pair[]) {
   this.items = items;
   this.range = undefined;
 });
-const SeqNode = constructorOf<new (items: unknown[]) => YAMLSeq>(SEQ, function (items) {
+const BlockSeq = constructorOf(SEQ, function (items: unknown[]) {
   this.items = items;
   this.range = undefined;
 });
-const PairNode = constructorOf<new (key: Scalar, value: Node) => Pair<Scalar, Node>>(PAIR, function (key, value) {
+// In the order of the package's own fields: items, flow, range.
+const FlowMap = constructorOf(MAP, function (items: Pair[]) {
+  this.items = items;
+  this.flow = true;
+  this.range = undefined;
+});
+const FlowSeq = constructorOf(SEQ, function (items: unknown[]) {
+  this.items = items;
+  this.flow = true;
+  this.range = undefined;
+});
+const PairNode = constructorOf(PAIR, function (key: Scalar, value: Node) {
   this.key = key;
   this.value = value;
 });
-const ScalarNode = constructorOf<new (value: unknown, type: Scalar.Type) => Scalar>(SCALAR, function (value, type) {
+const ScalarNode = constructorOf(SCALAR, function (value: unknown, type: Scalar.Type) {
   this.value = value;
   this.type = type;
   this.range = undefined;
 });
 
-function newMap(items: Pair[] = []): YAMLMap {
-  return new MapNode(items);
-}
-
-function newSeq(items: unknown[] = []): YAMLSeq {
-  return new SeqNode(items);
-}
-
 function newPair(key: Scalar, value: Node): Pair<Scalar, Node> {
-  return new PairNode(key, value);
+  return new PairNode(key, value) as Pair<Scalar, Node>;
 }
 
 function newScalar(value: unknown, type: Scalar.Type): Scalar {
@@ -135,7 +140,7 @@ class BlockReader {
    * The items of the collections being read, innermost last: each collection takes its own as an array
    * of their exact length when it ends. An array pushed to keeps room for 17 items, and two thirds of a
    * manifest's collections hold one to three: on a file of 2,000 Deployments that room was 8 of the
-   * parse's 65 MB, which every young-generation collection copied.
+   * 57 MB its parse kept, which every young-generation collection copied.
    */
   private readonly pending: unknown[] = [];
 
@@ -223,7 +228,7 @@ class BlockReader {
       if (next.indent >= indent) throw OUTSIDE;
       break;
     }
-    const map = newMap(this.taken(base) as Pair[]);
+    const map = new BlockMap(this.taken(base) as Pair[]);
     map.range = [(map.items[0].key as Scalar).range![0], nodeEnd, this.closing(indent, nodeEnd)];
     return { node: map, value };
   }
@@ -247,7 +252,7 @@ class BlockReader {
       if (next.indent > indent) throw OUTSIDE;
       break;
     }
-    const seq = newSeq(this.taken(base));
+    const seq = new BlockSeq(this.taken(base));
     const value = values.slice();
     const region = this.region;
     // Comments after a scalar item, or after a sequence in the root mapping, go to the sequence or not by rules of the package's own: leave those to it.
@@ -594,8 +599,7 @@ class FlowReader {
     const start = this.at;
     const isMap = text.charCodeAt(start) === 0x7b;
     const close = isMap ? 0x7d : 0x5d;
-    const node = isMap ? newMap() : newSeq();
-    node.flow = true;
+    const items: unknown[] = [];
     const value: Record<string, unknown> | unknown[] = isMap ? {} : [];
     this.at = start + 1;
     this.spaces();
@@ -611,10 +615,10 @@ class FlowReader {
           if (text.charCodeAt(this.at) !== 0x20) throw OUTSIDE;
           this.spaces();
           const entry = this.item(true);
-          (node as YAMLMap).items.push(newPair(item.node as Scalar, entry.node));
+          items.push(newPair(item.node as Scalar, entry.node));
           setEntry(value as Record<string, unknown>, item.value, entry.value);
         } else {
-          (node as YAMLSeq).items.push(item.node);
+          items.push(item.node);
           (value as unknown[]).push(item.value);
         }
         this.spaces();
@@ -626,6 +630,8 @@ class FlowReader {
         if (text.charCodeAt(this.at) === close) throw OUTSIDE;
       }
     }
+    // Of their exact length, as a block collection's (see BlockReader.pending).
+    const node = isMap ? new FlowMap(items.slice() as Pair[]) : new FlowSeq(items.slice());
     node.range = [start, this.at, this.at];
     return { node, value, end: this.at };
   }
