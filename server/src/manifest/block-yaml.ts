@@ -98,6 +98,15 @@ function newScalar(value: unknown, type: Scalar.Type): Scalar {
   return new ScalarNode(value, type);
 }
 
+/**
+ * A copy of an array of its exact length. An array pushed to keeps room for 17 items, and two thirds of a
+ * manifest's collections hold one to three: on a file of 2,000 Deployments that room was 8 of the 57 MB
+ * its parse kept, which every young-generation collection copied. The copy pushed to dies young.
+ */
+function exactLength<T>(items: T[]): T[] {
+  return items.slice();
+}
+
 /** The scalar of a quoted value that starts at `at` and ends at `end`. */
 function quotedNode(text: string, at: number, read: { value: string; end: number }): Scalar {
   const node = newScalar(read.value, text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE);
@@ -136,14 +145,6 @@ interface Region {
 class BlockReader {
   private region!: Region;
   private rootIndent = 0;
-  /**
-   * The items of the collections being read, innermost last: each collection takes its own as an array
-   * of their exact length when it ends. An array pushed to keeps room for 17 items, and two thirds of a
-   * manifest's collections hold one to three: on a file of 2,000 Deployments that room was 8 of the
-   * 57 MB its parse kept, which every young-generation collection copied.
-   */
-  private readonly pending: unknown[] = [];
-
   constructor(private readonly text: string) {}
 
   document(): BlockRead {
@@ -212,12 +213,12 @@ class BlockReader {
   /** A block mapping whose keys sit at column `indent`, the first at `at`. */
   private map(indent: number, at: number): Read {
     const value: Record<string, unknown> = {};
-    const base = this.pending.length;
+    const items: Pair[] = [];
     let nodeEnd = at;
     for (;;) {
       const key = this.key(at);
       const item = this.value(key.end, indent, true);
-      this.pending.push(newPair(key.node, item.node));
+      items.push(newPair(key.node, item.node));
       setEntry(value, key.value, item.value);
       nodeEnd = item.node.range![2];
       const next = this.region;
@@ -228,20 +229,20 @@ class BlockReader {
       if (next.indent >= indent) throw OUTSIDE;
       break;
     }
-    const map = new BlockMap(this.taken(base) as Pair[]);
+    const map = new BlockMap(exactLength(items));
     map.range = [(map.items[0].key as Scalar).range![0], nodeEnd, this.closing(indent, nodeEnd)];
     return { node: map, value };
   }
 
   /** A block sequence whose dashes sit at column `indent`, the first at `at`. */
   private seq(indent: number, at: number): Read {
+    const items: unknown[] = [];
     const values: unknown[] = [];
-    const base = this.pending.length;
     const start = at;
     let nodeEnd = at;
     for (;;) {
       const item = this.value(at + 1, indent, false);
-      this.pending.push(item.node);
+      items.push(item.node);
       values.push(item.value);
       nodeEnd = item.node.range![2];
       const next = this.region;
@@ -252,21 +253,14 @@ class BlockReader {
       if (next.indent > indent) throw OUTSIDE;
       break;
     }
-    const seq = new BlockSeq(this.taken(base));
-    const value = values.slice();
+    const seq = new BlockSeq(exactLength(items));
+    const value = exactLength(values);
     const region = this.region;
     // Comments after a scalar item, or after a sequence in the root mapping, go to the sequence or not by rules of the package's own: leave those to it.
     const lastIsScalar = seq.items[seq.items.length - 1] instanceof Scalar;
     if (!region.claimed && region.commentIndent >= indent && (lastIsScalar || indent === this.rootIndent)) throw OUTSIDE;
     seq.range = [start, nodeEnd, this.closing(indent, nodeEnd)];
     return { node: seq, value };
-  }
-
-  /** The items pushed since `base`, as an array of their own length, taken off the pending ones. */
-  private taken(base: number): unknown[] {
-    const items = this.pending.slice(base);
-    this.pending.length = base;
-    return items;
   }
 
   /**
@@ -630,8 +624,7 @@ class FlowReader {
         if (text.charCodeAt(this.at) === close) throw OUTSIDE;
       }
     }
-    // Of their exact length, as a block collection's (see BlockReader.pending).
-    const node = isMap ? new FlowMap(items.slice() as Pair[]) : new FlowSeq(items.slice());
+    const node = isMap ? new FlowMap(exactLength(items) as Pair[]) : new FlowSeq(exactLength(items));
     node.range = [start, this.at, this.at];
     return { node, value, end: this.at };
   }
