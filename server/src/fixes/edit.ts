@@ -111,8 +111,9 @@ export interface EditRound {
  * otherwise mark the file changed, and its undo history hold a step, where nothing changed.
  */
 export function composeRounds(rounds: readonly EditRound[]): TextEdit[] {
+  if (rounds.length === 0) return [];
   const composed = rounds.reduce<TextEdit[]>((edits, round) => composeEdits(edits, round.text, round.edits), []);
-  const original = rounds[0]?.text ?? '';
+  const original = rounds[0].text;
   return composed.filter((edit) => edit.text !== original.slice(edit.start, edit.end));
 }
 
