@@ -187,7 +187,7 @@ async function serve(): Promise<void> {
 
 interface Measurement {
   ms: number;
-  peakRssMb: number;
+  peakRssBytes: number;
   peakHeapMb: number;
   objects: number;
 }
@@ -230,7 +230,7 @@ async function baseline(url: string, ca: string): Promise<Measurement> {
   }
   const ms = performance.now() - started;
   agent.destroy();
-  return { ms, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), peakHeapMb: peakHeap(), objects: kept.length };
+  return { ms, peakRssBytes: process.resourceUsage().maxRSS * 1024, peakHeapMb: peakHeap(), objects: kept.length };
 }
 
 /** `kube-resilience snapshot`: the product's reader (GET, paged, slimmed as it goes) and the streamed List. */
@@ -247,7 +247,7 @@ async function snapshot(kubeconfig: string, output: string): Promise<Measurement
   await new Promise<void>((resolve) => out.end(() => resolve()));
   const ms = performance.now() - started;
   if (cluster.missing.length) throw new Error(`missing: ${JSON.stringify(cluster.missing)}`);
-  return { ms, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), peakHeapMb: peakHeap(), objects: cluster.resources.length };
+  return { ms, peakRssBytes: process.resourceUsage().maxRSS * 1024, peakHeapMb: peakHeap(), objects: cluster.resources.length };
 }
 
 // ---------------------------------------------------------------- the run
@@ -276,12 +276,12 @@ async function main(): Promise<void> {
     const output = join(dir, 'snapshot.json');
     const ours = await runChild(['--snapshot', kubeconfig, output], 12_000);
     const size = statSync(output).size;
-    const row = (name: string, m: Measurement) => `${name.padEnd(34)} ${(m.ms / 1000).toFixed(1).padStart(7)} s ${String(m.peakRssMb).padStart(7)} MB ${String(m.peakHeapMb).padStart(7)} MB ${String(m.objects).padStart(8)}`;
+    const row = (name: string, m: Measurement) => `${name.padEnd(34)} ${(m.ms / 1000).toFixed(1).padStart(7)} s ${(m.peakRssBytes / 1e6).toFixed(0).padStart(7)} MB ${String(m.peakHeapMb).padStart(7)} MB ${String(m.objects).padStart(8)}`;
     console.log(`${'measurement'.padEnd(34)} ${'time'.padStart(9)} ${'peak RSS'.padStart(10)} ${'peak heap'.padStart(10)} ${'objects'.padStart(8)}`);
     console.log(row('baseline: paged GET + JSON.parse', base));
     console.log(row('kube-resilience snapshot', ours));
-    console.log(`ratio snapshot/baseline: time ${(ours.ms / base.ms).toFixed(2)}, peak RSS ${(ours.peakRssMb / base.peakRssMb).toFixed(2)}, peak heap ${(ours.peakHeapMb / base.peakHeapMb).toFixed(2)}; snapshot file ${(size / 1e6).toFixed(0)} MB`);
-    report({ snapshot150kPods: { seconds: Number((ours.ms / 1000).toFixed(1)), peakBytes: ours.peakRssMb * 1024 * 1024 } });
+    console.log(`ratio snapshot/baseline: time ${(ours.ms / base.ms).toFixed(2)}, peak RSS ${(ours.peakRssBytes / base.peakRssBytes).toFixed(2)}, peak heap ${(ours.peakHeapMb / base.peakHeapMb).toFixed(2)}; snapshot file ${(size / 1e6).toFixed(0)} MB`);
+    report({ snapshot150kPods: { seconds: Number((ours.ms / 1000).toFixed(1)), peakBytes: ours.peakRssBytes } });
   } finally {
     server.stdin!.end();
     rmSync(dir, { recursive: true, force: true });
