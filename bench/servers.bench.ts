@@ -2,11 +2,13 @@
 // interleaved: on a generated 106,000-line file of 2,000 Deployments, a 35,000-line one, and argo-cd's
 // install.yaml from ../shared/corpus (skipped when absent). Per file and server: initialize,
 // didOpen → diagnostics (a fresh server each round), then in one session 30 keystrokes → diagnostics
-// (p50, p95), server CPU per keystroke (/proc/<pid>/stat), peak RSS (VmHWM); on argo-cd also after 30
-// keystrokes inside its largest CRD. Run: npx tsx bench/servers.bench.ts   (or npm run bench)
+// (p50, p95) and when each answer starts arriving (the server's part), server CPU per keystroke
+// (/proc/<pid>/stat), peak RSS (VmHWM); on argo-cd also after 30 keystrokes inside its largest CRD.
+// Run: npx tsx bench/servers.bench.ts   (or npm run bench)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { applyTextEdits } from '../test/protocol/lsp-client';
 import { generateManifests } from './generate';
@@ -25,6 +27,9 @@ interface Input {
 interface Typing {
   p50Ms: number;
   p95Ms: number;
+  /** From the keystroke to the first bytes of its diagnostics: the server's part (the rest is carrying and reading them). */
+  answerStartsP50Ms: number;
+  answerStartsP95Ms: number;
   cpuMsPerKeystroke: number;
   peakRssBytes: number;
 }
@@ -48,23 +53,56 @@ function inputs(): Input[] {
   return list;
 }
 
+const PUBLISH = Buffer.from('"textDocument/publishDiagnostics"');
+
+/** When the first bytes of a diagnostics publish arrived since the last `reset`. */
+function publishStarts(stream: Readable) {
+  let seenAt: number | undefined;
+  // The chunk that brings the start of a publish names its method: the header and the method come first.
+  const onData = (chunk: Buffer) => {
+    if (seenAt === undefined && chunk.includes(PUBLISH)) seenAt = performance.now();
+  };
+  stream.on('data', onData);
+  return {
+    reset: () => (seenAt = undefined),
+    seenAt: () => seenAt,
+    stop: () => stream.off('data', onData),
+  };
+}
+
 /** Types `count` characters, waiting for each keystroke's diagnostics before the next. */
 async function type(started: Awaited<ReturnType<typeof startServer>>, uri: string, keystrokes: Keystrokes, count: number): Promise<Typing> {
   const { client, pid } = started;
   const latencies: number[] = [];
+  const answerStarts: number[] = [];
+  const publishes = publishStarts(client.process.stdout!);
   // The client's own garbage (the texts and diagnostics of the files before) is collected before the
   // timing starts, so that its collection does not land in a keystroke's time.
   (globalThis as { gc?: () => void }).gc?.();
   const cpuBefore = cpuMs(pid);
-  for (let k = 0; k < count; k++) {
-    const { range, newText } = keystrokes.edit(() => client.textOf(uri), k);
-    const start = performance.now();
-    const version = await client.edit(uri, range, newText);
-    // Both servers wait (debounce) before validating, so the answer cannot precede this registration.
-    await client.nextDiagnostics(uri, version, 120_000);
-    latencies.push(performance.now() - start);
+  try {
+    for (let k = 0; k < count; k++) {
+      const { range, newText } = keystrokes.edit(() => client.textOf(uri), k);
+      publishes.reset();
+      const start = performance.now();
+      const version = await client.edit(uri, range, newText);
+      // Both servers wait (debounce) before validating, so the answer cannot precede this registration.
+      await client.nextDiagnostics(uri, version, 120_000);
+      latencies.push(performance.now() - start);
+      const answerStart = publishes.seenAt();
+      if (answerStart !== undefined) answerStarts.push(answerStart - start);
+    }
+  } finally {
+    publishes.stop();
   }
-  return { p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), cpuMsPerKeystroke: (cpuMs(pid) - cpuBefore) / count, peakRssBytes: peakRssBytes(pid) };
+  return {
+    p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    answerStartsP50Ms: answerStarts.length ? percentile(answerStarts, 50) : NaN,
+    answerStartsP95Ms: answerStarts.length ? percentile(answerStarts, 95) : NaN,
+    cpuMsPerKeystroke: (cpuMs(pid) - cpuBefore) / count,
+    peakRssBytes: peakRssBytes(pid),
+  };
 }
 
 async function session(server: ServerName, input: Input, path: string, withTyping: boolean): Promise<Session> {
@@ -119,14 +157,14 @@ function typingOf(sessions: Session[], which: 'typing' | 'crdTyping'): Typing | 
 
 function printFile(input: Input, sessions: Record<ServerName, Session[]>): void {
   console.log(`\n${input.name}: ${input.text.split('\n').length} lines, ${(input.text.length / 1e6).toFixed(1)} MB; cold open median of ${ROUNDS}, ${KEYSTROKES} keystrokes in one session`);
-  console.log(`${'server'.padEnd(8)} ${'init'.padStart(8)} ${'open'.padStart(9)} ${'key p50'.padStart(9)} ${'key p95'.padStart(9)} ${'cpu/key'.padStart(9)} ${'peak RSS'.padStart(9)}`);
+  console.log(`${'server'.padEnd(14)} ${'init'.padStart(8)} ${'open'.padStart(9)} ${'key p50'.padStart(9)} ${'key p95'.padStart(9)} ${'starts p50/p95'.padStart(16)} ${'cpu/key'.padStart(9)} ${'peak RSS'.padStart(9)}`);
   for (const server of SERVERS) {
     const list = sessions[server];
     for (const [label, which] of [['', 'typing'], [' (CRD)', 'crdTyping']] as const) {
       const typing = typingOf(list, which);
       if (!typing) continue;
       const cold = label ? ['', ''] : [ms(median(list.map((s) => s.initializeMs))), ms(median(list.map((s) => s.openMs)))];
-      console.log(`${(server + label).padEnd(14).slice(0, 14)} ${cold[0].padStart(8)} ${cold[1].padStart(9)} ${ms(typing.p50Ms).padStart(9)} ${ms(typing.p95Ms).padStart(9)} ${ms(typing.cpuMsPerKeystroke).padStart(9)} ${mb(typing.peakRssBytes).padStart(9)}`);
+      console.log(`${(server + label).padEnd(14).slice(0, 14)} ${cold[0].padStart(8)} ${cold[1].padStart(9)} ${ms(typing.p50Ms).padStart(9)} ${ms(typing.p95Ms).padStart(9)} ${`${ms(typing.answerStartsP50Ms)} / ${ms(typing.answerStartsP95Ms)}`.padStart(16)} ${ms(typing.cpuMsPerKeystroke).padStart(9)} ${mb(typing.peakRssBytes).padStart(9)}`);
     }
   }
 }
