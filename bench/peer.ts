@@ -98,7 +98,9 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** The p-th percentile (nearest rank); NaN for no values, as `median` gives. */
 export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }

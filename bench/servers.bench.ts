@@ -100,8 +100,8 @@ async function type(started: Awaited<ReturnType<typeof startServer>>, uri: strin
   return {
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),
-    answerStartsP50Ms: answerStarts.length ? percentile(answerStarts, 50) : NaN,
-    answerStartsP95Ms: answerStarts.length ? percentile(answerStarts, 95) : NaN,
+    answerStartsP50Ms: percentile(answerStarts, 50),
+    answerStartsP95Ms: percentile(answerStarts, 95),
     cpuMsPerKeystroke: (cpuMs(pid) - cpuBefore) / count,
     peakRssBytes: peakRssBytes(pid),
   };
