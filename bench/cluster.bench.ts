@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import https from 'node:https';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { report } from './peer';
+import { peakRssBytes, report } from './peer';
 
 const NODES = Number(process.env.BENCH_NODES ?? 5_000);
 const PODS = Number(process.env.BENCH_PODS ?? 150_000);
@@ -230,7 +230,7 @@ async function baseline(url: string, ca: string): Promise<Measurement> {
   }
   const ms = performance.now() - started;
   agent.destroy();
-  return { ms, peakRssBytes: process.resourceUsage().maxRSS * 1024, peakHeapMb: peakHeap(), objects: kept.length };
+  return { ms, peakRssBytes: peakRssBytes(process.pid), peakHeapMb: peakHeap(), objects: kept.length };
 }
 
 /** `kube-resilience snapshot`: the product's reader (GET, paged, slimmed as it goes) and the streamed List. */
@@ -247,7 +247,7 @@ async function snapshot(kubeconfig: string, output: string): Promise<Measurement
   await new Promise<void>((resolve) => out.end(() => resolve()));
   const ms = performance.now() - started;
   if (cluster.missing.length) throw new Error(`missing: ${JSON.stringify(cluster.missing)}`);
-  return { ms, peakRssBytes: process.resourceUsage().maxRSS * 1024, peakHeapMb: peakHeap(), objects: cluster.resources.length };
+  return { ms, peakRssBytes: peakRssBytes(process.pid), peakHeapMb: peakHeap(), objects: cluster.resources.length };
 }
 
 // ---------------------------------------------------------------- the run

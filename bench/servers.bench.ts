@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { applyTextEdits } from '../test/protocol/lsp-client';
 import { generateManifests } from './generate';
 import { intoDeploymentName, intoLargestCrd, type Keystrokes } from './keystrokes';
 import { corpusDir, cpuMs, median, peakRssBytes, percentile, report, startServer, stopServer, type ServerName } from './peer';
