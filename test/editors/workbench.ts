@@ -45,25 +45,37 @@ export class Workbench {
 
   /** F1, the command's title, Enter. */
   async runCommand(title: string): Promise<void> {
-    // F1 while the last command's palette is still fading out reopens nothing: wait until it is gone.
-    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor();
-    await this.page.keyboard.press('Enter');
+    await this.pick('F1', `>${title}`, title);
   }
 
   /** Quick Open (Ctrl+P) by file name. */
   async openFile(name: string): Promise<void> {
-    await this.page.keyboard.press('Control+P');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor();
-    await this.page.keyboard.press('Enter');
+    await this.pick('Control+P', name, name);
     await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+  }
+
+  /**
+   * Opens the quick input with `key`, types `text` and picks the row naming `row`. The quick input closes
+   * when it loses focus, and a webview taking focus back after a layout change (the command before closed
+   * the side bar) can close it between opening and typing: then it is opened again, before anything is picked.
+   */
+  private async pick(key: string, text: string, row: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    const input = widget.locator('input');
+    for (let attempt = 1; ; attempt++) {
+      // Pressed while the last quick input is still fading out, the key reopens nothing: wait until it is gone.
+      await widget.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+      await this.page.keyboard.press(key);
+      try {
+        await input.waitFor();
+        await input.fill(text, { timeout: 5_000 });
+        await widget.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).waitFor();
+        break;
+      } catch (error) {
+        if (attempt === 3 || !(await widget.isHidden())) throw error;
+      }
+    }
+    await this.page.keyboard.press('Enter');
   }
 
   statusBarItem(text: string | RegExp) {
