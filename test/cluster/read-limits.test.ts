@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
 import { readLiveCluster, type ClusterRequest } from '../../server/src/cluster/load';
-import { RESOURCE_TYPES } from '../../server/src/cluster/read';
 import { DEFAULT_READ_LIMITS } from '../../server/src/cluster/read-limits';
 import { FakeApiServer } from './fake-apiserver';
 import { tempDir, writeKubeconfig } from './kubeconfig-fixtures';

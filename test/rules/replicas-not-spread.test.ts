@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { replicasNotSpread } from '../../server/src/rules/replicas-not-spread';
 import { cluster, clusterFindings, deploymentObject, fromObject } from '../cluster-fixtures';
-import { deployment, documents, hpa } from './manifests';
+import { deployment, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (podSpec = '', spec = '  replicas: 3\n') => deployment({ spec, podSpec, podMetadata: '' }).replace('        app: web\n    spec:', '        app: web\n        version: v2\n    spec:');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { FromWebview } from '../../server/src/simulate/messages';
 import type { Scenario, SimulationResult } from '../../server/src/simulate/types';
 import { input, result } from './fixtures';
-import { describeInChromium, type Harness, type WebviewPage } from './harness';
+import { describeInChromium, type WebviewPage } from './harness';
 
 type Simulate = Extract<FromWebview, { type: 'simulate' }>;
 
