@@ -8,10 +8,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { generateManifests } from './generate';
 import { intoDeploymentName, intoLargestCrd, type Keystrokes } from './keystrokes';
+import { publishStarts } from './publish-starts';
 import { corpusDir, cpuMs, median, peakRssBytes, percentile, report, startServer, stopServer, type ServerName } from './peer';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -52,23 +52,6 @@ function inputs(): Input[] {
   return list;
 }
 
-const PUBLISH = Buffer.from('"textDocument/publishDiagnostics"');
-
-/** When the first bytes of a diagnostics publish arrived since the last `reset`. */
-function publishStarts(stream: Readable) {
-  let seenAt: number | undefined;
-  // The chunk that brings the start of a publish names its method: the header and the method come first.
-  const onData = (chunk: Buffer) => {
-    if (seenAt === undefined && chunk.includes(PUBLISH)) seenAt = performance.now();
-  };
-  stream.on('data', onData);
-  return {
-    reset: () => (seenAt = undefined),
-    seenAt: () => seenAt,
-    stop: () => stream.off('data', onData),
-  };
-}
-
 /** Types `count` characters, waiting for each keystroke's diagnostics before the next. */
 async function type(started: Awaited<ReturnType<typeof startServer>>, uri: string, keystrokes: Keystrokes, count: number): Promise<Typing> {
   const { client, pid } = started;
@@ -94,7 +77,7 @@ async function type(started: Awaited<ReturnType<typeof startServer>>, uri: strin
   } finally {
     publishes.stop();
   }
-  // A method name split between two chunks goes unseen: the percentiles then say so.
+  // Every publish is seen; should one not be, the percentiles would be of fewer keystrokes than typed.
   if (answerStarts.length < count) console.log(`(the start of ${count - answerStarts.length} of ${count} answers was not seen)`);
   return {
     p50Ms: percentile(latencies, 50),
