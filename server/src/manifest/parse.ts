@@ -223,20 +223,14 @@ export function* parseManifestAfterChangesInSteps(previous: ManifestFile, change
 /** The file of `split`; `linesOf` makes its line index, given its text in pieces. */
 function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces: PiecedText) => LineIndex, text: string | undefined, previous?: ManifestFile): Steps<ManifestFile> {
   const { chunks } = split;
-  const parses = previous ? earlierParses(previous, split) : [];
+  const parses: (ParsedChunk | undefined)[] = previous ? earlierParses(previous, split) : [];
   const file = new ChunkedFile(uri, chunks, text, linesOf);
-  // Indexed: in a generator, for…of over entries() allocated an entry per document after each keystroke.
-  for (let index = 0; index < chunks.length; index++) {
-    const chunk = chunks[index];
-    let parsed = parses[index];
-    if (!parsed) {
-      parsed = previous ? parseUncached(chunk.text) : parseChunk(chunk.text);
+  for (let index = 0; index < chunks.length; ) {
+    if (!parses[index]) {
+      parses[index] = previous ? parseUncached(chunks[index].text) : parseChunk(chunks[index].text);
       yield;
     }
-    const document: ManifestDocument = { index, offset: chunk.offset, text: chunk.text, parsed, resources: [] };
-    if (parsed.templateAt !== undefined && file.templateAt === undefined) file.templateAt = chunk.offset + parsed.templateAt;
-    document.resources = resourcesOf(document, file);
-    file.documents.push(document);
+    index = addParsedDocuments(file, chunks, parses, index);
   }
   // Live pods and ReplicaSets are not manifests to advise on; `--snapshot FILE` reads such a file as a cluster.
   if (file.documents.length === 1 && isClusterSnapshot(file.documents[0].parsed.value)) file.clusterSnapshot = true;
@@ -245,6 +239,26 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
   }
   file.resources = file.documents.flatMap((d) => d.resources);
   return file;
+}
+
+/**
+ * Adds the documents of the chunks from `from` on whose parse is known, up to the first whose is not; returns
+ * where it stopped. A function of its own, outside the generator: V8 optimises a long loop while it runs
+ * only in a plain function (on-stack replacement), and a cold open calls it after every parse, so after a
+ * keystroke, where it walks thousands of kept documents at once, it runs optimised from the first.
+ */
+function addParsedDocuments(file: ChunkedFile, chunks: readonly Chunk[], parses: readonly (ParsedChunk | undefined)[], from: number): number {
+  let index = from;
+  for (; index < chunks.length; index++) {
+    const parsed = parses[index];
+    if (!parsed) break;
+    const chunk = chunks[index];
+    const document: ManifestDocument = { index, offset: chunk.offset, text: chunk.text, parsed, resources: [] };
+    if (parsed.templateAt !== undefined && file.templateAt === undefined) file.templateAt = chunk.offset + parsed.templateAt;
+    document.resources = resourcesOf(document, file);
+    file.documents.push(document);
+  }
+  return index;
 }
 
 /**

@@ -71,21 +71,36 @@ export class IncrementalAnalysis {
     const earlier = comparable ? new EarlierEntries(previous, file.documents) : undefined;
     // Related locations in other documents of the file move with those documents.
     const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
-    const keep = earlier ? (i: number) => this.keptEntry(earlier, i, state, previous!, linesMoved) : () => undefined;
-    // Indexed: in a generator, for…of over entries() allocated an entry per document after each keystroke.
-    for (let i = 0; i < file.documents.length; i++) {
-      let entry = keep(i);
-      if (!entry) {
-        entry = this.analyseDocument(file, file.documents[i], lines[i], inventory, options);
-        yield;
-      } else if (i % REUSED_PER_STEP === REUSED_PER_STEP - 1) {
-        // Reusing (or moving) thousands of entries takes a while too: a server answers requests in between.
-        yield;
+    for (let i = 0; i < file.documents.length; ) {
+      // Reusing (or moving) thousands of entries takes a while too: a server answers requests in between.
+      const pause = Math.min(file.documents.length, (Math.floor(i / REUSED_PER_STEP) + 1) * REUSED_PER_STEP);
+      const next = earlier ? this.keptEntries(earlier, state, previous!, linesMoved, i, pause) : i;
+      if (next === pause) {
+        i = next;
+        if (i < file.documents.length) yield;
+        continue;
       }
-      state.entries.push(entry);
+      state.entries.push(this.analyseDocument(file, file.documents[next], lines[next], inventory, options));
+      yield;
+      i = next + 1;
     }
     this.files.set(file.uri, state);
     return state.entries.flatMap((entry) => entry.findings).sort(compareFindings);
+  }
+
+  /**
+   * Adds the entries the documents from `from` on keep, up to `end` or the first that keeps none; returns
+   * where it stopped. A function of its own, outside the generator: V8 optimises a long loop while it runs
+   * only in a plain function (on-stack replacement), and a keystroke walks thousands of kept entries.
+   */
+  private keptEntries(earlier: EarlierEntries, state: FileState, previous: FileState, linesMoved: boolean, from: number, end: number): number {
+    let i = from;
+    for (; i < end; i++) {
+      const entry = this.keptEntry(earlier, i, state, previous, linesMoved);
+      if (!entry) break;
+      state.entries.push(entry);
+    }
+    return i;
   }
 
   /** The earlier entry the document at `i` keeps (moved with it when its lines moved), if nothing it read changed. */
