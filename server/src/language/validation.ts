@@ -172,10 +172,11 @@ export class Validation {
     if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) this.publish(uri, doc.version, findings);
     const file = this.host.inventory.getFile(uri);
     const spread = this.spreadFiles.get(uri);
-    if (own && file && (!spread || !sameText(spread, file))) {
+    // Other open files may depend on this one (a PDB here, its Deployment there). Asked first whether there
+    // are any: comparing the texts walks every document of the file, on every keystroke.
+    if (own && file && this.host.documents.all().length > 1 && (!spread || !sameText(spread, file))) {
       this.spreadFiles.set(uri, file);
-      // Other open files may depend on this one (a PDB here, its Deployment there).
-      if (this.host.documents.all().length > 1) this.revalidateOpen(uri);
+      this.revalidateOpen(uri);
     }
   }
 
