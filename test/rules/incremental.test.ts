@@ -292,6 +292,38 @@ describe('incremental analysis', () => {
     assert.equal(edit(pair('w7').replace('template:\n    metadata: {labels: {app: w7}}', 'template:\n    metadata: {labels: {app: w3}}')), 3, 'its PDB, and the PDB of the label its pods carry now');
   });
 
+  it('in a file of more documents than one pause reuses, an edit at either side of a pause gives what a fresh analysis gives', () => {
+    const documents = randomFile(random(31), 1_203);
+    for (const at of [0, 499, 500, 501, 999, 1_000, 1_202]) {
+      const edited = [...documents];
+      edited[at] = `# edited\n${edited[at].replace('replicas: 1', 'replicas: 2')}`;
+      const { findings } = analyseEdit(documents, edited);
+      const fresh = new Inventory();
+      fresh.setFile(parseManifest('mine.yaml', join(edited)));
+      assert.deepEqual(shown(findings), shown(analyzeFile(fresh.getFile('mine.yaml')!, fresh)), `edit of document ${at}`);
+    }
+  });
+
+  it('pauses after each document it analyses, and when it reaches document 500, 1,000, … by reusing', () => {
+    const documents = Array.from({ length: 1_203 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings-${i}}\ndata: {a: "1"}\n`);
+    // Edited at 499, the pause after analysing it is the one at 500.
+    for (const [at, expected] of [[0, 3], [499, 2], [500, 3], [1_202, 3]]) {
+      const edited = documents.map((d, i) => (i === at ? d.replace('"1"', '"2"') : d));
+      const inventory = new Inventory();
+      const analysis = new IncrementalAnalysis();
+      const first = parseManifest('mine.yaml', join(documents));
+      inventory.setFile(first);
+      analysis.analyze(first, inventory);
+      const file = parseManifest('mine.yaml', join(edited), first);
+      inventory.setFile(file);
+      let pauses = 0;
+      const steps = analysis.analyzeInSteps(file, inventory);
+      while (!steps.next().done) pauses++;
+      assert.equal(analysis.analysedDocuments, 1_204, `edit of document ${at}: the edited document alone is analysed again`);
+      assert.equal(pauses, expected, `edit of document ${at}`);
+    }
+  });
+
   it('typing keeps no earlier version of the file alive through the young generation\'s collections', () => {
     // A version held by a dead object of the old generation (a getter's accessor pair, a cleared Map's table)
     // outlives a scavenge all the same, and the next one promotes it: every version typed since would be.
