@@ -1,3 +1,5 @@
+import { countLeading } from '../sorted';
+
 /** Where the line holding `offset` starts. */
 export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
@@ -121,20 +123,9 @@ export class LineIndex {
   }
 }
 
-/**
- * The index of the first line start above `offset`. Halving written out rather than through countLeading:
- * every position of every finding comes here, and a predicate that fifteen callers pass to countLeading is
- * one V8 cannot inline (a keystroke that finds it compiled for another caller's starts over unoptimised).
- */
+/** The index of the first line start above `offset`. */
 function firstAbove(starts: Int32Array, offset: number): number {
-  let low = 0;
-  let high = starts.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (starts[middle] <= offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return countLeading(starts.length, (i) => starts[i] <= offset);
 }
 
 /**
