@@ -74,15 +74,12 @@ export class IncrementalAnalysis {
     for (let i = 0; i < file.documents.length; ) {
       // Reusing (or moving) thousands of entries takes a while too: a server answers requests in between.
       const pause = Math.min(file.documents.length, (Math.floor(i / REUSED_PER_STEP) + 1) * REUSED_PER_STEP);
-      const next = earlier ? this.keptEntries(earlier, state, previous!, linesMoved, i, pause) : i;
-      if (next === pause) {
-        i = next;
-        if (i < file.documents.length) yield;
-        continue;
-      }
-      state.entries.push(this.analyseDocument(file, file.documents[next], lines[next], inventory, options));
+      if (earlier) i = this.keptEntries(earlier, state, previous!, linesMoved, i, pause);
+      if (i < pause) {
+        state.entries.push(this.analyseDocument(file, file.documents[i], lines[i], inventory, options));
+        i++;
+      } else if (i === file.documents.length) break;
       yield;
-      i = next + 1;
     }
     this.files.set(file.uri, state);
     return state.entries.flatMap((entry) => entry.findings).sort(compareFindings);
