@@ -38,6 +38,11 @@ describe('the tap on a server stdout that times when a diagnostics publish start
     }
   });
 
+  it('sees a publish whose method name arrives over three chunks, the middle one shorter than the name', async () => {
+    const name = publish.indexOf('"textDocument/publishDiagnostics"');
+    assert.equal(await seen([publish.subarray(0, name + 5), publish.subarray(name + 5, name + 15), publish.subarray(name + 15)]), true);
+  });
+
   it('sees no publish in other messages, even one that quotes the method in its text', async () => {
     assert.equal(await seen([logMessage, framed({ jsonrpc: '2.0', id: 1, result: null })]), false);
   });
