@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { checkUnits, fixUnits } from '../../server/src/commands/check-units';
 import type { Io } from '../../server/src/commands/check';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
-import { renderKustomize } from '../../server/src/render/kustomize';
+import { renderKustomize, stripBuildMetadata } from '../../server/src/render/kustomize';
 import { renderTools } from './render-tools';
 
 const tools = renderTools();
@@ -34,6 +34,56 @@ async function findingsOf(tree: string): Promise<string[]> {
     ...plainPaths.map((p) => `plain ${relative(tree, p)}`),
   ].sort();
 }
+
+describe('stripBuildMetadata', () => {
+  it("takes kustomize's build annotations out of each document, as written otherwise, and says where each came from", () => {
+    const stream = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  annotations:
+    alpha.config.kubernetes.io/transformations: |
+      - configuredIn: ../shop/overlays/prod/kustomization.yaml
+        configuredBy:
+          apiVersion: builtin
+          kind: PatchTransformer
+      - configuredIn: ../shop/overlays/prod/kustomization.yaml
+        configuredBy:
+          apiVersion: builtin
+          kind: NamespaceTransformer
+    config.kubernetes.io/origin: |
+      path: ../shop/base/deployment.yaml
+  name: web
+  namespace: prod
+spec:
+  replicas: 4
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  annotations:
+    config.kubernetes.io/origin: |
+      configuredIn: ../shop/overlays/prod/kustomization.yaml
+      configuredBy:
+        apiVersion: builtin
+        kind: ConfigMapGenerator
+    team: payments
+  name: settings
+data:
+  list: |
+    - a
+`;
+    const wrapper = join(work, 'wrapper');
+    const { text, origins } = stripBuildMetadata(stream, wrapper);
+    assert.equal(
+      text,
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\nspec:\n  replicas: 4\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    team: payments\n  name: settings\ndata:\n  list: |\n    - a\n',
+    );
+    assert.deepEqual(origins, [
+      { kind: 'Deployment', name: 'web', path: join(work, 'shop', 'base', 'deployment.yaml'), configuredIn: undefined, patchedIn: [join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml')] },
+      { kind: 'ConfigMap', name: 'settings', path: undefined, configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml'), patchedIn: [] },
+    ]);
+  });
+});
 
 describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
   it('strips the build metadata and keeps each overlay namespace and replica count', async () => {

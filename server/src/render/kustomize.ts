@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { Document, isMap, parse, parseAllDocuments, stringify } from 'yaml';
+import { isMap, stringify } from 'yaml';
+import { parseChunk, parseManifest } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
 import { documentResource, findResource, locationIn, SourceFiles, sourcePath, writesField } from './source-yaml';
+import { withoutAnnotations } from './without-annotations';
 import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
 
 const ORIGIN = 'config.kubernetes.io/origin';
@@ -89,20 +91,21 @@ function emptyMapper(file: string): SourceMapper {
   return { locate: () => [{ path: file, line: 0 }], translateFix: () => undefined };
 }
 
-/** Takes kustomize's bookkeeping annotations out of the rendered stream, keeping what they say per document. */
+/**
+ * Takes kustomize's bookkeeping annotations out of the rendered stream, keeping what they say per document.
+ * The stream is read with the manifest reader and the annotations' lines cut out of its text, which the
+ * analysis then parses again from the cache; writing each document again with the yaml package took most of
+ * the time a render spent beyond kustomize's own.
+ */
 export function stripBuildMetadata(stream: string, wrapper: string): { text: string; origins: KustomizeOrigin[] } {
   const origins: KustomizeOrigin[] = [];
   const texts: string[] = [];
-  for (const doc of parseAllDocuments(stream)) {
-    if (!(doc instanceof Document) || !isMap(doc.contents)) continue;
-    const object = doc.toJS() as Record<string, any>;
-    const annotations = object?.metadata?.annotations ?? {};
+  for (const { text, parsed } of parseManifest(RENDERED_URI, stream).documents) {
+    if (!isMap(parsed.root)) continue;
+    const object = parsed.value as Record<string, any>;
+    const annotations = object.metadata?.annotations ?? {};
     const origin = parseAnnotation(annotations[ORIGIN]);
     const transformations = parseAnnotation(annotations[TRANSFORMATIONS]);
-    doc.deleteIn(['metadata', 'annotations', ORIGIN]);
-    doc.deleteIn(['metadata', 'annotations', TRANSFORMATIONS]);
-    const left = doc.getIn(['metadata', 'annotations']);
-    if (isMap(left) && left.items.length === 0) doc.deleteIn(['metadata', 'annotations']);
     const at = (path: unknown) => (typeof path === 'string' ? resolve(wrapper, path) : undefined);
     origins.push({
       kind: String(object.kind ?? ''),
@@ -114,18 +117,17 @@ export function stripBuildMetadata(stream: string, wrapper: string): { text: str
         .map((t: any) => at(t.configuredIn))
         .filter((p: string | undefined): p is string => !!p),
     });
-    texts.push(doc.toString().replace(/^---\r?\n/, ''));
+    const stripped = withoutAnnotations(text, parsed.root, [ORIGIN, TRANSFORMATIONS]).replace(/^---[^\n]*\n/, '');
+    texts.push(stripped.endsWith('\n') ? stripped : `${stripped}\n`);
   }
   return { text: texts.join('---\n'), origins };
 }
 
+/** The name the rendered stream is parsed under (its documents are cached by their text, not by this). */
+const RENDERED_URI = 'kustomize-build.yaml';
+
 function parseAnnotation(value: unknown): any {
-  if (typeof value !== 'string') return undefined;
-  try {
-    return parse(value);
-  } catch {
-    return undefined;
-  }
+  return typeof value === 'string' ? parseChunk(value).value : undefined;
 }
 
 /** The patch files a kustomization applies, in order (inline patches have no file to point at). */
@@ -142,7 +144,9 @@ export function patchFilesOf(kustomization: string, sources: SourceFiles): strin
 
 /** Maps each rendered field to the patch that sets it, else its line in the origin file, else the origin's `kind:`. */
 function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[], sources: SourceFiles): SourceMapper {
-  const renderedObjects = parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>);
+  // The analysis parses the same text: read here only when a finding is placed, its documents come from the cache.
+  let objects: Record<string, any>[] | undefined;
+  const renderedObject = (index: number) => (objects ??= parseManifest(RENDERED_URI, text).documents.map((d) => d.parsed.value as Record<string, any>))[index];
   const rootKustomization = () => origins.flatMap((o) => (o.patchedIn.length ? [o.patchedIn[o.patchedIn.length - 1]] : []))[0];
   const patchSetting = (index: number, path: Path) => {
     const origin = origins[index];
@@ -154,7 +158,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
         const patch = sources.get(patchFile);
         const resource = patch && findResource(patch, origin.kind, origin.name);
         if (!resource || resource.name !== origin.name || resource.kind !== origin.kind) continue;
-        const inPatch = sourcePath(resource, renderedObjects[index], path);
+        const inPatch = sourcePath(resource, renderedObject(index), path);
         if (inPatch && writesField(resource, inPatch)) return { resource, path: inPatch };
       }
     }
@@ -170,7 +174,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     if (patched) return [locationIn(patched.resource, patched.path)];
     const source = originResource(index);
     if (source) {
-      const inSource = sourcePath(source, renderedObjects[index], path);
+      const inSource = sourcePath(source, renderedObject(index), path);
       return [locationIn(source, inSource ?? [])];
     }
     const origin = origins[index];
@@ -184,6 +188,6 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
       return patched ? `patch ${relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri)}` : undefined;
     },
     translateFix: (index, changes) =>
-      translateKustomizeFix({ root, index, changes, rendered: renderedObjects[index], origin: origins[index], sources, patchSetting, originResource }),
+      translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource }),
   };
 }
