@@ -56,6 +56,33 @@ describe('OpenDocument', () => {
     }
   });
 
+  it('applies an edit of many places at once (each change before the one before it, as an editor sends one) as the library does', () => {
+    const next = random(13);
+    for (let round = 0; round < 40; round++) {
+      const start = Array.from({ length: 300 }, (_, i) => `key${i}: ${'v'.repeat(i % 7)}`).join('\n') + '\n';
+      const ours = new OpenDocument('file:///m.yaml', 'yaml', 1, start);
+      const library = TextDocument.create('file:///m.yaml', 'yaml', 1, start);
+      const before = ours.revision;
+      // From the end backwards: inserts, deletions across lines, two changes at one place, reversed ranges, and
+      // now and then a character past its line's end, where the text before applies one change at a time.
+      const changes: TextDocumentContentChangeEvent[] = [];
+      let line = library.lineCount - 1;
+      while (line > 1) {
+        const from = { line: line - (next() < 0.2 ? 1 : 0), character: Math.floor(next() * 4) };
+        const to = { line, character: next() < 0.05 ? 40 : Math.floor(next() * 3) };
+        const range = from.line === to.line && from.character > to.character ? { start: to, end: from } : { start: from, end: to };
+        changes.push({ range: next() < 0.1 ? { start: range.end, end: range.start } : range, text: ['', 'z', '\n', 'a: 1\n  b: 2\n'][Math.floor(next() * 4)] });
+        if (next() < 0.1) changes.push({ range: { start: range.start, end: range.start }, text: 'q' });
+        line -= 1 + Math.floor(next() * 3);
+      }
+      TextDocument.update(library, changes, 2);
+      ours.update(changes, 2);
+      assertSame(ours, library, `round ${round}`);
+      const replayed = ours.changesSince(before)?.reduce((current, c) => current.slice(0, c.start) + c.text + current.slice(c.end), start);
+      if (changes.length <= 1_000) assert.equal(replayed, ours.getText(), `round ${round}: the log rebuilds the text`);
+    }
+  });
+
   it('keeps a text with carriage returns as the library does, before and after they appear', () => {
     const next = random(4);
     for (let round = 0; round < 60; round++) {

@@ -7,6 +7,12 @@ const MAX_PIECES = 1_000;
 /** Past this many changes, or characters in them, the log restarts: whoever follows it reads the whole text. */
 const MAX_LOGGED_CHANGES = 1_000;
 const MAX_LOGGED_CHARACTERS = 1_000_000;
+/**
+ * From this many changes in one update, each before the one before it (an editor applying an edit of many
+ * places, such as Fix all's thousands), they are applied to the text at once and its line starts found again:
+ * one at a time, each moved the line starts after it (on a 106,000-line file, 4,581 changes took 440 ms).
+ */
+const CHANGES_APPLIED_AT_ONCE = 64;
 
 /**
  * An open document whose text is kept in pieces. An edit of a 2 MB file cuts a piece or two instead of
@@ -114,23 +120,77 @@ export class OpenDocument implements TextDocument {
 
   update(changes: readonly TextDocumentContentChangeEvent[], version: number): void {
     this.updates++;
-    for (const change of changes) {
-      if (!('range' in change) || !change.range) {
-        this.pieces = [change.text];
-        this.length = change.text.length;
-        this.reset(change.text);
-        continue;
-      }
-      const range = ordered(change.range);
-      const logged = { start: this.offsetAt(range.start), end: this.offsetAt(range.end), text: change.text };
-      if (this.whole) TextDocument.update(this.whole, [change], version);
-      else if (change.text.includes('\r')) {
-        this.whole = TextDocument.create(this.uri, this.languageId, version, this.getText());
-        TextDocument.update(this.whole, [change], version);
-      } else this.replace(logged);
-      this.record(logged);
+    for (let i = 0; i < changes.length; ) {
+      const run = this.whole ? [] : this.descendingRun(changes, i);
+      if (run.length >= CHANGES_APPLIED_AT_ONCE) {
+        this.replaceRun(run);
+        i += run.length;
+      } else this.applyOne(changes[i++], version);
     }
     this.currentVersion = version;
+  }
+
+  private applyOne(change: TextDocumentContentChangeEvent, version: number): void {
+    if (!('range' in change) || !change.range) {
+      this.pieces = [change.text];
+      this.length = change.text.length;
+      this.reset(change.text);
+      return;
+    }
+    const range = ordered(change.range);
+    const logged = { start: this.offsetAt(range.start), end: this.offsetAt(range.end), text: change.text };
+    if (this.whole) TextDocument.update(this.whole, [change], version);
+    else if (change.text.includes('\r')) {
+      this.whole = TextDocument.create(this.uri, this.languageId, version, this.getText());
+      TextDocument.update(this.whole, [change], version);
+    } else this.replace(logged);
+    this.record(logged);
+  }
+
+  /**
+   * The changes from `from` on, as offsets into the text as it is, while each ends at or before the start of the
+   * one before it: each then applies to the text it would have been applied to after the others. It stops at a
+   * position past its line's end (which a change before it could have lengthened), a whole text, or a carriage return.
+   */
+  private descendingRun(changes: readonly TextDocumentContentChangeEvent[], from: number): TextChange[] {
+    const run: TextChange[] = [];
+    let before = this.length;
+    for (let i = from; i < changes.length; i++) {
+      const change = changes[i];
+      if (!('range' in change) || !change.range || change.text.includes('\r')) break;
+      const range = ordered(change.range);
+      const start = this.exactOffset(range.start);
+      const end = this.exactOffset(range.end);
+      if (start === undefined || end === undefined || end > before) break;
+      run.push({ start, end, text: change.text });
+      before = start;
+    }
+    return run;
+  }
+
+  /** The offset of a position on an existing line, at or before its end; undefined for any other. */
+  private exactOffset({ line, character }: Position): number | undefined {
+    const starts = this.lineStarts;
+    if (line < 0 || line >= starts.length || character < 0) return undefined;
+    const lineEnd = line + 1 < starts.length ? starts[line + 1] - 1 : this.length;
+    return starts[line] + character <= lineEnd ? starts[line] + character : undefined;
+  }
+
+  /** Applies a descending run in one pass over the text. */
+  private replaceRun(run: readonly TextChange[]): void {
+    const text = this.getText();
+    const parts: string[] = [];
+    let at = 0;
+    for (let i = run.length - 1; i >= 0; i--) {
+      parts.push(text.slice(at, run[i].start), run[i].text);
+      at = run[i].end;
+    }
+    parts.push(text.slice(at));
+    const changed = parts.join('');
+    this.pieces = [changed];
+    this.length = changed.length;
+    this.lineStarts = lineStartsIn(changed);
+    for (const change of run) this.record(change);
   }
 
   /** A text set whole: the log starts again. */
