@@ -178,10 +178,19 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual((await request(1)).map((a) => a.kind), ['source.fixAll.kube-resilience'], 'invoked (a client without kinds): the fix-all is offered');
   });
 
-  it('a client that resolves code actions gets the per-rule "Fix all" quick fix without its edit, computed when picked', async () => {
+  /** A server of its own for a client that asks for an action's edit when it is picked (resolveSupport), killed after `body`. */
+  async function withResolvingClient(body: (own: LspClient) => Promise<void>): Promise<void> {
     const own = LspClient.start(SERVER);
     try {
       await own.initialize(pathToFileURL(dir).toString(), undefined, { resolveSupport: { properties: ['edit'] } });
+      await body(own);
+    } finally {
+      own.kill();
+    }
+  }
+
+  it('a client that resolves code actions gets the per-rule "Fix all" quick fix without its edit, computed when picked', () =>
+    withResolvingClient(async (own) => {
       const u = uri('resolve.yaml');
       const text = `${deployment('lazy-a', 1)}---\n${deployment('lazy-b', 1)}`;
       await own.open(u, text);
@@ -194,10 +203,30 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
       const resolved = await own.request<CodeAction>('codeAction/resolve', fixAll);
       const { text: fixed } = await own.apply(u, resolved.edit);
       assert.equal(fixed.match(/replicas: 2/g)?.length, 2, 'both Deployments fixed');
-    } finally {
-      own.kill();
-    }
-  });
+    }));
+
+  it('a client that resolves code actions gets the whole-file fixes of an invoked request and of Source Action… without their edits, computed when picked; source.fixAll asked by name comes with its edit', () =>
+    withResolvingClient(async (own) => {
+      const u = uri('resolve-whole.yaml');
+      const text = `${deployment('whole-a', 1)}---\n${deployment('whole-b', 4)}`;
+      await own.open(u, text);
+      await own.diagnostics(u, (d) => has('single-replica')(d) && has('pdb-missing')(d));
+      const ask = async (context: Record<string, unknown>) => (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: TOP, context: { diagnostics: [], ...context } })).filter(isAction);
+      const invoked = await ask({ triggerKind: 1 });
+      assert.deepEqual(invoked.map((a) => [a.kind, a.edit]), [['source.fixAll.kube-resilience', undefined]], 'offered by hand, not computed');
+      const fixedAll = (await own.apply(u, (await own.request<CodeAction>('codeAction/resolve', invoked[0])).edit)).text;
+      assert.ok(fixedAll.includes('replicas: 2') && fixedAll.includes('kind: PodDisruptionBudget'), 'picked, it fixes every rule');
+      await own.change(u, text);
+      const menu = await ask({ only: ['source'] });
+      assert.ok(menu.length > 2 && menu.every((a) => a.edit === undefined), `Source Action…: nothing computed before one is picked: ${menu.map((a) => a.kind)}`);
+      const single = menu.find((a) => a.kind === 'source.kube-resilience.fixRule.single-replica')!;
+      const fixedRule = (await own.apply(u, (await own.request<CodeAction>('codeAction/resolve', single)).edit)).text;
+      assert.ok(fixedRule.includes('replicas: 2') && !fixedRule.includes('kind: PodDisruptionBudget'), 'picked, a rule fix fixes that rule only');
+      await own.change(u, text);
+      const onSave = await ask({ only: ['source.fixAll'] });
+      assert.equal(onSave.length, 1);
+      assert.ok(onSave[0].edit, 'codeActionsOnSave applies what it gets: the edit comes with it');
+    }));
 
   /** A server of its own for a client that takes versioned edits (documentChanges), killed after `body`. */
   async function withVersionedEdits(body: (own: LspClient) => Promise<void>): Promise<void> {
