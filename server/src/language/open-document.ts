@@ -11,8 +11,9 @@ const MAX_LOGGED_CHARACTERS = 1_000_000;
  * From this many changes in one update, each before the one before it (an editor applying an edit of many
  * places, such as Fix all's thousands), they are applied to the text at once and its line starts found again:
  * one at a time, each moved the line starts after it (on a 106,000-line file, 4,581 changes took 440 ms).
+ * There one pass takes about 2 ms whatever the count, and a change that adds lines about 0.14 ms: even at 16.
  */
-const CHANGES_APPLIED_AT_ONCE = 64;
+const CHANGES_APPLIED_AT_ONCE = 32;
 
 /**
  * An open document whose text is kept in pieces. An edit of a 2 MB file cuts a piece or two instead of
