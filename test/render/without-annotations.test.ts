@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parse, type YAMLMap } from 'yaml';
-import { parseChunk } from '../../server/src/manifest/parse';
+import { parse } from 'yaml';
+import { parseManifest } from '../../server/src/manifest/parse';
 import { withoutAnnotations } from '../../server/src/render/without-annotations';
 
 const NAMES = ['config.kubernetes.io/origin', 'alpha.config.kubernetes.io/transformations'];
 
 function strip(text: string): string {
-  return withoutAnnotations(text, parseChunk(text).root as YAMLMap, NAMES);
+  // Second in its file, after a marker of its own: the edits are of the file's text, the answer is the document's.
+  const opened = text.startsWith('---\n') ? text : `---\n${text}`;
+  const stripped = withoutAnnotations(parseManifest('file:///rendered.yaml', `kind: ConfigMap\n${opened}`), 1, NAMES);
+  return opened === text ? stripped : stripped.replace(/^---\n/, '');
 }
 
 describe('withoutAnnotations', () => {
@@ -62,6 +65,9 @@ metadata:
 metadata: {name: web, annotations: {config.kubernetes.io/origin: "path: svc.yaml", team: payments}}
 `;
     assert.deepEqual(parse(strip(text)), { kind: 'Service', metadata: { name: 'web', annotations: { team: 'payments' } } });
+    // Both, side by side, before another: removed one by one in place, the two would overlap.
+    const both = 'kind: Service\nmetadata: {name: web, annotations: {config.kubernetes.io/origin: a, alpha.config.kubernetes.io/transformations: b, team: c}}\n';
+    assert.deepEqual(parse(strip(both)), { kind: 'Service', metadata: { name: 'web', annotations: { team: 'c' } } });
   });
 
   it('leaves an empty metadata mapping, not a null one, when the annotations were all it held', () => {

@@ -100,7 +100,8 @@ function emptyMapper(file: string): SourceMapper {
 export function stripBuildMetadata(stream: string, wrapper: string): { text: string; origins: KustomizeOrigin[] } {
   const origins: KustomizeOrigin[] = [];
   const texts: string[] = [];
-  for (const { text, parsed } of parseManifest(RENDERED_URI, stream).documents) {
+  const file = parseManifest(RENDERED_URI, stream);
+  for (const { index, parsed } of file.documents) {
     if (!isMap(parsed.root)) continue;
     const object = parsed.value as Record<string, any>;
     const annotations = object.metadata?.annotations ?? {};
@@ -117,7 +118,7 @@ export function stripBuildMetadata(stream: string, wrapper: string): { text: str
         .map((t: any) => at(t.configuredIn))
         .filter((p: string | undefined): p is string => !!p),
     });
-    const stripped = withoutAnnotations(text, parsed.root, [ORIGIN, TRANSFORMATIONS]).replace(/^---[^\n]*\n/, '');
+    const stripped = withoutAnnotations(file, index, [ORIGIN, TRANSFORMATIONS]).replace(/^---[^\n]*\n/, '');
     texts.push(stripped.endsWith('\n') ? stripped : `${stripped}\n`);
   }
   return { text: texts.join('---\n'), origins };

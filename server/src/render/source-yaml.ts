@@ -30,9 +30,13 @@ export function readSourceText(path: string): string | undefined {
 
 /** The document of a file as a resource, even one without apiVersion and kind (a kustomization may omit them). */
 export function documentResource(file: ManifestFile, index = 0): Resource | undefined {
+  return file.documents[index]?.resources[0] ?? rootHandle(file, index);
+}
+
+/** A document's root mapping as a resource-shaped handle, whatever it holds, so the comment-keeping YAML edits apply to it. */
+export function rootHandle(file: ManifestFile, index = 0): Resource | undefined {
   const document = file.documents[index];
   const root = document?.parsed.root;
-  if (document?.resources[0]) return document.resources[0];
   if (!isMap(root)) return undefined;
   const value = document.parsed.value as Record<string, unknown>;
   return { apiVersion: String(value.apiVersion ?? ''), kind: String(value.kind ?? ''), name: null, namespace: '', object: value, node: root, document, file };
