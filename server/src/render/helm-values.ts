@@ -1,8 +1,9 @@
-import { isMap, isScalar, stringify, type YAMLMap } from 'yaml';
+import { isScalar, stringify } from 'yaml';
 import { setField, removeField } from '../fixes/yaml-edit';
 import type { TextEdit } from '../fixes/edit';
 import { parseManifest, type Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
+import { rootHandle } from './source-yaml';
 import { pathToFileURL } from 'node:url';
 
 /** A values file as it was when the chart was rendered, and the key it holds the chart's values under. */
@@ -15,11 +16,7 @@ export interface ValuesSource {
 
 /** The values file as a resource-shaped handle, so the comment-keeping YAML edits apply to it. */
 function valuesHandle(source: ValuesSource): Resource | undefined {
-  const file = parseManifest(pathToFileURL(source.path).href, source.text);
-  const document = file.documents[0];
-  const contents = document?.parsed.root;
-  if (!document || !isMap(contents)) return undefined;
-  return { apiVersion: '', kind: '', name: null, namespace: '', object: document.parsed.value, node: contents as YAMLMap, document, file };
+  return rootHandle(parseManifest(pathToFileURL(source.path).href, source.text));
 }
 
 /** The 0-based line of the key at `path` in the file, when the file sets it. */
