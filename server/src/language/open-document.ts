@@ -1,4 +1,5 @@
 import { TextDocument, type Position, type Range, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { applyEdits } from '../fixes/edit';
 import { lineStartsIn, type TextChange } from '../manifest/text';
 import { countLeading } from '../sorted';
 
@@ -123,10 +124,10 @@ export class OpenDocument implements TextDocument {
     this.updates++;
     for (let i = 0; i < changes.length; ) {
       const run = this.whole ? [] : this.descendingRun(changes, i);
-      if (run.length >= CHANGES_APPLIED_AT_ONCE) {
-        this.replaceRun(run);
-        i += run.length;
-      } else this.applyOne(changes[i++], version);
+      const count = Math.max(1, run.length);
+      if (run.length >= CHANGES_APPLIED_AT_ONCE) this.replaceRun(run);
+      else for (const change of changes.slice(i, i + count)) this.applyOne(change, version);
+      i += count;
     }
     this.currentVersion = version;
   }
@@ -179,15 +180,9 @@ export class OpenDocument implements TextDocument {
 
   /** Applies a descending run in one pass over the text. */
   private replaceRun(run: readonly TextChange[]): void {
-    const text = this.getText();
-    const parts: string[] = [];
-    let at = 0;
-    for (let i = run.length - 1; i >= 0; i--) {
-      parts.push(text.slice(at, run[i].start), run[i].text);
-      at = run[i].end;
-    }
-    parts.push(text.slice(at));
-    const changed = parts.join('');
+    // Reversed, the run is in the text's order; of two insertions at one place, the later one in the run goes
+    // first, as applying them in turn puts it (the sort in applyEdits keeps the order of equal places).
+    const changed = applyEdits(this.getText(), [...run].reverse());
     this.pieces = [changed];
     this.length = changed.length;
     this.lineStarts = lineStartsIn(changed);
