@@ -13,7 +13,7 @@ import {
   type Diagnostic,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { openDocuments } from './language/open-document';
+import { openDocuments, type OpenDocument } from './language/open-document';
 import { fixFileInSteps, preferredFix } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { Inventory } from './inventory/inventory';
@@ -291,7 +291,7 @@ connection.onCodeAction(async (params, token) => {
     }
     // From the last one on, so that each goes where it was asked for.
     for (const { at, title, ruleId, diagnostic } of ruleFixes.reverse()) {
-      const fixed = await fixWholeDocument(uri, doc.getText(), (f) => f.ruleId === ruleId, token);
+      const fixed = await fixWholeDocument(uri, doc.getText(), ruleId, token);
       if (fixed) actions.splice(at, 0, { title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
     }
   }
@@ -299,7 +299,7 @@ connection.onCodeAction(async (params, token) => {
     // Named by its kind (codeActionsOnSave asks for source.fixAll and applies what it gets), it is computed now;
     // offered in a menu, it waits until picked where the client can ask for it then (0.4–0.9 s on 106,000 lines).
     const named = !!only?.some((k) => k.startsWith(CodeActionKind.SourceFixAll));
-    const action = await wholeFileFix(uri, doc.getText(), 'Fix all Kube Resilience findings', FIX_ALL_KIND, undefined, named, token);
+    const action = await wholeFileFix(doc, 'Fix all Kube Resilience findings', FIX_ALL_KIND, undefined, named, token);
     if (action) actions.push(action);
   }
   // Only when source actions are asked for by name ("Source Action…"): one whole-file fix per rule is
@@ -309,7 +309,7 @@ connection.onCodeAction(async (params, token) => {
   for (const ruleId of fixableRules) {
     const kind = `${FIX_RULE_KIND}.${ruleId}`;
     if (!only?.some((k) => kind.startsWith(k))) continue;
-    const action = await wholeFileFix(uri, doc.getText(), `Fix all ${ruleId} findings in this file`, kind, ruleId, false, token);
+    const action = await wholeFileFix(doc, `Fix all ${ruleId} findings in this file`, kind, ruleId, false, token);
     if (action) actions.push(action);
   }
   return actions;
@@ -319,9 +319,9 @@ connection.onCodeAction(async (params, token) => {
  * A whole-file fix (of one rule, or of all): with its edit, or, for a client that asks for an action's edit
  * when it is picked, unless `now`, without it (see onCodeActionResolve).
  */
-async function wholeFileFix(uri: string, text: string, title: string, kind: string, ruleId: string | undefined, now: boolean, token: CancellationToken): Promise<CodeAction | undefined> {
-  if (resolvesEdits && !now) return { title, kind, data: { uri, ...(ruleId ? { ruleId } : {}) } satisfies FixRuleData };
-  const edit = await fixWholeDocument(uri, text, ruleId ? (f) => f.ruleId === ruleId : () => true, token);
+async function wholeFileFix(doc: OpenDocument, title: string, kind: string, ruleId: string | undefined, now: boolean, token: CancellationToken): Promise<CodeAction | undefined> {
+  if (resolvesEdits && !now) return { title, kind, data: { uri: doc.uri, ...(ruleId ? { ruleId } : {}) } satisfies FixRuleData };
+  const edit = await fixWholeDocument(doc.uri, doc.getText(), ruleId, token);
   return edit && { title, kind, edit };
 }
 
@@ -353,18 +353,18 @@ connection.onCodeActionResolve(async (action, token) => {
   const data = action.data as Partial<FixRuleData> | undefined;
   const doc = data?.uri ? documents.get(data.uri) : undefined;
   if (!doc || (data!.ruleId !== undefined && typeof data!.ruleId !== 'string')) return action;
-  const ruleId = data!.ruleId;
-  const accept = ruleId === undefined ? () => true : (f: Finding) => f.ruleId === ruleId;
-  return { ...action, edit: (await fixWholeDocument(doc.uri, doc.getText(), accept, token)) ?? { changes: {} } };
+  return { ...action, edit: (await fixWholeDocument(doc.uri, doc.getText(), data!.ruleId, token)) ?? { changes: {} } };
 });
 
 /**
- * Applies fixes on a scratch copy of the inventory in slices of at most FIX_SLICE_MS between turns of
- * the event loop, so other requests are answered meanwhile, and stops when the request is cancelled;
+ * Applies the fixes of one rule (or, with none, of every rule) on a scratch copy of the inventory in slices
+ * of at most FIX_SLICE_MS between turns of the event loop, so other requests are answered meanwhile, and
+ * stops when the request is cancelled;
  * then answers with the edits the fixes amount to, each place apart: an editor keeps its cursor, folds
  * and scroll position around them, which one edit over the whole document took away.
  */
-async function fixWholeDocument(uri: string, text: string, accept: (f: Finding) => boolean, token?: CancellationToken) {
+async function fixWholeDocument(uri: string, text: string, ruleId: string | undefined, token?: CancellationToken) {
+  const accept = ruleId === undefined ? () => true : (f: Finding) => f.ruleId === ruleId;
   const scratch = inventory.scratch();
   // What the validation analysed of the document is not analysed again.
   const analysis = validation.analysisOnScratch(uri, scratch);
