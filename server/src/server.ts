@@ -16,6 +16,7 @@ import {
 import { openDocuments, type OpenDocument } from './language/open-document';
 import { fixFileInSteps, preferredFix } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
+import { fallBackToDisk } from './inventory/closed-document';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
@@ -212,16 +213,9 @@ documents.onDidSave((e) => schedule(e.document.uri, 0));
 documents.onDidClose((e) => {
   validation.closed(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
-  const open = inventory.getFile(e.document.uri)?.text;
   const disk = diskUri(e.document.uri);
-  inventory.removeFile(e.document.uri);
-  try {
-    inventory.setFile(parseManifest(disk, readManifestFile(fileURLToPath(disk)).text));
-  } catch {
-    inventory.removeFile(disk);
-  }
   // What the other documents see falls back to the file on disk (or to nothing).
-  if (open !== inventory.getFile(disk)?.text) revalidateOpen();
+  if (fallBackToDisk(inventory, e.document.uri, disk, () => readManifestFile(fileURLToPath(disk)).text)) revalidateOpen();
 });
 
 connection.onDidChangeWatchedFiles((params) => {

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fallBackToDisk } from '../../server/src/inventory/closed-document';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { clearParseCache, parseManifest } from '../../server/src/manifest/parse';
+
+const URI = 'file:///w/app.yaml';
+const deployment = (name: string) =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {app: ${name}}\n  template:\n    metadata:\n      labels: {app: ${name}}\n    spec:\n      containers: [{name: app, image: nginx}]\n`;
+const configMap = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: tools\ndata:\n  mode: ${value}\n`;
+const onDisk = `${deployment('web')}---\n${configMap('fast')}`;
+
+function withOpen(uri: string, text: string): Inventory {
+  const inventory = new Inventory();
+  inventory.setFile(parseManifest(uri, text));
+  return inventory;
+}
+
+const unreadable = () => {
+  throw new Error('ENOENT');
+};
+
+describe('fallBackToDisk', () => {
+  it('keeps the parse of a document closed as it is on disk, and moves nothing the other documents asked about', () => {
+    const inventory = withOpen(URI, onDisk);
+    const parsed = inventory.getFile(URI);
+    const { reads } = inventory.recordReads(() => inventory.resources());
+    assert.equal(fallBackToDisk(inventory, URI, URI, () => onDisk), false, 'the other documents see the same text');
+    assert.equal(inventory.getFile(URI), parsed);
+    assert.ok(inventory.unchangedSince(reads));
+  });
+
+  it('gives a document closed with unsaved edits way to the file on disk, whose documents as the editor had them keep their parses', () => {
+    const inventory = withOpen(URI, `${deployment('web')}---\n${configMap('slow')}`);
+    const web = inventory.resources().find((r) => r.kind === 'Deployment')!;
+    const { reads: deployments } = inventory.recordReads(() => inventory.ofKind('Deployment'));
+    const { reads: everything } = inventory.recordReads(() => inventory.resources());
+    // As in a file larger than the cache holds: the document's own previous parse is what keeps it.
+    clearParseCache();
+    assert.equal(fallBackToDisk(inventory, URI, URI, () => onDisk), true);
+    assert.equal(inventory.getFile(URI)!.text, onDisk);
+    assert.equal(inventory.resources().find((r) => r.kind === 'ConfigMap')!.object.data?.mode, 'fast');
+    assert.equal(inventory.resources().find((r) => r.kind === 'Deployment')!.object, web.object, 'the Deployment is not parsed again');
+    assert.ok(inventory.unchangedSince(deployments), 'what asked only about Deployments still holds');
+    assert.ok(!inventory.unchangedSince(everything), 'what asked about the ConfigMap is redone');
+  });
+
+  it('leaves nothing in place of a document whose file cannot be read', () => {
+    const inventory = withOpen(URI, onDisk);
+    assert.equal(fallBackToDisk(inventory, URI, URI, unreadable), true);
+    assert.equal(inventory.getFile(URI), undefined);
+    assert.deepEqual(inventory.resources(), []);
+  });
+
+  it('puts the file on disk under its own key when the editor spelled the URI another way', () => {
+    const editorUri = 'file:///w/a%2Bb/app.yaml';
+    const disk = 'file:///w/a+b/app.yaml';
+    const inventory = withOpen(editorUri, onDisk);
+    assert.equal(fallBackToDisk(inventory, editorUri, disk, () => onDisk), false, 'the same text as before');
+    assert.equal(inventory.getFile(editorUri), undefined);
+    assert.equal(inventory.getFile(disk)!.text, onDisk);
+    assert.equal(inventory.resources().length, 2);
+  });
+
+  it('reports a change when a document that was not a manifest gives way to one on disk, and none when neither exists', () => {
+    const inventory = new Inventory();
+    assert.equal(fallBackToDisk(inventory, URI, URI, unreadable), false);
+    assert.equal(fallBackToDisk(inventory, URI, URI, () => onDisk), true);
+    assert.equal(inventory.resources().length, 2);
+  });
+});
