@@ -16,7 +16,7 @@ import {
 import { openDocuments, type OpenDocument } from './language/open-document';
 import { fixFileInSteps, preferredFix } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
-import { fallBackToDisk } from './inventory/closed-document';
+import { takeFileFromDisk } from './inventory/file-from-disk';
 import { Inventory } from './inventory/inventory';
 import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
@@ -170,6 +170,10 @@ function diskUri(uri: string): string {
   }
 }
 
+function textOnDisk(disk: string): string {
+  return readManifestFile(fileURLToPath(disk)).text;
+}
+
 function openDocumentAt(disk: string) {
   return documents.all().find((doc) => diskUri(doc.uri) === disk);
 }
@@ -215,7 +219,7 @@ documents.onDidClose((e) => {
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const disk = diskUri(e.document.uri);
   // What the other documents see falls back to the file on disk (or to nothing).
-  if (fallBackToDisk(inventory, e.document.uri, disk, () => readManifestFile(fileURLToPath(disk)).text)) revalidateOpen();
+  if (takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk))) revalidateOpen();
 });
 
 connection.onDidChangeWatchedFiles((params) => {
@@ -224,13 +228,7 @@ connection.onDidChangeWatchedFiles((params) => {
     const disk = diskUri(change.uri);
     if (openDocumentAt(disk) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
     if (change.type === FileChangeType.Deleted) inventory.removeFile(disk);
-    else {
-      try {
-        inventory.setFile(parseManifest(disk, readManifestFile(fileURLToPath(disk)).text));
-      } catch {
-        inventory.removeFile(disk);
-      }
-    }
+    else takeFileFromDisk(inventory, disk, disk, () => textOnDisk(disk));
   }
   revalidateOpen();
 });

@@ -428,6 +428,23 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.ok(hover, 'the server still answers');
   });
 
+  it('follows a manifest changed and deleted on disk (watched-file events): what the open documents see changes with it', async () => {
+    const app = uri('watched-app.yaml');
+    writeFileSync(join(dir, 'watched-pdb.yaml'), pdb('watched'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('watched-pdb.yaml'), type: 1 }] });
+    await client.open(app, deployment('watched', 3));
+    await client.diagnostics(app, lacks('pdb-missing'));
+    writeFileSync(join(dir, 'watched-pdb.yaml'), pdb('watched').replace('app: watched', 'app: somebody-else'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('watched-pdb.yaml'), type: 2 }] });
+    await client.diagnostics(app, has('pdb-missing'));
+    writeFileSync(join(dir, 'watched-pdb.yaml'), pdb('watched'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('watched-pdb.yaml'), type: 2 }] });
+    await client.diagnostics(app, lacks('pdb-missing'));
+    rmSync(join(dir, 'watched-pdb.yaml'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('watched-pdb.yaml'), type: 3 }] });
+    await client.diagnostics(app, has('pdb-missing'));
+  });
+
   it('clears diagnostics of a closed document', async () => {
     const u = uri('closing.yaml');
     await client.open(u, deployment('closing', 1));

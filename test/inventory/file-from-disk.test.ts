@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fallBackToDisk } from '../../server/src/inventory/closed-document';
+import { takeFileFromDisk } from '../../server/src/inventory/file-from-disk';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { clearParseCache, parseManifest } from '../../server/src/manifest/parse';
 
@@ -20,12 +20,12 @@ const unreadable = () => {
   throw new Error('ENOENT');
 };
 
-describe('fallBackToDisk', () => {
+describe('takeFileFromDisk', () => {
   it('keeps the parse of a document closed as it is on disk, and moves nothing the other documents asked about', () => {
     const inventory = withOpen(URI, onDisk);
     const parsed = inventory.getFile(URI);
     const { reads } = inventory.recordReads(() => inventory.resources());
-    assert.equal(fallBackToDisk(inventory, URI, URI, () => onDisk), false, 'the other documents see the same text');
+    assert.equal(takeFileFromDisk(inventory, URI, URI, () => onDisk), false, 'the other documents see the same text');
     assert.equal(inventory.getFile(URI), parsed);
     assert.ok(inventory.unchangedSince(reads));
   });
@@ -37,7 +37,7 @@ describe('fallBackToDisk', () => {
     const { reads: everything } = inventory.recordReads(() => inventory.resources());
     // As in a file larger than the cache holds: the document's own previous parse is what keeps it.
     clearParseCache();
-    assert.equal(fallBackToDisk(inventory, URI, URI, () => onDisk), true);
+    assert.equal(takeFileFromDisk(inventory, URI, URI, () => onDisk), true);
     assert.equal(inventory.getFile(URI)!.text, onDisk);
     assert.equal(inventory.resources().find((r) => r.kind === 'ConfigMap')!.object.data?.mode, 'fast');
     assert.equal(inventory.resources().find((r) => r.kind === 'Deployment')!.object, web.object, 'the Deployment is not parsed again');
@@ -47,7 +47,7 @@ describe('fallBackToDisk', () => {
 
   it('leaves nothing in place of a document whose file cannot be read', () => {
     const inventory = withOpen(URI, onDisk);
-    assert.equal(fallBackToDisk(inventory, URI, URI, unreadable), true);
+    assert.equal(takeFileFromDisk(inventory, URI, URI, unreadable), true);
     assert.equal(inventory.getFile(URI), undefined);
     assert.deepEqual(inventory.resources(), []);
   });
@@ -56,7 +56,7 @@ describe('fallBackToDisk', () => {
     const editorUri = 'file:///w/a%2Bb/app.yaml';
     const disk = 'file:///w/a+b/app.yaml';
     const inventory = withOpen(editorUri, onDisk);
-    assert.equal(fallBackToDisk(inventory, editorUri, disk, () => onDisk), false, 'the same text as before');
+    assert.equal(takeFileFromDisk(inventory, editorUri, disk, () => onDisk), false, 'the same text as before');
     assert.equal(inventory.getFile(editorUri), undefined);
     assert.equal(inventory.getFile(disk)!.text, onDisk);
     assert.equal(inventory.resources().length, 2);
@@ -64,8 +64,19 @@ describe('fallBackToDisk', () => {
 
   it('reports a change when a document that was not a manifest gives way to one on disk, and none when neither exists', () => {
     const inventory = new Inventory();
-    assert.equal(fallBackToDisk(inventory, URI, URI, unreadable), false);
-    assert.equal(fallBackToDisk(inventory, URI, URI, () => onDisk), true);
+    assert.equal(takeFileFromDisk(inventory, URI, URI, unreadable), false);
+    assert.equal(takeFileFromDisk(inventory, URI, URI, () => onDisk), true);
     assert.equal(inventory.resources().length, 2);
+  });
+
+  it('takes a file changed on disk in place of its earlier text, parsing only its documents that changed', () => {
+    const inventory = withOpen(URI, onDisk);
+    const web = inventory.resources().find((r) => r.kind === 'Deployment')!;
+    clearParseCache();
+    const changed = onDisk.replace('mode: fast', 'mode: slow');
+    assert.equal(takeFileFromDisk(inventory, URI, URI, () => changed), true);
+    assert.equal(inventory.getFile(URI)!.text, changed);
+    assert.equal(inventory.resources().find((r) => r.kind === 'Deployment')!.object, web.object);
+    assert.equal(takeFileFromDisk(inventory, URI, URI, () => changed), false, 'read again unchanged, nothing changes');
   });
 });
