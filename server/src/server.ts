@@ -38,6 +38,7 @@ import { describeError, keepServingOnUncaught, withCheckedDocumentSync } from '.
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { yieldToRequests } from './language/yield-to-requests';
+import { inSlices, SlicedWork } from './language/sliced-work';
 
 allocateInYoungGeneration();
 
@@ -78,6 +79,7 @@ const state: ServerState = {
     revalidateOpen();
   },
   findingsFor,
+  settled: (uri) => validation.settled(uri),
   revalidateOpen: () => revalidateOpen(),
 };
 
@@ -85,8 +87,6 @@ const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
 // Outside source.fixAll on purpose: codeActionsOnSave applies every action under it, and per-rule
 // whole-document edits on top of the fix-all one would overwrite each other.
 const FIX_RULE_KIND = `${CodeActionKind.Source}.kube-resilience.fixRule`;
-/** How long a fix-all works before letting other requests through. */
-const FIX_SLICE_MS = 20;
 
 connection.onInitialize((params): InitializeResult => {
   settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
@@ -233,7 +233,8 @@ connection.onDidChangeWatchedFiles((params) => {
   revalidateOpen();
 });
 
-connection.onHover((params) => {
+connection.onHover(async (params) => {
+  await validation.settled(params.textDocument?.uri);
   const doc = documents.get(params.textDocument.uri);
   if (!doc || !settings.enable) return null;
   findingsFor(doc.uri);
@@ -246,6 +247,7 @@ connection.onHover((params) => {
 });
 
 connection.onCodeAction(async (params, token) => {
+  await validation.settled(params.textDocument?.uri);
   const doc = documents.get(params.textDocument.uri);
   if (!doc) return [];
   const uri = doc.uri;
@@ -343,6 +345,7 @@ function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnosti
 
 connection.onCodeActionResolve(async (action, token) => {
   const data = action.data as Partial<FixRuleData> | undefined;
+  if (typeof data?.uri === 'string') await validation.settled(data.uri);
   const doc = data?.uri ? documents.get(data.uri) : undefined;
   if (!doc || (data!.ruleId !== undefined && typeof data!.ruleId !== 'string')) return action;
   return { ...action, edit: (await fixWholeDocument(doc.uri, doc.getText(), data!.ruleId, token)) ?? { changes: {} } };
@@ -350,7 +353,7 @@ connection.onCodeActionResolve(async (action, token) => {
 
 /**
  * Applies the fixes of one rule (or, with none, of every rule) on a scratch copy of the inventory in slices
- * of at most FIX_SLICE_MS between turns of the event loop, so other requests are answered meanwhile, and
+ * (see inSlices) between turns of the event loop, so other requests are answered meanwhile, and
  * stops when the request is cancelled;
  * then answers with the edits the fixes amount to, each place apart: an editor keeps its cursor, folds
  * and scroll position around them, which one edit over the whole document took away.
@@ -361,19 +364,9 @@ async function fixWholeDocument(uri: string, text: string, ruleId: string | unde
   // What the validation analysed of the document is not analysed again.
   const analysis = validation.analysisOnScratch(uri, scratch);
   const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyzeInSteps(file, inv, options));
-  let sliceStart = performance.now();
-  let step = steps.next();
-  while (!step.done) {
-    if (performance.now() - sliceStart >= FIX_SLICE_MS) {
-      idleCollection.worked();
-      await yieldToRequests();
-      if (token?.isCancellationRequested) return undefined;
-      sliceStart = performance.now();
-    }
-    step = steps.next();
-  }
-  idleCollection.worked();
-  const { text: fixed, rounds } = step.value;
+  const outcome = await inSlices(new SlicedWork(steps), () => !token?.isCancellationRequested, () => idleCollection.worked());
+  if (!outcome) return undefined;
+  const { text: fixed, rounds } = outcome.value;
   // Typed into meanwhile: the edits are of the text before, and would land in the wrong places.
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.

@@ -168,6 +168,59 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.ok(!stale.some((a) => a.edit), 'a fix-all of a document typed into meanwhile gives no edit (it would undo the typing)');
   });
 
+  /**
+   * Once a document just opened is being validated: a request is answered only after the server has read
+   * the open and started on it (on a later turn of its loop than the open), and the second of two after that.
+   */
+  async function validationUnderWay(): Promise<void> {
+    for (let i = 0; i < 3; i++) await client.request('textDocument/hover', { textDocument: { uri: uri('app.yaml') }, position: { line: 0, character: 0 } });
+  }
+
+  it('validates a large document in slices: other requests are answered meanwhile, and one about it waits for its findings without holding them up', async () => {
+    // About 370 KB, past the size validated at once.
+    const large = (prefix: string) => Array.from({ length: 1200 }, (_, i) => deployment(`${prefix}-${i}`, 1 + (i % 3))).join('---\n');
+    const u = uri('sliced.yaml');
+    const text = large('sliced');
+    const small = { textDocument: { uri: uri('app.yaml') }, position: { line: 0, character: 0 } };
+    let published = false;
+    const diagnostics = client.nextDiagnostics(u, 1).then((d) => ((published = true), d));
+    await client.open(u, text);
+    let answeredBefore = 0;
+    while (!published) {
+      await client.request('textDocument/hover', small);
+      if (!published) answeredBefore++;
+    }
+    assert.ok(answeredBefore >= 3, `hovers about another document were answered while it was validated: ${answeredBefore}`);
+    assert.equal(codes(await diagnostics).filter((c) => c === 'single-replica').length, 400);
+
+    const other = uri('sliced-hover.yaml');
+    const opened = client.nextDiagnostics(other, 1);
+    await client.open(other, large('asked'));
+    await validationUnderWay();
+    let hovered = false;
+    const hover = client.request<Hover>('textDocument/hover', { textDocument: { uri: other }, position: positionOf(large('asked'), 'kind: Deployment', 0, 2) }).then((h) => ((hovered = true), h));
+    let answeredWhileWaiting = 0;
+    while (!hovered) {
+      await client.request('textDocument/hover', small);
+      if (!hovered) answeredWhileWaiting++;
+    }
+    assert.ok(answeredWhileWaiting >= 2, `a hover about the document waits for its findings without holding up the others: ${answeredWhileWaiting}`);
+    assert.match(((await hover).contents as { value: string }).value, /2 findings[\s\S]*Findings: .*single-replica/, 'the hover has the findings of the document');
+    await opened;
+  });
+
+  it('typed into while it is validated in slices, a large document gets the diagnostics of what it holds last', async () => {
+    const u = uri('sliced-typed.yaml');
+    const text = Array.from({ length: 1200 }, (_, i) => deployment(`typed-${i}`, 1 + (i % 3))).join('---\n');
+    await client.open(u, text);
+    await validationUnderWay();
+    const at = positionOf(text, 'replicas: 1', 0, 'replicas: '.length);
+    const version = await client.edit(u, { start: at, end: { line: at.line, character: at.character + 1 } }, '3');
+    const last = await client.nextDiagnostics(u, version);
+    assert.equal(codes(last).filter((c) => c === 'single-replica').length, 399, 'the first Deployment no longer runs one pod');
+    assert.ok(!last.some((d) => d.code === 'single-replica' && d.range.start.line === at.line));
+  });
+
   it('leaves the whole-file fix out of automatic lightbulb requests (it held the server up on every cursor move), and offers it when invoked', async () => {
     const u = uri('lightbulb.yaml');
     await client.open(u, `${deployment('bulb-one', 1)}---\n${deployment('bulb-many', 4)}`);

@@ -25,7 +25,8 @@ function toItem(c: Completion, index: number): CompletionItem {
 export const completionFeature: Feature = {
   capabilities: { completionProvider: { triggerCharacters: [' ', ',', '/'] } },
   register(state) {
-    state.connection.onCompletion((params) => {
+    state.connection.onCompletion(async (params) => {
+      await state.settled(params.textDocument?.uri);
       const doc = state.documents.get(params.textDocument.uri);
       if (!doc || !state.settings.enable) return [];
       const findings = state.findingsFor(doc.uri);

@@ -44,8 +44,9 @@ function runSimulation(state: ServerState, params: unknown): SimulationResult {
   return simulate(inputs.topology, inputs.workloads, scenario);
 }
 
-function codeLenses(state: ServerState, uri: string): CodeLens[] {
+async function codeLenses(state: ServerState, uri: string): Promise<CodeLens[]> {
   if (!state.settings.enable) return [];
+  await state.settled(uri);
   state.findingsFor(uri);
   const file = state.inventory.getFile(uri);
   if (!file) return [];
@@ -59,9 +60,10 @@ function codeLenses(state: ServerState, uri: string): CodeLens[] {
 }
 
 /** Where the workspace states the resource a finding is about, and the finding's range there when the rule fires. */
-function locateFinding(state: ServerState, params: unknown): FindingLocation | null {
+async function locateFinding(state: ServerState, params: unknown): Promise<FindingLocation | null> {
   const checked = validateFindingRef(params);
   if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
+  await state.settled();
   const ref = checked.value;
   for (const file of state.inventory.allFiles()) {
     const resource = file.resources.find((r) => r.kind === ref.kind && r.name === ref.name && r.namespace === ref.namespace && r.node);
@@ -82,6 +84,6 @@ export const simulationFeature: Feature = {
       return simulationInputOf(inputs, cluster);
     });
     state.connection.onRequest(Methods.locateFinding, (params: unknown) => locateFinding(state, params));
-    state.connection.onCodeLens((params) => codeLenses(state, params.textDocument.uri));
+    state.connection.onCodeLens((params) => codeLenses(state, params.textDocument?.uri));
   },
 };

@@ -18,5 +18,7 @@ export interface ServerState {
   setCluster(cluster: ClusterInfo | undefined): void;
   /** The current findings of an open document (cached by version). */
   findingsFor(uri: string): Finding[];
+  /** Resolves once the document (or, with none, every document) is not being validated in slices: await it before findingsFor in a request. */
+  settled(uri?: string): Promise<void>;
   revalidateOpen(): void;
 }

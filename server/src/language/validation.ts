@@ -2,14 +2,16 @@ import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserve
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import { changeInsideIgnoredDocument } from '../manifest/ignored-edit';
-import { parseManifest, parseManifestAfterChanges, sameText, type ManifestFile } from '../manifest/parse';
+import { parseManifestAfterChangesInSteps, parseManifestInSteps, sameText, type ManifestFile } from '../manifest/parse';
 import { combinedChange } from '../manifest/split';
 import { changeBetween, type TextChange } from '../manifest/text';
 import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
+import { runSteps, type Steps } from '../steps';
 import { toDiagnostic } from './convert';
-import { perDocument } from './guard';
+import { describeError, perDocument } from './guard';
 import type { OpenDocument } from './open-document';
+import { inSlices, SlicedWork } from './sliced-work';
 import { editorUnits } from './units';
 
 export interface ValidationHost {
@@ -34,10 +36,29 @@ const MAX_DEBOUNCE_MS = 150;
 const IGNORED_EDIT_PARSE_MS = 500;
 
 /**
+ * How much text an open, or an edit, must span for its validation to run in slices with requests answered
+ * in between: about 50 ms of parsing and analysis. A keystroke is validated at once.
+ */
+const SLICED_CHARACTERS = 256 * 1024;
+
+/** A validation running in slices: of which version, and what to do once it is done. */
+interface Job {
+  version: number;
+  work: SlicedWork<Finding[]>;
+  /** Its diagnostics are sent even if unchanged (the client waits for this version). */
+  own: boolean;
+  /** Validations asked for while it ran (a newer version, or another document changed): run once after it. */
+  after?: { own: boolean; typed: boolean };
+  /** Resolves once it has ended (done, failed or given up). */
+  ended?: Promise<void>;
+}
+
+/**
  * The validation loop of open documents: debounced by what the last analysis cost, incremental (an edit
  * re-parses its own YAML documents and re-analyses what depends on them), and fair (documents that
  * another one's edit may affect are validated once, after the burst, one at a time so requests are
- * answered between them; their diagnostics are sent only when they changed).
+ * answered between them; their diagnostics are sent only when they changed). A large document opened, or
+ * an edit spanning much of one, is validated in slices with requests answered in between.
  */
 export class Validation {
   private analysis = new IncrementalAnalysis();
@@ -58,6 +79,8 @@ export class Validation {
   private readonly spreadFiles = new Map<string, ManifestFile>();
   /** The file parsed from each open document, and at which of its revisions: later changes are followed from there. */
   private readonly parsedAt = new Map<string, { file: ManifestFile; revision: number }>();
+  /** Validations running in slices, by document. */
+  private readonly jobs = new Map<string, Job>();
   /** How many analyses of a document were run (a measure of the work, for tests). */
   validations = 0;
 
@@ -74,17 +97,42 @@ export class Validation {
     if (!doc || !this.host.enabled() || !this.host.isManifest(uri)) return [];
     const cached = this.cache.get(uri);
     if (cached && cached.version === doc.version) return cached.findings;
+    const job = this.jobs.get(uri);
+    // A validation running in slices is finished now: of this version, it is the answer; of an earlier one, the
+    // analysis of this version starts from it (two parses of one document must not run at once).
+    if (job) {
+      const findings = job.work.finish();
+      if (job.version === doc.version) return findings;
+    }
+    return runSteps(this.findingsInSteps(uri, doc));
+  }
+
+  /**
+   * Resolves once no validation of `uri` (or, with none, of any document) runs in slices: a request that
+   * needs its findings waits for them there, while other requests are answered.
+   */
+  async settled(uri?: string): Promise<void> {
+    for (let job = this.runningJob(uri); job; job = this.runningJob(uri)) await job.ended;
+  }
+
+  private runningJob(uri: string | undefined): Job | undefined {
+    return uri === undefined ? this.jobs.values().next().value : this.jobs.get(uri);
+  }
+
+  /** findingsFor in steps: the document's parse, then its analysis, pause after each YAML document. */
+  private *findingsInSteps(uri: string, doc: OpenDocument): Steps<Finding[]> {
     const { inventory } = this.host;
-    const file = this.parse(doc);
+    const { version } = doc;
+    const file = yield* this.parseInSteps(doc);
     if (this.host.diskUri(uri) !== uri) inventory.removeFile(this.host.diskUri(uri));
     inventory.setFile(file);
     const options = { severities: this.host.severities(), cluster: this.host.cluster() };
     // A chart's or Kustomize root's files are analysed as they render (a patch is never a resource on its own).
     const units = editorUnits();
-    const own = units?.replacesPlainAnalysis(uri) ? [] : this.analysis.analyze(file, inventory, options).filter((f) => f.uri === uri && f.range);
+    const own = units?.replacesPlainAnalysis(uri) ? [] : (yield* this.analysis.analyzeInSteps(file, inventory, options)).filter((f) => f.uri === uri && f.range);
     const findings = [...own, ...(units?.findingsFor(uri, () => doc.getText()) ?? [])];
     this.validations++;
-    this.cache.set(uri, { version: doc.version, findings });
+    this.cache.set(uri, { version, findings });
     return findings;
   }
 
@@ -124,10 +172,12 @@ export class Validation {
   /** Everything known changed (settings, cluster): nothing cached is reused. */
   reset(): void {
     this.cache.clear();
+    this.jobs.clear();
     this.analysis = new IncrementalAnalysis();
   }
 
   closed(uri: string): void {
+    this.jobs.delete(uri);
     this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
     clearTimeout(this.pendingParses.get(uri));
@@ -153,23 +203,72 @@ export class Validation {
 
   /** Runs from timers: an engine exception is logged for this document and stops neither the server nor the others. */
   private validate(uri: string, own: boolean, typed = false): void {
-    perDocument(uri, 'analysing', (message) => this.host.connection.console.error(`kube-resilience: ${message}`), () => this.validateNow(uri, own, typed));
+    perDocument(uri, 'analysing', this.logError, () => this.validateNow(uri, own, typed));
     this.host.worked();
   }
+
+  private readonly logError = (message: string) => this.host.connection.console.error(`kube-resilience: ${message}`);
 
   private validateNow(uri: string, own: boolean, typed: boolean): void {
     const doc = this.host.documents.get(uri);
     if (!doc) return;
+    const running = this.jobs.get(uri);
+    if (running) {
+      // Asked again while a validation runs in slices: after it, from what it did (restarting it on every
+      // keystroke would never finish while typing goes on).
+      if (own && running.version === doc.version) running.own = true;
+      else running.after = { own: own || !!running.after?.own, typed: typed || !!running.after?.typed };
+      return;
+    }
     if (typed && this.answeredFromPreviousParse(uri, doc)) return;
     clearTimeout(this.pendingParses.get(uri));
     this.pendingParses.delete(uri);
     this.cache.delete(uri);
     const started = performance.now();
-    const findings = this.findingsFor(uri);
+    if (!this.isLongWork(doc)) return this.validated(uri, doc.version, own, typed, started, this.findingsFor(uri));
+    const job: Job = { version: doc.version, work: new SlicedWork(this.findingsInSteps(uri, doc)), own };
+    this.jobs.set(uri, job);
+    const ended = () => {
+      this.jobs.delete(uri);
+      if (job.after) this.validate(uri, job.after.own, job.after.typed);
+    };
+    job.ended = inSlices(job.work, () => this.jobs.get(uri) === job, () => this.host.worked())
+      .then((outcome) => {
+        if (!outcome) return;
+        if (this.host.documents.get(uri)?.version === job.version) this.validated(uri, job.version, job.own, typed, started, outcome.value);
+        ended();
+      })
+      .catch((error: unknown) => {
+        this.logError(`analysing ${uri} failed: ${describeError(error)}`);
+        if (this.jobs.get(uri) === job) ended();
+      });
+  }
+
+  /**
+   * Whether validating the document now is long work, to run in slices: its first parse when it is large, or
+   * an edit that spans a large part of it (a paste, a Fix all applied).
+   */
+  private isLongWork(doc: OpenDocument): boolean {
+    const previous = this.host.inventory.getFile(doc.uri);
+    const changes = previous && this.changesSinceParse(doc, previous);
+    if (!changes) return doc.getText().length >= SLICED_CHARACTERS;
+    // Where the changes lie, about: each is of the text the ones before it made (an edit of many places
+    // shifts them by what it inserts), which is close enough to tell a keystroke from a rewrite.
+    let from = Infinity;
+    let to = -Infinity;
+    for (const change of changes) {
+      from = Math.min(from, change.start);
+      to = Math.max(to, change.end, change.start + change.text.length);
+    }
+    return to - from >= SLICED_CHARACTERS;
+  }
+
+  /** The findings of a validation are in: sent where they changed (or are the answer to the document's own edit). */
+  private validated(uri: string, version: number, own: boolean, typed: boolean, started: number, findings: Finding[]): void {
     if (typed) this.costs.set(uri, performance.now() - started);
     const previous = this.published.get(uri)?.findings;
     // Its own edit always answers (the client waits for this version); another's only when something changed.
-    if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) this.publish(uri, doc.version, findings);
+    if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) this.publish(uri, version, findings);
     const file = this.host.inventory.getFile(uri);
     const spread = this.spreadFiles.get(uri);
     // Other open files may depend on this one (a PDB here, its Deployment there). Asked first whether there
@@ -206,12 +305,13 @@ export class Validation {
   }
 
   /** The document's file: after an edit, the file parsed before followed through the changes made since. */
-  private parse(doc: OpenDocument): ManifestFile {
+  private *parseInSteps(doc: OpenDocument): Steps<ManifestFile> {
     const previous = this.host.inventory.getFile(doc.uri);
     const changes = previous && this.changesSinceParse(doc, previous);
-    const file = previous && changes ? parseManifestAfterChanges(previous, changes) : parseManifest(doc.uri, doc.getText(), previous);
-    this.parsedAt.set(doc.uri, { file, revision: doc.revision });
-    doc.forgetChangesUpTo(doc.revision);
+    const { revision } = doc;
+    const file = previous && changes ? yield* parseManifestAfterChangesInSteps(previous, changes) : yield* parseManifestInSteps(doc.uri, doc.getText(), previous);
+    this.parsedAt.set(doc.uri, { file, revision });
+    doc.forgetChangesUpTo(revision);
     return file;
   }
 
