@@ -247,6 +247,11 @@ connection.onHover(async (params) => {
 });
 
 connection.onCodeAction(async (params, token) => {
+  const automatic = params.context?.triggerKind === CodeActionTriggerKind.Automatic;
+  // An editor's lightbulb on a line where none of our diagnostics are (asked on every cursor move) has
+  // nothing to offer: it is answered without the findings, which a document just edited or being
+  // validated in slices would have to compute or wait for first.
+  if (automatic && !params.context.only && !params.context.diagnostics?.some((d) => d.source === 'kube-resilience')) return [];
   await validation.settled(params.textDocument?.uri);
   const doc = documents.get(params.textDocument.uri);
   if (!doc) return [];
@@ -258,7 +263,6 @@ connection.onCodeAction(async (params, token) => {
   const wantsQuickFix = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k.startsWith(CodeActionKind.QuickFix));
   // An editor's own lightbulb request (on every cursor move) shows no source actions: fixing the whole
   // file for it would only hold the server up. Asked for by kind, or by hand, it is offered.
-  const automatic = params.context.triggerKind === CodeActionTriggerKind.Automatic;
   const wantsFixAll = only ? only.some((k) => FIX_ALL_KIND.startsWith(k)) : !automatic;
   if (wantsQuickFix) {
     // Every quick fix is built before the first wait: a whole-file fix yields to other messages, and a

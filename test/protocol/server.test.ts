@@ -193,12 +193,19 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.ok(answeredBefore >= 3, `hovers about another document were answered while it was validated: ${answeredBefore}`);
     assert.equal(codes(await diagnostics).filter((c) => c === 'single-replica').length, 400);
 
+    // Larger, so that it is still being validated after the requests below.
     const other = uri('sliced-hover.yaml');
-    const opened = client.nextDiagnostics(other, 1);
-    await client.open(other, large('asked'));
+    const otherText = Array.from({ length: 3 }, (_, i) => large(`asked-${i}`)).join('---\n');
+    let otherPublished = false;
+    const opened = client.nextDiagnostics(other, 1).then(() => (otherPublished = true));
+    await client.open(other, otherText);
     await validationUnderWay();
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const lightbulb = await client.request('textDocument/codeAction', { textDocument: { uri: other }, range: top, context: { diagnostics: [], triggerKind: 2 } });
+    assert.deepEqual(lightbulb, []);
+    assert.equal(otherPublished, false, 'a lightbulb where none of its diagnostics are is answered without waiting for its findings');
     let hovered = false;
-    const hover = client.request<Hover>('textDocument/hover', { textDocument: { uri: other }, position: positionOf(large('asked'), 'kind: Deployment', 0, 2) }).then((h) => ((hovered = true), h));
+    const hover = client.request<Hover>('textDocument/hover', { textDocument: { uri: other }, position: positionOf(otherText, 'kind: Deployment', 0, 2) }).then((h) => ((hovered = true), h));
     let answeredWhileWaiting = 0;
     while (!hovered) {
       await client.request('textDocument/hover', small);
