@@ -125,6 +125,11 @@ export class LspClient {
     return entry.version;
   }
 
+  /** The version the client's copy of `uri` is at (the last one it sent). */
+  versionOf(uri: string): number {
+    return this.openEntry(uri).version;
+  }
+
   textOf(uri: string): string {
     const entry = this.openEntry(uri);
     // Each change is against the text the ones before it made.
