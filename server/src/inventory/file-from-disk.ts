@@ -15,11 +15,12 @@ export function takeFileFromDisk(inventory: Inventory, uri: string, disk: string
   } catch {
     onDisk = undefined;
   }
-  if (held && held.uri === disk && held.text === onDisk) return false;
-  // Under the same key, the file on disk replaces the one held: only the resources that differ move.
-  if (uri !== disk) inventory.removeFile(uri);
-  // Its documents that are as on disk keep their parses.
-  if (onDisk !== undefined) inventory.setFile(parseManifest(disk, onDisk, held?.uri === disk ? held : undefined));
+  const sameKey = uri === disk;
+  if (sameKey && held && held.text === onDisk) return false;
+  // Under the same key, the file on disk replaces the one held: only the resources that differ move, and its
+  // documents that are as on disk keep their parses.
+  if (!sameKey) inventory.removeFile(uri);
+  if (onDisk !== undefined) inventory.setFile(parseManifest(disk, onDisk, sameKey ? held : undefined));
   else inventory.removeFile(disk);
   return held?.text !== inventory.getFile(disk)?.text;
 }
