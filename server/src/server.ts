@@ -78,8 +78,7 @@ const state: ServerState = {
     validation.reset();
     revalidateOpen();
   },
-  findingsFor,
-  settled: (uri) => validation.settled(uri),
+  findings: (uri) => validation.findings(uri),
   revalidateOpen: () => revalidateOpen(),
 };
 
@@ -205,10 +204,6 @@ function revalidateOpen(except?: string): void {
   validation.revalidateOpen(except);
 }
 
-function findingsFor(uri: string): Finding[] {
-  return validation.findingsFor(uri);
-}
-
 documents.onDidOpen((e) => schedule(e.document.uri, 0));
 documents.onDidChangeContent((e) => {
   if (settings.run === 'onType') schedule(e.document.uri);
@@ -234,31 +229,29 @@ connection.onDidChangeWatchedFiles((params) => {
 });
 
 connection.onHover(async (params) => {
-  await validation.settled(params.textDocument?.uri);
+  if (!settings.enable) return null;
+  const findings = await validation.findings(params.textDocument.uri);
   const doc = documents.get(params.textDocument.uri);
-  if (!doc || !settings.enable) return null;
-  findingsFor(doc.uri);
-  const file = inventory.getFile(doc.uri);
+  const file = doc && inventory.getFile(doc.uri);
   if (!file) return null;
-  const markdown = hoverAt(file, params.position, inventory, findingsFor(doc.uri), cluster, { ruleHref: ruleDocsHref, factsHref: factsDocsHref });
+  const markdown = hoverAt(file, params.position, inventory, findings, cluster, { ruleHref: ruleDocsHref, factsHref: factsDocsHref });
   if (markdown) return { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range };
-  const rendered = renderedHover(findingsFor(doc.uri), params.position.line, ruleDocsHref);
+  const rendered = renderedHover(findings, params.position.line, ruleDocsHref);
   return rendered ? { contents: { kind: 'markdown', value: rendered } } : null;
 });
 
 connection.onCodeAction(async (params, token) => {
-  const automatic = params.context?.triggerKind === CodeActionTriggerKind.Automatic;
+  const { only } = params.context;
+  const automatic = params.context.triggerKind === CodeActionTriggerKind.Automatic;
   // An editor's lightbulb on a line where none of our diagnostics are (asked on every cursor move) has
   // nothing to offer: it is answered without the findings, which a document just edited or being
   // validated in slices would have to compute or wait for first.
-  if (automatic && !params.context.only && !params.context.diagnostics?.some((d) => d.source === 'kube-resilience')) return [];
-  await validation.settled(params.textDocument?.uri);
+  if (automatic && !only && !params.context.diagnostics.some((d) => d.source === 'kube-resilience')) return [];
+  const all = await validation.findings(params.textDocument.uri);
   const doc = documents.get(params.textDocument.uri);
   if (!doc) return [];
   const uri = doc.uri;
-  const all = findingsFor(uri);
   const file = inventory.getFile(uri)!;
-  const only = params.context.only;
   const actions: CodeAction[] = [];
   const wantsQuickFix = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k.startsWith(CodeActionKind.QuickFix));
   // An editor's own lightbulb request (on every cursor move) shows no source actions: fixing the whole
@@ -349,7 +342,8 @@ function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnosti
 
 connection.onCodeActionResolve(async (action, token) => {
   const data = action.data as Partial<FixRuleData> | undefined;
-  if (typeof data?.uri === 'string') await validation.settled(data.uri);
+  // Once its validation in slices has ended, Fix all starts from what that analysed.
+  if (typeof data?.uri === 'string') await validation.findings(data.uri);
   const doc = data?.uri ? documents.get(data.uri) : undefined;
   if (!doc || (data!.ruleId !== undefined && typeof data!.ruleId !== 'string')) return action;
   return { ...action, edit: (await fixWholeDocument(doc.uri, doc.getText(), data!.ruleId, token)) ?? { changes: {} } };

@@ -26,10 +26,10 @@ export const completionFeature: Feature = {
   capabilities: { completionProvider: { triggerCharacters: [' ', ',', '/'] } },
   register(state) {
     state.connection.onCompletion(async (params) => {
-      await state.settled(params.textDocument?.uri);
+      if (!state.settings.enable) return [];
+      const findings = await state.findings(params.textDocument.uri);
       const doc = state.documents.get(params.textDocument.uri);
-      if (!doc || !state.settings.enable) return [];
-      const findings = state.findingsFor(doc.uri);
+      if (!doc) return [];
       const reportedOn = (line: number) => findings.filter((f) => f.range?.start.line === line).map((f) => f.ruleId);
       return completionsAt(doc.getText(), params.position, RULES.map((r) => r.meta), reportedOn).map(toItem);
     });

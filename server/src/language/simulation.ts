@@ -46,8 +46,8 @@ function runSimulation(state: ServerState, params: unknown): SimulationResult {
 
 async function codeLenses(state: ServerState, uri: string): Promise<CodeLens[]> {
   if (!state.settings.enable) return [];
-  await state.settled(uri);
-  state.findingsFor(uri);
+  // Its parse is in the inventory once its findings are.
+  await state.findings(uri);
   const file = state.inventory.getFile(uri);
   if (!file) return [];
   return file.resources
@@ -63,12 +63,13 @@ async function codeLenses(state: ServerState, uri: string): Promise<CodeLens[]> 
 async function locateFinding(state: ServerState, params: unknown): Promise<FindingLocation | null> {
   const checked = validateFindingRef(params);
   if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
-  await state.settled();
+  // Every open document's parse and findings are in (none is being validated in slices).
+  await Promise.all(state.documents.all().map((doc) => state.findings(doc.uri)));
   const ref = checked.value;
   for (const file of state.inventory.allFiles()) {
     const resource = file.resources.find((r) => r.kind === ref.kind && r.name === ref.name && r.namespace === ref.namespace && r.node);
     if (!resource) continue;
-    const finding = state.findingsFor(file.uri).find((f) => f.ruleId === ref.ruleId && f.resource?.kind === ref.kind && f.resource?.name === ref.name && f.resource?.namespace === ref.namespace && f.range);
+    const finding = (await state.findings(file.uri)).find((f) => f.ruleId === ref.ruleId && f.resource?.kind === ref.kind && f.resource?.name === ref.name && f.resource?.namespace === ref.namespace && f.range);
     return { uri: file.uri, range: finding?.range ?? kindRange(resource) };
   }
   return null;

@@ -5,8 +5,8 @@ import { yieldToRequests } from './yield-to-requests';
 export const SLICE_MS = 20;
 
 /**
- * Work in steps that runs a slice at a time between requests (see inSlices), and that a request needing its
- * result now may finish at once. Its end, value or exception, is kept for whoever asks next.
+ * Work in steps that runs a slice at a time between requests (see inSlices), or the rest at once (finish). Its
+ * end, value or exception, is kept for whoever asks next.
  */
 export class SlicedWork<T> {
   readonly #steps: Steps<T>;

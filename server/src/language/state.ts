@@ -16,9 +16,7 @@ export interface ServerState {
   readonly roots: readonly string[];
   /** Replaces the cluster view (undefined: none) and re-analyses the open documents. */
   setCluster(cluster: ClusterInfo | undefined): void;
-  /** The current findings of an open document (cached by version). */
-  findingsFor(uri: string): Finding[];
-  /** Resolves once the document (or, with none, every document) is not being validated in slices: await it before findingsFor in a request. */
-  settled(uri?: string): Promise<void>;
+  /** The current findings of an open document (cached by version), once a validation of it in slices has ended. */
+  findings(uri: string): Promise<Finding[]>;
   revalidateOpen(): void;
 }

@@ -91,32 +91,23 @@ export class Validation {
     return this.analysis.forkFor(uri, scratch);
   }
 
-  /** The current findings of an open document (cached by version). */
-  findingsFor(uri: string): Finding[] {
+  /**
+   * The current findings of an open document (cached by version), once a validation of it running in slices
+   * has ended: a request waits for them there while other requests are answered, and two parses of one
+   * document never run at once.
+   */
+  async findings(uri: string): Promise<Finding[]> {
+    for (let job = this.jobs.get(uri); job; job = this.jobs.get(uri)) await job.ended;
+    return this.findingsFor(uri);
+  }
+
+  /** The current findings of a document no validation in slices is running for. */
+  private findingsFor(uri: string): Finding[] {
     const doc = this.host.documents.get(uri);
     if (!doc || !this.host.enabled() || !this.host.isManifest(uri)) return [];
     const cached = this.cache.get(uri);
     if (cached && cached.version === doc.version) return cached.findings;
-    const job = this.jobs.get(uri);
-    // A validation running in slices is finished now: of this version, it is the answer; of an earlier one, the
-    // analysis of this version starts from it (two parses of one document must not run at once).
-    if (job) {
-      const findings = job.work.finish();
-      if (job.version === doc.version) return findings;
-    }
     return runSteps(this.findingsInSteps(uri, doc));
-  }
-
-  /**
-   * Resolves once no validation of `uri` (or, with none, of any document) runs in slices: a request that
-   * needs its findings waits for them there, while other requests are answered.
-   */
-  async settled(uri?: string): Promise<void> {
-    for (let job = this.runningJob(uri); job; job = this.runningJob(uri)) await job.ended;
-  }
-
-  private runningJob(uri: string | undefined): Job | undefined {
-    return uri === undefined ? this.jobs.values().next().value : this.jobs.get(uri);
   }
 
   /** findingsFor in steps: the document's parse, then its analysis, pause after each YAML document. */
@@ -283,7 +274,7 @@ export class Validation {
    * A keystroke inside an indented line of a huge document no rule reads (a CRD) changes no finding while
    * the document still parses: the previous findings answer for this version at once, and the document is
    * parsed again once typing pauses, which brings invalid-yaml if it no longer parses. Hovers and code
-   * actions ask findingsFor, which parses the current text whatever is pending.
+   * actions ask for `findings`, which parses the current text whatever is pending.
    */
   private answeredFromPreviousParse(uri: string, doc: OpenDocument): boolean {
     const previous = this.host.inventory.getFile(uri);
