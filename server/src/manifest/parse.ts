@@ -2,6 +2,7 @@ import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from
 import { LineIndex, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
+import { flattened } from '../flattened';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { combinedChange, type Chunk, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
@@ -237,7 +238,7 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
   if (file.templateAt !== undefined || file.clusterSnapshot) {
     for (const d of file.documents) d.resources = [];
   }
-  file.resources = file.documents.flatMap((d) => d.resources);
+  file.resources = flattened(file.documents, (d) => d.resources);
   return file;
 }
 

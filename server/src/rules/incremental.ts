@@ -6,6 +6,7 @@ import { analyzeDocuments, analyzeFile, compareFindings, FIXES, type AnalyzeOpti
 import type { Finding } from './types';
 import { RULES } from './index';
 import { countLeading } from '../sorted';
+import { flattened } from '../flattened';
 import { unchangedEnds } from '../unchanged-ends';
 import { runSteps, type Steps } from '../steps';
 
@@ -82,7 +83,7 @@ export class IncrementalAnalysis {
       yield;
     }
     this.files.set(file.uri, state);
-    return state.entries.flatMap((entry) => entry.findings).sort(compareFindings);
+    return flattened(state.entries, (entry) => entry.findings).sort(compareFindings);
   }
 
   /**
