@@ -34,6 +34,36 @@ describe('LineIndex', () => {
       assert.equal(edited.lineCount, new LineIndex(text).lineCount, what);
     }
   });
+  it('after a chain of changes (typing within one line, then another, lines broken and joined), equals the index built from scratch each time', () => {
+    // Typing within a line shares the starts of the index before and moves the lines below: chains of such
+    // moves, and changes that end them, must place every offset as a fresh index does.
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % below;
+    };
+    let text = 'kind: A\nname: a\n---\nkind: B\nname: b\n---\nkind: C\nname: c\n';
+    let index = new LineIndex(text);
+    let cursor = 10;
+    for (let step = 0; step < 400; step++) {
+      const roll = random(10);
+      // Mostly keystrokes at the cursor; now and then it jumps, deletes, breaks a line or joins two.
+      if (roll === 0) cursor = random(text.length + 1);
+      const start = Math.min(cursor, text.length);
+      const end = roll === 1 ? Math.min(text.length, start + 1 + random(3)) : start;
+      const inserted = roll === 2 ? '\n' : roll === 1 ? '' : 'xyz'[random(3)];
+      index = LineIndex.afterChange(index, { start, end, text: inserted }, text.slice(0, start) + inserted + text.slice(end));
+      text = text.slice(0, start) + inserted + text.slice(end);
+      cursor = start + inserted.length;
+      const fresh = new LineIndex(text);
+      assert.deepEqual(positions(index), positions(fresh), `step ${step}`);
+      assert.equal(index.lineCount, fresh.lineCount, `step ${step}`);
+      for (let line = 0; line < fresh.lineCount; line++) {
+        assert.equal(index.lineText(line), fresh.lineText(line), `step ${step}, line ${line}`);
+        assert.equal(index.offset({ line, character: 3 }), fresh.offset({ line, character: 3 }), `step ${step}, line ${line}`);
+      }
+    }
+  });
 });
 
 describe('lineStartsIn', () => {

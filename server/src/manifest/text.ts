@@ -45,22 +45,28 @@ export interface PiecedText {
 
 /** Offsets in a text ↔ LSP positions (0-based lines, UTF-16 characters, which JS string indices already are). */
 export class LineIndex {
-  /** The offset where each line starts. */
+  /**
+   * The offset where each line starts, but for the lines from `shiftedFrom` on, which start `shift` later.
+   * Typing within a line moves every line below it: the index after it shares this array with the index
+   * before and records the move, where copying moved the 106,000 starts of the benchmark's file on every
+   * keystroke (see afterChange).
+   */
   private readonly starts: Int32Array;
+  private readonly shiftedFrom: number;
+  private readonly shift: number;
   private known: string | undefined;
   private readonly pieces: PiecedText | undefined;
   /** The text's length: positions need it, and it is known without the text. */
   readonly length: number;
 
   /** A text held in pieces is only joined when something reads all of it. */
-  constructor(
-    text: string | PiecedText,
-    starts?: Int32Array,
-  ) {
+  constructor(text: string | PiecedText, starts?: Int32Array, moved?: { from: number; by: number }) {
     if (typeof text === 'string') this.known = text;
     else this.pieces = text;
     this.length = text.length;
     this.starts = starts ?? lineStartsIn(this.text);
+    this.shiftedFrom = moved?.from ?? this.starts.length;
+    this.shift = moved?.by ?? 0;
   }
 
   get text(): string {
@@ -70,19 +76,23 @@ export class LineIndex {
   /**
    * The index of the text `change` makes of `previous.text`: lines before and after the change are taken
    * from `previous`, and only the inserted text is scanned (a keystroke in a 100,000-line file scans one
-   * line, not the whole file).
+   * line, not the whole file). A change within one line that adds none shares `previous`'s starts.
    */
   static afterChange(previous: LineIndex, change: TextChange, text: string | PiecedText): LineIndex {
-    const before = previous.starts;
-    const kept = firstAbove(before, change.start);
-    const following = firstAbove(before, change.end);
+    const kept = previous.firstAbove(change.start);
+    const following = previous.firstAbove(change.end);
     // The lines the change begins: after each of its newlines (a fix-all changes most of a file).
     const inside = lineStartsIn(change.text).subarray(1);
-    const starts = new Int32Array(kept + inside.length + before.length - following);
-    starts.set(before.subarray(0, kept));
-    for (let i = 0; i < inside.length; i++) starts[kept + i] = inside[i] + change.start;
     const shift = change.text.length - (change.end - change.start);
-    for (let i = following, at = kept + inside.length; i < before.length; i++, at++) starts[at] = before[i] + shift;
+    // Within one line (no newline removed or added): the lines below it move, which the index records as it
+    // can when they are the lines `previous` moved, or `previous` moved none.
+    if (inside.length === 0 && following === kept && (previous.shift === 0 || previous.shiftedFrom === kept)) {
+      return new LineIndex(text, previous.starts, { from: kept, by: previous.shift + shift });
+    }
+    const starts = new Int32Array(kept + inside.length + previous.starts.length - following);
+    previous.copyStarts(0, kept, 0, starts, 0);
+    for (let i = 0; i < inside.length; i++) starts[kept + i] = inside[i] + change.start;
+    previous.copyStarts(following, previous.starts.length, shift, starts, kept + inside.length);
     return new LineIndex(text, starts);
   }
 
@@ -92,19 +102,19 @@ export class LineIndex {
 
   /** The line of an offset (position without its character). */
   lineOf(offset: number): number {
-    return firstAbove(this.starts, Math.max(0, Math.min(offset, this.length))) - 1;
+    return this.firstAbove(Math.max(0, Math.min(offset, this.length))) - 1;
   }
 
   position(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.length));
-    const line = firstAbove(this.starts, clamped) - 1;
-    return { line, character: clamped - this.starts[line] };
+    const line = this.firstAbove(clamped) - 1;
+    return { line, character: clamped - this.startOf(line) };
   }
 
   offset(position: Position): number {
     if (position.line >= this.starts.length) return this.length;
-    const start = this.starts[Math.max(0, position.line)];
-    const end = position.line + 1 < this.starts.length ? this.starts[position.line + 1] - 1 : this.length;
+    const start = this.startOf(Math.max(0, position.line));
+    const end = position.line + 1 < this.starts.length ? this.startOf(position.line + 1) - 1 : this.length;
     return Math.min(start + position.character, end);
   }
 
@@ -113,19 +123,36 @@ export class LineIndex {
   }
 
   lineStart(line: number): number {
-    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
+    return this.startOf(Math.max(0, Math.min(line, this.starts.length - 1)));
   }
 
   lineText(line: number): string {
     const start = this.lineStart(line);
-    const next = line + 1 < this.starts.length ? this.starts[line + 1] : this.length;
+    const next = line + 1 < this.starts.length ? this.startOf(line + 1) : this.length;
     return (this.known ?? this.pieces!).slice(start, next).replace(/\r?\n$/, '');
+  }
+
+  private startOf(line: number): number {
+    return line >= this.shiftedFrom ? this.starts[line] + this.shift : this.starts[line];
+  }
+
+  /** The index of the first line starting above `offset`. */
+  private firstAbove(offset: number): number {
+    return countLeading(this.starts.length, (i) => this.startOf(i) <= offset);
+  }
+
+  /** Writes where lines `from` to `to` start, plus `add`, into `into` from `at`. */
+  private copyStarts(from: number, to: number, add: number, into: Int32Array, at: number): void {
+    const unshifted = Math.min(Math.max(from, this.shiftedFrom), to);
+    copyAdding(this.starts, from, unshifted, add, into, at);
+    copyAdding(this.starts, unshifted, to, add + this.shift, into, at + unshifted - from);
   }
 }
 
-/** The index of the first line start above `offset`. */
-function firstAbove(starts: Int32Array, offset: number): number {
-  return countLeading(starts.length, (i) => starts[i] <= offset);
+/** Copies `source` from `from` to `to`, each plus `add`, into `into` from `at` (natively when nothing is added). */
+function copyAdding(source: Int32Array, from: number, to: number, add: number, into: Int32Array, at: number): void {
+  if (add === 0) into.set(source.subarray(from, to), at);
+  else for (let i = from; i < to; i++) into[at + i - from] = source[i] + add;
 }
 
 /**
