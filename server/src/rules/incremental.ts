@@ -267,11 +267,11 @@ function moved(entry: Entry, line: number, uri: string, previous: FileState, cur
   for (const finding of entry.findings) {
     const related = [];
     for (const r of finding.related) {
-        if (r.uri !== uri) {
+      if (r.uri !== uri) {
         related.push(r);
         continue;
       }
-        const shift = shiftOf(r.range.start.line);
+      const shift = shiftOf(r.range.start.line);
       if (shift === undefined) return undefined;
       related.push({ ...r, range: shiftRange(r.range, shift) });
     }
