@@ -22,7 +22,7 @@ import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inve
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
 import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
-import { parseManifest } from './manifest/parse';
+import { parseManifestInSteps } from './manifest/parse';
 import { containsPosition, type Range } from './manifest/text';
 import { analyzeFile } from './rules/engine';
 import type { Finding } from './rules/types';
@@ -37,8 +37,8 @@ import { Validation } from './language/validation';
 import { describeError, keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
-import { yieldToRequests } from './language/yield-to-requests';
 import { inSlices, SlicedWork } from './language/sliced-work';
+import type { Steps } from './steps';
 
 allocateInYoungGeneration();
 
@@ -135,25 +135,34 @@ connection.onDidChangeConfiguration(async (change) => {
   revalidateOpen();
 });
 
-/** Reads every manifest below the workspace folders, a few files at a time so requests stay answered. */
+/**
+ * Reads every manifest below the workspace folders in slices (see inSlices), so requests stay answered: a
+ * large file is parsed a YAML document at a time, where reading 25 files at once held the server up for
+ * as long as the largest of them took.
+ */
 function scanWorkspace(): void {
   const paths = roots.filter((r) => r.startsWith('file:')).flatMap((r) => findManifestFiles(fileURLToPath(r), 5000));
-  const step = () => {
-    for (const path of paths.splice(0, 25)) {
-      const uri = pathToFileURL(path).toString();
+  inSlices(new SlicedWork(workspaceFiles(paths)), () => true)
+    .then(() => revalidateOpen())
+    .catch((error: unknown) => logError(`workspace scan: ${describeError(error)}`));
+}
+
+/** Puts each manifest file into the inventory, but those open in the editor, which stand for themselves. */
+function* workspaceFiles(paths: readonly string[]): Steps<void> {
+  for (const path of paths) {
+    const uri = pathToFileURL(path).toString();
+    if (openDocumentAt(uri)) continue;
+    try {
+      const file = yield* parseManifestInSteps(uri, readManifestFile(path).text);
+      // Opened while it was parsed: the document is what the inventory holds.
       if (openDocumentAt(uri)) continue;
-      try {
-        const file = parseManifest(uri, readManifestFile(path).text);
-        inventory.setFile(file);
-        if (file.clusterSnapshot) connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
-      } catch {
-        // Unreadable files are simply not part of the workspace view.
-      }
+      inventory.setFile(file);
+      if (file.clusterSnapshot) connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
+    } catch {
+      // Unreadable files are simply not part of the workspace view.
     }
-    if (paths.length) void yieldToRequests().then(step).catch((error: unknown) => logError(`workspace scan: ${describeError(error)}`));
-    else revalidateOpen();
-  };
-  step();
+    yield;
+  }
 }
 
 /**
