@@ -291,7 +291,7 @@ connection.onCodeAction(async (params, token) => {
     }
     // From the last one on, so that each goes where it was asked for.
     for (const { at, title, ruleId, diagnostic } of ruleFixes.reverse()) {
-      const fixed = await fixWholeDocument(uri, doc.getText(), ruleId, token);
+      const fixed = await fixWholeDocument(uri, ruleId, token);
       if (fixed) actions.splice(at, 0, { title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: fixed });
     }
   }
@@ -321,7 +321,7 @@ connection.onCodeAction(async (params, token) => {
  */
 async function wholeFileFix(doc: OpenDocument, title: string, kind: string, ruleId: string | undefined, now: boolean, token: CancellationToken): Promise<CodeAction | undefined> {
   if (resolvesEdits && !now) return { title, kind, data: { uri: doc.uri, ...(ruleId ? { ruleId } : {}) } satisfies FixRuleData };
-  const edit = await fixWholeDocument(doc.uri, doc.getText(), ruleId, token);
+  const edit = await fixWholeDocument(doc.uri, ruleId, token);
   return edit && { title, kind, edit };
 }
 
@@ -351,11 +351,9 @@ function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnosti
 
 connection.onCodeActionResolve(async (action, token) => {
   const data = action.data as Partial<FixRuleData> | undefined;
-  // Once its validation in slices has ended, Fix all starts from what that analysed.
-  if (typeof data?.uri === 'string') await validation.findings(data.uri);
   const doc = data?.uri ? documents.get(data.uri) : undefined;
   if (!doc || (data!.ruleId !== undefined && typeof data!.ruleId !== 'string')) return action;
-  return { ...action, edit: (await fixWholeDocument(doc.uri, doc.getText(), data!.ruleId, token)) ?? { changes: {} } };
+  return { ...action, edit: (await fixWholeDocument(doc.uri, data!.ruleId, token)) ?? { changes: {} } };
 });
 
 /**
@@ -365,7 +363,11 @@ connection.onCodeActionResolve(async (action, token) => {
  * then answers with the edits the fixes amount to, each place apart: an editor keeps its cursor, folds
  * and scroll position around them, which one edit over the whole document took away.
  */
-async function fixWholeDocument(uri: string, text: string, ruleId: string | undefined, token?: CancellationToken) {
+async function fixWholeDocument(uri: string, ruleId: string | undefined, token?: CancellationToken) {
+  // Once a validation of the document running in slices has ended, the fixes start from what it analysed.
+  await validation.findings(uri);
+  const text = documents.get(uri)?.getText();
+  if (text === undefined) return undefined;
   const accept = ruleId === undefined ? () => true : (f: Finding) => f.ruleId === ruleId;
   const scratch = inventory.scratch();
   // What the validation analysed of the document is not analysed again.
