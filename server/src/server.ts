@@ -380,6 +380,8 @@ async function fixWholeDocument(uri: string, ruleId: string | undefined, token?:
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.
   const document = documents.get(uri)!;
+  // Once the edit is applied, the document holds the text the fixes ended with, which the scratch inventory holds parsed.
+  validation.fixedTo(scratch.getFile(uri)!);
   // A fix picked from a lightbulb after more typing is refused by a client that knows versions.
   return documentEdit(uri, toTextEdits(composeRounds(rounds), (offset) => document.positionAt(offset)), versionedEdits ? document.version : undefined);
 }

@@ -135,6 +135,20 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual(again, [], 'nothing left to fix');
   });
 
+  it('validates what was typed instead of a Fix all that was not applied, and what Fix all made once it is', async () => {
+    const u = uri('fix-all-not-applied.yaml');
+    const text = `${deployment('alone', 1)}`;
+    await client.open(u, text);
+    await client.diagnostics(u, has('single-replica'));
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const fixAll = async () => (await client.codeActions(u, top, [], ['source.fixAll.kube-resilience']))!.filter(isAction)[0];
+    assert.ok((await fixAll()).edit, 'Fix all is computed (its parse of the fixed text is kept for the validation after its edit)');
+    const typed = await client.edit(u, top, '# reviewed\n');
+    assert.ok(has('single-replica')(await client.diagnostics(u, () => true, typed)), 'the typed text still runs one pod');
+    const { version } = await client.apply(u, (await fixAll()).edit);
+    assert.ok(lacks('single-replica')(await client.diagnostics(u, () => true, version)), 'the fixed text runs two');
+  });
+
   it('answers hovers while it fixes a large file, and a cancelled fix-all answers without an edit', async () => {
     const u = uri('fix-all-large.yaml');
     const text = Array.from({ length: 400 }, (_, i) => deployment(`large-${i}`, 1 + (i % 3))).join('---\n');

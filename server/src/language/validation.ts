@@ -81,10 +81,20 @@ export class Validation {
   private readonly parsedAt = new Map<string, { file: ManifestFile; revision: number }>();
   /** Validations running in slices, by document. */
   private readonly jobs = new Map<string, Job>();
+  /**
+   * The file Fix all parsed from the text its edit makes (at most one, the latest): the validation after the
+   * edit takes it instead of parsing that text again. Dropped by the next validation of its document.
+   */
+  private fixed: ManifestFile | undefined;
   /** How many analyses of a document were run (a measure of the work, for tests). */
   validations = 0;
 
   constructor(private readonly host: ValidationHost) {}
+
+  /** Fix all's parse of the text its edit will make of a document, for the validation once the edit is applied. */
+  fixedTo(file: ManifestFile): void {
+    this.fixed = file;
+  }
 
   /** An analysis of a scratch copy of the inventory that starts from what the validation analysed of `uri`. */
   analysisOnScratch(uri: string, scratch: Inventory): IncrementalAnalysis {
@@ -180,6 +190,7 @@ export class Validation {
     this.published.delete(uri);
     this.spreadFiles.delete(uri);
     this.parsedAt.delete(uri);
+    if (this.fixed?.uri === uri) this.fixed = undefined;
     this.analysis.forget(uri);
   }
 
@@ -300,7 +311,7 @@ export class Validation {
     const previous = this.host.inventory.getFile(doc.uri);
     const changes = previous && this.changesSinceParse(doc, previous);
     const { revision } = doc;
-    const file = previous && changes ? yield* parseManifestAfterChangesInSteps(previous, changes) : yield* parseManifestInSteps(doc.uri, doc.getText(), previous);
+    const file = this.takeFixed(doc) ?? (previous && changes ? yield* parseManifestAfterChangesInSteps(previous, changes) : yield* parseManifestInSteps(doc.uri, doc.getText(), previous));
     this.parsedAt.set(doc.uri, { file, revision });
     doc.forgetChangesUpTo(revision);
     return file;
@@ -312,6 +323,14 @@ export class Validation {
     if (changes) return changes.length ? combinedChange(previous.documents, changes) : undefined;
     const text = doc.getText();
     return text === previous.text ? undefined : changeBetween(previous.text, text);
+  }
+
+  /** Fix all's parse of the document's text, when the document holds the text its edit made (it is taken once). */
+  private takeFixed(doc: OpenDocument): ManifestFile | undefined {
+    const fixed = this.fixed;
+    if (fixed?.uri !== doc.uri) return undefined;
+    this.fixed = undefined;
+    return doc.getText() === fixed.text ? fixed : undefined;
   }
 
   /** The document's changes since `previous`, when that is the file parsed from it and the document still knows them. */
