@@ -86,8 +86,6 @@ export class Validation {
    * edit takes it instead of parsing that text again. Dropped by the next validation of its document.
    */
   private fixed: ManifestFile | undefined;
-  /** How many analyses of a document were run (a measure of the work, for tests). */
-  validations = 0;
 
   constructor(private readonly host: ValidationHost) {}
 
@@ -132,7 +130,6 @@ export class Validation {
     const units = editorUnits();
     const own = units?.replacesPlainAnalysis(uri) ? [] : (yield* this.analysis.analyzeInSteps(file, inventory, options)).filter((f) => f.uri === uri && f.range);
     const findings = [...own, ...(units?.findingsFor(uri, () => doc.getText()) ?? [])];
-    this.validations++;
     this.cache.set(uri, { version, findings });
     return findings;
   }
