@@ -67,9 +67,9 @@ export class IncrementalAnalysis {
       this.files.delete(file.uri);
       return analyzeFile(file, inventory, options);
     }
-    const lines = file.documents.map((d) => file.lines.lineOf(d.offset));
-    const state: FileState = { file, inventory, options, entries: [], lines };
     const earlier = comparable ? new EarlierEntries(previous, file.documents) : undefined;
+    const lines = earlier ? earlier.lines(file) : file.documents.map((d) => file.lines.lineOf(d.offset));
+    const state: FileState = { file, inventory, options, entries: [], lines };
     // Related locations in other documents of the file move with those documents.
     const linesMoved = !!comparable && (lines.length !== previous.lines.length || lines.some((line, i) => line !== previous.lines[i]));
     for (let i = 0; i < file.documents.length; ) {
@@ -191,6 +191,24 @@ class EarlierEntries {
     private readonly documents: readonly ManifestDocument[],
   ) {
     ({ head: this.head, tail: this.tail } = unchangedEnds(previous.file.documents, documents, (a, b) => a.parsed === b.parsed));
+  }
+
+  /**
+   * The first line of each document of `file` (whose documents these are): those the edit left in place at
+   * the start where they were, those at the end moved by the lines it added, and only the others looked up
+   * (a lookup for each of the 5,890 documents of the 106k-line file was 0.8 ms of every keystroke).
+   */
+  lines(file: ManifestFile): number[] {
+    const { lines: before, file: previous } = this.previous;
+    const count = this.documents.length;
+    const added = file.lines.lineCount - previous.lines.lineCount;
+    const lines: number[] = [];
+    for (let i = 0; i < count; i++) {
+      if (i < this.head) lines.push(before[i]);
+      else if (i >= count - this.tail) lines.push(before[i - (count - previous.documents.length)] + added);
+      else lines.push(file.lines.lineOf(this.documents[i].offset));
+    }
+    return lines;
   }
 
   /** The entry the document at `index` may keep. */
