@@ -142,7 +142,7 @@ connection.onDidChangeConfiguration(async (change) => {
  */
 function scanWorkspace(): void {
   const paths = roots.filter((r) => r.startsWith('file:')).flatMap((r) => findManifestFiles(fileURLToPath(r), 5000));
-  inSlices(new SlicedWork(workspaceFiles(paths)), () => true)
+  inSlices(new SlicedWork(workspaceFiles(paths)), () => true, () => idleCollection.worked())
     .then(() => revalidateOpen())
     .catch((error: unknown) => logError(`workspace scan: ${describeError(error)}`));
 }
