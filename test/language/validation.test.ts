@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { openDocuments, type OpenDocument } from '../../server/src/language/open-document';
+import { Validation, type ValidationHost } from '../../server/src/language/validation';
+import { parseManifest } from '../../server/src/manifest/parse';
+
+const URI = 'file:///work/app.yaml';
+
+const deployment = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: { app: web }
+  template:
+    metadata:
+      labels: { app: web }
+    spec:
+      containers:
+        - name: web
+          image: nginx:1.27
+`;
+
+/** A validation of one open document, with what the server gives it: the document, an inventory, the defaults. */
+function validationOf(text: string) {
+  const doc = openDocuments.create(URI, 'yaml', 1, text);
+  const inventory = new Inventory();
+  const documents = { get: (uri: string) => (uri === URI ? doc : undefined), all: () => [doc] } as unknown as TextDocuments<OpenDocument>;
+  const host: ValidationHost = {
+    connection: { sendDiagnostics: async () => undefined } as unknown as Connection,
+    documents,
+    inventory,
+    enabled: () => true,
+    severities: () => ({}),
+    cluster: () => undefined,
+    isManifest: () => true,
+    diskUri: (uri) => uri,
+    docsHref: () => undefined,
+    worked: () => undefined,
+  };
+  const validation = new Validation(host);
+  const type = (next: string) => openDocuments.update(doc, [{ text: next }], doc.version + 1);
+  return { validation, inventory, type };
+}
+
+/** An open document with one replica, validated, then Fix all's parse of it with two handed over. */
+async function handedOver() {
+  const opened = validationOf(deployment(1));
+  const findings = await opened.validation.findings(URI);
+  const fixed = parseManifest(URI, deployment(2));
+  opened.validation.fixedTo(fixed);
+  return { ...opened, findings, fixed };
+}
+
+describe('Validation', () => {
+  describe('the parse Fix all hands over for the text its edit makes', () => {
+    it('is the file the document is validated as once the document holds that text', async () => {
+      const { validation, inventory, type, fixed } = await handedOver();
+      type(deployment(2));
+      await validation.findings(URI);
+      assert.equal(inventory.getFile(URI), fixed);
+    });
+
+    it('is not taken when the document holds another text (the edit was not applied, or typing came first)', async () => {
+      const { validation, inventory, type, fixed, findings: opened } = await handedOver();
+      type(deployment(3));
+      const findings = await validation.findings(URI);
+      assert.notEqual(inventory.getFile(URI), fixed);
+      assert.equal(inventory.getFile(URI)?.text, deployment(3));
+      assert.ok(opened.some((f) => f.ruleId === 'single-replica'), 'one replica, as opened');
+      assert.ok(!findings.some((f) => f.ruleId === 'single-replica'), 'three replicas, as typed');
+    });
+
+    it('is taken once: the next validation of that text parses what the document holds', async () => {
+      const { validation, inventory, type, fixed } = await handedOver();
+      type(deployment(3));
+      await validation.findings(URI);
+      type(deployment(2));
+      await validation.findings(URI);
+      assert.notEqual(inventory.getFile(URI), fixed);
+      assert.equal(inventory.getFile(URI)?.text, deployment(2));
+    });
+
+    it('is dropped when its document closes', async () => {
+      const { validation, inventory, type, fixed } = await handedOver();
+      validation.closed(URI);
+      type(deployment(2));
+      await validation.findings(URI);
+      assert.notEqual(inventory.getFile(URI), fixed);
+    });
+  });
+});
