@@ -375,13 +375,13 @@ async function fixWholeDocument(uri: string, ruleId: string | undefined, token?:
   const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyzeInSteps(file, inv, options));
   const outcome = await inSlices(new SlicedWork(steps), () => !token?.isCancellationRequested, () => idleCollection.worked());
   if (!outcome) return undefined;
-  const { text: fixed, rounds } = outcome.value;
+  const { text: fixed, file: fixedFile, rounds } = outcome.value;
   // Typed into meanwhile: the edits are of the text before, and would land in the wrong places.
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.
   const document = documents.get(uri)!;
-  // Once the edit is applied, the document holds the text the fixes ended with, which the scratch inventory holds parsed.
-  validation.fixedTo(scratch.getFile(uri)!);
+  // Once the edit is applied, the document holds the text the fixes ended with: its parse is handed over.
+  validation.fixedTo(fixedFile);
   // A fix picked from a lightbulb after more typing is refused by a client that knows versions.
   return documentEdit(uri, toTextEdits(composeRounds(rounds), (offset) => document.positionAt(offset)), versionedEdits ? document.version : undefined);
 }

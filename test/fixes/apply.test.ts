@@ -51,6 +51,18 @@ describe('fixFile', () => {
     assert.ok(edits.every((e) => !text.slice(e.start, e.end).includes('kind: ConfigMap')), 'the ConfigMap between is left alone');
   });
 
+  it('gives the parse of the fixed text its last round was checked on, which the inventory then holds', () => {
+    const text = manifests.documents(manifests.deployment({ name: 'web', spec: '  replicas: 1\n' }), CONFIG('c'));
+    const inventory = new Inventory();
+    // As in the editor: the inventory holds the parse of the text to fix.
+    inventory.setFile(parseManifest(URI, text));
+    const fixed = fixFile(URI, text, inventory);
+    assert.notEqual(fixed.text, text);
+    assert.equal(fixed.file.text, fixed.text);
+    assert.equal(inventory.getFile(URI), fixed.file);
+    assert.deepEqual(fixed.file.resources.map((r) => r.kind).sort(), parseManifest(URI, fixed.text).resources.map((r) => r.kind).sort());
+  });
+
   it('applies only what `accept` lets through, and never an ignore action', () => {
     const { text, applied } = fixFile(URI, CONFIG('a'), new Inventory(), { rules: [needsOwner, needsTier] }, (f) => f.ruleId === 'needs-tier');
     assert.deepEqual(applied, ['needs-tier']);
@@ -67,7 +79,8 @@ describe('fixFile', () => {
 
   it('stops on a fix that changes nothing', () => {
     const empty = rule('empty', () => true, (_, r) => ({ title: 'nothing', preferred: true, edits: [{ start: 0, end: 0, text: '' }] }));
-    assert.deepEqual(fixFile(URI, CONFIG('a'), new Inventory(), { rules: [empty] }), { text: CONFIG('a'), applied: [], rounds: [] });
+    const { text, applied, rounds } = fixFile(URI, CONFIG('a'), new Inventory(), { rules: [empty] });
+    assert.deepEqual({ text, applied, rounds }, { text: CONFIG('a'), applied: [], rounds: [] });
   });
 
   it('never applies a fix that breaks parsing, but applies the others', () => {

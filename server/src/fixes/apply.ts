@@ -34,6 +34,8 @@ export function fixFile(
 
 export interface FixedFile {
   text: string;
+  /** The parse of `text` the last round was checked on (what the inventory holds once the fixes are done). */
+  file: ManifestFile;
   applied: string[];
   /** The rounds of edits that made it, each with the text it edited (composeRounds makes them edits of the text given). */
   rounds: readonly EditRound[];
@@ -92,7 +94,7 @@ export function* fixFileInSteps(
     current = fixed;
   }
   inventory.setFile(current.file);
-  return { text: current.text, applied, rounds: current.rounds };
+  return { text: current.text, file: current.file, applied, rounds: current.rounds };
 }
 
 /** A text with its parse and its findings in this file, found with the inventory holding that parse. */
