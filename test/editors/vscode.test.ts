@@ -373,6 +373,16 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await page.setViewportSize({ width: 1600, height: 1000 });
   });
 
+  step('a lens above a workload\'s kind opens the simulator on that workload', async () => {
+    await workbench.openFile('billing.yaml');
+    const lens = page.locator('.codelens-decoration a', { hasText: 'What if the control plane dies?' }).first();
+    await lens.waitFor();
+    await lens.click();
+    const view = page.frameLocator('iframe.webview').frameLocator('#active-frame');
+    await view.locator('.timeline .row.focused[aria-label="legacy/billing"]').waitFor({ timeout: 30_000 });
+    await shot('code-lens-focus');
+  });
+
   /** The simulator page itself, inside the webview's two frames. */
   async function simulatorFrame(): Promise<Frame> {
     const outer = await (await page.locator('iframe.webview').first().elementHandle())!.contentFrame();

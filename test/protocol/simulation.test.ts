@@ -121,14 +121,26 @@ describe('simulation requests and code lens over stdio', { skip: existsSync(SERV
     assert.ok(ok.ok);
   });
 
-  it('puts a "What if the control plane dies?" lens on the kind line of each workload, and none elsewhere', async () => {
+  it('puts a lens on the kind line of each workload, and none elsewhere, which resolves to "What if the control plane dies?" for that workload', async () => {
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.ok(lenses.every((l) => !l.command), 'the command is left to codeLens/resolve');
+    const resolved = await Promise.all(lenses.map((l) => client.request<CodeLens>('codeLens/resolve', l)));
     assert.deepEqual(
-      lenses.map((l) => ({ line: l.range.start.line, title: l.command?.title, command: l.command?.command, args: l.command?.arguments })),
+      resolved.map((l) => ({ line: l.range.start.line, title: l.command?.title, command: l.command?.command, args: l.command?.arguments })),
       [
         { line: positionOf(CHECKOUT, 'kind: Deployment').line, title: 'What if the control plane dies?', command: SIMULATE_WORKLOAD_COMMAND, args: [{ namespace: 'payments', name: 'checkout', kind: 'Deployment' }] },
         { line: positionOf(CHECKOUT, 'kind: CronJob').line, title: 'What if the control plane dies?', command: SIMULATE_WORKLOAD_COMMAND, args: [{ namespace: 'payments', name: 'nightly', kind: 'CronJob' }] },
       ],
     );
+    assert.deepEqual(resolved.map((l) => l.range), lenses.map((l) => l.range), 'resolving keeps the place');
+  });
+
+  it('refuses to resolve a lens it did not make, saying what is wrong, and keeps answering', async () => {
+    const range = { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } };
+    await assert.rejects(client.request('codeLens/resolve', { range }), /not a lens of this server: arguments: expected an object/);
+    await assert.rejects(client.request('codeLens/resolve', { range, data: { namespace: 'payments', kind: 'Deployment' } }), /arguments\.name/);
+    await assert.rejects(client.request('codeLens/resolve', { range: 'here', data: { namespace: 'payments', name: 'checkout', kind: 'Deployment' } }), /range: expected an object/);
+    await assert.rejects(client.request('codeLens/resolve', {}), /not a lens of this server: range: expected an object/);
+    assert.equal((await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } })).length, 2);
   });
 });

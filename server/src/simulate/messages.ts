@@ -306,10 +306,29 @@ export function validateFindingRef(value: unknown): Validated<FindingRef> {
   return validate(value, findingRef, 'finding');
 }
 
-/** Where a finding is: a document and a range in it (LSP positions). */
+/** A range of a document in LSP positions. */
+export interface LspRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/** Where a finding is: a document and a range in it. */
 export interface FindingLocation {
   uri: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  range: LspRange;
+}
+
+function lspRange(value: unknown, path: string): LspRange {
+  const r = record(value, path);
+  const position = (p: unknown, pp: string) => {
+    const q = record(p, pp);
+    return { line: number(q.line, `${pp}.line`), character: number(q.character, `${pp}.character`) };
+  };
+  return { start: position(r.start, `${path}.start`), end: position(r.end, `${path}.end`) };
+}
+
+export function validateRange(value: unknown): Validated<LspRange> {
+  return validate(value, lspRange, 'range');
 }
 
 export function validateFindingLocation(value: unknown): Validated<FindingLocation | null> {
@@ -318,12 +337,7 @@ export function validateFindingLocation(value: unknown): Validated<FindingLocati
     value,
     (v, path) => {
       const o = record(v, path);
-      const r = record(o.range, `${path}.range`);
-      const position = (p: unknown, pp: string) => {
-        const q = record(p, pp);
-        return { line: number(q.line, `${pp}.line`), character: number(q.character, `${pp}.character`) };
-      };
-      return { uri: text(o.uri, `${path}.uri`), range: { start: position(r.start, `${path}.range.start`), end: position(r.end, `${path}.range.end`) } };
+      return { uri: text(o.uri, `${path}.uri`), range: lspRange(o.range, `${path}.range`) };
     },
     'location',
   );
