@@ -14,7 +14,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { openDocuments, type OpenDocument } from './language/open-document';
-import { fixFileInSteps, preferredFix } from './fixes/apply';
+import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
 import { Inventory } from './inventory/inventory';
@@ -282,7 +282,7 @@ connection.onCodeAction(async (params, token) => {
       if ('rendered' in finding) actions.push(...renderedFixActions(uri, finding, diagnostic));
       if (seenRules.has(finding.ruleId)) continue;
       seenRules.add(finding.ruleId);
-      if (all.filter((f) => f.ruleId === finding.ruleId && preferredFix(f)).length > 1) {
+      if (severalFixable(all, finding.ruleId)) {
         const title = `Fix all ${finding.ruleId} findings in this file`;
         // Offered with every lightbulb: a whole-file fix costs 100–200 ms in a large manifest, so it waits until picked.
         if (resolvesEdits) actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], data: { uri, ruleId: finding.ruleId } satisfies FixRuleData });

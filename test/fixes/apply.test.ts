@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fixFile, fixFileInSteps, preferredFix } from '../../server/src/fixes/apply';
+import { fixFile, fixFileInSteps, preferredFix, severalFixable } from '../../server/src/fixes/apply';
 import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import { removeField, setField } from '../../server/src/fixes/yaml-edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
-import { FIXES } from '../../server/src/rules/engine';
+import { analyzeFile, FIXES } from '../../server/src/rules/engine';
 import type { Finding, Rule, RuleContext } from '../../server/src/rules/types';
 import { applyEdits, composeRounds, type Fix } from '../../server/src/fixes/edit';
 import { RULES } from '../../server/src/rules/index';
@@ -221,5 +221,44 @@ describe('fixFile', () => {
     const text = manifests.deployment({ name: 'calls', spec: '  replicas: 2\n', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n' });
     const { applied } = fixFile(URI, text, new Inventory(), {}, (f) => f.ruleId === 'sessions-lost-on-eviction');
     assert.ok(applied.filter((id) => id === 'sessions-lost-on-eviction').length >= 2, applied.join(', '));
+  });
+});
+
+describe('severalFixable', () => {
+  /** The findings of needs-owner (fixable where the name is not `x…`) and needs-tier on ConfigMaps named `names`, and how many fixes were written. */
+  function findingsOn(names: string[]) {
+    let written = 0;
+    // Its fixes are written when asked for, as the rules' are.
+    const owner: Rule = {
+      meta: { id: 'needs-owner', severity: 'warning', scenario: 'input', title: 'needs-owner', description: 'needs-owner' },
+      check(context) {
+        for (const resource of context.resources) {
+          const fixes = () => {
+            written++;
+            const fix = resource.name!.startsWith('x') ? undefined : preferred('add owner', setField(resource, ['metadata', 'labels', 'owner'], 'team'));
+            return fix ? [fix] : [];
+          };
+          if (resource.kind === 'ConfigMap' && !resource.object.metadata?.labels?.owner) context.report({ resource, message: `needs-owner on ${resource.name}`, fixes });
+        }
+      },
+    };
+    const inventory = new Inventory();
+    const file = parseManifest(URI, names.map((n) => CONFIG(n)).join('---\n'));
+    inventory.setFile(file);
+    const findings = analyzeFile(file, inventory, { rules: [owner, needsTier] });
+    return { findings, written: () => written };
+  }
+
+  it('holds when two findings of the rule have a preferred fix, writing no more fixes than it takes to tell', () => {
+    const { findings, written } = findingsOn(['a', 'b', 'c', 'd']);
+    assert.equal(severalFixable(findings, 'needs-owner'), true);
+    assert.equal(written(), 2, 'stops at the second');
+  });
+
+  it('does not hold for one fixable finding of the rule, whatever the other rules and its unfixable findings', () => {
+    assert.equal(severalFixable(findingsOn(['a', 'xb', 'xc']).findings, 'needs-owner'), false);
+    assert.equal(severalFixable(findingsOn(['xa', 'b', 'xc', 'd']).findings, 'needs-owner'), true);
+    assert.equal(severalFixable(findingsOn(['a']).findings, 'needs-tier'), false);
+    assert.equal(severalFixable(findingsOn(['a', 'b']).findings, 'needs-tier'), true);
   });
 });

@@ -12,6 +12,17 @@ export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undef
   return ownFixesOf(finding).find((f) => f.preferred && (allowUnsafe || !f.unsafe)) ?? undefined;
 }
 
+/**
+ * Whether more than one of `findings` of `ruleId` has a preferred fix: what makes a "fix all of this rule"
+ * worth offering. Stops at the second, since asking writes the fix (a lightbulb in a 106k-line file asked
+ * it of all 655 findings of a rule: 70–110 ms per request).
+ */
+export function severalFixable(findings: readonly Finding[], ruleId: string): boolean {
+  let fixable = 0;
+  for (const finding of findings) if (finding.ruleId === ruleId && preferredFix(finding) && ++fixable > 1) return true;
+  return false;
+}
+
 /** How a whole-file fix runs: the analysis options, and whether unsafe fixes are applied too (`--unsafe-fixes`). */
 export type FixOptions = AnalyzeOptions & { unsafeFixes?: boolean };
 
