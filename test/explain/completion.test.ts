@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { completionsAt } from '../../server/src/explain/completion';
+import { LineIndex } from '../../server/src/manifest/text';
 import { RULES } from '../../server/src/rules/index';
 
 const METAS = RULES.map((r) => r.meta);
@@ -11,7 +12,7 @@ function complete(textWithCursor: string) {
   const offset = textWithCursor.indexOf(CURSOR);
   const text = textWithCursor.replace(CURSOR, '');
   const before = text.slice(0, offset).split('\n');
-  return completionsAt(text, { line: before.length - 1, character: before[before.length - 1].length }, METAS);
+  return completionsAt(new LineIndex(text), { line: before.length - 1, character: before[before.length - 1].length }, METAS);
 }
 
 const labels = (text: string) => complete(text).map((c) => c.label);
@@ -37,7 +38,7 @@ describe('completion', () => {
   it('offers first the rules reported on the line the comment speaks for (the next key, past other comments)', () => {
     const text = DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore \n  # a note\n  replicas: 1\n`);
     const reported: Record<number, string[]> = { 9: ['replicas-not-spread', 'single-replica'], 1: ['pdb-missing'] };
-    const items = completionsAt(text, { line: 7, character: 27 }, METAS, (line) => reported[line] ?? []);
+    const items = completionsAt(new LineIndex(text), { line: 7, character: 27 }, METAS, (line) => reported[line] ?? []);
     const order = METAS.map((m) => m.id).filter((id) => reported[9].includes(id));
     assert.deepEqual(items.slice(0, 2).map((c) => c.label), order);
     assert.equal(items.length, METAS.length, 'the other rules follow');

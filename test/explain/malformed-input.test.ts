@@ -30,7 +30,7 @@ describe('hovers, completion and the health-check rules on malformed manifests',
         for (let line = 0; line < file.lines.lineCount; line++) {
           for (const character of [0, 2, 4, 8]) {
             hoverAt(file, { line, character }, inventory, findings);
-            completionsAt(text, { line, character }, RULES.map((r) => r.meta));
+            completionsAt(file.lines, { line, character }, RULES.map((r) => r.meta));
           }
         }
         assert.ok(hoverAt(file, { line: 1, character: 2 }, inventory, findings)?.text.includes('| Failure | What happens |'), 'the card still shows');

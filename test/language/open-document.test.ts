@@ -11,6 +11,13 @@ function random(seed: number): () => number {
 /** Every answer of `ours` equals the library document's, at every offset and line (and a few beyond). */
 function assertSame(ours: OpenDocument, library: TextDocument, context: string): void {
   const text = library.getText();
+  // Ranges and lines first: read before the whole text, they come from the pieces an edit left.
+  const lines = library.lineCount;
+  for (let line = -1; line <= lines; line++) {
+    assert.equal(ours.lineText(line), library.getText(library.getLineRange(line)), `${context}: lineText(${line})`);
+    const end = { line: lines - line, character: line % 5 };
+    assert.equal(ours.getText({ start: { line, character: 2 }, end }), library.getText({ start: { line, character: 2 }, end }), `${context}: getText(${line}:2, ${end.line}:${end.character})`);
+  }
   assert.equal(ours.getText(), text, context);
   assert.equal(ours.lineCount, library.lineCount, context);
   for (let offset = -1; offset <= text.length + 1; offset++) assert.deepEqual(ours.positionAt(offset), library.positionAt(offset), `${context}: positionAt(${offset})`);

@@ -70,6 +70,21 @@ describe('completion and field hovers over stdio', { skip: existsSync(SERVER) ? 
     assert.deepEqual(items.map((i) => i.label), ['in-memory', 'external']);
   });
 
+  it('completes what is being typed, keystroke by keystroke (the lines an edit left in pieces)', async () => {
+    const line = positionOf(client.textOf(uri), 'kube-resilience/sessions').line + 1;
+    await client.edit(uri, { start: { line, character: 0 }, end: { line, character: 0 } }, '\n');
+    let character = 0;
+    for (const typed of ['    ', 'k', 'u', 'b', 'e', '-', 'r']) {
+      await client.edit(uri, { start: { line, character }, end: { line, character } }, typed);
+      character += typed.length;
+    }
+    const items = await client.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line, character } });
+    assert.ok(items.length > 0 && items.every((i) => i.label.startsWith('kube-resilience/')), `annotation keys under annotations: ${items.map((i) => i.label)}`);
+    assert.deepEqual(items[0].textEdit && 'range' in items[0].textEdit ? items[0].textEdit.range : undefined, { start: { line, character: 4 }, end: { line, character } });
+    // The line typed goes again: the document parses as before.
+    await client.edit(uri, { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, '');
+  });
+
   it('explains replicas on hover', async () => {
     const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(client.textOf(uri), 'replicas', 0, 2) });
     assert.ok(hover, 'a hover on replicas');

@@ -19,6 +19,12 @@ const SESSION_MEANING: Record<string, string> = {
 
 const DIRECTIVE = 'kube-resilience-ignore';
 
+/** A text read line by line (a line without its end): completion reads a few lines around the cursor, never the whole text. */
+export interface TextLines {
+  readonly lineCount: number;
+  lineText(line: number): string;
+}
+
 function lineRange(line: number, start: number, end: number): Range {
   return { start: { line, character: start }, end: { line, character: end } };
 }
@@ -32,17 +38,22 @@ function ruleCompletions(rules: readonly RuleMeta[], already: readonly string[],
 }
 
 /** The line a `# kube-resilience-ignore` comment on `line` speaks for: the next one that is neither blank nor a comment. */
-function suppressedLine(lines: readonly string[], line: number): number {
+function suppressedLine(lines: TextLines, line: number): number {
   let next = line + 1;
-  while (next < lines.length && (!lines[next].trim() || lines[next].trim().startsWith('#'))) next++;
+  while (next < lines.lineCount && isBlankOrComment(lineOf(lines, next))) next++;
   return next;
 }
 
+function isBlankOrComment(text: string): boolean {
+  const trimmed = text.trim();
+  return !trimmed || trimmed.startsWith('#');
+}
+
 /** The key of the mapping that holds `line` (the nearest line above that is indented less), if any. */
-function parentKey(lines: readonly string[], line: number, indent: number): string | undefined {
+function parentKey(lines: TextLines, line: number, indent: number): string | undefined {
   for (let i = line - 1; i >= 0; i--) {
-    const text = lines[i];
-    if (!text.trim() || text.trim().startsWith('#')) continue;
+    const text = lineOf(lines, i);
+    if (isBlankOrComment(text)) continue;
     const own = /^\s*/.exec(text)![0].length;
     if (own < indent) return /^\s*(?:-\s+)?([^\s:#]+)\s*:\s*(?:#.*)?$/.exec(text)?.[1];
   }
@@ -53,9 +64,8 @@ function parentKey(lines: readonly string[], line: number, indent: number): stri
  * Completions at `position` in a YAML text: rule ids in `# kube-resilience-ignore` comments (those
  * `reportedOn` the line below first) and in `kube-resilience/ignore` values, the `kube-resilience/…` keys under `annotations:`, and the values of `sessions`.
  */
-export function completionsAt(text: string, position: Position, rules: readonly RuleMeta[], reportedOn: (line: number) => readonly string[] = () => []): Completion[] {
-  const lines = text.split(/\r?\n/);
-  const lineText = lines[position.line] ?? '';
+export function completionsAt(lines: TextLines, position: Position, rules: readonly RuleMeta[], reportedOn: (line: number) => readonly string[] = () => []): Completion[] {
+  const lineText = lineOf(lines, position.line);
   const before = lineText.slice(0, position.character);
   const { line, character } = position;
 
@@ -99,4 +109,9 @@ export function completionsAt(text: string, position: Position, rules: readonly 
     }));
   }
   return [];
+}
+
+/** The text of `line`, or '' past either end. */
+function lineOf(lines: TextLines, line: number): string {
+  return line >= 0 && line < lines.lineCount ? lines.lineText(line) : '';
 }

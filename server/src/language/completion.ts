@@ -31,7 +31,7 @@ export const completionFeature: Feature = {
       const doc = state.documents.get(params.textDocument.uri);
       if (!doc) return [];
       const reportedOn = (line: number) => findings.filter((f) => f.range?.start.line === line).map((f) => f.ruleId);
-      return completionsAt(doc.getText(), params.position, RULES.map((r) => r.meta), reportedOn).map(toItem);
+      return completionsAt(doc, params.position, RULES.map((r) => r.meta), reportedOn).map(toItem);
     });
   },
 };

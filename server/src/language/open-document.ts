@@ -68,9 +68,14 @@ export class OpenDocument implements TextDocument {
 
   getText(range?: Range): string {
     if (this.whole) return this.whole.getText(range);
+    if (range) return this.slice(this.offsetAt(range.start), this.offsetAt(range.end));
     if (this.pieces.length !== 1) this.pieces = [this.pieces.join('')];
-    const text = this.pieces[0];
-    return range ? text.substring(this.offsetAt(range.start), this.offsetAt(range.end)) : text;
+    return this.pieces[0];
+  }
+
+  /** The text of `line` without its end: read from the pieces, which a range of the text does not join. */
+  lineText(line: number): string {
+    return this.getText(this.getLineRange(line));
   }
 
   positionAt(offset: number): Position {
@@ -244,6 +249,22 @@ export class OpenDocument implements TextDocument {
     if (!inserted && text) pieces.push(text);
     this.pieces = pieces.length > MAX_PIECES ? [pieces.join('')] : pieces;
     this.length += shift;
+  }
+
+  /** The text between two offsets (in either order), as `substring` reads it, from the pieces it spans. */
+  private slice(from: number, to: number): string {
+    const start = Math.max(0, Math.min(from, to, this.length));
+    const end = Math.min(Math.max(from, to, 0), this.length);
+    if (this.pieces.length === 1) return this.pieces[0].substring(start, end);
+    const parts: string[] = [];
+    let at = 0;
+    for (const piece of this.pieces) {
+      const pieceEnd = at + piece.length;
+      if (pieceEnd > start && at < end) parts.push(piece.substring(start - at, end - at));
+      if (pieceEnd >= end) break;
+      at = pieceEnd;
+    }
+    return parts.join('');
   }
 
   /** The line holding `offset`. */
