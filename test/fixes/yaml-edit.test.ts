@@ -7,29 +7,38 @@ import { parseManifest, type ManifestFile, type Resource } from '../../server/sr
 interface Case {
   name: string;
   before: string;
-  edit: (resource: Resource, file: ManifestFile) => TextEdit[] | undefined;
+  /** `at` is where the case's text starts in the file edited. */
+  edit: (resource: Resource, file: ManifestFile, at: number) => TextEdit[] | undefined;
   after: string | undefined;
   /** Which resource of the file to edit. */
   resource?: number;
   uri?: string;
 }
 
+/** A document with no nested mapping, quote or indent of its own, to place a case's text after. */
+const EARLIER = 'apiVersion: v1\nkind: ConfigMap\n---\n';
+
+/** Each case as it is, and (but in JSON) after another document: edits read the text of their own document only. */
 function check(c: Case): void {
-  it(c.name, () => {
-    const uri = c.uri ?? 'file:///edit.yaml';
-    const file = parseManifest(uri, c.before);
-    const edits = c.edit(file.resources[c.resource ?? 0], file);
-    if (c.after === undefined) {
-      assert.equal(edits, undefined, 'no edit is offered');
-      return;
-    }
-    assert.ok(edits, 'an edit is offered');
-    const after = applyEdits(c.before, edits);
-    assert.equal(after, c.after);
-    const reparsed = parseManifest(uri, after);
-    assert.deepEqual(reparsed.documents.map((d) => d.parsed.error?.message).filter(Boolean), [], 'the result parses');
-    assert.ok(reparsed.resources.length >= file.resources.length, 'no resource is lost');
-  });
+  it(c.name, () => checkIn(c, ''));
+  if (!/\.json$/.test(c.uri ?? '')) it(`${c.name} (in a later document)`, () => checkIn(c, c.before.includes('\r\n') ? EARLIER.replace(/\n/g, '\r\n') : EARLIER));
+}
+
+function checkIn(c: Case, earlier: string): void {
+  const uri = c.uri ?? 'file:///edit.yaml';
+  const before = earlier + c.before;
+  const file = parseManifest(uri, before);
+  const edits = c.edit(file.resources[(c.resource ?? 0) + (earlier ? 1 : 0)], file, earlier.length);
+  if (c.after === undefined) {
+    assert.equal(edits, undefined, 'no edit is offered');
+    return;
+  }
+  assert.ok(edits, 'an edit is offered');
+  const after = applyEdits(before, edits);
+  assert.equal(after, earlier + c.after);
+  const reparsed = parseManifest(uri, after);
+  assert.deepEqual(reparsed.documents.map((d) => d.parsed.error?.message).filter(Boolean), [], 'the result parses');
+  assert.ok(reparsed.resources.length >= file.resources.length, 'no resource is lost');
 }
 
 const DEPLOYMENT = `apiVersion: apps/v1
@@ -295,25 +304,25 @@ describe('insertCommentAbove', () => {
     {
       name: 'above a sequence item, at the dash',
       before: POD,
-      edit: (_, file) => insertCommentAbove(file, POD.indexOf('name: b'), 'note'),
+      edit: (_, file, at) => insertCommentAbove(file, at + POD.indexOf('name: b'), 'note'),
       after: POD.replace('    - name: b', '    # note\n    - name: b'),
     },
     {
       name: 'above a key inside a sequence item, at that key',
       before: POD,
-      edit: (_, file) => insertCommentAbove(file, POD.indexOf('image: y'), 'note'),
+      edit: (_, file, at) => insertCommentAbove(file, at + POD.indexOf('image: y'), 'note'),
       after: POD.replace('      image: y', '      # note\n      image: y'),
     },
     {
       name: 'above the first line',
       before: POD,
-      edit: (_, file) => insertCommentAbove(file, 0, 'note'),
+      edit: (_, file, at) => insertCommentAbove(file, at, 'note'),
       after: `# note\n${POD}`,
     },
     {
       name: 'with CRLF',
       before: POD.replace(/\n/g, '\r\n'),
-      edit: (_, file) => insertCommentAbove(file, file.text.indexOf('kind'), 'note'),
+      edit: (_, file, at) => insertCommentAbove(file, file.text.indexOf('kind', at), 'note'),
       after: POD.replace('kind:', '# note\nkind:').replace(/\n/g, '\r\n'),
     },
   ];

@@ -11,21 +11,39 @@ export interface YamlStyle {
 
 const styles = new WeakMap<ManifestFile, YamlStyle>();
 
-/** The file's own way of writing YAML, so that what a fix writes looks like what is already there. */
+/**
+ * How much of a file's start tells its style (1,000 to 2,000 lines), read from its documents: each version
+ * of a file edited a keystroke ago reads it again, and on the 106k-line file joining its text and reading it
+ * all cost 6 ms of the first quick fix written (a lightbulb's), this 0.7 ms.
+ */
+const LEADING_CHARACTERS = 50_000;
+
+/** The file's own way of writing YAML (as its start writes it), so that what a fix writes looks like what is already there. */
 export function styleOf(file: ManifestFile): YamlStyle {
   let style = styles.get(file);
   if (!style) {
-    style = detect(file.text);
+    style = detect(leadingText(file));
     styles.set(file, style);
   }
   return style;
+}
+
+function leadingText(file: ManifestFile): string {
+  const texts: string[] = [];
+  let length = 0;
+  for (const document of file.documents) {
+    if (length >= LEADING_CHARACTERS) break;
+    texts.push(document.text.slice(0, LEADING_CHARACTERS - length));
+    length += texts[texts.length - 1].length;
+  }
+  return texts.join('');
 }
 
 function detect(text: string): YamlStyle {
   const indents = new Map<number, number>();
   let seqIndented = 0;
   let seqIndentless = 0;
-  const lines = text.split('\n', 4000);
+  const lines = text.split('\n');
   for (let i = 1; i < lines.length; i++) {
     const previous = lines[i - 1];
     const line = lines[i];
