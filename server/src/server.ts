@@ -22,6 +22,7 @@ import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inve
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
 import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
+import { factOf } from './manifest/facts';
 import { parseManifestInSteps } from './manifest/parse';
 import { containsPosition, type Range } from './manifest/text';
 import { analyzeFile } from './rules/engine';
@@ -325,12 +326,24 @@ async function wholeFileFix(doc: OpenDocument, title: string, kind: string, rule
   return edit && { title, kind, edit };
 }
 
-/** The finding each diagnostic was published for, found by rule and range (a request may carry thousands). */
+/**
+ * The finding each diagnostic was published for, found by rule and range (a request may carry thousands).
+ * Indexed once per version's findings: a lightbulb asks on every cursor move, and indexing the 3,600 findings
+ * of the 106k-line file took 2.4 ms.
+ */
 function findingsByDiagnostic(findings: readonly Finding[]): (diagnostic: Diagnostic) => Finding | undefined {
-  const key = (code: unknown, { start, end }: Range) => `${code}|${start.line}:${start.character}|${end.line}:${end.character}`;
-  const byKey = new Map<string, Finding>();
-  for (const finding of findings) if (finding.range && !byKey.has(key(finding.ruleId, finding.range))) byKey.set(key(finding.ruleId, finding.range), finding);
-  return (diagnostic) => byKey.get(key(diagnostic.code, diagnostic.range));
+  const byKey = factOf(findingIndexes, findings, () => {
+    const index = new Map<string, Finding>();
+    for (const finding of findings) if (finding.range && !index.has(findingKey(finding.ruleId, finding.range))) index.set(findingKey(finding.ruleId, finding.range), finding);
+    return index;
+  });
+  return (diagnostic) => byKey.get(findingKey(diagnostic.code, diagnostic.range));
+}
+
+const findingIndexes = new WeakMap<object, Map<string, Finding>>();
+
+function findingKey(code: unknown, { start, end }: Range): string {
+  return `${code}|${start.line}:${start.character}|${end.line}:${end.character}`;
 }
 
 /** What an action without its edit carries to have it computed when picked: one rule's fixes, or (no rule) all. */
