@@ -45,8 +45,13 @@ export async function startServer(name: ServerName, node = process.execPath): Pr
     processId: process.pid,
     rootUri: null,
     capabilities: {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false } },
-      textDocument: { synchronization: { didSave: true }, publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true } },
+      // As VS Code declares them: code actions' edits are resolved when picked, edits name the version they are for.
+      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false }, workspaceEdit: { documentChanges: true } },
+      textDocument: {
+        synchronization: { didSave: true },
+        publishDiagnostics: { relatedInformation: true, versionSupport: true },
+        codeAction: { isPreferredSupport: true, resolveSupport: { properties: ['edit'] }, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } } },
+      },
     },
     initializationOptions: name === 'ours' ? { settings: { cluster: 'off' } } : undefined,
   });

@@ -3,7 +3,9 @@
 // install.yaml from ../shared/corpus (skipped when absent). Per file and server: initialize,
 // didOpen → diagnostics (a fresh server each round), then in one session 30 keystrokes → diagnostics
 // (p50, p95) and when each answer starts arriving (the server's part), server CPU per keystroke
-// (/proc/<pid>/stat), peak RSS (VmHWM); on argo-cd also after 30 keystrokes inside its largest CRD.
+// (/proc/<pid>/stat), peak RSS (VmHWM); on argo-cd also after 30 keystrokes inside its largest CRD. Then
+// 10 more keystrokes, each followed by what an editor asks besides diagnostics: completion at the cursor,
+// the lightbulb on the Deployment's replicas line (with the server's own diagnostics there), code lenses.
 // Run: npx tsx bench/servers.bench.ts   (or npm run bench)
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { corpusDir, cpuMs, median, peakRssBytes, percentile, report, startServer
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 30);
+const ASKED_KEYSTROKES = 10;
 const SERVERS: ServerName[] = ['ours', 'yaml-ls'];
 
 interface Input {
@@ -33,11 +36,22 @@ interface Typing {
   peakRssBytes: number;
 }
 
+/** One kind of request an editor sends while one types: its latency over the keystrokes, and its answer's size. */
+interface Asked {
+  p50Ms: number;
+  p95Ms: number;
+  bytes: number;
+}
+
+const EDITOR_REQUESTS = ['completion', 'lightbulb', 'codeLens'] as const;
+type EditorRequests = Record<(typeof EDITOR_REQUESTS)[number], Asked>;
+
 interface Session {
   initializeMs: number;
   openMs: number;
   typing?: Typing;
   crdTyping?: Typing;
+  editor?: EditorRequests;
 }
 
 function inputs(): Input[] {
@@ -89,6 +103,51 @@ async function type(started: Awaited<ReturnType<typeof startServer>>, uri: strin
   };
 }
 
+/**
+ * Types `count` more characters (keystrokes `from` on) and after each one's diagnostics asks what an editor
+ * asks: completion where the cursor is, the lightbulb (an automatic code action) on the replicas line of the
+ * Deployment typed into (its kind line when it has none) with the server's diagnostics there, and the file's
+ * code lenses. One at a time, each timed until its answer is read.
+ */
+async function askAsAnEditor(started: Awaited<ReturnType<typeof startServer>>, uri: string, keystrokes: Keystrokes, from: number, count: number): Promise<EditorRequests> {
+  const { client } = started;
+  const times: Record<keyof EditorRequests, number[]> = { completion: [], lightbulb: [], codeLens: [] };
+  const bytes: Record<keyof EditorRequests, number> = { completion: 0, lightbulb: 0, codeLens: 0 };
+  const timed = async (request: keyof EditorRequests, method: string, params: unknown) => {
+    const start = performance.now();
+    const answer = await client.request(method, params);
+    times[request].push(performance.now() - start);
+    bytes[request] = JSON.stringify(answer ?? null).length;
+  };
+  let bulbLine: number | undefined;
+  for (let k = from; k < from + count; k++) {
+    const { range, newText } = keystrokes.edit(() => client.textOf(uri), k);
+    bulbLine ??= lightbulbLine(client.textOf(uri), range.start.line);
+    const diagnostics = await client.nextDiagnostics(uri, await client.edit(uri, range, newText), 120_000);
+    const cursor = { line: range.start.line, character: range.start.character + newText.length };
+    await timed('completion', 'textDocument/completion', { textDocument: { uri }, position: cursor, context: { triggerKind: 1 } });
+    const bulb = { start: { line: bulbLine, character: 4 }, end: { line: bulbLine, character: 4 } };
+    const there = diagnostics.filter((d) => d.range.start.line <= bulbLine! && d.range.end.line >= bulbLine!);
+    await timed('lightbulb', 'textDocument/codeAction', { textDocument: { uri }, range: bulb, context: { diagnostics: there, triggerKind: 2 } });
+    await timed('codeLens', 'textDocument/codeLens', { textDocument: { uri } });
+  }
+  const asked = (request: keyof EditorRequests): Asked => ({ p50Ms: percentile(times[request], 50), p95Ms: percentile(times[request], 95), bytes: bytes[request] });
+  return { completion: asked('completion'), lightbulb: asked('lightbulb'), codeLens: asked('codeLens') };
+}
+
+/** The replicas line of the document holding `line`, or its kind line. */
+function lightbulbLine(text: string, line: number): number {
+  const lines = text.split('\n');
+  let start = line;
+  while (start > 0 && !lines[start].startsWith('---')) start--;
+  let end = line;
+  while (end + 1 < lines.length && !lines[end + 1].startsWith('---')) end++;
+  const inDocument = lines.slice(start, end + 1);
+  const at = (pattern: RegExp) => inDocument.findIndex((l) => pattern.test(l));
+  const replicas = at(/^\s+replicas:/);
+  return start + (replicas >= 0 ? replicas : Math.max(0, at(/^kind:/)));
+}
+
 async function session(server: ServerName, input: Input, path: string, withTyping: boolean): Promise<Session> {
   const started = await startServer(server);
   const uri = pathToFileURL(path).toString();
@@ -100,6 +159,7 @@ async function session(server: ServerName, input: Input, path: string, withTypin
     const result: Session = { initializeMs: started.initializeMs, openMs: performance.now() - start };
     if (withTyping) {
       result.typing = await type(started, uri, intoDeploymentName(input.text), KEYSTROKES);
+      result.editor = await askAsAnEditor(started, uri, intoDeploymentName(input.text), KEYSTROKES, ASKED_KEYSTROKES);
       const crd = intoLargestCrd(started.client.textOf(uri));
       if (crd) result.crdTyping = await type(started, uri, crd, KEYSTROKES);
     }
@@ -110,6 +170,7 @@ async function session(server: ServerName, input: Input, path: string, withTypin
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const kb = (bytes: number) => (bytes < 1e3 ? `${bytes} B` : `${(bytes / 1e3).toFixed(0)} kB`);
 const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 const ratio = (a: number, b: number) => a / b;
 
@@ -150,6 +211,12 @@ function printFile(input: Input, sessions: Record<ServerName, Session[]>): void 
       const cold = label ? ['', ''] : [ms(median(list.map((s) => s.initializeMs))), ms(median(list.map((s) => s.openMs)))];
       console.log(`${(server + label).padEnd(14).slice(0, 14)} ${cold[0].padStart(8)} ${cold[1].padStart(9)} ${ms(typing.p50Ms).padStart(9)} ${ms(typing.p95Ms).padStart(9)} ${`${ms(typing.answerStartsP50Ms)} / ${ms(typing.answerStartsP95Ms)}`.padStart(19)} ${ms(typing.cpuMsPerKeystroke).padStart(9)} ${mb(typing.peakRssBytes).padStart(9)}`);
     }
+  }
+  console.log(`after each of ${ASKED_KEYSTROKES} more keystrokes, what an editor asks (p50 / p95, answer size):`);
+  console.log(`${'server'.padEnd(14)} ${EDITOR_REQUESTS.map((r) => r.padStart(26)).join(' ')}`);
+  for (const server of SERVERS) {
+    const editor = sessions[server].find((s) => s.editor)?.editor;
+    if (editor) console.log(`${server.padEnd(14)} ${EDITOR_REQUESTS.map((r) => `${ms(editor[r].p50Ms)} / ${ms(editor[r].p95Ms)}, ${kb(editor[r].bytes)}`.padStart(26)).join(' ')}`);
   }
 }
 
