@@ -107,6 +107,24 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.match(text, /replicas: 2/);
   });
 
+  it('answers a request carrying every diagnostic of a file as it answers each one asked alone', async () => {
+    const u = uri('many.yaml');
+    const text = ['a', 'b', 'c', 'd', 'e'].map((name) => manifests.deployment({ name, spec: '  replicas: 1\n' })).join('---\n');
+    await client.open(u, text);
+    const diagnostics = (await client.diagnostics(u, has('single-replica'))).filter((d) => d.source === 'kube-resilience');
+    assert.ok(diagnostics.length > 8, `more diagnostics than are looked for one by one: ${diagnostics.length}`);
+    const whole = { start: { line: 0, character: 0 }, end: { line: text.split('\n').length, character: 0 } };
+    const titles = (actions: Parameters<typeof isAction>[0][] | null) => (actions ?? []).filter(isAction).map((a) => `${a.title} @ ${JSON.stringify(a.diagnostics?.[0]?.range)}`);
+    const together = titles(await client.codeActions(u, whole, diagnostics, ['quickfix']));
+    const alone: string[] = [];
+    for (const d of diagnostics) alone.push(...titles(await client.codeActions(u, whole, [d], ['quickfix'])));
+    // "Fix all <rule> findings" comes once per rule in a request, with the first of its diagnostics.
+    const own = (list: string[]) => new Set(list.filter((t) => !t.startsWith('Fix all ')));
+    assert.deepEqual(own(together), own(alone));
+    assert.equal(together.filter((t) => t.startsWith('Run 2 replicas')).length, 5, 'each Deployment its own fix');
+    assert.equal(together.filter((t) => t.startsWith('Fix all single-replica')).length, 1);
+  });
+
   it('offers an unsafe fix with what it changes, never as the preferred one, and leaves it out of the fix-all', async () => {
     const u = uri('unsafe.yaml');
     const text = manifests.deployment({ name: 'store', spec: '  replicas: 1\n' }).replace('image: nginx:1.27', 'image: postgres:16');
