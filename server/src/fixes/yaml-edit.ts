@@ -72,8 +72,9 @@ class DocumentText {
   }
 }
 
+/** The text of the resource's document (edits are made only to resources with one: see fileOf). */
 function textOf(resource: Resource): DocumentText {
-  return new DocumentText(resource.document!);
+  return new DocumentText(resource.document ?? { offset: 0, text: resource.file?.text ?? '' });
 }
 
 /**

@@ -77,9 +77,14 @@ async function codeLenses(state: ServerState, uri: string): Promise<CodeLens[]> 
 function resolveCodeLens(lens: unknown): CodeLens {
   const { range, data } = (lens ?? {}) as { range?: unknown; data?: unknown };
   const checkedRange = validateRange(range);
+  if (!checkedRange.ok) throw notOurLens(checkedRange.error);
   const args = validateSimulateWorkloadArgs(data);
-  if (!checkedRange.ok || !args.ok) throw new ResponseError(ErrorCodes.InvalidParams, `not a lens of this server: ${!checkedRange.ok ? checkedRange.error : !args.ok ? args.error : ''}`);
+  if (!args.ok) throw notOurLens(args.error);
   return { range: checkedRange.value, command: { title: 'What if the control plane dies?', command: SIMULATE_WORKLOAD_COMMAND, arguments: [args.value] } };
+}
+
+function notOurLens(why: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidParams, `not a lens of this server: ${why}`);
 }
 
 /** Where the workspace states the resource a finding is about, and the finding's range there when the rule fires. */
