@@ -93,4 +93,38 @@ describe('Validation', () => {
       assert.notEqual(inventory.getFile(URI), fixed);
     });
   });
+
+  describe('a request for the findings of a document whose validation waits (typing has not paused)', () => {
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 400));
+
+    it('runs that validation for it, once: the document is not analysed again when the wait would have ended', async () => {
+      const { validation, inventory, type } = validationOf(deployment(1));
+      await validation.findings(URI);
+      let parsesPut = 0;
+      const setFile = inventory.setFile.bind(inventory);
+      inventory.setFile = (file) => (parsesPut++, setFile(file));
+      type(deployment(3));
+      validation.schedule(URI);
+      const findings = await validation.findings(URI);
+      assert.ok(!findings.some((f) => f.ruleId === 'single-replica'), 'the findings of what was typed');
+      await settled();
+      assert.equal(parsesPut, 1);
+    });
+
+    it('lets other work through while a large edit is validated in slices, and answers once it ends', async () => {
+      const many = (replicas: number) => Array.from({ length: 1_100 }, (_, i) => deployment(replicas).replace('name: web', `name: web-${i}`)).join('---\n');
+      assert.ok(many(1).length > 256 * 1024, 'past the size validated in slices');
+      const { validation, type } = validationOf(many(1));
+      await validation.findings(URI);
+      type(many(3));
+      validation.schedule(URI);
+      const order: string[] = [];
+      const answered = validation.findings(URI).then((findings) => (order.push('findings'), findings));
+      setImmediate(() => order.push('other work'));
+      const findings = await answered;
+      assert.deepEqual(order, ['other work', 'findings']);
+      assert.ok(!findings.some((f) => f.ruleId === 'single-replica'), 'the findings of the edit');
+      await settled();
+    });
+  });
 });

@@ -105,8 +105,23 @@ export class Validation {
    * document never run at once.
    */
   async findings(uri: string): Promise<Finding[]> {
+    this.validatePendingNow(uri);
     for (let job = this.jobs.get(uri); job; job = this.jobs.get(uri)) await job.ended;
     return this.findingsFor(uri);
+  }
+
+  /**
+   * A validation of the document waiting for typing to pause, or for other documents' turn, runs now, in
+   * slices when it is long work: computed at once for the request instead, the findings of a paste over the
+   * 106k-line file held every other request up for 0.7–0.9 s, and the validation then did it all again.
+   */
+  private validatePendingNow(uri: string): void {
+    const waiting = this.timers.get(uri);
+    if (waiting) {
+      waiting.cancel();
+      this.timers.delete(uri);
+      this.validate(uri, true, true);
+    } else if (this.others.delete(uri)) this.validate(uri, false);
   }
 
   /** The current findings of a document no validation in slices is running for. */
