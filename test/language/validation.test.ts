@@ -30,8 +30,9 @@ function validationOf(text: string) {
   const doc = openDocuments.create(URI, 'yaml', 1, text);
   const inventory = new Inventory();
   const documents = { get: (uri: string) => (uri === URI ? doc : undefined), all: () => [doc] } as unknown as TextDocuments<OpenDocument>;
+  let published = 0;
   const host: ValidationHost = {
-    connection: { sendDiagnostics: async () => undefined } as unknown as Connection,
+    connection: { sendDiagnostics: async () => void published++ } as unknown as Connection,
     documents,
     inventory,
     enabled: () => true,
@@ -44,7 +45,7 @@ function validationOf(text: string) {
   };
   const validation = new Validation(host);
   const type = (next: string) => openDocuments.update(doc, [{ text: next }], doc.version + 1);
-  return { validation, inventory, type };
+  return { validation, inventory, type, published: () => published };
 }
 
 /** An open document with one replica, validated, then Fix all's parse of it with two handed over. */
@@ -95,7 +96,6 @@ describe('Validation', () => {
   });
 
   describe('a request for the findings of a document whose validation waits (typing has not paused)', () => {
-    const settled = () => new Promise((resolve) => setTimeout(resolve, 400));
 
     it('runs that validation for it, once: the document is not analysed again when the wait would have ended', async () => {
       const { validation, inventory, type } = validationOf(deployment(1));
@@ -112,19 +112,48 @@ describe('Validation', () => {
     });
 
     it('lets other work through while a large edit is validated in slices, and answers once it ends', async () => {
-      const many = (replicas: number) => Array.from({ length: 1_100 }, (_, i) => deployment(replicas).replace('name: web', `name: web-${i}`)).join('---\n');
       assert.ok(many(1).length > 256 * 1024, 'past the size validated in slices');
       const { validation, type } = validationOf(many(1));
       await validation.findings(URI);
       type(many(3));
       validation.schedule(URI);
-      const order: string[] = [];
-      const answered = validation.findings(URI).then((findings) => (order.push('findings'), findings));
-      setImmediate(() => order.push('other work'));
-      const findings = await answered;
+      const { order, findings } = await askedBesideOtherWork(validation);
       assert.deepEqual(order, ['other work', 'findings']);
       assert.ok(!findings.some((f) => f.ruleId === 'single-replica'), 'the findings of the edit');
       await settled();
     });
   });
+
+  describe('a request for the findings of a large edit no validation waits for (validated on save)', () => {
+    it('computes them in slices, letting other work through, and sends nothing until a validation is asked', async () => {
+      const { validation, type, published } = validationOf(many(1));
+      await validation.findings(URI);
+      type(many(3));
+      const { order, findings } = await askedBesideOtherWork(validation);
+      assert.deepEqual(order, ['other work', 'findings']);
+      assert.ok(!findings.some((f) => f.ruleId === 'single-replica'), 'the findings of the edit');
+      assert.equal(published(), 0, 'nothing is sent for a request');
+      validation.schedule(URI, 0);
+      await settled();
+      assert.equal(published(), 1, 'the validation on save sends them');
+    });
+  });
 });
+
+function settled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 400));
+}
+
+/** 1,100 Deployments of `replicas`, past the size validated in slices. */
+function many(replicas: number): string {
+  return Array.from({ length: 1_100 }, (_, i) => deployment(replicas).replace('name: web', `name: web-${i}`)).join('---\n');
+}
+
+/** The document's findings asked for, with other work scheduled right after the request: which came first. */
+async function askedBesideOtherWork(validation: Validation) {
+  const order: string[] = [];
+  const answered = validation.findings(URI).then((findings) => (order.push('findings'), findings));
+  setImmediate(() => order.push('other work'));
+  const findings = await answered;
+  return { order, findings };
+}

@@ -47,6 +47,8 @@ interface Job {
   work: SlicedWork<Finding[]>;
   /** Its diagnostics are sent even if unchanged (the client waits for this version). */
   own: boolean;
+  /** Computed for a request, with no validation asked: its findings are sent only if one is asked for this version meanwhile. */
+  quiet?: boolean;
   /** Validations asked for while it ran (a newer version, or another document changed): run once after it. */
   after?: { own: boolean; typed: boolean };
   /** Resolves once it has ended (done, failed or given up). */
@@ -106,8 +108,19 @@ export class Validation {
    */
   async findings(uri: string): Promise<Finding[]> {
     this.validatePendingNow(uri);
+    if (!this.jobs.has(uri)) this.computeInSlicesIfLong(uri);
     for (let job = this.jobs.get(uri); job; job = this.jobs.get(uri)) await job.ended;
     return this.findingsFor(uri);
+  }
+
+  /**
+   * Findings no validation is waiting to compute (validated on save, the document edited since) are computed
+   * for the request in slices when that is long work, and sent only if a validation asks for them meanwhile.
+   */
+  private computeInSlicesIfLong(uri: string): void {
+    const doc = this.host.documents.get(uri);
+    if (!doc || !this.host.enabled() || !this.host.isManifest(uri) || this.cache.get(uri)?.version === doc.version) return;
+    if (this.isLongWork(doc)) this.startInSlices(uri, doc, { own: false, typed: false, quiet: true });
   }
 
   /**
@@ -240,7 +253,13 @@ export class Validation {
     this.cache.delete(uri);
     const started = performance.now();
     if (!this.isLongWork(doc)) return this.validated(uri, doc.version, own, typed, started, this.findingsFor(uri));
-    const job: Job = { version: doc.version, work: new SlicedWork(this.findingsInSteps(uri, doc)), own };
+    this.startInSlices(uri, doc, { own, typed });
+  }
+
+  /** The document's findings computed in slices, as its job: validations asked meanwhile wait for it (see validateNow). */
+  private startInSlices(uri: string, doc: OpenDocument, { own, typed, quiet }: { own: boolean; typed: boolean; quiet?: boolean }): void {
+    const started = performance.now();
+    const job: Job = { version: doc.version, work: new SlicedWork(this.findingsInSteps(uri, doc)), own, quiet };
     this.jobs.set(uri, job);
     const ended = () => {
       this.jobs.delete(uri);
@@ -249,7 +268,7 @@ export class Validation {
     job.ended = inSlices(job.work, () => this.jobs.get(uri) === job, () => this.host.worked())
       .then((outcome) => {
         if (!outcome) return;
-        if (this.host.documents.get(uri)?.version === job.version) this.validated(uri, job.version, job.own, typed, started, outcome.value);
+        if (this.host.documents.get(uri)?.version === job.version && (!job.quiet || job.own)) this.validated(uri, job.version, job.own, typed, started, outcome.value);
         ended();
       })
       .catch((error: unknown) => {
