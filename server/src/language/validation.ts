@@ -130,11 +130,8 @@ export class Validation {
    */
   private validatePendingNow(uri: string): void {
     const waiting = this.timers.get(uri);
-    if (waiting) {
-      waiting.cancel();
-      this.timers.delete(uri);
-      this.validate(uri, true, true);
-    } else if (this.others.delete(uri)) this.validate(uri, false);
+    if (waiting) waiting.now();
+    else if (this.others.delete(uri)) this.validate(uri, false);
   }
 
   /** The current findings of a document no validation in slices is running for. */
@@ -386,6 +383,8 @@ export class Validation {
 
 interface Scheduled {
   cancel(): void;
+  /** Runs the work now instead of when due. */
+  now(): void;
 }
 
 /**
@@ -406,10 +405,15 @@ function after(delay: number, work: () => void): Scheduled {
   };
   if (delay > 0) timer = setTimeout(soon, delay);
   else soon();
+  const cancel = () => {
+    clearTimeout(timer);
+    clearImmediate(immediate);
+  };
   return {
-    cancel: () => {
-      clearTimeout(timer);
-      clearImmediate(immediate);
+    cancel,
+    now: () => {
+      cancel();
+      work();
     },
   };
 }
