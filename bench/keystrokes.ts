@@ -57,3 +57,18 @@ export function intoLargestCrd(text: string): Keystrokes | undefined {
   const lines = largest.text.split('\n').length;
   return typingAtEndOf(lineAt(text, largest.offset + chosen.index!), `a ${descriptions.length ? 'description' : 'type: string'} inside the largest CRD (${lines} lines)`);
 }
+
+/** Where a lightbulb is asked in the YAML document holding `line`: its `replicas:` line, else its `kind:` line. */
+export function lightbulbLine(text: string, line: number): number {
+  let first = 0;
+  for (const document of splitDocuments(text)) {
+    // Its lines: as many as its line breaks, and one more for the last document when it has none at its end.
+    const lines = lineAt(document.text, document.text.length) + (document.text.endsWith('\n') ? 0 : 1);
+    if (line < first + lines) {
+      const at = /^\s+replicas:/m.exec(document.text) ?? /^kind:/m.exec(document.text);
+      return first + (at ? lineAt(document.text, at.index) : 0);
+    }
+    first += lines;
+  }
+  return line;
+}

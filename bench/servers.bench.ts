@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateManifests } from './generate';
-import { intoDeploymentName, intoLargestCrd, type Keystrokes } from './keystrokes';
+import { intoDeploymentName, intoLargestCrd, lightbulbLine, type Keystrokes } from './keystrokes';
 import { publishStarts } from './publish-starts';
 import { corpusDir, cpuMs, median, peakRssBytes, percentile, report, startServer, stopServer, type ServerName } from './peer';
 
@@ -133,19 +133,6 @@ async function askAsAnEditor(started: Awaited<ReturnType<typeof startServer>>, u
   }
   const asked = (request: keyof EditorRequests): Asked => ({ p50Ms: percentile(times[request], 50), p95Ms: percentile(times[request], 95), bytes: bytes[request] });
   return { completion: asked('completion'), lightbulb: asked('lightbulb'), codeLens: asked('codeLens') };
-}
-
-/** The replicas line of the document holding `line`, or its kind line. */
-function lightbulbLine(text: string, line: number): number {
-  const lines = text.split('\n');
-  let start = line;
-  while (start > 0 && !lines[start].startsWith('---')) start--;
-  let end = line;
-  while (end + 1 < lines.length && !lines[end + 1].startsWith('---')) end++;
-  const inDocument = lines.slice(start, end + 1);
-  const at = (pattern: RegExp) => inDocument.findIndex((l) => pattern.test(l));
-  const replicas = at(/^\s+replicas:/);
-  return start + (replicas >= 0 ? replicas : Math.max(0, at(/^kind:/)));
 }
 
 async function session(server: ServerName, input: Input, path: string, withTyping: boolean): Promise<Session> {
