@@ -109,7 +109,9 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
 
   it('answers a request carrying every diagnostic of a file as it answers each one asked alone', async () => {
     const u = uri('many.yaml');
-    const text = ['a', 'b', 'c', 'd', 'e'].map((name) => manifests.deployment({ name, spec: '  replicas: 1\n' })).join('---\n');
+    // And two findings of one rule on one line, told apart by their ranges (each container's limit is its own fix).
+    const twoOnOneLine = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: two\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: two}}\n  template:\n    metadata: {labels: {app: two}}\n    spec:\n      containers: [{name: a, image: x, resources: {limits: {memory: 1Gi}}}, {name: b, image: y, resources: {limits: {memory: 2Gi}}}]\n`;
+    const text = [...['a', 'b', 'c', 'd', 'e'].map((name) => manifests.deployment({ name, spec: '  replicas: 1\n' })), twoOnOneLine].join('---\n');
     await client.open(u, text);
     const diagnostics = (await client.diagnostics(u, has('single-replica'))).filter((d) => d.source === 'kube-resilience');
     assert.ok(diagnostics.length > 8, `more diagnostics than are looked for one by one: ${diagnostics.length}`);
@@ -123,6 +125,7 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     assert.deepEqual(own(together), own(alone));
     assert.equal(together.filter((t) => t.startsWith('Run 2 replicas')).length, 5, 'each Deployment its own fix');
     assert.equal(together.filter((t) => t.startsWith('Fix all single-replica')).length, 1);
+    assert.deepEqual(together.filter((t) => t.startsWith('Request the limit')).map((t) => t.split(' @ ')[0]).sort(), ['Request the limit (1Gi)', 'Request the limit (2Gi)']);
   });
 
   it('offers an unsafe fix with what it changes, never as the preferred one, and leaves it out of the fix-all', async () => {
