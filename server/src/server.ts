@@ -18,7 +18,7 @@ import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
 import { Inventory } from './inventory/inventory';
-import { findManifestFiles, MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
+import { MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
 import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
@@ -39,6 +39,7 @@ import { describeError, keepServingOnUncaught, withCheckedDocumentSync } from '.
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
+import { WorkspaceScan } from './language/workspace-scan';
 import type { Steps } from './steps';
 
 allocateInYoungGeneration();
@@ -58,6 +59,8 @@ let pullConfiguration = false;
 let resolvesEdits = false;
 /** The client takes edits of one version of a document, and refuses them once the document has changed. */
 let versionedEdits = false;
+/** The client tells when workspace folders are added or removed. */
+let foldersChange = false;
 
 /** What feature modules (language/*.ts) share with this file. */
 const state: ServerState = {
@@ -94,11 +97,13 @@ connection.onInitialize((params): InitializeResult => {
   resolvesEdits = !!params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit');
   versionedEdits = !!params.capabilities.workspace?.workspaceEdit?.documentChanges;
   roots = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : []);
+  foldersChange = !!params.capabilities.workspace?.workspaceFolders;
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND], resolveProvider: true },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },
@@ -111,8 +116,18 @@ connection.onInitialized(async () => {
     await refreshPulledSettings();
   }
   settingsChanged();
-  scanWorkspace();
+  if (foldersChange) connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => foldersChanged(added.map((f) => f.uri), removed.map((f) => f.uri)));
+  scan.add(roots);
 });
+
+/** Workspace folders added or removed: the added ones are read, the removed ones' files leave the analysis. */
+function foldersChanged(added: string[], removed: string[]): void {
+  roots = roots.filter((root) => !removed.includes(root)).concat(added.filter((root) => !roots.includes(root)));
+  scan.remove(removed);
+  scan.add(added);
+  void editorUnits()?.foldersChanged();
+  revalidateOpen();
+}
 
 function settingsChanged(): void {
   for (const feature of FEATURES) feature.settingsChanged?.(state);
@@ -135,36 +150,6 @@ connection.onDidChangeConfiguration(async (change) => {
   validation.reset();
   revalidateOpen();
 });
-
-/**
- * Reads every manifest below the workspace folders in slices (see inSlices), so requests stay answered: a
- * large file is parsed a YAML document at a time, where reading 25 files at once held the server up for
- * as long as the largest of them took.
- */
-function scanWorkspace(): void {
-  const paths = roots.filter((r) => r.startsWith('file:')).flatMap((r) => findManifestFiles(fileURLToPath(r), 5000));
-  inSlices(new SlicedWork(workspaceFiles(paths)), () => true, () => idleCollection.worked())
-    .then(() => revalidateOpen())
-    .catch((error: unknown) => logError(`workspace scan: ${describeError(error)}`));
-}
-
-/** Puts each manifest file into the inventory, but those open in the editor, which stand for themselves. */
-function* workspaceFiles(paths: readonly string[]): Steps<void> {
-  for (const path of paths) {
-    const uri = pathToFileURL(path).toString();
-    if (openDocumentAt(uri)) continue;
-    try {
-      const file = yield* parseManifestInSteps(uri, readManifestFile(path).text);
-      // Opened while it was parsed: the document is what the inventory holds.
-      if (openDocumentAt(uri)) continue;
-      inventory.setFile(file);
-      if (file.clusterSnapshot) connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
-    } catch {
-      // Unreadable files are simply not part of the workspace view.
-    }
-    yield;
-  }
-}
 
 /**
  * The key of a file read from disk. Editors may spell the same path another way (VS Code writes
@@ -203,6 +188,14 @@ const validation = new Validation({
   isManifest: isManifestUri,
   diskUri,
   docsHref: ruleDocsHref,
+  worked: () => idleCollection.worked(),
+});
+
+const scan = new WorkspaceScan({
+  connection,
+  inventory,
+  isOpen: (disk) => !!openDocumentAt(disk),
+  scanned: () => revalidateOpen(),
   worked: () => idleCollection.worked(),
 });
 

@@ -6,7 +6,7 @@ import { fixFile, preferredFix } from '../../server/src/fixes/apply';
 import { applyEdits } from '../../server/src/fixes/edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
-import { parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
+import { mayHoldResources, parseManifest, type ManifestFile } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { RULES } from '../../server/src/rules/index';
 import { HEADLINE_LIMIT, headlineLength, splitMessage } from '../../server/src/rules/message-parts';
@@ -59,6 +59,13 @@ describe('the corpus of real manifests', { skip: existsSync(CORPUS) ? false : `n
     t.diagnostic(`${files} files, ${[...perRule.values()].reduce((a, b) => a + b, 0)} findings`);
     for (const [ruleId, count] of [...perRule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) t.diagnostic(`${String(count).padStart(5)}  ${ruleId}`);
     assert.ok(files > 0);
+  });
+
+  it('a file the workspace scan leaves unparsed (mayHoldResources) holds no resource when parsed', () => {
+    const ruledOut = projects.flatMap((p) => p.files).filter((file) => !mayHoldResources(file.uri, file.text));
+    assert.deepEqual(ruledOut.filter((file) => file.resources.length > 0).map((file) => relative(CORPUS, file.uri)), []);
+    // Some are: the corpus has workflows, values files and JSON schemas beside its manifests.
+    assert.ok(ruledOut.length > 0);
   });
 
   it(`every message opens with a sentence of at most ${HEADLINE_LIMIT} characters (a long name counted as 12)`, () => {

@@ -52,6 +52,14 @@ describe('takeFileFromDisk', () => {
     assert.deepEqual(inventory.resources(), []);
   });
 
+  it('holds nothing for a file on disk that cannot hold a resource (a package-lock.json rewritten), without parsing it', () => {
+    const lock = 'file:///w/package-lock.json';
+    const inventory = withOpen(lock, '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "was"}}');
+    assert.equal(takeFileFromDisk(inventory, lock, lock, () => '{"name": "app", "packages": {"node_modules/kind-of": {"version": "6.0.3"}}}'), true);
+    assert.equal(inventory.getFile(lock), undefined);
+    assert.deepEqual(inventory.resources(), []);
+  });
+
   it('puts the file on disk under its own key when the editor spelled the URI another way', () => {
     const editorUri = 'file:///w/a%2Bb/app.yaml';
     const disk = 'file:///w/a+b/app.yaml';

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { decodeManifest, encodeManifest, findManifestFiles } from '../../server/src/inventory/manifest-files';
+import { execFileSync } from 'node:child_process';
+import { decodeManifest, encodeManifest, findManifestFiles, manifestFilesInSteps } from '../../server/src/inventory/manifest-files';
 
 describe('findManifestFiles', () => {
   let dir: string;
@@ -34,6 +35,28 @@ describe('findManifestFiles', () => {
     } finally {
       rmSync(looped, { recursive: true, force: true });
     }
+  });
+
+  it('lists only regular files: a FIFO or a link to a device named *.yaml is never read', () => {
+    const odd = mkdtempSync(join(tmpdir(), 'kr-odd-'));
+    try {
+      execFileSync('mkfifo', [join(odd, 'pipe.yaml')]);
+      symlinkSync('/dev/zero', join(odd, 'zero.yaml'));
+      writeFileSync(join(odd, 'real.yaml'), 'kind: x\n');
+      assert.deepEqual(findManifestFiles(odd).map((p) => relative(odd, p)), ['real.yaml']);
+    } finally {
+      rmSync(odd, { recursive: true, force: true });
+    }
+  });
+
+  it('in steps, pauses after each entry of a folder, and lists what findManifestFiles lists', () => {
+    const steps = manifestFilesInSteps(dir);
+    let pauses = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) pauses++;
+    // 11 files and the folders holding them, each entry looked at once.
+    assert.ok(pauses >= 11, `${pauses} pauses`);
+    assert.deepEqual(next.value, findManifestFiles(dir));
   });
 
   it('stops at the limit', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { documentAt, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
+import { documentAt, mayHoldResources, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
 import type { TextChange } from '../../server/src/manifest/text';
 import { collectGarbage } from '../collect-garbage';
 
@@ -297,4 +297,22 @@ describe('resourceFromObject', () => {
     assert.equal(resourceFromObject({ apiVersion: 'kubeadm.k8s.io/v1beta4', kind: 'ClusterConfiguration', clusterName: 'prod' })!.name, 'prod');
     assert.equal(resourceFromObject({ apiVersion: 'v1', kind: 'Pod', metadata: {}, name: 'not-this' })!.name, null);
   });
+});
+
+describe('mayHoldResources', () => {
+  const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n';
+  const cases: [string, string, string, boolean][] = [
+    ['a manifest', 'x.yaml', deployment, true],
+    ['keys in single quotes', 'x.yaml', "'apiVersion': v1\n'kind': ConfigMap\n", true],
+    ['a text without an apiVersion (a CI workflow)', 'ci.yml', 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n', false],
+    ['JSON whose top level is not a resource, though it speaks of kinds', 'api.json', '{"version": "1", "shapes": {"apiVersion": {"kind": "string"}}}', false],
+    ['a JSON resource', 'x.json', '{"apiVersion": "v1", "kind": "List", "items": []}', true],
+    ['JSON the YAML parser must judge (a comment)', 'x.json', '// kind\n{"apiVersion": "v1", "kind": "ConfigMap"}', true],
+  ];
+  for (const [name, uri, text, expected] of cases) {
+    it(`${name}: ${expected ? 'may hold resources' : 'holds none'}`, () => {
+      assert.equal(mayHoldResources(uri, text), expected);
+      if (!expected) assert.deepEqual(parseManifest(uri, text).resources, []);
+    });
+  }
 });

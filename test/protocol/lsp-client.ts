@@ -69,13 +69,13 @@ export class LspClient {
     return this.connection.sendNotification(method, params);
   }
 
-  /** `codeAction` adds to the client's code action capabilities (e.g. resolveSupport). */
-  async initialize(rootUri: string, initializationOptions?: unknown, codeAction: Record<string, unknown> = {}, workspace: Record<string, unknown> = {}): Promise<any> {
+  /** `codeAction` adds to the client's code action capabilities (e.g. resolveSupport), `workspace` and `window` are its capabilities of those names. */
+  async initialize(rootUri: string, initializationOptions?: unknown, codeAction: Record<string, unknown> = {}, workspace: Record<string, unknown> = {}, window: Record<string, unknown> = {}): Promise<any> {
     const result = await this.request('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: 'workspace' }],
-      capabilities: { workspace, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true, ...codeAction } } },
+      capabilities: { workspace, window, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, codeAction: { isPreferredSupport: true, ...codeAction } } },
       initializationOptions,
     });
     await this.notify('initialized', {});
@@ -192,7 +192,8 @@ export class LspClient {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, message: string, waitMs = WAIT_MS): Promise<T> {
+/** The promise, or an error with `message` once `waitMs` have passed. */
+export function withTimeout<T>(promise: Promise<T>, message: string, waitMs = WAIT_MS): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), waitMs);

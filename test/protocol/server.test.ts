@@ -4,19 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver';
+import type { CodeAction, Hover } from 'vscode-languageserver';
 import { CancellationToken, CancellationTokenSource } from 'vscode-jsonrpc/node';
 import * as manifests from '../rules/manifests';
+import { codes, deployment, has, lacks, pdb } from './fixtures';
 import { applyTextEdits, LspClient, lineOf, positionOf, textAt } from './lsp-client';
 
 const SERVER = resolve('dist/server.js');
 
-const deployment = (name: string, replicas: number) => manifests.deployment({ name, spec: `  replicas: ${replicas}\n`, container: '          # pinned\n' });
-const pdb = (name: string) => manifests.pdb('  maxUnavailable: 1\n', { name: `${name}-pdb`, selector: `    matchLabels:\n      app: ${name}\n` });
-
-const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.code));
-const has = (ruleId: string) => (diagnostics: Diagnostic[]) => codes(diagnostics).includes(ruleId);
-const lacks = (ruleId: string) => (diagnostics: Diagnostic[]) => !codes(diagnostics).includes(ruleId);
 const isAction = (a: CodeAction | { command: string }): a is CodeAction => 'title' in a && 'kind' in a;
 /** The documents and versions a versioned edit is of. */
 const versionOf = (action: CodeAction) => action.edit?.documentChanges?.map((change) => ('textDocument' in change ? change.textDocument : change));
@@ -565,39 +560,6 @@ describe('language server started with no transport flag', { skip: existsSync(SE
       const u = pathToFileURL(join(dir, 'solo.yaml')).toString();
       await client.open(u, deployment('solo', 1));
       assert.ok(has('single-replica')(await client.diagnostics(u, has('single-replica'))));
-      assert.equal(await client.shutdown(), 0);
-    } finally {
-      client.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built' }, () => {
-  it('reads a large file in slices with messages handled meanwhile, and a file opened while it was read stands for itself', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-scan-'));
-    // On disk, after 1,500 Deployments, a PDB for `guarded`; web-pdb.yaml comes after big.yaml in the scan.
-    const filler = Array.from({ length: 1500 }, (_, i) => deployment(`filler-${i}`, 2)).join('---\n');
-    writeFileSync(join(dir, 'big.yaml'), `${filler}---\n${pdb('guarded')}`);
-    writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
-    const client = LspClient.start(SERVER);
-    try {
-      await client.initialize(pathToFileURL(dir).toString());
-      const big = pathToFileURL(join(dir, 'big.yaml')).toString();
-      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
-      const covered = pathToFileURL(join(dir, 'covered.yaml')).toString();
-      await client.open(covered, deployment('web', 3));
-      assert.ok(has('pdb-missing')(await client.diagnostics(covered, () => true)), 'validated while the scan was still reading big.yaml, before web-pdb.yaml');
-      // Opened without the PDB while the scan reads big.yaml from disk: the open text is what counts. app.yaml
-      // first, so that it is validated again first after the scan, before big.yaml could mend the inventory.
-      await client.open(app, deployment('guarded', 3));
-      await client.open(big, deployment('other', 2));
-      await client.diagnostics(app, has('pdb-missing'));
-      // The scan has passed big.yaml once web-pdb.yaml covers the web Deployment; the open documents are
-      // validated again after it, which would lose pdb-missing had the disk's big.yaml replaced the open one.
-      await client.diagnostics(covered, lacks('pdb-missing'));
-      await new Promise((done) => setTimeout(done, 1_000));
-      assert.ok(has('pdb-missing')(await client.diagnostics(app, () => true)), 'the open big.yaml, without the PDB, is what app.yaml is analysed against');
       assert.equal(await client.shutdown(), 0);
     } finally {
       client.kill();

@@ -1,6 +1,4 @@
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { findManifestFiles } from '../inventory/manifest-files';
 import { analyzeRenderedUnit, mergeUnitFindings, renderedUri, type SourceFix, type UnitFinding } from '../render/analyze-unit';
 import { parseManifest, type ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
@@ -9,6 +7,10 @@ import type { Finding } from '../rules/types';
 import { findUnits, type DeploymentUnits, type RenderUnit } from '../units/find-units';
 import { kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
+import { pathOf } from './file-uri';
+import { progressAfter } from './late-progress';
+import { inSlices, SlicedWork } from './sliced-work';
+import { manifestFilesOf } from './workspace-scan';
 import type { ServerState } from './state';
 
 const PROGRESS_AFTER_MS = 1000;
@@ -20,14 +22,6 @@ interface UnitResult {
   rendered: boolean;
   /** What the unit renders, parsed, for the simulator. */
   renderedFile?: ManifestFile;
-}
-
-function pathOf(uri: string): string | undefined {
-  try {
-    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Where a line of the rendered-against text sits in the current text: lines before and after the edit keep their place. */
@@ -68,11 +62,16 @@ export class EditorUnits {
     this.running.clear();
   }
 
+  /** The workspace divided into units, its folders walked in slices (a walk of 70,000 files held every request up for a second). */
   private units(): Promise<DeploymentUnits> {
-    this.layout ??= Promise.resolve().then(
-      () => (this.layoutFound = findUnits(this.state.roots.flatMap((root) => (pathOf(root) ? findManifestFiles(pathOf(root)!, 5000) : [])))),
-    );
-    return this.layout;
+    if (this.layout) return this.layout;
+    const layout = inSlices(new SlicedWork(manifestFilesOf(this.state.roots)), () => true).then((listed) => {
+      const found = findUnits(listed!.value);
+      // Divided again meanwhile (a folder added, a file created): the later division stands.
+      if (this.layout === layout) this.layoutFound = found;
+      return found;
+    });
+    return (this.layout = layout);
   }
 
   /** A file of a unit was opened or saved: render its units again. */
@@ -95,17 +94,25 @@ export class EditorUnits {
    */
   async filesChanged(changes: readonly { uri: string; created: boolean; deleted: boolean }[]): Promise<void> {
     const reshapes = changes.some((c) => c.created || c.deleted || /(^|[\\/])(Chart\.yaml|kustomization\.ya?ml|Kustomization)$/.test(c.uri));
-    if (reshapes) {
-      this.layout = undefined;
-      this.layoutFound = undefined;
-      const layout = await this.units();
-      // A chart or root that is gone takes its findings with it.
-      const gone = [...this.results.keys()].filter((root) => !layout.units.some((unit) => unit.root === root));
-      for (const root of gone) this.results.delete(root);
-      this.mergedCache = undefined;
-      if (gone.length) this.state.revalidateOpen();
-    }
+    if (reshapes) await this.divideAgain();
     await this.touchedMany(changes.map((c) => c.uri));
+  }
+
+  /** Workspace folders were added or removed: the workspace is divided again, and the units of open files render. */
+  async foldersChanged(): Promise<void> {
+    await this.divideAgain();
+    await this.touchedMany(this.state.documents.all().map((d) => d.uri));
+  }
+
+  private async divideAgain(): Promise<void> {
+    this.layout = undefined;
+    this.layoutFound = undefined;
+    const layout = await this.units();
+    // A chart or root that is gone takes its findings with it.
+    const gone = [...this.results.keys()].filter((root) => !layout.units.some((unit) => unit.root === root));
+    for (const root of gone) this.results.delete(root);
+    this.mergedCache = undefined;
+    if (gone.length) this.state.revalidateOpen();
   }
 
   private settings(unit: RenderUnit): RenderSettings {
@@ -134,17 +141,7 @@ export class EditorUnits {
     this.running.set(unit.root, controller);
     const settings = { ...this.settings(unit), signal: controller.signal };
     const readText = (path: string) => this.openText(path) ?? readSourceText(path);
-    let progress: { done(): void } | undefined;
-    const slow = setTimeout(() => {
-      void this.state.connection.window
-        .createWorkDoneProgress()
-        .then((reporter) => {
-          reporter.begin('Kube Resilience', undefined, `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
-          if (this.running.get(unit.root) === controller) progress = reporter;
-          else reporter.done();
-        })
-        .catch(() => undefined);
-    }, PROGRESS_AFTER_MS);
+    const progress = progressAfter(this.state.connection, PROGRESS_AFTER_MS, 'Kube Resilience', `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
     try {
       const result = await renderUnit(unit, { ...settings, readText });
       if (controller.signal.aborted) return;
@@ -161,8 +158,7 @@ export class EditorUnits {
     } catch (error) {
       this.state.connection.console.error(`rendering ${unit.root} failed: ${(error as Error).message}`);
     } finally {
-      clearTimeout(slow);
-      progress?.done();
+      progress.done();
       if (this.running.get(unit.root) === controller) this.running.delete(unit.root);
     }
     this.state.revalidateOpen();

@@ -1,0 +1,145 @@
+import { basename, isAbsolute, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Connection } from 'vscode-languageserver/node';
+import type { Inventory } from '../inventory/inventory';
+import { manifestFilesInSteps, readManifestFile } from '../inventory/manifest-files';
+import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
+import type { Steps } from '../steps';
+import { pathOf } from './file-uri';
+import { progressAfter, type LateProgress } from './late-progress';
+import { inSlices, SlicedWork } from './sliced-work';
+
+/** How many manifest files are read at most in each workspace folder. */
+export const MAX_FILES_PER_FOLDER = 5000;
+
+/** How long a scan runs before the editor shows its progress. */
+const PROGRESS_AFTER_MS = 1000;
+
+export interface ScanHost {
+  connection: Connection;
+  inventory: Inventory;
+  /** Whether the file at this uri (as read from disk) is open in the editor, where the open text stands for it. */
+  isOpen(diskUri: string): boolean;
+  /** The scan has ended, read to the end or cancelled: what depends on the files it read is analysed again. */
+  scanned(): void;
+  /** Called after each slice of work (the server may collect garbage once it is idle). */
+  worked(): void;
+}
+
+interface Run {
+  cancelled: boolean;
+  progress: LateProgress;
+  read: number;
+}
+
+/**
+ * Reads the manifests of the workspace folders into the inventory, in slices (see inSlices) so requests stay
+ * answered meanwhile: a folder is walked an entry at a time, a large file parsed a YAML document at a time.
+ * A folder added while a scan runs is read after the others; a folder removed is no longer read, and what
+ * was read of it leaves the inventory. Once a scan has lasted a second the editor shows its progress, and
+ * can cancel it: the analysis then knows the files read so far and the open documents.
+ */
+export class WorkspaceScan {
+  /** The workspace folders, as paths. */
+  private readonly folders = new Set<string>();
+  /** Folders waiting to be read, the next first. */
+  private readonly queue: string[] = [];
+  private run: Run | undefined;
+
+  constructor(private readonly host: ScanHost) {}
+
+  /** Folders (as uris; only `file:` ones are read) joined the workspace: their manifests are read. */
+  add(folderUris: readonly string[]): void {
+    for (const path of folderUris.map(pathOf)) {
+      if (!path || this.folders.has(path)) continue;
+      this.folders.add(path);
+      this.queue.push(path);
+    }
+    if (!this.run && this.queue.length > 0) this.start();
+  }
+
+  /** Folders left the workspace: they are not read any more, and their files leave the inventory but those still in another folder or open. */
+  remove(folderUris: readonly string[]): void {
+    const removed = folderUris.map(pathOf).filter((path): path is string => !!path && this.folders.delete(path));
+    if (removed.length === 0) return;
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((path) => this.folders.has(path)));
+    const { inventory } = this.host;
+    for (const file of inventory.allFiles()) {
+      const path = pathOf(file.uri);
+      if (!path || !removed.some((folder) => isInside(path, folder)) || [...this.folders].some((folder) => isInside(path, folder))) continue;
+      if (!this.host.isOpen(file.uri)) inventory.removeFile(file.uri);
+    }
+  }
+
+  private start(): void {
+    const run: Run = { cancelled: false, read: 0, progress: progressAfter(this.host.connection, PROGRESS_AFTER_MS, 'Kube Resilience', 'Listing manifests', () => this.cancel(run)) };
+    this.run = run;
+    inSlices(new SlicedWork(this.readQueued(run)), () => !run.cancelled, () => this.host.worked())
+      .catch((error: unknown) => this.host.connection.console.error(`kube-resilience: workspace scan: ${(error as Error)?.message ?? error}`))
+      .finally(() => {
+        run.progress.done();
+        this.run = undefined;
+        if (run.cancelled) {
+          this.host.connection.console.log(
+            `kube-resilience: workspace scan cancelled after ${run.read} files: findings across files consider those and the open documents (reload the window to read the rest)`,
+          );
+        } else if (this.queue.length > 0) {
+          // Added after the last step had looked at the queue.
+          this.start();
+        }
+        this.host.scanned();
+      });
+  }
+
+  private cancel(run: Run): void {
+    run.cancelled = true;
+    this.queue.length = 0;
+  }
+
+  /** Reads the queued folders one after another, those added meanwhile included. */
+  private *readQueued(run: Run): Steps<void> {
+    for (let folder = this.queue.shift(); folder !== undefined; folder = this.queue.shift()) {
+      const name = basename(folder) || folder;
+      run.progress.report(`Listing manifests in ${name}`);
+      const paths = yield* manifestFilesInSteps(folder, MAX_FILES_PER_FOLDER);
+      let shown = -1;
+      for (let i = 0; i < paths.length && this.folders.has(folder); i++) {
+        // Each percent once: thousands of files would otherwise be thousands of messages.
+        const percentage = Math.floor((100 * i) / paths.length);
+        if (percentage !== shown) run.progress.report(`Reading manifests in ${name}: ${i + 1} of ${paths.length} files`, (shown = percentage));
+        yield* this.readFile(paths[i], folder);
+        run.read++;
+        yield;
+      }
+    }
+  }
+
+  /** Puts a manifest file into the inventory, unless it is open in the editor (or its folder was removed) by the time it is parsed. */
+  private *readFile(path: string, folder: string): Steps<void> {
+    const uri = pathToFileURL(path).toString();
+    if (this.host.isOpen(uri)) return;
+    try {
+      const { text } = readManifestFile(path);
+      // A JSON file of 800 KB that holds no resource (an API description) held every request up for a third of a second, parsed.
+      if (!mayHoldResources(uri, text)) return;
+      const file = yield* parseManifestInSteps(uri, text);
+      if (this.host.isOpen(uri) || !this.folders.has(folder)) return;
+      this.host.inventory.setFile(file);
+      if (file.clusterSnapshot) this.host.connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
+    } catch {
+      // Unreadable files are simply not part of the workspace view.
+    }
+  }
+}
+
+/** The manifest files of the workspace folders (uris), walked in steps. */
+export function* manifestFilesOf(folderUris: readonly string[]): Steps<string[]> {
+  const found: string[] = [];
+  for (const path of folderUris.map(pathOf)) if (path) found.push(...(yield* manifestFilesInSteps(path, MAX_FILES_PER_FOLDER)));
+  return found;
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rest = relative(folder, path);
+  return rest !== '' && rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
+}

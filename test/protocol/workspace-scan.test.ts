@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { deployment, has, lacks, pdb } from './fixtures';
+import { LspClient, positionOf, withTimeout } from './lsp-client';
+
+const SERVER = resolve('dist/server.js');
+
+
+/** What the server said of a progress token: its begin, reports and end, in order. */
+type ProgressValue = { kind: 'begin' | 'report' | 'end'; title?: string; message?: string; percentage?: number; cancellable?: boolean };
+
+describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
+  it('reads a large file in slices with messages handled meanwhile, and a file opened while it was read stands for itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-scan-'));
+    // On disk, after 1,500 Deployments, a PDB for `guarded`; web-pdb.yaml comes after big.yaml in the scan.
+    const filler = Array.from({ length: 1500 }, (_, i) => deployment(`filler-${i}`, 2)).join('---\n');
+    writeFileSync(join(dir, 'big.yaml'), `${filler}---\n${pdb('guarded')}`);
+    writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
+    const client = LspClient.start(SERVER);
+    try {
+      await client.initialize(pathToFileURL(dir).toString());
+      const big = pathToFileURL(join(dir, 'big.yaml')).toString();
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const covered = pathToFileURL(join(dir, 'covered.yaml')).toString();
+      await client.open(covered, deployment('web', 3));
+      assert.ok(has('pdb-missing')(await client.diagnostics(covered, () => true)), 'validated while the scan was still reading big.yaml, before web-pdb.yaml');
+      // Opened without the PDB while the scan reads big.yaml from disk: the open text is what counts. app.yaml
+      // first, so that it is validated again first after the scan, before big.yaml could mend the inventory.
+      await client.open(app, deployment('guarded', 3));
+      await client.open(big, deployment('other', 2));
+      await client.diagnostics(app, has('pdb-missing'));
+      // The scan has passed big.yaml once web-pdb.yaml covers the web Deployment; the open documents are
+      // validated again after it, which would lose pdb-missing had the disk's big.yaml replaced the open one.
+      await client.diagnostics(covered, lacks('pdb-missing'));
+      await new Promise((done) => setTimeout(done, 1_000));
+      assert.ok(has('pdb-missing')(await client.diagnostics(app, () => true)), 'the open big.yaml, without the PDB, is what app.yaml is analysed against');
+      assert.equal(await client.shutdown(), 0);
+    } finally {
+      client.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a folder added to the workspace, and forgets what it read of one removed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-folders-'));
+    mkdirSync(join(dir, 'app'));
+    mkdirSync(join(dir, 'policies'));
+    writeFileSync(join(dir, 'policies', 'web-pdb.yaml'), pdb('web'));
+    const folder = (name: string) => ({ uri: pathToFileURL(join(dir, name)).toString(), name });
+    const app = pathToFileURL(join(dir, 'app', 'web.yaml')).toString();
+    const client = LspClient.start(SERVER);
+    try {
+      const init = await client.initialize(folder('app').uri, undefined, {}, { workspaceFolders: true });
+      assert.deepEqual(init.capabilities.workspace?.workspaceFolders, { supported: true, changeNotifications: true });
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, has('pdb-missing'));
+      await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder('policies')], removed: [] } });
+      await client.diagnostics(app, lacks('pdb-missing'));
+      await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder('policies')] } });
+      await client.diagnostics(app, has('pdb-missing'));
+      assert.equal(await client.shutdown(), 0);
+    } finally {
+      client.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shows its progress once it lasts, answers requests meanwhile, and stops when cancelled from the editor', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-cancel-'));
+    // Read in name order: the Deployments (about 10 MB, seconds of parsing), then the PDB that covers web.
+    const filler = (n: number) => Array.from({ length: 1500 }, (_, i) => deployment(`filler-${n}-${i}`, 2)).join('---\n');
+    for (let n = 0; n < 24; n++) writeFileSync(join(dir, `filler-${String(n).padStart(2, '0')}.yaml`), filler(n));
+    writeFileSync(join(dir, 'zz-web-pdb.yaml'), pdb('web'));
+    const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+    const client = LspClient.start(SERVER);
+    const progress = new Map<string, ProgressValue[]>();
+    const begun = new Promise<string>((resolve) =>
+      client.connection.onNotification('$/progress', ({ token, value }: { token: string; value: ProgressValue }) => {
+        progress.set(token, [...(progress.get(token) ?? []), value]);
+        if (value.kind === 'begin') resolve(token);
+      }),
+    );
+    const logged: string[] = [];
+    const cancelledLog = new Promise<void>((resolve) =>
+      client.connection.onNotification('window/logMessage', ({ message }: { message: string }) => {
+        logged.push(message);
+        if (/workspace scan cancelled/.test(message)) resolve();
+      }),
+    );
+    try {
+      await client.initialize(pathToFileURL(dir).toString(), undefined, {}, {}, { workDoneProgress: true });
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, has('pdb-missing'));
+      const token = await withTimeout(begun, 'the scan showed no progress');
+      const [begin] = progress.get(token)!;
+      assert.equal(begin.cancellable, true);
+      assert.match(begin.message ?? '', /manifests/);
+      // A hover is answered while the scan goes on: its progress has not ended.
+      const hover = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: app }, position: positionOf(deployment('web', 3), 'kind:') });
+      assert.ok(hover?.contents.value, 'a hover on the kind line has a card');
+      assert.ok(!progress.get(token)!.some((v) => v.kind === 'end'), 'the scan had not ended when the hover was answered');
+      await client.notify('window/workDoneProgress/cancel', { token });
+      await withTimeout(cancelledLog, 'the scan did not stop when cancelled');
+      assert.equal(progress.get(token)!.at(-1)?.kind, 'end');
+      assert.match(logged.find((m) => /workspace scan cancelled/.test(m))!, /after \d+ files/);
+      // Asked now, the hover validates web against what the inventory holds: the PDB read last was never read.
+      await client.request('textDocument/hover', { textDocument: { uri: app }, position: positionOf(deployment('web', 3), 'kind:') });
+      assert.ok(has('pdb-missing')(await client.diagnostics(app, () => true)), 'the scan stopped before zz-web-pdb.yaml');
+      assert.equal(await client.shutdown(), 0);
+    } finally {
+      client.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
