@@ -23,9 +23,7 @@ import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './l
 import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
 import { factOf } from './manifest/facts';
-import { parseManifestInSteps } from './manifest/parse';
 import { containsPosition, type Range } from './manifest/text';
-import { analyzeFile } from './rules/engine';
 import type { Finding } from './rules/types';
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from './settings';
 import { hoverAt } from './explain/hover';
@@ -35,12 +33,11 @@ import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
-import { describeError, keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
+import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
 import { WorkspaceScan } from './language/workspace-scan';
-import type { Steps } from './steps';
 
 allocateInYoungGeneration();
 

@@ -11,3 +11,9 @@ export function runSteps<T>(steps: Steps<T>): T {
     if (step.done) return step.value;
   }
 }
+
+/** Runs steps to the end the way its caller wants: at once, or in slices between a server's requests. */
+export type StepRunner = <T>(steps: Steps<T>) => Promise<T>;
+
+/** A StepRunner that runs the steps at once. */
+export const runAtOnce: StepRunner = async (steps) => runSteps(steps);

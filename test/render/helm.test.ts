@@ -20,6 +20,7 @@ import {
   writeChart,
   type PlacedFinding,
 } from './helm-charts';
+import { countingRunner } from './counting-runner';
 import { renderTools } from './render-tools';
 
 const tools = renderTools();
@@ -142,6 +143,15 @@ spec:
         'memory-unbounded templates/tests/test-connection.yaml:11 -',
       ]);
       assert.equal(findings[2].origin, 'values key livenessProbe in values.yaml');
+    });
+
+    it('works on the rendered stream through the runner it is given (a server runs it in slices), pausing after each document', async () => {
+      const chart = starter();
+      const { run, seen } = countingRunner();
+      const unit = await render(chart, { run });
+      assert.equal(seen.calls, 1);
+      assert.ok(seen.pauses >= unit.text.split(/^---$/m).length - 1, `${seen.pauses} pauses`);
+      assert.deepEqual(table(placedFindings(unit)), table(placedFindings(await render(chart))));
     });
 
     it('a missing memory limit is set in the empty `resources: {}` of values.yaml, and a re-render finds it no more', async () => {

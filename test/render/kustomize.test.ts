@@ -8,7 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { checkUnits, fixUnits } from '../../server/src/commands/check-units';
 import type { Io } from '../../server/src/commands/check';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
+import { analyzeRenderedUnit, analyzeRenderedUnitInSteps } from '../../server/src/render/analyze-unit';
 import { renderKustomize, stripBuildMetadata } from '../../server/src/render/kustomize';
+import { countingRunner } from './counting-runner';
 import { renderTools } from './render-tools';
 
 const tools = renderTools();
@@ -91,6 +93,29 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(unit.problems, []);
     assert.doesNotMatch(unit.text, /config\.kubernetes\.io/);
     assert.match(unit.text, /namespace: prod\nspec:\n  replicas: 4\n/);
+  });
+
+  it('works on the rendered stream through the runner it is given (a server runs it in slices), pausing after each document', async () => {
+    const { run, seen } = countingRunner();
+    const unit = await renderKustomize(join(FIXTURE, 'overlays', 'prod'), { run });
+    const documents = unit.text.split(/^---$/m).length;
+    assert.equal(seen.calls, 1);
+    assert.ok(seen.pauses >= documents, `${seen.pauses} pauses for ${documents} documents`);
+    assert.equal(unit.text, (await renderKustomize(join(FIXTURE, 'overlays', 'prod'))).text);
+  });
+
+  it('is analysed in steps as at once, with the parse it was analysed on', async () => {
+    const unit = await renderKustomize(join(FIXTURE, 'overlays', 'prod'));
+    const steps = analyzeRenderedUnitInSteps(unit);
+    let pauses = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) pauses++;
+    const { findings, file } = next.value;
+    const placed = (list: typeof findings) => list.map((f) => `${relative(FIXTURE, f.uri!)}:${f.range!.start.line} ${f.ruleId}: ${f.message}`);
+    assert.deepEqual(placed(findings), placed(analyzeRenderedUnit(unit)));
+    assert.ok(findings.length > 0);
+    assert.ok(pauses >= file!.documents.length + findings.length, `${pauses} pauses`);
+    assert.equal(file!.text, unit.text);
   });
 
   it('places findings on the patch that sets the field, the base line, or the overlay file; none on a patch as a resource', async () => {

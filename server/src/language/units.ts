@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
-import { analyzeRenderedUnit, mergeUnitFindings, renderedUri, type SourceFix, type UnitFinding } from '../render/analyze-unit';
-import { parseManifest, type ManifestFile } from '../manifest/parse';
+import { analyzeRenderedUnitInSteps, mergeUnitFindings, type SourceFix, type UnitFinding } from '../render/analyze-unit';
+import type { ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
+import type { StepRunner } from '../steps';
 import { findUnits, type DeploymentUnits, type RenderUnit } from '../units/find-units';
 import { kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
@@ -143,13 +144,14 @@ export class EditorUnits {
     const readText = (path: string) => this.openText(path) ?? readSourceText(path);
     const progress = progressAfter(this.state.connection, PROGRESS_AFTER_MS, 'Kube Resilience', `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
     try {
-      const result = await renderUnit(unit, { ...settings, readText });
+      const result = await renderUnit(unit, { ...settings, readText, run: inSlicesBetweenRequests });
       if (controller.signal.aborted) return;
       const texts = new Map(unit.files.map((f) => [f, readText(f) ?? '']));
       if (result.kind === 'rendered') {
-        const findings = analyzeRenderedUnit(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText });
+        const { findings, file } = await inSlicesBetweenRequests(analyzeRenderedUnitInSteps(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText }));
+        if (controller.signal.aborted) return;
         this.mergedCache = undefined;
-        this.results.set(unit.root, { findings, texts, rendered: true, renderedFile: parseManifest(renderedUri(result.unit), result.unit.text) });
+        this.results.set(unit.root, { findings, texts, rendered: true, renderedFile: file });
       } else {
         const reason = result.kind === 'missing' ? `${result.tool} was not found: ${result.hint}` : result.reason;
         this.mergedCache = undefined;
@@ -230,6 +232,9 @@ export class EditorUnits {
   }
 }
 
+
+/** Runs the work on a rendered unit in slices, with requests answered in between (a large render is seconds of parsing). */
+const inSlicesBetweenRequests: StepRunner = (steps) => inSlices(new SlicedWork(steps), () => true).then((outcome) => outcome!.value);
 
 /** One information finding per unit that was not rendered, on its Chart.yaml or kustomization, saying why. */
 function notice(unit: RenderUnit, reason: string): UnitFinding {

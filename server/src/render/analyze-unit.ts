@@ -2,12 +2,13 @@ import { relative, sep } from 'node:path';
 import type { ClusterInfo } from '../cluster/types';
 import { LazyProperty } from '../lazy-property';
 import { Inventory } from '../inventory/inventory';
-import { parseManifest, type ManifestFile } from '../manifest/parse';
+import { parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { LineIndex, type Range } from '../manifest/text';
 import { analyzeFile } from '../rules/engine';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { splitMessage } from '../rules/message-parts';
+import { runSteps, type Steps } from '../steps';
 import { fieldChanges } from './fix-changes';
 import { readSourceText } from './source-yaml';
 import type { RenderedUnit, SourceEdits, SourceLocation } from './types';
@@ -46,6 +47,15 @@ export function renderedUri(unit: RenderedUnit): string {
  * finding on the source line that wrote the field it is about.
  */
 export function analyzeRenderedUnit(unit: RenderedUnit, options: UnitAnalysisOptions = {}): UnitFinding[] {
+  return runSteps(analyzeRenderedUnitInSteps(unit, options)).findings;
+}
+
+/**
+ * analyzeRenderedUnit, pausing after each rendered document it parses and each finding it places (a server
+ * answers requests in between: the 1.9 MB argo-cd install rendered by a Kustomize root held them up for half
+ * a second); with the parse of the rendered stream it analysed, for those who read the rendered resources.
+ */
+export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAnalysisOptions = {}): Steps<{ findings: UnitFinding[]; file?: ManifestFile }> {
   const readText = options.readText ?? readSourceText;
   const lines = new Map<string, LineIndex | undefined>();
   const lineIndex = (path: string) => {
@@ -60,12 +70,13 @@ export function analyzeRenderedUnit(unit: RenderedUnit, options: UnitAnalysisOpt
   for (const problem of unit.problems) {
     findings.push(withSourceFixes({ ruleId: `${unit.tool}-render`, severity: problem.severity, message: problem.message, uri: problem.location.path, range: rangeAt(problem.location, lineIndex(problem.location.path)), resource: null, fixes: [], related: [], rendered }, () => []));
   }
-  if (!unit.text.trim()) return findings;
+  if (!unit.text.trim()) return { findings };
   const uri = renderedUri(unit);
-  const file = parseManifest(uri, unit.text);
+  const file = yield* parseManifestInSteps(uri, unit.text);
+  unit.mapper.useRendered?.(file.documents.map((d) => d.parsed.value));
   const inventory = new Inventory();
   if (options.cluster) inventory.setCluster(options.cluster.resources);
-  inventory.setFile(file);
+  yield* inventory.setFileInSteps(file);
   const place = (range: Range, path: Path): SourceLocation[] => {
     const index = documentAt(file, range);
     return index === undefined ? [] : unit.mapper.locate(index, path);
@@ -87,8 +98,9 @@ export function analyzeRenderedUnit(unit: RenderedUnit, options: UnitAnalysisOpt
     for (const location of locations) {
       findings.push(withSourceFixes({ ...finding, message, ...(origin ? { origin } : {}), uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
     }
+    yield;
   }
-  return findings;
+  return { findings, file };
 }
 
 /** The rendered document a range falls in. */

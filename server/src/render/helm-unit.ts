@@ -7,7 +7,7 @@ import type { RenderSettings } from './render-unit';
 import type { RenderedUnit } from './types';
 
 /** The settings a chart's render takes (the rest of RenderSettings is Kustomize's). */
-export type HelmUnitSettings = Pick<RenderSettings, 'helmPath' | 'extraPath' | 'release' | 'namespace' | 'valuesFiles' | 'set' | 'signal' | 'timeoutMs'>;
+export type HelmUnitSettings = Pick<RenderSettings, 'helmPath' | 'extraPath' | 'release' | 'namespace' | 'valuesFiles' | 'set' | 'signal' | 'timeoutMs' | 'run'>;
 
 /** The helm program from the setting, kubeResilience.extraPath or PATH; missing, a message on how to get it. */
 export function helmProgram(settings: Pick<HelmUnitSettings, 'helmPath' | 'extraPath'>): string {
@@ -44,5 +44,6 @@ export function renderHelmUnit(chartRoot: string, settings: HelmUnitSettings): P
     set: settings.set,
     signal: settings.signal,
     timeoutMs: settings.timeoutMs,
+    run: settings.run,
   });
 }

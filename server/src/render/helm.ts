@@ -5,6 +5,7 @@ import { isMap, parseDocument, type Document } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { parseChunk } from '../manifest/parse';
 import { splitDocuments } from '../manifest/split';
+import { runAtOnce, type StepRunner, type Steps } from '../steps';
 import { helmErrorPlace, helmErrorWords } from './helm-errors';
 import { HelmSourceMapper, type HelmDocument } from './helm-source-map';
 import type { ValuesSource } from './helm-values';
@@ -24,6 +25,8 @@ export interface HelmRenderOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Runs the work on the rendered stream (a server runs it in slices); default: at once. */
+  run?: StepRunner;
 }
 
 export const DEFAULT_RELEASE = 'release';
@@ -78,15 +81,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
 
   const text = result.stdout;
   const templates = new Map<string, string>();
-  const documents: HelmDocument[] = splitDocuments(text).map((chunk) => {
-    const source = /^# Source: (.+)$/m.exec(chunk.text)?.[1].trim();
-    const template = source ? sourcePath(root, source) : undefined;
-    if (template && !templates.has(template)) {
-      const templateText = readSource(template);
-      if (templateText !== undefined) templates.set(template, templateText);
-    }
-    return { template: template && templates.has(template) ? template : undefined, object: parseChunk(chunk.text).value };
-  });
+  const documents = await (options.run ?? runAtOnce)(renderedDocuments(root, text, templates));
   const ownValues = [join(root, 'values.yaml'), ...valuesFiles].flatMap((path) => valuesSource(path, []));
   const mapper = new HelmSourceMapper({
     chartDir: root,
@@ -104,6 +99,22 @@ interface ChartFacts {
   dependencies: { name: string; alias?: string; repository?: string }[];
   /** The file and line where the dependencies are listed (Chart.yaml, or requirements.yaml of an apiVersion v1 chart). */
   dependenciesAt?: { path: string; line: number };
+}
+
+/** Each rendered document with the template it came from (read into `templates`), pausing after each one it parses. */
+function* renderedDocuments(root: string, text: string, templates: Map<string, string>): Steps<HelmDocument[]> {
+  const documents: HelmDocument[] = [];
+  for (const chunk of splitDocuments(text)) {
+    const source = /^# Source: (.+)$/m.exec(chunk.text)?.[1].trim();
+    const template = source ? sourcePath(root, source) : undefined;
+    if (template && !templates.has(template)) {
+      const templateText = readSource(template);
+      if (templateText !== undefined) templates.set(template, templateText);
+    }
+    documents.push({ template: template && templates.has(template) ? template : undefined, object: parseChunk(chunk.text).value });
+    yield;
+  }
+  return documents;
 }
 
 function readChart(root: string): ChartFacts | { problem: RenderProblem } {

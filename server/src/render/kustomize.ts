@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { isMap, stringify } from 'yaml';
-import { parseChunk, parseManifest } from '../manifest/parse';
+import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
+import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
@@ -23,6 +24,8 @@ export interface KustomizeOptions extends ToolLookup {
   signal?: AbortSignal;
   /** Reads a source file (an editor passes its open documents' text); default: the file on disk. */
   readText?: (path: string) => string | undefined;
+  /** Runs the work on the rendered stream (a server runs it in slices); default: at once. */
+  run?: StepRunner;
 }
 
 /** Neither kustomize nor kubectl was found: the unit is analysed file by file, as without rendering. */
@@ -83,7 +86,7 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
     const file = kustomizationIn(absoluteRoot) ?? join(absoluteRoot, 'kustomization.yaml');
     return { tool: 'kustomize', root: absoluteRoot, text: '', mapper: emptyMapper(file), problems: [{ location: { path: file, line: 0 }, message: `kustomize could not build ${basename(absoluteRoot)}: ${said}`, severity: 'error' }] };
   }
-  const { text, origins } = stripBuildMetadata(output.stdout, wrapper);
+  const { text, origins } = await (options.run ?? runAtOnce)(stripBuildMetadataInSteps(output.stdout, wrapper));
   return { tool: 'kustomize', root: absoluteRoot, text, mapper: kustomizeMapper(absoluteRoot, text, origins, new SourceFiles(options.readText)), problems: [] };
 }
 
@@ -98,10 +101,16 @@ function emptyMapper(file: string): SourceMapper {
  * the time a render spent beyond kustomize's own.
  */
 export function stripBuildMetadata(stream: string, wrapper: string): { text: string; origins: KustomizeOrigin[] } {
+  return runSteps(stripBuildMetadataInSteps(stream, wrapper));
+}
+
+/** stripBuildMetadata, pausing after each document it parses or strips. */
+function* stripBuildMetadataInSteps(stream: string, wrapper: string): Steps<{ text: string; origins: KustomizeOrigin[] }> {
   const origins: KustomizeOrigin[] = [];
   const texts: string[] = [];
-  const file = parseManifest(RENDERED_URI, stream);
+  const file = yield* parseManifestInSteps(RENDERED_URI, stream);
   for (const { index, parsed } of file.documents) {
+    yield;
     if (!isMap(parsed.root)) continue;
     const object = parsed.value as Record<string, any>;
     const annotations = object.metadata?.annotations ?? {};
@@ -145,9 +154,9 @@ export function patchFilesOf(kustomization: string, sources: SourceFiles): strin
 
 /** Maps each rendered field to the patch that sets it, else its line in the origin file, else the origin's `kind:`. */
 function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[], sources: SourceFiles): SourceMapper {
-  // The analysis parses the same text: read here only when a finding is placed, its documents come from the cache.
-  let objects: Record<string, any>[] | undefined;
-  const renderedObject = (index: number) => (objects ??= parseManifest(RENDERED_URI, text).documents.map((d) => d.parsed.value as Record<string, any>))[index];
+  // The analysis hands over its parse of the same text (useRendered); parsed here only for a mapper used without it.
+  let objects: readonly unknown[] | undefined;
+  const renderedObject = (index: number) => (objects ??= parseManifest(RENDERED_URI, text).documents.map((d) => d.parsed.value))[index] as Record<string, any>;
   const rootKustomization = () => origins.flatMap((o) => (o.patchedIn.length ? [o.patchedIn[o.patchedIn.length - 1]] : []))[0];
   const patchSetting = (index: number, path: Path) => {
     const origin = origins[index];
@@ -190,5 +199,8 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     },
     translateFix: (index, changes) =>
       translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource }),
+    useRendered(values) {
+      objects = values;
+    },
   };
 }

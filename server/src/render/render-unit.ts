@@ -7,6 +7,7 @@ import { renderKustomize, RenderToolMissing } from './kustomize';
 import { ToolError } from './run-tool';
 import { readSourceText } from './source-yaml';
 import type { RenderedUnit } from './types';
+import type { StepRunner } from '../steps';
 
 export interface RenderSettings {
   kustomizePath?: string;
@@ -22,6 +23,8 @@ export interface RenderSettings {
   signal?: AbortSignal;
   timeoutMs?: number;
   readText?: (path: string) => string | undefined;
+  /** Runs the work on what the tool rendered (a server runs it in slices); default: at once. */
+  run?: StepRunner;
 }
 
 export type UnitRender =
@@ -37,7 +40,7 @@ const cache = new Map<string, RenderedUnit>();
 /** Renders are cached by the unit's file contents and the settings that shape them. */
 function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
   const hash = createHash('sha256');
-  const { signal: _signal, readText: _readText, ...shaping } = settings;
+  const { signal: _signal, readText: _readText, run: _run, ...shaping } = settings;
   hash.update(JSON.stringify([unit.tool, unit.root, shaping]));
   const read = settings.readText ?? readSourceText;
   for (const file of [...unit.files].sort()) hash.update(`\0${file}\0${read(file) ?? '<unreadable>'}`);
@@ -58,6 +61,7 @@ export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Pr
       signal: settings.signal,
       timeoutMs: settings.timeoutMs,
       readText: settings.readText,
+      run: settings.run,
     });
     cache.set(key, rendered);
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);

@@ -49,6 +49,8 @@ export interface SourceMapper {
   origin?(documentIndex: number, path: Path): string | undefined;
   /** The edits that make the source render what the fix wants; undefined when they cannot be written. */
   translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined;
+  /** The rendered documents' values as the analysis parsed them: a mapper that reads them need not parse the stream again. */
+  useRendered?(values: readonly unknown[]): void;
 }
 
 export interface RenderedUnit {
