@@ -43,7 +43,8 @@ allocateInYoungGeneration();
 
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
-const connection = process.argv.includes('--stdio') ? createStdioConnection() : createConnection(ProposedFeatures.all);
+// Any message from the editor (a hover, a lightbulb on a cursor move) means someone is at work: no collection then.
+const connection = process.argv.includes('--stdio') ? createStdioConnection(() => idleCollection.heard()) : createConnection(ProposedFeatures.all);
 const logError = (message: string) => connection.console.error(`kube-resilience: ${message}`);
 keepServingOnUncaught(logError);
 const documents = new TextDocuments(openDocuments);

@@ -28,6 +28,29 @@ describe('IdleCollection', () => {
     assert.ok(after < during - 40e6, `heap ${(during / 1e6).toFixed(0)} MB during the burst, ${(after / 1e6).toFixed(0)} MB after the pause`);
   });
 
+  it('waits for two seconds in which the editor asked nothing: requests coming in postpone it', { timeout: 15_000 }, async () => {
+    let collections = 0;
+    const idle = new IdleCollection((done) => {
+      collections++;
+      done();
+    }, undefined);
+    const held = Array.from({ length: 500_000 }, (_, i) => ({ i }));
+    idle.worked();
+    for (let i = 0; i < 6; i++) {
+      await sleep(500);
+      idle.heard();
+    }
+    assert.equal(collections, 0, 'three seconds of requests every half second, and no collection');
+    await sleep(2_500);
+    assert.equal(collections, 1);
+    // The heap grows again without work of the server's: a request then schedules nothing.
+    const more = Array.from({ length: 1_000_000 }, (_, i) => ({ i, text: `item ${i}` }));
+    idle.heard();
+    await sleep(2_500);
+    assert.equal(collections, 1, 'a request with no work after the collection schedules none');
+    assert.equal(held.length + more.length, 1_500_000);
+  });
+
   it('gives back the pages a burst left sparse, even when what is in use did not grow', { timeout: 15_000 }, async () => {
     const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!;
     const idle = new IdleCollection();

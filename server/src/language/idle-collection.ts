@@ -27,8 +27,20 @@ export class IdleCollection {
   worked(): void {
     if (!this.collectFully && !this.collectAll) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.collectIfGrown(), IDLE_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.collectIfGrown();
+    }, IDLE_MS);
     this.timer.unref();
+  }
+
+  /**
+   * The editor asked something (a hover, a lightbulb as the cursor moves): a collection due waits for two
+   * more quiet seconds. On the 106k-line file it stops the server for 170-190 ms, which a request that
+   * needs no other work should not wait out.
+   */
+  heard(): void {
+    this.timer?.refresh();
   }
 
   /**

@@ -3,11 +3,13 @@ import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageW
 import { reusingDiagnosticsEncoder } from './message-encoder';
 
 /**
- * The connection over stdin and stdout, written with our encoder. The protocol library sets the rest up
- * itself only when it creates the streams, so this does what it would: exit when the client closes
- * stdin, and keep `console` off stdout, where a stray line would corrupt the protocol.
+ * The connection over stdin and stdout, written with our encoder; `heard` is called whenever the editor
+ * sends something. The protocol library sets the rest up itself only when it creates the streams, so this
+ * does what it would: exit when the client closes stdin, and keep `console` off stdout, where a stray
+ * line would corrupt the protocol.
  */
-export function createStdioConnection(): Connection {
+export function createStdioConnection(heard: () => void = () => undefined): Connection {
+  process.stdin.on('data', heard);
   const connection = createConnection(
     ProposedFeatures.all,
     new StreamMessageReader(process.stdin),
