@@ -192,7 +192,7 @@ const validation = new Validation({
 const scan = new WorkspaceScan({
   connection,
   inventory,
-  isOpen: (disk) => !!openDocumentAt(disk),
+  isOpen: (uri) => !!documents.get(uri) || !!openDocumentAt(uri),
   scanned: () => revalidateOpen(),
   worked: () => idleCollection.worked(),
 });

@@ -8,11 +8,14 @@ export interface LateProgress {
   done(): void;
 }
 
+/** How long work runs before the editor shows its progress: quick work flashes nothing. */
+const PROGRESS_AFTER_MS = 1000;
+
 /**
- * Progress that begins only once the work has lasted `afterMs` (quick work flashes nothing in the editor),
- * with the last message reported by then. With `onCancel`, the editor offers to cancel it.
+ * Progress that begins only once the work has lasted a second, with the last message reported by then.
+ * With `onCancel`, the editor offers to cancel it.
  */
-export function progressAfter(connection: Connection, afterMs: number, title: string, message: string, onCancel?: () => void): LateProgress {
+export function lateProgress(connection: Connection, title: string, message: string, onCancel?: () => void): LateProgress {
   let reporter: WorkDoneProgressServerReporter | undefined;
   let ended = false;
   let latest: { message: string; percentage?: number } = { message };
@@ -27,7 +30,7 @@ export function progressAfter(connection: Connection, afterMs: number, title: st
         if (onCancel) created.token.onCancellationRequested(onCancel);
       })
       .catch(() => undefined);
-  }, afterMs);
+  }, PROGRESS_AFTER_MS);
   return {
     report(message, percentage) {
       latest = { message, percentage };

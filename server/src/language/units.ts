@@ -9,12 +9,10 @@ import { findUnits, type DeploymentUnits, type RenderUnit } from '../units/find-
 import { kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
 import { pathOf } from './file-uri';
-import { progressAfter } from './late-progress';
+import { lateProgress } from './late-progress';
 import { inSlices, SlicedWork } from './sliced-work';
 import { manifestFilesOf } from './workspace-scan';
 import type { ServerState } from './state';
-
-const PROGRESS_AFTER_MS = 1000;
 
 interface UnitResult {
   findings: UnitFinding[];
@@ -142,7 +140,7 @@ export class EditorUnits {
     this.running.set(unit.root, controller);
     const settings = { ...this.settings(unit), signal: controller.signal };
     const readText = (path: string) => this.openText(path) ?? readSourceText(path);
-    const progress = progressAfter(this.state.connection, PROGRESS_AFTER_MS, 'Kube Resilience', `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
+    const progress = lateProgress(this.state.connection, 'Kube Resilience', `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
     try {
       const result = await renderUnit(unit, { ...settings, readText, run: inSlicesBetweenRequests });
       if (controller.signal.aborted) return;

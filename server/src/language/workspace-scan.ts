@@ -6,19 +6,17 @@ import { manifestFilesInSteps, readManifestFile } from '../inventory/manifest-fi
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import type { Steps } from '../steps';
 import { pathOf } from './file-uri';
-import { progressAfter, type LateProgress } from './late-progress';
+import { describeError } from './guard';
+import { lateProgress, type LateProgress } from './late-progress';
 import { inSlices, SlicedWork } from './sliced-work';
 
 /** How many manifest files are read at most in each workspace folder. */
 export const MAX_FILES_PER_FOLDER = 5000;
 
-/** How long a scan runs before the editor shows its progress. */
-const PROGRESS_AFTER_MS = 1000;
-
 export interface ScanHost {
   connection: Connection;
   inventory: Inventory;
-  /** Whether the file at this uri (as read from disk) is open in the editor, where the open text stands for it. */
+  /** Whether the file at this uri (as the editor or the disk spells it) is open in the editor, where the open text stands for it. */
   isOpen(diskUri: string): boolean;
   /** The scan has ended, read to the end or cancelled: what depends on the files it read is analysed again. */
   scanned(): void;
@@ -72,10 +70,10 @@ export class WorkspaceScan {
   }
 
   private start(): void {
-    const run: Run = { cancelled: false, read: 0, progress: progressAfter(this.host.connection, PROGRESS_AFTER_MS, 'Kube Resilience', 'Listing manifests', () => this.cancel(run)) };
+    const run: Run = { cancelled: false, read: 0, progress: lateProgress(this.host.connection, 'Kube Resilience', 'Listing manifests', () => this.cancel(run)) };
     this.run = run;
     inSlices(new SlicedWork(this.readQueued(run)), () => !run.cancelled, () => this.host.worked())
-      .catch((error: unknown) => this.host.connection.console.error(`kube-resilience: workspace scan: ${(error as Error)?.message ?? error}`))
+      .catch((error: unknown) => this.host.connection.console.error(`kube-resilience: workspace scan: ${describeError(error)}`))
       .finally(() => {
         run.progress.done();
         this.run = undefined;
