@@ -44,7 +44,11 @@ export class WorkspaceScan {
   private readonly queue: string[] = [];
   private run: Run | undefined;
 
-  constructor(private readonly host: ScanHost) {}
+  constructor(
+    private readonly host: ScanHost,
+    /** How many manifest files are read at most in each folder. */
+    private readonly maxFiles = MAX_FILES_PER_FOLDER,
+  ) {}
 
   /** Folders (as uris; only `file:` ones are read) joined the workspace: their manifests are read. */
   add(folderUris: readonly string[]): void {
@@ -99,7 +103,13 @@ export class WorkspaceScan {
     for (let folder = this.queue.shift(); folder !== undefined; folder = this.queue.shift()) {
       const name = basename(folder) || folder;
       run.progress.report(`Listing manifests in ${name}`);
-      const paths = yield* manifestFilesInSteps(folder, MAX_FILES_PER_FOLDER);
+      const paths = yield* manifestFilesInSteps(folder, this.maxFiles);
+      if (paths.length >= this.maxFiles) {
+        // Past the limit, a PDB or Service in a file not read looks missing: said once, where it can be seen.
+        this.host.connection.console.warn(
+          `kube-resilience: ${folder} holds ${this.maxFiles} YAML and JSON files or more: the first ${this.maxFiles} found are read, and findings across files do not see the others (an open file counts)`,
+        );
+      }
       let shown = -1;
       for (let i = 0; i < paths.length && this.folders.has(folder); i++) {
         // Each percent once: thousands of files would otherwise be thousands of messages.

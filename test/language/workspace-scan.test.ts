@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import type { Connection } from 'vscode-languageserver/node';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { WorkspaceScan } from '../../server/src/language/workspace-scan';
+import { parseManifest } from '../../server/src/manifest/parse';
+
+const deployment = (name: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n`;
+
+/** A scan of its own inventory, with what it logged and a promise of its next end. */
+function scanWith(isOpen: (uri: string) => boolean = () => false, maxFiles?: number) {
+  const inventory = new Inventory();
+  const logged: string[] = [];
+  const log = (message: string) => logged.push(message);
+  const connection = { console: { log, warn: log, error: log }, window: { createWorkDoneProgress: () => new Promise(() => undefined) } } as unknown as Connection;
+  let ended: () => void = () => undefined;
+  const scan = new WorkspaceScan({ connection, inventory, isOpen, scanned: () => ended(), worked: () => undefined }, maxFiles);
+  const nextEnd = () => new Promise<void>((resolve) => (ended = resolve));
+  const uris = () => inventory.allFiles().map((f) => f.uri).sort();
+  return { scan, inventory, logged, nextEnd, uris };
+}
+
+describe('WorkspaceScan', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kr-scan-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const uri = (path: string) => pathToFileURL(join(dir, path)).toString();
+  const folder = (name: string) => pathToFileURL(join(dir, name)).toString();
+  mkdirSync(join(dir, 'apps'));
+  mkdirSync(join(dir, 'more'));
+  writeFileSync(join(dir, 'apps', 'web.yaml'), deployment('web'));
+  writeFileSync(join(dir, 'apps', 'package-lock.json'), '{"name": "site", "packages": {"node_modules/kind-of": {}}}');
+  writeFileSync(join(dir, 'apps', 'open.yaml'), deployment('on-disk'));
+  writeFileSync(join(dir, 'more', 'api.yaml'), deployment('api'));
+
+  it('reads the manifests of the folders added, not those that cannot hold a resource nor those open in the editor', async () => {
+    const { scan, nextEnd, uris, inventory } = scanWith((u) => u === uri('apps/open.yaml'));
+    const ended = nextEnd();
+    scan.add([folder('apps'), 'untitled:Untitled-1']);
+    await ended;
+    assert.deepEqual(uris(), [uri('apps/web.yaml')]);
+    const more = nextEnd();
+    scan.add([folder('more'), folder('apps')]);
+    await more;
+    assert.deepEqual(uris(), [uri('apps/web.yaml'), uri('more/api.yaml')]);
+    assert.deepEqual(inventory.resources().map((r) => r.name).sort(), ['api', 'web']);
+  });
+
+  it('a folder removed takes its files out of the inventory, but an open document and the files of the folders left', async () => {
+    const { scan, nextEnd, uris, inventory } = scanWith((u) => u === uri('apps/open.yaml'));
+    const ended = nextEnd();
+    scan.add([folder('apps'), folder('more'), folder('')]);
+    await ended;
+    inventory.setFile(parseManifest(uri('apps/open.yaml'), deployment('typed')));
+    scan.remove([folder('apps')]);
+    assert.deepEqual(uris(), [uri('apps/open.yaml'), uri('apps/web.yaml'), uri('more/api.yaml')], 'apps/ is inside the folder that contains it all');
+    scan.remove([folder(''), folder('more')]);
+    assert.deepEqual(uris(), [uri('apps/open.yaml')]);
+  });
+
+  it('past its limit, reads the first files found and says that the others are not seen', async () => {
+    const { scan, nextEnd, uris, logged } = scanWith(undefined, 2);
+    const ended = nextEnd();
+    scan.add([folder('')]);
+    await ended;
+    assert.deepEqual(uris(), [uri('apps/open.yaml')], 'apps/open.yaml and apps/package-lock.json are the first two, in name order');
+    assert.match(logged.join('\n'), new RegExp(`${dir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} holds 2 YAML and JSON files or more: the first 2 found are read`));
+  });
+});
