@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
-import { findUnits } from '../../server/src/units/find-units';
+import { findUnits, findUnitsInSteps } from '../../server/src/units/find-units';
 import { readKustomization } from '../../server/src/units/kustomization';
 
 const dir = mkdtempSync(join(tmpdir(), 'find-units-'));
@@ -42,6 +42,17 @@ describe('findUnits', () => {
   });
   const units = findUnits(findManifestFiles(root));
   const rel = (p: string) => relative(root, p);
+
+  it('in steps, pauses after each folder it looks into, and divides as at once', () => {
+    const files = findManifestFiles(root);
+    const steps = findUnitsInSteps(files);
+    let pauses = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) pauses++;
+    const folders = new Set(files.map((f) => dirname(f))).size;
+    assert.ok(pauses >= folders, `${pauses} pauses for ${folders} folders`);
+    assert.deepEqual(next.value, units);
+  });
 
   it('finds each chart (a subchart renders with its parent) and each Kustomize root (a base is none)', () => {
     assert.deepEqual(

@@ -4,8 +4,8 @@ import type { ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
-import type { StepRunner } from '../steps';
-import { findUnits, type DeploymentUnits, type RenderUnit } from '../units/find-units';
+import type { StepRunner, Steps } from '../steps';
+import { findUnitsInSteps, type DeploymentUnits, type RenderUnit } from '../units/find-units';
 import { kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
 import { pathOf } from './file-uri';
@@ -64,8 +64,7 @@ export class EditorUnits {
   /** The workspace divided into units, its folders walked in slices (a walk of 70,000 files held every request up for a second). */
   private units(): Promise<DeploymentUnits> {
     if (this.layout) return this.layout;
-    const layout = inSlices(new SlicedWork(manifestFilesOf(this.state.roots)), () => true).then((listed) => {
-      const found = findUnits(listed!.value);
+    const layout = inSlicesBetweenRequests(unitsOf(this.state.roots)).then((found) => {
       // Divided again meanwhile (a folder added, a file created): the later division stands.
       if (this.layout === layout) this.layoutFound = found;
       return found;
@@ -231,7 +230,12 @@ export class EditorUnits {
 }
 
 
-/** Runs the work on a rendered unit in slices, with requests answered in between (a large render is seconds of parsing). */
+/** The units of the workspace folders (uris): their files listed, then divided. */
+function* unitsOf(folderUris: readonly string[]): Steps<DeploymentUnits> {
+  return yield* findUnitsInSteps(yield* manifestFilesOf(folderUris));
+}
+
+/** Runs work on the workspace's units in slices, with requests answered in between (a large render is seconds of parsing). */
 const inSlicesBetweenRequests: StepRunner = (steps) => inSlices(new SlicedWork(steps), () => true).then((outcome) => outcome!.value);
 
 /** One information finding per unit that was not rendered, on its Chart.yaml or kustomization, saying why. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { KUSTOMIZATION_NAMES, kustomizationIn, readKustomization, type KustomizationRefs } from './kustomization';
+import { runSteps, type Steps } from '../steps';
 
 /** A chart or a Kustomize root: what is rendered and deployed together. */
 export interface RenderUnit {
@@ -32,10 +33,23 @@ function within(folder: string, path: string): boolean {
  * that another one names (a base, a component) is deployed through the roots that name it.
  */
 export function findUnits(manifestFiles: string[]): DeploymentUnits {
+  return runSteps(findUnitsInSteps(manifestFiles));
+}
+
+/**
+ * findUnits, pausing after each folder it looks into for a Chart.yaml or a kustomization (a server answers
+ * requests in between: in a tree of 70,000 files those looks took 100 ms).
+ */
+export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnits> {
   const absolute = new Map(manifestFiles.map((f) => [resolve(f), f]));
   const folders = new Set([...absolute.keys()].map((f) => dirname(f)));
 
-  const chartFolders = [...folders].filter((folder) => existsSync(join(folder, 'Chart.yaml'))).sort();
+  const chartFolders: string[] = [];
+  for (const folder of folders) {
+    if (existsSync(join(folder, 'Chart.yaml'))) chartFolders.push(folder);
+    yield;
+  }
+  chartFolders.sort();
   const topCharts = chartFolders.filter((chart) => !chartFolders.some((other) => other !== chart && within(join(other, 'charts'), chart)));
 
   const kustomizations = new Map<string, KustomizationRefs>();
@@ -43,6 +57,7 @@ export function findUnits(manifestFiles: string[]): DeploymentUnits {
     if (chartFolders.some((chart) => within(chart, folder))) continue;
     const file = kustomizationIn(folder);
     if (file) kustomizations.set(folder, readKustomization(file));
+    yield;
   }
   // Bases named by another kustomization may hold no manifest of their own in the list (only a Kustomization).
   for (const refs of [...kustomizations.values()]) addNamedFolders(refs, kustomizations);
