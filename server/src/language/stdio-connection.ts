@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type DataCallback, type Disposable } from 'vscode-languageserver/node';
 import { reusingDiagnosticsEncoder } from './message-encoder';
 
 /**
@@ -9,10 +9,9 @@ import { reusingDiagnosticsEncoder } from './message-encoder';
  * line would corrupt the protocol.
  */
 export function createStdioConnection(heard: () => void = () => undefined): Connection {
-  process.stdin.on('data', heard);
   const connection = createConnection(
     ProposedFeatures.all,
-    new StreamMessageReader(process.stdin),
+    new HeardReader(process.stdin, heard),
     new StreamMessageWriter(process.stdout, { contentTypeEncoder: reusingDiagnosticsEncoder() }),
   );
   let shutdown = false;
@@ -33,4 +32,21 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
     error: to((message) => connection.console.error(message)),
   });
   return connection;
+}
+
+/** A reader of stdin that calls `heard` on every message it reads, before the connection handles it. */
+export class HeardReader extends StreamMessageReader {
+  constructor(
+    readable: NodeJS.ReadableStream,
+    private readonly heard: () => void,
+  ) {
+    super(readable);
+  }
+
+  override listen(callback: DataCallback): Disposable {
+    return super.listen((message) => {
+      this.heard();
+      callback(message);
+    });
+  }
 }

@@ -85,10 +85,9 @@ export class WorkspaceScan {
           this.host.connection.console.log(
             `kube-resilience: workspace scan cancelled after ${run.read} files: findings across files consider those and the open documents (reload the window to read the rest)`,
           );
-        } else if (this.queue.length > 0) {
-          // Added after the last step had looked at the queue.
-          this.start();
         }
+        // Folders added after the last step had looked at the queue, or after a cancel (which emptied it).
+        if (this.queue.length > 0) this.start();
         this.host.scanned();
       });
   }
