@@ -4,8 +4,9 @@ import type { Inventory } from './inventory';
 /**
  * The inventory takes the file at `disk` as it is on disk, in place of what it holds under `uri` (an open
  * document that closes, or the file as it was read before), or holds nothing there when the file cannot
- * be read (`readDisk` throws) or cannot hold a resource. The same text keeps its parse: closing a saved 100,000-line file parsed it
- * again, a quarter of its cold open with nothing answered meanwhile. Returns whether the text changed.
+ * be read (`readDisk` throws) or cannot hold a resource. The same text keeps its parse: closing a saved
+ * 100,000-line file parsed it again, a quarter of its cold open with nothing answered meanwhile. Returns
+ * whether the text changed.
  */
 export function takeFileFromDisk(inventory: Inventory, uri: string, disk: string, readDisk: () => string): boolean {
   const held = inventory.getFile(uri);
