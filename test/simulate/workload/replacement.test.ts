@@ -33,4 +33,17 @@ describe('replacement-ready handler', () => {
     play(run, 1200, { kind: 'replacement-ready', slot, generation: 3, why: 'replaced' });
     assert.equal(run.evictions[0].replacementReady, 1200);
   });
+
+  it('leaves the eviction unserved when the replacement never comes up (its liveness probe kills it before its start ends)', () => {
+    const liveness30 = { seconds: 30, probe: 'liveness', container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' } as const;
+    const run = runOf(workload('billing', { 'worker-1': 1 }, { startSeconds: 1200, startBudget: liveness30 }));
+    const slot = run.slots[0];
+    slot.alive = false;
+    slot.generation = 3;
+    run.evictions.push({ drain: kubectlDrain('worker-1'), at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 3 });
+    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-ready', slot, generation: 3, why: 'replaced' });
+    assert.equal(readyAt(7000), 0);
+    assert.match(reasons, /never serves/);
+    assert.equal(run.evictions[0].replacementReady, undefined);
+  });
 });
