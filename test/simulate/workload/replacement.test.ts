@@ -24,6 +24,21 @@ describe('replacement-ready handler', () => {
     });
   }
 
+  it('a Pending replacement is scheduled once an eligible node takes new pods again (a fresh node joined), and serves after its start', () => {
+    const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), undefined, [kubectlDrain('worker-3', 0, { upgrade: true, uncordonAt: 150 })]);
+    const slot = run.slots[0];
+    slot.alive = false;
+    slot.generation = 1;
+    slot.node = '';
+    run.evictions.push({ drain: run.ctx.drains[0], at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 1 });
+    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-ready', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
+    assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending until worker-3 takes new pods again at 2 m 30 s/);
+    assert.equal(readyAt(179), 0);
+    assert.equal(readyAt(180), 1, 'scheduled when worker-3 is back, serving the assumed 30 s later');
+    assert.equal(slot.node, 'worker-3');
+    assert.equal(run.evictions[0].replacementReady, 180);
+  });
+
   it('marks the eviction it replaces as served again', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }));
     const slot = run.slots[0];

@@ -172,11 +172,29 @@ export function schedulable(run: WorkloadRun, node: string, t: number): boolean 
   return !nodeIsDown(incidents, node, t) && !drains.some((d) => d.node === node && t >= d.start && t < d.uncordonAt);
 }
 
+/** The nodes this workload's pods may land on (its node selector, affinity and tolerations allowing). */
+function eligibleNodes(run: WorkloadRun): string[] {
+  return run.workload.eligibleNodes ?? run.ctx.topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
+}
+
 /** Where the scheduler puts a new pod: the eligible schedulable node with the fewest of this workload's pods. */
 export function pickNode(run: WorkloadRun, at: number): string | undefined {
-  const candidates = run.workload.eligibleNodes ?? run.ctx.topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
   const count = (n: string) => run.slots.filter((s) => s.alive && s.node === n).length;
-  return candidates.filter((n) => schedulable(run, n, at)).sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+  return eligibleNodes(run).filter((n) => schedulable(run, n, at)).sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+}
+
+/**
+ * When a Pending pod of this workload finds a node after `at`: the first moment an eligible node takes new
+ * pods again (uncordoned, a fresh node joined, a node back up), which makes the scheduler try it again.
+ */
+export function nextSchedulable(run: WorkloadRun, at: number): { at: number; node: string } | undefined {
+  const candidates = eligibleNodes(run);
+  const moments = [...run.ctx.drains.map((d) => (candidates.includes(d.node) ? d.uncordonAt : Infinity)), ...run.ctx.incidents.map((i) => (candidates.includes(i.node) ? i.backAt : Infinity))];
+  for (const t of moments.filter((m) => m > at && Number.isFinite(m)).sort((a, b) => a - b)) {
+    const node = candidates.find((n) => schedulable(run, n, t));
+    if (node) return { at: t, node };
+  }
+  return undefined;
 }
 
 /** A new pod for this replica, scheduled by the control plane; one that crash-loops is told when it is bound. */
