@@ -93,6 +93,17 @@ describe('eviction handler', () => {
     });
   }
 
+  it('with the controller manager down, the replacement waits for it, and the eviction says so', () => {
+    const drain = kubectlDrain('worker-1');
+    const controllersDown: Scenario = { fail: { kind: 'controller-manager' }, duration: 3600, events: [] };
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), controllersDown, [drain]);
+    const { readyAt, reasons } = play(run, 0, { kind: 'eviction', slot: run.slots[0], drain });
+    assert.match(reasons, /the ReplicaSet controller creates a replacement when the controllers and the scheduler run again \(1 h\), serving after 30 s/);
+    assert.doesNotMatch(reasons, /at once/);
+    assert.equal(readyAt(3600 + 29), 1);
+    assert.equal(readyAt(3600 + 30), 2);
+  });
+
   it('a StatefulSet pod is recreated only once the old one is gone', () => {
     const drain = kubectlDrain('worker-1');
     const run = runOf(workload('db', { 'worker-1': 1 }, { kind: 'StatefulSet', terminationGrace: 120 }), HEALTHY, [drain]);

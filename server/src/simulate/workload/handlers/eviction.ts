@@ -113,7 +113,10 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
     : `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`;
   // A StatefulSet recreates a pod of the same name only once the old one is gone.
   const scheduled = workload.kind === 'StatefulSet' ? end.terminatedAt : at;
-  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${workload.kind === 'StatefulSet' ? ' once it is gone' : ' at once'}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
+  // With the controllers or the scheduler down (the API itself is up, or nothing would be evicted), it waits for them.
+  const created = cp.firstScheduling(scheduled);
+  const when = created > scheduled ? ` when the controllers and the scheduler run again (${formatSeconds(created)})` : workload.kind === 'StatefulSet' ? ' once it is gone' : ' at once';
+  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${when}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
     reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
@@ -122,7 +125,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
     note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
   }
   if (run.replacer) {
-    replace(run, slot, cp.firstScheduling(scheduled), `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
+    replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
     record.generation = slot.generation;
   }
 };
