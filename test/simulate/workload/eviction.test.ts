@@ -98,10 +98,20 @@ describe('eviction handler', () => {
     const controllersDown: Scenario = { fail: { kind: 'controller-manager' }, duration: 3600, events: [] };
     const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), controllersDown, [drain]);
     const { readyAt, reasons } = play(run, 0, { kind: 'eviction', slot: run.slots[0], drain });
-    assert.match(reasons, /the ReplicaSet controller creates a replacement when the controllers and the scheduler run again \(1 h\), serving after 30 s/);
+    assert.match(reasons, /the ReplicaSet controller creates a replacement when the controller manager runs again \(1 h\), serving after 30 s/);
     assert.doesNotMatch(reasons, /at once/);
     assert.equal(readyAt(3600 + 29), 1);
     assert.equal(readyAt(3600 + 30), 2);
+  });
+
+  it('with the scheduler down, the replacement is made at once and stays Pending until the scheduler runs again', () => {
+    const drain = kubectlDrain('worker-1');
+    const schedulerDown: Scenario = { fail: { kind: 'scheduler' }, duration: 1800, events: [] };
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), schedulerDown, [drain]);
+    const { readyAt, reasons } = play(run, 0, { kind: 'eviction', slot: run.slots[0], drain });
+    assert.match(reasons, /creates a replacement at once; it stays Pending until the scheduler runs again \(30 m\), serving after 30 s/);
+    assert.equal(readyAt(1800 + 29), 1);
+    assert.equal(readyAt(1800 + 30), 2);
   });
 
   it('a StatefulSet pod is recreated only once the old one is gone', () => {

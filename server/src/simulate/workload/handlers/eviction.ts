@@ -113,10 +113,12 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
     : `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`;
   // A StatefulSet recreates a pod of the same name only once the old one is gone.
   const scheduled = workload.kind === 'StatefulSet' ? end.terminatedAt : at;
-  // With the controllers or the scheduler down (the API itself is up, or nothing would be evicted), it waits for them.
+  // With the controller manager or the scheduler down (the API itself is up, or nothing would be evicted), it waits for them.
+  const controllersBack = cp.firstControllers(scheduled);
   const created = cp.firstScheduling(scheduled);
-  const when = created > scheduled ? ` when the controllers and the scheduler run again (${formatSeconds(created)})` : workload.kind === 'StatefulSet' ? ' once it is gone' : ' at once';
-  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${when}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
+  const madeAt = controllersBack > scheduled ? ` when the controller manager runs again (${formatSeconds(controllersBack)})` : workload.kind === 'StatefulSet' ? ' once it is gone' : ' at once';
+  const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
+  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
     reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
