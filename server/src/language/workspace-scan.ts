@@ -1,6 +1,7 @@
-import { basename, isAbsolute, relative, sep } from 'node:path';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
+import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
 import { manifestFilesInSteps, readManifestFile } from '../inventory/manifest-files';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
@@ -68,7 +69,7 @@ export class WorkspaceScan {
     const { inventory } = this.host;
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
-      if (!path || !removed.some((folder) => isInside(path, folder)) || [...this.folders].some((folder) => isInside(path, folder))) continue;
+      if (!path || !removed.some((folder) => within(folder, path)) || [...this.folders].some((folder) => within(folder, path))) continue;
       if (!this.host.isOpen(file.uri)) inventory.removeFile(file.uri);
     }
   }
@@ -144,9 +145,4 @@ export function* manifestFilesOf(folderUris: readonly string[]): Steps<string[]>
   const found: string[] = [];
   for (const path of folderUris.map(pathOf)) if (path) found.push(...(yield* manifestFilesInSteps(path, MAX_FILES_PER_FOLDER)));
   return found;
-}
-
-function isInside(path: string, folder: string): boolean {
-  const rest = relative(folder, path);
-  return rest !== '' && rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest);
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
@@ -8,6 +8,7 @@ import { kustomizationIn } from '../units/kustomization';
 import type { KustomizeOrigin } from './kustomize';
 import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
+import { within } from '../files/within';
 
 export interface KustomizeFixInput {
   root: string;
@@ -21,10 +22,6 @@ export interface KustomizeFixInput {
 }
 
 const SHORT_KIND: Record<string, string> = { PodDisruptionBudget: 'pdb', HorizontalPodAutoscaler: 'hpa' };
-
-function within(folder: string, path: string): boolean {
-  return path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-}
 
 /**
  * The edits that make a Kustomize root render what a fix wants: a new resource is a new file beside the root's

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { KUSTOMIZATION_NAMES, kustomizationIn, readKustomization, type KustomizationRefs } from './kustomization';
 import { runSteps, type Steps } from '../steps';
+import { within } from '../files/within';
 
 /** A chart or a Kustomize root: what is rendered and deployed together. */
 export interface RenderUnit {
@@ -21,10 +22,6 @@ export interface DeploymentUnits {
   neverResources: Set<string>;
   /** Manifest files that a chart or a kustomization owns: analysed through their unit when it renders. */
   owned: Map<string, RenderUnit[]>;
-}
-
-function within(folder: string, path: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /**
