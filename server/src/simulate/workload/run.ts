@@ -199,11 +199,15 @@ export function nextSchedulable(run: WorkloadRun, at: number): { at: number; nod
 
 /** A new pod for this replica, scheduled by the control plane; one that crash-loops is told when it is bound. */
 export function replace(run: WorkloadRun, slot: Slot, scheduledAt: number, why: string): void {
-  const at = scheduledAt + (run.inPlaceStart.comesUp ? run.podStart : 0);
   const generation = ++slot.generation;
   // The replica now waits for a node: what happens to its old node no longer concerns it.
   slot.node = '';
-  emit(run, at, { kind: 'replacement-ready', slot, generation, why });
+  startReplacement(run, slot, generation, scheduledAt, why);
+}
+
+/** The replacement `generation` of the replica, scheduled at `scheduledAt`, is up once it has started (at once when it crash-loops). */
+export function startReplacement(run: WorkloadRun, slot: Slot, generation: number, scheduledAt: number, why: string): void {
+  emit(run, scheduledAt + (run.inPlaceStart.comesUp ? run.podStart : 0), { kind: 'replacement-ready', slot, generation, why });
 }
 
 /** A pod gone for good: the control plane must notice, drop it from the Service and replace it. */

@@ -1,6 +1,6 @@
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
-import { crashLoopNote, emit, nextSchedulable, note, pickNode, refreshEndpoints, type Handler } from '../run';
+import { crashLoopNote, emit, nextSchedulable, note, pickNode, refreshEndpoints, startReplacement, type Handler } from '../run';
 
 /** A replacement pod is scheduled and started: it serves on the emptiest schedulable node, or stays Pending. */
 export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, generation, why }, at) => {
@@ -12,7 +12,7 @@ export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, ge
     const until = later ? ` until ${later.node} takes new pods again at ${formatSeconds(later.at)}` : '';
     note(run, at, { reason: `${label}: no schedulable node for a replacement pod: it stays Pending${until}`, fact: FACT.recovery, always: true });
     // The scheduler tries a Pending pod again when a node joins or is uncordoned; it then starts as any new pod.
-    if (later) emit(run, run.ctx.controlPlane.firstScheduling(later.at) + (run.inPlaceStart.comesUp ? run.podStart : 0), { kind: 'replacement-ready', slot, generation, why });
+    if (later) startReplacement(run, slot, generation, run.ctx.controlPlane.firstScheduling(later.at), why);
     return;
   }
   slot.node = node;
