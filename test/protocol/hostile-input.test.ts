@@ -16,7 +16,8 @@ const singleReplica = (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.c
 describe('language server under hostile input', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
   let dir: string;
   let client: LspClient;
-  const logged: string[] = [];
+  let logs: { message: string }[] = [];
+  const logged = () => logs.map((l) => l.message);
   const uri = (name: string) => pathToFileURL(join(dir, name)).toString();
   let opened = 0;
   /** A fresh document whose diagnostics prove the server is still analysing. */
@@ -36,9 +37,7 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
       symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
     }
     client = LspClient.start(SERVER);
-    client.connection.onNotification('window/logMessage', (params: { message: string }) => {
-      logged.push(params.message);
-    });
+    logs = client.notifications<{ message: string }>('window/logMessage').values;
     await client.initialize(pathToFileURL(dir).toString());
   });
   after(async () => {
@@ -60,7 +59,7 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
     it(`a didOpen with ${name} is logged and ignored; the server keeps serving`, async () => {
       await client.notify('textDocument/didOpen', { textDocument: { uri: uri(`bad-${name.replace(/ /g, '-')}.yaml`), ...textDocument } });
       await stillServing();
-      assert.ok(logged.some((m) => m.includes('ignored a malformed DidOpenTextDocument notification')), logged.join('\n'));
+      assert.ok(logged().some((m) => m.includes('ignored a malformed DidOpenTextDocument notification')), logged().join('\n'));
     });
   }
 

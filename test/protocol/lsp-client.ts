@@ -144,6 +144,28 @@ export class LspClient {
     return entry;
   }
 
+  /**
+   * Every notification of `method` the server sends from now on (one handler a method: ask once), and the first
+   * of them, seen or to come, that `accept` takes.
+   */
+  notifications<T>(method: string): { values: T[]; first(accept: (value: T) => boolean): Promise<T> } {
+    const values: T[] = [];
+    const waiting: { accept: (value: T) => boolean; resolve: (value: T) => void }[] = [];
+    this.connection.onNotification(method, (value: T) => {
+      values.push(value);
+      for (const waiter of [...waiting]) {
+        if (!waiter.accept(value)) continue;
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve(value);
+      }
+    });
+    const first = (accept: (value: T) => boolean) => {
+      const seen = values.find(accept);
+      return seen !== undefined ? Promise.resolve(seen) : withTimeout(new Promise<T>((resolve) => waiting.push({ accept, resolve })), `no ${method} as expected`);
+    };
+    return { values, first };
+  }
+
   /** How many times diagnostics were published for `uri`. */
   publishCount(uri: string): number {
     return this.publishes.get(uri) ?? 0;
@@ -193,7 +215,7 @@ export class LspClient {
 }
 
 /** The promise, or an error with `message` once `waitMs` have passed. */
-export function withTimeout<T>(promise: Promise<T>, message: string, waitMs = WAIT_MS): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, message: string, waitMs = WAIT_MS): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), waitMs);

@@ -18,10 +18,7 @@ describe(`language server on Node ${process.versions.node}`, { skip: existsSync(
 
   it('starts, analyses and exits without a Node runtime warning in its log or on stderr', async () => {
     const client = LspClient.start(SERVER);
-    const logged: string[] = [];
-    client.connection.onNotification('window/logMessage', (params: { message: string }) => {
-      logged.push(params.message);
-    });
+    const logged = client.notifications<{ message: string }>('window/logMessage').values;
     try {
       await client.initialize(pathToFileURL(dir).toString());
       const uri = pathToFileURL(join(dir, 'web.yaml')).toString();
@@ -32,6 +29,6 @@ describe(`language server on Node ${process.versions.node}`, { skip: existsSync(
     } finally {
       client.kill();
     }
-    assert.deepEqual([...logged, ...client.stderr].filter((line) => NODE_WARNING.test(line)), []);
+    assert.deepEqual([...logged.map((l) => l.message), ...client.stderr].filter((line) => NODE_WARNING.test(line)), []);
   });
 });
