@@ -42,10 +42,12 @@ describe('WorkspaceScan', () => {
     scan.add([folder('apps'), 'untitled:Untitled-1']);
     await ended;
     assert.deepEqual(uris(), [uri('apps/web.yaml')]);
+    const web = inventory.getFile(uri('apps/web.yaml'));
     const more = nextEnd();
     scan.add([folder('more'), folder('apps')]);
     await more;
     assert.deepEqual(uris(), [uri('apps/web.yaml'), uri('more/api.yaml')]);
+    assert.equal(inventory.getFile(uri('apps/web.yaml')), web, 'apps/, added again, is not read again');
     assert.deepEqual(inventory.resources().map((r) => r.name).sort(), ['api', 'web']);
   });
 

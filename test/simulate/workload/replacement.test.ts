@@ -1,6 +1,7 @@
 // The replacement-ready handler: where a replacement lands, and when there is nowhere to land.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Scenario } from '../../../server/src/simulate/types';
 import { workload } from '../fixtures';
 import { kubectlDrain, play, runOf } from './harness';
 
@@ -37,6 +38,19 @@ describe('replacement-ready handler', () => {
     assert.equal(readyAt(180), 1, 'scheduled when worker-3 is back, serving the assumed 30 s later');
     assert.equal(slot.node, 'worker-3');
     assert.equal(run.evictions[0].replacementReady, 180);
+  });
+
+  it('a replacement whose only node is lost for good stays Pending, with no time it would be scheduled', () => {
+    const lost: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-lost', node: 'worker-3', at: 0 }] };
+    const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), lost);
+    const slot = run.slots[0];
+    slot.alive = false;
+    slot.generation = 1;
+    slot.node = '';
+    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-ready', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
+    assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending\./);
+    assert.doesNotMatch(reasons, /until/);
+    assert.equal(readyAt(7200), 0);
   });
 
   it('marks the eviction it replaces as served again', () => {
