@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { decodeManifest, encodeManifest, findManifestFiles, manifestFilesInSteps } from '../../server/src/inventory/manifest-files';
+import { pausesOf } from '../steps';
 
 describe('findManifestFiles', () => {
   let dir: string;
@@ -50,13 +51,10 @@ describe('findManifestFiles', () => {
   });
 
   it('in steps, pauses after each entry of a folder, and lists what findManifestFiles lists', () => {
-    const steps = manifestFilesInSteps(dir);
-    let pauses = 0;
-    let next = steps.next();
-    for (; !next.done; next = steps.next()) pauses++;
+    const { pauses, value } = pausesOf(manifestFilesInSteps(dir));
     // 11 files and the folders holding them, each entry looked at once.
     assert.ok(pauses >= 11, `${pauses} pauses`);
-    assert.deepEqual(next.value, findManifestFiles(dir));
+    assert.deepEqual(value, findManifestFiles(dir));
   });
 
   it('stops at the limit', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Resource } from '../../server/src/manifest/parse';
 import { ReadLog } from '../../server/src/inventory/reads';
+import { pausesOf } from '../steps';
 
 /** A resource of `kind`, with an object of its own (a new parse of it). */
 function resource(kind: string): Resource {
@@ -68,9 +69,7 @@ describe('ReadLog', () => {
       return [0, 599, 1199].map((i) => log.record(() => log.read(`Kind${i}`)).reads);
     });
     atOnce.replaced(before, after);
-    const steps = inSteps.replacedInSteps(before, after);
-    let pauses = 0;
-    while (!steps.next().done) pauses++;
+    const { pauses } = pausesOf(inSteps.replacedInSteps(before, after));
     assert.ok(pauses >= 2, `it pauses: ${pauses}`);
     assert.deepEqual(
       reads[1].map((r) => inSteps.unchangedSince(r)),

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { documentAt, mayHoldResources, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
 import type { TextChange } from '../../server/src/manifest/text';
 import { collectGarbage } from '../collect-garbage';
+import { pausesOf } from '../steps';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -258,8 +259,8 @@ describe('parseManifestInSteps', () => {
   it('pauses after each document it parses, not after those an edit left alone, and ends with what parseManifest gives', () => {
     const docs = Array.from({ length: 5 }, (_, i) => service(`steps-${i}`));
     const count = (steps: Generator<void, ManifestFile>) => {
-      let pauses = 0;
-      for (let step = steps.next(); ; step = steps.next(), pauses++) if (step.done) return { pauses, file: step.value };
+      const { pauses, value } = pausesOf(steps);
+      return { pauses, file: value };
     };
     const first = count(parseManifestInSteps('s.yaml', docs.join('---\n'), parseManifest('s.yaml', '')));
     assert.equal(first.pauses, 5);

@@ -1,15 +1,14 @@
 import type { StepRunner } from '../../server/src/steps';
+import { pausesOf } from '../steps';
 
 /** A runner that runs steps at once and counts its calls and the pauses of the steps it ran. */
 export function countingRunner(): { run: StepRunner; seen: { calls: number; pauses: number } } {
   const seen = { calls: 0, pauses: 0 };
   const run: StepRunner = async (steps) => {
     seen.calls++;
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-      seen.pauses++;
-    }
+    const { pauses, value } = pausesOf(steps);
+    seen.pauses += pauses;
+    return value;
   };
   return { run, seen };
 }

@@ -12,6 +12,7 @@ import { analyzeRenderedUnit, analyzeRenderedUnitInSteps } from '../../server/sr
 import { renderKustomize, stripBuildMetadata } from '../../server/src/render/kustomize';
 import { countingRunner } from './counting-runner';
 import { renderTools } from './render-tools';
+import { pausesOf } from '../steps';
 
 const tools = renderTools();
 const FIXTURE = join(__dirname, 'fixtures', 'kustomize-shop');
@@ -106,11 +107,10 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
 
   it('is analysed in steps as at once, with the parse it was analysed on', async () => {
     const unit = await renderKustomize(join(FIXTURE, 'overlays', 'prod'));
-    const steps = analyzeRenderedUnitInSteps(unit);
-    let pauses = 0;
-    let next = steps.next();
-    for (; !next.done; next = steps.next()) pauses++;
-    const { findings, file } = next.value;
+    const {
+      pauses,
+      value: { findings, file },
+    } = pausesOf(analyzeRenderedUnitInSteps(unit));
     const placed = (list: typeof findings) => list.map((f) => `${relative(FIXTURE, f.uri!)}:${f.range!.start.line} ${f.ruleId}: ${f.message}`);
     assert.deepEqual(placed(findings), placed(analyzeRenderedUnit(unit)));
     assert.ok(findings.length > 0);

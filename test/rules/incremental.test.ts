@@ -8,6 +8,7 @@ import { analyzeFile, ownFixesOf } from '../../server/src/rules/engine';
 import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import type { Finding } from '../../server/src/rules/types';
 import { MEASURED_KEYSTROKES } from './typing-scavenges';
+import { pausesOf } from '../steps';
 
 /** A small seeded random stream, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -316,9 +317,7 @@ describe('incremental analysis', () => {
       analysis.analyze(first, inventory);
       const file = parseManifest('mine.yaml', join(edited), first);
       inventory.setFile(file);
-      let pauses = 0;
-      const steps = analysis.analyzeInSteps(file, inventory);
-      while (!steps.next().done) pauses++;
+      const { pauses } = pausesOf(analysis.analyzeInSteps(file, inventory));
       assert.equal(analysis.analysedDocuments, 1_204, `edit of document ${at}: the edited document alone is analysed again`);
       assert.equal(pauses, expected, `edit of document ${at}`);
     }

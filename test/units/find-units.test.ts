@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { findUnits, findUnitsInSteps } from '../../server/src/units/find-units';
 import { readKustomization } from '../../server/src/units/kustomization';
+import { pausesOf } from '../steps';
 
 const dir = mkdtempSync(join(tmpdir(), 'find-units-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,13 +46,10 @@ describe('findUnits', () => {
 
   it('in steps, pauses after each folder it looks into, and divides as at once', () => {
     const files = findManifestFiles(root);
-    const steps = findUnitsInSteps(files);
-    let pauses = 0;
-    let next = steps.next();
-    for (; !next.done; next = steps.next()) pauses++;
+    const { pauses, value } = pausesOf(findUnitsInSteps(files));
     const folders = new Set(files.map((f) => dirname(f))).size;
     assert.ok(pauses >= folders, `${pauses} pauses for ${folders} folders`);
-    assert.deepEqual(next.value, units);
+    assert.deepEqual(value, units);
   });
 
   it('finds each chart (a subchart renders with its parent) and each Kustomize root (a base is none)', () => {
