@@ -78,6 +78,16 @@ describe('analyzeFile', () => {
     assert.deepEqual(findings.map((f) => f.resource!.name), ['b', 'a']);
   });
 
+  it('orders findings at one place by rule id', () => {
+    const at = (id: string): Rule => ({ ...countsReplicas, meta: { ...countsReplicas.meta, id } });
+    const findings = analyse(deployment('web'), { rules: [at('pdb-missing'), at('pdb-multiple'), at('pdb'), at('a2'), at('a-b'), at('a10')] });
+    assert.deepEqual(findings.map((f) => f.ruleId), ['a-b', 'a10', 'a2', 'pdb', 'pdb-missing', 'pdb-multiple']);
+  });
+
+  it("every rule's id is lowercase words joined by hyphens (ordered by code units, as localeCompare would)", () => {
+    for (const rule of RULES) assert.match(rule.meta.id, /^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
   it('a template file gets only the templated-file finding', () => {
     const findings = analyse('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.name }}\nspec:\n  replicas: 1\n', { rules: RULES });
     assert.deepEqual(findings.map((f) => f.ruleId), ['templated-file']);

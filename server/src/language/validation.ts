@@ -1,4 +1,4 @@
-import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import { changeInsideIgnoredDocument } from '../manifest/ignored-edit';
@@ -9,6 +9,7 @@ import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { runSteps, type Steps } from '../steps';
 import { toDiagnostic } from './convert';
+import { diagnosticsReusing, type Published } from './published-diagnostics';
 import { describeError, perDocument } from './guard';
 import type { OpenDocument } from './open-document';
 import { inSlices, SlicedWork } from './sliced-work';
@@ -65,8 +66,8 @@ interface Job {
 export class Validation {
   private analysis = new IncrementalAnalysis();
   private readonly cache = new Map<string, { version: number; findings: Finding[] }>();
-  /** What was last published for each document: its findings, and the diagnostic each was sent as. */
-  private readonly published = new Map<string, { findings: Finding[]; diagnostics: Map<Finding, Diagnostic> }>();
+  /** What was last published for each document: its findings, and the diagnostic each was sent as (in the same order). */
+  private readonly published = new Map<string, Published>();
   private readonly timers = new Map<string, Scheduled>();
   /** What validating each document after its last edit cost, in milliseconds. */
   private readonly costs = new Map<string, number>();
@@ -373,11 +374,9 @@ export class Validation {
    * long-lived WeakMap's values whatever its keys, so each keystroke's diagnostics went to the old generation.
    */
   private publish(uri: string, version: number, findings: Finding[]): void {
-    const before = this.published.get(uri)?.diagnostics;
-    const diagnostics = new Map<Finding, Diagnostic>();
-    for (const finding of findings) diagnostics.set(finding, before?.get(finding) ?? toDiagnostic(finding, uri, (id) => this.host.docsHref(id)));
+    const diagnostics = diagnosticsReusing(this.published.get(uri), findings, (finding) => toDiagnostic(finding, uri, (id) => this.host.docsHref(id)));
     this.published.set(uri, { findings, diagnostics });
-    this.host.connection.sendDiagnostics({ uri, version, diagnostics: findings.map((f) => diagnostics.get(f)!) });
+    this.host.connection.sendDiagnostics({ uri, version, diagnostics });
   }
 }
 

@@ -86,7 +86,15 @@ function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOpti
 export function compareFindings(a: Finding, b: Finding): number {
   const la = a.range?.start.line ?? -1;
   const lb = b.range?.start.line ?? -1;
-  return la - lb || (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) || a.ruleId.localeCompare(b.ruleId);
+  return la - lb || (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) || compareIds(a.ruleId, b.ruleId);
+}
+
+/**
+ * Rule ids are lowercase ASCII words joined by hyphens, which code units order as localeCompare does; it
+ * asked ICU for each of the thousands of findings at one place as another, every keystroke.
+ */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): Finding | undefined {
