@@ -25,6 +25,39 @@ describe('drain-start handler', () => {
     });
   }
 
+  it('evicts a replacement still starting on the node too, telling it was not ready and cutting no sessions', () => {
+    const drain = kubectlDrain('worker-1');
+    const run = runOf(workload('billing', { 'worker-1': 1, 'worker-2': 1 }, { sessions: 'in-memory', startSeconds: 1200 }), HEALTHY, [drain]);
+    const starting = run.slots[0];
+    starting.alive = false;
+    starting.generation = 1;
+    const { reasons } = play(run, 0, { kind: 'drain-start', drain });
+    assert.equal(run.evictions.length, 1);
+    assert.equal(run.evictions[0].sessionsCut, false);
+    assert.match(reasons, /kubectl drain evicted its pod on worker-1 \(not ready yet\); it stops within its 30 s grace period \(the default\); the ReplicaSet/);
+  });
+
+  it('an earlier eviction whose replacement is evicted before it serves is served by the replacement after it', () => {
+    const drain = kubectlDrain('worker-1');
+    const run = runOf(workload('billing', { 'worker-1': 1 }, { eligibleNodes: ['worker-1', 'worker-2'], startSeconds: 1200 }), HEALTHY, [drain]);
+    const starting = run.slots[0];
+    starting.alive = false;
+    starting.generation = 1;
+    run.evictions.push({ drain: kubectlDrain('worker-3'), at: 0, terminatedAt: 30, sessionsCut: false, slot: starting.id, generation: 1 });
+    play(run, 60, { kind: 'drain-start', drain });
+    assert.deepEqual(run.evictions.map((e) => e.replacementReady), [1260, 1260], 'the replica evicted from worker-3 serves again on worker-2 at 60 + 1,200 s');
+  });
+
+  it('an earlier eviction whose replacement served keeps the time it served, when that replacement is evicted in turn', () => {
+    const drain = kubectlDrain('worker-1');
+    const run = runOf(workload('web', { 'worker-1': 1 }, { eligibleNodes: ['worker-1', 'worker-2'] }), HEALTHY, [drain]);
+    const served = run.slots[0];
+    served.generation = 1;
+    run.evictions.push({ drain: kubectlDrain('worker-3'), at: 0, terminatedAt: 30, sessionsCut: false, slot: served.id, generation: 1, replacementReady: 30 });
+    play(run, 60, { kind: 'drain-start', drain });
+    assert.deepEqual(run.evictions.map((e) => e.replacementReady), [30, 90]);
+  });
+
   it('evicts nothing from a halted drain', () => {
     const drain = kubectlDrain('worker-1', 0, { halted: 'a bare pod' });
     const run = runOf(workload('web', { 'worker-1': 1 }), HEALTHY, [drain]);

@@ -1,15 +1,16 @@
-// The replacement-ready handler: where a replacement lands, and when there is nowhere to land.
+// The replacement handlers: where the scheduler binds a replacement, when there is nowhere to bind it, and when it serves.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Scenario } from '../../../server/src/simulate/types';
 import { workload } from '../fixtures';
+import { emit } from '../../../server/src/simulate/workload/run';
 import { kubectlDrain, play, runOf } from './harness';
 
-describe('replacement-ready handler', () => {
+describe('replacement-scheduled and replacement-ready handlers', () => {
   const cases = [
-    { name: 'lands on the schedulable node with the fewest of its pods', eligible: undefined, drains: [], node: 'worker-1', ready: 2 },
-    { name: 'never on a cordoned node', eligible: ['worker-1', 'worker-3'], drains: [kubectlDrain('worker-1')], node: 'worker-3', ready: 2 },
-    { name: 'stays Pending when no eligible node is schedulable', eligible: ['worker-3'], drains: [kubectlDrain('worker-3')], node: '', ready: 1 },
+    { name: 'binds it to the schedulable node with the fewest of its pods, serving after its start', eligible: undefined, drains: [], node: 'worker-1', ready: 2 },
+    { name: 'never to a cordoned node', eligible: ['worker-1', 'worker-3'], drains: [kubectlDrain('worker-1')], node: 'worker-3', ready: 2 },
+    { name: 'leaves it Pending when no eligible node is schedulable', eligible: ['worker-3'], drains: [kubectlDrain('worker-3')], node: '', ready: 1 },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -18,9 +19,10 @@ describe('replacement-ready handler', () => {
       slot.alive = false;
       slot.generation = 1;
       slot.node = '';
-      const { readyAt, reasons } = play(run, 60, { kind: 'replacement-ready', slot, generation: 1, why: 'Deployment shop/web: replaced' });
+      const { readyAt, reasons } = play(run, 60, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/web: replaced' });
       assert.equal(slot.node, c.node);
-      assert.equal(readyAt(60), c.ready);
+      assert.equal(readyAt(89), 1);
+      assert.equal(readyAt(90), c.ready);
       assert.match(reasons, c.node ? new RegExp(`the replacement runs on ${c.node}`) : /stays Pending/);
     });
   }
@@ -32,7 +34,7 @@ describe('replacement-ready handler', () => {
     slot.generation = 1;
     slot.node = '';
     run.evictions.push({ drain: run.ctx.drains[0], at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 1 });
-    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-ready', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
+    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
     assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending until worker-3 takes new pods again at 2 m 30 s/);
     assert.equal(readyAt(179), 0);
     assert.equal(readyAt(180), 1, 'scheduled when worker-3 is back, serving the assumed 30 s later');
@@ -47,10 +49,52 @@ describe('replacement-ready handler', () => {
     slot.alive = false;
     slot.generation = 1;
     slot.node = '';
-    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-ready', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
+    const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
     assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending\./);
     assert.doesNotMatch(reasons, /until/);
     assert.equal(readyAt(7200), 0);
+  });
+
+  it('is bound when it is scheduled: a node that takes new pods again during the start it would have had serves it only a start later', () => {
+    // Pending from 30 s; worker-3 is back at 150 s; 1,200 s to start from there: serving at 1,350 s, not at 30 + 1,200.
+    const run = runOf(workload('billing', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'], startSeconds: 1200 }), undefined, [kubectlDrain('worker-3', 0, { upgrade: true, uncordonAt: 150 })]);
+    const slot = run.slots[0];
+    slot.alive = false;
+    slot.generation = 1;
+    slot.node = '';
+    const { readyAt } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/billing: replaced' });
+    assert.equal(readyAt(1349), 0);
+    assert.equal(readyAt(1350), 1);
+  });
+
+  it('is counted where it is bound while it starts: two replacements scheduled at one moment go to two nodes', () => {
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, { eligibleNodes: ['worker-1', 'worker-2'], replicas: 2 }));
+    for (const slot of run.slots) {
+      slot.alive = false;
+      slot.generation = 1;
+      slot.node = '';
+    }
+    play(run, 60, (r) => {
+      emit(r, 60, { kind: 'replacement-scheduled', slot: r.slots[0], generation: 1, why: 'replaced' });
+      return { kind: 'replacement-scheduled', slot: r.slots[1], generation: 1, why: 'replaced' };
+    });
+    assert.deepEqual(run.slots.map((s) => s.node).sort(), ['worker-1', 'worker-2']);
+  });
+
+  it('follows the node it is bound to: a node that fails while it starts takes it along, and it does not serve at the end of its start', () => {
+    const reboot: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-reboot', node: 'worker-3', at: 40 }] };
+    const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'], startSeconds: 600 }), reboot);
+    const slot = run.slots[0];
+    slot.alive = false;
+    slot.generation = 1;
+    slot.node = '';
+    const { readyAt } = play(run, 30, (r) => {
+      for (const incident of r.ctx.incidents) emit(r, incident.at, { kind: 'node-down', incident });
+      return { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' };
+    });
+    assert.equal(readyAt(630), 0, 'not serving when the start begun at 30 s would have ended');
+    assert.equal(slot.node, 'worker-3');
+    assert.notEqual(slot.generation, 1, 'the node going down ended the incarnation that was starting');
   });
 
   it('marks the eviction it replaces as served again', () => {

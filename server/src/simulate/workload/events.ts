@@ -12,7 +12,9 @@ export type WorkloadEvent =
   | { kind: 'pod-crash'; mode: 'restartable' | 'permanent' }
   /** A container restarted in place is up again (the end of its back-off and start). */
   | { kind: 'container-restarted'; slot: Slot; generation: number; repeat: boolean }
-  /** A replacement pod has been scheduled and started: it serves, or starts crash-looping. */
+  /** The scheduler looks for a node for a replacement pod: it binds it there, or the pod stays Pending. */
+  | { kind: 'replacement-scheduled'; slot: Slot; generation: number; why: string }
+  /** A replacement pod bound to its node has started: it serves, or starts crash-looping. */
   | { kind: 'replacement-ready'; slot: Slot; generation: number; why: string }
   | { kind: 'traffic-surge'; factor: number }
   /** A surging container reaches its memory limit. */

@@ -177,9 +177,9 @@ function eligibleNodes(run: WorkloadRun): string[] {
   return run.workload.eligibleNodes ?? run.ctx.topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
 }
 
-/** Where the scheduler puts a new pod: the eligible schedulable node with the fewest of this workload's pods. */
+/** Where the scheduler puts a new pod: the eligible schedulable node with the fewest of this workload's pods (those still starting too). */
 export function pickNode(run: WorkloadRun, at: number): string | undefined {
-  const count = (n: string) => run.slots.filter((s) => s.alive && s.node === n).length;
+  const count = (n: string) => run.slots.filter((s) => s.node === n).length;
   return eligibleNodes(run).filter((n) => schedulable(run, n, at)).sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
 }
 
@@ -205,9 +205,9 @@ export function replace(run: WorkloadRun, slot: Slot, scheduledAt: number, why: 
   startReplacement(run, slot, generation, scheduledAt, why);
 }
 
-/** The replacement `generation` of the replica, scheduled at `scheduledAt`, is up once it has started (at once when it crash-loops). */
+/** The replacement `generation` of the replica goes to the scheduler at `scheduledAt`. */
 export function startReplacement(run: WorkloadRun, slot: Slot, generation: number, scheduledAt: number, why: string): void {
-  emit(run, scheduledAt + (run.inPlaceStart.comesUp ? run.podStart : 0), { kind: 'replacement-ready', slot, generation, why });
+  emit(run, scheduledAt, { kind: 'replacement-scheduled', slot, generation, why });
 }
 
 /** A pod gone for good: the control plane must notice, drop it from the Service and replace it. */

@@ -98,7 +98,9 @@ export function termination(run: WorkloadRun, drain: DrainPlan, at: number): { t
 export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const { label, workload } = run;
   const cp = run.ctx.controlPlane;
-  const end = termination(run, drain, at);
+  // A replacement still starting there has no sessions yet to keep or cut.
+  const served = slot.alive;
+  const end = { ...termination(run, drain, at), ...(served ? {} : { sessionsCut: false }) };
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
   const record: EvictionRecord = { drain, at, terminatedAt: end.terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
@@ -106,7 +108,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const grace = end.capped
     ? `its ${workload.terminationGrace} s grace period capped at ${TIMING.autoscalerGraceCap} s by --max-graceful-termination-sec`
     : `its ${end.grace} s grace period${workload.terminationGrace === undefined ? ' (the default)' : ''}`;
-  const sessions = workload.sessions !== 'in-memory' ? '' : end.sessionsCut
+  const sessions = workload.sessions !== 'in-memory' || !served ? '' : end.sessionsCut
     ? workload.sessionSeconds === undefined
       ? '; its in-memory sessions die with the pod (declare kube-resilience/session-seconds to know whether they could end first)'
       : `; its in-memory sessions last ${formatSeconds(workload.sessionSeconds)}, longer than ${formatSeconds(end.grace)}: they are cut when the pod is killed`
@@ -120,14 +122,17 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served ? '' : ' (not ready yet)'}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
   });
   if (end.sessionsCut && workload.sessionSeconds !== undefined) {
     note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
   }
   if (run.replacer) {
+    const evicted = slot.generation;
     replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
     record.generation = slot.generation;
+    // A replacement evicted before it served: the earlier eviction is served by the replacement that replaces it.
+    for (const earlier of run.evictions) if (earlier !== record && earlier.slot === slot.id && earlier.generation === evicted && earlier.replacementReady === undefined) earlier.generation = slot.generation;
   }
 };

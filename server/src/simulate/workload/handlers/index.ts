@@ -3,7 +3,7 @@ import { onControlPlaneChange } from './control-plane';
 import { onDrainStart, onEviction, onEvictionAttempt, onEvictionRefused } from './eviction';
 import { onNodeDown, onPodsBack } from './node-down';
 import { onPodCrash } from './pod-crash';
-import { onReplacementReady } from './replacement';
+import { onReplacementReady, onReplacementScheduled } from './replacement';
 import { onContainerRestarted } from './restart';
 import { onOomKill, onScaleOut, onSurge } from './surge';
 
@@ -13,6 +13,7 @@ export const HANDLERS: Handlers = {
   'pods-back': onPodsBack,
   'pod-crash': onPodCrash,
   'container-restarted': onContainerRestarted,
+  'replacement-scheduled': onReplacementScheduled,
   'replacement-ready': onReplacementReady,
   'traffic-surge': onSurge,
   'oom-kill': onOomKill,

@@ -2,20 +2,31 @@ import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { crashLoopNote, emit, nextSchedulable, note, pickNode, refreshEndpoints, startReplacement, type Handler } from '../run';
 
-/** A replacement pod is scheduled and started: it serves on the emptiest schedulable node, or stays Pending. */
-export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, generation, why }, at) => {
+/**
+ * The scheduler binds a replacement pod to the emptiest schedulable node, where it starts (up after its start,
+ * at once when it crash-loops); with none, it stays Pending until a node takes new pods again. Bound, the pod
+ * follows its node: a node that fails or is drained before the start ends takes it along.
+ */
+export const onReplacementScheduled: Handler<'replacement-scheduled'> = (run, { slot, generation, why }, at) => {
   if (slot.generation !== generation) return;
-  const { label } = run;
   const node = pickNode(run, at);
   if (!node) {
     const later = nextSchedulable(run, at);
     const until = later ? ` until ${later.node} takes new pods again at ${formatSeconds(later.at)}` : '';
-    note(run, at, { reason: `${label}: no schedulable node for a replacement pod: it stays Pending${until}`, fact: FACT.recovery, always: true });
-    // The scheduler tries a Pending pod again when a node joins or is uncordoned; it then starts as any new pod.
+    note(run, at, { reason: `${run.label}: no schedulable node for a replacement pod: it stays Pending${until}`, fact: FACT.recovery, always: true });
+    // The scheduler tries a Pending pod again when a node joins or is uncordoned.
     if (later) startReplacement(run, slot, generation, run.ctx.controlPlane.firstScheduling(later.at), why);
     return;
   }
   slot.node = node;
+  emit(run, at + (run.inPlaceStart.comesUp ? run.podStart : 0), { kind: 'replacement-ready', slot, generation, why });
+};
+
+/** A replacement pod has started on the node it was bound to: it serves, or its probes kill it again and again. */
+export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, generation, why }, at) => {
+  if (slot.generation !== generation) return;
+  const { label } = run;
+  const { node } = slot;
   slot.alive = run.inPlaceStart.comesUp;
   slot.restarts = 0;
   const endpointsNow = run.ctx.controlPlane.at(at).controllers;
