@@ -9,9 +9,9 @@ import { IncrementalAnalysis } from '../rules/incremental';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { runSteps, type Steps } from '../steps';
 import { toDiagnostic } from './convert';
-import { diagnosticsReusing, type Published } from './published-diagnostics';
 import { describeError, perDocument } from './guard';
 import type { OpenDocument } from './open-document';
+import { diagnosticsReusing, type Published } from './published-diagnostics';
 import { inSlices, SlicedWork } from './sliced-work';
 import { editorUnits } from './units';
 
@@ -370,8 +370,8 @@ export class Validation {
 
   /**
    * Sends the findings as diagnostics, the same objects for the findings sent before (the encoder reuses their
-   * bytes). Kept in a new map each time, not one WeakMap for all: V8's young-generation collections keep a
-   * long-lived WeakMap's values whatever its keys, so each keystroke's diagnostics went to the old generation.
+   * bytes). Kept beside this publish's findings, not in one WeakMap for all: V8's young-generation collections
+   * keep a long-lived WeakMap's values whatever its keys, so each keystroke's diagnostics went to the old generation.
    */
   private publish(uri: string, version: number, findings: Finding[]): void {
     const diagnostics = diagnosticsReusing(this.published.get(uri), findings, (finding) => toDiagnostic(finding, uri, (id) => this.host.docsHref(id)));
