@@ -242,12 +242,30 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await shot('problems');
   });
 
+  /**
+   * Hovers the first Deployment's kind and waits for the resilience card. The code lens drawn above the kind
+   * pushes its line down: a pointer placed before that is left over the lens, and is placed again. Each time
+   * from elsewhere: a hover where the pointer already is moves it nowhere, and the editor shows nothing.
+   */
+  async function hoverDeploymentKind() {
+    const kind = page.locator('.view-line', { hasText: /^kind:\s*Deployment/ }).locator('span span', { hasText: 'Deployment' }).first();
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'What happens' });
+    await page.locator('.codelens-decoration a', { hasText: 'What if the control plane dies?' }).first().waitFor();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.move(0, 0);
+      await kind.hover();
+      try {
+        await hover.waitFor({ timeout: 5_000 });
+        return hover;
+      } catch (error) {
+        if (attempt === 4) throw error;
+      }
+    }
+  }
+
   step("shows the resilience card when hovering a workload's kind", async () => {
     await workbench.openFile('billing.yaml');
-    const kindValue = page.locator('.view-line', { hasText: /^kind:\s*Deployment/ }).locator('span span', { hasText: 'Deployment' }).first();
-    await kindValue.hover();
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'What happens' });
-    await hover.waitFor();
+    const hover = await hoverDeploymentKind();
     const text = await hover.innerText();
     assert.match(text, /Deployment legacy\/billing: one node drain can take all 3 pods offline/);
     assert.deepEqual(await hover.locator('del, s').allInnerTexts(), [], 'no text struck through: each "~" is literal');
@@ -258,12 +276,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
   step("the card of a workload fits its hover without scrolling, at VS Code's default hover size", async () => {
     // orders-api has findings, none on its kind line: the hover holds the card alone.
     await workbench.openFile('orders-api.yaml');
-    // Its kind sits where billing.yaml's did, under the pointer the step before left there: a hover there
-    // moves the pointer nowhere, and the editor, seeing no movement, may show nothing.
-    await page.mouse.move(0, 0);
-    await page.locator('.view-line', { hasText: /^kind:\s*Deployment/ }).locator('span span', { hasText: 'Deployment' }).first().hover();
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'What happens' });
-    await hover.waitFor();
+    const hover = await hoverDeploymentKind();
     assert.match(await hover.innerText(), /Deployment shop\/orders-api/);
     assert.deepEqual(await overflowOf(hover), { down: 0, across: 0 });
     await shot('hover');
