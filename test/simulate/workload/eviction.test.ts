@@ -43,7 +43,7 @@ describe('drain-start handler', () => {
     const starting = run.slots[0];
     starting.alive = false;
     starting.generation = 1;
-    run.evictions.push({ drain: kubectlDrain('worker-3'), at: 0, terminatedAt: 30, sessionsCut: false, slot: starting.id, generation: 1 });
+    run.evictions.push({ drain: kubectlDrain('worker-3'), at: 0, terminatedAt: 30, sessionsCut: false, slot: starting.id });
     play(run, 60, { kind: 'drain-start', drain });
     assert.deepEqual(run.evictions.map((e) => e.replacementReady), [1260, 1260], 'the replica evicted from worker-3 serves again on worker-2 at 60 + 1,200 s');
   });
@@ -53,7 +53,7 @@ describe('drain-start handler', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }, { eligibleNodes: ['worker-1', 'worker-2'] }), HEALTHY, [drain]);
     const served = run.slots[0];
     served.generation = 1;
-    run.evictions.push({ drain: kubectlDrain('worker-3'), at: 0, terminatedAt: 30, sessionsCut: false, slot: served.id, generation: 1, replacementReady: 30 });
+    run.evictions.push({ drain: kubectlDrain('worker-3'), at: 0, terminatedAt: 30, sessionsCut: false, slot: served.id, replacementReady: 30 });
     play(run, 60, { kind: 'drain-start', drain });
     assert.deepEqual(run.evictions.map((e) => e.replacementReady), [30, 90]);
   });

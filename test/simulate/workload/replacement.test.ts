@@ -33,7 +33,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     slot.alive = false;
     slot.generation = 1;
     slot.node = '';
-    run.evictions.push({ drain: run.ctx.drains[0], at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 1 });
+    run.evictions.push({ drain: run.ctx.drains[0], at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id });
     const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
     assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending until worker-3 takes new pods again at 2 m 30 s/);
     assert.equal(readyAt(179), 0);
@@ -102,7 +102,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     const slot = run.slots[0];
     slot.alive = false;
     slot.generation = 3;
-    run.evictions.push({ drain: kubectlDrain('worker-1'), at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 3 });
+    run.evictions.push({ drain: kubectlDrain('worker-1'), at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id });
     play(run, 1200, { kind: 'replacement-ready', slot, generation: 3, why: 'replaced' });
     assert.equal(run.evictions[0].replacementReady, 1200);
   });
@@ -113,7 +113,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     const slot = run.slots[0];
     slot.alive = false;
     slot.generation = 3;
-    run.evictions.push({ drain: kubectlDrain('worker-1'), at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id, generation: 3 });
+    run.evictions.push({ drain: kubectlDrain('worker-1'), at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id });
     const { readyAt, reasons } = play(run, 30, { kind: 'replacement-ready', slot, generation: 3, why: 'replaced' });
     assert.equal(readyAt(7000), 0);
     assert.match(reasons, /never serves/);

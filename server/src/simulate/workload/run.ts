@@ -49,9 +49,8 @@ export interface EvictionRecord {
   terminatedAt: number;
   /** Declared in-memory sessions were cut: the pod stopped before its sessions could end. */
   sessionsCut: boolean;
-  /** The replica (slot id) and the incarnation its replacement is, to tell when that replacement serves. */
+  /** The replica (slot id): the eviction is served once a replacement of it serves (a replacement evicted before it serves serves none). */
   slot: number;
-  generation?: number;
   replacementReady?: number;
 }
 

@@ -128,11 +128,5 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   if (end.sessionsCut && workload.sessionSeconds !== undefined) {
     note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
   }
-  if (run.replacer) {
-    const evicted = slot.generation;
-    replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
-    record.generation = slot.generation;
-    // A replacement evicted before it served: the earlier eviction is served by the replacement that replaces it.
-    for (const earlier of run.evictions) if (earlier !== record && earlier.slot === slot.id && earlier.generation === evicted && earlier.replacementReady === undefined) earlier.generation = slot.generation;
-  }
+  if (run.replacer) replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
 };
