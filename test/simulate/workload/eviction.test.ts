@@ -105,6 +105,18 @@ describe('eviction-refused handler', () => {
 });
 
 describe('eviction handler', () => {
+  it('a pod that has not served holds no sessions: it stops as any pod does, cutting nothing, whatever the sessions declared', () => {
+    const drain = kubectlDrain('worker-1');
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, { terminationGrace: 3600, sessions: 'in-memory', sessionSeconds: 600 }), HEALTHY, [drain]);
+    assert.deepEqual(termination(run, drain, 0, false), { terminatedAt: 3600, grace: 3600, capped: false, sessionsCut: false });
+    assert.equal(termination(run, drain, 0).terminatedAt, 600, 'a pod that served keeps its sessions until they end');
+    const slot = run.slots[0];
+    slot.alive = false;
+    const { reasons } = play(run, 0, { kind: 'eviction', slot, drain });
+    assert.equal(run.evictions[0].terminatedAt, 3600);
+    assert.doesNotMatch(reasons, /sessions/);
+  });
+
   const cases = [
     { name: 'default grace: gone 30 s later, replaced at once', extra: {}, drain: kubectlDrain('worker-1'), terminatedAt: 30, cut: false },
     { name: 'an hour of grace under the autoscaler: capped at 600 s', extra: { terminationGrace: 3600 }, drain: autoscalerDrain('worker-1'), terminatedAt: 600, cut: false },

@@ -81,13 +81,16 @@ export const onEvictionRefused: Handler<'eviction-refused'> = (run, { slot, gene
   emit(run, at + every, { kind: 'eviction-attempt', slot, generation, drain, firstTry });
 };
 
-/** When the evicted pod stops, and whether its declared sessions die with it. */
-export function termination(run: WorkloadRun, drain: DrainPlan, at: number): { terminatedAt: number; grace: number; capped: boolean; sessionsCut: boolean; sessionEnd?: number } {
+/**
+ * When the evicted pod stops, and whether its declared sessions die with it. A pod that has not served yet (a
+ * replacement still starting) holds no sessions.
+ */
+export function termination(run: WorkloadRun, drain: DrainPlan, at: number, served = true): { terminatedAt: number; grace: number; capped: boolean; sessionsCut: boolean; sessionEnd?: number } {
   const { workload } = run;
   const own = workload.terminationGrace ?? TIMING.defaultTerminationGrace;
   const capped = drain.by === 'autoscaler' && own > TIMING.autoscalerGraceCap;
   const grace = capped ? TIMING.autoscalerGraceCap : own;
-  if (workload.sessions !== 'in-memory') return { terminatedAt: at + grace, grace, capped, sessionsCut: false };
+  if (workload.sessions !== 'in-memory' || !served) return { terminatedAt: at + grace, grace, capped, sessionsCut: false };
   const sessions = workload.sessionSeconds;
   // A pod that keeps its sessions until they end stops with the last one, or is killed at the end of its grace period.
   if (sessions !== undefined && sessions <= grace) return { terminatedAt: at + sessions, grace, capped, sessionsCut: false, sessionEnd: at + sessions };
@@ -98,9 +101,8 @@ export function termination(run: WorkloadRun, drain: DrainPlan, at: number): { t
 export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const { label, workload } = run;
   const cp = run.ctx.controlPlane;
-  // A replacement still starting there has no sessions yet to keep or cut.
   const served = slot.alive;
-  const end = { ...termination(run, drain, at), ...(served ? {} : { sessionsCut: false }) };
+  const end = termination(run, drain, at, served);
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
   const record: EvictionRecord = { drain, at, terminatedAt: end.terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
