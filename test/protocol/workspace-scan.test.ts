@@ -9,19 +9,29 @@ import { LspClient, positionOf } from './lsp-client';
 
 const SERVER = resolve('dist/server.js');
 
+/** A server on its own temporary folder: `run` fills the folder and drives the server, which must then shut down cleanly. */
+async function withServer(prefix: string, run: (dir: string, client: LspClient) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const client = LspClient.start(SERVER);
+  try {
+    await run(dir, client);
+    assert.equal(await client.shutdown(), 0);
+  } finally {
+    client.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** What the server said of a progress token: its begin, reports and end, in order. */
 type ProgressValue = { kind: 'begin' | 'report' | 'end'; title?: string; message?: string; percentage?: number; cancellable?: boolean };
 
 describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
-  it('reads a large file in slices with messages handled meanwhile, and a file opened while it was read stands for itself', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-scan-'));
-    // On disk, after 1,500 Deployments, a PDB for `guarded`; web-pdb.yaml comes after big.yaml in the scan.
-    const filler = Array.from({ length: 1500 }, (_, i) => deployment(`filler-${i}`, 2)).join('---\n');
-    writeFileSync(join(dir, 'big.yaml'), `${filler}---\n${pdb('guarded')}`);
-    writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
-    const client = LspClient.start(SERVER);
-    try {
+  it('reads a large file in slices with messages handled meanwhile, and a file opened while it was read stands for itself', () =>
+    withServer('kr-lsp-scan-', async (dir, client) => {
+      // On disk, after 1,500 Deployments, a PDB for `guarded`; web-pdb.yaml comes after big.yaml in the scan.
+      const filler = Array.from({ length: 1500 }, (_, i) => deployment(`filler-${i}`, 2)).join('---\n');
+      writeFileSync(join(dir, 'big.yaml'), `${filler}---\n${pdb('guarded')}`);
+      writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
       await client.initialize(pathToFileURL(dir).toString());
       const big = pathToFileURL(join(dir, 'big.yaml')).toString();
       const app = pathToFileURL(join(dir, 'app.yaml')).toString();
@@ -39,22 +49,15 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       // A request about app.yaml runs its validation if it is still waiting its turn: its diagnostics are then final.
       await client.request('textDocument/hover', { textDocument: { uri: app }, position: { line: 1, character: 2 } });
       assert.ok(has('pdb-missing')(await client.diagnostics(app, () => true)), 'the open big.yaml, without the PDB, is what app.yaml is analysed against');
-      assert.equal(await client.shutdown(), 0);
-    } finally {
-      client.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('reads a folder added to the workspace, and forgets what it read of one removed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-folders-'));
-    mkdirSync(join(dir, 'app'));
-    mkdirSync(join(dir, 'policies'));
-    writeFileSync(join(dir, 'policies', 'web-pdb.yaml'), pdb('web'));
-    const folder = (name: string) => ({ uri: pathToFileURL(join(dir, name)).toString(), name });
-    const app = pathToFileURL(join(dir, 'app', 'web.yaml')).toString();
-    const client = LspClient.start(SERVER);
-    try {
+  it('reads a folder added to the workspace, and forgets what it read of one removed', () =>
+    withServer('kr-lsp-folders-', async (dir, client) => {
+      mkdirSync(join(dir, 'app'));
+      mkdirSync(join(dir, 'policies'));
+      writeFileSync(join(dir, 'policies', 'web-pdb.yaml'), pdb('web'));
+      const folder = (name: string) => ({ uri: pathToFileURL(join(dir, name)).toString(), name });
+      const app = pathToFileURL(join(dir, 'app', 'web.yaml')).toString();
       const init = await client.initialize(folder('app').uri, undefined, {}, { workspaceFolders: true });
       assert.deepEqual(init.capabilities.workspace?.workspaceFolders, { supported: true, changeNotifications: true });
       await client.open(app, deployment('web', 3));
@@ -63,25 +66,18 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.diagnostics(app, lacks('pdb-missing'));
       await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder('policies')] } });
       await client.diagnostics(app, has('pdb-missing'));
-      assert.equal(await client.shutdown(), 0);
-    } finally {
-      client.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('shows its progress once it lasts, answers requests meanwhile, and stops when cancelled from the editor', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kr-lsp-cancel-'));
-    // Read in name order: the Deployments (about 10 MB, seconds of parsing), then the PDB that covers web.
-    const filler = (n: number) => Array.from({ length: 1500 }, (_, i) => deployment(`filler-${n}-${i}`, 2)).join('---\n');
-    for (let n = 0; n < 24; n++) writeFileSync(join(dir, `filler-${String(n).padStart(2, '0')}.yaml`), filler(n));
-    writeFileSync(join(dir, 'zz-web-pdb.yaml'), pdb('web'));
-    const app = pathToFileURL(join(dir, 'app.yaml')).toString();
-    const client = LspClient.start(SERVER);
-    const progressed = client.notifications<{ token: string; value: ProgressValue }>('$/progress');
-    const progress = (token: string) => progressed.values.filter((p) => p.token === token).map((p) => p.value);
-    const logged = client.notifications<{ message: string }>('window/logMessage');
-    try {
+  it('shows its progress once it lasts, answers requests meanwhile, and stops when cancelled from the editor', () =>
+    withServer('kr-lsp-cancel-', async (dir, client) => {
+      // Read in name order: the Deployments (about 10 MB, seconds of parsing), then the PDB that covers web.
+      const filler = (n: number) => Array.from({ length: 1500 }, (_, i) => deployment(`filler-${n}-${i}`, 2)).join('---\n');
+      for (let n = 0; n < 24; n++) writeFileSync(join(dir, `filler-${String(n).padStart(2, '0')}.yaml`), filler(n));
+      writeFileSync(join(dir, 'zz-web-pdb.yaml'), pdb('web'));
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const progressed = client.notifications<{ token: string; value: ProgressValue }>('$/progress');
+      const progress = (token: string) => progressed.values.filter((p) => p.token === token).map((p) => p.value);
+      const logged = client.notifications<{ message: string }>('window/logMessage');
       await client.initialize(pathToFileURL(dir).toString(), undefined, {}, {}, { workDoneProgress: true });
       await client.open(app, deployment('web', 3));
       await client.diagnostics(app, has('pdb-missing'));
@@ -100,10 +96,5 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       // Asked now, the hover validates web against what the inventory holds: the PDB read last was never read.
       await client.request('textDocument/hover', { textDocument: { uri: app }, position: positionOf(deployment('web', 3), 'kind:') });
       assert.ok(has('pdb-missing')(await client.diagnostics(app, () => true)), 'the scan stopped before zz-web-pdb.yaml');
-      assert.equal(await client.shutdown(), 0);
-    } finally {
-      client.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
