@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countLeading } from '../server/src/sorted';
+import { compareCodeUnits, countLeading } from '../server/src/sorted';
 
 describe('countLeading', () => {
   it('counts the items at the start of a sorted list that a prefix predicate holds for, as a scan would', () => {
@@ -10,5 +10,13 @@ describe('countLeading', () => {
       assert.equal(countLeading(sorted.length, (i) => sorted[i] < value), sorted.filter((x) => x < value).length, `< ${value}`);
     }
     assert.equal(countLeading(0, () => true), 0, 'an empty list');
+  });
+});
+
+describe('compareCodeUnits', () => {
+  it('orders strings as sort() with no comparator does: by code units, case first, shorter first', () => {
+    const words = ['pdb-missing', 'a10', 'Zebra', 'a-b', 'pdb', 'a2', 'é', 'pdb-multiple', ''];
+    assert.deepEqual([...words].sort(compareCodeUnits), [...words].sort());
+    assert.equal(compareCodeUnits('same', 'same'), 0);
   });
 });

@@ -12,3 +12,8 @@ export function countLeading(length: number, holds: (index: number) => boolean):
   }
   return low;
 }
+
+/** Orders strings by their UTF-16 code units, as `sort()` does with no comparator, without asking ICU as `localeCompare` does. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -2,6 +2,7 @@ import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
 import { readRegularFileBounded } from '../files/read-bounded';
+import { compareCodeUnits } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
 export const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
@@ -76,7 +77,7 @@ function kindOf(entry: Dirent, path: string): 'folder' | Stats | undefined {
 }
 
 function byName(a: Dirent, b: Dirent): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return compareCodeUnits(a.name, b.name);
 }
 
 /** How a manifest file was written on disk, so that a fix writes it back the same way. */

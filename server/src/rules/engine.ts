@@ -8,6 +8,7 @@ import { writtenAnnotations } from '../manifest/declared';
 import { rangeOfPath } from '../manifest/path';
 import type { Range } from '../manifest/text';
 import { describeResource } from '../manifest/workload';
+import { compareCodeUnits } from '../sorted';
 import { RULES } from './index';
 import { IGNORE_ANNOTATION, IGNORE_COMMENT, ignoredByAnnotation, ignoredByComment } from './suppression';
 import type { Finding, RelatedLocation, Report, ReportedFixes, Rule, RuleContext, SeverityOverride } from './types';
@@ -86,15 +87,9 @@ function run(base: Omit<RuleContext, 'report' | 'ruleIds'>, options: AnalyzeOpti
 export function compareFindings(a: Finding, b: Finding): number {
   const la = a.range?.start.line ?? -1;
   const lb = b.range?.start.line ?? -1;
-  return la - lb || (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) || compareIds(a.ruleId, b.ruleId);
-}
-
-/**
- * Rule ids are lowercase ASCII words joined by hyphens, which code units order as localeCompare does; it
- * asked ICU for each of the thousands of findings at one place as another, every keystroke.
- */
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  // Rule ids are lowercase ASCII words joined by hyphens, which code units order as localeCompare does; it
+  // asked ICU for each of the thousands of findings at one place as another, every keystroke.
+  return la - lb || (a.range?.start.character ?? 0) - (b.range?.start.character ?? 0) || compareCodeUnits(a.ruleId, b.ruleId);
 }
 
 function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): Finding | undefined {
