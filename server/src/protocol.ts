@@ -19,6 +19,12 @@ export const Methods = {
   refreshCluster: 'kubeResilience/refreshCluster',
 } as const;
 
+/** Commands the server runs (`workspace/executeCommand`, no arguments); VS Code's client registers them as commands. */
+export const ServerCommands = {
+  /** Reads the workspace folders' manifests again, as at start: after a cancelled read, say. */
+  readWorkspaceAgain: 'kubeResilience.readWorkspaceAgain',
+} as const;
+
 export type ClusterSource = 'live' | 'snapshot' | 'demo' | 'none';
 
 /** One glance at the cluster in use, as the status bar shows it. */

@@ -38,6 +38,7 @@ import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
 import { WorkspaceScan } from './language/workspace-scan';
+import { ServerCommands } from './protocol';
 
 allocateInYoungGeneration();
 
@@ -102,6 +103,7 @@ connection.onInitialize((params): InitializeResult => {
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND], resolveProvider: true },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      executeCommandProvider: { commands: Object.values(ServerCommands) },
       ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },
@@ -216,6 +218,11 @@ documents.onDidClose((e) => {
   const disk = diskUri(e.document.uri);
   // What the other documents see falls back to the file on disk (or to nothing).
   if (takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk))) revalidateOpen();
+});
+
+connection.onExecuteCommand(({ command }) => {
+  if (command === ServerCommands.readWorkspaceAgain) scan.again();
+  return null;
 });
 
 connection.onDidChangeWatchedFiles((params) => {

@@ -63,6 +63,23 @@ describe('WorkspaceScan', () => {
     assert.deepEqual(uris(), [uri('apps/open.yaml')]);
   });
 
+  it('read again, takes what changed on disk and keeps the parse of a file whose text is the same', async () => {
+    const { scan, nextEnd, inventory } = scanWith();
+    mkdirSync(join(dir, 'reread'));
+    writeFileSync(join(dir, 'reread', 'edited.yaml'), deployment('before'));
+    const ended = nextEnd();
+    scan.add([folder('more'), folder('reread')]);
+    await ended;
+    const api = inventory.getFile(uri('more/api.yaml'));
+    writeFileSync(join(dir, 'reread', 'edited.yaml'), deployment('after'));
+    writeFileSync(join(dir, 'reread', 'new.yaml'), deployment('new'));
+    const readAgain = nextEnd();
+    scan.again();
+    await readAgain;
+    assert.equal(inventory.getFile(uri('more/api.yaml')), api, 'more/api.yaml did not change');
+    assert.deepEqual(inventory.resources().map((r) => r.name).sort(), ['after', 'api', 'new']);
+  });
+
   it('past its limit, reads the first files found and says that the others are not seen', async () => {
     const { scan, nextEnd, uris, logged } = scanWith(undefined, 2);
     const ended = nextEnd();

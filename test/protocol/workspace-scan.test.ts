@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -68,7 +68,7 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.diagnostics(app, has('pdb-missing'));
     }));
 
-  it('shows its progress once it lasts, answers requests meanwhile, and stops when cancelled from the editor', () =>
+  it('shows its progress once it lasts, answers requests meanwhile, stops when cancelled from the editor, and reads the workspace again when asked', () =>
     withServer('kr-lsp-cancel-', async (dir, client) => {
       // Read in name order: the Deployments (about 10 MB, seconds of parsing), then the PDB that covers web.
       const filler = (n: number) => Array.from({ length: 1500 }, (_, i) => deployment(`filler-${n}-${i}`, 2)).join('---\n');
@@ -96,5 +96,19 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       // Asked now, the hover validates web against what the inventory holds: the PDB read last was never read.
       await client.request('textDocument/hover', { textDocument: { uri: app }, position: positionOf(deployment('web', 3), 'kind:') });
       assert.ok(has('pdb-missing')(await client.diagnostics(app, () => true)), 'the scan stopped before zz-web-pdb.yaml');
+      assert.match(message, /kubeResilience\.readWorkspaceAgain/, 'the log says how to read the rest');
+      // Read again, up to the PDB this time: web's finding goes.
+      assert.equal(await client.request('workspace/executeCommand', { command: 'kubeResilience.readWorkspaceAgain', arguments: [] }), null);
+      await client.diagnostics(app, lacks('pdb-missing'));
+    }));
+
+  it('offers to read the workspace again as a command, which the package declares for the command palette', () =>
+    withServer('kr-lsp-commands-', async (dir, client) => {
+      const init = await client.initialize(pathToFileURL(dir).toString());
+      const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+      const declared = new Set(manifest.contributes.commands.map((c: { command: string }) => c.command));
+      const commands = init.capabilities.executeCommandProvider?.commands ?? [];
+      assert.deepEqual(commands, ['kubeResilience.readWorkspaceAgain']);
+      for (const command of commands) assert.ok(declared.has(command), `${command} has a title in package.json`);
     }));
 });

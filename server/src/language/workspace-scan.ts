@@ -6,6 +6,7 @@ import type { Inventory } from '../inventory/inventory';
 import { manifestFilesInSteps, readManifestFile } from '../inventory/manifest-files';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import type { Steps } from '../steps';
+import { ServerCommands } from '../protocol';
 import { pathOf } from './file-uri';
 import { describeError } from './guard';
 import { lateProgress, type LateProgress } from './late-progress';
@@ -61,6 +62,15 @@ export class WorkspaceScan {
     if (!this.run && this.queue.length > 0) this.start();
   }
 
+  /**
+   * Reads every workspace folder again (after a cancelled scan, say); one being read now is read again after.
+   * A file whose text is what the inventory holds is not parsed again.
+   */
+  again(): void {
+    for (const path of this.folders) if (!this.queue.includes(path)) this.queue.push(path);
+    if (!this.run && this.queue.length > 0) this.start();
+  }
+
   /** Folders left the workspace: they are not read any more, and their files leave the inventory but those still in another folder or open. */
   remove(folderUris: readonly string[]): void {
     const removed = folderUris.map(pathOf).filter((path): path is string => !!path && this.folders.delete(path));
@@ -84,7 +94,7 @@ export class WorkspaceScan {
         this.run = undefined;
         if (run.cancelled) {
           this.host.connection.console.log(
-            `kube-resilience: workspace scan cancelled after ${run.read} files: findings across files consider those and the open documents (reload the window to read the rest)`,
+            `kube-resilience: workspace scan cancelled after ${run.read} files: findings across files consider those and the open documents (the command ${ServerCommands.readWorkspaceAgain}, "Kube Resilience: Read the Workspace Again", reads the rest)`,
           );
         }
         // Folders added after the last step had looked at the queue, or after a cancel (which emptied it).
@@ -129,7 +139,7 @@ export class WorkspaceScan {
     try {
       const { text } = readManifestFile(path);
       // A JSON file of 800 KB that holds no resource (an API description) held every request up for a third of a second, parsed.
-      if (!mayHoldResources(uri, text)) return;
+      if (!mayHoldResources(uri, text) || this.host.inventory.getFile(uri)?.text === text) return;
       const file = yield* parseManifestInSteps(uri, text);
       if (this.host.isOpen(uri) || !this.folders.has(folder)) return;
       this.host.inventory.setFile(file);
