@@ -37,6 +37,18 @@ describe('drain-start handler', () => {
     assert.match(reasons, /kubectl drain evicted its pod on worker-1 \(not ready yet\); it stops within its 30 s grace period \(the default\); the ReplicaSet/);
   });
 
+  it('evicts a crash-looping pod on the node, telling that it never came up rather than that it is not ready yet', () => {
+    const drain = kubectlDrain('worker-1');
+    const startBudget = { seconds: 30, probe: 'liveness' as const, container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' };
+    const run = runOf(workload('billing', { 'worker-1': 1, 'worker-2': 1 }, { startSeconds: 1200, startBudget }), HEALTHY, [drain]);
+    const looping = run.slots[0];
+    looping.alive = false;
+    looping.generation = 1;
+    const { reasons } = play(run, 0, { kind: 'drain-start', drain });
+    assert.match(reasons, /kubectl drain evicted its pod on worker-1 \(crash-looping: its probes kill it before it is up\); it stops within/);
+    assert.doesNotMatch(reasons, /not ready yet/);
+  });
+
   it('an earlier eviction whose replacement is evicted before it serves is served by the replacement after it', () => {
     const drain = kubectlDrain('worker-1');
     const run = runOf(workload('billing', { 'worker-1': 1 }, { eligibleNodes: ['worker-1', 'worker-2'], startSeconds: 1200 }), HEALTHY, [drain]);

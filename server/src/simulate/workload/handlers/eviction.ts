@@ -97,6 +97,11 @@ export function termination(run: WorkloadRun, drain: DrainPlan, at: number, serv
   return { terminatedAt: at + grace, grace, capped, sessionsCut: true };
 }
 
+/** Why an evicted pod was not serving: still starting, or never to be up (its probes kill it before it is). */
+function notServing(run: WorkloadRun): string {
+  return run.inPlaceStart.comesUp ? ' (not ready yet)' : ' (crash-looping: its probes kill it before it is up)';
+}
+
 /** The PDB let the eviction through: the pod leaves its Service, terminates within its grace period, and its controller replaces it. */
 export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const { label, workload } = run;
@@ -124,7 +129,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served ? '' : ' (not ready yet)'}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
   });
   if (end.sessionsCut && workload.sessionSeconds !== undefined) {
