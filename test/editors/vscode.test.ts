@@ -320,6 +320,14 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await waitForProblems(asExpected(expected.filter((f) => f !== pdbMissing)));
   });
 
+  step('reads the workspace again from the command palette: the server registers the command, and the findings stay', async () => {
+    await workbench.runCommand('Kube Resilience: Read the Workspace Again');
+    await page.waitForTimeout(1_000);
+    // A command nobody registered is an error VS Code shows in a dialog: "command '…' not found".
+    assert.equal(await page.locator('.monaco-dialog-box, .notification-toast', { hasText: 'not found' }).count(), 0, 'VS Code found the command');
+    await waitForProblems(asExpected(expected.filter((f) => !(f.ruleId === 'pdb-missing' && f.file === 'billing.yaml'))));
+  });
+
   step('runs the exec credential plugin only once the folder is trusted (trust is pushed to the server)', async () => {
     await workbench.runCommand('Workspaces: Manage Workspace Trust');
     await page.locator('.workspace-trust-editor a.monaco-button', { hasText: /^Trust$/ }).click();
