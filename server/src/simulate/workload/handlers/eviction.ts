@@ -115,11 +115,14 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const grace = end.capped
     ? `its ${workload.terminationGrace} s grace period capped at ${TIMING.autoscalerGraceCap} s by --max-graceful-termination-sec`
     : `its ${end.grace} s grace period${workload.terminationGrace === undefined ? ' (the default)' : ''}`;
-  const sessions = workload.sessions !== 'in-memory' || !served ? '' : end.sessionsCut
+  // termination() tells whether the pod held sessions: cut, or kept until they end (then it stops when they do).
+  const sessions = end.sessionsCut
     ? workload.sessionSeconds === undefined
       ? '; its in-memory sessions die with the pod (declare kube-resilience/session-seconds to know whether they could end first)'
       : `; its in-memory sessions last ${formatSeconds(workload.sessionSeconds)}, longer than ${formatSeconds(end.grace)}: they are cut when the pod is killed`
-    : `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`;
+    : end.sessionEnd !== undefined
+      ? `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`
+      : '';
   // A StatefulSet recreates a pod of the same name only once the old one is gone.
   const scheduled = workload.kind === 'StatefulSet' ? end.terminatedAt : at;
   // With the controller manager or the scheduler down (the API itself is up, or nothing would be evicted), it waits for them.
