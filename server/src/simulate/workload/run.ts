@@ -188,8 +188,10 @@ export function pickNode(run: WorkloadRun, at: number): string | undefined {
  */
 export function nextSchedulable(run: WorkloadRun, at: number): { at: number; node: string } | undefined {
   const candidates = eligibleNodes(run);
-  const moments = [...run.ctx.drains.map((d) => (candidates.includes(d.node) ? d.uncordonAt : Infinity)), ...run.ctx.incidents.map((i) => (candidates.includes(i.node) ? i.backAt : Infinity))];
-  for (const t of moments.filter((m) => m > at && Number.isFinite(m)).sort((a, b) => a - b)) {
+  const moments = [...run.ctx.drains.map((d) => ({ node: d.node, t: d.uncordonAt })), ...run.ctx.incidents.map((i) => ({ node: i.node, t: i.backAt }))];
+  // A node lost for good, or a drain never undone, comes back at Infinity: never.
+  const times = moments.filter(({ node, t }) => candidates.includes(node) && t > at && Number.isFinite(t)).map(({ t }) => t);
+  for (const t of times.sort((a, b) => a - b)) {
     const node = candidates.find((n) => schedulable(run, n, t));
     if (node) return { at: t, node };
   }
@@ -201,11 +203,6 @@ export function replace(run: WorkloadRun, slot: Slot, scheduledAt: number, why: 
   const generation = ++slot.generation;
   // The replica now waits for a node: what happens to its old node no longer concerns it.
   slot.node = '';
-  startReplacement(run, slot, generation, scheduledAt, why);
-}
-
-/** The replacement `generation` of the replica goes to the scheduler at `scheduledAt`. */
-export function startReplacement(run: WorkloadRun, slot: Slot, generation: number, scheduledAt: number, why: string): void {
   emit(run, scheduledAt, { kind: 'replacement-scheduled', slot, generation, why });
 }
 

@@ -1,6 +1,6 @@
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
-import { crashLoopNote, emit, nextSchedulable, note, pickNode, refreshEndpoints, startReplacement, type Handler } from '../run';
+import { crashLoopNote, emit, nextSchedulable, note, pickNode, refreshEndpoints, type Handler } from '../run';
 
 /**
  * The scheduler binds a replacement pod to the emptiest schedulable node, where it starts (up after its start,
@@ -15,7 +15,7 @@ export const onReplacementScheduled: Handler<'replacement-scheduled'> = (run, { 
     const until = later ? ` until ${later.node} takes new pods again at ${formatSeconds(later.at)}` : '';
     note(run, at, { reason: `${run.label}: no schedulable node for a replacement pod: it stays Pending${until}`, fact: FACT.recovery, always: true });
     // The scheduler tries a Pending pod again when a node joins or is uncordoned.
-    if (later) startReplacement(run, slot, generation, run.ctx.controlPlane.firstScheduling(later.at), why);
+    if (later) emit(run, run.ctx.controlPlane.firstScheduling(later.at), { kind: 'replacement-scheduled', slot, generation, why });
     return;
   }
   slot.node = node;
