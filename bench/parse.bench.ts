@@ -18,8 +18,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Composer, Lexer, Parser, parseAllDocuments, parseDocument } from 'yaml';
-import { readBlockYaml } from '../server/src/manifest/block-yaml';
-import { clearParseCache, parseManifest, parseWithPackage } from '../server/src/manifest/parse';
+import { clearParseCache, parseManifest, parseUncached } from '../server/src/manifest/parse';
 import { splitDocuments } from '../server/src/manifest/split';
 import { generateManifests } from './generate';
 import { corpusDir, median, report } from './peer';
@@ -51,7 +50,7 @@ const SYNC_APPROACHES: [string, Approach][] = [
   ['Parser + Composer', (text) => Array.from(new Composer().compose(new Parser().parse(text)), (doc) => doc.toJS())],
   ['Lexer (tokens only)', (text) => Array.from(new Lexer().lex(text)).length],
   ['split + parseDocument', (text) => splitDocuments(text).map(({ text: own }) => parseDocument(own).toJS())],
-  ['split + block reader alone', (text) => splitDocuments(text).map(({ text: own }) => readBlockYaml(own)?.value ?? parseWithPackage(own).value)],
+  ['split + block reader alone', (text) => splitDocuments(text).map(({ text: own }) => parseUncached(own).value)],
   [
     OURS,
     (text) => {

@@ -104,7 +104,8 @@ export function parseChunk(text: string): ParsedChunk {
   return parsed;
 }
 
-function parseUncached(text: string): ParsedChunk {
+/** Parses one document's text as parseChunk does, without its cache: the block reader, or the package for what it leaves. */
+export function parseUncached(text: string): ParsedChunk {
   const read = readBlockYaml(text);
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
 }
