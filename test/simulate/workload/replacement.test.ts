@@ -1,10 +1,19 @@
 // The replacement handlers: where the scheduler binds a replacement, when there is nowhere to bind it, and when it serves.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Slot } from '../../../server/src/simulate/capacity-state';
 import type { Scenario } from '../../../server/src/simulate/types';
 import { workload } from '../fixtures';
 import { emit } from '../../../server/src/simulate/workload/run';
 import { kubectlDrain, play, runOf } from './harness';
+
+/** A replica whose pod is gone and whose first replacement (generation 1) waits for the scheduler, bound nowhere yet. */
+function awaitingReplacement(slot: Slot): Slot {
+  slot.alive = false;
+  slot.generation = 1;
+  slot.node = '';
+  return slot;
+}
 
 describe('replacement-scheduled and replacement-ready handlers', () => {
   const cases = [
@@ -15,10 +24,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
   for (const c of cases) {
     it(c.name, () => {
       const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, c.eligible ? { eligibleNodes: c.eligible } : {}), undefined, c.drains);
-      const slot = run.slots[0];
-      slot.alive = false;
-      slot.generation = 1;
-      slot.node = '';
+      const slot = awaitingReplacement(run.slots[0]);
       const { readyAt, reasons } = play(run, 60, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/web: replaced' });
       assert.equal(slot.node, c.node);
       assert.equal(readyAt(89), 1);
@@ -29,10 +35,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
 
   it('a Pending replacement is scheduled once an eligible node takes new pods again (a fresh node joined), and serves after its start', () => {
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), undefined, [kubectlDrain('worker-3', 0, { upgrade: true, uncordonAt: 150 })]);
-    const slot = run.slots[0];
-    slot.alive = false;
-    slot.generation = 1;
-    slot.node = '';
+    const slot = awaitingReplacement(run.slots[0]);
     run.evictions.push({ drain: run.ctx.drains[0], at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id });
     const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
     assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending until worker-3 takes new pods again at 2 m 30 s/);
@@ -45,10 +48,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
   it('a replacement whose only node is lost for good stays Pending, with no time it would be scheduled', () => {
     const lost: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-lost', node: 'worker-3', at: 0 }] };
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), lost);
-    const slot = run.slots[0];
-    slot.alive = false;
-    slot.generation = 1;
-    slot.node = '';
+    const slot = awaitingReplacement(run.slots[0]);
     const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
     assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending\./);
     assert.doesNotMatch(reasons, /until/);
@@ -58,10 +58,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
   it('is bound when it is scheduled: a node that takes new pods again during the start it would have had serves it only a start later', () => {
     // Pending from 30 s; worker-3 is back at 150 s; 1,200 s to start from there: serving at 1,350 s, not at 30 + 1,200.
     const run = runOf(workload('billing', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'], startSeconds: 1200 }), undefined, [kubectlDrain('worker-3', 0, { upgrade: true, uncordonAt: 150 })]);
-    const slot = run.slots[0];
-    slot.alive = false;
-    slot.generation = 1;
-    slot.node = '';
+    const slot = awaitingReplacement(run.slots[0]);
     const { readyAt } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/billing: replaced' });
     assert.equal(readyAt(1349), 0);
     assert.equal(readyAt(1350), 1);
@@ -69,11 +66,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
 
   it('is counted where it is bound while it starts: two replacements scheduled at one moment go to two nodes', () => {
     const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, { eligibleNodes: ['worker-1', 'worker-2'], replicas: 2 }));
-    for (const slot of run.slots) {
-      slot.alive = false;
-      slot.generation = 1;
-      slot.node = '';
-    }
+    run.slots.forEach(awaitingReplacement);
     play(run, 60, (r) => {
       emit(r, 60, { kind: 'replacement-scheduled', slot: r.slots[0], generation: 1, why: 'replaced' });
       return { kind: 'replacement-scheduled', slot: r.slots[1], generation: 1, why: 'replaced' };
@@ -84,10 +77,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
   it('follows the node it is bound to: a node that fails while it starts takes it along, and it does not serve at the end of its start', () => {
     const reboot: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-reboot', node: 'worker-3', at: 40 }] };
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'], startSeconds: 600 }), reboot);
-    const slot = run.slots[0];
-    slot.alive = false;
-    slot.generation = 1;
-    slot.node = '';
+    const slot = awaitingReplacement(run.slots[0]);
     const { readyAt } = play(run, 30, (r) => {
       for (const incident of r.ctx.incidents) emit(r, incident.at, { kind: 'node-down', incident });
       return { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' };
