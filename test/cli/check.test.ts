@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as manifests from '../rules/manifests';
 import { codeScanningProblems, schemaProblems } from '../output/sarif-checks';
+import { handOver, unprivileged, unprivilegedNode } from '../files/unprivileged';
 
 const CLI = resolve('dist/cli.js');
 
@@ -241,6 +242,30 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.deepEqual(report.findings.map((f: { file: string }) => f.file), [join('twice', 'app.yaml')]);
     });
 
+    it('analyses a folder named again through a link to it once (a PDB in it would otherwise cover its pods twice)', { skip: process.platform === 'win32' }, () => {
+      write('linked/app.yaml', deployment('linked', 1));
+      symlinkSync('linked', join(dir, 'alias'));
+      const report = json(cli(['check', 'linked', 'alias', '--format', 'json', ...only('single-replica')]));
+      assert.deepEqual(report.findings.map((f: { file: string }) => f.file), [join('linked', 'app.yaml')]);
+    });
+
+    it('a folder that cannot be read, named or met in the walk, is an unreadable path: exit 2 and why', { skip: process.platform === 'win32' }, () => {
+      const tree = mkdtempSync(join(tmpdir(), 'kr-cli-locked-'));
+      try {
+        mkdirSync(join(tree, 'locked/inner'), { recursive: true });
+        writeFileSync(join(tree, 'locked/inner/app.yaml'), deployment('locked', 1));
+        handOver(tree);
+        chmodSync(join(tree, 'locked/inner'), 0o000);
+        for (const named of ['locked', join('locked', 'inner')]) {
+          const run = spawnSync(unprivilegedNode, [CLI, 'check', named], { cwd: tree, encoding: 'utf8', ...unprivileged });
+          assert.equal(run.status, 2, run.stderr);
+          assert.equal(run.stderr, `kube-resilience check: cannot read ${join('locked', 'inner')}: permission denied\n`);
+        }
+      } finally {
+        rmSync(tree, { recursive: true, force: true });
+      }
+    });
+
     it('recurses into directories over *.yaml, *.yml and *.json, skipping node_modules and other files', () => {
       write('tree/a/one.yaml', deployment('one', 1));
       write('tree/a/b/two.yml', deployment('two', 1));
@@ -276,6 +301,16 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.deepEqual(report.findings.map((f: { ruleId: string }) => f.ruleId), ['single-replica']);
       cli(['check', '--fix', 'utf16.yaml', ...only('single-replica')]);
       assert.deepEqual(readFileSync(join(dir, 'utf16.yaml')), utf16(deployment('wide', 2)));
+    });
+
+    it('analyses a file that is not UTF-8 (a Latin-1 comment) but --fix never writes it: its bytes would be lost; exit 2 and why', () => {
+      const latin1 = Buffer.concat([Buffer.from('# owner: J'), Buffer.from([0xfc]), Buffer.from(`rgen\n${deployment('latin', 1)}`)]);
+      writeFileSync(join(dir, 'latin1.yaml'), latin1);
+      const run = cli(['check', '--fix', 'latin1.yaml', ...only('single-replica')]);
+      assert.equal(run.status, 2, run.stderr);
+      assert.deepEqual(readFileSync(join(dir, 'latin1.yaml')), latin1);
+      assert.match(run.stderr, /unchanged latin1\.yaml: not UTF-8 text .* left as it was/);
+      assert.match(run.stdout, /single-replica \(fixable\)/, 'the finding stays');
     });
   });
 

@@ -85,4 +85,11 @@ describe('decodeManifest and encodeManifest', () => {
     const bytes = Buffer.from(`\uFEFF${text}`, 'utf8');
     assert.deepEqual(encodeManifest(decodeManifest(bytes).text, 'utf8'), bytes);
   });
+
+  it('bytes that are not UTF-8 (a Latin-1 comment) are read with replacement characters, and never encoded back', () => {
+    const bytes = Buffer.concat([Buffer.from('# J'), Buffer.from([0xfc]), Buffer.from('rgen\nkind: ConfigMap\n')]);
+    const decoded = decodeManifest(bytes);
+    assert.deepEqual(decoded, { text: '# J\uFFFDrgen\nkind: ConfigMap\n', encoding: 'not-utf8' });
+    assert.throws(() => encodeManifest(decoded.text, decoded.encoding), /not UTF-8 text .* left as it was/);
+  });
 });

@@ -1,16 +1,12 @@
-import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { writeFileAtomic } from '../files/atomic-write';
-import { readRegularFileBounded } from '../files/read-bounded';
-import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
-import { applyEdits } from '../fixes/edit';
-import { analyzeRenderedUnit, mergeUnitFindings, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
+import { analyzeRenderedUnit, mergeUnitFindings, preferredSourceFix, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
-import type { RenderedUnit, SourceEdits } from '../render/types';
+import type { RenderedUnit } from '../render/types';
 import { findUnits, type RenderUnit } from '../units/find-units';
 import type { Io } from './check';
 import { UsageError } from './usage-error';
 import { realTargetInside } from './fix-files';
+import { writeSourceEdits } from './write-source-edits';
 
 export const RENDER_OPTIONS = {
   render: { type: 'string' as const, default: 'auto' },
@@ -94,7 +90,9 @@ export async function checkUnits(paths: string[], values: Record<string, unknown
   const { plainPaths, rendered, deployersOf } = await renderUnits(paths, values, io);
   const findings = rendered.flatMap((unit) => analyzeRenderedUnit(unit, options));
   const base = commonFolder(paths.filter((p) => p !== '-').map((f) => resolve(f)));
-  const merged = mergeUnitFindings(findings, base, deployersOf).map((f) => Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })) }));
+  const merged = mergeUnitFindings(findings, base, deployersOf).map((f) =>
+    Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })), rendered: { ...f.rendered, unit: asGiven(f.rendered.unit) } }),
+  );
   return { plainPaths, findings: merged };
 }
 
@@ -110,17 +108,33 @@ function commonFolder(paths: string[]): string {
   return parts.join(sep) || sep;
 }
 
+/** What `--fix` did to charts and Kustomize roots: fixes applied, files written, and fixes that could not be written. */
+export interface UnitsFixed {
+  applied: number;
+  files: Set<string>;
+  /** A fix that could not be written, with the file that stopped it: every file it touched was left as it was. */
+  failed: { ruleId: string; path: string; reason: string }[];
+}
+
 /**
- * Applies the preferred fixes of rendered findings to their source files, re-rendering between rounds (a fix
- * changes what the unit renders). Files are written atomically, and only inside the folders the user named.
+ * Applies the preferred fixes of rendered findings to their source files (unsafe ones only with
+ * `unsafeFixes`), re-rendering between rounds (a fix changes what the unit renders). Files are written
+ * atomically, and only inside the folders the user named; a fix is written whole or not at all.
  */
-export async function fixUnits(named: string[], files: () => string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<{ applied: number; files: Set<string> }> {
+export async function fixUnits(
+  named: string[],
+  files: () => string[],
+  values: Record<string, unknown>,
+  io: Io,
+  options: UnitAnalysisOptions & { unsafeFixes?: boolean },
+): Promise<UnitsFixed> {
   const allowed = named.filter((p) => p !== '-').map((p) => resolve(p));
   // A file to edit must really be inside a named folder (links resolved); a file to create, its folder.
   const inside = (path: string, creating: boolean) =>
     allowed.some((folder) => !('reason' in realTargetInside(creating ? dirname(path) : path, folder)));
   const written = new Set<string>();
   const stuck = new Set<string>();
+  const failed: UnitsFixed['failed'] = [];
   let applied = 0;
   for (let round = 0; round < 20; round++) {
     const { findings } = await checkUnits(files(), values, { ...io, stderr: () => undefined }, options);
@@ -129,17 +143,20 @@ export async function fixUnits(named: string[], files: () => string[], values: R
     for (const finding of findings) {
       const key = `${finding.ruleId}|${finding.uri}|${finding.range?.start.line}|${finding.message}`;
       if (stuck.has(key)) continue;
-      const fix = finding.sourceFixes.find((f) => f.preferred);
+      const fix = preferredSourceFix(finding, options.unsafeFixes);
       if (!fix) continue;
       const edited = fix.edits.edits.map((e) => resolve(e.path));
       const created = fix.edits.creates.map((c) => resolve(c.path));
       const targets = [...edited, ...created];
       if (targets.some((t) => touched.has(t))) continue;
-      if (!edited.every((t) => inside(t, false)) || !created.every((t) => inside(t, true)) || !writeSourceEdits(fix.edits)) {
-        stuck.add(key);
+      // A fix that does not take the finding away, or cannot be written, is not tried again.
+      stuck.add(key);
+      if (!edited.every((t) => inside(t, false)) || !created.every((t) => inside(t, true))) continue;
+      const outcome = writeSourceEdits(fix.edits);
+      if (outcome !== 'written') {
+        if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason });
         continue;
       }
-      stuck.add(key); // a fix that does not take the finding away is not tried again
       for (const t of targets) {
         touched.add(t);
         written.add(t);
@@ -149,15 +166,5 @@ export async function fixUnits(named: string[], files: () => string[], values: R
     }
     if (!progress) break;
   }
-  return { applied, files: written };
-}
-
-/** Writes a fix's source edits; false (and nothing written) when a file to create exists already. */
-function writeSourceEdits(edits: SourceEdits): boolean {
-  if (edits.creates.some((c) => existsSync(c.path))) return false;
-  // Written at their real paths: a link stays a link.
-  const texts = edits.edits.map((e) => ({ path: realpathSync(e.path), text: applyEdits(readRegularFileBounded(e.path, MAX_MANIFEST_BYTES).toString('utf8'), e.edits) }));
-  for (const create of edits.creates) writeFileAtomic(create.path, create.text);
-  for (const { path, text } of texts) writeFileAtomic(path, text);
-  return true;
+  return { applied, files: written, failed };
 }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
@@ -62,17 +62,30 @@ export function collectFileTrees(paths: string[]): Map<string, string> {
     } catch (error) {
       throw new UsageError(`cannot read ${path}: ${describeFileError(error)}`);
     }
-    return stat.isDirectory() ? findManifestFiles(path).map((file) => [file, path]) : [[path, dirname(path)]];
+    // A folder that cannot be read is an unreadable path, as a file that cannot be read is.
+    const unreadable = (folder: string, error: unknown) => {
+      throw new UsageError(`cannot read ${folder}: ${describeFileError(error)}`);
+    };
+    return stat.isDirectory() ? findManifestFiles(path, undefined, unreadable).map((file) => [file, path]) : [[path, dirname(path)]];
   });
-  // `check k8s k8s/app.yaml` or `./a.yaml a.yaml` name one file twice: counted twice, its PDB would cover twice.
+  // `check k8s k8s/app.yaml`, `./a.yaml a.yaml` or a folder and a link to it name one file twice: counted twice, its PDB would cover twice.
   const seen = new Set<string>();
   for (const [file, tree] of files) {
-    const identity = file === '-' ? file : resolve(file);
+    const identity = file === '-' ? file : realPath(file);
     if (seen.has(identity)) continue;
     seen.add(identity);
     trees.set(file, tree);
   }
   return trees;
+}
+
+/** The file's real path (links resolved), or its absolute path when it has none (it went away). */
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
 }
 
 /** A manifest as read (`-` is stdin), with the encoding a fix writes it back in. */
@@ -116,9 +129,12 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   // On stderr, so that --format json and sarif stay one document on stdout.
   if (!trees.size) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
+  let unfixedUnits = 0;
   if (values.fix) {
-    const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster });
+    const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster, unsafeFixes: values['unsafe-fixes'] });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
+    for (const failure of fixed.failed) io.stderr(`  not fixed ${failure.ruleId}: ${failure.path}: ${failure.reason}; the fix's files were left as they were`);
+    unfixedUnits = fixed.failed.length;
     // Collected again: those fixes may have written new files (a PDB beside an overlay, a chart template).
     if (fixed.files.size) trees = collectFileTrees(named);
   }
@@ -137,12 +153,12 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     if (file.clusterSnapshot) io.stderr(`kube-resilience check: ${path} is a cluster snapshot (live objects), not manifests: left out (load it with --snapshot ${path})`);
   }
   const options = { severities, cluster };
-  let unfixed = 0;
+  let unfixed = unfixedUnits;
   if (values.fix) {
     if (paths.includes('-')) io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
     const outcome = fixFiles(paths, trees, sources, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
     reportFixes(outcome, io);
-    unfixed = outcome.unchanged.length;
+    unfixed += outcome.unchanged.length;
   }
   const findings: Finding[] = [...units.findings];
   for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));
@@ -151,7 +167,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (format === 'json') io.stdout(toJsonReport(findings));
   else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.') }), null, 2));
   else {
-    const analysed = paths.filter((path) => !inventory.getFile(path)?.clusterSnapshot).length;
+    // Every file found counts, those of charts and Kustomize roots too (analysed as what they render).
+    const analysed = [...trees.keys()].filter((path) => !inventory.getFile(path)?.clusterSnapshot).length;
     io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 

@@ -21,7 +21,7 @@ export interface Fix {
 }
 
 /** The title an editor shows: an unsafe fix says what it changes. */
-export function offeredTitle(fix: Fix): string {
+export function offeredTitle<F extends Pick<Fix, 'title' | 'unsafe'>>(fix: F): string {
   return fix.unsafe ? `${fix.title} (unsafe: ${fix.unsafe})` : fix.title;
 }
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
@@ -10,17 +11,23 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out',
 /** Files larger than this are not read as manifests: nothing written by hand is this big. */
 export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
 
-/** Manifest files below `dir`, sorted, skipping dependency and build folders. */
-export function findManifestFiles(dir: string, limit = 20_000): string[] {
-  return runSteps(manifestFilesInSteps(dir, limit));
+/**
+ * Manifest files below `dir`, sorted, skipping dependency and build folders. A folder that cannot be
+ * listed is passed to `unreadable` (by default, it has nothing to list).
+ */
+export function findManifestFiles(dir: string, limit = 20_000, unreadable: UnreadableFolder = () => undefined): string[] {
+  return runSteps(manifestFilesInSteps(dir, limit, unreadable));
 }
+
+/** Told of a folder a walk cannot list, and why; it may throw to stop the walk. */
+export type UnreadableFolder = (path: string, error: unknown) => void;
 
 /**
  * findManifestFiles, pausing after each entry of a folder: a server walking a workspace of 70,000 files
  * (1 s) answers requests meanwhile. Depth first in name order, with a stack of its own rather than
  * recursion, so that a tree nested thousands deep cannot overflow the call stack.
  */
-export function* manifestFilesInSteps(dir: string, limit = 20_000): Steps<string[]> {
+export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: UnreadableFolder = () => undefined): Steps<string[]> {
   const found: string[] = [];
   // Symbolic links may lead back up the tree or to a file seen already: each directory and file counts once.
   const seen = new Set<string>();
@@ -32,11 +39,15 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000): Steps<string
   };
   const folders: { path: string; entries: Dirent[]; next: number }[] = [];
   const enter = (path: string) => {
+    let entries: Dirent[];
     try {
-      if (firstVisit(statSync(path))) folders.push({ path, entries: readdirSync(path, { withFileTypes: true }).sort(byName), next: 0 });
-    } catch {
-      // An unreadable folder has nothing to list.
+      if (!firstVisit(statSync(path))) return;
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch (error) {
+      unreadable(path, error);
+      return;
     }
+    folders.push({ path, entries: entries.sort(byName), next: 0 });
   };
   enter(dir);
   while (folders.length > 0 && found.length < limit) {
@@ -81,7 +92,10 @@ function byName(a: Dirent, b: Dirent): number {
 }
 
 /** How a manifest file was written on disk, so that a fix writes it back the same way. */
-export type ManifestEncoding = 'utf8' | 'utf16le' | 'utf16be';
+/** How a manifest's bytes became its text; `not-utf8` text was decoded with replacement characters and is never written back. */
+export type ManifestEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'not-utf8';
+
+const NOT_UTF8 = 'not UTF-8 text (a Latin-1 comment, say): written back, its other bytes would be lost, so it is left as it was';
 
 /**
  * A manifest's text: UTF-8, or UTF-16 when the file starts with its byte-order mark (PowerShell's
@@ -93,10 +107,11 @@ export function decodeManifest(bytes: Buffer): { text: string; encoding: Manifes
     const swapped = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
     return { text: swapped.swap16().toString('utf16le'), encoding: 'utf16be' };
   }
-  return { text: bytes.toString('utf8'), encoding: 'utf8' };
+  return { text: bytes.toString('utf8'), encoding: isUtf8(bytes) ? 'utf8' : 'not-utf8' };
 }
 
 export function encodeManifest(text: string, encoding: ManifestEncoding): Buffer {
+  if (encoding === 'not-utf8') throw new Error(NOT_UTF8);
   if (encoding === 'utf8') return Buffer.from(text, 'utf8');
   const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
   return encoding === 'utf16le' ? bytes : bytes.swap16();

@@ -73,5 +73,5 @@ export function toSourceCodeAction(fix: SourceFix, diagnostic: Diagnostic, readT
     const lines = new LineIndex(text);
     documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });
   }
-  return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: !!fix.preferred, edit: { documentChanges } };
+  return { title: offeredTitle(fix), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: !!fix.preferred && !fix.unsafe, edit: { documentChanges } };
 }

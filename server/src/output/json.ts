@@ -1,3 +1,4 @@
+import { reportedFixes } from '../render/analyze-unit';
 import type { Finding } from '../rules/types';
 
 /** The CLI's JSON report: one object, version 1, LSP-style 0-based ranges. */
@@ -12,7 +13,7 @@ export function toJsonReport(findings: readonly Finding[]): string {
         file: f.uri,
         range: f.range,
         resource: f.resource,
-        fixes: f.fixes.map((fix) => ({ title: fix.title, preferred: !!fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}) })),
+        fixes: reportedFixes(f).map((fix) => ({ title: fix.title, preferred: !!fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}) })),
         ...(f.rendered ? { rendered: f.rendered } : {}),
       })),
     },

@@ -1,4 +1,5 @@
 import { preferredFix } from '../fixes/apply';
+import { isUnitFinding, preferredSourceFix } from '../render/analyze-unit';
 import type { Finding, Severity } from '../rules/types';
 import { plural } from '../words';
 import { splitMessage } from '../rules/message-parts';
@@ -44,6 +45,12 @@ export function severityCounts(findings: readonly Finding[]): string {
     .join(', ');
 }
 
+/** What `--fix` would do about a finding (a rendered one's fixes are edits of its chart's or overlay's files). */
+function fixableNote(finding: Finding): string {
+  const preferred = (allowUnsafe: boolean) => (isUnitFinding(finding) ? preferredSourceFix(finding, allowUnsafe) : preferredFix(finding, allowUnsafe));
+  return preferred(false) ? ' (fixable)' : preferred(true) ? ' (fixable with --unsafe-fixes)' : '';
+}
+
 /** The report for people: findings grouped by file, then a summary line. */
 export function toText(findings: readonly Finding[], fileCount: number, options: TextOptions): string {
   const { colour, verbose, width } = options;
@@ -58,7 +65,7 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
     lines.push(paint('bold', file));
     for (const f of list) {
       const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : resourcePath(f);
-      const fixable = preferredFix(f) ? ' (fixable)' : preferredFix(f, true) ? ' (fixable with --unsafe-fixes)' : '';
+      const fixable = fixableNote(f);
       const { headline, details } = splitMessage(f.message);
       const tail = `${f.ruleId}${fixable}`;
       const body = wrap(headline, width, INDENT.length);

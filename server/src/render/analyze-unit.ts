@@ -6,6 +6,7 @@ import { parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { LineIndex, type Range } from '../manifest/text';
 import { analyzeFile } from '../rules/engine';
+import type { Fix } from '../fixes/edit';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { splitMessage } from '../rules/message-parts';
 import { runSteps, type Steps } from '../steps';
@@ -24,7 +25,24 @@ export interface UnitAnalysisOptions {
 export interface SourceFix {
   title: string;
   preferred?: boolean;
+  /** What the fix changes in what the application does, as on the rendered finding's own fix (see Fix.unsafe). */
+  unsafe?: string;
   edits: SourceEdits;
+}
+
+/** Whether a finding is on what a unit renders (its fixes are edits of the unit's sources). */
+export function isUnitFinding(finding: Finding): finding is UnitFinding {
+  return 'sourceFixes' in finding;
+}
+
+/** The fixes a report lists for a finding: for a rendered finding, the edits of its sources that `--fix` would write. */
+export function reportedFixes(finding: Finding): readonly Pick<Fix, 'title' | 'preferred' | 'unsafe'>[] {
+  return isUnitFinding(finding) ? finding.sourceFixes : finding.fixes;
+}
+
+/** The source fix `--fix` applies to a rendered finding: its preferred one, and an unsafe one only when allowed. */
+export function preferredSourceFix(finding: UnitFinding, allowUnsafe = false): SourceFix | undefined {
+  return finding.sourceFixes.find((f) => f.preferred && (allowUnsafe || !f.unsafe));
 }
 
 /** Which roots deploy a source file (a base several overlays share), for merging their findings. */
@@ -94,7 +112,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
     const related = finding.related.flatMap((r) =>
       r.uri === uri ? place(r.range, []).slice(0, 1).map((l) => ({ uri: l.path, range: rangeAt(l, lineIndex(l.path)), message: r.message })) : [r],
     );
-    const sourceFixes = () => (index === undefined ? [] : translateFixes(unit, uri, finding, index));
+    const sourceFixes = () => (index === undefined ? [] : translateFixes(unit, file, finding, index));
     for (const location of locations) {
       findings.push(withSourceFixes({ ...finding, message, ...(origin ? { origin } : {}), uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
     }
@@ -118,13 +136,13 @@ function rangeAt(location: SourceLocation, lines: LineIndex | undefined): Range 
   return { start: { line: location.line, character: start }, end: { line: location.line, character: Math.max(start, end) } };
 }
 
-function translateFixes(unit: RenderedUnit, uri: string, finding: Finding, index: number): SourceFix[] {
+function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Finding, index: number): SourceFix[] {
   return finding.fixes.flatMap((fix) => {
-    const changes = fieldChanges(uri, unit.text, index, fix);
+    const changes = fieldChanges(rendered, index, fix);
     if (!changes?.length) return [];
     const edits = unit.mapper.translateFix(index, changes);
     if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
-    return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, edits }];
+    return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}), edits }];
   });
 }
 
@@ -190,7 +208,8 @@ function agreedBaseFix(group: UnitFinding[], roots: string[], deployersOf: Deplo
   const bases = wanted.map((fix) => fix?.edits.sharedBase);
   if (bases.some((b) => !b) || new Set(bases.map((b) => JSON.stringify(b))).size !== 1) return undefined;
   const title = wanted[0]!.title.replace(/ \(edit [^)]*\)$/, '');
-  return [{ title: `${title} (${bases[0]!.title})`, preferred: true, edits: bases[0]! }];
+  const unsafe = wanted.find((fix) => fix!.unsafe)?.unsafe;
+  return [{ title: `${title} (${bases[0]!.title})`, preferred: true, ...(unsafe ? { unsafe } : {}), edits: bases[0]! }];
 }
 
 const RANK = { error: 3, warning: 2, info: 1, hint: 0 } as const;

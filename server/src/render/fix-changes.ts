@@ -1,29 +1,33 @@
 import type { Fix } from '../fixes/edit';
 import { applyEdits } from '../fixes/edit';
-import { parseManifest } from '../manifest/parse';
+import { parseManifest, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import type { FieldChange } from './types';
 
 /**
- * What a fix written for the rendered text changes in its resource: the fix is applied to the rendered
- * stream, the stream parsed again, and the document compared field by field with what it was; documents
- * the fix appends are resources to add.
+ * What a fix written for the rendered text changes in its resource: the fix is applied to the resource's
+ * document, the document parsed again, and compared field by field with what it was; documents the fix
+ * appends are resources to add. Only that document is parsed again (a 1.9 MB stream took ~0.35 s a fix
+ * when the whole stream was); a fix reaching outside it is not translated.
  */
-export function fieldChanges(renderedUri: string, renderedText: string, documentIndex: number, fix: Fix): FieldChange[] | undefined {
+export function fieldChanges(rendered: ManifestFile, documentIndex: number, fix: Fix): FieldChange[] | undefined {
+  const document = rendered.documents[documentIndex];
+  if (!document) return undefined;
+  const start = document.offset;
+  const end = start + document.text.length;
+  if (fix.edits.some((e) => e.start < start || e.end > end)) return undefined;
   let fixedText: string;
   try {
-    fixedText = applyEdits(renderedText, fix.edits);
+    fixedText = applyEdits(document.text, fix.edits.map((e) => ({ ...e, start: e.start - start, end: e.end - start })));
   } catch {
     return undefined;
   }
-  const before = parseManifest(renderedUri, renderedText);
-  const after = parseManifest(renderedUri, fixedText);
+  const after = parseManifest(rendered.uri, fixedText);
   if (after.documents.some((d) => d.parsed.error)) return undefined;
   const changes: FieldChange[] = [];
-  diff(before.documents[documentIndex]?.parsed.value, after.documents[documentIndex]?.parsed.value, [], changes);
-  // A fix appends its new documents right after the resource's own (appendDocument), wherever that sits in the stream.
-  const addedCount = after.documents.length - before.documents.length;
-  for (const added of addedCount > 0 ? after.documents.slice(documentIndex + 1, documentIndex + 1 + addedCount) : []) {
+  diff(document.parsed.value, after.documents[0]?.parsed.value, [], changes);
+  // A fix appends its new documents right after the resource's own (appendDocument).
+  for (const added of after.documents.slice(1)) {
     if (added.parsed.value && typeof added.parsed.value === 'object') changes.push({ kind: 'add-resource', object: added.parsed.value });
   }
   return changes;

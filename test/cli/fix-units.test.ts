@@ -1,0 +1,96 @@
+// `check --fix` on Kustomize roots with the real kubectl: unsafe fixes wait for --unsafe-fixes, and a fix
+// that cannot be written leaves every file it touches as it was while the other files are still fixed.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { handOver, makeReadOnly, unprivileged, unprivilegedNode } from '../files/unprivileged';
+import { renderTools } from '../render/render-tools';
+import { CLI } from './run-cli';
+
+const tools = renderTools();
+const posix = process.platform !== 'win32';
+
+/** A one-replica Deployment of `image`, with nothing else to find but its single replica. */
+const deployment = (name: string, image: string, replicas = 1) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name} # keep this comment
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers:
+      - {name: main, image: "${image}", resources: {requests: {memory: 100Mi}, limits: {memory: 100Mi}}, readinessProbe: {tcpSocket: {port: 80}}}
+`;
+const ONLY = ['--rule', 'replicas-not-spread=off'];
+
+describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cli.js is not built') || tools.skip }, () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-fix-units-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+    return join(dir, path);
+  };
+  const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+  const cli = (args: string[], options: { uid?: number; gid?: number } = {}) => {
+    const node = options.uid === undefined ? process.execPath : unprivilegedNode;
+    const env = { ...process.env, NO_COLOR: '1', PATH: [tools.folder ?? '', process.env.PATH].join(delimiter) };
+    const result = spawnSync(node, [CLI, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000, env, ...options });
+    return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+  };
+
+  it('leaves a fix that can change what the app does (a second redis) alone, marks it, and applies it with --unsafe-fixes', () => {
+    write('app/kustomization.yaml', 'resources:\n- cache.yaml\n');
+    const before = deployment('cache', 'redis:7');
+    write('app/cache.yaml', before);
+    const run = cli(['check', '--fix', 'app', ...ONLY]);
+    assert.equal(run.status, 1, run.stderr);
+    assert.equal(read('app/cache.yaml'), before);
+    assert.deepEqual(readdirSync(join(dir, 'app')).sort(), ['cache.yaml', 'kustomization.yaml']);
+    assert.match(run.stdout, /single-replica \(fixable with --unsafe-fixes\)/);
+    const json = JSON.parse(cli(['check', 'app', '--format', 'json', ...ONLY]).stdout);
+    assert.deepEqual(
+      json.findings.map((f: any) => [f.ruleId, f.fixes.filter((x: any) => x.preferred).map((x: any) => !!x.unsafe)]),
+      [['single-replica', [true]]],
+    );
+    assert.equal(json.findings[0].rendered.unit, 'app', 'named as given, like its file');
+    const unsafe = cli(['check', '--fix', '--unsafe-fixes', 'app', ...ONLY]);
+    assert.equal(unsafe.status, 0, unsafe.stdout + unsafe.stderr);
+    assert.match(read('app/cache.yaml'), /name: cache # keep this comment[\s\S]*replicas: 2/);
+  });
+
+  it('a safe fix is marked fixable in the report', () => {
+    write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
+    write('app/web.yaml', deployment('web', 'nginx'));
+    const run = cli(['check', 'app', ...ONLY]);
+    assert.match(run.stdout, /single-replica \(fixable\)/);
+    assert.match(run.stdout, /in 2 files/, 'the root\'s files count');
+  });
+
+  it('a fix that cannot be written leaves every file it touches as it was; the other files are still fixed, and the run says why and exits 2', { skip: !posix }, () => {
+    const kustomization = write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
+    const web = deployment('web', 'nginx', 3);
+    write('app/web.yaml', web);
+    write('plain/other.yaml', deployment('other', 'nginx', 3));
+    handOver(dir);
+    makeReadOnly(kustomization);
+    const run = cli(['check', '--fix', 'app', 'plain', ...ONLY], unprivileged);
+    assert.equal(run.status, 2, run.stdout + run.stderr);
+    assert.equal(read('app/kustomization.yaml'), 'resources:\n- web.yaml\n');
+    assert.equal(read('app/web.yaml'), web);
+    assert.deepEqual(readdirSync(join(dir, 'app')).sort(), ['kustomization.yaml', 'web.yaml'], 'no PDB file left without its kustomization entry');
+    assert.match(read('plain/other.yaml'), /kind: PodDisruptionBudget/);
+    assert.match(run.stderr, /not fixed pdb-missing: app\/kustomization\.yaml: permission denied; the fix's files were left as they were/);
+    assert.match(run.stdout, /app\/web\.yaml\n.*pdb-missing/, 'the finding stays');
+  });
+});

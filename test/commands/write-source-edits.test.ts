@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { writeSourceEdits } from '../../server/src/commands/write-source-edits';
+
+describe('writeSourceEdits: a fix of a chart or overlay is written whole or not at all', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-source-edits-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const file = (name: string, content: string | Buffer) => {
+    writeFileSync(join(dir, name), content);
+    return join(dir, name);
+  };
+  const setReplicas = (path: string, text: string) => ({ path, edits: [{ start: text.indexOf('1'), end: text.indexOf('1') + 1, text: '2' }] });
+
+  it('edits the files and creates the new ones', () => {
+    const text = '# kept\nreplicaCount: 1\n';
+    const values = file('values.yaml', text);
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
+    assert.equal(outcome, 'written');
+    assert.equal(readFileSync(values, 'utf8'), '# kept\nreplicaCount: 2\n');
+    assert.equal(readFileSync(join(dir, 'pdb.yaml'), 'utf8'), 'kind: PodDisruptionBudget\n');
+  });
+
+  it('a write that fails undoes those before it: the edited file gets its bytes back, and nothing is created', () => {
+    const text = 'resources:\n- app.yaml # replicas: 1\n';
+    const kustomization = file('kustomization.yaml', text);
+    const created = join(dir, 'pdb.yaml');
+    const outcome = writeSourceEdits({
+      edits: [setReplicas(kustomization, text)],
+      creates: [{ path: created, text: 'kind: PodDisruptionBudget\n' }, { path: join(dir, 'missing-folder', 'other.yaml'), text: 'x: 1\n' }],
+    });
+    assert.deepEqual(outcome, { path: join(dir, 'missing-folder', 'other.yaml'), reason: 'no such file or directory' });
+    assert.equal(readFileSync(kustomization, 'utf8'), text);
+    assert.equal(existsSync(created), false);
+    assert.deepEqual(readdirSync(dir).sort(), ['kustomization.yaml'], 'no temporary file left');
+  });
+
+  it('a file that is not UTF-8 is not written (its other bytes would become U+FFFD), nor is anything else', () => {
+    const latin1 = Buffer.concat([Buffer.from('# owner: J'), Buffer.from([0xfc]), Buffer.from('rgen\nreplicaCount: 1\n')]);
+    const values = file('values.yaml', latin1);
+    const text = latin1.toString('utf8');
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
+    assert.ok(outcome !== 'written' && outcome, 'refused');
+    assert.match(outcome.reason, /not UTF-8/);
+    assert.deepEqual(readFileSync(values), latin1);
+    assert.equal(existsSync(join(dir, 'pdb.yaml')), false);
+  });
+
+  it('writes nothing when a file to create exists already', () => {
+    const text = 'replicaCount: 1\n';
+    const values = file('values.yaml', text);
+    file('pdb.yaml', 'mine\n');
+    assert.equal(writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'theirs\n' }] }), undefined);
+    assert.equal(readFileSync(values, 'utf8'), text);
+    assert.equal(readFileSync(join(dir, 'pdb.yaml'), 'utf8'), 'mine\n');
+  });
+});

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DiagnosticSeverity } from 'vscode-languageserver';
+import { toSourceCodeAction } from '../../server/src/language/convert';
+
+describe('toSourceCodeAction: a fix of a rendered finding as a code action', () => {
+  const diagnostic = { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 15 } }, message: 'runs 1 pod', severity: DiagnosticSeverity.Warning };
+  const edits = { edits: [{ path: '/chart/values.yaml', edits: [{ start: 23, end: 24, text: '2' }] }], creates: [] };
+  const readText = () => '# values\nreplicaCount: 1\n';
+
+  it('a safe preferred fix is the preferred action, its edit placed in the source file', () => {
+    const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText)!;
+    assert.equal(action.isPreferred, true);
+    assert.equal(action.title, 'Set replicaCount: 2');
+    assert.deepEqual(action.edit!.documentChanges, [{ textDocument: { uri: 'file:///chart/values.yaml', version: null }, edits: [{ range: { start: { line: 1, character: 14 }, end: { line: 1, character: 15 } }, newText: '2' }] }]);
+  });
+
+  it('an unsafe fix is offered saying what it changes, never as the preferred action', () => {
+    const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, unsafe: 'a second redis primary', edits }, diagnostic, readText)!;
+    assert.equal(action.isPreferred, false);
+    assert.equal(action.title, 'Set replicaCount: 2 (unsafe: a second redis primary)');
+  });
+});
