@@ -82,8 +82,18 @@ data:
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\nspec:\n  replicas: 4\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    team: payments\n  name: settings\ndata:\n  list: |\n    - a\n',
     );
     assert.deepEqual(origins, [
-      { kind: 'Deployment', name: 'web', path: join(work, 'shop', 'base', 'deployment.yaml'), configuredIn: undefined, patchedIn: [join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml')] },
-      { kind: 'ConfigMap', name: 'settings', path: undefined, configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml'), patchedIn: [] },
+      {
+        kind: 'Deployment',
+        name: 'web',
+        path: join(work, 'shop', 'base', 'deployment.yaml'),
+        configuredIn: undefined,
+        patchedIn: [join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml')],
+        transformations: [
+          { kind: 'PatchTransformer', configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml') },
+          { kind: 'NamespaceTransformer', configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml') },
+        ],
+      },
+      { kind: 'ConfigMap', name: 'settings', path: undefined, configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml'), patchedIn: [], transformations: [] },
     ]);
   });
 });
@@ -174,6 +184,30 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     await fixUnits([split], () => findManifestFiles(split), VALUES, io, {});
     assert.equal(readFileSync(join(split, 'base', 'pdb.yaml'), 'utf8'), `# the budget every environment shares\n${PDB}`, 'overlay c chose its policy: the base stays');
     assert.deepEqual(await findingsOf(split), []);
+  });
+
+  it('with a namePrefix in the overlay and a nameSuffix in its base: findings on the patch that sets the field, and --fix names what it writes as kustomize finds it', async () => {
+    const tree = join(work, 'renamed');
+    const files: Record<string, string> = {
+      'base/kustomization.yaml': 'nameSuffix: -v1\nresources:\n  - deployment.yaml\n',
+      'base/deployment.yaml': readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8'),
+      'overlays/p/kustomization.yaml': 'namePrefix: p-\nresources:\n  - ../../base\npatches:\n  - path: replicas.yaml\n',
+      'overlays/p/replicas.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-v1\nspec:\n  replicas: 3\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    }
+    const overlay = join(tree, 'overlays', 'p');
+    const before = await findingsOf(overlay);
+    assert.ok(before.some((f) => f.startsWith('replicas.yaml:6 replicas-not-spread: Deployment p-web-v1:')), before.join('\n'));
+    await fixUnits([overlay], () => findManifestFiles(overlay), VALUES, io, {});
+    assert.match(readFileSync(join(overlay, 'web-v1-deployment-patch.yaml'), 'utf8'), /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web-v1\n/);
+    assert.match(readFileSync(join(overlay, 'web-v1-pdb.yaml'), 'utf8'), /\n  name: web-v1-pdb\n/);
+    const unit = await renderKustomize(overlay);
+    assert.deepEqual(unit.problems, [], 'the overlay still builds');
+    assert.match(unit.text, /name: p-web-v1-pdb\n/);
+    assert.deepEqual((await findingsOf(overlay)).filter((f) => /replicas-not-spread|pdb-missing/.test(f)), []);
   });
 
   it('--fix writes no file through a link that leads outside the folders named', async () => {

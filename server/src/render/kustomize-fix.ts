@@ -6,6 +6,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import type { KustomizeOrigin } from './kustomize';
+import { nameSeenBy, withoutAffixes } from './kustomize-names';
 import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
 import { within } from '../files/within';
@@ -70,9 +71,11 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   const resourceNames: string[] = [];
   if (Object.keys(newPatch).length) {
     const origin = input.origin!;
-    const { name, path } = fileName(`${origin.name ?? 'resource'}-${SHORT_KIND[origin.kind] ?? origin.kind.toLowerCase()}-patch`);
+    // Named as the root's patches find it: before the root's own namePrefix and nameSuffix.
+    const target = nameSeenBy(origin, input.sources, kustomization);
+    const { name, path } = fileName(`${target ?? 'resource'}-${SHORT_KIND[origin.kind] ?? origin.kind.toLowerCase()}-patch`);
     const { metadata, ...rest } = newPatch;
-    const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: origin.name }, ...rest };
+    const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target }, ...rest };
     result.creates.push({ path, text: stringify(body) });
     const edits = appendToSequence(rootResource, ['patches'], { path: name });
     if (!edits) return undefined;
@@ -83,6 +86,8 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const object = structuredClone(change.object) as Record<string, any>;
     // The root's namespace transformer sets it; a namespace written in the file would only repeat it.
     if (typeof rootResource.object?.namespace === 'string' && object?.metadata) delete object.metadata.namespace;
+    // Its namePrefix and nameSuffix are added to the new resource's name too.
+    if (typeof object?.metadata?.name === 'string') object.metadata.name = withoutAffixes(object.metadata.name, rootResource.object);
     const stem = String(object?.metadata?.name ?? 'resource');
     const suffix = SHORT_KIND[object?.kind] ?? String(object?.kind ?? 'resource').toLowerCase();
     const { name, path } = fileName(stem.endsWith(`-${suffix}`) ? stem : `${stem}-${suffix}`);

@@ -8,6 +8,7 @@ import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
+import { nameSeenBy } from './kustomize-names';
 import { documentResource, findResource, locationIn, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
 import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
@@ -48,6 +49,8 @@ export interface KustomizeOrigin {
   configuredIn?: string;
   /** Kustomization files whose patches changed it, in the order applied. */
   patchedIn: string[];
+  /** Every transformation of it, in the order applied (a patch, a namespace, a name prefix or suffix), with the kustomization that configured it. */
+  transformations: { kind: string; configuredIn: string }[];
 }
 
 /** Which program renders: `kustomize build`, else `kubectl kustomize`. */
@@ -126,6 +129,10 @@ function* stripBuildMetadataInSteps(stream: string, wrapper: string): Steps<{ te
         .filter((t: any) => PATCH_TRANSFORMERS.has(t?.configuredBy?.kind))
         .map((t: any) => at(t.configuredIn))
         .filter((p: string | undefined): p is string => !!p),
+      transformations: (Array.isArray(transformations) ? transformations : []).flatMap((t: any) => {
+        const configuredIn = at(t?.configuredIn);
+        return configuredIn && typeof t?.configuredBy?.kind === 'string' ? [{ kind: t.configuredBy.kind, configuredIn }] : [];
+      }),
     });
     const stripped = withoutAnnotations(file, index, [ORIGIN, TRANSFORMATIONS]).replace(/^---[^\n]*\n/, '');
     texts.push(stripped.endsWith('\n') ? stripped : `${stripped}\n`);
@@ -164,10 +171,11 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     if (!origin || IDENTITY_FIELDS.some((f) => f.every((step, i) => path[i] === step))) return undefined;
     // The last patch applied decides: an overlay's patch wins over its base's.
     for (const kustomization of [...new Set(origin.patchedIn)].reverse()) {
+      const name = nameSeenBy(origin, sources, kustomization);
       for (const patchFile of patchFilesOf(kustomization, sources).reverse()) {
         const patch = sources.get(patchFile);
-        const resource = patch && findResource(patch, origin.kind, origin.name);
-        if (!resource || resource.name !== origin.name || resource.kind !== origin.kind) continue;
+        const resource = patch && findResource(patch, origin.kind, name);
+        if (!resource || resource.name !== name || resource.kind !== origin.kind) continue;
         const inPatch = sourcePath(resource, renderedObject(index), path);
         if (inPatch && writesField(resource, inPatch)) return { resource, path: inPatch };
       }
@@ -177,7 +185,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
   const originResource = (index: number) => {
     const origin = origins[index];
     const file = origin?.path ? sources.get(origin.path) : undefined;
-    return file ? findResource(file, origin!.kind, origin!.name) : undefined;
+    return file ? findResource(file, origin!.kind, nameSeenBy(origin!, sources)) : undefined;
   };
   const locate = (index: number, path: Path): SourceLocation[] => {
     const patched = patchSetting(index, path);
