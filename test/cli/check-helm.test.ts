@@ -1,6 +1,7 @@
 // `kube-resilience check` on a real Helm chart with the real helm: findings on template and values lines,
 // the Helm flags, --fix in values files and templates, and what happens without helm.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -53,6 +54,17 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     const findings = placed(run.stdout, chart);
     assert.ok(findings.includes('hpa-min-one values-prod.yaml:4'), findings.join('\n'));
     assert.match(run.stdout, /HorizontalPodAutoscaler shop\/web-podinfo has minReplicas 1/);
+  });
+
+  it('a --values file that cannot be read (missing, a FIFO) is an unreadable path: exit 2 at once, helm never waits on it', { skip: process.platform === 'win32' }, async () => {
+    const chart = chartCopy();
+    const fifo = join(chart, '..', 'values-fifo.yaml');
+    execFileSync('mkfifo', [fifo]);
+    for (const [file, reason] of [[fifo, 'not a regular file'], [join(chart, 'nowhere.yaml'), 'no such file or directory']]) {
+      const run = await runCli(['check', chart, '--values', file], withHelm);
+      assert.equal(run.status, 2, run.stderr);
+      assert.match(run.stderr, new RegExp(`^kube-resilience check: cannot read --values ${file}: ${reason}`));
+    }
   });
 
   it('--set wins over the values files', async () => {

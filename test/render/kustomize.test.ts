@@ -201,6 +201,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     const overlay = join(tree, 'overlays', 'p');
     const before = await findingsOf(overlay);
     assert.ok(before.some((f) => f.startsWith('replicas.yaml:6 replicas-not-spread: Deployment p-web-v1:')), before.join('\n'));
+    assert.ok(before.some((f) => f.startsWith('../../base/deployment.yaml:3 pdb-missing:') && f.includes(' Rendered in p. ')), 'the root named is named by its own name');
     await fixUnits([overlay], () => findManifestFiles(overlay), VALUES, io, {});
     assert.match(readFileSync(join(overlay, 'web-v1-deployment-patch.yaml'), 'utf8'), /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web-v1\n/);
     assert.match(readFileSync(join(overlay, 'web-v1-pdb.yaml'), 'utf8'), /\n  name: web-v1-pdb\n/);

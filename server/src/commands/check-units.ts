@@ -1,4 +1,6 @@
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { analyzeRenderedUnit, mergeUnitFindings, preferredSourceFix, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import type { RenderedUnit } from '../render/types';
@@ -53,6 +55,14 @@ export interface UnitsRendered {
 export async function renderUnits(paths: string[], values: Record<string, unknown>, io: Io, command = 'check'): Promise<UnitsRendered> {
   const mode = values.render as string;
   if (mode !== 'auto' && mode !== 'off') throw new UsageError(`--render takes auto or off, not "${mode}"`);
+  // Checked here, as a PATH is: helm would wait forever on a FIFO, and report a missing file as the chart's error.
+  for (const file of values.values as string[]) {
+    try {
+      readRegularFileBounded(file, MAX_MANIFEST_BYTES);
+    } catch (error) {
+      throw new UsageError(`cannot read --values ${file}: ${describeFileError(error)}`);
+    }
+  }
   const files = paths.filter((p) => p !== '-');
   const divided = findUnits(files);
   const given = new Map(files.map((f) => [resolve(f), f]));

@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import type { ClusterInfo } from '../cluster/types';
 import { LazyProperty } from '../lazy-property';
 import { Inventory } from '../inventory/inventory';
@@ -165,7 +165,8 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
     if (group) group.push(finding);
     else groups.set(key, [finding]);
   }
-  const name = (root: string) => relative(baseFolder, root).split(sep).join('/') || '.';
+  // A root that is the folder itself is named by its own name ("Rendered in dev", not "Rendered in .").
+  const name = (root: string) => relative(baseFolder, root).split(sep).join('/') || basename(root);
   const inside = (f: UnitFinding) => !!f.uri && (f.uri.startsWith(f.rendered.unit + sep) || f.uri === f.rendered.unit);
   return [...groups.values()].map((group) => {
     const first = group[0];
