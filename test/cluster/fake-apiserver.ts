@@ -33,12 +33,13 @@ export type Fault =
   | 'huge-declared'
   | 'stall'
   | 'null-items'
+  | 'odd-kind'
   | 'truncated'
   | 'non-json'
   | { status: number; retryAfter?: number };
 
 export const FAULTS: readonly Fault[] = [
-  'endless-continue', 'repeated-continue', 'endless-body', 'huge-list', 'huge-declared', 'stall', 'null-items', 'truncated', 'non-json',
+  'endless-continue', 'repeated-continue', 'endless-body', 'huge-list', 'huge-declared', 'stall', 'null-items', 'odd-kind', 'truncated', 'non-json',
   { status: 401 }, { status: 403 }, { status: 410 }, { status: 429, retryAfter: 1 }, { status: 500 },
 ];
 
@@ -216,6 +217,9 @@ export class FakeApiServer {
         return json(list([], 'the-same-token'));
       case 'null-items':
         return json(list([null, 7, 'text', [], { metadata: { name: `real-${kind.toLowerCase()}`, namespace: 'default' } }]));
+      case 'odd-kind':
+        // Items that name their own kind, wrongly spelt, with what a snapshot must never hold.
+        return json(list([{ kind: kind.toLowerCase(), metadata: { name: `odd-${kind.toLowerCase()}`, namespace: 'default' }, spec: { containers: [{ name: 'a', env: [{ name: 'PASSWORD', value: 'hunter2' }] }] } }]));
       case 'non-json':
         res.writeHead(200, { 'Content-Type': 'text/html' });
         res.end('<html><body>\u001b[31mGateway says hello\u0007</body></html>');

@@ -104,6 +104,14 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     assert.deepEqual(cluster.resources.filter((r) => r.kind === 'Pod').map((r) => r.name), ['real-pod']);
   });
 
+  it('takes an item\'s kind from the list it is in (an item saying `kind: pod` is a Pod, slimmed as one: no env)', async () => {
+    server.faults.set('pods', 'odd-kind');
+    const cluster = await readLiveCluster(request());
+    const pod = cluster.resources.find((r) => r.name === 'odd-pod')!;
+    assert.equal(pod.kind, 'Pod');
+    assert.doesNotMatch(JSON.stringify(pod.object), /hunter2|PASSWORD/);
+  });
+
   it('names a body cut short, and one that is not JSON, without echoing control characters', async () => {
     server.faults.set('nodes', 'truncated');
     assert.match(await reasonFor('nodes'), /^the answer is not JSON \(\{"kind":"NodeList"/);

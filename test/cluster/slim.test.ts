@@ -40,4 +40,13 @@ describe('what a live object keeps once slimmed (and so what a snapshot can hold
     assert.deepEqual(Object.keys(deployment.metadata.annotations), kept);
     assert.deepEqual(Object.keys(deployment.spec.template.metadata.annotations), kept);
   });
+
+  it('wherever they sit: annotations of a CronJob\'s job template and of a StatefulSet\'s volume claim templates, env of containers in a kind it does not know', () => {
+    const secret = { 'vault.example.com/token': 'hunter2' };
+    const cronJob = slimObject({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { jobTemplate: { metadata: { annotations: secret }, spec: { template: { spec: { containers: [] } } } } } });
+    const statefulSet = slimObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { template: { spec: { containers: [] } }, volumeClaimTemplates: [{ metadata: { name: 'data', annotations: secret } }] } });
+    const custom = slimObject({ apiVersion: 'example.com/v1', kind: 'Runner', metadata: { name: 'r' }, spec: { pod: { containers: [{ name: 'a', env }] } } });
+    assert.doesNotMatch(JSON.stringify([cronJob, statefulSet, custom]), /hunter2/);
+    assert.deepEqual(statefulSet.spec.volumeClaimTemplates, [{ metadata: { name: 'data', annotations: {} } }]);
+  });
 });

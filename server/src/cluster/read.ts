@@ -175,6 +175,7 @@ async function getWithRetry(connection: ApiConnection, path: string, read: TypeR
 
 /** List items come without apiVersion and kind; a snapshot's items carry them, as `kubectl get -o json` prints. */
 function withKind(object: Record<string, any>, type: ResourceType): any {
-  const { apiVersion, kind, ...rest } = object;
-  return slimObject({ apiVersion: typeof apiVersion === 'string' ? apiVersion : type.apiVersion, kind: typeof kind === 'string' ? kind : type.kind, ...rest });
+  // What the list is of decides (an item saying `kind: pod` is still a pod, and is slimmed as one).
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+  return slimObject({ apiVersion: type.apiVersion, kind: type.kind, ...rest });
 }

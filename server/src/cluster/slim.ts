@@ -63,17 +63,27 @@ function intern(value: string): string {
   return value;
 }
 
-function compact(value: any): any {
+/**
+ * Also, wherever they sit (a CronJob's job template, a StatefulSet's volume claim templates, a kind this
+ * file does not know), annotations other than those read are left out, and so are containers'
+ * environment variables: what must never reach a snapshot does not depend on the shapes above.
+ */
+function compact(value: any, key?: string): any {
   if (typeof value === 'string') return intern(value);
-  if (Array.isArray(value)) return value.map(compact);
+  if (Array.isArray(value)) return value.map((item) => compact(item, key));
   if (!value || typeof value !== 'object') return value;
+  const container = key !== undefined && CONTAINER_LISTS.has(key);
   const copy: any = {};
-  for (const key of Object.keys(value)) {
-    const child = value[key];
-    if (child !== undefined) copy[intern(key)] = compact(child);
+  for (const childKey of Object.keys(value)) {
+    let child = value[childKey];
+    if (child === undefined || (container && (childKey === 'env' || childKey === 'envFrom'))) continue;
+    if (childKey === 'annotations' && key === 'metadata' && child && typeof child === 'object') child = readableAnnotations(child);
+    copy[intern(childKey)] = compact(child, childKey);
   }
   return copy;
 }
+
+const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 
 const KEPT_POD_CONDITIONS = new Set(['Ready', 'PodScheduled']);
 const KEPT_VOLUME_SOURCES = ['emptyDir', 'persistentVolumeClaim', 'hostPath', 'ephemeral', 'local'];
