@@ -210,3 +210,16 @@ ${containers}`,
     assert.equal(billing.startBudget!.seconds, 1200);
   });
 });
+
+describe('simulator inputs from a cluster with a node that has no name', () => {
+  it('leaves the node out, says so, and simulates the others', () => {
+    const cluster = demoCluster();
+    const nameless = { apiVersion: 'v1', kind: 'Node', metadata: {}, status: { allocatable: { cpu: '4', memory: '8Gi' } } };
+    const inventory = new Inventory();
+    inventory.setCluster([...cluster.resources, resourceFromObject(nameless)!]);
+    const inputs = buildSimInputs(inventory, cluster);
+    assert.ok(inputs.topology.assumptions.includes('1 node without a name left out'), inputs.topology.assumptions.join('\n'));
+    assert.ok(inputs.topology.nodes.every((n) => typeof n.name === 'string'));
+    assert.doesNotThrow(() => simulate(inputs.topology, inputs.workloads, { fail: { kind: 'apiserver' }, duration: 3600, events: [] }));
+  });
+});

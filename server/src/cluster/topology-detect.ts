@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Resource } from '../manifest/parse';
 import type { Topology } from './topology';
 import { plural } from '../words';
+import { greatest } from '../extremes';
 
 const CONTROL_PLANE_ROLES = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 const APISERVER_IDENTITY = 'apiserver.kubernetes.io/identity';
@@ -122,7 +123,7 @@ export function detectTopology(resources: Resource[]): Topology {
   if (topology.distribution !== 'unknown') evidence.push(`distribution: ${topology.distribution}`);
 
   const counts = [controlPlaneNodes.length, apiServerPods.length, identityLeases.length, apiServerEndpoints.length];
-  const count = Math.max(...counts);
+  const count = greatest(counts);
   topology.controlPlaneCount = count > 0 ? count : undefined;
   if (count > 0 && new Set(counts.filter((c) => c > 0)).size > 1) evidence.push(`the sources disagree (${counts.join('/')}); counting the largest, ${count}`);
   if (count === 0) evidence.push('no control-plane node, API server pod, identity lease or kubernetes endpoint was visible: the number of control planes is unknown');

@@ -160,9 +160,12 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     reportFixes(outcome, io);
     unfixed += outcome.unchanged.length;
   }
-  const findings: Finding[] = [...units.findings];
-  for (const path of paths) findings.push(...analyzeFile(inventory.getFile(path)!, inventory, options));
-  if (cluster) findings.push(...analyzeCluster(inventory, { ...options, cluster }));
+  // Spread into an array, not pushed as arguments: a cluster of 70,000 Deployments has more findings than a call takes.
+  const findings: Finding[] = [
+    ...units.findings,
+    ...paths.flatMap((path) => analyzeFile(inventory.getFile(path)!, inventory, options)),
+    ...(cluster ? analyzeCluster(inventory, { ...options, cluster }) : []),
+  ];
 
   if (format === 'json') io.stdout(toJsonReport(findings));
   else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.') }), null, 2));

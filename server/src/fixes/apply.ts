@@ -91,7 +91,7 @@ export function* fixFileInSteps(
     if (candidates.length === 0) break;
     const together = yield* tryBatches(uri, current, candidates, inventory, options, seen, analyze);
     if (together) {
-      applied.push(...together.batch.map((f) => f.ruleId));
+      for (const finding of together.batch) applied.push(finding.ruleId);
       current = together.fixed;
       continue;
     }

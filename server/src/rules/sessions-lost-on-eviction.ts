@@ -8,6 +8,7 @@ import { containersOf, describeResource, isHelmHook, podTemplateOf } from '../ma
 import { ordersDeployment } from './example-disruption';
 import { pdbFor } from './pdb-missing';
 import type { Rule } from './types';
+import { greatest } from '../extremes';
 
 export const SAFE_TO_EVICT = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
 /** Kubernetes' default grace period, and the time an app is given to stop once SIGTERM arrives. */
@@ -53,7 +54,7 @@ function waitSeconds(preStop: any): number | undefined {
 function preStopWaits(workload: Resource, serving: number): { longest?: number; shortSleeps: Path[] } {
   const waits = containersOf(workload).map(({ container, path }) => ({ seconds: waitSeconds(container?.lifecycle?.preStop), path, sleepAction: typeof container?.lifecycle?.preStop?.sleep?.seconds === 'number' }));
   const known = waits.filter((w) => w.seconds !== undefined).map((w) => w.seconds!);
-  return { longest: known.length ? Math.max(...known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
+  return { longest: known.length ? greatest(known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
 }
 
 function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength): Piece[] {

@@ -12,6 +12,7 @@ import type { SimNode, SimTopology, SimWorkload } from './model';
 import { assumedPlacement, type SpreadRules } from './placement';
 import type { StartBudget } from './restart-readiness';
 import { voluntaryDisruptionFacts } from './disruption-inputs';
+import { plural } from '../words';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -27,7 +28,10 @@ export interface SimInputs {
  */
 export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | undefined): SimInputs {
   const assumptions: string[] = [];
-  let nodeResources = inventory.ofKind('Node');
+  // A node without a name cannot be drained, failed or told apart: left out, and said so.
+  const nameless = inventory.ofKind('Node').filter((node) => !node.name).length;
+  if (nameless) assumptions.push(`${plural(nameless, 'node')} without a name left out`);
+  let nodeResources = inventory.ofKind('Node').filter((node) => !!node.name);
   if (!nodeResources.length) {
     nodeResources = assumedNodes();
     assumptions.push(

@@ -1,6 +1,7 @@
 import { formatSeconds } from './format-time';
 import type { Failure, Scenario, ScenarioEvent, WorkloadResult } from './types';
 import { plural } from '../words';
+import { least } from '../extremes';
 
 export function describeFailure(fail: Failure): string {
   switch (fail.kind) {
@@ -55,7 +56,7 @@ export function describeScenario(scenario: Scenario): string {
 export function capacityVerdict(workload: WorkloadResult): { lowest: number; desired: number; worstBlackholed: number; firstHit?: number; wholeAgain?: number } {
   const points = workload.capacity;
   const desired = Math.max(0, ...points.map((p) => p.desired));
-  const lowest = Math.min(...points.map((p) => p.ready));
+  const lowest = least(points.map((p) => p.ready));
   const worstBlackholed = Math.max(0, ...points.map((p) => p.blackholed));
   const hurt = (p: (typeof points)[number]) => p.ready < p.desired || p.blackholed > 0 || (p.load ?? 1) > 1;
   const firstIndex = points.findIndex(hurt);

@@ -1,5 +1,6 @@
 import { FACT, TIMING } from './facts';
 import type { Scenario } from './types';
+import { greatest } from '../extremes';
 
 /** A node that stops at `at` and (unless lost) is running again at `backAt`. */
 export interface NodeIncident {
@@ -40,7 +41,7 @@ export function nodeBackAt(incidents: NodeIncident[], node: string, from: number
   for (;;) {
     const covering = incidents.filter((i) => i.node === node && t >= i.at && t < i.backAt);
     if (!covering.length) return t;
-    t = Math.max(...covering.map((i) => i.backAt));
+    t = greatest(covering.map((i) => i.backAt));
     if (!Number.isFinite(t)) return Infinity;
   }
 }

@@ -15,6 +15,7 @@ import { drainEnd, drainNodeEvents, drainResult, drainSummary, type WorkloadRunO
 import { rollUpgrade } from './drain/upgrade';
 import { formatSeconds } from './format-time';
 import { plural } from '../words';
+import { greatest, least } from '../extremes';
 
 /** Time shown after the outage ends, long enough for a lost node's pods to be evicted and replaced. */
 const RECOVERY_VIEW = 600;
@@ -79,7 +80,7 @@ function voluntaryDisruptions(base: SimContext, workloads: SimWorkload[]): { ctx
     ctx = { ...base, drains: step.plans, incidents: [...step.incidents].sort((a, b) => a.at - b.at) };
   }
   let runs = runAll(ctx, workloads);
-  const gaveUpAt = (plan: DrainPlan) => Math.min(...runs.flatMap((r) => r.run.gaveUp.filter((g) => g.drain === plan).map((g) => g.at)));
+  const gaveUpAt = (plan: DrainPlan) => least(runs.flatMap((r) => r.run.gaveUp.filter((g) => g.drain === plan).map((g) => g.at)));
   if (ctx.drains.some((p) => p.by === 'autoscaler' && Number.isFinite(gaveUpAt(p)))) {
     ctx = { ...ctx, drains: ctx.drains.map((p) => (p.by === 'autoscaler' && Number.isFinite(gaveUpAt(p)) ? { ...p, uncordonAt: gaveUpAt(p) } : p)) };
     runs = runAll(ctx, workloads);
@@ -93,7 +94,7 @@ function upgradeSummary(scenario: Scenario, ctx: SimContext): string | undefined
   const workers = ctx.topology.nodes.filter((n) => !n.controlPlane).length;
   const replaced = ctx.incidents.filter((i) => i.kind === 'replaced');
   if (replaced.length < workers) return `The rolling node upgrade stalls after ${replaced.length} of ${workers} workers: the drain of ${ctx.drains.filter((p) => p.upgrade)[replaced.length]?.node ?? 'the next worker'} does not finish.`;
-  const last = Math.max(...replaced.map((i) => i.backAt));
+  const last = greatest(replaced.map((i) => i.backAt));
   return `The rolling node upgrade of ${workers} workers takes ${formatSeconds(last - upgrade.at)}, one node at a time.`;
 }
 

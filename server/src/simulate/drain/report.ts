@@ -5,6 +5,7 @@ import type { DrainResult, TimelineEvent } from '../types';
 import type { WorkloadSimulation } from '../workload-capacity';
 import type { DrainPlan } from './plan';
 import { PLAN_FACT } from './planner';
+import { greatest } from '../../extremes';
 
 export interface WorkloadRunOf {
   workload: SimWorkload;
@@ -81,10 +82,10 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
       if (cut.length) {
-        const at = Math.max(...cut.map((e) => e.terminatedAt)) - d.start;
+        const at = greatest(cut.map((e) => e.terminatedAt)) - d.start;
         const capped = d.by === 'autoscaler' && (workload.terminationGrace ?? 0) > TIMING.autoscalerGraceCap;
         reasons.push(capped ? `${pods(cut.length)} keep their sessions until ${formatSeconds(at)}, when the autoscaler's grace cap cuts them` : `${pods(cut.length)} ${cut.length === 1 ? 'loses its' : 'lose their'} in-memory sessions at ${formatSeconds(at)}`);
-      } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (${formatSeconds(Math.max(...kept.map((e) => e.terminatedAt)) - d.start)})`);
+      } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (${formatSeconds(greatest(kept.map((e) => e.terminatedAt)) - d.start)})`);
     }
     const evicted = new Set(d.evicted.map((e) => e.workload)).size;
     const head = d.notRemovedBecause && !d.evicted.length
