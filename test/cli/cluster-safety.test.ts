@@ -64,6 +64,10 @@ describe('the command line against clusters that fail', { skip: existsSync(CLI) 
     assert.match(simulate.stderr, /the read did not finish within 0\.5s/);
     const snapshot = await run(['snapshot', '--kubeconfig', kubeconfig, '--timeout', '0.5']);
     assert.match(snapshot.stderr, /the read did not finish within 0\.5s/);
+    const started = Date.now();
+    const tiny = await run(['snapshot', '--kubeconfig', kubeconfig, '--timeout', '0.0004']);
+    assert.equal(tiny.status, 2, 'a deadline under a millisecond is a millisecond, not none (and so 60 s)');
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   });
 
   it('says which list items were not objects, and goes on', async () => {

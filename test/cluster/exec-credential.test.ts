@@ -24,6 +24,8 @@ describe('exec credential plugins', { skip }, () => {
     writeScript(join(pluginDir, 'cloud-login'), credentialScript('from-plugin', join(dir, 'cloud-login-ran')));
     writeScript(join(pluginDir, 'failing-login'), `echo 'error: refresh token expired; run "cloud auth login"' >&2\nexit 3`);
     writeScript(join(pluginDir, 'hanging-login'), 'sleep 30');
+    writeScript(join(pluginDir, 'noisy-login'), `printf '\\033[2J\\033]0;pwned\\007token expired\\n' >&2\nexit 1`);
+    writeScript(join(pluginDir, 'bare-token-login'), `echo sk-RAWTOKEN-1234567890`);
   });
   after(async () => {
     assert.deepEqual(server.writes(), []);
@@ -79,6 +81,21 @@ describe('exec credential plugins', { skip }, () => {
   it('shows what a failing plugin wrote to stderr', async () => {
     const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'failing-login' }))));
     assert.match(error.message, /exec credential plugin "failing-login" failed \(exit 3\): error: refresh token expired; run "cloud auth login"/);
+  });
+
+  it('shows no terminal escapes from a plugin\'s stderr, and never echoes what it printed instead of JSON (a bare token)', async () => {
+    const noisy = await failure(readLiveCluster(request(kubeconfigWith({ command: 'noisy-login' }))));
+    assert.match(noisy.message, /failed \(exit 1\): .*token expired$/);
+    assert.doesNotMatch(noisy.message, /[\u0000-\u001f]/);
+    const bare = await failure(readLiveCluster(request(kubeconfigWith({ command: 'bare-token-login' }))));
+    assert.equal(bare.message, 'exec credential plugin "bare-token-login" printed no ExecCredential JSON (22 characters of something else, not shown: it may be a credential)');
+  });
+
+  it('a plugin that hangs ends with the deadline of the whole read, when that is shorter than its own', async () => {
+    const started = Date.now();
+    const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'hanging-login' }), { timeoutMs: 500 })));
+    assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
+    assert.match(error.message, /did not answer within 0.5s/);
   });
 
   it('times out a plugin that hangs', async () => {

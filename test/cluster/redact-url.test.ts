@@ -12,6 +12,9 @@ describe('a URL as it may be printed or stored', () => {
     ['not a url user:pass@host', 'not a url user:pass@host'],
     ['admin:hunter2@k8s.example:6443', '***@k8s.example:6443'],
     ['https://us er:pa ss@host with spaces', 'https://***@host with spaces'],
+    ['https://admin:pa/ss@127.0.0.1:6443', 'https://***@127.0.0.1:6443'],
+    ['https://admin:pa?ss@127.0.0.1:6443', 'https://***@127.0.0.1:6443'],
+    ['https://admin:pa#ss@127.0.0.1:6443', 'https://***@127.0.0.1:6443'],
   ];
   for (const [url, printed] of cases) {
     it(`${url} → ${printed}`, () => assert.equal(redactUrl(url), printed));

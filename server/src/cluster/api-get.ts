@@ -5,6 +5,7 @@ import { formatSeconds } from './duration';
 import { formatBytes } from '../files/read-bounded';
 import { ReadAborted, type ByteBudget } from './read-limits';
 import { describeNetworkError } from './network-errors';
+import { printable } from './printable';
 
 export interface GetOptions {
   /** Time allowed to open the TCP/TLS connection. */
@@ -104,11 +105,6 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
 
 function abortReason(signal: AbortSignal): string {
   return signal.reason instanceof ReadAborted ? signal.reason.message : 'cancelled';
-}
-
-/** A piece of an answer as it may be shown: one line, no control characters. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 
 function describeStatus(status: number, body: string): string {

@@ -54,7 +54,8 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
     // Said below.
   }
   if (!server || (server.protocol !== 'https:' && server.protocol !== 'http:')) {
-    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(redactUrl(String(cluster.server)))}): it must start with https://`);
+    const why = /^https?:\/\//i.test(String(cluster.server)) ? 'it is not a URL (a user name or password holding / ? or # must be percent-encoded)' : 'it must start with https://';
+    throw new ClusterError('config', `cluster "${cluster.name}" has no valid server URL (${JSON.stringify(redactUrl(String(cluster.server)))}): ${why}`);
   }
   if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
     throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${redactUrl(cluster.server)}) without insecure-skip-tls-verify`);

@@ -3,6 +3,7 @@ import type { Cluster, User } from '@kubernetes/client-node';
 import { formatSeconds } from './duration';
 import { ClusterError } from './errors';
 import { findExecutable, runTool, searchPath, ToolError, type RunResult } from '../render/run-tool';
+import { printable } from './printable';
 
 /** The `user.exec` stanza of a kubeconfig (client.authentication.k8s.io). */
 export interface ExecConfig {
@@ -33,7 +34,7 @@ export interface ExecOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_EXEC_TIMEOUT_MS = 30_000;
 const cache = new Map<string, ExecCredential>();
 
 /** The exec stanza of a user, whether written as `exec:` or as the older `auth-provider` form. */
@@ -91,7 +92,7 @@ export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConf
 }
 
 async function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
   let result: RunResult;
   try {
     // Its own process group, so that a timeout also ends whatever the plugin started (a browser login helper, a sleep).
@@ -104,7 +105,7 @@ async function runProgram(program: string, exec: ExecConfig, env: NodeJS.Process
     throw new ClusterError('credentials', `exec credential plugin "${exec.command}" could not start: ${message.replace(/^.*? could not start: /, '')}`);
   }
   if (result.exitCode === 0) return result.stdout;
-  const said = result.stderr.trim().split('\n').slice(-5).join(' | ') || '(nothing on stderr)';
+  const said = result.stderr.trim().split('\n').slice(-5).map(printable).join(' | ') || '(nothing on stderr)';
   throw new ClusterError('credentials', `exec credential plugin "${exec.command}" failed (${result.exitCode === null ? `signal ${result.signal}` : `exit ${result.exitCode}`}): ${said}`);
 }
 
@@ -113,7 +114,9 @@ function parseCredential(stdout: string, command: string): ExecCredential {
   try {
     parsed = JSON.parse(stdout);
   } catch {
-    throw new ClusterError('credentials', `exec credential plugin "${command}" printed no ExecCredential JSON: ${stdout.trim().slice(0, 120) || '(empty output)'}`);
+    // What it printed is not shown: a plugin printing a bare token would have it echoed.
+    const printed = stdout.trim() ? `${stdout.trim().length} characters of something else, not shown: it may be a credential` : 'empty output';
+    throw new ClusterError('credentials', `exec credential plugin "${command}" printed no ExecCredential JSON (${printed})`);
   }
   const status = parsed?.status;
   if (!status || (!status.token && !(status.clientCertificateData && status.clientKeyData))) {

@@ -10,6 +10,7 @@ import type { ReadLimits } from './read-limits';
 import { redactUrl } from './redact-url';
 import { loadSnapshot } from './snapshot';
 import { detectTopology } from './topology-detect';
+import { DEFAULT_EXEC_TIMEOUT_MS } from './exec-credential';
 
 export interface ClusterRequest {
   context?: string;
@@ -45,11 +46,14 @@ export async function loadCluster(request: ClusterRequest): Promise<ClusterInfo>
 
 /** Reads the live cluster with GET requests only; a resource type that fails is listed in `missing`. */
 export async function readLiveCluster(request: ClusterRequest): Promise<ClusterInfo & { server: string }> {
+  const started = Date.now();
   const resolved = resolveKubeconfig({ explicit: request.kubeconfig, handedOver: request.handedOverKubeconfig, context: request.context, env: request.env });
+  // The deadline of the whole read covers the credential plugin too (one that hangs held `--timeout 5` for 30 s).
+  const execTimeoutMs = Math.min(request.execTimeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS, request.timeoutMs ?? Infinity);
   const connection = await connectionFor(resolved, {
     trusted: request.trusted ?? false,
     extraPath: request.extraPath,
-    timeoutMs: request.execTimeoutMs,
+    timeoutMs: execTimeoutMs,
     signal: request.signal,
     env: request.env,
     maxSockets: request.concurrency ?? 4,
@@ -58,6 +62,7 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
     const result = await readCluster(connection, {
       connectTimeoutMs: request.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       limits: { ...request.limits, ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}) },
+      spentMs: Date.now() - started,
       signal: request.signal,
       pageSize: request.pageSize,
       concurrency: request.concurrency,

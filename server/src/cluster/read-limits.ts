@@ -35,9 +35,10 @@ export class ReadDeadline {
   constructor(
     readonly timeoutMs: number,
     private readonly parent?: AbortSignal,
+    spentMs = 0,
   ) {
     this.signal = this.controller.signal;
-    this.timer = setTimeout(() => this.controller.abort(new ReadAborted(`the read did not finish within ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    this.timer = setTimeout(() => this.controller.abort(new ReadAborted(`the read did not finish within ${formatSeconds(timeoutMs)}`)), Math.max(0, timeoutMs - spentMs));
     if (parent?.aborted) this.onParentAbort();
     else parent?.addEventListener('abort', this.onParentAbort, { once: true });
   }

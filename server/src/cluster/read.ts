@@ -48,6 +48,8 @@ export interface ReadOptions {
   /** Resource types read at the same time. */
   concurrency?: number;
   types?: readonly ResourceType[];
+  /** Time the read spent before its first request (a credential plugin), counted against its deadline. */
+  spentMs?: number;
 }
 
 export interface ReadResult {
@@ -73,7 +75,7 @@ interface TypeRead {
 export async function readCluster(connection: ApiConnection, options: ReadOptions): Promise<ReadResult> {
   const types = options.types ?? RESOURCE_TYPES;
   const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
-  const deadline = new ReadDeadline(limits.timeoutMs, options.signal);
+  const deadline = new ReadDeadline(limits.timeoutMs, options.signal, options.spentMs);
   const read: TypeRead = { connectTimeoutMs: options.connectTimeoutMs, signal: deadline.signal, limits, budget: new ByteBudget(limits.maxTotalBytes), pageSize: options.pageSize ?? 500 };
   const perType: any[][] = types.map(() => []);
   const missing: (MissingResource | undefined)[] = types.map(() => undefined);

@@ -4,6 +4,7 @@
  */
 export function redactUrl(text: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
-  const userinfo = withScheme ? /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i : /^()[^/?#\s]+@/;
+  // Up to the last `@`: a password with an unencoded `/`, `?` or `#` makes no valid URL, and is still a password.
+  const userinfo = withScheme ? /^([a-z][a-z0-9+.-]*:\/\/).*@/is : /^()[^/?#\s]+@/;
   return text.replace(userinfo, '$1***@').replace(/([?&][^=&#]*=)[^&#]*/g, '$1***');
 }

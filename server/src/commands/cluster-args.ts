@@ -17,7 +17,8 @@ export function parseTimeout(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
   if (typeof value !== 'string' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new UsageError(`--timeout takes a number of seconds (at most a day), not "${String(value)}"`);
-  return Math.round(seconds * 1000);
+  // At least a millisecond: 0 would mean no deadline given, and the default of 60 s.
+  return Math.max(1, Math.round(seconds * 1000));
 }
 
 /** --snapshot and --demo each replace the live cluster, so they combine with nothing else that names one. */
