@@ -1,7 +1,8 @@
 // `simulate` on a chart and a Kustomize overlay: what they deploy is simulated, with the real helm and kubectl.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SimulationResult } from '../../server/src/simulate/types';
@@ -32,6 +33,17 @@ describe('simulate on charts and Kustomize overlays', { skip: (!existsSync(CLI) 
     const { result } = simulate(['--release', 'shop', join(PODINFO, 'charts', 'podinfo')]);
     assert.ok(names(result).some((n) => n.endsWith('/shop-podinfo')), names(result).join(', '));
     assert.ok(!names(result).some((n) => /test/.test(n)), names(result).join(', '));
+  });
+
+  it('a chart that does not render: its error on stderr where helm says it is, and exit 2 (its workloads are missing from the answer)', () => {
+    const chart = join(mkdtempSync(join(tmpdir(), 'kr-simulate-broken-')), 'broken');
+    mkdirSync(join(chart, 'templates'), { recursive: true });
+    writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: broken\nversion: 0.1.0\n');
+    writeFileSync(join(chart, 'templates', 'deployment.yaml'), '{{ fail "set image.tag" }}\n');
+    const run = spawnSync(process.execPath, [CLI, 'simulate', '--demo', '--fail', 'apiserver', chart], { encoding: 'utf8', env: { ...process.env, PATH: [tools.folder ?? '', process.env.PATH].join(delimiter) } });
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /^kube-resilience simulate: .*broken\/templates\/deployment\.yaml:1: .*set image\.tag/m);
+    assert.match(run.stdout, /What if every API server fails/, 'the rest is still simulated');
   });
 
   it('without helm: one line says so, and the chart is read file by file', () => {

@@ -20,4 +20,13 @@ describe("Helm's render errors, read for their place", () => {
       'mychart/templates/e.yaml:2:15 executing "mychart/templates/e.yaml" at <.Values.x.y>: nil pointer evaluating interface {}.y',
     );
   });
+
+  it('keeps the start (where) and the end (why) of a message of a template that includes itself, 64 KB long', () => {
+    const stderr = `Error: template: rec/templates/a.yaml:1:3: executing "rec/templates/a.yaml" at <include "loop" .>: ${'error calling include: template: rec/templates/_h.tpl:1:4: executing "loop" at <include "loop" .>: '.repeat(600)}exceeded max template depth (100000)\n`;
+    const words = helmErrorWords(stderr);
+    assert.ok(words.length < 1000, `${words.length} characters`);
+    assert.match(words, /^template: rec\/templates\/a\.yaml:1:3: executing /);
+    assert.match(words, / … \([\d,]+ characters in all\) … .*exceeded max template depth \(100000\)$/);
+    assert.deepEqual(helmErrorPlace(words), { chartPath: 'rec/templates/a.yaml', line: 0, character: 2 });
+  });
 });

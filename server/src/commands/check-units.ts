@@ -35,7 +35,7 @@ function settingsFrom(values: Record<string, unknown>): RenderSettings {
 }
 
 /** A path as the user would name it: relative to where they are when it lies below, else absolute. */
-function asGiven(path: string): string {
+export function asGiven(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }

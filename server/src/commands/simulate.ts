@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { collectFiles, readManifest, type Io } from './check';
-import { renderUnits, RENDER_OPTIONS } from './check-units';
+import { asGiven, renderUnits, RENDER_OPTIONS } from './check-units';
 import { CLUSTER_OPTIONS, loadClusterFromArgs } from './cluster-args';
 import { UsageError } from './usage-error';
 import { Inventory } from '../inventory/inventory';
@@ -69,10 +69,16 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   if (!cluster && !positionals.length) throw new UsageError('nothing to simulate: name manifests (PATH ...) or a cluster (--demo, --snapshot FILE, --context NAME)');
   const inventory = new Inventory();
   if (cluster) inventory.setCluster(cluster.resources);
+  let renderFailed = false;
   if (positionals.length) {
     // What a chart or overlay deploys is what runs: its workloads come from the render, not its templates.
     const { plainPaths, rendered } = await renderUnits(collectFiles(positionals), values, io, 'simulate');
     for (const unit of rendered) inventory.setFile(parseManifest(renderedUri(unit), unit.text));
+    // A unit that does not render deploys nothing the simulation can see: said, and the run is not a clean one.
+    for (const problem of rendered.flatMap((unit) => unit.problems)) {
+      io.stderr(`kube-resilience simulate: ${asGiven(problem.location.path)}:${problem.location.line + 1}: ${problem.message}`);
+      if (problem.severity === 'error') renderFailed = true;
+    }
     for (const path of plainPaths) inventory.setFile(parseManifest(path, readManifest(path, io)));
   }
 
@@ -84,5 +90,5 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   if (format === 'json') io.stdout(JSON.stringify(result, null, 2));
   else if (format === 'markdown') io.stdout(renderSimulationMarkdown(result, options));
   else io.stdout(renderSimulationText(result, options));
-  return 0;
+  return renderFailed ? 2 : 0;
 }
