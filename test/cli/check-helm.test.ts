@@ -71,6 +71,10 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     const chart = chartCopy();
     const run = await runCli(['check', chart, '--set', 'replicaCount=3', '--format', 'json', '--fail-on', 'none'], withHelm);
     assert.deepEqual(placed(run.stdout, chart).filter((f) => f.startsWith('single-replica')), []);
+    const one = await runCli(['check', chart, '--set', 'replicaCount=1', '--format', 'json', '--fail-on', 'none'], withHelm);
+    const single = JSON.parse(one.stdout).findings.find((f: any) => f.ruleId === 'single-replica');
+    assert.match(single.message, /\(from values key replicaCount, set with --set\)/, 'not credited to values.yaml');
+    assert.deepEqual(placed(one.stdout, chart).filter((f) => f.startsWith('single-replica values')), []);
   });
 
   it('--fix edits values.yaml and writes a PDB template; a second check finds none of the fixed findings', async () => {

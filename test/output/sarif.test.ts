@@ -63,6 +63,13 @@ describe('SARIF for code scanning', () => {
     assert.notDeepEqual(twice[0].partialFingerprints, twice[1].partialFingerprints);
   });
 
+  it('keeps a rendered finding\'s fingerprint when the render names its resource anew (Helm\'s randAlphaNum in a test pod\'s name)', () => {
+    const file = join(root, 'chart', 'templates', 'test.yaml');
+    const rendered = { tool: 'helm' as const, unit: join(root, 'chart') };
+    const fingerprint = (name: string) => results(toSarif([finding(file, 3, { rendered, resource: { kind: 'Pod', namespace: 'default', name } })], RULES, '1', { root }))[0].partialFingerprints;
+    assert.deepEqual(fingerprint('release-podinfo-grpc-test-x7k2p'), fingerprint('release-podinfo-grpc-test-q9m4z'));
+  });
+
   it('puts cluster findings in logical locations with a kind', () => {
     const result = results(toSarif([finding(null, 0)], RULES, '1', { root }))[0];
     assert.deepEqual(result.locations, [{ logicalLocations: [{ kind: 'resource', name: 'cart', fullyQualifiedName: 'Deployment/shop/cart' }] }]);

@@ -57,7 +57,9 @@ function fingerprints(findings: readonly Finding[], root: string): string[] {
   const seen = new Map<string, number>();
   return findings.map((f) => {
     const file = f.uri ? artifactLocation(f.uri, root).uri : '';
-    const key = [f.ruleId, file, f.resource ? resourceName(f.resource) : ''].join('\n');
+    // A rendered resource's name may change on every render (Helm's randAlphaNum in a test pod's name): its kind and place say which it is.
+    const resource = f.resource ? (f.rendered ? f.resource.kind : resourceName(f.resource)) : '';
+    const key = [f.ruleId, file, resource].join('\n');
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
     return `${createHash('sha256').update(`${key}\n${n}`).digest('hex').slice(0, 32)}`;

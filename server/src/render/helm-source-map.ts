@@ -53,7 +53,8 @@ export class HelmSourceMapper implements SourceMapper {
 
   origin(documentIndex: number, path: Path): string | undefined {
     const origin = this.originOf(documentIndex, deepestExisting(this.input.documents[documentIndex]?.object, path));
-    return origin ? `values key ${origin.key.join('.')} in ${this.relative(origin.source.path)}` : undefined;
+    if (!origin) return undefined;
+    return this.setOnCommandLine(origin) ? `values key ${origin.key.join('.')}, set with --set` : `values key ${origin.key.join('.')} in ${this.relative(origin.source.path)}`;
   }
 
   translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined {
