@@ -78,6 +78,19 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_STDOUT = 64 * 1024 * 1024;
 const DEFAULT_MAX_STDERR = 64 * 1024;
 
+/** The tools running now, each by what ends it (with whatever it started). */
+const running = new Set<() => void>();
+
+/**
+ * Ends every tool still running: in its own process group a tool does not get the terminal's Ctrl-C, and
+ * would outlive us (a helm rendering for a minute, one waiting on a FIFO for ever). Called when the
+ * process exits, and by the CLI on SIGINT and SIGTERM.
+ */
+export function stopRunningTools(): void {
+  for (const stop of running) stop();
+  running.clear();
+}
+
 /**
  * Runs a program with arguments, never through a shell, in its own process group so that a timeout or a
  * cancellation also ends whatever it started. Resolves with its exit code and output; rejects only when it
@@ -108,6 +121,8 @@ export function runTool(program: string, args: string[], options: RunOptions = {
       child.stdout.destroy();
       child.stderr.destroy();
     };
+    if (running.size === 0) process.once('exit', stopRunningTools);
+    running.add(kill);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = Buffer.alloc(0);
@@ -115,6 +130,8 @@ export function runTool(program: string, args: string[], options: RunOptions = {
     const finish = (error: Error | undefined, result?: RunResult) => {
       if (settled) return;
       settled = true;
+      running.delete(kill);
+      if (running.size === 0) process.removeListener('exit', stopRunningTools);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
