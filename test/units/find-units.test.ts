@@ -86,6 +86,13 @@ describe('findUnits', () => {
     assert.deepEqual(findUnits(findManifestFiles(plain)), { units: [], plain: [join(plain, 'a.yaml')], neverResources: new Set(), owned: new Map() });
   });
 
+  it('kustomizations that name each other in a ring (or themselves) are each a root, so their build says what is wrong', () => {
+    const ring = tree({ 'x/kustomization.yaml': 'resources:\n  - ../y\n  - a.yaml\n', 'x/a.yaml': deployment, 'y/kustomization.yaml': 'resources:\n  - ../x\n', 'self/kustomization.yaml': 'resources:\n  - .\n' });
+    const found = findUnits(findManifestFiles(ring));
+    assert.deepEqual(found.units.map((u) => [u.tool, relative(ring, u.root)]), [['kustomize', 'self'], ['kustomize', 'x']], 'x reaches y: one build of the ring tells');
+    assert.deepEqual(found.plain, [], 'x/a.yaml is its root\'s, not a plain manifest');
+  });
+
   it('reads no kustomization that is a FIFO (it would never end): it is an error, not a hang', { skip: process.platform === 'win32' }, () => {
     const fifo = tree({ 'a.yaml': deployment });
     execFileSync('mkfifo', [join(fifo, 'kustomization.yaml')]);

@@ -60,6 +60,14 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   for (const refs of [...kustomizations.values()]) addNamedFolders(refs, kustomizations);
   const referenced = new Set([...kustomizations.values()].flatMap((k) => k.folders));
   const roots = [...kustomizations.keys()].filter((folder) => !referenced.has(folder)).sort();
+  // Kustomizations that name each other in a ring (or themselves) have no root above them: each is built
+  // as one, and kustomize's own error ("cycle detected") says what is wrong, where they went unseen.
+  const reached = new Set(roots.flatMap((root) => foldersOf(root, kustomizations)));
+  for (const folder of [...kustomizations.keys()].sort()) {
+    if (reached.has(folder)) continue;
+    roots.push(folder);
+    for (const below of foldersOf(folder, kustomizations)) reached.add(below);
+  }
 
   const neverResources = new Set<string>();
   for (const refs of kustomizations.values()) {
@@ -102,17 +110,23 @@ function addNamedFolders(refs: KustomizationRefs, kustomizations: Map<string, Ku
 /** Every file a root's render reads: its kustomizations, resources, patches and inputs, through its bases. */
 function filesOf(root: string, kustomizations: Map<string, KustomizationRefs>): string[] {
   const files = new Set<string>();
+  for (const folder of foldersOf(root, kustomizations)) {
+    const refs = kustomizations.get(folder)!;
+    for (const path of [refs.file, ...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) files.add(path);
+  }
+  return [...files];
+}
+
+/** The kustomization folders a root's render goes through: itself and its bases, each once. */
+function foldersOf(root: string, kustomizations: Map<string, KustomizationRefs>): string[] {
   const visited = new Set<string>();
   const visit = (folder: string) => {
-    if (visited.has(folder)) return;
+    if (visited.has(folder) || !kustomizations.has(folder)) return;
     visited.add(folder);
-    const refs = kustomizations.get(folder);
-    if (!refs) return;
-    for (const path of [refs.file, ...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) files.add(path);
-    for (const base of refs.folders) visit(base);
+    for (const base of kustomizations.get(folder)!.folders) visit(base);
   };
   visit(root);
-  return [...files];
+  return [...visited];
 }
 
 /** Whether a file name is a kustomization's. */
