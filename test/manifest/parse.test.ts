@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { documentAt, mayHoldResources, parseManifest, parseManifestAfterChanges, parseManifestInSteps, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
+import { documentAt, mayHoldResources, parseManifest, parseManifestAfterChanges, parseManifestInSteps, parseWithPackage, resourceFromObject, sameText, type ManifestFile } from '../../server/src/manifest/parse';
 import type { TextChange } from '../../server/src/manifest/text';
 import { collectGarbage } from '../collect-garbage';
 import { pausesOf } from '../steps';
@@ -110,9 +110,22 @@ describe('parseManifest', () => {
   });
 
   it('collections nested too deeply give a clear error', () => {
-    const file = parseManifest('deep.yaml', `apiVersion: v1\nkind: ConfigMap\ndata: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    const file = parseManifest('deep.yaml', `apiVersion: v1\nkind: ConfigMap\ndata: ${'['.repeat(9_000)}${']'.repeat(9_000)}\n`);
     assert.match(file.documents[0].parsed.error!.message, /nests collections too deeply/);
     assert.deepEqual(file.resources, []);
+  });
+
+  it('flow collections nested past 10,000 are not even given to the parser (5.5 million took it past the heap): an error where they go too deep', () => {
+    const head = 'apiVersion: v1\nkind: ConfigMap\ndata: ';
+    const file = parseManifest('deeper.yaml', `${head}${'['.repeat(5_500_000)}\n`);
+    assert.deepEqual(file.documents[0].parsed.error, { message: 'it nests flow collections ([ or { inside one another) more than 10,000 deep: not read', offset: head.length + 10_000, length: 1 });
+  });
+
+  it('brackets that open no collection (terminal colours in a block scalar) are not counted as nesting', () => {
+    const colours = '\u001b[31mred '.repeat(20_000);
+    const parsed = parseWithPackage(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: log}\ndata:\n  log: |\n    ${colours}\n`);
+    assert.equal(parsed.error, undefined);
+    assert.equal((parsed.value as any).data.log, `${colours}\n`);
   });
 
   describe('parse cache', () => {

@@ -112,6 +112,8 @@ export function parseUncached(text: string): ParsedChunk {
 
 /** Parses with the yaml package: the text is outside what readBlockYaml reads, or has an error to report in the package's words. */
 export function parseWithPackage(text: string): ParsedChunk {
+  const deep = tooDeeplyNested(text);
+  if (deep !== undefined) return { error: { message: `it nests flow collections ([ or { inside one another) more than ${MAX_FLOW_DEPTH.toLocaleString('en')} deep: not read`, offset: deep, length: 1 } };
   const hasTemplate = text.includes('{{');
   let doc: Document.Parsed;
   let duplicate: DuplicateKey | undefined;
@@ -147,6 +149,30 @@ export function parseWithPackage(text: string): ParsedChunk {
   } catch (e) {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
   }
+}
+
+/**
+ * Flow collections nested deeper than this are not given to the yaml package: 5.5 million `[` took it past
+ * Node's 4 GB heap and killed the server (a file in the workspace, at every start); 10,000 take it ~50 ms.
+ * No manifest comes near.
+ */
+const MAX_FLOW_DEPTH = 10_000;
+/** What may stand before a `[` or `{` that opens a flow collection as a value (an ANSI escape's `[` in a block scalar does not). */
+const OPENS_VALUE = new Set(['\n', ':', '-', ',', '?', '[', '{']);
+
+/** Where flow collections first nest deeper than MAX_FLOW_DEPTH, if they do. */
+function tooDeeplyNested(text: string): number | undefined {
+  if (text.length <= MAX_FLOW_DEPTH) return undefined;
+  let depth = 0;
+  let previous = '\n';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[' || c === '{') {
+      if ((depth > 0 || OPENS_VALUE.has(previous)) && ++depth > MAX_FLOW_DEPTH) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+    if (c !== ' ' && c !== '\t' && c !== '\r') previous = c;
+  }
+  return undefined;
 }
 
 function duplicateKeyMessage(key: string): string {
