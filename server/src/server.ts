@@ -207,7 +207,11 @@ function revalidateOpen(except?: string): void {
   validation.revalidateOpen(except);
 }
 
-documents.onDidOpen((e) => schedule(e.document.uri, 0));
+documents.onDidOpen((e) => {
+  // Opened again without a close between (a client that lost track): what was known of the old text goes.
+  validation.closed(e.document.uri);
+  schedule(e.document.uri, 0);
+});
 documents.onDidChangeContent((e) => {
   if (settings.run === 'onType') schedule(e.document.uri);
 });

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { HeardReader } from '../../server/src/language/stdio-connection';
+
+const SERVER = resolve('dist/server.js');
 
 const frame = (body: object) => {
   const json = JSON.stringify(body);
@@ -20,5 +25,36 @@ describe('HeardReader', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(events, ['heard', 'message initialized', 'heard', 'message textDocument/didChange', 'heard', 'message textDocument/hover']);
     reader.dispose();
+  });
+});
+
+describe('the server over stdio, when the editor\'s framing is lost', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
+  for (const [name, bytes] of [
+    ['headers without a Content-Length', 'Content-Type: application/json\r\n\r\n{}'],
+    ['a Content-Length that is no number', 'Content-Length: abc\r\n\r\n{}'],
+  ]) {
+    it(`${name}: says so on stderr and exits 1, so the editor starts it again (it stayed alive, answering nothing)`, async () => {
+      const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      server.stderr.on('data', (chunk) => (stderr += chunk));
+      server.stdout.resume();
+      const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+      server.stdin.write(bytes);
+      assert.equal(await exited, 1);
+      assert.match(stderr, /the editor's messages can no longer be read \(.*\): exiting, for the editor to start the server again/);
+    });
+  }
+
+  it('a body that is not JSON is not lost framing: the server goes on', async () => {
+    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    server.stdout.on('data', (chunk) => (stdout += chunk));
+    server.stdin.write('Content-Length: 5\r\n\r\n{nope');
+    server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+    const deadline = Date.now() + 20_000;
+    while (!stdout.includes('"id":1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(stdout, /"id":1,"result":\{"capabilities"/);
+    server.kill();
   });
 });

@@ -63,6 +63,15 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
     });
   }
 
+  it('a didOpen of a document open already (no didClose between) is analysed as the new text, not the old one\'s findings', async () => {
+    const reopened = uri('reopened.yaml');
+    await client.open(reopened, manifests.deployment({ name: 'old', spec: '  replicas: 1\n' }));
+    assert.ok(singleReplica(await client.diagnostics(reopened, singleReplica)));
+    await client.notify('textDocument/didOpen', { textDocument: { uri: reopened, languageId: 'yaml', version: 1, text: manifests.deployment({ name: 'new', spec: '  replicas: 1\n' }) } });
+    const fresh = await client.diagnostics(reopened, (d) => d.some((x) => /Deployment (\S+\/)?new\b/.test(String(x.message))));
+    assert.ok(!fresh.some((d) => /Deployment (\S+\/)?old\b/.test(String(d.message))), fresh.map((d) => String(d.message)).join('\n'));
+  });
+
   it('a didOpen with no textDocument at all, and malformed changes and closes, are survived', async () => {
     await client.notify('textDocument/didOpen', {});
     await client.notify('textDocument/didOpen', null);

@@ -9,11 +9,15 @@ import { reusingDiagnosticsEncoder } from './message-encoder';
  * line would corrupt the protocol.
  */
 export function createStdioConnection(heard: () => void = () => undefined): Connection {
-  const connection = createConnection(
-    ProposedFeatures.all,
-    new HeardReader(process.stdin, heard),
-    new StreamMessageWriter(process.stdout, { contentTypeEncoder: reusingDiagnosticsEncoder() }),
-  );
+  const reader = new HeardReader(process.stdin, heard);
+  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout, { contentTypeEncoder: reusingDiagnosticsEncoder() }));
+  // A message whose headers cannot be read leaves no way to find where the next one starts: every later
+  // message would be lost while we seem alive. Said on stderr, and we exit so that the editor starts us again.
+  reader.onError((error) => {
+    if (!FRAMING_ERROR.test(error.message)) return;
+    process.stderr.write(`kube-resilience: the editor's messages can no longer be read (${error.message.split('\n')[0]}): exiting, for the editor to start the server again\n`);
+    process.exit(1);
+  });
   let shutdown = false;
   connection.onShutdown(() => {
     shutdown = true;
@@ -33,6 +37,9 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
   });
   return connection;
 }
+
+/** What the protocol library says when a message's headers cannot be read (a body that is not JSON is another matter: the next message is still found). */
+const FRAMING_ERROR = /header|content-length/i;
 
 /** A reader of stdin that calls `heard` on every message it reads, before the connection handles it. */
 export class HeardReader extends StreamMessageReader {
