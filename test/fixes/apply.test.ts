@@ -149,6 +149,22 @@ describe('fixFile', () => {
     assert.equal(analyses, 2, 'the file as it was, then as fixed');
   });
 
+  it('fixes the items of a List together, as documents: a List of 100 Deployments takes three rounds (replicas, then spread and PDBs), not a hundred', () => {
+    const items = Array.from({ length: 100 }, (_, i) => `  - ${manifests.deployment({ name: `d${i}`, spec: '  replicas: 1\n' }).trimEnd().split('\n').join('\n    ')}\n`);
+    const text = `apiVersion: v1\nkind: List\nitems:\n${items.join('')}`;
+    let analyses = 0;
+    const only = RULES.filter((r) => ['single-replica', 'replicas-not-spread', 'pdb-missing'].includes(r.meta.id));
+    const counted = only.map((r): Rule => ({ ...r, check: (context) => (r.meta.id === 'single-replica' && analyses++, r.check(context)) }));
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: counted });
+    assert.equal(applied.length, 300);
+    assert.equal(fixed.match(/kind: PodDisruptionBudget/g)?.length, 100);
+    assert.ok(analyses <= 4, `${analyses} analyses`);
+    const after = parseManifest(URI, fixed);
+    const inventory = new Inventory();
+    inventory.setFile(after);
+    assert.deepEqual(analyzeFile(after, inventory, { rules: only }).map((f) => f.ruleId), []);
+  });
+
   it('works in steps that each parse or analyse at most one document, so a server answers requests in between', () => {
     const analysis = new IncrementalAnalysis();
     const text = Array.from({ length: 60 }, (_, i) => CONFIG(`c${i}`)).join('---\n');

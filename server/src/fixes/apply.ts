@@ -1,6 +1,7 @@
 import type { Inventory } from '../inventory/inventory';
 import { factOf } from '../manifest/facts';
 import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
+import { nodeSpan } from '../manifest/path';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { analyzeFile, ownFixesOf, type AnalyzeOptions } from '../rules/engine';
@@ -143,15 +144,21 @@ function* tryBatches(
   return undefined;
 }
 
-/** Findings whose fixes neither overlap nor touch: at most one per rule, or one in all, in each document. */
+/**
+ * Findings whose fixes neither overlap nor touch: at most one per rule, or one in all, for each resource (a
+ * document's, or each item of a List: one per List made a List of 2,000 Deployments take 2,000 rounds).
+ */
 function independent(candidates: Finding[], file: ManifestFile, options: FixOptions, perDocument: 'one per rule' | 'one'): Finding[] {
   const taken = new Set<string>();
   const edits = new TakenRanges();
   const chosen: Finding[] = [];
   for (const finding of candidates) {
     if (!finding.range) continue;
-    const document = documentAt(file, file.lines.offset(finding.range.start))?.index ?? 0;
-    const key = perDocument === 'one' ? `${document}` : `${document}|${finding.ruleId}`;
+    const offset = file.lines.offset(finding.range.start);
+    const document = documentAt(file, offset);
+    const resource = document && document.resources.length > 1 ? document.resources.findIndex((r) => r.node && within(nodeSpan(r, r.node), offset)) : 0;
+    const where = `${document?.index ?? 0}.${resource}`;
+    const key = perDocument === 'one' ? where : `${where}|${finding.ruleId}`;
     const own = preferredFix(finding, options.unsafeFixes)!.edits;
     if (taken.has(key) || own.some((e) => edits.touches(e))) continue;
     taken.add(key);
@@ -166,21 +173,44 @@ class TakenRanges {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
 
-  /** Whether `edit` overlaps or touches a range taken. */
+  /** For each offset with insertions taken, whether all of them append documents. */
+  private readonly onlyAppends = new Map<number, boolean>();
+
+  /**
+   * Whether `edit` overlaps or touches a range taken. New documents appended at one place do not touch
+   * each other (the PDBs of a List's items all go after the List: one a round made 2,000 rounds).
+   */
   touches(edit: TextEdit): boolean {
     const i = this.firstEndingFrom(edit.start);
-    return i < this.ends.length && this.starts[i] <= edit.end;
+    if (i >= this.ends.length || this.starts[i] > edit.end) return false;
+    return !(isAppend(edit) && this.onlyAppends.get(edit.start) === true && this.onlyInsertionsAt(edit.start, i));
   }
 
   add(edit: TextEdit): void {
     const i = this.firstEndingFrom(edit.start);
     this.starts.splice(i, 0, edit.start);
     this.ends.splice(i, 0, edit.end);
+    if (edit.start === edit.end) this.onlyAppends.set(edit.start, (this.onlyAppends.get(edit.start) ?? true) && isAppend(edit));
+  }
+
+  /** Whether every range taken that reaches `offset` from index `i` on is an insertion there. */
+  private onlyInsertionsAt(offset: number, i: number): boolean {
+    for (; i < this.ends.length && this.starts[i] <= offset; i++) if (this.starts[i] !== offset || this.ends[i] !== offset) return false;
+    return true;
   }
 
   private firstEndingFrom(offset: number): number {
     return countLeading(this.ends.length, (i) => this.ends[i] < offset);
   }
+}
+
+/** An insertion of whole documents (appendDocument's `---` and what follows). */
+function isAppend(edit: TextEdit): boolean {
+  return edit.start === edit.end && /^(\r?\n)?---(\r?\n)/.test(edit.text);
+}
+
+function within([start, end]: [number, number], offset: number): boolean {
+  return start <= offset && offset <= end;
 }
 
 function sameFindings(a: Finding[], b: Finding[]): boolean {
