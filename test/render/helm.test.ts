@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseManifest } from '../../server/src/manifest/parse';
+import { workloadSelector } from '../../server/src/manifest/workload';
 import { pdbFor } from '../../server/src/rules/pdb-missing';
 import { renderHelmChart, type HelmRenderOptions } from '../../server/src/render/helm';
 import {
@@ -85,7 +86,7 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       const missing = only(secondFindings, 'pdb-missing');
       assert.deepEqual(table(missing), ['pdb-missing templates/deployment.yaml:2 -']);
       const deployment = parseManifest('file:///r.yaml', second.text).documents[missing[0].document].resources[0];
-      const pdbFix = second.mapper.translateFix(missing[0].document, [{ kind: 'add-resource', object: pdbFor(deployment) }]);
+      const pdbFix = second.mapper.translateFix(missing[0].document, [{ kind: 'add-resource', object: pdbFor(deployment, workloadSelector(deployment)) }]);
       assert.equal(pdbFix?.title, 'write templates/podinfo-pdb.yaml');
       applySourceEdits(pdbFix!);
       assert.equal(

@@ -5,6 +5,9 @@ import { ruleTester } from './rule-tester';
 const web = (replicas: number, namespace?: string) => deployment({ spec: `  replicas: ${replicas} # sized for the launch\n`, namespace });
 const generated = (namespace?: string) =>
   `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: web\n`;
+/** A Deployment of 3 replicas whose selector and pod labels are written apart (flow mappings). */
+const labelled = (name: string, selector: string, labels: string) =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {${selector}}\n  template:\n    metadata:\n      labels: {${labels}}\n    spec:\n      containers:\n        - name: main\n          image: nginx:1.27\n`;
 const byExpression = (operator: string) => ({ selector: `    matchExpressions:\n      - key: app\n        operator: ${operator}\n        values: [web]\n` });
 
 ruleTester(pdbMissing, {
@@ -36,6 +39,20 @@ ruleTester(pdbMissing, {
       files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
       findings: [{ message: /^Deployment shop\/web: 2 replicas and no PDB: / }],
       output: documents(web(2, 'shop'), generated('shop')),
+    },
+    {
+      name: 'its selector also takes the pods of a workload with a budget: the new PDB selects its pod template\'s labels, so no pod gets two budgets',
+      code: labelled('b', 'app: x', 'app: x, role: b'),
+      files: { 'a.yaml': documents(labelled('a', 'app: x, role: a', 'app: x, role: a'), pdb('  maxUnavailable: 1\n', { name: 'a-pdb', selector: '    matchLabels: {app: x, role: a}\n' })) },
+      findings: [{ message: /^Deployment b: 3 replicas and no PDB/ }],
+      output: documents(labelled('b', 'app: x', 'app: x, role: b'), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: b-pdb\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: x\n      role: b\n'),
+    },
+    {
+      name: 'its pods carry no label another budgeted workload\'s pods lack: no fix (a second budget would make every eviction of those pods fail)',
+      code: labelled('b', 'app: x', 'app: x'),
+      files: { 'a.yaml': documents(labelled('a', 'app: x, role: a', 'app: x, role: a'), pdb('  maxUnavailable: 1\n', { name: 'a-pdb', selector: '    matchLabels: {app: x, role: a}\n' })) },
+      findings: [{ message: /^Deployment b: 3 replicas and no PDB/ }],
+      output: null,
     },
     {
       name: 'a PDB whose expression excludes the pods does not count',

@@ -1,14 +1,13 @@
 import { appendDocument } from '../fixes/yaml-edit';
-import { describeEveryPod, describeReplicas } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
-/** The PodDisruptionBudget the fix writes: the workload's own selector, one pod at a time. */
-export function pdbFor(workload: Resource): Record<string, unknown> {
-  const selector = workloadSelector(workload) ?? { matchLabels: podTemplateOf(workload)?.labels ?? {} };
+/** The PodDisruptionBudget the fix writes: `selector` (see pdbSelectorFor), one pod at a time. */
+export function pdbFor(workload: Resource, selector: unknown): Record<string, unknown> {
   const metadata: Record<string, unknown> = { name: `${workload.name ?? 'workload'}-pdb` };
   const namespace = workload.object?.metadata?.namespace;
   if (typeof namespace === 'string' && namespace) metadata.namespace = namespace;
@@ -20,6 +19,26 @@ export function pdbFor(workload: Resource): Record<string, unknown> {
   };
 }
 
+/**
+ * The selector a new PDB of the workload takes: its own selector, unless that also selects the pods of
+ * another workload that has a budget already (two budgets over one pod make every eviction of it fail:
+ * pdb-multiple); then every label of its pod template, unless those do too; else none. A workload
+ * without a budget whose pods it selects is covered by it, as one app's two Deployments are.
+ */
+export function pdbSelectorFor(workload: Resource, inventory: Inventory): unknown {
+  const others = (selector: unknown) =>
+    inventory
+      .podCarriersMatching(workload.namespace, selector)
+      .some((r) => CONTROLLERS.has(r.kind) && !(r.kind === workload.kind && r.name === workload.name) && inventory.pdbsSelecting(r).length > 0);
+  const own = workloadSelector(workload);
+  if (own && !others(own)) return own;
+  const labels = podTemplateOf(workload)?.labels;
+  const byLabels = { matchLabels: labels ?? {} };
+  return labels && Object.keys(labels).length && !others(byLabels) ? byLabels : undefined;
+}
+
+const CONTROLLERS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'ReplicationController']);
+
 export const pdbMissing: Rule = {
   meta: {
     id: 'pdb-missing',
@@ -28,7 +47,7 @@ export const pdbMissing: Rule = {
     title: 'Several replicas and no PodDisruptionBudget',
     description:
       'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload; a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once: they need no budget, and a PDB does not count their pods.',
-    fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`, the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload.',
+    fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`, the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload. When that selector also selects the pods of another workload that has a budget already, the new one selects every label of the pod template instead; when those do too, no fix is offered (two budgets over one pod make every eviction of it fail).',
     example: ordersDeployment(),
   },
   check({ resources, inventory, report }) {
@@ -37,10 +56,11 @@ export const pdbMissing: Rule = {
       const replicas = inventory.effectiveReplicas(resource);
       if (replicas.value < 2) continue;
       if (inventory.pdbsSelecting(resource).length > 0) continue;
+      const selector = pdbSelectorFor(resource, inventory);
       report({
         resource,
         message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PDB: a drain may evict ${describeEveryPod(replicas.value)} at once. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.`,
-        fixes: () => [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource)) ?? [] }],
+        fixes: () => (selector ? [{ title: `Add a PodDisruptionBudget ${resource.name ?? 'workload'}-pdb (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource, selector)) ?? [] }] : []),
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });
     }

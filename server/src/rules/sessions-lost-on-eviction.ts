@@ -6,7 +6,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { containersOf, describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
-import { pdbFor } from './pdb-missing';
+import { pdbFor, pdbSelectorFor } from './pdb-missing';
 import type { Rule } from './types';
 import { greatest } from '../extremes';
 
@@ -24,7 +24,8 @@ const KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController
 
 interface Piece {
   missing: string;
-  fix: Fix;
+  /** None for a PDB whose selector would also cover another workload's pods (see pdbSelectorFor). */
+  fix?: Fix;
 }
 
 /** How long sessions last, as declared or assumed, and how long a leaving pod should keep serving them. */
@@ -57,14 +58,14 @@ function preStopWaits(workload: Resource, serving: number): { longest?: number; 
   return { longest: known.length ? greatest(known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
 }
 
-function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength): Piece[] {
+function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength, pdbSelector: unknown): Piece[] {
   const template = podTemplateOf(workload)!;
   const pieces: Piece[] = [];
   const { serving, assumption } = length;
   if (needsPdb) {
     pieces.push({
       missing: 'a PodDisruptionBudget',
-      fix: { title: `Add a PodDisruptionBudget ${workload.name ?? 'workload'}-pdb (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload)) ?? [] },
+      fix: pdbSelector ? { title: `Add a PodDisruptionBudget ${workload.name ?? 'workload'}-pdb (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload, pdbSelector)) ?? [] } : undefined,
     });
   }
   const containers = containersOf(workload);
@@ -118,7 +119,7 @@ function inWords(items: string[]): string {
  */
 function preferredIndex(pieces: Piece[], length: SessionLength): number {
   const annotation = pieces.findIndex((p) => p.missing.startsWith(`the pod annotation ${SAFE_TO_EVICT}`));
-  return length.declared !== undefined && length.declared > AUTOSCALER_GRACE_SECONDS && annotation >= 0 ? annotation : 0;
+  return length.declared !== undefined && length.declared > AUTOSCALER_GRACE_SECONDS && annotation >= 0 ? annotation : pieces.findIndex((p) => p.fix);
 }
 
 export const sessionsLostOnEviction: Rule = {
@@ -140,7 +141,7 @@ export const sessionsLostOnEviction: Rule = {
       // A budget of one pod at a time protects nothing when there is only one pod.
       const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelecting(workload).length === 0;
       const length = sessionLength(workload);
-      const pieces = missingPieces(workload, needsPdb, length);
+      const pieces = missingPieces(workload, needsPdb, length, needsPdb ? pdbSelectorFor(workload, inventory) : undefined);
       if (pieces.length === 0) continue;
       const declared = writtenAnnotations(workload).filter((a) => a.key === SESSIONS_ANNOTATION).pop();
       const why = sessions === 'in-memory' ? `keeps sessions in memory (${SESSIONS_ANNOTATION}: in-memory)` : `is fronted by ${sticky.map(describeResource).join(', ')} with sessionAffinity ClientIP`;
@@ -150,7 +151,7 @@ export const sessionsLostOnEviction: Rule = {
         resource: workload,
         path: sessions === 'in-memory' && declared ? declared.path : [],
         message: `${describeResource(workload)}: a drain or scale-down loses every user session on its pods. It ${why} and lacks ${inWords(pieces.map((p) => p.missing))}: a node drain or an autoscaler scale-down kills its pods on short notice, and every session${lasting} on them is lost.`,
-        fixes: pieces.map((p, index) => ({ ...p.fix, preferred: index === preferred })),
+        fixes: pieces.flatMap((p, index) => (p.fix ? [{ ...p.fix, preferred: index === preferred }] : [])),
         related: sticky.map((service) => ({ resource: service, path: ['spec', 'sessionAffinity'], message: 'pins each client to one pod' })),
       });
     }
