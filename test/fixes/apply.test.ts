@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fixFile, fixFileInSteps, preferredFix, severalFixable } from '../../server/src/fixes/apply';
 import { IncrementalAnalysis } from '../../server/src/rules/incremental';
+import { runSteps } from '../../server/src/steps';
 import { removeField, setField } from '../../server/src/fixes/yaml-edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
@@ -186,6 +187,19 @@ describe('fixFile', () => {
     const { text: fixed, applied } = fixFile(URI, text, new Inventory(), { rules: RULES.filter((r) => ['pdb-missing', 'pdb-multiple'].includes(r.meta.id)) });
     assert.deepEqual(applied, ['pdb-missing'], 'the first PDB covers both: a second would make the eviction API refuse both');
     assert.equal(fixed.match(/kind: PodDisruptionBudget/g)?.length, 1);
+  });
+
+  it('after a batch is refused, the next try applies the fixes written for the text as it is (the server\'s incremental analysis of the refused text re-armed them, and they came out empty)', () => {
+    const workload = (name: string) => manifests.deployment({ name, app: 'shop', spec: '  replicas: 3\n' });
+    const text = `${workload('shop-a')}---\n${workload('shop-b')}`;
+    const rules = RULES.filter((r) => ['pdb-missing', 'pdb-multiple', 'replicas-not-spread'].includes(r.meta.id));
+    const analysis = new IncrementalAnalysis();
+    const inventory = new Inventory();
+    inventory.setFile(parseManifest(URI, text));
+    analysis.analyze(parseManifest(URI, text), inventory, { rules });
+    const fork = analysis.forkFor(URI, inventory.scratch());
+    const { applied } = runSteps(fixFileInSteps(URI, text, inventory.scratch(), { rules }, () => true, (file, inv, options) => fork.analyzeInSteps(file, inv, options)));
+    assert.deepEqual(applied.sort(), ['pdb-missing', 'replicas-not-spread', 'replicas-not-spread']);
   });
 
   it('removeField-based fixes converge too', () => {

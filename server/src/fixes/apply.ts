@@ -82,22 +82,24 @@ export function* fixFileInSteps(
   inventory.setFile(current.file);
   current.findings = (yield* analyze(current.file, inventory, options)).filter((f) => f.uri === uri);
   for (let round = 0; round < 500; round++) {
-    const candidates: Finding[] = [];
+    // Each candidate with its fix, written now, while the inventory holds the text it is for: a batch tried
+    // and refused analyses another text, after which a finding's fixes would be written for that one.
+    const candidates = new Map<Finding, Fix>();
     for (const finding of current.findings) {
       if (!accept(finding) || stuck.has(signature(finding))) continue;
-      // Fixes are written when first asked for.
-      if (preferredFix(finding, options.unsafeFixes)) candidates.push(finding);
+      const fix = preferredFix(finding, options.unsafeFixes);
+      if (fix) candidates.set(finding, fix);
       yield;
     }
-    if (candidates.length === 0) break;
+    if (candidates.size === 0) break;
     const together = yield* tryBatches(uri, current, candidates, inventory, options, seen, analyze);
     if (together) {
       for (const finding of together.batch) applied.push(finding.ruleId);
       current = together.fixed;
       continue;
     }
-    const next = candidates[0];
-    const fixed = yield* tryTogether(uri, current, [next], inventory, options, seen, analyze, true);
+    const next = candidates.keys().next().value!;
+    const fixed = yield* tryTogether(uri, current, [next], candidates, inventory, options, seen, analyze, true);
     if (!fixed) {
       stuck.add(signature(next));
       continue;
@@ -126,7 +128,7 @@ interface Fixed {
 function* tryBatches(
   uri: string,
   current: Fixed,
-  candidates: Finding[],
+  candidates: Map<Finding, Fix>,
   inventory: Inventory,
   options: FixOptions,
   seen: Set<string>,
@@ -134,11 +136,11 @@ function* tryBatches(
 ): Steps<{ batch: Finding[]; fixed: Fixed } | undefined> {
   let tried: Finding[] = [];
   for (const perDocument of ['one per rule', 'one'] as const) {
-    const batch = independent(candidates, current.file, options, perDocument);
+    const batch = independent(candidates, current.file, perDocument);
     yield;
     if (batch.length < 2 || sameFindings(batch, tried)) continue;
     tried = batch;
-    const fixed = yield* tryTogether(uri, current, batch, inventory, options, seen, analyze);
+    const fixed = yield* tryTogether(uri, current, batch, candidates, inventory, options, seen, analyze);
     if (fixed) return { batch, fixed };
   }
   return undefined;
@@ -148,21 +150,20 @@ function* tryBatches(
  * Findings whose fixes neither overlap nor touch: at most one per rule, or one in all, for each resource (a
  * document's, or each item of a List: one per List made a List of 2,000 Deployments take 2,000 rounds).
  */
-function independent(candidates: Finding[], file: ManifestFile, options: FixOptions, perDocument: 'one per rule' | 'one'): Finding[] {
+function independent(candidates: Map<Finding, Fix>, file: ManifestFile, perDocument: 'one per rule' | 'one'): Finding[] {
   const taken = new Set<string>();
   const edits = new TakenRanges();
   const chosen: Finding[] = [];
-  for (const finding of candidates) {
+  for (const [finding, fix] of candidates) {
     if (!finding.range) continue;
     const offset = file.lines.offset(finding.range.start);
     const document = documentAt(file, offset);
     const resource = document && document.resources.length > 1 ? document.resources.findIndex((r) => r.node && within(nodeSpan(r, r.node), offset)) : 0;
     const where = `${document?.index ?? 0}.${resource}`;
     const key = perDocument === 'one' ? where : `${where}|${finding.ruleId}`;
-    const own = preferredFix(finding, options.unsafeFixes)!.edits;
-    if (taken.has(key) || own.some((e) => edits.touches(e))) continue;
+    if (taken.has(key) || fix.edits.some((e) => edits.touches(e, where))) continue;
     taken.add(key);
-    for (const edit of own) edits.add(edit);
+    for (const edit of fix.edits) edits.add(edit, where);
     chosen.push(finding);
   }
   return chosen;
@@ -173,24 +174,28 @@ class TakenRanges {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
 
-  /** For each offset with insertions taken, whether all of them append documents. */
-  private readonly onlyAppends = new Map<number, boolean>();
+  /** For each offset with insertions taken, the resources whose documents they append, or false when one inserts anything else. */
+  private readonly appendsFor = new Map<number, Set<string> | false>();
 
   /**
-   * Whether `edit` overlaps or touches a range taken. New documents appended at one place do not touch
-   * each other (the PDBs of a List's items all go after the List: one a round made 2,000 rounds).
+   * Whether `edit` (of the resource at `where`) overlaps or touches a range taken. New documents appended
+   * at one place for different resources do not touch (the PDBs of a List's items all go after the List:
+   * one a round made 2,000 rounds); two for one resource do (two rules' PDBs for one workload).
    */
-  touches(edit: TextEdit): boolean {
+  touches(edit: TextEdit, where: string): boolean {
     const i = this.firstEndingFrom(edit.start);
     if (i >= this.ends.length || this.starts[i] > edit.end) return false;
-    return !(isAppend(edit) && this.onlyAppends.get(edit.start) === true && this.onlyInsertionsAt(edit.start, i));
+    const appends = this.appendsFor.get(edit.start);
+    return !(isAppend(edit) && appends && !appends.has(where) && this.onlyInsertionsAt(edit.start, i));
   }
 
-  add(edit: TextEdit): void {
+  add(edit: TextEdit, where: string): void {
     const i = this.firstEndingFrom(edit.start);
     this.starts.splice(i, 0, edit.start);
     this.ends.splice(i, 0, edit.end);
-    if (edit.start === edit.end) this.onlyAppends.set(edit.start, (this.onlyAppends.get(edit.start) ?? true) && isAppend(edit));
+    if (edit.start !== edit.end) return;
+    const appends = this.appendsFor.get(edit.start) ?? new Set<string>();
+    this.appendsFor.set(edit.start, appends && isAppend(edit) ? appends.add(where) : false);
   }
 
   /** Whether every range taken that reaches `offset` from index `i` on is an insertion there. */
@@ -226,6 +231,7 @@ function* tryTogether(
   uri: string,
   current: Fixed,
   batch: Finding[],
+  fixOf: Map<Finding, Fix>,
   inventory: Inventory,
   options: FixOptions,
   seen: Set<string>,
@@ -233,7 +239,7 @@ function* tryTogether(
   alone = false,
 ): Steps<Fixed | undefined> {
   const { file } = current;
-  const fixes = batch.map((f) => preferredFix(f, options.unsafeFixes)!);
+  const fixes = batch.map((f) => fixOf.get(f)!);
   const edits = fixes.flatMap((fix) => fix.edits);
   const fixed = applyEdits(current.text, edits);
   if (seen.has(fixed)) return undefined;
