@@ -71,7 +71,10 @@ async function main(argv: string[]): Promise<number> {
     return await run(rest, io);
   } catch (error) {
     const known = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    io.stderr(`kube-resilience ${command}: ${(error as Error).message.split('\n')[0]}`);
+    const [said, ...more] = (error as Error).message.split('\n');
+    // Node's "argument is ambiguous" (`--for -5m`) tells how to pass a value starting with a dash on its last line.
+    const dash = /ambiguous/.test(said) ? more.find((line) => /starting with a dash/.test(line)) : undefined;
+    io.stderr(`kube-resilience ${command}: ${said}${dash ? ` ${dash}` : ''}`);
     if (!known) io.stderr('(this is a bug in kube-resilience; please report it)');
     return 2;
   }

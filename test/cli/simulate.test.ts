@@ -187,6 +187,7 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     ['a year-long outage', ['--demo', '--fail', 'apiserver', '--for', '8760h'], /at most 168 h/],
     ['a bad format', ['--demo', '--fail', 'apiserver', '--format', 'sarif'], /--format takes text, json or markdown/],
     ['nothing to simulate', ['--fail', 'apiserver'], /nothing to simulate/],
+    ['a value starting with a dash (says how to give one)', ['--demo', '--fail', 'apiserver', '--for', '-5m'], /argument is ambiguous\. .*'--for=-XYZ'/],
   ];
   for (const [name, args, message] of bad) {
     it(`exits 2 with a clear message for ${name}`, () => {
@@ -221,6 +222,14 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
   it('documents the new flags in --help', () => {
     const help = cli(['--help']).stdout;
     for (const flag of ['--drain NODE[,NODE...]', 'drain:NODE@T', 'scale-down:NODE@T', 'upgrade-nodes@T']) assert.ok(help.includes(flag), flag);
+  });
+
+  it('a FIFO named as a PATH: exit 2, and no advice to pipe it to check', { skip: process.platform === 'win32' }, () => {
+    spawnSync('mkfifo', [join(dir, 'pipe.yaml')]);
+    const run = cli(['simulate', '--demo', '--fail', 'apiserver', 'pipe.yaml'], dir);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^kube-resilience simulate: cannot read pipe\.yaml: not a regular file/);
+    assert.doesNotMatch(run.stderr, /check -/);
   });
 
   it('lists itself in the usage', () => {

@@ -105,6 +105,14 @@ describe('OpenDocument', () => {
     }
   });
 
+  it('with carriage returns, reads a range of floats, NaN or reversed ends as it does without them (the library made NaN offsets and lost a line)', () => {
+    const document = new OpenDocument('file:///crlf.yaml', 'yaml', 1, 'a\r\nb\r\nc\r\n');
+    document.update([{ range: { start: { line: 1.5, character: NaN }, end: { line: 0.2, character: 1 } }, text: 'Z' }], 2);
+    assert.equal(document.getText(), 'aZb\r\nc\r\n');
+    assert.equal(document.lineCount, 3);
+    assert.equal(document.offsetAt({ line: 1, character: 0 }), 5);
+  });
+
   it('logs its changes as offsets, which rebuild the text from an earlier revision', () => {
     const next = random(2);
     const ours = new OpenDocument('file:///l.yaml', 'yaml', 1, 'apiVersion: v1\nkind: Service\n');

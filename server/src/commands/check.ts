@@ -88,18 +88,18 @@ function realPath(file: string): string {
   }
 }
 
-/** A manifest as read (`-` is stdin), with the encoding a fix writes it back in. */
-function readManifestSource(path: string, io: Io): { text: string; encoding: ManifestEncoding } {
+/** A manifest as read (`-` is stdin), with the encoding a fix writes it back in; `command` takes stdin when it is `check`. */
+function readManifestSource(path: string, io: Io, command = 'check'): { text: string; encoding: ManifestEncoding } {
   try {
     return path === '-' ? { text: io.readStdin(), encoding: 'utf8' } : readManifestFile(path);
   } catch (error) {
-    const hint = (error as { code?: string }).code === 'ENOTREGULAR' ? ' (pipe it to stdin: check -)' : '';
+    const hint = (error as { code?: string }).code === 'ENOTREGULAR' && command === 'check' ? ' (pipe it to stdin: check -)' : '';
     throw new UsageError(`cannot read ${path === '-' ? 'stdin' : path}: ${describeFileError(error)}${hint}`);
   }
 }
 
-export function readManifest(path: string, io: Io): string {
-  return readManifestSource(path, io).text;
+export function readManifest(path: string, io: Io, command?: string): string {
+  return readManifestSource(path, io, command).text;
 }
 
 export async function runCheck(argv: string[], io: Io): Promise<number> {

@@ -79,7 +79,7 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       io.stderr(`kube-resilience simulate: ${asGiven(problem.location.path)}:${problem.location.line + 1}: ${problem.message}`);
       if (problem.severity === 'error') renderFailed = true;
     }
-    for (const path of plainPaths) inventory.setFile(parseManifest(path, readManifest(path, io)));
+    for (const path of plainPaths) inventory.setFile(parseManifest(path, readManifest(path, io, 'simulate')));
   }
 
   const { topology, workloads } = buildSimInputs(inventory, cluster);

@@ -144,12 +144,14 @@ export class OpenDocument implements TextDocument {
       this.reset(change.text);
       return;
     }
-    const range = ordered(change.range);
+    const range = ordered({ start: wholeNumbers(change.range.start), end: wholeNumbers(change.range.end) });
     const logged = { start: this.offsetAt(range.start), end: this.offsetAt(range.end), text: change.text };
-    if (this.whole) TextDocument.update(this.whole, [change], version);
+    // The library's document is given the range as read here: ordered, whole numbers (a float or NaN made its offsets NaN).
+    const sane = { range, text: change.text };
+    if (this.whole) TextDocument.update(this.whole, [sane], version);
     else if (change.text.includes('\r')) {
       this.whole = TextDocument.create(this.uri, this.languageId, version, this.getText());
-      TextDocument.update(this.whole, [change], version);
+      TextDocument.update(this.whole, [sane], version);
     } else this.replace(logged);
     this.record(logged);
   }
@@ -271,6 +273,12 @@ export class OpenDocument implements TextDocument {
   private lineOf(offset: number): number {
     return countLeading(this.lineStarts.length, (i) => this.lineStarts[i] <= offset) - 1;
   }
+}
+
+/** A position of whole, non-negative numbers: what a client sends that is not one is read as the nearest that is. */
+function wholeNumbers({ line, character }: Position): Position {
+  const whole = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.trunc(n)) : n > 0 ? Number.MAX_SAFE_INTEGER : 0);
+  return { line: whole(line), character: whole(character) };
 }
 
 /** A range whose start comes first, as the library reads a reversed one. */
