@@ -58,7 +58,10 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
     const key = f.uri ?? '(cluster)';
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    // Pushed, not copied: 20,000 findings about one cluster took 3.5 s of copying.
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
   }
   const lines: string[] = [];
   for (const [file, list] of groups) {

@@ -31,7 +31,9 @@ function interleaveZones(nodes: SpreadNode[]): SpreadNode[] {
   const zones = new Map<string, SpreadNode[]>();
   for (const node of nodes) {
     const key = node.zone ?? '';
-    zones.set(key, [...(zones.get(key) ?? []), node]);
+    const zone = zones.get(key);
+    if (zone) zone.push(node);
+    else zones.set(key, [node]);
   }
   const groups = [...zones.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, list]) => list);
   const out: SpreadNode[] = [];
