@@ -17,7 +17,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       { scheme: 'untitled', language: 'yaml' },
       { scheme: 'file', language: 'json' },
     ],
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}') },
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json,tpl}') },
     initializationOptions: { settings: readSettings() },
     outputChannel: output,
     traceOutputChannel: output,

@@ -2,11 +2,12 @@
 // the Helm flags, --fix in values files and templates, and what happens without helm.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { renderTools } from '../render/render-tools';
+import { canListProcesses, runningTools, until } from '../render/running-tools';
 import { CLI, runCli } from './run-cli';
 
 const tools = renderTools();
@@ -14,21 +15,7 @@ const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((
 const withHelm = { PATH: [tools.folder ?? '', process.env.PATH].join(delimiter) };
 const withoutHelm = { PATH: '/nonexistent' };
 
-function readCmdline(pid: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
-async function until(holds: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!holds()) {
-    if (Date.now() > end) assert.fail(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function chartCopy(): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'kube-resilience-cli-chart-')), 'podinfo');
@@ -83,11 +70,11 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     }
   });
 
-  it('Ctrl-C ends the helm it started (in its own process group, helm gets no Ctrl-C of its own), exit 130', { skip: !existsSync('/proc/self/cmdline') && 'no /proc to list processes' }, async () => {
+  it('Ctrl-C ends the helm it started (in its own process group, helm gets no Ctrl-C of its own), exit 130', { skip: !canListProcesses && 'no /proc to list processes' }, async () => {
     const chart = chartCopy();
     writeFileSync(join(chart, 'templates', 'many.yaml'), '{{- range $i := until 3000000 }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{{ $i }}\n{{- end }}\n');
     const release = `ctrl-c-${process.pid}-${Date.now()}`;
-    const helms = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && readCmdline(pid).includes(release) && /(^|\/)helm$/.test(readCmdline(pid).split('\0')[0]));
+    const helms = () => runningTools('helm', release);
     const cli = spawn(process.execPath, [CLI, 'check', chart, '--release', release], { env: { ...process.env, ...withHelm }, stdio: 'ignore' });
     const exited = new Promise<number | null>((done) => cli.on('exit', (code) => done(code)));
     await until(() => helms().length > 0, 30_000, 'helm started');

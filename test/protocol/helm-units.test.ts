@@ -1,7 +1,7 @@
 // Helm charts in the editor: a chart renders in the background when a template is opened (trusted workspaces
 // only), its findings sit on the template line and the values line, and the quick fix edits the values file.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
@@ -9,6 +9,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Methods } from '../../server/src/protocol';
 import { validateSimulationInput } from '../../server/src/simulate/messages';
 import { renderTools } from '../render/render-tools';
+import { canListProcesses, runningTools, until } from '../render/running-tools';
 import { editorsOnCopies } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
@@ -17,6 +18,8 @@ const tools = renderTools();
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
 
 const editors = editorsOnCopies(SERVER, PODINFO, 'podinfo');
+
+
 
 const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build)') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present');
 
@@ -56,10 +59,53 @@ describe('Helm charts in the language server', { skip }, () => {
     assert.ok(!names.some((n) => n.includes('{{')), 'no template is simulated as a workload');
   });
 
-  it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why', async () => {
+  it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why; once trust is granted, the open chart renders', async () => {
     const { client, openFile } = await editors.open(false);
     const chart = await openFile('Chart.yaml');
     const notice = await client.diagnostics(chart, (d) => codes(d).includes('helm-render@0'));
     assert.match(String(notice.find((d) => d.code === 'helm-render')!.message), /helm runs only in a trusted workspace/);
+    const template = await openFile('templates/deployment.yaml');
+    await client.notify('workspace/didChangeConfiguration', { settings: { kubeResilience: { trusted: true, cluster: 'off' } } });
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+  });
+
+  it('files of a chart opened one after another: the renders cut short are not served again ("helm was cancelled" stayed)', async () => {
+    const { client, openFile } = await editors.open(true);
+    const template = await openFile('templates/deployment.yaml');
+    const chart = await openFile('Chart.yaml');
+    await openFile('values-prod.yaml');
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    assert.ok(!codes((await client.diagnostics(chart)) ?? []).includes('helm-render@0'));
+  });
+
+  it('a saved _helpers.tpl (no manifest) renders the chart again, and the render before it is not served', async () => {
+    const { client, dir, uri, openFile } = await editors.open(true);
+    const template = await openFile('templates/deployment.yaml');
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    const helpers = join(dir, 'templates', '_helpers.tpl');
+    writeFileSync(helpers, readFileSync(helpers, 'utf8').replace('{{- define "podinfo.fullname" -}}', '{{- define "podinfo.fullname" -}}\nrenamed-by-helper\n{{- end }}\n{{- define "podinfo.unused" -}}'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('templates/_helpers.tpl'), type: 2 }] });
+    await client.diagnostics(template, (d) => d.some((x) => String(x.message).includes('Deployment renamed-by-helper ')));
+  });
+
+  it('a server stopped by SIGTERM ends the helm it started (in its own process group, helm outlived it at full CPU)', { skip: !canListProcesses && 'no /proc to list processes' }, async () => {
+    const release = `sigterm-${process.pid}-${Date.now()}`;
+    const { client, dir, openFile } = await editors.open(true, { helm: { releaseName: release } });
+    writeFileSync(join(dir, 'templates', 'many.yaml'), '{{- range $i := until 3000000 }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{{ $i }}\n{{- end }}\n');
+    const helms = () => runningTools('helm', release);
+    await openFile('templates/deployment.yaml');
+    await until(() => helms().length > 0, 30_000, 'helm started');
+    const exited = new Promise<number | null>((done) => client.process.on('exit', (code) => done(code)));
+    client.process.kill('SIGTERM');
+    assert.equal(await exited, 143);
+    await until(() => helms().length === 0, 5_000, 'no helm left running');
+  });
+
+  it('values files set for the chart, relative to the workspace folder (not to wherever the server started)', async () => {
+    const { client, openFile } = await editors.open(true, { helm: { valuesFiles: { '.': ['values-prod.yaml'] } } });
+    await openFile('templates/deployment.yaml');
+    const prod = await openFile('values-prod.yaml');
+    const onProd = await client.diagnostics(prod, (d) => codes(d).includes('hpa-min-one@3'));
+    assert.ok(!codes(onProd).some((c) => c.startsWith('helm-render')), codes(onProd).join(', '));
   });
 });

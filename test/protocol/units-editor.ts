@@ -18,31 +18,32 @@ export interface EditorOnCopy {
  * `folder` inside a temporary folder), with the pinned helm and kubectl on its PATH, in a trusted or
  * untrusted workspace, reading no cluster; `closeAll` shuts them down and removes the copies.
  */
-export function editorsOnCopies(server: string, fixture: string, folder = ''): { open(trusted: boolean): Promise<EditorOnCopy>; closeAll(): Promise<void> } {
+export function editorsOnCopies(server: string, fixture: string, folder = ''): { open(trusted: boolean, settings?: object): Promise<EditorOnCopy>; closeAll(): Promise<void> } {
   const opened: EditorOnCopy[] = [];
   return {
-    async open(trusted) {
-      const editor = await editorOnCopy(server, fixture, trusted, folder);
+    async open(trusted, settings = {}) {
+      const editor = await editorOnCopy(server, fixture, trusted, folder, settings);
       opened.push(editor);
       return editor;
     },
     async closeAll() {
       for (const { client, dir } of opened.splice(0)) {
-        await client.shutdown();
+        // A case may have stopped its server itself.
+        if (client.process.exitCode === null && client.process.signalCode === null) await client.shutdown();
         rmSync(dir, { recursive: true, force: true });
       }
     },
   };
 }
 
-async function editorOnCopy(server: string, fixture: string, trusted: boolean, folder: string): Promise<EditorOnCopy> {
+async function editorOnCopy(server: string, fixture: string, trusted: boolean, folder: string, settings: object): Promise<EditorOnCopy> {
   const dir = join(mkdtempSync(join(tmpdir(), 'kr-units-')), folder);
   cpSync(fixture, dir, { recursive: true });
   const savedPath = process.env.PATH;
   process.env.PATH = [renderTools().folder, savedPath].filter(Boolean).join(delimiter);
   const client = LspClient.start(server);
   process.env.PATH = savedPath;
-  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off' } });
+  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off', ...settings } });
   const uri = (p: string) => pathToFileURL(join(dir, p)).toString();
   const openFile = async (p: string) => {
     await client.open(uri(p), readFileSync(join(dir, p), 'utf8'));

@@ -25,6 +25,9 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
   const exit = () => process.exit(shutdown ? 0 : 1);
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
+  // Stopped by a signal (an editor closing, a session ending): exiting runs the 'exit' handlers, which end the
+  // render tools we started in process groups of their own; Node's own end on a signal runs none of them.
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) process.once(signal, () => process.exit(code));
   const to = (write: (message: string) => void) => (...args: unknown[]) => write(format(...args));
   const log = to((message) => connection.console.log(message));
   Object.assign(console, {

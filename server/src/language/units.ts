@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
+import { within } from '../files/within';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, type SourceFix, type UnitFinding } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
@@ -81,7 +82,12 @@ export class EditorUnits {
     if (!this.state.settings.enable || !this.state.settings.render) return;
     const layout = await this.units();
     const units = new Set<RenderUnit>();
-    for (const path of uris.map(pathOf)) if (path) for (const unit of layout.owned.get(resolve(path)) ?? []) units.add(unit);
+    for (const path of uris.map(pathOf)) {
+      if (!path) continue;
+      for (const unit of layout.owned.get(resolve(path)) ?? []) units.add(unit);
+      // A chart's other files (_helpers.tpl, files it reads) are no manifests, and still shape its render.
+      for (const unit of layout.units) if (unit.tool === 'helm' && within(unit.root, resolve(path))) units.add(unit);
+    }
     for (const unit of units) void this.render(unit);
   }
 
@@ -122,9 +128,29 @@ export class EditorUnits {
       enablePlugins: s.kustomize.enablePlugins,
       helmPath: s.helm.path,
       release: s.helm.releaseName,
-      valuesFiles: Object.entries(s.helm.valuesFiles).find(([chart]) => unit.root.endsWith(chart.replace(/[\\/]+$/, '')))?.[1],
+      valuesFiles: this.valuesFilesOf(unit),
       readText: (path) => this.openText(path),
     };
+  }
+
+  /**
+   * The values files set for a chart (`kubeResilience.helm.valuesFiles`): its key names the chart folder, relative
+   * to its workspace folder or by a trailing part of its path (`podinfo` is not `my-podinfo`), and relative files
+   * lie in that workspace folder, not wherever the server was started.
+   */
+  private valuesFilesOf(unit: RenderUnit): string[] | undefined {
+    const folder = this.state.roots.map(pathOf).find((root): root is string => !!root && within(root, unit.root)) ?? dirname(unit.root);
+    for (const [chart, files] of Object.entries(this.state.settings.helm.valuesFiles)) {
+      const key = chart.replace(/[\\/]+$/, '');
+      if (key && (unit.root === resolve(folder, key) || unit.root.endsWith(`${sep}${key}`))) return files.map((file) => resolve(folder, file));
+    }
+    return undefined;
+  }
+
+  /** Settings changed (trust granted, a tool's path, the release name): what was rendered goes, and the open files' units render again. */
+  settingsChanged(): void {
+    this.reset();
+    void this.touchedMany(this.state.documents.all().map((d) => d.uri));
   }
 
   private openText(path: string): string | undefined {
@@ -269,6 +295,6 @@ export const unitsFeature: Feature = {
     state.documents.onDidSave((e) => void instance!.touched(e.document.uri));
   },
   settingsChanged() {
-    instance?.reset();
+    instance?.settingsChanged();
   },
 };

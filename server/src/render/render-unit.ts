@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, join } from 'node:path';
 import { kustomizationIn } from '../units/kustomization';
 import type { RenderUnit } from '../units/find-units';
 import { renderHelmUnit } from './helm-unit';
@@ -8,6 +9,7 @@ import { ToolError } from './run-tool';
 import { readSourceText } from './source-yaml';
 import type { RenderedUnit } from './types';
 import type { StepRunner } from '../steps';
+import { compareCodeUnits } from '../sorted';
 
 export interface RenderSettings {
   kustomizePath?: string;
@@ -44,7 +46,40 @@ function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
   hash.update(JSON.stringify([unit.tool, unit.root, shaping]));
   const read = settings.readText ?? readSourceText;
   for (const file of [...unit.files].sort()) hash.update(`\0${file}\0${read(file) ?? '<unreadable>'}`);
+  // A chart renders from more than its manifests (_helpers.tpl, files read with .Files.Get): a change to any
+  // file in its folder is a new render (one to _helpers.tpl was served the render before it).
+  if (unit.tool === 'helm') for (const [file, stat] of otherFilesIn(unit.root, new Set(unit.files))) hash.update(`\0${file}\0${stat}`);
   return hash.digest('hex');
+}
+
+const MAX_CHART_FILES = 10_000;
+
+/** The chart folder's other regular files (subcharts' too), each with its size and time of change. */
+function otherFilesIn(root: string, known: ReadonlySet<string>): [string, string][] {
+  const found: [string, string][] = [];
+  const folders = [root];
+  while (folders.length && found.length < MAX_CHART_FILES) {
+    const folder = folders.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(path);
+      else if (entry.isFile() && !known.has(path)) {
+        try {
+          const stat = statSync(path);
+          found.push([path, `${stat.size}:${stat.mtimeMs}`]);
+        } catch {
+          // Gone meanwhile: not part of the render.
+        }
+      }
+    }
+  }
+  return found.sort(([a], [b]) => compareCodeUnits(a, b));
 }
 
 /** Renders a chart or a Kustomize root with the user's own tool, or says why it was not. */
@@ -63,6 +98,8 @@ export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Pr
       readText: settings.readText,
       run: settings.run,
     });
+    // A render cut short says only that it was ("helm was cancelled"): the next one must run, not be served that.
+    if (settings.signal?.aborted) return { kind: 'rendered', unit: rendered };
     cache.set(key, rendered);
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
     return { kind: 'rendered', unit: rendered };
