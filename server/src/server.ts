@@ -370,7 +370,7 @@ function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnosti
   if (!units || !finding.range) return [];
   return units
     .sourceFixesAt(uri, finding.ruleId, finding.range.start.line)
-    .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path)))
+    .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => documents.get(pathToFileURL(path).toString())?.version))
     .filter((action): action is CodeAction => !!action);
 }
 

@@ -15,6 +15,13 @@ describe('toSourceCodeAction: a fix of a rendered finding as a code action', () 
     assert.deepEqual(action.edit!.documentChanges, [{ textDocument: { uri: 'file:///chart/values.yaml', version: null }, edits: [{ range: { start: { line: 1, character: 14 }, end: { line: 1, character: 15 } }, newText: '2' }] }]);
   });
 
+  it('an edit of a file open in the editor names the version it was written for (refused once typed into), of a closed one none', () => {
+    const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText, (path) => (path === '/chart/values.yaml' ? 7 : undefined))!;
+    assert.equal((action.edit!.documentChanges![0] as { textDocument: { version: number | null } }).textDocument.version, 7);
+    const closed = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText)!;
+    assert.equal((closed.edit!.documentChanges![0] as { textDocument: { version: number | null } }).textDocument.version, null);
+  });
+
   it('an unsafe fix is offered saying what it changes, never as the preferred action', () => {
     const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, unsafe: 'a second redis primary', edits }, diagnostic, readText)!;
     assert.equal(action.isPreferred, false);

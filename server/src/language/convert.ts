@@ -60,7 +60,12 @@ export function toCodeAction(uri: string, lines: LineIndex, fix: Fix, diagnostic
  * A fix of a rendered finding as a code action: edits in the chart's or overlay's files (values files,
  * templates, patches), and new files created with their content. Undefined when a file cannot be read.
  */
-export function toSourceCodeAction(fix: SourceFix, diagnostic: Diagnostic, readText: (path: string) => string | undefined): CodeAction | undefined {
+export function toSourceCodeAction(
+  fix: SourceFix,
+  diagnostic: Diagnostic,
+  readText: (path: string) => string | undefined,
+  openVersion: (path: string) => number | undefined = () => undefined,
+): CodeAction | undefined {
   const documentChanges: NonNullable<WorkspaceEdit['documentChanges']> = [];
   for (const create of fix.edits.creates) {
     const uri = pathToFileURL(create.path).toString();
@@ -71,7 +76,8 @@ export function toSourceCodeAction(fix: SourceFix, diagnostic: Diagnostic, readT
     const text = readText(file.path);
     if (text === undefined) return undefined;
     const lines = new LineIndex(text);
-    documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });
+    // Of the version it was written for when the file is open: an editor refuses it once the file was typed into since.
+    documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: openVersion(file.path) ?? null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });
   }
   return { title: offeredTitle(fix), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: !!fix.preferred && !fix.unsafe, edit: { documentChanges } };
 }
