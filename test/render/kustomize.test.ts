@@ -211,6 +211,19 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual((await findingsOf(overlay)).filter((f) => /replicas-not-spread|pdb-missing/.test(f)), []);
   });
 
+  it('a root that cannot be built (a ring of bases): the error names the root by its own path, not as the temporary wrapper sees it', async () => {
+    const ring = join(work, 'ring');
+    mkdirSync(join(ring, 'x'), { recursive: true });
+    mkdirSync(join(ring, 'y'), { recursive: true });
+    writeFileSync(join(ring, 'x', 'kustomization.yaml'), 'resources:\n  - ../y\n');
+    writeFileSync(join(ring, 'y', 'kustomization.yaml'), 'resources:\n  - ../x\n');
+    const unit = await renderKustomize(join(ring, 'x'));
+    const [problem] = unit.problems;
+    assert.match(problem.message, /^kustomize could not build x: .*cycle detected/);
+    assert.ok(problem.message.includes(`'${join(ring, 'x')}'`), problem.message);
+    assert.doesNotMatch(problem.message, /'(\.\.\/)+[^']*ring\/x'/);
+  });
+
   it('--fix writes no file through a link that leads outside the folders named', async () => {
     const tree = join(work, 'linked');
     cpSync(FIXTURE, tree, { recursive: true });

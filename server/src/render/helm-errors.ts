@@ -1,3 +1,5 @@
+import { shortened } from '../shortened';
+
 /**
  * Where Helm says a render failed, read from its own words. Helm names template files by chart path
  * (`mychart/templates/x.yaml`, `parent/charts/sub/templates/y.yaml`) with a line and sometimes a column:
@@ -33,21 +35,16 @@ export function helmErrorPlace(message: string): HelmErrorPlace | undefined {
 
 /**
  * Helm's message without its `Error: ` prefix and its advice to rerun with --debug, on as few lines as it
- * needs; a message of a template that includes itself forever (64 KB of "error calling include") keeps its
- * start, where the place is, and its end, where the cause is.
+ * needs, and shortened (see shortened).
  */
 export function helmErrorWords(stderr: string): string {
-  const words = stderr
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() && !/^Use --debug flag/.test(line) && !/^WARNING: /.test(line))
-    .map((line, i) => (i === 0 ? line.replace(/^Error: /, '') : line.trim()))
-    .join(' ')
-    .trim();
-  if (words.length <= MAX_WORDS) return words;
-  const head = words.slice(0, MAX_WORDS / 2).replace(/\s+\S*$/, '');
-  const tail = words.slice(-MAX_WORDS / 2).replace(/^\S*\s+/, '');
-  return `${head} … (${words.length.toLocaleString('en')} characters in all) … ${tail}`;
+  return shortened(
+    stderr
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line.trim() && !/^Use --debug flag/.test(line) && !/^WARNING: /.test(line))
+      .map((line, i) => (i === 0 ? line.replace(/^Error: /, '') : line.trim()))
+      .join(' ')
+      .trim(),
+  );
 }
-
-const MAX_WORDS = 800;

@@ -9,6 +9,7 @@ import { kustomizationIn } from '../units/kustomization';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
 import { nameSeenBy } from './kustomize-names';
+import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
 import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
@@ -85,7 +86,9 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
     rmSync(wrapper, { recursive: true, force: true });
   }
   if (output.exitCode !== 0) {
-    const said = output.stderr.trim().split('\n').slice(-3).join(' ').replaceAll(wrapper, '<wrapper>') || `exit ${output.exitCode}`;
+    // The root is named as the wrapper names it (a path relative to a temporary folder): by its own path instead.
+    const fromWrapper = relative(wrapper, absoluteRoot).split('\\').join('/');
+    const said = shortened(output.stderr.trim().split('\n').slice(-3).join(' ').replaceAll(`'${fromWrapper}'`, `'${absoluteRoot}'`).replaceAll(wrapper, '<wrapper>')) || `exit ${output.exitCode}`;
     const file = kustomizationIn(absoluteRoot) ?? join(absoluteRoot, 'kustomization.yaml');
     return { tool: 'kustomize', root: absoluteRoot, text: '', mapper: emptyMapper(file), problems: [{ location: { path: file, line: 0 }, message: `kustomize could not build ${basename(absoluteRoot)}: ${said}`, severity: 'error' }] };
   }
