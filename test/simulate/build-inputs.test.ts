@@ -223,3 +223,44 @@ describe('simulator inputs from a cluster with a node that has no name', () => {
     assert.doesNotThrow(() => simulate(inputs.topology, inputs.workloads, { fail: { kind: 'apiserver' }, duration: 3600, events: [] }));
   });
 });
+
+describe('simulator inputs: the budgets over a workload\'s pods', () => {
+  const pdb = (name: string, budget: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n${budget}  selector:\n    matchLabels:\n      app: web\n`;
+  const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n';
+  const budgetOf = (...documents: string[]) => {
+    const inventory = new Inventory();
+    inventory.setFile(parseManifest('file:///shop.yaml', documents.join('---\n')));
+    return buildSimInputs(inventory, undefined).workloads.find((w) => w.name === 'web')!.disruptionBudget;
+  };
+
+  it('one budget: it, and nothing else', () => {
+    assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } } });
+  });
+
+  it('two budgets: the first that states one, and the other named (the eviction API then evicts none of its pods)', () => {
+    assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n'), pdb('second', '  maxUnavailable: 0\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } }, others: ['shop/second'] });
+  });
+});
+
+describe('simulator inputs: replica counts it can follow', () => {
+  const web = (replicas: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n`;
+  const inputsOf = (replicas: string) => {
+    const inventory = new Inventory();
+    inventory.setFile(parseManifest('file:///shop.yaml', web(replicas)));
+    return buildSimInputs(inventory, undefined);
+  };
+
+  for (const [written, simulated] of [['1000000000', 10_000], ['-1', 0], ['2.5', 2]] as const) {
+    it(`${written} replicas are simulated as ${simulated}, and said so (a billion ran out of memory; -1 said "Serving -1/-1")`, () => {
+      const { workloads, topology } = inputsOf(written);
+      assert.equal(workloads.find((w) => w.name === 'web')!.replicas, simulated);
+      assert.ok(topology.assumptions.includes(`shop/web (Deployment) has ${Number(written)} replicas: simulated as ${simulated}`), topology.assumptions.join('\n'));
+    });
+  }
+
+  it('3 replicas are 3, with nothing said', () => {
+    const { workloads, topology } = inputsOf('3');
+    assert.equal(workloads.find((w) => w.name === 'web')!.replicas, 3);
+    assert.ok(!topology.assumptions.some((a) => a.includes('simulated as')));
+  });
+});

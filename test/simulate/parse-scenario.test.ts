@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario } from '../../server/src/simulate/parse-scenario';
+import { parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario, parseDrainList } from '../../server/src/simulate/parse-scenario';
 import { cluster, workload } from './fixtures';
 
 describe('parseDuration', () => {
@@ -17,6 +17,10 @@ describe('parseFailure', () => {
     assert.deepEqual(parseFailure('etcd'), { kind: 'etcd' });
     assert.deepEqual(parseFailure('controller-manager'), { kind: 'controller-manager' });
     assert.deepEqual(parseFailure('nodes:cp-1,cp-2'), { kind: 'nodes', nodes: ['cp-1', 'cp-2'] });
+    assert.deepEqual(parseFailure('nodes:cp-1,cp-1'), { kind: 'nodes', nodes: ['cp-1'] }, 'a node named twice fails once');
+  });
+  it('drains a node named twice in --drain once', () => {
+    assert.deepEqual(parseDrainList('worker-a1,worker-a1'), [{ kind: 'drain', node: 'worker-a1', at: 0 }]);
   });
   it('refuses anything else', () => {
     assert.throws(() => parseFailure('nodes:'), ScenarioError);

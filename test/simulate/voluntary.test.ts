@@ -77,6 +77,12 @@ describe('voluntary question 1: draining the node of a 20-minute Tomcat', () => 
     assert.equal(capacityAt(upgrade, 'billing', 3780).ready, 3);
     assert.match(upgrade.summary!.join(' '), /rolling node upgrade of 3 workers takes/);
   });
+
+  it('an upgrade that the simulated time cuts short is said to be cut short, not to stall', () => {
+    const short = simulate(cluster(), [tomcat({ 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 })], watch([{ kind: 'upgrade-nodes', at: 0 }], 600));
+    assert.match(short.summary!.join(' '), /The rolling node upgrade replaces 1 of 3 workers within the simulated 20 m: the upgrade of worker-2 is not done by then \(a longer --for shows whether it ever is\)\./);
+    assert.doesNotMatch(short.summary!.join(' '), /stalls/);
+  });
 });
 
 /** Live video calls of an hour; the pod keeps its calls for up to an hour when it is asked to stop. */
@@ -133,6 +139,17 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     assert.match(result.summary![0], /render\/gpu-renderer's PDB render\/gpu-renderer allows no eviction, so the drain never finishes/);
     const node = result.timeline.find((e) => e.subject.type === 'node' && /blocked/.test(e.reason))!;
     assert.match(node.reason, /pdb-blocks-eviction/);
+  });
+
+  it('two PDBs over its pods: the eviction API evicts none, whatever each allows; kubectl drain never finishes and the autoscaler keeps the node', () => {
+    const twice = { ...maxUnavailable1('render/gpu-renderer'), others: ['render/second'] };
+    const drained = simulate(gpuCluster(), [renderer({ disruptionBudget: twice, pdb: true })], watch([{ kind: 'drain', node: 'gpu-1', at: 0 }], 3600));
+    assert.equal(drained.drains![0].end, null);
+    assert.deepEqual(drained.drains![0].blocked, [{ workload: 'render/gpu-renderer', pdb: 'render/gpu-renderer and render/second', from: 0, to: null }]);
+    assert.match(drained.summary![0], /render\/gpu-renderer's PDBs render\/gpu-renderer and render\/second together allow no eviction, so the drain never finishes/);
+    assert.match(drained.timeline.find((e) => e.subject.type === 'node' && /blocked/.test(e.reason))!.reason, /pdb-multiple/);
+    const scaled = simulate(gpuCluster(), [renderer({ eligibleNodes: ['gpu-1', 'worker-1'], disruptionBudget: twice, pdb: true })], watch([{ kind: 'scale-down', node: 'gpu-1', at: 0 }]));
+    assert.match(scaled.drains![0].notRemovedBecause!, /selected by 2 PodDisruptionBudgets, and the eviction API evicts no such pod/);
   });
 
   it('once the renderer can go, the pool empties and the renderer waits Pending for a GPU', () => {

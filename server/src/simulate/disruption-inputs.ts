@@ -17,12 +17,13 @@ export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventor
   const declared = declaredFacts(resource);
   if (declared.sessions) facts.sessions = declared.sessions;
   if (declared.sessionSeconds !== undefined) facts.sessionSeconds = declared.sessionSeconds;
-  for (const pdb of inventory.pdbsSelecting(resource)) {
-    const budget = pdbBudget(pdb);
-    if (budget) {
-      facts.disruptionBudget = { pdb: `${pdb.namespace}/${pdb.name}`, budget };
-      break;
-    }
+  const pdbs = inventory.pdbsSelecting(resource);
+  const guard = pdbs.find((pdb) => pdbBudget(pdb)) ?? (pdbs.length > 1 ? pdbs[0] : undefined);
+  if (guard) {
+    const others = pdbs.filter((pdb) => pdb !== guard).map((pdb) => `${pdb.namespace}/${pdb.name}`);
+    // With two budgets over its pods, the eviction API refuses them whatever either says: none is "allowed".
+    const budget = pdbBudget(guard) ?? { field: 'maxUnavailable' as const, value: { kind: 'int' as const, value: 0 } };
+    facts.disruptionBudget = { pdb: `${guard.namespace}/${guard.name}`, budget, ...(others.length ? { others } : {}) };
   }
   const annotations = podTemplateOf(resource)?.annotations ?? {};
   const safe = annotations?.[SAFE_TO_EVICT];

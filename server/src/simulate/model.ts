@@ -72,8 +72,11 @@ export interface SimWorkload {
   sessions?: 'in-memory' | 'external';
   /** How long one session lasts (kube-resilience/session-seconds). */
   sessionSeconds?: number;
-  /** The PodDisruptionBudget that guards its pods and its budget. */
-  disruptionBudget?: { pdb: string; budget: PdbBudget };
+  /**
+   * The PodDisruptionBudget that guards its pods and its budget; `others`, the further budgets that select
+   * its pods too (then the eviction API refuses every eviction of them).
+   */
+  disruptionBudget?: { pdb: string; budget: PdbBudget; others?: string[] };
   /** cluster-autoscaler.kubernetes.io/safe-to-evict on its pods, when written. */
   safeToEvict?: boolean;
   /** Its pods mount emptyDir or hostPath volumes (local storage the autoscaler will not throw away). */

@@ -25,7 +25,8 @@ export function parseFailure(text: string): Failure {
   if (text === 'etcd-quorum') return { kind: 'etcd' };
   const nodes = /^nodes?:(.+)$/.exec(text);
   if (nodes) {
-    const names = nodes[1].split(',').map((n) => n.trim()).filter(Boolean);
+    // A node named twice fails once (it said "cp-1, cp-1 fail").
+    const names = [...new Set(nodes[1].split(',').map((n) => n.trim()).filter(Boolean))];
     if (names.length) return { kind: 'nodes', nodes: names };
   }
   throw new ScenarioError(`--fail takes ${FAILURE_USAGE}, not "${text}"`);
@@ -38,7 +39,8 @@ export const VOLUNTARY_EVENTS: readonly ScenarioEvent['kind'][] = ['drain', 'sca
 
 /** `--drain a,b`: kubectl drains of those nodes at 0. */
 export function parseDrainList(text: string): ScenarioEvent[] {
-  const nodes = text.split(',').map((n) => n.trim()).filter(Boolean);
+  // A node named twice is drained once (the second drain said it was empty while its pods still stopped).
+  const nodes = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
   if (!nodes.length) throw new ScenarioError(`--drain takes NODE[,NODE…], not "${text}"`);
   return nodes.map((node) => ({ kind: 'drain', node, at: 0 }));
 }

@@ -93,7 +93,11 @@ function upgradeSummary(scenario: Scenario, ctx: SimContext): string | undefined
   if (!upgrade) return undefined;
   const workers = ctx.topology.nodes.filter((n) => !n.controlPlane).length;
   const replaced = ctx.incidents.filter((i) => i.kind === 'replaced');
-  if (replaced.length < workers) return `The rolling node upgrade stalls after ${replaced.length} of ${workers} workers: the drain of ${ctx.drains.filter((p) => p.upgrade)[replaced.length]?.node ?? 'the next worker'} does not finish.`;
+  if (replaced.length < workers) {
+    // Not done by the end: a drain that never finishes (a budget that allows nothing) or just more workers than time.
+    const next = ctx.drains.filter((p) => p.upgrade)[replaced.length]?.node;
+    return `The rolling node upgrade replaces ${replaced.length} of ${workers} workers within the simulated ${formatSeconds(ctx.end - upgrade.at)}: ${next ? `the upgrade of ${next} is not done by then` : 'the next worker is not reached by then'} (a longer --for shows whether it ever is).`;
+  }
   const last = greatest(replaced.map((i) => i.backAt));
   return `The rolling node upgrade of ${workers} workers takes ${formatSeconds(last - upgrade.at)}, one node at a time.`;
 }

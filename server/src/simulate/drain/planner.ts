@@ -31,6 +31,7 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
     if (w.safeToEvict === false) return `${pod} is annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`;
     if (w.kind === 'Pod' && !w.safeToEvict) return `${pod.replace('a pod of ', '')} is a pod without a controller`;
     if (w.localStorage && !w.safeToEvict) return `${pod} has local storage (emptyDir or hostPath) and no safe-to-evict: "true" annotation`;
+    if (w.disruptionBudget?.others?.length) return `${pod} is selected by ${w.disruptionBudget.others.length + 1} PodDisruptionBudgets, and the eviction API evicts no such pod`;
     if (w.disruptionBudget && disruptionsAllowed(w.disruptionBudget.budget, w.replicas) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption`;
     if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
     if (!(w.eligibleNodes ?? workers).some((n) => n !== node)) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;

@@ -45,7 +45,11 @@ export function drainNodeEvents(plan: DrainPlan, result: DrainResult): TimelineE
   if (result.notRemovedBecause && plan.halted) return [{ at: plan.start, subject, state: 'ok', reason: `${plan.node} stays: ${result.notRemovedBecause}`, fact }];
   const events: TimelineEvent[] = [{ at: plan.start, subject, state: 'degraded', reason: `${plan.node} cordoned: ${who}, evicting its pods through the eviction API`, fact }];
   for (const b of result.blocked) {
-    events.push({ at: b.from, subject, state: 'degraded', reason: `the drain of ${plan.node} is blocked: the PodDisruptionBudget ${b.pdb} of ${b.workload} allows no disruption${b.to === null ? ' for the rest of the simulated time' : ` until ${formatSeconds(b.to)}`} (finding pdb-blocks-eviction)`, fact: `${FACT.eviction}; ${fact}` });
+    const until = b.to === null ? ' for the rest of the simulated time' : ` until ${formatSeconds(b.to)}`;
+    const why = severalBudgets(b.pdb)
+      ? `the PodDisruptionBudgets ${b.pdb} both select ${b.workload}'s pods, and the eviction API evicts no such pod${until} (finding pdb-multiple)`
+      : `the PodDisruptionBudget ${b.pdb} of ${b.workload} allows no disruption${until} (finding pdb-blocks-eviction)`;
+    events.push({ at: b.from, subject, state: 'degraded', reason: `the drain of ${plan.node} is blocked: ${why}`, fact: `${FACT.eviction}; ${fact}` });
   }
   if (result.notRemovedBecause) events.push({ at: Math.max(plan.start, ...result.blocked.map((b) => b.to ?? b.from)), subject, state: 'ok', reason: `${plan.node} stays: ${result.notRemovedBecause}; the node is uncordoned`, fact });
   else if (result.end !== null) {
@@ -75,7 +79,8 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
     for (const b of blockers) {
       const w = runs.find((r) => workloadKey(r.workload) === b.workload)?.workload;
       const start = w?.startSeconds !== undefined ? ` and each replacement needs ${formatSeconds(w.startSeconds)} to start` : '';
-      reasons.push(b.to === null && d.end === null ? `${b.workload}'s PDB ${b.pdb} allows no eviction, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
+      const budget = severalBudgets(b.pdb) ? `PDBs ${b.pdb} together allow` : `PDB ${b.pdb} allows`;
+      reasons.push(b.to === null && d.end === null ? `${b.workload}'s ${budget} no eviction, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
     }
     for (const { workload, run } of runs) {
       const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
@@ -98,4 +103,9 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
     return `${head}${reasons.length ? `: ${list(reasons)}` : ''}.`;
   });
   return sentences.join(' ');
+}
+
+/** Whether a refusal names several budgets over one pod ("a and b", as evictionVerdict writes them). */
+function severalBudgets(pdb: string): boolean {
+  return pdb.includes(' and ');
 }

@@ -31,6 +31,10 @@ export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { all
   if (!run.ctx.controlPlane.at(at).writes) return { allowed: false, why: 'the API is down, so the eviction request fails' };
   const guard = run.workload.disruptionBudget;
   if (!guard) return { allowed: true };
+  if (guard.others?.length) {
+    const all = [guard.pdb, ...guard.others];
+    return { allowed: false, pdb: all.join(' and '), why: `its pods are selected by ${all.length} PodDisruptionBudgets (${all.join(', ')}): the eviction API refuses to evict a pod with more than one (it answers 500)` };
+  }
   const healthy = run.slots.filter((s) => s.alive).length;
   const needed = desiredHealthy(guard.budget, run.desired);
   // An unhealthy pod may go when the budget is met; a healthy one only when one more can be spared.
