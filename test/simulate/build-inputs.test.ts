@@ -237,6 +237,10 @@ describe('simulator inputs: the budgets over a workload\'s pods', () => {
     assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } } });
   });
 
+  it('a budget that states none allows no eviction, as the disruption controller has it (pdb-no-budget): it allowed every one', () => {
+    assert.deepEqual(budgetOf(web, pdb('web', '')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 0 } } });
+  });
+
   it('two budgets: the first that states one, and the other named (the eviction API then evicts none of its pods)', () => {
     assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n'), pdb('second', '  maxUnavailable: 0\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } }, others: ['shop/second'] });
   });

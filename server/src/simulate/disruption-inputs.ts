@@ -18,10 +18,11 @@ export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventor
   if (declared.sessions) facts.sessions = declared.sessions;
   if (declared.sessionSeconds !== undefined) facts.sessionSeconds = declared.sessionSeconds;
   const pdbs = inventory.pdbsSelecting(resource);
-  const guard = pdbs.find((pdb) => pdbBudget(pdb)) ?? (pdbs.length > 1 ? pdbs[0] : undefined);
+  const guard = pdbs.find((pdb) => pdbBudget(pdb)) ?? pdbs[0];
   if (guard) {
     const others = pdbs.filter((pdb) => pdb !== guard).map((pdb) => `${pdb.namespace}/${pdb.name}`);
-    // With two budgets over its pods, the eviction API refuses them whatever either says: none is "allowed".
+    // A PDB stating no budget allows no eviction (the disruption controller expects 0 pods: pdb-no-budget), and
+    // with two budgets over its pods the eviction API refuses them whatever either says.
     const budget = pdbBudget(guard) ?? { field: 'maxUnavailable' as const, value: { kind: 'int' as const, value: 0 } };
     facts.disruptionBudget = { pdb: `${guard.namespace}/${guard.name}`, budget, ...(others.length ? { others } : {}) };
   }
