@@ -268,3 +268,15 @@ describe('simulator inputs: replica counts it can follow', () => {
     assert.ok(!topology.assumptions.some((a) => a.includes('simulated as')));
   });
 });
+
+describe('simulator inputs from a cluster listing a node twice', () => {
+  it('counts it once and says so (it was upgraded and drained twice)', () => {
+    const cluster = demoCluster();
+    const inventory = new Inventory();
+    const node = cluster.resources.find((r) => r.kind === 'Node' && r.name === 'worker-a2')!;
+    inventory.setCluster([...cluster.resources, resourceFromObject(structuredClone(node.object))!]);
+    const { topology } = buildSimInputs(inventory, cluster);
+    assert.equal(topology.nodes.filter((n) => n.name === 'worker-a2').length, 1);
+    assert.ok(topology.assumptions.includes('1 node listed twice counted once'), topology.assumptions.join('\n'));
+  });
+});

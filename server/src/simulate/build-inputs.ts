@@ -32,6 +32,10 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   const nameless = inventory.ofKind('Node').filter((node) => !node.name).length;
   if (nameless) assumptions.push(`${plural(nameless, 'node')} without a name left out`);
   let nodeResources = inventory.ofKind('Node').filter((node) => !!node.name);
+  // A node listed twice (two snapshots joined) is one node: it was upgraded and drained twice.
+  const named = new Map(nodeResources.map((node) => [node.name, node]));
+  if (named.size < nodeResources.length) assumptions.push(`${plural(nodeResources.length - named.size, 'node')} listed twice counted once`);
+  nodeResources = [...named.values()];
   if (!nodeResources.length) {
     nodeResources = assumedNodes();
     assumptions.push(
