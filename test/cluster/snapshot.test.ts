@@ -63,6 +63,12 @@ describe('snapshots', () => {
     assert.equal(loaded.name, join(dir, 'kubectl.json'), 'named by its path when it does not say where it came from');
   });
 
+  it('reads the items of a List inside the List (two kubectl outputs joined), which it dropped', () => {
+    const inner = (kind: string, name: string) => ({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: kind === 'Node' ? 'v1' : 'apps/v1', kind, metadata: { name, namespace: kind === 'Node' ? undefined : 'shop' } }] });
+    const loaded = loadSnapshot(write('joined.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [inner('Node', 'n1'), inner('Deployment', 'web')] })));
+    assert.deepEqual(loaded.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`), ['Node//n1', 'Deployment/shop/web']);
+  });
+
   it('reads kubectl -o yaml output too', () => {
     const loaded = loadSnapshot(write('kubectl.yaml', 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n'));
     assert.equal(loaded.resources[0].name, 'n1');

@@ -58,6 +58,13 @@ export function loadSnapshot(path: string): ClusterInfo {
   return snapshotFromValue(parseText(text, path), path);
 }
 
+/** The items, with those of a List among them in its place (two `kubectl get -o json` Lists joined), a few levels deep. */
+function flattenedLists(items: unknown[], depth = 0): unknown[] {
+  return items.flatMap((item: any) =>
+    depth < 4 && item && typeof item === 'object' && typeof item.kind === 'string' && item.kind.endsWith('List') && Array.isArray(item.items) ? flattenedLists(item.items, depth + 1) : [item],
+  );
+}
+
 export function snapshotFromValue(value: any, name: string): ClusterInfo {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ClusterError('snapshot', `snapshot ${name} is not a Kubernetes List object`);
   if (typeof value.kind === 'string' && !value.kind.endsWith('List')) {
@@ -67,7 +74,7 @@ export function snapshotFromValue(value: any, name: string): ClusterInfo {
   if (!Array.isArray(items)) {
     throw new ClusterError('snapshot', `snapshot ${name} has no "items" array (expected a v1 List, as "kubectl get … -o json" prints)`);
   }
-  const resources = items.map((item, index) => {
+  const resources = flattenedLists(items).map((item, index) => {
     const resource = item && typeof item === 'object' ? resourceFromObject(slimObject(item)) : undefined;
     if (!resource) throw new ClusterError('snapshot', `snapshot ${name}: item ${index} has no apiVersion and kind (kubectl prints both on every item)`);
     return resource;
