@@ -35,6 +35,13 @@ describe('simulation reports', () => {
     for (const line of text.split('\n')) assert.doesNotMatch(line, /\. [a-z]/, line);
   });
 
+  it('says a workload that wants no pods wants none, and only a CronJob has none between runs', () => {
+    const none = simulate(cluster(), [workload('idle', {}, { replicas: 0 }), workload('nightly', {}, { kind: 'CronJob', replicas: 0 })], { fail: { kind: 'apiserver' }, duration: 600, events: [] });
+    const text = renderSimulationText(none, {});
+    assert.match(text, /shop\/idle \(Deployment\): no pods wanted/);
+    assert.match(text, /shop\/nightly \(CronJob\): no pods between runs/);
+  });
+
   it('escapes table cells in Markdown', () => {
     const markdown = renderSimulationMarkdown(result);
     assert.match(markdown, /\| shop\/cart\\\|legacy \| Deployment \| observed \| 0\/1 \| 100 % \| 10 m \| 2 h 10 s \|/);

@@ -31,7 +31,8 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
     const v = capacityVerdict(workload);
     const name = `${workload.namespace}/${workload.name}`;
     if (v.desired === 0) {
-      lines.push(`  ${name} (${workload.kind}): no pods between runs`);
+      // Only a CronJob has no pods between runs; anything else wants none (scaled to 0, or a DaemonSet no node takes).
+      lines.push(`  ${name} (${workload.kind}): ${workload.kind === 'CronJob' ? 'no pods between runs' : 'no pods wanted'}`);
       continue;
     }
     const story = v.firstHit === undefined
