@@ -280,3 +280,14 @@ describe('simulator inputs from a cluster listing a node twice', () => {
     assert.ok(topology.assumptions.includes('1 node listed twice counted once'), topology.assumptions.join('\n'));
   });
 });
+
+describe('simulator inputs from a cluster whose nodes could not be read', () => {
+  it('takes the nodes its pods run on (the control plane where its static pods are), not assumed ones their pods never name', () => {
+    const cluster = demoCluster();
+    const inventory = new Inventory();
+    inventory.setCluster(cluster.resources.filter((r) => r.kind !== 'Node'));
+    const { topology } = buildSimInputs(inventory, cluster);
+    assert.deepEqual(topology.nodes.map((n) => `${n.name}${n.controlPlane ? ' (control plane)' : ''}`), ['cp-1 (control plane)', 'gpu-b1', 'worker-a1', 'worker-a2', 'worker-b1']);
+    assert.ok(topology.assumptions.some((a) => a.startsWith('the cluster listed no nodes: its pods run on 5 nodes (cp-1, gpu-b1, worker-a1, worker-a2, worker-b1)')), topology.assumptions.join('\n'));
+  });
+});

@@ -13,6 +13,7 @@ import { assumedPlacement, type SpreadRules } from './placement';
 import type { StartBudget } from './restart-readiness';
 import { voluntaryDisruptionFacts } from './disruption-inputs';
 import { plural } from '../words';
+import { compareCodeUnits } from '../sorted';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -36,7 +37,17 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   const named = new Map(nodeResources.map((node) => [node.name, node]));
   if (named.size < nodeResources.length) assumptions.push(`${plural(nodeResources.length - named.size, 'node')} listed twice counted once`);
   nodeResources = [...named.values()];
-  if (!nodeResources.length) {
+  // No Node could be read (a user who may not list nodes), but the pods say where they run: those nodes.
+  const podNodes = nodeResources.length ? [] : nodesNamedByPods(inventory);
+  if (podNodes.length) {
+    // A node running the control plane's own static pods is a control-plane node.
+    const controlPlane = new Set(inventory.ofKind('Pod').filter(isControlPlanePod).map((pod) => pod.object?.spec?.nodeName));
+    nodeResources = podNodes.map(
+      (name) =>
+        resourceFromObject({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane.has(name) ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } } })!,
+    );
+    assumptions.push(`the cluster listed no nodes: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), simulated without their labels, taints or capacity`);
+  } else if (!nodeResources.length) {
     nodeResources = assumedNodes();
     assumptions.push(
       cluster
@@ -85,6 +96,16 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     .map((r) => toSimWorkload(r, inventory, nodeResources, nodes, assumptions))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   return { topology, workloads };
+}
+
+/** The nodes the cluster's pods are bound to, by name, sorted. */
+function nodesNamedByPods(inventory: Inventory): string[] {
+  const names = new Set<string>();
+  for (const pod of inventory.ofKind('Pod')) {
+    const node = pod.object?.spec?.nodeName;
+    if (!pod.document && typeof node === 'string' && node) names.add(node);
+  }
+  return [...names].sort(compareCodeUnits);
 }
 
 function assumedNodes(): Resource[] {
