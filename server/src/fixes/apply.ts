@@ -1,7 +1,6 @@
 import type { Inventory } from '../inventory/inventory';
 import { factOf } from '../manifest/facts';
 import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
-import { nodeSpan } from '../manifest/path';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { analyzeFile, ownFixesOf, type AnalyzeOptions } from '../rules/engine';
@@ -156,10 +155,9 @@ function independent(candidates: Map<Finding, Fix>, file: ManifestFile, perDocum
   const chosen: Finding[] = [];
   for (const [finding, fix] of candidates) {
     if (!finding.range) continue;
-    const offset = file.lines.offset(finding.range.start);
-    const document = documentAt(file, offset);
-    const resource = document && document.resources.length > 1 ? document.resources.findIndex((r) => r.node && within(nodeSpan(r, r.node), offset)) : 0;
-    const where = `${document?.index ?? 0}.${resource}`;
+    const document = documentAt(file, file.lines.offset(finding.range.start))?.index ?? 0;
+    const { kind, namespace, name } = finding.resource ?? {};
+    const where = `${document}|${kind}/${namespace}/${name}`;
     const key = perDocument === 'one' ? where : `${where}|${finding.ruleId}`;
     if (taken.has(key) || fix.edits.some((e) => edits.touches(e, where))) continue;
     taken.add(key);
@@ -212,10 +210,6 @@ class TakenRanges {
 /** An insertion of whole documents (appendDocument's `---` and what follows). */
 function isAppend(edit: TextEdit): boolean {
   return edit.start === edit.end && /^(\r?\n)?---(\r?\n)/.test(edit.text);
-}
-
-function within([start, end]: [number, number], offset: number): boolean {
-  return start <= offset && offset <= end;
 }
 
 function sameFindings(a: Finding[], b: Finding[]): boolean {
