@@ -1,5 +1,5 @@
 import { appendDocument } from '../fixes/yaml-edit';
-import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
+import { describeEveryPod, describeReplicas, ownedByAnother, type Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf, workloadSelector } from '../manifest/workload';
@@ -29,15 +29,13 @@ export function pdbSelectorFor(workload: Resource, inventory: Inventory): unknow
   const others = (selector: unknown) =>
     inventory
       .podCarriersMatching(workload.namespace, selector)
-      .some((r) => CONTROLLERS.has(r.kind) && !(r.kind === workload.kind && r.name === workload.name) && inventory.pdbsSelecting(r).length > 0);
+      .some((r) => !ownedByAnother(r) && !(r.kind === workload.kind && r.name === workload.name) && inventory.pdbsSelecting(r).length > 0);
   const own = workloadSelector(workload);
   if (own && !others(own)) return own;
   const labels = podTemplateOf(workload)?.labels;
   const byLabels = { matchLabels: labels ?? {} };
   return labels && Object.keys(labels).length && !others(byLabels) ? byLabels : undefined;
 }
-
-const CONTROLLERS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'ReplicationController']);
 
 export const pdbMissing: Rule = {
   meta: {
