@@ -9,7 +9,7 @@ import { checkUnits, fixUnits } from '../../server/src/commands/check-units';
 import type { Io } from '../../server/src/commands/check';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { analyzeRenderedUnit, analyzeRenderedUnitInSteps } from '../../server/src/render/analyze-unit';
-import { renderKustomize, stripBuildMetadata } from '../../server/src/render/kustomize';
+import { patchedIn, renderKustomize, stripBuildMetadata } from '../../server/src/render/kustomize';
 import { countingRunner } from './counting-runner';
 import { renderTools } from './render-tools';
 import { pausesOf } from '../steps';
@@ -87,14 +87,14 @@ data:
         name: 'web',
         path: join(work, 'shop', 'base', 'deployment.yaml'),
         configuredIn: undefined,
-        patchedIn: [join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml')],
         transformations: [
           { kind: 'PatchTransformer', configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml') },
           { kind: 'NamespaceTransformer', configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml') },
         ],
       },
-      { kind: 'ConfigMap', name: 'settings', path: undefined, configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml'), patchedIn: [], transformations: [] },
+      { kind: 'ConfigMap', name: 'settings', path: undefined, configuredIn: join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml'), transformations: [] },
     ]);
+    assert.deepEqual(origins.map(patchedIn), [[join(work, 'shop', 'overlays', 'prod', 'kustomization.yaml')], []], 'the kustomizations whose patches changed each');
   });
 });
 

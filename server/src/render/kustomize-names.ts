@@ -7,12 +7,12 @@ import { documentResource, type SourceFiles } from './source-yaml';
  * without a kustomization, its name in the file it comes from.
  */
 export function nameSeenBy(origin: KustomizeOrigin, sources: SourceFiles, kustomization?: string): string | null {
-  let name = origin.name;
   const { transformations } = origin;
   const own = kustomization === undefined ? 0 : transformations.findIndex((t) => t.configuredIn === kustomization);
-  for (let i = transformations.length - 1; name !== null && i >= (own < 0 ? transformations.length : own); i--) {
-    const { kind, configuredIn } = transformations[i];
-    if (kind !== 'PrefixTransformer' && kind !== 'SuffixTransformer') continue;
+  let name = origin.name;
+  // Undone last first, from the end back to that kustomization's first transformation (none of its own: none).
+  for (const { kind, configuredIn } of transformations.slice(own < 0 ? transformations.length : own).reverse()) {
+    if (name === null || (kind !== 'PrefixTransformer' && kind !== 'SuffixTransformer')) continue;
     const file = sources.get(configuredIn);
     const settings = file && documentResource(file)?.object;
     name = withoutAffixes(name, kind === 'PrefixTransformer' ? { namePrefix: settings?.namePrefix } : { nameSuffix: settings?.nameSuffix });

@@ -48,10 +48,13 @@ export interface KustomizeOrigin {
   path?: string;
   /** The kustomization that generated or configured it. */
   configuredIn?: string;
-  /** Kustomization files whose patches changed it, in the order applied. */
-  patchedIn: string[];
   /** Every transformation of it, in the order applied (a patch, a namespace, a name prefix or suffix), with the kustomization that configured it. */
   transformations: { kind: string; configuredIn: string }[];
+}
+
+/** The kustomization files whose patches changed a resource, in the order applied. */
+export function patchedIn(origin: KustomizeOrigin): string[] {
+  return origin.transformations.filter((t) => PATCH_TRANSFORMERS.has(t.kind)).map((t) => t.configuredIn);
 }
 
 /** Which program renders: `kustomize build`, else `kubectl kustomize`. */
@@ -128,10 +131,6 @@ function* stripBuildMetadataInSteps(stream: string, wrapper: string): Steps<{ te
       name: typeof object.metadata?.name === 'string' ? object.metadata.name : null,
       path: at(origin?.path),
       configuredIn: at(origin?.configuredIn),
-      patchedIn: (Array.isArray(transformations) ? transformations : [])
-        .filter((t: any) => PATCH_TRANSFORMERS.has(t?.configuredBy?.kind))
-        .map((t: any) => at(t.configuredIn))
-        .filter((p: string | undefined): p is string => !!p),
       transformations: (Array.isArray(transformations) ? transformations : []).flatMap((t: any) => {
         const configuredIn = at(t?.configuredIn);
         return configuredIn && typeof t?.configuredBy?.kind === 'string' ? [{ kind: t.configuredBy.kind, configuredIn }] : [];
@@ -167,13 +166,13 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
   // The analysis hands over its parse of the same text (useRendered); parsed here only for a mapper used without it.
   let objects: readonly unknown[] | undefined;
   const renderedObject = (index: number) => (objects ??= parseManifest(RENDERED_URI, text).documents.map((d) => d.parsed.value))[index] as Record<string, any>;
-  const rootKustomization = () => origins.flatMap((o) => (o.patchedIn.length ? [o.patchedIn[o.patchedIn.length - 1]] : []))[0];
+  const rootKustomization = () => origins.map((o) => patchedIn(o).at(-1)).find((k) => k !== undefined);
   const patchSetting = (index: number, path: Path) => {
     const origin = origins[index];
     // The fields that name the target are in every patch; they say nothing about what the patch sets.
     if (!origin || IDENTITY_FIELDS.some((f) => f.every((step, i) => path[i] === step))) return undefined;
     // The last patch applied decides: an overlay's patch wins over its base's.
-    for (const kustomization of [...new Set(origin.patchedIn)].reverse()) {
+    for (const kustomization of [...new Set(patchedIn(origin))].reverse()) {
       const name = nameSeenBy(origin, sources, kustomization);
       for (const patchFile of patchFilesOf(kustomization, sources).reverse()) {
         const patch = sources.get(patchFile);
