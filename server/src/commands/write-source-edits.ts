@@ -1,8 +1,7 @@
 import { existsSync, realpathSync, rmSync } from 'node:fs';
-import { writeFileAtomic } from '../files/atomic-write';
-import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { describeFileError } from '../files/read-bounded';
 import { applyEdits } from '../fixes/edit';
-import { decodeManifest, MAX_MANIFEST_BYTES, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
+import { readManifestFile, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import type { SourceEdits } from '../render/types';
 
 /**
@@ -12,13 +11,12 @@ import type { SourceEdits } from '../render/types';
  */
 export function writeSourceEdits(edits: SourceEdits): 'written' | { path: string; reason: string } | undefined {
   if (edits.creates.some((c) => existsSync(c.path))) return undefined;
-  const writes: { path: string; before?: Buffer; text: string; encoding: ManifestEncoding }[] = [];
+  const writes: { path: string; before?: string; text: string; encoding: ManifestEncoding }[] = [];
   for (const edit of edits.edits) {
     try {
-      const before = readRegularFileBounded(edit.path, MAX_MANIFEST_BYTES);
-      const { text, encoding } = decodeManifest(before);
+      const { text, encoding } = readManifestFile(edit.path);
       // Written at its real path: a link stays a link.
-      writes.push({ path: realpathSync(edit.path), before, text: applyEdits(text, edit.edits), encoding });
+      writes.push({ path: realpathSync(edit.path), before: text, text: applyEdits(text, edit.edits), encoding });
     } catch (error) {
       return { path: edit.path, reason: describeFileError(error) };
     }
@@ -30,7 +28,7 @@ export function writeSourceEdits(edits: SourceEdits): 'written' | { path: string
       writeManifestFile(write.path, write.text, write.encoding);
       done.push(write);
     } catch (error) {
-      const notUndone = done.reverse().filter((undo) => !undoWrite(undo.path, undo.before));
+      const notUndone = done.reverse().filter((undo) => !undoWrite(undo));
       const left = notUndone.length ? `; could not put back ${notUndone.map((w) => w.path).join(', ')}` : '';
       return { path: write.path, reason: `${describeFileError(error)}${left}` };
     }
@@ -38,10 +36,10 @@ export function writeSourceEdits(edits: SourceEdits): 'written' | { path: string
   return 'written';
 }
 
-/** Puts back the bytes a file held, or removes a file that was created; false when that fails too. */
-function undoWrite(path: string, before: Buffer | undefined): boolean {
+/** Puts back what a file held (encoded as it was: byte for byte), or removes a file that was created; false when that fails too. */
+function undoWrite({ path, before, encoding }: { path: string; before?: string; encoding: ManifestEncoding }): boolean {
   try {
-    if (before) writeFileAtomic(path, before);
+    if (before !== undefined) writeManifestFile(path, before, encoding);
     else rmSync(path, { force: true });
     return true;
   } catch {
