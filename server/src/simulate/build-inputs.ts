@@ -29,32 +29,7 @@ export interface SimInputs {
  */
 export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | undefined): SimInputs {
   const assumptions: string[] = [];
-  // A node without a name cannot be drained, failed or told apart: left out, and said so.
-  const nameless = inventory.ofKind('Node').filter((node) => !node.name).length;
-  if (nameless) assumptions.push(`${plural(nameless, 'node')} without a name left out`);
-  let nodeResources = inventory.ofKind('Node').filter((node) => !!node.name);
-  // A node listed twice (two snapshots joined) is one node: it was upgraded and drained twice.
-  const named = new Map(nodeResources.map((node) => [node.name, node]));
-  if (named.size < nodeResources.length) assumptions.push(`${plural(nodeResources.length - named.size, 'node')} listed twice counted once`);
-  nodeResources = [...named.values()];
-  // No Node could be read (a user who may not list nodes), but the pods say where they run: those nodes.
-  const podNodes = nodeResources.length ? [] : nodesNamedByPods(inventory);
-  if (podNodes.length) {
-    // A node running the control plane's own static pods is a control-plane node.
-    const controlPlane = new Set(inventory.ofKind('Pod').filter(isControlPlanePod).map((pod) => pod.object?.spec?.nodeName));
-    nodeResources = podNodes.map(
-      (name) =>
-        resourceFromObject({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane.has(name) ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } } })!,
-    );
-    assumptions.push(`the cluster listed no nodes: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), simulated without their labels, taints or capacity`);
-  } else if (!nodeResources.length) {
-    nodeResources = assumedNodes();
-    assumptions.push(
-      cluster
-        ? `the cluster listed no nodes: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)`
-        : 'no cluster given: assumed a kubeadm cluster with 1 control-plane node (control-plane, stacked etcd) and 3 workers (worker-1…3); pass --demo, --snapshot or --context for a real one',
-    );
-  }
+  const nodeResources = nodesOf(inventory, cluster, assumptions);
   const cpNames = new Set(cluster?.topology.controlPlaneNodes ?? []);
   let nodes: SimNode[] = nodeResources.map((node) => toSimNode(node, cpNames));
   let managed: string | undefined = cluster?.topology.managed;
@@ -108,15 +83,41 @@ function nodesNamedByPods(inventory: Inventory): string[] {
   return [...names].sort(compareCodeUnits);
 }
 
-function assumedNodes(): Resource[] {
-  const node = (name: string, controlPlane: boolean) =>
-    resourceFromObject({
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
-      spec: controlPlane ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } : {},
-    })!;
-  return [node('control-plane', true), node('worker-1', false), node('worker-2', false), node('worker-3', false)];
+/**
+ * The cluster's nodes, each once and by name; else, when none could be read (a user who may not list
+ * nodes), those its pods run on; else an assumed kubeadm cluster. What was left out or assumed is said.
+ */
+function nodesOf(inventory: Inventory, cluster: ClusterInfo | undefined, assumptions: string[]): Resource[] {
+  const listed = inventory.ofKind('Node');
+  // A node without a name cannot be drained, failed or told apart; one listed twice (two snapshots joined) is one node.
+  const named = new Map(listed.filter((node) => node.name).map((node) => [node.name, node]));
+  const nameless = listed.filter((node) => !node.name).length;
+  if (nameless) assumptions.push(`${plural(nameless, 'node')} without a name left out`);
+  if (listed.length - nameless > named.size) assumptions.push(`${plural(listed.length - nameless - named.size, 'node')} listed twice counted once`);
+  if (named.size) return [...named.values()];
+  const podNodes = nodesNamedByPods(inventory);
+  if (podNodes.length) {
+    // A node running the control plane's own static pods is a control-plane node.
+    const controlPlane = new Set(inventory.ofKind('Pod').filter(isControlPlanePod).map((pod) => pod.object?.spec?.nodeName));
+    assumptions.push(`the cluster listed no nodes: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), known by name only (a control plane where its static pods run)`);
+    return podNodes.map((name) => assumedNode(name, controlPlane.has(name)));
+  }
+  assumptions.push(
+    cluster
+      ? `the cluster listed no nodes: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)`
+      : 'no cluster given: assumed a kubeadm cluster with 1 control-plane node (control-plane, stacked etcd) and 3 workers (worker-1…3); pass --demo, --snapshot or --context for a real one',
+  );
+  return [assumedNode('control-plane', true), ...['worker-1', 'worker-2', 'worker-3'].map((name) => assumedNode(name, false))];
+}
+
+/** A node known by name only; a control-plane one labelled and tainted as kubeadm does. */
+function assumedNode(name: string, controlPlane: boolean): Resource {
+  return resourceFromObject({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
+    spec: controlPlane ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } : {},
+  })!;
 }
 
 function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
