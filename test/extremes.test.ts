@@ -4,9 +4,10 @@ import { greatest, least } from '../server/src/extremes';
 
 describe('greatest and least', () => {
   it('of many numbers, more than a call takes as arguments (the pods of a large snapshot)', () => {
-    const values = Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 300_001);
+    // 0 … 299,999 in a scrambled order: the greatest sits in the middle, the least near the end.
+    const values = Array.from({ length: 300_000 }, (_, i) => (i + 150_001) % 300_000);
     assert.throws(() => Math.max(...values), RangeError, 'what they replace');
-    assert.equal(greatest(values), Math.max.apply(null, values.slice(0, 100_000).concat(greatest(values.slice(100_000)))));
+    assert.equal(greatest(values), 299_999);
     assert.equal(least(values), 0);
   });
 
