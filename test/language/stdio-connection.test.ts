@@ -57,4 +57,21 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
     assert.match(stdout, /"id":1,"result":\{"capabilities"/);
     server.kill();
   });
+
+  it('a request before initialize is answered ServerNotInitialized, a notification dropped, and exit still ends the server (with 1: no shutdown came)', async (t) => {
+    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    server.stdout.on('data', (chunk) => (stdout += chunk));
+    const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
+    // A server that answered the hover would also ignore the exit: it is stopped here whatever happens.
+    t.after(() => server.kill());
+    server.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///a.yaml', languageId: 'yaml', version: 1, text: 'kind: Pod\n' } } }));
+    server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///a.yaml' }, position: { line: 0, character: 0 } } }));
+    const deadline = Date.now() + 20_000;
+    while (!stdout.includes('"id":1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(stdout, /"id":1,"error":\{"code":-32002,"message":"the server is not initialized yet: textDocument\/hover came before initialize"\}/);
+    server.stdin.write(frame({ jsonrpc: '2.0', method: 'exit' }));
+    assert.equal(await exited, 1);
+    assert.doesNotMatch(stdout, /publishDiagnostics/);
+  });
 });

@@ -1,16 +1,20 @@
 import { format } from 'node:util';
-import { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type DataCallback, type Disposable } from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, type Message, StreamMessageReader, StreamMessageWriter, type Connection, type DataCallback, type Disposable } from 'vscode-languageserver/node';
+import { LifecycleGate } from './lifecycle-gate';
 import { reusingDiagnosticsEncoder } from './message-encoder';
 
 /**
  * The connection over stdin and stdout, written with our encoder; `heard` is called whenever the editor
- * sends something. The protocol library sets the rest up itself only when it creates the streams, so this
- * does what it would: exit when the client closes stdin, and keep `console` off stdout, where a stray
- * line would corrupt the protocol.
+ * sends something, and messages out of the lifecycle's order are answered or dropped before the
+ * connection sees them (see LifecycleGate). The protocol library sets the rest up itself only when it
+ * creates the streams, so this does what it would: exit when the client closes stdin, and keep `console`
+ * off stdout, where a stray line would corrupt the protocol.
  */
 export function createStdioConnection(heard: () => void = () => undefined): Connection {
-  const reader = new HeardReader(process.stdin, heard);
-  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout, { contentTypeEncoder: reusingDiagnosticsEncoder() }));
+  const writer = new StreamMessageWriter(process.stdout, { contentTypeEncoder: reusingDiagnosticsEncoder() });
+  const gate = new LifecycleGate((response) => void writer.write(response));
+  const reader = new HeardReader(process.stdin, heard, (message) => gate.admits(message));
+  const connection = createConnection(ProposedFeatures.all, reader, writer);
   // A message whose headers cannot be read leaves no way to find where the next one starts: every later
   // message would be lost while we seem alive. Said on stderr, and we exit so that the editor starts us again.
   reader.onError((error) => {
@@ -44,11 +48,12 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
 /** What the protocol library says when a message's headers cannot be read (a body that is not JSON is another matter: the next message is still found). */
 const FRAMING_ERROR = /header|content-length/i;
 
-/** A reader of stdin that calls `heard` on every message it reads, before the connection handles it. */
+/** A reader of stdin that calls `heard` on every message it reads, then hands the connection those `admits` lets through. */
 export class HeardReader extends StreamMessageReader {
   constructor(
     readable: NodeJS.ReadableStream,
     private readonly heard: () => void,
+    private readonly admits: (message: Message) => boolean = () => true,
   ) {
     super(readable);
   }
@@ -56,7 +61,7 @@ export class HeardReader extends StreamMessageReader {
   override listen(callback: DataCallback): Disposable {
     return super.listen((message) => {
       this.heard();
-      callback(message);
+      if (this.admits(message)) callback(message);
     });
   }
 }

@@ -1,0 +1,31 @@
+import { ErrorCodes, Message, type ResponseMessage } from 'vscode-languageserver/node';
+
+/**
+ * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves
+ * to it: a request before `initialize` is answered with ServerNotInitialized and a notification dropped
+ * (`exit` excepted, so that a server never initialized can still be stopped); a request after `shutdown`
+ * is answered with InvalidRequest. Without it a request before `initialize` was served on a server that
+ * knew nothing of the client yet.
+ */
+export class LifecycleGate {
+  private phase: 'before initialize' | 'running' | 'shut down' = 'before initialize';
+
+  constructor(private readonly answer: (response: ResponseMessage) => void) {}
+
+  /** Whether the connection gets `message`; when not, a request has been answered here and a notification dropped. */
+  admits(message: Message): boolean {
+    if (Message.isRequest(message)) {
+      if (this.phase === 'before initialize' && message.method !== 'initialize') return this.refuse(message.id, ErrorCodes.ServerNotInitialized, `the server is not initialized yet: ${message.method} came before initialize`);
+      if (this.phase === 'shut down') return this.refuse(message.id, ErrorCodes.InvalidRequest, `the server has been shut down: ${message.method} came after shutdown`);
+      if (message.method === 'initialize') this.phase = 'running';
+      if (message.method === 'shutdown') this.phase = 'shut down';
+      return true;
+    }
+    return !(Message.isNotification(message) && this.phase === 'before initialize' && message.method !== 'exit');
+  }
+
+  private refuse(id: ResponseMessage['id'], code: number, text: string): false {
+    this.answer({ jsonrpc: '2.0', id, error: { code, message: text } });
+    return false;
+  }
+}

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ResponseMessage } from 'vscode-languageserver/node';
+import { LifecycleGate } from '../../server/src/language/lifecycle-gate';
+
+const request = (id: number, method: string) => ({ jsonrpc: '2.0', id, method, params: {} });
+const notification = (method: string) => ({ jsonrpc: '2.0', method, params: {} });
+
+function gate(): { gate: LifecycleGate; answers: ResponseMessage[] } {
+  const answers: ResponseMessage[] = [];
+  return { gate: new LifecycleGate((response) => answers.push(response)), answers };
+}
+
+describe('LifecycleGate', () => {
+  it('answers a request before initialize with ServerNotInitialized (-32002), naming it, and does not let it through', () => {
+    const { gate: g, answers } = gate();
+    assert.equal(g.admits(request(1, 'textDocument/hover')), false);
+    assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'the server is not initialized yet: textDocument/hover came before initialize' } }]);
+  });
+
+  it('drops a notification before initialize, but not exit: a server never initialized can still be stopped', () => {
+    const { gate: g, answers } = gate();
+    assert.equal(g.admits(notification('textDocument/didOpen')), false);
+    assert.equal(g.admits(notification('exit')), true);
+    assert.deepEqual(answers, []);
+  });
+
+  it('lets initialize through, then every request and notification', () => {
+    const { gate: g, answers } = gate();
+    assert.equal(g.admits(request(1, 'initialize')), true);
+    assert.equal(g.admits(notification('initialized')), true);
+    assert.equal(g.admits(request(2, 'textDocument/hover')), true);
+    assert.deepEqual(answers, []);
+  });
+
+  it('answers a request after shutdown with InvalidRequest (-32600); exit still goes through', () => {
+    const { gate: g, answers } = gate();
+    g.admits(request(1, 'initialize'));
+    assert.equal(g.admits(request(2, 'shutdown')), true);
+    assert.equal(g.admits(request(3, 'textDocument/codeAction')), false);
+    assert.equal(g.admits(notification('exit')), true);
+    assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'the server has been shut down: textDocument/codeAction came after shutdown' } }]);
+  });
+
+  it('lets the client\'s answers to the server\'s own requests through at any time', () => {
+    const { gate: g } = gate();
+    assert.equal(g.admits({ jsonrpc: '2.0', id: 7, result: null } as never), true);
+  });
+});
