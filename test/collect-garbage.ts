@@ -1,4 +1,4 @@
-import { exposedGc } from '../server/src/language/idle-collection';
+import { exposedGc } from '../server/src/exposed-gc';
 
 const collect = exposedGc();
 

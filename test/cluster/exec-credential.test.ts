@@ -26,6 +26,7 @@ describe('exec credential plugins', { skip }, () => {
     writeScript(join(pluginDir, 'hanging-login'), 'sleep 30');
     writeScript(join(pluginDir, 'noisy-login'), `printf '\\033[2J\\033]0;pwned\\007token expired\\n' >&2\nexit 1`);
     writeScript(join(pluginDir, 'bare-token-login'), `echo sk-RAWTOKEN-1234567890`);
+    writeScript(join(pluginDir, 'flooding-login'), `head -c ${65 * 1024 * 1024} /dev/zero`);
   });
   after(async () => {
     assert.deepEqual(server.writes(), []);
@@ -89,6 +90,12 @@ describe('exec credential plugins', { skip }, () => {
     assert.doesNotMatch(noisy.message, /[\u0000-\u001f]/);
     const bare = await failure(readLiveCluster(request(kubeconfigWith({ command: 'bare-token-login' }))));
     assert.equal(bare.message, 'exec credential plugin "bare-token-login" printed no ExecCredential JSON (22 characters of something else, not shown: it may be a credential)');
+  });
+
+  it('says a plugin printed more than the 64 MB a plugin may print, rather than that it could not start', async () => {
+    const error = await failure(readLiveCluster(request(kubeconfigWith({ command: 'flooding-login' }))));
+    assert.equal(error.kind, 'credentials');
+    assert.equal(error.message, 'exec credential plugin "flooding-login" printed more than 64 MB, the most a credential plugin may print; it was stopped');
   });
 
   it('a plugin that hangs ends with the deadline of the whole read, when that is shorter than its own', async () => {

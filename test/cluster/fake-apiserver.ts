@@ -23,7 +23,8 @@ const CLUSTER_SCOPED = new Set(['Node']);
 /**
  * Ways an API server can misbehave, per resource plural (or '*' for all): paging that never ends or
  * goes round, bodies that never end or are huge, answers that never come, lists with null items,
- * bodies cut short or not JSON, or any HTTP status.
+ * bodies cut short or not JSON, a Content-Length shorter than the body, list pages of 4 MB without end,
+ * or any HTTP status.
  */
 export type Fault =
   | 'endless-continue'
@@ -36,6 +37,8 @@ export type Fault =
   | 'odd-kind'
   | 'truncated'
   | 'non-json'
+  | 'short-content-length'
+  | 'endless-large-pages'
   | { status: number; retryAfter?: number };
 
 export const FAULTS: readonly Fault[] = [
@@ -96,6 +99,14 @@ export class FakeApiServer {
   readonly faults = new Map<string, Fault>();
   /** Body bytes written by fault answers that stream without end: what the client let arrive. */
   streamedBytes = 0;
+  /**
+   * When set, a request that arrives on a kept-alive connection finds it closed, unanswered: a server
+   * whose idle timeout ran out as the request was on its way.
+   */
+  closeKeptAliveConnections = false;
+  /** Requests left unanswered that way. */
+  closedKeptAlive = 0;
+  private readonly usedSockets = new WeakSet<object>();
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   requiredToken?: string;
   readonly ca: string;
@@ -154,6 +165,12 @@ export class FakeApiServer {
   }
 
   private handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
+    if (this.closeKeptAliveConnections && this.usedSockets.has(req.socket)) {
+      this.closedKeptAlive++;
+      req.socket.destroy();
+      return;
+    }
+    this.usedSockets.add(req.socket);
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const recorded: RecordedRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization };
     this.requests.push(recorded);
@@ -229,6 +246,19 @@ export class FakeApiServer {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(body.slice(0, body.length - 7));
         return;
+      }
+      case 'short-content-length': {
+        const body = JSON.stringify(list([{ metadata: { name: 'a' } }]));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length - 10) });
+        res.end(body);
+        return;
+      }
+      case 'endless-large-pages': {
+        // 4 MB a page of items whose 8 KB annotation a snapshot keeps: what the reader holds grows as it pages.
+        const page = Number(params.get('continue')?.slice(5) ?? 0) + 1;
+        const annotation = 'x'.repeat(8 * 1024);
+        const items = Array.from({ length: 500 }, (_, i) => ({ metadata: { name: `item-${page}-${i}`, namespace: 'default', annotations: { 'kubernetes.io/description': `${annotation}${i}` } } }));
+        return json(list(items, `page-${page}`));
       }
       case 'stall':
         return;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
@@ -40,10 +41,10 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     assert.equal(server.requests.filter((r) => r.path === '/api/v1/pods').length, 40);
   });
 
-  it('stops a list whose server sends the same continue token twice', async () => {
+  it('stops a list whose server sends the same continue token twice, naming the page that repeated it', async () => {
     server.faults.set('nodes', 'repeated-continue');
     const reason = await reasonFor('nodes');
-    assert.match(reason, /same continue token again \(page 3\)/);
+    assert.equal(reason, 'the server sent the same continue token again (page 2, as page 1 did): its paging goes round in a circle');
     assert.equal(server.requests.filter((r) => r.path === '/api/v1/nodes').length, 2);
   });
 
@@ -75,6 +76,23 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     const pods = cluster.missing.find((m) => m.resource === 'pods');
     assert.equal(pods?.reason, 'the cluster sent more than 2 MB in one read, the most a read may receive');
     assert.ok(server.streamedBytes < 16 * MiB, `${server.streamedBytes} bytes left the server`);
+  });
+
+  it('stops a list whose pages would fill the heap before the next page, with the numbers, in a process of 256 MB heap', async () => {
+    server.faults.set('pods', 'endless-large-pages');
+    const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', join(__dirname, 'small-heap-read.ts'), kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | string | null>((resolve) => child.on('close', (exit, signal) => resolve(exit ?? signal)));
+    assert.equal(code, 0, `the reading process ended with ${code}: ${stderr.slice(-600)}`);
+    const missing = JSON.parse(stdout) as { resource: string; reason: string }[];
+    assert.equal(missing.length, 1, stdout);
+    assert.equal(missing[0].resource, 'pods');
+    assert.match(missing[0].reason, /^this process holds \d+ MB, more than the \d+ MB a read may let it hold \(its memory limit is \d+ MB\): the read stopped here rather than run out of memory \(NODE_OPTIONS=--max-old-space-size=<MB> raises the limit\)$/);
+    // Pages of 4 MB kept coming: the read stopped on what it held, far below its byte cap.
+    assert.ok(server.requests.filter((r) => r.path === '/api/v1/pods').length >= 20, `${server.requests.length} requests`);
   });
 
   it('ends a read whose server never answers at one deadline for the whole read, and says so', async () => {
@@ -110,6 +128,13 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     const pod = cluster.resources.find((r) => r.name === 'odd-pod')!;
     assert.equal(pod.kind, 'Pod');
     assert.doesNotMatch(JSON.stringify(pod.object), /hunter2|PASSWORD/);
+  });
+
+  it('names an answer whose Content-Length is shorter than its body, with its URL redacted, not in the HTTP parser\'s words', async () => {
+    server.faults.set('nodes', 'short-content-length');
+    const reason = await reasonFor('nodes');
+    assert.match(reason, /^the answer to https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes\?limit=\*\*\*/);
+    assert.match(reason, / is malformed: its Content-Length \(\d+ bytes\) is shorter than what the server sent, which cuts the answer short \(HPE_INVALID_CONSTANT\)$/);
   });
 
   it('names a body cut short, and one that is not JSON, without echoing control characters', async () => {

@@ -31,6 +31,8 @@ describe('reading a live cluster (GET only)', () => {
     server.dropMidBody.clear();
     server.throttle.clear();
     server.expireContinue.clear();
+    server.closeKeptAliveConnections = false;
+    server.closedKeptAlive = 0;
   });
   after(async () => {
     assert.deepEqual(server.writes(), [], 'nothing but GET may ever reach a cluster');
@@ -75,6 +77,15 @@ describe('reading a live cluster (GET only)', () => {
     server.throttle.set('services', 10);
     const throttled = await readLiveCluster(request());
     assert.deepEqual(throttled.missing, [{ resource: 'services', reason: 'too many requests (429): too many requests, please try again later' }]);
+  });
+
+  it('sends a GET again, once, on a new connection when the server closed the kept-alive one it went out on', async () => {
+    // The server answers only the first request of each connection: every answer came on a new one.
+    server.closeKeptAliveConnections = true;
+    const cluster = await readLiveCluster(request({ pageSize: 2 }));
+    assert.deepEqual(cluster.missing, []);
+    assert.equal(cluster.resources.length, demoObjects().length);
+    assert.ok(server.closedKeptAlive > 0, 'requests did go out on kept-alive connections the server closed');
   });
 
   it('starts a list over once when its continue token has expired', async () => {

@@ -1,10 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { ApiConnection } from './connection';
 import { formatSeconds } from './duration';
 import { formatBytes } from '../files/read-bounded';
 import { ReadAborted, type ByteBudget } from './read-limits';
-import { describeNetworkError } from './network-errors';
+import { describeMalformedAnswer, describeNetworkError } from './network-errors';
 import { printable } from './printable';
 
 export interface GetOptions {
@@ -35,7 +36,29 @@ export class ApiGetError extends Error {
  * no other method here, and no other module sends requests: the cluster is only ever read. The body is
  * counted while it arrives and refused past its cap, so no server can make this hold more.
  */
-export function apiGet(connection: ApiConnection, pathAndQuery: string, options: GetOptions): Promise<unknown> {
+export async function apiGet(connection: ApiConnection, pathAndQuery: string, options: GetOptions): Promise<unknown> {
+  try {
+    return await getOnce(connection, pathAndQuery, options);
+  } catch (error) {
+    if (!(error instanceof UnansweredOnKeptAliveConnection)) throw error;
+    // The server closed a kept-alive connection as the request went out (its idle timeout): nothing was
+    // answered, so the GET is sent again, once. The other idle connections are as old: they go too, so that
+    // the agent, whose slot the closed one no longer takes, opens a new one.
+    for (const sockets of Object.values(connection.agent.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy();
+    return getOnce(connection, pathAndQuery, options);
+  }
+}
+
+/** The connection dropped before any byte of the answer, on a connection kept alive from an earlier request. */
+class UnansweredOnKeptAliveConnection extends ApiGetError {}
+
+/**
+ * Connections that have carried a request. Node's own `reusedSocket` is false for a request that waited for
+ * a connection another request had just finished with.
+ */
+const usedSockets = new WeakSet<Duplex>();
+
+function getOnce(connection: ApiConnection, pathAndQuery: string, options: GetOptions): Promise<unknown> {
   const url = new URL(connection.server.pathname.replace(/\/$/, '') + pathAndQuery, connection.server);
   const send = url.protocol === 'http:' ? http.request : https.request;
   return new Promise((resolve, reject) => {
@@ -56,14 +79,30 @@ export function apiGet(connection: ApiConnection, pathAndQuery: string, options:
     if (options.signal.aborted) return reject(new ApiGetError(undefined, abortReason(options.signal)));
     const request = send(url, { method: 'GET', agent: connection.agent, headers: connection.headers, auth: connection.auth });
     options.signal.addEventListener('abort', onAbort, { once: true });
+    let reused = false;
     request.on('socket', (socket) => {
+      reused = usedSockets.has(socket);
+      usedSockets.add(socket);
       const connecting = (socket as { connecting?: boolean }).connecting || (socket as { pending?: boolean }).pending;
       if (!connecting) return;
       connectTimer = setTimeout(() => fail(new ApiGetError(undefined, `could not connect to ${connection.server.host} within ${formatSeconds(options.connectTimeoutMs)}`)), options.connectTimeoutMs);
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
-    request.on('error', (error: NodeJS.ErrnoException) => fail(new ApiGetError(undefined, describeNetworkError(error, connection.server))));
+    let answer: http.IncomingMessage | undefined;
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code?.startsWith('HPE_')) {
+        const declared = answer?.complete ? Number(answer.headers['content-length']) : NaN;
+        return fail(new ApiGetError(answer?.statusCode, describeMalformedAnswer(error.code, url, Number.isFinite(declared) ? declared : undefined)));
+      }
+      const reason = describeNetworkError(error, connection.server);
+      if (answer || !reused || (error.code !== 'ECONNRESET' && error.code !== 'EPIPE')) return fail(new ApiGetError(undefined, reason));
+      // Said once the connection has closed, when the agent no longer counts it among those in use.
+      const socket = request.socket;
+      if (socket && !socket.closed) socket.once('close', () => fail(new UnansweredOnKeptAliveConnection(undefined, reason)));
+      else fail(new UnansweredOnKeptAliveConnection(undefined, reason));
+    });
     request.on('response', (response) => {
+      answer = response;
       const max = options.maxResponseBytes;
       const tooLarge = () => fail(new ApiGetError(response.statusCode, `the answer is larger than ${formatBytes(max)}, the most one answer may be`));
       const declared = Number(response.headers['content-length']);

@@ -4,6 +4,7 @@ import { formatSeconds } from './duration';
 import { ClusterError } from './errors';
 import { findExecutable, runTool, searchPath, ToolError, type RunResult } from '../render/run-tool';
 import { printable } from './printable';
+import { formatBytes } from '../files/read-bounded';
 
 /** The `user.exec` stanza of a kubeconfig (client.authentication.k8s.io). */
 export interface ExecConfig {
@@ -35,6 +36,8 @@ export interface ExecOptions {
 }
 
 export const DEFAULT_EXEC_TIMEOUT_MS = 30_000;
+/** What a plugin may print: an ExecCredential is a few kilobytes. */
+const MAX_PLUGIN_OUTPUT_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, ExecCredential>();
 
 /** The exec stanza of a user, whether written as `exec:` or as the older `auth-provider` form. */
@@ -96,12 +99,13 @@ async function runProgram(program: string, exec: ExecConfig, env: NodeJS.Process
   let result: RunResult;
   try {
     // Its own process group, so that a timeout also ends whatever the plugin started (a browser login helper, a sleep).
-    result = await runTool(program, exec.args ?? [], { env, timeoutMs, signal: options.signal, maxStderrBytes: 4000 });
+    result = await runTool(program, exec.args ?? [], { env, timeoutMs, signal: options.signal, maxStdoutBytes: MAX_PLUGIN_OUTPUT_BYTES, maxStderrBytes: 4000 });
   } catch (error) {
     const reason = error instanceof ToolError ? error.reason : 'not-started';
     const message = error instanceof Error ? error.message : String(error);
     if (reason === 'cancelled') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" was cancelled`);
     if (reason === 'timeout') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${formatSeconds(timeoutMs)} (does it wait for a login in a browser or a terminal?)`);
+    if (reason === 'output-too-large') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" printed more than ${formatBytes(MAX_PLUGIN_OUTPUT_BYTES)}, the most a credential plugin may print; it was stopped`);
     throw new ClusterError('credentials', `exec credential plugin "${exec.command}" could not start: ${message.replace(/^.*? could not start: /, '')}`);
   }
   if (result.exitCode === 0) return result.stdout;

@@ -29,3 +29,13 @@ export function describeNetworkError(error: NodeJS.ErrnoException, server: URL):
   }
   return `${code || 'network error'}: ${redactUrl(error.message.split('\n')[0])}`;
 }
+
+/**
+ * Node's HTTP parser refused the answer (an HPE_ code). After a whole answer of a declared length, what it
+ * refused is what came past that length: a Content-Length too short, which cut the answer there.
+ */
+export function describeMalformedAnswer(code: string, url: URL, declaredLength: number | undefined): string {
+  const where = `the answer to ${redactUrl(url.href)}`;
+  if (declaredLength !== undefined) return `${where} is malformed: its Content-Length (${declaredLength} bytes) is shorter than what the server sent, which cuts the answer short (${code})`;
+  return `${where} is malformed HTTP (${code})`;
+}

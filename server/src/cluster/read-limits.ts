@@ -1,4 +1,7 @@
+import { getHeapStatistics } from 'node:v8';
 import { formatSeconds } from './duration';
+import { formatBytes } from '../files/read-bounded';
+import { exposedGc } from '../exposed-gc';
 
 /** What one read of a cluster may cost at most, whatever the server sends. */
 export interface ReadLimits {
@@ -8,6 +11,8 @@ export interface ReadLimits {
   maxResponseBytes: number;
   /** All answers of one read together. */
   maxTotalBytes: number;
+  /** Heap in use past which a read stops before its next request, rather than let the process run out of memory. */
+  maxHeapBytes: number;
   /** Pages of one list: a server whose paging never ends stops here. */
   maxPages: number;
 }
@@ -16,8 +21,29 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
   timeoutMs: 60_000,
   maxResponseBytes: 64 * 1024 * 1024,
   maxTotalBytes: 2 * 1024 * 1024 * 1024,
+  // What a read holds is not what it receives (a list of `{}` items takes 19 times its size in heap), so the
+  // heap itself is measured; the rest of it is room for the pages in flight, each parsed whole.
+  maxHeapBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.6),
   maxPages: 2_000,
 };
+
+let collect: (() => void) | undefined;
+
+/**
+ * Why a read must stop before its next request, or undefined. The heap in use counts garbage too: past the
+ * limit, a full collection (where the runtime allows one) tells what is really held.
+ */
+export function heapOverLimit(maxHeapBytes: number): string | undefined {
+  if (getHeapStatistics().used_heap_size <= maxHeapBytes) return undefined;
+  collect ??= exposedGc() ?? (() => undefined);
+  collect();
+  const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
+  if (used <= maxHeapBytes) return undefined;
+  return (
+    `this process holds ${formatBytes(used)}, more than the ${formatBytes(maxHeapBytes)} a read may let it hold (its memory limit is ${formatBytes(limit)}): ` +
+    'the read stopped here rather than run out of memory (NODE_OPTIONS=--max-old-space-size=<MB> raises the limit)'
+  );
+}
 
 /** The reason an aborted read gives: the deadline passed, or someone cancelled it. */
 export class ReadAborted extends Error {}

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { apiGet, ApiGetError } from './api-get';
 import type { ApiConnection } from './connection';
-import { ByteBudget, DEFAULT_READ_LIMITS, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
+import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
 import { slimObject } from './slim';
 import type { MissingResource, SkippedItems } from './types';
 
@@ -122,13 +122,13 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
   let token = '';
   let restarted = false;
   let pages = 0;
-  const tokens = new Set<string>();
+  /** Each continue token, with the page that sent it. */
+  const tokens = new Map<string, number>();
   for (;;) {
     if (++pages > read.limits.maxPages) throw new ApiGetError(undefined, `the list did not end after ${read.limits.maxPages} pages of ${read.pageSize}: the server's paging does not end`);
-    const query = `?limit=${read.pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
-    let page: any;
+    let page: Page;
     try {
-      page = await getWithRetry(connection, type.path + query, read);
+      page = await readPage(connection, type, token, read);
     } catch (error) {
       // 410 Gone: the continue token outlived etcd's compaction while a large list was paged; start over once.
       if (error instanceof ApiGetError && error.status === 410 && token && !restarted) {
@@ -142,16 +142,35 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
       }
       throw error;
     }
-    if (!isObject(page) || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
-    for (const item of page.items) {
-      if (isObject(item)) objects.push(withKind(item, type));
-      else notObjects++;
-    }
-    token = typeof page.metadata?.continue === 'string' ? page.metadata.continue : '';
+    for (const object of page.objects) objects.push(object);
+    notObjects += page.notObjects;
+    token = page.next;
     if (!token) return { objects, notObjects };
-    if (tokens.has(token)) throw new ApiGetError(undefined, `the server sent the same continue token again (page ${pages + 1}): its paging goes round in a circle`);
-    tokens.add(token);
+    const first = tokens.get(token);
+    if (first !== undefined) throw new ApiGetError(undefined, `the server sent the same continue token again (page ${pages}, as page ${first} did): its paging goes round in a circle`);
+    tokens.set(token, pages);
   }
+}
+
+interface Page {
+  objects: any[];
+  notObjects: number;
+  /** The continue token, or '' on the last page. */
+  next: string;
+}
+
+/** One page of a list, slimmed: the answer as parsed is let go as soon as this returns. */
+async function readPage(connection: ApiConnection, type: ResourceType, token: string, read: TypeRead): Promise<Page> {
+  const query = `?limit=${read.pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
+  const page: any = await getWithRetry(connection, type.path + query, read);
+  if (!isObject(page) || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
+  const objects: any[] = [];
+  let notObjects = 0;
+  for (const item of page.items) {
+    if (isObject(item)) objects.push(withKind(item, type));
+    else notObjects++;
+  }
+  return { objects, notObjects, next: typeof page.metadata?.continue === 'string' ? page.metadata.continue : '' };
 }
 
 function isObject(value: unknown): value is Record<string, any> {
@@ -165,6 +184,8 @@ const MAX_RETRY_WAIT_SECONDS = 5;
 async function getWithRetry(connection: ApiConnection, path: string, read: TypeRead): Promise<unknown> {
   const options = { connectTimeoutMs: read.connectTimeoutMs, signal: read.signal, maxResponseBytes: read.limits.maxResponseBytes, budget: read.budget };
   for (let attempt = 0; ; attempt++) {
+    const heapFull = heapOverLimit(read.limits.maxHeapBytes);
+    if (heapFull) throw new ApiGetError(undefined, heapFull);
     try {
       return await apiGet(connection, path, options);
     } catch (error) {

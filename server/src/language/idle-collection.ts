@@ -1,5 +1,5 @@
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { exposedGc } from '../exposed-gc';
 
 /** How long the server must have had nothing to do before it collects. */
 const IDLE_MS = 2_000;
@@ -122,16 +122,4 @@ function exposedCollector(): Collector | undefined {
     collect();
     done();
   };
-}
-
-/** The runtime's `gc`, exposed to this process only (the tests collect with it too); undefined where it refuses. */
-export function exposedGc(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    // A context created after the flag has `gc`; the flag does not add it to contexts that exist.
-    const collect = runInNewContext('gc') as unknown;
-    return typeof collect === 'function' ? (collect as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
 }
