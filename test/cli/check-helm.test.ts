@@ -106,6 +106,21 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.deepEqual(again.filter((f) => f.startsWith('pdb-missing')), []);
   });
 
+  it('--fix takes back a fix after which the chart no longer renders (a `fail` guard on the value it set), says why once, exits 2', async () => {
+    const chart = chartCopy();
+    writeFileSync(join(chart, 'templates', 'one-replica.yaml'), '{{- if gt (int .Values.replicaCount) 1 }}{{ fail "podinfo here keeps sessions in memory: one replica" }}{{- end }}\n');
+    const values = readFileSync(join(chart, 'values.yaml'));
+    const fixed = await runCli(['check', chart, '--fix', '--format', 'json', '--fail-on', 'none'], withHelm);
+    assert.equal(fixed.status, 2, fixed.stderr);
+    assert.deepEqual(readFileSync(join(chart, 'values.yaml')), values, 'values.yaml byte for byte');
+    const said = fixed.stderr.split('\n').filter((line) => line.includes('not fixed'));
+    assert.equal(said.length, 1, fixed.stderr);
+    assert.match(said[0], /^  not fixed single-replica: .*podinfo: it no longer renders with the fix \(helm template failed for chart podinfo: .*podinfo here keeps sessions in memory: one replica\); the fix's files were left as they were$/);
+    const again = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm);
+    assert.doesNotMatch(again.stdout + again.stderr, /helm template failed/);
+    assert.ok(placed(again.stdout, chart).includes('single-replica values.yaml:3'));
+  });
+
   it('without helm: one stderr line naming it and how to get it, the files analysed as before, the exit code unchanged', async () => {
     const chart = chartCopy();
     const run = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withoutHelm);

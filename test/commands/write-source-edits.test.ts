@@ -22,9 +22,20 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     const text = '# kept\nreplicaCount: 1\n';
     const values = file('values.yaml', text);
     const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
-    assert.equal(outcome, 'written');
+    assert.ok(outcome && 'undo' in outcome, 'written');
     assert.equal(readFileSync(values, 'utf8'), '# kept\nreplicaCount: 2\n');
     assert.equal(readFileSync(join(dir, 'pdb.yaml'), 'utf8'), 'kind: PodDisruptionBudget\n');
+  });
+
+  it('a fix written can be undone (its unit no longer renders): the edited file gets its bytes back, the created one goes', () => {
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# kept\r\nreplicaCount: 1\r\n')]);
+    const values = file('values.yaml', bom);
+    const text = '# kept\r\nreplicaCount: 1\r\n';
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
+    assert.ok(outcome && 'undo' in outcome, 'written');
+    assert.deepEqual(outcome.undo(), [], 'everything put back');
+    assert.deepEqual(readFileSync(values), bom);
+    assert.deepEqual(readdirSync(dir), ['values.yaml']);
   });
 
   it('a write that fails undoes those before it: the edited file gets its bytes back, and nothing is created', () => {
@@ -46,7 +57,7 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     const values = file('values.yaml', latin1);
     const text = latin1.toString('utf8');
     const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
-    assert.ok(outcome !== 'written' && outcome, 'refused');
+    assert.ok(outcome && 'reason' in outcome, 'refused');
     assert.match(outcome.reason, /not UTF-8/);
     assert.deepEqual(readFileSync(values), latin1);
     assert.equal(existsSync(join(dir, 'pdb.yaml')), false);

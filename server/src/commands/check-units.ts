@@ -9,6 +9,7 @@ import type { Io } from './check';
 import { UsageError } from './usage-error';
 import { realTargetInside } from './fix-files';
 import { writeSourceEdits } from './write-source-edits';
+import { brokenRender, renderErrorsBefore } from './render-check';
 
 export const RENDER_OPTIONS = {
   render: { type: 'string' as const, default: 'auto' },
@@ -142,8 +143,11 @@ export async function fixUnits(
   // A file to edit must really be inside a named folder (links resolved); a file to create, its folder.
   const inside = (path: string, creating: boolean) =>
     allowed.some((folder) => !('reason' in realTargetInside(creating ? dirname(path) : path, folder)));
+  const settings = settingsFrom(values);
   const written = new Set<string>();
   const stuck = new Set<string>();
+  /** Fixes (their edits) that stopped a unit from rendering. */
+  const unrenderable = new Set<string>();
   const failed: UnitsFixed['failed'] = [];
   let applied = 0;
   for (let round = 0; round < 20; round++) {
@@ -162,9 +166,22 @@ export async function fixUnits(
       // A fix that does not take the finding away, or cannot be written, is not tried again.
       stuck.add(key);
       if (!edited.every((t) => inside(t, false)) || !created.every((t) => inside(t, true))) continue;
+      // The same fix found for another finding (a template line and the values line it reads) is not tried again.
+      const edits = JSON.stringify([fix.edits.edits, fix.edits.creates]);
+      if (unrenderable.has(edits)) continue;
+      const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, files(), settings);
       const outcome = writeSourceEdits(fix.edits);
-      if (outcome !== 'written') {
+      if (!outcome || 'reason' in outcome) {
         if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason });
+        continue;
+      }
+      // A fix right for the rendered resource may still stop its unit from rendering: it is taken back.
+      const broken = await brokenRender(before, files(), settings);
+      if (broken) {
+        unrenderable.add(edits);
+        const notUndone = outcome.undo();
+        const left = notUndone.length ? `; could not put back ${notUndone.map(asGiven).join(', ')}` : '';
+        failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})${left}` });
         continue;
       }
       for (const t of targets) {

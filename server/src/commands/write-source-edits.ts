@@ -4,14 +4,19 @@ import { applyEdits } from '../fixes/edit';
 import { readManifestFile, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import type { SourceEdits } from '../render/types';
 
+/** A fix's files as written: `undo` puts each back as it was (a created one removed) and returns those it could not. */
+export interface WrittenEdits {
+  undo(): string[];
+}
+
 /**
  * Writes a fix's source edits, all or none: a write that fails undoes those before it. Undefined (nothing
  * written) when a file to create exists already; the file that stopped it and why when one cannot be read
  * or written.
  */
-export function writeSourceEdits(edits: SourceEdits): 'written' | { path: string; reason: string } | undefined {
+export function writeSourceEdits(edits: SourceEdits): WrittenEdits | { path: string; reason: string } | undefined {
   if (edits.creates.some((c) => existsSync(c.path))) return undefined;
-  const writes: { path: string; before?: string; text: string; encoding: ManifestEncoding }[] = [];
+  const writes: Write[] = [];
   for (const edit of edits.edits) {
     try {
       const { text, encoding } = readManifestFile(edit.path);
@@ -28,16 +33,29 @@ export function writeSourceEdits(edits: SourceEdits): 'written' | { path: string
       writeManifestFile(write.path, write.text, write.encoding);
       done.push(write);
     } catch (error) {
-      const notUndone = done.reverse().filter((undo) => !undoWrite(undo));
-      const left = notUndone.length ? `; could not put back ${notUndone.map((w) => w.path).join(', ')}` : '';
+      const notUndone = undoWrites(done);
+      const left = notUndone.length ? `; could not put back ${notUndone.join(', ')}` : '';
       return { path: write.path, reason: `${describeFileError(error)}${left}` };
     }
   }
-  return 'written';
+  return { undo: () => undoWrites(done) };
+}
+
+/** Undoes writes, the last first; the paths it could not put back. */
+function undoWrites(done: readonly Write[]): string[] {
+  return [...done].reverse().filter((write) => !undoWrite(write)).map((write) => write.path);
+}
+
+interface Write {
+  path: string;
+  /** What the file held; absent for a file the fix creates. */
+  before?: string;
+  text: string;
+  encoding: ManifestEncoding;
 }
 
 /** Puts back what a file held (encoded as it was: byte for byte), or removes a file that was created; false when that fails too. */
-function undoWrite({ path, before, encoding }: { path: string; before?: string; encoding: ManifestEncoding }): boolean {
+function undoWrite({ path, before, encoding }: Write): boolean {
   try {
     if (before !== undefined) writeManifestFile(path, before, encoding);
     else rmSync(path, { force: true });

@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import { renderUnit, type RenderSettings } from '../render/render-unit';
+import { findUnits, type RenderUnit } from '../units/find-units';
+
+/** The units a fix's files take part in, each with the render errors it has now. */
+export type RenderErrors = Map<string, string[]>;
+
+/**
+ * The units a fix touches (the finding's own, and every unit one of whose files it edits: a shared base is
+ * deployed by several roots), with their render errors before it is written. Their renders are those the
+ * round analysed: cached, not run again.
+ */
+export async function renderErrorsBefore(unitRoot: string, edited: readonly string[], files: readonly string[], settings: RenderSettings): Promise<RenderErrors> {
+  const touched = new Set(edited.map((path) => resolve(path)));
+  const units = findUnits([...files]).units.filter((unit) => unit.root === unitRoot || unit.files.some((file) => touched.has(file)));
+  const errors: RenderErrors = new Map();
+  for (const unit of units) errors.set(unit.root, await renderErrors(unit, settings));
+  return errors;
+}
+
+/**
+ * The first unit that no longer renders once a fix is written (a chart's `fail` guard on the value it set, a
+ * patch the overlay can no longer apply), with what its tool said; undefined when each renders as before.
+ */
+export async function brokenRender(before: RenderErrors, files: readonly string[], settings: RenderSettings): Promise<{ root: string; reason: string } | undefined> {
+  const units = new Map(findUnits([...files]).units.map((unit) => [unit.root, unit]));
+  for (const [root, errorsBefore] of before) {
+    const unit = units.get(root);
+    if (!unit) return { root, reason: 'it is no longer a chart or Kustomize root' };
+    const added = (await renderErrors(unit, settings)).filter((error) => !errorsBefore.includes(error));
+    if (added.length) return { root, reason: added[0] };
+  }
+  return undefined;
+}
+
+async function renderErrors(unit: RenderUnit, settings: RenderSettings): Promise<string[]> {
+  const render = await renderUnit(unit, settings);
+  return render.kind === 'rendered' ? render.unit.problems.filter((p) => p.severity === 'error').map((p) => p.message) : [];
+}
