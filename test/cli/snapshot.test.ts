@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
@@ -101,5 +101,18 @@ describe('kube-resilience snapshot', { skip: existsSync(CLI) ? false : 'dist/cli
     const demo = await run(['check', 'examples', '--demo', '--format', 'json', '--fail-on', 'none']);
     const fromFile = await run(['check', 'examples', '--snapshot', file, '--format', 'json', '--fail-on', 'none']);
     assert.deepEqual(findingKeys(demo.stdout), findingKeys(fromFile.stdout));
+  });
+
+  it('-o onto a symbolic link replaces the link with the snapshot and leaves what it pointed to alone', { skip: process.platform === 'win32' }, async () => {
+    const target = join(dir, 'shared-notes.txt');
+    writeFileSync(target, 'mine\n');
+    const link = join(dir, 'link.json');
+    symlinkSync(target, link);
+    const result = await run(['snapshot', '--demo', '-o', link]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(lstatSync(link).isSymbolicLink(), false);
+    assert.equal(lstatSync(link).mode & 0o777, 0o600);
+    assert.equal(JSON.parse(readFileSync(link, 'utf8')).items.length, demoObjects().length);
+    assert.equal(readFileSync(target, 'utf8'), 'mine\n');
   });
 });
