@@ -50,3 +50,21 @@ describe('simulation reports', () => {
     for (const row of rows) assert.equal(row.split(/(?<!\\)\|/).length, 7, `five cells: ${row}`);
   });
 });
+
+describe('counts in the simulator\'s sentences', () => {
+  it('say one of a thing in the singular: one worker, one workload, one etcd member, an HPA scaling to one pod', () => {
+    const oneWorker = simulate(cluster({ workers: 1, coreDns: ['worker-1'] }), [workload('web', { 'worker-1': 1 }, { hpa: { min: 1, max: 1 } })], {
+      fail: { kind: 'none' },
+      duration: 7200,
+      events: [{ kind: 'traffic-surge', namespace: 'shop', workload: 'web', factor: 3, at: 0 }, { kind: 'upgrade-nodes', at: 600 }],
+    });
+    const summary = oneWorker.summary!.join('\n');
+    assert.match(summary, /The rolling node upgrade of 1 worker takes/);
+    assert.match(summary, /\n1 of 1 workload affected$/);
+    assert.match(oneWorker.timeline.map((e) => e.reason).join('\n'), /the HPA scales it from 1 to 1 pod within/);
+    const quiet = simulate(cluster(), [workload('web', { 'worker-1': 1 })], { fail: { kind: 'scheduler' }, duration: 600, events: [] });
+    assert.equal(quiet.summary!.at(-1), 'the 1 workload keeps serving throughout');
+    const oneMember = simulate(cluster({ etcd: { mode: 'external', members: 1 } }), [], { fail: { kind: 'etcd' }, duration: 600, events: [] });
+    assert.ok(oneMember.timeline.some((e) => e.subject.name === 'etcd' && /^external etcd: 1 of 1 member up, quorum needs 1$/.test(e.reason)));
+  });
+});

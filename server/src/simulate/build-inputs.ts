@@ -8,10 +8,11 @@ import { declaredFacts } from '../manifest/declared';
 import { livenessStartBudgetSeconds, probeTimings } from '../manifest/probe';
 import { containersOf, isLongRunning, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { apiClientOf } from './api-clients';
-import type { SimNode, SimTopology, SimWorkload } from './model';
+import type { NotServing, SimNode, SimTopology, SimWorkload } from './model';
 import { assumedPlacement, type SpreadRules } from './placement';
 import type { StartBudget } from './restart-readiness';
 import { voluntaryDisruptionFacts } from './disruption-inputs';
+import { scheduleNeverFires } from './cron';
 import { plural } from '../words';
 import { compareCodeUnits } from '../sorted';
 
@@ -65,10 +66,11 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   const nodeLocalDns = inventory.inNamespace('kube-system', 'DaemonSet').some((d) => /node-local-dns|nodelocaldns/.test(d.name ?? ''));
 
   const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions };
+  const notReady = notReadyNodes(nodeResources);
   const workloads = inventory
     .resources()
     .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
-    .map((r) => toSimWorkload(r, inventory, nodeResources, nodes, assumptions))
+    .map((r) => toSimWorkload(r, inventory, nodeResources, nodes, notReady, assumptions))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   return { topology, workloads };
 }
@@ -200,7 +202,21 @@ function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefine
   return tightest;
 }
 
-function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: Resource[], nodes: SimNode[], assumptions: string[]): SimWorkload {
+/** Nodes whose Ready condition is False or Unknown: their pods serve nothing (a node that reports no conditions is taken as ready). */
+function notReadyNodes(nodes: Resource[]): Set<string> {
+  const ready = (node: Resource) => (Array.isArray(node.object?.status?.conditions) ? node.object.status.conditions : []).find((c: any) => c?.type === 'Ready')?.status;
+  return new Set(nodes.filter((node) => ready(node) !== undefined && ready(node) !== 'True').map((node) => node.name!));
+}
+
+/** Why a pod the cluster runs was not serving when it was read, if it was not. */
+function notServingWhy(pod: Resource, node: string, notReady: Set<string>): NotServing['why'] | undefined {
+  if (pod.object?.metadata?.deletionTimestamp) return 'stopping';
+  if (notReady.has(node)) return 'node-not-ready';
+  const conditions = Array.isArray(pod.object?.status?.conditions) ? pod.object.status.conditions : [];
+  return conditions.some((c: any) => c?.type === 'Ready' && c?.status === 'False') ? 'not-ready' : undefined;
+}
+
+function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: Resource[], nodes: SimNode[], notReady: Set<string>, assumptions: string[]): SimWorkload {
   const template = podTemplateOf(resource);
   const spec = template?.spec ?? {};
   const labels = template?.labels ?? {};
@@ -217,9 +233,13 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
 
   const pods = resource.kind === 'Pod' ? [resource] : inventory.podsOf(resource);
   const observed: Record<string, number> = {};
+  const notServing: NotServing[] = [];
   for (const pod of pods) {
     const node = pod.object?.spec?.nodeName;
-    if (!pod.document && typeof node === 'string' && node && pod.object?.status?.phase !== 'Succeeded' && pod.object?.status?.phase !== 'Failed') observed[node] = (observed[node] ?? 0) + 1;
+    if (pod.document || typeof node !== 'string' || !node || pod.object?.status?.phase === 'Succeeded' || pod.object?.status?.phase === 'Failed') continue;
+    observed[node] = (observed[node] ?? 0) + 1;
+    const why = notServingWhy(pod, node, notReady);
+    if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why });
   }
   const hasObserved = Object.keys(observed).length > 0;
   const spreadNodes = nodes.filter((n) => eligible.includes(n.name));
@@ -236,6 +256,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     replicas: isDaemonSet ? Object.values(placement).reduce((a, b) => a + b, 0) : replicas,
     placement,
     placementSource: hasObserved ? 'observed' : 'assumed',
+    ...(notServing.length ? { notServing } : {}),
     probes: {
       liveness: containers.some((c) => !!c.container.livenessProbe),
       readiness: containers.some((c) => !!c.container.readinessProbe),
@@ -259,6 +280,11 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   }
   Object.assign(workload, voluntaryDisruptionFacts(resource, inventory, spec));
   if (isStaticPod(resource)) workload.staticPod = true;
-  if (resource.kind === 'CronJob' && typeof resource.object?.spec?.schedule === 'string') workload.schedule = resource.object.spec.schedule;
+  if (resource.kind === 'CronJob') {
+    const schedule = resource.object?.spec?.schedule;
+    if (typeof schedule === 'string') workload.schedule = schedule;
+    if (resource.object?.spec?.suspend === true) workload.neverRuns = 'it is suspended (suspend: true)';
+    else if (typeof schedule === 'string' && scheduleNeverFires(schedule)) workload.neverRuns = `its schedule "${schedule}" matches no date`;
+  }
   return workload;
 }

@@ -1,3 +1,4 @@
+import type { NotServing } from './model';
 import type { CapacityPoint, State } from './types';
 
 /** One replica: where it runs, whether its container serves, and what the (possibly frozen) Service lists for it. */
@@ -12,6 +13,13 @@ export interface Slot {
   /** Bumped by every new incarnation, so actions scheduled for a previous one do nothing. */
   generation: number;
   restarts: number;
+  /** The pod as the cluster was read, when it did not serve then. */
+  atStart?: NotServing;
+}
+
+/** A pod already being deleted when the cluster was read: it serves nothing, and nothing replaces it. */
+export function stopping(slot: Slot): boolean {
+  return slot.atStart?.why === 'stopping';
 }
 
 /** What the workload serves at `at`: replicas alive and listed by their Service, and the share of listed endpoints that are dead. */

@@ -2,6 +2,7 @@ import { TIMING } from './facts';
 import { controlPlaneNodes, type SimTopology } from './model';
 import { hasQuorum, quorumSize } from './quorum';
 import type { Scenario, State } from './types';
+import { plural } from '../words';
 
 /** One stretch of time over which the control plane does not change. */
 export interface ControlPlaneSegment {
@@ -178,6 +179,6 @@ export class ControlPlaneTimeline {
     const need = quorumSize(members);
     const mode = this.topology.etcd.mode === 'stacked' ? 'stacked etcd' : 'external etcd';
     if (this.scenario.fail.kind === 'etcd' && !s.etcd.quorum) return `${mode} has lost quorum (the failure simulated): no write can commit`;
-    return `${mode}: ${alive} of ${members} members up, quorum needs ${need}${s.etcd.quorum ? '' : ': no write can commit'}`;
+    return `${mode}: ${alive} of ${plural(members, 'member')} up, quorum needs ${need}${s.etcd.quorum ? '' : ': no write can commit'}`;
   }
 }

@@ -1,6 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { SimInputs } from './build-inputs';
 import type { NodeView, PodView, SimulationInput } from './messages';
+import { plural } from '../words';
 
 /** The cluster as the simulation page draws it: control-plane nodes (with etcd) first, workers with their pods, where DNS runs. */
 export function simulationInputOf({ topology, workloads }: SimInputs, cluster: Pick<ClusterInfo, 'source' | 'name'>): SimulationInput {
@@ -23,7 +24,7 @@ export function simulationInputOf({ topology, workloads }: SimInputs, cluster: P
   }));
   nodes.sort((a, b) => Number(b.role === 'control-plane') - Number(a.role === 'control-plane'));
   const notes = [...topology.assumptions];
-  if (topology.etcd.mode === 'external') notes.unshift(`etcd runs outside the cluster's nodes: ${topology.etcd.members} members`);
+  if (topology.etcd.mode === 'external') notes.unshift(`etcd runs outside the cluster's nodes: ${plural(topology.etcd.members, 'member')}`);
   return {
     cluster: { source: cluster.source, name: cluster.name, ...(topology.managed ? { managed: topology.managed } : {}) },
     nodes,

@@ -46,6 +46,8 @@ export interface SimWorkload {
   replicas: number;
   /** Pods per node. */
   placement: Record<string, number>;
+  /** Its pods that were not serving when the cluster was read, each counted in `placement`. */
+  notServing?: NotServing[];
   placementSource: 'observed' | 'assumed';
   probes: { liveness: boolean; readiness: boolean; startup: boolean };
   /** Seconds a new pod needs before it serves, when the workload declares it (kube-resilience/startup-seconds). */
@@ -66,6 +68,8 @@ export interface SimWorkload {
   staticPod?: boolean;
   /** CronJob schedule. */
   schedule?: string;
+  /** Why a CronJob starts no run, outage or not (suspended, or a schedule that matches no date). */
+  neverRuns?: string;
   /** terminationGracePeriodSeconds of its pods, when set (30 s otherwise). */
   terminationGrace?: number;
   /** Whether killing a pod loses user sessions (kube-resilience/sessions). */
@@ -83,6 +87,16 @@ export interface SimWorkload {
   localStorage?: boolean;
   /** Nodes a replacement pod may be scheduled to (taints, node selectors); all workers when unset. */
   eligibleNodes?: string[];
+}
+
+/**
+ * A pod that did not serve when the cluster was read: on a NotReady node, with its Ready condition False, or
+ * already stopping (deleted, in its grace period: its controller does not replace it).
+ */
+export interface NotServing {
+  pod: string;
+  node: string;
+  why: 'node-not-ready' | 'not-ready' | 'stopping';
 }
 
 export function workloadKey(w: { namespace: string; name: string }): string {

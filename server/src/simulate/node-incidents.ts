@@ -1,6 +1,7 @@
 import { FACT, TIMING } from './facts';
 import type { Scenario } from './types';
 import { greatest } from '../extremes';
+import { onNode } from './by-node';
 
 /** A node that stops at `at` and (unless lost) is running again at `backAt`. */
 export interface NodeIncident {
@@ -32,14 +33,14 @@ export function nodeIncidents(scenario: Scenario): NodeIncident[] {
 }
 
 export function nodeIsDown(incidents: NodeIncident[], node: string, t: number): boolean {
-  return incidents.some((i) => i.node === node && t >= i.at && t < i.backAt);
+  return onNode(incidents, node).some((i) => t >= i.at && t < i.backAt);
 }
 
 /** When the node runs again after `from`, overlapping incidents included (Infinity for a lost node). */
 export function nodeBackAt(incidents: NodeIncident[], node: string, from: number): number {
   let t = from;
   for (;;) {
-    const covering = incidents.filter((i) => i.node === node && t >= i.at && t < i.backAt);
+    const covering = onNode(incidents, node).filter((i) => t >= i.at && t < i.backAt);
     if (!covering.length) return t;
     t = greatest(covering.map((i) => i.backAt));
     if (!Number.isFinite(t)) return Infinity;

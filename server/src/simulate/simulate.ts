@@ -11,8 +11,9 @@ import { withControlPlanes } from './what-if';
 import { simulateWorkload, type SimContext } from './workload-capacity';
 import type { DrainPlan } from './drain/plan';
 import { planDrains } from './drain/planner';
-import { drainEnd, drainNodeEvents, drainResult, drainSummary, type WorkloadRunOf } from './drain/report';
+import { drainNodeEvents, drainResult, drainSummary, type WorkloadRunOf } from './drain/report';
 import { rollUpgrade } from './drain/upgrade';
+import { upgradeDrainEnds } from './drain/upgrade-runs';
 import { formatSeconds } from './format-time';
 import { plural } from '../words';
 import { greatest, least } from '../extremes';
@@ -76,7 +77,7 @@ function voluntaryDisruptions(base: SimContext, workloads: SimWorkload[]): { ctx
   let ctx = base;
   const upgrade = base.scenario.events.find((e) => e.kind === 'upgrade-nodes');
   if (upgrade) {
-    const step = rollUpgrade(upgrade.at, base.topology, workloads, { plans: base.drains, incidents: base.incidents }, (s, plan) => drainEnd(plan, runAll({ ...base, drains: s.plans, incidents: s.incidents }, workloads), base.end));
+    const step = rollUpgrade(upgrade.at, base.topology, workloads, { plans: base.drains, incidents: base.incidents }, upgradeDrainEnds(base, workloads));
     ctx = { ...base, drains: step.plans, incidents: [...step.incidents].sort((a, b) => a.at - b.at) };
   }
   let runs = runAll(ctx, workloads);
@@ -96,10 +97,10 @@ function upgradeSummary(scenario: Scenario, ctx: SimContext): string | undefined
   if (replaced.length < workers) {
     // Not done by the end: a drain that never finishes (a budget that allows nothing) or just more workers than time.
     const next = ctx.drains.filter((p) => p.upgrade)[replaced.length]?.node;
-    return `The rolling node upgrade replaces ${replaced.length} of ${workers} workers within the simulated ${formatSeconds(ctx.end - upgrade.at)}: ${next ? `the upgrade of ${next} is not done by then` : 'the next worker is not reached by then'} (a longer --for shows whether it ever is).`;
+    return `The rolling node upgrade replaces ${replaced.length} of ${plural(workers, 'worker')} within the simulated ${formatSeconds(ctx.end - upgrade.at)}: ${next ? `the upgrade of ${next} is not done by then` : 'the next worker is not reached by then'} (a longer --for shows whether it ever is).`;
   }
   const last = greatest(replaced.map((i) => i.backAt));
-  return `The rolling node upgrade of ${workers} workers takes ${formatSeconds(last - upgrade.at)}, one node at a time.`;
+  return `The rolling node upgrade of ${plural(workers, 'worker')} takes ${formatSeconds(last - upgrade.at)}, one node at a time.`;
 }
 
 /** Pods without memory limits push their nodes into memory pressure: the kubelet may evict their neighbours too. */

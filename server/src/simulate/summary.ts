@@ -1,6 +1,7 @@
 import { formatSeconds } from './format-time';
 import { capacityVerdict } from './describe';
 import type { TimelineEvent, WorkloadResult } from './types';
+import { plural } from '../words';
 
 const COMPONENT_WORDS: Record<string, string> = {
   api: 'the API',
@@ -66,7 +67,7 @@ export function summarize(timeline: TimelineEvent[], results: WorkloadResult[], 
   // A workload short of replicas from the start has no change to tell, but is affected all the same.
   const short = results.filter((w) => capacityVerdict(w).firstHit !== undefined).map((w) => `${w.namespace}/${w.name}`);
   const hit = new Set([...workloads.map(subjectName), ...short]).size;
-  if (workloadCount > 0) lines.push(hit ? `${hit} of ${workloadCount} workloads affected` : `all ${workloadCount} workloads keep serving throughout`);
+  if (workloadCount > 0) lines.push(hit ? `${hit} of ${plural(workloadCount, 'workload')} affected` : workloadCount === 1 ? 'the 1 workload keeps serving throughout' : `all ${workloadCount} workloads keep serving throughout`);
   if (!lines.length) lines.push('nothing changes');
   return lines;
 }

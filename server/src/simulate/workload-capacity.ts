@@ -2,7 +2,9 @@ import { FACT } from './facts';
 import type { SimWorkload } from './model';
 import type { TimelineEvent, WorkloadResult } from './types';
 import { HANDLERS } from './workload/handlers';
-import { createRun, emit, note, runToEnd, type EvictionRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
+import { stopping } from './capacity-state';
+import { atStartNote } from './workload/at-start';
+import { createRun, emit, note, runToEnd, stoppedBy, type EvictionRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
 export type { SimContext } from './workload/run';
 
@@ -14,6 +16,7 @@ export interface WorkloadSimulation {
   evictions: EvictionRecord[];
   refusals: RefusalRecord[];
   gaveUp: WorkloadRun['gaveUp'];
+  dependsOn: WorkloadRun['dependsOn'];
 }
 
 /** Serving capacity of one workload over the simulated time: the scenario's events, each run by its handler. */
@@ -22,6 +25,10 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   if (run.slots.length < run.desired && !workload.eligibleNodes?.length && workload.eligibleNodes !== undefined) {
     note(run, 0, { reason: `${run.label}: no node of the cluster can run its pods (taints, node selectors or resources it asks for), so ${run.desired - run.slots.length} of ${run.desired} stay Pending`, fact: FACT.recovery, always: true });
   }
+  const atStart = atStartNote(run);
+  if (atStart) note(run, 0, atStart);
+  // A pod already stopping is gone by the end of its grace period, drained or not.
+  for (const slot of run.slots.filter(stopping)) run.queue.schedule(stoppedBy(run), () => (slot.node = ''));
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
     if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
@@ -50,5 +57,6 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     evictions: run.evictions,
     refusals: run.refusals,
     gaveUp: run.gaveUp,
+    dependsOn: run.dependsOn,
   };
 }

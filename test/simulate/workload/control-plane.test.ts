@@ -11,7 +11,7 @@ describe('control-plane-change handler', () => {
   const cases = [
     { name: 'an API client loses the API: degraded although all pods run', extra: { apiClient: 'an operator' }, to: segment(false, false), state: 'degraded', says: /its API calls fail at once/ },
     { name: 'a CronJob stops starting runs', extra: { kind: 'CronJob', schedule: '*/5 * * * *', replicas: 0 }, to: segment(false, false), state: 'degraded', says: /no run starts/ },
-    { name: 'an HPA freezes at its running replicas', extra: { hpa: { min: 1, max: 5 } }, to: segment(false, false), state: 'ok', says: /frozen at 1 replicas/ },
+    { name: 'an HPA freezes at its running replica, one replica said as one', extra: { hpa: { min: 1, max: 5 } }, to: segment(false, false), state: 'ok', says: /frozen at 1 replica \(no scale-out/ },
     { name: 'nothing to tell for a plain Deployment', extra: {}, to: segment(false, false), state: undefined, says: /^$/ },
   ] as const;
   for (const c of cases) {

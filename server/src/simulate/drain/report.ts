@@ -6,6 +6,7 @@ import type { WorkloadSimulation } from '../workload-capacity';
 import type { DrainPlan } from './plan';
 import { PLAN_FACT } from './planner';
 import { greatest } from '../../extremes';
+import { plural } from '../../words';
 
 export interface WorkloadRunOf {
   workload: SimWorkload;
@@ -83,6 +84,8 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
       reasons.push(b.to === null && d.end === null ? `${b.workload}'s ${budget} no eviction, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
     }
     for (const { workload, run } of runs) {
+      const waited = run.evictions.filter((e) => e.drain === plan && e.stoppingPod).map((e) => e.stoppingPod!);
+      if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${list(waited.length > 5 ? [...waited.slice(0, 5), `${waited.length - 5} more`] : waited)}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
       const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
@@ -96,7 +99,7 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
     const head = d.notRemovedBecause && !d.evicted.length
       ? `${verb} does not happen: ${d.notRemovedBecause}`
       : d.notRemovedBecause
-        ? `${verb} fails after evicting pods of ${evicted} workloads: ${d.notRemovedBecause}`
+        ? `${verb} fails after evicting pods of ${plural(evicted, 'workload')}: ${d.notRemovedBecause}`
         : d.end === null
           ? `${verb} does not finish within the simulated time`
           : `${verb} takes ${formatSeconds(d.end - d.start)}${evicted ? '' : ' (nothing to evict)'}`;

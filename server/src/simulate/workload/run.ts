@@ -3,10 +3,12 @@ import { EventQueue } from '../event-queue';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
 import { nodeIsDown, type NodeIncident } from '../node-incidents';
-import { describeCapacity, measure, stateOf, type Slot } from '../capacity-state';
+import { onNode } from '../by-node';
+import { describeCapacity, measure, stateOf, stopping, type Slot } from '../capacity-state';
 import { restartReadiness, type RestartReadiness } from '../restart-readiness';
 import type { CapacityPoint, Scenario, State, TimelineEvent } from '../types';
 import type { DrainPlan } from '../drain/plan';
+import { slotsAtStart } from './at-start';
 import type { WorkloadEvent } from './events';
 
 export interface SimContext {
@@ -51,6 +53,8 @@ export interface EvictionRecord {
   sessionsCut: boolean;
   /** The replica (slot id): the eviction is served once a replacement of it serves (a replacement evicted before it serves serves none). */
   slot: number;
+  /** The pod was already stopping when the cluster was read: its name (the drain only waits for it). */
+  stoppingPod?: string;
   replacementReady?: number;
 }
 
@@ -92,14 +96,16 @@ export interface WorkloadRun {
   refusals: RefusalRecord[];
   /** Scale-downs this workload made fail: the autoscaler gave up evicting its pod. */
   gaveUp: { drain: DrainPlan; at: number; why: string }[];
+  /**
+   * What the run took from the nodes' future: every node a pod of it was put on, and the latest moment whose
+   * schedulable nodes it looked at. A rolling upgrade re-runs only the workloads its next drain could change.
+   */
+  dependsOn: { nodes: Set<string>; until: number };
   handlers: Handlers;
 }
 
 export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Handlers): WorkloadRun {
-  const slots: Slot[] = [];
-  for (const [node, count] of Object.entries(workload.placement).sort(([a], [b]) => a.localeCompare(b))) {
-    for (let i = 0; i < count; i++) slots.push({ id: slots.length, node, alive: true, listed: true, listedIsCurrent: true, generation: 0, restarts: 0 });
-  }
+  const slots = slotsAtStart(workload);
   return {
     workload,
     ctx,
@@ -107,7 +113,7 @@ export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Hand
     queue: new EventQueue(),
     notes: new Map(),
     slots,
-    desired: workload.kind === 'DaemonSet' ? slots.length : workload.replicas,
+    desired: workload.kind === 'DaemonSet' ? slots.filter((s) => !stopping(s)).length : workload.replicas,
     replacer: workload.staticPod ? undefined : REPLACED_BY[workload.kind],
     podStart: workload.startSeconds ?? TIMING.assumedPodStart,
     inPlaceStart: restartReadiness(workload, 0),
@@ -118,8 +124,14 @@ export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Hand
     evictions: [],
     refusals: [],
     gaveUp: [],
+    dependsOn: { nodes: new Set(slots.map((s) => s.node)), until: -Infinity },
     handlers,
   };
+}
+
+/** When a pod already stopping when the cluster was read is gone: its grace period, counted from the start. */
+export function stoppedBy(run: WorkloadRun): number {
+  return run.workload.terminationGrace ?? TIMING.defaultTerminationGrace;
 }
 
 /** Schedules an event for this workload's handler of its kind. */
@@ -168,7 +180,7 @@ export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why
 /** A node new pods may land on at `t`: running, and not cordoned by a drain. */
 export function schedulable(run: WorkloadRun, node: string, t: number): boolean {
   const { incidents, drains } = run.ctx;
-  return !nodeIsDown(incidents, node, t) && !drains.some((d) => d.node === node && t >= d.start && t < d.uncordonAt);
+  return !nodeIsDown(incidents, node, t) && !onNode(drains, node).some((d) => t >= d.start && t < d.uncordonAt);
 }
 
 /** The nodes this workload's pods may land on (its node selector, affinity and tolerations allowing). */
@@ -178,8 +190,15 @@ function eligibleNodes(run: WorkloadRun): string[] {
 
 /** Where the scheduler puts a new pod: the eligible schedulable node with the fewest of this workload's pods (those still starting too). */
 export function pickNode(run: WorkloadRun, at: number): string | undefined {
-  const count = (n: string) => run.slots.filter((s) => s.node === n).length;
-  return eligibleNodes(run).filter((n) => schedulable(run, n, at)).sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+  const count = new Map<string, number>();
+  for (const s of run.slots) count.set(s.node, (count.get(s.node) ?? 0) + 1);
+  const pods = (n: string) => count.get(n) ?? 0;
+  const fewer = (a: string, b: string) => pods(a) - pods(b) || a.localeCompare(b);
+  let best: string | undefined;
+  for (const n of eligibleNodes(run)) if (schedulable(run, n, at) && (best === undefined || fewer(n, best) < 0)) best = n;
+  run.dependsOn.until = Math.max(run.dependsOn.until, at);
+  if (best !== undefined) run.dependsOn.nodes.add(best);
+  return best;
 }
 
 /**
@@ -193,8 +212,12 @@ export function nextSchedulable(run: WorkloadRun, at: number): { at: number; nod
   const times = moments.filter(({ node, t }) => candidates.includes(node) && t > at && Number.isFinite(t)).map(({ t }) => t);
   for (const t of times.sort((a, b) => a - b)) {
     const node = candidates.find((n) => schedulable(run, n, t));
-    if (node) return { at: t, node };
+    if (node) {
+      run.dependsOn.until = Math.max(run.dependsOn.until, t);
+      return { at: t, node };
+    }
   }
+  run.dependsOn.until = Infinity;
   return undefined;
 }
 
@@ -221,15 +244,18 @@ export function runToEnd(run: WorkloadRun): { capacity: CapacityPoint[]; events:
   const capacity: CapacityPoint[] = [];
   const events: TimelineEvent[] = [];
   let lastState: State = 'ok';
+  // Moment 0 is measured before and after its events: what was told the first time is not told again.
+  const told = new Set<Note>();
   const snapshot = (at: number) => {
     const point = measure(at, slots, run.desired, workload.fronted, run.load);
     const previous = capacity[capacity.length - 1];
     const moved = !previous || previous.ready !== point.ready || previous.blackholed !== point.blackholed || previous.load !== point.load || previous.desired !== point.desired;
     if (moved) capacity.push(point);
     const state = stateOf(point, run.apiCut || run.cronFrozen);
-    const told = (run.notes.get(at) ?? []).filter((n) => !n.repeat);
-    const chosen = told.some((n) => !n.minor) ? told.filter((n) => !n.minor) : told;
+    const fresh = (run.notes.get(at) ?? []).filter((n) => !n.repeat && !told.has(n));
+    const chosen = fresh.some((n) => !n.minor) ? fresh.filter((n) => !n.minor) : fresh;
     if (chosen.length && (state !== lastState || moved || chosen.some((n) => n.always))) {
+      for (const n of chosen) told.add(n);
       events.push({
         at,
         subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },

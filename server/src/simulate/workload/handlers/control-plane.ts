@@ -1,5 +1,6 @@
 import { FACT, TIMING } from '../../facts';
 import { note, type Handler } from '../run';
+import { plural } from '../../../words';
 
 /** The API or the controllers come or go: API clients, CronJobs and HPAs of the workload feel it. */
 export const onControlPlaneChange: Handler<'control-plane-change'> = (run, { segment, previous }, at) => {
@@ -14,17 +15,22 @@ export const onControlPlaneChange: Handler<'control-plane-change'> = (run, { seg
     });
   }
   if (workload.kind === 'CronJob' && segment.controllers !== previous.controllers) {
-    run.cronFrozen = !segment.controllers;
-    note(run, at, {
-      reason: segment.controllers
-        ? `${label}: the CronJob controller is back and starts at most one missed run (only within startingDeadlineSeconds)`
-        : `${label}${workload.schedule ? ` (schedule "${workload.schedule}")` : ''}: no run starts while the controller manager is not acting`,
-      fact: segment.controllers ? FACT.recovery : FACT.nothingReplaced,
-    });
+    if (workload.neverRuns) {
+      // Nothing to lose: said once, when the controllers stop.
+      if (!segment.controllers) note(run, at, { reason: `${label}: ${workload.neverRuns}, so it starts no run anyway: the controller manager being down costs it nothing`, fact: FACT.nothingReplaced, always: true });
+    } else {
+      run.cronFrozen = !segment.controllers;
+      note(run, at, {
+        reason: segment.controllers
+          ? `${label}: the CronJob controller is back and starts at most one missed run (only within startingDeadlineSeconds)`
+          : `${label}${workload.schedule ? ` (schedule "${workload.schedule}")` : ''}: no run starts while the controller manager is not acting`,
+        fact: segment.controllers ? FACT.recovery : FACT.nothingReplaced,
+      });
+    }
   }
   if (workload.hpa && segment.controllers !== previous.controllers) {
     note(run, at, {
-      reason: segment.controllers ? `${label}: its HPA acts again` : `${label}: its HPA is frozen at ${run.slots.filter((s) => s.alive).length} replicas (no scale-out or scale-in)`,
+      reason: segment.controllers ? `${label}: its HPA acts again` : `${label}: its HPA is frozen at ${plural(run.slots.filter((s) => s.alive).length, 'replica')} (no scale-out or scale-in)`,
       fact: FACT.controlLoops,
       always: true,
     });

@@ -1,10 +1,10 @@
-import type { Slot } from '../../capacity-state';
+import { stopping, type Slot } from '../../capacity-state';
 import type { DrainPlan } from '../../drain/plan';
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
-import { dropDeadEndpoint, emit, note, replace, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
 
@@ -29,6 +29,8 @@ export const onDrainStart: Handler<'drain-start'> = (run, { drain }, at) => {
 /** How many pods the PDB lets go now, or why none. */
 export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { allowed: true } | { allowed: false; why: string; pdb?: string } {
   if (!run.ctx.controlPlane.at(at).writes) return { allowed: false, why: 'the API is down, so the eviction request fails' };
+  // The eviction API lets a pod already being deleted go whatever its budget says.
+  if (stopping(slot)) return { allowed: true };
   const guard = run.workload.disruptionBudget;
   if (!guard) return { allowed: true };
   if (guard.others?.length) {
@@ -108,6 +110,7 @@ function notServing(run: WorkloadRun): string {
 
 /** The PDB let the eviction through: the pod leaves its Service, terminates within its grace period, and its controller replaces it. */
 export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
+  if (stopping(slot)) return waitForStopping(run, slot, drain, at);
   const { label, workload } = run;
   const cp = run.ctx.controlPlane;
   const served = slot.alive;
@@ -144,3 +147,15 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   }
   if (run.replacer) replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
 };
+
+/** A pod already stopping when the cluster was read: evicting it changes nothing, and the drain waits until it is gone. */
+function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: number): void {
+  const gone = Math.max(at, stoppedBy(run));
+  run.evictions.push({ drain, at, terminatedAt: gone, sessionsCut: false, slot: slot.id, stoppingPod: slot.atStart!.pod });
+  const scaledToZero = run.workload.replicas === 0 ? ', its workload scaled to 0' : '';
+  note(run, at, {
+    reason: `${run.label}: its pod ${slot.atStart!.pod} on ${drain.node} is already stopping (deleted${scaledToZero}): ${DRAINER[drain.by]} waits until it is gone at ${formatSeconds(gone)} (its ${stoppedBy(run)} s grace period, counted from when the cluster was read); nothing replaces it`,
+    fact: `${FACT.eviction}; ${factOf(drain)}`,
+    always: true,
+  });
+}

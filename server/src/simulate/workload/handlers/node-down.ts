@@ -1,4 +1,4 @@
-import type { Slot } from '../../capacity-state';
+import { stopping, type Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
 import { nodeBackAt, podsBackAt, type NodeIncident } from '../../node-incidents';
 import { plural } from '../../../words';
@@ -8,7 +8,8 @@ import { crashLoopNote, dropDeadEndpoint, emit, note, refreshEndpoints, replace,
 export const onNodeDown: Handler<'node-down'> = (run, { incident }) => {
   const { slots, workload, label, desired } = run;
   const cp = run.ctx.controlPlane;
-  const onNode = slots.filter((s) => s.node === incident.node);
+  // A pod already stopping is gone with the node as it would be without it: nothing to tell, nothing to bring back.
+  const onNode = slots.filter((s) => s.node === incident.node && !stopping(s));
   const here = onNode.filter((s) => s.alive);
   // Replicas already down there still follow the node: their return waits for it again.
   for (const slot of onNode.filter((s) => !s.alive)) slotDown(run, slot, incident);

@@ -16,17 +16,17 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
   run.load = factor;
   if (hpa && autoscaling && cp.at(at).scheduling) {
     const relief = cp.firstScheduling(at + TIMING.hpaSync) + run.podStart;
-    note(run, at, { reason: `${label}: traffic ×${factor}; the HPA scales it from ${running} to ${scaledTo} pods within ~${TIMING.hpaSync} s plus start-up`, fact: FACT.surge });
-    emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: scaled out to ${scaledTo} pods`, fact: FACT.surge });
+    note(run, at, { reason: `${label}: traffic ×${factor}; the HPA scales it from ${running} to ${plural(scaledTo, 'pod')} within ~${TIMING.hpaSync} s plus start-up`, fact: FACT.surge });
+    emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: scaled out to ${plural(scaledTo, 'pod')}`, fact: FACT.surge });
     return;
   }
   note(run, at, {
-    reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${!hpa ? 'it has no HPA' : autoscaling ? `its HPA asks for ${scaledTo} pods but no scheduler binds them` : 'its HPA is frozen with the API'}: no scale-out, each pod carries ${factor}× its load`,
+    reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${!hpa ? 'it has no HPA' : autoscaling ? `its HPA asks for ${plural(scaledTo, 'pod')} but no scheduler binds them` : 'its HPA is frozen with the API'}: no scale-out, each pod carries ${factor}× its load`,
     fact: FACT.surge,
   });
   // New pods need the scheduler as well as the HPA.
   const relief = hpa ? cp.firstScheduling(cp.firstControllers(at) + TIMING.hpaSync) + run.podStart : Infinity;
-  if (Number.isFinite(relief)) emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: the HPA acts again and scales it to ${scaledTo} pods`, fact: FACT.recovery });
+  if (Number.isFinite(relief)) emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: the HPA acts again and scales it to ${plural(scaledTo, 'pod')}`, fact: FACT.recovery });
   if (workload.memoryLimit) {
     run.surgeRelief = relief;
     for (const slot of slots.filter((s) => s.alive)) emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief, first: true });

@@ -1,0 +1,49 @@
+import { stopping, type Slot } from '../capacity-state';
+import { FACT } from '../facts';
+import type { NotServing, SimWorkload } from '../model';
+import { plural } from '../../words';
+import type { Note, WorkloadRun } from './run';
+
+/** One replica per pod of the placement, by node; a pod that did not serve when the cluster was read starts down and out of its Service. */
+export function slotsAtStart(workload: SimWorkload): Slot[] {
+  const down = new Map<string, NotServing[]>();
+  for (const pod of workload.notServing ?? []) {
+    const same = down.get(pod.node);
+    if (same) same.push(pod);
+    else down.set(pod.node, [pod]);
+  }
+  const slots: Slot[] = [];
+  for (const [node, count] of Object.entries(workload.placement).sort(([a], [b]) => a.localeCompare(b))) {
+    const pods = down.get(node) ?? [];
+    for (let i = 0; i < count; i++) {
+      const atStart = pods[i];
+      slots.push({ id: slots.length, node, alive: !atStart, listed: !atStart, listedIsCurrent: !atStart, generation: 0, restarts: 0, ...(atStart ? { atStart } : {}) });
+    }
+  }
+  return slots;
+}
+
+const SHOWN = 5;
+
+function names(pods: NotServing[], what: (pod: NotServing) => string): string {
+  return `${pods.slice(0, SHOWN).map(what).join(', ')}${pods.length > SHOWN ? `, … (${pods.length - SHOWN} more)` : ''}`;
+}
+
+/** What the report says at 0 about the pods that did not serve when the cluster was read, by name. */
+export function atStartNote(run: WorkloadRun): Note | undefined {
+  const down = run.slots.filter((s) => s.atStart).map((s) => s.atStart!);
+  if (!down.length) return undefined;
+  const unready = down.filter((p) => p.why !== 'stopping');
+  const leaving = down.filter((p) => p.why === 'stopping');
+  const pods = run.slots.filter((s) => !stopping(s)).length;
+  const parts: string[] = [];
+  if (unready.length) {
+    const why = (p: NotServing) => (p.why === 'node-not-ready' ? `${p.pod} on NotReady node ${p.node}` : `${p.pod} not Ready`);
+    parts.push(`${pods - unready.length} of ${plural(pods, 'pod')} ready at the start (${names(unready, why)}): counted as not serving until something replaces ${unready.length === 1 ? 'it' : 'them'}`);
+  }
+  if (leaving.length) {
+    const one = leaving.length === 1;
+    parts.push(`${plural(leaving.length, 'pod')} already stopping (${names(leaving, (p) => `${p.pod} on ${p.node}`)}): deleted, ${one ? 'it serves' : 'they serve'} nothing and nothing replaces ${one ? 'it' : 'them'}`);
+  }
+  return { reason: `${run.label}: ${parts.join('; ')}`, fact: FACT.frozenEndpoints, always: true };
+}

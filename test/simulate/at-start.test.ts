@@ -1,0 +1,106 @@
+// A snapshot is taken as it was: pods on a NotReady node or not Ready do not serve at the start, and pods already
+// stopping (deleted, in their grace period) serve nothing, are not replaced, and hold up a drain of their node.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { resourceFromObject, type Resource } from '../../server/src/manifest/parse';
+import { buildSimInputs } from '../../server/src/simulate/build-inputs';
+import { simulate } from '../../server/src/simulate/simulate';
+import type { Scenario } from '../../server/src/simulate/types';
+import { capacityAt, eventsAbout } from './expect';
+
+const object = (o: object): Resource => resourceFromObject(o)!;
+const node = (name: string, ready = 'True') => {
+  const controlPlane = name.startsWith('cp-');
+  return object({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
+    spec: controlPlane ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } : {},
+    status: { conditions: [{ type: 'Ready', status: ready }] },
+  });
+};
+const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: app, image: 'nginx' }] } });
+/** A Deployment with its ReplicaSet, as a cluster lists them. */
+const deployment = (app: string, replicas: number, extra: object = {}) => [
+  object({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: app, namespace: 'shop' }, spec: { replicas, selector: { matchLabels: { app } }, template: template(app), ...extra } }),
+  object({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `${app}-1`, namespace: 'shop', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: app, controller: true }] }, spec: { replicas, selector: { matchLabels: { app } }, template: template(app) } }),
+];
+const pod = (name: string, app: string, nodeName: string, { ready = 'True', deleted = false } = {}) =>
+  object({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'shop', labels: { app }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${app}-1`, controller: true }], ...(deleted ? { deletionTimestamp: '2026-03-01T10:00:00Z' } : {}) },
+    spec: { nodeName, containers: [{ name: app, image: 'nginx' }] },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready }] },
+  });
+const service = (app: string) => object({ apiVersion: 'v1', kind: 'Service', metadata: { name: app, namespace: 'shop' }, spec: { selector: { app }, ports: [{ port: 80 }] } });
+
+function run(resources: Resource[], scenario: Scenario) {
+  const inventory = new Inventory();
+  inventory.setCluster(resources);
+  const { topology, workloads } = buildSimInputs(inventory, undefined);
+  return { workloads, result: simulate(topology, workloads, scenario) };
+}
+
+describe('pods that were not serving when the cluster was read', () => {
+  const cluster = [node('cp-1'), node('worker-1'), node('worker-2', 'Unknown'), node('worker-3'), ...deployment('web', 3), service('web'), pod('web-a', 'web', 'worker-1'), pod('web-b', 'web', 'worker-2'), pod('web-c', 'web', 'worker-3', { ready: 'False' })];
+  const { workloads, result } = run(cluster, { fail: { kind: 'apiserver' }, duration: 3600, events: [] });
+
+  it('are named with why: on a NotReady node, or not Ready', () => {
+    assert.deepEqual(workloads.find((w) => w.name === 'web')!.notServing, [
+      { pod: 'web-b', node: 'worker-2', why: 'node-not-ready' },
+      { pod: 'web-c', node: 'worker-3', why: 'not-ready' },
+    ]);
+  });
+
+  it('do not count as serving replicas or endpoints from the start, and the report says so with names and numbers', () => {
+    assert.deepEqual(capacityAt(result, 'web', 0), { at: 0, ready: 1, desired: 3, blackholed: 0 });
+    assert.deepEqual(capacityAt(result, 'web', 3600), { at: 0, ready: 1, desired: 3, blackholed: 0 }, 'the outage replaces nothing');
+    const first = eventsAbout(result, 'web')[0];
+    assert.equal(first.at, 0);
+    assert.equal(first.state, 'degraded');
+    assert.equal(first.reason, 'Deployment shop/web: 1 of 3 pods ready at the start (web-b on NotReady node worker-2, web-c not Ready): counted as not serving until something replaces them. Serving 1/3');
+    assert.equal(eventsAbout(result, 'web').filter((e) => /ready at the start/.test(e.reason)).length, 1, 'told once, though moment 0 is measured before and after its events');
+    assert.ok(result.summary!.includes('1 of 1 workload affected'), result.summary!.join('\n'));
+  });
+
+  it('a drain of the NotReady node evicts its pod there as an unhealthy one, and the replacement serves', () => {
+    const drained = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 60 }] }).result;
+    assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted.length]), [['worker-2', 90, 1]]);
+    assert.equal(capacityAt(drained, 'web', 90).ready, 2);
+  });
+});
+
+describe('pods already stopping when the cluster was read', () => {
+  const cluster = [node('cp-1'), node('worker-1'), node('worker-2'), ...deployment('old', 0), pod('old-a', 'old', 'worker-1', { deleted: true }), pod('old-b', 'old', 'worker-1', { deleted: true }), ...deployment('web', 1), pod('web-a', 'web', 'worker-2')];
+  const { result } = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-1', at: 0 }] });
+
+  it('of a Deployment scaled to 0 are named when their node is drained, and the drain waits until they are gone', () => {
+    assert.deepEqual(result.drains![0].evicted, [{ workload: 'shop/old', at: 0 }, { workload: 'shop/old', at: 0 }]);
+    assert.equal(result.drains![0].end, 30);
+    assert.equal(result.summary![0], 'Draining worker-1 takes 30 s: it waits for the 2 pods old-a and old-b of shop/old (scaled to 0), already stopping.');
+    const told = eventsAbout(result, 'old').map((e) => e.reason).join('\n');
+    assert.match(told, /Deployment shop\/old: 2 pods already stopping \(old-a on worker-1, old-b on worker-1\): deleted, they serve nothing and nothing replaces them/);
+    assert.match(told, /its pod old-a on worker-1 is already stopping \(deleted, its workload scaled to 0\): kubectl drain waits until it is gone at 30 s/);
+  });
+
+  it('are not replaced, and the eviction lets them go whatever the budget says', () => {
+    assert.deepEqual(result.workloads.find((w) => w.name === 'old')!.evictions!.map((e) => e.replacementReady), [null, null]);
+    const guarded = [
+      ...cluster.filter((r) => r.name !== 'web' && r.name !== 'web-1' && r.name !== 'web-a'),
+      ...deployment('web', 1),
+      pod('web-a', 'web', 'worker-1'),
+      pod('web-old', 'web', 'worker-1', { deleted: true }),
+      object({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'shop' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } }),
+    ];
+    const blocked = run(guarded, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-1', at: 0 }] }).result;
+    assert.deepEqual(blocked.drains![0].evicted, [{ workload: 'shop/old', at: 0 }, { workload: 'shop/old', at: 0 }, { workload: 'shop/web', at: 0 }]);
+    assert.deepEqual(blocked.drains![0].blocked, [{ workload: 'shop/web', pdb: 'shop/web', from: 0, to: null }], 'the one serving pod stays blocked');
+  });
+
+  it('are gone by the end of their grace period: a drain later does not wait for them', () => {
+    const later = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-1', at: 600 }] }).result;
+    assert.deepEqual(later.drains!.map((d) => [d.start, d.end, d.evicted.length]), [[600, 600, 0]]);
+  });
+});
