@@ -51,6 +51,11 @@ describe('the embedded demo cluster', () => {
     for (const pod of of('Pod')) assert.ok(nodeNames.has(pod.object.spec.nodeName), `${pod.name} sits on a known node`);
   });
 
+  it('names every pod once in its namespace, as a cluster does (three billing pods shared one name)', () => {
+    const names = of('Pod').map((p) => `${p.namespace}/${p.name}`);
+    assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), []);
+  });
+
   it('has manifests for the same stories in examples/', () => {
     const files = readdirSync('examples').filter((f) => /\.ya?ml$/.test(f));
     const workloads: Resource[] = files.flatMap((f) => parseManifest(f, readFileSync(join('examples', f), 'utf8')).resources);

@@ -176,7 +176,8 @@ function hashOf(text: string): string {
 }
 
 function suffixOf(name: string, index: number): string {
-  return hashOf(`${name}/${index}`).slice(0, 5);
+  // The last characters: the first are the padding and leading digits that names differing only in `index` share.
+  return hashOf(`${name}/${index}`).slice(-5);
 }
 
 function service(name: string, namespace: string, selector: Record<string, string>, port: number, extra: any = {}): any {
