@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
@@ -93,6 +93,22 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     assert.match(missing[0].reason, /^this process holds \d+ MB, more than the \d+ MB a read may let it hold \(its memory limit is \d+ MB\): the read stopped here rather than run out of memory \(NODE_OPTIONS=--max-old-space-size=<MB> raises the limit\)$/);
     // Pages of 4 MB kept coming: the read stopped on what it held, far below its byte cap.
     assert.ok(server.requests.filter((r) => r.path === '/api/v1/pods').length >= 20, `${server.requests.length} requests`);
+  });
+
+  it('stops taking objects past the read\'s object cap (lowered to 2,000): the endless list stops, the other types still fit', async () => {
+    server.faults.set('pods', 'endless-large-pages');
+    const reason = await reasonFor('pods', { limits: { maxObjects: 2_000 } });
+    assert.equal(reason, 'this answer would take the read past 2,000 objects (no cluster Kubernetes supports holds that many): the read stopped here');
+    assert.ok(server.requests.filter((r) => r.path === '/api/v1/pods').length <= 5);
+  });
+
+  it('takes smaller answers in a process with a small memory limit: an answer is parsed whole, and can take 19 times its size', () => {
+    const largest = (heapMb: number) =>
+      Number(
+        execFileSync(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', 'tsx', '-e', "console.log(require('./server/src/cluster/read-limits').DEFAULT_READ_LIMITS.maxResponseBytes)"], { encoding: 'utf8' }),
+      );
+    assert.equal(largest(4096), 64 * MiB);
+    assert.ok(largest(256) < 8 * MiB, `${largest(256)} bytes`);
   });
 
   it('ends a read whose server never answers at one deadline for the whole read, and says so', async () => {

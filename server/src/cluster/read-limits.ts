@@ -11,19 +11,27 @@ export interface ReadLimits {
   maxResponseBytes: number;
   /** All answers of one read together. */
   maxTotalBytes: number;
+  /** Objects one read keeps, all types together: an answer of 64 MB of `{}` items is 22 million of them. */
+  maxObjects: number;
   /** Heap in use past which a read stops before its next request, rather than let the process run out of memory. */
   maxHeapBytes: number;
   /** Pages of one list: a server whose paging never ends stops here. */
   maxPages: number;
 }
 
+const HEAP_LIMIT = getHeapStatistics().heap_size_limit;
+
 export const DEFAULT_READ_LIMITS: ReadLimits = {
   timeoutMs: 60_000,
-  maxResponseBytes: 64 * 1024 * 1024,
+  // An answer is parsed whole, and its text can take 19 times its size once parsed: a process with a small
+  // memory limit takes smaller answers (64 MB from a limit of 2.5 GB up).
+  maxResponseBytes: Math.min(64 * 1024 * 1024, Math.floor(HEAP_LIMIT / 40)),
   maxTotalBytes: 2 * 1024 * 1024 * 1024,
+  // Far above any cluster Kubernetes supports (150,000 pods, 5,000 nodes), far below what fills a heap.
+  maxObjects: 1_000_000,
   // What a read holds is not what it receives (a list of `{}` items takes 19 times its size in heap), so the
   // heap itself is measured; the rest of it is room for the pages in flight, each parsed whole.
-  maxHeapBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.6),
+  maxHeapBytes: Math.floor(HEAP_LIMIT * 0.6),
   maxPages: 2_000,
 };
 
@@ -90,6 +98,19 @@ export class ByteBudget {
   take(bytes: number): boolean {
     this.used += bytes;
     return this.used <= this.max;
+  }
+}
+
+/** Objects one read may still keep, counted as each answer's items are taken. */
+export class ObjectBudget {
+  private kept = 0;
+  constructor(readonly max: number) {}
+
+  /** Takes `count` more objects, or (false) none when they would pass the budget: the read's other types may still fit. */
+  take(count: number): boolean {
+    if (this.kept + count > this.max) return false;
+    this.kept += count;
+    return true;
   }
 }
 

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { apiGet, ApiGetError } from './api-get';
 import type { ApiConnection } from './connection';
-import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
+import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ObjectBudget, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
 import { slimObject } from './slim';
 import type { MissingResource, SkippedItems } from './types';
 
@@ -65,6 +65,7 @@ interface TypeRead {
   signal: AbortSignal;
   limits: ReadLimits;
   budget: ByteBudget;
+  objects: ObjectBudget;
   pageSize: number;
 }
 
@@ -76,7 +77,7 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
   const types = options.types ?? RESOURCE_TYPES;
   const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
   const deadline = new ReadDeadline(limits.timeoutMs, options.signal, options.spentMs);
-  const read: TypeRead = { connectTimeoutMs: options.connectTimeoutMs, signal: deadline.signal, limits, budget: new ByteBudget(limits.maxTotalBytes), pageSize: options.pageSize ?? 500 };
+  const read: TypeRead = { connectTimeoutMs: options.connectTimeoutMs, signal: deadline.signal, limits, budget: new ByteBudget(limits.maxTotalBytes), objects: new ObjectBudget(limits.maxObjects), pageSize: options.pageSize ?? 500 };
   const perType: any[][] = types.map(() => []);
   const missing: (MissingResource | undefined)[] = types.map(() => undefined);
   const skipped: SkippedItems[] = [];
@@ -164,6 +165,8 @@ async function readPage(connection: ApiConnection, type: ResourceType, token: st
   const query = `?limit=${read.pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
   const page: any = await getWithRetry(connection, type.path + query, read);
   if (!isObject(page) || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
+  // Counted before they are kept: an answer's items are the one thing a read holds on to.
+  if (!read.objects.take(page.items.length)) throw new ApiGetError(undefined, `this answer would take the read past ${read.limits.maxObjects.toLocaleString('en')} objects (no cluster Kubernetes supports holds that many): the read stopped here`);
   const objects: any[] = [];
   let notObjects = 0;
   for (const item of page.items) {
