@@ -4,7 +4,6 @@ import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
 import { readBoundedFd } from './files/read-bounded';
 import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
-import { stopRunningTools } from './render/run-tool';
 import { RULES } from './rules/index';
 
 declare const __VERSION__: string | undefined;
@@ -78,14 +77,6 @@ async function main(argv: string[]): Promise<number> {
     if (!known) io.stderr('(this is a bug in kube-resilience; please report it)');
     return 2;
   }
-}
-
-// Ctrl-C or a CI job cancelled: the tools rendering in their own process groups end with us (128 + the signal, as a shell reports it).
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-  process.once(signal, () => {
-    stopRunningTools();
-    process.exit(code);
-  });
 }
 
 main(process.argv.slice(2)).then(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -230,6 +230,17 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.equal(run.status, 2);
     assert.match(run.stderr, /^kube-resilience simulate: cannot read pipe\.yaml: not a regular file/);
     assert.doesNotMatch(run.stderr, /check -/);
+  });
+
+  it('Ctrl-C during a long simulation ends it by the signal at once (a shell reports 130), not once the simulation is done', { skip: process.platform === 'win32' }, async () => {
+    writeFileSync(join(dir, 'wide.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: wide, namespace: shop}\nspec:\n  replicas: 10000\n  selector: {matchLabels: {app: wide}}\n  template:\n    metadata: {labels: {app: wide}}\n    spec:\n      containers: [{name: c, image: nginx}]\n');
+    // An upgrade of every worker, each drain moving 10,000 pods: many seconds of work that never waits.
+    const run = spawn(process.execPath, [CLI, 'simulate', '--demo', 'wide.yaml', '--event', 'upgrade-nodes@0', '--for', '100h'], { cwd: dir, stdio: 'ignore' });
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => run.on('exit', (code, signal) => done({ code, signal })));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    run.kill('SIGINT');
+    // A handler held it until the simulation returned, then exited 130 itself.
+    assert.deepEqual(await ended, { code: null, signal: 'SIGINT' });
   });
 
   it('lists itself in the usage', () => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { formatSeconds } from '../cluster/duration';
 
@@ -84,11 +85,32 @@ const running = new Set<() => void>();
 /**
  * Ends every tool still running: in its own process group a tool does not get the terminal's Ctrl-C, and
  * would outlive us (a helm rendering for a minute, one waiting on a FIFO for ever). Called when the
- * process exits, and by the CLI on SIGINT and SIGTERM.
+ * process exits, or on SIGINT or SIGTERM while a tool runs.
  */
-export function stopRunningTools(): void {
+function stopRunningTools(): void {
   for (const stop of running) stop();
   running.clear();
+}
+
+/**
+ * While a tool runs, Ctrl-C or a cancelled job ends it with us (128 + the signal, as a shell reports it).
+ * Only then: a handler would keep a long synchronous simulation from being interrupted, since it runs only
+ * once that returns.
+ */
+function endToolsAndExit(signal: NodeJS.Signals): void {
+  stopRunningTools();
+  process.exit(128 + osConstants.signals[signal]);
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+function watchProcess(on: boolean): void {
+  if (on) process.once('exit', stopRunningTools);
+  else process.removeListener('exit', stopRunningTools);
+  for (const signal of SIGNALS) {
+    if (on) process.on(signal, endToolsAndExit);
+    else process.removeListener(signal, endToolsAndExit);
+  }
 }
 
 /**
@@ -121,7 +143,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
       child.stdout.destroy();
       child.stderr.destroy();
     };
-    if (running.size === 0) process.once('exit', stopRunningTools);
+    if (running.size === 0) watchProcess(true);
     running.add(kill);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
@@ -131,7 +153,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
       if (settled) return;
       settled = true;
       running.delete(kill);
-      if (running.size === 0) process.removeListener('exit', stopRunningTools);
+      if (running.size === 0) watchProcess(false);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
