@@ -6,6 +6,7 @@ import { parseManifest, resourceFromObject } from '../../server/src/manifest/par
 import { simulate } from '../../server/src/simulate/simulate';
 import type { ClusterInfo } from '../../server/src/cluster/types';
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
+import { snapshotFromValue } from '../../server/src/cluster/snapshot';
 
 describe('simulator inputs from the demo cluster', () => {
   const cluster = demoCluster();
@@ -289,5 +290,44 @@ describe('simulator inputs from a cluster whose nodes could not be read', () => 
     const { topology } = buildSimInputs(inventory, cluster);
     assert.deepEqual(topology.nodes.map((n) => `${n.name}${n.controlPlane ? ' (control plane)' : ''}`), ['cp-1 (control plane)', 'gpu-b1', 'worker-a1', 'worker-a2', 'worker-b1']);
     assert.ok(topology.assumptions.some((a) => a.startsWith('the cluster listed no nodes: its pods run on 5 nodes (cp-1, gpu-b1, worker-a1, worker-a2, worker-b1)')), topology.assumptions.join('\n'));
+  });
+});
+
+describe('simulator inputs: API servers the default/kubernetes EndpointSlice does not list', () => {
+  const node = (name: string, address: string, controlPlane = true) => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {} },
+    status: { addresses: [{ type: 'InternalIP', address }], conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const slice = (...addresses: string[]) => ({
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    ports: [{ port: 6443 }],
+    endpoints: addresses.map((a) => ({ addresses: [a] })),
+  });
+  const haCluster = (...listed: string[]) => {
+    const objects = [node('cp-1', '10.0.0.1'), node('cp-2', '10.0.0.2'), node('cp-3', '10.0.0.3'), node('worker-1', '10.0.1.1', false), slice(...listed)];
+    const cluster = snapshotFromValue({ apiVersion: 'v1', kind: 'List', items: objects }, 'ha');
+    const inventory = new Inventory();
+    inventory.setCluster(cluster.resources);
+    return buildSimInputs(inventory, cluster);
+  };
+  const apiAfterLosingCp1 = (inputs: ReturnType<typeof haCluster>) =>
+    simulate(inputs.topology, inputs.workloads, { fail: { kind: 'nodes', nodes: ['cp-1'] }, duration: 3600, events: [] })
+      .components.find((c) => c.name === 'api')!
+      .states.map((s) => s.state);
+
+  it('takes those of cp-2 and cp-3 as down from the start, and says so: losing cp-1 then stops the API (it survived on them)', () => {
+    const oneServing = haCluster('10.0.0.1');
+    assert.deepEqual(oneServing.topology.apiServersDown, ['cp-2', 'cp-3']);
+    assert.ok(oneServing.topology.assumptions.includes('the default/kubernetes EndpointSlice does not list the API servers of cp-2, cp-3: not serving when the cluster was read, so down from the start'), oneServing.topology.assumptions.join('\n'));
+    assert.ok(apiAfterLosingCp1(oneServing).includes('down'), String(apiAfterLosingCp1(oneServing)));
+    assert.ok(!apiAfterLosingCp1(haCluster('10.0.0.1', '10.0.0.2', '10.0.0.3')).includes('down'));
+  });
+
+  it('takes nothing as down when the slice lists an address no control-plane node has (an API server advertised elsewhere)', () => {
+    assert.equal(haCluster('10.0.0.1', '192.168.7.7').topology.apiServersDown, undefined);
   });
 });

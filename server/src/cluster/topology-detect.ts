@@ -64,7 +64,7 @@ function kubernetesEndpoints(resources: Resource[]): string[] {
   if (!slice) return [];
   const port = Array.isArray(slice.object?.ports) ? slice.object.ports[0]?.port : undefined;
   const endpoints: any[] = Array.isArray(slice.object?.endpoints) ? slice.object.endpoints : [];
-  return endpoints.flatMap((e) => (Array.isArray(e?.addresses) ? e.addresses : [])).map((a: string) => (port ? `${a}:${port}` : a));
+  return endpoints.flatMap((e) => (Array.isArray(e?.addresses) ? e.addresses : [])).map((a: string) => (port ? `${a.includes(':') ? `[${a}]` : a}:${port}` : a));
 }
 
 interface KubeadmClusterConfiguration {

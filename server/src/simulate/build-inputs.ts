@@ -13,6 +13,7 @@ import { assumedPlacement, type SpreadRules } from './placement';
 import type { StartBudget } from './restart-readiness';
 import { voluntaryDisruptionFacts } from './disruption-inputs';
 import { scheduleNeverFires } from './cron';
+import { apiServersDown } from './api-servers-down';
 import { plural } from '../words';
 import { compareCodeUnits } from '../sorted';
 
@@ -65,7 +66,11 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   }
   const nodeLocalDns = inventory.inNamespace('kube-system', 'DaemonSet').some((d) => /node-local-dns|nodelocaldns/.test(d.name ?? ''));
 
-  const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions };
+  const down = cluster ? apiServersDown(nodeResources.filter((n) => nodes.some((s) => s.controlPlane && s.name === n.name)), cluster.topology.apiServerEndpoints) : [];
+  if (down.length) {
+    assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
+  }
+  const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions, ...(down.length ? { apiServersDown: down } : {}) };
   const notReady = notReadyNodes(nodeResources);
   const workloads = inventory
     .resources()

@@ -50,6 +50,8 @@ export class ControlPlaneTimeline {
     const { fail, duration } = this.scenario;
     const out: Outage[] = [];
     const whole = { from: 0, to: duration };
+    // Not serving when the cluster was read: down before the outage, and through it.
+    if (instance === 'apiserver' && this.topology.apiServersDown?.includes(node)) out.push({ from: -Infinity, to: Infinity });
     if (duration > 0) {
       if (fail.kind === 'apiserver' && instance === 'apiserver') out.push(whole);
       if (fail.kind === 'scheduler' && instance === 'scheduler') out.push(whole);

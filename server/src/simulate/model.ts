@@ -34,6 +34,8 @@ export interface SimTopology {
   nodeLocalDns: boolean;
   /** What the builder could not know and assumed. */
   assumptions: string[];
+  /** Control-plane nodes whose API server was not serving when the cluster was read: down from the start. */
+  apiServersDown?: string[];
 }
 
 export type SimWorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'ReplicaSet' | 'ReplicationController' | 'Job' | 'CronJob' | 'Pod';
