@@ -20,9 +20,10 @@ describe('simulator inputs from the demo cluster', () => {
     assert.equal(topology.nodes.find((n) => n.name === 'worker-b1')!.zone, 'zone-b');
   });
 
-  it('sees where CoreDNS runs from its pods', () => {
+  it('sees where CoreDNS runs from its pods, and which workload they are (a drain of its pods is felt by cluster DNS)', () => {
     assert.deepEqual(topology.coreDnsNodes, ['worker-a1', 'worker-a1']);
     assert.ok(!topology.assumptions.some((a) => /CoreDNS/.test(a)));
+    assert.deepEqual(workloads.filter((w) => w.clusterDns).map((w) => `${w.namespace}/${w.name}`), ['kube-system/coredns']);
   });
 
   it('takes placement from the live pods and leaves the control plane out of the workloads', () => {

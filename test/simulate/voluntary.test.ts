@@ -159,3 +159,31 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     assert.match(eventsAbout(result, 'gpu-renderer').map((e) => e.reason).join('\n'), /stays Pending/);
   });
 });
+
+describe('draining the node both CoreDNS replicas run on', () => {
+  const coredns = (placement: Record<string, number>, extra: Partial<SimWorkload> = {}) => workload('coredns', placement, { namespace: 'kube-system', clusterDns: true, ...extra });
+  const dnsStates = (result: ReturnType<typeof simulate>) => result.components.find((c) => c.name === 'dns')!.states;
+
+  it('takes cluster DNS down until a replacement serves, and says why (it stayed ok: the DNS model followed node incidents only)', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'down' },
+      { at: 30, state: 'ok' },
+    ]);
+    const down = result.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.state === 'down');
+    assert.equal(down?.reason, '2 of 2 CoreDNS replicas evicted (the drain of worker-1): out of the kube-dns Service until their replacements serve; no replica answers: cluster and external names fail');
+  });
+
+  it('spread over two nodes, DNS is only degraded while the drained node\'s replica moves', () => {
+    const result = simulate(cluster(), [coredns({ 'worker-1': 1, 'worker-2': 1 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'degraded' },
+      { at: 30, state: 'ok' },
+    ]);
+  });
+
+  it('with a PDB that lets one go at a time, DNS is never down', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { disruptionBudget: maxUnavailable1('kube-system/coredns'), pdb: true })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
+    assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));
+  });
+});

@@ -56,7 +56,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     assumptions.push(`etcd topology unknown: assumed stacked, one member on each of the ${cpCount} control-plane nodes`);
   }
 
-  const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => p.object?.metadata?.labels?.['k8s-app'] === 'kube-dns' && typeof p.object?.spec?.nodeName === 'string');
+  const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => isClusterDnsPod(p) && typeof p.object?.spec?.nodeName === 'string');
   let coreDnsNodes = coreDnsPods.map((p) => String(p.object.spec.nodeName));
   if (!coreDnsNodes.length) {
     const workers = nodes.filter((n) => !n.controlPlane);
@@ -138,6 +138,11 @@ function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
     taints: nodeTaints(node),
     capacity: { cpu: allocatable.cpu, memory: allocatable.memory, gpu: allocatable['nvidia.com/gpu'] },
   };
+}
+
+/** A CoreDNS (or kube-dns) pod, as kubeadm and most distributions label it. */
+function isClusterDnsPod(pod: Resource): boolean {
+  return pod.object?.metadata?.labels?.['k8s-app'] === 'kube-dns';
 }
 
 function isStaticPod(resource: Resource): boolean {
@@ -285,6 +290,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   }
   Object.assign(workload, voluntaryDisruptionFacts(resource, inventory, spec));
   if (isStaticPod(resource)) workload.staticPod = true;
+  if (resource.namespace === 'kube-system' && pods.some(isClusterDnsPod)) workload.clusterDns = true;
   if (resource.kind === 'CronJob') {
     const schedule = resource.object?.spec?.schedule;
     if (typeof schedule === 'string') workload.schedule = schedule;

@@ -3,7 +3,7 @@ import { podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
 
-type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead';
+type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'evicted';
 
 interface Interval {
   from: number;
@@ -17,14 +17,27 @@ export interface DnsResult {
   events: TimelineEvent[];
 }
 
-/** Cluster DNS over the outage, replica by replica (rule 8). */
-export function simulateDns(ctx: SimContext): DnsResult {
+/**
+ * A CoreDNS pod a drain evicted: out of the kube-dns Service from `at` until its replacement serves (`until`).
+ * `slot` is the replica as its workload's run knows it, `node` where it ran when the cluster was read.
+ */
+export interface DnsEviction {
+  slot: number;
+  node: string;
+  drained: string;
+  at: number;
+  until: number;
+}
+
+/** Cluster DNS over the outage, replica by replica (rule 8); `evictions`: those of the CoreDNS workload's pods by drains. */
+export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] = []): DnsResult {
   const { controlPlane: cp, incidents, scenario, topology } = ctx;
   const replicas = topology.coreDnsNodes;
   if (!replicas.length) return { states: [{ at: 0, state: 'ok' }], events: [] };
+  const replicaOf = replicaOfSlot(replicas, evictions);
 
 
-  const intervals: Interval[][] = replicas.map((node) => {
+  const intervals: Interval[][] = replicas.map((node, index) => {
     const list: Interval[] = [];
     // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
     for (const incident of incidents.filter((i) => i.node === node && i.kind !== 'replaced')) {
@@ -33,6 +46,9 @@ export function simulateDns(ctx: SimContext): DnsResult {
       const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
       // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
       list.push({ from: incident.at, to: Math.min(cp.firstControllers(podsBack), replaced), state: 'dead', why: incident.what });
+    }
+    for (const eviction of evictions) {
+      if (replicaOf.get(eviction.slot) === index) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}` });
     }
     for (const event of scenario.events) {
       if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
@@ -92,6 +108,8 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
     parts.push(`all ${total} CoreDNS replicas answer cluster names again`);
     return parts.join('; ');
   }
+  const evicted = of('evicted');
+  if (evicted.length) parts.push(`${evicted.length} of ${total} CoreDNS replicas evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): out of the kube-dns Service until ${evicted.length === 1 ? 'its replacement serves' : 'their replacements serve'}`);
   const dead = of('dead');
   if (dead.length) parts.push(`${dead.length} of ${total} CoreDNS replicas gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
   const waiting = of('waiting');
@@ -103,4 +121,18 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
   else if (!waiting.length) parts.push('cluster DNS is down');
   if (nodeLocal) parts.push(serving.length ? 'NodeLocal DNSCache keeps working through the surviving replicas' : 'NodeLocal DNSCache cannot help: its cache misses go to the central replicas');
   return parts.join('; ');
+}
+
+/** Each evicted replica (its run's slot) as one of `replicas`, matched by the node it ran on when the cluster was read. */
+function replicaOfSlot(replicas: readonly string[], evictions: readonly DnsEviction[]): Map<number, number> {
+  const byslot = new Map<number, number>();
+  const taken = new Set<number>();
+  for (const { slot, node } of [...evictions].sort((a, b) => a.slot - b.slot)) {
+    if (byslot.has(slot)) continue;
+    const index = replicas.findIndex((n, i) => n === node && !taken.has(i));
+    if (index < 0) continue;
+    taken.add(index);
+    byslot.set(slot, index);
+  }
+  return byslot;
 }

@@ -68,6 +68,8 @@ export interface SimWorkload {
   fronted: boolean;
   /** A static pod: the kubelet runs it from disk, also after a reboot. */
   staticPod?: boolean;
+  /** Its pods are the cluster's DNS (CoreDNS, `k8s-app: kube-dns`): a drain that evicts them is felt by the DNS component. */
+  clusterDns?: boolean;
   /** CronJob schedule. */
   schedule?: string;
   /** Why a CronJob starts no run, outage or not (suspended, or a schedule that matches no date). */

@@ -1,6 +1,7 @@
 import { simulateComponents } from './components';
 import { ControlPlaneTimeline } from './control-plane';
-import { simulateDns } from './dns';
+import { simulateDns, type DnsEviction } from './dns';
+import { slotsAtStart } from './workload/at-start';
 import { FACT, TIMING } from './facts';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeIncidents } from './node-incidents';
@@ -34,7 +35,7 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const { ctx, runs } = voluntaryDisruptions(base, workloads);
 
   const { components, events: componentEvents } = simulateComponents(ctx);
-  const dns = simulateDns(ctx);
+  const dns = simulateDns(ctx, dnsEvictions(runs));
   const rows: ComponentResult[] = [...components, { name: 'dns' as const, states: dns.states }].sort((a, b) => ROW_ORDER.indexOf(a.name) - ROW_ORDER.indexOf(b.name));
 
   const drains = ctx.drains.map((plan) => drainResult(plan, runs, ctx.end));
@@ -63,6 +64,18 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
     summary: [...[drainSummary(ctx.drains, drains, runs), upgradeSummary(scenario, ctx)].filter((line): line is string => !!line), ...summarize(timeline, runs.map((r) => r.run.result))],
     drains,
   };
+}
+
+/** The evictions of CoreDNS pods by drains, each with the node its replica ran on when the cluster was read. */
+function dnsEvictions(runs: readonly WorkloadRunOf[]): DnsEviction[] {
+  return runs
+    .filter((r) => r.workload.clusterDns)
+    .flatMap(({ workload, run }) => {
+      const startNode = new Map(slotsAtStart(workload).map((slot) => [slot.id, slot.node]));
+      return run.evictions
+        .filter((e) => !e.stoppingPod && startNode.has(e.slot))
+        .map((e) => ({ slot: e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity }));
+    });
 }
 
 function runAll(ctx: SimContext, workloads: SimWorkload[]): WorkloadRunOf[] {
