@@ -60,6 +60,8 @@ let resolvesEdits = false;
 let versionedEdits = false;
 /** The client tells when workspace folders are added or removed. */
 let foldersChange = false;
+/** The client takes file watchers registered at run time, with patterns relative to a folder. */
+let watchesRelativePatterns = false;
 
 /** What feature modules (language/*.ts) share with this file. */
 const state: ServerState = {
@@ -74,6 +76,9 @@ const state: ServerState = {
   },
   get roots() {
     return roots;
+  },
+  get watchesRelativePatterns() {
+    return watchesRelativePatterns;
   },
   setCluster(next) {
     cluster = next;
@@ -97,6 +102,8 @@ connection.onInitialize((params): InitializeResult => {
   versionedEdits = !!params.capabilities.workspace?.workspaceEdit?.documentChanges;
   roots = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : []);
   foldersChange = !!params.capabilities.workspace?.workspaceFolders;
+  const watched = params.capabilities.workspace?.didChangeWatchedFiles;
+  watchesRelativePatterns = !!watched?.dynamicRegistration && !!watched.relativePatternSupport;
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },

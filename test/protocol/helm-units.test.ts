@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -99,6 +100,23 @@ describe('Helm charts in the language server', { skip }, () => {
     client.process.kill('SIGTERM');
     assert.equal(await exited, 143);
     await until(() => helms().length === 0, 5_000, 'no helm left running');
+  });
+
+  it('a file the chart reads with .Files.Get (no manifest) is watched, and its change renders the chart again', async () => {
+    const workspace = { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } };
+    const { client, dir, uri, openFile } = await editors.open(true, {}, workspace);
+    writeFileSync(join(dir, 'replica-count.txt'), '1\n');
+    const templatePath = join(dir, 'templates', 'deployment.yaml');
+    writeFileSync(templatePath, readFileSync(templatePath, 'utf8').replace('replicas: {{ .Values.replicaCount }}', 'replicas: {{ .Files.Get "replica-count.txt" | trim }}'));
+    const template = await openFile('templates/deployment.yaml');
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    const registration = client.serverRequests.find((r) => r.method === 'client/registerCapability');
+    assert.deepEqual((registration?.params as any)?.registrations?.map((r: any) => [r.method, r.registerOptions.watchers]), [
+      ['workspace/didChangeWatchedFiles', [{ globPattern: { baseUri: pathToFileURL(dir).href, pattern: '**/*' } }]],
+    ]);
+    writeFileSync(join(dir, 'replica-count.txt'), '3\n');
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('replica-count.txt'), type: 2 }] });
+    await client.diagnostics(template, (d) => !codes(d).includes('single-replica@9'));
   });
 
   it('values files set for the chart, relative to the workspace folder (not to wherever the server started)', async () => {

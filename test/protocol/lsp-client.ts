@@ -29,6 +29,8 @@ export function serverReader(stdout: Readable): StreamMessageReader {
 export class LspClient {
   readonly connection: MessageConnection;
   readonly stderr: string[] = [];
+  /** What the server asked of this client (registerCapability, configuration, …), in order. */
+  readonly serverRequests: { method: string; params: unknown }[] = [];
   private readonly latest = new Map<string, PublishDiagnosticsParams>();
   private readonly publishes = new Map<string, number>();
   private readonly waiters: Waiter[] = [];
@@ -50,8 +52,11 @@ export class LspClient {
         }
       }
     });
-    // Requests from the server (registerCapability, configuration, progress): answered as a minimal editor would.
-    this.connection.onRequest((method) => (method === 'workspace/configuration' ? [null] : null));
+    // Requests from the server (registerCapability, configuration, progress): answered as a minimal editor would, and kept.
+    this.connection.onRequest((method, params) => {
+      this.serverRequests.push({ method, params });
+      return method === 'workspace/configuration' ? [null] : null;
+    });
     this.connection.onNotification(() => undefined);
     this.connection.listen();
   }

@@ -14,6 +14,8 @@ export interface ServerState {
   readonly cluster: ClusterInfo | undefined;
   /** The workspace folders' uris, as the client named them at initialize. */
   readonly roots: readonly string[];
+  /** Whether the client takes file watchers registered at run time with patterns relative to a folder. */
+  readonly watchesRelativePatterns: boolean;
   /** Replaces the cluster view (undefined: none) and re-analyses the open documents. */
   setCluster(cluster: ClusterInfo | undefined): void;
   /** The current findings of an open document (cached by version), once a validation of it in slices has ended. */

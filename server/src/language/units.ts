@@ -12,6 +12,7 @@ import type { Feature } from './features';
 import { pathOf } from './file-uri';
 import { lateProgress } from './late-progress';
 import { inSlices, SlicedWork } from './sliced-work';
+import { ChartFolderWatch } from './chart-watch';
 import { manifestFilesOf } from './workspace-scan';
 import type { ServerState } from './state';
 
@@ -50,7 +51,11 @@ export class EditorUnits {
   private readonly running = new Map<string, AbortController>();
   private mergedCache: { findings: UnitFinding[]; texts: Map<string, string> } | undefined;
 
-  constructor(private readonly state: ServerState) {}
+  private readonly chartWatch: ChartFolderWatch;
+
+  constructor(private readonly state: ServerState) {
+    this.chartWatch = new ChartFolderWatch(state.connection, () => state.watchesRelativePatterns);
+  }
 
   /** Forgets the units found, so the next open or save divides the workspace again (files added, settings changed). */
   reset(): void {
@@ -67,7 +72,10 @@ export class EditorUnits {
     if (this.layout) return this.layout;
     const layout = inSlicesBetweenRequests(unitsOf(this.state.roots)).then((found) => {
       // Divided again meanwhile (a folder added, a file created): the later division stands.
-      if (this.layout === layout) this.layoutFound = found;
+      if (this.layout === layout) {
+        this.layoutFound = found;
+        this.chartWatch.watch(found.units.filter((unit) => unit.tool === 'helm').map((unit) => unit.root));
+      }
       return found;
     });
     return (this.layout = layout);
