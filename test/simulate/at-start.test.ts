@@ -104,3 +104,51 @@ describe('pods already stopping when the cluster was read', () => {
     assert.deepEqual(later.drains!.map((d) => [d.start, d.end, d.evicted.length]), [[600, 600, 0]]);
   });
 });
+
+describe('a StatefulSet pod already stopping when the cluster was read', () => {
+  const statefulSet = (replicas: number) =>
+    object({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'shop' }, spec: { replicas, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') } });
+  const member = (name: string, nodeName: string, deleted = false) =>
+    object({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'shop', labels: { app: 'db' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', controller: true }], ...(deleted ? { deletionTimestamp: '2026-03-01T10:00:00Z' } : {}) },
+      spec: { nodeName, containers: [{ name: 'db', image: 'postgres' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+  const nodes = [node('cp-1'), node('worker-1'), node('worker-2'), node('worker-3')];
+  const watch: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [] };
+
+  it('is made again once it is gone, as its controller does when it is short of replicas (a rolling restart)', () => {
+    const { result } = run([...nodes, statefulSet(3), service('db'), member('db-0', 'worker-1'), member('db-1', 'worker-2'), member('db-2', 'worker-3', true)], watch);
+    assert.equal(capacityAt(result, 'db', 0).ready, 2);
+    assert.equal(capacityAt(result, 'db', 3600).ready, 3);
+    assert.match(eventsAbout(result, 'db')[0].reason, /1 pod already stopping \(db-2 on worker-3\): deleted, it serves nothing and the StatefulSet controller recreates it once it is gone/);
+    const drained = run([...nodes, statefulSet(3), service('db'), member('db-0', 'worker-1'), member('db-1', 'worker-2'), member('db-2', 'worker-3', true)], { ...watch, events: [{ kind: 'drain', node: 'worker-3', at: 0 }] }).result;
+    assert.match(eventsAbout(drained, 'db').map((e) => e.reason).join('\n'), /its pod db-2 on worker-3 is already stopping \(deleted\): kubectl drain waits until it is gone at 30 s \(its 30 s grace period, counted from when the cluster was read\); the StatefulSet controller recreates it then/);
+    assert.equal(capacityAt(drained, 'db', 3600).ready, 3, 'recreated on another node than the drained one');
+  });
+
+  it('is not made again when the StatefulSet was scaled down', () => {
+    const { result } = run([...nodes, statefulSet(2), service('db'), member('db-0', 'worker-1'), member('db-1', 'worker-2'), member('db-2', 'worker-3', true)], watch);
+    assert.equal(capacityAt(result, 'db', 3600).ready, 2);
+    assert.match(eventsAbout(result, 'db')[0].reason, /nothing replaces it/);
+  });
+});
+
+describe('a pod stuck stopping on a NotReady node', () => {
+  const cluster = [node('cp-1'), node('worker-1', 'Unknown'), node('worker-2'), ...deployment('web', 1), pod('web-old', 'web', 'worker-1', { deleted: true }), pod('web-new', 'web', 'worker-2')];
+  const { workloads, result } = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-1', at: 0 }] });
+
+  it('is known as stuck: no kubelet confirms its end', () => {
+    assert.deepEqual(workloads.find((w) => w.name === 'web')!.notServing, [{ pod: 'web-old', node: 'worker-1', why: 'stopping', stuck: true }]);
+  });
+
+  it('holds kubectl drain of its node for as long as the node is away, and says why (it was taken as gone after its grace period)', () => {
+    assert.equal(result.drains![0].end, null);
+    assert.ok(
+      eventsAbout(result, 'web').some((e) => e.reason.includes('its pod web-old is stuck stopping on worker-1, which is NotReady (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted')),
+      eventsAbout(result, 'web').map((e) => e.reason).join('\n'),
+    );
+  });
+});

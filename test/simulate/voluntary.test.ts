@@ -182,6 +182,21 @@ describe('draining the node both CoreDNS replicas run on', () => {
     ]);
   });
 
+  it('a single replica (as k3s runs it) is counted in the singular', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1'] }), [coredns({ 'worker-1': 1 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
+    const reasons = result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns').map((e) => e.reason);
+    assert.match(reasons[0], /^1 of 1 CoreDNS replica evicted \(the drain of worker-1\)/);
+    assert.equal(reasons[1], 'the 1 CoreDNS replica answers cluster names again');
+  });
+
+  it('losing the drained node later leaves DNS alone: its replicas run elsewhere by then', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'node-lost', node: 'worker-1', at: 600 }]));
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'down' },
+      { at: 30, state: 'ok' },
+    ]);
+  });
+
   it('with a PDB that lets one go at a time, DNS is never down', () => {
     const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { disruptionBudget: maxUnavailable1('kube-system/coredns'), pdb: true })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
     assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));

@@ -249,7 +249,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     if (pod.document || typeof node !== 'string' || !node || pod.object?.status?.phase === 'Succeeded' || pod.object?.status?.phase === 'Failed') continue;
     observed[node] = (observed[node] ?? 0) + 1;
     const why = notServingWhy(pod, node, notReady);
-    if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why });
+    if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }
   const hasObserved = Object.keys(observed).length > 0;
   const spreadNodes = nodes.filter((n) => eligible.includes(n.name));

@@ -2,6 +2,8 @@ import { FACT, TIMING } from './facts';
 import { podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
+import { plural } from '../words';
+import { least } from '../extremes';
 
 type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'evicted';
 
@@ -39,8 +41,10 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
 
   const intervals: Interval[][] = replicas.map((node, index) => {
     const list: Interval[] = [];
+    // Evicted by a drain, the replica runs elsewhere: what happens to its first node later no longer concerns it.
+    const left = least(evictions.filter((e) => replicaOf.get(e.slot) === index).map((e) => e.at));
     // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
-    for (const incident of incidents.filter((i) => i.node === node && i.kind !== 'replaced')) {
+    for (const incident of incidents.filter((i) => i.node === node && i.kind !== 'replaced' && i.at < left)) {
       const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
       const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
       const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
@@ -101,19 +105,20 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
 
 function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean): string {
   const total = now.length;
+  const ofAll = (n: number) => `${n} of ${plural(total, 'CoreDNS replica')}`;
   const of = (s: ReplicaState) => now.map((r, i) => ({ ...r, node: nodes[i] })).filter((r) => r.state === s);
   const serving = of('serving');
   const parts: string[] = [];
   if (serving.length === total) {
-    parts.push(`all ${total} CoreDNS replicas answer cluster names again`);
+    parts.push(total === 1 ? 'the 1 CoreDNS replica answers cluster names again' : `all ${total} CoreDNS replicas answer cluster names again`);
     return parts.join('; ');
   }
   const evicted = of('evicted');
-  if (evicted.length) parts.push(`${evicted.length} of ${total} CoreDNS replicas evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): out of the kube-dns Service until ${evicted.length === 1 ? 'its replacement serves' : 'their replacements serve'}`);
+  if (evicted.length) parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): out of the kube-dns Service until ${evicted.length === 1 ? 'its replacement serves' : 'their replacements serve'}`);
   const dead = of('dead');
-  if (dead.length) parts.push(`${dead.length} of ${total} CoreDNS replicas gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
+  if (dead.length) parts.push(`${ofAll(dead.length)} gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
   const waiting = of('waiting');
-  if (waiting.length) parts.push(`${waiting.length} of ${total} CoreDNS replicas restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
+  if (waiting.length) parts.push(`${ofAll(waiting.length)} restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
   const servfail = of('servfail');
   if (servfail.length) parts.push(`${servfail.length} of ${total} restarted CoreDNS replicas started without the API: SERVFAIL for every cluster name, external names still resolve through forwarding`);
   if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering from the informer cache (frozen: no new Services)`);

@@ -95,12 +95,15 @@ export interface SimWorkload {
 
 /**
  * A pod that did not serve when the cluster was read: on a NotReady node, with its Ready condition False, or
- * already stopping (deleted, in its grace period: its controller does not replace it).
+ * already stopping (deleted, in its grace period: its controller does not replace it, but a StatefulSet short of
+ * replicas makes it again once it is gone).
  */
 export interface NotServing {
   pod: string;
   node: string;
   why: 'node-not-ready' | 'not-ready' | 'stopping';
+  /** Stopping on a NotReady node: no kubelet confirms its end, so it stays until the node is back. */
+  stuck?: boolean;
 }
 
 export function workloadKey(w: { namespace: string; name: string }): string {

@@ -2,9 +2,10 @@ import { FACT } from './facts';
 import type { SimWorkload } from './model';
 import type { TimelineEvent, WorkloadResult } from './types';
 import { HANDLERS } from './workload/handlers';
-import { stopping } from './capacity-state';
+import { stopping, type Slot } from './capacity-state';
+import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
-import { createRun, emit, note, runToEnd, stoppedBy, type EvictionRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
+import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
 export type { SimContext } from './workload/run';
 
@@ -27,8 +28,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   }
   const atStart = atStartNote(run);
   if (atStart) note(run, 0, atStart);
-  // A pod already stopping is gone by the end of its grace period, drained or not.
-  for (const slot of run.slots.filter(stopping)) run.queue.schedule(stoppedBy(run), () => (slot.node = ''));
+  // A pod already stopping is gone by the end of its grace period, drained or not; one stuck on a NotReady node stays.
+  for (const slot of run.slots.filter((s) => stopping(s) && !s.atStart!.stuck)) run.queue.schedule(stoppedBy(run), () => goneAtStart(run, slot));
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
     if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
@@ -59,4 +60,14 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     gaveUp: run.gaveUp,
     dependsOn: run.dependsOn,
   };
+}
+
+/** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */
+function goneAtStart(run: WorkloadRun, slot: Slot): void {
+  slot.node = '';
+  if (run.workload.kind !== 'StatefulSet' || run.slots.filter((s) => !stopping(s)).length >= run.desired) return;
+  const pod = slot.atStart!.pod;
+  delete slot.atStart;
+  const at = stoppedBy(run);
+  replace(run, slot, run.ctx.controlPlane.firstScheduling(at), `${run.label}: the StatefulSet controller recreated ${pod}, gone at ${formatSeconds(at)}`);
 }

@@ -18,7 +18,7 @@ export function drainEnd(plan: DrainPlan, runs: WorkloadRunOf[], end: number): n
   if (plan.halted) return null;
   if (runs.some(({ run }) => run.refusals.some((r) => r.drain === plan && r.to === null) || run.gaveUp.some((g) => g.drain === plan))) return null;
   const mine = runs.flatMap(({ run }) => run.evictions.filter((e) => e.drain === plan));
-  const last = Math.max(plan.start, ...mine.map((e) => e.terminatedAt));
+  const last = greatest([plan.start, ...mine.map((e) => e.terminatedAt)]);
   return last <= end ? last : null;
 }
 

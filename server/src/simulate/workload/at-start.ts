@@ -43,7 +43,25 @@ export function atStartNote(run: WorkloadRun): Note | undefined {
   }
   if (leaving.length) {
     const one = leaving.length === 1;
-    parts.push(`${plural(leaving.length, 'pod')} already stopping (${names(leaving, (p) => `${p.pod} on ${p.node}`)}): deleted, ${one ? 'it serves' : 'they serve'} nothing and nothing replaces ${one ? 'it' : 'them'}`);
+    const recreated = recreatedAtStart(run);
+    const after =
+      recreated === 0
+        ? `nothing replaces ${one ? 'it' : 'them'}`
+        : recreated === leaving.length
+          ? `the StatefulSet controller recreates ${one ? 'it once it is' : 'them once they are'} gone`
+          : `the StatefulSet controller recreates ${recreated} of them once they are gone`;
+    const where = (p: NotServing) => (p.stuck ? `${p.pod} on NotReady node ${p.node}, stuck until the node is back` : `${p.pod} on ${p.node}`);
+    parts.push(`${plural(leaving.length, 'pod')} already stopping (${names(leaving, where)}): deleted, ${one ? 'it serves' : 'they serve'} nothing and ${after}`);
   }
   return { reason: `${run.label}: ${parts.join('; ')}`, fact: FACT.frozenEndpoints, always: true };
+}
+
+/**
+ * How many of the pods already stopping their controller recreates once they are gone: a StatefulSet short of its
+ * replicas makes a pod of the same name again only then (a ReplicaSet has made its replacement already).
+ */
+export function recreatedAtStart(run: WorkloadRun): number {
+  if (run.workload.kind !== 'StatefulSet') return 0;
+  const leaving = run.slots.filter(stopping).length;
+  return Math.min(leaving, Math.max(0, run.desired - (run.slots.length - leaving)));
 }

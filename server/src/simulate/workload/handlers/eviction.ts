@@ -4,6 +4,7 @@ import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
+import { recreatedAtStart } from '../at-start';
 import { dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
@@ -150,11 +151,22 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
 
 /** A pod already stopping when the cluster was read: evicting it changes nothing, and the drain waits until it is gone. */
 function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: number): void {
+  const pod = slot.atStart!.pod;
+  if (slot.atStart!.stuck && drain.by === 'kubectl') {
+    // No kubelet on a NotReady node confirms the pod's end: kubectl drain waits for it as long as the node is away.
+    run.evictions.push({ drain, at, terminatedAt: Infinity, sessionsCut: false, slot: slot.id, stoppingPod: pod });
+    note(run, at, {
+      reason: `${run.label}: its pod ${pod} is stuck stopping on ${drain.node}, which is NotReady (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted`,
+      fact: `${FACT.eviction}; ${factOf(drain)}`,
+      always: true,
+    });
+    return;
+  }
   const gone = Math.max(at, stoppedBy(run));
-  run.evictions.push({ drain, at, terminatedAt: gone, sessionsCut: false, slot: slot.id, stoppingPod: slot.atStart!.pod });
+  run.evictions.push({ drain, at, terminatedAt: gone, sessionsCut: false, slot: slot.id, stoppingPod: pod });
   const scaledToZero = run.workload.replicas === 0 ? ', its workload scaled to 0' : '';
   note(run, at, {
-    reason: `${run.label}: its pod ${slot.atStart!.pod} on ${drain.node} is already stopping (deleted${scaledToZero}): ${DRAINER[drain.by]} waits until it is gone at ${formatSeconds(gone)} (its ${stoppedBy(run)} s grace period, counted from when the cluster was read); nothing replaces it`,
+    reason: `${run.label}: its pod ${pod} on ${drain.node} is already stopping (deleted${scaledToZero}): ${DRAINER[drain.by]} waits until it is gone at ${formatSeconds(gone)} (its ${stoppedBy(run)} s grace period, counted from when the cluster was read); ${recreatedAtStart(run) ? 'the StatefulSet controller recreates it then' : 'nothing replaces it'}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
     always: true,
   });
