@@ -39,6 +39,7 @@ import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
 import { WorkspaceScan } from './language/workspace-scan';
 import { ServerCommands } from './protocol';
+import { insideVersionControl } from './files/version-control';
 
 allocateInYoungGeneration();
 
@@ -237,8 +238,11 @@ connection.onExecuteCommand(({ command }) => {
 });
 
 connection.onDidChangeWatchedFiles((params) => {
-  void editorUnits()?.filesChanged(params.changes.map((c) => ({ uri: c.uri, created: c.type === FileChangeType.Created, deleted: c.type === FileChangeType.Deleted })));
-  for (const change of params.changes) {
+  // A chart's folder is watched whole: at the root of a repository, git's own files come too, with every status.
+  const changes = params.changes.filter((c) => !insideVersionControl(c.uri));
+  if (!changes.length) return;
+  void editorUnits()?.filesChanged(changes.map((c) => ({ uri: c.uri, created: c.type === FileChangeType.Created, deleted: c.type === FileChangeType.Deleted })));
+  for (const change of changes) {
     const disk = diskUri(change.uri);
     if (openDocumentAt(disk) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
     if (change.type === FileChangeType.Deleted) inventory.removeFile(disk);

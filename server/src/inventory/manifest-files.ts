@@ -3,11 +3,12 @@ import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
 import { readRegularFileBounded } from '../files/read-bounded';
+import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
 import { compareCodeUnits } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
 export const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
-const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'out', '.cache', '.vscode-test']);
+const SKIP_DIRS = new Set(['node_modules', ...VERSION_CONTROL_FOLDERS, 'dist', 'out', '.cache', '.vscode-test']);
 /** Files larger than this are not read as manifests: nothing written by hand is this big. */
 export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
 

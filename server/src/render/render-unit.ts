@@ -10,6 +10,7 @@ import { readSourceText } from './source-yaml';
 import type { RenderedUnit } from './types';
 import type { StepRunner } from '../steps';
 import { compareCodeUnits } from '../sorted';
+import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
 
 export interface RenderSettings {
   kustomizePath?: string;
@@ -68,8 +69,10 @@ function otherFilesIn(root: string, known: ReadonlySet<string>): [string, string
     }
     for (const entry of entries) {
       const path = join(folder, entry.name);
-      if (entry.isDirectory()) folders.push(path);
-      else if (entry.isFile() && !known.has(path)) {
+      // A chart at the root of its repository: no render reads git's own files, which change with every status.
+      if (entry.isDirectory()) {
+        if (!VERSION_CONTROL_FOLDERS.has(entry.name)) folders.push(path);
+      } else if (entry.isFile() && !known.has(path)) {
         try {
           const stat = statSync(path);
           found.push([path, `${stat.size}:${stat.mtimeMs}`]);

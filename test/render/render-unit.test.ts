@@ -1,0 +1,44 @@
+// Renders of charts and Kustomize roots are cached by what shapes them: every file of a chart's folder, but not
+// version control's own files, which change with every `git status` when the chart is a repository's root.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { renderUnit, type RenderSettings } from '../../server/src/render/render-unit';
+import { findUnits } from '../../server/src/units/find-units';
+import { findManifestFiles } from '../../server/src/inventory/manifest-files';
+import { writeChart } from './helm-charts';
+import { renderTools } from './render-tools';
+
+const tools = renderTools();
+
+describe('the render cache of a chart', { skip: tools.skip }, () => {
+  const chart = writeChart({
+    'Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+    'values.yaml': 'replicaCount: 1\n',
+    'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  n: "{{ .Values.replicaCount }}"\n',
+    'notes.txt': 'first\n',
+    '.git/index': 'one\n',
+  });
+  const settings: RenderSettings = { trusted: true, extraPath: [tools.folder ?? ''].filter(Boolean) };
+  const render = async () => {
+    const [unit] = findUnits(findManifestFiles(chart)).units;
+    const rendered = await renderUnit(unit, settings);
+    assert.equal(rendered.kind, 'rendered');
+    return rendered.kind === 'rendered' ? rendered.unit : undefined;
+  };
+
+  it('serves the render again while nothing of the chart changed, git\'s own files aside', async () => {
+    const first = await render();
+    writeFileSync(join(chart, '.git', 'index'), 'two, after a git status\n');
+    mkdirSync(join(chart, '.git', 'refs'), { recursive: true });
+    writeFileSync(join(chart, '.git', 'refs', 'HEAD'), 'x\n');
+    assert.equal(await render(), first);
+  });
+
+  it('renders again when any other file of the chart changes, manifest or not', async () => {
+    const first = await render();
+    writeFileSync(join(chart, 'notes.txt'), 'second, longer\n');
+    assert.notEqual(await render(), first);
+  });
+});
