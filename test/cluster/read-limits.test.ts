@@ -90,7 +90,7 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     const missing = JSON.parse(stdout) as { resource: string; reason: string }[];
     assert.equal(missing.length, 1, stdout);
     assert.equal(missing[0].resource, 'pods');
-    assert.match(missing[0].reason, /^this process holds \d+ MB, more than the \d+ MB a read may let it hold \(its memory limit is \d+ MB\): the read stopped here rather than run out of memory \(NODE_OPTIONS=--max-old-space-size=<MB> raises the limit\)$/);
+    assert.match(missing[0].reason, /^this process holds \d+ MB, more than the \d+ MB a read may let it hold \(its memory limit is \d+ MB\): the read stopped here rather than run out of memory \(for the CLI, NODE_OPTIONS=--max-old-space-size=<MB> raises the limit\)$/);
     // Pages of 4 MB kept coming: the read stopped on what it held, far below its byte cap.
     assert.ok(server.requests.filter((r) => r.path === '/api/v1/pods').length >= 20, `${server.requests.length} requests`);
   });

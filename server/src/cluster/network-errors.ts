@@ -1,3 +1,4 @@
+import { plural } from '../words';
 import { redactUrl } from './redact-url';
 
 const UNTRUSTED_CERTIFICATE = new Set([
@@ -36,6 +37,6 @@ export function describeNetworkError(error: NodeJS.ErrnoException, server: URL):
  */
 export function describeMalformedAnswer(code: string, url: URL, declaredLength: number | undefined): string {
   const where = `the answer to ${redactUrl(url.href)}`;
-  if (declaredLength !== undefined) return `${where} is malformed: its Content-Length (${declaredLength} bytes) is shorter than what the server sent, which cuts the answer short (${code})`;
+  if (declaredLength !== undefined) return `${where} is malformed: its Content-Length (${plural(declaredLength, 'byte')}) is shorter than what the server sent, which cuts the answer short (${code})`;
   return `${where} is malformed HTTP (${code})`;
 }

@@ -49,7 +49,7 @@ export function heapOverLimit(maxHeapBytes: number): string | undefined {
   if (used <= maxHeapBytes) return undefined;
   return (
     `this process holds ${formatBytes(used)}, more than the ${formatBytes(maxHeapBytes)} a read may let it hold (its memory limit is ${formatBytes(limit)}): ` +
-    'the read stopped here rather than run out of memory (NODE_OPTIONS=--max-old-space-size=<MB> raises the limit)'
+    'the read stopped here rather than run out of memory (for the CLI, NODE_OPTIONS=--max-old-space-size=<MB> raises the limit)'
   );
 }
 
@@ -111,6 +111,11 @@ export class ObjectBudget {
     if (this.kept + count > this.max) return false;
     this.kept += count;
     return true;
+  }
+
+  /** Lets go of `count` objects taken (the pages of a list that starts over). */
+  give(count: number): void {
+    this.kept -= count;
   }
 }
 

@@ -134,6 +134,8 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
       // 410 Gone: the continue token outlived etcd's compaction while a large list was paged; start over once.
       if (error instanceof ApiGetError && error.status === 410 && token && !restarted) {
         restarted = true;
+        // The pages before are let go: counted again as they come again.
+        read.objects.give(objects.length + notObjects);
         objects = [];
         notObjects = 0;
         token = '';

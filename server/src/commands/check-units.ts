@@ -124,7 +124,7 @@ export interface UnitsFixed {
   applied: number;
   files: Set<string>;
   /** A fix that could not be written, with the file that stopped it: every file it touched was left as it was. */
-  failed: { ruleId: string; path: string; reason: string }[];
+  failed: { ruleId: string; path: string; reason: string; notPutBack?: string[] }[];
 }
 
 /**
@@ -172,16 +172,14 @@ export async function fixUnits(
       const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, files(), settings);
       const outcome = writeSourceEdits(fix.edits);
       if (!outcome || 'reason' in outcome) {
-        if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason });
+        if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack?.map(asGiven) });
         continue;
       }
       // A fix right for the rendered resource may still stop its unit from rendering: it is taken back.
       const broken = await brokenRender(before, files(), settings);
       if (broken) {
         unrenderable.add(edits);
-        const notUndone = outcome.undo();
-        const left = notUndone.length ? `; could not put back ${notUndone.map(asGiven).join(', ')}` : '';
-        failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})${left}` });
+        failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: outcome.undo().map(asGiven) });
         continue;
       }
       for (const t of targets) {

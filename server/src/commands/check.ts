@@ -133,7 +133,10 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (values.fix) {
     const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster, unsafeFixes: values['unsafe-fixes'] });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
-    for (const failure of fixed.failed) io.stderr(`  not fixed ${failure.ruleId}: ${failure.path}: ${failure.reason}; the fix's files were left as they were`);
+    for (const { ruleId, path, reason, notPutBack } of fixed.failed) {
+      const after = notPutBack?.length ? `could not put back ${notPutBack.join(', ')}` : "the fix's files were left as they were";
+      io.stderr(`  not fixed ${ruleId}: ${path}: ${reason}; ${after}`);
+    }
     unfixedUnits = fixed.failed.length;
     // Collected again: those fixes may have written new files (a PDB beside an overlay, a chart template).
     if (fixed.files.size) trees = collectFileTrees(named);

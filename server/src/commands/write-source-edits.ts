@@ -4,6 +4,13 @@ import { applyEdits } from '../fixes/edit';
 import { readManifestFile, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import type { SourceEdits } from '../render/types';
 
+/** Why a fix could not be written: the file that stopped it, and those written before it that could not be put back. */
+export interface WriteFailure {
+  path: string;
+  reason: string;
+  notPutBack?: string[];
+}
+
 /** A fix's files as written: `undo` puts each back as it was (a created one removed) and returns those it could not. */
 export interface WrittenEdits {
   undo(): string[];
@@ -14,7 +21,7 @@ export interface WrittenEdits {
  * written) when a file to create exists already; the file that stopped it and why when one cannot be read
  * or written.
  */
-export function writeSourceEdits(edits: SourceEdits): WrittenEdits | { path: string; reason: string } | undefined {
+export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailure | undefined {
   if (edits.creates.some((c) => existsSync(c.path))) return undefined;
   const writes: Write[] = [];
   for (const edit of edits.edits) {
@@ -33,9 +40,7 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | { path: str
       writeManifestFile(write.path, write.text, write.encoding);
       done.push(write);
     } catch (error) {
-      const notUndone = undoWrites(done);
-      const left = notUndone.length ? `; could not put back ${notUndone.join(', ')}` : '';
-      return { path: write.path, reason: `${describeFileError(error)}${left}` };
+      return { path: write.path, reason: describeFileError(error), notPutBack: undoWrites(done) };
     }
   }
   return { undo: () => undoWrites(done) };
