@@ -102,6 +102,14 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     assert.ok(server.requests.filter((r) => r.path === '/api/v1/pods').length <= 5);
   });
 
+  it('gives back the place of a list that failed partway under the object cap: the other types still fit', async () => {
+    server.faults.set('pods', 'endless-large-pages');
+    // One type at a time: the nodes, three pages of 500 pods, then the page cap; the types read after the pods
+    // find the 1,500 places the pods took given back.
+    const reason = await reasonFor('pods', { limits: { maxObjects: 1_520, maxPages: 3 }, concurrency: 1 });
+    assert.equal(reason, 'the list did not end after 3 pages of 500: the server\'s paging does not end');
+  });
+
   it('takes smaller answers in a process with a small memory limit: an answer is parsed whole, and can take 19 times its size', () => {
     const largest = (heapMb: number) =>
       Number(

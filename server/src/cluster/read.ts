@@ -125,33 +125,39 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
   let pages = 0;
   /** Each continue token, with the page that sent it. */
   const tokens = new Map<string, number>();
-  for (;;) {
-    if (++pages > read.limits.maxPages) throw new ApiGetError(undefined, `the list did not end after ${read.limits.maxPages} pages of ${read.pageSize}: the server's paging does not end`);
-    let page: Page;
-    try {
-      page = await readPage(connection, type, token, read);
-    } catch (error) {
-      // 410 Gone: the continue token outlived etcd's compaction while a large list was paged; start over once.
-      if (error instanceof ApiGetError && error.status === 410 && token && !restarted) {
-        restarted = true;
-        // The pages before are let go: counted again as they come again.
-        read.objects.give(objects.length + notObjects);
-        objects = [];
-        notObjects = 0;
-        token = '';
-        pages = 0;
-        tokens.clear();
-        continue;
+  try {
+    for (;;) {
+      if (++pages > read.limits.maxPages) throw new ApiGetError(undefined, `the list did not end after ${read.limits.maxPages} pages of ${read.pageSize}: the server's paging does not end`);
+      let page: Page;
+      try {
+        page = await readPage(connection, type, token, read);
+      } catch (error) {
+        // 410 Gone: the continue token outlived etcd's compaction while a large list was paged; start over once.
+        if (error instanceof ApiGetError && error.status === 410 && token && !restarted) {
+          restarted = true;
+          // The pages before are let go: counted again as they come again.
+          read.objects.give(objects.length + notObjects);
+          objects = [];
+          notObjects = 0;
+          token = '';
+          pages = 0;
+          tokens.clear();
+          continue;
+        }
+        throw error;
       }
-      throw error;
+      for (const object of page.objects) objects.push(object);
+      notObjects += page.notObjects;
+      token = page.next;
+      if (!token) return { objects, notObjects };
+      const first = tokens.get(token);
+      if (first !== undefined) throw new ApiGetError(undefined, `the server sent the same continue token again (page ${pages}, as page ${first} did): its paging goes round in a circle`);
+      tokens.set(token, pages);
     }
-    for (const object of page.objects) objects.push(object);
-    notObjects += page.notObjects;
-    token = page.next;
-    if (!token) return { objects, notObjects };
-    const first = tokens.get(token);
-    if (first !== undefined) throw new ApiGetError(undefined, `the server sent the same continue token again (page ${pages}, as page ${first} did): its paging goes round in a circle`);
-    tokens.set(token, pages);
+  } catch (error) {
+    // The type is missing then: its pages so far are let go, and so is their place under the read's cap.
+    read.objects.give(objects.length + notObjects);
+    throw error;
   }
 }
 
