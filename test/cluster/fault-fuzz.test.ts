@@ -114,8 +114,9 @@ describe('reading clusters that fail in every way, seeded', () => {
         said = error.message;
       }
       const ms = Date.now() - started;
-      // Slack for a machine under load; the deadline itself is what the read obeys.
-      assert.ok(ms < deadlineMs + 4_000, `${name}: took ${ms} ms with a deadline of ${deadlineMs} ms`);
+      // Slack for a machine under load (a shared CI runner took 6.4 s over a 1.3 s deadline); a read that ignores its
+      // deadline hangs for good, so any slack still finds it.
+      assert.ok(ms < deadlineMs + 10_000, `${name}: took ${ms} ms with a deadline of ${deadlineMs} ms`);
       outcomes.push({ fault: name, ms, deadlineMs, status, said: said?.replace(/(127\.0\.0\.1|localhost):\d+/g, '$1:PORT') });
     }
     assert.equal(outcomes.length, plan.length);
