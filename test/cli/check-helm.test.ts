@@ -121,6 +121,22 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.ok(placed(again.stdout, chart).includes('single-replica values.yaml:3'));
   });
 
+  it('Ctrl-C while the chart renders again after a fix puts that fix back (it was never checked), exit 130', { skip: !canListProcesses && 'no /proc to list processes' }, async () => {
+    const chart = chartCopy();
+    // Quick to render with one replica, minutes with more: the render that checks the replicas fix is the slow one.
+    writeFileSync(join(chart, 'templates', 'slow.yaml'), '{{- if gt (int .Values.replicaCount) 1 }}{{- range $i := until 3000000 }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{{ $i }}\n{{- end }}{{- end }}\n');
+    const valuesPath = join(chart, 'values.yaml');
+    const values = readFileSync(valuesPath);
+    const release = `fix-ctrl-c-${process.pid}-${Date.now()}`;
+    const cli = spawn(process.execPath, [CLI, 'check', chart, '--fix', '--release', release], { env: { ...process.env, ...withHelm }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((done) => cli.on('exit', (code) => done(code)));
+    await until(() => !readFileSync(valuesPath).equals(values) && runningTools('helm', release).length > 0, 60_000, 'the replicas fix written and its chart rendering again');
+    cli.kill('SIGINT');
+    assert.equal(await exited, 130);
+    assert.deepEqual(readFileSync(valuesPath), values, 'values.yaml as it was, byte for byte');
+    await until(() => runningTools('helm', release).length === 0, 5_000, 'no helm left running');
+  });
+
   it('without helm: one stderr line naming it and how to get it, the files analysed as before, the exit code unchanged', async () => {
     const chart = chartCopy();
     const run = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withoutHelm);

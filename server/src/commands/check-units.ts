@@ -175,8 +175,11 @@ export async function fixUnits(
         if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack?.map(asGiven) });
         continue;
       }
-      // A fix right for the rendered resource may still stop its unit from rendering: it is taken back.
-      const broken = await brokenRender(before, files(), settings);
+      // A fix right for the rendered resource may still stop its unit from rendering: it is taken back. Stopped
+      // meanwhile (Ctrl-C ends the render and the process), it is taken back too: it was never checked.
+      const putBack = () => void outcome.undo();
+      process.once('exit', putBack);
+      const broken = await brokenRender(before, files(), settings).finally(() => process.removeListener('exit', putBack));
       if (broken) {
         unrenderable.add(edits);
         failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: outcome.undo().map(asGiven) });
