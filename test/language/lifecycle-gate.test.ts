@@ -33,6 +33,13 @@ describe('LifecycleGate', () => {
     assert.deepEqual(answers, []);
   });
 
+  it('answers a second initialize with InvalidRequest (-32600): it is sent once', () => {
+    const { gate: g, answers } = gate();
+    assert.equal(g.admits(request(1, 'initialize')), true);
+    assert.equal(g.admits(request(2, 'initialize')), false);
+    assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'the server is initialized already: initialize is sent once' } }]);
+  });
+
   it('answers a request after shutdown with InvalidRequest (-32600); exit still goes through', () => {
     const { gate: g, answers } = gate();
     g.admits(request(1, 'initialize'));

@@ -1,11 +1,11 @@
 import { ErrorCodes, Message, type ResponseMessage } from 'vscode-languageserver/node';
 
 /**
- * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves
- * to it: a request before `initialize` is answered with ServerNotInitialized and a notification dropped
- * (`exit` excepted, so that a server never initialized can still be stopped); a request after `shutdown`
- * is answered with InvalidRequest. Without it a request before `initialize` was served on a server that
- * knew nothing of the client yet.
+ * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves to
+ * it: a request before `initialize` is answered with ServerNotInitialized and a notification dropped (`exit`
+ * excepted, so that a server never initialized can still be stopped); a request after `shutdown` is answered
+ * with InvalidRequest, and so is a second `initialize`. Without it a request before `initialize` was served on a
+ * server that knew nothing of the client yet.
  */
 export class LifecycleGate {
   private phase: 'before initialize' | 'running' | 'shut down' = 'before initialize';
@@ -17,6 +17,8 @@ export class LifecycleGate {
     if (Message.isRequest(message)) {
       if (this.phase === 'before initialize' && message.method !== 'initialize') return this.refuse(message.id, ErrorCodes.ServerNotInitialized, `the server is not initialized yet: ${message.method} came before initialize`);
       if (this.phase === 'shut down') return this.refuse(message.id, ErrorCodes.InvalidRequest, `the server has been shut down: ${message.method} came after shutdown`);
+      // Answered again, it would start the server over on a client it already serves.
+      if (this.phase === 'running' && message.method === 'initialize') return this.refuse(message.id, ErrorCodes.InvalidRequest, 'the server is initialized already: initialize is sent once');
       if (message.method === 'initialize') this.phase = 'running';
       if (message.method === 'shutdown') this.phase = 'shut down';
       return true;
