@@ -17,7 +17,7 @@ export class LifecycleGate {
     if (Message.isRequest(message)) {
       if (this.phase === 'before initialize' && message.method !== 'initialize') return this.refuse(message.id, ErrorCodes.ServerNotInitialized, `the server is not initialized yet: ${message.method} came before initialize`);
       if (this.phase === 'shut down') return this.refuse(message.id, ErrorCodes.InvalidRequest, `the server has been shut down: ${message.method} came after shutdown`);
-      // Answered again, it would start the server over on a client it already serves.
+      // Served again, its settings and folders would replace those of the client already served.
       if (this.phase === 'running' && message.method === 'initialize') return this.refuse(message.id, ErrorCodes.InvalidRequest, 'the server is initialized already: initialize is sent once');
       if (message.method === 'initialize') this.phase = 'running';
       if (message.method === 'shutdown') this.phase = 'shut down';
