@@ -65,10 +65,14 @@ describe('pods that were not serving when the cluster was read', () => {
     assert.ok(result.summary!.includes('1 of 1 workload affected'), result.summary!.join('\n'));
   });
 
-  it('a drain of the NotReady node evicts its pod there as an unhealthy one, and the replacement serves', () => {
+  it('a drain of the NotReady node evicts its pod there and the replacement serves, but the drain never ends: the pod stays Terminating', () => {
     const drained = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 60 }] }).result;
-    assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted.length]), [['worker-2', 90, 1]]);
+    assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted.length]), [['worker-2', null, 1]]);
     assert.equal(capacityAt(drained, 'web', 90).ready, 2);
+    assert.ok(
+      eventsAbout(drained, 'web').some((e) => e.reason.includes("kubectl drain evicted its pod on worker-2 (not ready yet); it stays Terminating there (the NotReady node's kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted; the ReplicaSet controller creates a replacement at once")),
+      eventsAbout(drained, 'web').map((e) => e.reason).join('\n'),
+    );
   });
 });
 

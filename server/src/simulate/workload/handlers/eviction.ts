@@ -116,9 +116,12 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const cp = run.ctx.controlPlane;
   const served = slot.alive;
   const end = termination(run, drain, at, served);
+  // On a NotReady node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it.
+  const stuck = slot.atStart?.why === 'node-not-ready' && drain.by === 'kubectl';
+  const terminatedAt = stuck ? Infinity : end.terminatedAt;
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
-  const record: EvictionRecord = { drain, at, terminatedAt: end.terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
+  const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
   run.evictions.push(record);
   const grace = end.capped
     ? `its ${workload.terminationGrace} s grace period capped at ${TIMING.autoscalerGraceCap} s by --max-graceful-termination-sec`
@@ -132,7 +135,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
       ? `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`
       : '';
   // A StatefulSet recreates a pod of the same name only once the old one is gone.
-  const scheduled = workload.kind === 'StatefulSet' ? end.terminatedAt : at;
+  const scheduled = workload.kind === 'StatefulSet' ? terminatedAt : at;
   // With the controller manager or the scheduler down (the API itself is up, or nothing would be evicted), it waits for them.
   const controllersBack = cp.firstControllers(scheduled);
   const created = cp.firstScheduling(scheduled);
@@ -140,8 +143,10 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; it stops within ${grace}${sessions}${replacer}`,
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the NotReady node's kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `it stops within ${grace}${sessions}`}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
+    // Told even when what serves does not change: it is why the drain never ends.
+    always: stuck,
   });
   if (end.sessionsCut && workload.sessionSeconds !== undefined) {
     note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
