@@ -61,6 +61,13 @@ function readTaints(node: Resource): Taint[] {
     .map((t) => ({ key: t.key, value: t.value === undefined || t.value === null ? undefined : String(t.value), effect: t.effect }));
 }
 
+/** A node whose Ready condition says anything but True; a node that reports no condition is not judged. */
+export function isNodeNotReady(node: Resource): boolean {
+  const conditions = node.object?.status?.conditions;
+  const ready = Array.isArray(conditions) ? conditions.find((c: any) => c?.type === 'Ready') : undefined;
+  return !!ready && ready.status !== 'True';
+}
+
 export function nodeLabels(node: Resource): Labels {
   return memo(node, 'labels', () => stringMap(node.object?.metadata?.labels));
 }

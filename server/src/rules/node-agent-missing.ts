@@ -2,7 +2,7 @@ import type { ClusterInfo } from '../cluster/types';
 import type { Inventory } from '../inventory/inventory';
 import { describeNodeAgent, isNetworkAgent, nodeAgentOf, agentDuty, type NodeAgent } from '../manifest/node-agent';
 import type { Resource } from '../manifest/parse';
-import { judgeNode, placementInput } from '../manifest/scheduling';
+import { isNodeNotReady, judgeNode, placementInput } from '../manifest/scheduling';
 import { describeResource, isPodReady, podTemplateOf } from '../manifest/workload';
 import { plural } from '../words';
 import type { Rule } from './types';
@@ -10,18 +10,11 @@ import { knownNodes } from './unschedulable';
 
 const MAX_NAMED_NODES = 5;
 
-/** A node whose Ready condition says anything but True; a node that reports no condition is not judged. */
-function nodeNotReady(node: Resource): boolean {
-  const conditions = node.object?.status?.conditions;
-  const ready = Array.isArray(conditions) ? conditions.find((c: any) => c?.type === 'Ready') : undefined;
-  return !!ready && ready.status !== 'True';
-}
-
 /** Why the agent does not serve this node: no pod there, or a pod that is not ready. */
 function absence(node: Resource, pods: readonly Resource[]): string | undefined {
   const here = pods.filter((p) => p.object?.spec?.nodeName === node.name);
   if (here.some(isPodReady)) return undefined;
-  const state = nodeNotReady(node) ? ', node NotReady' : '';
+  const state = isNodeNotReady(node) ? ', node NotReady' : '';
   if (!here.length) return `${node.name} (no pod${state})`;
   const pod = here[0];
   return `${node.name} (pod ${pod.name} not ready: ${pod.object?.status?.reason ?? pod.object?.status?.phase ?? 'unknown'}${state})`;

@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { resourceFromObject, type Resource } from '../manifest/parse';
-import { nodeAllocatable, nodeLabels, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
+import { isNodeNotReady, nodeAllocatable, nodeLabels, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
@@ -71,7 +71,8 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
   const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions, ...(down.length ? { apiServersDown: down } : {}) };
-  const notReady = notReadyNodes(nodeResources);
+  // Their pods serve nothing.
+  const notReady = new Set(nodeResources.filter(isNodeNotReady).map((node) => node.name!));
   const workloads = inventory
     .resources()
     .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
@@ -210,12 +211,6 @@ function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefine
     tightest = { seconds, probe: container.startupProbe ? 'startup' : 'liveness', container: name, formula: `initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s` };
   }
   return tightest;
-}
-
-/** Nodes whose Ready condition is False or Unknown: their pods serve nothing (a node that reports no conditions is taken as ready). */
-function notReadyNodes(nodes: Resource[]): Set<string> {
-  const ready = (node: Resource) => (Array.isArray(node.object?.status?.conditions) ? node.object.status.conditions : []).find((c: any) => c?.type === 'Ready')?.status;
-  return new Set(nodes.filter((node) => ready(node) !== undefined && ready(node) !== 'True').map((node) => node.name!));
 }
 
 /** Why a pod the cluster runs was not serving when it was read, if it was not. */
