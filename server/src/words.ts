@@ -2,3 +2,8 @@
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** At most `max` names, then how many more there are: `["a", "b", "3 more"]`, for a sentence to join. */
+export function namesUpTo(names: readonly string[], max: number): string[] {
+  return names.length > max ? [...names.slice(0, max), `${names.length - max} more`] : [...names];
+}

@@ -6,7 +6,7 @@ import type { WorkloadSimulation } from '../workload-capacity';
 import type { DrainPlan } from './plan';
 import { PLAN_FACT } from './planner';
 import { greatest } from '../../extremes';
-import { plural } from '../../words';
+import { namesUpTo, plural } from '../../words';
 
 export interface WorkloadRunOf {
   workload: SimWorkload;
@@ -85,7 +85,7 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
     }
     for (const { workload, run } of runs) {
       const waited = run.evictions.filter((e) => e.drain === plan && e.stoppingPod).map((e) => e.stoppingPod!);
-      if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${list(waited.length > 5 ? [...waited.slice(0, 5), `${waited.length - 5} more`] : waited)}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
+      if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${list(namesUpTo(waited, 5))}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
       const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);

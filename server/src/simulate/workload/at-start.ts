@@ -1,7 +1,7 @@
 import { stopping, type Slot } from '../capacity-state';
 import { FACT } from '../facts';
 import type { NotServing, SimWorkload } from '../model';
-import { plural } from '../../words';
+import { namesUpTo, plural } from '../../words';
 import type { Note, WorkloadRun } from './run';
 
 /** One replica per pod of the placement, by node; a pod that did not serve when the cluster was read starts down and out of its Service. */
@@ -26,7 +26,7 @@ export function slotsAtStart(workload: SimWorkload): Slot[] {
 const SHOWN = 5;
 
 function names(pods: NotServing[], what: (pod: NotServing) => string): string {
-  return `${pods.slice(0, SHOWN).map(what).join(', ')}${pods.length > SHOWN ? `, … (${pods.length - SHOWN} more)` : ''}`;
+  return namesUpTo(pods.map(what), SHOWN).join(', ');
 }
 
 /** What the report says at 0 about the pods that did not serve when the cluster was read, by name. */
