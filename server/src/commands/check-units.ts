@@ -179,7 +179,7 @@ export async function fixUnits(
       // meanwhile (Ctrl-C ends the render and the process), it is taken back too: it was never checked.
       const putBack = () => void outcome.undo();
       process.once('exit', putBack);
-      const broken = await brokenRender(before, files(), settings).finally(() => process.removeListener('exit', putBack));
+      const broken = await brokenRender(before, settings).finally(() => process.removeListener('exit', putBack));
       if (broken) {
         unrenderable.add(edits);
         failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: outcome.undo().map(asGiven) });

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { findUnits, type RenderUnit } from '../units/find-units';
 
-/** The units a fix's files take part in, each with the render errors it has now. */
-export type RenderErrors = Map<string, string[]>;
+/** The units a fix's files take part in, each with the render errors it had before the fix was written. */
+export type RenderErrors = Map<RenderUnit, string[]>;
 
 /**
  * The units a fix touches (the finding's own, and every unit one of whose files it edits: a shared base is
@@ -14,21 +14,19 @@ export async function renderErrorsBefore(unitRoot: string, edited: readonly stri
   const touched = new Set(edited.map((path) => resolve(path)));
   const units = findUnits([...files]).units.filter((unit) => unit.root === unitRoot || unit.files.some((file) => touched.has(file)));
   const errors: RenderErrors = new Map();
-  for (const unit of units) errors.set(unit.root, await renderErrors(unit, settings));
+  for (const unit of units) errors.set(unit, await renderErrors(unit, settings));
   return errors;
 }
 
 /**
- * The first unit that no longer renders once a fix is written (a chart's `fail` guard on the value it set, a
- * patch the overlay can no longer apply), with what its tool said; undefined when each renders as before.
+ * The first of those units that no longer renders once the fix is written (a chart's `fail` guard on the value
+ * it set, a patch the overlay can no longer apply), with what its tool said; undefined when each renders as
+ * before. They render from their files on disk: a file the fix created is read by the tool as it builds.
  */
-export async function brokenRender(before: RenderErrors, files: readonly string[], settings: RenderSettings): Promise<{ root: string; reason: string } | undefined> {
-  const units = new Map(findUnits([...files]).units.map((unit) => [unit.root, unit]));
-  for (const [root, errorsBefore] of before) {
-    const unit = units.get(root);
-    if (!unit) return { root, reason: 'it is no longer a chart or Kustomize root' };
+export async function brokenRender(before: RenderErrors, settings: RenderSettings): Promise<{ root: string; reason: string } | undefined> {
+  for (const [unit, errorsBefore] of before) {
     const added = (await renderErrors(unit, settings)).filter((error) => !errorsBefore.includes(error));
-    if (added.length) return { root, reason: added[0] };
+    if (added.length) return { root: unit.root, reason: added[0] };
   }
   return undefined;
 }
