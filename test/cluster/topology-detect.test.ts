@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { demoCluster } from '../../server/src/cluster/demo';
-import { detectTopology, topologyVerdict } from '../../server/src/cluster/topology-detect';
+import { apiServerAddresses, detectTopology, topologyVerdict } from '../../server/src/cluster/topology-detect';
 import { resourceFromObject, type Resource } from '../../server/src/manifest/parse';
 
 function resources(objects: object[]): Resource[] {
@@ -159,5 +159,11 @@ describe('control-plane topology from what a reader can see', () => {
       resources([...names.map((n) => node(n, controlPlaneLabel)), ...names.flatMap((n) => [staticPod('kube-apiserver', n), staticPod('etcd', n)]), kubeadmConfig('etcd:\n  local:\n    dataDir: /var/lib/etcd\n')]),
     );
     assert.equal(topologyVerdict(topology), '4 control planes: etcd of 4 members survives the loss of 1, no more than 3 members would.');
+  });
+
+  it('writes an IPv6 API server endpoint in brackets before its port, and hands the addresses as they are listed', () => {
+    const listed = resources([kubernetesSlice(['fd00::1', '10.0.0.2'])]);
+    assert.deepEqual(detectTopology(listed).apiServerEndpoints, ['[fd00::1]:6443', '10.0.0.2:6443']);
+    assert.deepEqual(apiServerAddresses(listed), ['fd00::1', '10.0.0.2']);
   });
 });

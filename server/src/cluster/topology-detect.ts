@@ -59,12 +59,23 @@ function staticPods(pods: Resource[], component: string): Resource[] {
   return pods.filter((p) => p.namespace === 'kube-system' && (labelsOf(p).component === component || (p.name ?? '').startsWith(`${component}-`)) && (labelsOf(p).tier === 'control-plane' || 'kubernetes.io/config.mirror' in annotationsOf(p)));
 }
 
-function kubernetesEndpoints(resources: Resource[]): string[] {
+/** The default/kubernetes EndpointSlice: one address per serving API server, and the port they serve on. */
+function kubernetesSlice(resources: readonly Resource[]): { addresses: string[]; port?: number } {
   const slice = resources.find((r) => r.kind === 'EndpointSlice' && r.namespace === 'default' && (r.name === 'kubernetes' || labelsOf(r)['kubernetes.io/service-name'] === 'kubernetes'));
-  if (!slice) return [];
+  if (!slice) return { addresses: [] };
   const port = Array.isArray(slice.object?.ports) ? slice.object.ports[0]?.port : undefined;
   const endpoints: any[] = Array.isArray(slice.object?.endpoints) ? slice.object.endpoints : [];
-  return endpoints.flatMap((e) => (Array.isArray(e?.addresses) ? e.addresses : [])).map((a: string) => (port ? `${a.includes(':') ? `[${a}]` : a}:${port}` : a));
+  return { addresses: endpoints.flatMap((e) => (Array.isArray(e?.addresses) ? e.addresses : [])).filter((a: unknown): a is string => typeof a === 'string'), port };
+}
+
+/** The addresses of the API servers serving when the cluster was read (the default/kubernetes EndpointSlice's). */
+export function apiServerAddresses(resources: readonly Resource[]): string[] {
+  return kubernetesSlice(resources).addresses;
+}
+
+function kubernetesEndpoints(resources: Resource[]): string[] {
+  const { addresses, port } = kubernetesSlice(resources);
+  return addresses.map((a) => (port ? `${a.includes(':') ? `[${a}]` : a}:${port}` : a));
 }
 
 interface KubeadmClusterConfiguration {

@@ -7,18 +7,11 @@ import type { Resource } from '../manifest/parse';
  * is one of a control-plane node's: an API server advertised on another address (a load balancer's, another
  * network's) leaves the evidence unreadable, and nothing is taken as down.
  */
-export function apiServersDown(controlPlaneNodes: readonly Resource[], apiServerEndpoints: readonly string[]): string[] {
-  if (!apiServerEndpoints.length) return [];
-  const listed = new Set(apiServerEndpoints.map(withoutPort));
+export function apiServersDown(controlPlaneNodes: readonly Resource[], apiServerAddresses: readonly string[]): string[] {
+  if (!apiServerAddresses.length) return [];
+  const listed = new Set(apiServerAddresses);
   const addressesOf = (node: Resource) => (Array.isArray(node.object?.status?.addresses) ? node.object.status.addresses : []).map((a: { address?: unknown }) => a?.address).filter((a: unknown): a is string => typeof a === 'string');
   const known = new Set(controlPlaneNodes.flatMap(addressesOf));
   if (![...listed].every((address) => known.has(address))) return [];
   return controlPlaneNodes.filter((node) => node.name && !addressesOf(node).some((a: string) => listed.has(a))).map((node) => node.name!);
-}
-
-/** `10.0.0.1:6443` → `10.0.0.1`; `[fd00::1]:6443` → `fd00::1`; an address without a port as it is. */
-function withoutPort(endpoint: string): string {
-  const bracketed = /^\[(.*)\](?::\d+)?$/.exec(endpoint);
-  if (bracketed) return bracketed[1];
-  return /^[^:]+:\d+$/.test(endpoint) ? endpoint.slice(0, endpoint.lastIndexOf(':')) : endpoint;
 }

@@ -14,6 +14,7 @@ import type { StartBudget } from './restart-readiness';
 import { voluntaryDisruptionFacts } from './disruption-inputs';
 import { scheduleNeverFires } from './cron';
 import { apiServersDown } from './api-servers-down';
+import { apiServerAddresses } from '../cluster/topology-detect';
 import { plural } from '../words';
 import { compareCodeUnits } from '../sorted';
 
@@ -66,7 +67,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   }
   const nodeLocalDns = inventory.inNamespace('kube-system', 'DaemonSet').some((d) => /node-local-dns|nodelocaldns/.test(d.name ?? ''));
 
-  const down = cluster ? apiServersDown(nodeResources.filter((n) => nodes.some((s) => s.controlPlane && s.name === n.name)), cluster.topology.apiServerEndpoints) : [];
+  const down = cluster ? apiServersDown(nodeResources.filter((n) => nodes.some((s) => s.controlPlane && s.name === n.name)), apiServerAddresses(cluster.resources)) : [];
   if (down.length) {
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
