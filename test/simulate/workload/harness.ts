@@ -1,7 +1,7 @@
 import { ControlPlaneTimeline } from '../../../server/src/simulate/control-plane';
 import type { DrainPlan } from '../../../server/src/simulate/drain/plan';
 import type { SimWorkload } from '../../../server/src/simulate/model';
-import { nodeIncidents } from '../../../server/src/simulate/node-incidents';
+import { nodeIncidents, type NodeIncident } from '../../../server/src/simulate/node-incidents';
 import type { Scenario } from '../../../server/src/simulate/types';
 import type { WorkloadEvent } from '../../../server/src/simulate/workload/events';
 import { HANDLERS } from '../../../server/src/simulate/workload/handlers';
@@ -11,10 +11,13 @@ import { cluster } from '../fixtures';
 /** A healthy control plane for the whole run, unless the case says otherwise. */
 export const HEALTHY: Scenario = { fail: { kind: 'apiserver' }, duration: 0, events: [] };
 
-/** One workload's run with nothing scheduled yet, so a case can hand one event to its handler. */
-export function runOf(workload: SimWorkload, scenario: Scenario = HEALTHY, drains: DrainPlan[] = [], end = 7200): WorkloadRun {
+/**
+ * One workload's run with nothing scheduled yet, so a case can hand one event to its handler; `incidents` are
+ * node incidents besides the scenario's (the handler of one, handed it, finds it among them as a run does).
+ */
+export function runOf(workload: SimWorkload, scenario: Scenario = HEALTHY, drains: DrainPlan[] = [], end = 7200, incidents: NodeIncident[] = []): WorkloadRun {
   const topology = cluster();
-  const ctx = { topology, scenario, controlPlane: new ControlPlaneTimeline(topology, scenario), incidents: nodeIncidents(scenario), drains, end };
+  const ctx = { topology, scenario, controlPlane: new ControlPlaneTimeline(topology, scenario), incidents: [...nodeIncidents(scenario), ...incidents], drains, end };
   return createRun(workload, ctx, HANDLERS);
 }
 

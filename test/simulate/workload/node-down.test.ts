@@ -18,8 +18,7 @@ describe('node-down handler', () => {
   ] as const;
   for (const c of cases) {
     it(c.name, () => {
-      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), c.scenario);
-      run.ctx.incidents.push(c.incident);
+      const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), c.scenario, [], undefined, [c.incident]);
       const { readyAt, reasons } = play(run, c.incident.at, { kind: 'node-down', incident: c.incident });
       for (const [t, ready] of c.expect.at) assert.equal(readyAt(t), ready, `ready at ${t}`);
       assert.match(reasons, c.expect.says);
@@ -27,17 +26,15 @@ describe('node-down handler', () => {
   }
 
   it('leaves replicas on other nodes alone', () => {
-    const run = runOf(workload('web', { 'worker-2': 2 }));
     const i = incident('lost', 0, Infinity);
-    run.ctx.incidents.push(i);
+    const run = runOf(workload('web', { 'worker-2': 2 }), undefined, [], undefined, [i]);
     const { capacity } = play(run, 0, { kind: 'node-down', incident: i });
     assert.ok(capacity.every((p) => p.ready === 2));
   });
 
   it('brings a static pod back from disk when the node returns, API or not', () => {
-    const run = runOf(workload('etcd-proxy', { 'worker-1': 1 }, { kind: 'Pod', staticPod: true }), apiDown(3600));
     const i = incident('reboot', 0, 120);
-    run.ctx.incidents.push(i);
+    const run = runOf(workload('etcd-proxy', { 'worker-1': 1 }, { kind: 'Pod', staticPod: true }), apiDown(3600), [], undefined, [i]);
     const { readyAt, reasons } = play(run, 0, { kind: 'node-down', incident: i });
     assert.equal(readyAt(119), 0);
     assert.equal(readyAt(120), 1);

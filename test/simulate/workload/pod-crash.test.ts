@@ -40,8 +40,7 @@ describe('container-restarted handler', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const run = runOf(workload('web', { 'worker-1': 1 }));
-      run.ctx.incidents.push(...c.incidents);
+      const run = runOf(workload('web', { 'worker-1': 1 }), undefined, [], undefined, c.incidents);
       const slot = run.slots[0];
       slot.alive = false;
       const { readyAt } = play(run, 50, { kind: 'container-restarted', slot, generation: slot.generation + c.generation, repeat: false });
