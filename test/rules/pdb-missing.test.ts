@@ -48,6 +48,13 @@ ruleTester(pdbMissing, {
       output: documents(labelled('b', 'app: x', 'app: x, role: b'), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: b-pdb\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: x\n      role: b\n'),
     },
     {
+      name: 'its selector also takes the pods of a workload without a budget: the new PDB keeps its own selector and covers both, as one app\'s two Deployments',
+      code: labelled('b', 'app: x', 'app: x, role: b'),
+      files: { 'a.yaml': labelled('a', 'app: x, role: a', 'app: x, role: a') },
+      findings: [{ message: /^Deployment b: 3 replicas and no PDB/ }],
+      output: documents(labelled('b', 'app: x', 'app: x, role: b'), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: b-pdb\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: x\n'),
+    },
+    {
       name: 'its pods carry no label another budgeted workload\'s pods lack: no fix (a second budget would make every eviction of those pods fail)',
       code: labelled('b', 'app: x', 'app: x'),
       files: { 'a.yaml': documents(labelled('a', 'app: x, role: a', 'app: x, role: a'), pdb('  maxUnavailable: 1\n', { name: 'a-pdb', selector: '    matchLabels: {app: x, role: a}\n' })) },
