@@ -197,6 +197,33 @@ describe('draining the node both CoreDNS replicas run on', () => {
     ]);
   });
 
+  it('losing the node a replica moved to takes that replica down with it (DNS stayed ok: it followed the nodes of the cluster as read)', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'node-lost', node: 'worker-2', at: 600 }]));
+    const moved = eventsAbout(result, 'coredns').filter((e) => /the replacement runs on worker-2/.test(e.reason));
+    assert.equal(moved.length, 1, 'one of the two replacements went to worker-2');
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'down' },
+      { at: 30, state: 'ok' },
+      { at: 600, state: 'degraded' },
+      { at: 980, state: 'ok' },
+    ]);
+    const degraded = result.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.at === 600);
+    assert.match(degraded?.reason ?? '', /^1 of 2 CoreDNS replicas gone \(worker-2 was lost\)/);
+    assert.equal(capacityAt(result, 'coredns', 980).ready, 2, 'the workload is whole again when DNS is');
+  });
+
+  it('a replica the drain moved away and that a second drain moves again follows each move', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1'] }), [coredns({ 'worker-1': 1 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'drain', node: 'worker-2', at: 300 }, { kind: 'node-lost', node: 'worker-2', at: 900 }]));
+    const states = dnsStates(result);
+    assert.deepEqual(states.slice(0, 4), [
+      { at: 0, state: 'down' },
+      { at: 30, state: 'ok' },
+      { at: 300, state: 'down' },
+      { at: 330, state: 'ok' },
+    ]);
+    assert.equal(states.length, 4, `worker-2, lost after the replica left it, does not concern DNS: ${JSON.stringify(states)}`);
+  });
+
   it('with a PDB that lets one go at a time, DNS is never down', () => {
     const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { disruptionBudget: maxUnavailable1('kube-system/coredns'), pdb: true })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
     assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));

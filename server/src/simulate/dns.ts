@@ -3,7 +3,6 @@ import { podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
-import { least } from '../extremes';
 
 type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'evicted';
 
@@ -29,6 +28,15 @@ export interface DnsEviction {
   drained: string;
   at: number;
   until: number;
+  /** The node its replacement runs on from `until`. */
+  movedTo?: string;
+}
+
+/** A node a replica runs on, from `from` until it is evicted from there (`to`). */
+interface Residence {
+  node: string;
+  from: number;
+  to: number;
 }
 
 /** Cluster DNS over the outage, replica by replica (rule 8); `evictions`: those of the CoreDNS workload's pods by drains. */
@@ -41,19 +49,19 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
 
   const intervals: Interval[][] = replicas.map((node, index) => {
     const list: Interval[] = [];
-    // Evicted by a drain, the replica runs elsewhere: what happens to its first node later no longer concerns it.
-    const left = least(evictions.filter((e) => replicaOf.get(e.slot) === index).map((e) => e.at));
-    // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
-    for (const incident of incidents.filter((i) => i.node === node && i.kind !== 'replaced' && i.at < left)) {
-      const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
-      const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
-      const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
-      // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
-      list.push({ from: incident.at, to: Math.min(cp.firstControllers(podsBack), replaced), state: 'dead', why: incident.what });
+    const own = evictions.filter((e) => replicaOf.get(e.slot) === index);
+    for (const residence of residences(node, own)) {
+      // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
+      const hits = incidents.filter((i) => i.node === residence.node && i.kind !== 'replaced' && i.at >= residence.from && i.at < residence.to);
+      for (const incident of hits) {
+        const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
+        const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
+        const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
+        // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
+        list.push({ from: incident.at, to: Math.min(cp.firstControllers(podsBack), replaced), state: 'dead', why: incident.what });
+      }
     }
-    for (const eviction of evictions) {
-      if (replicaOf.get(eviction.slot) === index) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}` });
-    }
+    for (const eviction of own) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}` });
     for (const event of scenario.events) {
       if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
       if (list.some((i) => i.state === 'dead' && event.at >= i.from && event.at < i.to)) continue;
@@ -126,6 +134,24 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
   else if (!waiting.length) parts.push('cluster DNS is down');
   if (nodeLocal) parts.push(serving.length ? 'NodeLocal DNSCache keeps working through the surviving replicas' : 'NodeLocal DNSCache cannot help: its cache misses go to the central replicas');
   return parts.join('; ');
+}
+
+/**
+ * Where a replica runs over time: on the node it ran on when the cluster was read until a drain evicts it, then
+ * on the node its replacement was put on from when that serves, and so on. What happens to a node it left no
+ * longer concerns it; what happens to the node it moved to does.
+ */
+function residences(start: string, evictions: readonly DnsEviction[]): Residence[] {
+  const list: Residence[] = [];
+  let current: Residence | undefined = { node: start, from: 0, to: Infinity };
+  for (const eviction of [...evictions].sort((a, b) => a.at - b.at)) {
+    if (!current || eviction.at < current.from) continue;
+    current.to = eviction.at;
+    list.push(current);
+    current = eviction.movedTo && Number.isFinite(eviction.until) ? { node: eviction.movedTo, from: eviction.until, to: Infinity } : undefined;
+  }
+  if (current) list.push(current);
+  return list;
 }
 
 /** Each evicted replica (its run's slot) as one of `replicas`, matched by the node it ran on when the cluster was read. */

@@ -74,7 +74,7 @@ function dnsEvictions(runs: readonly WorkloadRunOf[]): DnsEviction[] {
       const startNode = new Map(slotsAtStart(workload).map((slot) => [slot.id, slot.node]));
       return run.evictions
         .filter((e) => !e.stoppingPod && startNode.has(e.slot))
-        .map((e) => ({ slot: e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity }));
+        .map((e) => ({ slot: e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity, movedTo: e.replacementNode }));
     });
 }
 

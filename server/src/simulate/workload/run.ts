@@ -56,6 +56,8 @@ export interface EvictionRecord {
   /** The pod was already stopping when the cluster was read: its name (the drain only waits for it). */
   stoppingPod?: string;
   replacementReady?: number;
+  /** The node the replacement that served it runs on. */
+  replacementNode?: string;
 }
 
 /** A stretch during which the workload's PDB refused an eviction from a draining node. */

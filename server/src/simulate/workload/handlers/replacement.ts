@@ -36,7 +36,13 @@ export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, ge
   note(run, at, { reason: `${why}; the replacement runs on ${node}`, fact: FACT.recovery });
   // Every eviction of the replica not yet served is served now: its own replacement's, or that of one evicted in
   // turn before it served. One its probes kill before it is up (see crashLoopNote) serves none.
-  if (slot.alive) for (const record of run.evictions) if (record.slot === slot.id && record.replacementReady === undefined) record.replacementReady = at;
+  if (slot.alive) {
+    for (const record of run.evictions) {
+      if (record.slot !== slot.id || record.replacementReady !== undefined) continue;
+      record.replacementReady = at;
+      record.replacementNode = node;
+    }
+  }
   crashLoopNote(run, at, 'the replacement starts');
   if (!endpointsNow) refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the new pod`);
   // A replacement that starts into a surge carries the same load, so it hits the same memory limit.
