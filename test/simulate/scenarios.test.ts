@@ -66,6 +66,12 @@ describe('scenario 2: as 1, plus worker-2 reboots at 10 m', () => {
     assert.match(down.reason, /nothing recreates it while the API is down/);
   });
 
+  it('degrades DNS: the CoreDNS replica on worker-2 still gets queries, the other answers from a frozen cache', () => {
+    const dns = eventsAbout(result, 'dns').find((e) => e.at === 600)!;
+    assert.equal(dns.state, 'degraded');
+    assert.match(dns.reason, /^1 of 2 CoreDNS replicas gone \(worker-2 rebooted[^)]*\) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries; 1 replica keeps answering from the informer cache \(frozen: no new Services\)/);
+  });
+
   it('keeps sending the dead pods their share of traffic: k/N blackholed', () => {
     assert.equal(capacityAt(result, 'api', 600).blackholed, 0.333);
     assert.equal(capacityAt(result, 'api', 3600).blackholed, 0.333);

@@ -197,7 +197,7 @@ describe('draining the node both CoreDNS replicas run on', () => {
     ]);
   });
 
-  it('losing the node a replica moved to takes that replica down with it (DNS stayed ok: it followed the nodes of the cluster as read)', () => {
+  it('losing the node a replica moved to takes that replica down with it, out of the kube-dns Service once the node is NotReady (DNS stayed ok: it followed the nodes of the cluster as read)', () => {
     const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'node-lost', node: 'worker-2', at: 600 }]));
     const moved = eventsAbout(result, 'coredns').filter((e) => /the replacement runs on worker-2/.test(e.reason));
     assert.equal(moved.length, 1, 'one of the two replacements went to worker-2');
@@ -207,8 +207,11 @@ describe('draining the node both CoreDNS replicas run on', () => {
       { at: 600, state: 'degraded' },
       { at: 980, state: 'ok' },
     ]);
-    const degraded = result.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.at === 600);
-    assert.match(degraded?.reason ?? '', /^1 of 2 CoreDNS replicas gone \(worker-2 was lost\)/);
+    const dns = result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns').map((e) => [e.at, e.reason]);
+    assert.deepEqual(dns.slice(2, 4), [
+      [600, '1 of 2 CoreDNS replicas gone (worker-2 was lost) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries; 1 replica keeps answering'],
+      [650, '1 of 2 CoreDNS replicas gone (worker-2 was lost) and out of the kube-dns Service since its node was marked NotReady, until it is replaced or back; 1 replica keeps answering'],
+    ]);
     assert.equal(capacityAt(result, 'coredns', 980).ready, 2, 'the workload is whole again when DNS is');
   });
 

@@ -4,7 +4,7 @@ import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
 
-type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'evicted';
+type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'evicted';
 
 interface Interval {
   from: number;
@@ -55,10 +55,15 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
       const hits = incidents.filter((i) => i.node === residence.node && i.kind !== 'replaced' && i.at >= residence.from && i.at < residence.to);
       for (const incident of hits) {
         const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
-        const evictAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
+        const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
+        const evictAt = notReadyAt + TIMING.unreachableToleration;
         const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
         // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
-        list.push({ from: incident.at, to: Math.min(cp.firstControllers(podsBack), replaced), state: 'dead', why: incident.what });
+        const back = Math.min(cp.firstControllers(podsBack), replaced);
+        // Once its node is marked NotReady, the endpoints controller takes it out of the kube-dns Service: no query goes to it.
+        const unlisted = notReadyAt < podsBack ? notReadyAt : Infinity;
+        list.push({ from: incident.at, to: Math.min(back, unlisted), state: 'dead', why: incident.what });
+        if (unlisted < back) list.push({ from: unlisted, to: back, state: 'unlisted', why: incident.what });
       }
     }
     for (const eviction of own) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}` });
@@ -85,17 +90,19 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
   const states: { at: number; state: State }[] = [];
   const events: TimelineEvent[] = [];
   let last: State | undefined;
-  let lastServing = replicas.length;
+  let lastReason: string | undefined;
   for (const at of [...points].sort((a, b) => a - b)) {
     const now = replicas.map((_, i) => stateOfReplica(i, at));
     const count = (s: ReplicaState) => now.filter((r) => r.state === s).length;
     const serving = count('serving');
     const state: State = serving === replicas.length ? 'ok' : serving > 0 || count('waiting') > 0 ? 'degraded' : 'down';
-    if (state === last && serving === lastServing) continue;
+    // A replica that leaves the kube-dns Service changes what DNS does without changing how many serve: said too.
+    const reason = describe(now, replicas, topology.nodeLocalDns, !cp.at(at).writes);
+    if (state === last && reason === lastReason) continue;
     if (state !== last) states.push({ at, state });
-    if (last !== undefined || state !== 'ok') events.push({ at, subject: { type: 'component', name: 'dns' }, state, reason: describe(now, replicas, topology.nodeLocalDns), fact: FACT.dns });
+    if (last !== undefined || state !== 'ok') events.push({ at, subject: { type: 'component', name: 'dns' }, state, reason, fact: FACT.dns });
     last = state;
-    lastServing = serving;
+    lastReason = reason;
   }
   const apiDownAt = cp.segments.find((s) => !s.writes)?.from;
   const stateAt = (t: number) => states.filter((s) => s.at <= t).pop()?.state ?? 'ok';
@@ -111,7 +118,8 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
   return { states, events };
 }
 
-function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean): string {
+/** `frozen`: nothing can change what the API holds, so the replicas' caches stay as they are. */
+function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean, frozen: boolean): string {
   const total = now.length;
   const ofAll = (n: number) => `${n} of ${plural(total, 'CoreDNS replica')}`;
   const of = (s: ReplicaState) => now.map((r, i) => ({ ...r, node: nodes[i] })).filter((r) => r.state === s);
@@ -125,11 +133,13 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
   if (evicted.length) parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): out of the kube-dns Service until ${evicted.length === 1 ? 'its replacement serves' : 'their replacements serve'}`);
   const dead = of('dead');
   if (dead.length) parts.push(`${ofAll(dead.length)} gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
+  const unlisted = of('unlisted');
+  if (unlisted.length) parts.push(`${ofAll(unlisted.length)} gone (${[...new Set(unlisted.map((r) => `${r.why}`))].join(', ')}) and out of the kube-dns Service since ${unlisted.length === 1 ? 'its node was' : 'their nodes were'} marked NotReady, until ${unlisted.length === 1 ? 'it is' : 'they are'} replaced or back`);
   const waiting = of('waiting');
   if (waiting.length) parts.push(`${ofAll(waiting.length)} restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
   const servfail = of('servfail');
   if (servfail.length) parts.push(`${servfail.length} of ${total} restarted CoreDNS replicas started without the API: SERVFAIL for every cluster name, external names still resolve through forwarding`);
-  if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering from the informer cache (frozen: no new Services)`);
+  if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering${frozen ? ' from the informer cache (frozen: no new Services)' : ''}`);
   else if (!servfail.length && !waiting.length) parts.push('no replica answers: cluster and external names fail');
   else if (!waiting.length) parts.push('cluster DNS is down');
   if (nodeLocal) parts.push(serving.length ? 'NodeLocal DNSCache keeps working through the surviving replicas' : 'NodeLocal DNSCache cannot help: its cache misses go to the central replicas');
