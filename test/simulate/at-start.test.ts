@@ -8,6 +8,7 @@ import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario } from '../../server/src/simulate/types';
 import { capacityAt, eventsAbout } from './expect';
+import { cluster as clusterShape, workload as simWorkload } from './fixtures';
 
 const object = (o: object): Resource => resourceFromObject(o)!;
 const node = (name: string, ready = 'True') => {
@@ -40,14 +41,15 @@ function run(resources: Resource[], scenario: Scenario) {
   const inventory = new Inventory();
   inventory.setCluster(resources);
   const { topology, workloads } = buildSimInputs(inventory, undefined);
-  return { workloads, result: simulate(topology, workloads, scenario) };
+  return { topology, workloads, result: simulate(topology, workloads, scenario) };
 }
 
 describe('pods that were not serving when the cluster was read', () => {
   const cluster = [node('cp-1'), node('worker-1'), node('worker-2', 'Unknown'), node('worker-3'), ...deployment('web', 3), service('web'), pod('web-a', 'web', 'worker-1'), pod('web-b', 'web', 'worker-2'), pod('web-c', 'web', 'worker-3', { ready: 'False' })];
-  const { workloads, result } = run(cluster, { fail: { kind: 'apiserver' }, duration: 3600, events: [] });
+  const { topology, workloads, result } = run(cluster, { fail: { kind: 'apiserver' }, duration: 3600, events: [] });
 
   it('are named with why: on a NotReady node, or not Ready', () => {
+    assert.deepEqual(topology.notReadyNodes, ['worker-2'], 'the NotReady node takes no new pods');
     assert.deepEqual(workloads.find((w) => w.name === 'web')!.notServing, [
       { pod: 'web-b', node: 'worker-2', why: 'node-not-ready' },
       { pod: 'web-c', node: 'worker-3', why: 'not-ready' },
@@ -63,6 +65,34 @@ describe('pods that were not serving when the cluster was read', () => {
     assert.equal(first.reason, 'Deployment shop/web: 1 of 3 pods ready at the start (web-b on NotReady node worker-2, web-c not Ready): counted as not serving until something replaces them. Serving 1/3');
     assert.equal(eventsAbout(result, 'web').filter((e) => /ready at the start/.test(e.reason)).length, 1, 'told once, though moment 0 is measured before and after its events');
     assert.ok(result.summary!.includes('1 of 1 workload affected'), result.summary!.join('\n'));
+  });
+
+  it('are evicted by the node controller once their 300 s toleration of the NotReady node runs out, and replaced elsewhere (they stayed down for good)', () => {
+    const watched = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [] }).result;
+    assert.equal(capacityAt(watched, 'web', 299).ready, 1);
+    assert.equal(capacityAt(watched, 'web', 330).ready, 2, 'evicted at 300 s, serving 30 s later; web-c, not Ready on a Ready node, is no one\'s to replace');
+    const told = eventsAbout(watched, 'web').find((e) => e.at === 330)!;
+    assert.match(told.reason, /^Deployment shop\/web: its pod web-b on NotReady node worker-2 was evicted once its 300 s toleration ran out, and the ReplicaSet controller replaced it; the replacement runs on worker-(1|3)\b/);
+  });
+
+  it('after an outage, are evicted once the node controller is back, has waited its 50 s grace period afresh, and their toleration has run out', () => {
+    assert.equal(capacityAt(result, 'web', 3949).ready, 1);
+    assert.equal(capacityAt(result, 'web', 3980).ready, 2, 'back at 3,600 s, NotReady again at 3,650 s, evicted at 3,950 s, serving at 3,980 s');
+  });
+
+  it('of a StatefulSet stay Terminating on the NotReady node: evicted, never replaced, and said so', () => {
+    const db = object({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'shop' }, spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template('db') } });
+    const member = (name: string, nodeName: string) =>
+      object({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'shop', labels: { app: 'db' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', controller: true }] },
+        spec: { nodeName, containers: [{ name: 'db', image: 'postgres' }] },
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      });
+    const watched = run([node('cp-1'), node('worker-1'), node('worker-2', 'Unknown'), node('worker-3'), db, service('db'), member('db-0', 'worker-1'), member('db-1', 'worker-2')], { fail: { kind: 'none' }, duration: 3600, events: [] }).result;
+    assert.equal(capacityAt(watched, 'db', 3600).ready, 1);
+    assert.ok(eventsAbout(watched, 'db').some((e) => e.at === 300 && e.reason.includes('its pod db-1 on NotReady node worker-2 is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it')));
   });
 
   it('a drain of the NotReady node evicts its pod there and the replacement serves, but the drain never ends: the pod stays Terminating', () => {
@@ -154,5 +184,29 @@ describe('a pod stuck stopping on a NotReady node', () => {
       eventsAbout(result, 'web').some((e) => e.reason.includes('its pod web-old is stuck stopping on worker-1, which is NotReady (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted')),
       eventsAbout(result, 'web').map((e) => e.reason).join('\n'),
     );
+  });
+});
+
+describe('a CoreDNS replica on a node NotReady when the cluster was read', () => {
+  const topology = { ...clusterShape({ coreDns: ['worker-1', 'worker-2'] }), notReadyNodes: ['worker-2'] };
+  const coredns = simWorkload('coredns', { 'worker-1': 1, 'worker-2': 1 }, { namespace: 'kube-system', clusterDns: true, notServing: [{ pod: 'coredns-b', node: 'worker-2', why: 'node-not-ready' }] });
+  const dnsStates = (result: ReturnType<typeof simulate>) => result.components.find((c) => c.name === 'dns')!.states;
+
+  it('answers nothing from the start (DNS was ok), and serves again when the workload\'s replacement does', () => {
+    const result = simulate(topology, [coredns], { fail: { kind: 'none' }, duration: 3600, events: [] });
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'degraded' },
+      { at: 330, state: 'ok' },
+    ]);
+    assert.match(eventsAbout(result, 'dns')[0].reason, /^1 of 2 CoreDNS replicas gone \(worker-2 NotReady when the cluster was read\) and out of the kube-dns Service/);
+    assert.equal(capacityAt(result, 'coredns', 330).ready, 2);
+  });
+
+  it('drained before its toleration runs out, it follows the drain', () => {
+    const result = simulate(topology, [coredns], { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 60 }] });
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'degraded' },
+      { at: 90, state: 'ok' },
+    ]);
   });
 });

@@ -71,9 +71,9 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   if (down.length) {
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
-  const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions, ...(down.length ? { apiServersDown: down } : {}) };
   // Their pods serve nothing.
   const notReady = new Set(nodeResources.filter(isNodeNotReady).map((node) => node.name!));
+  const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions, ...(down.length ? { apiServersDown: down } : {}), ...(notReady.size ? { notReadyNodes: [...notReady] } : {}) };
   const workloads = inventory
     .resources()
     .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))

@@ -36,6 +36,8 @@ export interface SimTopology {
   assumptions: string[];
   /** Control-plane nodes whose API server was not serving when the cluster was read: down from the start. */
   apiServersDown?: string[];
+  /** Nodes NotReady when the cluster was read: tainted by the node controller, they take no new pods until an incident brings them back. */
+  notReadyNodes?: string[];
 }
 
 export type SimWorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'ReplicaSet' | 'ReplicationController' | 'Job' | 'CronJob' | 'Pod';

@@ -2,6 +2,7 @@ import { FACT, TIMING } from './facts';
 import type { Scenario } from './types';
 import { greatest } from '../extremes';
 import { onNode } from './by-node';
+import type { ControlPlaneTimeline } from './control-plane';
 
 /** A node that stops at `at` and (unless lost) is running again at `backAt`. */
 export interface NodeIncident {
@@ -51,4 +52,14 @@ export function nodeBackAt(incidents: NodeIncident[], node: string, from: number
 export function podsBackAt(incidents: NodeIncident[], node: string, from: number, firstWrites: (t: number) => number): number {
   const back = nodeBackAt(incidents, node, from);
   return Number.isFinite(back) ? firstWrites(back) + TIMING.reconnect : Infinity;
+}
+
+/**
+ * When the node controller evicts the pods of a node that was NotReady when the cluster was read. They were not
+ * deleted yet, so their toleration of the node (300 s by default) had not run out: taken as starting at the read,
+ * the latest it can. A controller manager down at the read starts the node's grace period afresh once it is back.
+ */
+export function notReadyAtReadEvictionAt(cp: ControlPlaneTimeline): number {
+  const due = cp.at(0).controllers ? TIMING.unreachableToleration : cp.firstControllers(0) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
+  return cp.firstControllers(due);
 }

@@ -1,10 +1,11 @@
-import { FACT } from './facts';
+import { FACT, TIMING } from './facts';
 import type { SimWorkload } from './model';
 import type { TimelineEvent, WorkloadResult } from './types';
 import { HANDLERS } from './workload/handlers';
 import { stopping, type Slot } from './capacity-state';
 import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
+import { notReadyAtReadEvictionAt } from './node-incidents';
 import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
 export type { SimContext } from './workload/run';
@@ -30,6 +31,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   if (atStart) note(run, 0, atStart);
   // A pod already stopping is gone by the end of its grace period, drained or not; one stuck on a NotReady node stays.
   for (const slot of run.slots.filter((s) => stopping(s) && !s.atStart!.stuck)) run.queue.schedule(stoppedBy(run), () => goneAtStart(run, slot));
+  for (const slot of run.slots.filter((s) => s.atStart?.why === 'node-not-ready')) run.queue.schedule(notReadyAtReadEvictionAt(ctx.controlPlane), () => evictedFromNotReady(run, slot));
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
     if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
@@ -60,6 +62,21 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     gaveUp: run.gaveUp,
     dependsOn: run.dependsOn,
   };
+}
+
+/** The node controller evicts a pod of a node NotReady at the read (unless something replaced it already): its controller replaces it elsewhere. */
+function evictedFromNotReady(run: WorkloadRun, slot: Slot): void {
+  if (slot.generation !== 0 || slot.atStart?.why !== 'node-not-ready') return;
+  const { workload, label, ctx } = run;
+  const at = notReadyAtReadEvictionAt(ctx.controlPlane);
+  const { pod, node } = slot.atStart;
+  // DaemonSet pods tolerate an unreachable node for good.
+  if (workload.kind === 'DaemonSet' || !run.replacer) return;
+  if (workload.kind === 'StatefulSet') {
+    note(run, at, { reason: `${label}: its pod ${pod} on NotReady node ${node} is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`, fact: FACT.nodeLifecycle, always: true });
+    return;
+  }
+  replace(run, slot, ctx.controlPlane.firstScheduling(at), `${label}: its pod ${pod} on NotReady node ${node} was evicted once its ${TIMING.unreachableToleration} s toleration ran out, and the ${run.replacer} replaced it`);
 }
 
 /** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */

@@ -179,9 +179,10 @@ export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why
   });
 }
 
-/** A node new pods may land on at `t`: running, and not cordoned by a drain. */
+/** A node new pods may land on at `t`: running, Ready (one NotReady at the read takes none until an incident brings it back), and not cordoned by a drain. */
 export function schedulable(run: WorkloadRun, node: string, t: number): boolean {
-  const { incidents, drains } = run.ctx;
+  const { incidents, drains, topology } = run.ctx;
+  if (topology.notReadyNodes?.includes(node) && !onNode(incidents, node).some((i) => i.backAt <= t)) return false;
   return !nodeIsDown(incidents, node, t) && !onNode(drains, node).some((d) => t >= d.start && t < d.uncordonAt);
 }
 
