@@ -56,6 +56,22 @@ describe('pods that were not serving when the cluster was read', () => {
     ]);
   });
 
+  it('on the node\'s own row: down from the start, with when the node controller evicts its pods', () => {
+    const row = result.timeline.filter((e) => e.subject.type === 'node' && e.subject.name === 'worker-2');
+    assert.deepEqual(
+      row.map((e) => [e.at, e.state, e.reason]),
+      [[0, 'down', 'worker-2 was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods; the node controller evicts its pods by 1 h 5 m 50 s (their 300 s toleration of it, counted from the read)']],
+    );
+  });
+
+  it('a guess of where pods run (CoreDNS\'s, a workload without pods listed) leaves the NotReady node out', () => {
+    assert.ok(topology.assumptions.includes('CoreDNS placement unknown: assumed 2 replicas on worker-1 and worker-3'), topology.assumptions.join('\n'));
+    const unlisted = run([...cluster, ...deployment('api', 3)], { fail: { kind: 'none' }, duration: 60, events: [] }).workloads.find((w) => w.name === 'api')!;
+    assert.equal(unlisted.placementSource, 'assumed');
+    assert.ok(!('worker-2' in unlisted.placement), JSON.stringify(unlisted.placement));
+    assert.equal(Object.values(unlisted.placement).reduce((a, b) => a + b, 0), 3);
+  });
+
   it('do not count as serving replicas or endpoints from the start, and the report says so with names and numbers', () => {
     assert.deepEqual(capacityAt(result, 'web', 0), { at: 0, ready: 1, desired: 3, blackholed: 0 });
     assert.deepEqual(capacityAt(result, 'web', 3600), { at: 0, ready: 1, desired: 3, blackholed: 0 }, 'the outage replaces nothing');

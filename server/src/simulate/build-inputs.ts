@@ -57,11 +57,14 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     assumptions.push(`etcd topology unknown: assumed stacked, one member on each of the ${cpCount} control-plane nodes`);
   }
 
+  // Their pods serve nothing.
+  const notReady = new Set(nodeResources.filter(isNodeNotReady).map((node) => node.name!));
   const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => isClusterDnsPod(p) && typeof p.object?.spec?.nodeName === 'string');
   let coreDnsNodes = coreDnsPods.map((p) => String(p.object.spec.nodeName));
   if (!coreDnsNodes.length) {
-    const workers = nodes.filter((n) => !n.controlPlane);
-    const where = assumedPlacement(2, workers.length ? workers : nodes, { byZone: true, onePerNode: false }, 'coredns');
+    const ready = nodes.filter((n) => !notReady.has(n.name));
+    const workers = ready.filter((n) => !n.controlPlane);
+    const where = assumedPlacement(2, workers.length ? workers : ready.length ? ready : nodes, { byZone: true, onePerNode: false }, 'coredns');
     coreDnsNodes = Object.entries(where).flatMap(([node, count]) => Array<string>(count).fill(node));
     assumptions.push(`CoreDNS placement unknown: assumed 2 replicas on ${coreDnsNodes.join(' and ')}`);
   }
@@ -71,8 +74,6 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   if (down.length) {
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
-  // Their pods serve nothing.
-  const notReady = new Set(nodeResources.filter(isNodeNotReady).map((node) => node.name!));
   const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions, ...(down.length ? { apiServersDown: down } : {}), ...(notReady.size ? { notReadyNodes: [...notReady] } : {}) };
   const workloads = inventory
     .resources()
@@ -248,7 +249,10 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }
   const hasObserved = Object.keys(observed).length > 0;
-  const spreadNodes = nodes.filter((n) => eligible.includes(n.name));
+  // A guess of where pods run puts none where they would serve nothing, unless nothing else can run them.
+  const fitting = nodes.filter((n) => eligible.includes(n.name));
+  const readyFitting = fitting.filter((n) => !notReady.has(n.name));
+  const spreadNodes = readyFitting.length ? readyFitting : fitting;
   const placement = hasObserved
     ? observed
     : isDaemonSet

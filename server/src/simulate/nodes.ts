@@ -1,6 +1,6 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
-import { nodeBackAt, podsBackAt } from './node-incidents';
+import { nodeBackAt, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 
@@ -33,6 +33,11 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
           : { at: podsBack, subject: subject(incident.node), state: 'ok', reason: `${incident.node}'s kubelet reached the API and started its pods again`, fact: FACT.recovery },
       );
     }
+  }
+  for (const node of ctx.topology.notReadyNodes ?? []) {
+    const evictAt = notReadyAtReadEvictionAt(cp);
+    const evicted = evictAt <= ctx.end ? `; the node controller evicts its pods by ${formatSeconds(evictAt)} (their ${TIMING.unreachableToleration} s toleration of it, counted from the read)` : '';
+    events.push({ at: 0, subject: subject(node), state: 'down', reason: `${node} was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods${evicted}`, fact: FACT.nodeLifecycle });
   }
   for (const event of scenario.events) {
     if (event.kind !== 'kube-proxy-restart') continue;
