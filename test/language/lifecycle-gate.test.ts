@@ -52,5 +52,20 @@ describe('LifecycleGate', () => {
   it('lets the client\'s answers to the server\'s own requests through at any time', () => {
     const { gate: g } = gate();
     assert.equal(g.admits({ jsonrpc: '2.0', id: 7, result: null } as never), true);
+    assert.equal(g.admits({ jsonrpc: '2.0', id: 8, error: { code: -32601, message: 'no' } } as never), true);
+  });
+
+  it('answers what is none of a request, a notification and a response with InvalidRequest (-32600), with its id when it has one (it was only logged)', () => {
+    const { gate: g, answers } = gate();
+    g.admits(request(1, 'initialize'));
+    assert.equal(g.admits({ jsonrpc: '2.0', id: null, method: 'textDocument/hover', params: {} } as never), false);
+    assert.equal(g.admits({ jsonrpc: '2.0', id: 5 } as never), false);
+    assert.equal(g.admits({ jsonrpc: '2.0', id: { nested: true }, method: 'x' } as never), false);
+    const text = 'not a request, a notification or a response: a request has a method and an id that is a number or a string';
+    assert.deepEqual(answers, [
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: text } },
+      { jsonrpc: '2.0', id: 5, error: { code: -32600, message: text } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: text } },
+    ]);
   });
 });

@@ -46,16 +46,35 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
     });
   }
 
-  it('a body that is not JSON is not lost framing: the server goes on', async () => {
+  it('a body that is not JSON is not lost framing: it is answered with a parse error (-32700, id null), and the server goes on', async () => {
     const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     server.stdout.on('data', (chunk) => (stdout += chunk));
-    server.stdin.write('Content-Length: 5\r\n\r\n{nope');
-    server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
-    const deadline = Date.now() + 20_000;
-    while (!stdout.includes('"id":1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.match(stdout, /"id":1,"result":\{"capabilities"/);
-    server.kill();
+    try {
+      server.stdin.write('Content-Length: 5\r\n\r\n{nope');
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+      const deadline = Date.now() + 20_000;
+      while (!stdout.includes('"id":1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32700,"message":"the message is not JSON: [^"]+"\}\}/);
+      assert.match(stdout, /"id":1,"result":\{"capabilities"/);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('a request whose id is null is answered with InvalidRequest (-32600, id null); it was only logged, and its sender waited', async () => {
+    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    server.stdout.on('data', (chunk) => (stdout += chunk));
+    try {
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+      server.stdin.write(frame({ jsonrpc: '2.0', id: null, method: 'textDocument/hover', params: {} }));
+      const deadline = Date.now() + 20_000;
+      while (!stdout.includes('-32600') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32600,"message":"not a request, a notification or a response: [^"]+"\}\}/);
+    } finally {
+      server.kill();
+    }
   });
 
   it('a request before initialize is answered ServerNotInitialized, a notification dropped, and exit still ends the server (with 1: no shutdown came)', async (t) => {

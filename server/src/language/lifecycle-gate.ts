@@ -5,7 +5,8 @@ import { ErrorCodes, Message, type ResponseMessage } from 'vscode-languageserver
  * it: a request before `initialize` is answered with ServerNotInitialized and a notification dropped (`exit`
  * excepted, so that a server never initialized can still be stopped); a request after `shutdown` is answered
  * with InvalidRequest, and so is a second `initialize`. Without it a request before `initialize` was served on a
- * server that knew nothing of the client yet.
+ * server that knew nothing of the client yet. A message that is none of a request, a notification and a response
+ * is answered with InvalidRequest, as JSON-RPC asks.
  */
 export class LifecycleGate {
   private phase: 'before initialize' | 'running' | 'shut down' = 'before initialize';
@@ -23,7 +24,11 @@ export class LifecycleGate {
       if (message.method === 'shutdown') this.phase = 'shut down';
       return true;
     }
-    return !(Message.isNotification(message) && this.phase === 'before initialize' && message.method !== 'exit');
+    if (Message.isNotification(message)) return !(this.phase === 'before initialize' && message.method !== 'exit');
+    if (Message.isResponse(message)) return true;
+    // Neither (an id of null or an object, no method): JSON-RPC answers it, with its id when that is one; the protocol library only logged it.
+    const id = (message as { id?: unknown }).id;
+    return this.refuse(typeof id === 'number' || typeof id === 'string' ? id : null, ErrorCodes.InvalidRequest, 'not a request, a notification or a response: a request has a method and an id that is a number or a string');
   }
 
   private refuse(id: ResponseMessage['id'], code: number, text: string): false {

@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { createConnection, ProposedFeatures, type Message, StreamMessageReader, StreamMessageWriter, type Connection, type DataCallback, type Disposable } from 'vscode-languageserver/node';
+import { createConnection, ErrorCodes, ProposedFeatures, type Message, type ResponseMessage, StreamMessageReader, StreamMessageWriter, type Connection, type DataCallback, type Disposable } from 'vscode-languageserver/node';
 import { LifecycleGate } from './lifecycle-gate';
 import { reusingDiagnosticsEncoder } from './message-encoder';
 
@@ -18,6 +18,8 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
   // A message whose headers cannot be read leaves no way to find where the next one starts: every later
   // message would be lost while we seem alive. Said on stderr, and we exit so that the editor starts us again.
   reader.onError((error) => {
+    // A body that is not JSON is answered as JSON-RPC asks (no id can be read from it); the next message is still found.
+    if (error.name === 'SyntaxError') return void writer.write({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.ParseError, message: `the message is not JSON: ${error.message}` } } as ResponseMessage);
     if (!FRAMING_ERROR.test(error.message)) return;
     process.stderr.write(`kube-resilience: the editor's messages can no longer be read (${error.message.split('\n')[0]}): exiting, for the editor to start the server again\n`);
     process.exit(1);
