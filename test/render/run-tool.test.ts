@@ -91,6 +91,17 @@ describe('runTool', () => {
   it('reports a program that cannot start', async () => {
     await assert.rejects(runTool(join(dir, 'absent'), []), (e: unknown) => e instanceof ToolError && e.reason === 'not-started');
   });
+
+  it('watches Ctrl-C from before the tool starts: one that spawn refuses at once (a NUL byte) is not started, and leaves no handler behind', async () => {
+    const before = process.listenerCount('SIGINT');
+    const echo = script('echo-nul', 'echo "$@"');
+    await assert.rejects(runTool(echo, ['a\0b']), (e: unknown) => e instanceof ToolError && e.reason === 'not-started' && /echo-nul could not start/.test(e.message));
+    assert.equal(process.listenerCount('SIGINT'), before);
+    const running = runTool(echo, ['ok']);
+    assert.equal(process.listenerCount('SIGINT'), before + 1, 'a Ctrl-C while it runs ends it with us');
+    await running;
+    assert.equal(process.listenerCount('SIGINT'), before);
+  });
 });
 
 describe('the pinned render tools', () => {

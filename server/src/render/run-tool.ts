@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { accessSync, constants, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -125,15 +126,9 @@ export function runTool(program: string, args: string[], options: RunOptions = {
   const name = program.split(/[\\/]/).pop() ?? program;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new ToolError(`${name} was cancelled`, 'cancelled'));
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-      shell: false,
-      detached: process.platform !== 'win32',
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable> | undefined;
     const kill = () => {
+      if (!child) return;
       try {
         if (process.platform !== 'win32' && child.pid) process.kill(-child.pid, 'SIGKILL');
         else child.kill('SIGKILL');
@@ -143,8 +138,24 @@ export function runTool(program: string, args: string[], options: RunOptions = {
       child.stdout.destroy();
       child.stderr.destroy();
     };
+    // Watched before it starts: the tool runs once it is exec'd, before spawn returns here, and a Ctrl-C in
+    // between found no handler, so Node died of it (exit by signal) and left the tool running.
     if (running.size === 0) watchProcess(true);
     running.add(kill);
+    try {
+      child = spawn(program, args, {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+        shell: false,
+        detached: process.platform !== 'win32',
+      });
+    } catch (error) {
+      running.delete(kill);
+      if (running.size === 0) watchProcess(false);
+      return reject(new ToolError(`${name} could not start: ${(error as Error).message}`, 'not-started'));
+    }
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = Buffer.alloc(0);
