@@ -50,13 +50,13 @@ export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] =
   const intervals: Interval[][] = replicas.map((node, index) => {
     const list: Interval[] = [];
     const own = evictions.filter((e) => replicaOf.get(e.slot) === index);
-    const [first] = residences(node, own);
+    const lived = residences(node, own);
     if (topology.notReadyNodes?.includes(node)) {
       // Its node was NotReady at the read: the replica is out of the kube-dns Service until the node controller evicts it and a replacement serves.
       const replaced = cp.firstScheduling(notReadyAtReadEvictionAt(cp)) + TIMING.assumedPodStart;
-      list.push({ from: 0, to: Math.min(replaced, first.to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
+      list.push({ from: 0, to: Math.min(replaced, lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
     }
-    for (const residence of residences(node, own)) {
+    for (const residence of lived) {
       // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
       const hits = incidents.filter((i) => i.node === residence.node && i.kind !== 'replaced' && i.at >= residence.from && i.at < residence.to);
       for (const incident of hits) {
