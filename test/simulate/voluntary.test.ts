@@ -227,6 +227,18 @@ describe('draining the node both CoreDNS replicas run on', () => {
     assert.equal(states.length, 4, `worker-2, lost after the replica left it, does not concern DNS: ${JSON.stringify(states)}`);
   });
 
+  it('a replica the node controller replaced is followed too: losing the node it moved to takes it down again (DNS stayed ok)', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns({ 'worker-1': 1, 'worker-2': 1 })], watch([{ kind: 'node-lost', node: 'worker-1', at: 0 }, { kind: 'node-lost', node: 'worker-3', at: 1000 }]));
+    assert.ok(eventsAbout(result, 'coredns').some((e) => e.at === 380 && /the replacement runs on worker-3/.test(e.reason)));
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'degraded' },
+      { at: 380, state: 'ok' },
+      { at: 1000, state: 'degraded' },
+      { at: 1380, state: 'ok' },
+    ]);
+    assert.match(eventsAbout(result, 'dns').find((e) => e.at === 1000)!.reason, /^1 of 2 CoreDNS replicas gone \(worker-3 was lost\)/);
+  });
+
   it('with a PDB that lets one go at a time, DNS is never down', () => {
     const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { disruptionBudget: maxUnavailable1('kube-system/coredns'), pdb: true })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
     assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));

@@ -3,6 +3,7 @@ import { notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
+import { least } from '../extremes';
 
 type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'evicted';
 
@@ -18,39 +19,51 @@ export interface DnsResult {
   events: TimelineEvent[];
 }
 
-/**
- * A CoreDNS pod a drain evicted: out of the kube-dns Service from `at` until its replacement serves (`until`).
- * `slot` is the replica as its workload's run knows it, `node` where it ran when the cluster was read.
- */
-export interface DnsEviction {
+/** A CoreDNS replica as its workload's run knows it (`slot`), with the node it ran on when the cluster was read. */
+interface DnsReplica {
   slot: number;
   node: string;
+}
+
+/** A CoreDNS pod a drain evicted: out of the kube-dns Service from `at` until its replacement serves (`until`). */
+export interface DnsEviction extends DnsReplica {
   drained: string;
   at: number;
   until: number;
-  /** The node its replacement runs on from `until`. */
-  movedTo?: string;
 }
 
-/** A node a replica runs on, from `from` until it is evicted from there (`to`). */
+/** A replacement of a CoreDNS replica that serves from `at`, on node `to`. */
+export interface DnsMove extends DnsReplica {
+  at: number;
+  to: string;
+}
+
+/** What the CoreDNS workload's run did to its replicas (empty when no CoreDNS workload is known). */
+export interface DnsHistory {
+  evictions: DnsEviction[];
+  moves: DnsMove[];
+}
+
+/** A node a replica runs on, from `from` until it leaves it (`to`: a drain evicts it, or its replacement serves elsewhere). */
 interface Residence {
   node: string;
   from: number;
   to: number;
 }
 
-/** Cluster DNS over the outage, replica by replica (rule 8); `evictions`: those of the CoreDNS workload's pods by drains. */
-export function simulateDns(ctx: SimContext, evictions: readonly DnsEviction[] = []): DnsResult {
+/** Cluster DNS over the outage, replica by replica (rule 8), following where the CoreDNS workload's run put each one. */
+export function simulateDns(ctx: SimContext, history: DnsHistory = { evictions: [], moves: [] }): DnsResult {
   const { controlPlane: cp, incidents, scenario, topology } = ctx;
   const replicas = topology.coreDnsNodes;
   if (!replicas.length) return { states: [{ at: 0, state: 'ok' }], events: [] };
-  const replicaOf = replicaOfSlot(replicas, evictions);
+  const { evictions, moves } = history;
+  const replicaOf = replicaOfSlot(replicas, [...evictions, ...moves]);
 
 
   const intervals: Interval[][] = replicas.map((node, index) => {
     const list: Interval[] = [];
     const own = evictions.filter((e) => replicaOf.get(e.slot) === index);
-    const lived = residences(node, own);
+    const lived = residences(node, own, moves.filter((m) => replicaOf.get(m.slot) === index));
     if (topology.notReadyNodes?.includes(node)) {
       // Its node was NotReady at the read: the replica is out of the kube-dns Service until the node controller evicts it and a replacement serves.
       const replaced = cp.firstScheduling(notReadyAtReadEvictionAt(cp)) + TIMING.assumedPodStart;
@@ -153,28 +166,27 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
 }
 
 /**
- * Where a replica runs over time: on the node it ran on when the cluster was read until a drain evicts it, then
- * on the node its replacement was put on from when that serves, and so on. What happens to a node it left no
- * longer concerns it; what happens to the node it moved to does.
+ * Where a replica runs over time: on the node it ran on when the cluster was read, then on each node a
+ * replacement of it serves on, from then. It leaves a node when a drain evicts it there or its replacement
+ * serves elsewhere: what happens to a node it left no longer concerns it; what happens to the node it moved to does.
  */
-function residences(start: string, evictions: readonly DnsEviction[]): Residence[] {
+function residences(start: string, evictions: readonly DnsEviction[], moves: readonly DnsMove[]): Residence[] {
+  const evictedFrom = (from: number) => least(evictions.filter((e) => e.at >= from).map((e) => e.at));
   const list: Residence[] = [];
-  let current: Residence | undefined = { node: start, from: 0, to: Infinity };
-  for (const eviction of [...evictions].sort((a, b) => a.at - b.at)) {
-    if (!current || eviction.at < current.from) continue;
-    current.to = eviction.at;
-    list.push(current);
-    current = eviction.movedTo && Number.isFinite(eviction.until) ? { node: eviction.movedTo, from: eviction.until, to: Infinity } : undefined;
+  let current = { node: start, from: 0 };
+  for (const move of [...moves].sort((a, b) => a.at - b.at)) {
+    list.push({ ...current, to: Math.min(move.at, evictedFrom(current.from)) });
+    current = { node: move.to, from: move.at };
   }
-  if (current) list.push(current);
+  list.push({ ...current, to: evictedFrom(current.from) });
   return list;
 }
 
-/** Each evicted replica (its run's slot) as one of `replicas`, matched by the node it ran on when the cluster was read. */
-function replicaOfSlot(replicas: readonly string[], evictions: readonly DnsEviction[]): Map<number, number> {
+/** Each replica of the run (its slot) as one of `replicas`, matched by the node it ran on when the cluster was read. */
+function replicaOfSlot(replicas: readonly string[], known: readonly DnsReplica[]): Map<number, number> {
   const byslot = new Map<number, number>();
   const taken = new Set<number>();
-  for (const { slot, node } of [...evictions].sort((a, b) => a.slot - b.slot)) {
+  for (const { slot, node } of [...known].sort((a, b) => a.slot - b.slot)) {
     if (byslot.has(slot)) continue;
     const index = replicas.findIndex((n, i) => n === node && !taken.has(i));
     if (index < 0) continue;

@@ -1,6 +1,6 @@
 import { simulateComponents } from './components';
 import { ControlPlaneTimeline } from './control-plane';
-import { simulateDns, type DnsEviction } from './dns';
+import { simulateDns, type DnsHistory } from './dns';
 import { slotsAtStart } from './workload/at-start';
 import { FACT, TIMING } from './facts';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
@@ -35,7 +35,7 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const { ctx, runs } = voluntaryDisruptions(base, workloads);
 
   const { components, events: componentEvents } = simulateComponents(ctx);
-  const dns = simulateDns(ctx, dnsEvictions(runs));
+  const dns = simulateDns(ctx, dnsHistory(runs));
   const rows: ComponentResult[] = [...components, { name: 'dns' as const, states: dns.states }].sort((a, b) => ROW_ORDER.indexOf(a.name) - ROW_ORDER.indexOf(b.name));
 
   const drains = ctx.drains.map((plan) => drainResult(plan, runs, ctx.end));
@@ -66,16 +66,20 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   };
 }
 
-/** The evictions of CoreDNS pods by drains, each with the node its replica ran on when the cluster was read. */
-function dnsEvictions(runs: readonly WorkloadRunOf[]): DnsEviction[] {
-  return runs
-    .filter((r) => r.workload.clusterDns)
-    .flatMap(({ workload, run }) => {
-      const startNode = new Map(slotsAtStart(workload).map((slot) => [slot.id, slot.node]));
-      return run.evictions
-        .filter((e) => !e.stoppingPod && startNode.has(e.slot))
-        .map((e) => ({ slot: e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity, movedTo: e.replacementNode }));
-    });
+/**
+ * What the CoreDNS workload's run did to its replicas, each named by its slot and the node it ran on when the
+ * cluster was read: the drains' evictions, and where each replacement that serves runs from then on.
+ */
+function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
+  const history: DnsHistory = { evictions: [], moves: [] };
+  for (const { workload, run } of runs.filter((r) => r.workload.clusterDns)) {
+    const startNode = new Map(slotsAtStart(workload).map((slot) => [slot.id, slot.node]));
+    for (const e of run.evictions) {
+      if (!e.stoppingPod && startNode.has(e.slot)) history.evictions.push({ slot: e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
+    }
+    for (const m of run.moves) if (startNode.has(m.slot)) history.moves.push({ slot: m.slot, node: startNode.get(m.slot)!, at: m.at, to: m.node });
+  }
+  return history;
 }
 
 function runAll(ctx: SimContext, workloads: SimWorkload[]): WorkloadRunOf[] {

@@ -6,7 +6,7 @@ import { stopping, type Slot } from './capacity-state';
 import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
 import { notReadyAtReadEvictionAt } from './node-incidents';
-import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
+import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type MoveRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
 export type { SimContext } from './workload/run';
 
@@ -16,6 +16,7 @@ export interface WorkloadSimulation {
   /** Nodes pushed into memory pressure by this workload's surge. */
   pressuredNodes: { node: string; at: number }[];
   evictions: EvictionRecord[];
+  moves: MoveRecord[];
   refusals: RefusalRecord[];
   gaveUp: WorkloadRun['gaveUp'];
   dependsOn: WorkloadRun['dependsOn'];
@@ -58,6 +59,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     events,
     pressuredNodes: run.pressuredNodes,
     evictions: run.evictions,
+    moves: run.moves,
     refusals: run.refusals,
     gaveUp: run.gaveUp,
     dependsOn: run.dependsOn,

@@ -56,8 +56,13 @@ export interface EvictionRecord {
   /** The pod was already stopping when the cluster was read: its name (the drain only waits for it). */
   stoppingPod?: string;
   replacementReady?: number;
-  /** The node the replacement that served it runs on. */
-  replacementNode?: string;
+}
+
+/** A replica's replacement that serves, from `at`, on `node`: where the replica runs from then on. */
+export interface MoveRecord {
+  slot: number;
+  at: number;
+  node: string;
 }
 
 /** A stretch during which the workload's PDB refused an eviction from a draining node. */
@@ -95,6 +100,7 @@ export interface WorkloadRun {
   surgeRelief?: number;
   pressuredNodes: { node: string; at: number }[];
   evictions: EvictionRecord[];
+  moves: MoveRecord[];
   refusals: RefusalRecord[];
   /** Scale-downs this workload made fail: the autoscaler gave up evicting its pod. */
   gaveUp: { drain: DrainPlan; at: number; why: string }[];
@@ -124,6 +130,7 @@ export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Hand
     cronFrozen: false,
     pressuredNodes: [],
     evictions: [],
+    moves: [],
     refusals: [],
     gaveUp: [],
     dependsOn: { nodes: new Set(slots.map((s) => s.node)), until: -Infinity },

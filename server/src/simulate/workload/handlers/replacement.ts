@@ -37,11 +37,8 @@ export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, ge
   // Every eviction of the replica not yet served is served now: its own replacement's, or that of one evicted in
   // turn before it served. One its probes kill before it is up (see crashLoopNote) serves none.
   if (slot.alive) {
-    for (const record of run.evictions) {
-      if (record.slot !== slot.id || record.replacementReady !== undefined) continue;
-      record.replacementReady = at;
-      record.replacementNode = node;
-    }
+    for (const record of run.evictions) if (record.slot === slot.id && record.replacementReady === undefined) record.replacementReady = at;
+    run.moves.push({ slot: slot.id, at, node });
   }
   crashLoopNote(run, at, 'the replacement starts');
   if (!endpointsNow) refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the new pod`);
