@@ -88,7 +88,15 @@ describe('pods that were not serving when the cluster was read', () => {
     assert.equal(capacityAt(watched, 'web', 299).ready, 1);
     assert.equal(capacityAt(watched, 'web', 330).ready, 2, 'evicted at 300 s, serving 30 s later; web-c, not Ready on a Ready node, is no one\'s to replace');
     const told = eventsAbout(watched, 'web').find((e) => e.at === 330)!;
-    assert.match(told.reason, /^Deployment shop\/web: its pod web-b on NotReady node worker-2 was evicted once its 300 s toleration ran out, and the ReplicaSet controller replaced it; the replacement runs on worker-(1|3)\b/);
+    assert.match(told.reason, /^Deployment shop\/web: its pod web-b on NotReady node worker-2 was evicted once its 300 s toleration ran out \(it stays Terminating there, no kubelet confirming its end\), and the ReplicaSet controller replaced it; the replacement runs on worker-(1|3)\b/);
+  });
+
+  it('evicted so, they stay Terminating on the NotReady node: a drain of it later still never finishes, and says what it waits for', () => {
+    const drained = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 600 }] }).result;
+    assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted]), [['worker-2', null, [{ workload: 'shop/web', at: 600 }]]]);
+    assert.equal(drained.summary![0], 'Draining worker-2 does not finish within the simulated time: it waits for the pod web-b of shop/web, already stopping.');
+    assert.ok(eventsAbout(drained, 'web').some((e) => e.at === 600 && e.reason.includes('its pod web-b is stuck stopping on worker-2, which is NotReady (no kubelet confirms its end): kubectl drain waits for it until the node is back')));
+    assert.equal(capacityAt(drained, 'web', 600).ready, 2, 'the replacement serves elsewhere meanwhile');
   });
 
   it('after an outage, are evicted once the node controller is back, has waited its 50 s grace period afresh, and their toleration has run out', () => {

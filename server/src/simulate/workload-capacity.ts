@@ -78,7 +78,9 @@ function evictedFromNotReady(run: WorkloadRun, slot: Slot): void {
     note(run, at, { reason: `${label}: its pod ${pod} on NotReady node ${node} is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`, fact: FACT.nodeLifecycle, always: true });
     return;
   }
-  replace(run, slot, ctx.controlPlane.firstScheduling(at), `${label}: its pod ${pod} on NotReady node ${node} was evicted once its ${TIMING.unreachableToleration} s toleration ran out, and the ${run.replacer} replaced it`);
+  // The evicted pod stays Terminating there (no kubelet confirms its end): a drain of the node waits for it, as for one found so at the read.
+  run.slots.push({ id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod, node, why: 'stopping', stuck: true } });
+  replace(run, slot, ctx.controlPlane.firstScheduling(at), `${label}: its pod ${pod} on NotReady node ${node} was evicted once its ${TIMING.unreachableToleration} s toleration ran out (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
 }
 
 /** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */
