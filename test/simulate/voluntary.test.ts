@@ -239,6 +239,16 @@ describe('draining the node both CoreDNS replicas run on', () => {
     assert.match(eventsAbout(result, 'dns').find((e) => e.at === 1000)!.reason, /^1 of 2 CoreDNS replicas gone \(worker-3 was lost\)/);
   });
 
+  it('two workloads serving cluster DNS: a drain of the second one\'s node is its replica\'s, not the first one\'s', () => {
+    const second = workload('kube-dns', { 'worker-2': 1 }, { namespace: 'kube-system', clusterDns: true });
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns({ 'worker-1': 1 }), second], watch([{ kind: 'drain', node: 'worker-2', at: 0 }, { kind: 'node-lost', node: 'worker-1', at: 600 }, { kind: 'node-lost', node: 'worker-3', at: 2000 }]));
+    assert.match(eventsAbout(result, 'dns')[0].reason, /^1 of 2 CoreDNS replicas evicted \(the drain of worker-2\)/);
+    assert.ok(eventsAbout(result, 'kube-dns').some((e) => e.at === 30 && /the replacement runs on worker-1/.test(e.reason)));
+    assert.equal(result.components.find((c) => c.name === 'dns')!.states.find((s) => s.at === 600)?.state, 'down', 'both replicas run on worker-1 by then');
+    for (const name of ['coredns', 'kube-dns']) assert.ok(eventsAbout(result, name).some((e) => e.at === 980 && /the replacement runs on worker-3/.test(e.reason)), name);
+    assert.equal(result.components.find((c) => c.name === 'dns')!.states.find((s) => s.at === 2000)?.state, 'down', 'both moved to worker-3, each followed as its own replica');
+  });
+
   it('with a PDB that lets one go at a time, DNS is never down', () => {
     const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { disruptionBudget: maxUnavailable1('kube-system/coredns'), pdb: true })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
     assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));

@@ -72,12 +72,16 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
  */
 function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
   const history: DnsHistory = { evictions: [], moves: [] };
+  // Numbered across the workloads: each run numbers its own replicas from 0.
+  let first = 0;
   for (const { workload, run } of runs.filter((r) => r.workload.clusterDns)) {
-    const startNode = new Map(slotsAtStart(workload).map((slot) => [slot.id, slot.node]));
+    const start = slotsAtStart(workload);
+    const startNode = new Map(start.map((slot) => [slot.id, slot.node]));
     for (const e of run.evictions) {
-      if (!e.stoppingPod && startNode.has(e.slot)) history.evictions.push({ slot: e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
+      if (!e.stoppingPod && startNode.has(e.slot)) history.evictions.push({ slot: first + e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
     }
-    for (const m of run.moves) if (startNode.has(m.slot)) history.moves.push({ slot: m.slot, node: startNode.get(m.slot)!, at: m.at, to: m.node });
+    for (const m of run.moves) if (startNode.has(m.slot)) history.moves.push({ slot: first + m.slot, node: startNode.get(m.slot)!, at: m.at, to: m.node });
+    first += start.length;
   }
   return history;
 }
