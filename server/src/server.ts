@@ -239,16 +239,23 @@ connection.onExecuteCommand(({ command }) => {
 
 connection.onDidChangeWatchedFiles((params) => {
   // A chart's folder is watched whole: at the root of a repository, git's own files come too, with every status.
-  const changes = params.changes.filter((c) => !insideVersionControl(c.uri));
+  // A manifest in a chart comes twice (the manifest watcher's and the chart's), which the client does not merge.
+  const changes = [...new Map(params.changes.filter((c) => !insideVersionControl(c.uri)).map((c) => [`${c.type} ${c.uri}`, c])).values()];
   if (!changes.length) return;
   void editorUnits()?.filesChanged(changes.map((c) => ({ uri: c.uri, created: c.type === FileChangeType.Created, deleted: c.type === FileChangeType.Deleted })));
+  let changed = false;
   for (const change of changes) {
     const disk = diskUri(change.uri);
     if (openDocumentAt(disk) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
-    if (change.type === FileChangeType.Deleted) inventory.removeFile(disk);
-    else takeFileFromDisk(inventory, disk, disk, () => textOnDisk(disk));
+    if (change.type !== FileChangeType.Deleted) changed = takeFileFromDisk(inventory, disk, disk, () => textOnDisk(disk)) || changed;
+    else if (inventory.getFile(disk)) {
+      inventory.removeFile(disk);
+      changed = true;
+    }
   }
-  revalidateOpen();
+  // Open documents see the others through the inventory: a change it did not take (a chart's `.txt`) changes none of
+  // their findings here (a chart it renders again revalidates them when its render is in).
+  if (changed) revalidateOpen();
 });
 
 connection.onHover(async (params) => {

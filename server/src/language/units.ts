@@ -7,13 +7,14 @@ import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
 import type { StepRunner, Steps } from '../steps';
 import { findUnitsInSteps, type DeploymentUnits, type RenderUnit } from '../units/find-units';
-import { kustomizationIn } from '../units/kustomization';
+import { KUSTOMIZATION_NAMES, kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
 import { pathOf } from './file-uri';
 import { lateProgress } from './late-progress';
 import { inSlices, SlicedWork } from './sliced-work';
 import { ChartFolderWatch } from './chart-watch';
 import { manifestFilesOf } from './workspace-scan';
+import { MANIFEST_EXTENSIONS } from '../inventory/manifest-files';
 import type { ServerState } from './state';
 
 interface UnitResult {
@@ -100,13 +101,12 @@ export class EditorUnits {
   }
 
   /**
-   * Files changed on disk outside the editor (a checkout, a generator): a file created or deleted, or a
+   * Files changed on disk outside the editor (a checkout, a generator): a manifest created or deleted, or a
    * Chart.yaml or kustomization changed, can make or unmake units, so the workspace is divided again; the
    * units holding the changed files render again (a render whose files are unchanged comes from the cache).
    */
   async filesChanged(changes: readonly { uri: string; created: boolean; deleted: boolean }[]): Promise<void> {
-    const reshapes = changes.some((c) => c.created || c.deleted || /(^|[\\/])(Chart\.yaml|kustomization\.ya?ml|Kustomization)$/.test(c.uri));
-    if (reshapes) await this.divideAgain();
+    if (changes.some(reshapesUnits)) await this.divideAgain();
     await this.touchedMany(changes.map((c) => c.uri));
   }
 
@@ -306,3 +306,13 @@ export const unitsFeature: Feature = {
     instance?.settingsChanged();
   },
 };
+
+/**
+ * Whether a file changed on disk can make or unmake units: a Chart.yaml or a kustomization changed, or a manifest
+ * created or deleted. Units are made of manifests: another file coming or going (an editor's swap file, a
+ * packaged subchart, anything under a chart's folder, which is watched whole) divides nothing anew.
+ */
+export function reshapesUnits(change: { uri: string; created: boolean; deleted: boolean }): boolean {
+  const name = change.uri.slice(change.uri.search(/[^\\/]*$/));
+  return name === 'Chart.yaml' || KUSTOMIZATION_NAMES.includes(name) || ((change.created || change.deleted) && MANIFEST_EXTENSIONS.test(name));
+}
