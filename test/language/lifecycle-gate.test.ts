@@ -49,6 +49,14 @@ describe('LifecycleGate', () => {
     assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'the server has been shut down: textDocument/codeAction came after shutdown' } }]);
   });
 
+  it('tells whether shutdown was asked (the exit code when stdin closes: 0 after it, 1 before)', () => {
+    const { gate: g } = gate();
+    g.admits(request(1, 'initialize'));
+    assert.equal(g.shutDown, false);
+    g.admits(request(2, 'shutdown'));
+    assert.equal(g.shutDown, true);
+  });
+
   it('lets the client\'s answers to the server\'s own requests through at any time', () => {
     const { gate: g } = gate();
     assert.equal(g.admits({ jsonrpc: '2.0', id: 7, result: null } as never), true);

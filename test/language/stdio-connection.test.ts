@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { HeardReader } from '../../server/src/language/stdio-connection';
+import { until } from '../render/running-tools';
 
 const SERVER = resolve('dist/server.js');
 
@@ -53,8 +54,7 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
     try {
       server.stdin.write('Content-Length: 5\r\n\r\n{nope');
       server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
-      const deadline = Date.now() + 20_000;
-      while (!stdout.includes('"id":1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(() => stdout.includes('"id":1'), 20_000, 'the answer to initialize');
       assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32700,"message":"the message is not JSON: [^"]+"\}\}/);
       assert.match(stdout, /"id":1,"result":\{"capabilities"/);
     } finally {
@@ -69,8 +69,7 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
     try {
       server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
       server.stdin.write(frame({ jsonrpc: '2.0', id: null, method: 'textDocument/hover', params: {} }));
-      const deadline = Date.now() + 20_000;
-      while (!stdout.includes('-32600') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(() => stdout.includes('-32600'), 20_000, 'an InvalidRequest answer');
       assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32600,"message":"not a request, a notification or a response: [^"]+"\}\}/);
     } finally {
       server.kill();
@@ -86,8 +85,7 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
     t.after(() => server.kill());
     server.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///a.yaml', languageId: 'yaml', version: 1, text: 'kind: Pod\n' } } }));
     server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///a.yaml' }, position: { line: 0, character: 0 } } }));
-    const deadline = Date.now() + 20_000;
-    while (!stdout.includes('"id":1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => stdout.includes('"id":1'), 20_000, 'the answer to initialize');
     assert.match(stdout, /"id":1,"error":\{"code":-32002,"message":"the server is not initialized yet: textDocument\/hover came before initialize"\}/);
     server.stdin.write(frame({ jsonrpc: '2.0', method: 'exit' }));
     assert.equal(await exited, 1);

@@ -13,6 +13,11 @@ export class LifecycleGate {
 
   constructor(private readonly answer: (response: ResponseMessage) => void) {}
 
+  /** Whether `shutdown` was asked: the editor's stdin closing then is the end it announced (exit code 0). */
+  get shutDown(): boolean {
+    return this.phase === 'shut down';
+  }
+
   /** Whether the connection gets `message`; when not, a request has been answered here and a notification dropped. */
   admits(message: Message): boolean {
     if (Message.isRequest(message)) {

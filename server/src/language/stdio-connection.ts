@@ -24,11 +24,7 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
     process.stderr.write(`kube-resilience: the editor's messages can no longer be read (${error.message.split('\n')[0]}): exiting, for the editor to start the server again\n`);
     process.exit(1);
   });
-  let shutdown = false;
-  connection.onShutdown(() => {
-    shutdown = true;
-  });
-  const exit = () => process.exit(shutdown ? 0 : 1);
+  const exit = () => process.exit(gate.shutDown ? 0 : 1);
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
   // Stopped by a signal (an editor closing, a session ending): exiting runs the 'exit' handlers, which end the
