@@ -91,6 +91,13 @@ describe('pods that were not serving when the cluster was read', () => {
     assert.match(told.reason, /^Deployment shop\/web: its pod web-b on NotReady node worker-2 was evicted once its 300 s toleration ran out \(it stays Terminating there, no kubelet confirming its end\), and the ReplicaSet controller replaced it; the replacement runs on worker-(1|3)\b/);
   });
 
+  it('a NotReady node an incident brings back is Ready again: its kubelet confirms what ends there, so a drain of it later finishes', () => {
+    const rebooted = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 10 }, { kind: 'drain', node: 'worker-2', at: 1200 }] }).result;
+    assert.deepEqual(rebooted.drains!.map((d) => [d.node, d.end]), [['worker-2', 1230]]);
+    const lateReboot = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 60 }, { kind: 'node-reboot', node: 'worker-2', at: 600 }] }).result;
+    assert.deepEqual(lateReboot.drains!.map((d) => [d.node, d.end]), [['worker-2', 720]], 'the drain waits until the node is back (600 s + a 120 s reboot), not for ever');
+  });
+
   it('evicted so, they stay Terminating on the NotReady node: a drain of it later still never finishes, and says what it waits for', () => {
     const drained = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 600 }] }).result;
     assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted]), [['worker-2', null, [{ workload: 'shop/web', at: 600 }]]]);
@@ -232,5 +239,14 @@ describe('a CoreDNS replica on a node NotReady when the cluster was read', () =>
       { at: 0, state: 'degraded' },
       { at: 90, state: 'ok' },
     ]);
+  });
+});
+
+describe('a DaemonSet pod on a node NotReady when the cluster was read', () => {
+  it('is not evicted (DaemonSet pods tolerate the node), as when the node fails during the simulation, and says so', () => {
+    const agent = simWorkload('log-agent', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { kind: 'DaemonSet', namespace: 'kube-system', notServing: [{ pod: 'log-agent-b', node: 'worker-2', why: 'node-not-ready' }] });
+    const result = simulate({ ...clusterShape({}), notReadyNodes: ['worker-2'] }, [agent], { fail: { kind: 'none' }, duration: 3600, events: [] });
+    assert.equal(capacityAt(result, 'log-agent', 3600).ready, 2);
+    assert.ok(eventsAbout(result, 'log-agent').some((e) => e.at === 300 && e.reason.includes('DaemonSet pods tolerate an unreachable node: not evicted, not replaced')), eventsAbout(result, 'log-agent').map((e) => `${e.at} ${e.reason}`).join('\n'));
   });
 });

@@ -5,6 +5,7 @@ import { HANDLERS } from './workload/handlers';
 import { stopping, type Slot } from './capacity-state';
 import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
+import { nodeControllerEvicts } from './workload/handlers/node-down';
 import { notReadyAtReadEvictionAt } from './node-incidents';
 import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type MoveRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
@@ -66,21 +67,12 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   };
 }
 
-/** The node controller evicts a pod of a node NotReady at the read (unless something replaced it already): its controller replaces it elsewhere. */
+/** The node controller evicts a pod of a node NotReady at the read (unless something replaced it already, or the node is back). */
 function evictedFromNotReady(run: WorkloadRun, slot: Slot): void {
   if (slot.generation !== 0 || slot.atStart?.why !== 'node-not-ready') return;
-  const { workload, label, ctx } = run;
-  const at = notReadyAtReadEvictionAt(ctx.controlPlane);
+  const at = notReadyAtReadEvictionAt(run.ctx.controlPlane);
   const { pod, node } = slot.atStart;
-  // DaemonSet pods tolerate an unreachable node for good.
-  if (workload.kind === 'DaemonSet' || !run.replacer) return;
-  if (workload.kind === 'StatefulSet') {
-    note(run, at, { reason: `${label}: its pod ${pod} on NotReady node ${node} is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`, fact: FACT.nodeLifecycle, always: true });
-    return;
-  }
-  // The evicted pod stays Terminating there (no kubelet confirms its end): a drain of the node waits for it, as for one found so at the read.
-  run.slots.push({ id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod, node, why: 'stopping', stuck: true } });
-  replace(run, slot, ctx.controlPlane.firstScheduling(at), `${label}: its pod ${pod} on NotReady node ${node} was evicted once its ${TIMING.unreachableToleration} s toleration ran out (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
+  nodeControllerEvicts(run, slot, { node, notReadyAt: at, evictAt: at, pod, when: `once its ${TIMING.unreachableToleration} s toleration ran out` });
 }
 
 /** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */

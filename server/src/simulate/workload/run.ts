@@ -4,6 +4,7 @@ import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
 import { nodeIsDown, type NodeIncident } from '../node-incidents';
 import { onNode } from '../by-node';
+import { least } from '../../extremes';
 import { describeCapacity, measure, stateOf, stopping, type Slot } from '../capacity-state';
 import { restartReadiness, type RestartReadiness } from '../restart-readiness';
 import type { CapacityPoint, Scenario, State, TimelineEvent } from '../types';
@@ -186,11 +187,19 @@ export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why
   });
 }
 
-/** A node new pods may land on at `t`: running, Ready (one NotReady at the read takes none until an incident brings it back), and not cordoned by a drain. */
+/**
+ * When a node NotReady at the read is Ready again: once an incident on it ends (a reboot, a replacement), or never
+ * (0 for a node that was Ready). Until then it takes no new pods, and no kubelet there confirms a pod's end.
+ */
+export function readyAgainAt(run: WorkloadRun, node: string): number {
+  const { incidents, topology } = run.ctx;
+  return topology.notReadyNodes?.includes(node) ? least(onNode(incidents, node).map((i) => i.backAt)) : 0;
+}
+
+/** A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. */
 export function schedulable(run: WorkloadRun, node: string, t: number): boolean {
-  const { incidents, drains, topology } = run.ctx;
-  if (topology.notReadyNodes?.includes(node) && !onNode(incidents, node).some((i) => i.backAt <= t)) return false;
-  return !nodeIsDown(incidents, node, t) && !onNode(drains, node).some((d) => t >= d.start && t < d.uncordonAt);
+  const { incidents, drains } = run.ctx;
+  return t >= readyAgainAt(run, node) && !nodeIsDown(incidents, node, t) && !onNode(drains, node).some((d) => t >= d.start && t < d.uncordonAt);
 }
 
 /** The nodes this workload's pods may land on (its node selector, affinity and tolerations allowing). */

@@ -5,7 +5,7 @@ import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
 import { recreatedAtStart } from '../at-start';
-import { dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { dropDeadEndpoint, emit, note, readyAgainAt, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
 
@@ -116,9 +116,10 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const cp = run.ctx.controlPlane;
   const served = slot.alive;
   const end = termination(run, drain, at, served);
-  // On a NotReady node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it.
-  const stuck = slot.atStart?.why === 'node-not-ready' && drain.by === 'kubectl';
-  const terminatedAt = stuck ? Infinity : end.terminatedAt;
+  // On a NotReady node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it until the node is back.
+  const readyAgain = readyAgainAt(run, drain.node);
+  const stuck = slot.atStart?.why === 'node-not-ready' && drain.by === 'kubectl' && at < readyAgain;
+  const terminatedAt = stuck ? readyAgain : end.terminatedAt;
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
   const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
@@ -157,9 +158,10 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
 /** A pod already stopping when the cluster was read: evicting it changes nothing, and the drain waits until it is gone. */
 function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: number): void {
   const pod = slot.atStart!.pod;
-  if (slot.atStart!.stuck && drain.by === 'kubectl') {
+  const readyAgain = readyAgainAt(run, drain.node);
+  if (slot.atStart!.stuck && drain.by === 'kubectl' && at < readyAgain) {
     // No kubelet on a NotReady node confirms the pod's end: kubectl drain waits for it as long as the node is away.
-    run.evictions.push({ drain, at, terminatedAt: Infinity, sessionsCut: false, slot: slot.id, stoppingPod: pod });
+    run.evictions.push({ drain, at, terminatedAt: readyAgain, sessionsCut: false, slot: slot.id, stoppingPod: pod });
     note(run, at, {
       reason: `${run.label}: its pod ${pod} is stuck stopping on ${drain.node}, which is NotReady (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted`,
       fact: `${FACT.eviction}; ${factOf(drain)}`,

@@ -51,19 +51,7 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
   if (notReadyAt < podsBack) {
     dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
     const evictAt = notReadyAt + TIMING.unreachableToleration;
-    if (evictAt < podsBack) {
-      if (workload.kind === 'DaemonSet') {
-        note(run, notReadyAt, { reason: `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`, fact: FACT.nodeLifecycle, always: true });
-      } else if (workload.kind === 'StatefulSet') {
-        note(run, evictAt, {
-          reason: `${label}: its pod on ${incident.node} stays Terminating on the unreachable node and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`,
-          fact: FACT.nodeLifecycle,
-          always: true,
-        });
-      } else if (run.replacer) {
-        replace(run, slot, cp.firstScheduling(evictAt), `${label}: its pod on ${incident.node} was evicted ${TIMING.unreachableToleration} s after NotReady (default toleration) and the ${run.replacer} replaced it`);
-      }
-    }
+    if (evictAt < podsBack) nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: `${TIMING.unreachableToleration} s after NotReady (default toleration)` });
   }
   // Restarted with new IPs but not ready yet: the endpoint controller drops the old IPs and lists none.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: the endpoints drop their old IPs`);
@@ -74,6 +62,30 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
     return;
   }
   emit(run, podsBack + inPlaceStart.after, { kind: 'pods-back', slot, generation, incident });
+}
+
+/**
+ * The node controller evicts a replica from an unreachable node once its toleration runs out (`when` says how):
+ * a DaemonSet's pods tolerate the node and stay; a StatefulSet's pod stays Terminating (no kubelet confirms its
+ * end) and nothing replaces it; another's controller replaces it elsewhere. A pod known by name (found on a node
+ * NotReady at the read) is left Terminating on the node, for a drain of it to wait on.
+ */
+export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: string; notReadyAt: number; evictAt: number; when: string; pod?: string }): void {
+  const { workload, label } = run;
+  const { node, notReadyAt, evictAt, when, pod } = how;
+  const its = pod ? `its pod ${pod} on NotReady node ${node}` : `its pod on ${node}`;
+  if (workload.kind === 'DaemonSet') {
+    note(run, notReadyAt, { reason: `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`, fact: FACT.nodeLifecycle, always: true });
+  } else if (workload.kind === 'StatefulSet') {
+    note(run, evictAt, {
+      reason: `${label}: ${its} is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`,
+      fact: FACT.nodeLifecycle,
+      always: true,
+    });
+  } else if (run.replacer) {
+    if (pod) run.slots.push({ id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod, node, why: 'stopping', stuck: true } });
+    replace(run, slot, run.ctx.controlPlane.firstScheduling(evictAt), `${label}: ${its} was evicted ${when} (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
+  }
 }
 
 /** The node reached the API again and its kubelet restarted the replica there, with a new pod IP. */
