@@ -249,6 +249,26 @@ describe('draining the node both CoreDNS replicas run on', () => {
     assert.equal(result.components.find((c) => c.name === 'dns')!.states.find((s) => s.at === 2000)?.state, 'down', 'both moved to worker-3, each followed as its own replica');
   });
 
+  it('a replica is back when the CoreDNS workload\'s replacement serves: after its own start, or never with no node to run on (DNS assumed 30 s and a node)', () => {
+    const slow = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns({ 'worker-1': 1, 'worker-2': 1 }, { startSeconds: 120 })], watch([{ kind: 'node-lost', node: 'worker-1', at: 0 }]));
+    assert.deepEqual(dnsStates(slow), [
+      { at: 0, state: 'degraded' },
+      { at: 470, state: 'ok' },
+    ]);
+    assert.equal(capacityAt(slow, 'coredns', 470).ready, 2, '50 s to NotReady, 300 s to the eviction, 120 s to start');
+    const stranded = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { eligibleNodes: ['worker-1'] })], watch([{ kind: 'node-lost', node: 'worker-1', at: 0 }]));
+    assert.deepEqual(dnsStates(stranded), [{ at: 0, state: 'down' }]);
+    assert.equal(capacityAt(stranded, 'coredns', 3600).ready, 0);
+  });
+
+  it('without a CoreDNS workload (its placement only), a replica on a lost node is assumed replaced 30 s after its eviction', () => {
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [], watch([{ kind: 'node-lost', node: 'worker-1', at: 0 }]));
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'degraded' },
+      { at: 380, state: 'ok' },
+    ]);
+  });
+
   it('with a PDB that lets one go at a time, DNS is never down', () => {
     const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns({ 'worker-1': 2 }, { disruptionBudget: maxUnavailable1('kube-system/coredns'), pdb: true })], watch([{ kind: 'drain', node: 'worker-1', at: 0 }]));
     assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));

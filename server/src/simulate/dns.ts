@@ -38,8 +38,10 @@ export interface DnsMove extends DnsReplica {
   to: string;
 }
 
-/** What the CoreDNS workload's run did to its replicas (empty when no CoreDNS workload is known). */
+/** What the CoreDNS workload's run knows of its replicas (empty when no CoreDNS workload is known). */
 export interface DnsHistory {
+  /** Its replicas as the cluster was read, and whether each was on a NotReady node then. */
+  replicas: (DnsReplica & { onNotReadyNode: boolean })[];
   evictions: DnsEviction[];
   moves: DnsMove[];
 }
@@ -52,22 +54,25 @@ interface Residence {
 }
 
 /** Cluster DNS over the outage, replica by replica (rule 8), following where the CoreDNS workload's run put each one. */
-export function simulateDns(ctx: SimContext, history: DnsHistory = { evictions: [], moves: [] }): DnsResult {
+export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [], evictions: [], moves: [] }): DnsResult {
   const { controlPlane: cp, incidents, scenario, topology } = ctx;
   const replicas = topology.coreDnsNodes;
   if (!replicas.length) return { states: [{ at: 0, state: 'ok' }], events: [] };
   const { evictions, moves } = history;
-  const replicaOf = replicaOfSlot(replicas, [...evictions, ...moves]);
-
+  const replicaOf = replicaOfSlot(replicas, [...history.replicas, ...evictions, ...moves]);
 
   const intervals: Interval[][] = replicas.map((node, index) => {
     const list: Interval[] = [];
     const own = evictions.filter((e) => replicaOf.get(e.slot) === index);
-    const lived = residences(node, own, moves.filter((m) => replicaOf.get(m.slot) === index));
-    if (topology.notReadyNodes?.includes(node)) {
-      // Its node was NotReady at the read: the replica is out of the kube-dns Service until the node controller evicts it and a replacement serves.
-      const replaced = cp.firstScheduling(notReadyAtReadEvictionAt(cp)) + TIMING.assumedPodStart;
-      list.push({ from: 0, to: Math.min(replaced, lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
+    const ownMoves = moves.filter((m) => replicaOf.get(m.slot) === index);
+    const lived = residences(node, own, ownMoves);
+    // When a replacement of it serves, as the CoreDNS workload's run found (its start, a node to run on); without
+    // that workload, the assumed start after the node controller's eviction.
+    const known = history.replicas.find((r) => replicaOf.get(r.slot) === index);
+    const replacedAfter = (from: number, evictAt: number) => (known ? least(ownMoves.filter((m) => m.at >= from).map((m) => m.at)) : cp.firstScheduling(evictAt) + TIMING.assumedPodStart);
+    if (known ? known.onNotReadyNode : topology.notReadyNodes?.includes(node)) {
+      // Its node was NotReady at the read: the replica is out of the kube-dns Service until a replacement serves.
+      list.push({ from: 0, to: Math.min(replacedAfter(0, notReadyAtReadEvictionAt(cp)), lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
     }
     for (const residence of lived) {
       // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.
@@ -76,7 +81,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { evictions: 
         const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
         const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
         const evictAt = notReadyAt + TIMING.unreachableToleration;
-        const replaced = evictAt < podsBack ? cp.firstScheduling(evictAt) + TIMING.assumedPodStart : Infinity;
+        const replaced = evictAt < podsBack ? replacedAfter(incident.at, evictAt) : Infinity;
         // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
         const back = Math.min(cp.firstControllers(podsBack), replaced);
         // Once its node is marked NotReady, the endpoints controller takes it out of the kube-dns Service: no query goes to it.

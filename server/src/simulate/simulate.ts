@@ -2,6 +2,7 @@ import { simulateComponents } from './components';
 import { ControlPlaneTimeline } from './control-plane';
 import { simulateDns, type DnsHistory } from './dns';
 import { slotsAtStart } from './workload/at-start';
+import { stopping } from './capacity-state';
 import { FACT, TIMING } from './facts';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeIncidents } from './node-incidents';
@@ -71,12 +72,13 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
  * cluster was read: the drains' evictions, and where each replacement that serves runs from then on.
  */
 function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
-  const history: DnsHistory = { evictions: [], moves: [] };
+  const history: DnsHistory = { replicas: [], evictions: [], moves: [] };
   // Numbered across the workloads: each run numbers its own replicas from 0.
   let first = 0;
   for (const { workload, run } of runs.filter((r) => r.workload.clusterDns)) {
     const start = slotsAtStart(workload);
     const startNode = new Map(start.map((slot) => [slot.id, slot.node]));
+    for (const slot of start) if (!stopping(slot)) history.replicas.push({ slot: first + slot.id, node: slot.node, onNotReadyNode: slot.atStart?.why === 'node-not-ready' });
     for (const e of run.evictions) {
       if (!e.stoppingPod && startNode.has(e.slot)) history.evictions.push({ slot: first + e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
     }
