@@ -151,7 +151,10 @@ export async function fixUnits(
   const failed: UnitsFixed['failed'] = [];
   let applied = 0;
   for (let round = 0; round < 20; round++) {
-    const { findings } = await checkUnits(files(), values, { ...io, stderr: () => undefined }, options);
+    const roundFiles = files();
+    const { findings } = await checkUnits(roundFiles, values, { ...io, stderr: () => undefined }, options);
+    // Divided once a round, not for each fix tried: a file a fix creates joins its unit's render all the same.
+    const roundUnits = findUnits(roundFiles).units;
     const touched = new Set<string>();
     let progress = false;
     for (const finding of findings) {
@@ -169,7 +172,7 @@ export async function fixUnits(
       // The same fix found for another finding (a template line and the values line it reads) is not tried again.
       const edits = JSON.stringify([fix.edits.edits, fix.edits.creates]);
       if (unrenderable.has(edits)) continue;
-      const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, files(), settings);
+      const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, roundUnits, settings);
       const outcome = writeSourceEdits(fix.edits);
       if (!outcome || 'reason' in outcome) {
         if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack?.map(asGiven) });

@@ -1,18 +1,18 @@
 import { resolve } from 'node:path';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
-import { findUnits, type RenderUnit } from '../units/find-units';
+import type { RenderUnit } from '../units/find-units';
 
 /** The units a fix's files take part in, each with the render errors it had before the fix was written. */
 export type RenderErrors = Map<RenderUnit, string[]>;
 
 /**
- * The units a fix touches (the finding's own, and every unit one of whose files it edits: a shared base is
- * deployed by several roots), with their render errors before it is written. Their renders are those the
+ * The units a fix touches among the round's (the finding's own, and every unit one of whose files it edits: a
+ * shared base is deployed by several roots), with their render errors before it is written. Their renders are those the
  * round analysed: cached, not run again.
  */
-export async function renderErrorsBefore(unitRoot: string, edited: readonly string[], files: readonly string[], settings: RenderSettings): Promise<RenderErrors> {
+export async function renderErrorsBefore(unitRoot: string, edited: readonly string[], roundUnits: readonly RenderUnit[], settings: RenderSettings): Promise<RenderErrors> {
   const touched = new Set(edited.map((path) => resolve(path)));
-  const units = findUnits([...files]).units.filter((unit) => unit.root === unitRoot || unit.files.some((file) => touched.has(file)));
+  const units = roundUnits.filter((unit) => unit.root === unitRoot || unit.files.some((file) => touched.has(file)));
   const errors: RenderErrors = new Map();
   for (const unit of units) errors.set(unit, await renderErrors(unit, settings));
   return errors;
