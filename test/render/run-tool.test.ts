@@ -97,10 +97,13 @@ describe('runTool', () => {
     const echo = script('echo-nul', 'echo "$@"');
     await assert.rejects(runTool(echo, ['a\0b']), (e: unknown) => e instanceof ToolError && e.reason === 'not-started' && /echo-nul could not start/.test(e.message));
     assert.equal(process.listenerCount('SIGINT'), before);
+    const hangUps = process.listenerCount('SIGHUP');
     const running = runTool(echo, ['ok']);
     assert.equal(process.listenerCount('SIGINT'), before + 1, 'a Ctrl-C while it runs ends it with us');
+    assert.equal(process.listenerCount('SIGHUP'), hangUps + 1, 'so does the terminal closing');
     await running;
     assert.equal(process.listenerCount('SIGINT'), before);
+    assert.equal(process.listenerCount('SIGHUP'), hangUps);
   });
 });
 

@@ -123,8 +123,8 @@ function commonFolder(paths: string[]): string {
 export interface UnitsFixed {
   applied: number;
   files: Set<string>;
-  /** A fix that could not be written, with the file that stopped it: every file it touched was left as it was. */
-  failed: { ruleId: string; path: string; reason: string; notPutBack?: string[] }[];
+  /** A fix that could not be written or was taken back, with the file that stopped it and those it could not put back. */
+  failed: { ruleId: string; path: string; reason: string; notPutBack: string[] }[];
 }
 
 /**
@@ -175,7 +175,7 @@ export async function fixUnits(
       const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, roundUnits, settings);
       const outcome = writeSourceEdits(fix.edits);
       if (!outcome || 'reason' in outcome) {
-        if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack?.map(asGiven) });
+        if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack.map(asGiven) });
         continue;
       }
       // A fix right for the rendered resource may still stop its unit from rendering: it is taken back. Stopped

@@ -134,7 +134,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster, unsafeFixes: values['unsafe-fixes'] });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
     for (const { ruleId, path, reason, notPutBack } of fixed.failed) {
-      const after = notPutBack?.length ? `could not put back ${notPutBack.join(', ')}` : "the fix's files were left as they were";
+      const after = notPutBack.length ? `could not put back ${notPutBack.join(', ')}` : "the fix's files were left as they were";
       io.stderr(`  not fixed ${ruleId}: ${path}: ${reason}; ${after}`);
     }
     unfixedUnits = fixed.failed.length;

@@ -8,7 +8,7 @@ import type { SourceEdits } from '../render/types';
 export interface WriteFailure {
   path: string;
   reason: string;
-  notPutBack?: string[];
+  notPutBack: string[];
 }
 
 /** A fix's files as written: `undo` puts each back as it was (a created one removed) and returns those it could not. */
@@ -30,7 +30,7 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
       // Written at its real path: a link stays a link.
       writes.push({ path: realpathSync(edit.path), before: text, text: applyEdits(text, edit.edits), encoding });
     } catch (error) {
-      return { path: edit.path, reason: describeFileError(error) };
+      return { path: edit.path, reason: describeFileError(error), notPutBack: [] };
     }
   }
   for (const create of edits.creates) writes.push({ path: create.path, text: create.text, encoding: 'utf8' });

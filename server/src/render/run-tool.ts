@@ -86,7 +86,7 @@ const running = new Set<() => void>();
 /**
  * Ends every tool still running: in its own process group a tool does not get the terminal's Ctrl-C, and
  * would outlive us (a helm rendering for a minute, one waiting on a FIFO for ever). Called when the
- * process exits, or on SIGINT or SIGTERM while a tool runs.
+ * process exits, or on SIGINT, SIGTERM or SIGHUP while a tool runs.
  */
 function stopRunningTools(): void {
   for (const stop of running) stop();
@@ -103,7 +103,8 @@ function endToolsAndExit(signal: NodeJS.Signals): void {
   process.exit(128 + osConstants.signals[signal]);
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+// SIGHUP: the terminal closed (a session ending), which would otherwise leave the tool running too.
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function watchProcess(on: boolean): void {
   if (on) process.once('exit', stopRunningTools);
