@@ -7,7 +7,7 @@ import { resourceFromObject, type Resource } from '../../server/src/manifest/par
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario } from '../../server/src/simulate/types';
-import { capacityAt, eventsAbout } from './expect';
+import { capacity, capacityAt, eventsAbout } from './expect';
 import { cluster as clusterShape, workload as simWorkload } from './fixtures';
 
 const object = (o: object): Resource => resourceFromObject(o)!;
@@ -248,5 +248,42 @@ describe('a DaemonSet pod on a node NotReady when the cluster was read', () => {
     const result = simulate({ ...clusterShape({}), notReadyNodes: ['worker-2'] }, [agent], { fail: { kind: 'none' }, duration: 3600, events: [] });
     assert.equal(capacityAt(result, 'log-agent', 3600).ready, 2);
     assert.ok(eventsAbout(result, 'log-agent').some((e) => e.at === 300 && e.reason.includes('DaemonSet pods tolerate an unreachable node: not evicted, not replaced')), eventsAbout(result, 'log-agent').map((e) => `${e.at} ${e.reason}`).join('\n'));
+  });
+});
+
+describe('CoreDNS pods that were not serving when the cluster was read', () => {
+  const dnsTemplate = { metadata: { labels: { 'k8s-app': 'kube-dns' } }, spec: { containers: [{ name: 'coredns', image: 'registry.k8s.io/coredns/coredns:v1.11.1' }] } };
+  const coredns = [
+    object({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'coredns', namespace: 'kube-system' }, spec: { replicas: 2, selector: { matchLabels: { 'k8s-app': 'kube-dns' } }, template: dnsTemplate } }),
+    object({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'coredns-1', namespace: 'kube-system', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'coredns', controller: true }] }, spec: { replicas: 2, selector: { matchLabels: { 'k8s-app': 'kube-dns' } }, template: dnsTemplate } }),
+  ];
+  const dnsPod = (name: string, nodeName: string, { ready = 'True', phase = 'Running', deleted = false } = {}) =>
+    object({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'coredns-1', controller: true }], ...(deleted ? { deletionTimestamp: '2026-03-01T10:00:00Z' } : {}) },
+      spec: { nodeName, containers: [{ name: 'coredns', image: 'registry.k8s.io/coredns/coredns:v1.11.1' }] },
+      status: { phase, conditions: [{ type: 'Ready', status: ready }] },
+    });
+  const nodes = [node('cp-1'), node('worker-1'), node('worker-2'), node('worker-3')];
+  const watch: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [] };
+  const dnsStates = (result: ReturnType<typeof simulate>) => result.components.find((c) => c.name === 'dns')!.states;
+
+  it('are no replicas when they have ended or are being deleted: the kube-dns Service sends them nothing', () => {
+    const { topology, result } = run([...nodes, ...coredns, dnsPod('coredns-a', 'worker-1'), dnsPod('coredns-b', 'worker-2'), dnsPod('coredns-old', 'worker-3', { deleted: true }), dnsPod('coredns-crashed', 'worker-3', { phase: 'Failed', ready: 'False' })], watch);
+    assert.deepEqual(topology.coreDnsNodes, ['worker-1', 'worker-2']);
+    assert.deepEqual(dnsStates(result), [{ at: 0, state: 'ok' }]);
+  });
+
+  it('not Ready, is out of the kube-dns Service from the start and says which pod, until a replacement serves', () => {
+    const cluster = [...nodes, ...coredns, dnsPod('coredns-a', 'worker-1'), dnsPod('coredns-b', 'worker-2', { ready: 'False' })];
+    const { result } = run(cluster, watch);
+    assert.deepEqual(dnsStates(result), [{ at: 0, state: 'degraded' }], 'nothing replaces a pod that only fails its readiness checks');
+    assert.match(eventsAbout(result, 'dns')[0].reason, /^1 of 2 CoreDNS replicas not Ready when the cluster was read \(coredns-b\): out of the kube-dns Service until it is replaced; 1 replica keeps answering$/);
+
+    const drained = run(cluster, { ...watch, events: [{ kind: 'drain', node: 'worker-2', at: 60 }] }).result;
+    const back = dnsStates(drained).find((s) => s.state === 'ok');
+    assert.ok(back && back.at > 60, JSON.stringify(dnsStates(drained)));
+    assert.equal(back.at, capacity(drained, 'coredns').find((p) => p.at > 60 && p.ready === 2)!.at, 'DNS is whole again when the workload\'s replacement is ready');
   });
 });

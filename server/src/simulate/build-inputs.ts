@@ -59,7 +59,8 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
 
   // Their pods serve nothing.
   const notReady = new Set(nodeResources.filter(isNodeNotReady).map((node) => node.name!));
-  const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => isClusterDnsPod(p) && typeof p.object?.spec?.nodeName === 'string');
+  // A pod that has ended, or is being deleted, is no replica: the kube-dns Service sends it nothing.
+  const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => isClusterDnsPod(p) && typeof p.object?.spec?.nodeName === 'string' && !hasEnded(p) && !p.object?.metadata?.deletionTimestamp);
   let coreDnsNodes = coreDnsPods.map((p) => String(p.object.spec.nodeName));
   if (!coreDnsNodes.length) {
     const ready = nodes.filter((n) => !notReady.has(n.name));
@@ -146,6 +147,12 @@ function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
 /** A CoreDNS (or kube-dns) pod, as kubeadm and most distributions label it. */
 function isClusterDnsPod(pod: Resource): boolean {
   return pod.object?.metadata?.labels?.['k8s-app'] === 'kube-dns';
+}
+
+/** A pod whose containers have all stopped for good (Succeeded or Failed): it holds a node's record, not a replica. */
+function hasEnded(pod: Resource): boolean {
+  const phase = pod.object?.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
 }
 
 function isStaticPod(resource: Resource): boolean {
@@ -243,7 +250,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const notServing: NotServing[] = [];
   for (const pod of pods) {
     const node = pod.object?.spec?.nodeName;
-    if (pod.document || typeof node !== 'string' || !node || pod.object?.status?.phase === 'Succeeded' || pod.object?.status?.phase === 'Failed') continue;
+    if (pod.document || typeof node !== 'string' || !node || hasEnded(pod)) continue;
     observed[node] = (observed[node] ?? 0) + 1;
     const why = notServingWhy(pod, node, notReady);
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });

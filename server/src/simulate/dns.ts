@@ -1,11 +1,12 @@
 import { FACT, TIMING } from './facts';
 import { notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
+import type { NotServing } from './model';
 import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
 import { least } from '../extremes';
 
-type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'evicted';
+type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'unready' | 'evicted';
 
 interface Interval {
   from: number;
@@ -40,8 +41,8 @@ export interface DnsMove extends DnsReplica {
 
 /** What the CoreDNS workload's run knows of its replicas (empty when no CoreDNS workload is known). */
 export interface DnsHistory {
-  /** Its replicas as the cluster was read, and whether each was on a NotReady node then. */
-  replicas: (DnsReplica & { onNotReadyNode: boolean })[];
+  /** Its replicas as the cluster was read, each with why it did not serve then, if it did not. */
+  replicas: (DnsReplica & { atStart?: Pick<NotServing, 'pod' | 'why'> })[];
   evictions: DnsEviction[];
   moves: DnsMove[];
 }
@@ -70,7 +71,12 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
     // that workload, the assumed start after the node controller's eviction.
     const known = history.replicas.find((r) => replicaOf.get(r.slot) === index);
     const replacedAfter = (from: number, evictAt: number) => (known ? least(ownMoves.filter((m) => m.at >= from).map((m) => m.at)) : cp.firstScheduling(evictAt) + TIMING.assumedPodStart);
-    if (known ? known.onNotReadyNode : topology.notReadyNodes?.includes(node)) {
+    const atStart = known ? known.atStart?.why : topology.notReadyNodes?.includes(node) ? 'node-not-ready' : undefined;
+    if (atStart === 'not-ready') {
+      // Not Ready at the read (crashing, or failing its readiness probe): out of the kube-dns Service until a replacement serves.
+      list.push({ from: 0, to: Math.min(replacedAfter(0, Infinity), lived[0].to), state: 'unready', why: known!.atStart!.pod });
+    }
+    if (atStart === 'node-not-ready') {
       // Its node was NotReady at the read: the replica is out of the kube-dns Service until a replacement serves.
       list.push({ from: 0, to: Math.min(replacedAfter(0, notReadyAtReadEvictionAt(cp)), lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
     }
@@ -157,6 +163,8 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
   if (evicted.length) parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): out of the kube-dns Service until ${evicted.length === 1 ? 'its replacement serves' : 'their replacements serve'}`);
   const dead = of('dead');
   if (dead.length) parts.push(`${ofAll(dead.length)} gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
+  const unready = of('unready');
+  if (unready.length) parts.push(`${ofAll(unready.length)} not Ready when the cluster was read (${unready.map((r) => r.why).join(', ')}): out of the kube-dns Service until ${unready.length === 1 ? 'it is' : 'they are'} replaced`);
   const unlisted = of('unlisted');
   if (unlisted.length) parts.push(`${ofAll(unlisted.length)} gone (${[...new Set(unlisted.map((r) => `${r.why}`))].join(', ')}) and out of the kube-dns Service since ${unlisted.length === 1 ? 'its node was' : 'their nodes were'} marked NotReady, until ${unlisted.length === 1 ? 'it is' : 'they are'} replaced or back`);
   const waiting = of('waiting');

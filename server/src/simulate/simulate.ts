@@ -78,7 +78,7 @@ function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
   for (const { workload, run } of runs.filter((r) => r.workload.clusterDns)) {
     const start = slotsAtStart(workload);
     const startNode = new Map(start.map((slot) => [slot.id, slot.node]));
-    for (const slot of start) if (!stopping(slot)) history.replicas.push({ slot: first + slot.id, node: slot.node, onNotReadyNode: slot.atStart?.why === 'node-not-ready' });
+    for (const slot of start) if (!stopping(slot)) history.replicas.push({ slot: first + slot.id, node: slot.node, ...(slot.atStart ? { atStart: slot.atStart } : {}) });
     for (const e of run.evictions) {
       if (!e.stoppingPod && startNode.has(e.slot)) history.evictions.push({ slot: first + e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
     }
