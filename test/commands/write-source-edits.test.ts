@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -36,6 +36,23 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     assert.deepEqual(outcome.undo(), [], 'everything put back');
     assert.deepEqual(readFileSync(values), bom);
     assert.deepEqual(readdirSync(dir), ['values.yaml']);
+  });
+
+  it('an undo that cannot put a file back names it, and still puts back the others', () => {
+    mkdirSync(join(dir, 'gone'));
+    const text = 'replicaCount: 1\n';
+    const inGone = join(dir, 'gone', 'values.yaml');
+    writeFileSync(inGone, text);
+    const kept = file('values.yaml', text);
+    const created = join(dir, 'pdb.yaml');
+    const outcome = writeSourceEdits({ edits: [setReplicas(inGone, text), setReplicas(kept, text)], creates: [{ path: created, text: 'kind: PodDisruptionBudget\n' }] });
+    assert.ok(outcome && 'undo' in outcome, 'written');
+    // What the undo meets: the edited file's folder removed, and a folder where the created file was.
+    rmSync(join(dir, 'gone'), { recursive: true });
+    rmSync(created);
+    mkdirSync(join(created, 'inside'), { recursive: true });
+    assert.deepEqual(outcome.undo(), [created, inGone], 'those it could not put back, the last written first');
+    assert.equal(readFileSync(kept, 'utf8'), text, 'the one it could put back has its text again');
   });
 
   it('a write that fails undoes those before it: the edited file gets its bytes back, and nothing is created', () => {

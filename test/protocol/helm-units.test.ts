@@ -119,6 +119,14 @@ describe('Helm charts in the language server', { skip }, () => {
     await client.diagnostics(template, (d) => !codes(d).includes('single-replica@9'));
   });
 
+  it('an editor that takes no watchers relative to a folder is asked for no chart watcher', async () => {
+    const workspace = { didChangeWatchedFiles: { dynamicRegistration: true } };
+    const { client, openFile } = await editors.open(true, {}, workspace);
+    const template = await openFile('templates/deployment.yaml');
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    assert.deepEqual(client.serverRequests.filter((r) => r.method === 'client/registerCapability' && JSON.stringify(r.params).includes('didChangeWatchedFiles')), []);
+  });
+
   it('values files set for the chart, relative to the workspace folder (not to wherever the server started)', async () => {
     const { client, openFile } = await editors.open(true, { helm: { valuesFiles: { '.': ['values-prod.yaml'] } } });
     await openFile('templates/deployment.yaml');
