@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { namesUpTo, plural } from '../server/src/words';
+import { namesListed, namesUpTo, plural, sentenceList } from '../server/src/words';
 
 describe('plural', () => {
   it('says one in the singular, any other count in the plural', () => {
@@ -13,5 +13,19 @@ describe('namesUpTo', () => {
     assert.deepEqual(namesUpTo(['a', 'b'], 2), ['a', 'b']);
     assert.deepEqual(namesUpTo(['a', 'b', 'c', 'd'], 2), ['a', 'b', '2 more']);
     assert.deepEqual(namesUpTo([], 2), []);
+  });
+});
+
+describe('sentenceList and namesListed', () => {
+  it('join items the way a sentence does', () => {
+    assert.equal(sentenceList([]), '');
+    assert.equal(sentenceList(['a']), 'a');
+    assert.equal(sentenceList(['a', 'b']), 'a and b');
+    assert.equal(sentenceList(['a', 'b', 'c']), 'a, b and c');
+  });
+
+  it('name at most so many, then say how many more', () => {
+    assert.equal(namesListed(['a', 'b', 'c'], 3), 'a, b and c');
+    assert.equal(namesListed(['a', 'b', 'c', 'd', 'e'], 3), 'a, b, c and 2 more');
   });
 });

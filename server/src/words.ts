@@ -7,3 +7,13 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function namesUpTo(names: readonly string[], max: number): string[] {
   return names.length > max ? [...names.slice(0, max), `${names.length - max} more`] : [...names];
 }
+
+/** Items joined for a sentence: "a", "a and b", "a, b and c". */
+export function sentenceList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** At most `max` names joined for a sentence, then how many more: "a, b and 3 more". */
+export function namesListed(names: readonly string[], max: number): string {
+  return sentenceList(namesUpTo(names, max));
+}

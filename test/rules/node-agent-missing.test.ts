@@ -31,7 +31,7 @@ describe('node-agent-missing', () => {
       findings.map((f) => [f.message, f.uri, f.range, f.resource?.name, f.severity]),
       [
         [
-          'DaemonSet kube-system/kube-proxy is missing on 2 of 5 nodes: they have no Service routing. DaemonSet kube-system/kube-proxy in cluster lab should run on w-2 (pod kube-proxy-w-2 not ready: Running), w-3 (no pod, node NotReady), but does not, while the scheduler keeps placing pods there.',
+          'DaemonSet kube-system/kube-proxy is missing on 2 of 5 nodes: they have no Service routing. DaemonSet kube-system/kube-proxy in cluster lab should run on w-2 (pod kube-proxy-w-2 not ready: Running) and w-3 (no pod, node NotReady), but does not, while the scheduler keeps placing pods there.',
           null,
           null,
           'kube-proxy',

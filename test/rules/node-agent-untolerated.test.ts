@@ -49,7 +49,7 @@ ruleTester(nodeAgentUntolerated, {
         {
           severity: 'warning',
           message:
-            'DaemonSet kube-system/kube-proxy does not run on tainted nodes: they go without it. DaemonSet kube-system/kube-proxy tolerates no taint: in cluster lab, 2 nodes run without it: cp-1 (node-role.kubernetes.io/control-plane:NoSchedule), gpu-1 (nvidia.com/gpu=present:NoSchedule), and pods there get no Service routing. Tolerate every taint with `- operator: Exists`.',
+            'DaemonSet kube-system/kube-proxy does not run on tainted nodes: they go without it. DaemonSet kube-system/kube-proxy tolerates no taint: in cluster lab, 2 nodes run without it: cp-1 (node-role.kubernetes.io/control-plane:NoSchedule) and gpu-1 (nvidia.com/gpu=present:NoSchedule), and pods there get no Service routing. Tolerate every taint with `- operator: Exists`.',
         },
       ],
     },

@@ -4,7 +4,7 @@ import { describeNodeAgent, isNetworkAgent, nodeAgentOf, agentDuty, type NodeAge
 import type { Resource } from '../manifest/parse';
 import { isNodeNotReady, judgeNode, placementInput } from '../manifest/scheduling';
 import { describeResource, isPodReady, podTemplateOf } from '../manifest/workload';
-import { plural } from '../words';
+import { namesListed, plural } from '../words';
 import type { Rule } from './types';
 import { knownNodes } from './unschedulable';
 
@@ -52,7 +52,7 @@ export const nodeAgentMissing: Rule = {
       if (!agent || !isNetworkAgent(agent)) continue;
       const found = missingOn(daemonSet, agent, inventory, cluster);
       if (!found) continue;
-      const named = found.nodes.slice(0, MAX_NAMED_NODES).join(', ') + (found.nodes.length > MAX_NAMED_NODES ? ` and ${found.nodes.length - MAX_NAMED_NODES} more` : '');
+      const named = namesListed(found.nodes, MAX_NAMED_NODES);
       report({
         resource: daemonSet,
         message: `${describeResource(daemonSet)} is missing on ${found.nodes.length} of ${plural(found.eligible, 'node')}: they have no ${agentDuty(agent)}. ${describeNodeAgent(daemonSet, agent)} in cluster ${cluster.name} should run on ${named}, but does not, while the scheduler keeps placing pods there.`,

@@ -3,7 +3,7 @@ import type { Resource } from '../manifest/parse';
 import { agentDuty, describeNodeAgent, effectsToleratedEverywhere, nodeAgentOf, targetsSomeNodes } from '../manifest/node-agent';
 import { describeTaint, isConditionTaint, judgeNode, matchesNodeSelector, matchesRequiredNodeAffinity, nodeLabels, nodeTaints, placementInput, podTolerations, untoleratedTaints } from '../manifest/scheduling';
 import { describeResource, podTemplateOf, type PodTemplate } from '../manifest/workload';
-import { plural } from '../words';
+import { namesListed, plural } from '../words';
 import type { Rule, Severity } from './types';
 import { knownNodes } from './unschedulable';
 import type { ClusterInfo } from '../cluster/types';
@@ -39,7 +39,7 @@ function where(template: PodTemplate, cluster: ClusterInfo | undefined): { text:
   if (!nodes) return { text: generic };
   const away = taintedAway(template, nodes);
   if (!away.length) return { text: `no node of cluster ${cluster!.name} keeps it off now, but ${generic}`, severity: 'info' };
-  const named = away.slice(0, MAX_NAMED_NODES).join(', ') + (away.length > MAX_NAMED_NODES ? ` and ${away.length - MAX_NAMED_NODES} more` : '');
+  const named = namesListed(away, MAX_NAMED_NODES);
   return { text: `in cluster ${cluster!.name}, ${plural(away.length, 'node')} run${away.length === 1 ? 's' : ''} without it: ${named}` };
 }
 

@@ -6,7 +6,7 @@ import type { WorkloadSimulation } from '../workload-capacity';
 import type { DrainPlan } from './plan';
 import { PLAN_FACT } from './planner';
 import { greatest } from '../../extremes';
-import { namesUpTo, plural } from '../../words';
+import { namesListed, plural, sentenceList } from '../../words';
 
 export interface WorkloadRunOf {
   workload: SimWorkload;
@@ -65,10 +65,6 @@ export function drainNodeEvents(plan: DrainPlan, result: DrainResult): TimelineE
   return events;
 }
 
-function list(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
 /** One paragraph that answers "what does emptying these nodes do?". */
 export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: WorkloadRunOf[]): string | undefined {
   if (!results.length) return undefined;
@@ -85,7 +81,7 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
     }
     for (const { workload, run } of runs) {
       const waited = run.evictions.filter((e) => e.drain === plan && e.stoppingPod).map((e) => e.stoppingPod!);
-      if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${list(namesUpTo(waited, 5))}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
+      if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${namesListed(waited, 5)}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
       const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
@@ -103,7 +99,7 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
         : d.end === null
           ? `${verb} does not finish within the simulated time`
           : `${verb} takes ${formatSeconds(d.end - d.start)}${evicted ? '' : ' (nothing to evict)'}`;
-    return `${head}${reasons.length ? `: ${list(reasons)}` : ''}.`;
+    return `${head}${reasons.length ? `: ${sentenceList(reasons)}` : ''}.`;
   });
   return sentences.join(' ');
 }
