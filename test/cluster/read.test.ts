@@ -39,8 +39,10 @@ describe('reading a live cluster (GET only)', () => {
     await server.stop();
   });
 
-  it('reads every resource type the engine needs, with the token of the context', async () => {
+  it('reads every resource type the engine needs, with the token of the context, and when', async () => {
+    const started = Date.now();
     const cluster = await readLiveCluster(request());
+    assert.ok(cluster.readAt! >= started && cluster.readAt! <= Date.now(), 'the read\'s time: what a NotReady node\'s taint time is counted against');
     assert.equal(cluster.source, 'live');
     assert.equal(cluster.name, 'test');
     assert.deepEqual(cluster.missing, []);

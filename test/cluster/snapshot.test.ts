@@ -42,6 +42,7 @@ describe('snapshots', () => {
     assert.deepEqual(loaded.missing, missing);
     assert.deepEqual(loaded.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`), demo.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`));
     assert.deepEqual(loaded.topology, demo.topology);
+    assert.equal(loaded.readAt, Date.parse('2026-12-02T12:00:00Z'), 'read when it was taken');
   });
 
   it('reads what kubectl get -A -o json prints, dropping managedFields', () => {
@@ -61,6 +62,7 @@ describe('snapshots', () => {
     assert.equal(loaded.topology.controlPlaneCount, 1);
     assert.deepEqual(loaded.missing, []);
     assert.equal(loaded.name, join(dir, 'kubectl.json'), 'named by its path when it does not say where it came from');
+    assert.equal(loaded.readAt, undefined, 'nor when');
   });
 
   it('reads the items of a List inside the List (two kubectl outputs joined), which it dropped', () => {

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { resourceFromObject, type Resource } from '../../server/src/manifest/parse';
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
+import { detectTopology } from '../../server/src/cluster/topology-detect';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario } from '../../server/src/simulate/types';
 import { capacity, capacityAt, eventsAbout } from './expect';
@@ -198,6 +199,47 @@ describe('a StatefulSet pod already stopping when the cluster was read', () => {
     const { result } = run([...nodes, statefulSet(2), service('db'), member('db-0', 'worker-1'), member('db-1', 'worker-2'), member('db-2', 'worker-3', true)], watch);
     assert.equal(capacityAt(result, 'db', 3600).ready, 2);
     assert.match(eventsAbout(result, 'db')[0].reason, /nothing replaces it/);
+  });
+});
+
+describe('how long a node had been NotReady when the cluster was read', () => {
+  const readAt = Date.parse('2026-03-01T10:00:00Z');
+  const tainted = (name: string, timeAdded: string) => {
+    const tainted = node(name, 'Unknown');
+    tainted.object.spec.taints = [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded }, { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }];
+    return tainted;
+  };
+  const read = (resources: Resource[], at: number | undefined) => {
+    const inventory = new Inventory();
+    inventory.setCluster(resources);
+    return buildSimInputs(inventory, { source: 'snapshot', name: 'lab', resources, missing: [], topology: detectTopology(resources), ...(at === undefined ? {} : { readAt: at }) });
+  };
+  const cluster = (worker2: Resource) => [node('cp-1'), node('worker-1'), worker2, node('worker-3'), ...deployment('web', 2), service('web'), pod('web-a', 'web', 'worker-1'), pod('web-b', 'web', 'worker-2')];
+  const watch: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [] };
+
+  it('counts the pods\' 300 s toleration from when the node controller tainted the node, not from the read', () => {
+    const { topology, workloads } = read(cluster(tainted('worker-2', '2026-03-01T09:56:00Z')), readAt);
+    assert.deepEqual(topology.notReadyTaintedFor, { 'worker-2': 240 });
+    const result = simulate(topology, workloads, watch);
+    assert.equal(capacityAt(result, 'web', 59).ready, 1);
+    assert.equal(capacityAt(result, 'web', 90).ready, 2, 'evicted at 60 s, its replacement serving 30 s later');
+    const row = result.timeline.filter((e) => e.subject.type === 'node' && e.subject.name === 'worker-2');
+    assert.match(row[0].reason, /the node controller evicts its pods by 1 m \(their 300 s toleration of it, from when the node controller tainted it, 4 m before the read\)$/);
+  });
+
+  it('tainted longer ago than the toleration, evicts at once', () => {
+    const { topology, workloads } = read(cluster(tainted('worker-2', '2026-03-01T09:50:00Z')), readAt);
+    const result = simulate(topology, workloads, watch);
+    assert.equal(capacityAt(result, 'web', 30).ready, 2);
+    assert.match(result.timeline.find((e) => e.subject.type === 'node' && e.subject.name === 'worker-2')!.reason, /evicts its pods at once/);
+  });
+
+  it('without the read\'s time (a kubectl List), a taint time from another clock (after the read) or no taint time, counts from the read, the latest it can', () => {
+    for (const [worker2, at] of [[tainted('worker-2', '2026-03-01T09:56:00Z'), undefined], [tainted('worker-2', '2026-03-01T10:05:00Z'), readAt], [tainted('worker-2', 'yesterday'), readAt]] as const) {
+      const { topology, workloads } = read(cluster(worker2), at);
+      assert.equal(topology.notReadyTaintedFor, undefined);
+      assert.equal(capacityAt(simulate(topology, workloads, watch), 'web', 329).ready, 1);
+    }
   });
 });
 

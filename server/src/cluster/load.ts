@@ -86,6 +86,7 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
       missing: result.missing,
       ...(result.skipped.length ? { skipped: result.skipped } : {}),
       topology: detectTopology(resources),
+      readAt: Date.now(),
     };
   } finally {
     connection.agent.destroy();

@@ -83,5 +83,6 @@ export function snapshotFromValue(value: any, name: string): ClusterInfo {
   const missing = Array.isArray(provenance?.missing) ? provenance.missing.filter((m): m is MissingResource => typeof m?.resource === 'string') : [];
   // Ours remember the context they were taken from, which names the cluster better than a file path.
   const clusterName = typeof provenance?.context === 'string' && provenance.context ? provenance.context : name;
-  return { source: 'snapshot', name: clusterName, resources, missing, topology: detectTopology(resources) };
+  const readAt = typeof provenance?.takenAt === 'string' ? Date.parse(provenance.takenAt) : NaN;
+  return { source: 'snapshot', name: clusterName, resources, missing, topology: detectTopology(resources), ...(Number.isFinite(readAt) ? { readAt } : {}) };
 }

@@ -23,4 +23,6 @@ export interface ClusterInfo {
   /** Items of a live list that were not objects and were left out. */
   skipped?: SkippedItems[];
   topology: Topology;
+  /** When it was read (milliseconds since the epoch): a live read's end, a snapshot's own time; unknown for a kubectl List. */
+  readAt?: number;
 }

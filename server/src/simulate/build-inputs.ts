@@ -75,13 +75,42 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   if (down.length) {
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
-  const topology: SimTopology = { nodes, etcd, managed, coreDnsNodes, nodeLocalDns, assumptions, ...(down.length ? { apiServersDown: down } : {}), ...(notReady.size ? { notReadyNodes: [...notReady] } : {}) };
+  const taintedFor = cluster?.readAt === undefined ? {} : notReadyTaintedFor(nodeResources.filter((n) => notReady.has(n.name!)), cluster.readAt);
+  const topology: SimTopology = {
+    nodes,
+    etcd,
+    managed,
+    coreDnsNodes,
+    nodeLocalDns,
+    assumptions,
+    ...(down.length ? { apiServersDown: down } : {}),
+    ...(notReady.size ? { notReadyNodes: [...notReady] } : {}),
+    ...(Object.keys(taintedFor).length ? { notReadyTaintedFor: taintedFor } : {}),
+  };
   const workloads = inventory
     .resources()
     .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
     .map((r) => toSimWorkload(r, inventory, nodeResources, nodes, notReady, assumptions))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   return { topology, workloads };
+}
+
+/** The NoExecute taints the node controller puts on a node that is NotReady or stops reporting: pods' eviction countdowns start from them. */
+const NODE_CONTROLLER_NO_EXECUTE = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+
+/**
+ * How long each node had carried the node controller's NoExecute taint when the cluster was read (`readAt`), by the
+ * taint's `timeAdded`; a node without one (or with a time after the read: another clock) is left out.
+ */
+function notReadyTaintedFor(nodes: readonly Resource[], readAt: number): Record<string, number> {
+  const since: Record<string, number> = {};
+  for (const node of nodes) {
+    const taints: unknown[] = Array.isArray(node.object?.spec?.taints) ? node.object.spec.taints : [];
+    const added = taints.filter((t: any) => t?.effect === 'NoExecute' && NODE_CONTROLLER_NO_EXECUTE.includes(t.key)).map((t: any) => Date.parse(String(t.timeAdded)));
+    const first = Math.min(...added.filter((time) => time <= readAt));
+    if (Number.isFinite(first)) since[node.name!] = Math.floor((readAt - first) / 1000);
+  }
+  return since;
 }
 
 /** The nodes the cluster's pods are bound to, by name, sorted. */

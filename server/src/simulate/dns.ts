@@ -78,7 +78,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
     }
     if (atStart === 'node-not-ready') {
       // Its node was NotReady at the read: the replica is out of the kube-dns Service until a replacement serves.
-      list.push({ from: 0, to: Math.min(replacedAfter(0, notReadyAtReadEvictionAt(cp)), lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
+      list.push({ from: 0, to: Math.min(replacedAfter(0, notReadyAtReadEvictionAt(cp, topology.notReadyTaintedFor?.[node])), lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
     }
     for (const residence of lived) {
       // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.

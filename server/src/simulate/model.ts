@@ -38,6 +38,8 @@ export interface SimTopology {
   apiServersDown?: string[];
   /** Nodes NotReady when the cluster was read: tainted by the node controller, they take no new pods until an incident brings them back. */
   notReadyNodes?: string[];
+  /** How long (seconds) each of those had carried the node controller's NoExecute taint when read, where its time is known. */
+  notReadyTaintedFor?: Record<string, number>;
 }
 
 export type SimWorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'ReplicaSet' | 'ReplicationController' | 'Job' | 'CronJob' | 'Pod';

@@ -55,11 +55,13 @@ export function podsBackAt(incidents: NodeIncident[], node: string, from: number
 }
 
 /**
- * When the node controller evicts the pods of a node that was NotReady when the cluster was read. They were not
- * deleted yet, so their toleration of the node (300 s by default) had not run out: taken as starting at the read,
- * the latest it can. A controller manager down at the read starts the node's grace period afresh once it is back.
+ * When the node controller evicts the pods of a node that was NotReady when the cluster was read: their toleration
+ * of it (300 s by default) runs from when the node controller tainted the node, `taintedFor` seconds before the
+ * read; where that is unknown, from the read, the latest it can (they were not deleted yet, so it had not run out).
+ * A controller manager down at the read starts the node's grace period afresh once it is back: its eviction
+ * countdown starts when it sees the taint.
  */
-export function notReadyAtReadEvictionAt(cp: ControlPlaneTimeline): number {
-  const due = cp.at(0).controllers ? TIMING.unreachableToleration : cp.firstControllers(0) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
+export function notReadyAtReadEvictionAt(cp: ControlPlaneTimeline, taintedFor = 0): number {
+  const due = cp.at(0).controllers ? Math.max(0, TIMING.unreachableToleration - taintedFor) : cp.firstControllers(0) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
   return cp.firstControllers(due);
 }

@@ -35,8 +35,10 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
     }
   }
   for (const node of ctx.topology.notReadyNodes ?? []) {
-    const evictAt = notReadyAtReadEvictionAt(cp);
-    const evicted = evictAt <= ctx.end ? `; the node controller evicts its pods by ${formatSeconds(evictAt)} (their ${TIMING.unreachableToleration} s toleration of it, counted from the read)` : '';
+    const taintedFor = ctx.topology.notReadyTaintedFor?.[node];
+    const evictAt = notReadyAtReadEvictionAt(cp, taintedFor);
+    const since = taintedFor !== undefined && cp.at(0).controllers ? `from when the node controller tainted it, ${formatSeconds(taintedFor)} before the read` : 'counted from the read';
+    const evicted = evictAt <= ctx.end ? `; the node controller evicts its pods ${evictAt === 0 ? 'at once' : `by ${formatSeconds(evictAt)}`} (their ${TIMING.unreachableToleration} s toleration of it, ${since})` : '';
     events.push({ at: 0, subject: subject(node), state: 'down', reason: `${node} was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods${evicted}`, fact: FACT.nodeLifecycle });
   }
   for (const event of scenario.events) {

@@ -33,7 +33,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   if (atStart) note(run, 0, atStart);
   // A pod already stopping is gone by the end of its grace period, drained or not; one stuck on a NotReady node stays.
   for (const slot of run.slots.filter((s) => stopping(s) && !s.atStart!.stuck)) run.queue.schedule(stoppedBy(run), () => goneAtStart(run, slot));
-  for (const slot of run.slots.filter((s) => s.atStart?.why === 'node-not-ready')) run.queue.schedule(notReadyAtReadEvictionAt(ctx.controlPlane), () => evictedFromNotReady(run, slot));
+  for (const slot of run.slots.filter((s) => s.atStart?.why === 'node-not-ready')) run.queue.schedule(notReadyAtReadEvictionAt(ctx.controlPlane, ctx.topology.notReadyTaintedFor?.[slot.node]), () => evictedFromNotReady(run, slot));
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
     if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
@@ -70,8 +70,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
 /** The node controller evicts a pod of a node NotReady at the read (unless something replaced it already, or the node is back). */
 function evictedFromNotReady(run: WorkloadRun, slot: Slot): void {
   if (slot.generation !== 0 || slot.atStart?.why !== 'node-not-ready') return;
-  const at = notReadyAtReadEvictionAt(run.ctx.controlPlane);
   const { pod, node } = slot.atStart;
+  const at = notReadyAtReadEvictionAt(run.ctx.controlPlane, run.ctx.topology.notReadyTaintedFor?.[node]);
   nodeControllerEvicts(run, slot, { node, notReadyAt: at, evictAt: at, pod, when: `once its ${TIMING.unreachableToleration} s toleration ran out` });
 }
 
