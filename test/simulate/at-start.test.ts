@@ -132,7 +132,7 @@ describe('pods that were not serving when the cluster was read', () => {
     assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted.length]), [['worker-2', null, 1]]);
     assert.equal(capacityAt(drained, 'web', 90).ready, 2);
     assert.ok(
-      eventsAbout(drained, 'web').some((e) => e.reason.includes("kubectl drain evicted its pod on worker-2 (not ready yet); it stays Terminating there (the NotReady node's kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted; the ReplicaSet controller creates a replacement at once")),
+      eventsAbout(drained, 'web').some((e) => e.reason.includes("kubectl drain evicted its pod on worker-2; it stays Terminating there (the NotReady node's kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted; the ReplicaSet controller creates a replacement at once")),
       eventsAbout(drained, 'web').map((e) => e.reason).join('\n'),
     );
   });

@@ -274,3 +274,42 @@ describe('draining the node both CoreDNS replicas run on', () => {
     assert.ok(!dnsStates(result).some((s) => s.state === 'down'), JSON.stringify(dnsStates(result)));
   });
 });
+
+describe('a drain of a node that failed during the simulation', () => {
+  const failed = (events: ScenarioEvent[], fail: Scenario['fail'] = { kind: 'nodes', nodes: ['worker-1'] }): Scenario => ({ fail, duration: 3600, events });
+  const web = workload('web', { 'worker-1': 1, 'worker-2': 1 });
+  const db = workload('db', { 'worker-1': 1 }, { kind: 'StatefulSet' });
+
+  it('waits for the pods the node controller evicted there: they stay Terminating until the node\'s kubelet is back', () => {
+    const result = simulate(cluster(), [web, db], failed([{ kind: 'drain', node: 'worker-1', at: 600 }]));
+    assert.equal(capacityAt(result, 'web', 380).ready, 2, 'replaced after 50 s + 300 s, serving 30 s later, as without the drain');
+    const back = 3600 + 10;
+    assert.equal(result.drains![0].end, back, 'done once the kubelet reaches the API again and confirms their end');
+    assert.match(result.summary![0], /^Draining worker-1 takes 50 m 10 s: it waits for 2 pods of shop\/web and shop\/db that stay Terminating on worker-1 until its kubelet is back/);
+    assert.ok(eventsAbout(result, 'web').some((e) => e.at === 600 && e.reason.includes('its pod the node controller evicted is stuck stopping on worker-1, which is down')));
+  });
+
+  it('does not let a StatefulSet make its pod again before the old one is gone: it stays down until the node is back', () => {
+    const result = simulate(cluster(), [web, db], failed([{ kind: 'drain', node: 'worker-1', at: 600 }]));
+    assert.equal(capacityAt(result, 'db', 3609).ready, 0);
+    assert.equal(capacityAt(result, 'db', 3610 + 30).ready, 1);
+    assert.deepEqual(result.workloads.find((w) => w.name === 'db')!.evictions, [{ node: 'worker-1', at: 600, stopped: 3610, replacementReady: 3640, sessionsCut: false }]);
+  });
+
+  it('before the node controller\'s eviction, evicts the dead pods itself: replaced at once, while the drain still waits for them', () => {
+    const result = simulate(cluster(), [web], failed([{ kind: 'drain', node: 'worker-1', at: 100 }]));
+    assert.equal(capacityAt(result, 'web', 130).ready, 2);
+    assert.equal(result.drains![0].end, 3610);
+    assert.ok(eventsAbout(result, 'web').some((e) => e.at === 100 && e.reason.includes("kubectl drain evicted its pod on worker-1; it stays Terminating there (the failed node's kubelet cannot confirm its end)")));
+  });
+
+  it('of a node lost for good never finishes', () => {
+    const result = simulate(cluster(), [web], { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'node-lost', node: 'worker-1', at: 0 }, { kind: 'drain', node: 'worker-1', at: 600 }] });
+    assert.equal(result.drains![0].end, null);
+  });
+
+  it('an upgrade, which drains each node before replacing it, still finishes', () => {
+    const result = simulate(cluster(), [web], watch([{ kind: 'upgrade-nodes', at: 0 }], 7200));
+    assert.ok(result.drains!.every((d) => d.end !== null), JSON.stringify(result.drains));
+  });
+});

@@ -37,6 +37,14 @@ export function nodeIsDown(incidents: NodeIncident[], node: string, t: number): 
   return onNode(incidents, node).some((i) => t >= i.at && t < i.backAt);
 }
 
+/**
+ * Whether the node is down at `t` by a failure, a reboot or a loss: not by an upgrade's replacement, which was
+ * drained first and whose Node object goes with it (its pods are collected, none waits on its kubelet).
+ */
+export function nodeFailedAt(incidents: NodeIncident[], node: string, t: number): boolean {
+  return onNode(incidents, node).some((i) => i.kind !== 'replaced' && t >= i.at && t < i.backAt);
+}
+
 /** When the node runs again after `from`, overlapping incidents included (Infinity for a lost node). */
 export function nodeBackAt(incidents: NodeIncident[], node: string, from: number): number {
   let t = from;

@@ -80,7 +80,7 @@ function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
     const startNode = new Map(start.map((slot) => [slot.id, slot.node]));
     for (const slot of start) if (!stopping(slot)) history.replicas.push({ slot: first + slot.id, node: slot.node, ...(slot.atStart ? { atStart: slot.atStart } : {}) });
     for (const e of run.evictions) {
-      if (!e.stoppingPod && startNode.has(e.slot)) history.evictions.push({ slot: first + e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
+      if (e.stoppingPod === undefined && startNode.has(e.slot)) history.evictions.push({ slot: first + e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
     }
     for (const m of run.moves) if (startNode.has(m.slot)) history.moves.push({ slot: first + m.slot, node: startNode.get(m.slot)!, at: m.at, to: m.node });
     first += start.length;

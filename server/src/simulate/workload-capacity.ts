@@ -48,6 +48,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   for (const drain of ctx.drains) emit(run, drain.start, { kind: 'drain-start', drain });
 
   const { capacity, events } = runToEnd(run);
+  // A pod the node controller evicted during the simulation was its replica's, which was replaced then: a drain that waits for it evicts no replica.
+  const evictions = run.evictions.filter((e) => e.stoppingPod !== '');
   return {
     result: {
       kind: workload.kind,
@@ -55,7 +57,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       namespace: workload.namespace,
       placement: workload.placementSource,
       capacity,
-      ...(run.evictions.length ? { evictions: run.evictions.map((e) => ({ node: e.drain.node, at: e.at, stopped: e.terminatedAt, replacementReady: e.replacementReady ?? null, sessionsCut: e.sessionsCut })) } : {}),
+      ...(evictions.length ? { evictions: evictions.map((e) => ({ node: e.drain.node, at: e.at, stopped: e.terminatedAt, replacementReady: e.replacementReady ?? null, sessionsCut: e.sessionsCut })) } : {}),
     },
     events,
     pressuredNodes: run.pressuredNodes,

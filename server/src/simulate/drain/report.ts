@@ -79,17 +79,24 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
       const budget = severalBudgets(b.pdb) ? `PDBs ${b.pdb} together allow` : `PDB ${b.pdb} allows`;
       reasons.push(b.to === null && d.end === null ? `${b.workload}'s ${budget} no eviction, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
     }
+    // Pods on a node no kubelet runs on: the drain evicted them, or the node controller did before it.
+    const stuck: string[] = [];
     for (const { workload, run } of runs) {
       const waited = run.evictions.filter((e) => e.drain === plan && e.stoppingPod).map((e) => e.stoppingPod!);
       if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${namesListed(waited, 5)}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
+      for (const e of run.evictions) if (e.drain === plan && (e.stoppingPod === '' || e.unconfirmed)) stuck.push(workloadKey(workload));
       const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
-      const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && workload.sessions === 'in-memory');
+      const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && !e.unconfirmed && e.stoppingPod === undefined && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
       if (cut.length) {
         const at = greatest(cut.map((e) => e.terminatedAt)) - d.start;
         const capped = d.by === 'autoscaler' && (workload.terminationGrace ?? 0) > TIMING.autoscalerGraceCap;
         reasons.push(capped ? `${pods(cut.length)} keep their sessions until ${formatSeconds(at)}, when the autoscaler's grace cap cuts them` : `${pods(cut.length)} ${cut.length === 1 ? 'loses its' : 'lose their'} in-memory sessions at ${formatSeconds(at)}`);
       } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (${formatSeconds(greatest(kept.map((e) => e.terminatedAt)) - d.start)})`);
+    }
+    if (stuck.length) {
+      const one = stuck.length === 1;
+      reasons.push(`it waits for ${one ? 'a pod' : `${stuck.length} pods`} of ${sentenceList([...new Set(stuck)])} that stay${one ? 's' : ''} Terminating on ${d.node} until its kubelet is back (no kubelet confirms ${one ? 'its' : 'their'} end while the node is away)`);
     }
     const evicted = new Set(d.evicted.map((e) => e.workload)).size;
     const head = d.notRemovedBecause && !d.evicted.length

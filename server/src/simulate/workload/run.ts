@@ -2,7 +2,7 @@ import type { ControlPlaneTimeline } from '../control-plane';
 import { EventQueue } from '../event-queue';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
-import { nodeIsDown, type NodeIncident } from '../node-incidents';
+import { nodeFailedAt, nodeIsDown, podsBackAt, type NodeIncident } from '../node-incidents';
 import { onNode } from '../by-node';
 import { least } from '../../extremes';
 import { describeCapacity, measure, stateOf, stopping, type Slot } from '../capacity-state';
@@ -52,9 +52,11 @@ export interface EvictionRecord {
   terminatedAt: number;
   /** Declared in-memory sessions were cut: the pod stopped before its sessions could end. */
   sessionsCut: boolean;
+  /** On a node whose kubelet could not confirm its end (NotReady, or failed): it served nothing, and stays Terminating until `terminatedAt`. */
+  unconfirmed?: boolean;
   /** The replica (slot id): the eviction is served once a replacement of it serves (a replacement evicted before it serves serves none). */
   slot: number;
-  /** The pod was already stopping when the cluster was read: its name (the drain only waits for it). */
+  /** The pod was already stopping (when the cluster was read, or since the node controller evicted it): its name, empty when unknown (the drain only waits for it). */
   stoppingPod?: string;
   replacementReady?: number;
 }
@@ -194,6 +196,17 @@ export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why
 export function readyAgainAt(run: WorkloadRun, node: string): number {
   const { incidents, topology } = run.ctx;
   return topology.notReadyNodes?.includes(node) ? least(onNode(incidents, node).map((i) => i.backAt)) : 0;
+}
+
+/**
+ * From when a kubelet on `node` confirms the end of a pod deleted there at `at`: at once where one runs; on a node
+ * NotReady at the read, once an incident on it ends; on a node failed, rebooting or lost at `at`, once its kubelet
+ * reaches the API again. Until then the pod stays Terminating, and kubectl drain waits for it.
+ */
+export function deletionsConfirmedFrom(run: WorkloadRun, node: string, at: number): number {
+  const { incidents, controlPlane: cp } = run.ctx;
+  const back = nodeFailedAt(incidents, node, at) ? podsBackAt(incidents, node, at, (t) => cp.firstWrites(t)) : at;
+  return Math.max(at, readyAgainAt(run, node), back);
 }
 
 /** A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. */

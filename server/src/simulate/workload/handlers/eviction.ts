@@ -5,7 +5,8 @@ import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
 import { recreatedAtStart } from '../at-start';
-import { dropDeadEndpoint, emit, note, readyAgainAt, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { deletionsConfirmedFrom, dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { nodeFailedAt } from '../../node-incidents';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
 
@@ -109,6 +110,11 @@ function notServing(run: WorkloadRun): string {
   return run.inPlaceStart.comesUp ? ' (not ready yet)' : ' (crash-looping: its probes kill it before it is up)';
 }
 
+/** What keeps a node's kubelet from confirming a pod's end at `at`: a failure during the simulation, or NotReady at the read. */
+function awayNode(run: WorkloadRun, node: string, at: number): 'failed node' | 'NotReady node' {
+  return nodeFailedAt(run.ctx.incidents, node, at) ? 'failed node' : 'NotReady node';
+}
+
 /** The PDB let the eviction through: the pod leaves its Service, terminates within its grace period, and its controller replaces it. */
 export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   if (stopping(slot)) return waitForStopping(run, slot, drain, at);
@@ -116,13 +122,13 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const cp = run.ctx.controlPlane;
   const served = slot.alive;
   const end = termination(run, drain, at, served);
-  // On a NotReady node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it until the node is back.
-  const readyAgain = readyAgainAt(run, drain.node);
-  const stuck = slot.atStart?.why === 'node-not-ready' && drain.by === 'kubectl' && at < readyAgain;
-  const terminatedAt = stuck ? readyAgain : end.terminatedAt;
+  // On a NotReady or failed node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it until the node is back.
+  const confirmed = deletionsConfirmedFrom(run, drain.node, at);
+  const stuck = drain.by === 'kubectl' && confirmed > at;
+  const terminatedAt = stuck ? confirmed : end.terminatedAt;
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
-  const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id };
+  const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id, ...(stuck ? { unconfirmed: true } : {}) };
   run.evictions.push(record);
   const grace = end.capped
     ? `its ${workload.terminationGrace} s grace period capped at ${TIMING.autoscalerGraceCap} s by --max-graceful-termination-sec`
@@ -144,7 +150,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the NotReady node's kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `it stops within ${grace}${sessions}`}${replacer}`,
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `it stops within ${grace}${sessions}`}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
     // Told even when what serves does not change: it is why the drain never ends.
     always: stuck,
@@ -158,12 +164,13 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
 /** A pod already stopping when the cluster was read: evicting it changes nothing, and the drain waits until it is gone. */
 function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: number): void {
   const pod = slot.atStart!.pod;
-  const readyAgain = readyAgainAt(run, drain.node);
-  if (slot.atStart!.stuck && drain.by === 'kubectl' && at < readyAgain) {
+  const confirmed = deletionsConfirmedFrom(run, drain.node, at);
+  if (slot.atStart!.stuck && drain.by === 'kubectl' && confirmed > at) {
     // No kubelet on a NotReady node confirms the pod's end: kubectl drain waits for it as long as the node is away.
-    run.evictions.push({ drain, at, terminatedAt: readyAgain, sessionsCut: false, slot: slot.id, stoppingPod: pod });
+    run.evictions.push({ drain, at, terminatedAt: confirmed, sessionsCut: false, slot: slot.id, stoppingPod: pod });
+    const which = pod ? `its pod ${pod}` : 'its pod the node controller evicted';
     note(run, at, {
-      reason: `${run.label}: its pod ${pod} is stuck stopping on ${drain.node}, which is NotReady (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted`,
+      reason: `${run.label}: ${which} is stuck stopping on ${drain.node}, which is ${awayNode(run, drain.node, at) === 'failed node' ? 'down' : 'NotReady'} (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted`,
       fact: `${FACT.eviction}; ${factOf(drain)}`,
       always: true,
     });

@@ -67,8 +67,8 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
 /**
  * The node controller evicts a replica from an unreachable node once its toleration runs out (`when` says how):
  * a DaemonSet's pods tolerate the node and stay; a StatefulSet's pod stays Terminating (no kubelet confirms its
- * end) and nothing replaces it; another's controller replaces it elsewhere. A pod known by name (found on a node
- * NotReady at the read) is left Terminating on the node, for a drain of it to wait on.
+ * end) and nothing replaces it; another's controller replaces it elsewhere, and the pod is left Terminating on the
+ * node (named when it was found on a node NotReady at the read), for a drain of it to wait on.
  */
 export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: string; notReadyAt: number; evictAt: number; when: string; pod?: string }): void {
   const { workload, label } = run;
@@ -83,8 +83,14 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
       always: true,
     });
   } else if (run.replacer) {
-    if (pod) run.slots.push({ id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod, node, why: 'stopping', stuck: true } });
-    replace(run, slot, run.ctx.controlPlane.firstScheduling(evictAt), `${label}: ${its} was evicted ${when} (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
+    const generation = slot.generation;
+    run.queue.schedule(evictAt, () => {
+      // A drain of the node evicted it first, or the node came back.
+      if (slot.generation !== generation || slot.node !== node) return;
+      // The evicted pod stays on the node, Terminating, for a drain of it to wait on; its replica moves on.
+      run.slots.push({ id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod: pod ?? '', node, why: 'stopping', stuck: true } });
+      replace(run, slot, run.ctx.controlPlane.firstScheduling(evictAt), `${label}: ${its} was evicted ${when} (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
+    });
   }
 }
 
