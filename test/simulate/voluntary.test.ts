@@ -313,3 +313,13 @@ describe('a drain of a node that failed during the simulation', () => {
     assert.ok(result.drains!.every((d) => d.end !== null), JSON.stringify(result.drains));
   });
 });
+
+describe('draining the node of CoreDNS while the controller manager is down', () => {
+  it('says the evicted replicas stay listed by the kube-dns Service (its endpoints frozen), not that they left it', () => {
+    const coredns = workload('coredns', { 'worker-1': 2 }, { namespace: 'kube-system', clusterDns: true });
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns], { fail: { kind: 'controller-manager' }, duration: 1200, events: [{ kind: 'drain', node: 'worker-1', at: 60 }] });
+    const down = result.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.state === 'down');
+    assert.equal(down?.at, 60);
+    assert.equal(down?.reason, '2 of 2 CoreDNS replicas evicted (the drain of worker-1): stopped, yet still listed by the kube-dns Service (its endpoints frozen without the controller manager), until their replacements serve; no replica answers: cluster and external names fail');
+  });
+});

@@ -127,7 +127,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
     const serving = count('serving');
     const state: State = serving === replicas.length ? 'ok' : serving > 0 || count('waiting') > 0 ? 'degraded' : 'down';
     // A replica that leaves the kube-dns Service changes what DNS does without changing how many serve: said too.
-    const reason = describe(now, replicas, topology.nodeLocalDns, !cp.at(at).writes);
+    const reason = describe(now, replicas, topology.nodeLocalDns, { cacheFrozen: !cp.at(at).writes, endpointsFrozen: !cp.at(at).controllers });
     if (state === last && reason === lastReason) continue;
     if (state !== last) states.push({ at, state });
     if (last !== undefined || state !== 'ok') events.push({ at, subject: { type: 'component', name: 'dns' }, state, reason, fact: FACT.dns });
@@ -148,8 +148,11 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
   return { states, events };
 }
 
-/** `frozen`: nothing can change what the API holds, so the replicas' caches stay as they are. */
-function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean, frozen: boolean): string {
+/**
+ * `cacheFrozen`: nothing can change what the API holds, so the replicas' caches stay as they are;
+ * `endpointsFrozen`: no controller manager updates the kube-dns Service's endpoints.
+ */
+function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean, { cacheFrozen, endpointsFrozen }: { cacheFrozen: boolean; endpointsFrozen: boolean }): string {
   const total = now.length;
   const ofAll = (n: number) => `${n} of ${plural(total, 'CoreDNS replica')}`;
   const of = (s: ReplicaState) => now.map((r, i) => ({ ...r, node: nodes[i] })).filter((r) => r.state === s);
@@ -160,7 +163,12 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
     return parts.join('; ');
   }
   const evicted = of('evicted');
-  if (evicted.length) parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): out of the kube-dns Service until ${evicted.length === 1 ? 'its replacement serves' : 'their replacements serve'}`);
+  if (evicted.length) {
+    const until = evicted.length === 1 ? 'its replacement serves' : 'their replacements serve';
+    // Without the controller manager the endpoints keep the evicted pods: queries still go to them, and find them gone.
+    const listed = endpointsFrozen ? `stopped, yet still listed by the kube-dns Service (its endpoints frozen without the controller manager), until ${until}` : `out of the kube-dns Service until ${until}`;
+    parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): ${listed}`);
+  }
   const dead = of('dead');
   if (dead.length) parts.push(`${ofAll(dead.length)} gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
   const unready = of('unready');
@@ -171,7 +179,7 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
   if (waiting.length) parts.push(`${ofAll(waiting.length)} restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
   const servfail = of('servfail');
   if (servfail.length) parts.push(`${servfail.length} of ${total} restarted CoreDNS replicas started without the API: SERVFAIL for every cluster name, external names still resolve through forwarding`);
-  if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering${frozen ? ' from the informer cache (frozen: no new Services)' : ''}`);
+  if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering${cacheFrozen ? ' from the informer cache (frozen: no new Services)' : ''}`);
   else if (!servfail.length && !waiting.length) parts.push('no replica answers: cluster and external names fail');
   else if (!waiting.length) parts.push('cluster DNS is down');
   if (nodeLocal) parts.push(serving.length ? 'NodeLocal DNSCache keeps working through the surviving replicas' : 'NodeLocal DNSCache cannot help: its cache misses go to the central replicas');
