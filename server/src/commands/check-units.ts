@@ -10,6 +10,7 @@ import { UsageError } from './usage-error';
 import { realTargetInside } from './fix-files';
 import { writeSourceEdits } from './write-source-edits';
 import { brokenRender, renderErrorsBefore } from './render-check';
+import { onInterrupt } from '../on-interrupt';
 
 export const RENDER_OPTIONS = {
   render: { type: 'string' as const, default: 'auto' },
@@ -179,10 +180,9 @@ export async function fixUnits(
         continue;
       }
       // A fix right for the rendered resource may still stop its unit from rendering: it is taken back. Stopped
-      // meanwhile (Ctrl-C ends the render and the process), it is taken back too: it was never checked.
-      const putBack = () => void outcome.undo();
-      process.once('exit', putBack);
-      const broken = await brokenRender(before, settings).finally(() => process.removeListener('exit', putBack));
+      // meanwhile (Ctrl-C during the render or while its output is read), it is taken back too: it was never checked.
+      const checked = onInterrupt(() => void outcome.undo());
+      const broken = await brokenRender(before, settings).finally(checked);
       if (broken) {
         unrenderable.add(edits);
         failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: outcome.undo().map(asGiven) });

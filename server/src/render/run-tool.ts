@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { accessSync, constants, statSync } from 'node:fs';
-import { constants as osConstants } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { formatSeconds } from '../cluster/duration';
+import { onInterrupt } from '../on-interrupt';
 
 export function searchPath(options: { extraPath?: string[]; env?: NodeJS.ProcessEnv }): string[] {
   const env = options.env ?? process.env;
@@ -85,34 +85,19 @@ const running = new Set<() => void>();
 
 /**
  * Ends every tool still running: in its own process group a tool does not get the terminal's Ctrl-C, and
- * would outlive us (a helm rendering for a minute, one waiting on a FIFO for ever). Called when the
- * process exits, or on SIGINT, SIGTERM or SIGHUP while a tool runs.
+ * would outlive us (a helm rendering for a minute, one waiting on a FIFO for ever). Done however the process
+ * ends while a tool runs (Ctrl-C, SIGTERM, SIGHUP or an exit).
  */
 function stopRunningTools(): void {
   for (const stop of running) stop();
   running.clear();
 }
 
-/**
- * While a tool runs, Ctrl-C or a cancelled job ends it with us (128 + the signal, as a shell reports it).
- * Only then: a handler would keep a long synchronous simulation from being interrupted, since it runs only
- * once that returns.
- */
-function endToolsAndExit(signal: NodeJS.Signals): void {
-  stopRunningTools();
-  process.exit(128 + osConstants.signals[signal]);
-}
-
-// SIGHUP: the terminal closed (a session ending), which would otherwise leave the tool running too.
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let stopWatching: (() => void) | undefined;
 
 function watchProcess(on: boolean): void {
-  if (on) process.once('exit', stopRunningTools);
-  else process.removeListener('exit', stopRunningTools);
-  for (const signal of SIGNALS) {
-    if (on) process.on(signal, endToolsAndExit);
-    else process.removeListener(signal, endToolsAndExit);
-  }
+  if (on) stopWatching = onInterrupt(stopRunningTools);
+  else stopWatching?.();
 }
 
 /**
