@@ -61,7 +61,7 @@ describe('pods that were not serving when the cluster was read', () => {
     const row = result.timeline.filter((e) => e.subject.type === 'node' && e.subject.name === 'worker-2');
     assert.deepEqual(
       row.map((e) => [e.at, e.state, e.reason]),
-      [[0, 'down', 'worker-2 was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods; the node controller evicts its pods by 1 h 5 m 50 s (their 300 s toleration of it, counted from the read)']],
+      [[0, 'down', 'worker-2 was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods; the node controller evicts its pods once they no longer tolerate it: by 1 h 5 m 50 s for the default 300 s toleration (counted from the read)']],
     );
   });
 
@@ -224,14 +224,14 @@ describe('how long a node had been NotReady when the cluster was read', () => {
     assert.equal(capacityAt(result, 'web', 59).ready, 1);
     assert.equal(capacityAt(result, 'web', 90).ready, 2, 'evicted at 60 s, its replacement serving 30 s later');
     const row = result.timeline.filter((e) => e.subject.type === 'node' && e.subject.name === 'worker-2');
-    assert.match(row[0].reason, /the node controller evicts its pods by 1 m \(their 300 s toleration of it, from when the node controller tainted it, 4 m before the read\)$/);
+    assert.match(row[0].reason, /the node controller evicts its pods once they no longer tolerate it: by 1 m for the default 300 s toleration \(from when the node controller tainted it, 4 m before the read\)$/);
   });
 
   it('tainted longer ago than the toleration, evicts at once', () => {
     const { topology, workloads } = read(cluster(tainted('worker-2', '2026-03-01T09:50:00Z')), readAt);
     const result = simulate(topology, workloads, watch);
     assert.equal(capacityAt(result, 'web', 30).ready, 2);
-    assert.match(result.timeline.find((e) => e.subject.type === 'node' && e.subject.name === 'worker-2')!.reason, /evicts its pods at once/);
+    assert.match(result.timeline.find((e) => e.subject.type === 'node' && e.subject.name === 'worker-2')!.reason, /evicts its pods once they no longer tolerate it: at once for the default 300 s toleration/);
   });
 
   it('without the read\'s time (a kubectl List), a taint time from another clock (after the read) or no taint time, counts from the read, the latest it can', () => {
@@ -240,6 +240,35 @@ describe('how long a node had been NotReady when the cluster was read', () => {
       assert.equal(topology.notReadyTaintedFor, undefined);
       assert.equal(capacityAt(simulate(topology, workloads, watch), 'web', 329).ready, 1);
     }
+  });
+});
+
+describe('a workload\'s own toleration of a NotReady node', () => {
+  const tolerating = (app: string, tolerations: object[]) => deployment(app, 1, {}).map((r) => {
+    if (r.kind === 'Deployment') r.object.spec.template.spec.tolerations = tolerations;
+    return r;
+  });
+  const watch: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [] };
+
+  it('is read from its pod template, by taint (Exists without a key tolerates both, for ever)', () => {
+    const resources = [node('cp-1'), node('worker-1'), ...tolerating('fast', [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }]), ...tolerating('stays', [{ operator: 'Exists' }]), ...deployment('plain', 1)];
+    const { workloads } = run(resources, watch);
+    assert.deepEqual(Object.fromEntries(workloads.map((w) => [w.name, w.nodeLossToleration])), {
+      fast: { 'node.kubernetes.io/unreachable': 30 },
+      stays: { 'node.kubernetes.io/unreachable': null, 'node.kubernetes.io/not-ready': null },
+      plain: undefined,
+    });
+  });
+
+  it('of the taint its node carries: not-ready where the kubelet reported NotReady (Ready False), unreachable where it stopped reporting', () => {
+    const tolerations = [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }];
+    const reported = run([node('cp-1'), node('worker-1', 'False'), node('worker-2'), ...tolerating('web', tolerations), pod('web-a', 'web', 'worker-1')], watch);
+    assert.deepEqual(reported.topology.notReadyReported, ['worker-1']);
+    assert.equal(capacityAt(reported.result, 'web', 59).ready, 0);
+    assert.equal(capacityAt(reported.result, 'web', 90).ready, 1, 'evicted at 60 s, serving 30 s later');
+    const silent = run([node('cp-1'), node('worker-1', 'Unknown'), node('worker-2'), ...tolerating('web', tolerations), pod('web-a', 'web', 'worker-1')], watch);
+    assert.equal(capacityAt(silent.result, 'web', 329).ready, 0, 'unreachable: the default 300 s');
+    assert.equal(capacityAt(silent.result, 'web', 330).ready, 1);
   });
 });
 

@@ -4,6 +4,7 @@ import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
+import { nodeLossTolerationSeconds } from '../manifest/scheduling';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
 import { containersOf, declaredAnnotations, podTemplateOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
@@ -74,13 +75,8 @@ function agentPostureOf(resource: Resource): AgentPosture | undefined {
 }
 
 function unreachableToleration(spec: any, kind: string): number | null {
-  if (kind === 'DaemonSet') return null;
-  const tolerations = Array.isArray(spec?.tolerations) ? spec.tolerations : [];
-  const match = tolerations.find(
-    (t: any) => t && (t.key === 'node.kubernetes.io/unreachable' || (t.operator === 'Exists' && !t.key)) && (!t.effect || t.effect === 'NoExecute'),
-  );
-  if (!match) return HOVER_TIMING.unreachableToleration;
-  return typeof match.tolerationSeconds === 'number' ? Math.max(0, match.tolerationSeconds) : null;
+  const own = nodeLossTolerationSeconds(spec, kind, 'node.kubernetes.io/unreachable');
+  return own === undefined ? HOVER_TIMING.unreachableToleration : own;
 }
 
 export function postureOf(resource: Resource, inventory: Inventory): Posture {

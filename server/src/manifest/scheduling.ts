@@ -76,6 +76,21 @@ export function podTolerations(podSpec: any): Toleration[] {
   return asList(podSpec?.tolerations) as Toleration[];
 }
 
+/** The NoExecute taints the node controller puts on a node that stops reporting (Ready Unknown) or reports NotReady (False). */
+export type NodeLossTaint = 'node.kubernetes.io/unreachable' | 'node.kubernetes.io/not-ready';
+
+/**
+ * How long a pod of this spec stays on a node carrying `taint` before the node controller evicts it: its own
+ * toleration's `tolerationSeconds` (null, for ever, when it sets none, as DaemonSet pods are given), or undefined
+ * when it has no toleration of its own and admission gives it the default (300 s).
+ */
+export function nodeLossTolerationSeconds(spec: any, kind: string, taint: NodeLossTaint): number | null | undefined {
+  if (kind === 'DaemonSet') return null;
+  const match = podTolerations(spec).find((t) => t && toleratesTaint(t, { key: taint, effect: 'NoExecute' }));
+  if (!match) return undefined;
+  return typeof match.tolerationSeconds === 'number' ? Math.max(0, match.tolerationSeconds) : null;
+}
+
 /** Kubernetes' Toleration.ToleratesTaint: an empty key with Exists tolerates every taint; an empty effect every effect. */
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;

@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { resourceFromObject, type Resource } from '../manifest/parse';
-import { isNodeNotReady, nodeAllocatable, nodeLabels, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
+import { isNodeNotReady, nodeAllocatable, nodeLabels, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod, type NodeLossTaint } from '../manifest/scheduling';
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
@@ -75,6 +75,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   if (down.length) {
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
+  const reported = nodeResources.filter((n) => notReady.has(n.name!) && readyStatus(n) === 'False').map((n) => n.name!);
   const taintedFor = cluster?.readAt === undefined ? {} : notReadyTaintedFor(nodeResources.filter((n) => notReady.has(n.name!)), cluster.readAt);
   const topology: SimTopology = {
     nodes,
@@ -86,6 +87,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     ...(down.length ? { apiServersDown: down } : {}),
     ...(notReady.size ? { notReadyNodes: [...notReady] } : {}),
     ...(Object.keys(taintedFor).length ? { notReadyTaintedFor: taintedFor } : {}),
+    ...(reported.length ? { notReadyReported: reported } : {}),
   };
   const workloads = inventory
     .resources()
@@ -96,7 +98,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
 }
 
 /** The NoExecute taints the node controller puts on a node that is NotReady or stops reporting: pods' eviction countdowns start from them. */
-const NODE_CONTROLLER_NO_EXECUTE = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+const NODE_CONTROLLER_NO_EXECUTE: readonly NodeLossTaint[] = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
 
 /**
  * How long each node had carried the node controller's NoExecute taint when the cluster was read (`readAt`), by the
@@ -176,6 +178,23 @@ function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
 /** A CoreDNS (or kube-dns) pod, as kubeadm and most distributions label it. */
 function isClusterDnsPod(pod: Resource): boolean {
   return pod.object?.metadata?.labels?.['k8s-app'] === 'kube-dns';
+}
+
+function readyStatus(node: Resource): unknown {
+  const conditions = node.object?.status?.conditions;
+  return Array.isArray(conditions) ? conditions.find((c: any) => c?.type === 'Ready')?.status : undefined;
+}
+
+/** Its pod template's own tolerations of the node controller's NoExecute taints, where it has any. */
+function nodeLossToleration(spec: any, kind: string): SimWorkload['nodeLossToleration'] {
+  // A DaemonSet's pods stay on a NotReady node whatever they say: the simulator knows them by their kind.
+  if (kind === 'DaemonSet') return undefined;
+  const own: NonNullable<SimWorkload['nodeLossToleration']> = {};
+  for (const taint of NODE_CONTROLLER_NO_EXECUTE) {
+    const seconds = nodeLossTolerationSeconds(spec, kind, taint);
+    if (seconds !== undefined) own[taint] = seconds;
+  }
+  return Object.keys(own).length ? own : undefined;
 }
 
 /** A pod whose containers have all stopped for good (Succeeded or Failed): it holds a node's record, not a replica. */
@@ -295,6 +314,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
       ? Object.fromEntries(eligible.map((n) => [n, 1]))
       : assumedPlacement(replicas, spreadNodes, spreadRules(spec, labels), `${resource.namespace}/${resource.name}`);
 
+  const tolerated = nodeLossToleration(spec, resource.kind);
   const workload: SimWorkload = {
     kind: resource.kind,
     namespace: resource.namespace,
@@ -309,6 +329,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
       startup: containers.some((c) => !!c.container.startupProbe),
     },
     ...(declaredFacts(resource).startupSeconds !== undefined ? { startSeconds: declaredFacts(resource).startupSeconds } : {}),
+    ...(tolerated ? { nodeLossToleration: tolerated } : {}),
     ...(startBudget ? { startBudget } : {}),
     pdb: inventory.pdbsSelecting(resource).length > 0,
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),

@@ -1,3 +1,4 @@
+import type { NodeLossTaint } from '../manifest/scheduling';
 /** The simulator's inputs: what the cluster looks like and what runs on it. */
 
 import type { PdbBudget } from '../manifest/pdb';
@@ -40,6 +41,8 @@ export interface SimTopology {
   notReadyNodes?: string[];
   /** How long (seconds) each of those had carried the node controller's NoExecute taint when read, where its time is known. */
   notReadyTaintedFor?: Record<string, number>;
+  /** Those of them whose kubelet reported NotReady (tainted not-ready); the others stopped reporting (tainted unreachable). */
+  notReadyReported?: string[];
 }
 
 export type SimWorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'ReplicaSet' | 'ReplicationController' | 'Job' | 'CronJob' | 'Pod';
@@ -58,6 +61,11 @@ export interface SimWorkload {
   probes: { liveness: boolean; readiness: boolean; startup: boolean };
   /** Seconds a new pod needs before it serves, when the workload declares it (kube-resilience/startup-seconds). */
   startSeconds?: number;
+  /**
+   * How long its pods stay on a node the node controller tainted before they are evicted, by taint, where its pod
+   * template says (null: for ever); otherwise the default toleration admission gives every pod.
+   */
+  nodeLossToleration?: Partial<Record<NodeLossTaint, number | null>>;
   /** What its startup or liveness probe allows a (re)started container before killing it; unset when no probe kills during a start. */
   startBudget?: StartBudget;
   hpa?: { min: number; max: number };

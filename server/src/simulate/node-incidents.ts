@@ -3,6 +3,8 @@ import type { Scenario } from './types';
 import { greatest } from '../extremes';
 import { onNode } from './by-node';
 import type { ControlPlaneTimeline } from './control-plane';
+import type { SimTopology, SimWorkload } from './model';
+import type { NodeLossTaint } from '../manifest/scheduling';
 
 /** A node that stops at `at` and (unless lost) is running again at `backAt`. */
 export interface NodeIncident {
@@ -62,14 +64,25 @@ export function podsBackAt(incidents: NodeIncident[], node: string, from: number
   return Number.isFinite(back) ? firstWrites(back) + TIMING.reconnect : Infinity;
 }
 
+/** How long a workload's pods stay on a node carrying `taint` before the node controller evicts them: their own toleration, else the default; Infinity for ever. */
+export function tolerationOf(workload: SimWorkload, taint: NodeLossTaint): number {
+  const own = workload.nodeLossToleration?.[taint];
+  return own === undefined ? TIMING.unreachableToleration : (own ?? Infinity);
+}
+
+/** The taint the node controller put on a node NotReady at the read: not-ready where its kubelet said so, unreachable where it stopped reporting. */
+export function notReadyTaintOf(topology: SimTopology, node: string): NodeLossTaint {
+  return topology.notReadyReported?.includes(node) ? 'node.kubernetes.io/not-ready' : 'node.kubernetes.io/unreachable';
+}
+
 /**
  * When the node controller evicts the pods of a node that was NotReady when the cluster was read: their toleration
- * of it (300 s by default) runs from when the node controller tainted the node, `taintedFor` seconds before the
- * read; where that is unknown, from the read, the latest it can (they were not deleted yet, so it had not run out).
- * A controller manager down at the read starts the node's grace period afresh once it is back: its eviction
- * countdown starts when it sees the taint.
+ * of it (`toleration` seconds, 300 by default) runs from when the node controller tainted the node, `taintedFor`
+ * seconds before the read; where that is unknown, from the read, the latest it can (they were not deleted yet, so
+ * it had not run out). A controller manager down at the read starts the node's grace period afresh once it is
+ * back: its eviction countdown starts when it sees the taint.
  */
-export function notReadyAtReadEvictionAt(cp: ControlPlaneTimeline, taintedFor = 0): number {
-  const due = cp.at(0).controllers ? Math.max(0, TIMING.unreachableToleration - taintedFor) : cp.firstControllers(0) + TIMING.nodeMonitorGrace + TIMING.unreachableToleration;
+export function notReadyAtReadEvictionAt(cp: ControlPlaneTimeline, taintedFor = 0, toleration: number = TIMING.unreachableToleration): number {
+  const due = cp.at(0).controllers ? Math.max(0, toleration - taintedFor) : cp.firstControllers(0) + TIMING.nodeMonitorGrace + toleration;
   return cp.firstControllers(due);
 }

@@ -1,4 +1,4 @@
-import { FACT, TIMING } from './facts';
+import { FACT } from './facts';
 import type { SimWorkload } from './model';
 import type { TimelineEvent, WorkloadResult } from './types';
 import { HANDLERS } from './workload/handlers';
@@ -6,7 +6,7 @@ import { stopping, type Slot } from './capacity-state';
 import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
 import { nodeControllerEvicts } from './workload/handlers/node-down';
-import { notReadyAtReadEvictionAt } from './node-incidents';
+import { notReadyAtReadEvictionAt, notReadyTaintOf, tolerationOf } from './node-incidents';
 import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type MoveRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
 export type { SimContext } from './workload/run';
@@ -33,7 +33,11 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   if (atStart) note(run, 0, atStart);
   // A pod already stopping is gone by the end of its grace period, drained or not; one stuck on a NotReady node stays.
   for (const slot of run.slots.filter((s) => stopping(s) && !s.atStart!.stuck)) run.queue.schedule(stoppedBy(run), () => goneAtStart(run, slot));
-  for (const slot of run.slots.filter((s) => s.atStart?.why === 'node-not-ready')) run.queue.schedule(notReadyAtReadEvictionAt(ctx.controlPlane, ctx.topology.notReadyTaintedFor?.[slot.node]), () => evictedFromNotReady(run, slot));
+  for (const slot of run.slots.filter((s) => s.atStart?.why === 'node-not-ready')) {
+    const at = notReadyEvictionAt(run, slot.node);
+    // Pods that tolerate the node for ever are told so at the start.
+    run.queue.schedule(Number.isFinite(at) ? at : 0, () => evictedFromNotReady(run, slot));
+  }
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
     if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
@@ -73,8 +77,16 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
 function evictedFromNotReady(run: WorkloadRun, slot: Slot): void {
   if (slot.generation !== 0 || slot.atStart?.why !== 'node-not-ready') return;
   const { pod, node } = slot.atStart;
-  const at = notReadyAtReadEvictionAt(run.ctx.controlPlane, run.ctx.topology.notReadyTaintedFor?.[node]);
-  nodeControllerEvicts(run, slot, { node, notReadyAt: at, evictAt: at, pod, when: `once its ${TIMING.unreachableToleration} s toleration ran out` });
+  const toleration = tolerationOf(run.workload, notReadyTaintOf(run.ctx.topology, node));
+  const at = notReadyEvictionAt(run, node);
+  nodeControllerEvicts(run, slot, { node, notReadyAt: Number.isFinite(at) ? at : 0, evictAt: at, pod, when: `once its ${toleration} s toleration ran out` });
+}
+
+/** When the node controller evicts this workload's pods from a node NotReady at the read (Infinity: they tolerate it for ever; told at 0). */
+function notReadyEvictionAt(run: WorkloadRun, node: string): number {
+  const { topology, controlPlane } = run.ctx;
+  const toleration = tolerationOf(run.workload, notReadyTaintOf(topology, node));
+  return Number.isFinite(toleration) ? notReadyAtReadEvictionAt(controlPlane, topology.notReadyTaintedFor?.[node], toleration) : Infinity;
 }
 
 /** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */

@@ -25,6 +25,23 @@ describe('node-down handler', () => {
     });
   }
 
+  it('evicts after the pods\' own toleration of an unreachable node, when they set one (30 s: replaced at 50 + 30 + 30 s)', () => {
+    const i = incident('lost', 0, Infinity);
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, { nodeLossToleration: { 'node.kubernetes.io/unreachable': 30 } }), undefined, [], undefined, [i]);
+    const { readyAt, reasons } = play(run, 0, { kind: 'node-down', incident: i });
+    assert.equal(readyAt(109), 1);
+    assert.equal(readyAt(110), 2);
+    assert.match(reasons, /its pod on worker-1 was evicted 30 s after NotReady \(its own toleration\)/);
+  });
+
+  it('never evicts pods that tolerate an unreachable node for ever (no tolerationSeconds), and says so', () => {
+    const i = incident('lost', 0, Infinity);
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }, { nodeLossToleration: { 'node.kubernetes.io/unreachable': null } }), undefined, [], undefined, [i]);
+    const { readyAt, reasons } = play(run, 0, { kind: 'node-down', incident: i });
+    assert.equal(readyAt(7200), 1);
+    assert.match(reasons, /its pods tolerate the NotReady node for ever \(a NoExecute toleration without tolerationSeconds\): its pod on worker-1 is not evicted, and nothing replaces it until the node is back/);
+  });
+
   it('leaves replicas on other nodes alone', () => {
     const i = incident('lost', 0, Infinity);
     const run = runOf(workload('web', { 'worker-2': 2 }), undefined, [], undefined, [i]);

@@ -1,6 +1,6 @@
 import { stopping, type Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
-import { nodeBackAt, podsBackAt, type NodeIncident } from '../../node-incidents';
+import { nodeBackAt, podsBackAt, tolerationOf, type NodeIncident } from '../../node-incidents';
 import { plural } from '../../../words';
 import { crashLoopNote, dropDeadEndpoint, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
 
@@ -50,8 +50,15 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
   const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
   if (notReadyAt < podsBack) {
     dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
-    const evictAt = notReadyAt + TIMING.unreachableToleration;
-    if (evictAt < podsBack) nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: `${TIMING.unreachableToleration} s after NotReady (default toleration)` });
+    // A kubelet that stops reporting leaves its node Unknown: tainted unreachable.
+    const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
+    const own = workload.nodeLossToleration?.['node.kubernetes.io/unreachable'] !== undefined;
+    const evictAt = notReadyAt + toleration;
+    // Pods that stay (a DaemonSet's, those tolerating the node for ever) are said to once other pods would be evicted.
+    const stays = workload.kind === 'DaemonSet' || !Number.isFinite(toleration);
+    if (stays ? notReadyAt + TIMING.unreachableToleration < podsBack : evictAt < podsBack) {
+      nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: `${toleration} s after NotReady (${own ? 'its own toleration' : 'default toleration'})` });
+    }
   }
   // Restarted with new IPs but not ready yet: the endpoint controller drops the old IPs and lists none.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: the endpoints drop their old IPs`);
@@ -76,6 +83,8 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
   const its = pod ? `its pod ${pod} on NotReady node ${node}` : `its pod on ${node}`;
   if (workload.kind === 'DaemonSet') {
     note(run, notReadyAt, { reason: `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`, fact: FACT.nodeLifecycle, always: true });
+  } else if (!Number.isFinite(evictAt)) {
+    note(run, notReadyAt, { reason: `${label}: its pods tolerate the NotReady node for ever (a NoExecute toleration without tolerationSeconds): ${its} is not evicted, and nothing replaces it until the node is back`, fact: FACT.nodeLifecycle, always: true });
   } else if (workload.kind === 'StatefulSet') {
     note(run, evictAt, {
       reason: `${label}: ${its} is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`,
