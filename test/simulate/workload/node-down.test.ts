@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { FACT } from '../../../server/src/simulate/facts';
 import type { NodeIncident } from '../../../server/src/simulate/node-incidents';
 import type { Scenario } from '../../../server/src/simulate/types';
-import { workload } from '../fixtures';
+import { simulate } from '../../../server/src/simulate/simulate';
+import { cluster, workload } from '../fixtures';
 import { HEALTHY, play, runOf } from './harness';
 
 const apiDown = (duration: number): Scenario => ({ fail: { kind: 'apiserver' }, duration, events: [] });
@@ -40,6 +41,13 @@ describe('node-down handler', () => {
     const { readyAt, reasons } = play(run, 0, { kind: 'node-down', incident: i });
     assert.equal(readyAt(7200), 1);
     assert.match(reasons, /its pods tolerate the NotReady node for ever \(a NoExecute toleration without tolerationSeconds\): its pod on worker-1 is not evicted, and nothing replaces it until the node is back/);
+  });
+
+  it('says once that DaemonSet pods stay on the unreachable node, though it reboots during its failure', () => {
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-1'] }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-1', at: 600 }] };
+    const result = simulate(cluster(), [workload('log-agent', { 'worker-1': 1, 'worker-2': 1 }, { kind: 'DaemonSet' })], scenario);
+    const told = result.timeline.filter((e) => e.reason.includes('DaemonSet pods tolerate an unreachable node'));
+    assert.deepEqual(told.map((e) => e.at), [50], result.timeline.map((e) => `${e.at} ${e.reason}`).join('\n'));
   });
 
   it('leaves replicas on other nodes alone', () => {

@@ -82,9 +82,9 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
   const { node, notReadyAt, evictAt, when, pod } = how;
   const its = pod ? `its pod ${pod} on NotReady node ${node}` : `its pod on ${node}`;
   if (workload.kind === 'DaemonSet') {
-    note(run, notReadyAt, { reason: `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`, fact: FACT.nodeLifecycle, always: true });
+    noteOnce(run, notReadyAt, `${label}: DaemonSet pods tolerate an unreachable node: not evicted, not replaced`);
   } else if (!Number.isFinite(evictAt)) {
-    note(run, notReadyAt, { reason: `${label}: its pods tolerate the NotReady node for ever (a NoExecute toleration without tolerationSeconds): ${its} is not evicted, and nothing replaces it until the node is back`, fact: FACT.nodeLifecycle, always: true });
+    noteOnce(run, notReadyAt, `${label}: its pods tolerate the NotReady node for ever (a NoExecute toleration without tolerationSeconds): ${its} is not evicted, and nothing replaces it until the node is back`);
   } else if (workload.kind === 'StatefulSet') {
     note(run, evictAt, {
       reason: `${label}: ${its} is evicted but stays Terminating there, and the StatefulSet will not start another with the same name until someone force-deletes it (or taints the node out-of-service)`,
@@ -101,6 +101,12 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
       replace(run, slot, run.ctx.controlPlane.firstScheduling(evictAt), `${label}: ${its} was evicted ${when} (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
     });
   }
+}
+
+/** Pods that stay on the node are said to once: a node failing again meanwhile (a reboot during a failure) changes nothing for them. */
+function noteOnce(run: WorkloadRun, at: number, reason: string): void {
+  for (const told of run.notes.values()) if (told.some((n) => n.reason === reason)) return;
+  note(run, at, { reason, fact: FACT.nodeLifecycle, always: true });
 }
 
 /** The node reached the API again and its kubelet restarted the replica there, with a new pod IP. */
