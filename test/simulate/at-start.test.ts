@@ -61,7 +61,7 @@ describe('pods that were not serving when the cluster was read', () => {
     const row = result.timeline.filter((e) => e.subject.type === 'node' && e.subject.name === 'worker-2');
     assert.deepEqual(
       row.map((e) => [e.at, e.state, e.reason]),
-      [[0, 'down', 'worker-2 was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods; the node controller evicts its pods once they no longer tolerate it: by 1 h 5 m 50 s for the default 300 s toleration (counted from the read)']],
+      [[0, 'down', 'worker-2 was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods; the node controller evicts its pods once they no longer tolerate it: by 1 h 5 m 50 s for the default 300 s toleration (counted from the controller manager\'s return and a fresh 50 s grace period)']],
     );
   });
 

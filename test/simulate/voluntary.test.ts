@@ -300,7 +300,7 @@ describe('a drain of a node that failed during the simulation', () => {
     const result = simulate(cluster(), [web], failed([{ kind: 'drain', node: 'worker-1', at: 100 }]));
     assert.equal(capacityAt(result, 'web', 130).ready, 2);
     assert.equal(result.drains![0].end, 3610);
-    assert.ok(eventsAbout(result, 'web').some((e) => e.at === 100 && e.reason.includes("kubectl drain evicted its pod on worker-1; it stays Terminating there (the failed node's kubelet cannot confirm its end)")));
+    assert.ok(eventsAbout(result, 'web').some((e) => e.at === 100 && e.reason.includes("kubectl drain evicted its pod on worker-1; it stays Terminating there (the down node's kubelet cannot confirm its end)")));
   });
 
   it('of a node lost for good never finishes', () => {
@@ -321,5 +321,63 @@ describe('draining the node of CoreDNS while the controller manager is down', ()
     const down = result.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.state === 'down');
     assert.equal(down?.at, 60);
     assert.equal(down?.reason, '2 of 2 CoreDNS replicas evicted (the drain of worker-1): stopped, yet still listed by the kube-dns Service (its endpoints frozen without the controller manager), until their replacements serve; no replica answers: cluster and external names fail');
+  });
+});
+
+describe('a drain of a node that failed, at the edges', () => {
+  const web = workload('web', { 'worker-1': 1, 'worker-2': 1 });
+  const failed = (events: ScenarioEvent[], duration = 3600): Scenario => ({ fail: { kind: 'nodes', nodes: ['worker-1'] }, duration, events });
+
+  it('started at the very moment of the node controller\'s eviction (350 s), still waits for the evicted pod', () => {
+    for (const at of [350, 355]) {
+      const result = simulate(cluster(), [web], failed([{ kind: 'drain', node: 'worker-1', at }]));
+      assert.equal(result.drains![0].end, 3610, `drain at ${at} s`);
+      assert.match(result.summary![0], /it waits for a pod of shop\/web that stays Terminating on worker-1 until its kubelet is back/);
+    }
+  });
+
+  it('of a node lost for good, gives a result the webview accepts: the pod never stopped (null)', () => {
+    const result = simulate(cluster(), [web], { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'node-lost', node: 'worker-1', at: 0 }, { kind: 'drain', node: 'worker-1', at: 100 }] });
+    assert.deepEqual(result.workloads[0].evictions!.map((e) => e.stopped), [null]);
+    const checked = validateSimulationResult(JSON.parse(JSON.stringify(result)));
+    assert.ok(checked.ok, checked.ok ? '' : checked.error);
+  });
+
+  it('once the node\'s kubelet is back, waits for nothing the node controller evicted there (their end is confirmed)', () => {
+    const result = simulate(cluster(), [web], failed([{ kind: 'scale-down', node: 'worker-1', at: 2400 }, { kind: 'drain', node: 'worker-1', at: 2500 }], 1800));
+    for (const drain of result.drains!) assert.ok(drain.end !== null && drain.end - drain.start <= 30, JSON.stringify(result.drains));
+    assert.ok(!result.summary!.some((s) => /Terminating/.test(s)), result.summary!.join('\n'));
+  });
+
+  it('a node that reboots during an evicted pod\'s grace period ends it then, confirmed once its kubelet is back: a StatefulSet waits for that', () => {
+    const db = workload('db', { 'worker-1': 1 }, { kind: 'StatefulSet' });
+    const result = simulate(cluster(), [db], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'node-reboot', node: 'worker-1', at: 10 }], 3600));
+    assert.equal(result.drains![0].end, 140, 'the reboot takes 120 s and the kubelet 10 s more to reach the API');
+    assert.equal(capacityAt(result, 'db', 169).ready, 0);
+    assert.equal(capacityAt(result, 'db', 170).ready, 1);
+  });
+});
+
+describe('cluster DNS against what the CoreDNS workload does', () => {
+  const dnsStates = (result: ReturnType<typeof simulate>) => result.components.find((c) => c.name === 'dns')!.states;
+  const dnsReasons = (result: ReturnType<typeof simulate>) => result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns').map((e) => `${e.at} ${e.reason}`);
+
+  it('replicas already out of the kube-dns Service (their node NotReady at the read) are not said to be still listed once a drain evicts them', () => {
+    const coredns = workload('coredns', { 'worker-1': 2 }, { namespace: 'kube-system', clusterDns: true, notServing: [{ pod: 'coredns-a', node: 'worker-1', why: 'node-not-ready' }, { pod: 'coredns-b', node: 'worker-1', why: 'node-not-ready' }] });
+    const topology = { ...cluster({ coreDns: ['worker-1', 'worker-1'] }), notReadyNodes: ['worker-1'] };
+    const result = simulate(topology, [coredns], { fail: { kind: 'controller-manager' }, duration: 1200, events: [{ kind: 'drain', node: 'worker-1', at: 60 }] });
+    const atDrain = dnsReasons(result).find((r) => r.startsWith('60 '));
+    assert.ok(atDrain, dnsReasons(result).join('\n'));
+    assert.match(atDrain, /evicted \(the drain of worker-1\): out of the kube-dns Service until their replacements serve/);
+  });
+
+  it('follows the CoreDNS workload\'s own toleration of an unreachable node: whole again when its replacements serve', () => {
+    const coredns = workload('coredns', { 'worker-1': 2 }, { namespace: 'kube-system', clusterDns: true, nodeLossToleration: { 'node.kubernetes.io/unreachable': 30 } });
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-1'] }), [coredns], watch([{ kind: 'node-reboot', node: 'worker-1', at: 0 }], 3600));
+    assert.equal(capacityAt(result, 'coredns', 110).ready, 2, 'evicted at 50 + 30 s, serving 30 s later');
+    assert.deepEqual(dnsStates(result), [
+      { at: 0, state: 'down' },
+      { at: 110, state: 'ok' },
+    ]);
   });
 });

@@ -13,6 +13,8 @@ interface Interval {
   to: number;
   state: Exclude<ReplicaState, 'serving'>;
   why: string;
+  /** Already out of the kube-dns Service when it began (its node NotReady, or itself not Ready): no query goes to it. */
+  out?: boolean;
 }
 
 export interface DnsResult {
@@ -87,16 +89,17 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
         const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
         const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
         const evictAt = notReadyAt + TIMING.unreachableToleration;
-        const replaced = evictAt < podsBack ? replacedAfter(incident.at, evictAt) : Infinity;
+        // The CoreDNS workload's run knows its own toleration of the node: where it is known, its replacement decides.
+        const replaced = known || evictAt < podsBack ? replacedAfter(incident.at, evictAt) : Infinity;
         // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.
         const back = Math.min(cp.firstControllers(podsBack), replaced);
         // Once its node is marked NotReady, the endpoints controller takes it out of the kube-dns Service: no query goes to it.
         const unlisted = notReadyAt < podsBack ? notReadyAt : Infinity;
-        list.push({ from: incident.at, to: Math.min(back, unlisted), state: 'dead', why: incident.what });
+        list.push({ from: incident.at, to: Math.min(back, unlisted), state: 'dead', why: incident.what, ...(outOfService(list, incident.at) ? { out: true } : {}) });
         if (unlisted < back) list.push({ from: unlisted, to: back, state: 'unlisted', why: incident.what });
       }
     }
-    for (const eviction of own) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}` });
+    for (const eviction of own) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}`, ...(outOfService(list, eviction.at) ? { out: true } : {}) });
     for (const event of scenario.events) {
       if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
       if (list.some((i) => i.state === 'dead' && event.at >= i.from && event.at < i.to)) continue;
@@ -107,11 +110,11 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
     return list;
   });
 
-  const stateOfReplica = (index: number, t: number): { state: ReplicaState; why?: string } => {
+  const stateOfReplica = (index: number, t: number): ReplicaNow => {
     const hit = intervals[index].filter((i) => t >= i.from && t < i.to);
     const dead = hit.find((i) => i.state === 'dead');
     const found = dead ?? hit[0];
-    return found ? { state: found.state, why: found.why } : { state: 'serving' };
+    return found ? { state: found.state, why: found.why, ...(found.out ? { out: true } : {}) } : { state: 'serving' };
   };
 
   const points = new Set<number>([0]);
@@ -148,11 +151,23 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
   return { states, events };
 }
 
+/** A replica at one moment: what it does, why, and whether it was out of the kube-dns Service before that. */
+interface ReplicaNow {
+  state: ReplicaState;
+  why?: string;
+  out?: boolean;
+}
+
+/** Whether a replica is out of the kube-dns Service at `t` by what came before: its node NotReady, or itself not Ready. */
+function outOfService(list: readonly Interval[], t: number): boolean {
+  return list.some((i) => (i.state === 'unlisted' || i.state === 'unready') && i.from <= t && t <= i.to);
+}
+
 /**
  * `cacheFrozen`: nothing can change what the API holds, so the replicas' caches stay as they are;
  * `endpointsFrozen`: no controller manager updates the kube-dns Service's endpoints.
  */
-function describe(now: { state: ReplicaState; why?: string }[], nodes: string[], nodeLocal: boolean, { cacheFrozen, endpointsFrozen }: { cacheFrozen: boolean; endpointsFrozen: boolean }): string {
+function describe(now: ReplicaNow[], nodes: string[], nodeLocal: boolean, { cacheFrozen, endpointsFrozen }: { cacheFrozen: boolean; endpointsFrozen: boolean }): string {
   const total = now.length;
   const ofAll = (n: number) => `${n} of ${plural(total, 'CoreDNS replica')}`;
   const of = (s: ReplicaState) => now.map((r, i) => ({ ...r, node: nodes[i] })).filter((r) => r.state === s);
@@ -165,12 +180,18 @@ function describe(now: { state: ReplicaState; why?: string }[], nodes: string[],
   const evicted = of('evicted');
   if (evicted.length) {
     const until = evicted.length === 1 ? 'its replacement serves' : 'their replacements serve';
-    // Without the controller manager the endpoints keep the evicted pods: queries still go to them, and find them gone.
-    const listed = endpointsFrozen ? `stopped, yet still listed by the kube-dns Service (its endpoints frozen without the controller manager), until ${until}` : `out of the kube-dns Service until ${until}`;
-    parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): ${listed}`);
+    // Without the controller manager the endpoints keep the evicted pods they listed: queries still go to them, and find them gone.
+    const listed = evicted.filter((r) => !r.out).length;
+    const which = listed === evicted.length ? '' : `${listed} of them `;
+    const where = endpointsFrozen && listed ? `stopped, yet ${which}still listed by the kube-dns Service (its endpoints frozen without the controller manager), until ${until}` : `out of the kube-dns Service until ${until}`;
+    parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): ${where}`);
   }
   const dead = of('dead');
-  if (dead.length) parts.push(`${ofAll(dead.length)} gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them; meanwhile the kube-dns Service still sends them queries`);
+  if (dead.length) {
+    const listed = dead.filter((r) => !r.out).length;
+    const queried = !listed ? ' (already out of the kube-dns Service)' : listed === dead.length ? '; meanwhile the kube-dns Service still sends them queries' : `; meanwhile the kube-dns Service still sends queries to ${listed} of them`;
+    parts.push(`${ofAll(dead.length)} gone (${[...new Set(dead.map((r) => `${r.why}`))].join(', ')}) and not back until the control plane restores them${queried}`);
+  }
   const unready = of('unready');
   if (unready.length) parts.push(`${ofAll(unready.length)} not Ready when the cluster was read (${unready.map((r) => r.why).join(', ')}): out of the kube-dns Service until ${unready.length === 1 ? 'it is' : 'they are'} replaced`);
   const unlisted = of('unlisted');

@@ -222,7 +222,7 @@ function result(value: unknown, path: string): SimulationResult {
           ? {
               evictions: list(w.evictions, `${p}.evictions`, (e, ep) => {
                 const ev = record(e, ep);
-                return { node: name(ev.node, `${ep}.node`), at: at(ev.at, `${ep}.at`), stopped: at(ev.stopped, `${ep}.stopped`), replacementReady: nullable(ev.replacementReady, `${ep}.replacementReady`, at), sessionsCut: boolean(ev.sessionsCut, `${ep}.sessionsCut`) };
+                return { node: name(ev.node, `${ep}.node`), at: at(ev.at, `${ep}.at`), stopped: nullable(ev.stopped, `${ep}.stopped`, at), replacementReady: nullable(ev.replacementReady, `${ep}.replacementReady`, at), sessionsCut: boolean(ev.sessionsCut, `${ep}.sessionsCut`) };
               }),
             }
           : {}),

@@ -116,6 +116,8 @@ export interface NotServing {
   why: 'node-not-ready' | 'not-ready' | 'stopping';
   /** Stopping on a NotReady node: no kubelet confirms its end, so it stays until the node is back. */
   stuck?: boolean;
+  /** Not read so: the node controller evicted it at this moment of the simulation, and left it Terminating on its node. */
+  evictedAt?: number;
 }
 
 export function workloadKey(w: { namespace: string; name: string }): string {

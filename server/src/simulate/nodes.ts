@@ -37,7 +37,11 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
   for (const node of ctx.topology.notReadyNodes ?? []) {
     const taintedFor = ctx.topology.notReadyTaintedFor?.[node];
     const evictAt = notReadyAtReadEvictionAt(cp, taintedFor);
-    const since = taintedFor !== undefined && cp.at(0).controllers ? `from when the node controller tainted it, ${formatSeconds(taintedFor)} before the read` : 'counted from the read';
+    const since = !cp.at(0).controllers
+      ? `counted from the controller manager's return and a fresh ${TIMING.nodeMonitorGrace} s grace period`
+      : taintedFor !== undefined
+        ? `from when the node controller tainted it, ${formatSeconds(taintedFor)} before the read`
+        : 'counted from the read';
     const evicted = evictAt <= ctx.end ? `; the node controller evicts its pods once they no longer tolerate it: ${evictAt === 0 ? 'at once' : `by ${formatSeconds(evictAt)}`} for the default ${TIMING.unreachableToleration} s toleration (${since})` : '';
     events.push({ at: 0, subject: subject(node), state: 'down', reason: `${node} was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods${evicted}`, fact: FACT.nodeLifecycle });
   }

@@ -41,7 +41,7 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
     lines.push(`  ${name} (${workload.kind}, placement ${workload.placement}): ${story}`);
     for (const e of workload.evictions ?? []) {
       const replaced = e.replacementReady === null ? 'no replacement serving by the end' : `its replacement serves at ${formatSeconds(e.replacementReady)}`;
-      lines.push(`    evicted from ${e.node} at ${formatSeconds(e.at)}, stopped at ${formatSeconds(e.stopped)}, ${replaced}${e.sessionsCut ? '; in-memory sessions cut' : ''}`);
+      lines.push(`    evicted from ${e.node} at ${formatSeconds(e.at)}, ${e.stopped === null ? 'never stopped (no kubelet confirmed its end)' : `stopped at ${formatSeconds(e.stopped)}`}, ${replaced}${e.sessionsCut ? '; in-memory sessions cut' : ''}`);
     }
   }
   if (result.assumptions.length) {

@@ -41,8 +41,11 @@ export interface WorkloadResult {
   /** Whether placement came from the live cluster or was assumed by a deterministic spread. */
   placement: 'observed' | 'assumed';
   capacity: CapacityPoint[];
-  /** Its pods a drain or scale-down evicted: when each stopped, when its replacement served (null: not within the simulated time), whether declared in-memory sessions were cut. */
-  evictions?: { node: string; at: number; stopped: number; replacementReady: number | null; sessionsCut: boolean }[];
+  /**
+   * Its pods a drain or scale-down evicted: when each stopped (null: never, as one on a node whose kubelet does not
+   * come back), when its replacement served (null: not within the simulated time), whether declared in-memory sessions were cut.
+   */
+  evictions?: { node: string; at: number; stopped: number | null; replacementReady: number | null; sessionsCut: boolean }[];
 }
 
 export interface ComponentResult {

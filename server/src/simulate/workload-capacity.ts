@@ -53,7 +53,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
 
   const { capacity, events } = runToEnd(run);
   // A pod the node controller evicted during the simulation was its replica's, which was replaced then: a drain that waits for it evicts no replica.
-  const evictions = run.evictions.filter((e) => e.stoppingPod !== '');
+  const evictions = run.evictions.filter((e) => !e.evictedBefore);
   return {
     result: {
       kind: workload.kind,
@@ -61,7 +61,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
       namespace: workload.namespace,
       placement: workload.placementSource,
       capacity,
-      ...(evictions.length ? { evictions: evictions.map((e) => ({ node: e.drain.node, at: e.at, stopped: e.terminatedAt, replacementReady: e.replacementReady ?? null, sessionsCut: e.sessionsCut })) } : {}),
+      ...(evictions.length ? { evictions: evictions.map((e) => ({ node: e.drain.node, at: e.at, stopped: Number.isFinite(e.terminatedAt) ? e.terminatedAt : null, replacementReady: e.replacementReady ?? null, sessionsCut: e.sessionsCut })) } : {}),
     },
     events,
     pressuredNodes: run.pressuredNodes,

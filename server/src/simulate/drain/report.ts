@@ -82,9 +82,9 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
     // Pods on a node no kubelet runs on: the drain evicted them, or the node controller did before it.
     const stuck: string[] = [];
     for (const { workload, run } of runs) {
-      const waited = run.evictions.filter((e) => e.drain === plan && e.stoppingPod).map((e) => e.stoppingPod!);
+      const waited = run.evictions.filter((e) => e.drain === plan && e.stoppingPod && (e.unconfirmed || !e.evictedBefore)).map((e) => e.stoppingPod!);
       if (waited.length) reasons.push(`it waits for ${waited.length === 1 ? `the pod ${waited[0]}` : `the ${waited.length} pods ${namesListed(waited, 5)}`} of ${workloadKey(workload)}${workload.replicas === 0 ? ' (scaled to 0)' : ''}, already stopping`);
-      for (const e of run.evictions) if (e.drain === plan && (e.stoppingPod === '' || e.unconfirmed)) stuck.push(workloadKey(workload));
+      for (const e of run.evictions) if (e.drain === plan && e.unconfirmed && !e.stoppingPod) stuck.push(workloadKey(workload));
       const cut = run.evictions.filter((e) => e.drain === plan && e.sessionsCut);
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && !e.unconfirmed && e.stoppingPod === undefined && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);

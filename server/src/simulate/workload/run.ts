@@ -58,6 +58,8 @@ export interface EvictionRecord {
   slot: number;
   /** The pod was already stopping (when the cluster was read, or since the node controller evicted it): its name, empty when unknown (the drain only waits for it). */
   stoppingPod?: string;
+  /** It was one the node controller had evicted during the simulation: its replica was replaced then. */
+  evictedBefore?: boolean;
   replacementReady?: number;
 }
 
@@ -209,6 +211,16 @@ export function deletionsConfirmedFrom(run: WorkloadRun, node: string, at: numbe
   return Math.max(at, readyAgainAt(run, node), back);
 }
 
+/**
+ * When a pod deleted on `node` at `at`, which its kubelet would have stopped by `stops`, is gone: then, unless the
+ * node fails meanwhile (a reboot in its grace period), when no kubelet confirms its end until the node is back.
+ */
+export function deletionConfirmedAt(run: WorkloadRun, node: string, at: number, stops: number): number {
+  const { incidents, controlPlane: cp } = run.ctx;
+  const failure = least(onNode(incidents, node).filter((i) => i.kind !== 'replaced' && i.at >= at && i.at < stops).map((i) => i.at));
+  return Number.isFinite(failure) ? Math.max(stops, podsBackAt(incidents, node, failure, (t) => cp.firstWrites(t))) : stops;
+}
+
 /** A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. */
 export function schedulable(run: WorkloadRun, node: string, t: number): boolean {
   const { incidents, drains } = run.ctx;
@@ -223,7 +235,8 @@ function eligibleNodes(run: WorkloadRun): string[] {
 /** Where the scheduler puts a new pod: the eligible schedulable node with the fewest of this workload's pods (those still starting too). */
 export function pickNode(run: WorkloadRun, at: number): string | undefined {
   const count = new Map<string, number>();
-  for (const s of run.slots) count.set(s.node, (count.get(s.node) ?? 0) + 1);
+  // The scheduler's spreading does not count pods being deleted.
+  for (const s of run.slots) if (!stopping(s)) count.set(s.node, (count.get(s.node) ?? 0) + 1);
   const pods = (n: string) => count.get(n) ?? 0;
   const fewer = (a: string, b: string) => pods(a) - pods(b) || a.localeCompare(b);
   let best: string | undefined;

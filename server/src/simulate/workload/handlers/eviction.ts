@@ -5,7 +5,7 @@ import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
 import { recreatedAtStart } from '../at-start';
-import { deletionsConfirmedFrom, dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { deletionConfirmedAt, deletionsConfirmedFrom, dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 import { nodeFailedAt } from '../../node-incidents';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
@@ -111,8 +111,8 @@ function notServing(run: WorkloadRun): string {
 }
 
 /** What keeps a node's kubelet from confirming a pod's end at `at`: a failure during the simulation, or NotReady at the read. */
-function awayNode(run: WorkloadRun, node: string, at: number): 'failed node' | 'NotReady node' {
-  return nodeFailedAt(run.ctx.incidents, node, at) ? 'failed node' : 'NotReady node';
+function awayNode(run: WorkloadRun, node: string, at: number): 'down node' | 'NotReady node' {
+  return nodeFailedAt(run.ctx.incidents, node, at) ? 'down node' : 'NotReady node';
 }
 
 /** The PDB let the eviction through: the pod leaves its Service, terminates within its grace period, and its controller replaces it. */
@@ -125,7 +125,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   // On a NotReady or failed node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it until the node is back.
   const confirmed = deletionsConfirmedFrom(run, drain.node, at);
   const stuck = drain.by === 'kubectl' && confirmed > at;
-  const terminatedAt = stuck ? confirmed : end.terminatedAt;
+  const terminatedAt = stuck ? confirmed : deletionConfirmedAt(run, drain.node, at, end.terminatedAt);
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
   const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id, ...(stuck ? { unconfirmed: true } : {}) };
@@ -165,15 +165,21 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
 function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: number): void {
   const pod = slot.atStart!.pod;
   const confirmed = deletionsConfirmedFrom(run, drain.node, at);
+  const evictedBefore = slot.atStart!.evictedAt !== undefined;
   if (slot.atStart!.stuck && drain.by === 'kubectl' && confirmed > at) {
     // No kubelet on a NotReady node confirms the pod's end: kubectl drain waits for it as long as the node is away.
-    run.evictions.push({ drain, at, terminatedAt: confirmed, sessionsCut: false, slot: slot.id, stoppingPod: pod });
+    run.evictions.push({ drain, at, terminatedAt: confirmed, sessionsCut: false, slot: slot.id, stoppingPod: pod, unconfirmed: true, ...(evictedBefore ? { evictedBefore } : {}) });
     const which = pod ? `its pod ${pod}` : 'its pod the node controller evicted';
     note(run, at, {
-      reason: `${run.label}: ${which} is stuck stopping on ${drain.node}, which is ${awayNode(run, drain.node, at) === 'failed node' ? 'down' : 'NotReady'} (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted`,
+      reason: `${run.label}: ${which} is stuck stopping on ${drain.node}, which is ${awayNode(run, drain.node, at) === 'down node' ? 'down' : 'NotReady'} (no kubelet confirms its end): kubectl drain waits for it until the node is back, or the pod is force-deleted`,
       fact: `${FACT.eviction}; ${factOf(drain)}`,
       always: true,
     });
+    return;
+  }
+  if (evictedBefore) {
+    // The autoscaler deletes the node, and with it the pods bound to it: nothing to wait for.
+    run.evictions.push({ drain, at, terminatedAt: at, sessionsCut: false, slot: slot.id, stoppingPod: pod, evictedBefore });
     return;
   }
   const gone = Math.max(at, stoppedBy(run));

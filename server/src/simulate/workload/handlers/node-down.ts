@@ -2,7 +2,7 @@ import { stopping, type Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
 import { nodeBackAt, podsBackAt, tolerationOf, type NodeIncident } from '../../node-incidents';
 import { plural } from '../../../words';
-import { crashLoopNote, dropDeadEndpoint, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
+import { crashLoopNote, deletionsConfirmedFrom, dropDeadEndpoint, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
 
 /** A node stops: its replicas are gone until the node's kubelet runs them again, or a controller replaces them. */
 export const onNodeDown: Handler<'node-down'> = (run, { incident }) => {
@@ -96,9 +96,16 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
     run.queue.schedule(evictAt, () => {
       // A drain of the node evicted it first, or the node came back.
       if (slot.generation !== generation || slot.node !== node) return;
-      // The evicted pod stays on the node, Terminating, for a drain of it to wait on; its replica moves on.
-      run.slots.push({ id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod: pod ?? '', node, why: 'stopping', stuck: true } });
+      // The evicted pod stays on the node, Terminating, for a drain of it to wait on, until a kubelet there confirms its end; its replica moves on.
+      const left: Slot = { id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod: pod ?? '', node, why: 'stopping', stuck: true, evictedAt: evictAt } };
+      run.slots.push(left);
+      const confirmed = deletionsConfirmedFrom(run, node, evictAt);
+      if (Number.isFinite(confirmed)) run.queue.schedule(confirmed, () => void (left.node = ''));
       replace(run, slot, run.ctx.controlPlane.firstScheduling(evictAt), `${label}: ${its} was evicted ${when} (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
+      // A drain of the node under way (its eviction of the pod refused, or asked at this same moment) waits for it now.
+      for (const drain of run.ctx.drains) {
+        if (drain.node === node && !drain.halted && drain.start <= evictAt && evictAt < drain.uncordonAt) emit(run, evictAt, { kind: 'eviction-attempt', slot: left, generation: 0, drain, firstTry: evictAt });
+      }
     });
   }
 }
