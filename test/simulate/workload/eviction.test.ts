@@ -179,3 +179,14 @@ describe('eviction handler', () => {
     assert.equal(readyAt(150), 1);
   });
 });
+
+describe('eviction handler, of a pod already stopping', () => {
+  it('waits for it once, though handed it twice at one moment (by the drain\'s start and by the node controller\'s eviction that left it)', () => {
+    const run = runOf(workload('web', { 'worker-1': 1 }, { notServing: [{ pod: 'web-old', node: 'worker-1', why: 'stopping' }] }));
+    const drain = kubectlDrain('worker-1', 0);
+    const [slot] = run.slots;
+    run.handlers.eviction(run, { kind: 'eviction', slot, drain }, 0);
+    run.handlers.eviction(run, { kind: 'eviction', slot, drain }, 0);
+    assert.deepEqual(run.evictions.map((e) => e.stoppingPod), ['web-old']);
+  });
+});

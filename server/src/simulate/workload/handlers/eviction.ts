@@ -163,6 +163,8 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
 
 /** A pod already stopping when the cluster was read: evicting it changes nothing, and the drain waits until it is gone. */
 function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: number): void {
+  // Handed to the drain twice at one moment (its start, and the node controller's eviction that left it): waited for once.
+  if (run.evictions.some((e) => e.drain === drain && e.slot === slot.id)) return;
   const pod = slot.atStart!.pod;
   const confirmed = deletionsConfirmedFrom(run, drain.node, at);
   const evictedBefore = slot.atStart!.evictedAt !== undefined;
