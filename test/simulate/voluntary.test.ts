@@ -381,3 +381,13 @@ describe('cluster DNS against what the CoreDNS workload does', () => {
     ]);
   });
 });
+
+describe('a node that fails while a pod evicted from it is stopping', () => {
+  it('cuts the sessions it still held then, not when the kubelet later confirms the end', () => {
+    const calls = workload('calls', { 'worker-1': 1, 'worker-2': 1 }, { sessions: 'in-memory', sessionSeconds: 60, terminationGrace: 120 });
+    const result = simulate(cluster(), [calls], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'node-reboot', node: 'worker-1', at: 10 }], 3600));
+    assert.deepEqual(result.workloads[0].evictions!.map((e) => [e.stopped, e.sessionsCut]), [[140, true]]);
+    assert.match(result.summary![0], /^Draining worker-1 takes 2 m 20 s: the shop\/calls pod loses its in-memory sessions at 10 s\.$/);
+    assert.ok(eventsAbout(result, 'calls').some((e) => e.reason.includes('worker-1 fails at 10 s, before it stops: it dies then with its sessions, and is gone once the kubelet is back (2 m 20 s)')));
+  });
+});

@@ -52,6 +52,8 @@ export interface EvictionRecord {
   terminatedAt: number;
   /** Declared in-memory sessions were cut: the pod stopped before its sessions could end. */
   sessionsCut: boolean;
+  /** When they were cut, when its node failed before the end of its grace period (otherwise at `terminatedAt`). */
+  sessionsCutAt?: number;
   /** On a node whose kubelet could not confirm its end (NotReady, or failed): it served nothing, and stays Terminating until `terminatedAt`. */
   unconfirmed?: boolean;
   /** The replica (slot id): the eviction is served once a replacement of it serves (a replacement evicted before it serves serves none). */
@@ -217,8 +219,13 @@ export function deletionsConfirmedFrom(run: WorkloadRun, node: string, at: numbe
  */
 export function deletionConfirmedAt(run: WorkloadRun, node: string, at: number, stops: number): number {
   const { incidents, controlPlane: cp } = run.ctx;
-  const failure = least(onNode(incidents, node).filter((i) => i.kind !== 'replaced' && i.at >= at && i.at < stops).map((i) => i.at));
+  const failure = failureDuring(run, node, at, stops);
   return Number.isFinite(failure) ? Math.max(stops, podsBackAt(incidents, node, failure, (t) => cp.firstWrites(t))) : stops;
+}
+
+/** When `node` first fails (a failure, a reboot, a loss) from `from` until before `to`; Infinity when it does not. */
+export function failureDuring(run: WorkloadRun, node: string, from: number, to: number): number {
+  return least(onNode(run.ctx.incidents, node).filter((i) => i.kind !== 'replaced' && i.at >= from && i.at < to).map((i) => i.at));
 }
 
 /** A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. */

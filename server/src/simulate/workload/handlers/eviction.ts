@@ -5,7 +5,7 @@ import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
 import { recreatedAtStart } from '../at-start';
-import { deletionConfirmedAt, deletionsConfirmedFrom, dropDeadEndpoint, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { deletionConfirmedAt, deletionsConfirmedFrom, dropDeadEndpoint, failureDuring, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 import { nodeFailedAt } from '../../node-incidents';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
@@ -126,9 +126,12 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const confirmed = deletionsConfirmedFrom(run, drain.node, at);
   const stuck = drain.by === 'kubectl' && confirmed > at;
   const terminatedAt = stuck ? confirmed : deletionConfirmedAt(run, drain.node, at, end.terminatedAt);
+  // Its node failing before it stops kills it then, with the sessions it still held; its end is confirmed once the kubelet is back.
+  const failed = stuck ? Infinity : failureDuring(run, drain.node, at, end.terminatedAt);
+  const sessionsCut = end.sessionsCut || (end.sessionEnd !== undefined && failed < end.sessionEnd);
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
-  const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut: end.sessionsCut, slot: slot.id, ...(stuck ? { unconfirmed: true } : {}) };
+  const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut, slot: slot.id, ...(stuck ? { unconfirmed: true } : {}), ...(sessionsCut && Number.isFinite(failed) ? { sessionsCutAt: failed } : {}) };
   run.evictions.push(record);
   const grace = end.capped
     ? `its ${workload.terminationGrace} s grace period capped at ${TIMING.autoscalerGraceCap} s by --max-graceful-termination-sec`
@@ -141,6 +144,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
     : end.sessionEnd !== undefined
       ? `; it keeps its in-memory sessions until they end (${formatSeconds(workload.sessionSeconds!)}, within the grace period)`
       : '';
+  const killed = Number.isFinite(failed) ? `; ${drain.node} fails at ${formatSeconds(failed)}, before it stops: it dies then${sessionsCut ? ' with its sessions' : ''}, and is gone once the kubelet is back (${formatSeconds(terminatedAt)})` : '';
   // A StatefulSet recreates a pod of the same name only once the old one is gone.
   const scheduled = workload.kind === 'StatefulSet' ? terminatedAt : at;
   // With the controller manager or the scheduler down (the API itself is up, or nothing would be evicted), it waits for them.
@@ -150,12 +154,12 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `it stops within ${grace}${sessions}`}${replacer}`,
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `it stops within ${grace}${sessions}${killed}`}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
     // Told even when what serves does not change: it is why the drain never ends.
     always: stuck,
   });
-  if (end.sessionsCut && workload.sessionSeconds !== undefined) {
+  if (end.sessionsCut && workload.sessionSeconds !== undefined && !Number.isFinite(failed)) {
     note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
   }
   if (run.replacer) replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
