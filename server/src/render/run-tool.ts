@@ -80,26 +80,6 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_STDOUT = 64 * 1024 * 1024;
 const DEFAULT_MAX_STDERR = 64 * 1024;
 
-/** The tools running now, each by what ends it (with whatever it started). */
-const running = new Set<() => void>();
-
-/**
- * Ends every tool still running: in its own process group a tool does not get the terminal's Ctrl-C, and
- * would outlive us (a helm rendering for a minute, one waiting on a FIFO for ever). Done however the process
- * ends while a tool runs (Ctrl-C, SIGTERM, SIGHUP or an exit).
- */
-function stopRunningTools(): void {
-  for (const stop of running) stop();
-  running.clear();
-}
-
-let stopWatching: (() => void) | undefined;
-
-function watchProcess(on: boolean): void {
-  if (on) stopWatching = onInterrupt(stopRunningTools);
-  else stopWatching?.();
-}
-
 /**
  * Runs a program with arguments, never through a shell, in its own process group so that a timeout or a
  * cancellation also ends whatever it started. Resolves with its exit code and output; rejects only when it
@@ -124,10 +104,11 @@ export function runTool(program: string, args: string[], options: RunOptions = {
       child.stdout.destroy();
       child.stderr.destroy();
     };
-    // Watched before it starts: the tool runs once it is exec'd, before spawn returns here, and a Ctrl-C in
-    // between found no handler, so Node died of it (exit by signal) and left the tool running.
-    if (running.size === 0) watchProcess(true);
-    running.add(kill);
+    // In its own process group a tool does not get the terminal's Ctrl-C, and would outlive us (a helm rendering
+    // for a minute, one waiting on a FIFO for ever): ended however the process ends while it runs. Registered
+    // before it starts: it runs once it is exec'd, before spawn returns here, and a Ctrl-C in between found no
+    // handler, so Node died of it (exit by signal) and left the tool running.
+    const forget = onInterrupt(kill);
     try {
       child = spawn(program, args, {
         cwd: options.cwd,
@@ -138,8 +119,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
         detached: process.platform !== 'win32',
       });
     } catch (error) {
-      running.delete(kill);
-      if (running.size === 0) watchProcess(false);
+      forget();
       return reject(new ToolError(`${name} could not start: ${(error as Error).message}`, 'not-started'));
     }
     const stdout: Buffer[] = [];
@@ -149,8 +129,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
     const finish = (error: Error | undefined, result?: RunResult) => {
       if (settled) return;
       settled = true;
-      running.delete(kill);
-      if (running.size === 0) watchProcess(false);
+      forget();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
