@@ -13,6 +13,8 @@ export interface Taint {
   key: string;
   value?: string;
   effect: string;
+  /** When it was put on the node (a NoExecute taint's eviction countdowns start from it), where the node says. */
+  timeAdded?: string;
 }
 
 export interface Toleration {
@@ -58,14 +60,20 @@ export function nodeTaints(node: Resource): Taint[] {
 function readTaints(node: Resource): Taint[] {
   return asList(node.object?.spec?.taints)
     .filter((t) => typeof t.key === 'string' && typeof t.effect === 'string')
-    .map((t) => ({ key: t.key, value: t.value === undefined || t.value === null ? undefined : String(t.value), effect: t.effect }));
+    .map((t) => ({ key: t.key, value: t.value === undefined || t.value === null ? undefined : String(t.value), effect: t.effect, ...(typeof t.timeAdded === 'string' ? { timeAdded: t.timeAdded } : {}) }));
 }
 
 /** A node whose Ready condition says anything but True; a node that reports no condition is not judged. */
 export function isNodeNotReady(node: Resource): boolean {
+  const ready = nodeReadyStatus(node);
+  return ready !== undefined && ready !== 'True';
+}
+
+/** What a node's Ready condition says (True, False: its kubelet reports NotReady, Unknown: it stopped reporting), if it has one. */
+export function nodeReadyStatus(node: Resource): unknown {
   const conditions = node.object?.status?.conditions;
   const ready = Array.isArray(conditions) ? conditions.find((c: any) => c?.type === 'Ready') : undefined;
-  return !!ready && ready.status !== 'True';
+  return ready ? ready.status : undefined;
 }
 
 export function nodeLabels(node: Resource): Labels {

@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { resourceFromObject, type Resource } from '../manifest/parse';
-import { isNodeNotReady, nodeAllocatable, nodeLabels, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod, type NodeLossTaint } from '../manifest/scheduling';
+import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod, type NodeLossTaint } from '../manifest/scheduling';
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
@@ -75,7 +75,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   if (down.length) {
     assumptions.push(`the default/kubernetes EndpointSlice does not list the API server${down.length === 1 ? '' : 's'} of ${down.join(', ')}: not serving when the cluster was read, so down from the start`);
   }
-  const reported = nodeResources.filter((n) => notReady.has(n.name!) && readyStatus(n) === 'False').map((n) => n.name!);
+  const reported = nodeResources.filter((n) => notReady.has(n.name!) && nodeReadyStatus(n) === 'False').map((n) => n.name!);
   const taintedFor = cluster?.readAt === undefined ? {} : notReadyTaintedFor(nodeResources.filter((n) => notReady.has(n.name!)), cluster.readAt);
   const topology: SimTopology = {
     nodes,
@@ -107,8 +107,9 @@ const NODE_CONTROLLER_NO_EXECUTE: readonly NodeLossTaint[] = ['node.kubernetes.i
 function notReadyTaintedFor(nodes: readonly Resource[], readAt: number): Record<string, number> {
   const since: Record<string, number> = {};
   for (const node of nodes) {
-    const taints: unknown[] = Array.isArray(node.object?.spec?.taints) ? node.object.spec.taints : [];
-    const added = taints.filter((t: any) => t?.effect === 'NoExecute' && NODE_CONTROLLER_NO_EXECUTE.includes(t.key)).map((t: any) => Date.parse(String(t.timeAdded)));
+    const added = nodeTaints(node)
+      .filter((t) => t.effect === 'NoExecute' && (NODE_CONTROLLER_NO_EXECUTE as readonly string[]).includes(t.key))
+      .map((t) => Date.parse(String(t.timeAdded)));
     const first = Math.min(...added.filter((time) => time <= readAt));
     if (Number.isFinite(first)) since[node.name!] = Math.floor((readAt - first) / 1000);
   }
@@ -178,11 +179,6 @@ function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
 /** A CoreDNS (or kube-dns) pod, as kubeadm and most distributions label it. */
 function isClusterDnsPod(pod: Resource): boolean {
   return pod.object?.metadata?.labels?.['k8s-app'] === 'kube-dns';
-}
-
-function readyStatus(node: Resource): unknown {
-  const conditions = node.object?.status?.conditions;
-  return Array.isArray(conditions) ? conditions.find((c: any) => c?.type === 'Ready')?.status : undefined;
 }
 
 /** Its pod template's own tolerations of the node controller's NoExecute taints, where it has any. */
