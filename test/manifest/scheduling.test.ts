@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   describePlacement,
+  nodeLossTolerationSeconds,
   matchesNodeSelector,
   matchesRequiredNodeAffinity,
   nodeAllocatable,
@@ -156,5 +157,24 @@ describe('placement over a cluster', () => {
   it('nodeSelector reasons name the missing label', () => {
     const placement = placePod({ spec: { nodeSelector: { pool: 'batch' }, containers: [{ name: 'a' }] } }, cpuNodes.slice(0, 2));
     assert.equal(describePlacement(placement), 'fits on 0 of 2 nodes: 2 without the label pool=batch (nodeSelector)');
+  });
+});
+
+describe('nodeLossTolerationSeconds: how long a pod stays on a node the node controller tainted', () => {
+  const unreachable = 'node.kubernetes.io/unreachable' as const;
+  const spec = (...tolerations: object[]) => ({ tolerations });
+
+  it('is its matching toleration\'s seconds, for ever without them, and the admission default (undefined) without one', () => {
+    assert.equal(nodeLossTolerationSeconds(spec({ key: unreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }), unreachable), 30);
+    assert.equal(nodeLossTolerationSeconds(spec({ key: unreachable, operator: 'Exists', effect: 'NoExecute' }), unreachable), null);
+    assert.equal(nodeLossTolerationSeconds(spec({ operator: 'Exists' }), unreachable), null, 'Exists without a key tolerates every taint');
+    assert.equal(nodeLossTolerationSeconds({}, unreachable), undefined);
+  });
+
+  it('does not take a toleration of another taint, of another effect, or of the other node-loss taint', () => {
+    assert.equal(nodeLossTolerationSeconds(spec({ key: unreachable, operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 30 }), unreachable), undefined);
+    assert.equal(nodeLossTolerationSeconds(spec({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }), unreachable), undefined);
+    assert.equal(nodeLossTolerationSeconds(spec({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }), unreachable), undefined);
+    assert.equal(nodeLossTolerationSeconds(spec({ key: unreachable, operator: 'Equal', value: 'x', effect: 'NoExecute', tolerationSeconds: 30 }), unreachable), undefined, 'the taint has no value');
   });
 });

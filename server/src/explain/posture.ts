@@ -75,7 +75,9 @@ function agentPostureOf(resource: Resource): AgentPosture | undefined {
 }
 
 function unreachableToleration(spec: any, kind: string): number | null {
-  const own = nodeLossTolerationSeconds(spec, kind, 'node.kubernetes.io/unreachable');
+  // The DaemonSet controller gives its pods tolerations of the node controller's taints without a limit.
+  if (kind === 'DaemonSet') return null;
+  const own = nodeLossTolerationSeconds(spec, 'node.kubernetes.io/unreachable');
   return own === undefined ? HOVER_TIMING.unreachableToleration : own;
 }
 

@@ -88,12 +88,11 @@ export function podTolerations(podSpec: any): Toleration[] {
 export type NodeLossTaint = 'node.kubernetes.io/unreachable' | 'node.kubernetes.io/not-ready';
 
 /**
- * How long a pod of this spec stays on a node carrying `taint` before the node controller evicts it: its own
- * toleration's `tolerationSeconds` (null, for ever, when it sets none, as DaemonSet pods are given), or undefined
- * when it has no toleration of its own and admission gives it the default (300 s).
+ * How long a pod of this spec stays on a node carrying `taint` before the node controller evicts it, by its own
+ * tolerations: the matching one's `tolerationSeconds` (null, for ever, when it sets none), or undefined when none
+ * matches and admission gives it the default (300 s).
  */
-export function nodeLossTolerationSeconds(spec: any, kind: string, taint: NodeLossTaint): number | null | undefined {
-  if (kind === 'DaemonSet') return null;
+export function nodeLossTolerationSeconds(spec: any, taint: NodeLossTaint): number | null | undefined {
   const match = podTolerations(spec).find((t) => t && toleratesTaint(t, { key: taint, effect: 'NoExecute' }));
   if (!match) return undefined;
   return typeof match.tolerationSeconds === 'number' ? Math.max(0, match.tolerationSeconds) : null;

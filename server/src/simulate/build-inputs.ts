@@ -187,7 +187,7 @@ function nodeLossToleration(spec: any, kind: string): SimWorkload['nodeLossToler
   if (kind === 'DaemonSet') return undefined;
   const own: NonNullable<SimWorkload['nodeLossToleration']> = {};
   for (const taint of NODE_CONTROLLER_NO_EXECUTE) {
-    const seconds = nodeLossTolerationSeconds(spec, kind, taint);
+    const seconds = nodeLossTolerationSeconds(spec, taint);
     if (seconds !== undefined) own[taint] = seconds;
   }
   return Object.keys(own).length ? own : undefined;
