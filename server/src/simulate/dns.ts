@@ -74,13 +74,13 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
     const known = history.replicas.find((r) => replicaOf.get(r.slot) === index);
     const replacedAfter = (from: number, evictAt: number) => (known ? least(ownMoves.filter((m) => m.at >= from).map((m) => m.at)) : cp.firstScheduling(evictAt) + TIMING.assumedPodStart);
     const atStart = known ? known.atStart?.why : topology.notReadyNodes?.includes(node) ? 'node-not-ready' : undefined;
-    if (atStart === 'not-ready') {
-      // Not Ready at the read (crashing, or failing its readiness probe): out of the kube-dns Service until a replacement serves.
-      list.push({ from: 0, to: Math.min(replacedAfter(0, Infinity), lived[0].to), state: 'unready', why: known!.atStart!.pod });
-    }
-    if (atStart === 'node-not-ready') {
-      // Its node was NotReady at the read: the replica is out of the kube-dns Service until a replacement serves.
-      list.push({ from: 0, to: Math.min(replacedAfter(0, notReadyAtReadEvictionAt(cp, topology.notReadyTaintedFor?.[node])), lived[0].to), state: 'unlisted', why: `${node} NotReady when the cluster was read` });
+    if (atStart === 'not-ready' || atStart === 'node-not-ready') {
+      // Out of the kube-dns Service from the start until a replacement serves: its node was NotReady at the read, or
+      // it was not Ready itself (crashing, or failing its readiness probe; nothing evicts it).
+      const nodeNotReady = atStart === 'node-not-ready';
+      const evictAt = nodeNotReady ? notReadyAtReadEvictionAt(cp, topology.notReadyTaintedFor?.[node]) : Infinity;
+      const why = nodeNotReady ? `${node} NotReady when the cluster was read` : known!.atStart!.pod;
+      list.push({ from: 0, to: Math.min(replacedAfter(0, evictAt), lived[0].to), state: nodeNotReady ? 'unlisted' : 'unready', why });
     }
     for (const residence of lived) {
       // A node an upgrade replaces was drained first: its CoreDNS pods were evicted and run elsewhere.

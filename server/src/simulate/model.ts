@@ -1,7 +1,7 @@
-import type { NodeLossTaint } from '../manifest/scheduling';
 /** The simulator's inputs: what the cluster looks like and what runs on it. */
 
 import type { PdbBudget } from '../manifest/pdb';
+import type { NodeLossTaint } from '../manifest/scheduling';
 import type { StartBudget } from './restart-readiness';
 
 export interface SimTaint {

@@ -1,6 +1,6 @@
 import { FACT, TIMING } from './facts';
 import type { Scenario } from './types';
-import { greatest } from '../extremes';
+import { greatest, least } from '../extremes';
 import { onNode } from './by-node';
 import type { ControlPlaneTimeline } from './control-plane';
 import type { SimTopology, SimWorkload } from './model';
@@ -40,11 +40,21 @@ export function nodeIsDown(incidents: NodeIncident[], node: string, t: number): 
 }
 
 /**
- * Whether the node is down at `t` by a failure, a reboot or a loss: not by an upgrade's replacement, which was
- * drained first and whose Node object goes with it (its pods are collected, none waits on its kubelet).
+ * A failure, a reboot or a loss: not an upgrade's replacement, which was drained first and whose Node object goes
+ * with it (its pods are collected, none waits on its kubelet).
  */
+function isFailure(incident: NodeIncident): boolean {
+  return incident.kind !== 'replaced';
+}
+
+/** Whether the node is down at `t` by a failure. */
 export function nodeFailedAt(incidents: NodeIncident[], node: string, t: number): boolean {
-  return onNode(incidents, node).some((i) => i.kind !== 'replaced' && t >= i.at && t < i.backAt);
+  return onNode(incidents, node).some((i) => isFailure(i) && t >= i.at && t < i.backAt);
+}
+
+/** When `node` first fails from `from` until before `to`; Infinity when it does not. */
+export function firstFailure(incidents: NodeIncident[], node: string, from: number, to: number): number {
+  return least(onNode(incidents, node).filter((i) => isFailure(i) && i.at >= from && i.at < to).map((i) => i.at));
 }
 
 /** When the node runs again after `from`, overlapping incidents included (Infinity for a lost node). */

@@ -36,7 +36,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   for (const slot of run.slots.filter((s) => s.atStart?.why === 'node-not-ready')) {
     const at = notReadyEvictionAt(run, slot.node);
     // Pods that tolerate the node for ever are told so at the start.
-    run.queue.schedule(Number.isFinite(at) ? at : 0, () => evictedFromNotReady(run, slot));
+    run.queue.schedule(Number.isFinite(at) ? at : 0, () => evictedFromNotReady(run, slot, at));
   }
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
@@ -73,12 +73,11 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   };
 }
 
-/** The node controller evicts a pod of a node NotReady at the read (unless something replaced it already, or the node is back). */
-function evictedFromNotReady(run: WorkloadRun, slot: Slot): void {
+/** The node controller evicts a pod of a node NotReady at the read at `at` (unless something replaced it already, or the node is back). */
+function evictedFromNotReady(run: WorkloadRun, slot: Slot, at: number): void {
   if (slot.generation !== 0 || slot.atStart?.why !== 'node-not-ready') return;
   const { pod, node } = slot.atStart;
   const toleration = tolerationOf(run.workload, notReadyTaintOf(run.ctx.topology, node));
-  const at = notReadyEvictionAt(run, node);
   nodeControllerEvicts(run, slot, { node, notReadyAt: Number.isFinite(at) ? at : 0, evictAt: at, pod, when: `once its ${toleration} s toleration ran out` });
 }
 

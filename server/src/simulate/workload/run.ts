@@ -207,25 +207,14 @@ export function readyAgainAt(run: WorkloadRun, node: string): number {
  * NotReady at the read, once an incident on it ends; on a node failed, rebooting or lost at `at`, once its kubelet
  * reaches the API again. Until then the pod stays Terminating, and kubectl drain waits for it.
  */
-export function deletionsConfirmedFrom(run: WorkloadRun, node: string, at: number): number {
-  const { incidents, controlPlane: cp } = run.ctx;
-  const back = nodeFailedAt(incidents, node, at) ? podsBackAt(incidents, node, at, (t) => cp.firstWrites(t)) : at;
+export function kubeletConfirmsFrom(run: WorkloadRun, node: string, at: number): number {
+  const back = nodeFailedAt(run.ctx.incidents, node, at) ? kubeletBackAfter(run, node, at) : at;
   return Math.max(at, readyAgainAt(run, node), back);
 }
 
-/**
- * When a pod deleted on `node` at `at`, which its kubelet would have stopped by `stops`, is gone: then, unless the
- * node fails meanwhile (a reboot in its grace period), when no kubelet confirms its end until the node is back.
- */
-export function deletionConfirmedAt(run: WorkloadRun, node: string, at: number, stops: number): number {
-  const { incidents, controlPlane: cp } = run.ctx;
-  const failure = failureDuring(run, node, at, stops);
-  return Number.isFinite(failure) ? Math.max(stops, podsBackAt(incidents, node, failure, (t) => cp.firstWrites(t))) : stops;
-}
-
-/** When `node` first fails (a failure, a reboot, a loss) from `from` until before `to`; Infinity when it does not. */
-export function failureDuring(run: WorkloadRun, node: string, from: number, to: number): number {
-  return least(onNode(run.ctx.incidents, node).filter((i) => i.kind !== 'replaced' && i.at >= from && i.at < to).map((i) => i.at));
+/** When the kubelet of `node`, down at `from`, has reached the API again (rule 7); Infinity for a node lost for good. */
+export function kubeletBackAfter(run: WorkloadRun, node: string, from: number): number {
+  return podsBackAt(run.ctx.incidents, node, from, (t) => run.ctx.controlPlane.firstWrites(t));
 }
 
 /** A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. */

@@ -5,8 +5,8 @@ import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
 import { recreatedAtStart } from '../at-start';
-import { deletionConfirmedAt, deletionsConfirmedFrom, dropDeadEndpoint, failureDuring, emit, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
-import { nodeFailedAt } from '../../node-incidents';
+import { dropDeadEndpoint, emit, kubeletBackAfter, kubeletConfirmsFrom, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
+import { firstFailure, nodeFailedAt } from '../../node-incidents';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
 
@@ -123,11 +123,11 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const served = slot.alive;
   const end = termination(run, drain, at, served);
   // On a NotReady or failed node no kubelet confirms the pod's end: it stays Terminating, and kubectl drain waits for it until the node is back.
-  const confirmed = deletionsConfirmedFrom(run, drain.node, at);
+  const confirmed = kubeletConfirmsFrom(run, drain.node, at);
   const stuck = drain.by === 'kubectl' && confirmed > at;
-  const terminatedAt = stuck ? confirmed : deletionConfirmedAt(run, drain.node, at, end.terminatedAt);
   // Its node failing before it stops kills it then, with the sessions it still held; its end is confirmed once the kubelet is back.
-  const failed = stuck ? Infinity : failureDuring(run, drain.node, at, end.terminatedAt);
+  const failed = stuck ? Infinity : firstFailure(run.ctx.incidents, drain.node, at, end.terminatedAt);
+  const terminatedAt = stuck ? confirmed : Number.isFinite(failed) ? Math.max(end.terminatedAt, kubeletBackAfter(run, drain.node, failed)) : end.terminatedAt;
   const sessionsCut = end.sessionsCut || (end.sessionEnd !== undefined && failed < end.sessionEnd);
   slot.alive = false;
   dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
@@ -170,7 +170,7 @@ function waitForStopping(run: WorkloadRun, slot: Slot, drain: DrainPlan, at: num
   // Handed to the drain twice at one moment (its start, and the node controller's eviction that left it): waited for once.
   if (run.evictions.some((e) => e.drain === drain && e.slot === slot.id)) return;
   const pod = slot.atStart!.pod;
-  const confirmed = deletionsConfirmedFrom(run, drain.node, at);
+  const confirmed = kubeletConfirmsFrom(run, drain.node, at);
   const evictedBefore = slot.atStart!.evictedAt !== undefined;
   if (slot.atStart!.stuck && drain.by === 'kubectl' && confirmed > at) {
     // No kubelet on a NotReady node confirms the pod's end: kubectl drain waits for it as long as the node is away.

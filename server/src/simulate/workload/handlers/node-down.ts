@@ -1,8 +1,8 @@
 import { stopping, type Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
-import { nodeBackAt, podsBackAt, tolerationOf, type NodeIncident } from '../../node-incidents';
+import { nodeBackAt, tolerationOf, type NodeIncident } from '../../node-incidents';
 import { plural } from '../../../words';
-import { crashLoopNote, deletionsConfirmedFrom, dropDeadEndpoint, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
+import { crashLoopNote, dropDeadEndpoint, kubeletBackAfter, kubeletConfirmsFrom, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
 
 /** A node stops: its replicas are gone until the node's kubelet runs them again, or a controller replaces them. */
 export const onNodeDown: Handler<'node-down'> = (run, { incident }) => {
@@ -46,7 +46,7 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
     return;
   }
   // The kubelet needs the API to learn which regular pods are bound to its node (rule 7).
-  const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
+  const podsBack = kubeletBackAfter(run, incident.node, incident.at);
   const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
   if (notReadyAt < podsBack) {
     dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
@@ -99,7 +99,7 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
       // The evicted pod stays on the node, Terminating, for a drain of it to wait on, until a kubelet there confirms its end; its replica moves on.
       const left: Slot = { id: run.slots.length, node, alive: false, listed: false, listedIsCurrent: false, generation: 0, restarts: 0, atStart: { pod: pod ?? '', node, why: 'stopping', stuck: true, evictedAt: evictAt } };
       run.slots.push(left);
-      const confirmed = deletionsConfirmedFrom(run, node, evictAt);
+      const confirmed = kubeletConfirmsFrom(run, node, evictAt);
       if (Number.isFinite(confirmed)) run.queue.schedule(confirmed, () => void (left.node = ''));
       replace(run, slot, run.ctx.controlPlane.firstScheduling(evictAt), `${label}: ${its} was evicted ${when} (it stays Terminating there, no kubelet confirming its end), and the ${run.replacer} replaced it`);
       // A drain of the node under way (its eviction of the pod refused, or asked at this same moment) waits for it now.
