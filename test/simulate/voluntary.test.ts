@@ -311,6 +311,9 @@ describe('a drain of a node that failed during the simulation', () => {
   it('an upgrade, which drains each node before replacing it, still finishes', () => {
     const result = simulate(cluster(), [web], watch([{ kind: 'upgrade-nodes', at: 0 }], 7200));
     assert.ok(result.drains!.every((d) => d.end !== null), JSON.stringify(result.drains));
+    // Pods that stop at once (no grace period): the node is replaced at the moment they are evicted, which is no failure of it.
+    const quick = simulate(cluster(), [workload('quick', { 'worker-1': 1, 'worker-2': 1 }, { terminationGrace: 0 })], watch([{ kind: 'upgrade-nodes', at: 0 }], 7200));
+    assert.ok(quick.drains!.every((d) => d.end === d.start), JSON.stringify(quick.drains));
   });
 });
 
