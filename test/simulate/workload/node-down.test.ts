@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FACT } from '../../../server/src/simulate/facts';
 import type { NodeIncident } from '../../../server/src/simulate/node-incidents';
-import type { Scenario } from '../../../server/src/simulate/types';
+import type { Scenario, TimelineEvent } from '../../../server/src/simulate/types';
 import { simulate } from '../../../server/src/simulate/simulate';
 import { cluster, workload } from '../fixtures';
 import { HEALTHY, play, runOf } from './harness';
@@ -50,6 +50,25 @@ describe('node-down handler', () => {
     assert.deepEqual(told.map((e) => e.at), [50], result.timeline.map((e) => `${e.at} ${e.reason}`).join('\n'));
   });
 
+  it('tells of Services and endpoints only for a workload a Service selects (a node agent has none)', () => {
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-1'] }, duration: 1800, events: [] };
+    const told = (fronted: boolean) => {
+      const result = simulate(cluster(), [workload('agent', { 'worker-1': 1, 'worker-2': 1 }, { kind: 'DaemonSet', fronted })], scenario);
+      return aboutWorkloads(result.timeline);
+    };
+    const agent = told(false);
+    assert.doesNotMatch(agent, /Service|endpoints|pod IPs/, agent);
+    assert.match(agent, /reached the API again: its kubelet restarted DaemonSet shop\/agent's pods there\. Now/);
+    assert.match(told(true), /pods there leave its Service[\s\S]*\(new pod IPs\)/);
+  });
+
+  it('does not say a frozen Service keeps the pods of a workload no Service selects, when the node comes back with the controllers down', () => {
+    const scenario: Scenario = { fail: { kind: 'controller-manager' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-1', at: 60 }] };
+    const told = (fronted: boolean) => aboutWorkloads(simulate(cluster(), [workload('batch', { 'worker-1': 1, 'worker-2': 1 }, { fronted })], scenario).timeline);
+    assert.doesNotMatch(told(false), /frozen endpoints|Service/, told(false));
+    assert.match(told(true), /frozen endpoints do not list/);
+  });
+
   it('leaves replicas on other nodes alone', () => {
     const i = incident('lost', 0, Infinity);
     const run = runOf(workload('web', { 'worker-2': 2 }), undefined, [], undefined, [i]);
@@ -66,6 +85,14 @@ describe('node-down handler', () => {
     assert.match(reasons, /restarted static pod/);
   });
 });
+
+/** What the timeline says of workloads (the cluster's DNS and components have their own lines). */
+function aboutWorkloads(timeline: readonly TimelineEvent[]): string {
+  return timeline
+    .filter((e) => e.subject.type === 'workload')
+    .map((e) => e.reason)
+    .join('\n');
+}
 
 describe('pods-back handler', () => {
   const cases = [

@@ -25,6 +25,13 @@ describe('pod-crash handler', () => {
     });
   }
 
+  it('with the API down, names no Service for a workload no Service selects', () => {
+    const run = runOf(workload('worker', { 'worker-1': 1, 'worker-2': 1 }, { fronted: false }), apiDown);
+    const { reasons } = play(run, 100, { kind: 'pod-crash', mode: 'permanent' });
+    assert.match(reasons, /failed for good: nothing replaces it while the API is down/);
+    assert.doesNotMatch(reasons, /Service|connections/);
+  });
+
   it('says so when no pod is left to crash', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }));
     run.slots[0].alive = false;

@@ -179,7 +179,7 @@ export function refreshEndpoints(run: WorkloadRun, slot: Slot, from: number, gen
     if (slot.generation !== generation) return;
     slot.listed = slot.alive;
     slot.listedIsCurrent = slot.alive;
-    note(run, at, { reason: why, fact: FACT.recovery, minor: true });
+    if (run.workload.fronted) note(run, at, { reason: why, fact: FACT.recovery, minor: true });
   });
 }
 
@@ -189,7 +189,8 @@ export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why
   run.queue.schedule(at, () => {
     if (slot.alive || !slot.listed) return;
     slot.listed = false;
-    note(run, at, { reason: why, fact });
+    // No Service lists a workload no Service selects: nothing to tell (a node agent's pods, a batch worker).
+    if (run.workload.fronted) note(run, at, { reason: why, fact });
   });
 }
 

@@ -19,7 +19,7 @@ export const onPodCrash: Handler<'pod-crash'> = (run, { mode }, at) => {
   note(run, at, {
     reason: writes
       ? `${label}: a pod on ${slot.node} failed for good; ${run.replacer ? `the ${run.replacer} replaces it` : 'nothing owns it to replace it'}`
-      : `${label}: a pod on ${slot.node} failed for good: nothing replaces it while the API is down and its frozen Service keeps sending it ${listed ? `1/${listed}` : 'all'} of new connections`,
+      : `${label}: a pod on ${slot.node} failed for good: nothing replaces it while the API is down${workload.fronted ? ` and its frozen Service keeps sending it ${listed ? `1/${listed}` : 'all'} of new connections` : ''}`,
     fact: writes ? FACT.recovery : FACT.frozenEndpoints,
   });
   loseForGood(run, slot, at, 'that failed');
