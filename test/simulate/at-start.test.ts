@@ -96,7 +96,7 @@ describe('pods that were not serving when the cluster was read', () => {
     const rebooted = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 10 }, { kind: 'drain', node: 'worker-2', at: 1200 }] }).result;
     assert.deepEqual(rebooted.drains!.map((d) => [d.node, d.end]), [['worker-2', 1230]]);
     const lateReboot = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 60 }, { kind: 'node-reboot', node: 'worker-2', at: 600 }] }).result;
-    assert.deepEqual(lateReboot.drains!.map((d) => [d.node, d.end]), [['worker-2', 720]], 'the drain waits until the node is back (600 s + a 120 s reboot), not for ever');
+    assert.deepEqual(lateReboot.drains!.map((d) => [d.node, d.end]), [['worker-2', 730]], 'the drain waits until the node is back and its kubelet has reached the API (600 s + a 120 s reboot + 10 s), not for ever');
   });
 
   it('evicted so, they stay Terminating on the NotReady node: a drain of it later still never finishes, and says what it waits for', () => {

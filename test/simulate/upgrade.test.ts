@@ -47,6 +47,14 @@ describe('a rolling upgrade of 6 workers', () => {
     assert.equal(capacityAt(result, 'gpu', 1619).ready, 0, 'Pending until worker-6 is back at 22 m, then its 5 m start');
     assert.equal(capacityAt(result, 'gpu', 1620).ready, 1);
   });
+
+  it('says a fresh node has joined when it takes new pods: 2 m after its drain ended, with no kubelet reconnecting', () => {
+    const joined = result.timeline.filter((e) => e.subject.type === 'node' && /the fresh worker-\d has joined/.test(e.reason));
+    assert.deepEqual(
+      joined.map((e) => [e.subject.name, e.at]),
+      result.drains!.map((d) => [d.node, d.end! + 120]),
+    );
+  });
 });
 
 /** The context simulate() gives the upgrade: the scenario's own drains and node incidents, with an end well past them. */

@@ -71,7 +71,10 @@ export function nodeBackAt(incidents: NodeIncident[], node: string, from: number
 /** When the node's kubelet runs its regular pods again: the node is up and it has reached the API (rule 7). */
 export function podsBackAt(incidents: NodeIncident[], node: string, from: number, firstWrites: (t: number) => number): number {
   const back = nodeBackAt(incidents, node, from);
-  return Number.isFinite(back) ? firstWrites(back) + TIMING.reconnect : Infinity;
+  if (!Number.isFinite(back)) return Infinity;
+  // A fresh node (an upgrade's replacement) joins by registering with the API: no kubelet of it has to reconnect.
+  const joined = onNode(incidents, node).some((i) => i.kind === 'replaced' && i.backAt === back);
+  return firstWrites(back) + (joined ? 0 : TIMING.reconnect);
 }
 
 /** How long a workload's pods stay on a node carrying `taint` before the node controller evicts them: their own toleration, else the default; Infinity for ever. */

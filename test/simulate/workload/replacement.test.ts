@@ -45,6 +45,17 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     assert.equal(run.evictions[0].replacementReady, 180);
   });
 
+  it('a node up again after a reboot takes new pods once its kubelet has reached the API, as the node\'s row says, not as it boots', () => {
+    // worker-3 reboots at 0: up at 120 s, its kubelet in touch at 130 s; Pending from 125 s, bound at 130 s, serving 30 s later.
+    const reboot: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-reboot', node: 'worker-3', at: 0 }] };
+    const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), reboot);
+    const slot = awaitingReplacement(run.slots[0]);
+    const { readyAt, reasons } = play(run, 125, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
+    assert.match(reasons, /it stays Pending until worker-3 takes new pods again at 2 m 10 s/);
+    assert.equal(readyAt(159), 0);
+    assert.equal(readyAt(160), 1);
+  });
+
   it('a replacement whose only node is lost for good stays Pending, with no time it would be scheduled', () => {
     const lost: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-lost', node: 'worker-3', at: 0 }] };
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), lost);

@@ -2,7 +2,7 @@ import type { ControlPlaneTimeline } from '../control-plane';
 import { EventQueue } from '../event-queue';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
-import { nodeFailedAt, nodeIsDown, podsBackAt, type NodeIncident } from '../node-incidents';
+import { nodeFailedAt, podsBackAt, type NodeIncident } from '../node-incidents';
 import { onNode } from '../by-node';
 import { least } from '../../extremes';
 import { describeCapacity, measure, stateOf, stopping, type Slot } from '../capacity-state';
@@ -200,7 +200,7 @@ export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why
  */
 export function readyAgainAt(run: WorkloadRun, node: string): number {
   const { incidents, topology } = run.ctx;
-  return topology.notReadyNodes?.includes(node) ? least(onNode(incidents, node).map((i) => i.backAt)) : 0;
+  return topology.notReadyNodes?.includes(node) ? least(onNode(incidents, node).map((i) => kubeletBackAfter(run, node, i.at))) : 0;
 }
 
 /**
@@ -218,10 +218,17 @@ export function kubeletBackAfter(run: WorkloadRun, node: string, from: number): 
   return podsBackAt(run.ctx.incidents, node, from, (t) => run.ctx.controlPlane.firstWrites(t));
 }
 
-/** A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. */
+/**
+ * A node new pods may land on at `t`: running, Ready, and not cordoned by a drain. A node up again is Ready once
+ * its kubelet has reached the API (rule 7), as the node's own row tells.
+ */
 export function schedulable(run: WorkloadRun, node: string, t: number): boolean {
-  const { incidents, drains } = run.ctx;
-  return t >= readyAgainAt(run, node) && !nodeIsDown(incidents, node, t) && !onNode(drains, node).some((d) => t >= d.start && t < d.uncordonAt);
+  return t >= readyAgainAt(run, node) && !kubeletAway(run, node, t) && !onNode(run.ctx.drains, node).some((d) => t >= d.start && t < d.uncordonAt);
+}
+
+/** Whether `node` is down at `t`, or up with a kubelet that has not reached the API since. */
+function kubeletAway(run: WorkloadRun, node: string, t: number): boolean {
+  return onNode(run.ctx.incidents, node).some((i) => t >= i.at && t < kubeletBackAfter(run, node, i.at));
 }
 
 /** The nodes this workload's pods may land on (its node selector, affinity and tolerations allowing). */
@@ -249,7 +256,7 @@ export function pickNode(run: WorkloadRun, at: number): string | undefined {
  */
 export function nextSchedulable(run: WorkloadRun, at: number): { at: number; node: string } | undefined {
   const candidates = eligibleNodes(run);
-  const moments = [...run.ctx.drains.map((d) => ({ node: d.node, t: d.uncordonAt })), ...run.ctx.incidents.map((i) => ({ node: i.node, t: i.backAt }))];
+  const moments = [...run.ctx.drains.map((d) => ({ node: d.node, t: d.uncordonAt })), ...run.ctx.incidents.map((i) => ({ node: i.node, t: kubeletBackAfter(run, i.node, i.at) }))];
   // A node lost for good, or a drain never undone, comes back at Infinity: never.
   const times = moments.filter(({ node, t }) => candidates.includes(node) && t > at && Number.isFinite(t)).map(({ t }) => t);
   for (const t of times.sort((a, b) => a - b)) {
