@@ -54,6 +54,9 @@ describe('a rolling upgrade of 6 workers', () => {
       joined.map((e) => [e.subject.name, e.at]),
       result.drains!.map((d) => [d.node, d.end! + 120]),
     );
+    const agent = result.timeline.filter((e) => e.subject.name === 'agent').map((e) => e.reason).join('\n');
+    assert.match(agent, /The fresh worker-6 has joined: DaemonSet shop\/agent's pods start there/);
+    assert.doesNotMatch(agent, /reached the API again/, 'a fresh node has no kubelet coming back');
   });
 });
 

@@ -125,7 +125,10 @@ export const onPodsBack: Handler<'pods-back'> = (run, { slot, generation, incide
   // Endpoints matter only where a Service lists the pods.
   const frozen = run.workload.fronted && !run.ctx.controlPlane.at(at).controllers;
   const started = inPlaceStart.comesUp && inPlaceStart.after ? ` (serving after its ${inPlaceStart.after} s start)` : '';
-  const restarted = `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started}`;
+  const restarted =
+    incident.kind === 'replaced'
+      ? `The fresh ${incident.node} has joined: ${label}'s pods start there${started}`
+      : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started}`;
   note(run, at, {
     reason: frozen ? `${restarted}, but with new pod IPs the frozen endpoints do not list until the controller manager returns` : run.workload.fronted ? `${restarted} (new pod IPs)` : restarted,
     fact: frozen ? FACT.frozenEndpoints : FACT.recovery,
