@@ -104,6 +104,14 @@ describe('scenario 3: three control planes, one control-plane node lost', () => 
     assert.equal(componentAt(result, 'controllers', 15), 'ok');
   });
 
+  it('says nothing more of scheduling and the controllers once the leases have moved: cp-1 coming back does not bring them "back"', () => {
+    for (const name of ['scheduling', 'controllers']) {
+      const told = eventsAbout(result, name).map((e) => [e.at, e.state]);
+      assert.deepEqual(told, [[0, 'degraded'], [15, 'ok']], `${name}: ${eventsAbout(result, name).map((e) => `${e.at} ${e.reason}`).join('; ')}`);
+    }
+    assert.ok(eventsAbout(result, 'api').some((e) => e.at === TWO_HOURS && e.state === 'ok'), 'the API is whole again when cp-1 is back');
+  });
+
   it('has no workload impact', () => {
     for (const name of ['api', 'cart', 'web']) assert.ok(servesThroughout(result, name), name);
   });

@@ -8,7 +8,7 @@ import type { ComponentName, ComponentResult, State, TimelineEvent } from './typ
 interface Row {
   name: ComponentName;
   state: (s: ControlPlaneSegment) => State;
-  reason: (s: ControlPlaneSegment, state: State, previous: State | undefined) => string;
+  reason: (s: ControlPlaneSegment, state: State, before: State | undefined) => string;
   fact: string;
 }
 
@@ -38,14 +38,14 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
     {
       name: 'scheduling',
       state: (s) => (!s.scheduling ? 'down' : s.schedulingLeaseMoving ? 'degraded' : 'ok'),
-      reason: (s, state, previous) =>
+      reason: (s, state, before) =>
         state === 'down'
           ? s.writes
             ? 'no scheduler runs: new pods stay Pending (running pods are not affected)'
             : 'the scheduler needs the API: new pods cannot even be created'
           : state === 'degraded'
             ? `if the scheduler's leader was on a lost node, its lease moves to a surviving one within ~${TIMING.leaderLease} s: no workload impact`
-            : previous === 'degraded'
+            : before === 'degraded'
               ? 'a surviving scheduler holds the lease'
               : 'the scheduler binds pods again',
       fact: FACT.controlLoops,
@@ -53,14 +53,14 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
     {
       name: 'controllers',
       state: (s) => (!s.controllers ? 'down' : s.controllersLeaseMoving ? 'degraded' : 'ok'),
-      reason: (s, state, previous) =>
+      reason: (s, state, before) =>
         state === 'down'
           ? s.writes
             ? 'no controller manager runs: nothing replaces lost pods, Deployments do not roll, endpoints and node health are not updated'
             : 'the controller manager needs the API: no ReplicaSet, StatefulSet, DaemonSet, Job or CronJob controller, no endpoint updates, no node lifecycle'
           : state === 'degraded'
             ? `if the controller manager's leader was on a lost node, its lease moves to a surviving one within ~${TIMING.leaderLease} s: no workload impact`
-            : previous === 'degraded'
+            : before === 'degraded'
               ? 'a surviving controller manager holds the lease'
               : 'controllers reconcile again: lost pods are replaced; the node controller starts a fresh grace period, so no mass eviction',
       fact: FACT.controlLoops,
@@ -107,7 +107,9 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
       if (segment.from > ctx.end) break;
       const state = row.state(segment);
       const previous = states[states.length - 1];
-      const reason = row.reason(segment, state, previous?.state);
+      // The state the row was in before this one: a segment that keeps the state does not end what came before it again.
+      const before = previous?.state === state ? states[states.length - 2] : previous;
+      const reason = row.reason(segment, state, before?.state);
       if (previous?.state === state && reason === lastReason) continue;
       if (previous?.state !== state) states.push({ at: segment.from, state });
       if (previous || state !== 'ok') events.push({ at: segment.from, subject: { type: 'component', name: row.name }, state, reason, fact: row.fact });
