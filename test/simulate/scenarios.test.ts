@@ -251,6 +251,16 @@ describe('scenario 9: the scheduler only is down', () => {
     assert.equal(componentAt(result, 'controllers', 0), 'ok');
   });
 
+  it('tells from the start that kubectl works but nothing acts on it, before it "works" again at the end', () => {
+    assert.deepEqual(
+      eventsAbout(result, 'kubectl').map((e) => [e.at, e.reason]),
+      [
+        [0, 'kubectl reads and writes work, but nothing acts on them'],
+        [TWO_HOURS, 'kubectl works'],
+      ],
+    );
+  });
+
   it('still loses pods nobody can reschedule after a node is lost', () => {
     const lost = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [{ kind: 'node-lost', node: 'worker-2', at: 600 }] });
     assert.equal(capacityAt(lost, 'api', 600).blackholed, 0.333);

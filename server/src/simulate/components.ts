@@ -10,12 +10,15 @@ interface Row {
   state: (s: ControlPlaneSegment) => State;
   reason: (s: ControlPlaneSegment, state: State, before: State | undefined) => string;
   fact: string;
+  /** A reason that qualifies an ok state (kubectl works, but nothing acts on it): told from the start too. */
+  caveat?: (s: ControlPlaneSegment) => boolean;
 }
 
 /** The cluster functions' rows, derived from the control plane over time. DNS has its own model (dns.ts). */
 export function simulateComponents(ctx: SimContext): { components: ComponentResult[]; events: TimelineEvent[] } {
   const cp = ctx.controlPlane;
   const managerOnly = (s: ControlPlaneSegment) => s.writes && !s.controllers;
+  const kubectlIdle = (s: ControlPlaneSegment) => managerOnly(s) || !s.scheduling;
   const rows: Row[] = [
     {
       name: 'etcd',
@@ -91,10 +94,11 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
           ? 'kubectl, port-forward, logs, exec and dashboards all go through the API: unavailable'
           : state === 'degraded'
             ? 'kubectl reads may still be answered from the watch cache for ~30 s; writes fail'
-            : managerOnly(s) || !s.scheduling
+            : kubectlIdle(s)
               ? 'kubectl reads and writes work, but nothing acts on them'
               : 'kubectl works',
       fact: FACT.people,
+      caveat: kubectlIdle,
     },
   ];
 
@@ -112,7 +116,7 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
       const reason = row.reason(segment, state, before?.state);
       if (previous?.state === state && reason === lastReason) continue;
       if (previous?.state !== state) states.push({ at: segment.from, state });
-      if (previous || state !== 'ok') events.push({ at: segment.from, subject: { type: 'component', name: row.name }, state, reason, fact: row.fact });
+      if (previous || state !== 'ok' || row.caveat?.(segment)) events.push({ at: segment.from, subject: { type: 'component', name: row.name }, state, reason, fact: row.fact });
       lastReason = reason;
     }
     components.push({ name: row.name, states });
