@@ -56,6 +56,19 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     assert.equal(readyAt(160), 1);
   });
 
+  it('a replacement that serves only after the simulated time is told when it is bound, since it is never told serving', () => {
+    // The run ends at 7,200 s; bound at 7,000 s, a 20-minute start ends at 8,200 s.
+    const run = runOf(workload('billing', { 'worker-1': 1, 'worker-2': 1 }, { startSeconds: 1200 }));
+    const slot = awaitingReplacement(run.slots[0]);
+    slot.listed = false;
+    const { events, readyAt } = play(run, 7000, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/billing: the ReplicaSet controller replaced its pod' });
+    assert.deepEqual(
+      events.map((e) => [e.at, e.reason]),
+      [[7000, 'Deployment shop/billing: the ReplicaSet controller replaced its pod; the replacement runs on worker-1 and serves only after its 20 m start, beyond the simulated time. Serving 1/2']],
+    );
+    assert.equal(readyAt(7200), 1);
+  });
+
   it('a replacement whose only node is lost for good stays Pending, with no time it would be scheduled', () => {
     const lost: Scenario = { fail: { kind: 'none' }, duration: 0, events: [{ kind: 'node-lost', node: 'worker-3', at: 0 }] };
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), lost);

@@ -19,7 +19,10 @@ export const onReplacementScheduled: Handler<'replacement-scheduled'> = (run, { 
     return;
   }
   slot.node = node;
-  emit(run, at + (run.inPlaceStart.comesUp ? run.podStart : 0), { kind: 'replacement-ready', slot, generation, why });
+  const readyAt = at + (run.inPlaceStart.comesUp ? run.podStart : 0);
+  // Told when it serves; one that serves only after the simulated time is told now, or never.
+  if (readyAt > run.ctx.end) note(run, at, { reason: `${why}; the replacement runs on ${node} and serves only after its ${formatSeconds(run.podStart)} start, beyond the simulated time`, fact: FACT.recovery, always: true });
+  emit(run, readyAt, { kind: 'replacement-ready', slot, generation, why });
 };
 
 /** A replacement pod has started on the node it was bound to: it serves, or its probes kill it again and again. */
