@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { validateSimulationResult } from '../../server/src/simulate/messages';
+import { EVENT_USAGE } from '../../server/src/simulate/parse-scenario';
 import type { SimulationResult } from '../../server/src/simulate/types';
 
 const CLI = resolve('dist/cli.js');
@@ -222,6 +223,13 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
   it('documents the new flags in --help', () => {
     const help = cli(['--help']).stdout;
     for (const flag of ['--drain NODE[,NODE...]', 'drain:NODE@T', 'scale-down:NODE@T', 'upgrade-nodes@T']) assert.ok(help.includes(flag), flag);
+  });
+
+  it('names every event it accepts in --help, not only the voluntary ones', () => {
+    const help = cli(['--help']).stdout;
+    const kinds = EVENT_USAGE.split(', ').map((usage) => usage.split(/[:@]/)[0]);
+    assert.ok(kinds.length >= 9);
+    for (const kind of kinds) assert.match(help, new RegExp(`\\b${kind}(:|@)`), kind);
   });
 
   it('a FIFO named as a PATH: exit 2, and no advice to pipe it to check', { skip: process.platform === 'win32' }, () => {

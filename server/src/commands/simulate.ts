@@ -22,6 +22,9 @@ export const SIMULATE_USAGE = `kube-resilience simulate [--snapshot FILE | --con
   --event drain:NODE@T        kubectl drain NODE at T (PDBs, 5 s retries, full grace periods)
   --event scale-down:NODE@T   the cluster autoscaler removes NODE at T (its conditions, 600 s grace cap)
   --event upgrade-nodes@T     a rolling node upgrade from T: each worker drained in turn and replaced
+  --event node-reboot:NODE@T, node-lost:NODE@T, pod-crash:NAMESPACE/WORKLOAD:restartable|permanent@T,
+          traffic-surge:NAMESPACE/WORKLOAD:FACTOR@T, coredns-restart@T, kube-proxy-restart:NODE@T
+                              what else happens during the failure (T: 90s, 10m, 1h30m)
   --drain NODE[,NODE...]      kubectl drain of those nodes at 0
   charts and Kustomize roots among the PATHs are rendered (as check does) and their workloads simulated
   --fail is optional with only drains, scale-downs and upgrades (nothing fails in the control plane)`;
