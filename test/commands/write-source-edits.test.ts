@@ -16,7 +16,7 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     writeFileSync(join(dir, name), content);
     return join(dir, name);
   };
-  const setReplicas = (path: string, text: string) => ({ path, edits: [{ start: text.indexOf('1'), end: text.indexOf('1') + 1, text: '2' }] });
+  const setReplicas = (path: string, text: string) => ({ path, against: text, edits: [{ start: text.indexOf('1'), end: text.indexOf('1') + 1, text: '2' }] });
 
   it('edits the files and creates the new ones', () => {
     const text = '# kept\nreplicaCount: 1\n';
@@ -30,7 +30,8 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
   it('a fix written can be undone (its unit no longer renders): the edited file gets its bytes back, the created one goes', () => {
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# kept\r\nreplicaCount: 1\r\n')]);
     const values = file('values.yaml', bom);
-    const text = '# kept\r\nreplicaCount: 1\r\n';
+    // As the file is read: its byte order mark decodes to U+FEFF.
+    const text = '\ufeff# kept\r\nreplicaCount: 1\r\n';
     const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
     assert.ok(outcome && 'undo' in outcome, 'written');
     assert.deepEqual(outcome.undo(), [], 'everything put back');
@@ -77,6 +78,17 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     assert.ok(outcome && 'reason' in outcome, 'refused');
     assert.match(outcome.reason, /not UTF-8/);
     assert.deepEqual(readFileSync(values), latin1);
+    assert.equal(existsSync(join(dir, 'pdb.yaml')), false);
+  });
+
+  it('writes nothing when a file was saved since the fix was computed on it (its offsets would land in the wrong places)', () => {
+    const text = 'replicaCount: 1\n';
+    const saved = '# edited\n\nreplicaCount: 1\n';
+    const values = file('values.yaml', saved);
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
+    assert.ok(outcome && 'reason' in outcome, 'refused');
+    assert.match(outcome.reason, /changed since it was read: not written/);
+    assert.equal(readFileSync(values, 'utf8'), saved);
     assert.equal(existsSync(join(dir, 'pdb.yaml')), false);
   });
 

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { writeFileAtomic } from '../../server/src/files/atomic-write';
+import { ChangedMeanwhileError, writeFileAtomic } from '../../server/src/files/atomic-write';
 import { handOver, makeReadOnly, unprivileged, unprivilegedNode } from './unprivileged';
 
 const posix = process.platform !== 'win32';
@@ -96,5 +96,17 @@ describe('writeFileAtomic', () => {
     assert.equal(child.stdout, 'EACCES', child.stderr);
     assert.equal(readFileSync(path, 'utf8'), 'kept\n');
     assert.deepEqual(readdirSync(folder), ['a.yaml']);
+  });
+
+  it('a file saved by someone else since its new content was made is left with their save, and nothing is left behind', () => {
+    const path = join(dir, 'saved-meanwhile.yaml');
+    writeFileSync(path, 'read: 1\n');
+    const unchanged = () => readFileSync(path, 'utf8') === 'read: 1\n';
+    writeFileSync(path, 'read: 1\n# their edit\n');
+    assert.throws(() => writeFileAtomic(path, 'fixed: 2\n', { unchanged }), ChangedMeanwhileError);
+    assert.equal(readFileSync(path, 'utf8'), 'read: 1\n# their edit\n');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('saved-meanwhile')), ['saved-meanwhile.yaml']);
+    writeFileAtomic(path, 'fixed: 2\n', { unchanged: () => true });
+    assert.equal(readFileSync(path, 'utf8'), 'fixed: 2\n');
   });
 });

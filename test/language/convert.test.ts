@@ -5,8 +5,8 @@ import { toSourceCodeAction } from '../../server/src/language/convert';
 
 describe('toSourceCodeAction: a fix of a rendered finding as a code action', () => {
   const diagnostic = { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 15 } }, message: 'runs 1 pod', severity: DiagnosticSeverity.Warning };
-  const edits = { edits: [{ path: '/chart/values.yaml', edits: [{ start: 23, end: 24, text: '2' }] }], creates: [] };
   const readText = () => '# values\nreplicaCount: 1\n';
+  const edits = { edits: [{ path: '/chart/values.yaml', against: readText(), edits: [{ start: 23, end: 24, text: '2' }] }], creates: [] };
 
   it('a safe preferred fix is the preferred action, its edit placed in the source file', () => {
     const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText)!;

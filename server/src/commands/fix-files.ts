@@ -42,7 +42,7 @@ export function fixFiles(
     const fixed = fixFile(path, source.text, inventory, options);
     if (fixed.text === source.text) continue;
     try {
-      writeManifestFile(target.real, fixed.text, source.encoding);
+      writeManifestFile(target.real, fixed.text, source.encoding, source.text);
       written.set(target.real, path);
       outcome.changed.push({ path, fixes: fixed.applied.length });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { ChangedMeanwhileError } from '../files/atomic-write';
 import { describeFileError } from '../files/read-bounded';
 import { applyEdits } from '../fixes/edit';
 import { readManifestFile, writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
@@ -27,6 +28,8 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
   for (const edit of edits.edits) {
     try {
       const { text, encoding } = readManifestFile(edit.path);
+      // Saved since the fix was computed on it: its offsets would land in the wrong places.
+      if (text !== edit.against) return { path: edit.path, reason: new ChangedMeanwhileError().message, notPutBack: [] };
       // Written at its real path: a link stays a link.
       writes.push({ path: realpathSync(edit.path), before: text, text: applyEdits(text, edit.edits), encoding });
     } catch (error) {
@@ -37,7 +40,7 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
   const done: typeof writes = [];
   for (const write of writes) {
     try {
-      writeManifestFile(write.path, write.text, write.encoding);
+      writeManifestFile(write.path, write.text, write.encoding, write.before);
       done.push(write);
     } catch (error) {
       return { path: write.path, reason: describeFileError(error), notPutBack: undoWrites(done) };
@@ -60,9 +63,10 @@ interface Write {
 }
 
 /** Puts back what a file held (encoded as it was: byte for byte), or removes a file that was created; false when that fails too. */
-function undoWrite({ path, before, encoding }: Write): boolean {
+function undoWrite({ path, before, text, encoding }: Write): boolean {
   try {
-    if (before !== undefined) writeManifestFile(path, before, encoding);
+    // Saved over since the fix was written: that save is kept.
+    if (before !== undefined) writeManifestFile(path, before, encoding, text);
     else rmSync(path, { force: true });
     return true;
   } catch {

@@ -5,6 +5,19 @@ import { basename, dirname, join } from 'node:path';
 export interface AtomicWriteOptions {
   /** The file's permission bits. Default: those of the file it replaces, or 0o666 less the umask for a new file. */
   mode?: number;
+  /**
+   * Asked just before the rename: whether the file still holds what the new content was made from. When it
+   * does not (someone saved it meanwhile), nothing is replaced and a ChangedMeanwhileError is thrown.
+   */
+  unchanged?: () => boolean;
+}
+
+/** The file changed between the read a new content was made from and the write: their change is kept. */
+export class ChangedMeanwhileError extends Error {
+  constructor() {
+    super('changed since it was read: not written (run again to fix it as it is now)');
+    this.name = 'ChangedMeanwhileError';
+  }
 }
 
 /**
@@ -30,6 +43,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     } finally {
       closeSync(fd);
     }
+    if (options.unchanged && !options.unchanged()) throw new ChangedMeanwhileError();
     renameSync(temporary, path);
   } catch (error) {
     try {

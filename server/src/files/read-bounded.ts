@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { ChangedMeanwhileError } from './atomic-write';
 
 /** Why a file was not read; `code` lets callers tell these apart from the system's own errors (ENOENT, EACCES). */
 export class UnreadableFileError extends Error {
@@ -73,7 +74,7 @@ export function formatBytes(bytes: number): string {
 /** "no such file", "permission denied", "not a regular file (a FIFO)": a file error as a person reads it. */
 export function describeFileError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (error instanceof UnreadableFileError) return error.message;
+  if (error instanceof UnreadableFileError || error instanceof ChangedMeanwhileError) return error.message;
   const known: Record<string, string> = {
     ENOENT: 'no such file or directory',
     EACCES: 'permission denied',

@@ -123,7 +123,18 @@ export function readManifestFile(path: string): { text: string; encoding: Manife
   return decodeManifest(readRegularFileBounded(path, MAX_MANIFEST_BYTES));
 }
 
-/** Replaces the file atomically: a failed or interrupted write leaves the old content whole. */
-export function writeManifestFile(path: string, text: string, encoding: ManifestEncoding): void {
-  writeFileAtomic(path, encodeManifest(text, encoding));
+/**
+ * Replaces the file atomically: a failed or interrupted write leaves the old content whole. With `madeFrom`, the
+ * text the new one was made from, a file that holds anything else by then is left as it is (ChangedMeanwhileError).
+ */
+export function writeManifestFile(path: string, text: string, encoding: ManifestEncoding, madeFrom?: string): void {
+  writeFileAtomic(path, encodeManifest(text, encoding), { unchanged: madeFrom === undefined ? undefined : () => holds(path, madeFrom) });
+}
+
+function holds(path: string, text: string): boolean {
+  try {
+    return readManifestFile(path).text === text;
+  } catch {
+    return false;
+  }
 }

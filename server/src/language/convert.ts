@@ -74,7 +74,8 @@ export function toSourceCodeAction(
   }
   for (const file of fix.edits.edits) {
     const text = readText(file.path);
-    if (text === undefined) return undefined;
+    // Saved since the fix was computed on it (or unreadable): its offsets would land in the wrong places.
+    if (text !== file.against) return undefined;
     const lines = new LineIndex(text);
     // Of the version it was written for when the file is open: an editor refuses it once the file was typed into since.
     documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: openVersion(file.path) ?? null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });

@@ -58,10 +58,10 @@ export class HelmSourceMapper implements SourceMapper {
   }
 
   translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined {
-    const edits = new Map<string, TextEdit[]>();
+    const edits = new Map<string, { edits: TextEdit[]; against: string }>();
     const creates: { path: string; text: string }[] = [];
     const titles: string[] = [];
-    const add = (path: string, more: TextEdit[]) => edits.set(path, [...(edits.get(path) ?? []), ...more]);
+    const add = (path: string, against: string, more: TextEdit[]) => edits.set(path, { edits: [...(edits.get(path)?.edits ?? []), ...more], against });
     for (const change of changes) {
       if (change.kind === 'add-resource') {
         const created = this.newTemplate(documentIndex, change.object);
@@ -75,18 +75,18 @@ export class HelmSourceMapper implements SourceMapper {
         if (this.setOnCommandLine(origin)) return undefined;
         const valueEdits = editValuesKey(origin.source, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return undefined;
-        add(origin.source.path, valueEdits);
+        add(origin.source.path, origin.source.text, valueEdits);
         titles.push(change.kind === 'set' ? `set ${origin.key.join('.')}: ${brief(change.value)} in ${this.relative(origin.source.path)}` : `remove ${origin.key.join('.')} from ${this.relative(origin.source.path)}`);
         continue;
       }
       if (change.kind !== 'set') return undefined;
       const literal = this.templateEdit(documentIndex, change.path, change.value);
       if (!literal) return undefined;
-      add(literal.path, literal.edits);
+      add(literal.path, literal.against, literal.edits);
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
     if (edits.size === 0 && creates.length === 0) return undefined;
-    return { edits: [...edits].map(([path, e]) => ({ path, edits: e })), creates, title: titles.join(', ') };
+    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', ') };
   }
 
   /** Whether a --set assignment decides the key, so that no values file does. */
@@ -137,7 +137,7 @@ export class HelmSourceMapper implements SourceMapper {
   }
 
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
-  private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[] } | undefined {
+  private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[]; against: string } | undefined {
     const template = this.input.documents[documentIndex]?.template;
     const text = template ? this.input.templates.get(template) : undefined;
     const { match } = this.match(documentIndex, path);
@@ -149,7 +149,7 @@ export class HelmSourceMapper implements SourceMapper {
       const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
       const at = lineText.indexOf(':', node.column) + 1;
       const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
-      return { path: template, edits: [{ start, end: start + node.value.length, text: scalarText(value) }] };
+      return { path: template, against: text, edits: [{ start, end: start + node.value.length, text: scalarText(value) }] };
     }
     const rest = path.slice(match.depth);
     if (node.kind === 'opaque' || (node.kind === 'key' && node.value !== '') || rest.some((step) => typeof step !== 'string')) return undefined;
@@ -162,7 +162,7 @@ export class HelmSourceMapper implements SourceMapper {
       .join('\n');
     const insertAt = lineStarts[node.line + 1] ?? text.length;
     const lead = insertAt === text.length && !text.endsWith('\n') ? '\n' : '';
-    return { path: template, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}\n` }] };
+    return { path: template, against: text, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}\n` }] };
   }
 
   private newTemplate(documentIndex: number, object: unknown): { path: string; text: string } | undefined {

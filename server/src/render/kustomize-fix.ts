@@ -34,11 +34,11 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   const kustomization = kustomizationIn(input.root);
   const rootFile = kustomization ? input.sources.get(kustomization) : undefined;
   const rootResource = rootFile ? documentResource(rootFile) : undefined;
-  if (!kustomization || !rootResource) return undefined;
+  if (!kustomization || !rootResource?.file) return undefined;
   const result: SourceEdits = { edits: [], creates: [] };
-  const editsOf = (path: string) => {
-    let entry = result.edits.find((e) => e.path === path);
-    if (!entry) result.edits.push((entry = { path, edits: [] }));
+  const editsOf = (file: { uri: string; text: string }) => {
+    let entry = result.edits.find((e) => e.path === file.uri);
+    if (!entry) result.edits.push((entry = { path: file.uri, edits: [], against: file.text }));
     return entry.edits;
   };
   const fieldChanges = input.changes.filter((c) => c.kind !== 'add-resource') as Exclude<FieldChange, { kind: 'add-resource' }>[];
@@ -51,7 +51,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     if (target && at) {
       const edits = editField(target, at, change);
       if (!edits) return undefined;
-      editsOf(target.file!.uri).push(...edits);
+      editsOf(target.file!).push(...edits);
       continue;
     }
     if (change.kind === 'remove' || !mergeInto(newPatch, input.rendered, change.path, change.value)) return undefined;
@@ -79,7 +79,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     result.creates.push({ path, text: stringify(body) });
     const edits = appendToSequence(rootResource, ['patches'], { path: name });
     if (!edits) return undefined;
-    editsOf(kustomization).push(...edits);
+    editsOf(rootResource.file!).push(...edits);
   }
   for (const change of input.changes) {
     if (change.kind !== 'add-resource') continue;
@@ -97,7 +97,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   if (resourceNames.length) {
     const edits = appendToSequence(rootResource, ['resources'], ...resourceNames);
     if (!edits) return undefined;
-    editsOf(kustomization).push(...edits);
+    editsOf(rootResource.file!).push(...edits);
   }
   const touched = [...result.edits.map((e) => e.path), ...result.creates.map((c) => c.path)].map((p) => relative(dirname(input.root), p) || basename(p));
   result.title = `edit ${touched.join(', ')}`;
@@ -121,7 +121,7 @@ function baseEdits(input: KustomizeFixInput, changes: Exclude<FieldChange, { kin
     if (!made) return undefined;
     edits.push(...made);
   }
-  return { edits: [{ path: base.file.uri, edits }], creates: [], title: `edit ${basename(dirname(base.file.uri))}/${basename(base.file.uri)}` };
+  return { edits: [{ path: base.file.uri, edits, against: base.file.text }], creates: [], title: `edit ${basename(dirname(base.file.uri))}/${basename(base.file.uri)}` };
 }
 
 /** The file a resource comes from, when it belongs to this root alone (not a base other roots may deploy). */

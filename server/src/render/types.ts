@@ -23,7 +23,8 @@ export type FieldChange =
 
 /** Edits of source files that carry a fix out: existing files edited, new files created. */
 export interface SourceEdits {
-  edits: { path: string; edits: TextEdit[] }[];
+  /** Each file's edits, offsets into `against`: the text they were computed on (a file holding anything else by then is not edited). */
+  edits: { path: string; edits: TextEdit[]; against: string }[];
   creates: { path: string; text: string }[];
   /** What the fix does in words a person reads in the lightbulb ("set replicaCount: 2 in values-prod.yaml"). */
   title?: string;
