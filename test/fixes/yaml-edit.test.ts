@@ -263,6 +263,19 @@ describe('appendToSequence', () => {
   for (const c of cases) check(c);
 });
 
+describe('edits where the YAML shares nodes (anchors, aliases, merge keys)', () => {
+  // b merges a's spec: a key written in b's spec overrides the merged one; a key written in a's spec changes b too.
+  const SHARED = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: a}\n    spec: &spec\n      replicas: 4\n      paused: false\n      template: {spec: {tolerations: [{key: x}]}}\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: b}\n    spec:\n      <<: *spec\n      paused: true\n';
+  const cases: Case[] = [
+    { name: 'no field set below a merge key (replicas: 4 merged would become what the fix writes)', before: SHARED, resource: 1, edit: (r) => setField(r, ['spec', 'replicas'], 2), after: undefined },
+    { name: 'no field removed below a merge key', before: SHARED, resource: 1, edit: (r) => removeField(r, ['spec', 'paused']), after: undefined },
+    { name: 'nothing appended below a merge key', before: SHARED, resource: 1, edit: (r) => appendToSequence(r, ['spec', 'template', 'spec', 'tolerations'], { key: 'y' }), after: undefined },
+    { name: 'no field set in an anchored mapping (what aliases it would change too)', before: SHARED, edit: (r) => setField(r, ['spec', 'replicas'], 2), after: undefined },
+    { name: 'a field outside what is shared is set as usual', before: SHARED, edit: (r) => setField(r, ['metadata', 'name'], 'c'), after: SHARED.replace('metadata: {name: a}', 'metadata: {name: "c"}') },
+  ];
+  for (const c of cases) check(c);
+});
+
 describe('appendDocument', () => {
   const THREE = 'apiVersion: v1\nkind: A\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: B\nmetadata:\n  name: b # keep\n---\napiVersion: v1\nkind: C\nmetadata:\n  name: c\n';
   const PDB = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'b-pdb' }, spec: { maxUnavailable: 1 } };

@@ -37,6 +37,12 @@ describe('parseManifest', () => {
     assert.equal(parseManifest('l.yaml', 'apiVersion: v1\nkind: ServiceList\nitems: []\n').resources.length, 0, 'an empty list has no resources');
   });
 
+  it('reads merge keys as Kubernetes does: a mapping has the keys of what it merges, but those it sets itself', () => {
+    const text = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: a}\n    spec: &spec\n      replicas: 4\n      paused: false\n  - apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: b}\n    spec:\n      <<: *spec\n      paused: true\n';
+    const [, b] = parseManifest('merge.yaml', text).resources;
+    assert.deepEqual(b.object.spec, { replicas: 4, paused: true });
+  });
+
   it('reads a JSON manifest as one document, with ranges', () => {
     const text = '{\n  "apiVersion": "v1",\n  "kind": "Service",\n  "metadata": {"name": "s", "namespace": "ns"}\n}\n';
     const file = parseManifest('file:///svc.json', text);

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
-import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
+import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
 import { lineEndOf, lineStartOf } from '../manifest/text';
 import { plainBlockYaml } from './plain-yaml';
 import type { TextEdit } from './edit';
@@ -221,7 +221,7 @@ function emptyFlowHolder(resource: Resource, mapPath: Path): Pair<Node, Node | n
  */
 export function setField(resource: Resource, path: Path, value: unknown, position: 'start' | 'end' = 'end'): TextEdit[] | undefined {
   const file = fileOf(resource);
-  if (!file || path.length === 0) return undefined;
+  if (!file || path.length === 0 || sharedAlong(resource.node, path)) return undefined;
   const style = styleOf(file);
   const parentPath = path.slice(0, -1);
   const key = path[path.length - 1];
@@ -282,6 +282,7 @@ function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, val
 
 /** The pair at `path` in the resource's mapping, with its parent mapping, when both exist. */
 function existingPair(resource: Resource, path: Path): { file: ManifestFile; parent: YAMLMap; pair: Pair<Node, Node | null> } | undefined {
+  if (sharedAlong(resource.node, path)) return undefined;
   const file = fileOf(resource);
   const parent = nodeAt(resource.node, path.slice(0, -1));
   const key = path[path.length - 1];
@@ -328,7 +329,7 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
 /** Appends the items to the sequence at `path`, in order, creating the sequence when it is missing. */
 export function appendToSequence(resource: Resource, path: Path, ...items: unknown[]): TextEdit[] | undefined {
   const file = fileOf(resource);
-  if (!file) return undefined;
+  if (!file || sharedAlong(resource.node, path)) return undefined;
   const seq = nodeAt(resource.node, path);
   if (!seq || (isScalar(seq) && seq.value === null)) return setField(resource, path, items);
   if (!isSeq(seq)) return undefined;

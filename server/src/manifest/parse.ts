@@ -119,7 +119,8 @@ export function parseWithPackage(text: string): ParsedChunk {
   let duplicate: DuplicateKey | undefined;
   try {
     // Duplicate keys are checked below: the package's own check is quadratic in the size of a mapping.
-    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
+    // Merge keys (`<<: *base`) as Kubernetes reads them: their keys are the mapping's, unless it sets them itself.
+    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false, merge: true });
     if (doc.errors.length === 0) duplicate = firstDuplicateKey(doc.contents);
   } catch (e) {
     return { error: { message: unreadable(e), offset: 0, length: 0 } };

@@ -31,6 +31,22 @@ export function nodeAt(root: unknown, path: Path): Node | undefined {
 }
 
 /**
+ * Whether what lies along `path` below `root` is shared with other places: a node with an anchor (its aliases
+ * read it too) or a mapping with a merge key (`<<: *base`, whose keys come from elsewhere, and a key written
+ * there overrides them). An edit there would change more, or other, than what it means to.
+ */
+export function sharedAlong(root: unknown, path: Path): boolean {
+  let node: unknown = root;
+  for (let depth = 0; node; depth++) {
+    if ((node as Node).anchor || (isMap(node) && node.items.some((pair) => isPair(pair) && isScalar(pair.key) && pair.key.source === '<<'))) return true;
+    if (depth === path.length) return false;
+    const step = path[depth];
+    node = typeof step === 'number' ? (isSeq(node) ? (node as YAMLSeq).items[step] : undefined) : pairOf(node, step)?.value;
+  }
+  return false;
+}
+
+/**
  * The deepest node that exists along `path`, and how many steps it covers: where a rule's finding
  * sits when the field it wants is missing (the parent that lacks it).
  */
