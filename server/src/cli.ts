@@ -35,10 +35,24 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   },
 };
 
+/**
+ * Lines to a stream until its reader goes away (`check … | head -1` closes the pipe): the rest is dropped, and the
+ * command finishes what it does (a --fix under way is not cut short) instead of dying on EPIPE.
+ */
+function linesTo(stream: NodeJS.WriteStream): (text: string) => void {
+  let open = true;
+  stream.on('error', () => {
+    open = false;
+  });
+  return (text) => {
+    if (open) stream.write(text.endsWith('\n') ? text : `${text}\n`);
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
   const io: Io = {
-    stdout: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    stderr: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    stdout: linesTo(process.stdout),
+    stderr: linesTo(process.stderr),
     readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES).toString('utf8'),
     isTty: !!process.stdout.isTTY,
     columns: process.stdout.columns,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -48,6 +48,17 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('piped into a reader that stops early (| head -1): exits with its verdict, no EPIPE crash', async () => {
+    write('many/single.yaml', Array.from({ length: 400 }, (_, i) => deployment(`app-${i}`, 1)).join('---\n'));
+    const child = spawn(process.execPath, [CLI, 'check', 'many', '--render', 'off', '--format', 'json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = await new Promise<[number | null]>((done) => child.on('close', (status) => done([status])));
+    assert.equal(code, 1, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|Unhandled|bug in kube-resilience/);
+  });
 
   it('leaves a cluster snapshot lying among the manifests out of the analysis, says so, and still loads it with --snapshot', () => {
     write('live/app.yaml', deployment('cart', 1));
