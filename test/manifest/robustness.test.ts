@@ -57,6 +57,15 @@ describe('bad and big input: a clear result, never a crash or a hang', () => {
     assert.equal(resources, 1);
   });
 
+  it('one JSON document over 16 MB is not read in one piece (the 157 MB one ran the server out of memory): one clear invalid-yaml finding', HANG_GUARD, () => {
+    const item = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c-${i}` }, data: { padding: 'x'.repeat(1_000) } });
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: 17_000 }, (_, i) => item(i)) });
+    assert.ok(text.length > 16 * 2 ** 20);
+    const { resources, errors } = analyse('dump.json', text);
+    assert.equal(resources, 0);
+    assert.deepEqual(errors, ['one document of 17.7 MB in JSON or flow style is more than the 16.0 MB read in one piece: not analysed (split it into documents)']);
+  });
+
   it('a 10 MB single-line scalar', HANG_GUARD, () => {
     assert.deepEqual(analyse('line.yaml', 'x'.repeat(10_000_000)), { findings: [], resources: 0, errors: [] });
   });

@@ -112,6 +112,10 @@ export function parseUncached(text: string): ParsedChunk {
 
 /** Parses with the yaml package: the text is outside what readBlockYaml reads, or has an error to report in the package's words. */
 export function parseWithPackage(text: string): ParsedChunk {
+  if (text.length > MAX_PACKAGE_DOCUMENT) {
+    const mb = (length: number) => `${(length / 2 ** 20).toFixed(1)} MB`;
+    return { error: { message: `one document of ${mb(text.length)} in JSON or flow style is more than the ${mb(MAX_PACKAGE_DOCUMENT)} read in one piece: not analysed (split it into documents)`, offset: 0, length: 0 } };
+  }
   const deep = tooDeeplyNested(text);
   if (deep !== undefined) return { error: { message: `it nests flow collections ([ or { inside one another) more than ${MAX_FLOW_DEPTH.toLocaleString('en')} deep: not read`, offset: deep, length: 1 } };
   const hasTemplate = text.includes('{{');
@@ -151,6 +155,14 @@ export function parseWithPackage(text: string): ParsedChunk {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
   }
 }
+
+/**
+ * A document the yaml package parses (JSON, flow style, what the block reader leaves) takes about 45 bytes of
+ * memory per character, in one piece: a 157 MB JSON List ran the server out of its heap, a 37 MB one held it
+ * for a minute; 16 MB take about 0.9 GB and 5 s. Block YAML of any size goes through the block reader, document
+ * by document.
+ */
+const MAX_PACKAGE_DOCUMENT = 16 * 2 ** 20;
 
 /**
  * Flow collections nested deeper than this are not given to the yaml package: 5.5 million `[` took it past
