@@ -33,8 +33,10 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
   for (const [name, bytes] of [
     ['headers without a Content-Length', 'Content-Type: application/json\r\n\r\n{}'],
     ['a Content-Length that is no number', 'Content-Length: abc\r\n\r\n{}'],
+    ['a Content-Length of 10 GB (the body was buffered for ever)', 'Content-Length: 10737418240\r\n\r\n{}'],
+    ['a header block that never ends (scanned again from its start with every chunk)', `X-Padding: ${'x'.repeat(70_000)}`],
   ]) {
-    it(`${name}: says so on stderr and exits 1, so the editor starts it again (it stayed alive, answering nothing)`, async () => {
+    it(`${name}: says so on stderr and exits 1, so the editor starts it again (it stayed alive, answering nothing)`, { timeout: 60_000 }, async () => {
       const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
       let stderr = '';
       server.stderr.on('data', (chunk) => (stderr += chunk));
@@ -46,6 +48,21 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
       assert.match(stderr, /the editor's messages can no longer be read \(.*\): exiting, for the editor to start the server again/);
     });
   }
+
+  it('exits 1 when the editor closes the server\'s stdout, saying why on stderr (it died of its own logging, with 7)', { timeout: 60_000 }, async () => {
+    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    server.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
+    server.stdout.once('data', () => {
+      server.stdout.destroy();
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 2, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///a.yaml' }, position: { line: 0, character: 0 } } }));
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 3, method: 'shutdown' }));
+    });
+    server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {}, initializationOptions: { settings: { cluster: 'off' } } } }));
+    assert.equal(await exited, 1, stderr);
+    assert.match(stderr, /the editor no longer reads the server's answers \(.*\): exiting/);
+  });
 
   it('a body that is not JSON is not lost framing: it is answered with a parse error (-32700, id null), and the server goes on', async () => {
     const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });

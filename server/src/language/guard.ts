@@ -88,6 +88,14 @@ export function describeError(error: unknown): string {
  * timer) is logged and the server keeps serving the documents it has, instead of ending the session.
  */
 export function keepServingOnUncaught(log: (message: string) => void): void {
-  process.on('uncaughtException', (error) => log(`uncaught: ${describeError(error)}`));
-  process.on('unhandledRejection', (error) => log(`unhandled rejection: ${describeError(error)}`));
+  // Logging goes to the editor: with the connection gone it throws too, and a throw here would end the process.
+  const tell = (message: string) => {
+    try {
+      log(message);
+    } catch {
+      process.stderr.write(`kube-resilience: ${message}\n`);
+    }
+  };
+  process.on('uncaughtException', (error) => tell(`uncaught: ${describeError(error)}`));
+  process.on('unhandledRejection', (error) => tell(`unhandled rejection: ${describeError(error)}`));
 }

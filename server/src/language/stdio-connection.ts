@@ -27,6 +27,11 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
   const exit = () => process.exit(gate.shutDown ? 0 : 1);
   process.stdin.on('end', exit);
   process.stdin.on('close', exit);
+  // Nothing can be answered once the editor closed our stdout (EPIPE): said on stderr, and we end.
+  process.stdout.on('error', (error) => {
+    process.stderr.write(`kube-resilience: the editor no longer reads the server's answers (${error.message}): exiting\n`);
+    process.exit(1);
+  });
   // Stopped by a signal (an editor closing, a session ending): exiting runs the 'exit' handlers, which end the
   // render tools we started in process groups of their own; Node's own end on a signal runs none of them.
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) process.once(signal, () => process.exit(code));
@@ -46,7 +51,18 @@ export function createStdioConnection(heard: () => void = () => undefined): Conn
 /** What the protocol library says when a message's headers cannot be read (a body that is not JSON is another matter: the next message is still found). */
 const FRAMING_ERROR = /header|content-length/i;
 
-/** A reader of stdin that calls `heard` on every message it reads, then hands the connection those `admits` lets through. */
+/**
+ * The largest message read: a didOpen of a 100 MB file fits. The library buffers whatever a header promises, for
+ * as long as it takes: a Content-Length of 10 GB stopped every answer, for good, while memory grew with what came.
+ */
+export const MAX_MESSAGE_BYTES = 256 * 2 ** 20;
+/** The longest header block: the library scans it again from its start with every chunk until it ends. */
+export const MAX_HEADER_BYTES = 64 * 2 ** 10;
+
+/**
+ * A reader of stdin that calls `heard` on every message it reads, then hands the connection those `admits` lets
+ * through; a header that promises more than MAX_MESSAGE_BYTES, or runs on past MAX_HEADER_BYTES, is a framing error.
+ */
 export class HeardReader extends StreamMessageReader {
   constructor(
     readable: NodeJS.ReadableStream,
@@ -54,6 +70,19 @@ export class HeardReader extends StreamMessageReader {
     private readonly admits: (message: Message) => boolean = () => true,
   ) {
     super(readable);
+    // The library reads each chunk in a private method, called through the instance: checked after it.
+    const read = Reflect.get(this, 'onData') as (data: Buffer | string) => void;
+    Reflect.set(this, 'onData', (data: Buffer | string) => {
+      read.call(this, data);
+      this.checkBounds();
+    });
+  }
+
+  private checkBounds(): void {
+    const promised = Reflect.get(this, 'nextMessageLength') as number;
+    const buffered = (Reflect.get(this, 'buffer') as { _totalLength?: number } | undefined)?._totalLength ?? 0;
+    if (promised > MAX_MESSAGE_BYTES) this.fireError(new Error(`a Content-Length of ${promised} bytes, more than the ${MAX_MESSAGE_BYTES} a message may have`));
+    else if (promised === -1 && buffered > MAX_HEADER_BYTES) this.fireError(new Error(`a header block longer than ${MAX_HEADER_BYTES} bytes`));
   }
 
   override listen(callback: DataCallback): Disposable {
