@@ -19,7 +19,12 @@ export interface ApiConnection {
 
 export interface CredentialOptions extends Omit<ExecOptions, 'baseDirectory'> {
   maxSockets?: number;
+  /** How long a proxy may take to open its tunnel (its CONNECT answered). */
+  connectTimeoutMs?: number;
 }
+
+/** How long a connection to the API server (or a proxy's tunnel to it) may take to open. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
 
@@ -71,12 +76,18 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   }
   const headers: Record<string, string> = { Accept: 'application/json' };
   for (const [name, value] of Object.entries(request.headers ?? {})) if (value !== undefined) headers[name] = String(value);
-  return { server, agent: agentFor(server, request, cluster.proxyUrl, options.maxSockets ?? 6), headers, auth: request.auth ?? undefined };
+  return { server, agent: agentFor(server, request, cluster.proxyUrl, options.maxSockets ?? 6, options.connectTimeoutMs), headers, auth: request.auth ?? undefined };
 }
 
-function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string | undefined, maxSockets: number): http.Agent {
+function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string | undefined, maxSockets: number, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): http.Agent {
   // Behind a proxy, client-node's own agent knows how to tunnel; otherwise a keep-alive agent saves a TLS handshake per page.
-  if (proxyUrl && request.agent) return request.agent as http.Agent;
+  if (proxyUrl && request.agent) {
+    const agent = request.agent as http.Agent & { options: { timeout?: number } };
+    // Its tunnel request takes the agent's timeout (none by default, and out of our reach once sent): a proxy that
+    // never answered CONNECT kept the process alive long after our deadline had ended the read.
+    agent.options.timeout = connectTimeoutMs;
+    return agent;
+  }
   if (server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets });
   const tls: https.AgentOptions = { keepAlive: true, maxSockets };
   for (const key of TLS_OPTIONS) if (request[key] !== undefined) (tls as Record<string, unknown>)[key] = request[key];

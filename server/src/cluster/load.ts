@@ -1,7 +1,7 @@
 import type { ClusterInfo } from './types';
 import { UsageError } from '../commands/usage-error';
 import { resourceFromObject, type Resource } from '../manifest/parse';
-import { connectionFor } from './connection';
+import { connectionFor, DEFAULT_CONNECT_TIMEOUT_MS } from './connection';
 import { demoCluster } from './demo';
 import { ClusterError } from './errors';
 import { resolveKubeconfig } from './kubeconfig';
@@ -35,7 +35,6 @@ export interface ClusterRequest {
   env?: NodeJS.ProcessEnv;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** The cluster a request names: a snapshot, the demo, or the live cluster of a kubeconfig context. */
 export async function loadCluster(request: ClusterRequest): Promise<ClusterInfo> {
@@ -57,6 +56,8 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
     signal: request.signal,
     env: request.env,
     maxSockets: request.concurrency ?? 4,
+    // A proxy's tunnel request is out of the deadline's reach once sent: it gives up by the deadline on its own.
+    connectTimeoutMs: Math.min(request.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, request.timeoutMs ?? Infinity),
   });
   try {
     const result = await readCluster(connection, {

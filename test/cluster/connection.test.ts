@@ -1,0 +1,53 @@
+// Reading a cluster behind a proxy (proxy-url): client-node's agent opens a tunnel with CONNECT, which must end
+// with the read's deadline, and say what the proxy did.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { readLiveCluster } from '../../server/src/cluster/load';
+import { until } from '../render/running-tools';
+import { tempDir } from './kubeconfig-fixtures';
+
+/** A kubeconfig whose cluster is reached through `proxy` (the server behind it is never reached here). */
+function behindProxy(proxy: string): string {
+  const path = join(tempDir(), 'config');
+  writeFileSync(
+    path,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:9', proxy-url: '${proxy}', insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+  );
+  return path;
+}
+
+describe('a cluster behind a proxy', () => {
+  let proxy: Server | undefined;
+  const tunnels: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of tunnels.splice(0)) socket.destroy();
+    await new Promise((done) => proxy?.close(done));
+  });
+  const start = async (onConnect: (socket: Socket) => void): Promise<string> => {
+    proxy = createServer();
+    proxy.on('connect', (_request, socket: Socket) => {
+      tunnels.push(socket);
+      socket.resume();
+      onConnect(socket);
+    });
+    await new Promise<void>((done) => proxy!.listen(0, '127.0.0.1', done));
+    return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  };
+
+  it('that never answers CONNECT: the read ends at its deadline, says so, and leaves no tunnel open (the process stayed alive)', { timeout: 30_000 }, async () => {
+    const kubeconfig = behindProxy(await start(() => undefined));
+    await assert.rejects(readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 2_000, connectTimeoutMs: 300 }), /the proxy \(proxy-url\) did not open a connection to 127\.0\.0\.1:9 in time/);
+    assert.ok(tunnels.length > 0, 'the proxy was asked');
+    // The proxy's end of each tunnel request sees it ended (half-open: the proxy's own end stays until it closes it).
+    await until(() => tunnels.every((socket) => socket.readableEnded || socket.destroyed), 5_000, 'every tunnel request ended');
+  });
+
+  it('that refuses the tunnel (407): says the proxy wants credentials', { timeout: 30_000 }, async () => {
+    const kubeconfig = behindProxy(await start((socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n')));
+    await assert.rejects(readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }), /the proxy \(proxy-url\) refused to connect to 127\.0\.0\.1:9 \(HTTP 407: it wants credentials\)/);
+  });
+});
