@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
@@ -67,6 +67,30 @@ describe('exec credential plugins', { skip }, () => {
     writeScript(join(home, 'login.sh'), credentialScript('from-plugin'));
     const kubeconfig = writeKubeconfig(join(home, 'config'), [{ name: 'exec', server: server.url, ca: server.ca, exec: { command: './login.sh' } }], 'exec');
     const cluster = await readLiveCluster(request(kubeconfig, { extraPath: [] }));
+    assert.deepEqual(cluster.missing, []);
+  });
+
+  it('an exec section of the wrong shape is said to be, without running anything (a command that is a list was "a bug")', async () => {
+    for (const [exec, says] of [
+      [{ command: ['cloud-login'] }, /exec section whose command is not a string/],
+      [{ command: 'cloud-login', args: [['token']] }, /exec section whose args is not a list of strings/],
+      [{ command: 'cloud-login', env: [{ name: 1, value: 'x' }] }, /exec section whose env is not a list of name and value strings/],
+    ] as const) {
+      const error = await failure(readLiveCluster(request(kubeconfigWith(exec as unknown as FixtureContext['exec']))));
+      assert.equal(error.kind, 'config');
+      assert.match(error.message, says);
+    }
+  });
+
+  it('reads past an alias bomb in a field of the exec section it does not use (its cache key expanded it: 2 GB, then a crash)', { timeout: 30_000 }, async () => {
+    const home = tempDir();
+    const levels = ['x0: &x0 [' + Array(10).fill('"x"').join(', ') + ']', ...Array.from({ length: 8 }, (_, i) => `x${i + 1}: &x${i + 1} [${Array(10).fill(`*x${i}`).join(', ')}]`)];
+    const kubeconfig = join(home, 'config');
+    writeFileSync(
+      kubeconfig,
+      `${levels.join('\n')}\napiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: '${server.url}', certificate-authority-data: '${Buffer.from(server.ca).toString('base64')}'}}]\nusers: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, interactiveMode: Never, command: cloud-login, args: [token], extra: *x8}}}]\ncontexts: [{name: exec, context: {cluster: c, user: u}}]\ncurrent-context: exec\n`,
+    );
+    const cluster = await readLiveCluster(request(kubeconfig));
     assert.deepEqual(cluster.missing, []);
   });
 

@@ -66,6 +66,15 @@ describe('which kubeconfig and context', () => {
     assert.match(error.message, /known contexts: prod, shared/);
   });
 
+  it('refuses a context that names a user the kubeconfig lacks (its requests went out anonymously), and reads one with no user', () => {
+    const path = join(dir, 'missing-user');
+    writeFileSync(path, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://c.example"}}]\ncontexts: [{name: typo, context: {cluster: c, user: nobody}}, {name: anonymous, context: {cluster: c}}]\nusers: [{name: somebody, user: {token: t}}]\n');
+    const error = errorOf(() => resolveKubeconfig({ explicit: path, context: 'typo' }));
+    assert.equal(error.kind, 'config');
+    assert.match(error.message, /context "typo" names user "nobody", which kubeconfig .*missing-user does not define/);
+    assert.equal(resolveKubeconfig({ explicit: path, context: 'anonymous' }).user.name, '');
+  });
+
   it('names a kubeconfig set by hand that does not exist', () => {
     const missing = join(dir, 'missing-config');
     const error = errorOf(() => resolveKubeconfig({ explicit: missing }));

@@ -71,7 +71,10 @@ export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConf
     throw new ClusterError('credentials', `kubeconfig user "${user.name}" gets its credentials by running "${exec.command}"; exec credential plugins run only in a trusted workspace`);
   }
   if (!exec.command) throw new ClusterError('credentials', `kubeconfig user "${user.name}" has an exec section without a command`);
-  const cacheKey = JSON.stringify([user.name, cluster.server, exec]);
+  const malformed = malformedExec(exec);
+  if (malformed) throw new ClusterError('config', `kubeconfig user "${user.name}" has an exec section whose ${malformed}`);
+  // Of the fields that run the plugin only: another field may hold anything (aliases that expand to gigabytes).
+  const cacheKey = JSON.stringify([user.name, cluster.server, exec.command, exec.args ?? [], exec.env ?? [], exec.apiVersion ?? '', !!exec.provideClusterInfo]);
   const cached = cache.get(cacheKey);
   if (cached?.expirationTimestamp && Date.parse(cached.expirationTimestamp) > Date.now() + 10_000) return cached;
 
@@ -92,6 +95,17 @@ export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConf
   const credential = parseCredential(output, exec.command);
   cache.set(cacheKey, credential);
   return credential;
+}
+
+/** What is wrong with the shape of an exec stanza as the kubeconfig wrote it, if anything. */
+function malformedExec(exec: ExecConfig): string | undefined {
+  if (typeof exec.command !== 'string') return 'command is not a string';
+  if (exec.args != null && !(Array.isArray(exec.args) && exec.args.every((arg) => typeof arg === 'string'))) return 'args is not a list of strings';
+  if (exec.env != null && !(Array.isArray(exec.env) && exec.env.every((entry) => typeof entry?.name === 'string' && ['string', 'undefined'].includes(typeof entry.value)))) {
+    return 'env is not a list of name and value strings';
+  }
+  if (exec.apiVersion != null && typeof exec.apiVersion !== 'string') return 'apiVersion is not a string';
+  return undefined;
 }
 
 async function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {

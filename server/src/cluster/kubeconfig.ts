@@ -88,7 +88,9 @@ export function resolveKubeconfig(sources: KubeconfigSources): ResolvedKubeconfi
   if (!context) throw new ClusterError('config', `context "${contextName}" is not in kubeconfig ${named}; known contexts: ${contextList(config)}`);
   const cluster = config.getCluster(context.cluster);
   if (!cluster) throw new ClusterError('config', `context "${contextName}" names cluster "${context.cluster}", which kubeconfig ${named} does not define`);
-  const user = config.getUser(context.user) ?? ({ name: context.user || '' } as User);
+  // A context without a user reads anonymously; one naming a user the kubeconfig lacks is a mistake (kubectl refuses it).
+  if (context.user && !config.getUser(context.user)) throw new ClusterError('config', `context "${contextName}" names user "${context.user}", which kubeconfig ${named} does not define`);
+  const user = config.getUser(context.user) ?? ({ name: '' } as User);
   config.setCurrentContext(contextName);
   return { config, files, context, cluster, user, userDirectory: userDirectories.get(user.name) ?? dirname(files[0]) };
 }
