@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { createHash } from 'node:crypto';
 import { apiGet, ApiGetError } from './api-get';
 import type { ApiConnection } from './connection';
 import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ObjectBudget, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
@@ -123,7 +124,7 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
   let token = '';
   let restarted = false;
   let pages = 0;
-  /** Each continue token, with the page that sent it. */
+  /** Each continue token (its digest: a server may send megabytes a token, thousands of times), with the page that sent it. */
   const tokens = new Map<string, number>();
   try {
     for (;;) {
@@ -150,9 +151,10 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
       notObjects += page.notObjects;
       token = page.next;
       if (!token) return { objects, notObjects };
-      const first = tokens.get(token);
+      const seen = createHash('sha256').update(token).digest('base64');
+      const first = tokens.get(seen);
       if (first !== undefined) throw new ApiGetError(undefined, `the server sent the same continue token again (page ${pages}, as page ${first} did): its paging goes round in a circle`);
-      tokens.set(token, pages);
+      tokens.set(seen, pages);
     }
   } catch (error) {
     // The type is missing then: its pages so far are let go, and so is their place under the read's cap.
