@@ -98,6 +98,14 @@ describe('writeFileAtomic', () => {
     assert.deepEqual(readdirSync(folder), ['a.yaml']);
   });
 
+  it('replaces a file whose name is near the 255-byte limit (its temporary name is cut to fit; it failed with ENAMETOOLONG)', () => {
+    const path = join(dir, `${'é'.repeat(120)}${'a'.repeat(5)}.yaml`);
+    writeFileSync(path, 'old\n');
+    writeFileAtomic(path, 'new\n');
+    assert.equal(readFileSync(path, 'utf8'), 'new\n');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.é')), [], 'no temporary file left');
+  });
+
   it('a file saved by someone else since its new content was made is left with their save, and nothing is left behind', () => {
     const path = join(dir, 'saved-meanwhile.yaml');
     writeFileSync(path, 'read: 1\n');

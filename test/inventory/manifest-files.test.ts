@@ -92,4 +92,15 @@ describe('decodeManifest and encodeManifest', () => {
     assert.deepEqual(decoded, { text: '# J\uFFFDrgen\nkind: ConfigMap\n', encoding: 'not-utf8' });
     assert.throws(() => encodeManifest(decoded.text, decoded.encoding), /not UTF-8 text .* left as it was/);
   });
+
+  for (const [name, bom, units] of [
+    ['UTF-16LE', [0xff, 0xfe], Buffer.from(text, 'utf16le')],
+    ['UTF-16BE', [0xfe, 0xff], Buffer.from(text, 'utf16le').swap16()],
+  ] as const) {
+    it(`${name} with an odd last byte is read, and never encoded back (the byte was dropped on --fix)`, () => {
+      const decoded = decodeManifest(Buffer.concat([Buffer.from(bom), units, Buffer.from([0x0a])]));
+      assert.deepEqual(decoded, { text, encoding: 'odd-utf16' });
+      assert.throws(() => encodeManifest(decoded.text, decoded.encoding), /UTF-16 text with an odd number of bytes: .* left as it was/);
+    });
+  }
 });

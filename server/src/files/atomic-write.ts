@@ -31,7 +31,7 @@ export class ChangedMeanwhileError extends Error {
 export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): void {
   const existing = statOrUndefined(path);
   if (existing) accessSync(path, constants.W_OK);
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = join(dirname(path), temporaryName(basename(path)));
   // Owner-only until the content is complete: a half-written snapshot is never readable by others.
   const fd = openSync(temporary, 'wx', 0o600);
   try {
@@ -55,6 +55,20 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
   }
   syncFolder(dirname(path));
 }
+
+/**
+ * A hidden name beside the file's own: its name, this process, a random part. A name near the 255-byte limit of a
+ * file name is cut so that the temporary one fits too (a 250-byte name could never be fixed: ENAMETOOLONG).
+ */
+function temporaryName(name: string): string {
+  const suffix = `.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  let kept = name;
+  while (Buffer.byteLength(`.${kept}${suffix}`) > MAX_NAME_BYTES) kept = kept.slice(0, -1);
+  return `.${kept}${suffix}`;
+}
+
+/** The longest file name most file systems take (ext4, APFS, NTFS in UTF-16 units), in bytes. */
+const MAX_NAME_BYTES = 255;
 
 function writeAll(fd: number, chunk: string | Uint8Array): void {
   const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;

@@ -89,6 +89,8 @@ export function describeFileError(error: unknown): string {
     EMFILE: 'too many open files',
     EBUSY: 'the file is busy',
     EIO: 'input/output error',
+    ENAMETOOLONG: 'the file name is too long',
+    ENXIO: 'not a file that can be read (a socket, or a device without its driver)',
   };
   return (code && known[code]) ?? code ?? (error as Error).message;
 }
