@@ -2,6 +2,7 @@ import { runCheck, CHECK_USAGE, type Io } from './commands/check';
 import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
 import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
+import { withoutControls } from './cluster/printable';
 import { readBoundedFd } from './files/read-bounded';
 import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
 import { RULES } from './rules/index';
@@ -39,20 +40,21 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
  * Lines to a stream until its reader goes away (`check … | head -1` closes the pipe): the rest is dropped, and the
  * command finishes what it does (a --fix under way is not cut short) instead of dying on EPIPE.
  */
-function linesTo(stream: NodeJS.WriteStream): (text: string) => void {
+function linesTo(stream: NodeJS.WriteStream, clean: (text: string) => string = (text) => text): (text: string) => void {
   let open = true;
   stream.on('error', () => {
     open = false;
   });
   return (text) => {
-    if (open) stream.write(text.endsWith('\n') ? text : `${text}\n`);
+    if (open) stream.write(clean(text.endsWith('\n') ? text.slice(0, -1) : text) + '\n');
   };
 }
 
 async function main(argv: string[]): Promise<number> {
   const io: Io = {
     stdout: linesTo(process.stdout),
-    stderr: linesTo(process.stderr),
+    // Messages name files, contexts and resources: their terminal escapes stay off the terminal.
+    stderr: linesTo(process.stderr, (text) => text.split('\n').map(withoutControls).join('\n')),
     readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES).toString('utf8'),
     isTty: !!process.stdout.isTTY,
     columns: process.stdout.columns,

@@ -42,6 +42,14 @@ describe('simulation reports', () => {
     assert.match(text, /shop\/nightly \(CronJob\): no pods between runs/);
   });
 
+  it('writes no terminal escape or fake line that a name from the cluster brings, in text or Markdown', () => {
+    const hostile = simulate(cluster(), [workload('x\u001b]0;PWNED\u0007\u001b[2J\r\nINJECTED', { 'worker-1': 1 })], { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-1', at: 60 }] });
+    for (const report of [renderSimulationText(hostile), renderSimulationMarkdown(hostile)]) {
+      assert.doesNotMatch(report, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      assert.ok(report.split('\n').every((line) => !line.startsWith('INJECTED')), 'no line of its own');
+    }
+  });
+
   it('escapes table cells in Markdown', () => {
     const markdown = renderSimulationMarkdown(result);
     assert.match(markdown, /\| shop\/cart\\\|legacy \| Deployment \| observed \| 0\/1 \| 100 % \| 10 m \| 2 h 10 s \|/);

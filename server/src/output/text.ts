@@ -1,3 +1,4 @@
+import { withoutControls } from '../cluster/printable';
 import { preferredFix } from '../fixes/apply';
 import { isUnitFinding, preferredSourceFix } from '../render/analyze-unit';
 import type { Finding, Severity } from '../rules/types';
@@ -65,11 +66,12 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
   }
   const lines: string[] = [];
   for (const [file, list] of groups) {
-    lines.push(paint('bold', file));
+    // Names in files and clusters may hold terminal escapes: our own colours are the only ones written.
+    lines.push(paint('bold', withoutControls(file)));
     for (const f of list) {
-      const where = f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : resourcePath(f);
+      const where = withoutControls(f.range ? `${f.range.start.line + 1}:${f.range.start.character + 1}` : resourcePath(f));
       const fixable = fixableNote(f);
-      const { headline, details } = splitMessage(f.message);
+      const { headline, details } = splitMessage(withoutControls(f.message));
       const tail = `${f.ruleId}${fixable}`;
       const body = wrap(headline, width, INDENT.length);
       const last = body.length - 1;

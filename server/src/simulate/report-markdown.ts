@@ -1,3 +1,4 @@
+import { withoutControls } from '../cluster/printable';
 import { capacityVerdict, describeScenario } from './describe';
 import { formatSeconds } from './format-time';
 import type { ReportOptions } from './report-text';
@@ -32,5 +33,5 @@ export function renderSimulationMarkdown(result: SimulationResult, options: Repo
     for (const a of result.assumptions) out.push(`- ${cell(a)}`);
   }
   out.push('');
-  return out.join('\n');
+  return out.map(withoutControls).join('\n');
 }

@@ -1,3 +1,4 @@
+import { withoutControls } from '../cluster/printable';
 import { capacityVerdict, describeScenario } from './describe';
 import { formatSeconds } from './format-time';
 import { reasonWithoutSubject, subjectName } from './summary';
@@ -49,7 +50,8 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
     lines.push('Assumptions:');
     for (const a of result.assumptions) lines.push(`  - ${a}`);
   }
-  return lines.join('\n');
+  // Names from the cluster may hold terminal escapes.
+  return lines.map(withoutControls).join('\n');
 }
 
 /** "rule 6" out of "rule 6: endpoints are frozen — facts/…". */

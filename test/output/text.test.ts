@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { toText } from '../../server/src/output/text';
+import type { Finding } from '../../server/src/rules/types';
+
+const HOSTILE = 'x\u001b]0;PWNED\u0007\u001b[2J\u001b[31mred\r\nINJECTED\u202eexe.jpg';
+
+describe('toText: the report for people', () => {
+  it('writes no terminal escape, fake line or reordering control that names in files and clusters bring (they set the title, cleared the screen)', () => {
+    const finding: Finding = {
+      ruleId: 'single-replica',
+      severity: 'warning',
+      message: `Deployment shop/${HOSTILE} runs 1 pod: one node drain takes it offline.`,
+      uri: `/work/${HOSTILE}.yaml`,
+      range: null,
+      resource: { kind: 'Deployment', namespace: 'shop', name: HOSTILE },
+      related: [],
+      fixes: [],
+    };
+    const text = toText([finding], 1, { colour: false, verbose: true });
+    assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    assert.equal(text.split('\n').filter((line) => line.includes('INJECTED')).length, 2, 'the file name and the finding, each on its own line');
+    assert.match(text, /Deployment shop\/x \]0;PWNED \[2J \[31mred INJECTED exe\.jpg runs 1 pod/);
+  });
+});
