@@ -2,7 +2,7 @@
 // the Helm flags, --fix in values files and templates, and what happens without helm.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -104,6 +104,18 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.deepEqual(again.filter((f) => f.startsWith('single-replica')), []);
     assert.match(readFileSync(join(chart, 'templates', 'podinfo-pdb.yaml'), 'utf8'), /include "podinfo.selectorLabels" \. \| nindent 6/);
     assert.deepEqual(again.filter((f) => f.startsWith('pdb-missing')), []);
+  });
+
+  it('--fix writes nothing through a link out of the folder named (values.yaml linked from elsewhere), and says so: exit 2 (it said nothing, exit 1)', { skip: process.platform === 'win32' }, async () => {
+    const chart = chartCopy();
+    const outside = join(mkdtempSync(join(tmpdir(), 'kr-outside-')), 'values.yaml');
+    renameSync(join(chart, 'values.yaml'), outside);
+    symlinkSync(outside, join(chart, 'values.yaml'));
+    const before = readFileSync(outside);
+    const fixed = await runCli(['check', chart, '--fix', '--fail-on', 'none'], withHelm);
+    assert.equal(fixed.status, 2, fixed.stderr);
+    assert.deepEqual(readFileSync(outside), before);
+    assert.match(fixed.stderr, /not fixed single-replica: .*values\.yaml: outside .*podinfo \(a link leads there\): not written/);
   });
 
   it('--fix takes back a fix after which the chart no longer renders (a `fail` guard on the value it set), says why once, exits 2', async () => {

@@ -169,7 +169,12 @@ export async function fixUnits(
       if (targets.some((t) => touched.has(t))) continue;
       // A fix that does not take the finding away, or cannot be written, is not tried again.
       stuck.add(key);
-      if (!edited.every((t) => inside(t, false)) || !created.every((t) => inside(t, true))) continue;
+      const outside = edited.find((t) => !inside(t, false)) ?? created.find((t) => !inside(t, true));
+      if (outside !== undefined) {
+        // Said, as a plain file's is: the fix was offered ("fixable"), and --fix must say why it was not written.
+        failed.push({ ruleId: finding.ruleId, path: asGiven(outside), reason: `outside ${named.filter((p) => p !== '-').join(', ')} (a link leads there): not written`, notPutBack: [] });
+        continue;
+      }
       // The same fix found for another finding (a template line and the values line it reads) is not tried again.
       const edits = JSON.stringify([fix.edits.edits, fix.edits.creates]);
       if (unrenderable.has(edits)) continue;
