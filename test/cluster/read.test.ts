@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -161,6 +163,27 @@ describe('reading a live cluster (GET only)', () => {
       return true;
     });
   });
+
+  for (const [name, status, body, says] of [
+    ['404 to everything (a wrong URL, a proxy in between): read as an empty cluster, exit 0', 404, '{"kind":"Status","code":404}', /not found|404/],
+    ['{} to everything: two empty ConfigMaps, and nothing else', 200, '{}', /the answer is not a Node list/],
+  ] as const) {
+    it(`fails when no list could be read, as for a cluster down: a server answering ${name}`, async () => {
+      const web = createHttpServer((_request, response) => response.writeHead(status, { 'content-type': 'application/json' }).end(body));
+      await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+      try {
+        const config = join(tempDir(), 'config');
+        writeFileSync(config, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'http://127.0.0.1:${(web.address() as AddressInfo).port}', insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+        await assert.rejects(readLiveCluster(request({ kubeconfig: config })), (error: ClusterError) => {
+          assert.equal(error.kind, 'unreachable');
+          assert.match(error.message, says);
+          return true;
+        });
+      } finally {
+        web.close();
+      }
+    });
+  }
 
   it('gives up on a server that accepts the connection but never completes the handshake', async () => {
     const silent = createServer(() => undefined);

@@ -5,7 +5,7 @@ import { connectionFor, DEFAULT_CONNECT_TIMEOUT_MS } from './connection';
 import { demoCluster } from './demo';
 import { ClusterError } from './errors';
 import { resolveKubeconfig } from './kubeconfig';
-import { readCluster, type ResourceType } from './read';
+import { readCluster, RESOURCE_TYPES, type ResourceType } from './read';
 import type { ReadLimits } from './read-limits';
 import { redactUrl } from './redact-url';
 import { loadSnapshot } from './snapshot';
@@ -71,7 +71,8 @@ export async function readLiveCluster(request: ClusterRequest): Promise<ClusterI
     });
     if (request.signal?.aborted) throw new ClusterError('cancelled', 'reading the cluster was cancelled');
     const server = redactUrl(resolved.cluster.server);
-    if (result.answered === 0) {
+    // A cluster where no list could be read is no cluster read: a server answering 404 to everything read as empty.
+    if (result.answered === 0 || (result.listsAnswered === 0 && (request.types ?? RESOURCE_TYPES).some((type) => !type.single))) {
       const reason = result.missing[0]?.reason ?? 'no answer';
       throw new ClusterError('unreachable', `cannot read cluster "${resolved.context.cluster}" at ${server} (context "${resolved.context.name}"): ${reason}`, {
         context: resolved.context.name,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { apiGet, ApiGetError } from './api-get';
 import type { ApiConnection } from './connection';
 import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ObjectBudget, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
+import { printable } from './printable';
 import { slimObject } from './slim';
 import type { MissingResource, SkippedItems } from './types';
 
@@ -58,6 +59,8 @@ export interface ReadResult {
   missing: MissingResource[];
   /** Resource types that answered (a missing single ConfigMap counts as answered). */
   answered: number;
+  /** Lists that answered: none means no Kubernetes API answered (a wrong URL, a proxy answering 404 to all). */
+  listsAnswered: number;
   skipped: SkippedItems[];
 }
 
@@ -105,14 +108,18 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
     deadline.dispose();
   }
   const found = missing.filter((m): m is MissingResource => !!m);
-  return { objects: perType.flat(), missing: found, answered: types.length - found.length, skipped };
+  const listsAnswered = types.filter((type, i) => !type.single && !missing[i]).length;
+  return { objects: perType.flat(), missing: found, answered: types.length - found.length, listsAnswered, skipped };
 }
 
 async function readType(connection: ApiConnection, type: ResourceType, read: TypeRead): Promise<{ objects: any[]; notObjects: number }> {
   if (type.single) {
     try {
       const object = await getWithRetry(connection, type.path, read);
-      return isObject(object) ? { objects: [withKind(object, type)], notObjects: 0 } : { objects: [], notObjects: 1 };
+      if (!isObject(object)) return { objects: [], notObjects: 1 };
+      // The API names what it answers with: anything else (a List, `{}`) is not the object asked for.
+      if (object.kind !== type.kind) throw new ApiGetError(undefined, `the answer is not a ${type.kind} (its kind: ${typeof object.kind === 'string' ? printable(object.kind).slice(0, 40) || 'empty' : 'none'})`);
+      return { objects: [withKind(object, type)], notObjects: 0 };
     } catch (error) {
       // Absent is an answer: a cluster not made by kubeadm has no kubeadm-config.
       if (error instanceof ApiGetError && error.status === 404) return { objects: [], notObjects: 0 };
