@@ -11,6 +11,7 @@ import {
   type CancellationToken,
   type CodeAction,
   type Diagnostic,
+  type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { openDocuments, type OpenDocument } from './language/open-document';
@@ -96,14 +97,21 @@ const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.kube-resilience`;
 // whole-document edits on top of the fix-all one would overwrite each other.
 const FIX_RULE_KIND = `${CodeActionKind.Source}.kube-resilience.fixRule`;
 
-connection.onInitialize((params): InitializeResult => {
-  settings = readSettings(params.initializationOptions?.settings ?? params.initializationOptions);
-  pullConfiguration = !!params.capabilities.workspace?.configuration && !params.initializationOptions?.settings;
-  resolvesEdits = !!params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit');
-  versionedEdits = !!params.capabilities.workspace?.workspaceEdit?.documentChanges;
-  roots = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : []);
-  foldersChange = !!params.capabilities.workspace?.workspaceFolders;
-  const watched = params.capabilities.workspace?.didChangeWatchedFiles;
+connection.onInitialize((given): InitializeResult => {
+  // Read as the client sent it, whatever its shape: initialize is asked once, and a throw here left a server
+  // half set up that refused the client's next try.
+  const params = (given ?? {}) as Partial<InitializeParams>;
+  const capabilities = params.capabilities ?? {};
+  const options = params.initializationOptions;
+  settings = readSettings(options?.settings ?? options);
+  pullConfiguration = !!capabilities.workspace?.configuration && !options?.settings;
+  const properties = capabilities.textDocument?.codeAction?.resolveSupport?.properties;
+  resolvesEdits = Array.isArray(properties) && properties.includes('edit');
+  versionedEdits = !!capabilities.workspace?.workspaceEdit?.documentChanges;
+  const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.flatMap((f) => (typeof f?.uri === 'string' ? [f.uri] : [])) : undefined;
+  roots = folders ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
+  foldersChange = !!capabilities.workspace?.workspaceFolders;
+  const watched = capabilities.workspace?.didChangeWatchedFiles;
   watchesRelativePatterns = !!watched?.dynamicRegistration && !!watched.relativePatternSupport;
   return {
     capabilities: {

@@ -64,6 +64,25 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
     assert.match(stderr, /the editor no longer reads the server's answers \(.*\): exiting/);
   });
 
+  for (const [name, params] of [
+    ['resolveSupport.properties null', { processId: null, rootUri: null, capabilities: { textDocument: { codeAction: { resolveSupport: { properties: null } } } } }],
+    ['capabilities null and folders that are not folders', { processId: null, rootUri: null, capabilities: null, workspaceFolders: [null, 'x'] }],
+    ['no params at all', null],
+  ] as const) {
+    it(`an initialize of an odd shape (${name}) is answered, not half done (it threw, and the client's next try was refused)`, { timeout: 60_000 }, async () => {
+      const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      server.stdout.on('data', (chunk) => (stdout += chunk));
+      try {
+        server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params }));
+        await until(() => stdout.includes('"id":1'), 20_000, 'the answer to initialize');
+        assert.match(stdout, /"id":1,"result":\{"capabilities"/);
+      } finally {
+        server.kill();
+      }
+    });
+  }
+
   it('a body that is not JSON is not lost framing: it is answered with a parse error (-32700, id null), and the server goes on', async () => {
     const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -25,7 +25,10 @@ export class LifecycleGate {
       if (this.phase === 'shut down') return this.refuse(message.id, ErrorCodes.InvalidRequest, `the server has been shut down: ${message.method} came after shutdown`);
       // Served again, its settings and folders would replace those of the client already served.
       if (this.phase === 'running' && message.method === 'initialize') return this.refuse(message.id, ErrorCodes.InvalidRequest, 'the server is initialized already: initialize is sent once');
-      if (message.method === 'initialize') this.phase = 'running';
+      if (message.method === 'initialize') {
+        this.phase = 'running';
+        message.params = initializeParams(message.params);
+      }
       if (message.method === 'shutdown') this.phase = 'shut down';
       return true;
     }
@@ -40,4 +43,18 @@ export class LifecycleGate {
     this.answer({ jsonrpc: '2.0', id, error: { code, message: text } });
     return false;
   }
+}
+
+/**
+ * initialize's params with the shape the protocol library reads them in before any handler of ours (its
+ * process id, its capabilities): params of null, or capabilities of null, made it throw, and the server was left
+ * half set up, refusing the client's next initialize. What the params hold is read by the server, as sent.
+ */
+function initializeParams(params: unknown): object {
+  const given = isObject(params) ? params : {};
+  return { ...given, processId: typeof given.processId === 'number' ? given.processId : null, capabilities: isObject(given.capabilities) ? given.capabilities : {} };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
