@@ -5,6 +5,16 @@ import { slimObject } from '../../server/src/cluster/slim';
 const env = [{ name: 'PASSWORD', value: 'hunter2' }];
 
 describe('what a live object keeps once slimmed (and so what a snapshot can hold)', () => {
+  it('leaves out what nests deeper than any Kubernetes object (8,000 levels overflowed the stack, and the read lost the whole type)', () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 8_000; i++) deep = { next: deep };
+    const slim = slimObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'deep', namespace: 'x' }, data: { a: 'b' }, deep });
+    assert.deepEqual(slim.data, { a: 'b' });
+    let levels = 0;
+    for (let node = slim.deep; node && typeof node === 'object'; node = node.next) levels++;
+    assert.ok(levels > 50 && levels < 200, `${levels} levels kept`);
+  });
+
   it('drops env and envFrom from containers, init containers and ephemeral containers', () => {
     const pod = slimObject({
       apiVersion: 'v1',

@@ -68,9 +68,11 @@ function intern(value: string): string {
  * file does not know), annotations other than those read are left out, and so are containers'
  * environment variables: what must never reach a snapshot does not depend on the shapes above.
  */
-function compact(value: any, key?: string): any {
+function compact(value: any, key?: string, depth = 0): any {
   if (typeof value === 'string') return intern(value);
-  if (Array.isArray(value)) return value.map((item) => compact(item, key));
+  // Deeper than any Kubernetes object nests, and deep enough to overflow the stack (8,000 levels did): left out.
+  if (depth > MAX_DEPTH) return undefined;
+  if (Array.isArray(value)) return value.map((item) => compact(item, key, depth + 1));
   if (!value || typeof value !== 'object') return value;
   const container = key !== undefined && CONTAINER_LISTS.has(key);
   const copy: any = {};
@@ -78,10 +80,13 @@ function compact(value: any, key?: string): any {
     let child = value[childKey];
     if (child === undefined || (container && (childKey === 'env' || childKey === 'envFrom'))) continue;
     if (childKey === 'annotations' && key === 'metadata' && child && typeof child === 'object') child = readableAnnotations(child);
-    copy[intern(childKey)] = compact(child, childKey);
+    const compacted = compact(child, childKey, depth + 1);
+    if (compacted !== undefined) copy[intern(childKey)] = compacted;
   }
   return copy;
 }
+
+const MAX_DEPTH = 100;
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 
