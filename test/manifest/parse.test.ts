@@ -43,6 +43,13 @@ describe('parseManifest', () => {
     assert.deepEqual(b.object.spec, { replicas: 4, paused: true });
   });
 
+  it('reads a document after its %YAML directive without an error (the directive\'s lines, split off before `---`, were "Missing directives-end indicator line")', () => {
+    const file = parseManifest('directive.yaml', `%YAML 1.2\n# made by a tool\n---\n${service('a')}`);
+    assert.deepEqual(errors(file), [null, null]);
+    assert.deepEqual(names(file), ['Service/default/a']);
+    assert.deepEqual(errors(parseManifest('content.yaml', '%YAML 1.2\nkind: x\n')).map((e) => !!e), [true], 'content without its marker is still an error');
+  });
+
   it('reads a JSON manifest as one document, with ranges', () => {
     const text = '{\n  "apiVersion": "v1",\n  "kind": "Service",\n  "metadata": {"name": "s", "namespace": "ns"}\n}\n';
     const file = parseManifest('file:///svc.json', text);

@@ -106,9 +106,15 @@ export function parseChunk(text: string): ParsedChunk {
 
 /** Parses one document's text as parseChunk does, without its cache: the block reader, or the package for what it leaves. */
 export function parseUncached(text: string): ParsedChunk {
+  // `%YAML 1.2` (or `%TAG`) before a `---`: the directives of the document after it, split off from it with the
+  // lines before its marker. They hold no content (the package said "Missing directives-end indicator line").
+  if (DIRECTIVES_ONLY.test(text)) return { root: null, value: null };
   const read = readBlockYaml(text);
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
 }
+
+/** Lines of directives, comments and blanks only, with at least one directive. */
+const DIRECTIVES_ONLY = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*%[^\n]*(?:\r?\n(?:[ \t]*(?:#[^\n]*)?|%[^\n]*))*\r?\n?$/;
 
 /** Parses with the yaml package: the text is outside what readBlockYaml reads, or has an error to report in the package's words. */
 export function parseWithPackage(text: string): ParsedChunk {
