@@ -50,6 +50,20 @@ describe('findManifestFiles', () => {
     }
   });
 
+  it('tells of a manifest larger than 32 MB instead of passing over it without a word, and lists the others', () => {
+    const big = mkdtempSync(join(tmpdir(), 'kr-big-'));
+    try {
+      writeFileSync(join(big, 'a.yaml'), 'kind: x\n');
+      writeFileSync(join(big, 'dump.yaml'), Buffer.alloc(33 * 2 ** 20, 0x20));
+      const told: string[] = [];
+      const found = findManifestFiles(big, undefined, (path, error) => told.push(`${relative(big, path)}: ${(error as Error).message}`));
+      assert.deepEqual(found.map((p) => relative(big, p)), ['a.yaml']);
+      assert.deepEqual(told, ['dump.yaml: larger than 32 MB']);
+    } finally {
+      rmSync(big, { recursive: true, force: true });
+    }
+  });
+
   it('in steps, pauses after each entry of a folder, and lists what findManifestFiles lists', () => {
     const { pauses, value } = pausesOf(manifestFilesInSteps(dir));
     // 11 files and the folders holding them, each entry looked at once.

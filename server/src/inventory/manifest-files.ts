@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
-import { readRegularFileBounded } from '../files/read-bounded';
+import { readRegularFileBounded, UnreadableFileError } from '../files/read-bounded';
 import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
 import { compareCodeUnits } from '../sorted';
 import { runSteps, type Steps } from '../steps';
@@ -20,7 +20,10 @@ export function findManifestFiles(dir: string, limit = 20_000, unreadable: Unrea
   return runSteps(manifestFilesInSteps(dir, limit, unreadable));
 }
 
-/** Told of a folder a walk cannot list, and why; it may throw to stop the walk. */
+/**
+ * Told of what a walk cannot read, and why: a folder it cannot list, a manifest it cannot stat (a folder that
+ * lists but cannot be entered) or will not read (larger than MAX_MANIFEST_BYTES). It may throw to stop the walk.
+ */
 export type UnreadableFolder = (path: string, error: unknown) => void;
 
 /**
@@ -59,12 +62,13 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: U
       continue;
     }
     const path = join(folder.path, entry.name);
-    const kind = kindOf(entry, path);
+    const kind = kindOf(entry, path, unreadable);
     if (kind === 'folder') {
       if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) enter(path);
-    } else if (kind && kind.isFile() && kind.size <= MAX_MANIFEST_BYTES && firstVisit(kind)) {
+    } else if (kind && kind.isFile() && firstVisit(kind)) {
       // Only regular files: a FIFO or a link to /dev/zero named *.yaml would be read forever.
-      found.push(path);
+      if (kind.size <= MAX_MANIFEST_BYTES) found.push(path);
+      else unreadable(path, new UnreadableFileError('ETOOLARGE', `larger than ${MAX_MANIFEST_BYTES / 2 ** 20} MB`));
     }
     yield;
   }
@@ -75,13 +79,16 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: U
  * A folder, a manifest file's stat, or nothing to read. Only manifests and symbolic links are stat'ed:
  * the listing tells folders and other files apart, which in a tree of 70,000 files saves most of the walk.
  */
-function kindOf(entry: Dirent, path: string): 'folder' | Stats | undefined {
+function kindOf(entry: Dirent, path: string, unreadable: UnreadableFolder): 'folder' | Stats | undefined {
   if (entry.isDirectory()) return 'folder';
   if (!entry.isSymbolicLink() && !(entry.isFile() && MANIFEST_EXTENSIONS.test(entry.name))) return undefined;
   let stat: Stats;
   try {
     stat = statSync(path);
-  } catch {
+  } catch (error) {
+    // A link that leads nowhere (or round in a loop) is no manifest; one that cannot be looked at is said to be.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ELOOP' && MANIFEST_EXTENSIONS.test(entry.name)) unreadable(path, error);
     return undefined;
   }
   if (stat.isDirectory()) return 'folder';
