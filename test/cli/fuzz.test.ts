@@ -104,6 +104,7 @@ describe(`fuzz: the CLI over mutated manifests and hostile trees (seed ${SEED})`
     assert.match(readFileSync(join(tree, 'sub', 'target.yaml'), 'utf8'), /PodDisruptionBudget/);
     assert.match(run.stderr, /unchanged hostile\/locked\.yaml: permission denied/);
     assert.match(run.stderr, /unchanged hostile\/out[^:]*: a link to .*, outside hostile: not written/);
+    assert.match(run.stderr, /skipped hostile\/huge\.yaml: larger than 32 MB/);
     recordRow({
       faultClass: 'links',
       tried: 'in one tree: a link to a file outside it, a link to a folder outside it, a link inside it, a dangling link, a link to itself, a link to the tree itself',
@@ -120,7 +121,7 @@ describe(`fuzz: the CLI over mutated manifests and hostile trees (seed ${SEED})`
       faultClass: 'sizes',
       tried: 'a 33 MB manifest in a tree, 40 MB on stdin, a file of exactly the cap and one byte more',
       cases: 4,
-      result: 'the cap (32 MB) is enforced while reading, whatever stat said: the big file is skipped, stdin refused with "larger than 32 MB" (exit 2), the cap itself read',
+      result: 'the cap (32 MB) is enforced while reading, whatever stat said: the big file is skipped and named (exit 2), stdin refused with "larger than 32 MB" (exit 2), the cap itself read',
     });
     recordRow({
       faultClass: 'fixes that cannot be written',

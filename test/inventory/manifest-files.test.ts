@@ -56,9 +56,9 @@ describe('findManifestFiles', () => {
       writeFileSync(join(big, 'a.yaml'), 'kind: x\n');
       writeFileSync(join(big, 'dump.yaml'), Buffer.alloc(33 * 2 ** 20, 0x20));
       const told: string[] = [];
-      const found = findManifestFiles(big, undefined, (path, error) => told.push(`${relative(big, path)}: ${(error as Error).message}`));
+      const found = findManifestFiles(big, undefined, (path, error, what) => told.push(`${what} ${relative(big, path)}: ${(error as Error).message}`));
       assert.deepEqual(found.map((p) => relative(big, p)), ['a.yaml']);
-      assert.deepEqual(told, ['dump.yaml: larger than 32 MB']);
+      assert.deepEqual(told, ['file dump.yaml: larger than 32 MB']);
     } finally {
       rmSync(big, { recursive: true, force: true });
     }

@@ -51,8 +51,11 @@ export function collectFiles(paths: string[]): string[] {
   return [...collectFileTrees(paths).keys()];
 }
 
-/** Each manifest file → the tree it was found in: the folder named, or a named file's own folder. */
-export function collectFileTrees(paths: string[]): Map<string, string> {
+/**
+ * Each manifest file → the tree it was found in: the folder named, or a named file's own folder. A file a folder's
+ * walk cannot read (larger than 32 MB, not to be looked at) is passed to `skipped`, and the others are still read.
+ */
+export function collectFileTrees(paths: string[], skipped: (path: string, reason: string) => void = () => undefined): Map<string, string> {
   const trees = new Map<string, string>();
   const files = paths.flatMap((path) => {
     if (path === '-') return [['-', '-']];
@@ -63,8 +66,9 @@ export function collectFileTrees(paths: string[]): Map<string, string> {
       throw new UsageError(`cannot read ${path}: ${describeFileError(error)}`);
     }
     // A folder that cannot be read is an unreadable path, as a file that cannot be read is.
-    const unreadable = (folder: string, error: unknown) => {
-      throw new UsageError(`cannot read ${folder}: ${describeFileError(error)}`);
+    const unreadable = (found: string, error: unknown, what: 'folder' | 'file') => {
+      if (what === 'file') return skipped(found, describeFileError(error));
+      throw new UsageError(`cannot read ${found}: ${describeFileError(error)}`);
     };
     return stat.isDirectory() ? findManifestFiles(path, undefined, unreadable).map((file) => [file, path]) : [[path, dirname(path)]];
   });
@@ -125,7 +129,13 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (values['unsafe-fixes'] && !values.fix) throw new UsageError('--unsafe-fixes goes with --fix: it lets --fix apply fixes that can change what the application does');
   const severities = parseRuleOverrides(values.rule as string[]);
   const named = positionals.length ? positionals : ['.'];
-  let trees = collectFileTrees(named);
+  // A file passed over is said, and makes the run unclean (exit 2) as a fix not written does: the check is not whole.
+  const skipped = new Set<string>();
+  const skip = (path: string, reason: string) => {
+    if (!skipped.has(path)) io.stderr(`kube-resilience check: skipped ${path}: ${reason}`);
+    skipped.add(path);
+  };
+  let trees = collectFileTrees(named, skip);
   // On stderr, so that --format json and sarif stay one document on stdout.
   if (!trees.size) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
@@ -139,7 +149,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     }
     unfixedUnits = fixed.failed.length;
     // Collected again: those fixes may have written new files (a PDB beside an overlay, a chart template).
-    if (fixed.files.size) trees = collectFileTrees(named);
+    if (fixed.files.size) trees = collectFileTrees(named, skip);
   }
   const units = await checkUnits([...trees.keys()], values, io, { severities, cluster });
   const paths = units.plainPaths;
@@ -178,8 +188,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 
-  // Fixes asked for and not written: not a clean run, whatever the findings.
-  if (unfixed) return 2;
+  // Fixes asked for and not written, or files passed over: not a clean run, whatever the findings.
+  if (unfixed || skipped.size) return 2;
   if (failOn === 'none') return 0;
   const threshold = RANK[failOn as Severity];
   return findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;

@@ -24,7 +24,7 @@ export function findManifestFiles(dir: string, limit = 20_000, unreadable: Unrea
  * Told of what a walk cannot read, and why: a folder it cannot list, a manifest it cannot stat (a folder that
  * lists but cannot be entered) or will not read (larger than MAX_MANIFEST_BYTES). It may throw to stop the walk.
  */
-export type UnreadableFolder = (path: string, error: unknown) => void;
+export type UnreadableFolder = (path: string, error: unknown, what: 'folder' | 'file') => void;
 
 /**
  * findManifestFiles, pausing after each entry of a folder: a server walking a workspace of 70,000 files
@@ -48,7 +48,7 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: U
       if (!firstVisit(statSync(path))) return;
       entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
-      unreadable(path, error);
+      unreadable(path, error, 'folder');
       return;
     }
     folders.push({ path, entries: entries.sort(byName), next: 0 });
@@ -68,7 +68,7 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: U
     } else if (kind && kind.isFile() && firstVisit(kind)) {
       // Only regular files: a FIFO or a link to /dev/zero named *.yaml would be read forever.
       if (kind.size <= MAX_MANIFEST_BYTES) found.push(path);
-      else unreadable(path, new UnreadableFileError('ETOOLARGE', `larger than ${MAX_MANIFEST_BYTES / 2 ** 20} MB`));
+      else unreadable(path, new UnreadableFileError('ETOOLARGE', `larger than ${MAX_MANIFEST_BYTES / 2 ** 20} MB`), 'file');
     }
     yield;
   }
@@ -88,7 +88,7 @@ function kindOf(entry: Dirent, path: string, unreadable: UnreadableFolder): 'fol
   } catch (error) {
     // A link that leads nowhere (or round in a loop) is no manifest; one that cannot be looked at is said to be.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ELOOP' && MANIFEST_EXTENSIONS.test(entry.name)) unreadable(path, error);
+    if (code !== 'ENOENT' && code !== 'ELOOP' && MANIFEST_EXTENSIONS.test(entry.name)) unreadable(path, error, 'file');
     return undefined;
   }
   if (stat.isDirectory()) return 'folder';
