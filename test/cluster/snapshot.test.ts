@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { demoCluster } from '../../server/src/cluster/demo';
 import { ClusterError } from '../../server/src/cluster/errors';
-import { loadSnapshot, snapshotChunks } from '../../server/src/cluster/snapshot';
+import { loadSnapshot, snapshotChunks, snapshotFromValue } from '../../server/src/cluster/snapshot';
 import { tempDir } from './kubeconfig-fixtures';
 
 const dir = tempDir('kr-snapshot-');
@@ -84,5 +84,13 @@ describe('snapshots', () => {
     assert.match(loadError(write('array.json', '[1, 2]')), /is not a Kubernetes List object/);
     assert.match(loadError(write('manifest.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n')), /snapshot .*manifest\.yaml is a Deployment, not a List \(make one with "kube-resilience snapshot"/);
     assert.match(loadError(write('kindless.json', '{"kind": "List", "items": [{"metadata": {"name": "x"}}]}')), /item 0 has no apiVersion and kind/);
+  });
+
+  it('refuses a snapshot of more objects than a live read takes (1.7 million ran the process out of memory), before making any a resource', () => {
+    const item = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'y' } };
+    assert.throws(
+      () => snapshotFromValue({ apiVersion: 'v1', kind: 'List', items: new Array(1_000_001).fill(item) }, 'huge.json'),
+      (error: ClusterError) => error.kind === 'snapshot' && /snapshot huge\.json holds 1,000,001 objects, more than the 1,000,000 a cluster read takes/.test(error.message),
+    );
   });
 });

@@ -4,6 +4,7 @@ import { SNAPSHOT_PROVENANCE_KEY as PROVENANCE_KEY } from '../manifest/cluster-s
 import { resourceFromObject } from '../manifest/parse';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { ClusterError } from './errors';
+import { DEFAULT_READ_LIMITS, heapOverLimit } from './read-limits';
 import { slimObject } from './slim';
 import { detectTopology } from './topology-detect';
 import type { ClusterInfo, MissingResource } from './types';
@@ -33,6 +34,9 @@ export function* snapshotChunks(cluster: ClusterInfo, provenance: SnapshotProven
   if (batch.length) yield batch.join('');
   yield '\n  ]\n}\n';
 }
+
+/** How many items are made resources between two looks at the heap. */
+const HEAP_CHECK_EVERY = 10_000;
 
 /** Near the longest string V8 makes: a larger snapshot could not be parsed anyway. */
 const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
@@ -74,7 +78,13 @@ export function snapshotFromValue(value: any, name: string): ClusterInfo {
   if (!Array.isArray(items)) {
     throw new ClusterError('snapshot', `snapshot ${name} has no "items" array (expected a v1 List, as "kubectl get … -o json" prints)`);
   }
-  const resources = flattenedLists(items).map((item, index) => {
+  const all = flattenedLists(items);
+  // Bounded as a live read is: by objects, and by what the process may hold while they are made resources.
+  const { maxObjects, maxHeapBytes } = DEFAULT_READ_LIMITS;
+  if (all.length > maxObjects) throw new ClusterError('snapshot', `snapshot ${name} holds ${all.length.toLocaleString('en')} objects, more than the ${maxObjects.toLocaleString('en')} a cluster read takes (no cluster Kubernetes supports holds that many)`);
+  const resources = all.map((item, index) => {
+    const full = index % HEAP_CHECK_EVERY === 0 ? heapOverLimit(maxHeapBytes) : undefined;
+    if (full) throw new ClusterError('snapshot', `snapshot ${name} is too large to load: ${full}`);
     const resource = item && typeof item === 'object' ? resourceFromObject(slimObject(item)) : undefined;
     if (!resource) throw new ClusterError('snapshot', `snapshot ${name}: item ${index} has no apiVersion and kind (kubectl prints both on every item)`);
     return resource;
