@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { demoObjects } from '../../server/src/cluster/demo';
@@ -114,5 +114,23 @@ describe('kube-resilience snapshot', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.equal(lstatSync(link).mode & 0o777, 0o600);
     assert.equal(JSON.parse(readFileSync(link, 'utf8')).items.length, demoObjects().length);
     assert.equal(readFileSync(target, 'utf8'), 'mine\n');
+  });
+
+  it('-o onto a link to a folder replaces the link too: what it points to is no reason to refuse (it was "not a regular file")', { skip: process.platform === 'win32' }, async () => {
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder);
+    const link = join(dir, 'folder-link.json');
+    symlinkSync(folder, link);
+    const result = await run(['snapshot', '--demo', '-o', link]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(lstatSync(link).isFile(), true);
+    assert.deepEqual(readdirSync(folder), []);
+  });
+
+  it('-o "" (an unset shell variable) is a usage error, not stdout', async () => {
+    const result = await run(['snapshot', '--demo', '-o', '']);
+    assert.equal(result.status, 2);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /-o takes a FILE name/);
   });
 });

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterForCli } from '../cluster/load';
@@ -27,10 +27,12 @@ function checkWritable(path: string): void {
     accessSync(dirname(path), constants.W_OK);
     let stat;
     try {
-      stat = statSync(path);
+      stat = lstatSync(path);
     } catch {
       return;
     }
+    // A link is replaced by the snapshot (writeFileAtomic replaces names): what it points to is no reason to refuse.
+    if (stat.isSymbolicLink()) return;
     if (!stat.isFile()) throw new UsageError(`cannot write ${path}: it is not a regular file`);
     accessSync(path, constants.W_OK);
   } catch (error) {
@@ -65,6 +67,8 @@ export async function runSnapshot(argv: string[], io: Io): Promise<number> {
   if (values.demo && (values.context || values.kubeconfig)) throw new UsageError('--demo and --context/--kubeconfig name different clusters: choose one');
   const timeoutMs = parseTimeout(values.timeout);
   const started = Date.now();
+  // `-o ""` (an unset shell variable) is no file: it wrote to stdout without a word.
+  if (values.output === '') throw new UsageError('-o takes a FILE name (leave it out to write to stdout)');
   if (values.output) checkWritable(values.output);
   const cluster: ClusterInfo & { server?: string } = await loadClusterForCli(values.demo ? { demo: true } : { context: values.context, kubeconfig: values.kubeconfig, timeoutMs });
   const provenance: SnapshotProvenance = { context: cluster.name, server: cluster.server, takenAt: new Date().toISOString(), missing: cluster.missing };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -76,9 +76,10 @@ function writeAll(fd: number, chunk: string | Uint8Array): void {
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
+/** The file at `path` itself (a link there is replaced, so neither its target's mode nor its permissions count). */
 function statOrUndefined(path: string): { mode: number; uid: number; gid: number } | undefined {
   try {
-    const stat = statSync(path);
+    const stat = lstatSync(path);
     return stat.isFile() ? { mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid } : undefined;
   } catch {
     return undefined;
