@@ -89,6 +89,12 @@ describe('which kubeconfig and context', () => {
     assert.match(error.message, /kubeconfig .*broken is not valid: /);
   });
 
+  it('says a field of the wrong type is one, not only in client-node\'s words (server: 5 was ".replace is not a function")', () => {
+    const typed = join(dir, 'typed');
+    writeFileSync(typed, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 5}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n');
+    assert.match(errorOf(() => resolveKubeconfig({ explicit: typed })).message, /kubeconfig .*typed is not valid: a field holds another type of value than kubectl reads there/);
+  });
+
   it('says so when no context is chosen', () => {
     const none = writeKubeconfig(join(dir, 'no-current'), [{ name: 'a', server: 'https://a.example' }]);
     assert.match(errorOf(() => resolveKubeconfig({ explicit: none })).message, /sets no current-context; choose one of: a/);

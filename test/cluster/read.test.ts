@@ -167,9 +167,10 @@ describe('reading a live cluster (GET only)', () => {
   for (const [name, status, body, says] of [
     ['404 to everything (a wrong URL, a proxy in between): read as an empty cluster, exit 0', 404, '{"kind":"Status","code":404}', /not found|404/],
     ['{} to everything: two empty ConfigMaps, and nothing else', 200, '{}', /the answer is not a Node list/],
+    ['a redirect, not followed: where it points is said (it said "HTTP 301" alone)', 301, '', /HTTP 301, redirected to https:\/\/moved\.example\/api \(not followed/],
   ] as const) {
     it(`fails when no list could be read, as for a cluster down: a server answering ${name}`, async () => {
-      const web = createHttpServer((_request, response) => response.writeHead(status, { 'content-type': 'application/json' }).end(body));
+      const web = createHttpServer((_request, response) => response.writeHead(status, { 'content-type': 'application/json', location: 'https://moved.example/api' }).end(body));
       await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
       try {
         const config = join(tempDir(), 'config');

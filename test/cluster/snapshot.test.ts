@@ -86,6 +86,11 @@ describe('snapshots', () => {
     assert.match(loadError(write('kindless.json', '{"kind": "List", "items": [{"metadata": {"name": "x"}}]}')), /item 0 has no apiVersion and kind/);
   });
 
+  it('keeps of a snapshot\'s missing types only those it can say (a reason that was an object printed "[object Object]")', () => {
+    const cluster = snapshotFromValue({ apiVersion: 'v1', kind: 'List', items: [], kubeResilience: { missing: [{ resource: 'pods', reason: 'forbidden (403)' }, { resource: 'nodes', reason: { why: 1 } }] } }, 's.json');
+    assert.deepEqual(cluster.missing, [{ resource: 'pods', reason: 'forbidden (403)' }]);
+  });
+
   it('refuses a snapshot of more objects than a live read takes (1.7 million ran the process out of memory), before making any a resource', () => {
     const item = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'y' } };
     assert.throws(

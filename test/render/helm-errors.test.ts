@@ -21,6 +21,13 @@ describe("Helm's render errors, read for their place", () => {
     );
   });
 
+  it('leaves out the notices Helm 4 logs before its error (a symbolic link found), which hid the error', () => {
+    assert.equal(
+      helmErrorWords('level=INFO msg="found symbolic link in path. Contents of linked file included and used" path=/c/templates/z.yaml\nError: cannot load irregular file /c/templates/z.yaml as it has file mode type bits set\n'),
+      'cannot load irregular file /c/templates/z.yaml as it has file mode type bits set',
+    );
+  });
+
   it('keeps the start (where) and the end (why) of a message of a template that includes itself, 64 KB long', () => {
     const stderr = `Error: template: rec/templates/a.yaml:1:3: executing "rec/templates/a.yaml" at <include "loop" .>: ${'error calling include: template: rec/templates/_h.tpl:1:4: executing "loop" at <include "loop" .>: '.repeat(600)}exceeded max template depth (100000)\n`;
     const words = helmErrorWords(stderr);

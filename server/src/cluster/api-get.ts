@@ -7,6 +7,7 @@ import { formatBytes } from '../files/read-bounded';
 import { ReadAborted, type ByteBudget } from './read-limits';
 import { describeMalformedAnswer, describeNetworkError } from './network-errors';
 import { printable } from './printable';
+import { redactUrl } from './redact-url';
 
 export interface GetOptions {
   /** Time allowed to open the TCP/TLS connection. */
@@ -126,7 +127,11 @@ function getOnce(connection: ApiConnection, pathAndQuery: string, options: GetOp
         chunks.length = 0;
         const status = response.statusCode ?? 0;
         const retryAfter = Number(response.headers['retry-after']);
-        if (status < 200 || status >= 300) return fail(new ApiGetError(status, describeStatus(status, body), Number.isFinite(retryAfter) ? retryAfter : undefined));
+        if (status < 200 || status >= 300) {
+          // Not followed (a token must not go where the kubeconfig did not send it): where it pointed is said.
+          const location = status >= 300 && status < 400 && typeof response.headers.location === 'string' ? `, redirected to ${redactUrl(printable(response.headers.location)).slice(0, 200)} (not followed: the server in the kubeconfig may be out of date)` : '';
+          return fail(new ApiGetError(status, describeStatus(status, body) + location, Number.isFinite(retryAfter) ? retryAfter : undefined));
+        }
         let value: unknown;
         try {
           value = JSON.parse(body);

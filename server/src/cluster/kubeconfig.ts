@@ -37,7 +37,9 @@ function readOne(path: string): KubeConfig | undefined {
   } catch (error) {
     if (error instanceof ClusterError) throw error;
     const message = (error as Error).message.split('\n')[0];
-    throw new ClusterError('config', `kubeconfig ${path} is not valid: ${message}`);
+    // client-node reads each field as the type it expects: `server: 5` threw "….replace is not a function".
+    const said = error instanceof TypeError ? `a field holds another type of value than kubectl reads there (a number or a list where text belongs, say): ${message}` : message;
+    throw new ClusterError('config', `kubeconfig ${path} is not valid: ${said}`);
   }
   return config;
 }

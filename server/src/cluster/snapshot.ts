@@ -90,7 +90,7 @@ export function snapshotFromValue(value: any, name: string): ClusterInfo {
     return resource;
   });
   const provenance = value[PROVENANCE_KEY] as Partial<SnapshotProvenance> | undefined;
-  const missing = Array.isArray(provenance?.missing) ? provenance.missing.filter((m): m is MissingResource => typeof m?.resource === 'string') : [];
+  const missing = Array.isArray(provenance?.missing) ? provenance.missing.filter((m): m is MissingResource => typeof m?.resource === 'string' && typeof m.reason === 'string') : [];
   // Ours remember the context they were taken from, which names the cluster better than a file path.
   const clusterName = typeof provenance?.context === 'string' && provenance.context ? provenance.context : name;
   const readAt = typeof provenance?.takenAt === 'string' ? Date.parse(provenance.takenAt) : NaN;

@@ -42,7 +42,8 @@ export function helmErrorWords(stderr: string): string {
     stderr
       .split('\n')
       .map((line) => line.trimEnd())
-      .filter((line) => line.trim() && !/^Use --debug flag/.test(line) && !/^WARNING: /.test(line))
+      // Helm 4 logs notices on stderr too (`level=INFO msg="found symbolic link in path…"`): the error is what is left.
+      .filter((line) => line.trim() && !/^Use --debug flag/.test(line) && !/^WARNING: /.test(line) && !/^(?:time=\S+ )?level=(?:DEBUG|INFO|WARN)\b/.test(line))
       .map((line, i) => (i === 0 ? line.replace(/^Error: /, '') : line.trim()))
       .join(' ')
       .trim(),
