@@ -49,6 +49,14 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('--fix says which offered fix it could not apply (it did not take its finding away) and exits 2; it said nothing, exit 0', () => {
+    write('stuck/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
+    assert.match(cli(['check', 'stuck', '--render', 'off', ...only('recreate-drops-all')]).stdout, /recreate-drops-all \(fixable\)/);
+    const run = cli(['check', 'stuck', '--render', 'off', '--fix', ...only('recreate-drops-all')]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /not applied in stuck\/web\.yaml: the fix of recreate-drops-all did not take its finding away/);
+  });
+
   it('piped into a reader that stops early (| head -1): exits with its verdict, no EPIPE crash', async () => {
     write('many/single.yaml', Array.from({ length: 400 }, (_, i) => deployment(`app-${i}`, 1)).join('---\n'));
     const child = spawn(process.execPath, [CLI, 'check', 'many', '--render', 'off', '--format', 'json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -111,11 +111,12 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     assert.doesNotMatch(run.stdout, /k8s\/a\.yaml/);
   });
 
-  it('the spread fix on a pod template with an empty `labels:` is not applied over and over', () => {
+  it('the spread fix on a pod template with an empty `labels:` is not applied over and over, and is said not applied (exit 2)', () => {
     const text = NEEDS_PDB('web').replace('      labels:\n        app: web\n', '      labels:\n');
     const path = write('empty-labels.yaml', text);
     const run = cli(['check', '--fix', 'empty-labels.yaml', '--fail-on', 'none']);
-    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /not applied in empty-labels\.yaml: the fixes of pdb-missing and replicas-not-spread did not take their findings away/);
     assert.ok(!readFileSync(path, 'utf8').includes('topologySpreadConstraints'));
   });
 });

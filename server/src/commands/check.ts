@@ -171,7 +171,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     if (paths.includes('-')) io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
     const outcome = fixFiles(paths, trees, sources, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
     reportFixes(outcome, io);
-    unfixed += outcome.unchanged.length;
+    unfixed += outcome.unchanged.length + outcome.notApplied.length;
   }
   // Spread into an array, not pushed as arguments: a cluster of 70,000 Deployments has more findings than a call takes.
   const findings: Finding[] = [

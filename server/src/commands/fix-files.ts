@@ -5,12 +5,14 @@ import { describeFileError } from '../files/read-bounded';
 import type { Inventory } from '../inventory/inventory';
 import { writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
-import { plural } from '../words';
+import { plural, sentenceList } from '../words';
 import type { Io } from './check';
 
 export interface FixOutcome {
   changed: { path: string; fixes: number }[];
   unchanged: { path: string; reason: string }[];
+  /** Fixes offered ("fixable") that were tried and did not take their finding away: the rules, by file. */
+  notApplied: { path: string; ruleIds: string[] }[];
 }
 
 /**
@@ -26,7 +28,7 @@ export function fixFiles(
   inventory: Inventory,
   options: Parameters<typeof fixFile>[3],
 ): FixOutcome {
-  const outcome: FixOutcome = { changed: [], unchanged: [] };
+  const outcome: FixOutcome = { changed: [], unchanged: [], notApplied: [] };
   const written = new Map<string, string>();
   for (const path of paths) {
     if (path === '-') continue;
@@ -40,6 +42,7 @@ export function fixFiles(
     }
     if (written.has(target.real)) continue;
     const fixed = fixFile(path, source.text, inventory, options);
+    if (fixed.notApplied.length) outcome.notApplied.push({ path, ruleIds: [...new Set(fixed.notApplied.map((f) => f.ruleId))] });
     if (fixed.text === source.text) continue;
     try {
       writeManifestFile(target.real, fixed.text, source.encoding, source.text);
@@ -73,6 +76,10 @@ export function realTargetInside(path: string, tree: string): { real: string } |
 export function reportFixes(outcome: FixOutcome, io: Io): void {
   const fixes = outcome.changed.reduce((sum, file) => sum + file.fixes, 0);
   io.stderr(`kube-resilience check: applied ${plural(fixes, 'fix', 'fixes')} in ${plural(outcome.changed.length, 'file')}`);
+  for (const { path, ruleIds } of outcome.notApplied) {
+    const what = ruleIds.length === 1 ? `the fix of ${ruleIds[0]} did not take its finding` : `the fixes of ${sentenceList(ruleIds)} did not take their findings`;
+    io.stderr(`  not applied in ${path}: ${what} away (or would break the file)`);
+  }
   if (!outcome.unchanged.length) return;
   for (const file of outcome.changed) io.stderr(`  changed   ${file.path} (${plural(file.fixes, 'fix', 'fixes')})`);
   for (const file of outcome.unchanged) io.stderr(`  unchanged ${file.path}: ${file.reason}`);

@@ -48,6 +48,8 @@ export interface FixedFile {
   /** The parse of `text` the last round was checked on (what the inventory holds once the fixes are done). */
   file: ManifestFile;
   applied: string[];
+  /** Findings left with a preferred fix that was tried and did not take them away (or broke the file): not applied. */
+  notApplied: Finding[];
   /** The rounds of edits that made it, each with the text it edited (composeRounds makes them edits of the text given). */
   rounds: readonly EditRound[];
 }
@@ -107,7 +109,8 @@ export function* fixFileInSteps(
     current = fixed;
   }
   inventory.setFile(current.file);
-  return { text: current.text, file: current.file, applied, rounds: current.rounds };
+  const notApplied = current.findings.filter((f) => stuck.has(signature(f)));
+  return { text: current.text, file: current.file, applied, notApplied, rounds: current.rounds };
 }
 
 /** A text with its parse and its findings in this file, found with the inventory holding that parse. */
