@@ -34,7 +34,7 @@ import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
-import { keepServingOnUncaught, withCheckedDocumentSync } from './language/guard';
+import { keepServingOnUncaught, withCheckedDocumentSync, withCheckedRequests } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
@@ -47,7 +47,7 @@ allocateInYoungGeneration();
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
 // Any message from the editor (a hover, a lightbulb on a cursor move) means someone is at work: no collection then.
-const connection = process.argv.includes('--stdio') ? createStdioConnection(() => idleCollection.heard()) : createConnection(ProposedFeatures.all);
+const connection = withCheckedRequests(process.argv.includes('--stdio') ? createStdioConnection(() => idleCollection.heard()) : createConnection(ProposedFeatures.all));
 const logError = (message: string) => connection.console.error(`kube-resilience: ${message}`);
 keepServingOnUncaught(logError);
 const documents = new TextDocuments(openDocuments);

@@ -103,4 +103,20 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
     await client.notify('workspace/didChangeWatchedFiles', { changes: 'all' });
     await stillServing();
   });
+
+  it('requests with params of another shape are answered InvalidParams, saying what is wrong (they were InternalError, in JavaScript\'s words)', async () => {
+    const asked = async (method: string, params: unknown) => (await client.request(method, params).then(() => undefined, (error: { code: number; message: string }) => error))!;
+    for (const [method, params, says] of [
+      ['textDocument/hover', { textDocument: null, position: { line: 0, character: 0 } }, /^Hover: textDocument\.uri is not a string$/],
+      ['textDocument/completion', { textDocument: { uri: uri('alive-0.yaml') }, position: null }, /^Completion: position is not a position$/],
+      ['textDocument/codeAction', { textDocument: { uri: uri('alive-0.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: 'quickfix' } }, /^CodeAction: context\.only is not a list of kinds$/],
+      ['codeAction/resolve', { data: 'forged' }, /^CodeActionResolve: the code action has no title$/],
+      ['workspace/executeCommand', { command: null }, /^ExecuteCommand: command is not a string$/],
+    ] as const) {
+      const error = await asked(method, params);
+      assert.equal(error?.code, -32602, `${method}: ${JSON.stringify(error)}`);
+      assert.match(error.message, says);
+    }
+    await stillServing();
+  });
 });

@@ -1,4 +1,4 @@
-import type { Connection } from 'vscode-languageserver/node';
+import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 
 /**
  * Protocol messages are checked where they enter: a client (or a fuzzer) may send a didOpen without
@@ -49,6 +49,45 @@ function isPosition(value: unknown): boolean {
 
 function isRange(value: unknown): boolean {
   return isObject(value) && isPosition(value.start) && isPosition(value.end);
+}
+
+/**
+ * Requests whose params the handlers read without looking: one of another shape is answered InvalidParams with
+ * what is wrong (it was InternalError, with a JavaScript message: "Cannot read properties of null").
+ */
+const REQUEST_CHECKS: Record<string, (params: unknown) => string | undefined> = {
+  onHover: positionInDocument,
+  onCompletion: positionInDocument,
+  onCodeLens: identifierOnly,
+  onCodeAction: (params) => identifierOnly(params) ?? (isRange(field(params, 'range')) ? undefined : 'range is not a range') ?? codeActionContext(field(params, 'context')),
+  onCodeActionResolve: (params) => (isObject(params) && typeof params.title === 'string' ? undefined : 'the code action has no title'),
+  onExecuteCommand: (params) => (typeof field(params, 'command') === 'string' ? undefined : 'command is not a string'),
+};
+
+function positionInDocument(params: unknown): string | undefined {
+  return identifierOnly(params) ?? (isPosition(field(params, 'position')) ? undefined : 'position is not a position');
+}
+
+function codeActionContext(context: unknown): string | undefined {
+  if (!isObject(context) || !Array.isArray(context.diagnostics)) return 'context has no list of diagnostics';
+  if (context.only !== undefined && !(Array.isArray(context.only) && context.only.every((kind) => typeof kind === 'string'))) return 'context.only is not a list of kinds';
+  return undefined;
+}
+
+/** The connection as the server's handlers register on it: they receive only requests whose params have their shape. */
+export function withCheckedRequests(connection: Connection): Connection {
+  return new Proxy(connection, {
+    get(target, key, receiver) {
+      const check = typeof key === 'string' ? REQUEST_CHECKS[key] : undefined;
+      const value = Reflect.get(target, key, receiver);
+      if (!check) return typeof value === 'function' ? value.bind(target) : value;
+      return (handler: (params: unknown, ...rest: unknown[]) => unknown) =>
+        value.call(target, (params: unknown, ...rest: unknown[]) => {
+          const problem = check(params);
+          return problem ? new ResponseError(ErrorCodes.InvalidParams, `${String(key).replace(/^on/, '')}: ${problem}`) : handler(params, ...rest);
+        });
+    },
+  });
 }
 
 /** The connection as TextDocuments sees it: document-sync handlers receive only well-formed params. */
