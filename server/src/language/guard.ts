@@ -76,33 +76,31 @@ function codeActionContext(context: unknown): string | undefined {
 
 /** The connection as the server's handlers register on it: they receive only requests whose params have their shape. */
 export function withCheckedRequests(connection: Connection): Connection {
-  return new Proxy(connection, {
-    get(target, key, receiver) {
-      const check = typeof key === 'string' ? REQUEST_CHECKS[key] : undefined;
-      const value = Reflect.get(target, key, receiver);
-      if (!check) return typeof value === 'function' ? value.bind(target) : value;
-      return (handler: (params: unknown, ...rest: unknown[]) => unknown) =>
-        value.call(target, (params: unknown, ...rest: unknown[]) => {
-          const problem = check(params);
-          return problem ? new ResponseError(ErrorCodes.InvalidParams, `${String(key).replace(/^on/, '')}: ${problem}`) : handler(params, ...rest);
-        });
-    },
-  });
+  return withCheckedHandlers(connection, REQUEST_CHECKS, (what, problem) => new ResponseError(ErrorCodes.InvalidParams, `${what}: ${problem}`));
 }
 
 /** The connection as TextDocuments sees it: document-sync handlers receive only well-formed params. */
 export function withCheckedDocumentSync(connection: Connection, log: (message: string) => void): Connection {
+  return withCheckedHandlers(connection, CHECKS, (what, problem) => {
+    log(`ignored a malformed ${what} notification: ${problem}`);
+    return what === 'WillSaveTextDocumentWaitUntil' ? [] : undefined;
+  });
+}
+
+/**
+ * The connection, with the handlers registered through it for the methods `checks` names called only with params
+ * their check passes; for others, what `refused` gives (the method named without its `on`) is the answer.
+ */
+function withCheckedHandlers(connection: Connection, checks: Record<string, (params: unknown) => string | undefined>, refused: (what: string, problem: string) => unknown): Connection {
   return new Proxy(connection, {
     get(target, key, receiver) {
-      const check = typeof key === 'string' ? CHECKS[key] : undefined;
+      const check = typeof key === 'string' ? checks[key] : undefined;
       const value = Reflect.get(target, key, receiver);
       if (!check) return typeof value === 'function' ? value.bind(target) : value;
       return (handler: (params: unknown, ...rest: unknown[]) => unknown) =>
         value.call(target, (params: unknown, ...rest: unknown[]) => {
           const problem = check(params);
-          if (!problem) return handler(params, ...rest);
-          log(`ignored a malformed ${String(key).replace(/^on/, '')} notification: ${problem}`);
-          return key === 'onWillSaveTextDocumentWaitUntil' ? [] : undefined;
+          return problem ? refused(String(key).replace(/^on/, ''), problem) : handler(params, ...rest);
         });
     },
   });
