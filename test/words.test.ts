@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { namesListed, namesUpTo, plural, sentenceList } from '../server/src/words';
+import { namesListed, namesUpTo, plural, sentenceList, withArticle } from '../server/src/words';
 
 describe('plural', () => {
   it('says one in the singular, any other count in the plural', () => {
@@ -27,5 +27,11 @@ describe('sentenceList and namesListed', () => {
   it('name at most so many, then say how many more', () => {
     assert.equal(namesListed(['a', 'b', 'c'], 3), 'a, b and c');
     assert.equal(namesListed(['a', 'b', 'c', 'd', 'e'], 3), 'a, b, c and 2 more');
+  });
+});
+
+describe('withArticle', () => {
+  it('an before a vowel, a before the rest: "an EndpointSlice list" (it said "a EndpointSlice")', () => {
+    assert.deepEqual(['EndpointSlice', 'Node', 'HorizontalPodAutoscaler', 'Ingress'].map(withArticle), ['an EndpointSlice', 'a Node', 'a HorizontalPodAutoscaler', 'an Ingress']);
   });
 });

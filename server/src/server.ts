@@ -4,8 +4,10 @@ import {
   CodeActionTriggerKind,
   createConnection,
   DidChangeConfigurationNotification,
+  ErrorCodes,
   FileChangeType,
   ProposedFeatures,
+  ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
@@ -241,6 +243,8 @@ documents.onDidClose((e) => {
 });
 
 connection.onExecuteCommand(({ command }) => {
+  // An unknown command is said to be one: answering null told the client it had run.
+  if (!(Object.values(ServerCommands) as string[]).includes(command)) return new ResponseError(ErrorCodes.InvalidParams, `ExecuteCommand: unknown command "${command}"`);
   if (command === ServerCommands.readWorkspaceAgain) scan.again();
   return null;
 });

@@ -17,3 +17,8 @@ export function sentenceList(items: readonly string[]): string {
 export function namesListed(names: readonly string[], max: number): string {
   return sentenceList(namesUpTo(names, max));
 }
+
+/** "a Node", "an EndpointSlice": the article a noun written as code takes (by its first letter, as it is read). */
+export function withArticle(noun: string): string {
+  return `${/^[AEIOU]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}

@@ -112,6 +112,7 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
       ['textDocument/codeAction', { textDocument: { uri: uri('alive-0.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: 'quickfix' } }, /^CodeAction: context\.only is not a list of kinds$/],
       ['codeAction/resolve', { data: 'forged' }, /^CodeActionResolve: the code action has no title$/],
       ['workspace/executeCommand', { command: null }, /^ExecuteCommand: command is not a string$/],
+      ['workspace/executeCommand', { command: 'kubectl.delete' }, /^ExecuteCommand: unknown command "kubectl\.delete"$/],
     ] as const) {
       const error = await asked(method, params);
       assert.equal(error?.code, -32602, `${method}: ${JSON.stringify(error)}`);

@@ -5,6 +5,7 @@ import type { ApiConnection } from './connection';
 import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ObjectBudget, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
 import { printable } from './printable';
 import { slimObject } from './slim';
+import { withArticle } from '../words';
 import type { MissingResource, SkippedItems } from './types';
 
 /** One kind of object read from the API server: a list (all namespaces or one) or a single object. */
@@ -118,7 +119,7 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
       const object = await getWithRetry(connection, type.path, read);
       if (!isObject(object)) return { objects: [], notObjects: 1 };
       // The API names what it answers with: anything else (a List, `{}`) is not the object asked for.
-      if (object.kind !== type.kind) throw new ApiGetError(undefined, `the answer is not a ${type.kind} (its kind: ${typeof object.kind === 'string' ? printable(object.kind).slice(0, 40) || 'empty' : 'none'})`);
+      if (object.kind !== type.kind) throw new ApiGetError(undefined, `the answer is not ${withArticle(type.kind)} (its kind: ${typeof object.kind === 'string' ? printable(object.kind).slice(0, 40) || 'empty' : 'none'})`);
       return { objects: [withKind(object, type)], notObjects: 0 };
     } catch (error) {
       // Absent is an answer: a cluster not made by kubeadm has no kubeadm-config.
@@ -181,7 +182,7 @@ interface Page {
 async function readPage(connection: ApiConnection, type: ResourceType, token: string, read: TypeRead): Promise<Page> {
   const query = `?limit=${read.pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
   const page: any = await getWithRetry(connection, type.path + query, read);
-  if (!isObject(page) || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not a ${type.kind} list`);
+  if (!isObject(page) || !Array.isArray(page.items)) throw new ApiGetError(undefined, `the answer is not ${withArticle(type.kind)} list`);
   // Counted before they are kept: an answer's items are the one thing a read holds on to.
   if (!read.objects.take(page.items.length)) throw new ApiGetError(undefined, `this answer would take the read past ${read.limits.maxObjects.toLocaleString('en')} objects (no cluster Kubernetes supports holds that many): the read stopped here`);
   const objects: any[] = [];
