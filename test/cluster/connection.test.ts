@@ -2,7 +2,7 @@
 // with the read's deadline, and say what the proxy did.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { writeFileSync } from 'node:fs';
@@ -44,6 +44,22 @@ describe('a cluster behind a proxy', () => {
     assert.ok(tunnels.length > 0, 'the proxy was asked');
     // The proxy's end of each tunnel request sees it ended (half-open: the proxy's own end stays until it closes it).
     await until(() => tunnels.every((socket) => socket.readableEnded || socket.destroyed), 5_000, 'every tunnel request ended');
+  });
+
+  it('a SOCKS proxy that never answers: each request gives up after the connect timeout (it waited its library\'s 30 s)', { timeout: 30_000 }, async () => {
+    const silent = createNetServer((socket) => {
+      tunnels.push(socket);
+      socket.resume();
+    });
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      const kubeconfig = behindProxy(`socks5://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+      const started = Date.now();
+      await assert.rejects(readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 20_000, connectTimeoutMs: 300 }), /the proxy \(proxy-url\) did not open a connection to 127\.0\.0\.1:9 in time/);
+      assert.ok(Date.now() - started < 15_000, `${Date.now() - started} ms`);
+    } finally {
+      silent.close();
+    }
   });
 
   it('that refuses the tunnel (407): says the proxy wants credentials', { timeout: 30_000 }, async () => {

@@ -82,10 +82,12 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
 function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string | undefined, maxSockets: number, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): http.Agent {
   // Behind a proxy, client-node's own agent knows how to tunnel; otherwise a keep-alive agent saves a TLS handshake per page.
   if (proxyUrl && request.agent) {
-    const agent = request.agent as http.Agent & { options: { timeout?: number } };
+    const agent = request.agent as http.Agent & { options: { timeout?: number }; timeout?: number | null };
     // Its tunnel request takes the agent's timeout (none by default, and out of our reach once sent): a proxy that
-    // never answered CONNECT kept the process alive long after our deadline had ended the read.
+    // never answered CONNECT kept the process alive long after our deadline had ended the read. An HTTP proxy's
+    // agent reads it from its options, a SOCKS proxy's from its own field (it waited its library's 30 s).
     agent.options.timeout = connectTimeoutMs;
+    if ('timeout' in agent) agent.timeout = connectTimeoutMs;
     return agent;
   }
   if (server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets });

@@ -14,8 +14,8 @@ const UNTRUSTED_CERTIFICATE = new Set([
 /** Why a connection to the API server failed, in words a person can act on (never OpenSSL's). */
 export function describeNetworkError(error: NodeJS.ErrnoException, server: URL): string {
   const code = error.code ?? '';
-  // The proxy agent's own words (hpagent): its CONNECT timed out, or was answered with another status than 200.
-  if (!code && error.message === 'Proxy timeout') return `the proxy (proxy-url) did not open a connection to ${server.host} in time`;
+  // The proxy agents' own words (hpagent, socks): the tunnel timed out, or was answered with another status than 200.
+  if (!code && (error.message === 'Proxy timeout' || error.message === 'Proxy connection timed out')) return `the proxy (proxy-url) did not open a connection to ${server.host} in time`;
   const refused = !code && /^Bad response: (\d+)$/.exec(error.message);
   if (refused) return `the proxy (proxy-url) refused to connect to ${server.host} (HTTP ${refused[1]}${refused[1] === '407' ? ': it wants credentials' : ''})`;
   if (code === 'ECONNREFUSED') return `connection refused by ${server.host}`;
