@@ -85,6 +85,12 @@ describe('parseManifest', () => {
     assert.deepEqual(file.resources, []);
   });
 
+  it('two merge keys in one mapping merge both: no duplicate key (read with merge keys on, they were "Symbol(<<)" twice)', () => {
+    const file = parseManifest('m.yaml', 'apiVersion: v1\nkind: List\nitems:\n  - &a {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n  - &d {data: {x: "1"}}\n  - <<: *a\n    <<: *d\n    metadata: {name: b}\n');
+    assert.equal(file.documents[0].parsed.error, undefined);
+    assert.deepEqual(file.resources.map((r) => [r.name, r.object.data]), [['a', undefined], ['b', { x: '1' }]]);
+  });
+
   describe('templates', () => {
     it('a Helm template with {{ }} in flow position is a template, not analysed', () => {
       const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n';

@@ -1,4 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+import { isMergeKey } from './path';
 
 export interface DuplicateKey {
   key: string;
@@ -21,7 +22,8 @@ export function firstDuplicateKey(root: Node | null): DuplicateKey | undefined {
       const seen = new Set<string>();
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
-        if (isScalar(pair.key) && pair.key.value !== '<<') {
+        // Several merge keys in one mapping merge them all: no duplicate.
+        if (isScalar(pair.key) && !isMergeKey(pair)) {
           const signature = `${typeof pair.key.value}:${String(pair.key.value)}`;
           if (seen.has(signature)) return { key: String(pair.key.value), range: [pair.key.range?.[0] ?? 0, pair.key.range?.[1] ?? 0] };
           seen.add(signature);

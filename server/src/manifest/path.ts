@@ -31,6 +31,14 @@ export function nodeAt(root: unknown, path: Path): Node | undefined {
 }
 
 /**
+ * Whether a mapping's item is a merge key (`<<: *base`). Parsed with merge keys on, its key's value is a symbol,
+ * not the text `<<`: what it was written as tells.
+ */
+export function isMergeKey(pair: unknown): boolean {
+  return isPair(pair) && isScalar(pair.key) && (pair.key.source === '<<' || pair.key.value === '<<');
+}
+
+/**
  * Whether what lies along `path` below `root` is shared with other places: a node with an anchor (its aliases
  * read it too) or a mapping with a merge key (`<<: *base`, whose keys come from elsewhere, and a key written
  * there overrides them). An edit there would change more, or other, than what it means to.
@@ -38,7 +46,7 @@ export function nodeAt(root: unknown, path: Path): Node | undefined {
 export function sharedAlong(root: unknown, path: Path): boolean {
   let node: unknown = root;
   for (let depth = 0; node; depth++) {
-    if ((node as Node).anchor || (isMap(node) && node.items.some((pair) => isPair(pair) && isScalar(pair.key) && pair.key.source === '<<'))) return true;
+    if ((node as Node).anchor || (isMap(node) && node.items.some(isMergeKey))) return true;
     if (depth === path.length) return false;
     const step = path[depth];
     node = typeof step === 'number' ? (isSeq(node) ? (node as YAMLSeq).items[step] : undefined) : pairOf(node, step)?.value;
