@@ -2,7 +2,7 @@ import { runCheck, CHECK_USAGE, type Io } from './commands/check';
 import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
 import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
-import { withoutControls } from './cluster/printable';
+import { withoutControls } from './printable';
 import { readBoundedFd } from './files/read-bounded';
 import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
 import { RULES } from './rules/index';

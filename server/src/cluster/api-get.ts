@@ -6,7 +6,7 @@ import { formatSeconds } from './duration';
 import { formatBytes } from '../files/read-bounded';
 import { ReadAborted, type ByteBudget } from './read-limits';
 import { describeMalformedAnswer, describeNetworkError } from './network-errors';
-import { printable } from './printable';
+import { printable } from '../printable';
 import { redactUrl } from './redact-url';
 
 export interface GetOptions {

@@ -3,7 +3,7 @@ import type { Cluster, User } from '@kubernetes/client-node';
 import { formatSeconds } from './duration';
 import { ClusterError } from './errors';
 import { findExecutable, runTool, searchPath, ToolError, type RunResult } from '../render/run-tool';
-import { printable } from './printable';
+import { printable } from '../printable';
 import { formatBytes } from '../files/read-bounded';
 
 /** The `user.exec` stanza of a kubeconfig (client.authentication.k8s.io). */

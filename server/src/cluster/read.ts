@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { apiGet, ApiGetError } from './api-get';
 import type { ApiConnection } from './connection';
 import { ByteBudget, DEFAULT_READ_LIMITS, heapOverLimit, ObjectBudget, ReadDeadline, waitOrAbort, type ReadLimits } from './read-limits';
-import { printable } from './printable';
+import { printable } from '../printable';
 import { slimObject } from './slim';
 import { withArticle } from '../words';
 import type { MissingResource, SkippedItems } from './types';

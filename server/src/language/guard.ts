@@ -35,7 +35,7 @@ function identifierOnly(params: unknown): string | undefined {
   return isObject(doc) && typeof doc.uri === 'string' ? undefined : 'textDocument.uri is not a string';
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

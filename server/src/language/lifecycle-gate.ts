@@ -1,4 +1,5 @@
 import { ErrorCodes, Message, type ResponseMessage } from 'vscode-languageserver/node';
+import { isObject } from './guard';
 
 /**
  * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves to
@@ -55,6 +56,3 @@ function initializeParams(params: unknown): object {
   return { ...given, processId: typeof given.processId === 'number' ? given.processId : null, capabilities: isObject(given.capabilities) ? given.capabilities : {} };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,4 +1,4 @@
-import { withoutControls } from '../cluster/printable';
+import { withoutControls } from '../printable';
 import { preferredFix } from '../fixes/apply';
 import { isUnitFinding, preferredSourceFix } from '../render/analyze-unit';
 import type { Finding, Severity } from '../rules/types';

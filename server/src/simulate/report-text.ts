@@ -1,4 +1,4 @@
-import { withoutControls } from '../cluster/printable';
+import { withoutControls } from '../printable';
 import { capacityVerdict, describeScenario } from './describe';
 import { formatSeconds } from './format-time';
 import { reasonWithoutSubject, subjectName } from './summary';
