@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -224,6 +224,15 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
   it('documents the new flags in --help', () => {
     const help = cli(['--help']).stdout;
     for (const flag of ['--drain NODE[,NODE...]', 'drain:NODE@T', 'scale-down:NODE@T', 'upgrade-nodes@T']) assert.ok(help.includes(flag), flag);
+  });
+
+  it('names a file of the folder given that it passes over (larger than 32 MB), as check does, and simulates the rest', () => {
+    const folder = join(dir, 'with-dump');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'dump.yaml'), Buffer.alloc(33 * 2 ** 20, 0x20));
+    const run = cli(['simulate', '--demo', '--fail', 'apiserver', 'with-dump'], dir);
+    assert.match(run.stderr, /kube-resilience simulate: skipped with-dump\/dump\.yaml: larger than 32 MB/);
+    assert.match(run.stdout, /What if every API server fails/);
   });
 
   it('names every event it accepts in --help, not only the voluntary ones', () => {

@@ -47,8 +47,8 @@ function parseRuleOverrides(values: string[]): Record<string, SeverityOverride> 
 }
 
 /** PATHs as given → manifest files, each named as the user would name it. */
-export function collectFiles(paths: string[]): string[] {
-  return [...collectFileTrees(paths).keys()];
+export function collectFiles(paths: string[], skipped?: (path: string, reason: string) => void): string[] {
+  return [...collectFileTrees(paths, skipped).keys()];
 }
 
 /**

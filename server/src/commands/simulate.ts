@@ -75,7 +75,9 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   let renderFailed = false;
   if (positionals.length) {
     // What a chart or overlay deploys is what runs: its workloads come from the render, not its templates.
-    const { plainPaths, rendered } = await renderUnits(collectFiles(positionals), values, io, 'simulate');
+    // A file a folder's walk passes over is said, as check says it.
+    const files = collectFiles(positionals, (path, reason) => io.stderr(`kube-resilience simulate: skipped ${path}: ${reason}`));
+    const { plainPaths, rendered } = await renderUnits(files, values, io, 'simulate');
     for (const unit of rendered) inventory.setFile(parseManifest(renderedUri(unit), unit.text));
     // A unit that does not render deploys nothing the simulation can see: said, and the run is not a clean one.
     for (const problem of rendered.flatMap((unit) => unit.problems)) {
