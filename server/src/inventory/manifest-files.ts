@@ -16,7 +16,7 @@ export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
  * Manifest files below `dir`, sorted, skipping dependency and build folders. A folder that cannot be
  * listed is passed to `unreadable` (by default, it has nothing to list).
  */
-export function findManifestFiles(dir: string, limit = 20_000, unreadable: UnreadableFolder = () => undefined): string[] {
+export function findManifestFiles(dir: string, limit = 20_000, unreadable: UnreadableInWalk = () => undefined): string[] {
   return runSteps(manifestFilesInSteps(dir, limit, unreadable));
 }
 
@@ -24,14 +24,14 @@ export function findManifestFiles(dir: string, limit = 20_000, unreadable: Unrea
  * Told of what a walk cannot read, and why: a folder it cannot list, a manifest it cannot stat (a folder that
  * lists but cannot be entered) or will not read (larger than MAX_MANIFEST_BYTES). It may throw to stop the walk.
  */
-export type UnreadableFolder = (path: string, error: unknown, what: 'folder' | 'file') => void;
+export type UnreadableInWalk = (path: string, error: unknown, what: 'folder' | 'file') => void;
 
 /**
  * findManifestFiles, pausing after each entry of a folder: a server walking a workspace of 70,000 files
  * (1 s) answers requests meanwhile. Depth first in name order, with a stack of its own rather than
  * recursion, so that a tree nested thousands deep cannot overflow the call stack.
  */
-export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: UnreadableFolder = () => undefined): Steps<string[]> {
+export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: UnreadableInWalk = () => undefined): Steps<string[]> {
   const found: string[] = [];
   // Symbolic links may lead back up the tree or to a file seen already: each directory and file counts once.
   const seen = new Set<string>();
@@ -79,7 +79,7 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: U
  * A folder, a manifest file's stat, or nothing to read. Only manifests and symbolic links are stat'ed:
  * the listing tells folders and other files apart, which in a tree of 70,000 files saves most of the walk.
  */
-function kindOf(entry: Dirent, path: string, unreadable: UnreadableFolder): 'folder' | Stats | undefined {
+function kindOf(entry: Dirent, path: string, unreadable: UnreadableInWalk): 'folder' | Stats | undefined {
   if (entry.isDirectory()) return 'folder';
   if (!entry.isSymbolicLink() && !(entry.isFile() && MANIFEST_EXTENSIONS.test(entry.name))) return undefined;
   let stat: Stats;
