@@ -13,8 +13,8 @@ const SKIP_DIRS = new Set(['node_modules', ...VERSION_CONTROL_FOLDERS, 'dist', '
 export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
 
 /**
- * Manifest files below `dir`, sorted, skipping dependency and build folders. A folder that cannot be
- * listed is passed to `unreadable` (by default, it has nothing to list).
+ * Manifest files below `dir`, sorted, skipping dependency and build folders. A folder that cannot be listed,
+ * and a manifest that cannot be looked at or is too large, is passed to `unreadable` (by default, left out).
  */
 export function findManifestFiles(dir: string, limit = 20_000, unreadable: UnreadableInWalk = () => undefined): string[] {
   return runSteps(manifestFilesInSteps(dir, limit, unreadable));
