@@ -1,6 +1,7 @@
-import { Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { lineEndOf, lineStartOf } from './text';
 import { DOCUMENT_MARKER } from './split';
+import { BlockMap, BlockSeq, ESCAPES, exactLength, FlowMap, FlowSeq, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
 
 /** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
 export interface BlockRead {
@@ -8,14 +9,10 @@ export interface BlockRead {
   value: Record<string, unknown> | unknown[];
 }
 
-type Node = YAMLMap | YAMLSeq | Scalar;
 interface Read {
   node: Node;
   value: unknown;
 }
-
-/** Thrown inside the reader when the text leaves the subset it reads; the caller then parses with the yaml package. */
-const OUTSIDE = Symbol('outside the block subset');
 
 /**
  * Reads the YAML that manifests are written in (block mappings and sequences, plain and single-quoted
@@ -37,93 +34,11 @@ export function readBlockYaml(text: string): BlockRead | undefined {
   }
 }
 
-/**
- * The package's nodes, made without running their constructors: each defines its node type with
- * Object.defineProperty, which was a third of the cost of building a document's nodes. Here the type
- * sits on a prototype under each class's own, where the package's isMap, isSeq, isPair and isScalar
- * find it all the same.
- */
-const NODE_TYPE = Symbol.for('yaml.node.type');
-const typed = <T extends object>(prototype: T, type: string): T => Object.create(prototype, { [NODE_TYPE]: { value: Symbol.for(type) } }) as T;
-const MAP = typed(YAMLMap.prototype, 'yaml.map');
-const SEQ = typed(YAMLSeq.prototype, 'yaml.seq');
-const PAIR = typed(Pair.prototype, 'yaml.pair');
-const SCALAR = typed(Scalar.prototype, 'yaml.scalar');
-
-/**
- * The nodes are made by constructors with those prototypes rather than by Object.create: V8 gives an
- * object made by a constructor room for the fields it was seen to set (a pair 40 bytes), and one made by
- * Object.create room for four (56), on every one of the 300,000 nodes of a 106k-line file. Block and flow
- * collections have constructors of their own: they set different fields, and V8 sizes the objects of a
- * constructor by the first ones it makes.
- */
-function constructorOf<A extends unknown[], R extends object>(prototype: R, init: (this: R, ...args: A) => void): new (...args: A) => R {
-  (init as unknown as { prototype: R }).prototype = prototype;
-  return init as unknown as new (...args: A) => R;
-}
-const BlockMap = constructorOf(MAP, function (items: Pair[]) {
-  this.items = items;
-  this.range = undefined;
-});
-const BlockSeq = constructorOf(SEQ, function (items: unknown[]) {
-  this.items = items;
-  this.range = undefined;
-});
-// In the order of the package's own fields: items, flow, range.
-const FlowMap = constructorOf(MAP, function (items: Pair[]) {
-  this.items = items;
-  this.flow = true;
-  this.range = undefined;
-});
-const FlowSeq = constructorOf(SEQ, function (items: unknown[]) {
-  this.items = items;
-  this.flow = true;
-  this.range = undefined;
-});
-const PairNode = constructorOf(PAIR, function (key: Scalar, value: Node) {
-  this.key = key;
-  this.value = value;
-});
-const ScalarNode = constructorOf(SCALAR, function (value: unknown, type: Scalar.Type) {
-  this.value = value;
-  this.type = type;
-  this.range = undefined;
-});
-
-function newPair(key: Scalar, value: Node): Pair<Scalar, Node> {
-  return new PairNode(key, value) as Pair<Scalar, Node>;
-}
-
-function newScalar(value: unknown, type: Scalar.Type): Scalar {
-  return new ScalarNode(value, type);
-}
-
-/**
- * A copy of an array of its exact length. An array pushed to keeps room for 17 items, and two thirds of a
- * manifest's collections hold one to three: on a file of 2,000 Deployments that room was 8 of the 57 MB
- * its parse kept, which every young-generation collection copied. The copy pushed to dies young.
- */
-function exactLength<T>(items: T[]): T[] {
-  return items.slice();
-}
-
 /** The scalar of a quoted value that starts at `at` and ends at `end`. */
 function quotedNode(text: string, at: number, read: { value: string; end: number }): Scalar {
   const node = newScalar(read.value, text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE);
   node.range = [at, read.end, read.end];
   return node;
-}
-
-/**
- * Sets a mapping's entry in its plain value. A key the package would read otherwise (a merge key, a null or
- * collection key, one an object inherits) or one seen before (the package reports duplicates in its own
- * words) leaves the text to the package.
- */
-function setEntry(value: Record<string, unknown>, key: unknown, entry: unknown): void {
-  if (key === '__proto__' || key === '<<' || key === null || typeof key === 'object') throw OUTSIDE;
-  const name = String(key);
-  if (value[name] !== undefined) throw OUTSIDE;
-  value[name] = entry;
 }
 
 const UNSUPPORTED_CHARACTERS = /[\t\r\uFEFF]/;
@@ -579,11 +494,6 @@ function doubleQuoted(text: string, at: number): { value: string; end: number } 
   throw OUTSIDE;
 }
 
-const ESCAPES: Record<string, string> = {
-  '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v',
-  ' ': ' ', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
-};
-
 /** Flow collections on one line: `[a, b]`, `{k: v}`, nested. */
 class FlowReader {
   constructor(private readonly text: string, private at: number) {}
@@ -680,27 +590,3 @@ class FlowReader {
 const FLOW_INDICATORS = ',[]{}';
 /** A continuation line that holds a comment or a key. */
 const CONTINUATION_OUTSIDE = /: | #|:$/;
-
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-/** First characters after which a plain scalar can only be a string. */
-const ONLY_STRING = /^[^~nNtTfF0-9+\-.]/;
-
-/** A plain scalar's value under the YAML 1.2 core schema, tried in the order the yaml package tries its tags. */
-function plainValue(source: string): unknown {
-  if (ONLY_STRING.test(source)) return source;
-  if (NULL.test(source)) return null;
-  if (BOOL.test(source)) return source[0] === 't' || source[0] === 'T';
-  if (INT_OCT.test(source)) return parseInt(source.substring(2), 8);
-  if (INT.test(source)) return parseInt(source, 10);
-  if (INT_HEX.test(source)) return parseInt(source.substring(2), 16);
-  if (FLOAT_NAN.test(source)) return source.slice(-3).toLowerCase() === 'nan' ? NaN : source[0] === '-' ? -Infinity : Infinity;
-  if (FLOAT_EXP.test(source) || FLOAT.test(source)) return parseFloat(source);
-  return source;
-}

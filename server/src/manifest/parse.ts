@@ -2,6 +2,7 @@ import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from
 import { LineIndex, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
+import { readJson } from './json-reader';
 import { flattened } from '../flattened';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { combinedChange, type Chunk, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
@@ -104,12 +105,13 @@ export function parseChunk(text: string): ParsedChunk {
   return parsed;
 }
 
-/** Parses one document's text as parseChunk does, without its cache: the block reader, or the package for what it leaves. */
+/** Parses one document's text as parseChunk does, without its cache: the JSON or block reader, or the package for what they leave. */
 export function parseUncached(text: string): ParsedChunk {
   // `%YAML 1.2` (or `%TAG`) before a `---`: the directives of the document after it, split off from it with the
   // lines before its marker. They hold no content (the package said "Missing directives-end indicator line").
   if (DIRECTIVES_ONLY.test(text)) return { root: null, value: null };
-  const read = readBlockYaml(text);
+  // Past the size the package reads in one piece, the package says so (see MAX_PACKAGE_DOCUMENT).
+  const read = (text.length <= MAX_PACKAGE_DOCUMENT ? readJson(text) : undefined) ?? readBlockYaml(text);
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
 }
 
@@ -163,10 +165,10 @@ export function parseWithPackage(text: string): ParsedChunk {
 }
 
 /**
- * A document the yaml package parses (JSON, flow style, what the block reader leaves) takes about 45 bytes of
- * memory per character, in one piece: a 157 MB JSON List ran the server out of its heap, a 37 MB one held it
- * for a minute; 16 MB take about 0.9 GB and 5 s. Block YAML of any size goes through the block reader, document
- * by document.
+ * A document the yaml package parses (flow style, what the JSON and block readers leave) takes about 45 bytes
+ * of memory per character, in one piece: a 157 MB JSON List ran the server out of its heap, a 37 MB one held it
+ * for a minute; 16 MB take about 0.9 GB and 5 s. JSON is held to the same size, whoever reads it. Block YAML of
+ * any size goes through the block reader, document by document.
  */
 const MAX_PACKAGE_DOCUMENT = 16 * 2 ** 20;
 
