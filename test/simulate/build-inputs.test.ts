@@ -91,7 +91,7 @@ spec:
   selector: {matchLabels: {app: ingress}}
   template:
     metadata: {labels: {app: ingress}}
-    spec: {containers: [{name: c, image: registry.k8s.io/ingress-nginx/controller:v1.12.0}]}
+    spec: {hostNetwork: true, containers: [{name: c, image: registry.k8s.io/ingress-nginx/controller:v1.12.0}]}
 `,
     ),
   );
@@ -123,6 +123,10 @@ spec:
     assert.match(byName('ingress-nginx-controller').apiClient!, /ingress-nginx controller/);
     assert.equal(byName('ingress-nginx-controller').ingressController, true);
     assert.equal(byName('web').apiClient, undefined);
+  });
+
+  it('knows whose pods use their node\'s network (a pod restarted on its node keeps its IP)', () => {
+    assert.deepEqual(workloads.filter((w) => w.hostNetwork).map((w) => w.name), ['ingress-nginx-controller']);
   });
 });
 

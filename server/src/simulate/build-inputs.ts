@@ -330,6 +330,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     pdb: inventory.pdbsSelecting(resource).length > 0,
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
     fronted: inventory.servicesFronting(resource).length > 0,
+    ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
     eligibleNodes: eligible,
   };
   if (hpa) {

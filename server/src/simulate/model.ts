@@ -78,6 +78,8 @@ export interface SimWorkload {
   ingressController?: boolean;
   /** A Service selects its pods, so frozen endpoints can blackhole its traffic. */
   fronted: boolean;
+  /** Its pods use their node's network (hostNetwork): one restarted on the same node keeps its IP, the node's. */
+  hostNetwork?: boolean;
   /** A static pod: the kubelet runs it from disk, also after a reboot. */
   staticPod?: boolean;
   /** Its pods are the cluster's DNS (CoreDNS, `k8s-app: kube-dns`): a drain that evicts them is felt by the DNS component. */

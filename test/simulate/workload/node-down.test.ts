@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FACT } from '../../../server/src/simulate/facts';
 import type { NodeIncident } from '../../../server/src/simulate/node-incidents';
+import type { SimWorkload } from '../../../server/src/simulate/model';
 import type { Scenario, TimelineEvent } from '../../../server/src/simulate/types';
 import { simulate } from '../../../server/src/simulate/simulate';
 import { cluster, workload } from '../fixtures';
@@ -109,6 +110,24 @@ describe('pods-back handler', () => {
       assert.match(reasons, c.says);
     });
   }
+
+  it('with the controllers down, pods on the node\'s network (hostNetwork) are reached again at the IP the frozen endpoints list', () => {
+    const frozen: Scenario = { fail: { kind: 'controller-manager' }, duration: 3600, events: [] };
+    const back = (extra: Partial<SimWorkload>, kind: NodeIncident['kind'] = 'reboot') => {
+      const run = runOf(workload('ingress', { 'worker-1': 1, 'worker-2': 1 }, extra), frozen);
+      const slot = run.slots[0];
+      slot.alive = false;
+      return play(run, 500, { kind: 'pods-back', slot, generation: slot.generation, incident: incident(kind, 0, 120) });
+    };
+    const onHostNetwork = back({ hostNetwork: true });
+    const at500 = onHostNetwork.capacity.filter((p) => p.at <= 500).at(-1)!;
+    assert.deepEqual([at500.ready, at500.blackholed], [2, 0]);
+    assert.match(onHostNetwork.reasons, /they use the node's network, so the IP the frozen endpoints list is theirs again/);
+    // A fresh node in its place has another IP: nothing the frozen endpoints list.
+    const onFreshNode = back({ hostNetwork: true }, 'replaced');
+    assert.equal(onFreshNode.capacity.filter((p) => p.at <= 500).at(-1)!.blackholed, 0.5);
+    assert.match(onFreshNode.reasons, /frozen endpoints do not list/);
+  });
 
   it('does nothing for a replica that was replaced meanwhile', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }));

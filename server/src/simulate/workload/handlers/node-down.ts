@@ -60,8 +60,11 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
       nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: `${toleration} s after NotReady (${own ? 'its own toleration' : 'default toleration'})` });
     }
   }
-  // Restarted with new IPs but not ready yet: the endpoint controller drops the old IPs and lists none.
-  if (!inPlaceStart.comesUp || inPlaceStart.after > 0) refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: the endpoints drop their old IPs`);
+  // Restarted with new IPs (or the node's, on its network) but not ready yet: the endpoint controller lists none ready.
+  if (!inPlaceStart.comesUp || inPlaceStart.after > 0) {
+    const endpoints = workload.hostNetwork ? 'the endpoints mark them not ready' : 'the endpoints drop their old IPs';
+    refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: ${endpoints}`);
+  }
   if (!inPlaceStart.comesUp) {
     queue.schedule(podsBack, () => {
       if (slot.generation === generation) crashLoopNote(run, podsBack, `${incident.node} reached the API again and its kubelet starts ${label}'s pods there again`);
@@ -116,12 +119,16 @@ function noteOnce(run: WorkloadRun, at: number, reason: string): void {
   note(run, at, { reason, fact: FACT.nodeLifecycle, always: true });
 }
 
-/** The node reached the API again and its kubelet restarted the replica there, with a new pod IP. */
+/**
+ * The node reached the API again and its kubelet restarted the replica there, with a new pod IP; on the node's
+ * network (hostNetwork) with the IP it had, which endpoints that still list it reach again, frozen or not.
+ */
 export const onPodsBack: Handler<'pods-back'> = (run, { slot, generation, incident }, at) => {
   if (slot.generation !== generation) return;
   const { label, inPlaceStart } = run;
+  const sameIp = !!run.workload.hostNetwork && incident.kind !== 'replaced';
   slot.alive = true;
-  slot.listedIsCurrent = false;
+  slot.listedIsCurrent = sameIp && slot.listed;
   // Endpoints matter only where a Service lists the pods.
   const frozen = run.workload.fronted && !run.ctx.controlPlane.at(at).controllers;
   const started = inPlaceStart.comesUp && inPlaceStart.after ? ` (serving after its ${inPlaceStart.after} s start)` : '';
@@ -129,10 +136,15 @@ export const onPodsBack: Handler<'pods-back'> = (run, { slot, generation, incide
     incident.kind === 'replaced'
       ? `The fresh ${incident.node} has joined: ${label}'s pods start there${started}`
       : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started}`;
-  note(run, at, {
-    reason: frozen ? `${restarted}, but with new pod IPs the frozen endpoints do not list until the controller manager returns` : run.workload.fronted ? `${restarted} (new pod IPs)` : restarted,
-    fact: frozen ? FACT.frozenEndpoints : FACT.recovery,
-    always: frozen,
-  });
+  note(run, at, { ...podsBackReason(run, restarted, { frozen, sameIp, listed: slot.listed }), always: frozen });
   refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the restarted pods`);
 };
+
+/** What the endpoints make of pods restarted on a node: only where a Service lists them, and frozen while the controller manager is down. */
+function podsBackReason(run: WorkloadRun, restarted: string, { frozen, sameIp, listed }: { frozen: boolean; sameIp: boolean; listed: boolean }): { reason: string; fact: string } {
+  if (!run.workload.fronted) return { reason: restarted, fact: FACT.recovery };
+  if (!frozen) return { reason: `${restarted} (${sameIp ? "the node's IP: they use its network" : 'new pod IPs'})`, fact: FACT.recovery };
+  if (sameIp && listed) return { reason: `${restarted}: they use the node's network, so the IP the frozen endpoints list is theirs again`, fact: FACT.frozenEndpoints };
+  const unlisted = sameIp ? 'the frozen endpoints, which dropped them when the node went NotReady, do not list them' : 'with new pod IPs the frozen endpoints do not list';
+  return { reason: `${restarted}, but ${unlisted} until the controller manager returns`, fact: FACT.frozenEndpoints };
+}
