@@ -101,6 +101,14 @@ describe('voluntary question 2: live video calls while the autoscaler scales a n
     assert.ok(cut, 'the cut is told at 10 m');
   });
 
+  it('with no grace period the bridges are killed at once, and that is told once, at the eviction', () => {
+    const killed = simulate(cluster(), [{ ...videoBridge(), terminationGrace: 0 }], watch([{ kind: 'drain', node: 'worker-2', at: 0 }]));
+    const told = eventsAbout(killed, 'video-bridge').filter((e) => /sessions/.test(e.reason));
+    assert.deepEqual(told.map((e) => e.at), [0], told.map((e) => e.reason).join('\n'));
+    assert.match(told[0].reason, /it is killed at once \(terminationGracePeriodSeconds: 0\); its in-memory sessions last 1 h, longer than 0 s: they are cut/);
+    assert.doesNotMatch(told[0].reason, /grace period/);
+  });
+
   it('a kubectl drain honours the full hour instead: the calls end on their own', () => {
     const drained = simulate(cluster(), [videoBridge()], watch([{ kind: 'drain', node: 'worker-2', at: 0 }]));
     assert.equal(drained.drains![0].end, 3600, 'both bridges keep their calls the hour they last');

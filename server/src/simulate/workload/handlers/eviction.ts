@@ -154,12 +154,13 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `it stops within ${grace}${sessions}${killed}`}${replacer}`,
+    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `${end.grace === 0 ? 'it is killed at once (terminationGracePeriodSeconds: 0)' : `it stops within ${grace}`}${sessions}${killed}`}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,
     // Told even when what serves does not change: it is why the drain never ends.
     always: stuck,
   });
-  if (end.sessionsCut && workload.sessionSeconds !== undefined && !Number.isFinite(failed)) {
+  // Killed at once, the eviction's own line said so.
+  if (end.sessionsCut && workload.sessionSeconds !== undefined && !Number.isFinite(failed) && end.terminatedAt > at) {
     note(run, end.terminatedAt, { reason: `${label}: the pod evicted from ${drain.node} is killed at the end of ${grace}: its in-memory sessions are cut`, fact: factOf(drain), always: true });
   }
   if (run.replacer) replace(run, slot, created, `${label}: the ${run.replacer} replaced the pod evicted from ${drain.node}`);
