@@ -28,7 +28,8 @@ import { factsDocsHref, ruleDocsHref } from './language/docs-link';
 import { factOf } from './manifest/facts';
 import { containsPosition, type Range } from './manifest/text';
 import type { Finding } from './rules/types';
-import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from './settings';
+import { DEFAULT_SETTINGS, readSettings, shownSetting, type ServerSettings } from './settings';
+import { isObject } from './is-object';
 import { hoverAt } from './explain/hover';
 import { renderedHover } from './explain/rendered-hover';
 import type { ClusterInfo } from './cluster/types';
@@ -36,7 +37,7 @@ import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
-import { keepServingOnUncaught, withCheckedDocumentSync, withCheckedRequests } from './language/guard';
+import { keepServingOnUncaught, withCheckedDocumentSync, withCheckedMessages } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
@@ -49,8 +50,10 @@ allocateInYoungGeneration();
 // A generic LSP client may start the server with no transport flag at all; stdio is what it expects then.
 if (!process.argv.slice(2).some((arg) => /^--(stdio|node-ipc|socket|pipe)(=|$)/.test(arg))) process.argv.push('--stdio');
 // Any message from the editor (a hover, a lightbulb on a cursor move) means someone is at work: no collection then.
-const connection = withCheckedRequests(process.argv.includes('--stdio') ? createStdioConnection(() => idleCollection.heard()) : createConnection(ProposedFeatures.all));
+// Logged through the connection itself, once it is made.
+const connection = withCheckedMessages(process.argv.includes('--stdio') ? createStdioConnection(() => idleCollection.heard()) : createConnection(ProposedFeatures.all), (message) => logError(message));
 const logError = (message: string) => connection.console.error(`kube-resilience: ${message}`);
+const warnOfSetting = (problem: string) => connection.console.warn(`kube-resilience: settings: ${problem}`);
 keepServingOnUncaught(logError);
 const documents = new TextDocuments(openDocuments);
 const inventory = new Inventory();
@@ -105,7 +108,7 @@ connection.onInitialize((given): InitializeResult => {
   const params = (given ?? {}) as Partial<InitializeParams>;
   const capabilities = params.capabilities ?? {};
   const options = params.initializationOptions;
-  settings = readSettings(options?.settings ?? options);
+  settings = readSettings(options?.settings ?? options, warnOfSetting);
   pullConfiguration = !!capabilities.workspace?.configuration && !options?.settings;
   const properties = capabilities.textDocument?.codeAction?.resolveSupport?.properties;
   resolvesEdits = Array.isArray(properties) && properties.includes('edit');
@@ -154,7 +157,7 @@ function settingsChanged(): void {
 async function refreshPulledSettings(): Promise<void> {
   try {
     const [value] = await connection.workspace.getConfiguration([{ section: 'kubeResilience' }]);
-    if (value) settings = readSettings(value);
+    if (value) settings = readSettings(value, warnOfSetting);
   } catch {
     // A client without this section keeps the defaults.
   }
@@ -162,8 +165,10 @@ async function refreshPulledSettings(): Promise<void> {
 
 connection.onDidChangeConfiguration(async (change) => {
   const pushed = change.settings?.kubeResilience;
-  if (pushed) settings = readSettings(pushed);
+  if (isObject(pushed)) settings = readSettings(pushed, warnOfSetting);
   else if (pullConfiguration) await refreshPulledSettings();
+  // Pushed in another shape, they would have been the defaults: a client's slip turned the cluster back on.
+  else if (pushed !== undefined && pushed !== null) warnOfSetting(`kubeResilience was pushed as ${shownSetting(pushed)}, not an object: the settings in use are kept`);
   settingsChanged();
   validation.reset();
   revalidateOpen();

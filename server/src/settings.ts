@@ -1,3 +1,4 @@
+import { isObject } from './is-object';
 import type { SeverityOverride } from './rules/types';
 
 /** Settings the client pushes to the server (and that a plain LSP client may send as initializationOptions). */
@@ -37,22 +38,49 @@ function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-export function readSettings(value: unknown): ServerSettings {
-  const v = (value && typeof value === 'object' ? value : {}) as Partial<ServerSettings>;
+const LEVELS = ['off', 'error', 'warning', 'info', 'hint'];
+
+/**
+ * The settings a client sent; a value that cannot be used is left at its default and said to `ignored`, named
+ * as the user wrote it: a typo such as `"cluster": "Off"` read the live cluster without a word.
+ */
+export function readSettings(value: unknown, ignored: (problem: string) => void = () => undefined): ServerSettings {
+  if (value !== undefined && value !== null && !isObject(value)) ignored(`the settings are ${shownSetting(value)}, not an object: the defaults are used`);
+  const v = (isObject(value) ? value : {}) as Partial<ServerSettings>;
+  const unusable = (name: string, written: unknown, expected: string) => ignored(`${name} is ${shownSetting(written)}, not ${expected}: ignored`);
+  const choice = <T extends string>(name: keyof ServerSettings, allowed: readonly T[], fallback: T): T => {
+    const written = v[name];
+    if (written === undefined || allowed.includes(written as T)) return (written as T | undefined) ?? fallback;
+    unusable(`kubeResilience.${name}`, written, allowed.join(', ').replace(/, ([^,]*)$/, ' or $1'));
+    return fallback;
+  };
+  const flag = (name: keyof ServerSettings, fallback: boolean): boolean => {
+    const written = v[name];
+    if (written === undefined || typeof written === 'boolean') return (written as boolean | undefined) ?? fallback;
+    unusable(`kubeResilience.${name}`, written, 'true or false');
+    return fallback;
+  };
+  const text = (name: 'kubeconfig' | 'context'): string | undefined => {
+    if (v[name] !== undefined && v[name] !== null && typeof v[name] !== 'string') unusable(`kubeResilience.${name}`, v[name], 'text');
+    return optionalText(v[name]);
+  };
   const rules: Record<string, SeverityOverride> = {};
-  for (const [id, level] of Object.entries(v.rules ?? {})) {
-    if (['off', 'error', 'warning', 'info', 'hint'].includes(level as string)) rules[id] = level as SeverityOverride;
+  for (const [id, level] of Object.entries(isObject(v.rules) ? v.rules : {})) {
+    if (LEVELS.includes(level as string)) rules[id] = level as SeverityOverride;
+    else unusable(`kubeResilience.rules.${id}`, level, 'off, error, warning, info or hint');
   }
+  if (v.rules !== undefined && !isObject(v.rules)) unusable('kubeResilience.rules', v.rules, 'an object of rule ids');
+  if (v.extraPath !== undefined && !Array.isArray(v.extraPath)) unusable('kubeResilience.extraPath', v.extraPath, 'a list of folders');
   return {
-    enable: v.enable !== false,
-    run: v.run === 'onSave' ? 'onSave' : 'onType',
+    enable: flag('enable', true),
+    run: choice('run', ['onType', 'onSave'] as const, 'onType'),
     rules,
-    cluster: v.cluster === 'demo' || v.cluster === 'off' ? v.cluster : 'auto',
-    kubeconfig: optionalText(v.kubeconfig),
-    context: optionalText(v.context),
+    cluster: choice('cluster', ['auto', 'demo', 'off'] as const, 'auto'),
+    kubeconfig: text('kubeconfig'),
+    context: text('context'),
     extraPath: Array.isArray(v.extraPath) ? v.extraPath.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [],
-    trusted: v.trusted === true,
-    render: v.render !== false,
+    trusted: flag('trusted', false),
+    render: flag('render', true),
     helm: {
       path: optionalText(v.helm?.path),
       releaseName: optionalText(v.helm?.releaseName),
@@ -62,4 +90,10 @@ export function readSettings(value: unknown): ServerSettings {
     },
     kustomize: { path: optionalText(v.kustomize?.path), enablePlugins: v.kustomize?.enablePlugins === true },
   };
+}
+
+/** A written value as a message shows it: JSON, cut short. */
+export function shownSetting(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 60 ? `${json.slice(0, 60)}…` : json;
 }

@@ -101,7 +101,32 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
     await client.notify('$/cancelRequest', null);
     await client.notify('workspace/didChangeConfiguration', null);
     await client.notify('workspace/didChangeWatchedFiles', { changes: 'all' });
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 5, type: 1 }] });
     await stillServing();
+    // Said in our words, not the handler's failure in JavaScript's ("Cannot read properties of null").
+    assert.ok(logged().includes('kube-resilience: ignored a malformed DidChangeConfiguration notification: no params'), logged().join('\n'));
+    assert.equal(logged().filter((m) => m === 'kube-resilience: ignored a malformed DidChangeWatchedFiles notification: changes is not a list of file events').length, 2, logged().join('\n'));
+    assert.deepEqual(logged().filter((m) => /failed with message/.test(m)), []);
+  });
+
+  it('settings pushed in another shape keep those in use, and a value it cannot use is named (a slip reset every setting, the cluster back on)', async () => {
+    const configure = (kubeResilience: unknown) => client.notify('workspace/didChangeConfiguration', { settings: { kubeResilience } });
+    const doc = uri('settings.yaml');
+    await client.open(doc, manifests.deployment({ name: 'settings', spec: '  replicas: 1\n' }));
+    await client.diagnostics(doc, singleReplica);
+    await configure({ rules: { 'single-replica': 'off' } });
+    await client.diagnostics(doc, (d) => !singleReplica(d));
+    await configure('off');
+    // A document opened now is analysed with the settings in use: the rule is still off.
+    const later = uri('settings-later.yaml');
+    await client.open(later, manifests.deployment({ name: 'later', spec: '  replicas: 1\n' }));
+    assert.ok(!singleReplica(await client.diagnostics(later, (d) => d.length > 0)), 'the rule stays off');
+    await configure({ rules: { 'single-replica': 'off', 'pdb-missing': 'loud' } });
+    await configure({});
+    // Once the defaults are back, everything said of the settings before them has arrived.
+    await client.diagnostics(doc, singleReplica);
+    assert.ok(logged().includes('kube-resilience: settings: kubeResilience was pushed as "off", not an object: the settings in use are kept'), logged().join('\n'));
+    assert.ok(logged().includes('kube-resilience: settings: kubeResilience.rules.pdb-missing is "loud", not off, error, warning, info or hint: ignored'), logged().join('\n'));
   });
 
   it('requests with params of another shape are answered InvalidParams, saying what is wrong (they were InternalError, in JavaScript\'s words)', async () => {

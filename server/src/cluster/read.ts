@@ -7,6 +7,7 @@ import { printable } from '../printable';
 import { slimObject } from './slim';
 import { withArticle } from '../words';
 import type { MissingResource, SkippedItems } from './types';
+import { isObject } from '../is-object';
 
 /** One kind of object read from the API server: a list (all namespaces or one) or a single object. */
 export interface ResourceType {
@@ -192,10 +193,6 @@ async function readPage(connection: ApiConnection, type: ResourceType, token: st
     else notObjects++;
   }
   return { objects, notObjects, next: typeof page.metadata?.continue === 'string' ? page.metadata.continue : '' };
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 const MAX_RETRIES = 3;

@@ -1,4 +1,5 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
+import { isObject } from '../is-object';
 
 /**
  * Protocol messages are checked where they enter: a client (or a fuzzer) may send a didOpen without
@@ -33,10 +34,6 @@ const CHECKS: Record<string, (params: unknown) => string | undefined> = {
 function identifierOnly(params: unknown): string | undefined {
   const doc = field(params, 'textDocument');
   return isObject(doc) && typeof doc.uri === 'string' ? undefined : 'textDocument.uri is not a string';
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function field(value: unknown, name: string): unknown {
@@ -74,9 +71,23 @@ function codeActionContext(context: unknown): string | undefined {
   return undefined;
 }
 
-/** The connection as the server's handlers register on it: they receive only requests whose params have their shape. */
-export function withCheckedRequests(connection: Connection): Connection {
-  return withCheckedHandlers(connection, REQUEST_CHECKS, (what, problem) => new ResponseError(ErrorCodes.InvalidParams, `${what}: ${problem}`));
+/** Notifications the server's own handlers read without looking: one of another shape is logged and ignored. */
+const NOTIFICATION_CHECKS: Record<string, (params: unknown) => string | undefined> = {
+  onDidChangeConfiguration: (params) => (isObject(params) ? undefined : 'no params'),
+  onDidChangeWatchedFiles: (params) => {
+    const changes = field(params, 'changes');
+    return Array.isArray(changes) && changes.every((c) => isObject(c) && typeof c.uri === 'string' && [1, 2, 3].includes(c.type as number)) ? undefined : 'changes is not a list of file events';
+  },
+};
+
+/**
+ * The connection as the server's handlers register on it: they receive only requests and notifications whose
+ * params have their shape (a notification of another shape failed in JavaScript's words: "params.changes.filter
+ * is not a function").
+ */
+export function withCheckedMessages(connection: Connection, log: (message: string) => void): Connection {
+  const requests = withCheckedHandlers(connection, REQUEST_CHECKS, (what, problem) => new ResponseError(ErrorCodes.InvalidParams, `${what}: ${problem}`));
+  return withCheckedHandlers(requests, NOTIFICATION_CHECKS, (what, problem) => log(`ignored a malformed ${what} notification: ${problem}`));
 }
 
 /** The connection as TextDocuments sees it: document-sync handlers receive only well-formed params. */

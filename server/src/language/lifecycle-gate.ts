@@ -1,5 +1,5 @@
 import { ErrorCodes, Message, type ResponseMessage } from 'vscode-languageserver/node';
-import { isObject } from './guard';
+import { isObject } from '../is-object';
 
 /**
  * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves to

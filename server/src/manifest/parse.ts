@@ -3,6 +3,7 @@ import { LineIndex, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
 import { readJson } from './json-reader';
+import { isObject } from '../is-object';
 import { flattened } from '../flattened';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { combinedChange, type Chunk, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
@@ -425,10 +426,6 @@ function resourcesOf(document: ManifestDocument, file: ManifestFile): Resource[]
     });
   }
   return [root];
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A resource from its plain object; the one place that decides its name and namespace. */

@@ -3,6 +3,7 @@ import { applyEdits } from '../fixes/edit';
 import { parseManifest, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import type { FieldChange } from './types';
+import { isObject } from '../is-object';
 
 /**
  * What a fix written for the rendered text changes in its resource: the fix is applied to the resource's
@@ -33,13 +34,9 @@ export function fieldChanges(rendered: ManifestFile, documentIndex: number, fix:
   return changes;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function diff(before: unknown, after: unknown, path: Path, out: FieldChange[]): void {
   if (JSON.stringify(before) === JSON.stringify(after)) return;
-  if (isPlainObject(before) && isPlainObject(after)) {
+  if (isObject(before) && isObject(after)) {
     for (const key of Object.keys(after)) {
       if (!(key in before)) out.push({ kind: 'set', path: [...path, key], value: after[key] });
       else diff(before[key], after[key], [...path, key], out);

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SETTINGS, readSettings } from '../server/src/settings';
+
+/** The settings read from `value`, and what was said of what could not be used. */
+function read(value: unknown) {
+  const said: string[] = [];
+  return { settings: readSettings(value, (problem) => said.push(problem)), said };
+}
+
+describe('readSettings', () => {
+  it('takes what a client sends, and says nothing of it', () => {
+    const { settings, said } = read({ enable: false, run: 'onSave', cluster: 'off', rules: { 'single-replica': 'off' }, kubeconfig: ' /k/config ', context: '', extraPath: ['/opt/bin', 3], trusted: true, render: false });
+    assert.deepEqual(said, []);
+    assert.deepEqual(
+      { ...settings, helm: undefined, kustomize: undefined },
+      { enable: false, run: 'onSave', cluster: 'off', rules: { 'single-replica': 'off' }, kubeconfig: '/k/config', context: undefined, extraPath: ['/opt/bin'], trusted: true, render: false, helm: undefined, kustomize: undefined },
+    );
+    const none = read(undefined);
+    assert.deepEqual([JSON.parse(JSON.stringify(none.settings)), none.said], [DEFAULT_SETTINGS, []]);
+    assert.deepEqual(read(null).said, []);
+  });
+
+  it('leaves a value it cannot use at its default and says which, as written (a typo in cluster read the live cluster without a word)', () => {
+    const { settings, said } = read({ cluster: 'Off', run: 'always', enable: 'false', rules: { 'single-replica': 'loud', 'pdb-missing': 'hint' }, kubeconfig: 42, extraPath: '/opt/bin' });
+    assert.deepEqual([settings.cluster, settings.run, settings.enable, settings.rules, settings.kubeconfig, settings.extraPath], ['auto', 'onType', true, { 'pdb-missing': 'hint' }, undefined, []]);
+    assert.deepEqual(said, [
+      'kubeResilience.rules.single-replica is "loud", not off, error, warning, info or hint: ignored',
+      'kubeResilience.extraPath is "/opt/bin", not a list of folders: ignored',
+      'kubeResilience.enable is "false", not true or false: ignored',
+      'kubeResilience.run is "always", not onType or onSave: ignored',
+      'kubeResilience.cluster is "Off", not auto, demo or off: ignored',
+      'kubeResilience.kubeconfig is 42, not text: ignored',
+    ]);
+  });
+
+  it('says when the settings are not an object at all, cut short', () => {
+    assert.deepEqual(read('x'.repeat(100)).said, [`the settings are "${'x'.repeat(59)}…, not an object: the defaults are used`]);
+    assert.deepEqual(read([1]).said, ['the settings are [1], not an object: the defaults are used']);
+  });
+});
