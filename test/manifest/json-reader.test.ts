@@ -59,14 +59,15 @@ describe('readJson', () => {
       '{"a": [1\n  ]\n  , "b": 2}',
       `{"${'k'.repeat(2000)}": ["${'v'.repeat(5000)}"]}`,
       '[[[[{"a": [[]]}]]]]',
+      `${'['.repeat(256)}${']'.repeat(256)}`,
     ]);
   });
 
-  it('leaves to the package what it does not read: comments, blank lines, tabs, CR line ends, a BOM, a value below its key, duplicate keys, what is not JSON', () => {
+  it('leaves to the package what it does not read: comments, blank lines, tabs, CR line ends, a BOM, a value below its key, duplicate keys, nesting past 256, what is not JSON', () => {
     const texts = [
       '{"a": 1 # c\n}', '{\n  "a": 1,\n\n  "b": 2\n}', '{\t"a": 1}', '{"a": 1}\r\n', '\ufeff{"a": 1}', '{"a":\n  1}', '{"a"\n: 1}', '{"a": 1, "a": 2}',
       '{"__proto__": {}}', '{"<<": {"a": 1}}', '{a: 1}', "{'a': 1}", '{"a": 1,}', '[1, 2,]', '[01]', '[+1]', '[.5]', '[yes]', '[1 2]', '{"a" 1}', '{"a": "x\ny"}',
-      '{"a": "\\x41"}', '{"a": "\\u00g1"}', '{"a": "unclosed', '[1', '{"a": 1}}', '{"a": 1} x', ' {"a": 1}', 'a: 1\n', '{{ .Values.x }}', '[\u2028]', `${'['.repeat(20000)}${']'.repeat(20000)}`,
+      '{"a": "\\x41"}', '{"a": "\\u00g1"}', '{"a": "unclosed', '[1', '{"a": 1}}', '{"a": 1} x', ' {"a": 1}', 'a: 1\n', '{{ .Values.x }}', '[\u2028]', `${'['.repeat(257)}${']'.repeat(257)}`, `${'['.repeat(20000)}${']'.repeat(20000)}`,
     ];
     for (const text of texts) assert.equal(readJson(text), undefined, JSON.stringify(text.slice(0, 80)));
   });

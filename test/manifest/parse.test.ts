@@ -130,14 +130,29 @@ describe('parseManifest', () => {
 
   it('collections nested too deeply give a clear error', () => {
     const file = parseManifest('deep.yaml', `apiVersion: v1\nkind: ConfigMap\ndata: ${'['.repeat(9_000)}${']'.repeat(9_000)}\n`);
-    assert.match(file.documents[0].parsed.error!.message, /nests collections too deeply/);
+    assert.match(file.documents[0].parsed.error!.message, /nests collections more than 256 deep/);
     assert.deepEqual(file.resources, []);
   });
 
-  it('flow collections nested past 10,000 are not even given to the parser (5.5 million took it past the heap): an error where they go too deep', () => {
+  it('collections nested past 256 are not even given to the parser (5.5 million took it past the heap, 2,000 aborted V8): an error where they go too deep', () => {
     const head = 'apiVersion: v1\nkind: ConfigMap\ndata: ';
+    // `data` is one level, its brackets the others.
     const file = parseManifest('deeper.yaml', `${head}${'['.repeat(5_500_000)}\n`);
-    assert.deepEqual(file.documents[0].parsed.error, { message: 'it nests flow collections ([ or { inside one another) more than 10,000 deep: not read', offset: head.length + 10_000, length: 1 });
+    assert.deepEqual(file.documents[0].parsed.error, { message: 'it nests collections more than 256 deep: not read', offset: head.length + 255, length: 1 });
+    const lines = Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k${i}:`);
+    const block = parseManifest('block.yaml', `apiVersion: v1\nkind: ConfigMap\ndata:\n${lines.join('\n')} 1\n`);
+    assert.equal(block.documents[0].parsed.error?.message, 'it nests collections more than 256 deep: not read');
+    for (const [name, text] of [['JSON', `{"a": ${'['.repeat(2_000)}${']'.repeat(2_000)}}`], ['a sequence of sequences', `${'- '.repeat(2_000)}x\n`]]) {
+      assert.equal(parseManifest(`deep-${name}.yaml`, text).documents[0].parsed.error?.message, 'it nests collections more than 256 deep: not read', name);
+    }
+  });
+
+  it('collections nested 255 deep are read, by our readers or by the package, alike', () => {
+    for (const text of [`{"a": ${'['.repeat(254)}${']'.repeat(254)}}`, `a: ${'['.repeat(254)}${']'.repeat(254)}\n`, `${'- '.repeat(255)}x\n`, `a: &x ${'['.repeat(254)}${']'.repeat(254)}\n`]) {
+      const parsed = parseManifest('deep.yaml', text).documents[0].parsed;
+      assert.equal(parsed.error, undefined, text.slice(0, 20));
+      assert.ok(parsed.root);
+    }
   });
 
   it('brackets that open no collection (terminal colours in a block scalar) are not counted as nesting', () => {

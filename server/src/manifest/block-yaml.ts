@@ -1,7 +1,7 @@
 import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
-import { lineEndOf, lineStartOf } from './text';
+import { lineEndOf, lineStartOf, skipSpaces } from './text';
 import { DOCUMENT_MARKER } from './split';
-import { BlockMap, BlockSeq, ESCAPES, exactLength, FlowMap, FlowSeq, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
+import { BlockMap, BlockSeq, ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
 
 /** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
 export interface BlockRead {
@@ -28,7 +28,7 @@ export function readBlockYaml(text: string): BlockRead | undefined {
   try {
     return new BlockReader(text).document();
   } catch (e) {
-    // Nesting deep enough to exhaust the stack is the package's to report.
+    // A stack that runs out all the same (its caller's deep already) leaves the text to the package and its guard.
     if (e === OUTSIDE || e instanceof RangeError) return undefined;
     throw e;
   }
@@ -60,6 +60,8 @@ interface Region {
 class BlockReader {
   private region!: Region;
   private rootIndent = 0;
+  /** How many block collections hold the one being read; flow collections inside count on from it. */
+  private depth = 0;
   constructor(private readonly text: string) {}
 
   document(): BlockRead {
@@ -127,6 +129,7 @@ class BlockReader {
 
   /** A block mapping whose keys sit at column `indent`, the first at `at`. */
   private map(indent: number, at: number): Read {
+    this.deeper();
     const value: Record<string, unknown> = {};
     const items: Pair[] = [];
     let nodeEnd = at;
@@ -146,11 +149,13 @@ class BlockReader {
     }
     const map = new BlockMap(exactLength(items));
     map.range = [(map.items[0].key as Scalar).range![0], nodeEnd, this.closing(indent, nodeEnd)];
+    this.depth--;
     return { node: map, value };
   }
 
   /** A block sequence whose dashes sit at column `indent`, the first at `at`. */
   private seq(indent: number, at: number): Read {
+    this.deeper();
     const items: unknown[] = [];
     const values: unknown[] = [];
     const start = at;
@@ -175,7 +180,13 @@ class BlockReader {
     const lastIsScalar = seq.items[seq.items.length - 1] instanceof Scalar;
     if (!region.claimed && region.commentIndent >= indent && (lastIsScalar || indent === this.rootIndent)) throw OUTSIDE;
     seq.range = [start, nodeEnd, this.closing(indent, nodeEnd)];
+    this.depth--;
     return { node: seq, value };
+  }
+
+  /** One collection deeper; past MAX_DEPTH the package is left to say that it is too deep. */
+  private deeper(): void {
+    if (++this.depth > MAX_DEPTH) throw OUTSIDE;
   }
 
   /**
@@ -209,7 +220,7 @@ class BlockReader {
       if (keyEnd !== undefined) return this.map(start - lineStartOf(this.text, start), start);
     }
     let read: { node: Node; value: unknown; end: number };
-    if (c === 0x5b || c === 0x7b) read = new FlowReader(text, start).collection();
+    if (c === 0x5b || c === 0x7b) read = new FlowReader(text, start, this.depth).collection();
     else if (c === 0x22 || c === 0x27) read = this.quoted(start, indent);
     else read = this.plain(start, indent);
     const lineEnd = this.restOfLine(read.end);
@@ -427,12 +438,6 @@ function fold(lines: readonly string[]): string {
   return out;
 }
 
-/** Past the spaces from `at`. */
-function skipSpaces(text: string, at: number): number {
-  while (text.charCodeAt(at) === 0x20) at++;
-  return at;
-}
-
 /** Before the spaces that end at `end`. */
 function trimSpacesBefore(text: string, end: number): number {
   while (text.charCodeAt(end - 1) === 0x20) end--;
@@ -496,11 +501,17 @@ function doubleQuoted(text: string, at: number): { value: string; end: number } 
 
 /** Flow collections on one line: `[a, b]`, `{k: v}`, nested. */
 class FlowReader {
-  constructor(private readonly text: string, private at: number) {}
+  constructor(
+    private readonly text: string,
+    private at: number,
+    /** How many collections hold the one being read. */
+    private depth: number,
+  ) {}
 
   collection(): { node: Node; value: unknown; end: number } {
     const { text } = this;
     const start = this.at;
+    if (++this.depth > MAX_DEPTH) throw OUTSIDE;
     const isMap = text.charCodeAt(start) === 0x7b;
     const close = isMap ? 0x7d : 0x5d;
     const items: unknown[] = [];
@@ -534,6 +545,7 @@ class FlowReader {
         if (text.charCodeAt(this.at) === close) throw OUTSIDE;
       }
     }
+    this.depth--;
     const node = isMap ? new FlowMap(exactLength(items) as Pair[]) : new FlowSeq(exactLength(items));
     node.range = [start, this.at, this.at];
     return { node, value, end: this.at };

@@ -1,13 +1,14 @@
 import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { BlockRead } from './block-yaml';
-import { ESCAPES, exactLength, FlowMap, FlowSeq, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
+import { skipSpaces } from './text';
+import { ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
 
 /**
  * Reads a JSON document (what `kubectl get -o json` writes, or JSON.stringify with or without indentation)
  * about ten times faster than the yaml package, building the package's own nodes with the ranges it would
  * give them: a keystroke in a 1.4 MB JSON List took 0.7 s to parse again. Anything else (comments, blank
- * lines inside, tabs, CR line ends, a value on the line after its key, duplicate keys, what JSON does not
- * allow) returns undefined, so the caller parses that text with the package.
+ * lines inside, tabs, CR line ends, a value on the line after its key, duplicate keys, nesting deeper than
+ * MAX_DEPTH, what JSON does not allow) returns undefined, so the caller parses that text with the package.
  */
 export function readJson(text: string): BlockRead | undefined {
   const first = text.charCodeAt(0);
@@ -15,7 +16,7 @@ export function readJson(text: string): BlockRead | undefined {
   try {
     return new JsonReader(text).document();
   } catch (e) {
-    // Nesting deep enough to exhaust the stack is the package's to report.
+    // A stack that runs out all the same (its caller's deep already) leaves the text to the package and its guard.
     if (e === OUTSIDE || e instanceof RangeError) return undefined;
     throw e;
   }
@@ -41,6 +42,7 @@ type Place = 'in a mapping' | 'in a sequence';
 
 class JsonReader {
   private at = 0;
+  private depth = 0;
   constructor(private readonly text: string) {}
 
   document(): BlockRead {
@@ -62,6 +64,8 @@ class JsonReader {
     const close = isMap ? 0x7d : 0x5d;
     const items: (Pair | Node)[] = [];
     const value: Record<string, unknown> | unknown[] = isMap ? {} : [];
+    // Deeper, the package is left to say that it is too deep (and it reads it no more than we do).
+    if (++this.depth > MAX_DEPTH) throw OUTSIDE;
     this.at++;
     this.whitespace();
     if (text.charCodeAt(this.at) !== close) {
@@ -88,6 +92,7 @@ class JsonReader {
       }
     }
     this.at++;
+    this.depth--;
     const node = isMap ? new FlowMap(exactLength(items) as Pair[]) : new FlowSeq(exactLength(items));
     node.range = [start, this.at, this.at];
     return { node, value };
@@ -157,7 +162,7 @@ class JsonReader {
   }
 
   private spaces(): void {
-    while (this.text.charCodeAt(this.at) === 0x20) this.at++;
+    this.at = skipSpaces(this.text, this.at);
   }
 
   /** Spaces, and at most one line break with the next line's indentation (a blank line is the package's to place). */

@@ -7,6 +7,13 @@ export type Node = YAMLMap | YAMLSeq | Scalar;
 export const OUTSIDE = Symbol('outside the subset read without the package');
 
 /**
+ * Collections nested deeper than this are read by no one: the yaml package overflows its stack near 1,000
+ * levels, and near there V8 has aborted the whole process ("RegExpCompiler Allocation failed") where a
+ * RangeError was expected. The deepest manifest of the corpus nests 35.
+ */
+export const MAX_DEPTH = 256;
+
+/**
  * The package's nodes, made without running their constructors: each defines its node type with
  * Object.defineProperty, which was a third of the cost of building a document's nodes. Here the type
  * sits on a prototype under each class's own, where the package's isMap, isSeq, isPair and isScalar

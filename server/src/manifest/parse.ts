@@ -1,14 +1,15 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
-import { LineIndex, type PiecedText, type TextChange } from './text';
+import { LineIndex, skipSpaces, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
 import { readJson } from './json-reader';
-import { isObject } from '../is-object';
+import { MAX_DEPTH } from './package-nodes';
 import { flattened } from '../flattened';
 import { isClusterSnapshot } from './cluster-snapshot';
 import { combinedChange, type Chunk, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
+import { isObject } from '../is-object';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
 export interface ParsedChunk {
@@ -126,7 +127,7 @@ export function parseWithPackage(text: string): ParsedChunk {
     return { error: { message: `one document of ${mb(text.length)} in JSON or flow style is more than the ${mb(MAX_PACKAGE_DOCUMENT)} read in one piece: not analysed (split it into documents)`, offset: 0, length: 0 } };
   }
   const deep = tooDeeplyNested(text);
-  if (deep !== undefined) return { error: { message: `it nests flow collections ([ or { inside one another) more than ${MAX_FLOW_DEPTH.toLocaleString('en')} deep: not read`, offset: deep, length: 1 } };
+  if (deep !== undefined) return { error: { message: `it nests collections more than ${MAX_DEPTH} deep: not read`, offset: deep, length: 1 } };
   const hasTemplate = text.includes('{{');
   let doc: Document.Parsed;
   let duplicate: DuplicateKey | undefined;
@@ -173,25 +174,42 @@ export function parseWithPackage(text: string): ParsedChunk {
  */
 const MAX_PACKAGE_DOCUMENT = 16 * 2 ** 20;
 
-/**
- * Flow collections nested deeper than this are not given to the yaml package: 5.5 million `[` took it past
- * Node's 4 GB heap and killed the server (a file in the workspace, at every start); 10,000 take it ~50 ms.
- * No manifest comes near.
- */
-const MAX_FLOW_DEPTH = 10_000;
 /** What may stand before a `[` or `{` that opens a flow collection as a value (an ANSI escape's `[` in a block scalar does not). */
 const OPENS_VALUE = new Set(['\n', ':', '-', ',', '?', '[', '{']);
 
-/** Where flow collections first nest deeper than MAX_FLOW_DEPTH, if they do. */
+/**
+ * Where collections may first nest deeper than MAX_DEPTH, if they may: block ones by the indentation of their
+ * lines (each level indents at least one column more, and each `- ` at a line's start opens one more), flow
+ * ones by their brackets on top: as the readers count, but for a mapping that starts after dashes on their line
+ * (one less there) and lines a block scalar indents ever deeper (counted as nested). 5.5 million `[` took the
+ * package past Node's 4 GB heap, 2,000 aborted V8.
+ */
 function tooDeeplyNested(text: string): number | undefined {
-  if (text.length <= MAX_FLOW_DEPTH) return undefined;
-  let depth = 0;
+  // Every level takes a character at least.
+  if (text.length <= MAX_DEPTH) return undefined;
+  const indents: number[] = [];
+  let block = 0;
+  let flow = 0;
   let previous = '\n';
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
+    if (flow === 0 && (i === 0 || text[i - 1] === '\n')) {
+      let end = skipSpaces(text, i);
+      const indent = end - i;
+      let dashes = 0;
+      for (; text[end] === '-' && (text[end + 1] === ' ' || text[end + 1] === '\n'); dashes++) end = skipSpaces(text, end + 1);
+      if (end < text.length && text[end] !== '\n' && text[end] !== '\r' && text[end] !== '#') {
+        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+        // A line that starts with a key or a dash is an item of a block collection at its indentation; one that
+        // starts with a bracket or a scalar is a value (the document's, or one below its key).
+        if (dashes > 0 || (text[end] !== '[' && text[end] !== '{')) indents.push(indent);
+        block = indents.length + Math.max(0, dashes - 1);
+        if (block > MAX_DEPTH) return i;
+      }
+    }
     if (c === '[' || c === '{') {
-      if ((depth > 0 || OPENS_VALUE.has(previous)) && ++depth > MAX_FLOW_DEPTH) return i;
-    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+      if ((flow > 0 || OPENS_VALUE.has(previous)) && block + ++flow > MAX_DEPTH) return i;
+    } else if ((c === ']' || c === '}') && flow > 0) flow--;
     if (c !== ' ' && c !== '\t' && c !== '\r') previous = c;
   }
   return undefined;

@@ -5,6 +5,12 @@ export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }
 
+/** Past the spaces from `at`. */
+export function skipSpaces(text: string, at: number): number {
+  while (text.charCodeAt(at) === 0x20) at++;
+  return at;
+}
+
 /** Where the line holding `offset` ends, before its `\n` or `\r\n`. */
 export function lineEndOf(text: string, offset: number): number {
   const end = text.indexOf('\n', offset);
