@@ -15,6 +15,14 @@ describe('pod-crash handler', () => {
     { name: 'restartable slow starter its liveness probe kills: never back', mode: 'restartable', scenario: HEALTHY, extra: { startSeconds: 120, startBudget: LIVENESS_30 }, at: [[7000, 1]], says: /never serves/ },
     { name: 'permanent with the API up: the ReplicaSet controller replaces it', mode: 'permanent', scenario: HEALTHY, extra: {}, at: [[100, 1], [130, 2]], says: /replaces it/ },
     { name: 'permanent with the API down: nothing replaces it, the frozen Service blackholes 1/2', mode: 'permanent', scenario: apiDown, extra: {}, at: [[3599, 1]], says: /keeps sending it 1\/2 of new connections/ },
+    {
+      name: 'permanent with the API up but the controller manager down: replaced only once it runs again, the frozen Service blackholes 1/2 meanwhile (it said "the ReplicaSet controller replaces it")',
+      mode: 'permanent',
+      scenario: { fail: { kind: 'controller-manager' }, duration: 3600, events: [] } as Scenario,
+      extra: {},
+      at: [[3599, 1], [3600 + 30, 2]],
+      says: /the ReplicaSet controller replaces it only when the controller manager runs again \(1 h\); until then its frozen Service keeps sending it 1\/2 of new connections/,
+    },
   ] as const;
   for (const c of cases) {
     it(c.name, () => {

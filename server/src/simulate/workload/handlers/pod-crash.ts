@@ -1,4 +1,5 @@
 import { FACT } from '../../facts';
+import { formatSeconds } from '../../format-time';
 import { listedCount, loseForGood, note, type Handler } from '../run';
 import { restartInPlace } from './restart';
 
@@ -14,13 +15,20 @@ export const onPodCrash: Handler<'pod-crash'> = (run, { mode }, at) => {
     restartInPlace(run, slot, at, `${label}: a container on ${slot.node} crashed`);
     return;
   }
-  const writes = run.ctx.controlPlane.at(at).writes;
+  const cp = run.ctx.controlPlane;
+  const writes = cp.at(at).writes;
+  // With the API up but the controller manager down, nothing replaces it either, and its endpoints stay as they are.
+  const controllersBack = cp.firstControllers(at);
   const listed = listedCount(run);
+  const frozenService = (lead: string) => (workload.fronted ? `${lead}its frozen Service keeps sending it ${listed ? `1/${listed}` : 'all'} of new connections` : '');
+  const replaced = !run.replacer
+    ? 'nothing owns it to replace it'
+    : controllersBack > at
+      ? `the ${run.replacer} replaces it only when the controller manager runs again (${formatSeconds(controllersBack)})${frozenService('; until then ')}`
+      : `the ${run.replacer} replaces it`;
   note(run, at, {
-    reason: writes
-      ? `${label}: a pod on ${slot.node} failed for good; ${run.replacer ? `the ${run.replacer} replaces it` : 'nothing owns it to replace it'}`
-      : `${label}: a pod on ${slot.node} failed for good: nothing replaces it while the API is down${workload.fronted ? ` and its frozen Service keeps sending it ${listed ? `1/${listed}` : 'all'} of new connections` : ''}`,
-    fact: writes ? FACT.recovery : FACT.frozenEndpoints,
+    reason: writes ? `${label}: a pod on ${slot.node} failed for good; ${replaced}` : `${label}: a pod on ${slot.node} failed for good: nothing replaces it while the API is down${frozenService(' and ')}`,
+    fact: writes && controllersBack <= at ? FACT.recovery : FACT.frozenEndpoints,
   });
   loseForGood(run, slot, at, 'that failed');
 };
