@@ -113,6 +113,7 @@ describe('voluntary question 2: live video calls while the autoscaler scales a n
     const drained = simulate(cluster(), [videoBridge()], watch([{ kind: 'drain', node: 'worker-2', at: 0 }]));
     assert.equal(drained.drains![0].end, 3600, 'both bridges keep their calls the hour they last');
     assert.doesNotMatch(drained.summary![0], /cut/);
+    assert.match(drained.summary![0], /the 2 meet\/video-bridge pods keep their sessions until they end \(at 1 h\)/);
   });
 });
 
@@ -399,6 +400,9 @@ describe('a node that fails while a pod evicted from it is stopping', () => {
     const result = simulate(cluster(), [calls], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'node-reboot', node: 'worker-1', at: 10 }], 3600));
     assert.deepEqual(result.workloads[0].evictions!.map((e) => [e.stopped, e.sessionsCut]), [[140, true]]);
     assert.match(result.summary![0], /^Draining worker-1 takes 2 m 20 s: the shop\/calls pod loses its in-memory sessions at 10 s\.$/);
+    // Said as a moment of the timeline when the drain starts later (it said "at 10 s" of a drain at 10 m).
+    const later = simulate(cluster(), [calls], watch([{ kind: 'drain', node: 'worker-1', at: 600 }, { kind: 'node-reboot', node: 'worker-1', at: 610 }], 3600));
+    assert.match(later.summary![0], /^Draining worker-1 takes 2 m 20 s: the shop\/calls pod loses its in-memory sessions at 10 m 10 s\.$/);
     assert.ok(eventsAbout(result, 'calls').some((e) => e.reason.includes('worker-1 fails at 10 s, before it stops: it dies then with its sessions, and is gone once the kubelet is back (2 m 20 s)')));
   });
 });

@@ -89,10 +89,11 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && !e.unconfirmed && e.stoppingPod === undefined && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
       if (cut.length) {
-        const at = greatest(cut.map((e) => e.sessionsCutAt ?? e.terminatedAt)) - d.start;
+        // A moment of the timeline, as every "at" is (the drain may start later than 0).
+        const at = greatest(cut.map((e) => e.sessionsCutAt ?? e.terminatedAt));
         const capped = d.by === 'autoscaler' && (workload.terminationGrace ?? 0) > TIMING.autoscalerGraceCap;
         reasons.push(capped ? `${pods(cut.length)} keep their sessions until ${formatSeconds(at)}, when the autoscaler's grace cap cuts them` : `${pods(cut.length)} ${cut.length === 1 ? 'loses its' : 'lose their'} in-memory sessions at ${formatSeconds(at)}`);
-      } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (${formatSeconds(greatest(kept.map((e) => e.terminatedAt)) - d.start)})`);
+      } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (at ${formatSeconds(greatest(kept.map((e) => e.terminatedAt)))})`);
     }
     if (stuck.length) {
       const one = stuck.length === 1;
