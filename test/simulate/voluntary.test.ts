@@ -6,7 +6,7 @@ import type { SimWorkload } from '../../server/src/simulate/model';
 import { validateSimulationResult } from '../../server/src/simulate/messages';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario, ScenarioEvent } from '../../server/src/simulate/types';
-import { capacityAt, eventsAbout } from './expect';
+import { capacityAt, componentAt, eventsAbout } from './expect';
 import { cluster, workload } from './fixtures';
 
 const watch = (events: ScenarioEvent[], duration = 3 * 3600): Scenario => ({ fail: { kind: 'none' }, duration, events });
@@ -107,6 +107,15 @@ describe('voluntary question 2: live video calls while the autoscaler scales a n
     assert.deepEqual(told.map((e) => e.at), [0], told.map((e) => e.reason).join('\n'));
     assert.match(told[0].reason, /it is killed at once \(terminationGracePeriodSeconds: 0\); its in-memory sessions last 1 h, longer than 0 s: they are cut/);
     assert.doesNotMatch(told[0].reason, /grace period/);
+  });
+
+  it('with only the controller manager down, the autoscaler still scales the node down (it needs only the API): the bridges it evicts are replaced once the controller manager returns', () => {
+    const result = simulate(cluster(), [videoBridge()], { fail: { kind: 'controller-manager' }, duration: 3600, events: [{ kind: 'scale-down', node: 'worker-2', at: 0 }] });
+    assert.equal(result.drains![0].notRemovedBecause, null, 'it said: the cluster autoscaler needs the API and stops with it');
+    assert.equal(capacityAt(result, 'video-bridge', 3599).ready, 0);
+    assert.equal(capacityAt(result, 'video-bridge', 3600 + 30).ready, 2);
+    assert.equal(componentAt(result, 'autoscaling', 0), 'degraded');
+    assert.match(eventsAbout(result, 'autoscaling')[0].reason, /the HPA runs in the controller manager: replica counts are frozen; VPA and the cluster autoscaler need only the API/);
   });
 
   it('a kubectl drain honours the full hour instead: the calls end on their own', () => {

@@ -70,11 +70,14 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
     },
     {
       name: 'autoscaling',
-      state: (s) => (s.controllers && s.writes ? 'ok' : 'down'),
+      // The HPA is a loop of the controller manager; VPA and the cluster autoscaler are programs of their own that need only the API.
+      state: (s) => (!s.writes ? 'down' : s.controllers ? 'ok' : 'degraded'),
       reason: (_s, state) =>
         state === 'down'
-          ? 'HPA, VPA and the cluster autoscaler need the API and the controller manager: replica counts and node counts are frozen'
-          : 'autoscalers act again; the cluster autoscaler pauses while more than 45 % of the nodes and more than 3 nodes are unready',
+          ? 'HPA, VPA and the cluster autoscaler need the API: replica counts and node counts are frozen'
+          : state === 'degraded'
+            ? 'the HPA runs in the controller manager: replica counts are frozen; VPA and the cluster autoscaler need only the API and keep evicting pods, which nothing replaces until the controller manager returns'
+            : 'autoscalers act again; the cluster autoscaler pauses while more than 45 % of the nodes and more than 3 nodes are unready',
       fact: FACT.controlLoops,
     },
     {

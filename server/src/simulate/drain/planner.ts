@@ -57,7 +57,8 @@ export function planDrains({ scenario, topology, workloads, controlPlane, incide
     if (event.kind === 'scale-down') {
       const segment = controlPlane.at(event.at);
       const sick = clusterUnhealthy(topology, incidents, event.at);
-      const halted = !segment.writes || !segment.controllers
+      // It needs the API only: with the controller manager down it still evicts, and nothing replaces what it evicts.
+      const halted = !segment.writes
         ? 'the cluster autoscaler needs the API and stops with it'
         : sick
           ? `the cluster autoscaler stops all operations: ${sick.unready} of ${sick.total} nodes are unready (more than 45 % and more than 3)`
