@@ -313,6 +313,17 @@ describe('beyond the nine', () => {
     assert.equal(componentAt(result, 'dns', 3600), 'ok');
   });
 
+  it('a kube-proxy restart on a node that is down, or back without the API, restarts nothing: Services do not work there (it said they keep working)', () => {
+    const told = (events: ScenarioEvent[]) => eventsAbout(simulate(cluster(), shop(), apiserverDown(events, 1800)), 'worker-2').filter((e) => e.at === 360);
+    const rebooted = told([{ kind: 'node-reboot', node: 'worker-2', at: 180 }, { kind: 'kube-proxy-restart', node: 'worker-2', at: 360 }]);
+    assert.deepEqual(rebooted.map((e) => e.state), ['degraded']);
+    assert.match(rebooted[0].reason, /kube-proxy on worker-2 has not run since the node came back: .* nothing restarts it and the node still serves no Service/);
+    const lost = told([{ kind: 'node-lost', node: 'worker-2', at: 180 }, { kind: 'kube-proxy-restart', node: 'worker-2', at: 360 }]);
+    assert.deepEqual(lost.map((e) => [e.state, e.reason]), [['down', 'kube-proxy on worker-2 cannot be restarted: worker-2 was lost, and nothing runs there']]);
+    const running = told([{ kind: 'kube-proxy-restart', node: 'worker-2', at: 360 }]);
+    assert.match(running[0].reason, /does not flush its rules \(v1\.14\+\), so Services keep working there/);
+  });
+
   it('a node down for two overlapping reasons runs its pods again only after the later one ends', () => {
     const result = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['cp-1', 'worker-2'] }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 3500 }] });
     assert.equal(capacityAt(result, 'api', 3615).ready, 2, 'worker-2 is still rebooting when the outage ends');

@@ -1,6 +1,6 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
-import { nodeBackAt, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
+import { nodeBackAt, nodeIsDown, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 
@@ -47,6 +47,11 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
   }
   for (const event of scenario.events) {
     if (event.kind !== 'kube-proxy-restart') continue;
+    const notRunning = kubeProxyNotRunning(ctx, event.node, event.at);
+    if (notRunning) {
+      events.push({ at: event.at, subject: subject(event.node), ...notRunning });
+      continue;
+    }
     const writes = cp.at(event.at).writes;
     events.push({
       at: event.at,
@@ -59,4 +64,18 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
     });
   }
   return events;
+}
+
+/**
+ * Why no kube-proxy runs on `node` at `t` to be restarted, if none does: the node is down, or back without the
+ * API, where only static pods start (a DaemonSet's pods need it) and its rules went with the reboot.
+ */
+function kubeProxyNotRunning(ctx: SimContext, node: string, t: number): Pick<TimelineEvent, 'state' | 'reason' | 'fact'> | undefined {
+  const { incidents, controlPlane: cp } = ctx;
+  const last = incidents.filter((i) => i.node === node && i.at <= t).sort((a, b) => b.at - a.at)[0];
+  if (!last) return undefined;
+  if (nodeIsDown(incidents, node, t)) return { state: 'down', reason: `kube-proxy on ${node} cannot be restarted: ${last.what}, and nothing runs there`, fact: last.fact };
+  const podsBack = podsBackAt(incidents, node, last.at, (from) => cp.firstWrites(from));
+  if (t >= podsBack) return undefined;
+  return { state: 'degraded', reason: `kube-proxy on ${node} has not run since the node came back: a DaemonSet's pod starts only once its kubelet reaches the API, so nothing restarts it and the node still serves no Service`, fact: FACT.nodeReboot };
 }
