@@ -313,6 +313,17 @@ describe('beyond the nine', () => {
     assert.equal(componentAt(result, 'dns', 3600), 'ok');
   });
 
+  it('a CoreDNS restart during an API outage takes the CoreDNS workload out as it takes cluster DNS down, until the API returns (it served 2/2 throughout)', () => {
+    const coredns = workload('coredns', { 'worker-1': 1, 'worker-2': 1 }, { namespace: 'kube-system', clusterDns: true });
+    const result = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns], apiserverDown([{ kind: 'coredns-restart', at: 2400 }], 7200));
+    assert.equal(componentAt(result, 'dns', 2405), 'down');
+    assert.deepEqual([2399, 2400, 7209, 7210].map((t) => capacityAt(result, 'coredns', t).ready), [2, 0, 0, 2]);
+    assert.match(eventsAbout(result, 'coredns').find((e) => e.at === 2400)!.reason, /CoreDNS restarted while the API is down: .* none is ready and they answer SERVFAIL until the API returns \(2 h 10 s\)/);
+    // With the API up it syncs at once: nothing to tell.
+    const calm = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns], { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'coredns-restart', at: 600 }] });
+    assert.ok(calm.workloads[0].capacity.every((p) => p.ready === 2));
+  });
+
   it('a kube-proxy restart on a node that is down, or back without the API, restarts nothing: Services do not work there (it said they keep working)', () => {
     const told = (events: ScenarioEvent[]) => eventsAbout(simulate(cluster(), shop(), apiserverDown(events, 1800)), 'worker-2').filter((e) => e.at === 360);
     const rebooted = told([{ kind: 'node-reboot', node: 'worker-2', at: 180 }, { kind: 'kube-proxy-restart', node: 'worker-2', at: 360 }]);

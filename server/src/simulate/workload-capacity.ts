@@ -40,6 +40,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   }
   for (const incident of ctx.incidents) emit(run, incident.at, { kind: 'node-down', incident });
   for (const event of ctx.scenario.events) {
+    if (event.kind === 'coredns-restart' && workload.clusterDns) emit(run, event.at, { kind: 'coredns-restart' });
     if ((event.kind !== 'pod-crash' && event.kind !== 'traffic-surge') || event.namespace !== workload.namespace || event.workload !== workload.name) continue;
     if (event.kind === 'pod-crash') emit(run, event.at, { kind: 'pod-crash', mode: event.mode });
     else emit(run, event.at, { kind: 'traffic-surge', factor: event.factor });

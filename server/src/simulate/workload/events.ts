@@ -16,6 +16,10 @@ export type WorkloadEvent =
   | { kind: 'replacement-scheduled'; slot: Slot; generation: number; why: string }
   /** A replacement pod bound to its node has started: it serves, or starts crash-looping. */
   | { kind: 'replacement-ready'; slot: Slot; generation: number; why: string }
+  /** CoreDNS restarts (the cluster's DNS workload only). */
+  | { kind: 'coredns-restart' }
+  /** A CoreDNS replica restarted while the API was down has synced with it again. */
+  | { kind: 'coredns-synced'; slot: Slot; generation: number }
   | { kind: 'traffic-surge'; factor: number }
   /** A surging container reaches its memory limit. */
   | { kind: 'oom-kill'; slot: Slot; generation: number; relief: number; first: boolean }

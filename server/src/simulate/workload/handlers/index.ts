@@ -1,5 +1,6 @@
 import type { Handlers } from '../run';
 import { onControlPlaneChange } from './control-plane';
+import { onCorednsRestart, onCorednsSynced } from './coredns-restart';
 import { onDrainStart, onEviction, onEvictionAttempt, onEvictionRefused } from './eviction';
 import { onNodeDown, onPodsBack } from './node-down';
 import { onPodCrash } from './pod-crash';
@@ -16,6 +17,8 @@ export const HANDLERS: Handlers = {
   'replacement-scheduled': onReplacementScheduled,
   'replacement-ready': onReplacementReady,
   'traffic-surge': onSurge,
+  'coredns-restart': onCorednsRestart,
+  'coredns-synced': onCorednsSynced,
   'oom-kill': onOomKill,
   'scale-out': onScaleOut,
   'control-plane-change': onControlPlaneChange,

@@ -1,0 +1,31 @@
+import { FACT, TIMING } from '../../facts';
+import { formatSeconds } from '../../format-time';
+import { nodeIsDown } from '../../node-incidents';
+import { emit, note, type Handler } from '../run';
+
+/**
+ * CoreDNS restarts (the cluster's DNS workload): with the API up it syncs at once; with the API down its
+ * replicas cannot list Services, so none is ready (its ready plugin answers 503) until the API returns, as
+ * the DNS component tells. They keep their IPs, so the frozen kube-dns Service still sends them queries.
+ */
+export const onCorednsRestart: Handler<'coredns-restart'> = (run, _event, at) => {
+  const cp = run.ctx.controlPlane;
+  if (cp.at(at).writes) return;
+  const restarted = run.slots.filter((s) => s.alive);
+  if (!restarted.length) return;
+  const synced = cp.firstWrites(at) + TIMING.reconnect;
+  for (const slot of restarted) {
+    slot.alive = false;
+    slot.restarts++;
+    emit(run, synced, { kind: 'coredns-synced', slot, generation: slot.generation });
+  }
+  const until = synced <= run.ctx.end ? `until the API returns (${formatSeconds(synced)})` : 'until the API returns';
+  note(run, at, { reason: `${run.label}: CoreDNS restarted while the API is down: its replicas cannot sync Services, so none is ready and they answer SERVFAIL ${until}`, fact: FACT.dns, always: true });
+};
+
+/** A restarted CoreDNS replica has synced with the API again: ready, unless its pod was replaced or its node went down meanwhile. */
+export const onCorednsSynced: Handler<'coredns-synced'> = (run, { slot, generation }, at) => {
+  if (slot.generation !== generation || nodeIsDown(run.ctx.incidents, slot.node, at)) return;
+  slot.alive = true;
+  note(run, at, { reason: `${run.label}: CoreDNS synced with the API again: ready`, fact: FACT.dns });
+};
