@@ -21,6 +21,18 @@ describe('simulation reports', () => {
     assert.equal(result.summary![result.summary!.length - 1], '2 of 2 workloads affected');
   });
 
+  it('keeps the cluster\'s components and what goes down among the first impacts when there are more than eight, and says how many more the timeline has', () => {
+    // Ten workloads degraded at 10 m by a reboot, and cluster DNS down at 40 m by a CoreDNS restart.
+    const many = Array.from({ length: 10 }, (_, i) => workload(`w${i}`, { 'worker-1': 1, 'worker-3': 1 }));
+    const crowded = simulate(cluster({ coreDns: ['worker-2', 'worker-2'] }), many, { fail: { kind: 'apiserver' }, duration: 7200, events: [{ kind: 'node-reboot', node: 'worker-1', at: 600 }, { kind: 'coredns-restart', at: 2400 }] });
+    const summary = crowded.summary!;
+    assert.ok(summary.some((line) => /^at 40 m 5 s cluster DNS goes down/.test(line)), summary.join('\n'));
+    assert.ok(summary.includes('5 more impacts in the timeline'), summary.join('\n'));
+    const times = summary.filter((line) => line.startsWith('at ')).map((line) => line.split(' ').slice(1, 3).join(' '));
+    assert.equal(times.length, 8);
+    assert.deepEqual(times[0], '0 s', 'in time order');
+  });
+
   it('tells the text story moment by moment with the rule each line rests on', () => {
     const text = renderSimulationText(result, { cluster: 'lab' });
     assert.match(text, /^What if every API server fails for 2 h; worker-2 reboots at 10 m \(cluster lab\)\?/);
