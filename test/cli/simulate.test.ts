@@ -105,7 +105,7 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.match(run.stdout, /First impacts:\n {2}• at 0 s the API goes down/);
     assert.match(run.stdout, /at 10 m shop\/orders-db goes down: worker-a2 rebooted/);
     assert.match(run.stdout, /Minute by minute:/);
-    assert.match(run.stdout, /shop\/orders-api \(Deployment, placement observed\): lowest 2\/3 from 10 m, up to 33 % of new connections blackholed/);
+    assert.match(run.stdout, /shop\/orders-api \(Deployment, placement observed\): lowest 2\/3 at 10 m, up to 33 % of new connections blackholed/);
   });
 
   it('writes a Markdown report', () => {
@@ -169,7 +169,7 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.match(told.reason, /needs 1200 s to start .* liveness kills container app after 30 s .* no startup probe/);
     assert.match(told.fact, /^rule 4: .*facts\/data-plane\.md §1; rule 4: liveness and startup probes keep killing containers locally/);
     const text = cli([...story, 'billing.yaml'], dir);
-    assert.match(text.stdout, /legacy\/billing \(Deployment, placement observed\): lowest 2\/3 from 15 m, .*not whole again by the end/);
+    assert.match(text.stdout, /legacy\/billing \(Deployment, placement observed\): lowest 2\/3 at 15 m, .*not whole again by the end/);
   });
 
   const bad: [string, string[], RegExp][] = [

@@ -33,11 +33,21 @@ describe('simulation reports', () => {
     assert.deepEqual(times[0], '0 s', 'in time order');
   });
 
+  it('gives a workload\'s lowest serving as a share of what was desired then, and when it was reached (an HPA that scaled 3 pods to 9 made it "0/9", which never was)', () => {
+    const surged = simulate(cluster(), [workload('api', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { hpa: { min: 3, max: 9 }, memoryLimit: true })], {
+      fail: { kind: 'apiserver' },
+      duration: 3600,
+      events: [{ kind: 'traffic-surge', namespace: 'shop', workload: 'api', factor: 3, at: 300 }],
+    });
+    assert.ok(surged.workloads[0].capacity.some((p) => p.desired === 9), 'scaled out once the API returned');
+    assert.match(renderSimulationText(surged), /shop\/api \(Deployment, placement observed\): lowest 0\/3 at 5 m 30 s, hurt from 5 m, up to 100 % of new connections blackholed/);
+  });
+
   it('tells the text story moment by moment with the rule each line rests on', () => {
     const text = renderSimulationText(result, { cluster: 'lab' });
     assert.match(text, /^What if every API server fails for 2 h; worker-2 reboots at 10 m \(cluster lab\)\?/);
     assert.match(text, /\n {2}10 m\n(.*\n)* {4}DOWN node worker-2: worker-2 rebooted: every pod on it is gone \[rule 7\]\n/);
-    assert.match(text, /shop\/api \(Deployment, placement observed\): lowest 2\/3 from 10 m, up to 33 % of new connections blackholed, whole again at 2 h 10 s/);
+    assert.match(text, /shop\/api \(Deployment, placement observed\): lowest 2\/3 at 10 m, up to 33 % of new connections blackholed, whole again at 2 h 10 s/);
   });
 
   it('drops the subject from each sentence of a reason, and the sentences after the first still begin with a capital', () => {

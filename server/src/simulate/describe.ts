@@ -53,15 +53,28 @@ export function describeScenario(scenario: Scenario): string {
 }
 
 /** The worst moment of a workload and when it is whole again. */
-export function capacityVerdict(workload: WorkloadResult): { lowest: number; desired: number; worstBlackholed: number; firstHit?: number; wholeAgain?: number } {
+export function capacityVerdict(workload: WorkloadResult): {
+  /** Ready replicas at the worst moment (the least share of those desired then), and how many were desired then. */
+  lowest: number;
+  lowestOf: number;
+  lowestAt: number;
+  /** The most replicas desired at any moment (0: none ever). */
+  desired: number;
+  worstBlackholed: number;
+  firstHit?: number;
+  wholeAgain?: number;
+} {
   const points = workload.capacity;
   const desired = Math.max(0, ...points.map((p) => p.desired));
-  const lowest = least(points.map((p) => p.ready));
+  // The worst moment by share: 0 of 3 at one moment and 9 desired at another is no "0/9" (an HPA scaled it out meanwhile).
+  const wanted = points.filter((p) => p.desired > 0);
+  const worst = wanted.length ? wanted.reduce((w, p) => (p.ready * w.desired < w.ready * p.desired ? p : w)) : undefined;
+  const lowest = worst ? { lowest: worst.ready, lowestOf: worst.desired, lowestAt: worst.at } : { lowest: 0, lowestOf: 0, lowestAt: 0 };
   const worstBlackholed = Math.max(0, ...points.map((p) => p.blackholed));
   const hurt = (p: (typeof points)[number]) => p.ready < p.desired || p.blackholed > 0 || (p.load ?? 1) > 1;
   const firstIndex = points.findIndex(hurt);
-  if (firstIndex < 0) return { lowest, desired, worstBlackholed };
+  if (firstIndex < 0) return { ...lowest, desired, worstBlackholed };
   const lastHurt = points.map(hurt).lastIndexOf(true);
   const recovered = points[lastHurt + 1];
-  return { lowest, desired, worstBlackholed, firstHit: points[firstIndex].at, wholeAgain: recovered?.at };
+  return { ...lowest, desired, worstBlackholed, firstHit: points[firstIndex].at, wholeAgain: recovered?.at };
 }

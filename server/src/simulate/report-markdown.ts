@@ -21,7 +21,7 @@ export function renderSimulationMarkdown(result: SimulationResult, options: Repo
   for (const w of result.workloads) {
     const v = capacityVerdict(w);
     out.push(
-      `| ${cell(`${w.namespace}/${w.name}`)} | ${w.kind} | ${w.placement} | ${v.desired ? `${v.lowest}/${v.desired}` : '—'} | ${Math.round(v.worstBlackholed * 100)} % | ${v.firstHit === undefined ? '—' : formatSeconds(v.firstHit)} | ${v.firstHit === undefined ? '—' : v.wholeAgain === undefined ? 'not by the end' : formatSeconds(v.wholeAgain)} |`,
+      `| ${cell(`${w.namespace}/${w.name}`)} | ${w.kind} | ${w.placement} | ${v.desired ? `${v.lowest}/${v.lowestOf}` : '—'} | ${Math.round(v.worstBlackholed * 100)} % | ${v.firstHit === undefined ? '—' : formatSeconds(v.firstHit)} | ${v.firstHit === undefined ? '—' : v.wholeAgain === undefined ? 'not by the end' : formatSeconds(v.wholeAgain)} |`,
     );
   }
   out.push('', '## Cluster functions', '', '| function | states |', '|---|---|');

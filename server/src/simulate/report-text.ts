@@ -38,7 +38,7 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
     }
     const story = v.firstHit === undefined
       ? `${v.desired}/${v.desired} throughout`
-      : `lowest ${v.lowest}/${v.desired} from ${formatSeconds(v.firstHit)}${v.worstBlackholed > 0 ? `, up to ${Math.round(v.worstBlackholed * 100)} % of new connections blackholed` : ''}, ${v.wholeAgain === undefined ? 'not whole again by the end' : `whole again at ${formatSeconds(v.wholeAgain)}`}`;
+      : `lowest ${v.lowest}/${v.lowestOf} at ${formatSeconds(v.lowestAt)}${v.firstHit < v.lowestAt ? `, hurt from ${formatSeconds(v.firstHit)}` : ''}${v.worstBlackholed > 0 ? `, up to ${Math.round(v.worstBlackholed * 100)} % of new connections blackholed` : ''}, ${v.wholeAgain === undefined ? 'not whole again by the end' : `whole again at ${formatSeconds(v.wholeAgain)}`}`;
     lines.push(`  ${name} (${workload.kind}, placement ${workload.placement}): ${story}`);
     for (const e of workload.evictions ?? []) {
       const replaced = e.replacementReady === null ? 'no replacement serving by the end' : `its replacement serves at ${formatSeconds(e.replacementReady)}`;
