@@ -11,7 +11,7 @@ export type WorkloadEvent =
   | { kind: 'pods-back'; slot: Slot; generation: number; incident: NodeIncident }
   | { kind: 'pod-crash'; mode: 'restartable' | 'permanent' }
   /** A container restarted in place is up again (the end of its back-off and start). */
-  | { kind: 'container-restarted'; slot: Slot; generation: number; repeat: boolean }
+  | { kind: 'container-restarted'; slot: Slot; generation: number; repeat: boolean; /** What awaits it once back. */ next?: string }
   /** The scheduler looks for a node for a replacement pod: it binds it there, or the pod stays Pending. */
   | { kind: 'replacement-scheduled'; slot: Slot; generation: number; why: string }
   /** A replacement pod bound to its node has started: it serves, or starts crash-looping. */

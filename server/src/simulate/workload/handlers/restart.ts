@@ -6,9 +6,10 @@ import { dropDeadEndpoint, emit, note, refreshEndpoints, type Handler, type Work
 
 /**
  * The kubelet restarts a container in place with back-off; it keeps its IP. Returns when it serves
- * again, or undefined when its probes kill every start (a crash loop).
+ * again, or undefined when its probes kill every start (a crash loop). `next` says what awaits it once
+ * it is back (killed again under a surge).
  */
-export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: string, repeat = false): number | undefined {
+export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: string, repeat = false, next?: string): number | undefined {
   const { workload, label, inPlaceStart } = run;
   slot.alive = false;
   slot.restarts++;
@@ -24,14 +25,14 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: st
   const ready = at + delay + inPlaceStart.after;
   const started = inPlaceStart.after ? `, serves again after its ${inPlaceStart.after} s start` : '';
   note(run, at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off${started} and it keeps its IP${unseen}`, fact: FACT.runningPods, repeat });
-  emit(run, ready, { kind: 'container-restarted', slot, generation: slot.generation, repeat });
+  emit(run, ready, { kind: 'container-restarted', slot, generation: slot.generation, repeat, ...(next ? { next } : {}) });
   return ready;
 }
 
 /** The restarted container is up again, unless its pod was replaced or its node went down meanwhile. */
-export const onContainerRestarted: Handler<'container-restarted'> = (run, { slot, generation, repeat }, at) => {
+export const onContainerRestarted: Handler<'container-restarted'> = (run, { slot, generation, repeat, next }, at) => {
   if (slot.generation !== generation || nodeIsDown(run.ctx.incidents, slot.node, at)) return;
   slot.alive = true;
-  note(run, at, { reason: `${run.label}: container restarted`, fact: FACT.runningPods, repeat });
+  note(run, at, { reason: `${run.label}: container restarted${next ? `; ${next}` : ''}`, fact: FACT.runningPods, repeat });
   if (!slot.listed) refreshEndpoints(run, slot, at, generation, `${run.label}: the restarted pod is ready and back in its Service`);
 };

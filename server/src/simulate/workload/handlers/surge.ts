@@ -1,4 +1,5 @@
 import { FACT, TIMING } from '../../facts';
+import { formatSeconds } from '../../format-time';
 import { plural } from '../../../words';
 import { crashLoopNote, emit, loseForGood, note, pickNode, type Handler } from '../run';
 import { restartInPlace } from './restart';
@@ -49,7 +50,9 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
 /** A surging container reaches its memory limit and is OOM-killed, again after each restart, until relief. */
 export const onOomKill: Handler<'oom-kill'> = (run, { slot, generation, relief, first }, at) => {
   if (slot.generation !== generation || !slot.alive || at >= relief || run.load <= 1) return;
-  const back = restartInPlace(run, slot, at, `${run.label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first);
+  // Told once: every restart while the surge lasts is killed the same way, each back-off longer (a crash loop).
+  const loop = `while the surge lasts it is OOM-killed again ~${TIMING.assumedSurgeToMemoryLimit} s after each restart, each back-off twice as long up to ${formatSeconds(TIMING.backoffCap)}: it serves less and less of the time`;
+  const back = restartInPlace(run, slot, at, `${run.label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first, loop);
   if (back !== undefined) emit(run, back + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief, first: false });
 };
 
