@@ -49,6 +49,15 @@ describe('drain-start handler', () => {
     assert.doesNotMatch(reasons, /not ready yet/);
   });
 
+  it('says the replacement of a pod its probes kill before it is up never serves (it said "serving after 20 m", then "so it never serves")', () => {
+    const drain = kubectlDrain('worker-1');
+    const startBudget = { seconds: 30, probe: 'liveness' as const, container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' };
+    const run = runOf(workload('billing', { 'worker-1': 1, 'worker-2': 1 }, { startSeconds: 1200, startBudget }), HEALTHY, [drain]);
+    const { reasons } = play(run, 0, { kind: 'drain-start', drain });
+    assert.match(reasons, /the ReplicaSet controller creates a replacement at once, which its probes kill before it is up/);
+    assert.doesNotMatch(reasons, /serving after/);
+  });
+
   it('an earlier eviction whose replacement is evicted before it serves is served by the replacement after it', () => {
     const drain = kubectlDrain('worker-1');
     const run = runOf(workload('billing', { 'worker-1': 1 }, { eligibleNodes: ['worker-1', 'worker-2'], startSeconds: 1200 }), HEALTHY, [drain]);

@@ -129,6 +129,13 @@ describe('pods-back handler', () => {
     assert.match(onFreshNode.reasons, /frozen endpoints do not list/);
   });
 
+  it('with the controllers back only after the restarted pod became ready, does not then say it is not ready', () => {
+    const scenario: Scenario = { fail: { kind: 'controller-manager' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-1', at: 600 }] };
+    const told = aboutWorkloads(simulate(cluster(), [workload('billing', { 'worker-1': 1, 'worker-2': 1 }, { startSeconds: 300 })], scenario).timeline);
+    assert.doesNotMatch(told, /are not ready: the endpoints drop their old IPs/, told);
+    assert.match(told, /endpoints updated with the restarted pods/);
+  });
+
   it('does nothing for a replica that was replaced meanwhile', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }));
     const slot = run.slots[0];

@@ -172,14 +172,15 @@ export function listedCount(run: WorkloadRun): number {
   return run.slots.filter((s) => s.listed).length;
 }
 
-/** The endpoint controller catches up with a new incarnation of the replica. */
-export function refreshEndpoints(run: WorkloadRun, slot: Slot, from: number, generation: number, why: string): void {
+/** The endpoint controller catches up with a new incarnation of the replica; `why` is told if it is then `tells` (ready or not). */
+export function refreshEndpoints(run: WorkloadRun, slot: Slot, from: number, generation: number, why: string, tells: 'ready' | 'not ready'): void {
   const at = run.ctx.controlPlane.firstControllers(from);
   run.queue.schedule(at, () => {
     if (slot.generation !== generation) return;
     slot.listed = slot.alive;
     slot.listedIsCurrent = slot.alive;
-    if (run.workload.fronted) note(run, at, { reason: why, fact: FACT.recovery, minor: true });
+    // Told only while it holds: the controllers may return after the pod became ready (or stopped being so).
+    if (run.workload.fronted && slot.alive === (tells === 'ready')) note(run, at, { reason: why, fact: FACT.recovery, minor: true });
   });
 }
 

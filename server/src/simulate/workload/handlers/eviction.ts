@@ -152,7 +152,9 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const created = cp.firstScheduling(scheduled);
   const madeAt = controllersBack > scheduled ? ` when the controller manager runs again (${formatSeconds(controllersBack)})` : workload.kind === 'StatefulSet' ? ' once it is gone' : ' at once';
   const pending = created > Math.max(scheduled, controllersBack) ? `; it stays Pending until the scheduler runs again (${formatSeconds(created)})` : '';
-  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, serving after ${formatSeconds(run.podStart)}` : '; nothing replaces it';
+  // A replacement its probes kill before it is up never serves: the replacement's own line says why.
+  const serving = run.inPlaceStart.comesUp ? `serving after ${formatSeconds(run.podStart)}` : 'which its probes kill before it is up';
+  const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, ${serving}` : '; nothing replaces it';
   note(run, at, {
     reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `${end.grace === 0 ? 'it is killed at once (terminationGracePeriodSeconds: 0)' : `it stops within ${grace}`}${sessions}${killed}`}${replacer}`,
     fact: `${FACT.eviction}; ${factOf(drain)}`,

@@ -63,7 +63,7 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
   // Restarted with new IPs (or the node's, on its network) but not ready yet: the endpoint controller lists none ready.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) {
     const endpoints = workload.hostNetwork ? 'the endpoints mark them not ready' : 'the endpoints drop their old IPs';
-    refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: ${endpoints}`);
+    refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: ${endpoints}`, 'not ready');
   }
   if (!inPlaceStart.comesUp) {
     queue.schedule(podsBack, () => {
@@ -137,7 +137,7 @@ export const onPodsBack: Handler<'pods-back'> = (run, { slot, generation, incide
       ? `The fresh ${incident.node} has joined: ${label}'s pods start there${started}`
       : `${incident.node} reached the API again: its kubelet restarted ${label}'s pods there${started}`;
   note(run, at, { ...podsBackReason(run, restarted, { frozen, sameIp, listed: slot.listed }), always: frozen });
-  refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the restarted pods`);
+  refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the restarted pods`, 'ready');
 };
 
 /** What the endpoints make of pods restarted on a node: only where a Service lists them, and frozen while the controller manager is down. */

@@ -34,5 +34,5 @@ export const onContainerRestarted: Handler<'container-restarted'> = (run, { slot
   if (slot.generation !== generation || nodeIsDown(run.ctx.incidents, slot.node, at)) return;
   slot.alive = true;
   note(run, at, { reason: `${run.label}: container restarted${next ? `; ${next}` : ''}`, fact: FACT.runningPods, repeat });
-  if (!slot.listed) refreshEndpoints(run, slot, at, generation, `${run.label}: the restarted pod is ready and back in its Service`);
+  if (!slot.listed) refreshEndpoints(run, slot, at, generation, `${run.label}: the restarted pod is ready and back in its Service`, 'ready');
 };
