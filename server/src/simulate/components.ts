@@ -141,7 +141,8 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
       at: tokenAt,
       subject: { type: 'component', name: 'api' },
       state: 'down',
-      reason: `kubelets can no longer refresh projected service-account tokens (refresh at 80 % of the ~1 h TTL, ${formatSeconds(TIMING.tokenRefresh)} in): harmless with the default extended expiry; custom-audience tokens (cloud IAM) expire within the hour, so pods may lose cloud credentials`,
+      // Each token was refreshed at its own moment before the outage: the first refresh missed may come at once, the last by now.
+      reason: `by now every projected service-account token has missed its refresh (the kubelet refreshes each at 80 % of its ~1 h TTL, ${formatSeconds(TIMING.tokenRefresh)}; the first were missed as the outage began): harmless with the default extended expiry; where it is off (CIS-hardened API servers) tokens expire 12–60 m into the outage and in-pod clients get 401 until the kubelet refreshes them; custom-audience tokens (cloud IAM) are never extended and expire on their own TTL, so pods may lose cloud credentials`,
       fact: FACT.tokens,
     });
   }
