@@ -15,7 +15,7 @@ const incident = (kind: NodeIncident['kind'], at: number, backAt: number): NodeI
 describe('node-down handler', () => {
   const cases = [
     { name: 'lost with a healthy control plane: evicted after grace + toleration, replaced 30 s later', scenario: HEALTHY, incident: incident('lost', 100, Infinity), expect: { at: [[100, 1], [100 + 50 + 300 + 30, 2]], says: /control plane notices after the 50 s grace period/ } },
-    { name: 'lost while the API is down: nothing recreates it until the API returns', scenario: apiDown(3600), incident: incident('lost', 100, Infinity), expect: { at: [[100, 1], [3599, 1]], says: /nothing recreates it while the API is down/ } },
+    { name: 'lost while the API is down: nothing recreates it until the API returns, and the node is marked NotReady 50 s after the controller manager can watch it again', scenario: apiDown(3600), incident: incident('lost', 100, Infinity), expect: { at: [[100, 1], [3599, 1]], says: /nothing recreates it while the API is down[\s\S]*marked NotReady 50 s after the controller manager could watch it again/ } },
     { name: 'rebooted while the API is down: back only once the kubelet reached the API', scenario: apiDown(3600), incident: incident('reboot', 100, 220), expect: { at: [[221, 1], [3600 + 10, 2]], says: /worker-1 reboot: 1 pod/ } },
   ] as const;
   for (const c of cases) {
@@ -61,6 +61,8 @@ describe('node-down handler', () => {
     assert.doesNotMatch(agent, /Service|endpoints|pod IPs/, agent);
     assert.match(agent, /reached the API again: its kubelet restarted DaemonSet shop\/agent's pods there\. Now/);
     assert.match(told(true), /pods there leave its Service[\s\S]*\(new pod IPs\)/);
+    // The controller manager watched the node all along: counted from the kubelet's silence.
+    assert.match(told(true), /worker-1 marked NotReady 50 s after its kubelet stopped reporting: DaemonSet shop\/agent's pods there leave its Service/);
   });
 
   it('does not say a frozen Service keeps the pods of a workload no Service selects, when the node comes back with the controllers down', () => {

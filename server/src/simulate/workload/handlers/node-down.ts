@@ -49,7 +49,8 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
   const podsBack = kubeletBackAfter(run, incident.node, incident.at);
   const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
   if (notReadyAt < podsBack) {
-    dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after the controller manager could watch it: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
+    const since = cp.firstControllers(incident.at) > incident.at ? 'the controller manager could watch it again' : 'its kubelet stopped reporting';
+    dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after ${since}: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
     // A kubelet that stops reporting leaves its node Unknown: tainted unreachable.
     const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
     const own = workload.nodeLossToleration?.['node.kubernetes.io/unreachable'] !== undefined;
