@@ -91,7 +91,7 @@ spec:
   selector: {matchLabels: {app: ingress}}
   template:
     metadata: {labels: {app: ingress}}
-    spec: {hostNetwork: true, containers: [{name: c, image: registry.k8s.io/ingress-nginx/controller:v1.12.0}]}
+    spec: {hostNetwork: true, containers: [{name: c, image: registry.k8s.io/ingress-nginx/controller:v1.12.0, ports: [{containerPort: 80, hostPort: 80}, {containerPort: 443, hostPort: 443}, {containerPort: 10254}]}]}
 `,
     ),
   );
@@ -125,8 +125,10 @@ spec:
     assert.equal(byName('web').apiClient, undefined);
   });
 
-  it('knows whose pods use their node\'s network (a pod restarted on its node keeps its IP)', () => {
+  it('knows whose pods use their node\'s network (a pod restarted on its node keeps its IP), and the host ports they take', () => {
     assert.deepEqual(workloads.filter((w) => w.hostNetwork).map((w) => w.name), ['ingress-nginx-controller']);
+    assert.deepEqual(byName('ingress-nginx-controller').hostPorts, [80, 443], 'the ports it takes on its node');
+    assert.equal(byName('web').hostPorts, undefined);
   });
 });
 

@@ -144,6 +144,13 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     assert.equal(capacityAt(result, 'gpu-renderer', 3600).ready, 1, 'nothing is evicted');
   });
 
+  it('the autoscaler leaves a node whose pod takes a host port every other node of the workload holds already', () => {
+    const edge = workload('edge', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { hostPorts: [8443] });
+    const result = simulate(cluster(), [edge], watch([{ kind: 'scale-down', node: 'worker-3', at: 0 }]));
+    assert.match(result.drains![0].notRemovedBecause!, /no other node can run shop\/edge's pod: each runs one of its pods already, holding host port 8443 there/);
+    assert.equal(capacityAt(result, 'edge', 3600).ready, 3, 'nothing is evicted');
+  });
+
   it('a PDB that allows no disruption keeps the node too, and names the PDB', () => {
     const result = simulate(gpuCluster(), [renderer({ eligibleNodes: ['gpu-1', 'worker-1'], disruptionBudget: minAvailable1('render/gpu-renderer'), pdb: true })], watch([{ kind: 'scale-down', node: 'gpu-1', at: 0 }]));
     assert.match(result.drains![0].notRemovedBecause!, /PodDisruptionBudget render\/gpu-renderer of render\/gpu-renderer allows no disruption/);

@@ -253,6 +253,12 @@ function spreadRules(podSpec: any, labels: Record<string, string>): SpreadRules 
 }
 
 /** A startup probe bounds a container's start; without one, its liveness probe does (same arithmetic). */
+/** The host ports its containers take (each once). */
+function hostPortsOf(containers: ContainerRef[]): number[] {
+  const ports = containers.flatMap(({ container }) => (Array.isArray(container.ports) ? container.ports : []).map((p: { hostPort?: unknown }) => p?.hostPort));
+  return [...new Set(ports.filter((p): p is number => Number.isInteger(p) && p > 0))].sort((a, b) => a - b);
+}
+
 function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefined {
   let tightest: StartBudget | undefined;
   for (const { container, name } of containers) {
@@ -331,6 +337,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
     fronted: inventory.servicesFronting(resource).length > 0,
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
+    ...(hostPortsOf(containers).length ? { hostPorts: hostPortsOf(containers) } : {}),
     eligibleNodes: eligible,
   };
   if (hpa) {

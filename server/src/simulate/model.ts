@@ -80,6 +80,8 @@ export interface SimWorkload {
   fronted: boolean;
   /** Its pods use their node's network (hostNetwork): one restarted on the same node keeps its IP, the node's. */
   hostNetwork?: boolean;
+  /** Host ports its pods take on their node: no node runs two of its pods (the scheduler's NodePorts filter). */
+  hostPorts?: number[];
   /** A static pod: the kubelet runs it from disk, also after a reboot. */
   staticPod?: boolean;
   /** Its pods are the cluster's DNS (CoreDNS, `k8s-app: kube-dns`): a drain that evicts them is felt by the DNS component. */

@@ -52,6 +52,8 @@ export function simulate(topology: SimTopology, workloads: SimWorkload[], scenar
   const declared = workloads.filter((w) => w.startSeconds !== undefined);
   assumptions.push(
     `a replacement pod is assumed to be serving ${TIMING.assumedPodStart} s after it can be scheduled (cached image)${declared.length ? `, or after the start its workload declares (${declared.slice(0, 5).map((w) => `${workloadKey(w)} ${w.startSeconds} s`).join(', ')}${declared.length > 5 ? ', …' : ''})` : ''}`,
+    // The scheduler's resource fit is not modelled: what each node has left is not known to the workloads run apart.
+    'a node that takes new pods is assumed to have room for a replacement: CPU and memory requests are not weighed against what the node has left (host ports and node selectors are)',
   );
 
   return {

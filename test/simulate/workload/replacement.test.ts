@@ -33,6 +33,21 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     });
   }
 
+  it('never binds a pod that takes a host port to a node where one of its pods already holds it (it bound a second one there)', () => {
+    // worker-3 is cordoned: the only other workers run a pod of its each, with port 8443.
+    const run = runOf(workload('edge', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { hostPorts: [8443] }), undefined, [kubectlDrain('worker-3')]);
+    const slot = awaitingReplacement(run.slots[2]);
+    const { readyAt, reasons } = play(run, 60, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/edge: replaced' });
+    assert.equal(slot.node, '');
+    assert.equal(readyAt(3600), 2);
+    assert.match(reasons, /no schedulable node for a replacement pod: every node that could take it already runs one of its pods, which holds host port 8443 there: it stays Pending/);
+    // Without a host port it goes next to another of its pods.
+    const free = runOf(workload('edge', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }), undefined, [kubectlDrain('worker-3')]);
+    const moved = awaitingReplacement(free.slots[2]);
+    play(free, 60, { kind: 'replacement-scheduled', slot: moved, generation: 1, why: 'Deployment shop/edge: replaced' });
+    assert.equal(moved.node, 'worker-1');
+  });
+
   it('a Pending replacement is scheduled once an eligible node takes new pods again (a fresh node joined), and serves after its start', () => {
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), undefined, [kubectlDrain('worker-3', 0, { upgrade: true, uncordonAt: 150 })]);
     const slot = awaitingReplacement(run.slots[0]);

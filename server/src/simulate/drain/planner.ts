@@ -35,6 +35,9 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
     if (w.disruptionBudget && disruptionsAllowed(w.disruptionBudget.budget, w.replicas) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption`;
     if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
     if (!(w.eligibleNodes ?? workers).some((n) => n !== node)) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
+    if (w.hostPorts?.length && !(w.eligibleNodes ?? workers).some((n) => n !== node && !on(w, n))) {
+      return `no other node can run ${workloadKey(w)}'s pod: each runs one of its pods already, holding host port ${w.hostPorts.join(', ')} there`;
+    }
   }
   return undefined;
 }

@@ -232,8 +232,13 @@ function kubeletAway(run: WorkloadRun, node: string, t: number): boolean {
   return onNode(run.ctx.incidents, node).some((i) => t >= i.at && t < kubeletBackAfter(run, node, i.at));
 }
 
+/** Whether a pod of this workload on `node` already holds the host ports another would need there. */
+export function hostPortsTaken(run: WorkloadRun, node: string): boolean {
+  return !!run.workload.hostPorts?.length && run.slots.some((s) => s.node === node);
+}
+
 /** The nodes this workload's pods may land on (its node selector, affinity and tolerations allowing). */
-function eligibleNodes(run: WorkloadRun): string[] {
+export function eligibleNodes(run: WorkloadRun): string[] {
   return run.workload.eligibleNodes ?? run.ctx.topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
 }
 
@@ -245,7 +250,7 @@ export function pickNode(run: WorkloadRun, at: number): string | undefined {
   const pods = (n: string) => count.get(n) ?? 0;
   const fewer = (a: string, b: string) => pods(a) - pods(b) || a.localeCompare(b);
   let best: string | undefined;
-  for (const n of eligibleNodes(run)) if (schedulable(run, n, at) && (best === undefined || fewer(n, best) < 0)) best = n;
+  for (const n of eligibleNodes(run)) if (schedulable(run, n, at) && !hostPortsTaken(run, n) && (best === undefined || fewer(n, best) < 0)) best = n;
   run.dependsOn.until = Math.max(run.dependsOn.until, at);
   if (best !== undefined) run.dependsOn.nodes.add(best);
   return best;
@@ -261,7 +266,7 @@ export function nextSchedulable(run: WorkloadRun, at: number): { at: number; nod
   // A node lost for good, or a drain never undone, comes back at Infinity: never.
   const times = moments.filter(({ node, t }) => candidates.includes(node) && t > at && Number.isFinite(t)).map(({ t }) => t);
   for (const t of times.sort((a, b) => a - b)) {
-    const node = candidates.find((n) => schedulable(run, n, t));
+    const node = candidates.find((n) => schedulable(run, n, t) && !hostPortsTaken(run, n));
     if (node) {
       run.dependsOn.until = Math.max(run.dependsOn.until, t);
       return { at: t, node };
