@@ -69,11 +69,10 @@ describe('LifecycleGate', () => {
     assert.equal(g.admits({ jsonrpc: '2.0', id: null, method: 'textDocument/hover', params: {} } as never), false);
     assert.equal(g.admits({ jsonrpc: '2.0', id: 5 } as never), false);
     assert.equal(g.admits({ jsonrpc: '2.0', id: { nested: true }, method: 'x' } as never), false);
+    // A body of JSON that is no object at all (null threw, and went unanswered).
+    for (const body of [null, 42, 'x', [1]]) assert.equal(g.admits(body as never), false);
     const text = 'not a request, a notification or a response: a request has a method and an id that is a number or a string';
-    assert.deepEqual(answers, [
-      { jsonrpc: '2.0', id: null, error: { code: -32600, message: text } },
-      { jsonrpc: '2.0', id: 5, error: { code: -32600, message: text } },
-      { jsonrpc: '2.0', id: null, error: { code: -32600, message: text } },
-    ]);
+    const refused = (id: number | null) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: text } });
+    assert.deepEqual(answers, [refused(null), refused(5), refused(null), refused(null), refused(null), refused(null), refused(null)]);
   });
 });

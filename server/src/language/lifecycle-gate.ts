@@ -35,8 +35,9 @@ export class LifecycleGate {
     }
     if (Message.isNotification(message)) return !(this.phase === 'before initialize' && message.method !== 'exit');
     if (Message.isResponse(message)) return true;
-    // Neither (an id of null or an object, no method): JSON-RPC answers it, with its id when that is one; the protocol library only logged it.
-    const id = (message as { id?: unknown }).id;
+    // Neither (an id of null or an object, no method, a body of null or a number): JSON-RPC answers it, with its id when
+    // that is one; the protocol library only logged it, and a body of null threw here.
+    const id = isObject(message) ? message.id : undefined;
     return this.refuse(typeof id === 'number' || typeof id === 'string' ? id : null, ErrorCodes.InvalidRequest, 'not a request, a notification or a response: a request has a method and an id that is a number or a string');
   }
 
