@@ -37,7 +37,8 @@ export class LifecycleGate {
     if (Message.isResponse(message)) return true;
     // Neither (an id of null or an object, no method, a body of null or a number): JSON-RPC answers it, with its id when
     // that is one; the protocol library only logged it, and a body of null threw here.
-    const id = isObject(message) ? message.id : undefined;
+    const body: unknown = message;
+    const id = isObject(body) ? body.id : undefined;
     return this.refuse(typeof id === 'number' || typeof id === 'string' ? id : null, ErrorCodes.InvalidRequest, 'not a request, a notification or a response: a request has a method and an id that is a number or a string');
   }
 
