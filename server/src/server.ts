@@ -448,5 +448,5 @@ async function fixWholeDocument(uri: string, ruleId: string | undefined, token?:
 
 for (const feature of FEATURES) feature.register(state);
 
-documents.listen(withCheckedDocumentSync(connection, logError));
+documents.listen(withCheckedDocumentSync(connection, logError, (uri) => documents.get(uri) !== undefined));
 connection.listen();

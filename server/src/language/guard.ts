@@ -87,13 +87,20 @@ const NOTIFICATION_CHECKS: Record<string, (params: unknown) => string | undefine
  */
 export function withCheckedMessages(connection: Connection, log: (message: string) => void): Connection {
   const requests = withCheckedHandlers(connection, REQUEST_CHECKS, (what, problem) => new ResponseError(ErrorCodes.InvalidParams, `${what}: ${problem}`));
-  return withCheckedHandlers(requests, NOTIFICATION_CHECKS, (what, problem) => log(`ignored a malformed ${what} notification: ${problem}`));
+  return withCheckedHandlers(requests, NOTIFICATION_CHECKS, (what, problem) => log(`ignored a ${what} notification: ${problem}`));
 }
 
-/** The connection as TextDocuments sees it: document-sync handlers receive only well-formed params. */
-export function withCheckedDocumentSync(connection: Connection, log: (message: string) => void): Connection {
-  return withCheckedHandlers(connection, CHECKS, (what, problem) => {
-    log(`ignored a malformed ${what} notification: ${problem}`);
+/**
+ * The connection as TextDocuments sees it: document-sync handlers receive only well-formed params, and a change of a
+ * document that is not open (which the library drops without a word) is logged.
+ */
+export function withCheckedDocumentSync(connection: Connection, log: (message: string) => void, isOpen: (uri: string) => boolean = () => true): Connection {
+  const checks = {
+    ...CHECKS,
+    onDidChangeTextDocument: (params: unknown) => CHECKS.onDidChangeTextDocument(params) ?? (isOpen(String((field(params, 'textDocument') as { uri: string }).uri)) ? undefined : 'the document is not open (a didOpen comes first): the change is dropped'),
+  };
+  return withCheckedHandlers(connection, checks, (what, problem) => {
+    log(`ignored a ${what} notification: ${problem}`);
     return what === 'WillSaveTextDocumentWaitUntil' ? [] : undefined;
   });
 }
