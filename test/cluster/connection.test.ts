@@ -66,4 +66,16 @@ describe('a cluster behind a proxy', () => {
     const kubeconfig = behindProxy(await start((socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n')));
     await assert.rejects(readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }), /the proxy \(proxy-url\) refused to connect to 127\.0\.0\.1:9 \(HTTP 407: it wants credentials\)/);
   });
+
+  it('that cannot be reached: names the proxy, not the API server behind it', { timeout: 30_000 }, async () => {
+    // A port that was just free: nothing listens there.
+    const free = createServer();
+    await new Promise<void>((done) => free.listen(0, '127.0.0.1', done));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((done) => free.close(done));
+    const kubeconfig = behindProxy(`http://127.0.0.1:${port}`);
+    const refused = await readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }).then(() => undefined, (error: Error) => error.message);
+    assert.match(refused!, new RegExp(`connection refused by 127\\.0\\.0\\.1:${port}: the proxy \\(proxy-url\\) cannot be reached`));
+    assert.doesNotMatch(refused!, /refused by 127\.0\.0\.1:9\b/, 'the API server was never tried');
+  });
 });

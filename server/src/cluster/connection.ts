@@ -11,6 +11,8 @@ import { redactUrl } from './redact-url';
 /** Everything needed to send an authenticated GET to one API server. */
 export interface ApiConnection {
   server: URL;
+  /** The proxy the agent tunnels through (proxy-url), whose own failures are said as its. */
+  proxy?: URL;
   agent: http.Agent;
   headers: Record<string, string>;
   /** `user:password` for basic auth. */
@@ -76,7 +78,8 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   }
   const headers: Record<string, string> = { Accept: 'application/json' };
   for (const [name, value] of Object.entries(request.headers ?? {})) if (value !== undefined) headers[name] = String(value);
-  return { server, agent: agentFor(server, request, cluster.proxyUrl, options.maxSockets ?? 6, options.connectTimeoutMs), headers, auth: request.auth ?? undefined };
+  const proxy = cluster.proxyUrl && request.agent ? URL.parse(cluster.proxyUrl) ?? undefined : undefined;
+  return { server, ...(proxy ? { proxy } : {}), agent: agentFor(server, request, cluster.proxyUrl, options.maxSockets ?? 6, options.connectTimeoutMs), headers, auth: request.auth ?? undefined };
 }
 
 function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string | undefined, maxSockets: number, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): http.Agent {

@@ -11,9 +11,15 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'CERT_UNTRUSTED',
 ]);
 
-/** Why a connection to the API server failed, in words a person can act on (never OpenSSL's). */
-export function describeNetworkError(error: NodeJS.ErrnoException, server: URL): string {
+/**
+ * Why a connection to the API server failed, in words a person can act on (never OpenSSL's). Behind a proxy, a
+ * connection that could not even be opened is the proxy's: its host was said as the API server's.
+ */
+export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, proxy?: URL): string {
   const code = error.code ?? '';
+  if (proxy && ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
+    return `${describeNetworkError(error, proxy)}: the proxy (proxy-url) cannot be reached`;
+  }
   // The proxy agents' own words (hpagent, socks): the tunnel timed out, or was answered with another status than 200.
   if (!code && (error.message === 'Proxy timeout' || error.message === 'Proxy connection timed out')) return `the proxy (proxy-url) did not open a connection to ${server.host} in time`;
   const refused = !code && /^Bad response: (\d+)$/.exec(error.message);
