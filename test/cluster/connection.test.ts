@@ -1,14 +1,16 @@
-// Reading a cluster behind a proxy (proxy-url): client-node's agent opens a tunnel with CONNECT, which must end
-// with the read's deadline, and say what the proxy did.
+// The connection to a cluster: behind a proxy (proxy-url), client-node's agent opens a tunnel with CONNECT, which
+// must end with the read's deadline, and say what the proxy did; a client certificate is checked before it is used.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { readLiveCluster } from '../../server/src/cluster/load';
 import { until } from '../render/running-tools';
 import { tempDir } from './kubeconfig-fixtures';
+import { selfSignedCertificate } from './tls';
 
 /** A kubeconfig whose cluster is reached through `proxy` (the server behind it is never reached here). */
 function behindProxy(proxy: string): string {
@@ -77,5 +79,32 @@ describe('a cluster behind a proxy', () => {
     const refused = await readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }).then(() => undefined, (error: Error) => error.message);
     assert.match(refused!, new RegExp(`connection refused by 127\\.0\\.0\\.1:${port}: the proxy \\(proxy-url\\) cannot be reached`));
     assert.doesNotMatch(refused!, /refused by 127\.0\.0\.1:9\b/, 'the API server was never tried');
+  });
+});
+
+describe('a client certificate in the kubeconfig', () => {
+  /** A kubeconfig whose user presents `cert` and `key` (PEM or not) to a server that is never reached. */
+  function withClientCertificate(cert: string, key: string): string {
+    const path = join(tempDir(), 'config');
+    const data = (text: string) => Buffer.from(text).toString('base64');
+    writeFileSync(
+      path,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:9', insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {client-certificate-data: ${data(cert)}, client-key-data: ${data(key)}}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+    );
+    return path;
+  }
+  const read = (kubeconfig: string) => readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }).then(() => '', (error: Error) => error.message);
+
+  it('that is not PEM, or a key that does not match it, is said of its field, not in OpenSSL\'s words ("PEM routines::no start line")', async () => {
+    const { cert, key } = selfSignedCertificate();
+    assert.match(await read(withClientCertificate('garbage', key)), /the client-certificate of user "u" cannot be read \(PEM routines: no start line\): it must be PEM/);
+    assert.match(await read(withClientCertificate(cert, 'garbage')), /the client-key of user "u" cannot be read/);
+    const otherKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    assert.match(await read(withClientCertificate(cert, otherKey)), /the client-certificate and client-key of user "u" do not belong together/);
+  });
+
+  it('that is sound is used: the read goes on to the server (here nothing listens)', async () => {
+    const { cert, key } = selfSignedCertificate();
+    assert.match(await read(withClientCertificate(cert, key)), /connection refused by 127\.0\.0\.1:9/);
   });
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { User } from '@kubernetes/client-node';
 import { newKubeConfig } from './client-node';
 import { inlineCredentialFiles } from './credential-files';
@@ -76,6 +77,7 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   } catch (error) {
     throw new ClusterError('credentials', `cannot prepare credentials of user "${user.name}": ${(error as Error).message.split('\n')[0]}`);
   }
+  checkClientCertificate(request, user.name);
   const headers: Record<string, string> = { Accept: 'application/json' };
   for (const [name, value] of Object.entries(request.headers ?? {})) if (value !== undefined) headers[name] = String(value);
   const proxy = cluster.proxyUrl && request.agent ? URL.parse(cluster.proxyUrl) ?? undefined : undefined;
@@ -97,4 +99,26 @@ function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string |
   const tls: https.AgentOptions = { keepAlive: true, maxSockets };
   for (const key of TLS_OPTIONS) if (request[key] !== undefined) (tls as Record<string, unknown>)[key] = request[key];
   return new https.Agent(tls);
+}
+
+/**
+ * A client certificate or key that TLS cannot read fails every request in OpenSSL's words ("PEM routines::no start
+ * line"): said once, of the field the kubeconfig holds it in.
+ */
+function checkClientCertificate(request: https.RequestOptions, userName: string): void {
+  const readable = (options: tls.SecureContextOptions): string | undefined => {
+    try {
+      tls.createSecureContext(options);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message.replace(/^error:[0-9A-F]+:/, '').replace(/::/, ': ');
+    }
+  };
+  const problem = (field: string, why: string) => new ClusterError('credentials', `the ${field} of user "${userName}" cannot be read (${why}): it must be PEM, as base64 in ${field}-data or in the file ${field} names`);
+  const cert = request.cert && readable({ cert: request.cert });
+  if (cert) throw problem('client-certificate', cert);
+  const key = request.key && readable({ key: request.key });
+  if (key) throw problem('client-key', key);
+  const pair = request.cert && request.key && readable({ cert: request.cert, key: request.key });
+  if (pair) throw new ClusterError('credentials', `the client-certificate and client-key of user "${userName}" do not belong together (${pair})`);
 }
