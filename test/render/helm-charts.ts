@@ -302,3 +302,42 @@ spec:
       targetPort: http
 `,
 };
+
+/** A plain Deployment document named `name`, its replicas as written (a literal or a template action). */
+const plainDeployment = (name: string, replicas: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: ${name}
+  template:
+    metadata:
+      labels:
+        app: ${name}
+    spec:
+      containers:
+        - name: app
+          image: nginx:1.27
+          readinessProbe:
+            httpGet: {path: /, port: 80}
+          resources:
+            requests: {memory: 64Mi}
+            limits: {memory: 64Mi}
+`;
+
+/** One template rendering two Deployments: the first with 4 replicas written there, the second with its count from values. */
+export const twoDocumentChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: two\nversion: 0.1.0\n',
+  'values.yaml': 'second:\n  replicas: 1\n',
+  'templates/two.yaml': `${plainDeployment('first', '4')}---\n${plainDeployment('second', '{{ .Values.second.replicas }}')}`,
+};
+
+/** A Deployment per item of a values list, rendered by one `range`: alpha with 1 replica, beta with 3. */
+export const rangeChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: workers\nversion: 0.1.0\n',
+  'values.yaml': 'workers:\n  - name: alpha\n    replicas: 1\n  - name: beta\n    replicas: 3\n',
+  'templates/workers.yaml': `{{- range .Values.workers }}\n---\n${plainDeployment('worker-{{ .name }}', '{{ .replicas }}').replace('app: worker-{{ .name }}\n  template', 'app: worker-{{ .name }}\n  template')}{{- end }}\n`,
+};

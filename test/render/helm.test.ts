@@ -17,7 +17,9 @@ import {
   placedFindings,
   renderErrorChart,
   requiredChart,
+  rangeChart,
   subchartChart,
+  twoDocumentChart,
   writeChart,
   type PlacedFinding,
 } from './helm-charts';
@@ -182,6 +184,36 @@ spec:
       const after = await render(chart);
       assert.match(after.text, /# Source: gateway\/templates\/pdb.yaml\napiVersion: policy\/v1\nkind: PodDisruptionBudget/);
       assert.deepEqual(table(placedFindings(after)), []);
+    });
+
+    it('a template of two documents: each one\'s findings on its own lines, and a fix of the second never touches the first (its 4 replicas were lowered to 2)', async () => {
+      const chart = writeChart(twoDocumentChart);
+      const unit = await render(chart);
+      const findings = placedFindings(unit);
+      // The second document starts at line 24 of the template (its kind on 25, its replicas on 29).
+      assert.deepEqual(table(only(findings, 'single-replica')), ['single-replica templates/two.yaml:29 values.yaml:2']);
+      assert.deepEqual(table(only(findings, 'pdb-missing')), ['pdb-missing templates/two.yaml:2 -']);
+      const second = only(findings, 'single-replica')[0];
+      const fix = unit.mapper.translateFix(second.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set second.replicas: 2 in values.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'templates', 'two.yaml'), 'utf8'), twoDocumentChart['templates/two.yaml']);
+      const after = await render(chart);
+      assert.match(after.text, /name: first\nspec:\n  replicas: 4\n/);
+      assert.deepEqual(only(placedFindings(after), 'single-replica'), []);
+    });
+
+    it('a `range` of Deployments: each item\'s finding on the template, and no fix written literally into the loop or a PDB template for one item (they were every item\'s)', async () => {
+      const chart = writeChart(rangeChart);
+      const unit = await render(chart);
+      const findings = placedFindings(unit);
+      assert.deepEqual(only(findings, 'single-replica').map((f) => f.finding.resource?.name), ['worker-alpha']);
+      const beta = only(findings, 'replicas-not-spread').find((f) => f.finding.resource?.name === 'worker-beta')!;
+      const spread = { kind: 'set' as const, path: ['spec', 'template', 'spec', 'topologySpreadConstraints'], value: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'worker-beta' } } }] };
+      assert.equal(unit.mapper.translateFix(beta.document, [spread]), undefined);
+      const pdb = only(findings, 'pdb-missing').find((f) => f.finding.resource?.name === 'worker-beta')!;
+      const object = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'worker-beta-pdb' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'worker-beta' } } } };
+      assert.equal(unit.mapper.translateFix(pdb.document, [{ kind: 'add-resource', object }]), undefined);
     });
 
     it('a subchart renders with its parent; its values key is found in the parent\'s values.yaml under the subchart\'s name', async () => {

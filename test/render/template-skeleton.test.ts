@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Path } from '../../server/src/manifest/path';
-import { matchPath, parseSkeleton, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
+import { matchPath, parseSkeleton, parseSkeletons, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
 
 /** The 1-based line a path leads to, the opaque block's line when the template prints the rest, and the values key. */
 function find(template: string, path: Path, names: Record<number, string> = {}): { line?: number; opaque?: number; values?: string } {
@@ -129,5 +129,37 @@ describe('the indentation matcher on templates', () => {
     assert.equal(valuesKeyOf('.Release.Name', null), undefined);
     assert.equal(soleAction('"{{ .Values.image.repository }}:{{ .Values.image.tag }}"'), undefined);
     assert.equal(soleAction('"{{ .Values.port }}"'), '.Values.port');
+  });
+});
+
+describe('parseSkeletons', () => {
+  it('reads each document of a template apart, with its kind and its lines, and knows a document a `range` repeats and lines inside one', () => {
+    const text = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+---
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        {{- range .Values.sidecars }}
+        - name: {{ .name }}
+        {{- end }}
+        - name: app
+{{- range .Values.workers }}
+---
+kind: {{ .kind }}
+metadata:
+  name: {{ .name }}
+{{- end }}
+`;
+    const documents = parseSkeletons(text);
+    assert.deepEqual(documents.map((d) => [d.kind, d.kindLine, d.repeated]), [['Service', 1, false], ['Deployment', 6, false], [undefined, 17, true]]);
+    const containers = matchPath(documents[1], ['spec', 'template', 'spec', 'containers']).nodes[3].children;
+    assert.deepEqual(containers.map((c) => [c.line, !!c.inLoop]), [[12, true], [14, false]]);
+    assert.equal(parseSkeleton(text).kind, 'Service', 'the first');
   });
 });

@@ -6,7 +6,7 @@ import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
-import { matchPath, parseSkeleton, soleAction, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
+import { matchPath, parseSkeletons, soleAction, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
 
 /** One rendered document: the template that wrote it (from Helm's `# Source:` line) and what it rendered to. */
@@ -35,7 +35,7 @@ interface Origin {
 }
 
 export class HelmSourceMapper implements SourceMapper {
-  private readonly skeletons = new Map<string, Skeleton>();
+  private readonly skeletons = new Map<string, Skeleton[]>();
 
   constructor(private readonly input: HelmMapInput) {}
 
@@ -98,16 +98,35 @@ export class HelmSourceMapper implements SourceMapper {
     return relative(this.input.chartDir, path) || basename(path);
   }
 
-  private skeletonOf(template: string): Skeleton | undefined {
-    let skeleton = this.skeletons.get(template);
+  private skeletonsOf(template: string): Skeleton[] | undefined {
+    let skeletons = this.skeletons.get(template);
     const text = this.input.templates.get(template);
-    if (!skeleton && text !== undefined) this.skeletons.set(template, (skeleton = parseSkeleton(text)));
-    return skeleton;
+    if (!skeletons && text !== undefined) this.skeletons.set(template, (skeletons = parseSkeletons(text).filter((s) => s.root.children.length > 0)));
+    return skeletons;
+  }
+
+  /**
+   * The document of its template a rendered document comes from. Several in one template are told apart by their
+   * order when none repeats in a `range` and each rendered once, else by their kind and literal name; none when
+   * that leaves more than one (read as one, every document's findings and fixes went to the first's lines).
+   */
+  private skeletonOf(documentIndex: number): Skeleton | undefined {
+    const { documents } = this.input;
+    const template = documents[documentIndex]?.template;
+    const skeletons = template ? this.skeletonsOf(template) : undefined;
+    if (!skeletons || skeletons.length <= 1) return skeletons?.[0];
+    const siblings = documents.flatMap((d, i) => (d.template === template ? [i] : []));
+    if (!skeletons.some((s) => s.repeated) && siblings.length === skeletons.length) return skeletons[siblings.indexOf(documentIndex)];
+    const object = documents[documentIndex].object as { kind?: unknown; metadata?: { name?: unknown } } | undefined;
+    const byKind = skeletons.filter((s) => s.kind === undefined || s.kind === object?.kind);
+    if (byKind.length === 1) return byKind[0];
+    const byName = byKind.filter((s) => literalName(s) === object?.metadata?.name);
+    return byName.length === 1 ? byName[0] : undefined;
   }
 
   private match(documentIndex: number, path: Path): { match?: SkeletonMatch; skeleton?: Skeleton } {
     const document = this.input.documents[documentIndex];
-    const skeleton = document?.template ? this.skeletonOf(document.template) : undefined;
+    const skeleton = this.skeletonOf(documentIndex);
     if (!skeleton) return {};
     const nameAt = (depth: number) => {
       const name = valueAt(document.object, path.slice(0, depth + 1))?.name;
@@ -142,6 +161,8 @@ export class HelmSourceMapper implements SourceMapper {
     const text = template ? this.input.templates.get(template) : undefined;
     const { match } = this.match(documentIndex, path);
     if (!template || text === undefined || !match || match.opaque || match.depth === 0) return undefined;
+    // A line a `range` renders once per item: written literally, it would be every item's.
+    if (match.nodes.some((n) => n.inLoop)) return undefined;
     const node = match.nodes[match.nodes.length - 1];
     const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
@@ -169,8 +190,9 @@ export class HelmSourceMapper implements SourceMapper {
     const document = this.input.documents[documentIndex];
     const template = document?.template;
     const text = template ? this.input.templates.get(template) : undefined;
-    const skeleton = template ? this.skeletonOf(template) : undefined;
-    if (!template || text === undefined || !skeleton) return undefined;
+    const skeleton = this.skeletonOf(documentIndex);
+    // One PDB template for a workload a `range` renders once per item would be none of theirs.
+    if (!template || text === undefined || !skeleton || skeleton.repeated) return undefined;
     return pdbTemplate({ templatesDir: dirname(template), release: this.input.release, workloadTemplate: text, skeleton, workload: document.object, pdb: object });
   }
 }
@@ -187,6 +209,12 @@ function templateLine(match: SkeletonMatch | undefined, wanted: number, skeleton
   if (!match || wanted === 0) return kindLine;
   if (match.depth === wanted) return match.nodes[match.nodes.length - 1].line;
   return match.opaque?.line ?? kindLine;
+}
+
+/** A document's `metadata.name` when it is written literally. */
+function literalName(skeleton: Skeleton): string | undefined {
+  const name = matchPath(skeleton, ['metadata', 'name']).nodes[1];
+  return name && name.value !== '' && !name.value.includes('{{') ? name.value.replace(/^(["'])(.*)\1$/, '$2') : undefined;
 }
 
 function actionOf(opaque: SkeletonNode): string {

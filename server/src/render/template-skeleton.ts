@@ -18,13 +18,20 @@ export interface SkeletonNode {
   value: string;
   /** The values path `.` stands for on this line (inside `{{- with .Values.probes }}`), null when `.` is no values path. */
   dot: string[] | null;
+  /** Inside a `range`: the line renders once per item, and an edit of it changes every one. */
+  inLoop?: true;
   children: SkeletonNode[];
 }
 
+/** One document of a template (the text between its `---` lines). */
 export interface Skeleton {
   root: SkeletonNode;
-  /** The line of the top-level `kind:` key, when the template has one. */
+  /** The line of the top-level `kind:` key, when the document has one. */
   kindLine?: number;
+  /** The top-level `kind:` when it is written literally. */
+  kind?: string;
+  /** Whether the document itself sits inside a `range` (its `kind:` does): it renders once per item. */
+  repeated: boolean;
 }
 
 const ACTION = /\{\{-?\s*(.*?)\s*-?\}\}/g;
@@ -56,36 +63,42 @@ export function valuesReference(expression: string, dot: string[] | null): strin
 }
 
 /** What one `{{ … }}` does to the meaning of `.` for the lines after it. */
-function contextChange(action: string, dot: string[] | null): { push?: string[] | null; pop?: boolean } {
+function contextChange(action: string, dot: string[] | null): { push?: string[] | null; pop?: boolean; loop?: boolean } {
   const word = /^(\w+)\b\s*(.*)$/.exec(action);
   if (!word) return {};
   const [, keyword, rest] = word;
   if (keyword === 'end') return { pop: true };
   if (keyword === 'with') return { push: valuesReference(rest.trim(), dot) };
-  if (keyword === 'range' || keyword === 'define') return { push: null };
+  if (keyword === 'range') return { push: null, loop: true };
+  if (keyword === 'define') return { push: null };
   if (keyword === 'if' || keyword === 'block') return { push: dot };
   return {};
 }
 
-export function parseSkeleton(text: string): Skeleton {
-  const root: SkeletonNode = { kind: 'key', line: -1, column: -1, value: '', dot: null, children: [] };
-  const skeleton: Skeleton = { root };
+/** A template's documents, each read as parseSkeleton reads a template of one. */
+export function parseSkeletons(text: string): Skeleton[] {
+  const newDocument = (): Skeleton => ({ root: { kind: 'key', line: -1, column: -1, value: '', dot: null, children: [] }, repeated: false });
+  const documents: Skeleton[] = [newDocument()];
+  let skeleton = documents[0];
   // Frames of the open nodes; an item's children sit at its content column.
-  const stack: { node: SkeletonNode; childColumn: number }[] = [{ node: root, childColumn: -1 }];
-  const contexts: (string[] | null)[] = [null];
-  const dot = () => contexts[contexts.length - 1];
+  let stack: { node: SkeletonNode; childColumn: number }[] = [{ node: skeleton.root, childColumn: -1 }];
+  // The meaning of `.` and whether a `range` holds each line: both go on across a document's `---`.
+  const contexts: { dot: string[] | null; loop: boolean }[] = [{ dot: null, loop: false }];
+  const dot = () => contexts[contexts.length - 1].dot;
+  const inLoop = () => contexts.some((c) => c.loop);
   let blockScalarAbove: number | undefined;
   let openComment = false;
   const lines = text.split('\n');
   lines.forEach((raw, line) => {
     const textLine = raw.replace(/\r$/, '');
     const lineDot = dot();
+    const lineInLoop = inLoop();
     // Context changes take effect after the line, so a `{{- with x }}` line is read in the outer context.
     for (const match of textLine.matchAll(ACTION)) {
       const change = contextChange(match[1], dot());
       if (change.pop) {
         if (contexts.length > 1) contexts.pop();
-      } else if (change.push !== undefined) contexts.push(change.push);
+      } else if (change.push !== undefined) contexts.push({ dot: change.push, loop: !!change.loop });
     }
     if (openComment) {
       if (textLine.includes('*/')) openComment = false;
@@ -102,6 +115,12 @@ export function parseSkeleton(text: string): Skeleton {
       if (column > blockScalarAbove) return;
       blockScalarAbove = undefined;
     }
+    if (/^---(\s|$)/.test(textLine)) {
+      // The next document: its keys are its own (read as one, they were the first document's).
+      if (skeleton.root.children.length > 0) documents.push((skeleton = newDocument()));
+      stack = [{ node: skeleton.root, childColumn: -1 }];
+      return;
+    }
     if (ONLY_ACTIONS.test(textLine)) {
       const action = trimmed.replace(/^\{\{-?\s*/, '').replace(/\s*-?\}\}$/, '');
       if (!PRINTS_YAML.test(action)) return;
@@ -109,7 +128,7 @@ export function parseSkeleton(text: string): Skeleton {
       const printsAt = indent ? Number(indent[1]) : column;
       while (stack.length > 1 && stack[stack.length - 1].node.column >= printsAt) stack.pop();
       const parent = stack[stack.length - 1].node;
-      parent.children.push({ kind: 'opaque', line, column: printsAt, value: trimmed, dot: lineDot, children: [] });
+      parent.children.push({ kind: 'opaque', line, column: printsAt, value: trimmed, dot: lineDot, ...(lineInLoop ? { inLoop: true as const } : {}), children: [] });
       return;
     }
     let content = trimmed;
@@ -123,7 +142,7 @@ export function parseSkeleton(text: string): Skeleton {
       if (stack[stack.length - 1].node.column === at && stack[stack.length - 1].node.value !== '') stack.pop();
       const rest = content.slice(1).trimStart();
       const contentColumn = at + (content.length - rest.length);
-      const item: SkeletonNode = { kind: 'item', line, column: at, value: KEY_LINE.test(rest) ? '' : rest, dot: lineDot, children: [] };
+      const item: SkeletonNode = { kind: 'item', line, column: at, value: KEY_LINE.test(rest) ? '' : rest, dot: lineDot, ...(lineInLoop ? { inLoop: true as const } : {}), children: [] };
       stack[stack.length - 1].node.children.push(item);
       stack.push({ node: item, childColumn: contentColumn });
       if (BLOCK_SCALAR.test(rest)) blockScalarAbove = at;
@@ -140,13 +159,24 @@ export function parseSkeleton(text: string): Skeleton {
     }
     const value = (key[2] ?? '').trim();
     const written = key[1].trim();
-    const node: SkeletonNode = { kind: 'key', line, column: at, key: written.includes('{{') ? undefined : unquote(written), value, dot: lineDot, children: [] };
+    const node: SkeletonNode = { kind: 'key', line, column: at, key: written.includes('{{') ? undefined : unquote(written), value, dot: lineDot, ...(lineInLoop ? { inLoop: true as const } : {}), children: [] };
     stack[stack.length - 1].node.children.push(node);
     stack.push({ node, childColumn: at + 1 });
-    if (stack.length === 2 && node.key === 'kind' && skeleton.kindLine === undefined) skeleton.kindLine = line;
+    if (stack.length === 2 && node.key === 'kind' && skeleton.kindLine === undefined) {
+      skeleton.kindLine = line;
+      skeleton.repeated = lineInLoop;
+      if (!value.includes('{{')) skeleton.kind = unquote(value);
+    }
     if (BLOCK_SCALAR.test(value)) blockScalarAbove = at;
   });
-  return skeleton;
+  return documents;
+}
+
+/**
+ * The YAML shape of a template of one document; of its first, when it has several (parseSkeletons reads each).
+ */
+export function parseSkeleton(text: string): Skeleton {
+  return parseSkeletons(text)[0];
 }
 
 /** How far a path was found in the template: every node along it, and the opaque block that prints the rest. */
