@@ -211,6 +211,54 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual((await findingsOf(overlay)).filter((f) => /replicas-not-spread|pdb-missing/.test(f)), []);
   });
 
+  it('a `replicas:` entry and an inline patch are where the count is set: findings there, the entry\'s count fixed, the inline patch and the shared base left alone (the base was edited, to no effect)', async () => {
+    const tree = join(work, 'setters');
+    const deployment = readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8');
+    const name = /^  name: (\S+)$/m.exec(deployment)![1];
+    const files: Record<string, string> = {
+      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'base/deployment.yaml': deployment,
+      'counted/kustomization.yaml': `resources:\n  - ../base\nreplicas:\n  - name: ${name}\n    count: 1\n`,
+      'inline/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - patch: |-\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata:\n        name: ${name}\n      spec:\n        replicas: 1\n`,
+      'json6902/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - target: {kind: Deployment, name: ${name}}\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 1\n`,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    }
+    const found = (await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]);
+    assert.deepEqual(found, ['counted/kustomization.yaml:5', 'inline/kustomization.yaml:4', 'json6902/kustomization.yaml:5']);
+    await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'), deployment, 'the shared base is left as it is');
+    assert.match(readFileSync(join(tree, 'counted', 'kustomization.yaml'), 'utf8'), new RegExp(`replicas:\\n  - name: ${name}\\n    count: 2\\n`));
+    assert.equal(readFileSync(join(tree, 'inline', 'kustomization.yaml'), 'utf8').startsWith(files['inline/kustomization.yaml'].split('patches:')[0]), true);
+    assert.match(readFileSync(join(tree, 'inline', 'kustomization.yaml'), 'utf8'), /spec:\n        replicas: 1\n/, 'the inline patch is not edited');
+    assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['inline/kustomization.yaml:4', 'json6902/kustomization.yaml:5']);
+  });
+
+  it('a field a component sets (a patch outside the root, shared by other roots) is not fixed there', async () => {
+    const tree = join(work, 'component');
+    const deployment = readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8');
+    const name = /^  name: (\S+)$/m.exec(deployment)![1];
+    const files: Record<string, string> = {
+      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'base/deployment.yaml': deployment,
+      'comp/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n  - path: small.yaml\n',
+      'comp/small.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: 1\n`,
+      'a/kustomization.yaml': 'resources:\n  - ../base\ncomponents:\n  - ../comp\n',
+      // b deploys one replica on purpose, and says so.
+      'b/kustomization.yaml': 'resources:\n  - ../base\ncomponents:\n  - ../comp\npatches:\n  - path: one.yaml\n',
+      'b/one.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n  annotations:\n    kube-resilience/ignore: single-replica\n`,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    }
+    assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['comp/small.yaml:6']);
+    await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(readFileSync(join(tree, 'comp', 'small.yaml'), 'utf8'), files['comp/small.yaml'], 'the component b uses too is left as it is (b got 2 replicas)');
+  });
+
   it('a root that cannot be built (a ring of bases): the error names the root by its own path, not as the temporary wrapper sees it', async () => {
     const ring = join(work, 'ring');
     mkdirSync(join(ring, 'x'), { recursive: true });

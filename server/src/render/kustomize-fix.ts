@@ -5,7 +5,7 @@ import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
-import type { KustomizeOrigin } from './kustomize';
+import type { FieldSetter, KustomizeOrigin } from './kustomize';
 import { nameSeenBy, withoutAffixes } from './kustomize-names';
 import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
@@ -18,7 +18,7 @@ export interface KustomizeFixInput {
   rendered: Record<string, any> | undefined;
   origin: KustomizeOrigin | undefined;
   sources: SourceFiles;
-  patchSetting(index: number, path: Path): { resource: Resource; path: Path } | undefined;
+  patchSetting(index: number, path: Path): FieldSetter | undefined;
   originResource(index: number): Resource | undefined;
 }
 
@@ -26,9 +26,9 @@ const SHORT_KIND: Record<string, string> = { PodDisruptionBudget: 'pdb', Horizon
 
 /**
  * The edits that make a Kustomize root render what a fix wants: a new resource is a new file beside the root's
- * kustomization, listed in its `resources:`; a field is edited in the patch that sets it, else in the file it
- * comes from when that file belongs to this root, else by a patch the root adds (a base other roots deploy
- * is left as it is).
+ * kustomization, listed in its `resources:`; a field is edited in the patch (or `replicas:` entry) of this root that
+ * sets it, else in the file it comes from when that file belongs to this root, else by a patch the root adds (a
+ * base other roots deploy is left as it is). A field an inline patch or a shared component sets is not fixed.
  */
 export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | undefined {
   const kustomization = kustomizationIn(input.root);
@@ -45,6 +45,9 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   const newPatch: Record<string, any> = {};
   for (const change of fieldChanges) {
     const patched = input.patchSetting(input.index, change.path);
+    // Set by an inline patch (its text is a block of a kustomization), or by a patch or `replicas:` entry outside this
+    // root (a component or base other roots use): no edit of ours would be this root's alone, or take effect.
+    if (patched && (patched.inline || !within(input.root, patched.resource.file!.uri))) return undefined;
     const own = patched ? undefined : ownSource(input);
     const target = patched?.resource ?? own;
     const at: Path | undefined = patched ? patched.path : own ? sourcePath(own, input.rendered, change.path) : undefined;

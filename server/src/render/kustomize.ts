@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { isMap, stringify } from 'yaml';
-import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
+import { parseChunk, parseManifest, parseManifestInSteps, type Resource } from '../manifest/parse';
 import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
@@ -149,6 +149,56 @@ function parseAnnotation(value: unknown): any {
   return typeof value === 'string' ? parseChunk(value).value : undefined;
 }
 
+/**
+ * Where a rendered field is set, when not in the file the resource comes from: a patch file (edited by a fix), an entry
+ * of a kustomization's `replicas:` (its `count`, edited too), or an inline patch (`inline`: pointed at, never edited).
+ */
+export interface FieldSetter {
+  resource: Resource;
+  path: Path;
+  inline?: true;
+}
+
+/** The `count` of a kustomization's `replicas:` entry for `name`. */
+function replicasEntry(kustomization: string, name: string | null, sources: SourceFiles): FieldSetter | undefined {
+  const file = sources.get(kustomization);
+  const resource = file && documentResource(file);
+  const entries = resource?.object?.replicas;
+  const at = Array.isArray(entries) ? entries.findIndex((e: any) => e?.name === name && e?.count !== undefined) : -1;
+  return at >= 0 ? { resource: resource!, path: ['replicas', at, 'count'] } : undefined;
+}
+
+/**
+ * An inline patch of a kustomization (`patches: [{patch: |- …}]`) that sets the field: a strategic merge patch of the
+ * resource that writes it, or a JSON 6902 operation on it or a field holding it. Undefined when none does.
+ */
+function inlinePatchSetting(kustomization: string, sources: SourceFiles, kind: string, name: string | null, path: Path): FieldSetter | undefined {
+  const file = sources.get(kustomization);
+  const resource = file && documentResource(file);
+  const entries: unknown[] = Array.isArray(resource?.object?.patches) ? resource!.object.patches : [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i] as { patch?: unknown; target?: { kind?: unknown; name?: unknown } } | undefined;
+    if (typeof entry?.patch !== 'string') continue;
+    const targets = !entry.target || ((entry.target.kind === undefined || entry.target.kind === kind) && (entry.target.name === undefined || entry.target.name === name));
+    const value = parseChunk(entry.patch).value;
+    const sets = Array.isArray(value)
+      ? targets && value.some((op: any) => typeof op?.path === 'string' && jsonPointerCovers(op.path, path))
+      : (() => {
+          const patch = parseManifest(kustomization, entry.patch as string).resources[0];
+          const forIt = patch ? (patch.kind === kind && patch.name === name) || (!!entry.target && targets) : false;
+          return forIt && writesField(patch!, path);
+        })();
+    if (sets) return { resource: resource!, path: ['patches', i, 'patch'], inline: true };
+  }
+  return undefined;
+}
+
+/** Whether a JSON 6902 operation at `pointer` writes the field at `path` (the field itself, or one holding it). */
+function jsonPointerCovers(pointer: string, path: Path): boolean {
+  const steps = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return steps.length <= path.length && steps.every((step, i) => step === String(path[i]) || (step === '-' && i === steps.length - 1));
+}
+
 /** The patch files a kustomization applies, in order (inline patches have no file to point at). */
 export function patchFilesOf(kustomization: string, sources: SourceFiles): string[] {
   const file = sources.get(kustomization);
@@ -167,13 +217,20 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
   let objects: readonly unknown[] | undefined;
   const renderedObject = (index: number) => (objects ??= parseManifest(RENDERED_URI, text).documents.map((d) => d.parsed.value))[index] as Record<string, any>;
   const rootKustomization = () => origins.map((o) => patchedIn(o).at(-1)).find((k) => k !== undefined);
-  const patchSetting = (index: number, path: Path) => {
+  const patchSetting = (index: number, path: Path): FieldSetter | undefined => {
     const origin = origins[index];
     // The fields that name the target are in every patch; they say nothing about what the patch sets.
     if (!origin || IDENTITY_FIELDS.some((f) => f.every((step, i) => path[i] === step))) return undefined;
-    // The last patch applied decides: an overlay's patch wins over its base's.
-    for (const kustomization of [...new Set(patchedIn(origin))].reverse()) {
+    // The last transformation applied decides: an overlay's patch (or `replicas:`) wins over its base's.
+    const applied = [...new Map(origin.transformations.map((t) => [`${t.kind} ${t.configuredIn}`, t])).values()].reverse();
+    for (const { kind, configuredIn: kustomization } of applied) {
       const name = nameSeenBy(origin, sources, kustomization);
+      if (kind === 'ReplicaCountTransformer' && path.length === 2 && path[0] === 'spec' && path[1] === 'replicas') {
+        const set = replicasEntry(kustomization, name, sources);
+        if (set) return set;
+        continue;
+      }
+      if (!PATCH_TRANSFORMERS.has(kind)) continue;
       for (const patchFile of patchFilesOf(kustomization, sources).reverse()) {
         const patch = sources.get(patchFile);
         const resource = patch && findResource(patch, origin.kind, name);
@@ -181,6 +238,8 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
         const inPatch = sourcePath(resource, renderedObject(index), path);
         if (inPatch && writesField(resource, inPatch)) return { resource, path: inPatch };
       }
+      const inline = inlinePatchSetting(kustomization, sources, origin.kind, name, path);
+      if (inline) return inline;
     }
     return undefined;
   };
@@ -205,7 +264,9 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     locate,
     origin(index, path) {
       const patched = patchSetting(index, path);
-      return patched ? `patch ${relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri)}` : undefined;
+      if (!patched) return undefined;
+      const file = relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri);
+      return patched.path[0] === 'replicas' ? `replicas in ${file}` : patched.inline ? `an inline patch in ${file}` : `patch ${file}`;
     },
     translateFix: (index, changes) =>
       translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource }),
