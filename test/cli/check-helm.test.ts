@@ -118,6 +118,17 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.match(fixed.stderr, /not fixed single-replica: .*values\.yaml: outside .*podinfo \(a link leads there\): not written/);
   });
 
+  it('--fix writes nothing into a --values file outside the folder named, and says so once, with no link to speak of', async () => {
+    const chart = chartCopy();
+    const outside = join(mkdtempSync(join(tmpdir(), 'kr-outside-')), 'prod.yaml');
+    writeFileSync(outside, 'replicaCount: 1\n');
+    const fixed = await runCli(['check', chart, '--values', outside, '--fix', '--fail-on', 'none'], withHelm);
+    assert.equal(fixed.status, 2, fixed.stderr);
+    assert.equal(readFileSync(outside, 'utf8'), 'replicaCount: 1\n');
+    const said = fixed.stderr.split('\n').filter((line) => line.includes(`not fixed single-replica: ${outside}`));
+    assert.deepEqual(said.map((line) => line.replace(/^.*: outside /, 'outside ')), [`outside ${chart}: not written; the fix's files were left as they were`], fixed.stderr);
+  });
+
   it('--fix takes back a fix after which the chart no longer renders (a `fail` guard on the value it set), says why once, exits 2', async () => {
     const chart = chartCopy();
     writeFileSync(join(chart, 'templates', 'one-replica.yaml'), '{{- if gt (int .Values.replicaCount) 1 }}{{ fail "podinfo here keeps sessions in memory: one replica" }}{{- end }}\n');

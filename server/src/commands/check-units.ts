@@ -11,6 +11,7 @@ import { realTargetInside } from './fix-files';
 import { writeSourceEdits } from './write-source-edits';
 import { brokenRender, renderErrorsBefore } from './render-check';
 import { onInterrupt } from '../on-interrupt';
+import { within } from '../files/within';
 
 export const RENDER_OPTIONS = {
   render: { type: 'string' as const, default: 'auto' },
@@ -171,8 +172,11 @@ export async function fixUnits(
       stuck.add(key);
       const outside = edited.find((t) => !inside(t, false)) ?? created.find((t) => !inside(t, true));
       if (outside !== undefined) {
-        // Said, as a plain file's is: the fix was offered ("fixable"), and --fix must say why it was not written.
-        failed.push({ ruleId: finding.ruleId, path: asGiven(outside), reason: `outside ${named.filter((p) => p !== '-').join(', ')} (a link leads there): not written`, notPutBack: [] });
+        // Said, as a plain file's is: the fix was offered ("fixable"), and --fix must say why it was not written; once,
+        // though two findings offer it (a template line and the values line it reads).
+        const where = allowed.some((folder) => within(folder, resolve(outside))) ? ' (a link leads there)' : '';
+        const reason = `outside ${named.filter((p) => p !== '-').join(', ')}${where}: not written`;
+        if (!failed.some((f) => f.ruleId === finding.ruleId && f.path === asGiven(outside) && f.reason === reason)) failed.push({ ruleId: finding.ruleId, path: asGiven(outside), reason, notPutBack: [] });
         continue;
       }
       // The same fix found for another finding (a template line and the values line it reads) is not tried again.
