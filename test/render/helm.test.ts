@@ -114,6 +114,15 @@ spec:
       assert.match(third.text, /kind: PodDisruptionBudget\nmetadata:\n  name: other-podinfo-pdb/);
     });
 
+    it('a fix whose value names the release (a spread constraint selecting release-podinfo) is not written: under another release it would select nothing', async () => {
+      const chart = copyChart(PODINFO);
+      const unit = await render(chart);
+      const spread = only(placedFindings(unit), 'replicas-not-spread')[0] ?? only(placedFindings(unit), 'single-replica')[0];
+      const constraint = (app: string) => ({ kind: 'set' as const, path: ['spec', 'template', 'spec', 'topologySpreadConstraints'], value: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/name': app } } }] });
+      assert.equal(unit.mapper.translateFix(spread.document, [constraint('release-podinfo')]), undefined);
+      assert.ok(unit.mapper.translateFix(spread.document, [constraint('podinfo')]), 'a value of its own is written');
+    });
+
     it('a memory limit fix sets the key inside the values map that toYaml prints', async () => {
       const chart = copyChart(PODINFO);
       const unit = await render(chart);

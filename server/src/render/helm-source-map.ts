@@ -63,6 +63,9 @@ export class HelmSourceMapper implements SourceMapper {
     const titles: string[] = [];
     const add = (path: string, against: string, more: TextEdit[]) => edits.set(path, { edits: [...(edits.get(path)?.edits ?? []), ...more], against });
     for (const change of changes) {
+      // A value that names this render's release (a selector on `release-podinfo`) is right for this release alone:
+      // written into a values file or a template, it would select nothing under another.
+      if (change.kind === 'set' && namesRelease(change.value, this.input.release)) return undefined;
       if (change.kind === 'add-resource') {
         const created = this.newTemplate(documentIndex, change.object);
         if (!created) return undefined;
@@ -209,6 +212,13 @@ function templateLine(match: SkeletonMatch | undefined, wanted: number, skeleton
   if (!match || wanted === 0) return kindLine;
   if (match.depth === wanted) return match.nodes[match.nodes.length - 1].line;
   return match.opaque?.line ?? kindLine;
+}
+
+/** Whether a string in `value` holds the release name as a word of its own (`release-podinfo`, `release`). */
+function namesRelease(value: unknown, release: string): boolean {
+  const word = new RegExp(`(^|[^A-Za-z0-9])${release.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9]|$)`);
+  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  return strings(value).some((s) => word.test(s));
 }
 
 /** A document's `metadata.name` when it is written literally. */
