@@ -128,6 +128,7 @@ spec:
   it('knows whose pods use their node\'s network (a pod restarted on its node keeps its IP), and the host ports they take', () => {
     assert.deepEqual(workloads.filter((w) => w.hostNetwork).map((w) => w.name), ['ingress-nginx-controller']);
     assert.deepEqual(byName('ingress-nginx-controller').hostPorts, [80, 443], 'the ports it takes on its node');
+    assert.deepEqual([byName('web').antiAffinity, byName('web').hardSpread], [undefined, [{ domain: 'zone', maxSkew: 1 }]], 'its zone spread refuses to schedule');
     assert.equal(byName('web').hostPorts, undefined);
   });
 });

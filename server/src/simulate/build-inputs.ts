@@ -252,13 +252,28 @@ function spreadRules(podSpec: any, labels: Record<string, string>): SpreadRules 
   };
 }
 
-/** A startup probe bounds a container's start; without one, its liveness probe does (same arithmetic). */
 /** The host ports its containers take (each once). */
 function hostPortsOf(containers: ContainerRef[]): number[] {
   const ports = containers.flatMap(({ container }) => (Array.isArray(container.ports) ? container.ports : []).map((p: { hostPort?: unknown }) => p?.hostPort));
   return [...new Set(ports.filter((p): p is number => Number.isInteger(p) && p > 0))].sort((a, b) => a - b);
 }
 
+/**
+ * What the scheduler will not break when it places one of its pods: required anti-affinity among its own pods, and
+ * spread constraints that refuse to schedule (by node or zone); terms on other topologies are left out.
+ */
+function hardPlacementRules(podSpec: any, labels: Record<string, string>): Pick<SimWorkload, 'antiAffinity' | 'hardSpread'> {
+  const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+  const own = (term: any) => term && selectorMatches(term.labelSelector, labels);
+  const domainOf = (key: unknown): 'node' | 'zone' | undefined => (key === HOSTNAME_TOPOLOGY ? 'node' : FAILURE_DOMAIN_KEYS.includes(String(key)) ? 'zone' : undefined);
+  const antiAffinity = [...new Set(list(podSpec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).filter(own).map((t) => domainOf(t.topologyKey)).filter((d): d is 'node' | 'zone' => !!d))];
+  const hardSpread = list(podSpec?.topologySpreadConstraints)
+    .filter((t) => own(t) && t.whenUnsatisfiable === 'DoNotSchedule' && domainOf(t.topologyKey) && Number.isInteger(t.maxSkew) && t.maxSkew > 0)
+    .map((t) => ({ domain: domainOf(t.topologyKey)!, maxSkew: t.maxSkew as number }));
+  return { ...(antiAffinity.length ? { antiAffinity } : {}), ...(hardSpread.length ? { hardSpread } : {}) };
+}
+
+/** A startup probe bounds a container's start; without one, its liveness probe does (same arithmetic). */
 function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefined {
   let tightest: StartBudget | undefined;
   for (const { container, name } of containers) {
@@ -338,6 +353,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     fronted: inventory.servicesFronting(resource).length > 0,
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
     ...(hostPortsOf(containers).length ? { hostPorts: hostPortsOf(containers) } : {}),
+    ...hardPlacementRules(spec, labels),
     eligibleNodes: eligible,
   };
   if (hpa) {

@@ -82,6 +82,10 @@ export interface SimWorkload {
   hostNetwork?: boolean;
   /** Host ports its pods take on their node: no node runs two of its pods (the scheduler's NodePorts filter). */
   hostPorts?: number[];
+  /** Required pod anti-affinity among its own pods: at most one of them per node, or per zone. */
+  antiAffinity?: ('node' | 'zone')[];
+  /** Its topology spread constraints that refuse to schedule (`whenUnsatisfiable: DoNotSchedule`) past their skew. */
+  hardSpread?: { domain: 'node' | 'zone'; maxSkew: number }[];
   /** A static pod: the kubelet runs it from disk, also after a reboot. */
   staticPod?: boolean;
   /** Its pods are the cluster's DNS (CoreDNS, `k8s-app: kube-dns`): a drain that evicts them is felt by the DNS component. */

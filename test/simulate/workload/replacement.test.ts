@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Slot } from '../../../server/src/simulate/capacity-state';
+import type { SimWorkload } from '../../../server/src/simulate/model';
 import type { Scenario } from '../../../server/src/simulate/types';
 import { workload } from '../fixtures';
 import { emit } from '../../../server/src/simulate/workload/run';
@@ -40,12 +41,30 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     const { readyAt, reasons } = play(run, 60, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/edge: replaced' });
     assert.equal(slot.node, '');
     assert.equal(readyAt(3600), 2);
-    assert.match(reasons, /no schedulable node for a replacement pod: every node that could take it already runs one of its pods, which holds host port 8443 there: it stays Pending/);
+    assert.match(reasons, /no schedulable node for a replacement pod: on every node that would take it, one of its pods there holds host port 8443: it stays Pending/);
     // Without a host port it goes next to another of its pods.
     const free = runOf(workload('edge', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }), undefined, [kubectlDrain('worker-3')]);
     const moved = awaitingReplacement(free.slots[2]);
     play(free, 60, { kind: 'replacement-scheduled', slot: moved, generation: 1, why: 'Deployment shop/edge: replaced' });
     assert.equal(moved.node, 'worker-1');
+  });
+
+  it('keeps to required pod anti-affinity and to spread constraints that refuse to schedule, by node or by zone (it bound a second Kafka broker next to another)', () => {
+    const drained = (extra: Partial<SimWorkload>) => {
+      const run = runOf(workload('kafka', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, extra), undefined, [kubectlDrain('worker-3')]);
+      const slot = awaitingReplacement(run.slots[2]);
+      const { reasons } = play(run, 60, { kind: 'replacement-scheduled', slot, generation: 1, why: 'StatefulSet shop/kafka: replaced' });
+      return { node: slot.node, reasons };
+    };
+    const anti = drained({ antiAffinity: ['node'] });
+    assert.equal(anti.node, '');
+    assert.match(anti.reasons, /on every node that would take it, its required pod anti-affinity allows one of its pods per node: it stays Pending/);
+    // worker-3, cordoned, is still a domain with none of its pods: one more anywhere else is a skew of 2.
+    const spread = drained({ hardSpread: [{ domain: 'node', maxSkew: 1 }] });
+    assert.equal(spread.node, '');
+    assert.match(spread.reasons, /its topology spread by node \(DoNotSchedule, maxSkew 1\) would be broken/);
+    assert.equal(drained({ hardSpread: [{ domain: 'node', maxSkew: 2 }] }).node, 'worker-1', 'a skew of 2 is allowed');
+    assert.equal(drained({}).node, 'worker-1');
   });
 
   it('a Pending replacement is scheduled once an eligible node takes new pods again (a fresh node joined), and serves after its start', () => {

@@ -232,9 +232,28 @@ function kubeletAway(run: WorkloadRun, node: string, t: number): boolean {
   return onNode(run.ctx.incidents, node).some((i) => t >= i.at && t < kubeletBackAfter(run, node, i.at));
 }
 
-/** Whether a pod of this workload on `node` already holds the host ports another would need there. */
-export function hostPortsTaken(run: WorkloadRun, node: string): boolean {
-  return !!run.workload.hostPorts?.length && run.slots.some((s) => s.node === node);
+/**
+ * What keeps the scheduler from putting one more of this workload's pods on `node`, if anything does: a pod of its
+ * own there holding the host ports it takes, its required anti-affinity (one per node or zone), or a spread
+ * constraint that refuses to schedule past its skew (domains counted over the nodes it may run on).
+ */
+export function placementBlock(run: WorkloadRun, node: string): string | undefined {
+  const { workload, slots, ctx } = run;
+  const zoneOf = (n: string) => ctx.topology.nodes.find((x) => x.name === n)?.zone ?? n;
+  const domainOf = (domain: 'node' | 'zone', n: string) => (domain === 'node' ? n : zoneOf(n));
+  const placed = slots.filter((s) => s.node !== '');
+  if (workload.hostPorts?.length && placed.some((s) => s.node === node)) return `one of its pods there holds host port ${workload.hostPorts.join(', ')}`;
+  for (const domain of workload.antiAffinity ?? []) {
+    if (placed.some((s) => domainOf(domain, s.node) === domainOf(domain, node))) return `its required pod anti-affinity allows one of its pods per ${domain}`;
+  }
+  for (const { domain, maxSkew } of workload.hardSpread ?? []) {
+    const counts = new Map<string, number>(eligibleNodes(run).map((n) => [domainOf(domain, n), 0]));
+    // The scheduler leaves pods being deleted out of the count.
+    for (const s of placed) if (!stopping(s) && counts.has(domainOf(domain, s.node))) counts.set(domainOf(domain, s.node), counts.get(domainOf(domain, s.node))! + 1);
+    const after = (counts.get(domainOf(domain, node)) ?? 0) + 1;
+    if (after - Math.min(...counts.values()) > maxSkew) return `its topology spread by ${domain} (DoNotSchedule, maxSkew ${maxSkew}) would be broken`;
+  }
+  return undefined;
 }
 
 /** The nodes this workload's pods may land on (its node selector, affinity and tolerations allowing). */
@@ -250,7 +269,7 @@ export function pickNode(run: WorkloadRun, at: number): string | undefined {
   const pods = (n: string) => count.get(n) ?? 0;
   const fewer = (a: string, b: string) => pods(a) - pods(b) || a.localeCompare(b);
   let best: string | undefined;
-  for (const n of eligibleNodes(run)) if (schedulable(run, n, at) && !hostPortsTaken(run, n) && (best === undefined || fewer(n, best) < 0)) best = n;
+  for (const n of eligibleNodes(run)) if (schedulable(run, n, at) && !placementBlock(run, n) && (best === undefined || fewer(n, best) < 0)) best = n;
   run.dependsOn.until = Math.max(run.dependsOn.until, at);
   if (best !== undefined) run.dependsOn.nodes.add(best);
   return best;
@@ -266,7 +285,7 @@ export function nextSchedulable(run: WorkloadRun, at: number): { at: number; nod
   // A node lost for good, or a drain never undone, comes back at Infinity: never.
   const times = moments.filter(({ node, t }) => candidates.includes(node) && t > at && Number.isFinite(t)).map(({ t }) => t);
   for (const t of times.sort((a, b) => a - b)) {
-    const node = candidates.find((n) => schedulable(run, n, t) && !hostPortsTaken(run, n));
+    const node = candidates.find((n) => schedulable(run, n, t) && !placementBlock(run, n));
     if (node) {
       run.dependsOn.until = Math.max(run.dependsOn.until, t);
       return { at: t, node };

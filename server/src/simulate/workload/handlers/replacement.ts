@@ -1,6 +1,6 @@
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
-import { crashLoopNote, eligibleNodes, emit, hostPortsTaken, nextSchedulable, note, pickNode, refreshEndpoints, schedulable, type Handler } from '../run';
+import { crashLoopNote, eligibleNodes, emit, nextSchedulable, note, pickNode, placementBlock, refreshEndpoints, schedulable, type Handler } from '../run';
 
 /**
  * The scheduler binds a replacement pod to the emptiest schedulable node, where it starts (up after its start,
@@ -13,10 +13,9 @@ export const onReplacementScheduled: Handler<'replacement-scheduled'> = (run, { 
   if (!node) {
     const later = nextSchedulable(run, at);
     const until = later ? ` until ${later.node} takes new pods again at ${formatSeconds(later.at)}` : '';
-    const ports = run.workload.hostPorts;
-    // Nodes that would take it but for the host ports a pod of its own holds there.
-    const blocked = ports?.length && eligibleNodes(run).some((n) => hostPortsTaken(run, n) && schedulable(run, n, at));
-    const taken = blocked ? `: every node that could take it already runs one of its pods, which holds host port ${ports!.join(', ')} there` : '';
+    // Nodes that would take it but for its own placement rules: the first one's reason is said.
+    const blocked = eligibleNodes(run).filter((n) => schedulable(run, n, at)).map((n) => placementBlock(run, n));
+    const taken = blocked.length && blocked.every((b) => b) ? `: on every node that would take it, ${blocked[0]}` : '';
     note(run, at, { reason: `${run.label}: no schedulable node for a replacement pod${taken}: it stays Pending${until}`, fact: FACT.recovery, always: true });
     // The scheduler tries a Pending pod again when a node joins or is uncordoned.
     if (later) emit(run, run.ctx.controlPlane.firstScheduling(later.at), { kind: 'replacement-scheduled', slot, generation, why });
