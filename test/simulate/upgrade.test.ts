@@ -48,6 +48,13 @@ describe('a rolling upgrade of 6 workers', () => {
     assert.equal(capacityAt(result, 'gpu', 1620).ready, 1);
   });
 
+  it('waits for the API before each drain, cordoning none while it is down, and says so (it cordoned and retried evictions with no API server)', () => {
+    const down = simulate(cluster({ workers: 6 }), workloads, { fail: { kind: 'apiserver' }, duration: 600, events: [{ kind: 'upgrade-nodes', at: 300 }] });
+    assert.deepEqual(down.drains!.map((d) => d.start)[0], 600, 'the first drain starts when the API is back');
+    assert.ok(!down.timeline.some((e) => e.at < 600 && /cordoned/.test(e.reason)));
+    assert.match(down.summary!.join(' '), /The rolling node upgrade replaces \d of 6 workers within the simulated 15 m, waiting for the API until 10 m \(cordoning a node is a write\):/);
+  });
+
   it('says a fresh node has joined when it takes new pods: 2 m after its drain ended, with no kubelet reconnecting', () => {
     const joined = result.timeline.filter((e) => e.subject.type === 'node' && /the fresh worker-\d has joined/.test(e.reason));
     assert.deepEqual(

@@ -102,7 +102,7 @@ function voluntaryDisruptions(base: SimContext, workloads: SimWorkload[]): { ctx
   let ctx = base;
   const upgrade = base.scenario.events.find((e) => e.kind === 'upgrade-nodes');
   if (upgrade) {
-    const step = rollUpgrade(upgrade.at, base.topology, workloads, { plans: base.drains, incidents: base.incidents }, upgradeDrainEnds(base, workloads));
+    const step = rollUpgrade(upgrade.at, base.topology, workloads, { plans: base.drains, incidents: base.incidents }, upgradeDrainEnds(base, workloads), (from) => base.controlPlane.firstWrites(from));
     ctx = { ...base, drains: step.plans, incidents: [...step.incidents].sort((a, b) => a.at - b.at) };
   }
   let runs = runAll(ctx, workloads);
@@ -119,13 +119,15 @@ function upgradeSummary(scenario: Scenario, ctx: SimContext): string | undefined
   if (!upgrade) return undefined;
   const workers = ctx.topology.nodes.filter((n) => !n.controlPlane).length;
   const replaced = ctx.incidents.filter((i) => i.kind === 'replaced');
+  const first = ctx.drains.find((p) => p.upgrade)?.start ?? upgrade.at;
+  const waited = first > upgrade.at ? `, waiting for the API until ${formatSeconds(first)} (cordoning a node is a write)` : '';
   if (replaced.length < workers) {
     // Not done by the end: a drain that never finishes (a budget that allows nothing) or just more workers than time.
     const next = ctx.drains.filter((p) => p.upgrade)[replaced.length]?.node;
-    return `The rolling node upgrade replaces ${replaced.length} of ${plural(workers, 'worker')} within the simulated ${formatSeconds(ctx.end - upgrade.at)}: ${next ? `the upgrade of ${next} is not done by then` : 'the next worker is not reached by then'} (a longer --for shows whether it ever is).`;
+    return `The rolling node upgrade replaces ${replaced.length} of ${plural(workers, 'worker')} within the simulated ${formatSeconds(ctx.end - upgrade.at)}${waited}: ${next ? `the upgrade of ${next} is not done by then` : 'the next worker is not reached by then'} (a longer --for shows whether it ever is).`;
   }
   const last = greatest(replaced.map((i) => i.backAt));
-  return `The rolling node upgrade of ${plural(workers, 'worker')} takes ${formatSeconds(last - upgrade.at)}, one node at a time.`;
+  return `The rolling node upgrade of ${plural(workers, 'worker')} takes ${formatSeconds(last - upgrade.at)}, one node at a time${waited}.`;
 }
 
 /** Pods without memory limits push their nodes into memory pressure: the kubelet may evict their neighbours too. */

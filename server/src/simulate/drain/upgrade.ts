@@ -12,14 +12,24 @@ export interface UpgradeStep {
 
 /**
  * A rolling node upgrade: one worker at a time is drained; once it is empty a fresh node takes its place,
- * and only then does the next drain start. A drain that never ends stalls the upgrade there.
+ * and only then does the next drain start. A drain that never ends stalls the upgrade there. Its automation
+ * waits for the API before each drain (`firstWrites`): cordoning is a write, so none starts while the API is down.
  * `drainEnd` runs the simulation with the drains so far and says when the newest one ends.
  */
-export function rollUpgrade(at: number, topology: SimTopology, workloads: SimWorkload[], base: UpgradeStep, drainEnd: (step: UpgradeStep, plan: DrainPlan) => number | null): UpgradeStep {
+export function rollUpgrade(
+  at: number,
+  topology: SimTopology,
+  workloads: SimWorkload[],
+  base: UpgradeStep,
+  drainEnd: (step: UpgradeStep, plan: DrainPlan) => number | null,
+  firstWrites: (from: number) => number = (from) => from,
+): UpgradeStep {
   const workers = topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name).sort();
   let step = base;
   let t = at;
   for (const node of workers) {
+    t = firstWrites(t);
+    if (!Number.isFinite(t)) break;
     const halted = kubectlRefusal(workloads, node);
     const plan: DrainPlan = { node, by: 'kubectl', start: t, uncordonAt: Infinity, upgrade: true, ...(halted ? { halted } : {}) };
     step = { plans: [...step.plans, plan], incidents: step.incidents };
