@@ -42,3 +42,20 @@ describe('the render cache of a chart', { skip: tools.skip }, () => {
     assert.notEqual(await render(), first);
   });
 });
+
+describe('a Kustomize root that builds on a remote base', () => {
+  it('is not rendered (kustomize would fetch it at every render): skipped, saying which base and where it is named', async () => {
+    const root = writeChart(
+      {
+        'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n  - https://github.com/stefanprodan/podinfo//kustomize?ref=6.7.0\n',
+        'base/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n',
+        'overlay/kustomization.yaml': 'resources:\n  - ../base\n',
+      },
+      'tree',
+    );
+    const overlay = findUnits(findManifestFiles(root)).units.find((u) => u.root.endsWith('overlay'))!;
+    // No tool is named: nothing would be run, however it is configured.
+    const result = await renderUnit(overlay, { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+    assert.deepEqual(result, { kind: 'skipped', reason: 'it builds on a remote base, https://github.com/stefanprodan/podinfo//kustomize?ref=6.7.0 (named in ../base/kustomization.yaml), which is not fetched: its files are read one by one' });
+  });
+});

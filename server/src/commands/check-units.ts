@@ -85,6 +85,7 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
       rendered.push(result.unit);
       continue;
     }
+    if (result.kind === 'skipped') io.stderr(`kube-resilience ${command}: ${unit.root}: not rendered: ${result.reason}`);
     if (result.kind === 'missing' && !saidMissing.has(result.tool)) {
       saidMissing.add(result.tool);
       io.stderr(`kube-resilience ${command}: ${result.tool} was not found, so ${unit.tool === 'helm' ? 'Helm charts' : 'Kustomize roots'} are read file by file (${result.hint})`);

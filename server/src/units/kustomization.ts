@@ -33,6 +33,8 @@ export interface KustomizationRefs {
   inputFiles: string[];
   /** Whether it inflates Helm charts (helmCharts, helmChartInflationGenerator). */
   inflatesCharts: boolean;
+  /** Remote bases and resources it names (a git repository, a URL): kustomize would fetch them. */
+  remote: string[];
   /** Why it could not be read. */
   error?: string;
 }
@@ -74,7 +76,7 @@ function generatorFiles(value: unknown): string[] {
 /** Reads a kustomization and sorts what it names into resources, bases, patches and other inputs. */
 export function readKustomization(file: string): KustomizationRefs {
   const folder = dirname(file);
-  const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatesCharts: false };
+  const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatesCharts: false, remote: [] };
   let value: any;
   try {
     // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
@@ -85,7 +87,9 @@ export function readKustomization(file: string): KustomizationRefs {
   }
   if (!value || typeof value !== 'object') return refs;
   const local = (entries: string[]) => entries.filter((e) => e && !isRemote(e)).map((e) => resolve(folder, e));
-  for (const target of local([...strings(value.resources), ...strings(value.bases), ...strings(value.components)])) {
+  const bases = [...strings(value.resources), ...strings(value.bases), ...strings(value.components)];
+  refs.remote.push(...bases.filter(isRemote));
+  for (const target of local(bases)) {
     if (isFolder(target)) refs.folders.push(target);
     else refs.resourceFiles.push(target);
   }
@@ -113,4 +117,23 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The remote bases a root builds on, through every kustomization it names in the tree (each with the file that
+ * names it): kustomize would fetch them from the network at each render.
+ */
+export function remoteBasesOf(root: string): { base: string; namedIn: string }[] {
+  const found: { base: string; namedIn: string }[] = [];
+  const seen = new Set<string>();
+  const visit = (folder: string) => {
+    const file = kustomizationIn(folder);
+    if (!file || seen.has(file)) return;
+    seen.add(file);
+    const refs = readKustomization(file);
+    for (const base of refs.remote) found.push({ base, namedIn: file });
+    for (const next of refs.folders) visit(next);
+  };
+  visit(root);
+  return found;
 }
