@@ -341,3 +341,10 @@ export const rangeChart: ChartFiles = {
   'values.yaml': 'workers:\n  - name: alpha\n    replicas: 1\n  - name: beta\n    replicas: 3\n',
   'templates/workers.yaml': `{{- range .Values.workers }}\n---\n${plainDeployment('worker-{{ .name }}', '{{ .replicas }}').replace('app: worker-{{ .name }}\n  template', 'app: worker-{{ .name }}\n  template')}{{- end }}\n`,
 };
+
+/** A memory limit from values.yaml, and no request: a request copied from the limit would part from it under other values. */
+export const valuesLimitChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+  'values.yaml': 'memory: 128Mi\n',
+  'templates/web.yaml': plainDeployment('web', '2').replace('            requests: {memory: 64Mi}\n            limits: {memory: 64Mi}\n', '            limits:\n              memory: {{ .Values.memory }}\n'),
+};

@@ -20,6 +20,7 @@ import {
   rangeChart,
   subchartChart,
   twoDocumentChart,
+  valuesLimitChart,
   writeChart,
   type PlacedFinding,
 } from './helm-charts';
@@ -223,6 +224,15 @@ spec:
       const pdb = only(findings, 'pdb-missing').find((f) => f.finding.resource?.name === 'worker-beta')!;
       const object = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'worker-beta-pdb' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'worker-beta' } } } };
       assert.equal(unit.mapper.translateFix(pdb.document, [{ kind: 'add-resource', object }]), undefined);
+    });
+
+    it('a value copied from a field values.yaml decides (a memory request equal to its limit) is not written literally: under other values the request would exceed the limit', async () => {
+      const chart = writeChart(valuesLimitChart);
+      const unit = await render(chart);
+      const request = (memory: string) => [{ kind: 'set' as const, path: ['spec', 'template', 'spec', 'containers', 0, 'resources', 'requests', 'memory'], value: memory }];
+      assert.match(unit.text, /limits:\n\s+memory: 128Mi/);
+      assert.equal(unit.mapper.translateFix(0, request('128Mi')), undefined);
+      assert.equal(unit.mapper.translateFix(0, request('64Mi'))?.title, 'set memory: 64Mi in templates/web.yaml', 'a value of its own is');
     });
 
     it('a subchart renders with its parent; its values key is found in the parent\'s values.yaml under the subchart\'s name', async () => {

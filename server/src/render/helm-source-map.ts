@@ -83,6 +83,9 @@ export class HelmSourceMapper implements SourceMapper {
         continue;
       }
       if (change.kind !== 'set') return undefined;
+      // A value copied from a field the values decide (a memory request equal to a limit from values.yaml): written
+      // literally it would part from that field under other values (a request above its limit: no valid pod).
+      if (this.copiesValuesField(documentIndex, change.path, change.value)) return undefined;
       const literal = this.templateEdit(documentIndex, change.path, change.value);
       if (!literal) return undefined;
       add(literal.path, literal.against, literal.edits);
@@ -90,6 +93,22 @@ export class HelmSourceMapper implements SourceMapper {
     }
     if (edits.size === 0 && creates.length === 0) return undefined;
     return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', ') };
+  }
+
+  /**
+   * Whether `value` is the rendered text of another field of the document that a values key decides (text only: a
+   * number such as 1 or 2 matches fields by chance).
+   */
+  private copiesValuesField(documentIndex: number, path: Path, value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    const same: Path[] = [];
+    const walk = (node: unknown, at: Path) => {
+      if (node === value && at.join('.') !== path.join('.')) same.push(at);
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...at, i]));
+      else if (node && typeof node === 'object') for (const [key, child] of Object.entries(node)) walk(child, [...at, key]);
+    };
+    walk(this.input.documents[documentIndex]?.object, []);
+    return same.some((other) => this.originOf(documentIndex, other) !== undefined);
   }
 
   /** Whether a --set assignment decides the key, so that no values file does. */
