@@ -282,6 +282,17 @@ describe('beyond the nine', () => {
     assert.ok(three.assumptions.some((a) => /what-if: simulated as if the cluster had 3 stacked control-plane nodes/.test(a)));
   });
 
+  it('a what-if on a cluster with external etcd keeps its etcd: losing two of three control planes leaves the API up (it became stacked etcd, and lost quorum)', () => {
+    const external = cluster({ controlPlanes: 3, etcd: { mode: 'external', members: 3 } });
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['cp-1', 'cp-2'] }, duration: 1800, controlPlanes: 3, events: [] };
+    const result = simulate(external, shop(), scenario);
+    assert.equal(componentAt(result, 'api', 60), 'degraded', 'one API server of three serves, etcd has quorum on its own hosts');
+    assert.ok(!result.assumptions.some((a) => /stacked/.test(a)), result.assumptions.join('\n'));
+    const five = simulate(external, shop(), { ...scenario, controlPlanes: 5 });
+    assert.ok(five.assumptions.some((a) => a.includes('as if the cluster had 5 control-plane nodes') && a.includes('its external etcd as it is')), five.assumptions.join('\n'));
+    assert.equal(componentAt(five, 'api', 60), 'degraded');
+  });
+
   it('a replacement serves only after the start its workload declares (kube-resilience/startup-seconds), and the assumptions say so', () => {
     const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: TWO_HOURS, events: [] };
     const quick = simulate(cluster(), [workload('app', { 'worker-1': 1, 'worker-2': 1 })], scenario);

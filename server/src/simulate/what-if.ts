@@ -5,7 +5,9 @@ import { plural } from '../words';
 export function withControlPlanes(topology: SimTopology, count: number | undefined): SimTopology {
   if (count === undefined) return topology;
   const current = controlPlaneNodes(topology);
-  if (current.length === count && topology.etcd.mode === 'stacked') return topology;
+  // External etcd keeps its own hosts, however many control-plane nodes there are: only those change.
+  const external = topology.etcd.mode === 'external';
+  if (current.length === count && (topology.etcd.mode === 'stacked' || external)) return topology;
   const template: SimNode = current[0] ?? { name: 'control-plane', controlPlane: true, labels: { 'node-role.kubernetes.io/control-plane': '' }, taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] };
   const kept = current.slice(0, count);
   const added: SimNode[] = [];
@@ -16,11 +18,13 @@ export function withControlPlanes(topology: SimTopology, count: number | undefin
   return {
     ...topology,
     nodes: [...kept, ...added, ...workers],
-    etcd: { mode: 'stacked', members: count },
+    etcd: external ? topology.etcd : { mode: 'stacked', members: count },
     coreDnsNodes: topology.coreDnsNodes.map((n) => (dropped.includes(n) ? kept[0].name : n)),
     assumptions: [
       ...topology.assumptions,
-      `what-if: simulated as if the cluster had ${plural(count, 'stacked control-plane node')} (${[...kept, ...added].map((n) => n.name).join(', ')}) with one etcd member each`,
+      external
+        ? `what-if: simulated as if the cluster had ${plural(count, 'control-plane node')} (${[...kept, ...added].map((n) => n.name).join(', ')}), its external etcd as it is`
+        : `what-if: simulated as if the cluster had ${plural(count, 'stacked control-plane node')} (${[...kept, ...added].map((n) => n.name).join(', ')}) with one etcd member each`,
     ],
   };
 }
