@@ -321,6 +321,15 @@ describe('a drain of a node that failed during the simulation', () => {
     assert.deepEqual(result.workloads.find((w) => w.name === 'db')!.evictions, [{ node: 'worker-1', at: 600, stopped: 3610, replacementReady: 3640, sessionsCut: false }]);
   });
 
+  it('goes on retrying an eviction its PDB refused when the node then dies: the pod goes once the budget allows (its retries stopped with the node, the budget blocked for minutes)', () => {
+    // Both nodes drained at 0: worker-2's pod waits for worker-1's replacement (ready at 30 s); worker-2 dies at 10 s.
+    const api = workload('api', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { disruptionBudget: maxUnavailable1('shop/api'), pdb: true });
+    const result = simulate(cluster(), [api], watch([{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'drain', node: 'worker-2', at: 0 }, { kind: 'node-lost', node: 'worker-2', at: 10 }], 1200));
+    const fromWorker2 = result.workloads[0].evictions!.find((e) => e.node === 'worker-2')!;
+    assert.ok(fromWorker2.at <= 35, `evicted at ${fromWorker2.at}`);
+    assert.equal(capacityAt(result, 'api', fromWorker2.at + 30).ready, 3, 'its replacement serves 30 s later');
+  });
+
   it('before the node controller\'s eviction, evicts the dead pods itself: replaced at once, while the drain still waits for them', () => {
     const result = simulate(cluster(), [web], failed([{ kind: 'drain', node: 'worker-1', at: 100 }]));
     assert.equal(capacityAt(result, 'web', 130).ready, 2);

@@ -23,8 +23,26 @@ export const onNodeDown: Handler<'node-down'> = (run, { incident }) => {
         ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
         : 'with the controller manager down nobody marks the node NotReady or updates endpoints';
   note(run, incident.at, { reason: `${incident.what}: ${plural(here.length, 'pod')} of ${label} gone (${here.length} of ${desired}), ${consequence}`, fact: incident.fact });
-  for (const slot of here) slotDown(run, slot, incident);
+  for (const slot of here) {
+    slotDown(run, slot, incident);
+    keepEvicting(run, slot, incident.at);
+  }
 };
+
+/**
+ * A drain of the node under way goes on asking to evict the pod, dead or not: its pod object stays until the node
+ * controller or an eviction deletes it (a refused eviction's retries stopped with the node, the budget looking
+ * blocked for minutes after the pod could go).
+ */
+function keepEvicting(run: WorkloadRun, slot: Slot, at: number): void {
+  for (const drain of run.ctx.drains) {
+    if (drain.node !== slot.node || drain.halted || at < drain.start || at >= drain.uncordonAt) continue;
+    const refused = run.refusals.find((r) => r.drain === drain && r.to === null);
+    if (!refused) continue;
+    const every = drain.by === 'kubectl' ? TIMING.drainRetry : TIMING.autoscalerEvictionRetry;
+    emit(run, at + every, { kind: 'eviction-attempt', slot, generation: slot.generation, drain, firstTry: refused.from });
+  }
+}
 
 function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
   const { workload, label, inPlaceStart, queue } = run;
