@@ -57,4 +57,13 @@ ${spec}
     assert.deepEqual(about('report').map((e) => e.state), ['degraded', 'ok']);
     assert.match(result.summary!.at(-1)!, /^1 of 3 workloads affected$/);
   });
+
+  it('with only the scheduler down, its runs are made but do no work: degraded until the scheduler is back, which starts them together (it was "unaffected")', () => {
+    const noScheduler = simulate(topology, workloads, { fail: { kind: 'scheduler' }, duration: 2820, events: [] });
+    const report = noScheduler.timeline.filter((e) => e.subject.name === 'report');
+    assert.deepEqual(report.map((e) => [e.at, e.state]), [[0, 'degraded'], [2820, 'ok']]);
+    assert.match(report[0].reason, /its runs' Jobs are made on schedule, but their pods stay Pending while no scheduler runs/);
+    assert.match(report[1].reason, /the scheduler is back and binds the pods of the runs made meanwhile: they start now, together/);
+    assert.match(noScheduler.timeline.find((e) => e.subject.name === 'leap')!.reason, /the scheduler being down costs it nothing/);
+  });
 });

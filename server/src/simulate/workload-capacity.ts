@@ -45,10 +45,10 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     if (event.kind === 'pod-crash') emit(run, event.at, { kind: 'pod-crash', mode: event.mode });
     else emit(run, event.at, { kind: 'traffic-surge', factor: event.factor });
   }
-  let previous = { writes: true, controllers: true };
+  let previous = { writes: true, controllers: true, scheduling: true };
   for (const segment of ctx.controlPlane.segments) {
-    if (segment.writes !== previous.writes || segment.controllers !== previous.controllers) emit(run, segment.from, { kind: 'control-plane-change', segment, previous });
-    previous = { writes: segment.writes, controllers: segment.controllers };
+    if (segment.writes !== previous.writes || segment.controllers !== previous.controllers || segment.scheduling !== previous.scheduling) emit(run, segment.from, { kind: 'control-plane-change', segment, previous });
+    previous = { writes: segment.writes, controllers: segment.controllers, scheduling: segment.scheduling };
   }
   for (const drain of ctx.drains) emit(run, drain.start, { kind: 'drain-start', drain });
 

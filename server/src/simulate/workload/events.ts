@@ -26,7 +26,7 @@ export type WorkloadEvent =
   /** The HPA's new pods join. */
   | { kind: 'scale-out'; to: number; demand: number; why: string; fact: string }
   /** The control plane changes in a way that touches the workload without touching its pods. */
-  | { kind: 'control-plane-change'; segment: ControlPlaneSegment; previous: { writes: boolean; controllers: boolean } }
+  | { kind: 'control-plane-change'; segment: ControlPlaneSegment; previous: { writes: boolean; controllers: boolean; scheduling: boolean } }
   /** A drain cordons the workload's node: its pods there are to be evicted. */
   | { kind: 'drain-start'; drain: DrainPlan }
   /** A drain asks the eviction API to evict the replica (first try or a retry). */

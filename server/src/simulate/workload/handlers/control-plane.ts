@@ -14,17 +14,24 @@ export const onControlPlaneChange: Handler<'control-plane-change'> = (run, { seg
       fact: FACT.apiClients,
     });
   }
-  if (workload.kind === 'CronJob' && segment.controllers !== previous.controllers) {
+  // A run does its work once its Job is made (the controller manager) and its pod bound (the scheduler).
+  const runs = (s: { controllers: boolean; scheduling: boolean }) => s.controllers && s.scheduling;
+  if (workload.kind === 'CronJob' && runs(segment) !== runs(previous)) {
+    const schedule = workload.schedule ? ` (schedule "${workload.schedule}")` : '';
     if (workload.neverRuns) {
-      // Nothing to lose: said once, when the controllers stop.
-      if (!segment.controllers) note(run, at, { reason: `${label}: ${workload.neverRuns}, so it starts no run anyway: the controller manager being down costs it nothing`, fact: FACT.nothingReplaced, always: true });
+      // Nothing to lose: said once, when the runs stop.
+      if (!runs(segment)) note(run, at, { reason: `${label}: ${workload.neverRuns}, so it starts no run anyway: the ${segment.controllers ? 'scheduler' : 'controller manager'} being down costs it nothing`, fact: FACT.nothingReplaced, always: true });
     } else {
-      run.cronFrozen = !segment.controllers;
+      run.cronFrozen = !runs(segment);
       note(run, at, {
-        reason: segment.controllers
-          ? `${label}: the CronJob controller is back and starts at most one missed run (only within startingDeadlineSeconds)`
-          : `${label}${workload.schedule ? ` (schedule "${workload.schedule}")` : ''}: no run starts while the controller manager is not acting`,
-        fact: segment.controllers ? FACT.recovery : FACT.nothingReplaced,
+        reason: runs(segment)
+          ? previous.controllers
+            ? `${label}: the scheduler is back and binds the pods of the runs made meanwhile: they start now, together (with concurrencyPolicy Forbid, the first pending run kept later ones from being made)`
+            : `${label}: the CronJob controller is back and starts at most one missed run (only within startingDeadlineSeconds)`
+          : segment.controllers
+            ? `${label}${schedule}: its runs' Jobs are made on schedule, but their pods stay Pending while no scheduler runs: no run does its work until it returns`
+            : `${label}${schedule}: no run starts while the controller manager is not acting`,
+        fact: runs(segment) ? FACT.recovery : FACT.nothingReplaced,
       });
     }
   }
