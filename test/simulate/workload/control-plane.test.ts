@@ -17,7 +17,7 @@ describe('control-plane-change handler', () => {
   for (const c of cases) {
     it(c.name, () => {
       const run = runOf(workload('app', { 'worker-1': 1 }, c.extra as object));
-      const { events, reasons } = play(run, 0, { kind: 'control-plane-change', segment: c.to, previous: { writes: true, controllers: true } });
+      const { events, reasons } = play(run, 0, { kind: 'control-plane-change', segment: c.to, previous: { writes: true, controllers: true, scheduling: true } });
       assert.equal(events[0]?.state, c.state);
       assert.match(reasons, c.says);
     });
