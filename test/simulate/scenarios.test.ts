@@ -282,6 +282,17 @@ describe('beyond the nine', () => {
     assert.ok(three.assumptions.some((a) => /what-if: simulated as if the cluster had 3 stacked control-plane nodes/.test(a)));
   });
 
+  it('a what-if\'s added control-plane nodes run the DaemonSets the cluster\'s control planes run (kube-proxy was "1 of 5" with 7 nodes), and a left-out one none', () => {
+    const proxy = workload('kube-proxy', { 'cp-1': 1, 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { kind: 'DaemonSet', namespace: 'kube-system' });
+    const agent = workload('agent', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { kind: 'DaemonSet' });
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['cp-1', 'control-plane-2'] }, duration: 1800, controlPlanes: 3, events: [] };
+    const result = simulate(cluster(), [proxy, agent], scenario);
+    assert.match(eventsAbout(result, 'kube-proxy')[0].reason, /control-plane-2 failed: 1 pod of DaemonSet kube-system\/kube-proxy gone \(1 of 6\).* Serving 4\/6/);
+    assert.equal(capacityAt(result, 'agent', 0).desired, 3, 'a DaemonSet that keeps off the control planes gains nothing');
+    const fewer = simulate(cluster({ controlPlanes: 3 }), [workload('kube-proxy', { 'cp-1': 1, 'cp-2': 1, 'cp-3': 1, 'worker-1': 1 }, { kind: 'DaemonSet' })], { fail: { kind: 'none' }, duration: 600, controlPlanes: 1, events: [] });
+    assert.equal(capacityAt(fewer, 'kube-proxy', 0).desired, 2);
+  });
+
   it('a what-if on a cluster with external etcd keeps its etcd: losing two of three control planes leaves the API up (it became stacked etcd, and lost quorum)', () => {
     const external = cluster({ controlPlanes: 3, etcd: { mode: 'external', members: 3 } });
     const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['cp-1', 'cp-2'] }, duration: 1800, controlPlanes: 3, events: [] };

@@ -9,7 +9,7 @@ import { nodeIncidents } from './node-incidents';
 import { simulateNodes } from './nodes';
 import { summarize } from './summary';
 import type { ComponentName, ComponentResult, Scenario, SimulationResult, TimelineEvent } from './types';
-import { withControlPlanes } from './what-if';
+import { withControlPlanes, workloadsOn } from './what-if';
 import { simulateWorkload, type SimContext } from './workload-capacity';
 import type { DrainPlan } from './drain/plan';
 import { planDrains } from './drain/planner';
@@ -27,8 +27,9 @@ const ROW_ORDER: ComponentName[] = ['api', 'etcd', 'scheduling', 'controllers', 
 const SUBJECT_ORDER = { component: 0, node: 1, workload: 2 } as const;
 
 /** What each workload and each cluster function does while the control plane fails this way. Pure: no I/O. */
-export function simulate(topology: SimTopology, workloads: SimWorkload[], scenario: Scenario): SimulationResult {
+export function simulate(topology: SimTopology, given: SimWorkload[], scenario: Scenario): SimulationResult {
   const effective = withControlPlanes(topology, scenario.controlPlanes);
+  const workloads = workloadsOn(effective, topology, given);
   const controlPlane = new ControlPlaneTimeline(effective, scenario);
   const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at));
   const incidents = nodeIncidents(scenario);

@@ -1,4 +1,4 @@
-import { controlPlaneNodes, type SimNode, type SimTopology } from './model';
+import { controlPlaneNodes, type SimNode, type SimTopology, type SimWorkload } from './model';
 import { plural } from '../words';
 
 /** The same cluster as if it had `count` stacked control-plane nodes: the first ones kept, new ones added after them. */
@@ -34,4 +34,23 @@ function whatIfName(topology: SimTopology, index: number): string {
   let name = `control-plane-${index}`;
   while (taken.has(name)) name = `${name}-what-if`;
   return name;
+}
+
+/**
+ * The workloads on a topology withControlPlanes changed: a DaemonSet that runs on the cluster's control-plane nodes
+ * (kube-proxy, a CNI agent) runs a pod on each one the what-if adds, and none on one it leaves out (with 7 nodes,
+ * kube-proxy was "1 of 5").
+ */
+export function workloadsOn(topology: SimTopology, before: SimTopology, workloads: SimWorkload[]): SimWorkload[] {
+  if (topology === before) return workloads;
+  const was = controlPlaneNodes(before).map((n) => n.name);
+  const now = controlPlaneNodes(topology).map((n) => n.name);
+  const added = now.filter((n) => !was.includes(n));
+  const dropped = was.filter((n) => !now.includes(n));
+  return workloads.map((w) => {
+    if (w.kind !== 'DaemonSet' || !was.some((n) => (w.placement[n] ?? 0) > 0)) return w;
+    const placement = Object.fromEntries([...Object.entries(w.placement).filter(([n]) => !dropped.includes(n)), ...added.map((n) => [n, 1] as const)]);
+    const eligible = w.eligibleNodes && [...w.eligibleNodes.filter((n) => !dropped.includes(n)), ...added];
+    return { ...w, placement, replicas: Object.values(placement).reduce((a, b) => a + b, 0), ...(eligible ? { eligibleNodes: eligible } : {}) };
+  });
 }
