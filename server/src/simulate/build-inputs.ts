@@ -240,15 +240,21 @@ function replicasOf(resource: Resource, inventory: Inventory, eligible: number):
   }
 }
 
-function spreadRules(podSpec: any, labels: Record<string, string>): SpreadRules {
-  const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+const listOf = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+
+/** The failure domain a topology key spreads over: a node, a zone, or one the model does not know. */
+function domainOf(key: unknown): 'node' | 'zone' | undefined {
+  return key === HOSTNAME_TOPOLOGY ? 'node' : FAILURE_DOMAIN_KEYS.includes(String(key)) ? 'zone' : undefined;
+}
+
+/** How an assumed placement spreads the pods: by zone when any spread or anti-affinity term of their own asks, one a node when required. */
+function spreadRules(podSpec: any, labels: Record<string, string>, hard: Pick<SimWorkload, 'antiAffinity'>): SpreadRules {
   const own = (term: any) => term && selectorMatches(term.labelSelector, labels);
-  const zoneKeys = FAILURE_DOMAIN_KEYS.filter((k) => k !== HOSTNAME_TOPOLOGY);
   const anti = podSpec?.affinity?.podAntiAffinity;
-  const terms = [...list(podSpec?.topologySpreadConstraints), ...list(anti?.requiredDuringSchedulingIgnoredDuringExecution), ...list(anti?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)];
+  const terms = [...listOf(podSpec?.topologySpreadConstraints), ...listOf(anti?.requiredDuringSchedulingIgnoredDuringExecution), ...listOf(anti?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)];
   return {
-    byZone: terms.some((t) => own(t) && zoneKeys.includes(String(t.topologyKey))),
-    onePerNode: list(anti?.requiredDuringSchedulingIgnoredDuringExecution).some((t) => own(t) && t.topologyKey === HOSTNAME_TOPOLOGY),
+    byZone: terms.some((t) => own(t) && domainOf(t.topologyKey) === 'zone'),
+    onePerNode: !!hard.antiAffinity?.includes('node'),
   };
 }
 
@@ -263,11 +269,9 @@ function hostPortsOf(containers: ContainerRef[]): number[] {
  * spread constraints that refuse to schedule (by node or zone); terms on other topologies are left out.
  */
 function hardPlacementRules(podSpec: any, labels: Record<string, string>): Pick<SimWorkload, 'antiAffinity' | 'hardSpread'> {
-  const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
   const own = (term: any) => term && selectorMatches(term.labelSelector, labels);
-  const domainOf = (key: unknown): 'node' | 'zone' | undefined => (key === HOSTNAME_TOPOLOGY ? 'node' : FAILURE_DOMAIN_KEYS.includes(String(key)) ? 'zone' : undefined);
-  const antiAffinity = [...new Set(list(podSpec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).filter(own).map((t) => domainOf(t.topologyKey)).filter((d): d is 'node' | 'zone' => !!d))];
-  const hardSpread = list(podSpec?.topologySpreadConstraints)
+  const antiAffinity = [...new Set(listOf(podSpec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).filter(own).map((t) => domainOf(t.topologyKey)).filter((d): d is 'node' | 'zone' => !!d))];
+  const hardSpread = listOf(podSpec?.topologySpreadConstraints)
     .filter((t) => own(t) && t.whenUnsatisfiable === 'DoNotSchedule' && domainOf(t.topologyKey) && Number.isInteger(t.maxSkew) && t.maxSkew > 0)
     .map((t) => ({ domain: domainOf(t.topologyKey)!, maxSkew: t.maxSkew as number }));
   return { ...(antiAffinity.length ? { antiAffinity } : {}), ...(hardSpread.length ? { hardSpread } : {}) };
@@ -299,6 +303,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const template = podTemplateOf(resource);
   const spec = template?.spec ?? {};
   const labels = template?.labels ?? {};
+  const hard = hardPlacementRules(spec, labels);
   const isDaemonSet = resource.kind === 'DaemonSet';
   const eligible = (template ? placePod(placementInput(resource.kind, template), nodeResources).fitting : []).map((n) => n.name!);
   const containers = containersOf(resource);
@@ -329,7 +334,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     ? observed
     : isDaemonSet
       ? Object.fromEntries(eligible.map((n) => [n, 1]))
-      : assumedPlacement(replicas, spreadNodes, spreadRules(spec, labels), `${resource.namespace}/${resource.name}`);
+      : assumedPlacement(replicas, spreadNodes, spreadRules(spec, labels, hard), `${resource.namespace}/${resource.name}`);
 
   const tolerated = nodeLossToleration(spec, resource.kind);
   const workload: SimWorkload = {
@@ -353,7 +358,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     fronted: inventory.servicesFronting(resource).length > 0,
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
     ...(hostPortsOf(containers).length ? { hostPorts: hostPortsOf(containers) } : {}),
-    ...hardPlacementRules(spec, labels),
+    ...hard,
     eligibleNodes: eligible,
   };
   if (hpa) {
