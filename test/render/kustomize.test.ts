@@ -29,6 +29,14 @@ const VALUES = { render: 'auto', values: [], set: [], release: 'release' };
 const stderr: string[] = [];
 const io: Io = { stdout: () => undefined, stderr: (t) => stderr.push(t), readStdin: () => '', isTty: false, version: 'test' };
 
+/** Writes `files` (paths relative to `tree`) with the folders they need. */
+function writeTree(tree: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  }
+}
+
 /** Each finding as `file:line rule: message`, lines 1-based, files relative to the tree. */
 async function findingsOf(tree: string): Promise<string[]> {
   const { findings, plainPaths } = await checkUnits(findManifestFiles(tree), VALUES, io, {});
@@ -164,10 +172,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     const PDB = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  maxUnavailable: 1\n  selector:\n    matchLabels:\n      app: web\n';
     const overlay = (ns: string, extra = '') => `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: ${ns}\nresources:\n  - ../../base\n${extra}`;
     const write = (tree: string, files: Record<string, string>) => {
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(tree, path)), { recursive: true });
-        writeFileSync(join(tree, path), text);
-      }
+      writeTree(tree, files);
     };
     const base = { 'base/kustomization.yaml': 'resources:\n  - pdb.yaml\n', 'base/pdb.yaml': `# the budget every environment shares\n${PDB}` };
 
@@ -194,10 +199,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
       'overlays/p/kustomization.yaml': 'namePrefix: p-\nresources:\n  - ../../base\npatches:\n  - path: replicas.yaml\n',
       'overlays/p/replicas.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-v1\nspec:\n  replicas: 3\n',
     };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(tree, path)), { recursive: true });
-      writeFileSync(join(tree, path), text);
-    }
+    writeTree(tree, files);
     const overlay = join(tree, 'overlays', 'p');
     const before = await findingsOf(overlay);
     assert.ok(before.some((f) => f.startsWith('replicas.yaml:6 replicas-not-spread: Deployment p-web-v1:')), before.join('\n'));
@@ -222,10 +224,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
       'inline/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - patch: |-\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata:\n        name: ${name}\n      spec:\n        replicas: 1\n`,
       'json6902/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - target: {kind: Deployment, name: ${name}}\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 1\n`,
     };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(tree, path)), { recursive: true });
-      writeFileSync(join(tree, path), text);
-    }
+    writeTree(tree, files);
     const found = (await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]);
     assert.deepEqual(found, ['counted/kustomization.yaml:5', 'inline/kustomization.yaml:4', 'json6902/kustomization.yaml:5']);
     await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
@@ -250,10 +249,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
       'b/kustomization.yaml': 'resources:\n  - ../base\ncomponents:\n  - ../comp\npatches:\n  - path: one.yaml\n',
       'b/one.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n  annotations:\n    kube-resilience/ignore: single-replica\n`,
     };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(tree, path)), { recursive: true });
-      writeFileSync(join(tree, path), text);
-    }
+    writeTree(tree, files);
     assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['comp/small.yaml:6']);
     await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
     assert.equal(readFileSync(join(tree, 'comp', 'small.yaml'), 'utf8'), files['comp/small.yaml'], 'the component b uses too is left as it is (b got 2 replicas)');
