@@ -6,7 +6,7 @@ import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
-import { matchPath, parseSkeletons, soleAction, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
+import { matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
 
 /** One rendered document: the template that wrote it (from Helm's `# Source:` line) and what it rendered to. */
@@ -243,7 +243,7 @@ function namesRelease(value: unknown, release: string): boolean {
 /** A document's `metadata.name` when it is written literally. */
 function literalName(skeleton: Skeleton): string | undefined {
   const name = matchPath(skeleton, ['metadata', 'name']).nodes[1];
-  return name && name.value !== '' && !name.value.includes('{{') ? name.value.replace(/^(["'])(.*)\1$/, '$2') : undefined;
+  return name && name.value !== '' && !name.value.includes('{{') ? unquote(name.value) : undefined;
 }
 
 function actionOf(opaque: SkeletonNode): string {

@@ -41,7 +41,7 @@ const INDENT_OF_OUTPUT = /\|\s*n?indent\s+(\d+)/;
 const KEY_LINE = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{][^:#]*?|\{\{.*?\}\}[^:]*?)\s*:(?:\s+(.*))?$/;
 const BLOCK_SCALAR = /^[|>][-+0-9]*\s*(#.*)?$/;
 
-function unquote(key: string): string {
+export function unquote(key: string): string {
   if (key.startsWith('"')) {
     try {
       return JSON.parse(key);
