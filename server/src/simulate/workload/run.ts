@@ -239,8 +239,8 @@ function kubeletAway(run: WorkloadRun, node: string, t: number): boolean {
  */
 export function placementBlock(run: WorkloadRun, node: string): string | undefined {
   const { workload, slots, ctx } = run;
-  const zoneOf = (n: string) => ctx.topology.nodes.find((x) => x.name === n)?.zone ?? n;
-  const domainOf = (domain: 'node' | 'zone', n: string) => (domain === 'node' ? n : zoneOf(n));
+  // The node itself, or its zone (a node without one is a zone of its own).
+  const domainOf = (domain: 'node' | 'zone', n: string) => (domain === 'node' ? n : (ctx.topology.nodes.find((x) => x.name === n)?.zone ?? n));
   const placed = slots.filter((s) => s.node !== '');
   if (workload.hostPorts?.length && placed.some((s) => s.node === node)) return `one of its pods there holds host port ${workload.hostPorts.join(', ')}`;
   for (const domain of workload.antiAffinity ?? []) {
@@ -249,7 +249,10 @@ export function placementBlock(run: WorkloadRun, node: string): string | undefin
   for (const { domain, maxSkew } of workload.hardSpread ?? []) {
     const counts = new Map<string, number>(eligibleNodes(run).map((n) => [domainOf(domain, n), 0]));
     // The scheduler leaves pods being deleted out of the count.
-    for (const s of placed) if (!stopping(s) && counts.has(domainOf(domain, s.node))) counts.set(domainOf(domain, s.node), counts.get(domainOf(domain, s.node))! + 1);
+    for (const s of placed) {
+      const at = domainOf(domain, s.node);
+      if (!stopping(s) && counts.has(at)) counts.set(at, counts.get(at)! + 1);
+    }
     const after = (counts.get(domainOf(domain, node)) ?? 0) + 1;
     if (after - Math.min(...counts.values()) > maxSkew) return `its topology spread by ${domain} (DoNotSchedule, maxSkew ${maxSkew}) would be broken`;
   }
