@@ -3,6 +3,7 @@ import { deployment, documents, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = deployment({ spec: '  replicas: 3\n' });
+const everyPod = (apiVersion: string) => pdb('  maxUnavailable: 1\n', { name: 'every-pod', selector: '    {}\n' }).replace('policy/v1', apiVersion);
 
 ruleTester(pdbMultiple, {
   valid: [
@@ -12,8 +13,18 @@ ruleTester(pdbMultiple, {
       name: 'a second PDB whose expression excludes the pods',
       code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n', { name: 'not-web', selector: '    matchExpressions:\n      - key: app\n        operator: NotIn\n        values: [web]\n' })),
     },
+    { name: 'a policy/v1beta1 PDB with an empty selector selects no pod, so no second budget', code: documents(web, pdb('  maxUnavailable: 1\n'), everyPod('policy/v1beta1')) },
   ],
   invalid: [
+    {
+      name: 'a policy/v1 PDB with an empty selector selects every pod of its namespace, those of another budget too',
+      code: documents(web, pdb('  maxUnavailable: 1\n'), everyPod('policy/v1')),
+      findings: [
+        { at: 'selector', message: /^PodDisruptionBudget web-pdb shares its pods with another PDB: .* PodDisruptionBudget web-pdb and PodDisruptionBudget every-pod both select the pods of Deployment web/ },
+        { at: 'selector', message: /^PodDisruptionBudget every-pod shares its pods with another PDB: .* PodDisruptionBudget every-pod and PodDisruptionBudget web-pdb both select the pods of Deployment web/ },
+      ],
+      output: null,
+    },
     {
       name: 'two PDBs in one file select the same Deployment: both are reported',
       code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n', { name: 'web-min' })),

@@ -24,6 +24,16 @@ ruleTester(pdbSelectsNothing, {
   ],
   invalid: [
     {
+      name: 'a policy/v1beta1 PDB with an empty selector selects no pod (policy/v1 would select every pod of the namespace)',
+      code: documents(deployment(), pdb(budget, { name: 'every-pod', selector: '    {}\n' }).replace('policy/v1', 'policy/v1beta1')),
+      findings: [
+        {
+          at: 'selector',
+          message: 'PodDisruptionBudget every-pod guards no pod: the workload it was meant for drains without a budget. It has an empty selector, which policy/v1beta1 reads as no pod at all (policy/v1 reads it as every pod of the namespace).',
+        },
+      ],
+    },
+    {
       name: 'the workload it selects lives in another namespace: the namespace is the mistake',
       code: pdb('  maxUnavailable: 1\n', { namespace: 'default' }),
       files: { 'web.yaml': deployment({ namespace: 'shop', spec: '  replicas: 3\n' }) },

@@ -1,4 +1,5 @@
 import type { ManifestFile, Resource } from '../manifest/parse';
+import { pdbSelector } from '../manifest/pdb';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
@@ -192,7 +193,7 @@ export class Inventory {
     return this.answer('pdbs', workload, questionGroups(workload.namespace, 'pdbs', question) ?? [`${workload.namespace}|PodDisruptionBudget`], () => {
       if (!labels) return [];
       const pdbs = this.labelIndex('pdbs', workload.namespace);
-      return nearestDefinitions(pdbs.candidates(question).filter((pdb) => selectorMatches(pdb.object?.spec?.selector, labels)), workload);
+      return nearestDefinitions(pdbs.candidates(question).filter((pdb) => selectorMatches(pdbSelector(pdb) as LabelSelector | undefined, labels)), workload);
     });
   }
 
@@ -244,7 +245,7 @@ export class Inventory {
 
   /** Workloads (with a pod template) whose pods the PDB's selector matches. */
   workloadsSelectedBy(pdb: Resource): Resource[] {
-    const selector = pdb.object?.spec?.selector;
+    const selector = pdbSelector(pdb);
     return this.answer('selected', pdb, carrierQuestionGroups(pdb.namespace, selector), () => nearestDefinitions(this.podCarriersMatching(pdb.namespace, selector).filter((r) => !ownedByAnother(r)), pdb));
   }
 
@@ -367,7 +368,7 @@ function nothingDerived(): Derived {
 /** How each label index files resources: which belong in it, and under which labels (undefined: under every question). */
 const LABEL_INDEXES = {
   carriers: { holds: isLongRunning, labelsOf: (r: Resource) => matchableLabels(podTemplateOf(r)?.labels) },
-  pdbs: { holds: (r: Resource) => r.kind === 'PodDisruptionBudget', labelsOf: (r: Resource) => selectorLabels(r.object?.spec?.selector) },
+  pdbs: { holds: (r: Resource) => r.kind === 'PodDisruptionBudget', labelsOf: (r: Resource) => selectorLabels(pdbSelector(r)) },
   services: { holds: (r: Resource) => r.kind === 'Service', labelsOf: (r: Resource) => mapSelectorLabels(r.object?.spec?.selector) },
 };
 type LabelIndexName = keyof typeof LABEL_INDEXES;

@@ -1,6 +1,22 @@
 import { formatIntOrPercent, parseIntOrPercent, scaleIntOrPercent, type IntOrPercent } from './int-or-percent';
 import type { Resource } from './parse';
+import { isEmptySelector } from './selector';
 import { plural } from '../words';
+
+/**
+ * Whether the PDB is a policy/v1beta1 one with an empty selector, which selects no pod at all: policy/v1 reads
+ * `selector: {}` as every pod of the namespace, policy/v1beta1 as none (the API server stores it as a
+ * requirement on a label no pod carries).
+ */
+export function selectsNothingAsV1beta1(pdb: Resource): boolean {
+  const selector: unknown = pdb.object?.spec?.selector;
+  return pdb.apiVersion === 'policy/v1beta1' && !!selector && typeof selector === 'object' && !Array.isArray(selector) && isEmptySelector(selector);
+}
+
+/** The selector the PDB applies: undefined (no pod) where its API version reads its selector so (see selectsNothingAsV1beta1). */
+export function pdbSelector(pdb: Resource): unknown {
+  return selectsNothingAsV1beta1(pdb) ? undefined : pdb.object?.spec?.selector;
+}
 
 /** The budget a PodDisruptionBudget states: one of minAvailable or maxUnavailable. */
 export interface PdbBudget {

@@ -1,13 +1,15 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
+import { selectsNothingAsV1beta1 } from '../manifest/pdb';
 import { describeSelector, isWellFormedSelector, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { ownedByAnother } from '../inventory/inventory';
 import { describeResource, isWorkload, podTemplateOf } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
-/** A missing or malformed selector selects nothing whatever else is known. */
-function brokenSelector(selector: unknown): string | undefined {
+/** A missing, malformed, or empty policy/v1beta1 selector selects nothing whatever else is known. */
+function brokenSelector(pdb: Resource, selector: unknown): string | undefined {
+  if (selectsNothingAsV1beta1(pdb)) return 'has an empty selector, which policy/v1beta1 reads as no pod at all (policy/v1 reads it as every pod of the namespace)';
   if (selector === null || selector === undefined) return 'has no selector, so it selects no pods at all';
   if (typeof selector !== 'object' || Array.isArray(selector) || !isWellFormedSelector(selector)) return 'has a malformed selector, which the API server rejects, so it selects no pods at all';
   return undefined;
@@ -40,14 +42,14 @@ export const pdbSelectsNothing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget selects no known pods',
     description:
-      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. A missing or malformed selector is reported wherever the PDB is. When the labels it selects are carried by a workload in another namespace, the namespace is the mistake (a PDB only ever guards pods of its own namespace), and that is a warning. Otherwise the rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
+      'A PodDisruptionBudget whose selector matches none of the workloads known in its namespace (the workspace\'s manifests and, when connected, the live cluster\'s workloads and pods) protects nothing: usually a label typo or a renamed app, so the workload it was meant for is drained without a budget. A missing or malformed selector, or an empty one in policy/v1beta1 (which reads it as no pod, where policy/v1 reads it as every pod of the namespace), is reported wherever the PDB is. When the labels it selects are carried by a workload in another namespace, the namespace is the mistake (a PDB only ever guards pods of its own namespace), and that is a warning. Otherwise the rule stays silent when nothing at all is known in that namespace, because a PDB shipped apart from its workload (another repository, a Helm release) is normal and there is then nothing to compare with; and when the namespace holds custom resources, since an operator (the Prometheus operator, a database operator) may create the selected pods from them.',
     example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n', 'orders-pdb', 'order')),
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {
       if (pdb.kind !== 'PodDisruptionBudget') continue;
       const selector = pdb.object?.spec?.selector;
-      const what = brokenSelector(selector) ?? unmatchedSelector(pdb, selector, inventory);
+      const what = brokenSelector(pdb, selector) ?? unmatchedSelector(pdb, selector, inventory);
       if (!what) continue;
       const wrongNamespace = what.includes('its namespace is the mistake');
       report({
