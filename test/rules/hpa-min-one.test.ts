@@ -33,6 +33,12 @@ ruleTester(hpaMinOne, {
       output: hpa({ min: 2, max: 2 }),
     },
     {
+      name: 'maxReplicas 2 becomes 3: with minReplicas 2 of 2 the HPA could never add a pod',
+      code: hpa({ min: 1, max: 2 }),
+      findings: [{ at: 'minReplicas' }],
+      output: hpa({ min: 2, max: 3 }),
+    },
+    {
       name: 'the scaled workload in another file is related',
       code: hpa({ min: 1 }),
       files: { 'web.yaml': deployment() },

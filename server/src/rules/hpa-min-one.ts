@@ -6,6 +6,16 @@ import type { Rule } from './types';
 
 const FLOOR = 2;
 
+/**
+ * The maxReplicas the fix writes beside minReplicas 2, or undefined to leave it: one below the floor is raised
+ * to it (the API rejects a maximum below the minimum), and one at the floor, which left the HPA room for one
+ * more pod, keeps that room (minReplicas 2 of 2 would never scale).
+ */
+function maxReplicasWith(max: unknown): number | undefined {
+  if (typeof max !== 'number' || max > FLOOR) return undefined;
+  return max < FLOOR ? FLOOR : FLOOR + 1;
+}
+
 export const hpaMinOne: Rule = {
   meta: {
     id: 'hpa-min-one',
@@ -14,7 +24,7 @@ export const hpaMinOne: Rule = {
     title: 'HPA may scale down to one pod',
     description:
       'An HPA with `minReplicas` unset or 1 scales the workload down to a single pod whenever load is low. That pod is then a single point of failure: a node failure or drain leaves no ready pod until a replacement starts, and while the control plane is down the HPA cannot scale at all, so `minReplicas` is all the capacity there is.',
-    fix: 'Sets `minReplicas: 2` (and `maxReplicas: 2` where it was lower, which the API would otherwise reject).',
+    fix: 'Sets `minReplicas: 2`; a `maxReplicas` of 1 becomes 2 (the API rejects a maximum below the minimum), and one of 2 becomes 3, so that the HPA can still add a pod.',
     unsafeFixes: 'Unsafe when the workload it scales is a StatefulSet, a single-primary store image (redis, mysql, postgres, mongo, …), or has a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there changes what the app does or doubles its GPUs.',
     example: exampleHpa('  minReplicas: 1\n  maxReplicas: 10\n'),
   },
@@ -27,14 +37,15 @@ export const hpaMinOne: Rule = {
       const targetName = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
       const stated = min === 1 ? 'minReplicas 1' : 'no minReplicas (defaults to 1)';
       const edits = [...(setField(hpa, ['spec', 'minReplicas'], FLOOR) ?? [])];
-      if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < FLOOR) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], FLOOR) ?? []));
+      const max = maxReplicasWith(spec.maxReplicas);
+      if (max !== undefined) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], max) ?? []));
       const target = inventory.scaleTargetOf(hpa);
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],
         message: `${describeResource(hpa)} has ${stated}: a node failure can take its target offline. At low load it runs 1 pod${targetName}, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
-        fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR})`, preferred: true, unsafe: target && moreReplicasRisk(target, inventory), edits }],
+        fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR}${max === undefined ? '' : `, maxReplicas: ${max}`})`, preferred: true, unsafe: target && moreReplicasRisk(target, inventory), edits }],
       });
     }
   },
