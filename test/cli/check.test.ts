@@ -157,6 +157,14 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.ok(finding.fixes.some((f: { title: string; preferred: boolean }) => f.title === 'Run 2 replicas' && f.preferred));
     });
 
+    it('a byte-order mark is no column: a range on the first line starts where an editor shows it, in a file and on stdin', () => {
+      const kindFirst = `kind: Deployment\n${deployment('bom', 3).replace('kind: Deployment\n', '')}`;
+      writeFileSync(join(dir, 'bom.yaml'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(kindFirst)]));
+      for (const run of [cli(['check', 'bom.yaml', '--format', 'json', ...only('pdb-missing')]), cli(['check', '-', '--format', 'json', ...only('pdb-missing')], `\uFEFF${kindFirst}`)]) {
+        assert.deepEqual(json(run).findings.map((f: { range: unknown }) => f.range), [{ start: { line: 0, character: 0 }, end: { line: 0, character: 16 } }]);
+      }
+    });
+
     it('names a file inside a directory by the path it was reached through', () => {
       write('nested/deep/app.yaml', deployment('deep', 1));
       const report = json(cli(['check', 'nested', '--format', 'json', ...only('single-replica')]));

@@ -30,8 +30,8 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
   it('a fix written can be undone (its unit no longer renders): the edited file gets its bytes back, the created one goes', () => {
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# kept\r\nreplicaCount: 1\r\n')]);
     const values = file('values.yaml', bom);
-    // As the file is read: its byte order mark decodes to U+FEFF.
-    const text = '\ufeff# kept\r\nreplicaCount: 1\r\n';
+    // As the file is read: without its byte order mark, which the write puts back.
+    const text = '# kept\r\nreplicaCount: 1\r\n';
     const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
     assert.ok(outcome && 'undo' in outcome, 'written');
     assert.deepEqual(outcome.undo(), [], 'everything put back');

@@ -95,7 +95,7 @@ function realPath(file: string): string {
 /** A manifest as read (`-` is stdin), with the encoding a fix writes it back in; `command` takes stdin when it is `check`. */
 function readManifestSource(path: string, io: Io, command = 'check'): { text: string; encoding: ManifestEncoding } {
   try {
-    return path === '-' ? { text: io.readStdin(), encoding: 'utf8' } : readManifestFile(path);
+    return path === '-' ? { text: io.readStdin().replace(/^\uFEFF/, ''), encoding: 'utf8' } : readManifestFile(path);
   } catch (error) {
     const hint = (error as { code?: string }).code === 'ENOTREGULAR' && command === 'check' ? ' (pipe it to stdin: check -)' : '';
     throw new UsageError(`cannot read ${path === '-' ? 'stdin' : path}: ${describeFileError(error)}${hint}`);

@@ -104,16 +104,21 @@ function byName(a: Dirent, b: Dirent): number {
  * How a manifest's bytes became its text; `not-utf8` text was decoded with replacement characters, and `odd-utf16`
  * UTF-16 lost its odd last byte: neither is ever written back.
  */
-export type ManifestEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'not-utf8' | 'odd-utf16';
+export type ManifestEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'utf16be' | 'not-utf8' | 'odd-utf16';
 
 const ODD_UTF16 = 'UTF-16 text with an odd number of bytes: written back, its last byte would be lost, so it is left as it was';
 const NOT_UTF8 = 'not UTF-8 text (a Latin-1 comment, say): written back, its other bytes would be lost, so it is left as it was';
 
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
  * A manifest's text: UTF-8, or UTF-16 when the file starts with its byte-order mark (PowerShell's
- * `kubectl get -o yaml > x.yaml` writes UTF-16), which read as UTF-8 would be binary noise.
+ * `kubectl get -o yaml > x.yaml` writes UTF-16), which read as UTF-8 would be binary noise. A byte-order
+ * mark is not part of the text (editors leave it out, so a range on the first line counted it one column too far)
+ * and is written back.
  */
 export function decodeManifest(bytes: Buffer): { text: string; encoding: ManifestEncoding } {
+  if (bytes.subarray(0, 3).equals(UTF8_BOM)) return { text: bytes.subarray(3).toString('utf8'), encoding: isUtf8(bytes) ? 'utf8-bom' : 'not-utf8' };
   const odd = bytes.length % 2 === 1;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: bytes.subarray(2).toString('utf16le'), encoding: odd ? 'odd-utf16' : 'utf16le' };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) {
@@ -127,6 +132,7 @@ export function encodeManifest(text: string, encoding: ManifestEncoding): Buffer
   if (encoding === 'not-utf8') throw new Error(NOT_UTF8);
   if (encoding === 'odd-utf16') throw new Error(ODD_UTF16);
   if (encoding === 'utf8') return Buffer.from(text, 'utf8');
+  if (encoding === 'utf8-bom') return Buffer.concat([UTF8_BOM, Buffer.from(text, 'utf8')]);
   const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
   return encoding === 'utf16le' ? bytes : bytes.swap16();
 }

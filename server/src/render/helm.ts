@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isMap, parseDocument, type Document } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
+import { decodeManifest } from '../inventory/manifest-files';
 import { parseChunk } from '../manifest/parse';
 import { splitDocuments } from '../manifest/split';
 import { runAtOnce, type StepRunner, type Steps } from '../steps';
@@ -213,7 +214,7 @@ function sourcePath(root: string, chartPath: string): string | undefined {
 /** A file's text when it is a regular file of reasonable size; undefined otherwise. */
 function readSource(path: string): string | undefined {
   try {
-    return readRegularFileBounded(path, MAX_SOURCE_BYTES).toString('utf8');
+    return decodeManifest(readRegularFileBounded(path, MAX_SOURCE_BYTES)).text;
   } catch {
     return undefined;
   }

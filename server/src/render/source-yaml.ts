@@ -1,6 +1,6 @@
 import { isMap } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
-import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
+import { decodeManifest, MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { parseManifest, type ManifestFile, type Resource } from '../manifest/parse';
 import { deepestAlong, nodeAt, rangeOfPath, type Path } from '../manifest/path';
 import type { SourceLocation } from './types';
@@ -22,7 +22,7 @@ export class SourceFiles {
 
 export function readSourceText(path: string): string | undefined {
   try {
-    return readRegularFileBounded(path, MAX_MANIFEST_BYTES).toString('utf8');
+    return decodeManifest(readRegularFileBounded(path, MAX_MANIFEST_BYTES)).text;
   } catch {
     return undefined;
   }
