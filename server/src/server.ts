@@ -20,6 +20,7 @@ import { openDocuments, type OpenDocument } from './language/open-document';
 import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
+import { pathOf } from './language/file-uri';
 import { Inventory } from './inventory/inventory';
 import { MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
@@ -27,6 +28,7 @@ import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
 import { factOf } from './manifest/facts';
 import { containsPosition, type Range } from './manifest/text';
+import { ruleById } from './rules';
 import type { Finding } from './rules/types';
 import { DEFAULT_SETTINGS, readSettings, shownSetting, type ServerSettings } from './settings';
 import { isObject } from './is-object';
@@ -108,7 +110,7 @@ connection.onInitialize((given): InitializeResult => {
   const params = (given ?? {}) as Partial<InitializeParams>;
   const capabilities = params.capabilities ?? {};
   const options = params.initializationOptions;
-  settings = readSettings(options?.settings ?? options, warnOfSetting);
+  settings = readSettings(options?.settings ?? options, warnOfSetting, isRuleId);
   pullConfiguration = !!capabilities.workspace?.configuration && !options?.settings;
   const properties = capabilities.textDocument?.codeAction?.resolveSupport?.properties;
   resolvesEdits = Array.isArray(properties) && properties.includes('edit');
@@ -157,7 +159,7 @@ function settingsChanged(): void {
 async function refreshPulledSettings(): Promise<void> {
   try {
     const [value] = await connection.workspace.getConfiguration([{ section: 'kubeResilience' }]);
-    if (value) settings = readSettings(value, warnOfSetting);
+    if (value) settings = readSettings(value, warnOfSetting, isRuleId);
   } catch {
     // A client without this section keeps the defaults.
   }
@@ -165,7 +167,7 @@ async function refreshPulledSettings(): Promise<void> {
 
 connection.onDidChangeConfiguration(async (change) => {
   const pushed = change.settings?.kubeResilience;
-  if (isObject(pushed)) settings = readSettings(pushed, warnOfSetting);
+  if (isObject(pushed)) settings = readSettings(pushed, warnOfSetting, isRuleId);
   else if (pullConfiguration) await refreshPulledSettings();
   // Pushed in another shape, they would have been the defaults: a client's slip turned the cluster back on.
   else if (pushed !== undefined && pushed !== null) warnOfSetting(`kubeResilience was pushed as ${shownSetting(pushed)}, not an object: the settings in use are kept`);
@@ -195,7 +197,16 @@ function openDocumentAt(disk: string) {
   return documents.all().find((doc) => diskUri(doc.uri) === disk);
 }
 
+function isRuleId(id: string): boolean {
+  return ruleById(id) !== undefined;
+}
+
+/**
+ * Whether an open document is a manifest to analyse: a file's, or a new one's. Another scheme is another view of
+ * some file (a git revision, a diff's other side): analysed beside the file, each was the other's second PDB.
+ */
 function isManifestUri(uri: string): boolean {
+  if (!/^(file|untitled):/i.test(uri)) return false;
   return MANIFEST_EXTENSIONS.test(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
 }
 
@@ -243,9 +254,23 @@ documents.onDidClose((e) => {
   validation.closed(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const disk = diskUri(e.document.uri);
-  // What the other documents see falls back to the file on disk (or to nothing).
-  if (takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk))) revalidateOpen();
+  // What the other documents see falls back to the file on disk, when the workspace scan reads it; else to nothing
+  // (a file opened from outside the workspace folders, or from a build folder, leaves the analysis with its editor).
+  if (isWorkspaceFile(disk) ? takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk)) : forget(e.document.uri, disk)) revalidateOpen();
 });
+
+/** Whether the file at `disk` is one of the workspace's, as its scan reads them. */
+function isWorkspaceFile(disk: string): boolean {
+  const path = pathOf(disk);
+  return !!path && scan.holds(path);
+}
+
+/** The inventory holds nothing more under these keys; returns whether it held something. */
+function forget(...uris: string[]): boolean {
+  const held = uris.some((uri) => inventory.getFile(uri));
+  for (const uri of uris) inventory.removeFile(uri);
+  return held;
+}
 
 connection.onExecuteCommand(({ command }) => {
   // An unknown command is said to be one: answering null told the client it had run.
@@ -263,17 +288,31 @@ connection.onDidChangeWatchedFiles((params) => {
   let changed = false;
   for (const change of changes) {
     const disk = diskUri(change.uri);
-    if (openDocumentAt(disk) || !MANIFEST_EXTENSIONS.test(change.uri)) continue;
-    if (change.type !== FileChangeType.Deleted) changed = takeFileFromDisk(inventory, disk, disk, () => textOnDisk(disk)) || changed;
-    else if (inventory.getFile(disk)) {
-      inventory.removeFile(disk);
-      changed = true;
+    if (!MANIFEST_EXTENSIONS.test(change.uri)) {
+      changed = folderChanged(disk, change.type) || changed;
+      continue;
     }
+    if (openDocumentAt(disk)) continue;
+    // A file the scan does not read (in `dist/`, `node_modules/`, outside the folders) does not join on an event either.
+    if (change.type !== FileChangeType.Deleted && isWorkspaceFile(disk)) changed = takeFileFromDisk(inventory, disk, disk, () => textOnDisk(disk)) || changed;
+    else changed = forget(disk) || changed;
   }
   // Open documents see the others through the inventory: a change it did not take (a chart's `.txt`) changes none of
   // their findings here (a chart it renders again revalidates them when its render is in).
   if (changed) revalidateOpen();
 });
+
+/**
+ * An event of a path that is no manifest may be a folder's: one deleted or renamed takes the files read from below
+ * it out of the inventory, one created has its manifests read. Returns whether the inventory changed now.
+ */
+function folderChanged(disk: string, type: FileChangeType): boolean {
+  const path = pathOf(disk);
+  if (!path) return false;
+  if (type === FileChangeType.Deleted) return scan.forgetMissing(path);
+  if (type === FileChangeType.Created) scan.folderCreated(path);
+  return false;
+}
 
 connection.onHover(async (params) => {
   if (!settings.enable) return null;

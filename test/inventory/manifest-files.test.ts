@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { decodeManifest, encodeManifest, findManifestFiles, manifestFilesInSteps } from '../../server/src/inventory/manifest-files';
+import { decodeManifest, encodeManifest, findManifestFiles, manifestFilesInSteps, walkEnters, walkReaches } from '../../server/src/inventory/manifest-files';
 import { pausesOf } from '../steps';
 
 describe('findManifestFiles', () => {
@@ -77,6 +77,23 @@ describe('findManifestFiles', () => {
 
   it('a folder that does not exist has no files', () => {
     assert.deepEqual(findManifestFiles(join(dir, 'missing')), []);
+  });
+});
+
+describe('walkReaches and walkEnters: what a walk from a root finds, told from a path alone', () => {
+  const root = join(tmpdir(), 'ws');
+  it('reaches manifests below the root, in no build, dependency or hidden folder', () => {
+    assert.equal(walkReaches(root, join(root, 'app', 'web.yaml')), true);
+    assert.equal(walkReaches(root, join(root, 'web.JSON')), true);
+    for (const skipped of ['dist', 'node_modules', '.git', '.hidden']) assert.equal(walkReaches(root, join(root, 'app', skipped, 'web.yaml')), false, skipped);
+    assert.equal(walkReaches(root, join(root, 'README.md')), false);
+    assert.equal(walkReaches(root, join(`${root}-other`, 'web.yaml')), false);
+  });
+  it('enters the root and the folders below it a walk does not pass by (a build folder given as the root is entered)', () => {
+    assert.equal(walkEnters(root, root), true);
+    assert.equal(walkEnters(root, join(root, 'charts', 'web')), true);
+    assert.equal(walkEnters(root, join(root, 'out')), false);
+    assert.equal(walkEnters(join(root, 'dist'), join(root, 'dist', 'app')), true);
   });
 });
 

@@ -68,6 +68,67 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.diagnostics(app, has('pdb-missing'));
     }));
 
+  it('forgets the files of a folder deleted on disk, told by one event for the folder or by none (read the workspace again), and reads one moved in', () =>
+    withServer('kr-lsp-gone-', async (dir, client) => {
+      const policies = (name: string) => {
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, 'web-pdb.yaml'), pdb('web'));
+        return pathToFileURL(join(dir, name)).toString();
+      };
+      const folderEvent = (uri: string, type: 1 | 3) => client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri, type }] });
+      const first = policies('policies');
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      await client.initialize(pathToFileURL(dir).toString());
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      rmSync(join(dir, 'policies'), { recursive: true });
+      await folderEvent(first, 3);
+      await client.diagnostics(app, has('pdb-missing'));
+      // Moved in: one event for the folder, none for the file in it.
+      await folderEvent(policies('moved'), 1);
+      await client.diagnostics(app, lacks('pdb-missing'));
+      // Gone with no event at all (an editor whose watcher matches only file names): reading the workspace again forgets it.
+      rmSync(join(dir, 'moved'), { recursive: true });
+      await client.request('workspace/executeCommand', { command: 'kubeResilience.readWorkspaceAgain', arguments: [] });
+      await client.diagnostics(app, has('pdb-missing'));
+    }));
+
+  it('a closed file the scan does not read (outside the workspace folders) leaves the analysis, and an event of one in a build folder brings none in', () =>
+    withServer('kr-lsp-outside-', async (dir, client) => {
+      for (const folder of ['ws', join('ws', 'dist'), 'elsewhere']) mkdirSync(join(dir, folder));
+      const app = pathToFileURL(join(dir, 'ws', 'app.yaml')).toString();
+      const outside = pathToFileURL(join(dir, 'elsewhere', 'web-pdb.yaml')).toString();
+      writeFileSync(join(dir, 'elsewhere', 'web-pdb.yaml'), pdb('web'));
+      await client.initialize(pathToFileURL(join(dir, 'ws')).toString());
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, has('pdb-missing'));
+      await client.open(outside, pdb('web'));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      await client.notify('textDocument/didClose', { textDocument: { uri: outside } });
+      await client.diagnostics(app, has('pdb-missing'));
+      // `helm template . > dist/all.yaml`: the scan passes build folders by, and so does an event.
+      writeFileSync(join(dir, 'ws', 'dist', 'all.yaml'), pdb('web'));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'ws', 'dist', 'all.yaml')).toString(), type: 1 }] });
+      // Validated after the event was handled: still without a budget.
+      const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
+      assert.ok(has('pdb-missing')(await client.nextDiagnostics(app, version)), 'dist/all.yaml is no part of the analysis');
+    }));
+
+  it('a document of another scheme (a git revision of a file, as a diff view opens it) is not analysed: it is no second copy of what is deployed', () =>
+    withServer('kr-lsp-scheme-', async (dir, client) => {
+      const file = pathToFileURL(join(dir, 'web-pdb.yaml')).toString();
+      const revision = `git:${new URL(file).pathname}?%7B%22ref%22%3A%22HEAD%22%7D`;
+      writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
+      await client.initialize(pathToFileURL(dir).toString());
+      await client.open(pathToFileURL(join(dir, 'app.yaml')).toString(), deployment('web', 3));
+      await client.open(file, pdb('web'));
+      const published = client.nextDiagnostics(revision);
+      await client.open(revision, pdb('web'));
+      assert.deepEqual(await published, []);
+      const version = await client.change(file, `# edited\n${pdb('web')}`);
+      assert.ok(lacks('pdb-multiple')(await client.nextDiagnostics(file, version)), 'the revision is no second budget of the same pods');
+    }));
+
   it('shows its progress once it lasts, answers requests meanwhile, stops when cancelled from the editor, and reads the workspace again when asked', () =>
     withServer('kr-lsp-cancel-', async (dir, client) => {
       // Read in name order: the Deployments (about 10 MB, seconds of parsing), then the PDB that covers web.

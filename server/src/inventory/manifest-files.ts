@@ -1,14 +1,30 @@
 import { isUtf8 } from 'node:buffer';
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
 import { readRegularFileBounded, UnreadableFileError } from '../files/read-bounded';
 import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
+import { within } from '../files/within';
 import { compareCodeUnits } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
 export const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
 const SKIP_DIRS = new Set(['node_modules', ...VERSION_CONTROL_FOLDERS, 'dist', 'out', '.cache', '.vscode-test']);
+/** Whether a walk for manifests passes a folder of this name by: dependencies, builds, hidden folders. */
+export function isSkippedFolder(name: string): boolean {
+  return SKIP_DIRS.has(name) || name.startsWith('.');
+}
+
+/** Whether a walk for manifests from `root` enters `folder` (itself, or below it and in no folder it passes by). */
+export function walkEnters(root: string, folder: string): boolean {
+  return within(root, folder) && !relative(root, folder).split(sep).some((name) => name !== '' && isSkippedFolder(name));
+}
+
+/** Whether a walk for manifests from `root` would find the file at `path` (what is on disk is not looked at). */
+export function walkReaches(root: string, path: string): boolean {
+  return path !== root && MANIFEST_EXTENSIONS.test(path) && walkEnters(root, dirname(path));
+}
+
 /** Files larger than this are not read as manifests: nothing written by hand is this big. */
 export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
 
@@ -64,7 +80,7 @@ export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: U
     const path = join(folder.path, entry.name);
     const kind = kindOf(entry, path, unreadable);
     if (kind === 'folder') {
-      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) enter(path);
+      if (!isSkippedFolder(entry.name)) enter(path);
     } else if (kind && kind.isFile() && firstVisit(kind)) {
       // Only regular files: a FIFO or a link to /dev/zero named *.yaml would be read forever.
       if (kind.size <= MAX_MANIFEST_BYTES) found.push(path);

@@ -1,11 +1,12 @@
+import { statSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
 import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
-import { manifestFilesInSteps, readManifestFile } from '../inventory/manifest-files';
+import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from '../inventory/manifest-files';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
-import type { Steps } from '../steps';
+import { runSteps, type Steps } from '../steps';
 import { ServerCommands } from '../protocol';
 import { pathOf } from './file-uri';
 import { describeError } from './guard';
@@ -42,8 +43,8 @@ interface Run {
 export class WorkspaceScan {
   /** The workspace folders, as paths. */
   private readonly folders = new Set<string>();
-  /** Folders waiting to be read, the next first. */
-  private readonly queue: string[] = [];
+  /** Folders waiting to be read (a workspace folder, or a folder created below `root`, one), the next first. */
+  private readonly queue: { walk: string; root: string }[] = [];
   private run: Run | undefined;
 
   constructor(
@@ -57,9 +58,9 @@ export class WorkspaceScan {
     for (const path of folderUris.map(pathOf)) {
       if (!path || this.folders.has(path)) continue;
       this.folders.add(path);
-      this.queue.push(path);
+      this.queue.push({ walk: path, root: path });
     }
-    if (!this.run && this.queue.length > 0) this.start();
+    this.startIfQueued();
   }
 
   /**
@@ -67,7 +68,51 @@ export class WorkspaceScan {
    * A file whose text is what the inventory holds is not parsed again.
    */
   again(): void {
-    for (const path of this.folders) if (!this.queue.includes(path)) this.queue.push(path);
+    for (const path of this.folders) if (!this.queue.some((queued) => queued.walk === path)) this.queue.push({ walk: path, root: path });
+    this.startIfQueued();
+  }
+
+  /**
+   * A folder was created (or renamed into place) on disk: the manifests below it are read, when a workspace folder's
+   * walk would enter it. An editor tells of a folder moved in with one event, not one per file.
+   */
+  folderCreated(path: string): void {
+    const root = [...this.folders].find((folder) => walkEnters(folder, path));
+    if (!root || !isFolder(path) || this.queue.some((queued) => queued.walk === path)) return;
+    this.queue.push({ walk: path, root });
+    this.startIfQueued();
+  }
+
+  /** Whether the file at `path` is one the scan reads: below a workspace folder, and in no folder its walk passes by. */
+  holds(path: string): boolean {
+    return [...this.folders].some((folder) => walkReaches(folder, path));
+  }
+
+  /**
+   * The files read from below `folder` that are gone from disk (or that the scan no longer reads) leave the
+   * inventory, but open ones; returns whether any did. A folder deleted or renamed comes as one event, or as
+   * none (reading the workspace again then finds what is there, and this what is not).
+   */
+  forgetMissing(folder: string): boolean {
+    return runSteps(this.forgetMissingInSteps(folder));
+  }
+
+  private *forgetMissingInSteps(folder: string): Steps<boolean> {
+    const { inventory } = this.host;
+    let forgot = false;
+    for (const file of inventory.allFiles()) {
+      const path = pathOf(file.uri);
+      if (!path || !within(folder, path) || this.host.isOpen(file.uri)) continue;
+      if (!this.holds(path) || !isRegularFile(path)) {
+        inventory.removeFile(file.uri);
+        forgot = true;
+      }
+      yield;
+    }
+    return forgot;
+  }
+
+  private startIfQueued(): void {
     if (!this.run && this.queue.length > 0) this.start();
   }
 
@@ -75,7 +120,7 @@ export class WorkspaceScan {
   remove(folderUris: readonly string[]): void {
     const removed = folderUris.map(pathOf).filter((path): path is string => !!path && this.folders.delete(path));
     if (removed.length === 0) return;
-    this.queue.splice(0, this.queue.length, ...this.queue.filter((path) => this.folders.has(path)));
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((queued) => this.folders.has(queued.root)));
     const { inventory } = this.host;
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
@@ -110,14 +155,15 @@ export class WorkspaceScan {
 
   /** Reads the queued folders one after another, those added meanwhile included. */
   private *readQueued(run: Run): Steps<void> {
-    for (let folder = this.queue.shift(); folder !== undefined; folder = this.queue.shift()) {
-      const name = basename(folder) || folder;
+    for (let queued = this.queue.shift(); queued !== undefined; queued = this.queue.shift()) {
+      const { walk, root: folder } = queued;
+      const name = basename(walk) || walk;
       run.progress.report(`Listing manifests in ${name}`);
-      const paths = yield* manifestFilesInSteps(folder, this.maxFiles);
+      const paths = yield* manifestFilesInSteps(walk, this.maxFiles);
       if (paths.length >= this.maxFiles) {
         // Past the limit, a PDB or Service in a file not read looks missing: said once, where it can be seen.
         this.host.connection.console.warn(
-          `kube-resilience: ${folder} holds ${this.maxFiles} YAML and JSON files or more: the first ${this.maxFiles} found are read, and findings across files do not see the others (an open file counts)`,
+          `kube-resilience: ${walk} holds ${this.maxFiles} YAML and JSON files or more: the first ${this.maxFiles} found are read, and findings across files do not see the others (an open file counts)`,
         );
       }
       let shown = -1;
@@ -129,6 +175,7 @@ export class WorkspaceScan {
         run.read++;
         yield;
       }
+      if (this.folders.has(folder)) yield* this.forgetMissingInSteps(walk);
     }
   }
 
@@ -155,4 +202,20 @@ export function* manifestFilesOf(folderUris: readonly string[]): Steps<string[]>
   const found: string[] = [];
   for (const path of folderUris.map(pathOf)) if (path) found.push(...(yield* manifestFilesInSteps(path, MAX_FILES_PER_FOLDER)));
   return found;
+}
+
+function isRegularFile(path: string): boolean {
+  return statOf(path)?.isFile() ?? false;
+}
+
+function isFolder(path: string): boolean {
+  return statOf(path)?.isDirectory() ?? false;
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
