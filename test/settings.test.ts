@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ruleById } from '../server/src/rules';
 import { DEFAULT_SETTINGS, readSettings } from '../server/src/settings';
 
 /** The settings read from `value`, and what was said of what could not be used. */
 function read(value: unknown) {
   const said: string[] = [];
-  return { settings: readSettings(value, (problem) => said.push(problem)), said };
+  return { settings: readSettings(value, (problem) => said.push(problem), (id) => !!ruleById(id)), said };
 }
 
 describe('readSettings', () => {
@@ -22,10 +23,11 @@ describe('readSettings', () => {
   });
 
   it('leaves a value it cannot use at its default and says which, as written (a typo in cluster read the live cluster without a word)', () => {
-    const { settings, said } = read({ cluster: 'Off', run: 'always', enable: 'false', rules: { 'single-replica': 'loud', 'pdb-missing': 'hint' }, kubeconfig: 42, extraPath: '/opt/bin' });
+    const { settings, said } = read({ cluster: 'Off', run: 'always', enable: 'false', rules: { 'single-replica': 'loud', 'pdb-missing': 'hint', 'singel-replica': 'off' }, kubeconfig: 42, extraPath: '/opt/bin' });
     assert.deepEqual([settings.cluster, settings.run, settings.enable, settings.rules, settings.kubeconfig, settings.extraPath], ['auto', 'onType', true, { 'pdb-missing': 'hint' }, undefined, []]);
     assert.deepEqual(said, [
       'kubeResilience.rules.single-replica is "loud", not off, error, warning, info or hint: ignored',
+      'kubeResilience.rules.singel-replica names no rule of kube-resilience (`kube-resilience rules` lists them): ignored',
       'kubeResilience.extraPath is "/opt/bin", not a list of folders: ignored',
       'kubeResilience.enable is "false", not true or false: ignored',
       'kubeResilience.run is "always", not onType or onSave: ignored',

@@ -42,9 +42,10 @@ const LEVELS = ['off', 'error', 'warning', 'info', 'hint'];
 
 /**
  * The settings a client sent; a value that cannot be used is left at its default and said to `ignored`, named
- * as the user wrote it: a typo such as `"cluster": "Off"` read the live cluster without a word.
+ * as the user wrote it: a typo such as `"cluster": "Off"` read the live cluster without a word. `isRule` tells
+ * the ids of rules.
  */
-export function readSettings(value: unknown, ignored: (problem: string) => void = () => undefined): ServerSettings {
+export function readSettings(value: unknown, ignored: (problem: string) => void = () => undefined, isRule: (id: string) => boolean = () => true): ServerSettings {
   if (value !== undefined && value !== null && !isObject(value)) ignored(`the settings are ${shownSetting(value)}, not an object: the defaults are used`);
   const v = (isObject(value) ? value : {}) as Partial<ServerSettings>;
   const unusable = (name: string, written: unknown, expected: string) => ignored(`${name} is ${shownSetting(written)}, not ${expected}: ignored`);
@@ -66,7 +67,9 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
   };
   const rules: Record<string, SeverityOverride> = {};
   for (const [id, level] of Object.entries(isObject(v.rules) ? v.rules : {})) {
-    if (LEVELS.includes(level as string)) rules[id] = level as SeverityOverride;
+    // A misspelt id turned nothing off, without a word (the command line refuses it).
+    if (!isRule(id)) ignored(`kubeResilience.rules.${id} names no rule of kube-resilience (\`kube-resilience rules\` lists them): ignored`);
+    else if (LEVELS.includes(level as string)) rules[id] = level as SeverityOverride;
     else unusable(`kubeResilience.rules.${id}`, level, 'off, error, warning, info or hint');
   }
   if (v.rules !== undefined && !isObject(v.rules)) unusable('kubeResilience.rules', v.rules, 'an object of rule ids');

@@ -51,6 +51,12 @@ describe('completion', () => {
     assert.deepEqual(readiness.range, { start: { line: 7, character: 43 }, end: { line: 7, character: 50 } });
   });
 
+  it('a position past the end of its line stands for the end: the range replaces text that is there', () => {
+    const text = DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore single-replica, probe-r\n  replicas: 1\n`);
+    const items = completionsAt(new LineIndex(text), { line: 7, character: 500 }, METAS);
+    assert.deepEqual(items.find((c) => c.label === 'probe-readiness-missing')?.range, { start: { line: 7, character: 43 }, end: { line: 7, character: 50 } });
+  });
+
   it('nothing in the reason after --', () => {
     assert.deepEqual(labels(DEPLOYMENT('    a: b\n', `  # kube-resilience-ignore single-replica -- because ¦\n  replicas: 1\n`)), []);
   });

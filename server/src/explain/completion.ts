@@ -66,8 +66,10 @@ function parentKey(lines: TextLines, line: number, indent: number): string | und
  */
 export function completionsAt(lines: TextLines, position: Position, rules: readonly RuleMeta[], reportedOn: (line: number) => readonly string[] = () => []): Completion[] {
   const lineText = lineOf(lines, position.line);
-  const before = lineText.slice(0, position.character);
-  const { line, character } = position;
+  const { line } = position;
+  // A position past the line's end means its end (as the protocol says): a range past it would be no place in the text.
+  const character = Math.min(position.character, lineText.length);
+  const before = lineText.slice(0, character);
 
   const comment = /^(\s*#\s*)(\S*)$/.exec(before);
   if (comment && DIRECTIVE.startsWith(comment[2]) && comment[2].length > 0) {
