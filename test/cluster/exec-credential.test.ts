@@ -82,6 +82,17 @@ describe('exec credential plugins', { skip }, () => {
     }
   });
 
+  it('args that aliases of one long string make too long to run are said to be (written out in its cache key, 700 MB made the CLI call itself buggy)', { timeout: 30_000 }, async () => {
+    const kubeconfig = join(tempDir(), 'config');
+    writeFileSync(
+      kubeconfig,
+      `preferences: {long: &long "${'x'.repeat(2 ** 20)}"}\napiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: '${server.url}'}}]\nusers: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: cloud-login, args: [${Array(700).fill('*long').join(', ')}]}}}]\ncontexts: [{name: exec, context: {cluster: c, user: u}}]\ncurrent-context: exec\n`,
+    );
+    const error = await failure(readLiveCluster(request(kubeconfig)));
+    assert.equal(error.kind, 'config');
+    assert.match(error.message, /exec section whose command, args and env hold 734,003,211 characters, more than a command line carries/);
+  });
+
   it('reads past an alias bomb in a field of the exec section it does not use (its cache key expanded it: 2 GB, then a crash)', { timeout: 30_000 }, async () => {
     const home = tempDir();
     const levels = ['x0: &x0 [' + Array(10).fill('"x"').join(', ') + ']', ...Array.from({ length: 8 }, (_, i) => `x${i + 1}: &x${i + 1} [${Array(10).fill(`*x${i}`).join(', ')}]`)];

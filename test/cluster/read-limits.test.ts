@@ -154,10 +154,10 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     assert.doesNotMatch(JSON.stringify(pod.object), /hunter2|PASSWORD/);
   });
 
-  it('names an answer whose Content-Length is shorter than its body, with its URL redacted, not in the HTTP parser\'s words', async () => {
+  it('names an answer whose Content-Length is shorter than its body by its path (the query is its own paging, no secret to hide), not in the HTTP parser\'s words', async () => {
     server.faults.set('nodes', 'short-content-length');
     const reason = await reasonFor('nodes');
-    assert.match(reason, /^the answer to https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes\?limit=\*\*\*/);
+    assert.match(reason, /^the answer to https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes is malformed/);
     assert.match(reason, / is malformed: its Content-Length \(\d+ bytes\) is shorter than what the server sent, which cuts the answer short \(HPE_INVALID_CONSTANT\)$/);
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -54,6 +54,18 @@ describe('reading a live cluster (GET only)', () => {
     for (const kind of ['Node', 'Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'Service', 'EndpointSlice', 'Lease', 'ConfigMap']) assert.ok(kinds.has(kind), kind);
     assert.ok(server.requests.every((r) => r.authorization === 'Bearer reader-token'));
     assert.equal(cluster.topology.controlPlaneCount, 1);
+  });
+
+  it('sends the token of the file a user names, as `tokenFile` (kubectl\'s field) or `token-file`, the file winning over a token beside it as in kubectl', async () => {
+    const home = tempDir();
+    writeFileSync(join(home, 'token'), 'from-file\n');
+    for (const field of ['tokenFile', 'token-file']) {
+      const config = join(home, `config-${field}`);
+      writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', `token: stale\n      ${field}: token`));
+      server.requests.length = 0;
+      assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, [], field);
+      assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer from-file'], field);
+    }
   });
 
   it('never asks for Secrets and never sends anything but GET', async () => {

@@ -31,18 +31,25 @@ export function inlineCredentialFiles(cluster: Cluster, user: User): { cluster: 
   return { cluster: inlinedCluster, user: inlinedUser };
 }
 
-/** A kubeconfig's `token-file` entries (client-node reads them while parsing, whole) replaced by the tokens, read bounded. */
+/** The fields a kubeconfig user names a token file by: kubectl's, and the one client-node reads. */
+export const TOKEN_FILE_FIELDS = ['tokenFile', 'token-file'] as const;
+
+/**
+ * A kubeconfig's token files (`tokenFile`, which client-node does not know, and `token-file`, which it reads while
+ * parsing, whole) replaced by the tokens, read bounded. A file wins over a `token` beside it, as in kubectl.
+ */
 export function inlineTokenFiles(config: unknown, directory: string): boolean {
   const users = (config as { users?: unknown } | null)?.users;
   if (!Array.isArray(users)) return false;
   let changed = false;
   for (const entry of users) {
     const user = (entry as { user?: Record<string, unknown> } | null)?.user;
-    const file = user?.['token-file'];
-    if (!user || typeof file !== 'string' || !file || user.token) continue;
+    const field = TOKEN_FILE_FIELDS.find((name) => typeof user?.[name] === 'string' && user[name]);
+    if (!user || !field) continue;
+    const file = user[field] as string;
     const path = isAbsolute(file) ? file : join(directory, file);
-    user.token = readKubeconfigFile(path, 'token-file').toString('utf8').trim();
-    delete user['token-file'];
+    user.token = readKubeconfigFile(path, field).toString('utf8').trim();
+    for (const name of TOKEN_FILE_FIELDS) delete user[name];
     changed = true;
   }
   return changed;

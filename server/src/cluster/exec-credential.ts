@@ -105,8 +105,14 @@ function malformedExec(exec: ExecConfig): string | undefined {
     return 'env is not a list of name and value strings';
   }
   if (exec.apiVersion != null && typeof exec.apiVersion !== 'string') return 'apiVersion is not a string';
+  // Counted without copying: aliases of one long string add up to gigabytes only once written out.
+  const size = [exec.command, ...(exec.args ?? []), ...(exec.env ?? []).flatMap((entry) => [entry.name, entry.value ?? ''])].reduce((sum, text) => sum + text.length, 0);
+  if (size > MAX_COMMAND_LINE_CHARACTERS) return `command, args and env hold ${size.toLocaleString('en-US')} characters, more than a command line carries`;
   return undefined;
 }
+
+/** The most characters a plugin's command, arguments and environment may hold in all: Linux starts no program with more than 2 MB of them. */
+const MAX_COMMAND_LINE_CHARACTERS = 2 * 1024 * 1024;
 
 async function runProgram(program: string, exec: ExecConfig, env: NodeJS.ProcessEnv, options: ExecOptions): Promise<string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;

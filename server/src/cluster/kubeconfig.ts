@@ -3,7 +3,7 @@ import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { newKubeConfig } from './client-node';
-import { inlineTokenFiles } from './credential-files';
+import { inlineTokenFiles, TOKEN_FILE_FIELDS } from './credential-files';
 import { ClusterError } from './errors';
 import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES, type KubeconfigSources } from './kubeconfig-paths';
 
@@ -30,8 +30,8 @@ function readOne(path: string): KubeConfig | undefined {
   const config = newKubeConfig();
   if (!text.trim()) return config;
   try {
-    // client-node reads token-file while it parses, whole: those are read here first, bounded.
-    const parsed = text.includes('token-file') ? parseYaml(text, { maxAliasCount: 100 }) : undefined;
+    // client-node reads token-file while it parses, whole (and knows no tokenFile): those are read here first, bounded.
+    const parsed = TOKEN_FILE_FIELDS.some((field) => text.includes(field)) ? parseYaml(text, { maxAliasCount: 100 }) : undefined;
     config.loadFromString(parsed && inlineTokenFiles(parsed, dirname(path)) ? stringifyYaml(parsed) : text);
     config.makePathsAbsolute(dirname(path));
   } catch (error) {

@@ -46,7 +46,8 @@ export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, 
  * refused is what came past that length: a Content-Length too short, which cut the answer there.
  */
 export function describeMalformedAnswer(code: string, url: URL, declaredLength: number | undefined): string {
-  const where = `the answer to ${redactUrl(url.href)}`;
+  // Named by its path: its query is the read's own paging (`limit=500` shown as `limit=***` looked like a secret).
+  const where = `the answer to ${url.origin}${url.pathname}`;
   if (declaredLength !== undefined) return `${where} is malformed: its Content-Length (${plural(declaredLength, 'byte')}) is shorter than what the server sent, which cuts the answer short (${code})`;
   return `${where} is malformed HTTP (${code})`;
 }
