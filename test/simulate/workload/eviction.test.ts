@@ -11,7 +11,7 @@ const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 600, events: 
 
 describe('drain-start handler', () => {
   const cases = [
-    { name: 'evicts every pod of a Deployment on the node', extra: {}, evicted: 2, says: /kubectl drain evicted its pod on worker-1/ },
+    { name: 'evicts every pod of a Deployment on the node, told together', extra: {}, evicted: 2, says: /kubectl drain evicted 2 of its pods on worker-1; for each, it stops within its 30 s grace period/ },
     { name: 'leaves a DaemonSet pod running', extra: { kind: 'DaemonSet' }, evicted: 0, says: /DaemonSet pods are not evicted/ },
     { name: 'leaves a static pod running', extra: { kind: 'Pod', staticPod: true }, evicted: 0, says: /static \(mirror\) pod cannot be evicted/ },
   ];
@@ -24,6 +24,14 @@ describe('drain-start handler', () => {
       assert.match(reasons, c.says);
     });
   }
+
+  it('tells the pods of one workload it evicts at once as many, not as "its pod" once', () => {
+    const drain = kubectlDrain('worker-1');
+    const run = runOf(workload('web', { 'worker-1': 3, 'worker-2': 1 }), HEALTHY, [drain]);
+    const { reasons } = play(run, 0, { kind: 'drain-start', drain });
+    assert.match(reasons, /kubectl drain evicted 3 of its pods on worker-1; for each, it stops within .* the 3 evicted pods leave its Service/);
+    assert.doesNotMatch(reasons, /its pod on|the evicted pod leaves/);
+  });
 
   it('evicts a replacement still starting on the node too, telling it was not ready and cutting no sessions', () => {
     const drain = kubectlDrain('worker-1');

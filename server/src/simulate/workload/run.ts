@@ -32,6 +32,10 @@ export interface Note {
   always?: boolean;
   /** Bookkeeping that only matters when nothing else happened at that moment. */
   minor?: boolean;
+  /** Notes of one key at one moment are one, told for how many there are (a drain evicting two of its pods at once). */
+  alike?: { key: string; told: (count: number) => string };
+  /** How many alike notes this one stands for. */
+  count?: number;
 }
 
 const REPLACED_BY: Record<string, string> = {
@@ -160,7 +164,11 @@ export function note(run: WorkloadRun, at: number, n: Note): void {
   // A note about a later moment needs that moment in the run to be told.
   run.queue.schedule(at, () => {});
   const list = run.notes.get(at);
-  if (list) list.push(n);
+  const same = n.alike && list?.find((other) => other.alike?.key === n.alike!.key);
+  if (same) {
+    same.count = (same.count ?? 1) + 1;
+    same.reason = same.alike!.told(same.count);
+  } else if (list) list.push(n);
   else run.notes.set(at, [n]);
 }
 
@@ -185,13 +193,13 @@ export function refreshEndpoints(run: WorkloadRun, slot: Slot, from: number, gen
 }
 
 /** The endpoint controller drops a dead pod, unless the replica is serving again by then. */
-export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why: string, fact: string = FACT.recovery): void {
+export function dropDeadEndpoint(run: WorkloadRun, slot: Slot, from: number, why: string, fact: string = FACT.recovery, whyOfMany?: (count: number) => string): void {
   const at = run.ctx.controlPlane.firstControllers(from);
   run.queue.schedule(at, () => {
     if (slot.alive || !slot.listed) return;
     slot.listed = false;
     // No Service lists a workload no Service selects: nothing to tell (a node agent's pods, a batch worker).
-    if (run.workload.fronted) note(run, at, { reason: why, fact });
+    if (run.workload.fronted) note(run, at, { reason: why, fact, ...(whyOfMany ? { alike: { key: `endpoint|${why}`, told: (count) => (count === 1 ? why : whyOfMany(count)) } } : {}) });
   });
 }
 

@@ -130,7 +130,7 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   const terminatedAt = stuck ? confirmed : Number.isFinite(failed) ? Math.max(end.terminatedAt, kubeletBackAfter(run, drain.node, failed)) : end.terminatedAt;
   const sessionsCut = end.sessionsCut || (end.sessionEnd !== undefined && failed < end.sessionEnd);
   slot.alive = false;
-  dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`);
+  dropDeadEndpoint(run, slot, at, `${label}: the evicted pod leaves its Service`, undefined, (count) => `${label}: the ${count} evicted pods leave its Service`);
   const record: EvictionRecord = { drain, at, terminatedAt, sessionsCut, slot: slot.id, ...(stuck ? { unconfirmed: true } : {}), ...(sessionsCut && Number.isFinite(failed) ? { sessionsCutAt: failed } : {}) };
   run.evictions.push(record);
   const grace = end.capped
@@ -155,8 +155,13 @@ export const onEviction: Handler<'eviction'> = (run, { slot, drain }, at) => {
   // A replacement its probes kill before it is up never serves: the replacement's own line says why.
   const serving = run.inPlaceStart.comesUp ? `serving after ${formatSeconds(run.podStart)}` : 'which its probes kill before it is up';
   const replacer = run.replacer ? `; the ${run.replacer} creates a replacement${madeAt}${pending}, ${serving}` : '; nothing replaces it';
+  const where = ` on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}`;
+  const what = `${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `${end.grace === 0 ? 'it is killed at once (terminationGracePeriodSeconds: 0)' : `it stops within ${grace}`}${sessions}${killed}`}${replacer}`;
+  const told = (count: number) => `${label}: ${DRAINER[drain.by]} evicted ${count === 1 ? 'its pod' : `${count} of its pods`}${where}; ${count === 1 ? '' : 'for each, '}${what}`;
   note(run, at, {
-    reason: `${label}: ${DRAINER[drain.by]} evicted its pod on ${drain.node}${served || stuck ? '' : notServing(run)}${drain.upgrade ? ' for the node upgrade' : ''}; ${stuck ? `it stays Terminating there (the ${awayNode(run, drain.node, at)}'s kubelet cannot confirm its end), so kubectl drain waits for it until the node is back or the pod is force-deleted` : `${end.grace === 0 ? 'it is killed at once (terminationGracePeriodSeconds: 0)' : `it stops within ${grace}`}${sessions}${killed}`}${replacer}`,
+    reason: told(1),
+    // Pods of one workload the same drain evicts at once, alike in all else, are told together.
+    alike: { key: `eviction|${told(1)}`, told },
     fact: `${FACT.eviction}; ${factOf(drain)}`,
     // Told even when what serves does not change: it is why the drain never ends.
     always: stuck,
