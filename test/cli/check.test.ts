@@ -49,6 +49,18 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('--fix passes over the files again while a pass writes one: a fix in a later file that brings findings in an earlier one leaves none fixable', () => {
+    write('chain/deploy.yaml', manifests.deployment({ name: 'web' }));
+    write('chain/hpa.yaml', manifests.hpa({ min: 1, max: 4 }));
+    const rules = only('hpa-min-one', 'pdb-missing', 'replicas-not-spread');
+    assert.match(cli(['check', 'chain', '--render', 'off', ...rules]).stdout, /hpa-min-one \(fixable\)/);
+    const run = cli(['check', 'chain', '--render', 'off', '--fix', ...rules]);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stderr, /applied 3 fixes in 2 files/);
+    assert.match(readFileSync(join(dir, 'chain', 'deploy.yaml'), 'utf8'), /topologySpreadConstraints[\s\S]*kind: PodDisruptionBudget/);
+    assert.equal(cli(['check', 'chain', '--render', 'off', ...rules]).status, 0, 'nothing left to fix');
+  });
+
   it('--fix says which offered fix it could not apply (it did not take its finding away) and exits 2; it said nothing, exit 0', () => {
     write('stuck/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
     assert.match(cli(['check', 'stuck', '--render', 'off', ...only('recreate-drops-all')]).stdout, /recreate-drops-all \(fixable\)/);

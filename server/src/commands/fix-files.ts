@@ -15,11 +15,16 @@ export interface FixOutcome {
   notApplied: { path: string; ruleIds: string[] }[];
 }
 
+/** Passes over the files at most: each after one that wrote a file (a fix in one file can bring one in another). */
+const MAX_PASSES = 5;
+
 /**
  * `--fix` over the files read: each file is replaced atomically at its real path, and only when that
  * path lies inside the tree it was found in (the folder named, or the named file's own folder), so a
  * link cannot lead a fix outside what the user asked to fix. A file that cannot be written keeps its
- * content and its findings; the other files are still fixed.
+ * content and its findings; the other files are still fixed. A fix in one file can bring a finding in another
+ * already passed (an HPA's minReplicas raised to 2 makes its Deployment, in a file before, need a budget and
+ * spreading): the files are passed over again while a pass writes one.
  */
 export function fixFiles(
   paths: string[],
@@ -28,33 +33,53 @@ export function fixFiles(
   inventory: Inventory,
   options: Parameters<typeof fixFile>[3],
 ): FixOutcome {
-  const outcome: FixOutcome = { changed: [], unchanged: [], notApplied: [] };
-  const written = new Map<string, string>();
+  const unchanged = new Map<string, string>();
+  const fixes = new Map<string, number>();
+  const notApplied = new Map<string, string[]>();
+  // What each file holds now (what the last pass wrote), and the one path each real file is fixed under.
+  const held = new Map([...sources].map(([path, source]) => [path, source.text]));
+  const writable = new Map<string, string>();
+  const underPath = new Map<string, string>();
   for (const path of paths) {
     if (path === '-') continue;
-    const source = sources.get(path)!;
     const target = realTargetInside(path, trees.get(path) ?? path);
     if ('reason' in target) {
+      const text = sources.get(path)!.text;
       // Unfixed, but only worth a word when there was something to fix.
-      if (fixFile(path, source.text, inventory, options).text !== source.text) outcome.unchanged.push({ path, reason: target.reason });
-      inventory.setFile(parseManifest(path, source.text));
-      continue;
-    }
-    if (written.has(target.real)) continue;
-    const fixed = fixFile(path, source.text, inventory, options);
-    if (fixed.notApplied.length) outcome.notApplied.push({ path, ruleIds: [...new Set(fixed.notApplied.map((f) => f.ruleId))] });
-    if (fixed.text === source.text) continue;
-    try {
-      writeManifestFile(target.real, fixed.text, source.encoding, source.text);
-      written.set(target.real, path);
-      outcome.changed.push({ path, fixes: fixed.applied.length });
-    } catch (error) {
-      // What the other files are fixed against, and what is reported, is what stays on disk.
-      inventory.setFile(parseManifest(path, source.text));
-      outcome.unchanged.push({ path, reason: describeFileError(error) });
+      if (fixFile(path, text, inventory, options).text !== text) unchanged.set(path, target.reason);
+      inventory.setFile(parseManifest(path, text));
+    } else if (!underPath.has(target.real)) {
+      underPath.set(target.real, path);
+      writable.set(path, target.real);
     }
   }
-  return outcome;
+  for (let pass = 0, wrote = true; wrote && pass < MAX_PASSES; pass++) {
+    wrote = false;
+    for (const [path, real] of writable) {
+      if (unchanged.has(path)) continue;
+      const text = held.get(path)!;
+      const fixed = fixFile(path, text, inventory, options);
+      if (fixed.notApplied.length) notApplied.set(path, [...new Set(fixed.notApplied.map((f) => f.ruleId))]);
+      else notApplied.delete(path);
+      if (fixed.text === text) continue;
+      try {
+        writeManifestFile(real, fixed.text, sources.get(path)!.encoding, text);
+        held.set(path, fixed.text);
+        fixes.set(path, (fixes.get(path) ?? 0) + fixed.applied.length);
+        wrote = true;
+      } catch (error) {
+        // What the other files are fixed against, and what is reported, is what stays on disk.
+        inventory.setFile(parseManifest(path, text));
+        notApplied.delete(path);
+        unchanged.set(path, describeFileError(error));
+      }
+    }
+  }
+  return {
+    changed: [...fixes].map(([path, count]) => ({ path, fixes: count })),
+    unchanged: [...unchanged].map(([path, reason]) => ({ path, reason })),
+    notApplied: [...notApplied].map(([path, ruleIds]) => ({ path, ruleIds })),
+  };
 }
 
 /** The real path of `path` when it lies inside `tree` (links resolved on both sides), or why it does not. */
