@@ -2,12 +2,14 @@
 // must end with the read's deadline, and say what the proxy did; a client certificate is checked before it is used.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { demoObjects } from '../../server/src/cluster/demo';
 import { readLiveCluster } from '../../server/src/cluster/load';
+import { FakeApiServer } from './fake-apiserver';
 import { until } from '../render/running-tools';
 import { tempDir } from './kubeconfig-fixtures';
 import { selfSignedCertificate } from './tls';
@@ -27,7 +29,9 @@ describe('a cluster behind a proxy', () => {
   const tunnels: Socket[] = [];
   afterEach(async () => {
     for (const socket of tunnels.splice(0)) socket.destroy();
-    await new Promise((done) => proxy?.close(done));
+    // A test that started none has none to close (a close never asked never calls back).
+    if (proxy) await new Promise((done) => proxy!.close(done));
+    proxy = undefined;
   });
   const start = async (onConnect: (socket: Socket) => void): Promise<string> => {
     proxy = createServer();
@@ -75,10 +79,60 @@ describe('a cluster behind a proxy', () => {
     await new Promise<void>((done) => free.listen(0, '127.0.0.1', done));
     const port = (free.address() as AddressInfo).port;
     await new Promise((done) => free.close(done));
-    const kubeconfig = behindProxy(`http://127.0.0.1:${port}`);
-    const refused = await readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }).then(() => undefined, (error: Error) => error.message);
-    assert.match(refused!, new RegExp(`connection refused by 127\\.0\\.0\\.1:${port}: the proxy \\(proxy-url\\) cannot be reached`));
-    assert.doesNotMatch(refused!, /refused by 127\.0\.0\.1:9\b/, 'the API server was never tried');
+    // A SOCKS agent's errors carry their code in the message only.
+    for (const scheme of ['http', 'socks5']) {
+      const kubeconfig = behindProxy(`${scheme}://127.0.0.1:${port}`);
+      const refused = await readLiveCluster({ kubeconfig, trusted: true, env: {}, timeoutMs: 5_000 }).then(() => undefined, (error: Error) => error.message);
+      assert.match(refused!, new RegExp(`connection refused by 127\\.0\\.0\\.1:${port}: the proxy \\(proxy-url\\) cannot be reached`), scheme);
+      assert.doesNotMatch(refused!, /refused by 127\.0\.0\.1:9\b/, 'the API server was never tried');
+    }
+  });
+});
+
+describe('a proxy the environment names (HTTPS_PROXY), as kubectl takes it when the kubeconfig names none', () => {
+  it('reads the cluster through it; NO_PROXY and a loopback server go straight; its failures name the variable', { timeout: 30_000 }, async () => {
+    const api = await FakeApiServer.start(demoObjects());
+    const asked: string[] = [];
+    const tunnels: Socket[] = [];
+    const proxy = createServer();
+    proxy.on('connect', (request, client: Socket) => {
+      asked.push(request.url ?? '');
+      tunnels.push(client);
+      // Whatever host was asked for, the tunnel leads to the fake API server.
+      const upstream = connect(Number(new URL(api.url).port), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const port = new URL(api.url).port;
+      const config = (server: string) => {
+        const path = join(tempDir(), 'config');
+        writeFileSync(path, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: '${server}', insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+        return path;
+      };
+      // A name only the proxy's side resolves, as behind a corporate proxy.
+      const cluster = await readLiveCluster({ kubeconfig: config(`https://kube.internal.invalid:${port}`), trusted: true, env: { HTTPS_PROXY: proxyUrl }, timeoutMs: 10_000 });
+      assert.deepEqual(cluster.missing, []);
+      assert.ok(asked.length > 0 && asked.every((target) => target === `kube.internal.invalid:${port}`), asked.join(' '));
+      asked.length = 0;
+      const bypassed = await readLiveCluster({ kubeconfig: config(`https://kube.internal.invalid:${port}`), trusted: true, env: { HTTPS_PROXY: proxyUrl, NO_PROXY: '.invalid' }, timeoutMs: 10_000 }).then(() => '', (error: Error) => error.message);
+      assert.match(bypassed, /cannot resolve kube\.internal\.invalid/);
+      await readLiveCluster({ kubeconfig: config(api.url), trusted: true, env: { HTTPS_PROXY: proxyUrl }, timeoutMs: 10_000 });
+      assert.deepEqual(asked, [], 'neither the NO_PROXY host nor the loopback server went through the proxy');
+      const gone = await readLiveCluster({ kubeconfig: config(`https://kube.internal.invalid:${port}`), trusted: true, env: { HTTPS_PROXY: 'http://127.0.0.1:9' }, timeoutMs: 5_000 }).then(() => '', (error: Error) => error.message);
+      assert.match(gone, /connection refused by 127\.0\.0\.1:9: the proxy \(HTTPS_PROXY\) cannot be reached/);
+      assert.deepEqual(api.writes(), [], 'nothing but GET');
+    } finally {
+      // The agent keeps its tunnels open for the next read: the proxy closes once they are gone.
+      for (const socket of tunnels) socket.destroy();
+      await new Promise((done) => proxy.close(done));
+      await api.stop();
+    }
   });
 });
 

@@ -95,7 +95,7 @@ function getOnce(connection: ApiConnection, pathAndQuery: string, options: GetOp
         const declared = answer?.complete ? Number(answer.headers['content-length']) : NaN;
         return fail(new ApiGetError(answer?.statusCode, describeMalformedAnswer(error.code, url, Number.isFinite(declared) ? declared : undefined)));
       }
-      const reason = describeNetworkError(error, connection.server, connection.proxy);
+      const reason = describeNetworkError(error, connection.server, connection.proxy, connection.proxyNamedBy);
       if (answer || !reused || (error.code !== 'ECONNRESET' && error.code !== 'EPIPE')) return fail(new ApiGetError(undefined, reason));
       // Said once the connection has closed, when the agent no longer counts it among those in use.
       const socket = request.socket;

@@ -7,13 +7,16 @@ import { inlineCredentialFiles } from './credential-files';
 import { ClusterError } from './errors';
 import { execConfigOf, runExecPlugin, refuseSpawningAuthProvider, type ExecOptions } from './exec-credential';
 import type { ResolvedKubeconfig } from './kubeconfig';
+import { proxyFromEnvironment } from './proxy-from-env';
 import { redactUrl } from './redact-url';
 
 /** Everything needed to send an authenticated GET to one API server. */
 export interface ApiConnection {
   server: URL;
-  /** The proxy the agent tunnels through (proxy-url), whose own failures are said as its. */
+  /** The proxy the agent tunnels through (proxy-url, or the environment's), whose own failures are said as its. */
   proxy?: URL;
+  /** What named the proxy: `proxy-url`, or the environment variable (HTTPS_PROXY…). */
+  proxyNamedBy?: string;
   agent: http.Agent;
   headers: Record<string, string>;
   /** `user:password` for basic auth. */
@@ -68,7 +71,10 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
     throw new ClusterError('config', `cluster "${cluster.name}" uses plain http (${redactUrl(cluster.server)}) without insecure-skip-tls-verify`);
   }
-  const inlined = inlineCredentialFiles(cluster, user);
+  // As kubectl does: the kubeconfig's proxy-url, else the environment's proxy for this server.
+  const fromEnvironment = cluster.proxyUrl ? undefined : proxyFromEnvironment(server, options.env ?? process.env);
+  const reached = fromEnvironment ? { ...cluster, proxyUrl: fromEnvironment.url } : cluster;
+  const inlined = inlineCredentialFiles(reached, user);
   const single = newKubeConfig();
   single.loadFromOptions({ clusters: [inlined.cluster], users: [inlined.user], contexts: [{ ...context, user: user.name }], currentContext: context.name });
   const request: https.RequestOptions = {};
@@ -80,8 +86,9 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   checkClientCertificate(request, user.name);
   const headers: Record<string, string> = { Accept: 'application/json' };
   for (const [name, value] of Object.entries(request.headers ?? {})) if (value !== undefined) headers[name] = String(value);
-  const proxy = cluster.proxyUrl && request.agent ? URL.parse(cluster.proxyUrl) ?? undefined : undefined;
-  return { server, ...(proxy ? { proxy } : {}), agent: agentFor(server, request, cluster.proxyUrl, options.maxSockets ?? 6, options.connectTimeoutMs), headers, auth: request.auth ?? undefined };
+  const proxy = reached.proxyUrl && request.agent ? URL.parse(reached.proxyUrl) ?? undefined : undefined;
+  const named = proxy ? { proxy, proxyNamedBy: fromEnvironment?.variable ?? 'proxy-url' } : {};
+  return { server, ...named, agent: agentFor(server, request, reached.proxyUrl, options.maxSockets ?? 6, options.connectTimeoutMs), headers, auth: request.auth ?? undefined };
 }
 
 function agentFor(server: URL, request: https.RequestOptions, proxyUrl: string | undefined, maxSockets: number, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): http.Agent {

@@ -11,19 +11,24 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'CERT_UNTRUSTED',
 ]);
 
+/** Codes of a connection that could not even be opened: behind a proxy, the proxy's. */
+const UNREACHABLE = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'];
+
 /**
  * Why a connection to the API server failed, in words a person can act on (never OpenSSL's). Behind a proxy, a
  * connection that could not even be opened is the proxy's: its host was said as the API server's.
  */
-export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, proxy?: URL): string {
-  const code = error.code ?? '';
-  if (proxy && ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) {
-    return `${describeNetworkError(error, proxy)}: the proxy (proxy-url) cannot be reached`;
+export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, proxy?: URL, proxyNamedBy = 'proxy-url'): string {
+  // A SOCKS agent's errors carry the code in their message only ("connect ECONNREFUSED 127.0.0.1:1080").
+  const code = error.code ?? (proxy ? (UNREACHABLE.find((c) => new RegExp(`\\b${c}\\b`).test(error.message)) ?? '') : '');
+  const theProxy = `the proxy (${proxyNamedBy})`;
+  if (proxy && UNREACHABLE.includes(code)) {
+    return `${describeNetworkError({ ...error, message: error.message, code }, proxy)}: ${theProxy} cannot be reached`;
   }
   // The proxy agents' own words (hpagent, socks): the tunnel timed out, or was answered with another status than 200.
-  if (!code && (error.message === 'Proxy timeout' || error.message === 'Proxy connection timed out')) return `the proxy (proxy-url) did not open a connection to ${server.host} in time`;
+  if (!code && (error.message === 'Proxy timeout' || error.message === 'Proxy connection timed out')) return `${theProxy} did not open a connection to ${server.host} in time`;
   const refused = !code && /^Bad response: (\d+)$/.exec(error.message);
-  if (refused) return `the proxy (proxy-url) refused to connect to ${server.host} (HTTP ${refused[1]}${refused[1] === '407' ? ': it wants credentials' : ''})`;
+  if (refused) return `${theProxy} refused to connect to ${server.host} (HTTP ${refused[1]}${refused[1] === '407' ? ': it wants credentials' : ''})`;
   if (code === 'ECONNREFUSED') return `connection refused by ${server.host}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve ${server.hostname}`;
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection dropped';

@@ -1,0 +1,99 @@
+/** A proxy the environment names for a server, and the variable that named it (said in messages about the proxy). */
+export interface EnvironmentProxy {
+  url: string;
+  variable: string;
+}
+
+/**
+ * The proxy kubectl would take from the environment for `server` when the kubeconfig names none (Go's
+ * ProxyFromEnvironment): HTTPS_PROXY (or https_proxy) for an https server, HTTP_PROXY for an http one, unless
+ * NO_PROXY covers the host; localhost and loopback addresses are never proxied. A value without a scheme is http.
+ */
+export function proxyFromEnvironment(server: URL, env: NodeJS.ProcessEnv): EnvironmentProxy | undefined {
+  const names = server.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy'] : ['HTTP_PROXY', 'http_proxy'];
+  const variable = names.find((name) => env[name]?.trim());
+  if (!variable) return undefined;
+  const host = server.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = server.port || (server.protocol === 'https:' ? '443' : '80');
+  if (isLoopback(host) || bypassed(host, port, env.NO_PROXY?.trim() || env.no_proxy?.trim() || '')) return undefined;
+  const value = env[variable]!.trim();
+  return { url: /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`, variable };
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/** Whether a NO_PROXY list covers the host: `*`, an address or CIDR block, or a domain and its subdomains (`.domain`: those only), each with an optional port. */
+function bypassed(host: string, port: string, noProxy: string): boolean {
+  for (const raw of noProxy.split(',')) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === '*') return true;
+    const slash = entry.indexOf('/');
+    if (slash > 0 && isIP(host)) {
+      if (inBlock(host, entry.slice(0, slash), Number(entry.slice(slash + 1)))) return true;
+      continue;
+    }
+    const [name, entryPort] = splitPort(entry);
+    if (entryPort && entryPort !== port) continue;
+    if (isIP(name)) {
+      if (name === host) return true;
+      continue;
+    }
+    const domain = name.replace(/^\*\./, '.');
+    if (domain.startsWith('.') ? host.endsWith(domain) : host === domain || host.endsWith(`.${domain}`)) return true;
+  }
+  return false;
+}
+
+function splitPort(entry: string): [string, string | undefined] {
+  const bracketed = /^\[(.+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return [bracketed[1], bracketed[2]];
+  const colon = entry.lastIndexOf(':');
+  // An IPv6 address holds colons of its own.
+  if (colon < 0 || isIP(entry) === 6) return [entry, undefined];
+  return [entry.slice(0, colon), entry.slice(colon + 1)];
+}
+
+function inBlock(host: string, network: string, prefix: number): boolean {
+  const [address, base, bits] = isIP(network) === 4 ? [ipv4(host), ipv4(network), 32] : [ipv6(host), ipv6(network), 128];
+  if (address === undefined || base === undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > bits) return false;
+  const shift = BigInt(bits - prefix);
+  return address >> shift === base >> shift;
+}
+
+/** 4 for an IPv4 address, 6 for an IPv6 one, 0 for anything else (told without node:net, which only api-get.ts and connection.ts may use). */
+function isIP(text: string): 0 | 4 | 6 {
+  if (ipv4(text) !== undefined) return 4;
+  return ipv6(text) !== undefined ? 6 : 0;
+}
+
+function ipv4(text: string): bigint | undefined {
+  const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text)?.slice(1).map(Number);
+  if (!parts || parts.some((part) => part > 255)) return undefined;
+  return parts.reduce((sum, part) => (sum << 8n) + BigInt(part), 0n);
+}
+
+function ipv6(text: string): bigint | undefined {
+  if (!text.includes(':') || !/^[0-9a-f:.]+$/i.test(text)) return undefined;
+  let written = text;
+  // An IPv4 address at the end (::ffff:10.0.0.1) stands for the last two groups.
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const v4 = ipv4(dotted[2]);
+    if (v4 === undefined) return undefined;
+    written = `${dotted[1]}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+  }
+  const halves = written.split('::');
+  if (halves.length > 2) return undefined;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
+  if (groups.some((group) => !/^[0-9a-f]{1,4}$/i.test(group))) return undefined;
+  return groups.reduce((sum, group) => (sum << 16n) + BigInt(parseInt(group, 16)), 0n);
+}
