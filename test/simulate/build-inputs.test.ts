@@ -299,6 +299,19 @@ describe('simulator inputs from a cluster whose nodes could not be read', () => 
     assert.deepEqual(topology.nodes.map((n) => `${n.name}${n.controlPlane ? ' (control plane)' : ''}`), ['cp-1 (control plane)', 'gpu-b1', 'worker-a1', 'worker-a2', 'worker-b1']);
     assert.ok(topology.assumptions.some((a) => a.startsWith('the cluster listed no nodes: its pods run on 5 nodes (cp-1, gpu-b1, worker-a1, worker-a2, worker-b1)')), topology.assumptions.join('\n'));
   });
+
+  it('says which types the cluster refused, first, and what stands in for them (a read refused is no empty cluster)', () => {
+    const demo = demoCluster();
+    const cluster: ClusterInfo = { ...demo, resources: demo.resources.filter((r) => r.kind !== 'Node' && r.kind !== 'Pod'), missing: [{ resource: 'nodes', reason: 'forbidden (403)' }, { resource: 'pods', reason: 'forbidden (403)' }] };
+    const inventory = new Inventory();
+    inventory.setCluster(cluster.resources);
+    const { topology } = buildSimInputs(inventory, cluster);
+    assert.deepEqual(topology.assumptions.slice(0, 3), [
+      'nodes could not be read (forbidden (403)): the nodes are assumed below',
+      "pods could not be read (forbidden (403)): each workload's pods are placed as assumed below and counted from its spec, all running and ready (its status may say fewer)",
+      'no node could be read: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)',
+    ]);
+  });
 });
 
 describe('simulator inputs: API servers the default/kubernetes EndpointSlice does not list', () => {

@@ -31,7 +31,8 @@ export interface SimInputs {
  * workspace's manifests in one inventory. Without a cluster, a small kubeadm cluster is assumed.
  */
 export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | undefined): SimInputs {
-  const assumptions: string[] = [];
+  // What the cluster refused (a user who may not list pods) is said first: what follows is assumed in its place.
+  const assumptions: string[] = (cluster?.missing ?? []).map((m) => `${m.resource} could not be read (${m.reason}): ${MISSING_MEANS[m.resource] ?? 'left out'}`);
   const nodeResources = nodesOf(inventory, cluster, assumptions);
   const cpNames = new Set(cluster?.topology.controlPlaneNodes ?? []);
   let nodes: SimNode[] = nodeResources.map((node) => toSimNode(node, cpNames));
@@ -116,6 +117,14 @@ function notReadyTaintedFor(nodes: readonly Resource[], readAt: number): Record<
   return since;
 }
 
+/** What the simulation takes instead of a resource type the cluster did not let be read. */
+const MISSING_MEANS: Record<string, string> = {
+  pods: "each workload's pods are placed as assumed below and counted from its spec, all running and ready (its status may say fewer)",
+  nodes: 'the nodes are assumed below',
+  poddisruptionbudgets: 'drains are simulated with the workspace\'s budgets only',
+  horizontalpodautoscalers: 'replica counts are the workloads\' own',
+};
+
 /** The nodes the cluster's pods are bound to, by name, sorted. */
 function nodesNamedByPods(inventory: Inventory): string[] {
   const names = new Set<string>();
@@ -142,15 +151,20 @@ function nodesOf(inventory: Inventory, cluster: ClusterInfo | undefined, assumpt
   if (podNodes.length) {
     // A node running the control plane's own static pods is a control-plane node.
     const controlPlane = new Set(inventory.ofKind('Pod').filter(isControlPlanePod).map((pod) => pod.object?.spec?.nodeName));
-    assumptions.push(`the cluster listed no nodes: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), known by name only (a control plane where its static pods run)`);
+    assumptions.push(`${noNodes(cluster)}: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), known by name only (a control plane where its static pods run)`);
     return podNodes.map((name) => assumedNode(name, controlPlane.has(name)));
   }
   assumptions.push(
     cluster
-      ? `the cluster listed no nodes: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)`
+      ? `${noNodes(cluster)}: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)`
       : 'no cluster given: assumed a kubeadm cluster with 1 control-plane node (control-plane, stacked etcd) and 3 workers (worker-1…3); pass --demo, --snapshot or --context for a real one',
   );
   return [assumedNode('control-plane', true), ...['worker-1', 'worker-2', 'worker-3'].map((name) => assumedNode(name, false))];
+}
+
+/** Why the simulation knows no node of a cluster: it listed none, or refused to. */
+function noNodes(cluster: ClusterInfo | undefined): string {
+  return cluster?.missing.some((m) => m.resource === 'nodes') ? 'no node could be read' : 'the cluster listed no nodes';
 }
 
 /** A node known by name only; a control-plane one labelled and tainted as kubeadm does. */
