@@ -196,6 +196,14 @@ ${containers}`,
 `), { seconds: 1200, probe: 'startup', container: 'app', formula: 'initialDelaySeconds 0 + 120 × 10 s' });
   });
 
+  it('is nothing for a liveness probe naming a port the container does not declare: the kubelet never runs it', () => {
+    assert.equal(budgetOf(`        - name: app
+          image: billing:7
+          ports: [{name: web, containerPort: 8080}]
+          livenessProbe: {httpGet: {path: /livez, port: http}, initialDelaySeconds: 60, periodSeconds: 5}
+`), undefined);
+  });
+
   it('is the tightest container, and nothing when no probe kills during a start', () => {
     assert.equal(budgetOf(`        - name: app
           image: billing:7

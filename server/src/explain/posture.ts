@@ -1,7 +1,7 @@
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { declaredFacts } from '../manifest/declared';
 import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
-import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
+import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
@@ -101,7 +101,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       livenessSharesReadiness: sameHandler(liveness, readiness),
       livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
       hasStartup: !!container.startupProbe,
-      livenessStartBudget: container.livenessProbe ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
+      livenessStartBudget: container.livenessProbe && !portNeverResolves(container, container.livenessProbe) ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
       receivesRequests: fronted || declaredPorts(container).some((port) => !isAuxiliaryPort(port)),
     };
   });

@@ -123,6 +123,15 @@ export function namedPortOf(probe: any): { field: 'httpGet' | 'tcpSocket'; name:
   return undefined;
 }
 
+/**
+ * Whether the kubelet can never run the probe: it names a port the container does not declare, and the kubelet
+ * discards its every result (probe-port-unknown). Such a liveness probe kills nothing, a slow start included.
+ */
+export function portNeverResolves(container: any, probe: any): boolean {
+  const named = namedPortOf(probe);
+  return !!named && !declaredPorts(container).some((port) => port.name === named.name);
+}
+
 /** Ports that only serve scraping or debugging: a container with nothing else serves no traffic. */
 const AUXILIARY_PORT = /^(metrics|.*-metrics|metrics-.*|prometheus|prom|monitoring|health.*|healthz|probes?|admin|debug|pprof|profiler|jmx|liveness|readiness|telemetry|stats)$/i;
 

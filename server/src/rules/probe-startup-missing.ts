@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { declaredFacts } from '../manifest/declared';
-import { handlerAsWritten, livenessStartBudgetSeconds, probeTimings, slowStarterOf } from '../manifest/probe';
+import { handlerAsWritten, livenessStartBudgetSeconds, portNeverResolves, probeTimings, slowStarterOf } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -35,7 +35,7 @@ export const probeStartupMissing: Rule = {
     for (const resource of resources) {
       const declared = declaredFacts(resource).startupSeconds;
       for (const { container, path, name } of containersOf(resource)) {
-        if (!container.livenessProbe || container.startupProbe) continue;
+        if (!container.livenessProbe || container.startupProbe || portNeverResolves(container, container.livenessProbe)) continue;
         const slow = declared === undefined ? slowStarterOf(container.image) : undefined;
         const startup = declared ?? slow?.seconds;
         if (startup === undefined) continue;

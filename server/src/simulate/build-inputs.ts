@@ -5,7 +5,7 @@ import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, nodeLossT
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
-import { livenessStartBudgetSeconds, probeTimings } from '../manifest/probe';
+import { livenessStartBudgetSeconds, portNeverResolves, probeTimings } from '../manifest/probe';
 import { containersOf, isLongRunning, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { apiClientOf } from './api-clients';
 import type { NotServing, SimNode, SimTopology, SimWorkload } from './model';
@@ -296,7 +296,8 @@ function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefine
   let tightest: StartBudget | undefined;
   for (const { container, name } of containers) {
     const probe = container.startupProbe ?? container.livenessProbe;
-    if (!probe) continue;
+    // A liveness probe the kubelet can never run restarts nothing.
+    if (!probe || (!container.startupProbe && portNeverResolves(container, probe))) continue;
     const t = probeTimings(probe);
     const seconds = livenessStartBudgetSeconds(probe);
     if (tightest && tightest.seconds <= seconds) continue;
