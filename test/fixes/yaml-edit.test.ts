@@ -144,6 +144,21 @@ describe('setField', () => {
       after: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "replicas": 1,\n    "minReadySeconds": 5\n  }\n}\n',
     },
     {
+      name: 'pretty-printed JSON gets a new object laid out as the file is: its lines, its nesting (4 spaces here), CRLF kept',
+      uri: 'file:///edit.json',
+      before: '{\r\n    "apiVersion": "apps/v1",\r\n    "kind": "Deployment",\r\n    "metadata": {\r\n        "name": "web"\r\n    },\r\n    "spec": {\r\n        "replicas": 1\r\n    }\r\n}\r\n',
+      edit: (r) => setField(r, ['spec', 'strategy'], { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } }),
+      after:
+        '{\r\n    "apiVersion": "apps/v1",\r\n    "kind": "Deployment",\r\n    "metadata": {\r\n        "name": "web"\r\n    },\r\n    "spec": {\r\n        "replicas": 1,\r\n        "strategy": {\r\n            "type": "RollingUpdate",\r\n            "rollingUpdate": {\r\n                "maxUnavailable": 0\r\n            }\r\n        }\r\n    }\r\n}\r\n',
+    },
+    {
+      name: 'pretty-printed JSON gets new items of a list one a line, laid out as the file is',
+      uri: 'file:///edit.json',
+      before: '{\n  "apiVersion": "v1",\n  "kind": "Pod",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "tolerations": [\n      {\n        "key": "a"\n      }\n    ]\n  }\n}\n',
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b', operator: 'Exists' }),
+      after: '{\n  "apiVersion": "v1",\n  "kind": "Pod",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "tolerations": [\n      {\n        "key": "a"\n      },\n      {\n        "key": "b",\n        "operator": "Exists"\n      }\n    ]\n  }\n}\n',
+    },
+    {
       name: 'JSON scalars are replaced as JSON',
       uri: 'file:///edit.json',
       before: '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1}}',

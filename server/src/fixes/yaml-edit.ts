@@ -138,6 +138,20 @@ function renderFlowEntry(key: string, value: unknown): string {
   return `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
 }
 
+/**
+ * A value as JSON over lines, as a pretty-printed JSON file writes it: nested by `unit` spaces (the file's own,
+ * else 2), its lines under one starting at `column`.
+ */
+function laidOut(value: unknown, column: number, unit: number, newline: string): string {
+  return JSON.stringify(value, null, unit >= 1 && unit <= 8 ? unit : 2).replace(/\n/g, `${newline}${' '.repeat(column)}`);
+}
+
+/** How far the line holding `offset` is indented. */
+function indentationAt(text: DocumentText, offset: number): number {
+  const before = text.slice(text.lineStart(offset), offset);
+  return before.length - before.trimStart().length;
+}
+
 /** Nests `value` under the remaining keys of a path: (['a','b'], 1) → {a: {b: 1}}. */
 function nest(keys: readonly string[], value: unknown): unknown {
   return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
@@ -166,8 +180,10 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
     const lastEnd = nodeSpan(resource, (last.value ?? last.key) as Node)[1];
     const lastKeyStart = nodeSpan(resource, last.key)[0];
     if (text.slice(start, lastKeyStart).includes('\n')) {
-      // One entry a line (a JSON file): the new entry gets its own line at the same column.
-      return [{ start: lastEnd, end: lastEnd, text: `,${style.newline}${' '.repeat(text.column(lastKeyStart))}${renderFlowEntry(key, value)}` }];
+      // One entry a line (a JSON file): the new entry gets its own line at the same column, laid out as the file is.
+      const column = text.column(lastKeyStart);
+      const entry = `${JSON.stringify(key)}: ${laidOut(value, column, column - indentationAt(text, start), style.newline)}`;
+      return [{ start: lastEnd, end: lastEnd, text: `,${style.newline}${' '.repeat(column)}${entry}` }];
     }
     return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
   }
@@ -336,11 +352,16 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
   const style = styleOf(file);
   if (seq.items.length === 0) return setField(resource, path, items);
   const last = seq.items[seq.items.length - 1] as Node;
+  const text = textOf(resource);
   if (seq.flow) {
     const end = nodeSpan(resource, last)[1];
-    return [{ start: end, end, text: items.map((item) => `, ${JSON.stringify(item)}`).join('') }];
+    const lastStart = nodeSpan(resource, last)[0];
+    if (!text.slice(nodeSpan(resource, seq)[0], lastStart).includes('\n')) return [{ start: end, end, text: items.map((item) => `, ${JSON.stringify(item)}`).join('') }];
+    // One item a line (a JSON file): each new one on its own line at the same column, laid out as the file is.
+    const column = text.column(lastStart);
+    const unit = column - indentationAt(text, nodeSpan(resource, seq)[0]);
+    return [{ start: end, end, text: items.map((item) => `,${style.newline}${' '.repeat(column)}${laidOut(item, column, unit, style.newline)}`).join('') }];
   }
-  const text = textOf(resource);
   const first = seq.items[0] as Node;
   const itemColumn = text.column(nodeSpan(resource, first)[0]);
   // The file's own dash: `- item` or `-   item` (4-space files), so the new items line up with the old.
