@@ -74,7 +74,7 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       assert.deepEqual([...new Set(aboutTests.map((f) => f.rule))], ['memory-unbounded']);
     });
 
-    it('fixes: replicas in values.yaml (comments kept), then a PDB template using the chart\'s selector helper; a re-render finds neither', async () => {
+    it('fixes: replicas in values.yaml (comments kept), then a PDB template using the chart\'s selector helper that steps aside once the chart\'s own budget is turned on; a re-render finds neither', async () => {
       const chart = copyChart(PODINFO);
       const first = placedFindings(await render(chart));
       const single = only(first, 'single-replica')[0];
@@ -94,7 +94,8 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       applySourceEdits(pdbFix!);
       assert.equal(
         readFileSync(join(chart, 'templates', 'podinfo-pdb.yaml'), 'utf8'),
-        `apiVersion: policy/v1
+        `{{- if not (and .Values.podDisruptionBudget (gt (int .Values.replicaCount) 1)) }}
+apiVersion: policy/v1
 kind: PodDisruptionBudget
 metadata:
   name: {{ template "podinfo.fullname" . }}-pdb
@@ -105,8 +106,15 @@ spec:
   selector:
     matchLabels:
       {{- include "podinfo.selectorLabels" . | nindent 6 }}
+{{- end }}
 `,
       );
+      // The chart's own switch (templates/pdb.yaml), turned on later: one budget, not two that fail every eviction.
+      const switched = await render(chart, { set: ['podDisruptionBudget.maxUnavailable=1'] });
+      assert.deepEqual(switched.problems, []);
+      assert.deepEqual(only(placedFindings(switched), 'pdb-multiple'), []);
+      assert.deepEqual(only(placedFindings(switched), 'pdb-missing'), []);
+      assert.equal(switched.text.match(/kind: PodDisruptionBudget/g)?.length, 1);
       const third = await render(chart, { release: 'other' });
       assert.deepEqual(third.problems, []);
       const thirdFindings = placedFindings(third);

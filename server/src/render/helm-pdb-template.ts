@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { readSourceText } from './source-yaml';
 import { matchPath, type Skeleton, type SkeletonNode } from './template-skeleton';
 
 export interface PdbTemplateInput {
@@ -20,7 +21,8 @@ export interface PdbTemplateInput {
  * selects the way the workload's template does (its name expression, its namespace, the chart's own
  * selector-labels helper when the workload uses one), so it follows the release name and values; where
  * the workload's template writes them literally, so does it. It renders under the same condition as
- * the workload's template when that template is wrapped in one.
+ * the workload's template when that template is wrapped in one, and not when the chart's own budget for
+ * those pods, behind a switch, is turned on.
  */
 export function pdbTemplate(input: PdbTemplateInput): { path: string; text: string } | undefined {
   const { pdb, workload, skeleton } = input;
@@ -39,9 +41,46 @@ export function pdbTemplate(input: PdbTemplateInput): { path: string; text: stri
   out.push('spec:', ...indented(stringify(budget, { lineWidth: 0 }), 2), '  selector:', '    matchLabels:');
   const written = matchLabelsLines(lines, skeleton, 6);
   out.push(...(written ?? indented(stringify(selector?.matchLabels ?? {}, { lineWidth: 0 }), 6)));
+  let text = out;
+  // The chart's own budget for these pods, off now, is what a user turns on: this one then steps aside (two
+  // budgets over one pod make every eviction of it fail).
+  const own = written ? ownBudgetConditions(input.templatesDir, written) : [];
+  if (own.length) text = [`{{- if not ${own.length === 1 ? `(${own[0]})` : `(or ${own.map((c) => `(${c})`).join(' ')})`} }}`, ...text, '{{- end }}'];
   const guard = wholeFileCondition(lines);
-  const text = guard ? [guard.open, ...out, guard.close] : out;
+  if (guard) text = [guard.open, ...text, guard.close];
   return { path, text: `${text.join('\n')}\n` };
+}
+
+/**
+ * The conditions of the chart's own PodDisruptionBudget templates that select the same pods (their selector
+ * lines are the workload's) and render only under a condition that wraps the whole file: a switch in values.
+ */
+function ownBudgetConditions(templatesDir: string, selectorLines: string[]): string[] {
+  const wanted = selectorLines.map(comparable);
+  const conditions: string[] = [];
+  for (const name of templateNames(templatesDir)) {
+    const text = readSourceText(join(templatesDir, name));
+    if (!text || !/^kind:\s*PodDisruptionBudget\s*$/m.test(text)) continue;
+    const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+    const present = new Set(lines.map(comparable));
+    if (!wanted.every((line) => present.has(line))) continue;
+    const condition = /^\{\{-?\s*if\s+(.+?)\s*-?\}\}$/.exec(wholeFileCondition(lines)?.open ?? '')?.[1];
+    if (condition) conditions.push(condition);
+  }
+  return conditions;
+}
+
+/** A template line as written, whatever its indentation (`nindent 6` here, `nindent 8` there). */
+function comparable(line: string): string {
+  return line.trim().replace(/\|\s*(n?indent)\s+\d+/, '| $1');
+}
+
+function templateNames(templatesDir: string): string[] {
+  try {
+    return readdirSync(templatesDir).filter((name) => /\.ya?ml$/i.test(name)).sort();
+  } catch {
+    return [];
+  }
 }
 
 function indented(yaml: string, column: number): string[] {
