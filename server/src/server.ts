@@ -20,7 +20,7 @@ import { openDocuments, type OpenDocument } from './language/open-document';
 import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
-import { pathOf } from './language/file-uri';
+import { pathOf, realPathOf } from './language/file-uri';
 import { Inventory } from './inventory/inventory';
 import { MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
@@ -178,12 +178,13 @@ connection.onDidChangeConfiguration(async (change) => {
 
 /**
  * The key of a file read from disk. Editors may spell the same path another way (VS Code writes
- * `%2B` for `+` and `c%3A` for `c:`); keyed by one spelling, an open document can replace its disk copy.
+ * `%2B` for `+` and `c%3A` for `c:`), or reach it through a link; keyed by one spelling of its real path, an
+ * open document can replace its disk copy.
  */
 function diskUri(uri: string): string {
   if (!uri.startsWith('file:')) return uri;
   try {
-    return pathToFileURL(fileURLToPath(uri)).toString();
+    return pathToFileURL(realPathOf(fileURLToPath(uri))).toString();
   } catch {
     return uri;
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -127,6 +127,24 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       assert.deepEqual(await published, []);
       const version = await client.change(file, `# edited\n${pdb('web')}`);
       assert.ok(lacks('pdb-multiple')(await client.nextDiagnostics(file, version)), 'the revision is no second budget of the same pods');
+    }));
+
+  it('a file reached through a link, or in a workspace opened through one, is one file with its open document: no second budget, the open text counts', () =>
+    withServer('kr-lsp-links-', async (dir, client) => {
+      mkdirSync(join(dir, 'real', 'policies'), { recursive: true });
+      writeFileSync(join(dir, 'real', 'policies', 'web-pdb.yaml'), pdb('web'));
+      // The workspace opened through a link to it, and inside it a second way to the same folder.
+      symlinkSync(join(dir, 'real'), join(dir, 'ws'));
+      symlinkSync(join(dir, 'real', 'policies'), join(dir, 'real', 'a-link'));
+      await client.initialize(pathToFileURL(join(dir, 'ws')).toString());
+      const app = pathToFileURL(join(dir, 'real', 'app.yaml')).toString();
+      const budget = pathToFileURL(join(dir, 'real', 'policies', 'web-pdb.yaml')).toString();
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      await client.open(budget, pdb('web'));
+      assert.ok(lacks('pdb-multiple')(await client.diagnostics(budget, () => true)), 'the file on disk is the open one, not a second budget');
+      await client.change(budget, pdb('web').replace('app: web', 'app: nothing'));
+      await client.diagnostics(app, has('pdb-missing'));
     }));
 
   it('shows its progress once it lasts, answers requests meanwhile, stops when cancelled from the editor, and reads the workspace again when asked', () =>

@@ -8,7 +8,7 @@ import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from 
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import { runSteps, type Steps } from '../steps';
 import { ServerCommands } from '../protocol';
-import { pathOf } from './file-uri';
+import { pathOf, realPathOf } from './file-uri';
 import { describeError } from './guard';
 import { lateProgress, type LateProgress } from './late-progress';
 import { inSlices, SlicedWork } from './sliced-work';
@@ -55,7 +55,7 @@ export class WorkspaceScan {
 
   /** Folders (as uris; only `file:` ones are read) joined the workspace: their manifests are read. */
   add(folderUris: readonly string[]): void {
-    for (const path of folderUris.map(pathOf)) {
+    for (const path of folderUris.map(folderPathOf)) {
       if (!path || this.folders.has(path)) continue;
       this.folders.add(path);
       this.queue.push({ walk: path, root: path });
@@ -118,7 +118,7 @@ export class WorkspaceScan {
 
   /** Folders left the workspace: they are not read any more, and their files leave the inventory but those still in another folder or open. */
   remove(folderUris: readonly string[]): void {
-    const removed = folderUris.map(pathOf).filter((path): path is string => !!path && this.folders.delete(path));
+    const removed = folderUris.map(folderPathOf).filter((path): path is string => !!path && this.folders.delete(path));
     if (removed.length === 0) return;
     this.queue.splice(0, this.queue.length, ...this.queue.filter((queued) => this.folders.has(queued.root)));
     const { inventory } = this.host;
@@ -181,7 +181,8 @@ export class WorkspaceScan {
 
   /** Puts a manifest file into the inventory, unless it is open in the editor (or its folder was removed) by the time it is parsed. */
   private *readFile(path: string, folder: string): Steps<void> {
-    const uri = pathToFileURL(path).toString();
+    // Keyed by its real path, as an open document's disk copy is (see realPathOf).
+    const uri = pathToFileURL(realPathOf(path)).toString();
     if (this.host.isOpen(uri)) return;
     try {
       const { text } = readManifestFile(path);
@@ -218,4 +219,10 @@ function statOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A workspace folder's path, its links resolved (the files read from it are keyed so). */
+function folderPathOf(uri: string): string | undefined {
+  const path = pathOf(uri);
+  return path && realPathOf(path);
 }
