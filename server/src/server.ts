@@ -178,13 +178,14 @@ connection.onDidChangeConfiguration(async (change) => {
 
 /**
  * The key of a file read from disk. Editors may spell the same path another way (VS Code writes
- * `%2B` for `+` and `c%3A` for `c:`), or reach it through a link; keyed by one spelling of its real path, an
- * open document can replace its disk copy.
+ * `%2B` for `+` and `c%3A` for `c:`), or reach it through a link: keyed as the workspace scan read the same real
+ * file (else by one spelling), an open document can replace its disk copy.
  */
 function diskUri(uri: string): string {
   if (!uri.startsWith('file:')) return uri;
   try {
-    return pathToFileURL(realPathOf(fileURLToPath(uri))).toString();
+    const path = fileURLToPath(uri);
+    return scan.keyOf(realPathOf(path)) ?? pathToFileURL(path).toString();
   } catch {
     return uri;
   }

@@ -61,6 +61,16 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     assert.equal(cli(['check', 'chain', '--render', 'off', ...rules]).status, 0, 'nothing left to fix');
   });
 
+  it('--fix names a link out of the tree it cannot write once a fix elsewhere calls for one there (it had nothing to fix at first)', { skip: process.platform === 'win32' }, () => {
+    write('outside-chain/deploy.yaml', manifests.deployment({ name: 'web' }));
+    mkdirSync(join(dir, 'linked-chain'));
+    symlinkSync(join(dir, 'outside-chain', 'deploy.yaml'), join(dir, 'linked-chain', 'a-deploy.yaml'));
+    write('linked-chain/b-hpa.yaml', manifests.hpa({ min: 1, max: 4 }));
+    const run = cli(['check', 'linked-chain', '--render', 'off', '--fix', ...only('hpa-min-one', 'pdb-missing', 'replicas-not-spread')]);
+    assert.equal(run.status, 2, run.stdout + run.stderr);
+    assert.match(run.stderr, /unchanged linked-chain\/a-deploy\.yaml: a link to .*, outside linked-chain: not written/);
+  });
+
   it('--fix says which offered fix it could not apply (it did not take its finding away) and exits 2; it said nothing, exit 0', () => {
     write('stuck/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
     assert.match(cli(['check', 'stuck', '--render', 'off', ...only('recreate-drops-all')]).stdout, /recreate-drops-all \(fixable\)/);

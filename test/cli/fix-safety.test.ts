@@ -103,7 +103,7 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
         '  changed   k8s/a.yaml (1 fix)',
         '  changed   k8s/c.yaml (1 fix)',
         '  unchanged k8s/b.yaml: permission denied',
-        'kube-resilience check: --fix could not fix 1 file; each file is either fully fixed or left as it was',
+        'kube-resilience check: --fix could not fix 1 file; each file is written whole or not at all',
         '',
       ].join('\n'),
     );

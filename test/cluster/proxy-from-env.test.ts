@@ -14,7 +14,9 @@ describe('proxyFromEnvironment: the proxy kubectl takes from the environment', (
   });
 
   it('never for localhost or a loopback address', () => {
-    for (const server of ['https://localhost:6443', 'https://127.0.0.1:6443', 'https://127.1.2.3', 'https://[::1]:6443', 'https://api.localhost']) assert.equal(proxyOf(server, { HTTPS_PROXY: 'proxy:3128' }), undefined, server);
+    for (const server of ['https://localhost:6443', 'https://127.0.0.1:6443', 'https://127.1.2.3', 'https://[::1]:6443', 'https://[::ffff:127.0.0.1]']) assert.equal(proxyOf(server, { HTTPS_PROXY: 'proxy:3128' }), undefined, server);
+    // As in Go: only the name localhost itself.
+    assert.equal(proxyOf('https://api.localhost', { HTTPS_PROXY: 'proxy:3128' }), 'http://proxy:3128');
   });
 
   it('not for a host NO_PROXY covers: *, a domain and its subdomains, .domain for subdomains only, an address, a CIDR block, a port', () => {
@@ -33,6 +35,10 @@ describe('proxyFromEnvironment: the proxy kubectl takes from the environment', (
     assert.equal(through('https://[fe80::5]:6443', 'fd00::/8'), true);
     assert.equal(through('https://[::ffff:10.0.0.1]:6443', '::ffff:10.0.0.0/120'), false);
     assert.equal(through('https://[2001:db8::1]', '2001:db8::1'), false);
+    // Addresses compared as addresses, as Go's net.IP does, and a block's prefix read as Go's ParseCIDR reads it.
+    assert.equal(through('https://[2001:db8::1]', '2001:db8:0::1'), false);
+    assert.equal(through('https://10.1.2.3', '::ffff:10.1.2.3'), false);
+    for (const malformed of ['192.168.0.0/', '192.168.0.0/ 8', '10.0.0.0/0x8', '10.0.0.0/1e1', '10.0.0.0/33']) assert.equal(through('https://10.1.2.3', malformed), true, malformed);
     assert.equal(through('https://kube.example:6443', 'kube.example:6443'), false);
     assert.equal(through('https://kube.example:6443', 'kube.example:443'), true);
     assert.equal(through('https://kube.example', 'kube.example:443'), false, 'the scheme\'s port');

@@ -66,6 +66,12 @@ describe('reading a live cluster (GET only)', () => {
       assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, [], field);
       assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer from-file'], field);
     }
+    // A file that cannot be read leaves the token beside it standing, as in kubectl.
+    const config = join(home, 'config-gone');
+    writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', 'token: reader-token\n      tokenFile: gone'));
+    server.requests.length = 0;
+    assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, []);
+    assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer reader-token']);
   });
 
   it('never asks for Secrets and never sends anything but GET', async () => {

@@ -152,6 +152,13 @@ describe('setField', () => {
         '{\r\n    "apiVersion": "apps/v1",\r\n    "kind": "Deployment",\r\n    "metadata": {\r\n        "name": "web"\r\n    },\r\n    "spec": {\r\n        "replicas": 1,\r\n        "strategy": {\r\n            "type": "RollingUpdate",\r\n            "rollingUpdate": {\r\n                "maxUnavailable": 0\r\n            }\r\n        }\r\n    }\r\n}\r\n',
     },
     {
+      name: 'JSON indented by tabs gets tabs',
+      uri: 'file:///edit.json',
+      before: '{\n\t"apiVersion": "apps/v1",\n\t"kind": "Deployment",\n\t"metadata": {\n\t\t"name": "web"\n\t},\n\t"spec": {\n\t\t"replicas": 1\n\t}\n}\n',
+      edit: (r) => setField(r, ['spec', 'strategy'], { type: 'Recreate' }),
+      after: '{\n\t"apiVersion": "apps/v1",\n\t"kind": "Deployment",\n\t"metadata": {\n\t\t"name": "web"\n\t},\n\t"spec": {\n\t\t"replicas": 1,\n\t\t"strategy": {\n\t\t\t"type": "Recreate"\n\t\t}\n\t}\n}\n',
+    },
+    {
       name: 'pretty-printed JSON gets new items of a list one a line, laid out as the file is',
       uri: 'file:///edit.json',
       before: '{\n  "apiVersion": "v1",\n  "kind": "Pod",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "tolerations": [\n      {\n        "key": "a"\n      }\n    ]\n  }\n}\n',

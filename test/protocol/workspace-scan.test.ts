@@ -131,15 +131,20 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
 
   it('a file reached through a link, or in a workspace opened through one, is one file with its open document: no second budget, the open text counts', () =>
     withServer('kr-lsp-links-', async (dir, client) => {
-      mkdirSync(join(dir, 'real', 'policies'), { recursive: true });
+      for (const folder of [join('real', 'policies'), join('real', '.shared'), 'elsewhere']) mkdirSync(join(dir, folder), { recursive: true });
       writeFileSync(join(dir, 'real', 'policies', 'web-pdb.yaml'), pdb('web'));
       // The workspace opened through a link to it, and inside it a second way to the same folder.
       symlinkSync(join(dir, 'real'), join(dir, 'ws'));
       symlinkSync(join(dir, 'real', 'policies'), join(dir, 'real', 'a-link'));
+      // Budgets read through links to a hidden folder and to one outside the workspace count as the scan found them.
+      writeFileSync(join(dir, 'real', '.shared', 'api-pdb.yaml'), pdb('api'));
+      symlinkSync(join(dir, 'real', '.shared', 'api-pdb.yaml'), join(dir, 'real', 'api-pdb.yaml'));
+      writeFileSync(join(dir, 'elsewhere', 'jobs-pdb.yaml'), pdb('jobs'));
+      symlinkSync(join(dir, 'elsewhere', 'jobs-pdb.yaml'), join(dir, 'real', 'jobs-pdb.yaml'));
       await client.initialize(pathToFileURL(join(dir, 'ws')).toString());
       const app = pathToFileURL(join(dir, 'real', 'app.yaml')).toString();
       const budget = pathToFileURL(join(dir, 'real', 'policies', 'web-pdb.yaml')).toString();
-      await client.open(app, deployment('web', 3));
+      await client.open(app, [deployment('web', 3), deployment('api', 3), deployment('jobs', 3)].join('---\n'));
       await client.diagnostics(app, lacks('pdb-missing'));
       await client.open(budget, pdb('web'));
       assert.ok(lacks('pdb-multiple')(await client.diagnostics(budget, () => true)), 'the file on disk is the open one, not a second budget');

@@ -36,7 +36,8 @@ export const TOKEN_FILE_FIELDS = ['tokenFile', 'token-file'] as const;
 
 /**
  * A kubeconfig's token files (`tokenFile`, which client-node does not know, and `token-file`, which it reads while
- * parsing, whole) replaced by the tokens, read bounded. A file wins over a `token` beside it, as in kubectl.
+ * parsing, whole) replaced by the tokens, read bounded. A file wins over a `token` beside it, as in kubectl, when
+ * it can be read.
  */
 export function inlineTokenFiles(config: unknown, directory: string): boolean {
   const users = (config as { users?: unknown } | null)?.users;
@@ -48,7 +49,12 @@ export function inlineTokenFiles(config: unknown, directory: string): boolean {
     if (!user || !field) continue;
     const file = user[field] as string;
     const path = isAbsolute(file) ? file : join(directory, file);
-    user.token = readKubeconfigFile(path, field).toString('utf8').trim();
+    try {
+      user.token = readKubeconfigFile(path, field).toString('utf8').trim();
+    } catch (error) {
+      // As client-go does: a token written beside the file stands when the file cannot be read.
+      if (typeof user.token !== 'string' || !user.token) throw error;
+    }
     for (const name of TOKEN_FILE_FIELDS) delete user[name];
     changed = true;
   }

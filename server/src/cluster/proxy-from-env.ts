@@ -20,27 +20,31 @@ export function proxyFromEnvironment(server: URL, env: NodeJS.ProcessEnv): Envir
   return { url: /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`, variable };
 }
 
+/** Go's rule: the name localhost, and loopback addresses (an IPv4-mapped one too). */
 function isLoopback(host: string): boolean {
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
+  if (host === 'localhost') return true;
+  const address = addressOf(host);
+  if (!address) return false;
+  return address.family === 4 ? address.value >> 24n === 127n : address.value === 1n;
 }
 
 /** Whether a NO_PROXY list covers the host: `*`, an address or CIDR block, or a domain and its subdomains (`.domain`: those only), each with an optional port. */
 function bypassed(host: string, port: string, noProxy: string): boolean {
+  const address = addressOf(host);
   for (const raw of noProxy.split(',')) {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
     if (entry === '*') return true;
     const slash = entry.indexOf('/');
-    if (slash > 0 && isIP(host)) {
-      if (inBlock(host, entry.slice(0, slash), Number(entry.slice(slash + 1)))) return true;
+    if (slash >= 0) {
+      if (address && inBlock(address, entry.slice(0, slash), entry.slice(slash + 1))) return true;
       continue;
     }
     const [name, entryPort] = splitPort(entry);
     if (entryPort && entryPort !== port) continue;
-    if (isIP(name)) {
-      if (name === host) return true;
+    const named = addressOf(name);
+    if (named) {
+      if (address && named.family === address.family && named.value === address.value) return true;
       continue;
     }
     const domain = name.replace(/^\*\./, '.');
@@ -58,11 +62,31 @@ function splitPort(entry: string): [string, string | undefined] {
   return [entry.slice(0, colon), entry.slice(colon + 1)];
 }
 
-function inBlock(host: string, network: string, prefix: number): boolean {
-  const [address, base, bits] = isIP(network) === 4 ? [ipv4(host), ipv4(network), 32] : [ipv6(host), ipv6(network), 128];
-  if (address === undefined || base === undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > bits) return false;
-  const shift = BigInt(bits - prefix);
-  return address >> shift === base >> shift;
+/** Whether the address lies in the block `network/prefix` (a prefix of digits only, as Go's ParseCIDR reads it). */
+function inBlock(address: Address, network: string, prefix: string): boolean {
+  const base = addressOf(network);
+  if (!base || !/^\d{1,3}$/.test(prefix)) return false;
+  // A mapped IPv4 network written as IPv6 (::ffff:10.0.0.0/104) counts its prefix over 128 bits.
+  const bits = base.family === 4 ? (network.includes(':') ? 128 : 32) : 128;
+  const length = Number(prefix) - (bits === 128 && base.family === 4 ? 96 : 0);
+  const width = base.family === 4 ? 32 : 128;
+  if (base.family !== address.family || length < 0 || length > width) return false;
+  const shift = BigInt(width - length);
+  return address.value >> shift === base.value >> shift;
+}
+
+interface Address {
+  value: bigint;
+  family: 4 | 6;
+}
+
+/** An IP address as a number; an IPv4-mapped IPv6 address is its IPv4 one (Go's net.IP holds them equal). */
+function addressOf(text: string): Address | undefined {
+  const v4 = ipv4(text);
+  if (v4 !== undefined) return { value: v4, family: 4 };
+  const v6 = ipv6(text);
+  if (v6 === undefined) return undefined;
+  return v6 >> 32n === 0xffffn ? { value: v6 & 0xffffffffn, family: 4 } : { value: v6, family: 6 };
 }
 
 /** 4 for an IPv4 address, 6 for an IPv6 one, 0 for anything else (told without node:net, which only api-get.ts and connection.ts may use). */

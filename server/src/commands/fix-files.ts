@@ -40,15 +40,12 @@ export function fixFiles(
   const held = new Map([...sources].map(([path, source]) => [path, source.text]));
   const writable = new Map<string, string>();
   const underPath = new Map<string, string>();
+  const unwritable = new Map<string, string>();
   for (const path of paths) {
     if (path === '-') continue;
     const target = realTargetInside(path, trees.get(path) ?? path);
-    if ('reason' in target) {
-      const text = sources.get(path)!.text;
-      // Unfixed, but only worth a word when there was something to fix.
-      if (fixFile(path, text, inventory, options).text !== text) unchanged.set(path, target.reason);
-      inventory.setFile(parseManifest(path, text));
-    } else if (!underPath.has(target.real)) {
+    if ('reason' in target) unwritable.set(path, target.reason);
+    else if (!underPath.has(target.real)) {
       underPath.set(target.real, path);
       writable.set(path, target.real);
     }
@@ -71,9 +68,17 @@ export function fixFiles(
         // What the other files are fixed against, and what is reported, is what stays on disk.
         inventory.setFile(parseManifest(path, text));
         notApplied.delete(path);
-        unchanged.set(path, describeFileError(error));
+        const kept = fixes.has(path) ? ' (it keeps the fixes an earlier pass wrote)' : '';
+        unchanged.set(path, `${describeFileError(error)}${kept}`);
       }
     }
+  }
+  // Judged against the other files as fixed: a fix there can call for one here that cannot be written.
+  for (const [path, reason] of unwritable) {
+    const text = sources.get(path)!.text;
+    // Unfixed, but only worth a word when there was something to fix.
+    if (fixFile(path, text, inventory, options).text !== text) unchanged.set(path, reason);
+    inventory.setFile(parseManifest(path, text));
   }
   return {
     changed: [...fixes].map(([path, count]) => ({ path, fixes: count })),
@@ -108,5 +113,5 @@ export function reportFixes(outcome: FixOutcome, io: Io): void {
   if (!outcome.unchanged.length) return;
   for (const file of outcome.changed) io.stderr(`  changed   ${file.path} (${plural(file.fixes, 'fix', 'fixes')})`);
   for (const file of outcome.unchanged) io.stderr(`  unchanged ${file.path}: ${file.reason}`);
-  io.stderr(`kube-resilience check: --fix could not fix ${plural(outcome.unchanged.length, 'file')}; each file is either fully fixed or left as it was`);
+  io.stderr(`kube-resilience check: --fix could not fix ${plural(outcome.unchanged.length, 'file')}; each file is written whole or not at all`);
 }

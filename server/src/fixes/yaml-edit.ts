@@ -139,17 +139,25 @@ function renderFlowEntry(key: string, value: unknown): string {
 }
 
 /**
- * A value as JSON over lines, as a pretty-printed JSON file writes it: nested by `unit` spaces (the file's own,
- * else 2), its lines under one starting at `column`.
+ * A value as JSON over lines, as a pretty-printed JSON file writes it: its lines under one indented by `lead`,
+ * each level nested by `unit`.
  */
-function laidOut(value: unknown, column: number, unit: number, newline: string): string {
-  return JSON.stringify(value, null, unit >= 1 && unit <= 8 ? unit : 2).replace(/\n/g, `${newline}${' '.repeat(column)}`);
+function laidOut(value: unknown, lead: string, unit: string, newline: string): string {
+  return JSON.stringify(value, null, unit).replace(/\n/g, `${newline}${lead}`);
 }
 
-/** How far the line holding `offset` is indented. */
-function indentationAt(text: DocumentText, offset: number): number {
-  const before = text.slice(text.lineStart(offset), offset);
-  return before.length - before.trimStart().length;
+/**
+ * How an entry at `entry` of a collection opening at `open` is indented (its line's leading whitespace), and the
+ * file's nesting step: what the entry's indentation adds to the opening line's, when the entry has a line of its
+ * own and that is all it adds; else two spaces (a tab in a file indented by tabs).
+ */
+function jsonIndentation(text: DocumentText, open: number, entry: number): { lead: string; unit: string } {
+  const leading = (offset: number) => /^[ \t]*/.exec(text.slice(text.lineStart(offset), offset))![0];
+  const lead = leading(entry);
+  const outer = leading(open);
+  const ownLine = text.slice(text.lineStart(entry), entry).trim() === '';
+  const unit = ownLine && lead.startsWith(outer) && lead.length > outer.length && lead.length - outer.length <= 8 ? lead.slice(outer.length) : lead.includes('\t') ? '\t' : '  ';
+  return { lead: ownLine ? lead : ' '.repeat(text.column(entry)), unit };
 }
 
 /** Nests `value` under the remaining keys of a path: (['a','b'], 1) → {a: {b: 1}}. */
@@ -181,9 +189,8 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
     const lastKeyStart = nodeSpan(resource, last.key)[0];
     if (text.slice(start, lastKeyStart).includes('\n')) {
       // One entry a line (a JSON file): the new entry gets its own line at the same column, laid out as the file is.
-      const column = text.column(lastKeyStart);
-      const entry = `${JSON.stringify(key)}: ${laidOut(value, column, column - indentationAt(text, start), style.newline)}`;
-      return [{ start: lastEnd, end: lastEnd, text: `,${style.newline}${' '.repeat(column)}${entry}` }];
+      const { lead, unit } = jsonIndentation(text, start, lastKeyStart);
+      return [{ start: lastEnd, end: lastEnd, text: `,${style.newline}${lead}${JSON.stringify(key)}: ${laidOut(value, lead, unit, style.newline)}` }];
     }
     return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
   }
@@ -358,9 +365,8 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
     const lastStart = nodeSpan(resource, last)[0];
     if (!text.slice(nodeSpan(resource, seq)[0], lastStart).includes('\n')) return [{ start: end, end, text: items.map((item) => `, ${JSON.stringify(item)}`).join('') }];
     // One item a line (a JSON file): each new one on its own line at the same column, laid out as the file is.
-    const column = text.column(lastStart);
-    const unit = column - indentationAt(text, nodeSpan(resource, seq)[0]);
-    return [{ start: end, end, text: items.map((item) => `,${style.newline}${' '.repeat(column)}${laidOut(item, column, unit, style.newline)}`).join('') }];
+    const { lead, unit } = jsonIndentation(text, nodeSpan(resource, seq)[0], lastStart);
+    return [{ start: end, end, text: items.map((item) => `,${style.newline}${lead}${laidOut(item, lead, unit, style.newline)}`).join('') }];
   }
   const first = seq.items[0] as Node;
   const itemColumn = text.column(nodeSpan(resource, first)[0]);

@@ -13,17 +13,17 @@ export function pathOf(uri: string): string | undefined {
 
 /**
  * The path with its links resolved: one file reached through a link (or a workspace opened through one) and by
- * its own path is one file, not two (its PDB was its own second budget). A path that is gone resolves through
- * its folder; one that cannot be resolved stays as written.
+ * its own path is one file, not two. A path that is gone resolves through its nearest folder still there; one
+ * that cannot be resolved stays as written.
  */
 export function realPathOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
     try {
-      return join(realpathSync(dirname(path)), basename(path));
+      return join(realpathSync(at), ...rest);
     } catch {
-      return path;
+      if (dirname(at) === at) return path;
+      rest.unshift(basename(at));
     }
   }
 }

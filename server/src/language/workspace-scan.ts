@@ -43,6 +43,8 @@ interface Run {
 export class WorkspaceScan {
   /** The workspace folders, as paths. */
   private readonly folders = new Set<string>();
+  /** The key of each file read, by its real path (see keyOf). */
+  private readonly keys = new Map<string, string>();
   /** Folders waiting to be read (a workspace folder, or a folder created below `root`, one), the next first. */
   private readonly queue: { walk: string; root: string }[] = [];
   private run: Run | undefined;
@@ -55,7 +57,7 @@ export class WorkspaceScan {
 
   /** Folders (as uris; only `file:` ones are read) joined the workspace: their manifests are read. */
   add(folderUris: readonly string[]): void {
-    for (const path of folderUris.map(folderPathOf)) {
+    for (const path of folderUris.map(pathOf)) {
       if (!path || this.folders.has(path)) continue;
       this.folders.add(path);
       this.queue.push({ walk: path, root: path });
@@ -81,6 +83,14 @@ export class WorkspaceScan {
     if (!root || !isFolder(path) || this.queue.some((queued) => queued.walk === path)) return;
     this.queue.push({ walk: path, root });
     this.startIfQueued();
+  }
+
+  /**
+   * The key the scan read a file under, by the file's real path: an editor may open it by another path (through a
+   * link, or the link a workspace was opened through), and its open document then stands for that key.
+   */
+  keyOf(realPath: string): string | undefined {
+    return this.keys.get(realPath);
   }
 
   /** Whether the file at `path` is one the scan reads: below a workspace folder, and in no folder its walk passes by. */
@@ -118,7 +128,7 @@ export class WorkspaceScan {
 
   /** Folders left the workspace: they are not read any more, and their files leave the inventory but those still in another folder or open. */
   remove(folderUris: readonly string[]): void {
-    const removed = folderUris.map(folderPathOf).filter((path): path is string => !!path && this.folders.delete(path));
+    const removed = folderUris.map(pathOf).filter((path): path is string => !!path && this.folders.delete(path));
     if (removed.length === 0) return;
     this.queue.splice(0, this.queue.length, ...this.queue.filter((queued) => this.folders.has(queued.root)));
     const { inventory } = this.host;
@@ -181,8 +191,8 @@ export class WorkspaceScan {
 
   /** Puts a manifest file into the inventory, unless it is open in the editor (or its folder was removed) by the time it is parsed. */
   private *readFile(path: string, folder: string): Steps<void> {
-    // Keyed by its real path, as an open document's disk copy is (see realPathOf).
-    const uri = pathToFileURL(realPathOf(path)).toString();
+    const uri = pathToFileURL(path).toString();
+    this.keys.set(realPathOf(path), uri);
     if (this.host.isOpen(uri)) return;
     try {
       const { text } = readManifestFile(path);
@@ -219,10 +229,4 @@ function statOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A workspace folder's path, its links resolved (the files read from it are keyed so). */
-function folderPathOf(uri: string): string | undefined {
-  const path = pathOf(uri);
-  return path && realPathOf(path);
 }

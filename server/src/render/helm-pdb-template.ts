@@ -65,7 +65,8 @@ function ownBudgetConditions(templatesDir: string, selectorLines: string[]): str
     const present = new Set(lines.map(comparable));
     if (!wanted.every((line) => present.has(line))) continue;
     const condition = /^\{\{-?\s*if\s+(.+?)\s*-?\}\}$/.exec(wholeFileCondition(lines)?.open ?? '')?.[1];
-    if (condition) conditions.push(condition);
+    // One action on the line: a comment or another action after the `if` is no part of its condition.
+    if (condition && !/\{\{|\}\}/.test(condition)) conditions.push(condition);
   }
   return conditions;
 }
