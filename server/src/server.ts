@@ -125,13 +125,22 @@ connection.onInitialize((given): InitializeResult => {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND], resolveProvider: true },
-      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true }, fileOperations: FOLDER_OPERATIONS },
       executeCommandProvider: { commands: Object.values(ServerCommands) },
       ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },
   };
 });
+
+/**
+ * Folders created, renamed or deleted in the editor: an editor's file watcher tells of a folder removed with one
+ * event for the folder, which a watcher of manifest names lets through to no one (VS Code's does so).
+ */
+const FOLDER_OPERATIONS = (() => {
+  const folders = { filters: [{ pattern: { glob: '**/*', matches: 'folder' as const } }] };
+  return { didCreate: folders, didRename: folders, didDelete: folders };
+})();
 
 connection.onInitialized(async () => {
   if (pullConfiguration) {
@@ -315,6 +324,23 @@ function folderChanged(disk: string, type: FileChangeType): boolean {
   if (type === FileChangeType.Created) scan.folderCreated(path);
   return false;
 }
+
+/** The uris a file operation names (`files` of `uri`s, or of `oldUri` and `newUri` for a rename), whatever the client sent. */
+function operationUris(params: unknown, field: 'uri' | 'oldUri' | 'newUri'): string[] {
+  const files = isObject(params) && Array.isArray(params.files) ? params.files : [];
+  return files.flatMap((file) => (isObject(file) && typeof file[field] === 'string' ? [file[field] as string] : []));
+}
+
+function foldersOperated(deleted: string[], created: string[]): void {
+  let changed = false;
+  for (const uri of deleted) changed = folderChanged(diskUri(uri), FileChangeType.Deleted) || changed;
+  for (const uri of created) folderChanged(diskUri(uri), FileChangeType.Created);
+  if (changed) revalidateOpen();
+}
+
+connection.workspace.onDidDeleteFiles((params) => foldersOperated(operationUris(params, 'uri'), []));
+connection.workspace.onDidCreateFiles((params) => foldersOperated([], operationUris(params, 'uri')));
+connection.workspace.onDidRenameFiles((params) => foldersOperated(operationUris(params, 'oldUri'), operationUris(params, 'newUri')));
 
 connection.onHover(async (params) => {
   if (!settings.enable) return null;

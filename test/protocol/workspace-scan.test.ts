@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -90,6 +90,32 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       // Gone with no event at all (an editor whose watcher matches only file names): reading the workspace again forgets it.
       rmSync(join(dir, 'moved'), { recursive: true });
       await client.request('workspace/executeCommand', { command: 'kubeResilience.readWorkspaceAgain', arguments: [] });
+      await client.diagnostics(app, has('pdb-missing'));
+    }));
+
+  it('follows folders renamed and deleted in the editor (file operations, which an editor sends for a folder where its watcher of manifests says nothing)', () =>
+    withServer('kr-lsp-folder-ops-', async (dir, client) => {
+      mkdirSync(join(dir, 'policies'));
+      writeFileSync(join(dir, 'policies', 'web-pdb.yaml'), pdb('web'));
+      const uriOf = (name: string) => pathToFileURL(join(dir, name)).toString();
+      const app = uriOf('app.yaml');
+      const init = await client.initialize(pathToFileURL(dir).toString());
+      const folders = { filters: [{ pattern: { glob: '**/*', matches: 'folder' } }] };
+      assert.deepEqual(init.capabilities.workspace?.fileOperations, { didCreate: folders, didRename: folders, didDelete: folders });
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      renameSync(join(dir, 'policies'), join(dir, 'budgets'));
+      await client.notify('workspace/didRenameFiles', { files: [{ oldUri: uriOf('policies'), newUri: uriOf('budgets') }] });
+      // Forgotten under its old name at once, read under its new one in the background: typed into until it is.
+      let covered = false;
+      for (let edit = 0; edit < 30 && !covered; edit++) {
+        const version = await client.change(app, `# edit ${edit}\n${deployment('web', 3)}`);
+        covered = lacks('pdb-missing')(await client.nextDiagnostics(app, version));
+        if (!covered) await new Promise((done) => setTimeout(done, 100));
+      }
+      assert.ok(covered, 'the renamed folder\'s budget is read');
+      rmSync(join(dir, 'budgets'), { recursive: true });
+      await client.notify('workspace/didDeleteFiles', { files: [{ uri: uriOf('budgets') }] });
       await client.diagnostics(app, has('pdb-missing'));
     }));
 
