@@ -19,6 +19,15 @@ import { draws, random, randomPlacement } from './random';
 
 const maxUnavailable = (pdb: string, value: number) => ({ pdb, budget: { field: 'maxUnavailable' as const, value: { kind: 'int' as const, value } } });
 
+describe('a drain asked for and an upgrade\'s drain of the same node', () => {
+  it('are told once when they end alike (kubectl refusing a pod without a controller twice said it twice)', () => {
+    const workloads = [workload('web', { 'worker-1': 1, 'worker-2': 1 }), workload('debug', { 'worker-1': 1 }, { kind: 'Pod' })];
+    const result = simulate(cluster({ workers: 2 }), workloads, { fail: { kind: 'none' }, duration: 1800, events: [{ kind: 'drain', node: 'worker-1', at: 0 }, { kind: 'upgrade-nodes', at: 0 }] });
+    const refusals = (result.summary ?? []).join(' ').match(/Draining worker-1 does not happen/g) ?? [];
+    assert.equal(refusals.length, 1, (result.summary ?? []).join('\n'));
+  });
+});
+
 describe('a rolling upgrade of 6 workers', () => {
   const workloads: SimWorkload[] = [
     workload('web', { 'worker-1': 2, 'worker-3': 1, 'worker-5': 1 }, { disruptionBudget: maxUnavailable('shop/web', 1), pdb: true, startSeconds: 90 }),

@@ -109,7 +109,8 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
           : `${verb} takes ${formatSeconds(d.end - d.start)}${evicted ? '' : ' (nothing to evict)'}`;
     return `${head}${reasons.length ? `: ${sentenceList(reasons)}` : ''}.`;
   });
-  return sentences.join(' ');
+  // Two drains of one node alike (one asked for, one an upgrade's) are told once.
+  return [...new Set(sentences)].join(' ');
 }
 
 /** Whether a refusal names several budgets over one pod ("a and b", as evictionVerdict writes them). */
