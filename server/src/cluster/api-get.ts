@@ -5,7 +5,7 @@ import type { ApiConnection } from './connection';
 import { formatSeconds } from './duration';
 import { formatBytes } from '../files/read-bounded';
 import { ReadAborted, type ByteBudget } from './read-limits';
-import { describeMalformedAnswer, describeNetworkError } from './network-errors';
+import { describeMalformedAnswer, describeNetworkError, isUnreachable } from './network-errors';
 import { printable } from '../printable';
 import { redactUrl } from './redact-url';
 
@@ -27,6 +27,8 @@ export class ApiGetError extends Error {
     readonly reason: string,
     /** From a 429's Retry-After header. */
     readonly retryAfterSeconds?: number,
+    /** No connection could be opened to the server (or its proxy): another request would get none either. */
+    readonly unreachable = false,
   ) {
     super(reason);
   }
@@ -86,7 +88,7 @@ function getOnce(connection: ApiConnection, pathAndQuery: string, options: GetOp
       usedSockets.add(socket);
       const connecting = (socket as { connecting?: boolean }).connecting || (socket as { pending?: boolean }).pending;
       if (!connecting) return;
-      connectTimer = setTimeout(() => fail(new ApiGetError(undefined, `could not connect to ${connection.server.host} within ${formatSeconds(options.connectTimeoutMs)}`)), options.connectTimeoutMs);
+      connectTimer = setTimeout(() => fail(new ApiGetError(undefined, `could not connect to ${connection.server.host} within ${formatSeconds(options.connectTimeoutMs)}`, undefined, true)), options.connectTimeoutMs);
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
     let answer: http.IncomingMessage | undefined;
@@ -96,7 +98,7 @@ function getOnce(connection: ApiConnection, pathAndQuery: string, options: GetOp
         return fail(new ApiGetError(answer?.statusCode, describeMalformedAnswer(error.code, url, Number.isFinite(declared) ? declared : undefined)));
       }
       const reason = describeNetworkError(error, connection.server, connection.proxy, connection.proxyNamedBy);
-      if (answer || !reused || (error.code !== 'ECONNRESET' && error.code !== 'EPIPE')) return fail(new ApiGetError(undefined, reason));
+      if (answer || !reused || (error.code !== 'ECONNRESET' && error.code !== 'EPIPE')) return fail(new ApiGetError(undefined, reason, undefined, !answer && isUnreachable(error, connection.proxy)));
       // Said once the connection has closed, when the agent no longer counts it among those in use.
       const socket = request.socket;
       if (socket && !socket.closed) socket.once('close', () => fail(new UnansweredOnKeptAliveConnection(undefined, reason)));

@@ -14,13 +14,22 @@ const UNTRUSTED_CERTIFICATE = new Set([
 /** Codes of a connection that could not even be opened: behind a proxy, the proxy's. */
 const UNREACHABLE = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'];
 
+/** The error's code; behind a SOCKS proxy, whose agent's errors carry it in their message only ("connect ECONNREFUSED …"). */
+function codeOf(error: NodeJS.ErrnoException, proxy?: URL): string {
+  return error.code ?? (proxy ? (UNREACHABLE.find((code) => new RegExp(`\\b${code}\\b`).test(error.message)) ?? '') : '');
+}
+
+/** Whether no connection could be opened at all, to the server or to its proxy: no other request will get one either. */
+export function isUnreachable(error: NodeJS.ErrnoException, proxy?: URL): boolean {
+  return UNREACHABLE.includes(codeOf(error, proxy));
+}
+
 /**
  * Why a connection to the API server failed, in words a person can act on (never OpenSSL's). Behind a proxy, a
  * connection that could not even be opened is the proxy's: its host was said as the API server's.
  */
 export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, proxy?: URL, proxyNamedBy = 'proxy-url'): string {
-  // A SOCKS agent's errors carry the code in their message only ("connect ECONNREFUSED 127.0.0.1:1080").
-  const code = error.code ?? (proxy ? (UNREACHABLE.find((c) => new RegExp(`\\b${c}\\b`).test(error.message)) ?? '') : '');
+  const code = codeOf(error, proxy);
   const theProxy = `the proxy (${proxyNamedBy})`;
   if (proxy && UNREACHABLE.includes(code)) {
     return `${describeNetworkError({ ...error, message: error.message, code }, proxy)}: ${theProxy} cannot be reached`;

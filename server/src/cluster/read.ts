@@ -73,6 +73,8 @@ interface TypeRead {
   budget: ByteBudget;
   objects: ObjectBudget;
   pageSize: number;
+  /** Why no connection could be opened to the server, once one request found so: the types not read yet are not asked. */
+  unreachable?: string;
 }
 
 /**
@@ -95,11 +97,15 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
       if (options.signal?.aborted) return;
       try {
         if (deadline.signal.aborted) throw new ApiGetError(undefined, deadline.reason);
+        // A server no request could connect to is not tried type by type: a stalled TLS handshake took four rounds
+        // of the connect timeout (20 s, said to be 5 s).
+        if (read.unreachable) throw new ApiGetError(undefined, read.unreachable);
         const { objects, notObjects } = await readType(connection, type, read);
         perType[index] = objects;
         if (notObjects) skipped.push({ resource: type.name, count: notObjects });
       } catch (error) {
         perType[index] = [];
+        if (error instanceof ApiGetError && error.unreachable) read.unreachable ??= error.reason;
         missing[index] = { resource: type.name, reason: error instanceof ApiGetError ? error.reason : (error as Error).message };
       }
     }
