@@ -90,6 +90,21 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     assert.doesNotMatch(stderr, /EPIPE|Unhandled|bug in kube-resilience/);
   });
 
+  it('says in the JSON and SARIF reports which resource types the cluster did not let be read (a CI reading only the report saw nothing)', () => {
+    write('partial/app.yaml', deployment('cart', 1));
+    assert.equal(cli(['snapshot', '--demo', '-o', join('partial-cluster.json')]).status, 0);
+    const snapshot = JSON.parse(readFileSync(join(dir, 'partial-cluster.json'), 'utf8'));
+    snapshot.kubeResilience.missing = [{ resource: 'pods', reason: 'forbidden (403)' }];
+    writeFileSync(join(dir, 'partial-cluster.json'), JSON.stringify(snapshot));
+    const report = json(cli(['check', 'partial', '--snapshot', 'partial-cluster.json', '--format', 'json', '--fail-on', 'none']));
+    assert.deepEqual(report.cluster, { source: 'snapshot', name: 'demo', missing: [{ resource: 'pods', reason: 'forbidden (403)' }] });
+    const sarif = json(cli(['check', 'partial', '--snapshot', 'partial-cluster.json', '--format', 'sarif', '--fail-on', 'none']));
+    assert.deepEqual(schemaProblems(sarif), []);
+    assert.deepEqual(codeScanningProblems(sarif), []);
+    assert.deepEqual(sarif.runs[0].invocations, [{ executionSuccessful: true, toolExecutionNotifications: [{ level: 'warning', message: { text: 'could not read pods from demo: forbidden (403) (findings that need them are missing too)' } }] }]);
+    assert.equal(json(cli(['check', 'partial', '--format', 'json', '--fail-on', 'none'])).cluster, undefined, 'no cluster, no cluster field');
+  });
+
   it('leaves a cluster snapshot lying among the manifests out of the analysis, says so, and still loads it with --snapshot', () => {
     write('live/app.yaml', deployment('cart', 1));
     const taken = cli(['snapshot', '--demo', '-o', join('live', 'cluster.json')]);

@@ -180,8 +180,12 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     ...(cluster ? analyzeCluster(inventory, { ...options, cluster }) : []),
   ];
 
-  if (format === 'json') io.stdout(toJsonReport(findings));
-  else if (format === 'sarif') io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.') }), null, 2));
+  // What the cluster did not let be read goes into the report too: a CI reading only it would not see stderr's warnings.
+  if (format === 'json') io.stdout(toJsonReport(findings, cluster));
+  else if (format === 'sarif') {
+    const warnings = (cluster?.missing ?? []).map((m) => `could not read ${m.resource} from ${cluster!.name}: ${m.reason} (findings that need them are missing too)`);
+    io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.'), warnings }), null, 2));
+  }
   else {
     // Every file found counts, those of charts and Kustomize roots too (analysed as what they render).
     const analysed = [...trees.keys()].filter((path) => !inventory.getFile(path)?.clusterSnapshot).length;

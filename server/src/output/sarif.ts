@@ -11,6 +11,8 @@ const SRCROOT = '%SRCROOT%';
 export interface SarifOptions {
   /** The folder artifact URIs are relative to (`--sarif-root`, default the working directory). */
   root: string;
+  /** Warnings about the run itself (a resource type the cluster did not let be read), as the invocation's notifications. */
+  warnings?: readonly string[];
 }
 
 type Region = { startLine: number; startColumn: number; endLine?: number; endColumn?: number };
@@ -95,6 +97,7 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
             }),
           },
         },
+        ...(options.warnings?.length ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: options.warnings.map((text) => ({ level: 'warning', message: { text } })) }] } : {}),
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(root + sep).toString() } },
         results: findings.map((finding, i) => ({
           ruleId: finding.ruleId,
