@@ -127,6 +127,19 @@ describe('kube-resilience snapshot', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.deepEqual(readdirSync(folder), []);
   });
 
+  it('-o onto a link that stands for a device or a stream (as /dev/stdout does) is refused, the link kept; -o - is stdout', { skip: process.platform === 'win32' }, async () => {
+    const link = join(dir, 'to-null.json');
+    symlinkSync('/dev/null', link);
+    const refused = await run(['snapshot', '--demo', '-o', link]);
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /it is a link to a device or a stream, not a file; leave -o out, or give -o -, to write to stdout/);
+    assert.equal(lstatSync(link).isSymbolicLink(), true);
+    const out = await run(['snapshot', '--demo', '-o', '-'], {}, dir);
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(JSON.parse(out.stdout).items.length, demoObjects().length);
+    assert.equal(existsSync(join(dir, '-')), false, 'no file named -');
+  });
+
   it('-o "" (an unset shell variable) is a usage error, not stdout', async () => {
     const result = await run(['snapshot', '--demo', '-o', '']);
     assert.equal(result.status, 2);

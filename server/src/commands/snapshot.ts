@@ -1,5 +1,5 @@
-import { accessSync, constants, lstatSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadClusterForCli } from '../cluster/load';
 import { snapshotChunks, type SnapshotProvenance } from '../cluster/snapshot';
@@ -31,8 +31,9 @@ function checkWritable(path: string): void {
     } catch {
       return;
     }
-    // A link is replaced by the snapshot (writeFileAtomic replaces names): what it points to is no reason to refuse.
-    if (stat.isSymbolicLink()) return;
+    // A link to a file is replaced by the snapshot (writeFileAtomic replaces names); one to a device or a pipe
+    // (/dev/stdout, run as root) would have replaced the system's own link with a file.
+    if (stat.isSymbolicLink()) return checkLinkTarget(path);
     if (!stat.isFile()) throw new UsageError(`cannot write ${path}: it is not a regular file`);
     accessSync(path, constants.W_OK);
   } catch (error) {
@@ -40,6 +41,24 @@ function checkWritable(path: string): void {
     throw new UsageError(`cannot write ${path}: ${describeFileError(error)}`);
   }
 }
+
+/**
+ * A link that stands for a device or a stream (/dev/stdout, a link into /proc or /dev, or to a FIFO, device or socket)
+ * is refused: replacing it would replace the system's own link. Another (to a file, a folder, or dangling) is replaced.
+ */
+function checkLinkTarget(path: string): void {
+  const stream = () => new UsageError(`cannot write ${path}: it is a link to a device or a stream, not a file; leave -o out, or give -o -, to write to stdout`);
+  if (SYSTEM_FOLDERS.test(resolve(path)) || SYSTEM_FOLDERS.test(resolve(dirname(path), readlinkSync(path)))) throw stream();
+  let target;
+  try {
+    target = statSync(path);
+  } catch {
+    return;
+  }
+  if (target.isFIFO() || target.isCharacterDevice() || target.isBlockDevice() || target.isSocket()) throw stream();
+}
+
+const SYSTEM_FOLDERS = /^\/(dev|proc)\//;
 
 /** Replaces FILE whole, or leaves it as it was. */
 function writeSnapshotFile(path: string, chunks: Iterable<string>): void {
@@ -69,6 +88,8 @@ export async function runSnapshot(argv: string[], io: Io): Promise<number> {
   const started = Date.now();
   // `-o ""` (an unset shell variable) is no file: it wrote to stdout without a word.
   if (values.output === '') throw new UsageError('-o takes a FILE name (leave it out to write to stdout)');
+  // `-o -` is stdout, as the convention goes: it wrote a file named `-`.
+  if (values.output === '-') values.output = undefined;
   if (values.output) checkWritable(values.output);
   const cluster: ClusterInfo & { server?: string } = await loadClusterForCli(values.demo ? { demo: true } : { context: values.context, kubeconfig: values.kubeconfig, timeoutMs });
   const provenance: SnapshotProvenance = { context: cluster.name, server: cluster.server, takenAt: new Date().toISOString(), missing: cluster.missing };
