@@ -8,7 +8,7 @@ import { describeFileError } from '../files/read-bounded';
 import { fixFiles, reportFixes } from './fix-files';
 import { plural } from '../words';
 import { Inventory } from '../inventory/inventory';
-import { findManifestFiles, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
+import { findManifestFiles, MAX_MANIFESTS_PER_WALK, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
 import { toJsonReport } from '../output/json';
 import { toSarif } from '../output/sarif';
@@ -55,7 +55,7 @@ export function collectFiles(paths: string[], skipped?: (path: string, reason: s
  * Each manifest file → the tree it was found in: the folder named, or a named file's own folder. A file a folder's
  * walk cannot read (larger than 32 MB, not to be looked at) is passed to `skipped`, and the others are still read.
  */
-export function collectFileTrees(paths: string[], skipped: (path: string, reason: string) => void = () => undefined): Map<string, string> {
+export function collectFileTrees(paths: string[], skipped: (path: string, reason: string) => void = () => undefined, limit = MAX_MANIFESTS_PER_WALK): Map<string, string> {
   const trees = new Map<string, string>();
   const files = paths.flatMap((path) => {
     if (path === '-') return [['-', '-']];
@@ -70,7 +70,11 @@ export function collectFileTrees(paths: string[], skipped: (path: string, reason
       if (what === 'file') return skipped(found, describeFileError(error));
       throw new UsageError(`cannot read ${found}: ${describeFileError(error)}`);
     };
-    return stat.isDirectory() ? findManifestFiles(path, undefined, unreadable).map((file) => [file, path]) : [[path, dirname(path)]];
+    if (!stat.isDirectory()) return [[path, dirname(path)]];
+    const found = findManifestFiles(path, limit, unreadable);
+    // Past the limit the rest is not checked: said, and the run is not clean (a finding there would pass CI unseen).
+    if (found.length >= limit) skipped(path, `it holds ${limit.toLocaleString('en')} manifests or more: only the first ${limit.toLocaleString('en')} found are checked (name its subfolders in runs of their own)`);
+    return found.map((file) => [file, path]);
   });
   // `check k8s k8s/app.yaml`, `./a.yaml a.yaml` or a folder and a link to it name one file twice: counted twice, its PDB would cover twice.
   const seen = new Set<string>();

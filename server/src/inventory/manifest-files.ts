@@ -25,6 +25,9 @@ export function walkReaches(root: string, path: string): boolean {
   return path !== root && MANIFEST_EXTENSIONS.test(path) && walkEnters(root, dirname(path));
 }
 
+/** The most manifests a walk of one folder finds: past it, the caller says that the rest is left out. */
+export const MAX_MANIFESTS_PER_WALK = 20_000;
+
 /** Files larger than this are not read as manifests: nothing written by hand is this big. */
 export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
 
@@ -32,7 +35,7 @@ export const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
  * Manifest files below `dir`, sorted, skipping dependency and build folders. A folder that cannot be listed,
  * and a manifest that cannot be looked at or is too large, is passed to `unreadable` (by default, left out).
  */
-export function findManifestFiles(dir: string, limit = 20_000, unreadable: UnreadableInWalk = () => undefined): string[] {
+export function findManifestFiles(dir: string, limit = MAX_MANIFESTS_PER_WALK, unreadable: UnreadableInWalk = () => undefined): string[] {
   return runSteps(manifestFilesInSteps(dir, limit, unreadable));
 }
 
@@ -47,7 +50,7 @@ export type UnreadableInWalk = (path: string, error: unknown, what: 'folder' | '
  * (1 s) answers requests meanwhile. Depth first in name order, with a stack of its own rather than
  * recursion, so that a tree nested thousands deep cannot overflow the call stack.
  */
-export function* manifestFilesInSteps(dir: string, limit = 20_000, unreadable: UnreadableInWalk = () => undefined): Steps<string[]> {
+export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WALK, unreadable: UnreadableInWalk = () => undefined): Steps<string[]> {
   const found: string[] = [];
   // Symbolic links may lead back up the tree or to a file seen already: each directory and file counts once.
   const seen = new Set<string>();
