@@ -61,6 +61,8 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   if (!values.fail && !voluntaryOnly) throw new UsageError(`--fail is required (${FAILURE_USAGE}) unless the scenario only drains, scales down or upgrades nodes`);
   const controlPlanesText = values['control-planes'];
   if (controlPlanesText !== undefined && !/^\d+$/.test(controlPlanesText)) throw new UsageError(`--control-planes takes a whole number, not "${controlPlanesText}"`);
+  // Checked before the what-if cluster is drawn: 99999999999 control planes ran the process out of memory first.
+  if (controlPlanesText !== undefined && (Number(controlPlanesText) < 1 || Number(controlPlanesText) > 9)) throw new UsageError(`--control-planes takes a whole number from 1 to 9, not "${controlPlanesText}"`);
   const scenario: Scenario = asUsage(() => ({
     fail: parseFailure(values.fail ?? 'none'),
     duration: parseDuration(values.for!),
