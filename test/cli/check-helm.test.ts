@@ -106,6 +106,19 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.deepEqual(again.filter((f) => f.startsWith('pdb-missing')), []);
   });
 
+  it('--fix with a file named that cannot be read (a FIFO) refuses the run before writing anything in the chart', { skip: process.platform === 'win32' }, async () => {
+    const chart = chartCopy();
+    const values = readFileSync(join(chart, 'values.yaml'), 'utf8');
+    const fifo = join(chart, '..', 'pipe.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const run = await runCli(['check', '--fix', '--unsafe-fixes', chart, fifo], withHelm);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /cannot read .*pipe\.yaml: not a regular file \(a FIFO\)/);
+    assert.doesNotMatch(run.stderr, /applied/);
+    assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), values);
+    assert.equal(existsSync(join(chart, 'templates', 'podinfo-pdb.yaml')), false);
+  });
+
   it('--fix writes nothing through a link out of the folder named (values.yaml linked from elsewhere), and says so: exit 2 (it said nothing, exit 1)', { skip: process.platform === 'win32' }, async () => {
     const chart = chartCopy();
     const outside = join(mkdtempSync(join(tmpdir(), 'kr-outside-')), 'values.yaml');

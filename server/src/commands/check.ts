@@ -140,6 +140,9 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     skipped.add(path);
   };
   let trees = collectFileTrees(named, skip);
+  // A file named that cannot be read (a FIFO, one too large) is refused before any fix is written: it was refused
+  // after those of the charts and Kustomize roots had been.
+  if (values.fix) for (const path of named) if (path !== '-' && trees.has(path)) readManifestSource(path, io);
   // On stderr, so that --format json and sarif stay one document on stdout.
   if (!trees.size) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
