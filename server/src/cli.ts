@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
     stdout: linesTo(process.stdout),
     // Messages name files, contexts and resources: their terminal escapes stay off the terminal.
     stderr: linesTo(process.stderr, (text) => text.split('\n').map(withoutControls).join('\n')),
-    readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES).toString('utf8'),
+    readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES),
     isTty: !!process.stdout.isTTY,
     columns: process.stdout.columns,
     version,

@@ -202,6 +202,15 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       }
     });
 
+    it('reads a UTF-16 manifest piped to stdin as it reads one in a file (PowerShell writes UTF-16): it passed as no findings', () => {
+      const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(deployment('cart', 1), 'utf16le')]);
+      writeFileSync(join(dir, 'utf16.yaml'), utf16);
+      const fromFile = json(cli(['check', 'utf16.yaml', '--format', 'json', ...only('single-replica')]));
+      const piped = spawnSync(process.execPath, [CLI, 'check', '-', '--format', 'json', ...only('single-replica')], { cwd: dir, input: utf16 });
+      assert.equal(fromFile.findings.length, 1);
+      assert.deepEqual(JSON.parse(piped.stdout.toString()).findings.map((f: { range: unknown }) => f.range), fromFile.findings.map((f: { range: unknown }) => f.range));
+    });
+
     it('names a file inside a directory by the path it was reached through', () => {
       write('nested/deep/app.yaml', deployment('deep', 1));
       const report = json(cli(['check', 'nested', '--format', 'json', ...only('single-replica')]));

@@ -27,7 +27,7 @@ after(() => {
 
 const VALUES = { render: 'auto', values: [], set: [], release: 'release' };
 const stderr: string[] = [];
-const io: Io = { stdout: () => undefined, stderr: (t) => stderr.push(t), readStdin: () => '', isTty: false, version: 'test' };
+const io: Io = { stdout: () => undefined, stderr: (t) => stderr.push(t), readStdin: () => Buffer.alloc(0), isTty: false, version: 'test' };
 
 /** Writes `files` (paths relative to `tree`) with the folders they need. */
 function writeTree(tree: string, files: Record<string, string>): void {

@@ -8,7 +8,7 @@ import { describeFileError } from '../files/read-bounded';
 import { fixFiles, reportFixes } from './fix-files';
 import { plural } from '../words';
 import { Inventory } from '../inventory/inventory';
-import { findManifestFiles, MAX_MANIFESTS_PER_WALK, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
+import { decodeManifest, findManifestFiles, MAX_MANIFESTS_PER_WALK, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
 import { toJsonReport } from '../output/json';
 import { toSarif } from '../output/sarif';
@@ -28,7 +28,8 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1, hint: 0 
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  readStdin: () => string;
+  /** Standard input's bytes (a manifest piped in: UTF-8, or UTF-16 with its byte-order mark). */
+  readStdin: () => Buffer;
   isTty: boolean;
   /** The terminal's width when stdout is one, for wrapping the text report. */
   columns?: number;
@@ -99,7 +100,7 @@ function realPath(file: string): string {
 /** A manifest as read (`-` is stdin), with the encoding a fix writes it back in; `command` takes stdin when it is `check`. */
 function readManifestSource(path: string, io: Io, command = 'check'): { text: string; encoding: ManifestEncoding } {
   try {
-    return path === '-' ? { text: io.readStdin().replace(/^\uFEFF/, ''), encoding: 'utf8' } : readManifestFile(path);
+    return path === '-' ? decodeManifest(io.readStdin()) : readManifestFile(path);
   } catch (error) {
     const hint = (error as { code?: string }).code === 'ENOTREGULAR' && command === 'check' ? ' (pipe it to stdin: check -)' : '';
     throw new UsageError(`cannot read ${path === '-' ? 'stdin' : path}: ${describeFileError(error)}${hint}`);
