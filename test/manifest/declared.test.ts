@@ -18,6 +18,11 @@ describe('declared facts', () => {
     assert.equal(declaredFacts(workload({ 'kube-resilience/session-seconds': '3600' }, { 'kube-resilience/session-seconds': '900' })).sessionSeconds, 900);
   });
 
+  it('adds up the rules the workload and its pod template ignore (the template\'s replaced the workload\'s)', () => {
+    const facts = declaredFacts(workload({ 'kube-resilience/ignore': 'single-replica' }, { 'kube-resilience/ignore': 'memory-unbounded, single-replica' }));
+    assert.deepEqual(facts.ignore, ['single-replica', 'memory-unbounded']);
+  });
+
   it('counts a length it cannot read as not declared', () => {
     for (const written of ['1h', '0', '-5', '1.5', '', 'forever']) assert.equal(declaredFacts(workload({ 'kube-resilience/session-seconds': written })).sessionSeconds, undefined, written);
     assert.equal(declaredFacts(workload({})).sessionSeconds, undefined);

@@ -120,12 +120,13 @@ export interface DeclaredFacts {
 /** What the resource declares; invalid values count as not declared (`annotation-invalid` reports them). */
 export function declaredFacts(resource: Resource): DeclaredFacts {
   return factOf(facts, resource.object, () => {
-    const ignore = declared(resource, IGNORE_ANNOTATION);
+    // Ignored rules add up: the workload's and its pod template's (one replaced the other).
+    const ignore = writtenAnnotations(resource).flatMap((a) => (a.key === IGNORE_ANNOTATION && typeof a.value === 'string' ? parseRuleList(a.value) : []));
     return {
       startupSeconds: parseSeconds(declared(resource, STARTUP_SECONDS_ANNOTATION)),
       sessions: parseSessions(declared(resource, SESSIONS_ANNOTATION)),
       sessionSeconds: parseSeconds(declared(resource, SESSION_SECONDS_ANNOTATION)),
-      ignore: typeof ignore === 'string' ? parseRuleList(ignore) : [],
+      ignore: [...new Set(ignore)],
     };
   });
 }
