@@ -60,6 +60,24 @@ describe('Helm charts in the language server', { skip }, () => {
     assert.ok(!names.some((n) => n.includes('{{')), 'no template is simulated as a workload');
   });
 
+  it('a render while values.yaml holds unsaved edits is of the file on disk, and cached as such: once saved, the chart renders what was saved (the cache served the render of the unsaved text)', async () => {
+    const { client, dir, openFile } = await editors.open(true);
+    const values = await openFile('values.yaml');
+    await client.diagnostics(values, (d) => codes(d).includes('single-replica@2'));
+    const three = readFileSync(join(dir, 'values.yaml'), 'utf8').replace('replicaCount: 1', 'replicaCount: 3');
+    const typed = await client.change(values, three);
+    await client.diagnostics(values, () => true, typed);
+    // Another file of the chart opened while values.yaml is unsaved: helm renders the disk's 1 replica.
+    const template = await openFile('templates/deployment.yaml');
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    // That render ends unseen (its findings are the ones before): given time to end, and to be cached, before the save.
+    await new Promise((done) => setTimeout(done, 3000));
+    writeFileSync(join(dir, 'values.yaml'), three);
+    await client.notify('textDocument/didSave', { textDocument: { uri: values } });
+    const saved = await client.diagnostics(template, (d) => codes(d).includes('replicas-not-spread@9'));
+    assert.ok(!codes(saved).includes('single-replica@9'), codes(saved).join(' '));
+  });
+
   it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why; once trust is granted, the open chart renders', async () => {
     const { client, openFile } = await editors.open(false);
     const chart = await openFile('Chart.yaml');

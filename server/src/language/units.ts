@@ -172,7 +172,10 @@ export class EditorUnits {
     const controller = new AbortController();
     this.running.set(unit.root, controller);
     const settings = { ...this.settings(unit), signal: controller.signal };
-    const readText = (path: string) => this.openText(path) ?? readSourceText(path);
+    // The tools render what is on disk: so are the render's places, its fixes and its cache key read. An open file
+    // typed into and not saved is another text, which findings move to (findingsFor) and which no fix is offered
+    // for until it is saved (sourceFixesAt): read from the editor, a fix lowered replicas typed as 5 to 2.
+    const readText = readSourceText;
     const progress = lateProgress(this.state.connection, 'Kube Resilience', `Rendering ${unit.root.split(/[\\/]/).pop()} with ${unit.tool}`);
     try {
       const result = await renderUnit(unit, { ...settings, readText, run: inSlicesBetweenRequests });
