@@ -1,7 +1,7 @@
 // Renders of charts and Kustomize roots are cached by what shapes them: every file of a chart's folder, but not
 // version control's own files, which change with every `git status` when the chart is a repository's root.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { renderUnit, type RenderSettings } from '../../server/src/render/render-unit';
@@ -39,6 +39,24 @@ describe('the render cache of a chart', { skip: tools.skip }, () => {
   it('renders again when any other file of the chart changes, manifest or not', async () => {
     const first = await render();
     writeFileSync(join(chart, 'notes.txt'), 'second, longer\n');
+    assert.notEqual(await render(), first);
+  });
+});
+
+describe('a chart whose helm did not finish in time', { skip: process.platform === 'win32' }, () => {
+  it('is rendered again next time, not served the timeout (it stayed until a file changed)', async () => {
+    const chart = writeChart({ 'Chart.yaml': 'apiVersion: v2\nname: slow\nversion: 0.1.0\n', 'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n' });
+    const helm = join(chart, '..', 'slow-helm');
+    writeFileSync(helm, '#!/bin/sh\nsleep 5\n');
+    chmodSync(helm, 0o755);
+    const [unit] = findUnits(findManifestFiles(chart)).units;
+    const render = async () => {
+      const rendered = await renderUnit(unit, { trusted: true, extraPath: [], helmPath: helm, timeoutMs: 200 });
+      assert.equal(rendered.kind, 'rendered');
+      return rendered.kind === 'rendered' ? rendered.unit : undefined;
+    };
+    const first = await render();
+    assert.match(String(first?.problems[0]?.message), /did not finish within/);
     assert.notEqual(await render(), first);
   });
 });

@@ -73,7 +73,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
       },
     });
   } catch (error) {
-    if (error instanceof ToolError) return unit('', [{ location: { path: chartYaml, line: 0 }, message: `helm template failed: ${error.message}`, severity: 'error' }]);
+    if (error instanceof ToolError) return { ...unit('', [{ location: { path: chartYaml, line: 0 }, message: `helm template failed: ${error.message}`, severity: 'error' }]), ...(error.reason === 'timeout' ? { transient: true } : {}) };
     throw error;
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -104,8 +104,9 @@ export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Pr
       readText: settings.readText,
       run: settings.run,
     });
-    // A render cut short says only that it was ("helm was cancelled"): the next one must run, not be served that.
-    if (settings.signal?.aborted) return { kind: 'rendered', unit: rendered };
+    // A render cut short says only that it was ("helm was cancelled"), one timed out that it was slow this time:
+    // the next one must run, not be served that.
+    if (settings.signal?.aborted || rendered.transient) return { kind: 'rendered', unit: rendered };
     cache.set(key, rendered);
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
     return { kind: 'rendered', unit: rendered };

@@ -62,4 +62,6 @@ export interface RenderedUnit {
   text: string;
   mapper: SourceMapper;
   problems: RenderProblem[];
+  /** It failed for a reason of the moment (the tool did not finish in time): the same files may render next time. */
+  transient?: boolean;
 }
