@@ -105,6 +105,14 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     assert.equal(json(cli(['check', 'partial', '--format', 'json', '--fail-on', 'none'])).cluster, undefined, 'no cluster, no cluster field');
   });
 
+  it('an empty --snapshot, --context or --kubeconfig (an unset shell variable) is a usage error: it dropped the cluster without a word', () => {
+    for (const flag of ['--snapshot', '--context', '--kubeconfig']) {
+      const run = cli(['check', 'single.yaml', flag, '']);
+      assert.equal(run.status, 2, flag);
+      assert.match(run.stderr, new RegExp(`${flag} takes an? (NAME|FILE), not an empty value`), flag);
+    }
+  });
+
   it('leaves a cluster snapshot lying among the manifests out of the analysis, says so, and still loads it with --snapshot', () => {
     write('live/app.yaml', deployment('cart', 1));
     const taken = cli(['snapshot', '--demo', '-o', join('live', 'cluster.json')]);

@@ -37,6 +37,10 @@ export function reportMissing(cluster: ClusterInfo, io: Io): void {
 /** The cluster named by --context / --kubeconfig / --snapshot / --demo, or undefined when none is asked for. */
 export async function loadClusterFromArgs(values: Record<string, unknown>, io: Io): Promise<ClusterInfo | undefined> {
   const timeoutMs = parseTimeout(values.timeout);
+  // An empty value (an unset shell variable) dropped the cluster without a word.
+  for (const flag of ['context', 'kubeconfig', 'snapshot'] as const) {
+    if (values[flag] === '') throw new UsageError(`--${flag} takes ${flag === 'context' ? 'a NAME' : 'a FILE'}, not an empty value (leave it out to check without a cluster)`);
+  }
   if (!values.context && !values.kubeconfig && !values.snapshot && !values.demo) return undefined;
   checkExclusive(values);
   const { loadClusterForCli } = await import('../cluster/load');
