@@ -347,6 +347,23 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       }
     });
 
+    it('a file met in the walk that cannot be read is named, and the rest is checked: exit 2 (it stopped the whole check)', { skip: process.platform === 'win32' }, () => {
+      const tree = mkdtempSync(join(tmpdir(), 'kr-cli-mixed-'));
+      try {
+        mkdirSync(join(tree, 'mix'));
+        writeFileSync(join(tree, 'mix/a.yaml'), deployment('readable', 1));
+        writeFileSync(join(tree, 'mix/b.yaml'), deployment('locked', 1));
+        handOver(tree);
+        chmodSync(join(tree, 'mix/b.yaml'), 0o000);
+        const run = spawnSync(unprivilegedNode, [CLI, 'check', 'mix', '--format', 'json', ...only('single-replica')], { cwd: tree, encoding: 'utf8', ...unprivileged });
+        assert.equal(run.status, 2, run.stderr);
+        assert.equal(run.stderr, `kube-resilience check: skipped ${join('mix', 'b.yaml')}: permission denied\n`);
+        assert.deepEqual(JSON.parse(run.stdout).findings.map((f: { resource: { name: string } }) => f.resource.name), ['readable']);
+      } finally {
+        rmSync(tree, { recursive: true, force: true });
+      }
+    });
+
     it('recurses into directories over *.yaml, *.yml and *.json, skipping node_modules and other files', () => {
       write('tree/a/one.yaml', deployment('one', 1));
       write('tree/a/b/two.yml', deployment('two', 1));

@@ -160,19 +160,27 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     if (fixed.files.size) trees = collectFileTrees(named, skip);
   }
   const units = await checkUnits([...trees.keys()], values, io, { severities, cluster });
-  const paths = units.plainPaths;
 
   const inventory = new Inventory();
   if (cluster) inventory.setCluster(cluster.resources);
   const sources = new Map<string, { text: string; encoding: ManifestEncoding }>();
-  for (const path of paths) {
-    const source = readManifestSource(path, io);
+  for (const path of units.plainPaths) {
+    let source;
+    try {
+      source = readManifestSource(path, io);
+    } catch (error) {
+      // One found in a folder that cannot be read (its permissions) is named, and the rest is checked; one named is an unreadable path.
+      if (!(error instanceof UsageError) || named.includes(path) || path === '-') throw error;
+      skip(path, error.message.slice(`cannot read ${path}: `.length));
+      continue;
+    }
     sources.set(path, source);
     const file = parseManifest(path, source.text);
     inventory.setFile(file);
     // On stderr, so that --format json and sarif stay one document on stdout.
     if (file.clusterSnapshot) io.stderr(`kube-resilience check: ${path} is a cluster snapshot (live objects), not manifests: left out (load it with --snapshot ${path})`);
   }
+  const paths = units.plainPaths.filter((path) => sources.has(path));
   const options = { severities, cluster };
   let unfixed = unfixedUnits;
   if (values.fix) {
