@@ -28,6 +28,15 @@ describe('SARIF for code scanning', () => {
     assert.deepEqual(codeScanningProblems(log), []);
   });
 
+  it('a result that is no rule\'s (a chart that did not render) names a descriptor of its run, as code scanning asks', () => {
+    const log: any = toSarif([finding(join(root, 'chart', 'Chart.yaml'), 0, { ruleId: 'helm-render', severity: 'error', message: 'helm template failed: …', resource: null })], RULES, '1.2.3', { root });
+    assert.deepEqual(schemaProblems(log), []);
+    assert.deepEqual(codeScanningProblems(log), []);
+    const descriptor = log.runs[0].tool.driver.rules[results(log)[0].ruleIndex];
+    assert.equal(descriptor.id, 'helm-render');
+    assert.match(descriptor.shortDescription.text, /could not be rendered/);
+  });
+
   it('names files relative to %SRCROOT% whichever way the path was typed', () => {
     for (const typed of [join(root, 'k8s', 'app.yaml'), join(root, 'k8s', '..', 'k8s', 'app.yaml')]) {
       const location = results(toSarif([finding(typed, 3)], RULES, '1', { root })).at(0).locations[0].physicalLocation.artifactLocation;

@@ -68,10 +68,19 @@ function fingerprints(findings: readonly Finding[], root: string): string[] {
   });
 }
 
+/** What the results that are no rule's say. */
+const OTHER_RESULTS: Record<string, string> = {
+  'helm-render': 'A Helm chart could not be rendered: what it deploys is not analysed.',
+  'kustomize-render': 'A Kustomize root could not be built: what it deploys is not analysed.',
+};
+
 /** SARIF 2.1.0 with one run; cluster findings (no file) carry a logical location naming the resource. */
 export function toSarif(findings: readonly Finding[], rules: readonly Rule[], version: string, options: SarifOptions = { root: process.cwd() }): object {
   const root = resolve(options.root);
   const index = new Map(rules.map((rule, i) => [rule.meta.id, i]));
+  // Results that are no rule's (a chart that did not render) name a descriptor of the run all the same, as code scanning asks.
+  const others = [...new Set(findings.map((f) => f.ruleId).filter((id) => !index.has(id)))];
+  for (const [i, id] of others.entries()) index.set(id, rules.length + i);
   const keys = fingerprints(findings, root);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -82,19 +91,25 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
           driver: {
             name: 'kube-resilience',
             version,
-            rules: rules.map((rule) => {
-              const href = ruleDocsHref(rule.meta.id);
-              return {
-                id: rule.meta.id,
-                name: rule.meta.id,
-                shortDescription: { text: rule.meta.title },
-                fullDescription: { text: rule.meta.description },
-                ...(href ? { helpUri: href } : {}),
-                help: { text: `${rule.meta.description}${rule.meta.fix ? ` Fix: ${rule.meta.fix}` : ''}`, markdown: helpMarkdown(rule, href) },
-                defaultConfiguration: { level: LEVEL[rule.meta.severity] },
-                properties: { tags: [rule.meta.scenario] },
-              };
-            }),
+            rules: [
+              ...rules.map((rule) => {
+                const href = ruleDocsHref(rule.meta.id);
+                return {
+                  id: rule.meta.id,
+                  name: rule.meta.id,
+                  shortDescription: { text: rule.meta.title },
+                  fullDescription: { text: rule.meta.description },
+                  ...(href ? { helpUri: href } : {}),
+                  help: { text: `${rule.meta.description}${rule.meta.fix ? ` Fix: ${rule.meta.fix}` : ''}`, markdown: helpMarkdown(rule, href) },
+                  defaultConfiguration: { level: LEVEL[rule.meta.severity] },
+                  properties: { tags: [rule.meta.scenario] },
+                };
+              }),
+              ...others.map((id) => {
+                const text = OTHER_RESULTS[id] ?? id;
+                return { id, name: id, shortDescription: { text }, fullDescription: { text }, help: { text, markdown: text }, defaultConfiguration: { level: 'error' } };
+              }),
+            ],
           },
         },
         ...(options.warnings?.length ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: options.warnings.map((text) => ({ level: 'warning', message: { text } })) }] } : {}),
