@@ -68,6 +68,14 @@ function fingerprints(findings: readonly Finding[], root: string): string[] {
   });
 }
 
+/**
+ * A link for a log that is uploaded and read elsewhere (code scanning): a page on the web, not one of this machine's
+ * files, which is dead there and names the runner's folders.
+ */
+function publicHref(href: string | undefined): string | undefined {
+  return href && /^https?:/.test(href) ? href : undefined;
+}
+
 /** What the results that are no rule's say. */
 const OTHER_RESULTS: Record<string, string> = {
   'helm-render': 'A Helm chart could not be rendered: what it deploys is not analysed.',
@@ -93,7 +101,7 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
             version,
             rules: [
               ...rules.map((rule) => {
-                const href = ruleDocsHref(rule.meta.id);
+                const href = publicHref(ruleDocsHref(rule.meta.id));
                 return {
                   id: rule.meta.id,
                   name: rule.meta.id,
