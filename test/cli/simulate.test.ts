@@ -181,6 +181,7 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     ['a surge without a factor', ['--demo', '--fail', 'apiserver', '--event', 'traffic-surge:shop/orders-api@1m'], /FACTOR/],
     ['an unknown failure', ['--demo', '--fail', 'kubelet'], /--fail takes none\|apiserver\|etcd\|scheduler\|controller-manager\|nodes:NAME/],
     ['a drain of an unknown node', ['--demo', '--drain', 'worker-zz'], /unknown node "worker-zz"/],
+    ['a scale-down of a control-plane node (the autoscaler never removes one)', ['--demo', '--event', 'scale-down:cp-1@0'], /cp-1 is a control-plane node, which the cluster autoscaler never scales down/],
     ['a node named with terminal escapes (said without them)', ['--demo', '--drain', 'w\u001b]0;PWNED\u0007\u001b[2J'], /unknown node "w \]0;PWNED \[2J"/],
     ['an empty --drain', ['--demo', '--drain', ','], /--drain takes NODE\[,NODE…\]/],
     ['a drain with a crash but no failure', ['--demo', '--drain', 'worker-a1', '--event', 'coredns-restart@1m'], /--fail is required .* unless the scenario only drains/],

@@ -98,8 +98,11 @@ export function validateScenario(scenario: Scenario, topology: SimTopology, work
   if (longest > MAX_DURATION_SECONDS) throw new ScenarioError(`the simulation covers at most ${formatSeconds(MAX_DURATION_SECONDS)}, not ${formatSeconds(longest)}`);
   if (scenario.fail.kind === 'nodes') scenario.fail.nodes.forEach(known);
   const names = new Set(workloads.map(workloadKey));
+  const controlPlanes = new Set(topology.nodes.filter((n) => n.controlPlane).map((n) => n.name));
   for (const event of scenario.events) {
     if ('node' in event) known(event.node);
+    // The cluster autoscaler manages node groups of workers: it never removes a control-plane node.
+    if (event.kind === 'scale-down' && controlPlanes.has(event.node)) throw new ScenarioError(`${event.node} is a control-plane node, which the cluster autoscaler never scales down (drain:${event.node}@… drains it)`);
     if ('workload' in event && !names.has(workloadKey({ namespace: event.namespace, name: event.workload }))) {
       throw new ScenarioError(`unknown workload "${event.namespace}/${event.workload}" (workloads: ${[...names].slice(0, 12).join(', ')}${names.size > 12 ? ', …' : ''})`);
     }
