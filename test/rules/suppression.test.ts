@@ -9,6 +9,8 @@ describe('ignore comments', () => {
     ['  #kube-resilience-ignore single-replica -- a batch console', ['single-replica']],
     ['# kube-resilience-ignore a, b c -- because', ['a', 'b', 'c']],
     ['# kube-resilience-ignore a --no space needed', ['a']],
+    // Written with a colon, as a key would be: it did nothing, without a word.
+    ['# kube-resilience-ignore: memory-unbounded', ['memory-unbounded']],
     ['# kube-resilience-ignore', []],
     ['# kube-resilience-ignored a', []],
     ['replicas: 1 # kube-resilience-ignore a', []],

@@ -76,7 +76,7 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
     return [{ label: DIRECTIVE, kind: 'directive', detail: 'Suppress rules for the finding on the next line', insertText: `${DIRECTIVE} `, range: lineRange(line, comment[1].length, character) }];
   }
 
-  const directive = /^\s*#\s*kube-resilience-ignore\s+(.*)$/.exec(before);
+  const directive = /^\s*#\s*kube-resilience-ignore:?\s+(.*)$/.exec(before);
   if (directive && !directive[1].includes('--')) {
     const word = /[a-z0-9-]*$/.exec(before)![0];
     const listed = directive[1].split(/[\s,]+/).filter(Boolean).slice(0, word ? -1 : undefined);

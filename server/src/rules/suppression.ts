@@ -4,7 +4,7 @@ import type { ManifestFile, Resource } from '../manifest/parse';
 export { IGNORE_ANNOTATION, parseRuleList };
 export const IGNORE_COMMENT = 'kube-resilience-ignore';
 
-const COMMENT = /^(\s*#\s*kube-resilience-ignore\s+)([^\n]*?)\s*(?:--.*)?$/;
+const COMMENT = /^(\s*#\s*kube-resilience-ignore:?\s+)([^\n]*?)\s*(?:--.*)?$/;
 
 /** Rules a resource's `kube-resilience/ignore` annotation (on it or its pod template) turns off. */
 export function ignoredByAnnotation(resource: Resource | undefined): string[] {
