@@ -229,13 +229,14 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     for (const flag of ['--drain NODE[,NODE...]', 'drain:NODE@T', 'scale-down:NODE@T', 'upgrade-nodes@T']) assert.ok(help.includes(flag), flag);
   });
 
-  it('names a file of the folder given that it passes over (larger than 32 MB), as check does, and simulates the rest', () => {
+  it('names a file of the folder given that it passes over (larger than 32 MB), as check does, simulates the rest, and exits 2 as check does (it exited 0)', () => {
     const folder = join(dir, 'with-dump');
     mkdirSync(folder);
     writeFileSync(join(folder, 'dump.yaml'), Buffer.alloc(33 * 2 ** 20, 0x20));
     const run = cli(['simulate', '--demo', '--fail', 'apiserver', 'with-dump'], dir);
     assert.match(run.stderr, /kube-resilience simulate: skipped with-dump\/dump\.yaml: larger than 32 MB/);
     assert.match(run.stdout, /What if every API server fails/);
+    assert.equal(run.status, 2);
   });
 
   it('names every event it accepts in --help, not only the voluntary ones', () => {

@@ -75,10 +75,15 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   const inventory = new Inventory();
   if (cluster) inventory.setCluster(cluster.resources);
   let renderFailed = false;
+  let skipped = false;
   if (positionals.length) {
     // What a chart or overlay deploys is what runs: its workloads come from the render, not its templates.
     // A file a folder's walk passes over is said, as check says it.
-    const files = collectFiles(positionals, (path, reason) => io.stderr(`kube-resilience simulate: skipped ${path}: ${reason}`));
+    const files = collectFiles(positionals, (path, reason) => {
+      io.stderr(`kube-resilience simulate: skipped ${path}: ${reason}`);
+      // What it holds is not simulated: not a clean run, as check says of it.
+      skipped = true;
+    });
     const { plainPaths, rendered } = await renderUnits(files, values, io, 'simulate');
     for (const unit of rendered) inventory.setFile(parseManifest(renderedUri(unit), unit.text));
     // A unit that does not render deploys nothing the simulation can see: said, and the run is not a clean one.
@@ -97,5 +102,5 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   if (format === 'json') io.stdout(JSON.stringify(result, null, 2));
   else if (format === 'markdown') io.stdout(renderSimulationMarkdown(result, options));
   else io.stdout(renderSimulationText(result, options));
-  return renderFailed ? 2 : 0;
+  return renderFailed || skipped ? 2 : 0;
 }
