@@ -71,6 +71,13 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     assert.match(run.stderr, /unchanged linked-chain\/a-deploy\.yaml: a link to .*, outside linked-chain: not written/);
   });
 
+  it('--fix with stdin says it leaves stdin alone, and a fixable finding there makes the run unclean: exit 2 (it exited 1)', () => {
+    const run = cli(['check', '-', '--fix', ...only('single-replica')], deployment('piped', 1));
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /--fix leaves stdin alone \(nothing to write back to\)/);
+    assert.equal(cli(['check', '-', '--fix', ...only('single-replica')], deployment('piped', 2)).status, 0, 'nothing to fix: clean');
+  });
+
   it('--fix says which offered fix it could not apply (it did not take its finding away) and exits 2; it said nothing, exit 0', () => {
     write('stuck/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
     assert.match(cli(['check', 'stuck', '--render', 'off', ...only('recreate-drops-all')]).stdout, /recreate-drops-all \(fixable\)/);

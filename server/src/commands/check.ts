@@ -6,6 +6,7 @@ import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
 import { describeFileError } from '../files/read-bounded';
 import { fixFiles, reportFixes } from './fix-files';
+import { preferredFix } from '../fixes/apply';
 import { plural } from '../words';
 import { Inventory } from '../inventory/inventory';
 import { decodeManifest, findManifestFiles, MAX_MANIFESTS_PER_WALK, readManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
@@ -208,6 +209,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 
+  // Fixes asked for on stdin are fixes not written (nothing to write them back to).
+  if (values.fix && findings.some((f) => f.uri === '-' && preferredFix(f, values['unsafe-fixes']))) unfixed++;
   // Fixes asked for and not written, or files passed over: not a clean run, whatever the findings.
   if (unfixed || skipped.size) return 2;
   if (failOn === 'none') return 0;
