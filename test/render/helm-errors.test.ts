@@ -10,6 +10,9 @@ describe("Helm's render errors, read for their place", () => {
     ['parse error, a line without column', 'Error: parse error at (mychart/templates/p.yaml:1): missing value for if', { chartPath: 'mychart/templates/p.yaml', line: 0, character: undefined }],
     ['a subchart template', 'Error: template: shop/charts/cart/templates/d.yaml:4:7: executing', { chartPath: 'shop/charts/cart/templates/d.yaml', line: 3, character: 6 }],
     ['YAML that does not parse after rendering names the file only', 'Error: YAML parse error on mychart/templates/y.yaml: error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context', { chartPath: 'mychart/templates/y.yaml' }],
+    // A values file that does not parse was said on Chart.yaml only: an open values.yaml looked clean.
+    ["the chart's values.yaml that does not parse", "Error: cannot load values.yaml: cannot unmarshal yaml document: error converting YAML to JSON: yaml: line 311: did not find expected ',' or ']'", { chartPath: 'values.yaml', values: true, line: 310 }],
+    ['a --values file that does not parse', 'Error: failed to parse /work/envs/prod.yaml: cannot unmarshal yaml document: error converting YAML to JSON: yaml: line 2: did not find expected key', { chartPath: '/work/envs/prod.yaml', values: true, line: 1 }],
     ['no place at all', 'Error: Chart.yaml file is missing', undefined],
   ];
   for (const [name, stderr, expected] of cases) it(name, () => assert.deepEqual(helmErrorPlace(helmErrorWords(stderr)), expected));

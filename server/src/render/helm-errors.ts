@@ -8,10 +8,15 @@ import { shortened } from '../shortened';
  *   execution error at (mychart/templates/x.yaml:1:6): image.repository is required           (`required`, `fail`)
  *   parse error at (mychart/templates/x.yaml:1): missing value for if
  *   YAML parse error on mychart/templates/x.yaml: error converting YAML to JSON: yaml: line 2: …
+ * and values files that do not parse, the chart's own by name and a `--values` file by its path:
+ *   cannot load values.yaml: cannot unmarshal yaml document: … yaml: line 311: …
+ *   failed to parse /work/prod.yaml: cannot unmarshal yaml document: … yaml: line 2: …
  */
 export interface HelmErrorPlace {
-  /** The chart path Helm names (`mychart/templates/x.yaml`). */
+  /** The chart path Helm names (`mychart/templates/x.yaml`), or a values file as Helm names it (see `values`). */
   chartPath: string;
+  /** The place is in a values file: `chartPath` is then `values.yaml` (the chart's own) or the path given to helm. */
+  values?: boolean;
   /** 0-based line, when Helm names one in the template itself. */
   line?: number;
   character?: number;
@@ -23,8 +28,12 @@ const PLACES = [
   new RegExp(String.raw`YAML parse error on (${FILE})`),
 ];
 
+const VALUES_PLACE = /(?:cannot load (values\.ya?ml)|failed to parse (\S+?\.ya?ml)): .*?\byaml: line (\d+):/;
+
 /** The first template place Helm's message names, if any. */
 export function helmErrorPlace(message: string): HelmErrorPlace | undefined {
+  const values = VALUES_PLACE.exec(message);
+  if (values) return { chartPath: values[1] ?? values[2], values: true, line: Math.max(0, Number(values[3]) - 1) };
   const located = PLACES[0].exec(message);
   if (located) {
     return { chartPath: located[1], line: Math.max(0, Number(located[2]) - 1), character: located[3] ? Math.max(0, Number(located[3]) - 1) : undefined };

@@ -193,7 +193,7 @@ function missingDependencies(root: string, chart: ChartFacts): RenderProblem | u
 function renderError(root: string, chartName: string, chartYaml: string, stderr: string): RenderProblem {
   const words = helmErrorWords(stderr);
   const place = helmErrorPlace(words);
-  const path = place ? sourcePath(root, place.chartPath) : undefined;
+  const path = place ? (place.values ? resolve(root, place.chartPath) : sourcePath(root, place.chartPath)) : undefined;
   const located = path && readSource(path) !== undefined;
   return {
     location: located ? { path, line: place!.line ?? 0, character: place!.character } : { path: chartYaml, line: 0 },
