@@ -190,6 +190,7 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     // Refused before the what-if cluster is drawn: it ran the process out of memory (and 10,000,000 took 28 s).
     ['a hundred billion control planes', ['--demo', '--fail', 'apiserver', '--control-planes', '99999999999'], /--control-planes takes a whole number from 1 to 9, not "99999999999"/],
     ['a year-long outage', ['--demo', '--fail', 'apiserver', '--for', '8760h'], /at most 168 h/],
+    ['an outage of no time', ['--demo', '--fail', 'apiserver', '--for', '0'], /a failure lasts some time, not 0 s/],
     ['a bad format', ['--demo', '--fail', 'apiserver', '--format', 'sarif'], /--format takes text, json or markdown/],
     ['nothing to simulate', ['--fail', 'apiserver'], /nothing to simulate/],
     ['a value starting with a dash (says how to give one)', ['--demo', '--fail', 'apiserver', '--for', '-5m'], /argument is ambiguous\. .*'--for=-XYZ'/],

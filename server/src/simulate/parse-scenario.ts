@@ -94,6 +94,8 @@ export function validateScenario(scenario: Scenario, topology: SimTopology, work
   if (scenario.controlPlanes !== undefined && (!Number.isInteger(scenario.controlPlanes) || scenario.controlPlanes < 1 || scenario.controlPlanes > 9)) {
     throw new ScenarioError(`--control-planes takes a whole number from 1 to 9, not "${scenario.controlPlanes}"`);
   }
+  // A failure for 0 s simulated nothing and said so as if it were an answer ("fails for 0 s").
+  if (scenario.fail.kind !== 'none' && !(scenario.duration > 0)) throw new ScenarioError(`a failure lasts some time, not ${formatSeconds(Math.max(0, scenario.duration))}`);
   const longest = Math.max(scenario.duration, ...scenario.events.map((e) => e.at));
   if (longest > MAX_DURATION_SECONDS) throw new ScenarioError(`the simulation covers at most ${formatSeconds(MAX_DURATION_SECONDS)}, not ${formatSeconds(longest)}`);
   if (scenario.fail.kind === 'nodes') scenario.fail.nodes.forEach(known);
