@@ -58,7 +58,7 @@ function splitPort(entry: string): [string, string | undefined] {
   if (bracketed) return [bracketed[1], bracketed[2]];
   const colon = entry.lastIndexOf(':');
   // An IPv6 address holds colons of its own.
-  if (colon < 0 || isIP(entry) === 6) return [entry, undefined];
+  if (colon < 0 || ipv6(entry) !== undefined) return [entry, undefined];
   return [entry.slice(0, colon), entry.slice(colon + 1)];
 }
 
@@ -66,9 +66,8 @@ function splitPort(entry: string): [string, string | undefined] {
 function inBlock(address: Address, network: string, prefix: string): boolean {
   const base = addressOf(network);
   if (!base || !/^\d{1,3}$/.test(prefix)) return false;
-  // A mapped IPv4 network written as IPv6 (::ffff:10.0.0.0/104) counts its prefix over 128 bits.
-  const bits = base.family === 4 ? (network.includes(':') ? 128 : 32) : 128;
-  const length = Number(prefix) - (bits === 128 && base.family === 4 ? 96 : 0);
+  // A mapped IPv4 network written as IPv6 (::ffff:10.0.0.0/104) counts its prefix over all 128 bits.
+  const length = Number(prefix) - (base.family === 4 && network.includes(':') ? 96 : 0);
   const width = base.family === 4 ? 32 : 128;
   if (base.family !== address.family || length < 0 || length > width) return false;
   const shift = BigInt(width - length);
@@ -89,12 +88,7 @@ function addressOf(text: string): Address | undefined {
   return v6 >> 32n === 0xffffn ? { value: v6 & 0xffffffffn, family: 4 } : { value: v6, family: 6 };
 }
 
-/** 4 for an IPv4 address, 6 for an IPv6 one, 0 for anything else (told without node:net, which only api-get.ts and connection.ts may use). */
-function isIP(text: string): 0 | 4 | 6 {
-  if (ipv4(text) !== undefined) return 4;
-  return ipv6(text) !== undefined ? 6 : 0;
-}
-
+/** Addresses are read here, not by node:net, which only api-get.ts and connection.ts may use. */
 function ipv4(text: string): bigint | undefined {
   const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text)?.slice(1).map(Number);
   if (!parts || parts.some((part) => part > 255)) return undefined;
