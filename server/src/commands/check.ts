@@ -167,13 +167,15 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   const sources = new Map<string, { text: string; encoding: ManifestEncoding }>();
   for (const path of units.plainPaths) {
     let source;
-    try {
-      source = readManifestSource(path, io);
-    } catch (error) {
-      // One found in a folder that cannot be read (its permissions) is named, and the rest is checked; one named is an unreadable path.
-      if (!(error instanceof UsageError) || named.includes(path) || path === '-') throw error;
-      skip(path, error.message.slice(`cannot read ${path}: `.length));
-      continue;
+    // One found in a folder that cannot be read (its permissions) is named, and the rest is checked; one named is an unreadable path.
+    if (path === '-' || named.includes(path)) source = readManifestSource(path, io);
+    else {
+      try {
+        source = readManifestFile(path);
+      } catch (error) {
+        skip(path, describeFileError(error));
+        continue;
+      }
     }
     sources.set(path, source);
     const file = parseManifest(path, source.text);

@@ -36,19 +36,15 @@ export function fixFiles(
   const unchanged = new Map<string, string>();
   const fixes = new Map<string, number>();
   const notApplied = new Map<string, string[]>();
-  // What each file holds now (what the last pass wrote), and the one path each real file is fixed under.
+  // What each file holds now (what the last pass wrote). Each real file comes once (collectFileTrees saw to it).
   const held = new Map([...sources].map(([path, source]) => [path, source.text]));
   const writable = new Map<string, string>();
-  const underPath = new Map<string, string>();
   const unwritable = new Map<string, string>();
   for (const path of paths) {
     if (path === '-') continue;
     const target = realTargetInside(path, trees.get(path) ?? path);
     if ('reason' in target) unwritable.set(path, target.reason);
-    else if (!underPath.has(target.real)) {
-      underPath.set(target.real, path);
-      writable.set(path, target.real);
-    }
+    else writable.set(path, target.real);
   }
   for (let pass = 0, wrote = true; wrote && pass < MAX_PASSES; pass++) {
     wrote = false;
