@@ -261,9 +261,14 @@ function domainOf(key: unknown): 'node' | 'zone' | undefined {
   return key === HOSTNAME_TOPOLOGY ? 'node' : FAILURE_DOMAIN_KEYS.includes(String(key)) ? 'zone' : undefined;
 }
 
+/** Whether a spread or affinity term is about the pods of these labels (a workload's own). */
+function ownTerm(labels: Record<string, string>): (term: any) => boolean {
+  return (term) => !!term && selectorMatches(term.labelSelector, labels);
+}
+
 /** How an assumed placement spreads the pods: by zone when any spread or anti-affinity term of their own asks, one a node when required. */
 function spreadRules(podSpec: any, labels: Record<string, string>, hard: Pick<SimWorkload, 'antiAffinity'>): SpreadRules {
-  const own = (term: any) => term && selectorMatches(term.labelSelector, labels);
+  const own = ownTerm(labels);
   const anti = podSpec?.affinity?.podAntiAffinity;
   const terms = [...listOf(podSpec?.topologySpreadConstraints), ...listOf(anti?.requiredDuringSchedulingIgnoredDuringExecution), ...listOf(anti?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)];
   return {
@@ -283,7 +288,7 @@ function hostPortsOf(containers: ContainerRef[]): number[] {
  * spread constraints that refuse to schedule (by node or zone); terms on other topologies are left out.
  */
 function hardPlacementRules(podSpec: any, labels: Record<string, string>): Pick<SimWorkload, 'antiAffinity' | 'hardSpread'> {
-  const own = (term: any) => term && selectorMatches(term.labelSelector, labels);
+  const own = ownTerm(labels);
   const antiAffinity = [...new Set(listOf(podSpec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).filter(own).map((t) => domainOf(t.topologyKey)).filter((d): d is 'node' | 'zone' => !!d))];
   const hardSpread = listOf(podSpec?.topologySpreadConstraints)
     .filter((t) => own(t) && t.whenUnsatisfiable === 'DoNotSchedule' && domainOf(t.topologyKey) && Number.isInteger(t.maxSkew) && t.maxSkew > 0)
@@ -322,6 +327,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const isDaemonSet = resource.kind === 'DaemonSet';
   const eligible = (template ? placePod(placementInput(resource.kind, template), nodeResources).fitting : []).map((n) => n.name!);
   const containers = containersOf(resource);
+  const hostPorts = hostPortsOf(containers);
   const images = containers.map((c) => String(c.container.image ?? ''));
   const apiClient = apiClientOf(images);
   const startBudget = tightestStartBudget(containers);
@@ -372,7 +378,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
     fronted: inventory.servicesFronting(resource).length > 0,
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
-    ...(hostPortsOf(containers).length ? { hostPorts: hostPortsOf(containers) } : {}),
+    ...(hostPorts.length ? { hostPorts } : {}),
     ...hard,
     eligibleNodes: eligible,
   };
