@@ -71,9 +71,12 @@ function ownBudgetConditions(templatesDir: string, selectorLines: string[]): str
   return conditions;
 }
 
+/** `| nindent 6` in a template action: the column what it includes is moved to. */
+const INDENT_ACTION = /\|\s*(n?indent)\s+\d+/;
+
 /** A template line as written, whatever its indentation (`nindent 6` here, `nindent 8` there). */
 function comparable(line: string): string {
-  return line.trim().replace(/\|\s*(n?indent)\s+\d+/, '| $1');
+  return line.trim().replace(INDENT_ACTION, '| $1');
 }
 
 function templateNames(templatesDir: string): string[] {
@@ -108,7 +111,7 @@ function matchLabelsLines(lines: string[], skeleton: Skeleton, column: number): 
   const out: string[] = [];
   for (const line of lines.slice(node.line + 1, last + 1)) {
     const trimmed = line.trimStart();
-    if (/^\{\{/.test(trimmed)) out.push(' '.repeat(column) + trimmed.replace(/\|\s*(n?indent)\s+\d+/, `| $1 ${column}`));
+    if (/^\{\{/.test(trimmed)) out.push(' '.repeat(column) + trimmed.replace(INDENT_ACTION, `| $1 ${column}`));
     else out.push(shift >= 0 ? ' '.repeat(shift) + line : line.slice(-shift));
   }
   return out;
