@@ -38,6 +38,12 @@ function writeTree(tree: string, files: Record<string, string>): void {
 }
 
 /** Each finding as `file:line rule: message`, lines 1-based, files relative to the tree. */
+/** The fixture's base Deployment as a base of its own (its files in a tree), and the name it carries. */
+function fixtureBase(): { deployment: string; name: string; files: Record<string, string> } {
+  const deployment = readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8');
+  return { deployment, name: /^  name: (\S+)$/m.exec(deployment)![1], files: { 'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n', 'base/deployment.yaml': deployment } };
+}
+
 async function findingsOf(tree: string): Promise<string[]> {
   const { findings, plainPaths } = await checkUnits(findManifestFiles(tree), VALUES, io, {});
   return [
@@ -215,11 +221,9 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
 
   it('a `replicas:` entry and an inline patch are where the count is set: findings there, the entry\'s count fixed, the inline patch and the shared base left alone (the base was edited, to no effect)', async () => {
     const tree = join(work, 'setters');
-    const deployment = readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8');
-    const name = /^  name: (\S+)$/m.exec(deployment)![1];
+    const { deployment, name, files: base } = fixtureBase();
     const files: Record<string, string> = {
-      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
-      'base/deployment.yaml': deployment,
+      ...base,
       'counted/kustomization.yaml': `resources:\n  - ../base\nreplicas:\n  - name: ${name}\n    count: 1\n`,
       'inline/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - patch: |-\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata:\n        name: ${name}\n      spec:\n        replicas: 1\n`,
       'json6902/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - target: {kind: Deployment, name: ${name}}\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 1\n`,
@@ -237,11 +241,9 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
 
   it('a field a component sets (a patch outside the root, shared by other roots) is not fixed there', async () => {
     const tree = join(work, 'component');
-    const deployment = readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8');
-    const name = /^  name: (\S+)$/m.exec(deployment)![1];
+    const { name, files: base } = fixtureBase();
     const files: Record<string, string> = {
-      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
-      'base/deployment.yaml': deployment,
+      ...base,
       'comp/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n  - path: small.yaml\n',
       'comp/small.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: 1\n`,
       'a/kustomization.yaml': 'resources:\n  - ../base\ncomponents:\n  - ../comp\n',
