@@ -9,6 +9,7 @@ ruleTester(pdbSelectsNothing, {
   valid: [
     { name: 'selects the Deployment beside it', code: documents(deployment(), pdb(budget)) },
     { name: 'selects a Deployment in another file', code: pdb(budget), files: { 'web.yaml': deployment() } },
+    { name: 'a policy/v1beta1 PDB whose selector names labels selects by them, as policy/v1 does', code: documents(deployment(), pdb(budget).replace('policy/v1', 'policy/v1beta1')) },
     { name: 'nothing at all is known in its namespace: the workload ships elsewhere', code: pdb(budget) },
     { name: 'only other namespaces have workloads', code: documents(deployment({ name: 'api', namespace: 'shop' }), pdb(budget)) },
     { name: 'selects pods of the live cluster', code: documents(deployment({ name: 'api' }), pdb(budget)), cluster: cluster([pod('web-5d8f-abcde', { labels: { app: 'web' } })]) },
