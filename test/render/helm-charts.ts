@@ -191,6 +191,24 @@ spec:
   'charts/cart/templates/deployment.yaml': deploymentTemplate('cart', '{{ .Values.replicaCount }}'),
 };
 
+/**
+ * The cart subchart vendored once, in a folder named otherwise than the chart, and deployed twice under aliases:
+ * Helm names each alias's files and values by the alias.
+ */
+export const aliasedSubchartChart: ChartFiles = {
+  'Chart.yaml': chartYaml('shop', 'dependencies:\n  - name: cart\n    version: 0.1.0\n    alias: basket\n  - name: cart\n    version: 0.1.0\n    alias: wishlist\n'),
+  'values.yaml': `basket:
+  replicaCount: 1
+wishlist:
+  # Saved for later: one pod is plenty.
+  replicaCount: 1
+`,
+  'charts/cart-0.1.0/Chart.yaml': chartYaml('cart'),
+  'charts/cart-0.1.0/values.yaml': values(2),
+  'charts/cart-0.1.0/templates/_helpers.tpl': helpers('cart'),
+  'charts/cart-0.1.0/templates/deployment.yaml': deploymentTemplate('cart', '{{ .Values.replicaCount }}'),
+};
+
 /** A chart whose dependencies were never fetched into charts/. */
 export const missingDependencyChart: ChartFiles = {
   'Chart.yaml': chartYaml(

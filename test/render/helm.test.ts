@@ -19,6 +19,7 @@ import {
   requiredChart,
   rangeChart,
   subchartChart,
+  aliasedSubchartChart,
   twoDocumentChart,
   valuesLimitChart,
   writeChart,
@@ -249,12 +250,42 @@ spec:
       assert.deepEqual(unit.problems, []);
       const findings = placedFindings(unit);
       assert.deepEqual(table(findings), ['single-replica charts/cart/templates/deployment.yaml:8 values.yaml:12']);
-      assert.equal(findings[0].origin, 'values key replicaCount in values.yaml');
+      assert.equal(findings[0].origin, 'values key cart.replicaCount in values.yaml');
       const fix = unit.mapper.translateFix(findings[0].document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
       applySourceEdits(fix!);
       assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), subchartChart['values.yaml'].replace('cart:\n  # The cart service, deployed with the shop.\n  replicaCount: 1', 'cart:\n  # The cart service, deployed with the shop.\n  replicaCount: 2'));
       const after = placedFindings(await render(chart));
       assert.deepEqual(table(after), ['pdb-missing charts/cart/templates/deployment.yaml:2 -']);
+    });
+
+    it('a subchart aliased twice, in a folder named otherwise: each alias\'s findings on its template, its values under the alias\'s key, and no literal edit of the template both render', async () => {
+      const chart = writeChart(aliasedSubchartChart);
+      const unit = await render(chart);
+      assert.deepEqual(unit.problems, []);
+      const findings = only(placedFindings(unit), 'single-replica');
+      assert.deepEqual(table(findings), ['single-replica charts/cart-0.1.0/templates/deployment.yaml:8 values.yaml:2', 'single-replica charts/cart-0.1.0/templates/deployment.yaml:8 values.yaml:5']);
+      assert.deepEqual(findings.map((f) => f.origin), ['values key basket.replicaCount in values.yaml', 'values key wishlist.replicaCount in values.yaml']);
+      const wishlist = findings.find((f) => f.message.includes('release-wishlist'))!;
+      const maxSkew = ['spec', 'template', 'spec', 'topologySpreadConstraints', 0, 'maxSkew'];
+      assert.equal(unit.mapper.translateFix(wishlist.document, [{ kind: 'set', path: maxSkew, value: 2 }]), undefined, "written into the template, it would be the basket's too");
+      applySourceEdits(unit.mapper.translateFix(wishlist.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }])!);
+      assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), aliasedSubchartChart['values.yaml'].replace('one pod is plenty.\n  replicaCount: 1', 'one pod is plenty.\n  replicaCount: 2'));
+      assert.deepEqual(table(only(placedFindings(await render(chart)), 'single-replica')), ['single-replica charts/cart-0.1.0/templates/deployment.yaml:8 values.yaml:2']);
+    });
+
+    it("a subchart's key set with --set is named from the top chart's values, and not written in a values file", async () => {
+      const unit = await render(writeChart(aliasedSubchartChart), { set: ['wishlist.replicaCount=1'] });
+      const findings = only(placedFindings(unit), 'single-replica');
+      assert.deepEqual(findings.map((f) => f.origin), ['values key basket.replicaCount in values.yaml', 'values key wishlist.replicaCount, set with --set']);
+      assert.equal(unit.mapper.translateFix(findings[1].document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]), undefined);
+    });
+
+    it('a subchart in a folder named otherwise and deployed once: a literal field of its template is edited in place', async () => {
+      const files = { ...aliasedSubchartChart, 'Chart.yaml': aliasedSubchartChart['Chart.yaml'].replace(/  - name: cart\n    version: 0.1.0\n    alias: wishlist\n/, '') };
+      const unit = await render(writeChart(files));
+      const [basket] = only(placedFindings(unit), 'single-replica');
+      const maxSkew = ['spec', 'template', 'spec', 'topologySpreadConstraints', 0, 'maxSkew'];
+      assert.equal(unit.mapper.translateFix(basket.document, [{ kind: 'set', path: maxSkew, value: 2 }])?.title, 'set maxSkew: 2 in charts/cart-0.1.0/templates/deployment.yaml');
     });
 
     it('dependencies not vendored: one problem on Chart.yaml naming them, and helm is never asked to fetch them', async () => {

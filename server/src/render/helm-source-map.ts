@@ -13,7 +13,17 @@ import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './t
 export interface HelmDocument {
   /** Absolute path of the template, undefined when Helm named none or it could not be read. */
   template?: string;
+  /** The template as Helm names it (`parent/charts/sub/templates/x.yaml`): one template of a subchart vendored once and aliased twice renders under two. */
+  source?: string;
+  /** The subcharts from the chart to the template's, outermost first. */
+  subcharts?: Subchart[];
   object: unknown;
+}
+
+/** A subchart on the way from the chart to a template: its folder, and the key its values sit under in its parent's. */
+export interface Subchart {
+  dir: string;
+  key: string;
 }
 
 export interface HelmMapInput {
@@ -22,16 +32,21 @@ export interface HelmMapInput {
   documents: HelmDocument[];
   /** Template texts as rendered, by absolute path. */
   templates: Map<string, string>;
-  /** Values files in the order Helm merged them (later wins), for the chart a template belongs to. */
-  valuesFor(template: string): ValuesSource[];
+  /** Values files in the order Helm merged them (later wins), for the chart a document's template belongs to. */
+  valuesFor(document: HelmDocument): ValuesSource[];
   /** Keys given with --set: the files do not decide them. */
   setKeys: string[][];
 }
 
 /** Where a field's value comes from in the values files, and the template place that prints it. */
 interface Origin {
+  /** The key as the template reads it (`.Values.replicaCount`). */
   key: string[];
   source: ValuesSource;
+  /** The key as the values file writes it (`cart.replicaCount` in a parent's file). */
+  inFile: string[];
+  /** The key from the top chart's values, as --set names it. */
+  fromTop: string[];
 }
 
 export class HelmSourceMapper implements SourceMapper {
@@ -54,7 +69,7 @@ export class HelmSourceMapper implements SourceMapper {
   origin(documentIndex: number, path: Path): string | undefined {
     const origin = this.originOf(documentIndex, deepestExisting(this.input.documents[documentIndex]?.object, path));
     if (!origin) return undefined;
-    return this.setOnCommandLine(origin) ? `values key ${origin.key.join('.')}, set with --set` : `values key ${origin.key.join('.')} in ${this.relative(origin.source.path)}`;
+    return this.setOnCommandLine(origin) ? `values key ${origin.fromTop.join('.')}, set with --set` : `values key ${origin.inFile.join('.')} in ${this.relative(origin.source.path)}`;
   }
 
   translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined {
@@ -79,7 +94,7 @@ export class HelmSourceMapper implements SourceMapper {
         const valueEdits = editValuesKey(origin.source, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return undefined;
         add(origin.source.path, origin.source.text, valueEdits);
-        titles.push(change.kind === 'set' ? `set ${origin.key.join('.')}: ${brief(change.value)} in ${this.relative(origin.source.path)}` : `remove ${origin.key.join('.')} from ${this.relative(origin.source.path)}`);
+        titles.push(change.kind === 'set' ? `set ${origin.inFile.join('.')}: ${brief(change.value)} in ${this.relative(origin.source.path)}` : `remove ${origin.inFile.join('.')} from ${this.relative(origin.source.path)}`);
         continue;
       }
       if (change.kind !== 'set') return undefined;
@@ -113,7 +128,7 @@ export class HelmSourceMapper implements SourceMapper {
 
   /** Whether a --set assignment decides the key, so that no values file does. */
   private setOnCommandLine(origin: Origin): boolean {
-    return this.input.setKeys.some((key) => overlaps(key, origin.key));
+    return this.input.setKeys.some((key) => overlaps(key, origin.fromTop));
   }
 
   private relative(path: string): string {
@@ -137,7 +152,8 @@ export class HelmSourceMapper implements SourceMapper {
     const template = documents[documentIndex]?.template;
     const skeletons = template ? this.skeletonsOf(template) : undefined;
     if (!skeletons || skeletons.length <= 1) return skeletons?.[0];
-    const siblings = documents.flatMap((d, i) => (d.template === template ? [i] : []));
+    const source = documents[documentIndex].source;
+    const siblings = documents.flatMap((d, i) => (d.template === template && d.source === source ? [i] : []));
     if (!skeletons.some((s) => s.repeated) && siblings.length === skeletons.length) return skeletons[siblings.indexOf(documentIndex)];
     const object = documents[documentIndex].object as { kind?: unknown; metadata?: { name?: unknown } } | undefined;
     const byKind = skeletons.filter((s) => s.kind === undefined || s.kind === object?.kind);
@@ -173,8 +189,10 @@ export class HelmSourceMapper implements SourceMapper {
       if (base && rest.every((step) => typeof step === 'string')) key = [...base, ...(rest as string[])];
     }
     if (!key) return undefined;
-    const source = valuesSourceFor(this.input.valuesFor(template), key);
-    return source ? { key, source } : undefined;
+    const document = this.input.documents[documentIndex];
+    const source = valuesSourceFor(this.input.valuesFor(document), key);
+    const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
+    return source ? { key, source, inFile: [...source.prefix, ...key], fromTop: [...subcharts, ...key] } : undefined;
   }
 
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
@@ -183,8 +201,9 @@ export class HelmSourceMapper implements SourceMapper {
     const text = template ? this.input.templates.get(template) : undefined;
     const { match } = this.match(documentIndex, path);
     if (!template || text === undefined || !match || match.opaque || match.depth === 0) return undefined;
-    // A line a `range` renders once per item: written literally, it would be every item's.
-    if (match.nodes.some((n) => n.inLoop)) return undefined;
+    // A line a `range` renders once per item: written literally, it would be every item's. So would a line of a
+    // subchart vendored once and aliased twice be every alias's.
+    if (match.nodes.some((n) => n.inLoop) || this.rendersUnderOtherNames(documentIndex)) return undefined;
     const node = match.nodes[match.nodes.length - 1];
     const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
@@ -206,6 +225,12 @@ export class HelmSourceMapper implements SourceMapper {
     const insertAt = lineStarts[node.line + 1] ?? text.length;
     const lead = insertAt === text.length && !text.endsWith('\n') ? '\n' : '';
     return { path: template, against: text, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}\n` }] };
+  }
+
+  /** Whether the document's template also renders under another name (its subchart is aliased more than once). */
+  private rendersUnderOtherNames(documentIndex: number): boolean {
+    const { template, source } = this.input.documents[documentIndex] ?? {};
+    return this.input.documents.some((d) => d.template === template && d.source !== source);
   }
 
   private newTemplate(documentIndex: number, object: unknown): { path: string; text: string } | undefined {

@@ -1,6 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isMap, parseDocument, type Document } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { decodeManifest } from '../inventory/manifest-files';
@@ -8,7 +8,7 @@ import { parseChunk } from '../manifest/parse';
 import { splitDocuments } from '../manifest/split';
 import { runAtOnce, type StepRunner, type Steps } from '../steps';
 import { helmErrorPlace, helmErrorWords } from './helm-errors';
-import { HelmSourceMapper, type HelmDocument } from './helm-source-map';
+import { HelmSourceMapper, type HelmDocument, type Subchart } from './helm-source-map';
 import type { ValuesSource } from './helm-values';
 import { runTool, ToolError } from './run-tool';
 import type { RenderedUnit, RenderProblem, SourceMapper } from './types';
@@ -89,7 +89,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
     release,
     documents,
     templates,
-    valuesFor: (template) => valuesChain(root, template, ownValues),
+    valuesFor: (document) => valuesChain(document.subcharts ?? [], ownValues),
     setKeys: (options.set ?? []).flatMap(setKeysOf),
   });
   return unit(text, [], mapper);
@@ -105,17 +105,55 @@ interface ChartFacts {
 /** Each rendered document with the template it came from (read into `templates`), pausing after each one it parses. */
 function* renderedDocuments(root: string, text: string, templates: Map<string, string>): Steps<HelmDocument[]> {
   const documents: HelmDocument[] = [];
+  const folders = new SubchartFolders();
   for (const chunk of splitDocuments(text)) {
     const source = /^# Source: (.+)$/m.exec(chunk.text)?.[1].trim();
-    const template = source ? sourcePath(root, source) : undefined;
+    const place = source ? templatePlace(root, source, folders) : undefined;
+    const template = place?.path;
     if (template && !templates.has(template)) {
       const templateText = readSource(template);
       if (templateText !== undefined) templates.set(template, templateText);
     }
-    documents.push({ template: template && templates.has(template) ? template : undefined, object: parseChunk(chunk.text).value });
+    const object = parseChunk(chunk.text).value;
+    documents.push(template && templates.has(template) ? { template, source, subcharts: place!.subcharts, object } : { object });
     yield;
   }
   return documents;
+}
+
+/**
+ * The template Helm names `parent/charts/sub/templates/x.yaml`, and the subcharts on its way from the chart. Helm
+ * names a subchart by its Chart.yaml name, or by the alias its parent gives it, and its values sit under that
+ * name: the folder it is vendored in may be named otherwise (an aliased subchart's findings went to Chart.yaml).
+ */
+function templatePlace(root: string, chartPath: string, folders: SubchartFolders): { path: string; subcharts: Subchart[] } | undefined {
+  const parts = chartPath.split('/').slice(1);
+  const subcharts: Subchart[] = [];
+  let dir = root;
+  while (parts.length > 2 && parts[0] === 'charts') {
+    const key = parts[1];
+    dir = folders.of(dir).get(key) ?? join(dir, 'charts', key);
+    subcharts.push({ dir, key });
+    parts.splice(0, 2);
+  }
+  const path = parts.length ? resolve(dir, ...parts) : undefined;
+  return path && within(root, path) ? { path, subcharts } : undefined;
+}
+
+/** For each chart folder, its vendored subcharts' folders by the name Helm gives them (their own, or an alias). */
+class SubchartFolders {
+  private readonly byChart = new Map<string, Map<string, string>>();
+
+  of(chartDir: string): Map<string, string> {
+    let folders = this.byChart.get(chartDir);
+    if (folders) return folders;
+    folders = new Map<string, string>();
+    for (const { name, dir } of vendoredFolders(chartDir)) if (!folders.has(name)) folders.set(name, dir);
+    const chart = readChart(chartDir);
+    if (!('problem' in chart)) for (const { name, alias } of chart.dependencies) if (alias && folders.has(name)) folders.set(alias, folders.get(name)!);
+    this.byChart.set(chartDir, folders);
+    return folders;
+  }
 }
 
 function readChart(root: string): ChartFacts | { problem: RenderProblem } {
@@ -152,26 +190,30 @@ function keyLine(doc: Document, text: string, key: string): number {
   return text.slice(0, offset).split('\n').length - 1;
 }
 
+/** The entries under a chart's charts/ folder (at most 1,000: a chart vendors a few). */
+function vendoredEntries(chartDir: string): string[] {
+  try {
+    return readdirSync(join(chartDir, 'charts')).slice(0, 1000);
+  } catch {
+    return [];
+  }
+}
+
+/** The unpacked charts under charts/: each folder's entry, its Chart.yaml name (the entry when it has none) and path. */
+function vendoredFolders(chartDir: string): { entry: string; name: string; dir: string }[] {
+  return vendoredEntries(chartDir).flatMap((entry) => {
+    const dir = join(chartDir, 'charts', entry);
+    const chartText = readSource(join(dir, 'Chart.yaml'));
+    if (chartText === undefined) return [];
+    return [{ entry, name: /^name:\s*["']?([^"'\s#]+)/m.exec(chartText)?.[1] ?? entry, dir }];
+  });
+}
+
 /** Names of the charts vendored under charts/ (unpacked folders and packed .tgz files). */
 function vendoredCharts(root: string): { names: Set<string>; archives: string[] } {
   const names = new Set<string>();
-  const archives: string[] = [];
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(join(root, 'charts'));
-  } catch {
-    return { names, archives };
-  }
-  for (const entry of entries.slice(0, 1000)) {
-    const path = join(root, 'charts', entry);
-    if (entry.endsWith('.tgz')) archives.push(entry);
-    const chartText = readSource(join(path, 'Chart.yaml'));
-    if (chartText === undefined) continue;
-    const name = /^name:\s*["']?([^"'\s#]+)/m.exec(chartText)?.[1];
-    names.add(entry);
-    if (name) names.add(name);
-  }
-  return { names, archives };
+  for (const { entry, name } of vendoredFolders(root)) names.add(entry).add(name);
+  return { names, archives: vendoredEntries(root).filter((entry) => entry.endsWith('.tgz')) };
 }
 
 /** One problem on the dependencies list naming every dependency that is not under charts/. */
@@ -193,7 +235,7 @@ function missingDependencies(root: string, chart: ChartFacts): RenderProblem | u
 function renderError(root: string, chartName: string, chartYaml: string, stderr: string): RenderProblem {
   const words = helmErrorWords(stderr);
   const place = helmErrorPlace(words);
-  const path = place ? (place.values ? resolve(root, place.chartPath) : sourcePath(root, place.chartPath)) : undefined;
+  const path = place ? (place.values ? resolve(root, place.chartPath) : templatePlace(root, place.chartPath, new SubchartFolders())?.path) : undefined;
   const located = path && readSource(path) !== undefined;
   return {
     location: located ? { path, line: place!.line ?? 0, character: place!.character } : { path: chartYaml, line: 0 },
@@ -202,13 +244,10 @@ function renderError(root: string, chartName: string, chartYaml: string, stderr:
   };
 }
 
-/** `mychart/templates/x.yaml` (Helm names files by chart name, not folder) as a path under the chart folder, never outside it. */
-function sourcePath(root: string, chartPath: string): string | undefined {
-  const rest = chartPath.split('/').slice(1).join('/');
-  if (!rest) return undefined;
-  const path = resolve(root, rest);
+/** Whether `path` is under `root` (the chart's files, never outside them). */
+function within(root: string, path: string): boolean {
   const inside = relative(root, path);
-  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? path : undefined;
+  return !!inside && !inside.startsWith('..') && !isAbsolute(inside);
 }
 
 /** A file's text when it is a regular file of reasonable size; undefined otherwise. */
@@ -229,17 +268,11 @@ function valuesSource(path: string, prefix: string[]): ValuesSource[] {
  * The values files a template's `.Values` come from, lowest precedence first: for a subchart
  * (charts/sub/templates/x.yaml) its own values.yaml, then each parent's files under the subchart's key.
  */
-function valuesChain(root: string, template: string, ownValues: ValuesSource[]): ValuesSource[] {
-  const parts = relative(root, template).split(sep);
-  const subcharts: string[] = [];
-  for (let i = 0; i + 1 < parts.length && parts[i] === 'charts'; i += 2) subcharts.push(parts[i + 1]);
+function valuesChain(subcharts: readonly Subchart[], ownValues: ValuesSource[]): ValuesSource[] {
+  const keys = subcharts.map((subchart) => subchart.key);
   const chain: ValuesSource[] = [];
-  for (let depth = subcharts.length; depth > 0; depth--) {
-    const dir = join(root, ...subcharts.slice(0, depth).flatMap((name) => ['charts', name]));
-    const prefixFromHere = subcharts.slice(depth);
-    chain.push(...valuesSource(join(dir, 'values.yaml'), prefixFromHere));
-  }
-  chain.push(...ownValues.map((source) => ({ ...source, prefix: subcharts })));
+  for (let depth = subcharts.length; depth > 0; depth--) chain.push(...valuesSource(join(subcharts[depth - 1].dir, 'values.yaml'), keys.slice(depth)));
+  chain.push(...ownValues.map((source) => ({ ...source, prefix: keys })));
   return chain;
 }
 
