@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -271,6 +271,18 @@ spec:
       applySourceEdits(unit.mapper.translateFix(wishlist.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }])!);
       assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), aliasedSubchartChart['values.yaml'].replace('one pod is plenty.\n  replicaCount: 1', 'one pod is plenty.\n  replicaCount: 2'));
       assert.deepEqual(table(only(placedFindings(await render(chart)), 'single-replica')), ['single-replica charts/cart-0.1.0/templates/deployment.yaml:8 values.yaml:2']);
+    });
+
+    it('a packed subchart (a .tgz under charts/): its findings on the entry of the dependencies list that brings it in, under each alias', async () => {
+      const chart = writeChart(aliasedSubchartChart);
+      const packed = spawnSync(tools.helm, ['package', join(chart, 'charts', 'cart-0.1.0'), '--destination', join(chart, 'charts')], { encoding: 'utf8' });
+      assert.equal(packed.status, 0, packed.stderr);
+      rmSync(join(chart, 'charts', 'cart-0.1.0'), { recursive: true });
+      const findings = only(placedFindings(await render(chart)), 'single-replica');
+      assert.deepEqual(
+        findings.map((f) => `${f.at} ${/release-\w+/.exec(f.message)![0]}`),
+        ['Chart.yaml:5 release-basket', 'Chart.yaml:8 release-wishlist'],
+      );
     });
 
     it("a subchart's key set with --set is named from the top chart's values, and not written in a values file", async () => {

@@ -17,6 +17,8 @@ export interface HelmDocument {
   source?: string;
   /** The subcharts from the chart to the template's, outermost first. */
   subcharts?: Subchart[];
+  /** Where a document with no template to show is shown: a packed subchart's entry in its parent's dependencies. */
+  placedAt?: SourceLocation;
   object: unknown;
 }
 
@@ -57,7 +59,7 @@ export class HelmSourceMapper implements SourceMapper {
   locate(documentIndex: number, path: Path): SourceLocation[] {
     const document = this.input.documents[documentIndex];
     const template = document?.template;
-    if (!template) return [{ path: join(this.input.chartDir, 'Chart.yaml'), line: 0 }];
+    if (!template) return [document?.placedAt ?? { path: join(this.input.chartDir, 'Chart.yaml'), line: 0 }];
     const existing = deepestExisting(document.object, path);
     const found = this.match(documentIndex, existing);
     const locations: SourceLocation[] = [{ path: template, line: templateLine(found.match, existing.length, found.skeleton) }];

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { isMap, parseDocument, type Document } from 'yaml';
+import { isMap, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { decodeManifest } from '../inventory/manifest-files';
 import { parseChunk } from '../manifest/parse';
@@ -11,7 +11,7 @@ import { helmErrorPlace, helmErrorWords } from './helm-errors';
 import { HelmSourceMapper, type HelmDocument, type Subchart } from './helm-source-map';
 import type { ValuesSource } from './helm-values';
 import { runTool, ToolError } from './run-tool';
-import type { RenderedUnit, RenderProblem, SourceMapper } from './types';
+import type { RenderedUnit, RenderProblem, SourceLocation, SourceMapper } from './types';
 
 export interface HelmRenderOptions {
   /** The helm program (found by the caller from kubeResilience.helm.path, extraPath or PATH). */
@@ -97,7 +97,8 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
 
 interface ChartFacts {
   name: string;
-  dependencies: { name: string; alias?: string; repository?: string }[];
+  /** Each with the place of its entry in the list. */
+  dependencies: { name: string; alias?: string; repository?: string; at: SourceLocation }[];
   /** The file and line where the dependencies are listed (Chart.yaml, or requirements.yaml of an apiVersion v1 chart). */
   dependenciesAt?: { path: string; line: number };
 }
@@ -115,7 +116,7 @@ function* renderedDocuments(root: string, text: string, templates: Map<string, s
       if (templateText !== undefined) templates.set(template, templateText);
     }
     const object = parseChunk(chunk.text).value;
-    documents.push(template && templates.has(template) ? { template, source, subcharts: place!.subcharts, object } : { object });
+    documents.push(template && templates.has(template) ? { template, source, subcharts: place!.subcharts, object } : { object, placedAt: place?.packedAt });
     yield;
   }
   return documents;
@@ -126,33 +127,43 @@ function* renderedDocuments(root: string, text: string, templates: Map<string, s
  * names a subchart by its Chart.yaml name, or by the alias its parent gives it, and its values sit under that
  * name: the folder it is vendored in may be named otherwise (an aliased subchart's findings went to Chart.yaml).
  */
-function templatePlace(root: string, chartPath: string, folders: SubchartFolders): { path: string; subcharts: Subchart[] } | undefined {
+function templatePlace(root: string, chartPath: string, folders: SubchartFolders): { path?: string; subcharts: Subchart[]; packedAt?: SourceLocation } | undefined {
   const parts = chartPath.split('/').slice(1);
   const subcharts: Subchart[] = [];
   let dir = root;
   while (parts.length > 2 && parts[0] === 'charts') {
     const key = parts[1];
-    dir = folders.of(dir).get(key) ?? join(dir, 'charts', key);
-    subcharts.push({ dir, key });
+    const folder = folders.of(dir).folders.get(key);
+    // Packed (a .tgz, as `helm dependency build` leaves it): none of its files can be shown or edited, but the
+    // entry that brings it in can.
+    if (!folder) return { subcharts, packedAt: folders.of(dir).listedAt.get(key) };
+    subcharts.push({ dir: (dir = folder), key });
     parts.splice(0, 2);
   }
   const path = parts.length ? resolve(dir, ...parts) : undefined;
   return path && within(root, path) ? { path, subcharts } : undefined;
 }
 
-/** For each chart folder, its vendored subcharts' folders by the name Helm gives them (their own, or an alias). */
+/**
+ * For each chart folder, its unpacked subcharts' folders and the entries of its dependencies list, by the name Helm
+ * gives them (their own, or an alias).
+ */
 class SubchartFolders {
-  private readonly byChart = new Map<string, Map<string, string>>();
+  private readonly byChart = new Map<string, { folders: Map<string, string>; listedAt: Map<string, SourceLocation> }>();
 
-  of(chartDir: string): Map<string, string> {
-    let folders = this.byChart.get(chartDir);
-    if (folders) return folders;
-    folders = new Map<string, string>();
+  of(chartDir: string): { folders: Map<string, string>; listedAt: Map<string, SourceLocation> } {
+    const known = this.byChart.get(chartDir);
+    if (known) return known;
+    const folders = new Map<string, string>();
+    const listedAt = new Map<string, SourceLocation>();
     for (const { name, dir } of vendoredFolders(chartDir)) if (!folders.has(name)) folders.set(name, dir);
     const chart = readChart(chartDir);
-    if (!('problem' in chart)) for (const { name, alias } of chart.dependencies) if (alias && folders.has(name)) folders.set(alias, folders.get(name)!);
-    this.byChart.set(chartDir, folders);
-    return folders;
+    for (const { name, alias, at } of 'problem' in chart ? [] : chart.dependencies) {
+      if (alias && folders.has(name)) folders.set(alias, folders.get(name)!);
+      listedAt.set(alias ?? name, at);
+    }
+    this.byChart.set(chartDir, { folders, listedAt });
+    return { folders, listedAt };
   }
 }
 
@@ -164,29 +175,38 @@ function readChart(root: string): ChartFacts | { problem: RenderProblem } {
   const doc = parseDocument(text);
   const value = doc.errors.length ? undefined : (doc.toJS() as any);
   if (!value || typeof value !== 'object' || typeof value.name !== 'string') return problem('Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.');
-  let dependencies = listed(value.dependencies);
+  let dependencies = listed(doc, text, chartYaml);
   let dependenciesAt = dependencies.length ? { path: chartYaml, line: keyLine(doc, text, 'dependencies') } : undefined;
   if (!dependencies.length) {
     // Charts of apiVersion v1 list them in requirements.yaml.
     const requirementsPath = join(root, 'requirements.yaml');
     const requirements = readSource(requirementsPath);
     const parsed = requirements !== undefined ? parseDocument(requirements) : undefined;
-    dependencies = parsed && !parsed.errors.length ? listed((parsed.toJS() as any)?.dependencies) : [];
+    dependencies = parsed && !parsed.errors.length ? listed(parsed, requirements!, requirementsPath) : [];
     if (dependencies.length && parsed) dependenciesAt = { path: requirementsPath, line: keyLine(parsed, requirements!, 'dependencies') };
   }
   return { name: value.name, dependencies, dependenciesAt };
 }
 
-function listed(value: unknown): ChartFacts['dependencies'] {
-  if (!Array.isArray(value)) return [];
-  return value.filter((d) => d && typeof d === 'object' && typeof d.name === 'string').map((d) => ({ name: d.name, alias: typeof d.alias === 'string' ? d.alias : undefined, repository: typeof d.repository === 'string' ? d.repository : undefined }));
+function listed(doc: Document, text: string, path: string): ChartFacts['dependencies'] {
+  const list = isMap(doc.contents) ? doc.get('dependencies', true) : undefined;
+  if (!isSeq(list)) return [];
+  return list.items.flatMap((item) => {
+    const d = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
+    if (typeof d?.name !== 'string') return [];
+    const named = (key: string) => (typeof d[key] === 'string' ? (d[key] as string) : undefined);
+    return [{ name: d.name, alias: named('alias'), repository: named('repository'), at: { path, line: lineAt(text, (item as YamlNode).range?.[0] ?? 0) } }];
+  });
 }
 
 function keyLine(doc: Document, text: string, key: string): number {
   const contents = doc.contents;
   if (!isMap(contents)) return 0;
   const pair = contents.items.find((p: any) => p?.key?.value === key) as any;
-  const offset = pair?.key?.range?.[0] ?? 0;
+  return lineAt(text, pair?.key?.range?.[0] ?? 0);
+}
+
+function lineAt(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length - 1;
 }
 
