@@ -9,7 +9,9 @@ const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events:
 
 describe('traffic-surge handler', () => {
   const cases = [
-    { name: 'HPA with a working control plane: scales out after its sync and start', extra: { hpa: { min: 2, max: 10 } }, scenario: HEALTHY, check: [[100 + 15 + 30, 'desired', 6]], says: /the HPA scales it from 2 to 6 pods/ },
+    { name: 'HPA with a working control plane: scales out after its sync and start, and no pod is OOM-killed', extra: { hpa: { min: 2, max: 10 } }, scenario: HEALTHY, check: [[100 + 15 + 30, 'desired', 6], [3600, 'ready', 6]], says: /the HPA scales it from 2 to 6 pods/ },
+    { name: "HPA stopped by its maxReplicas below the demand, with a memory limit: the pods it runs are still OOM-killed ~30 s on", extra: { hpa: { min: 2, max: 3 } }, scenario: HEALTHY, check: [[145, 'desired', 3], [145, 'ready', 3], [175, 'ready', 0], [185, 'ready', 3]], says: /its HPA stops at maxReplicas 3, below the 6 pods the traffic asks for: each pod still carries 2× its load[\s\S]*hit its memory limit under the surge/ },
+    { name: 'HPA stopped by its maxReplicas below the demand, no memory limit: node pressure evicts its pods ~60 s on', extra: { hpa: { min: 2, max: 3 }, memoryLimit: false }, scenario: HEALTHY, check: [[145, 'ready', 3], [205, 'ready', 0]], says: /each pod carrying 2× its load at the HPA's maxReplicas, its nodes \(worker-1, worker-2, worker-3\) come under memory pressure/ },
     { name: 'HPA frozen with the API: no scale-out, each pod carries ×3', extra: { hpa: { min: 2, max: 10 } }, scenario: apiDown, check: [[100, 'load', 3]], says: /its HPA is frozen with the API/ },
     { name: 'no HPA and no memory limit: node pressure evicts its pods for good after ~60 s', extra: { memoryLimit: false }, scenario: apiDown, check: [[160, 'ready', 0]], says: /come under memory pressure/ },
     { name: 'no HPA with a memory limit: OOM-killed ~30 s in, restarted in place, and told that it loops while the surge lasts', extra: {}, scenario: apiDown, check: [[130, 'ready', 0], [140, 'ready', 2], [170, 'ready', 0]], says: /OOM-killed[\s\S]*container restarted; while the surge lasts it is OOM-killed again ~30 s after each restart, each back-off twice as long up to 5 m/ },
@@ -38,8 +40,9 @@ describe('oom-kill handler', () => {
     it(c.name, () => {
       const run = runOf(workload('web', { 'worker-1': 1 }));
       run.load = 3;
+      run.surgeRelief = c.relief;
       const slot = run.slots[0];
-      assert.equal(play(run, c.at, { kind: 'oom-kill', slot, generation: 0, relief: c.relief, first: true }).readyAt(c.at), c.ready);
+      assert.equal(play(run, c.at, { kind: 'oom-kill', slot, generation: 0, first: true }).readyAt(c.at), c.ready);
     });
   }
 });

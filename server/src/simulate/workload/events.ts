@@ -22,7 +22,7 @@ export type WorkloadEvent =
   | { kind: 'coredns-synced'; slot: Slot; generation: number }
   | { kind: 'traffic-surge'; factor: number }
   /** A surging container reaches its memory limit. */
-  | { kind: 'oom-kill'; slot: Slot; generation: number; relief: number; first: boolean }
+  | { kind: 'oom-kill'; slot: Slot; generation: number; first: boolean }
   /** The HPA's new pods join. */
   | { kind: 'scale-out'; to: number; demand: number; why: string; fact: string }
   /** The control plane changes in a way that touches the workload without touching its pods. */

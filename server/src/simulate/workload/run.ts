@@ -109,6 +109,8 @@ export interface WorkloadRun {
   cronFrozen: boolean;
   /** Until when a surge OOM-kills memory-limited containers of this workload (unset: no such surge). */
   surgeRelief?: number;
+  /** How many of the slots (the first ones) a surge's OOM kills were started on. */
+  oomLooping: number;
   pressuredNodes: { node: string; at: number }[];
   evictions: EvictionRecord[];
   moves: MoveRecord[];
@@ -137,6 +139,7 @@ export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Hand
     podStart: workload.startSeconds ?? TIMING.assumedPodStart,
     inPlaceStart: restartReadiness(workload, 0),
     load: 1,
+    oomLooping: 0,
     apiCut: false,
     cronFrozen: false,
     pressuredNodes: [],

@@ -50,6 +50,6 @@ export const onReplacementReady: Handler<'replacement-ready'> = (run, { slot, ge
   if (!endpointsNow) refreshEndpoints(run, slot, at, generation, `${label}: endpoints updated with the new pod`, 'ready');
   // A replacement that starts into a surge carries the same load, so it hits the same memory limit.
   if (slot.alive && run.surgeRelief !== undefined && at < run.surgeRelief && run.load > 1) {
-    emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief: run.surgeRelief, first: true });
+    emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, first: true });
   }
 };

@@ -1,7 +1,7 @@
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { plural } from '../../../words';
-import { crashLoopNote, emit, loseForGood, note, pickNode, type Handler } from '../run';
+import { crashLoopNote, emit, loseForGood, note, pickNode, type Handler, type WorkloadRun } from '../run';
 import { restartInPlace } from './restart';
 
 /** Traffic grows by `factor`: the HPA scales out when the control plane lets it; meanwhile each pod carries more. */
@@ -28,9 +28,22 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
   // New pods need the scheduler as well as the HPA.
   const relief = hpa ? cp.firstScheduling(cp.firstControllers(at) + TIMING.hpaSync) + run.podStart : Infinity;
   if (Number.isFinite(relief)) emit(run, relief, { kind: 'scale-out', to: scaledTo, demand, why: `${label}: the HPA acts again and scales it to ${plural(scaledTo, 'pod')}`, fact: FACT.recovery });
+  overload(run, at, relief, `under ×${factor} traffic`);
+};
+
+/**
+ * What pods carrying more than their load come to until `relief`: a memory limit reached (OOM kills, restarts in
+ * place, again and again), or, with none, their nodes under memory pressure and the pods evicted for good.
+ */
+function overload(run: WorkloadRun, at: number, relief: number, pressure: string): void {
+  const { workload, label, slots } = run;
   if (workload.memoryLimit) {
+    // Pods already OOM-killed in a loop go on in it (their next kill reads the relief); the others start one.
+    const looping = run.surgeRelief !== undefined && at <= run.surgeRelief;
+    const firstNew = looping ? run.oomLooping : 0;
     run.surgeRelief = relief;
-    for (const slot of slots.filter((s) => s.alive)) emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief, first: true });
+    run.oomLooping = slots.length;
+    for (const slot of slots.slice(firstNew).filter((s) => s.alive)) emit(run, at + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, first: true });
     return;
   }
   const evictAt = at + TIMING.assumedSurgeToEviction;
@@ -40,20 +53,20 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
     const nodes = [...new Set(victims.map((s) => s.node))];
     for (const node of nodes) run.pressuredNodes.push({ node, at: evictAt });
     note(run, evictAt, {
-      reason: `${label} has no memory limit: under ×${factor} traffic its nodes (${nodes.join(', ')}) come under memory pressure and the kubelet evicts its pods for good (assumed ~${TIMING.assumedSurgeToEviction} s to pressure)${workload.pdb ? '; its PodDisruptionBudget does not help: node-pressure eviction ignores PDBs' : ''}`,
+      reason: `${label} has no memory limit: ${pressure} its nodes (${nodes.join(', ')}) come under memory pressure and the kubelet evicts its pods for good (assumed ~${TIMING.assumedSurgeToEviction} s to pressure)${workload.pdb ? '; its PodDisruptionBudget does not help: node-pressure eviction ignores PDBs' : ''}`,
       fact: FACT.surge,
     });
     for (const slot of victims) loseForGood(run, slot, evictAt, 'evicted under memory pressure');
   });
-};
+}
 
 /** A surging container reaches its memory limit and is OOM-killed, again after each restart, until relief. */
-export const onOomKill: Handler<'oom-kill'> = (run, { slot, generation, relief, first }, at) => {
-  if (slot.generation !== generation || !slot.alive || at >= relief || run.load <= 1) return;
+export const onOomKill: Handler<'oom-kill'> = (run, { slot, generation, first }, at) => {
+  if (slot.generation !== generation || !slot.alive || at >= (run.surgeRelief ?? 0) || run.load <= 1) return;
   // Told once: every restart while the surge lasts is killed the same way, each back-off longer (a crash loop).
   const loop = `while the surge lasts it is OOM-killed again ~${TIMING.assumedSurgeToMemoryLimit} s after each restart, each back-off twice as long up to ${formatSeconds(TIMING.backoffCap)}: it serves less and less of the time`;
   const back = restartInPlace(run, slot, at, `${run.label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first, loop);
-  if (back !== undefined) emit(run, back + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, relief, first: false });
+  if (back !== undefined) emit(run, back + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, first: false });
 };
 
 /** The HPA raises the replica count: new pods join, the surge spreads over more of them. */
@@ -70,4 +83,10 @@ export const onScaleOut: Handler<'scale-out'> = (run, { to, demand, why, fact },
   run.desired = Math.max(run.desired, to);
   run.load = demand / run.desired;
   note(run, at, { reason: why, fact });
+  // Capped by the HPA's maxReplicas below what the traffic asks for: the pods still carry more than their load.
+  if (run.load > 1) {
+    const load = `${Number(run.load.toFixed(2))}×`;
+    note(run, at, { reason: `${run.label}: its HPA stops at maxReplicas ${run.desired}, below the ${Math.ceil(demand)} pods the traffic asks for: each pod still carries ${load} its load`, fact: FACT.surge });
+    overload(run, at, Infinity, `each pod carrying ${load} its load at the HPA's maxReplicas,`);
+  }
 };
