@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario, parseDrainList } from '../../server/src/simulate/parse-scenario';
 import { cluster, workload } from './fixtures';
+import type { Scenario } from '../../server/src/simulate/types';
+import { withControlPlanes } from '../../server/src/simulate/what-if';
 
 describe('parseDuration', () => {
   const cases: [string, number][] = [['90s', 90], ['10m', 600], ['2h', 7200], ['1h30m', 5400], ['1d', 86400], ['1.5h', 5400], ['0', 0], ['20m5s', 1205]];
@@ -41,7 +43,10 @@ describe('parseEvent', () => {
     assert.throws(() => parseEvent('node-reboot@10m'), /no node named/);
     assert.throws(() => parseEvent('pod-crash:api:permanent@1m'), /"api" is not NAMESPACE\/WORKLOAD/);
     assert.throws(() => parseEvent('pod-crash:shop/api:soon@1m'), /restartable\|permanent/);
-    assert.throws(() => parseEvent('traffic-surge:shop/web:0@1m'), /factor above 0/);
+    assert.throws(() => parseEvent('traffic-surge:shop/web:0@1m'), /factor above 1, at most 1000/);
+    assert.throws(() => parseEvent('traffic-surge:shop/web:1@1m'), /factor above 1/, 'no surge: it did nothing');
+    assert.throws(() => parseEvent(`traffic-surge:shop/web:${'9'.repeat(400)}@1m`), /at most 1000/, 'it said ×Infinity');
+    assert.throws(() => parseEvent(`node-reboot:worker-1@${'9'.repeat(400)}s`), /is longer than any simulation: it covers at most 168 h/, 'it said "not never"');
     assert.throws(() => parseEvent('coredns-restart:now@1m'), /takes no arguments/);
     assert.throws(() => parseEvent('node-reboot:worker-1@later'), /is not a duration/);
   });
@@ -57,5 +62,10 @@ describe('validateScenario', () => {
     assert.throws(() => validateScenario({ fail: { kind: 'nodes', nodes: ['cp-9'] }, duration: 60, events: [] }, topology, workloads), /unknown node "cp-9" \(nodes: cp-1, worker-1, worker-2, worker-3\)/);
     assert.throws(() => validateScenario({ fail: { kind: 'apiserver' }, duration: 60, events: [parseEvent('pod-crash:shop/web:permanent@1m')] }, topology, workloads), /unknown workload "shop\/web" \(workloads: shop\/api\)/);
     assert.throws(() => validateScenario({ fail: { kind: 'apiserver' }, duration: 60, controlPlanes: 0, events: [] }, topology, workloads), /from 1 to 9/);
+  });
+  it('says a node the what-if left out is not in it (not that the cluster has none of that name)', () => {
+    const three = withControlPlanes(topology, 3);
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: [three.nodes[1].name] }, duration: 60, controlPlanes: 1, events: [] };
+    assert.throws(() => validateScenario(scenario, withControlPlanes(three, 1), workloads, three), new RegExp(`node "${three.nodes[1].name}" is not in the what-if: --control-planes 1 keeps cp-1$`));
   });
 });

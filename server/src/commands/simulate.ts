@@ -95,7 +95,7 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   }
 
   const { topology, workloads } = buildSimInputs(inventory, cluster);
-  asUsage(() => validateScenario(scenario, withControlPlanes(topology, scenario.controlPlanes), workloads));
+  asUsage(() => validateScenario(scenario, withControlPlanes(topology, scenario.controlPlanes), workloads, topology));
   const result = simulate(topology, workloads, scenario);
 
   const options = { cluster: cluster?.name };

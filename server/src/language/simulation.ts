@@ -45,7 +45,7 @@ function runSimulation(state: ServerState, params: unknown): SimulationResult {
   const scenario = checked.value;
   const { inputs } = inputsFor(state);
   try {
-    validateScenario(scenario, withControlPlanes(inputs.topology, scenario.controlPlanes), inputs.workloads);
+    validateScenario(scenario, withControlPlanes(inputs.topology, scenario.controlPlanes), inputs.workloads, inputs.topology);
   } catch (error) {
     if (error instanceof ScenarioError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
     throw error;

@@ -89,6 +89,8 @@ const MAX_TEXT = 10_000;
 const MAX_ITEMS = 100_000;
 /** A week: longer outages are not a control-plane failure any more, they are a new cluster. */
 export const MAX_DURATION_SECONDS = 7 * 24 * 3600;
+/** The largest traffic-surge factor a scenario takes. */
+export const MAX_SURGE_FACTOR = 1000;
 
 class Invalid extends Error {}
 
@@ -166,7 +168,7 @@ function scenarioEvent(value: unknown, path: string): ScenarioEvent {
     case 'pod-crash':
       return { kind, namespace: name(o.namespace, `${path}.namespace`), workload: name(o.workload, `${path}.workload`), mode: oneOf(o.mode, ['restartable', 'permanent'] as const, `${path}.mode`), at: when };
     case 'traffic-surge':
-      return { kind, namespace: name(o.namespace, `${path}.namespace`), workload: name(o.workload, `${path}.workload`), factor: number(o.factor, `${path}.factor`, 1, 1000), at: when };
+      return { kind, namespace: name(o.namespace, `${path}.namespace`), workload: name(o.workload, `${path}.workload`), factor: number(o.factor, `${path}.factor`, 1, MAX_SURGE_FACTOR), at: when };
   }
 }
 

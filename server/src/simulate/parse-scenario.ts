@@ -1,6 +1,6 @@
 import { formatSeconds } from './format-time';
-import { MAX_DURATION_SECONDS } from './messages';
-import { workloadKey, type SimTopology, type SimWorkload } from './model';
+import { MAX_DURATION_SECONDS, MAX_SURGE_FACTOR } from './messages';
+import { controlPlaneNodes, workloadKey, type SimTopology, type SimWorkload } from './model';
 import type { Failure, Scenario, ScenarioEvent } from './types';
 
 /** A scenario written by a person that does not make sense: the message says what and how to write it. */
@@ -15,6 +15,8 @@ export function parseDuration(text: string): number {
   if (!/^(\d+(\.\d+)?[smhd])+$/.test(trimmed)) throw new ScenarioError(`"${text}" is not a duration: write it like 90s, 10m, 2h or 1h30m`);
   let total = 0;
   for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)) total += Number(amount) * UNITS[unit];
+  // Beyond what a number holds it was said to be "never".
+  if (!Number.isFinite(total)) throw new ScenarioError(`"${text}" is longer than any simulation: it covers at most ${formatSeconds(MAX_DURATION_SECONDS)}`);
   return Math.round(total);
 }
 
@@ -77,7 +79,8 @@ export function parseEvent(text: string): ScenarioEvent {
     }
     case 'traffic-surge': {
       const match = /^(.+):(\d+(?:\.\d+)?)$/.exec(args);
-      if (!match || !(Number(match[2]) > 0)) throw bad('write traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME with a factor above 0');
+      // As the simulation view takes it: 1 or less is no surge (it did nothing), and past a number's range it said "×Infinity".
+      if (!match || !(Number(match[2]) > 1 && Number(match[2]) <= MAX_SURGE_FACTOR)) throw bad(`write traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME with a factor above 1, at most ${MAX_SURGE_FACTOR}`);
       return { kind, ...workload(match[1]), factor: Number(match[2]), at: time };
     }
     default:
@@ -85,11 +88,17 @@ export function parseEvent(text: string): ScenarioEvent {
   }
 }
 
-/** Every node and workload the scenario names must exist; the what-if count must be sensible. */
-export function validateScenario(scenario: Scenario, topology: SimTopology, workloads: SimWorkload[]): void {
+/**
+ * Every node and workload the scenario names must exist in `topology` (the cluster as the what-if makes it, `before`
+ * it); the what-if count must be sensible.
+ */
+export function validateScenario(scenario: Scenario, topology: SimTopology, workloads: SimWorkload[], before = topology): void {
   const nodes = new Set(topology.nodes.map((n) => n.name));
   const known = (name: string) => {
-    if (!nodes.has(name)) throw new ScenarioError(`unknown node "${name}" (nodes: ${[...nodes].join(', ')})`);
+    if (nodes.has(name)) return;
+    // A control-plane node --control-planes left out is not unknown: the what-if has none of that name.
+    if (before.nodes.some((n) => n.name === name)) throw new ScenarioError(`node "${name}" is not in the what-if: --control-planes ${scenario.controlPlanes} keeps ${controlPlaneNodes(topology).map((n) => n.name).join(', ')}`);
+    throw new ScenarioError(`unknown node "${name}" (nodes: ${[...nodes].join(', ')})`);
   };
   if (scenario.controlPlanes !== undefined && (!Number.isInteger(scenario.controlPlanes) || scenario.controlPlanes < 1 || scenario.controlPlanes > 9)) {
     throw new ScenarioError(`--control-planes takes a whole number from 1 to 9, not "${scenario.controlPlanes}"`);
