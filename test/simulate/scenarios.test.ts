@@ -60,6 +60,12 @@ describe('scenario 2: as 1, plus worker-2 reboots at 10 m', () => {
     assert.equal(capacityAt(result, 'api', TWO_HOURS + 10).ready, 3, 'back once the kubelet reached the API');
   });
 
+  it('a node rebooted and then lost, or rebooted twice, before its kubelet reached the API is told back once, or never', () => {
+    const nodeEvents = (events: ScenarioEvent[]) => eventsAbout(simulate(cluster(), shop(), apiserverDown(events)), 'worker-2').map((e) => `${e.at} ${e.state}`);
+    assert.deepEqual(nodeEvents([{ kind: 'node-reboot', node: 'worker-2', at: 600 }, { kind: 'node-lost', node: 'worker-2', at: 1200 }]), ['600 down', '720 degraded', '1200 down']);
+    assert.deepEqual(nodeEvents([{ kind: 'node-reboot', node: 'worker-2', at: 600 }, { kind: 'node-reboot', node: 'worker-2', at: 1200 }]), ['600 down', '720 degraded', '1200 down', '1320 degraded', `${TWO_HOURS + 10} ok`]);
+  });
+
   it('takes the 1-replica workload that ran there down', () => {
     const cart = capacityAt(result, 'cart', 600);
     assert.equal(cart.ready, 0);

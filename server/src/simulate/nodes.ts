@@ -1,6 +1,6 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
-import { nodeBackAt, nodeIsDown, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
+import { firstFailure, nodeBackAt, nodeIsDown, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 
@@ -26,6 +26,8 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
         fact: FACT.nodeReboot,
       });
     }
+    // Down again before its kubelet reached the API (lost, rebooted again): what follows is that incident's to tell.
+    if (firstFailure(incidents, incident.node, incident.backAt, podsBack) < podsBack) continue;
     if (podsBack <= ctx.end) {
       events.push(
         incident.kind === 'replaced'
