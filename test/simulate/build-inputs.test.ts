@@ -75,6 +75,13 @@ spec:
   schedule: "0 * * * *"
   jobTemplate: {spec: {template: {spec: {restartPolicy: OnFailure, containers: [{name: r, image: report}]}}}}
 ---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: shop}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: m, image: migrate}]}
+---
 apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: agent, namespace: ops}
@@ -123,6 +130,10 @@ spec:
     assert.match(byName('ingress-nginx-controller').apiClient!, /ingress-nginx controller/);
     assert.equal(byName('ingress-nginx-controller').ingressController, true);
     assert.equal(byName('web').apiClient, undefined);
+  });
+
+  it('knows whose pods are not restarted when a container stops (restartPolicy: Never)', () => {
+    assert.deepEqual(workloads.filter((w) => w.restartNever).map((w) => w.name), ['migrate']);
   });
 
   it('knows whose pods use their node\'s network (a pod restarted on its node keeps its IP), and the host ports they take', () => {

@@ -378,6 +378,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
     fronted: inventory.servicesFronting(resource).length > 0,
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
+    ...(spec.restartPolicy === 'Never' ? { restartNever: true } : {}),
     ...(hostPorts.length ? { hostPorts } : {}),
     ...hard,
     eligibleNodes: eligible,

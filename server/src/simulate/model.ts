@@ -86,6 +86,8 @@ export interface SimWorkload {
   antiAffinity?: ('node' | 'zone')[];
   /** Its topology spread constraints that refuse to schedule (`whenUnsatisfiable: DoNotSchedule`) past their skew. */
   hardSpread?: { domain: 'node' | 'zone'; maxSkew: number }[];
+  /** Its pods' restartPolicy is Never: a container that stops fails its pod, which the kubelet does not restart. */
+  restartNever?: boolean;
   /** A static pod: the kubelet runs it from disk, also after a reboot. */
   staticPod?: boolean;
   /** Its pods are the cluster's DNS (CoreDNS, `k8s-app: kube-dns`): a drain that evicts them is felt by the DNS component. */

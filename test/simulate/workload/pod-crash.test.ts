@@ -13,6 +13,7 @@ describe('pod-crash handler', () => {
     { name: 'restartable: back after the 10 s back-off, same IP', mode: 'restartable', scenario: HEALTHY, extra: {}, at: [[100, 1], [110, 2]], says: /restarts it in place after 10 s back-off/ },
     { name: 'restartable slow starter: back after back-off plus its declared start', mode: 'restartable', scenario: HEALTHY, extra: { startSeconds: 120 }, at: [[229, 1], [230, 2]], says: /serves again after its 120 s start/ },
     { name: 'restartable slow starter its liveness probe kills: never back', mode: 'restartable', scenario: HEALTHY, extra: { startSeconds: 120, startBudget: LIVENESS_30 }, at: [[7000, 1]], says: /never serves/ },
+    { name: 'restartable, but its restartPolicy is Never: the pod fails for good (it was restarted in place)', mode: 'restartable', scenario: apiDown, extra: { restartNever: true }, at: [[100, 1], [3599, 1]], says: /a container on worker-1 crashed, and with restartPolicy Never its pod failed for good: nothing replaces it while the API is down/ },
     { name: 'permanent with the API up: the ReplicaSet controller replaces it', mode: 'permanent', scenario: HEALTHY, extra: {}, at: [[100, 1], [130, 2]], says: /replaces it/ },
     { name: 'permanent with the API down: nothing replaces it, the frozen Service blackholes 1/2', mode: 'permanent', scenario: apiDown, extra: {}, at: [[3599, 1]], says: /keeps sending it 1\/2 of new connections/ },
     {

@@ -2,6 +2,7 @@ import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { plural } from '../../../words';
 import { crashLoopNote, emit, loseForGood, note, pickNode, type Handler, type WorkloadRun } from '../run';
+import { failForGood } from './pod-crash';
 import { restartInPlace } from './restart';
 
 /** Traffic grows by `factor`: the HPA scales out when the control plane lets it; meanwhile each pod carries more. */
@@ -63,9 +64,11 @@ function overload(run: WorkloadRun, at: number, relief: number, pressure: string
 /** A surging container reaches its memory limit and is OOM-killed, again after each restart, until relief. */
 export const onOomKill: Handler<'oom-kill'> = (run, { slot, generation, first }, at) => {
   if (slot.generation !== generation || !slot.alive || at >= (run.surgeRelief ?? 0) || run.load <= 1) return;
+  const killed = `a container on ${slot.node} hit its memory limit under the surge and was OOM-killed`;
+  if (run.workload.restartNever) return failForGood(run, slot, at, `${killed}, and with restartPolicy Never its pod failed for good`);
   // Told once: every restart while the surge lasts is killed the same way, each back-off longer (a crash loop).
   const loop = `while the surge lasts it is OOM-killed again ~${TIMING.assumedSurgeToMemoryLimit} s after each restart, each back-off twice as long up to ${formatSeconds(TIMING.backoffCap)}: it serves less and less of the time`;
-  const back = restartInPlace(run, slot, at, `${run.label}: a container on ${slot.node} hit its memory limit under the surge and was OOM-killed (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first, loop);
+  const back = restartInPlace(run, slot, at, `${run.label}: ${killed} (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first, loop);
   if (back !== undefined) emit(run, back + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, first: false });
 };
 
