@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { workloadSelector } from '../../server/src/manifest/workload';
@@ -314,6 +314,15 @@ spec:
           },
         ],
       );
+    });
+
+    it('an alias bomb in Chart.yaml or requirements.yaml is one problem on that file, and helm is never run (it stopped the whole run)', async () => {
+      const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+      const chart = (files: Record<string, string>) => render(writeChart({ 'templates/cm.yaml': 'kind: ConfigMap\n', ...files }), { helm: '/nonexistent/helm-must-not-run' });
+      const inChart = await chart({ 'Chart.yaml': `apiVersion: v2\nname: bomb\nversion: 0.1.0\n${bomb}\n` });
+      assert.deepEqual(inChart.problems.map((p) => [relative(inChart.root, p.location.path), p.severity, p.message]), [['Chart.yaml', 'error', 'Chart.yaml cannot be read: Excessive alias count indicates a resource exhaustion attack: the chart is not rendered.']]);
+      const inRequirements = await chart({ 'Chart.yaml': 'apiVersion: v1\nname: old\nversion: 0.1.0\n', 'requirements.yaml': `${bomb}\ndependencies:\n  - name: x\n    tags: *h\n` });
+      assert.deepEqual(inRequirements.problems.map((p) => relative(inRequirements.root, p.location.path)), ['requirements.yaml']);
     });
 
     it('a render error is placed at the template line and column Helm names, in Helm\'s words', async () => {

@@ -170,22 +170,34 @@ class SubchartFolders {
 function readChart(root: string): ChartFacts | { problem: RenderProblem } {
   const chartYaml = join(root, 'Chart.yaml');
   const text = readSource(chartYaml);
-  const problem = (message: string): { problem: RenderProblem } => ({ problem: { location: { path: chartYaml, line: 0 }, message, severity: 'error' } });
+  const problem = (message: string, path = chartYaml): { problem: RenderProblem } => ({ problem: { location: { path, line: 0 }, message, severity: 'error' } });
   if (text === undefined) return problem('Chart.yaml cannot be read (not a regular file, or larger than 4 MiB): the chart is not rendered.');
-  const doc = parseDocument(text);
-  const value = doc.errors.length ? undefined : (doc.toJS() as any);
-  if (!value || typeof value !== 'object' || typeof value.name !== 'string') return problem('Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.');
-  let dependencies = listed(doc, text, chartYaml);
-  let dependenciesAt = dependencies.length ? { path: chartYaml, line: keyLine(doc, text, 'dependencies') } : undefined;
+  let name: unknown;
+  let dependencies: ChartFacts['dependencies'];
+  let dependenciesAt: ChartFacts['dependenciesAt'];
+  try {
+    const doc = parseDocument(text);
+    name = doc.errors.length ? undefined : (doc.toJS() as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string') return problem('Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.');
+    dependencies = listed(doc, text, chartYaml);
+    dependenciesAt = dependencies.length ? { path: chartYaml, line: keyLine(doc, text, 'dependencies') } : undefined;
+  } catch (error) {
+    // Aliases that expand past the parser's bound: it stopped the whole run.
+    return problem(`Chart.yaml cannot be read: ${(error as Error).message}: the chart is not rendered.`);
+  }
   if (!dependencies.length) {
     // Charts of apiVersion v1 list them in requirements.yaml.
     const requirementsPath = join(root, 'requirements.yaml');
     const requirements = readSource(requirementsPath);
-    const parsed = requirements !== undefined ? parseDocument(requirements) : undefined;
-    dependencies = parsed && !parsed.errors.length ? listed(parsed, requirements!, requirementsPath) : [];
-    if (dependencies.length && parsed) dependenciesAt = { path: requirementsPath, line: keyLine(parsed, requirements!, 'dependencies') };
+    try {
+      const parsed = requirements !== undefined ? parseDocument(requirements) : undefined;
+      dependencies = parsed && !parsed.errors.length ? listed(parsed, requirements!, requirementsPath) : [];
+      if (dependencies.length && parsed) dependenciesAt = { path: requirementsPath, line: keyLine(parsed, requirements!, 'dependencies') };
+    } catch (error) {
+      return problem(`requirements.yaml cannot be read: ${(error as Error).message}: the chart is not rendered.`, requirementsPath);
+    }
   }
-  return { name: value.name, dependencies, dependenciesAt };
+  return { name, dependencies, dependenciesAt };
 }
 
 function listed(doc: Document, text: string, path: string): ChartFacts['dependencies'] {
