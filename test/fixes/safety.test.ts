@@ -28,8 +28,16 @@ describe('fix safety: what more pods of a workload change', () => {
       ['mysql', 'MySQL'],
       ['quay.io/org/mariadb:11', 'MariaDB'],
       ['mongo:7', 'MongoDB'],
+      ['localhost:5000/postgres:16', 'PostgreSQL'],
+      // Each of these got replicas: 2 as a safe fix.
+      ['mcr.microsoft.com/mssql/server:2022-latest', 'SQL Server'],
+      ['mcr.microsoft.com/mssql/rhel/server:2022-latest', 'SQL Server'],
+      ['percona/percona-server-mongodb:7', 'MongoDB'],
+      ['docker.dragonflydb.io/dragonflydb/dragonfly', 'Redis'],
+      ['clickhouse/clickhouse-server:24', 'ClickHouse'],
+      ['minio/minio', 'MinIO'],
     ]) assert.equal(singlePrimaryStore(load(withImage(image)).first)?.name, name, image);
-    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
+    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
   });
 
   it('a StatefulSet, a ReadWriteOnce claim, an unknown claim, GPUs and in-memory sessions are each unsafe to multiply; a ReadWriteMany claim is not', () => {

@@ -10,30 +10,34 @@ import { describeGpus, gpuRequests } from '../rules/gpu-resources';
  * to replicate. Matched on the image's repository name, whatever the registry or tag.
  */
 const SINGLE_PRIMARY_IMAGES: readonly { pattern: RegExp; name: string }[] = [
-  { pattern: /^(redis|redis-stack|redis-stack-server|valkey|keydb)$/, name: 'Redis' },
-  { pattern: /^(mysql|mysql-server|percona|percona-server)$/, name: 'MySQL' },
-  { pattern: /^mariadb$/, name: 'MariaDB' },
-  { pattern: /^(postgres|postgresql|postgis|timescaledb|timescaledb-ha)$/, name: 'PostgreSQL' },
-  { pattern: /^(mongo|mongodb|mongodb-community-server)$/, name: 'MongoDB' },
-  { pattern: /^(influxdb)$/, name: 'InfluxDB' },
-  { pattern: /^(neo4j)$/, name: 'Neo4j' },
-  { pattern: /^(etcd)$/, name: 'etcd' },
-  { pattern: /^(zookeeper)$/, name: 'ZooKeeper' },
-  { pattern: /^(rabbitmq)$/, name: 'RabbitMQ' },
+  { pattern: /(^|\/)(redis|redis-stack|redis-stack-server|valkey|keydb|dragonfly)$/, name: 'Redis' },
+  { pattern: /(^|\/)(mysql|mysql-server|percona|percona-server)$/, name: 'MySQL' },
+  { pattern: /(^|\/)mariadb$/, name: 'MariaDB' },
+  { pattern: /(^|\/)(postgres|postgresql|postgis|timescaledb|timescaledb-ha)$/, name: 'PostgreSQL' },
+  { pattern: /(^|\/)(mongo|mongodb|mongodb-community-server|mongodb-enterprise-server|percona-server-mongodb)$/, name: 'MongoDB' },
+  // Microsoft's images are named by their path: mcr.microsoft.com/mssql/server.
+  { pattern: /(^|\/)mssql\/(rhel\/)?server$/, name: 'SQL Server' },
+  { pattern: /(^|\/)(clickhouse|clickhouse-server)$/, name: 'ClickHouse' },
+  { pattern: /(^|\/)minio$/, name: 'MinIO' },
+  { pattern: /(^|\/)(influxdb)$/, name: 'InfluxDB' },
+  { pattern: /(^|\/)(neo4j)$/, name: 'Neo4j' },
+  { pattern: /(^|\/)(etcd)$/, name: 'etcd' },
+  { pattern: /(^|\/)(zookeeper)$/, name: 'ZooKeeper' },
+  { pattern: /(^|\/)(rabbitmq)$/, name: 'RabbitMQ' },
 ];
 
-/** The repository name of an image reference: `docker.io/bitnami/postgresql:16@sha256:…` → `postgresql`. */
-function repositoryName(image: string): string {
-  const withoutDigest = image.split('@')[0];
-  const last = withoutDigest.split('/').pop() ?? '';
-  return last.split(':')[0].toLowerCase();
+/** The repository path of an image reference: `docker.io/bitnami/postgresql:16@sha256:…` → `docker.io/bitnami/postgresql`. */
+function repositoryPath(image: string): string {
+  const parts = image.split('@')[0].split('/');
+  parts[parts.length - 1] = parts[parts.length - 1].split(':')[0];
+  return parts.join('/').toLowerCase();
 }
 
 /** The single-primary store a workload's containers run (redis, mysql, postgres, mongo, …), by image. */
 export function singlePrimaryStore(workload: Resource): { name: string; image: string } | undefined {
   for (const { container } of containersOf(workload)) {
     const image = typeof container?.image === 'string' ? container.image : '';
-    const found = SINGLE_PRIMARY_IMAGES.find((s) => s.pattern.test(repositoryName(image)));
+    const found = SINGLE_PRIMARY_IMAGES.find((s) => s.pattern.test(repositoryPath(image)));
     if (found) return { name: found.name, image };
   }
   return undefined;
