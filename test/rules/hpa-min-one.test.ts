@@ -11,6 +11,7 @@ ruleTester(hpaMinOne, {
     {
       name: 'minReplicas 1, replaced in place',
       code: hpa({ min: 1 }).replace('  minReplicas: 1\n', '  minReplicas: 1 # nights are quiet\n'),
+      files: { 'web.yaml': deployment() },
       findings: [
         {
           at: 'minReplicas',
@@ -23,18 +24,21 @@ ruleTester(hpaMinOne, {
     {
       name: 'minReplicas unset: added',
       code: hpa({ max: 5 }),
+      files: { 'web.yaml': deployment() },
       findings: [{ at: 'kind: HorizontalPodAutoscaler', message: /^HorizontalPodAutoscaler web has no minReplicas \(defaults to 1\): / }],
       output: hpa({ max: 5 }) + '  minReplicas: 2\n',
     },
     {
       name: 'maxReplicas 1 is raised with it, or the API would reject the HPA',
       code: hpa({ min: 1, max: 1 }),
+      files: { 'web.yaml': deployment() },
       findings: [{ at: 'minReplicas' }],
       output: hpa({ min: 2, max: 2 }),
     },
     {
       name: 'maxReplicas 2 becomes 3: with minReplicas 2 of 2 the HPA could never add a pod',
       code: hpa({ min: 1, max: 2 }),
+      files: { 'web.yaml': deployment() },
       findings: [{ at: 'minReplicas' }],
       output: hpa({ min: 2, max: 3 }),
     },
@@ -43,6 +47,13 @@ ruleTester(hpaMinOne, {
       code: hpa({ min: 1 }),
       files: { 'web.yaml': deployment() },
       findings: [{ at: 'minReplicas', related: ['web.yaml: kind: Deployment'] }],
+    },
+    {
+      name: 'the scaled workload not among the resources read: nothing tells it is no database, so the fix is unsafe (it was applied)',
+      code: hpa({ min: 1 }),
+      findings: [{ at: 'minReplicas' }],
+      output: null,
+      unsafeOutput: hpa({ min: 2 }),
     },
     {
       name: 'a GPU workload: a second pod doubles its GPUs, so the fix is unsafe',

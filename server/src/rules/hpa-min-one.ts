@@ -25,7 +25,7 @@ export const hpaMinOne: Rule = {
     description:
       'An HPA with `minReplicas` unset or 1 scales the workload down to a single pod whenever load is low. That pod is then a single point of failure: a node failure or drain leaves no ready pod until a replacement starts, and while the control plane is down the HPA cannot scale at all, so `minReplicas` is all the capacity there is.',
     fix: 'Sets `minReplicas: 2`; a `maxReplicas` of 1 becomes 2 (the API rejects a maximum below the minimum), and one of 2 becomes 3, so that the HPA can still add a pod.',
-    unsafeFixes: 'Unsafe when the workload it scales is a StatefulSet, a single-primary store image (redis, mysql, postgres, mongo, …), or has a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there changes what the app does or doubles its GPUs.',
+    unsafeFixes: 'Unsafe when the workload it scales is a StatefulSet, a single-primary store image (redis, mysql, postgres, mongo, …), or has a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there changes what the app does or doubles its GPUs. Unsafe too when that workload is not among the resources read: nothing tells it is none of those.',
     example: exampleHpa('  minReplicas: 1\n  maxReplicas: 10\n'),
   },
   check({ resources, inventory, report }) {
@@ -45,8 +45,17 @@ export const hpaMinOne: Rule = {
         path: min === 1 ? ['spec', 'minReplicas'] : [],
         message: `${describeResource(hpa)} has ${stated}: a node failure can take its target offline. At low load it runs 1 pod${targetName}, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
-        fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR}${max === undefined ? '' : `, maxReplicas: ${max}`})`, preferred: true, unsafe: target && moreReplicasRisk(target, inventory), edits }],
+        fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR}${max === undefined ? '' : `, maxReplicas: ${max}`})`, preferred: true, unsafe: target ? moreReplicasRisk(target, inventory) : unseenTarget(spec.scaleTargetRef), edits }],
       });
     }
   },
 };
+
+/**
+ * Why a second pod of a target that is not among the resources read may change what the app does: nothing tells it
+ * is not a database (a database's HPA was raised as a safe fix when its StatefulSet was in another folder).
+ */
+function unseenTarget(ref: { kind?: unknown; name?: unknown } | undefined): string {
+  const named = `${typeof ref?.kind === 'string' ? ref.kind : 'workload'}${typeof ref?.name === 'string' ? ` ${ref.name}` : ''}`;
+  return `the ${named} it scales is not among the resources read: nothing tells what a second pod of it does (a database would get a second primary)`;
+}
