@@ -77,6 +77,12 @@ describe('setField', () => {
       after: DEPLOYMENT.replace('  replicas: 1', '  minReadySeconds: 10\n  replicas: 1'),
     },
     {
+      name: 'above a kube-resilience-ignore right above the first key, which holds for the line below it (written below it, the new key took it over)',
+      before: DEPLOYMENT.replace('  # how many\n', '  # how many\n  # kube-resilience-ignore single-replica -- a batch worker\n'),
+      edit: (r) => setField(r, ['spec', 'minReadySeconds'], 10, 'start'),
+      after: DEPLOYMENT.replace('  # how many\n', '  # how many\n  minReadySeconds: 10\n  # kube-resilience-ignore single-replica -- a batch worker\n'),
+    },
+    {
       name: 'inserts a nested value at the start, in CRLF',
       before: DEPLOYMENT.replace(/\n/g, '\r\n'),
       edit: (r) => setField(r, ['spec', 'strategy', 'type'], 'Recreate', 'start'),

@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
 import { lineEndOf, lineStartOf } from '../manifest/text';
+import { ignoreCommentIds } from '../rules/suppression';
 import { plainBlockYaml } from './plain-yaml';
 import type { TextEdit } from './edit';
 import { styleOf, type YamlStyle } from './style';
@@ -28,6 +29,10 @@ class DocumentText {
   constructor(document: Pick<ManifestDocument, 'offset' | 'text'>) {
     this.text = document.text;
     this.base = document.offset;
+  }
+
+  get start(): number {
+    return this.base;
   }
 
   get end(): number {
@@ -203,10 +208,25 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
       const after = afterPair(text, resource, pairs[0]);
       return [{ start: after, end: after, text: style.newline + renderEntry(key, value, column, style) }];
     }
+    // Above a `# kube-resilience-ignore` right above the first key, which holds for the line below it: written between
+    // them, the new key took it over and the finding it silenced came back. Other comments stay above the new key.
+    const lineStart = leadingDirectivesStart(text, text.lineStart(at));
+    if (lineStart < text.lineStart(at)) return [{ start: lineStart, end: lineStart, text: renderEntry(key, value, column, style) + style.newline }];
     return [{ start: at, end: at, text: renderEntry(key, value, 0, style).replace(/\n(?=.)/g, `\n${' '.repeat(column)}`) + style.newline + ' '.repeat(column) }];
   }
   const after = afterPair(text, resource, pairs[pairs.length - 1]);
   return [{ start: after, end: after, text: style.newline + renderEntry(key, value, column, style) }];
+}
+
+/** The start of the run of ignore comments right above the line starting at `lineStart` (itself when there are none). */
+function leadingDirectivesStart(text: DocumentText, lineStart: number): number {
+  let start = lineStart;
+  while (start > text.start) {
+    const previous = text.lineStart(start - 1);
+    if (!ignoreCommentIds(text.slice(previous, start).trimEnd()).length) break;
+    start = previous;
+  }
+  return start;
 }
 
 /** Gives an empty (`key:` or `key: {}`) pair a block value. */
