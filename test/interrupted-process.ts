@@ -1,5 +1,6 @@
 // A process with work pending before it ends (see on-interrupt.test.ts): `pending` registers two cleanups, the
-// first of which throws; `forgotten` registers one and forgets it. Each cleanup appends its name to the file named.
+// first of which throws; `forgotten` registers one and forgets it; `signalled-while-pending` signals itself while one
+// is pending and forgets it at once. Each cleanup appends its name to the file named.
 import { appendFileSync } from 'node:fs';
 import { onInterrupt } from '../server/src/on-interrupt';
 
@@ -11,8 +12,19 @@ if (mode === 'pending') {
     note('last registered')();
     throw new Error('a cleanup that fails leaves the others to be done');
   });
+} else if (mode === 'signalled-while-pending') {
+  // The signal comes while synchronous work is covered (it cannot be handled before the work ends), and the work
+  // is done and its cleanup forgotten before the event loop gets to the signal.
+  const forget = onInterrupt(note('forgotten after the work'));
+  process.kill(process.pid, 'SIGINT');
+  forget();
+  setTimeout(() => {
+    note('ran on after the signal')();
+    process.exit(0);
+  }, 300);
 } else {
   onInterrupt(note('forgotten'))();
 }
 setInterval(() => undefined, 1000);
-process.stdout.write('ready\n');
+// Once the loop has turned: a forgotten cleanup gives the signals their default back when it has polled for them.
+setTimeout(() => process.stdout.write('ready\n'), 20);

@@ -9,12 +9,14 @@ const dir = mkdtempSync(join(tmpdir(), 'kr-interrupt-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the process in `mode`, sends it `signal` once it is ready, and says how it ended and what it did first. */
-async function interrupt(mode: 'pending' | 'forgotten', signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; done: string[] }> {
-  const log = join(dir, `${mode}-${signal}.log`);
+async function interrupt(mode: 'pending' | 'forgotten' | 'signalled-while-pending', signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; done: string[] }> {
+  const log = join(dir, `${mode}-${signal ?? 'none'}.log`);
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'interrupted-process.ts'), mode, log], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((ready) => child.stdout.once('data', () => ready()));
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, how) => done({ code, signal: how })));
-  child.kill(signal);
+  if (signal) {
+    await new Promise<void>((ready) => child.stdout.once('data', () => ready()));
+    child.kill(signal);
+  }
   const how = await ended;
   return { ...how, done: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [] };
 }
@@ -27,6 +29,10 @@ describe('onInterrupt: work done before the process ends, however it ends', { sk
   it('so do a cancelled job (SIGTERM, 143) and a closing terminal (SIGHUP, 129)', async () => {
     assert.deepEqual(await interrupt('pending', 'SIGTERM'), { code: 143, signal: null, done: ['last registered', 'first registered'] });
     assert.deepEqual(await interrupt('pending', 'SIGHUP'), { code: 129, signal: null, done: ['last registered', 'first registered'] });
+  });
+
+  it('a signal that comes while work is pending, whose cleanup is forgotten before the signal is handled, still ends the process (it was lost: the run went on)', async () => {
+    assert.deepEqual(await interrupt('signalled-while-pending'), { code: 130, signal: null, done: [] });
   });
 
   it('with nothing pending, leaves the signal its default (a long synchronous run is stopped at once)', async () => {

@@ -18,18 +18,42 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  */
 export function onInterrupt(cleanup: () => void): () => void {
   const entry = () => cleanup();
-  if (pending.length === 0) watch(true);
+  if (pending.length === 0) {
+    if (unwatching) clearImmediate(unwatching);
+    else watch(true);
+    unwatching = undefined;
+  }
   pending.push(entry);
   return () => {
     const at = pending.indexOf(entry);
     if (at < 0) return;
     pending.splice(at, 1);
-    if (pending.length === 0) watch(false);
+    if (pending.length === 0) unwatchSoon();
   };
+}
+
+/**
+ * The signals get their default back once the event loop has polled for them: one that came while synchronous work
+ * was covered waits for the loop, and with its listener taken away at once it was lost (Ctrl-C during a fix's
+ * writes let the run go on). Two turns: an immediate set during the poll phase runs before the loop polls again.
+ */
+let unwatching: NodeJS.Immediate | undefined;
+
+function unwatchSoon(): void {
+  unwatching = setImmediate(() => {
+    unwatching = setImmediate(() => {
+      unwatching = undefined;
+      watch(false);
+    });
+    unwatching.unref();
+  });
+  unwatching.unref();
 }
 
 function doPending(): void {
   const all = pending.splice(0).reverse();
+  if (unwatching) clearImmediate(unwatching);
+  unwatching = undefined;
   watch(false);
   for (const cleanup of all) {
     try {

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ChangedMeanwhileError, writeFileAtomic } from '../../server/src/files/atomic-write';
-import { handOver, makeReadOnly, unprivileged, unprivilegedNode } from './unprivileged';
+import { asRoot, handOver, makeReadOnly, unprivileged, unprivilegedNode } from './unprivileged';
+
+// Two users and the group they share, none of them this process's.
+const OWNER = 64001;
+const FIXER = 64002;
+const TEAM = 64003;
 
 const posix = process.platform !== 'win32';
 
@@ -51,6 +56,37 @@ describe('writeFileAtomic', () => {
     const child = spawnSync(unprivilegedNode, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
     assert.equal(child.signal, 'SIGKILL', child.stderr);
     assert.equal(readFileSync(path, 'utf8'), 'kept: true\n');
+  });
+
+  it('Ctrl-C in the middle of the write waits for it: the file is replaced whole, nothing is left behind, and the process then ends as interrupted (130)', { skip: !posix }, () => {
+    const path = join(dir, 'interrupted.yaml');
+    writeFileSync(path, 'kept: true\n');
+    const script = `
+      const { writeFileAtomic } = require(${JSON.stringify(require.resolve('../../server/src/files/atomic-write'))});
+      writeFileAtomic(${JSON.stringify(path)}, (function* () { yield 'written: '; process.kill(process.pid, 'SIGINT'); yield 'whole\\n'; })());
+      setTimeout(() => process.stdout.write('ran on after Ctrl-C'), 200);`;
+    const child = spawnSync(unprivilegedNode, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    assert.deepEqual([child.status, child.signal, child.stdout], [130, null, ''], child.stderr);
+    assert.equal(readFileSync(path, 'utf8'), 'written: whole\n');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('interrupted.yaml')), ['interrupted.yaml'], 'it left its temporary file');
+  });
+
+  it("someone who may not give the file away keeps its group when they are in it (it took the fixer's group, locking its owner out)", { skip: !asRoot && 'needs root to set up two users and a shared group' }, () => {
+    const shared = mkdtempSync(join(tmpdir(), 'kr-shared-'));
+    const path = join(shared, 'team.yaml');
+    writeFileSync(path, 'kept: true\n');
+    chownSync(shared, 0, TEAM);
+    chmodSync(shared, 0o775);
+    chownSync(path, OWNER, TEAM);
+    chmodSync(path, 0o664);
+    const script = `
+      process.setgroups([${TEAM}]); process.setgid(${FIXER}); process.setuid(${FIXER});
+      require(${JSON.stringify(require.resolve('../../server/src/files/atomic-write'))}).writeFileAtomic(${JSON.stringify(path)}, 'fixed: true\\n');`;
+    const child = spawnSync(unprivilegedNode, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    const stat = statSync(path);
+    assert.deepEqual([readFileSync(path, 'utf8'), stat.uid, stat.gid, stat.mode & 0o777], ['fixed: true\n', FIXER, TEAM, 0o664]);
+    rmSync(shared, { recursive: true, force: true });
   });
 
   it('keeps the mode of the file it replaces', { skip: !posix }, () => {

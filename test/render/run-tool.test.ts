@@ -93,15 +93,20 @@ describe('runTool', () => {
   });
 
   it('watches Ctrl-C from before the tool starts: one that spawn refuses at once (a NUL byte) is not started, and leaves no handler behind', async () => {
+    // Handlers go once the loop has polled for a signal that came meanwhile (see onInterrupt).
+    const polled = () => new Promise((done) => setImmediate(() => setImmediate(done)));
+    await polled();
     const before = process.listenerCount('SIGINT');
     const echo = script('echo-nul', 'echo "$@"');
     await assert.rejects(runTool(echo, ['a\0b']), (e: unknown) => e instanceof ToolError && e.reason === 'not-started' && /echo-nul could not start/.test(e.message));
+    await polled();
     assert.equal(process.listenerCount('SIGINT'), before);
     const hangUps = process.listenerCount('SIGHUP');
     const running = runTool(echo, ['ok']);
     assert.equal(process.listenerCount('SIGINT'), before + 1, 'a Ctrl-C while it runs ends it with us');
     assert.equal(process.listenerCount('SIGHUP'), hangUps + 1, 'so does the terminal closing');
     await running;
+    await polled();
     assert.equal(process.listenerCount('SIGINT'), before);
     assert.equal(process.listenerCount('SIGHUP'), hangUps);
   });

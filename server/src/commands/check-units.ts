@@ -184,18 +184,23 @@ export async function fixUnits(
       const edits = JSON.stringify([fix.edits.edits, fix.edits.creates]);
       if (unrenderable.has(edits)) continue;
       const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, roundUnits, settings);
-      const outcome = writeSourceEdits(fix.edits);
+      // A fix right for the rendered resource may still stop its unit from rendering: it is taken back. Stopped
+      // meanwhile (Ctrl-C during its writes, the render or while its output is read), it is taken back too: it was
+      // never checked. Covered from before the writes: Ctrl-C then waits for them (it ended the process between two
+      // files, a patch named in kustomization.yaml never written).
+      let outcome: ReturnType<typeof writeSourceEdits>;
+      const checked = onInterrupt(() => void (outcome && !('reason' in outcome) && outcome.undo()));
+      outcome = writeSourceEdits(fix.edits);
       if (!outcome || 'reason' in outcome) {
+        checked();
         if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack.map(asGiven) });
         continue;
       }
-      // A fix right for the rendered resource may still stop its unit from rendering: it is taken back. Stopped
-      // meanwhile (Ctrl-C during the render or while its output is read), it is taken back too: it was never checked.
-      const checked = onInterrupt(() => void outcome.undo());
+      const fixWritten = outcome;
       const broken = await brokenRender(before, settings).finally(checked);
       if (broken) {
         unrenderable.add(edits);
-        failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: outcome.undo().map(asGiven) });
+        failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: fixWritten.undo().map(asGiven) });
         continue;
       }
       for (const t of targets) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { onInterrupt } from '../on-interrupt';
 
 export interface AtomicWriteOptions {
   /** The file's permission bits. Default: those of the file it replaces, or 0o666 less the umask for a new file. */
@@ -32,8 +33,16 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
   const existing = statOrUndefined(path);
   if (existing) accessSync(path, constants.W_OK);
   const temporary = join(dirname(path), temporaryName(basename(path)));
+  // Ctrl-C waits for the write (it ended the process in the middle of one, the temporary file left behind).
+  const covered = onInterrupt(() => rmSync(temporary, { force: true }));
   // Owner-only until the content is complete: a half-written snapshot is never readable by others.
-  const fd = openSync(temporary, 'wx', 0o600);
+  let fd: number;
+  try {
+    fd = openSync(temporary, 'wx', 0o600);
+  } catch (error) {
+    covered();
+    throw error;
+  }
   try {
     try {
       for (const chunk of typeof content === 'string' || content instanceof Uint8Array ? [content] : content) writeAll(fd, chunk);
@@ -52,6 +61,8 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
       // Renamed already, or never created: nothing left behind.
     }
     throw error;
+  } finally {
+    covered();
   }
   syncFolder(dirname(path));
 }
@@ -86,14 +97,25 @@ function statOrUndefined(path: string): { mode: number; uid: number; gid: number
   }
 }
 
-/** Another user's file edited by root keeps its owner; anyone else cannot change owners and keeps their own. */
+/**
+ * Another user's file edited by root keeps its owner and group. Anyone else cannot give a file away, but keeps its
+ * group when they are in it: a shared file (group-writable, in the team's group) taken into the fixer's own group
+ * locked its owner out of it.
+ */
 function keepOwner(fd: number, existing: { uid: number; gid: number }): void {
   const created = fstatSync(fd);
   if (created.uid === existing.uid && created.gid === existing.gid) return;
   try {
     fchownSync(fd, existing.uid, existing.gid);
+    return;
   } catch {
     // Not permitted: the file now belongs to whoever fixed it, as with any editor's save.
+  }
+  if (created.gid === existing.gid) return;
+  try {
+    fchownSync(fd, -1, existing.gid);
+  } catch {
+    // Not one of their groups.
   }
 }
 
