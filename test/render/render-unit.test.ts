@@ -1,4 +1,5 @@
 // Renders of charts and Kustomize roots are cached by what shapes them: every file of a chart's folder, but not
+import { execFileSync } from 'node:child_process';
 // version control's own files, which change with every `git status` when the chart is a repository's root.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -75,5 +76,30 @@ describe('a Kustomize root that builds on a remote base', () => {
     // No tool is named: nothing would be run, however it is configured.
     const result = await renderUnit(overlay, { trusted: true, kustomizePath: '/nonexistent/kustomize' });
     assert.deepEqual(result, { kind: 'skipped', reason: 'it builds on a remote base, https://github.com/stefanprodan/podinfo//kustomize?ref=6.7.0 (named in ../base/kustomization.yaml), which is not fetched: its files are read one by one' });
+  });
+
+  const skippedFor = async (kustomization: string, extra: Record<string, string> = {}) => {
+    const root = writeChart({ 'kustomization.yaml': kustomization, 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', ...extra }, 'root');
+    const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+    return result.kind === 'skipped' ? result.reason : result.kind;
+  };
+
+  it("so is one naming a base the way go-getter or scp writes it (kustomize ran git fetch for them)", async () => {
+    for (const base of ['git::https://github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v3.3.1', 'org-123@github.com:kubernetes-sigs/kustomize//examples/helloWorld']) {
+      assert.equal(await skippedFor(`resources:\n  - deployment.yaml\n  - "${base}"\n`), `it builds on a remote base, ${base} (named in kustomization.yaml), which is not fetched: its files are read one by one`);
+    }
+  });
+
+  it('so is one reading a patch, a generator file, a configuration or its OpenAPI schema from a URL (each was fetched at every render)', async () => {
+    for (const field of ['patches:\n  - path: http://127.0.0.1:9/p.yaml', 'patchesStrategicMerge:\n  - http://127.0.0.1:9/p.yaml', 'configurations:\n  - http://127.0.0.1:9/p.yaml', 'configMapGenerator:\n  - name: c\n    files:\n      - http://127.0.0.1:9/p.yaml', 'openapi:\n  path: http://127.0.0.1:9/p.yaml']) {
+      assert.equal(await skippedFor(`resources:\n  - deployment.yaml\n${field}\n`), 'it reads http://127.0.0.1:9/p.yaml (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one', field);
+    }
+  });
+
+  it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
+    const root = writeChart({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n  - pipe.yaml\n', 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
+    execFileSync('mkfifo', [join(root, 'pipe.yaml')]);
+    const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+    assert.deepEqual(result, { kind: 'skipped', reason: 'pipe.yaml (named in kustomization.yaml) is not a regular file (a FIFO or a device would hold the render): its files are read one by one' });
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { kustomizationIn, remoteBasesOf } from '../units/kustomization';
+import { kustomizationIn, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
 import type { RenderUnit } from '../units/find-units';
 import { renderHelmUnit } from './helm-unit';
 import { renderKustomize, RenderToolMissing } from './kustomize';
@@ -85,12 +85,20 @@ function otherFilesIn(root: string, known: ReadonlySet<string>): [string, string
   return found.sort(([a], [b]) => compareCodeUnits(a, b));
 }
 
+/** Why a Kustomize root is not rendered for an input outside its files. */
+function notRenderedFor(root: string, { entry, namedIn, why }: UnrenderedInput): string {
+  const where = relative(root, namedIn) || basename(namedIn);
+  if (why === 'remote base') return `it builds on a remote base, ${entry} (named in ${where}), which is not fetched: its files are read one by one`;
+  if (why === 'remote input') return `it reads ${entry} (named in ${where}) from the network, which is not fetched: its files are read one by one`;
+  return `${relative(root, entry) || entry} (named in ${where}) is not a regular file (a FIFO or a device would hold the render): its files are read one by one`;
+}
+
 /** Renders a chart or a Kustomize root with the user's own tool, or says why it was not. */
 export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Promise<UnitRender> {
   if (!settings.trusted) return { kind: 'skipped', reason: `${unit.tool === 'helm' ? 'helm' : 'kustomize'} runs only in a trusted workspace (it executes the workspace's ${unit.tool === 'helm' ? 'templates' : 'plugins'})` };
   // Nothing is fetched, as with Helm's dependencies: kustomize would clone a remote base at every render (on open, on save).
-  const [remote] = unit.tool === 'kustomize' ? remoteBasesOf(unit.root) : [];
-  if (remote) return { kind: 'skipped', reason: `it builds on a remote base, ${remote.base} (named in ${relative(unit.root, remote.namedIn) || basename(remote.namedIn)}), which is not fetched: its files are read one by one` };
+  const [outside] = unit.tool === 'kustomize' ? unrenderedInputsOf(unit.root) : [];
+  if (outside) return { kind: 'skipped', reason: notRenderedFor(unit.root, outside) };
   const key = cacheKey(unit, settings);
   const hit = cache.get(key);
   if (hit) return { kind: 'rendered', unit: hit };

@@ -35,12 +35,15 @@ export interface KustomizationRefs {
   inflatesCharts: boolean;
   /** Remote bases and resources it names (a git repository, a URL): kustomize would fetch them. */
   remote: string[];
+  /** Other inputs it names remotely (a patch, a generator's file, an OpenAPI schema at a URL): fetched too. */
+  remoteInputs: string[];
   /** Why it could not be read. */
   error?: string;
 }
 
+/** A location kustomize fetches: a URL, a forced getter (`git::https://…`), an scp-like `user@host:path`, a bare code host. */
 function isRemote(entry: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(entry) || entry.startsWith('git@');
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^[a-z][a-z0-9+.-]*::/i.test(entry) || /^[^\s/@:]+@[^\s/:]+:/.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(entry);
 }
 
 function strings(value: unknown): string[] {
@@ -76,7 +79,7 @@ function generatorFiles(value: unknown): string[] {
 /** Reads a kustomization and sorts what it names into resources, bases, patches and other inputs. */
 export function readKustomization(file: string): KustomizationRefs {
   const folder = dirname(file);
-  const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatesCharts: false, remote: [] };
+  const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatesCharts: false, remote: [], remoteInputs: [] };
   let value: any;
   try {
     // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
@@ -93,20 +96,21 @@ export function readKustomization(file: string): KustomizationRefs {
     if (isFolder(target)) refs.folders.push(target);
     else refs.resourceFiles.push(target);
   }
-  refs.patchFiles.push(...local([...fileEntries(value.patches), ...fileEntries(value.patchesStrategicMerge), ...pathsOf(value.patchesJson6902)]));
-  refs.inputFiles.push(
-    ...local([
-      ...strings(value.transformers),
-      ...strings(value.generators),
-      ...strings(value.validators),
-      ...strings(value.configurations),
-      ...strings(value.crds),
-      ...pathsOf(value.replacements),
-      ...generatorFiles(value.configMapGenerator),
-      ...generatorFiles(value.secretGenerator),
-    ]).filter((path) => !isFolder(path)),
-  );
-  if (typeof value.openapi?.path === 'string') refs.inputFiles.push(resolve(folder, value.openapi.path));
+  const patches = [...fileEntries(value.patches), ...fileEntries(value.patchesStrategicMerge), ...pathsOf(value.patchesJson6902)];
+  const inputs = [
+    ...strings(value.transformers),
+    ...strings(value.generators),
+    ...strings(value.validators),
+    ...strings(value.configurations),
+    ...strings(value.crds),
+    ...pathsOf(value.replacements),
+    ...generatorFiles(value.configMapGenerator),
+    ...generatorFiles(value.secretGenerator),
+    ...(typeof value.openapi?.path === 'string' ? [value.openapi.path] : []),
+  ];
+  refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
+  refs.patchFiles.push(...local(patches));
+  refs.inputFiles.push(...local(inputs).filter((path) => !isFolder(path)));
   refs.inflatesCharts = Array.isArray(value.helmCharts) || Array.isArray(value.helmChartInflationGenerator);
   return refs;
 }
@@ -119,21 +123,42 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** An input of a root that is not rendered: kustomize would fetch it, or read a FIFO or device (and wait on it). */
+export interface UnrenderedInput {
+  entry: string;
+  /** The kustomization that names it. */
+  namedIn: string;
+  why: 'remote base' | 'remote input' | 'not a regular file';
+}
+
 /**
- * The remote bases a root builds on, through every kustomization it names in the tree (each with the file that
- * names it): kustomize would fetch them from the network at each render.
+ * The inputs a root would read from outside its files, through every kustomization it names in the tree: remote
+ * bases and inputs, fetched from the network at each render, and files that are FIFOs or devices, which held each
+ * render for its whole timeout.
  */
-export function remoteBasesOf(root: string): { base: string; namedIn: string }[] {
-  const found: { base: string; namedIn: string }[] = [];
+export function unrenderedInputsOf(root: string): UnrenderedInput[] {
+  const found: UnrenderedInput[] = [];
   const seen = new Set<string>();
   const visit = (folder: string) => {
     const file = kustomizationIn(folder);
     if (!file || seen.has(file)) return;
     seen.add(file);
     const refs = readKustomization(file);
-    for (const base of refs.remote) found.push({ base, namedIn: file });
+    for (const entry of refs.remote) found.push({ entry, namedIn: file, why: 'remote base' });
+    for (const entry of refs.remoteInputs) found.push({ entry, namedIn: file, why: 'remote input' });
+    for (const path of [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) if (isIrregular(path)) found.push({ entry: path, namedIn: file, why: 'not a regular file' });
     for (const next of refs.folders) visit(next);
   };
   visit(root);
   return found;
+}
+
+/** Something other than a regular file or a folder (a FIFO, a socket, a device), links followed. */
+function isIrregular(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return !stat.isFile() && !stat.isDirectory();
+  } catch {
+    return false;
+  }
 }
