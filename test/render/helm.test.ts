@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -323,6 +323,46 @@ spec:
       assert.deepEqual(inChart.problems.map((p) => [relative(inChart.root, p.location.path), p.severity, p.message]), [['Chart.yaml', 'error', 'Chart.yaml cannot be read: Excessive alias count indicates a resource exhaustion attack: the chart is not rendered.']]);
       const inRequirements = await chart({ 'Chart.yaml': 'apiVersion: v1\nname: old\nversion: 0.1.0\n', 'requirements.yaml': `${bomb}\ndependencies:\n  - name: x\n    tags: *h\n` });
       assert.deepEqual(inRequirements.problems.map((p) => relative(inRequirements.root, p.location.path)), ['requirements.yaml']);
+    });
+
+    describe('a chart helm would read outside of, or wait on, is not rendered (helm is never run)', () => {
+      const notRun = { helm: '/nonexistent/helm-must-not-run' };
+      const said = (unit: Awaited<ReturnType<typeof render>>) => unit.problems.map((p) => `${relative(unit.root, p.location.path)}:${p.location.line + 1} ${p.severity} ${p.message}`);
+
+      it('a link out of the chart (its file was printed into the report by .Files.Get)', { skip: process.platform === 'win32' && 'links' }, async () => {
+        const chart = writeChart(subchartChart);
+        const secret = join(mkdtempSync(join(tmpdir(), 'kr-outside-')), 'secret.txt');
+        writeFileSync(secret, 'SECRET\n');
+        symlinkSync(secret, join(chart, 'data.txt'));
+        const unit = await render(chart, notRun);
+        assert.deepEqual(said(unit), [`Chart.yaml:1 warning Chart shop is not analysed: data.txt is a link to ${secret}, outside the chart, which helm would read; it is not rendered.`]);
+      });
+
+      it('a FIFO (it held the render for its whole timeout)', { skip: process.platform === 'win32' && 'FIFOs' }, async () => {
+        const chart = writeChart(subchartChart);
+        execFileSync('mkfifo', [join(chart, '.helmignore')]);
+        assert.deepEqual(said(await render(chart, notRun)), ['Chart.yaml:1 warning Chart shop is not analysed: .helmignore is not a regular file (a FIFO or a device would hold the render); it is not rendered.']);
+      });
+
+      it("a values schema whose $ref is a URL or a file (helm fetched it, or read a file outside the chart)", async () => {
+        for (const ref of ['http://127.0.0.1:9/schema.json', 'file:///etc/passwd']) {
+          const chart = writeChart({ ...subchartChart, 'charts/cart/values.schema.json': `{\n  "type": "object",\n  "properties": {\n    "image": { "$ref": "#/definitions/image" },\n    "replicaCount": { "$ref": "${ref}" }\n  }\n}\n` });
+          assert.deepEqual(said(await render(chart, notRun)), [`charts/cart/values.schema.json:5 warning Chart shop is not analysed: its values schema refers to ${ref} ($ref), which helm would fetch or read outside the chart; it is not rendered.`]);
+        }
+      });
+
+      it('links inside the chart and references inside a schema are rendered', { skip: process.platform === 'win32' && 'links' }, async () => {
+        const chart = writeChart({ ...subchartChart, 'files/extra.yaml': 'x: 1\n', 'values.schema.json': '{"definitions": {"n": {"type": "integer"}}, "properties": {"replicaCount": {"$ref": "#/definitions/n"}}}\n' });
+        symlinkSync(join(chart, 'files', 'extra.yaml'), join(chart, 'extra.yaml'));
+        const unit = await render(chart);
+        assert.deepEqual(unit.problems, []);
+        assert.match(unit.text, /kind: Deployment/);
+      });
+    });
+
+    it("the shell's HELM_ settings are not the render's (HELM_NAMESPACE rendered another namespace than the one asked for)", async () => {
+      const chart = writeChart({ ...subchartChart, 'templates/guard.yaml': '{{- if ne .Release.Namespace "default" }}{{ fail (printf "rendered in %s" .Release.Namespace) }}{{- end }}\n' });
+      assert.deepEqual((await render(chart, { env: { ...process.env, HELM_NAMESPACE: 'prod' } })).problems, []);
     });
 
     it('a render error is placed at the template line and column Helm names, in Helm\'s words', async () => {

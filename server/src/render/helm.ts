@@ -1,12 +1,14 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isMap, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
+import { within } from '../files/within';
 import { decodeManifest } from '../inventory/manifest-files';
 import { parseChunk } from '../manifest/parse';
 import { splitDocuments } from '../manifest/split';
 import { runAtOnce, type StepRunner, type Steps } from '../steps';
+import { chartInputsOutside } from './chart-inputs';
 import { helmErrorPlace, helmErrorWords } from './helm-errors';
 import { HelmSourceMapper, type HelmDocument, type Subchart } from './helm-source-map';
 import type { ValuesSource } from './helm-values';
@@ -50,6 +52,8 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   if ('problem' in chart) return unit('', [chart.problem]);
   const missing = missingDependencies(root, chart);
   if (missing) return unit('', [missing]);
+  const outside = chartInputsOutside(root, chart.name);
+  if (outside) return unit('', [outside]);
 
   const home = mkdtempSync(join(tmpdir(), 'kube-resilience-helm-'));
   let result;
@@ -64,7 +68,9 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       env: {
-        ...(options.env ?? process.env),
+        // Helm's own settings (HELM_NAMESPACE, HELM_KUBECONTEXT, HELM_REGISTRY_CONFIG…) are the user's shell's, not the
+        // render's: HELM_NAMESPACE rendered another namespace than the one asked for.
+        ...withoutHelmSettings(options.env ?? process.env),
         HELM_CACHE_HOME: join(home, 'cache'),
         HELM_CONFIG_HOME: join(home, 'config'),
         HELM_DATA_HOME: join(home, 'data'),
@@ -93,6 +99,10 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
     setKeys: (options.set ?? []).flatMap(setKeysOf),
   });
   return unit(text, [], mapper);
+}
+
+function withoutHelmSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('HELM_')));
 }
 
 interface ChartFacts {
@@ -274,12 +284,6 @@ function renderError(root: string, chartName: string, chartYaml: string, stderr:
     message: `helm template failed for chart ${chartName}: ${words}`,
     severity: 'error',
   };
-}
-
-/** Whether `path` is under `root` (the chart's files, never outside them). */
-function within(root: string, path: string): boolean {
-  const inside = relative(root, path);
-  return !!inside && !inside.startsWith('..') && !isAbsolute(inside);
 }
 
 /** A file's text when it is a regular file of reasonable size; undefined otherwise. */
