@@ -1,11 +1,10 @@
-import { readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { within } from '../files/within';
+import { MAX_CHART_ENTRIES, walkChart } from './chart-walk';
 import type { RenderProblem } from './types';
 
-/** More files than any chart holds: past it the chart is not looked through, so not rendered either. */
-const MAX_CHART_ENTRIES = 10_000;
 const MAX_SCHEMA_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -26,32 +25,21 @@ export function chartInputsOutside(root: string, chartName: string): RenderProbl
     message: `Chart ${chartName} is not analysed: ${why}; it is not rendered.`,
   });
   const chartYaml = join(root, 'Chart.yaml');
-  const folders = [root];
-  let entries = 0;
-  while (folders.length) {
-    const folder = folders.pop()!;
-    let found: Dirent[];
-    try {
-      found = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
+  let found: RenderProblem | undefined;
+  const whole = walkChart(root, (path, entry) => {
+    const named = relative(root, path);
+    if (entry.isSymbolicLink()) {
+      // One that leads nowhere is helm's to report.
+      const target = realTarget(path);
+      if (target !== undefined && !within(realRoot, target)) found = problem(chartYaml, `${named} is a link to ${target}, outside the chart, which helm would read`);
+    } else if (!entry.isFile()) found = problem(chartYaml, `${named} is not a regular file (a FIFO or a device would hold the render)`);
+    else if (entry.name === 'values.schema.json') {
+      const outside = externalReference(path);
+      if (outside) found = problem(path, `its values schema refers to ${outside.ref} ($ref), which helm would fetch or read outside the chart`, outside.line);
     }
-    for (const entry of found) {
-      if (++entries > MAX_CHART_ENTRIES) return problem(chartYaml, `it holds more than ${MAX_CHART_ENTRIES.toLocaleString('en')} files and folders, more than any chart`);
-      const path = join(folder, entry.name);
-      const named = relative(root, path);
-      if (entry.isDirectory()) folders.push(path);
-      else if (entry.isSymbolicLink()) {
-        const target = realTarget(path);
-        if (target === undefined || !within(realRoot, target)) return problem(chartYaml, `${named} is a link to ${target ?? readTarget(path)}, outside the chart, which helm would read`);
-      } else if (!entry.isFile()) return problem(chartYaml, `${named} is not a regular file (a FIFO or a device would hold the render)`);
-      else if (entry.name === 'values.schema.json') {
-        const outside = externalReference(path);
-        if (outside) return problem(path, `its values schema refers to ${outside.ref} ($ref), which helm would fetch or read outside the chart`, outside.line);
-      }
-    }
-  }
-  return undefined;
+    return !!found;
+  });
+  return whole ? found : problem(chartYaml, `it holds more than ${MAX_CHART_ENTRIES.toLocaleString('en')} files and folders, more than any chart`);
 }
 
 function realTarget(path: string): string | undefined {
@@ -59,14 +47,6 @@ function realTarget(path: string): string | undefined {
     return realpathSync(path);
   } catch {
     return undefined;
-  }
-}
-
-function readTarget(path: string): string {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return 'nowhere';
   }
 }
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { kustomizationIn, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
 import type { RenderUnit } from '../units/find-units';
+import { walkChart } from './chart-walk';
 import { renderHelmUnit } from './helm-unit';
 import { renderKustomize, RenderToolMissing } from './kustomize';
 import { ToolError } from './run-tool';
@@ -10,7 +11,6 @@ import { readSourceText } from './source-yaml';
 import type { RenderedUnit } from './types';
 import type { StepRunner } from '../steps';
 import { compareCodeUnits } from '../sorted';
-import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
 
 export interface RenderSettings {
   kustomizePath?: string;
@@ -53,35 +53,18 @@ function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
   return hash.digest('hex');
 }
 
-const MAX_CHART_FILES = 10_000;
-
 /** The chart folder's other regular files (subcharts' too), each with its size and time of change. */
 function otherFilesIn(root: string, known: ReadonlySet<string>): [string, string][] {
   const found: [string, string][] = [];
-  const folders = [root];
-  while (folders.length && found.length < MAX_CHART_FILES) {
-    const folder = folders.pop()!;
-    let entries: Dirent[];
+  walkChart(root, (path, entry) => {
+    if (!entry.isFile() || known.has(path)) return;
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      const stat = statSync(path);
+      found.push([path, `${stat.size}:${stat.mtimeMs}`]);
     } catch {
-      continue;
+      // Gone meanwhile: not part of the render.
     }
-    for (const entry of entries) {
-      const path = join(folder, entry.name);
-      // A chart at the root of its repository: no render reads git's own files, which change with every status.
-      if (entry.isDirectory()) {
-        if (!VERSION_CONTROL_FOLDERS.has(entry.name)) folders.push(path);
-      } else if (entry.isFile() && !known.has(path)) {
-        try {
-          const stat = statSync(path);
-          found.push([path, `${stat.size}:${stat.mtimeMs}`]);
-        } catch {
-          // Gone meanwhile: not part of the render.
-        }
-      }
-    }
-  }
+  });
   return found.sort(([a], [b]) => compareCodeUnits(a, b));
 }
 
