@@ -38,6 +38,23 @@ describe('findManifestFiles', () => {
     }
   });
 
+  it('does not enter a linked folder outside the one walked, as kubectl does not (a link to / walked the whole machine)', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'kr-tree-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'kr-elsewhere-'));
+    try {
+      writeFileSync(join(tree, 'a.yaml'), 'kind: x\n');
+      writeFileSync(join(elsewhere, 'b.yaml'), 'kind: x\n');
+      symlinkSync(elsewhere, join(tree, 'shared'));
+      symlinkSync(join(elsewhere, 'b.yaml'), join(tree, 'one.yaml'));
+      symlinkSync('/', join(tree, 'root'));
+      assert.deepEqual(findManifestFiles(tree).map((p) => relative(tree, p)), ['a.yaml', 'one.yaml'], 'a linked file is read, wherever it leads');
+      assert.deepEqual(findManifestFiles(join(tree, 'shared')).map((p) => relative(tree, p)), [join('shared', 'b.yaml')], 'a linked folder named is walked');
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('lists only regular files: a FIFO or a link to a device named *.yaml is never read', () => {
     const odd = mkdtempSync(join(tmpdir(), 'kr-odd-'));
     try {

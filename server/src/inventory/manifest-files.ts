@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
 import { readRegularFileBounded, UnreadableFileError } from '../files/read-bounded';
@@ -61,6 +61,7 @@ export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WAL
     return true;
   };
   const folders: { path: string; entries: Dirent[]; next: number }[] = [];
+  const realRoot = realPathOrUndefined(dir);
   const enter = (path: string) => {
     let entries: Dirent[];
     try {
@@ -83,7 +84,9 @@ export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WAL
     const path = join(folder.path, entry.name);
     const kind = kindOf(entry, path, unreadable);
     if (kind === 'folder') {
-      if (!isSkippedFolder(entry.name)) enter(path);
+      // A linked folder outside the one walked is not entered, as kubectl does not enter linked folders: a link to
+      // / walked the whole machine (and stopped at the first folder it could not read).
+      if (!isSkippedFolder(entry.name) && (!entry.isSymbolicLink() || leadsInside(realRoot, path))) enter(path);
     } else if (kind && kind.isFile() && firstVisit(kind)) {
       // Only regular files: a FIFO or a link to /dev/zero named *.yaml would be read forever.
       if (kind.size <= MAX_MANIFEST_BYTES) found.push(path);
@@ -112,6 +115,20 @@ function kindOf(entry: Dirent, path: string, unreadable: UnreadableInWalk): 'fol
   }
   if (stat.isDirectory()) return 'folder';
   return MANIFEST_EXTENSIONS.test(entry.name) ? stat : undefined;
+}
+
+function realPathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the link at `path` leads to `realRoot` or below it. */
+function leadsInside(realRoot: string | undefined, path: string): boolean {
+  const target = realPathOrUndefined(path);
+  return realRoot !== undefined && target !== undefined && within(realRoot, target);
 }
 
 function byName(a: Dirent, b: Dirent): number {
