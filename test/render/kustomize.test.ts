@@ -270,6 +270,14 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.doesNotMatch(problem.message, /'(\.\.\/)+[^']*ring\/x'/);
   });
 
+  it("a failure quoting a generator's configuration over several lines is said whole (its last three lines left out what failed)", async () => {
+    const root = join(work, 'inflates');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'kustomization.yaml'), 'helmCharts:\n  - name: podinfo\n    repo: https://stefanprodan.github.io/podinfo\n    version: 6.0.0\n    releaseName: web\n');
+    const [problem] = (await renderKustomize(root)).problems;
+    assert.match(problem.message, /^kustomize could not build inflates: error: .*trouble configuring builtin HelmChartInflationGenerator with config: .*must specify --enable-helm$/);
+  });
+
   it('--fix writes no file through a link that leads outside the folders named', async () => {
     const tree = join(work, 'linked');
     cpSync(FIXTURE, tree, { recursive: true });

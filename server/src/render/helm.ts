@@ -12,6 +12,7 @@ import { chartInputsOutside } from './chart-inputs';
 import { helmErrorPlace, helmErrorWords } from './helm-errors';
 import { HelmSourceMapper, type HelmDocument, type Subchart } from './helm-source-map';
 import type { ValuesSource } from './helm-values';
+import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { runTool, ToolError } from './run-tool';
 import type { RenderedUnit, RenderProblem, SourceLocation, SourceMapper } from './types';
 
@@ -65,6 +66,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
     for (const assignment of options.set ?? []) args.push('--set', assignment);
     result = await runTool(options.helm, args, {
       cwd: root,
+      maxStdoutBytes: MAX_RENDER_BYTES,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       env: {
@@ -87,6 +89,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   if (result.exitCode !== 0) return unit('', [renderError(root, chart.name, chartYaml, result.stderr || `helm exited with ${result.exitCode ?? result.signal}`)]);
 
   const text = result.stdout;
+  if (documentsPast(text)) return unit('', [{ location: { path: chartYaml, line: 0 }, message: tooManyDocuments(`Chart ${chart.name}`), severity: 'error' }]);
   const templates = new Map<string, string>();
   const documents = await (options.run ?? runAtOnce)(renderedDocuments(root, text, templates));
   const ownValues = [join(root, 'values.yaml'), ...valuesFiles].flatMap((path) => valuesSource(path, []));

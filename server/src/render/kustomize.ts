@@ -6,6 +6,7 @@ import { parseChunk, parseManifest, parseManifestInSteps, type Resource } from '
 import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
+import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
 import { nameSeenBy } from './kustomize-names';
@@ -84,19 +85,35 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
       stringify({ resources: [relative(wrapper, absoluteRoot).split('\\').join('/')], buildMetadata: ['originAnnotations', 'transformerAnnotations'] }),
     );
     const flags = options.enablePlugins ? ['--enable-alpha-plugins', '--enable-exec', '--enable-helm'] : [];
-    output = await runTool(program, [...args, ...flags, wrapper], { env: toolEnv(searched, options.env), timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal });
+    output = await runTool(program, [...args, ...flags, wrapper], { env: toolEnv(searched, options.env), timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal, maxStdoutBytes: MAX_RENDER_BYTES });
   } finally {
     rmSync(wrapper, { recursive: true, force: true });
   }
   if (output.exitCode !== 0) {
     // The root is named as the wrapper names it (a path relative to a temporary folder): by its own path instead.
     const fromWrapper = relative(wrapper, absoluteRoot).split('\\').join('/');
-    const said = shortened(output.stderr.trim().split('\n').slice(-3).join(' ').replaceAll(`'${fromWrapper}'`, `'${absoluteRoot}'`).replaceAll(wrapper, '<wrapper>')) || `exit ${output.exitCode}`;
-    const file = kustomizationIn(absoluteRoot) ?? join(absoluteRoot, 'kustomization.yaml');
-    return { tool: 'kustomize', root: absoluteRoot, text: '', mapper: emptyMapper(file), problems: [{ location: { path: file, line: 0 }, message: `kustomize could not build ${basename(absoluteRoot)}: ${said}`, severity: 'error' }] };
+    const said = shortened(errorLines(output.stderr).join(' ').replaceAll(`'${fromWrapper}'`, `'${absoluteRoot}'`).replaceAll(wrapper, '<wrapper>')) || `exit ${output.exitCode}`;
+    return notRendered(absoluteRoot, `kustomize could not build ${basename(absoluteRoot)}: ${said}`);
   }
+  if (documentsPast(output.stdout)) return notRendered(absoluteRoot, tooManyDocuments(basename(absoluteRoot)));
   const { text, origins } = await (options.run ?? runAtOnce)(stripBuildMetadataInSteps(output.stdout, wrapper));
   return { tool: 'kustomize', root: absoluteRoot, text, mapper: kustomizeMapper(absoluteRoot, text, origins, new SourceFiles(options.readText)), problems: [] };
+}
+
+/**
+ * What kustomize said of its failure: from its last `error:` line on (one quoting a generator's configuration spans
+ * lines, and its last three left out what failed), else its last three lines.
+ */
+function errorLines(stderr: string): string[] {
+  const lines = stderr.trim().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) if (/^error:/i.test(lines[i])) return lines.slice(i);
+  return lines.slice(-3);
+}
+
+/** A root that gave no render to analyse, and why, said on its kustomization. */
+function notRendered(root: string, message: string): RenderedUnit {
+  const file = kustomizationIn(root) ?? join(root, 'kustomization.yaml');
+  return { tool: 'kustomize', root, text: '', mapper: emptyMapper(file), problems: [{ location: { path: file, line: 0 }, message, severity: 'error' }] };
 }
 
 function emptyMapper(file: string): SourceMapper {
