@@ -15,7 +15,7 @@ ruleTester(hpaReplicasConflict, {
   ],
   invalid: [
     {
-      name: 'replicas and an HPA in another file: the line goes, comments around it stay',
+      name: 'replicas and an HPA in another file: the line goes, comments around it stay; unsafe (the first client-side apply without it drops the workload to 1 pod)',
       code: deployment({ spec: '  # sized for launch day\n  replicas: 3\n' }),
       files: { 'hpa.yaml': hpa({ min: 2, max: 8 }) },
       findings: [
@@ -26,13 +26,15 @@ ruleTester(hpaReplicasConflict, {
           related: ['hpa.yaml: scaleTargetRef'],
         },
       ],
-      output: deployment({ spec: '  # sized for launch day\n' }),
+      output: null,
+      unsafeOutput: deployment({ spec: '  # sized for launch day\n' }),
     },
     {
       name: 'a StatefulSet with an HPA without minReplicas',
       code: documents(deployment({ kind: 'StatefulSet', spec: '  replicas: 1\n' }), hpa({ kind: 'StatefulSet' })),
       findings: [{ at: 'replicas', message: /^StatefulSet web sets replicas: 1 under an autoscaler: every apply resets its scale to 1\. HorizontalPodAutoscaler web scales it between 1 and 10/ }],
-      output: documents(deployment({ kind: 'StatefulSet' }), hpa({ kind: 'StatefulSet' })),
+      output: null,
+      unsafeOutput: documents(deployment({ kind: 'StatefulSet' }), hpa({ kind: 'StatefulSet' })),
     },
   ],
 });

@@ -21,6 +21,9 @@ function writtenReplicas(workload: Resource): unknown {
   }
 }
 
+// Said of the fix wherever it is offered: applied as it stands, it can stop every pod but one.
+const ONE_TIME_DROP = 'the first client-side kubectl apply without it deletes spec.replicas from the live object, which then runs 1 pod until the HPA scales out again: run kubectl apply edit-last-applied (remove it there) first';
+
 export const hpaReplicasConflict: Rule = {
   meta: {
     id: 'hpa-replicas-conflict',
@@ -30,6 +33,8 @@ export const hpaReplicasConflict: Rule = {
     description:
       'When a HorizontalPodAutoscaler owns a workload\'s scale, a `spec.replicas` in the manifest fights it: every `kubectl apply` or GitOps sync writes the manifest\'s number back, so a workload the HPA had scaled out for load drops to that number until the HPA notices and scales again, in the middle of the surge it was handling. The Kubernetes documentation advises removing `spec.replicas` from manifests of autoscaled workloads.',
     fix: 'Removes `spec.replicas`.',
+    unsafeFixes:
+      'Always unsafe: the first client-side `kubectl apply` without the field deletes it from the live object, where it then defaults to 1, and every pod but one is stopped until the HPA scales out again (the Kubernetes documentation warns of this one-time drop). Remove the field from the live object first (`kubectl apply edit-last-applied`, or a server-side apply that hands the field over to the HPA), then from the manifest.',
     example: documents(ordersDeployment(), exampleHpa('  minReplicas: 2\n  maxReplicas: 10\n')),
   },
   check({ resources, inventory, report }) {
@@ -43,7 +48,7 @@ export const hpaReplicasConflict: Rule = {
         resource: workload,
         path: ['spec', 'replicas'],
         message: `${describeResource(workload)} sets replicas: ${replicas} under an autoscaler: every apply resets its scale to ${replicas}. ${describeResource(hpa)} scales it between ${minReplicas} and ${maxReplicas ?? '?'}; each apply undoes that until the autoscaler reacts again.`,
-        fixes: () => [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
+        fixes: () => [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, unsafe: ONE_TIME_DROP, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
         related: [{ resource: hpa, path: ['spec', 'scaleTargetRef'], message: 'scales this workload' }],
       });
     }
