@@ -13,6 +13,12 @@ describe('styleOf', () => {
     assert.deepEqual(styleOf(parseManifest('file:///c.yaml', crlf)), { indent: 2, indentSeq: true, singleQuote: true, newline: '\r\n' });
   });
 
+  it('writes the line ends most of its lines have (one CRLF header made every inserted line CRLF)', () => {
+    const lf = config('c', "'");
+    assert.equal(styleOf(parseManifest('file:///h.yaml', `# generated on Windows\r\n${lf}`)).newline, '\n');
+    assert.equal(styleOf(parseManifest('file:///w.yaml', `# generated on Linux\n${lf.replace(/\n/g, '\r\n')}`)).newline, '\r\n');
+  });
+
   it("reads the file's start from its documents, never the whole text: a large file is edited in pieces", () => {
     // 100,000 characters of single quotes, then 400,000 of double quotes.
     const single = config('s', "'");

@@ -61,12 +61,15 @@ function detect(text: string): YamlStyle {
     }
   }
   const indent = [...indents.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 2;
+  // The ends most lines have: one CRLF line (a header written on Windows) made every inserted line CRLF.
+  const ended = lines.length - 1;
+  const crlf = lines.slice(0, ended).filter((line) => line.endsWith('\r')).length;
   const single = (text.match(/: '/g) ?? []).length;
   const double = (text.match(/: "/g) ?? []).length;
   return {
     indent: indent >= 1 && indent <= 8 ? indent : 2,
     indentSeq: seqIndented >= seqIndentless,
     singleQuote: single > double,
-    newline: text.includes('\r\n') ? '\r\n' : '\n',
+    newline: crlf > ended - crlf ? '\r\n' : '\n',
   };
 }
