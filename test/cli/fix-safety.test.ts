@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -74,6 +74,16 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     symlinkSync(outside, join(dir, 'tree', 'shared.yaml'));
     assert.equal(cli(['check', '--fix', 'tree/shared.yaml', ...ONLY_PDB]).status, 2);
     assert.equal(readFileSync(outside, 'utf8'), before);
+  });
+
+  it('a file with other hard links is fixed, and the report says its other links keep the old text (they parted in silence)', { skip: !posix }, () => {
+    const path = write('app.yaml', NEEDS_PDB('web'));
+    linkSync(path, join(dir, 'app.yaml.bak'));
+    const run = cli(['check', '--fix', 'app.yaml', ...ONLY_PDB]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(readFileSync(path, 'utf8'), /kind: PodDisruptionBudget/);
+    assert.equal(readFileSync(join(dir, 'app.yaml.bak'), 'utf8'), NEEDS_PDB('web'));
+    assert.match(run.stderr, /^ {2}app\.yaml had 1 other hard link, which keeps the text it had: a fix replaces the file$/m);
   });
 
   it('a link inside the tree: its target is fixed and the link stays a link', { skip: !posix }, () => {

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { fixFile } from '../fixes/apply';
 import { describeFileError } from '../files/read-bounded';
@@ -13,6 +13,8 @@ export interface FixOutcome {
   unchanged: { path: string; reason: string }[];
   /** Fixes offered ("fixable") that were tried and did not take their finding away: the rules, by file. */
   notApplied: { path: string; ruleIds: string[] }[];
+  /** Files written that had other hard links: replaced, they part from those, which keep the text they had. */
+  unlinked: { path: string; others: number }[];
 }
 
 /** Passes over the files at most: each after one that wrote a file (a fix in one file can bring one in another). */
@@ -36,6 +38,7 @@ export function fixFiles(
   const unchanged = new Map<string, string>();
   const fixes = new Map<string, number>();
   const notApplied = new Map<string, string[]>();
+  const unlinked = new Map<string, number>();
   // What each file holds now (what the last pass wrote). Each real file comes once (collectFileTrees saw to it).
   const held = new Map([...sources].map(([path, source]) => [path, source.text]));
   const writable = new Map<string, string>();
@@ -56,7 +59,9 @@ export function fixFiles(
       else notApplied.delete(path);
       if (fixed.text === text) continue;
       try {
+        const links = statSync(real).nlink;
         writeManifestFile(real, fixed.text, sources.get(path)!.encoding, text);
+        if (links > 1 && !unlinked.has(path)) unlinked.set(path, links - 1);
         held.set(path, fixed.text);
         fixes.set(path, (fixes.get(path) ?? 0) + fixed.applied.length);
         wrote = true;
@@ -80,6 +85,7 @@ export function fixFiles(
     changed: [...fixes].map(([path, count]) => ({ path, fixes: count })),
     unchanged: [...unchanged].map(([path, reason]) => ({ path, reason })),
     notApplied: [...notApplied].map(([path, ruleIds]) => ({ path, ruleIds })),
+    unlinked: [...unlinked].map(([path, others]) => ({ path, others })),
   };
 }
 
@@ -106,6 +112,8 @@ export function reportFixes(outcome: FixOutcome, io: Io): void {
     const what = ruleIds.length === 1 ? `the fix of ${ruleIds[0]} did not take its finding` : `the fixes of ${sentenceList(ruleIds)} did not take their findings`;
     io.stderr(`  not applied in ${path}: ${what} away (or would break the file)`);
   }
+  // Replaced whole (never half written), a file parts from its other hard links: said, since nothing else shows it.
+  for (const { path, others } of outcome.unlinked) io.stderr(`  ${path} had ${plural(others, 'other hard link')}, which keep${others === 1 ? 's' : ''} the text it had: a fix replaces the file`);
   if (!outcome.unchanged.length) return;
   for (const file of outcome.changed) io.stderr(`  changed   ${file.path} (${plural(file.fixes, 'fix', 'fixes')})`);
   for (const file of outcome.unchanged) io.stderr(`  unchanged ${file.path}: ${file.reason}`);
