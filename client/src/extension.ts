@@ -18,8 +18,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (e.affectsConfiguration('kubeResilience') && client) pushSettings(client);
     }),
   );
-  registerClusterFace(context, client, output);
-  registerSimulation(context, client, output);
+  const clusterChanged = registerClusterFace(context, client, output);
+  registerSimulation(context, client, output, clusterChanged);
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_RULE_DOCS, showRuleDocs(context)));
   context.subscriptions.push(vscode.commands.registerCommand(OPEN_EXAMPLE, openExample(context)));
   await client.start();

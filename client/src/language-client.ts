@@ -18,7 +18,9 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       { scheme: 'file', language: 'json' },
     ],
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json,tpl}') },
-    initializationOptions: { settings: readSettings() },
+    // Read at each start: a server restarted after a crash was given the settings of the extension's activation (a
+    // context picked since, `cluster: off`, trust granted), and asks for none itself once given them.
+    initializationOptions: () => ({ settings: readSettings() }),
     outputChannel: output,
     traceOutputChannel: output,
     // A finding's hover links to the simulator ("Simulate a drain of the node it runs on"): that command only.

@@ -50,10 +50,12 @@ export async function writeClusterChoice(choice: ClusterChoice): Promise<void> {
     return;
   }
   await config.update('context', choice.context, target('context'));
-  if (config.get('cluster') !== 'auto') await config.update('cluster', 'auto', target('cluster'));
+  // The mode in effect, as the server is given it: untrusted, a workspace `auto` is not (a global `demo` stayed).
+  if (readSettings().cluster !== 'auto') await config.update('cluster', 'auto', target('cluster'));
 }
 
 /** Sends the current settings to the server (after a change of settings, trust, or the Kubernetes extension's context). */
 export function pushSettings(client: Pick<LanguageClient, 'sendNotification'>): void {
-  void client.sendNotification('workspace/didChangeConfiguration', { settings: { kubeResilience: readSettings() } });
+  // A server that stopped refuses it (an unhandled rejection): its next start reads the settings anew.
+  client.sendNotification('workspace/didChangeConfiguration', { settings: { kubeResilience: readSettings() } }).catch(() => undefined);
 }

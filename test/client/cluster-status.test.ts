@@ -22,6 +22,13 @@ describe('cluster status bar text', () => {
     assert.match(view.tooltip, /The API is gone while the one control plane is down\./);
   });
 
+  it('says the language server stopped, whatever it told last (the bar kept its last verdict, or "reading" for ever)', () => {
+    const view = statusView(status({ controlPlanes: 3 }), 'auto', true);
+    assert.deepEqual([view.text, view.warning], ['⎈ stopped', true]);
+    assert.match(view.label, /language server has stopped: no cluster is read, and diagnostics are not updated/);
+    assert.equal(statusView(undefined, 'auto', true).text, '⎈ stopped');
+  });
+
   it('shows a quorum-safe control plane without a warning', () => {
     const view = statusView(status({ controlPlanes: 3 }), 'auto');
     assert.equal(view.text, '⎈ prod · 3 control planes');

@@ -54,6 +54,21 @@ describe('simulation host (extension side of the page)', () => {
     assert.deepEqual(sent.scenario, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-b1', at: 0 }] });
   });
 
+  it('a drain asked while the cluster cannot be read is dropped, not run on a later page (it ran there, unasked)', async () => {
+    let serverUp = false;
+    const { host, posted } = hostOnDemo((method, params) => {
+      if (!serverUp) throw new Error('the server is restarting');
+      return engine(method, params);
+    });
+    host.drainNodeOf('meet', 'video-bridge');
+    await host.receive({ type: 'ready' });
+    assert.deepEqual(posted.map((m) => m.type), ['error', 'focus']);
+    host.reset();
+    serverUp = true;
+    await host.receive({ type: 'ready' });
+    assert.deepEqual(posted.slice(2).map((m) => m.type), ['input']);
+  });
+
   it('says so when the workload runs nowhere', async () => {
     const { host, posted } = hostOnDemo();
     await host.receive({ type: 'ready' });
@@ -155,6 +170,24 @@ describe('simulation host across a hidden page', () => {
 });
 
 describe('simulation host when the server\'s cluster changes', () => {
+  it('an open page draws the new cluster as soon as the server tells it, and a report is not exported from the one before', async () => {
+    let clusterName = 'demo';
+    const { host, posted, reports, requests } = hostOnDemo((method, params) => {
+      const answer = engine(method, params);
+      return method === Methods.simulationInput ? { ...(answer as object), cluster: { source: 'live', name: clusterName } } : answer;
+    });
+    await host.receive({ type: 'ready' });
+    await host.receive({ type: 'simulate', scenario: SCENARIO });
+    clusterName = 'prod';
+    await host.clusterChanged();
+    const last = posted.at(-1)!;
+    assert.ok(last.type === 'input' && last.input.cluster.name === 'prod');
+    const asked = requests.length;
+    await host.receive({ type: 'export', scenario: SCENARIO });
+    assert.equal(requests.slice(asked).filter((m) => m === Methods.simulate).length, 1, 'simulated again on the new cluster');
+    assert.match(reports[0], /prod/);
+  });
+
   it('draws the new cluster after the next simulation (a live cluster read after the demo)', async () => {
     let clusterName = 'demo';
     const { host, posted } = hostOnDemo((method, params) => {

@@ -56,8 +56,14 @@ export class KubernetesExtension implements vscode.Disposable {
     const contextChanged = api.onDidChangeContext ?? api.onDidActiveContextChanged;
     if (pathChanged) this.subscriptions.push(pathChanged((path) => this.update({ ...this.view, kubeconfigPath: hostPath(path) })));
     if (contextChanged) this.subscriptions.push(contextChanged((context) => this.update({ ...this.view, context: context ?? undefined })));
-    const context = (await api.getKubeContext?.()) ?? undefined;
-    this.update({ kubeconfigPath: hostPath(api.getKubeconfigPath()), context });
+    try {
+      const context = (await api.getKubeContext?.()) ?? undefined;
+      this.update({ kubeconfigPath: hostPath(api.getKubeconfigPath()), context });
+    } catch (error) {
+      // Its answer failed (an unhandled rejection before): the settings' kubeconfig and context stand.
+      log(`Kubernetes extension could not say its kubeconfig or context: ${(error as Error).message}`);
+      return;
+    }
     log(`Following the Kubernetes extension: kubeconfig ${this.view.kubeconfigPath ?? '(default)'}, context ${this.view.context ?? '(current)'}`);
   }
 

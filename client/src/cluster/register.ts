@@ -15,14 +15,19 @@ export const Commands = {
 
 export const CLUSTER_FINDINGS_VIEW = 'kubeResilience.clusterFindings';
 
-/** The client's cluster face: status bar, Select Context, Refresh Cluster, the Cluster Findings view, trust and the Kubernetes extension. */
-export function registerClusterFace(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel): void {
+/**
+ * The client's cluster face: status bar, Select Context, Refresh Cluster, the Cluster Findings view, trust and the
+ * Kubernetes extension. Returns what fires each time the server tells its cluster.
+ */
+export function registerClusterFace(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel): vscode.Event<void> {
   let status: ClusterStatus | undefined;
+  let serverStopped = false;
+  const clusterTold = new vscode.EventEmitter<void>();
   const item = vscode.window.createStatusBarItem('kubeResilience.cluster', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Kube Resilience Cluster';
   item.command = Commands.selectContext;
   const showStatus = () => {
-    const view = statusView(status, readSettings().cluster);
+    const view = statusView(status, readSettings().cluster, serverStopped);
     item.text = view.text;
     item.tooltip = new vscode.MarkdownString(view.tooltip);
     item.accessibilityInformation = { label: view.label, role: 'button' };
@@ -36,6 +41,7 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     status = next;
     showStatus();
     void findings.refresh();
+    clusterTold.fire();
   };
   // The old status stays until the server's next one: it reloads only when the cluster settings really changed.
   const settingsChanged = () => pushSettings(client);
@@ -49,6 +55,13 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
 
   context.subscriptions.push(
     item,
+    clusterTold,
+    // A server that stopped (or never started) tells nothing more: the bar said "reading" for ever, or its last verdict.
+    client.onDidChangeState((e) => {
+      serverStopped = e.newState === State.Stopped;
+      if (e.newState === State.Starting || serverStopped) status = undefined;
+      showStatus();
+    }),
     findings,
     kubernetesExtension,
     vscode.window.createTreeView(CLUSTER_FINDINGS_VIEW, { treeDataProvider: findings, showCollapseAll: true }),
@@ -80,4 +93,5 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     void kubernetesExtension.connect((message) => output.info(message));
   });
   context.subscriptions.push(whenRunning);
+  return clusterTold.event;
 }

@@ -35,6 +35,12 @@ function controlPlaneSummary(status: ClusterStatus): { text: string; warning: bo
 
 const CLICK = '_Click to select a context or the embedded demo cluster._';
 
+const STOPPED: Omit<StatusView, 'label'> = {
+  text: `${HELM} stopped`,
+  tooltip: 'The Kube Resilience language server has stopped: no cluster is read, and diagnostics are not updated. The **Kube Resilience** output says why; reload the window to start it again.',
+  warning: true,
+};
+
 /** Markdown as it reads aloud: no emphasis marks, code quotes or escapes, one line. */
 export function plainText(markdown: string): string {
   return markdown
@@ -50,8 +56,8 @@ export function plainText(markdown: string): string {
 }
 
 /** The status bar item for the cluster in use: context, one-glance verdict, or what went wrong. */
-export function statusView(status: ClusterStatus | undefined, mode: ClusterMode): StatusView {
-  const view = statusMarkdown(status, mode);
+export function statusView(status: ClusterStatus | undefined, mode: ClusterMode, serverStopped = false): StatusView {
+  const view = serverStopped ? STOPPED : statusMarkdown(status, mode);
   return { ...view, label: plainText(`Kube Resilience cluster: ${view.tooltip}`) };
 }
 

@@ -35,13 +35,16 @@ export class SimulationHost {
     if (!checked.ok) return this.ports.log(`simulation page: dropped message: ${checked.error}`);
     const message: FromWebview = checked.value;
     switch (message.type) {
-      case 'ready':
+      case 'ready': {
         this.ready = true;
-        await this.sendInput();
+        const drawn = await this.sendInput();
         if (this.pendingFocus) this.send(this.pendingFocus);
         this.pendingFocus = undefined;
-        this.sendDrain();
+        // A drain asked for a cluster that could not be read is not kept for a later page (it ran, unasked, on one).
+        if (drawn) this.sendDrain();
+        else this.pendingDrain = undefined;
         return;
+      }
       case 'simulate':
         await this.simulate(message.scenario);
         return;
@@ -92,16 +95,33 @@ export class SimulationHost {
     this.ports.post(checked.value);
   }
 
-  /** Sends the cluster's drawing; `onlyIfChanged`: when the server's cluster has changed since (a live cluster read after the demo). */
-  private async sendInput(onlyIfChanged = false): Promise<void> {
+  /**
+   * The server's cluster changed (another context, a refresh): the page draws it, and a report is not exported from
+   * the result on the cluster before (it was, under the old name, while the user took it for the current one).
+   */
+  async clusterChanged(): Promise<void> {
+    this.last = undefined;
+    if (this.ready) await this.sendInput(true);
+  }
+
+  /**
+   * Sends the cluster's drawing; `onlyIfChanged`: when the server's cluster has changed since (a live cluster read after
+   * the demo). Whether the page has the server's cluster.
+   */
+  private async sendInput(onlyIfChanged = false): Promise<boolean> {
     try {
       const checked = validateSimulationInput(await this.ports.request(Methods.simulationInput, {}));
-      if (!checked.ok) return this.fail(`the language server answered an unreadable cluster (${checked.error})`);
-      if (onlyIfChanged && JSON.stringify(checked.value) === JSON.stringify(this.input)) return;
+      if (!checked.ok) {
+        this.fail(`the language server answered an unreadable cluster (${checked.error})`);
+        return false;
+      }
+      if (onlyIfChanged && JSON.stringify(checked.value) === JSON.stringify(this.input)) return true;
       this.input = checked.value;
       this.send({ type: 'input', input: checked.value });
+      return true;
     } catch (error) {
       this.fail(`cannot read the cluster: ${(error as Error).message}`);
+      return false;
     }
   }
 
