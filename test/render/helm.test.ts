@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -350,6 +350,30 @@ spec:
           const chart = writeChart({ ...subchartChart, 'charts/cart/values.schema.json': `{\n  "type": "object",\n  "properties": {\n    "image": { "$ref": "#/definitions/image" },\n    "replicaCount": { "$ref": "${ref}" }\n  }\n}\n` });
           assert.deepEqual(said(await render(chart, notRun)), [`charts/cart/values.schema.json:5 warning Chart shop is not analysed: its values schema refers to ${ref} ($ref), which helm would fetch or read outside the chart; it is not rendered.`]);
         }
+      });
+
+      it('a values schema reached through a link, and one packed in a subchart archive, are read too', { skip: process.platform === 'win32' && 'links' }, async () => {
+        const ref = 'https://example.com/s.json';
+        const linked = writeChart({ ...subchartChart, 'schemas/values.json': `{"$ref": "${ref}"}\n` });
+        symlinkSync(join(linked, 'schemas', 'values.json'), join(linked, 'values.schema.json'));
+        assert.deepEqual(said(await render(linked, notRun)), [`values.schema.json:1 warning Chart shop is not analysed: its values schema refers to ${ref} ($ref), which helm would fetch or read outside the chart; it is not rendered.`]);
+        const packed = writeChart({ ...subchartChart, 'charts/cart/values.schema.json': `{"$ref": "${ref}"}\n` });
+        execFileSync(tools.helm, ['package', join(packed, 'charts', 'cart'), '--destination', join(packed, 'charts')]);
+        rmSync(join(packed, 'charts', 'cart'), { recursive: true });
+        assert.deepEqual(said(await render(packed, notRun)), [`Chart.yaml:1 warning Chart shop is not analysed: the values schema packed in ${join('charts', 'cart-0.1.0.tgz')} refers to ${ref} ($ref), which helm would fetch or read outside the chart; it is not rendered.`]);
+      });
+
+      it("what the chart's .helmignore leaves unread is not looked at (a Python virtualenv's links out of it refused the chart)", { skip: process.platform === 'win32' && 'links' }, async () => {
+        const chart = writeChart({ ...subchartChart, '.helmignore': '# tools\n.venv/\n*.bak\n', 'charts/cart/.helmignore': 'scratch/\n' });
+        mkdirSync(join(chart, '.venv', 'bin'), { recursive: true });
+        symlinkSync('/usr/bin/env', join(chart, '.venv', 'bin', 'python'));
+        symlinkSync('/etc/hostname', join(chart, 'notes.bak'));
+        mkdirSync(join(chart, 'charts', 'cart', 'scratch'));
+        symlinkSync('/etc/hostname', join(chart, 'charts', 'cart', 'scratch', 'x'));
+        const unit = await render(chart);
+        assert.deepEqual(unit.problems, []);
+        symlinkSync('/etc/hostname', join(chart, 'charts', 'cart', 'x'));
+        assert.deepEqual(said(await render(chart, notRun)), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('charts', 'cart', 'x')} is a link to ${realpathSync('/etc/hostname')}, outside the chart, which helm would read; it is not rendered.`]);
       });
 
       it('links inside the chart and references inside a schema are rendered', { skip: process.platform === 'win32' && 'links' }, async () => {

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 // version control's own files, which change with every `git status` when the chart is a repository's root.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { renderUnit, type RenderSettings } from '../../server/src/render/render-unit';
@@ -41,6 +41,13 @@ describe('the render cache of a chart', { skip: tools.skip }, () => {
     const first = await render();
     writeFileSync(join(chart, 'notes.txt'), 'second, longer\n');
     assert.notEqual(await render(), first);
+  });
+
+  it('a chart refused for a link out of it renders once the link is gone (the refusal was served from the cache)', { skip: process.platform === 'win32' && 'links' }, async () => {
+    symlinkSync('/etc/hostname', join(chart, 'outside.txt'));
+    assert.match(String((await render())?.problems[0]?.message), /outside\.txt is a link to .*, outside the chart/);
+    unlinkSync(join(chart, 'outside.txt'));
+    assert.deepEqual((await render())?.problems, []);
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isMap, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isNode, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { within } from '../files/within';
 import { decodeManifest } from '../inventory/manifest-files';
@@ -53,8 +53,9 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   if ('problem' in chart) return unit('', [chart.problem]);
   const missing = missingDependencies(root, chart);
   if (missing) return unit('', [missing]);
+  // Not cached: the render's cache key counts only regular files, so a link taken away would still be refused.
   const outside = chartInputsOutside(root, chart.name);
-  if (outside) return unit('', [outside]);
+  if (outside) return { ...unit('', [outside]), transient: true };
 
   const home = mkdtempSync(join(tmpdir(), 'kube-resilience-helm-'));
   let result;
@@ -217,8 +218,9 @@ function listed(doc: Document, text: string, path: string): ChartFacts['dependen
   const list = isMap(doc.contents) ? doc.get('dependencies', true) : undefined;
   if (!isSeq(list)) return [];
   return list.items.flatMap((item) => {
-    const d = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
-    if (typeof d?.name !== 'string') return [];
+    // Read with the document, so that aliases resolve (`- *dep`, `alias: *name`): read without it they were dropped.
+    const d = isNode(item) ? (item.toJS(doc) as Record<string, unknown> | null) : undefined;
+    if (!d || typeof d !== 'object' || typeof d.name !== 'string') return [];
     const named = (key: string) => (typeof d[key] === 'string' ? (d[key] as string) : undefined);
     return [{ name: d.name, alias: named('alias'), repository: named('repository'), at: { path, line: lineAt(text, (item as YamlNode).range?.[0] ?? 0) } }];
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readlinkSync, statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { kustomizationIn, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
 import type { RenderUnit } from '../units/find-units';
@@ -53,14 +53,20 @@ function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
   return hash.digest('hex');
 }
 
-/** The chart folder's other regular files (subcharts' too), each with its size and time of change. */
+/** The chart folder's other files (subcharts' too), each with its size and time of change, links with their target. */
 function otherFilesIn(root: string, known: ReadonlySet<string>): [string, string][] {
   const found: [string, string][] = [];
   walkChart(root, (path, entry) => {
-    if (!entry.isFile() || known.has(path)) return;
+    if (known.has(path)) return;
     try {
-      const stat = statSync(path);
-      found.push([path, `${stat.size}:${stat.mtimeMs}`]);
+      // A link by where it leads, and anything else by its kind: a link out of the chart taken away, or a FIFO
+      // replaced by a file, changes what the chart renders to (it was refused, and is rendered now).
+      if (entry.isSymbolicLink()) found.push([path, `link:${readlinkSync(path)}`]);
+      else if (!entry.isFile()) found.push([path, 'not a regular file']);
+      else {
+        const stat = statSync(path);
+        found.push([path, `${stat.size}:${stat.mtimeMs}`]);
+      }
     } catch {
       // Gone meanwhile: not part of the render.
     }
