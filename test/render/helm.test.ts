@@ -317,6 +317,12 @@ spec:
       );
     });
 
+    it('dependencies written with YAML aliases are read (they were dropped, so not said to be missing)', async () => {
+      const chart = writeChart({ 'Chart.yaml': 'apiVersion: v2\nname: store\nversion: 0.1.0\nx-repo: &repo https://charts.example.com\nx-redis: &redis {name: redis, version: 1.x.x, repository: *repo}\ndependencies:\n  - *redis\n', 'templates/cm.yaml': 'kind: ConfigMap\n' });
+      const unit = await render(chart, { helm: '/nonexistent/helm-must-not-run' });
+      assert.match(unit.problems[0]?.message ?? '', /its dependency redis \(https:\/\/charts\.example\.com\) is not vendored under charts\//);
+    });
+
     it('an alias bomb in Chart.yaml or requirements.yaml is one problem on that file, and helm is never run (it stopped the whole run)', async () => {
       const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
       const chart = (files: Record<string, string>) => render(writeChart({ 'templates/cm.yaml': 'kind: ConfigMap\n', ...files }), { helm: '/nonexistent/helm-must-not-run' });
