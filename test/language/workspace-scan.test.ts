@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -78,6 +78,29 @@ describe('WorkspaceScan', () => {
     await readAgain;
     assert.equal(inventory.getFile(uri('more/api.yaml')), api, 'more/api.yaml did not change');
     assert.deepEqual(inventory.resources().map((r) => r.name).sort(), ['after', 'api', 'new']);
+  });
+
+  it('a folder created below a workspace folder is read, but not one that is a link leading out of it (a link to / renamed in the editor walked the machine)', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'kr-elsewhere-'));
+    try {
+      writeFileSync(join(elsewhere, 'outside.yaml'), deployment('outside'));
+      const { scan, nextEnd, uris } = scanWith();
+      const ended = nextEnd();
+      scan.add([folder('more')]);
+      await ended;
+      symlinkSync(elsewhere, join(dir, 'more', 'linked'));
+      mkdirSync(join(dir, 'more', 'fresh'));
+      writeFileSync(join(dir, 'more', 'fresh', 'new.yaml'), deployment('new'));
+      const fresh = nextEnd();
+      scan.folderCreated(join(dir, 'more', 'linked'));
+      scan.folderCreated(join(dir, 'more', 'fresh'));
+      await fresh;
+      assert.deepEqual(uris(), [uri('more/api.yaml'), uri('more/fresh/new.yaml')]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+      rmSync(join(dir, 'more', 'linked'), { force: true });
+      rmSync(join(dir, 'more', 'fresh'), { recursive: true, force: true });
+    }
   });
 
   it('past its limit, reads the first files found and says that the others are not seen', async () => {

@@ -47,10 +47,11 @@ export type UnreadableInWalk = (path: string, error: unknown, what: 'folder' | '
 
 /**
  * findManifestFiles, pausing after each entry of a folder: a server walking a workspace of 70,000 files
- * (1 s) answers requests meanwhile. Depth first in name order, with a stack of its own rather than
- * recursion, so that a tree nested thousands deep cannot overflow the call stack.
+ * (1 s) answers requests meanwhile. It enters no linked folder that leads outside `boundary`. Depth first in name
+ * order, with a stack of its own rather than recursion, so that a tree nested thousands deep cannot overflow the
+ * call stack.
  */
-export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WALK, unreadable: UnreadableInWalk = () => undefined): Steps<string[]> {
+export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WALK, unreadable: UnreadableInWalk = () => undefined, boundary = dir): Steps<string[]> {
   const found: string[] = [];
   // Symbolic links may lead back up the tree or to a file seen already: each directory and file counts once.
   const seen = new Set<string>();
@@ -61,7 +62,10 @@ export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WAL
     return true;
   };
   const folders: { path: string; entries: Dirent[]; next: number }[] = [];
-  const realRoot = realPathOrUndefined(dir);
+  // The folder the walk stays in: the one walked, or the workspace folder a folder created below it belongs to (a
+  // linked folder renamed in the editor was walked wherever it led).
+  const realRoot = realPathOrUndefined(boundary);
+  if (dir !== boundary && !leadsInside(realRoot, dir)) return found;
   const enter = (path: string) => {
     let entries: Dirent[];
     try {

@@ -169,7 +169,7 @@ export class WorkspaceScan {
       const { walk, root: folder } = queued;
       const name = basename(walk) || walk;
       run.progress.report(`Listing manifests in ${name}`);
-      const paths = yield* manifestFilesInSteps(walk, this.maxFiles);
+      const paths = yield* manifestFilesInSteps(walk, this.maxFiles, undefined, folder);
       if (paths.length >= this.maxFiles) {
         // Past the limit, a PDB or Service in a file not read looks missing: said once, where it can be seen.
         this.host.connection.console.warn(
