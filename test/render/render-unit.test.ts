@@ -97,8 +97,8 @@ describe('a Kustomize root that builds on a remote base', () => {
     }
   });
 
-  it('so is one reading a patch, a generator file, a configuration or its OpenAPI schema from a URL (each was fetched at every render)', async () => {
-    for (const field of ['patches:\n  - path: http://127.0.0.1:9/p.yaml', 'patchesStrategicMerge:\n  - http://127.0.0.1:9/p.yaml', 'configurations:\n  - http://127.0.0.1:9/p.yaml', 'configMapGenerator:\n  - name: c\n    files:\n      - http://127.0.0.1:9/p.yaml', 'openapi:\n  path: http://127.0.0.1:9/p.yaml']) {
+  it('so is one reading a patch, a generator file, a configuration, its OpenAPI schema or an inflated chart from a URL (each was fetched at every render)', async () => {
+    for (const field of ['patches:\n  - path: http://127.0.0.1:9/p.yaml', 'patchesStrategicMerge:\n  - http://127.0.0.1:9/p.yaml', 'configurations:\n  - http://127.0.0.1:9/p.yaml', 'configMapGenerator:\n  - name: c\n    files:\n      - http://127.0.0.1:9/p.yaml', 'openapi:\n  path: http://127.0.0.1:9/p.yaml', 'helmCharts:\n  - name: p\n    repo: http://127.0.0.1:9/p.yaml']) {
       assert.equal(await skippedFor(`resources:\n  - deployment.yaml\n${field}\n`), 'it reads http://127.0.0.1:9/p.yaml (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one', field);
     }
   });

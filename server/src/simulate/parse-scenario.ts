@@ -79,7 +79,8 @@ export function parseEvent(text: string): ScenarioEvent {
     }
     case 'traffic-surge': {
       const match = /^(.+):(\d+(?:\.\d+)?)$/.exec(args);
-      // As the simulation view takes it: 1 or less is no surge (it did nothing), and past a number's range it said "×Infinity".
+      // 1 or less is no surge (it did nothing); at most what the simulation view's messages take (past a number's range
+      // it said "×Infinity").
       if (!match || !(Number(match[2]) > 1 && Number(match[2]) <= MAX_SURGE_FACTOR)) throw bad(`write traffic-surge:NAMESPACE/WORKLOAD:FACTOR@TIME with a factor above 1, at most ${MAX_SURGE_FACTOR}`);
       return { kind, ...workload(match[1]), factor: Number(match[2]), at: time };
     }

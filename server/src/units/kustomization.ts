@@ -107,6 +107,8 @@ export function readKustomization(file: string): KustomizationRefs {
     ...generatorFiles(value.configMapGenerator),
     ...generatorFiles(value.secretGenerator),
     ...(typeof value.openapi?.path === 'string' ? [value.openapi.path] : []),
+    // A chart inflated from a repository (with plugins on) is pulled at each render.
+    ...[...(Array.isArray(value.helmCharts) ? value.helmCharts : []), ...(Array.isArray(value.helmChartInflationGenerator) ? value.helmChartInflationGenerator : [])].flatMap((chart: { repo?: unknown }) => (typeof chart?.repo === 'string' ? [chart.repo] : [])),
   ];
   refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
   refs.patchFiles.push(...local(patches));
