@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -25,6 +25,16 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     assert.ok(outcome && 'undo' in outcome, 'written');
     assert.equal(readFileSync(values, 'utf8'), '# kept\nreplicaCount: 2\n');
     assert.equal(readFileSync(join(dir, 'pdb.yaml'), 'utf8'), 'kind: PodDisruptionBudget\n');
+  });
+
+  it('says which file it wrote had other hard links, which keep the text it had (a values.yaml parted from them in silence)', { skip: process.platform === 'win32' && 'hard links' }, () => {
+    const text = 'replicaCount: 1\n';
+    const values = file('values.yaml', text);
+    linkSync(values, join(dir, 'values.yaml.orig'));
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'kind: PodDisruptionBudget\n' }] });
+    assert.ok(outcome && 'undo' in outcome, 'written');
+    assert.deepEqual(outcome.unlinked, [{ path: realpathSync(values), others: 1 }]);
+    assert.equal(readFileSync(join(dir, 'values.yaml.orig'), 'utf8'), text);
   });
 
   it('a fix written can be undone (its unit no longer renders): the edited file gets its bytes back, the created one goes', () => {

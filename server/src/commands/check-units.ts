@@ -128,6 +128,8 @@ export interface UnitsFixed {
   files: Set<string>;
   /** A fix that could not be written or was taken back, with the file that stopped it and those it could not put back. */
   failed: { ruleId: string; path: string; reason: string; notPutBack: string[] }[];
+  /** Files written that had other hard links, which keep the text they had. */
+  unlinked: { path: string; others: number }[];
 }
 
 /**
@@ -152,6 +154,7 @@ export async function fixUnits(
   /** Fixes (their edits) that stopped a unit from rendering. */
   const unrenderable = new Set<string>();
   const failed: UnitsFixed['failed'] = [];
+  const unlinked = new Map<string, number>();
   let applied = 0;
   for (let round = 0; round < 20; round++) {
     const roundFiles = files();
@@ -207,10 +210,11 @@ export async function fixUnits(
         touched.add(t);
         written.add(t);
       }
+      for (const { path, others } of fixWritten.unlinked) if (!unlinked.has(asGiven(path))) unlinked.set(asGiven(path), others);
       applied++;
       progress = true;
     }
     if (!progress) break;
   }
-  return { applied, files: written, failed };
+  return { applied, files: written, failed, unlinked: [...unlinked].map(([path, others]) => ({ path, others })) };
 }

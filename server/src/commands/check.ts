@@ -5,7 +5,7 @@ import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
 import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
 import { describeFileError } from '../files/read-bounded';
-import { fixFiles, reportFixes } from './fix-files';
+import { fixFiles, reportFixes, reportUnlinked } from './fix-files';
 import { preferredFix } from '../fixes/apply';
 import { plural } from '../words';
 import { Inventory } from '../inventory/inventory';
@@ -152,6 +152,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (values.fix) {
     const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster, unsafeFixes: values['unsafe-fixes'] });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
+    reportUnlinked(fixed.unlinked, io);
     for (const { ruleId, path, reason, notPutBack } of fixed.failed) {
       const after = notPutBack.length ? `could not put back ${notPutBack.join(', ')}` : "the fix's files were left as they were";
       io.stderr(`  not fixed ${ruleId}: ${path}: ${reason}; ${after}`);

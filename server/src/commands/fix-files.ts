@@ -104,6 +104,11 @@ export function realTargetInside(path: string, tree: string): { real: string } |
   return { real };
 }
 
+/** Replaced whole (never half written), a file parts from its other hard links: said, since nothing else shows it. */
+export function reportUnlinked(unlinked: readonly { path: string; others: number }[], io: Io): void {
+  for (const { path, others } of unlinked) io.stderr(`  ${path} had ${plural(others, 'other hard link')}, which keep${others === 1 ? 's' : ''} the text it had: a fix replaces the file`);
+}
+
 /** On stderr, so that --format json and sarif stay one document on stdout. */
 export function reportFixes(outcome: FixOutcome, io: Io): void {
   const fixes = outcome.changed.reduce((sum, file) => sum + file.fixes, 0);
@@ -112,8 +117,7 @@ export function reportFixes(outcome: FixOutcome, io: Io): void {
     const what = ruleIds.length === 1 ? `the fix of ${ruleIds[0]} did not take its finding` : `the fixes of ${sentenceList(ruleIds)} did not take their findings`;
     io.stderr(`  not applied in ${path}: ${what} away (or would break the file)`);
   }
-  // Replaced whole (never half written), a file parts from its other hard links: said, since nothing else shows it.
-  for (const { path, others } of outcome.unlinked) io.stderr(`  ${path} had ${plural(others, 'other hard link')}, which keep${others === 1 ? 's' : ''} the text it had: a fix replaces the file`);
+  reportUnlinked(outcome.unlinked, io);
   if (!outcome.unchanged.length) return;
   for (const file of outcome.changed) io.stderr(`  changed   ${file.path} (${plural(file.fixes, 'fix', 'fixes')})`);
   for (const file of outcome.unchanged) io.stderr(`  unchanged ${file.path}: ${file.reason}`);

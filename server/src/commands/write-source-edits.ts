@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { ChangedMeanwhileError } from '../files/atomic-write';
 import { describeFileError } from '../files/read-bounded';
 import { applyEdits } from '../fixes/edit';
@@ -15,6 +15,8 @@ export interface WriteFailure {
 /** A fix's files as written: `undo` puts each back as it was (a created one removed) and returns those it could not. */
 export interface WrittenEdits {
   undo(): string[];
+  /** Files written that had other hard links, which keep the text they had. */
+  unlinked: { path: string; others: number }[];
 }
 
 /**
@@ -38,15 +40,18 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
   }
   for (const create of edits.creates) writes.push({ path: create.path, text: create.text, encoding: 'utf8' });
   const done: typeof writes = [];
+  const unlinked: WrittenEdits['unlinked'] = [];
   for (const write of writes) {
     try {
+      const links = write.before === undefined ? 1 : statSync(write.path).nlink;
       writeManifestFile(write.path, write.text, write.encoding, write.before);
+      if (links > 1) unlinked.push({ path: write.path, others: links - 1 });
       done.push(write);
     } catch (error) {
       return { path: write.path, reason: describeFileError(error), notPutBack: undoWrites(done) };
     }
   }
-  return { undo: () => undoWrites(done) };
+  return { undo: () => undoWrites(done), unlinked };
 }
 
 /** Undoes writes, the last first; the paths it could not put back. */
