@@ -1,6 +1,12 @@
 import { isObject } from './is-object';
 import type { SeverityOverride } from './rules/types';
 
+/** What decides which cluster is read: the cluster is read again only when it changes. */
+export function clusterSettingsKey(settings: Pick<ServerSettings, 'cluster' | 'kubeconfig' | 'context' | 'extraPath' | 'trusted'>): string {
+  const { cluster, kubeconfig, context, extraPath, trusted } = settings;
+  return JSON.stringify({ cluster, kubeconfig, context, extraPath, trusted });
+}
+
 /** Settings the client pushes to the server (and that a plain LSP client may send as initializationOptions). */
 export interface ServerSettings {
   enable: boolean;

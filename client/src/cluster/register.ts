@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../../../server/src/protocol';
+import { clusterSettingsKey } from '../../../server/src/settings';
 import { pushSettings, readSettings } from '../settings';
 import { ClusterFindingsView, REVEAL_CLUSTER_FINDING } from './findings-view';
 import { LIVE_OBJECT_SCHEME, liveObjectProvider, revealClusterFinding } from './live-object';
@@ -43,8 +44,20 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     void findings.refresh();
     clusterTold.fire();
   };
-  // The old status stays until the server's next one: it reloads only when the cluster settings really changed.
-  const settingsChanged = () => pushSettings(client);
+  // The server reads the cluster again only when what decides it changed: then the bar says it is reading (it named
+  // the context before, for the minute a read may take), else the old status stays.
+  let clusterKey = clusterSettingsKey(readSettings());
+  const clusterSettingsChanged = () => {
+    const key = clusterSettingsKey(readSettings());
+    if (key === clusterKey) return;
+    clusterKey = key;
+    status = undefined;
+    showStatus();
+  };
+  const settingsChanged = () => {
+    pushSettings(client);
+    clusterSettingsChanged();
+  };
   // A manifest that changes can answer a live workload's finding (billing gains its PDB): ask again once typing pauses.
   let manifestsSettle: ReturnType<typeof setTimeout> | undefined;
   const manifestsChanged = (document: vscode.TextDocument) => {
@@ -83,6 +96,7 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     vscode.workspace.onDidGrantWorkspaceTrust(settingsChanged),
     kubernetesExtension.onDidChange(settingsChanged),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('kubeResilience')) clusterSettingsChanged();
       if (e.affectsConfiguration('kubeResilience.cluster')) showStatus();
     }),
   );

@@ -4,14 +4,9 @@ import { topologyVerdict } from '../cluster/topology-detect';
 import type { ClusterInfo } from '../cluster/types';
 import { Methods, type ClusterFindingsResult, type ClusterStatus, type LiveObjectParams } from '../protocol';
 import { clusterFindings, inventoryForCluster, liveObjectYaml } from './cluster-findings';
-import type { ServerSettings } from '../settings';
+import { clusterSettingsKey, type ServerSettings } from '../settings';
 import type { Feature } from './features';
 import type { ServerState } from './state';
-
-function settingsKey(settings: ServerSettings): string {
-  const { cluster, kubeconfig, context, extraPath, trusted } = settings;
-  return JSON.stringify({ cluster, kubeconfig, context, extraPath, trusted });
-}
 
 function statusOf(cluster: ClusterInfo | undefined, fallback?: string): ClusterStatus {
   if (!cluster) return { source: 'none', name: '', verdict: 'no cluster is read (kubeResilience.cluster is off)', controlPlanes: null, missing: [] };
@@ -46,7 +41,7 @@ class ClusterLoader {
   }
 
   settingsChanged(): void {
-    const key = settingsKey(this.state.settings);
+    const key = clusterSettingsKey(this.state.settings);
     if (key === this.key) return;
     this.key = key;
     void this.load();
@@ -57,7 +52,7 @@ class ClusterLoader {
     const controller = new AbortController();
     this.running = controller;
     const settings = this.state.settings;
-    const key = settingsKey(settings);
+    const key = clusterSettingsKey(settings);
     try {
       const { cluster, fallback } = await loadClusterForEditor({
         mode: settings.cluster,
