@@ -78,7 +78,9 @@ async function main(argv: string[]): Promise<number> {
     io.stderr(`kube-resilience: unknown command "${command}" (try --help)`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Only among the options: after `--` every argument is a path (`check -- --help` checks a file named --help).
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (options.includes('--help') || options.includes('-h')) {
     io.stdout(`Usage:\n  ${COMMAND_USAGE[command]}`);
     return 0;
   }

@@ -42,6 +42,12 @@ describe('kube-resilience COMMAND --help', { skip: existsSync(CLI) ? false : 'di
     });
   }
 
+  it('after -- an argument that reads like --help is a path, checked as one (it printed the help)', () => {
+    const run = spawnSync(process.execPath, [CLI, 'check', '--', '--help'], { encoding: 'utf8' });
+    assert.deepEqual([run.status, run.stdout], [2, '']);
+    assert.match(run.stderr, /^kube-resilience check: cannot read --help: /);
+  });
+
   it('--version prints the version', () => {
     const run = spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' });
     assert.equal(run.status, 0);
