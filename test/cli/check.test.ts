@@ -169,11 +169,13 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.equal(cli(['check', 'single.yaml', '--fail-on', 'none', ...only('single-replica')]).status, 0);
       assert.equal(cli(['check', 'single.yaml', '--fail-on', 'error', ...only('single-replica'), '--rule', 'single-replica=error']).status, 1);
       assert.equal(cli(['check', 'single.yaml', ...only('single-replica'), '--rule', 'single-replica=off']).status, 0);
+      assert.equal(cli(['check', 'single.yaml', ...only('single-replica'), '--rule', 'single-replica=off', '--rule', 'single-replica=off']).status, 0, 'the same severity twice is one');
     });
 
     for (const [name, args, reason] of [
       ['an unknown rule in --rule', ['check', 'clean.yaml', '--rule', 'no-such-rule=off'], /unknown rule "no-such-rule"/],
       ['a malformed --rule', ['check', 'clean.yaml', '--rule', 'single-replica'], /--rule takes ID=/],
+      ['a rule given two severities (the last one was taken without a word)', ['check', 'clean.yaml', '--rule', 'single-replica=off', '--rule', 'single-replica=error'], /--rule single-replica is given twice, as off and as error: give it once/],
       ['a path that does not exist', ['check', 'missing.yaml'], /cannot read missing\.yaml/],
       ['an unknown format', ['check', 'clean.yaml', '--format', 'xml'], /--format takes text, json or sarif/],
       ['an unknown --fail-on', ['check', 'clean.yaml', '--fail-on', 'sometimes'], /--fail-on takes/],

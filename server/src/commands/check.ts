@@ -43,6 +43,8 @@ function parseRuleOverrides(values: string[]): Record<string, SeverityOverride> 
     const match = /^([a-z0-9-]+)=(off|error|warning|info|hint)$/.exec(value);
     if (!match) throw new UsageError(`--rule takes ID=off|error|warning|info|hint, not "${value}"`);
     if (!ruleById(match[1])) throw new UsageError(`unknown rule "${match[1]}" (see kube-resilience rules)`);
+    // Two severities for one rule (a script's default and an override) took the last one without a word.
+    if (out[match[1]] !== undefined && out[match[1]] !== match[2]) throw new UsageError(`--rule ${match[1]} is given twice, as ${out[match[1]]} and as ${match[2]}: give it once`);
     out[match[1]] = match[2] as SeverityOverride;
   }
   return out;
