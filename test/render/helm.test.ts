@@ -317,10 +317,12 @@ spec:
       );
     });
 
-    it('dependencies written with YAML aliases are read (they were dropped, so not said to be missing)', async () => {
-      const chart = writeChart({ 'Chart.yaml': 'apiVersion: v2\nname: store\nversion: 0.1.0\nx-repo: &repo https://charts.example.com\nx-redis: &redis {name: redis, version: 1.x.x, repository: *repo}\ndependencies:\n  - *redis\n', 'templates/cm.yaml': 'kind: ConfigMap\n' });
-      const unit = await render(chart, { helm: '/nonexistent/helm-must-not-run' });
-      assert.match(unit.problems[0]?.message ?? '', /its dependency redis \(https:\/\/charts\.example\.com\) is not vendored under charts\//);
+    it('dependencies written with YAML aliases or merge keys are read (they were dropped, so not said to be missing)', async () => {
+      for (const entry of ['*redis', '<<: *redis']) {
+        const chart = writeChart({ 'Chart.yaml': `apiVersion: v2\nname: store\nversion: 0.1.0\nx-repo: &repo https://charts.example.com\nx-redis: &redis {name: redis, version: 1.x.x, repository: *repo}\ndependencies:\n  - ${entry}\n`, 'templates/cm.yaml': 'kind: ConfigMap\n' });
+        const unit = await render(chart, { helm: '/nonexistent/helm-must-not-run' });
+        assert.match(unit.problems[0]?.message ?? '', /its dependency redis \(https:\/\/charts\.example\.com\) is not vendored under charts\//, entry);
+      }
     });
 
     it('an alias bomb in Chart.yaml or requirements.yaml is one problem on that file, and helm is never run (it stopped the whole run)', async () => {
@@ -367,19 +369,44 @@ spec:
         execFileSync(tools.helm, ['package', join(packed, 'charts', 'cart'), '--destination', join(packed, 'charts')]);
         rmSync(join(packed, 'charts', 'cart'), { recursive: true });
         assert.deepEqual(said(await render(packed, notRun)), [`Chart.yaml:1 warning Chart shop is not analysed: the values schema packed in ${join('charts', 'cart-0.1.0.tgz')} refers to ${ref} ($ref), which helm would fetch or read outside the chart; it is not rendered.`]);
+        // A subchart packed inside the packed one, as `helm dependency build` leaves a chart with dependencies of its own.
+        const nested = writeChart({ ...subchartChart, 'charts/cart/charts/db/Chart.yaml': 'apiVersion: v2\nname: db\nversion: 0.1.0\n', 'charts/cart/charts/db/values.schema.json': `{"$ref": "${ref}"}\n` });
+        execFileSync(tools.helm, ['package', join(nested, 'charts', 'cart', 'charts', 'db'), '--destination', join(nested, 'charts', 'cart', 'charts')]);
+        rmSync(join(nested, 'charts', 'cart', 'charts', 'db'), { recursive: true });
+        execFileSync(tools.helm, ['package', join(nested, 'charts', 'cart'), '--destination', join(nested, 'charts')]);
+        rmSync(join(nested, 'charts', 'cart'), { recursive: true });
+        assert.match(said(await render(nested, notRun))[0] ?? '', /the values schema packed in charts\/cart-0\.1\.0\.tgz refers to https:\/\/example\.com\/s\.json/);
       });
 
-      it("what the chart's .helmignore leaves unread is not looked at (a Python virtualenv's links out of it refused the chart)", { skip: process.platform === 'win32' && 'links' }, async () => {
-        const chart = writeChart({ ...subchartChart, '.helmignore': '# tools\n.venv/\n*.bak\n', 'charts/cart/.helmignore': 'scratch/\n' });
+      it("what the top chart's .helmignore leaves unread is not looked at (a Python virtualenv's links out of it refused the chart), as helm reads it", { skip: process.platform === 'win32' && 'links' }, async () => {
+        const chart = writeChart({ ...subchartChart, '.helmignore': '# tools\n.venv/\n*.bak\n/top-only\n[!a]*.tmp\ncharts/cart/scratch/\n', 'charts/cart/.helmignore': 'x\n' });
         mkdirSync(join(chart, '.venv', 'bin'), { recursive: true });
         symlinkSync('/usr/bin/env', join(chart, '.venv', 'bin', 'python'));
         symlinkSync('/etc/hostname', join(chart, 'notes.bak'));
+        symlinkSync('/etc/hostname', join(chart, 'top-only'));
+        symlinkSync('/etc/hostname', join(chart, '!.tmp'));
         mkdirSync(join(chart, 'charts', 'cart', 'scratch'));
         symlinkSync('/etc/hostname', join(chart, 'charts', 'cart', 'scratch', 'x'));
-        const unit = await render(chart);
-        assert.deepEqual(unit.problems, []);
-        symlinkSync('/etc/hostname', join(chart, 'charts', 'cart', 'x'));
-        assert.deepEqual(said(await render(chart, notRun)), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('charts', 'cart', 'x')} is a link to ${realpathSync('/etc/hostname')}, outside the chart, which helm would read; it is not rendered.`]);
+        assert.deepEqual((await render(chart)).problems, []);
+        const outside = realpathSync('/etc/hostname');
+        const refusedFor = async (link: string, target = '/etc/hostname') => {
+          symlinkSync(target, join(chart, link));
+          const refused = said(await render(chart, notRun));
+          rmSync(join(chart, link));
+          return refused;
+        };
+        // A subchart's own .helmignore is not read by helm; a leading / anchors at the chart's folder; [!a] is no negation in Go.
+        assert.deepEqual(await refusedFor(join('charts', 'cart', 'x')), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('charts', 'cart', 'x')} is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
+        assert.deepEqual(await refusedFor(join('templates', 'top-only')), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('templates', 'top-only')} is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
+        assert.deepEqual(await refusedFor('b.tmp'), [`Chart.yaml:1 warning Chart shop is not analysed: b.tmp is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
+        // Helm reads a linked folder under the link's name, which .helmignore does not leave out.
+        assert.deepEqual(await refusedFor('tools', join(chart, '.venv')), ['Chart.yaml:1 warning Chart shop is not analysed: tools is a link into .venv, which .helmignore leaves unread and helm would read through the link; it is not rendered.']);
+      });
+
+      it('a chart of more files than any chart is not looked through, so not rendered (past the bound it rendered unchecked)', async () => {
+        const files: Record<string, string> = { ...subchartChart };
+        for (let i = 0; i <= 10_000; i++) files[`files/f${i}.txt`] = '';
+        assert.deepEqual(said(await render(writeChart(files), notRun)), ['Chart.yaml:1 warning Chart shop is not analysed: it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart; it is not rendered.']);
       });
 
       it('links inside the chart and references inside a schema are rendered', { skip: process.platform === 'win32' && 'links' }, async () => {

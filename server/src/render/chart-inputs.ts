@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { readRegularFileBounded } from '../files/read-bounded';
@@ -27,31 +27,34 @@ export function chartInputsOutside(root: string, chartName: string): RenderProbl
     message: `Chart ${chartName} is not analysed: ${why}; it is not rendered.`,
   });
   const chartYaml = join(root, 'Chart.yaml');
-  const unread = new HelmUnread(root);
+  // Helm reads the top chart's `.helmignore` only, against paths from the top chart's folder (subcharts' too).
+  const rules = HelmIgnore.of(root);
+  const ignores = (path: string, folder: boolean) => rules.ignores(relative(root, path).split(sep).join('/'), folder);
   let found: RenderProblem | undefined;
-  // Past the bound of a walk nothing more is looked at, and the chart is rendered as before: no chart is that large.
-  walkChart(
+  const whole = walkChart(
     root,
     (path, entry) => {
       const named = relative(root, path);
       if (entry.isSymbolicLink()) {
         // One that leads nowhere is helm's to report.
         const target = realTarget(path);
-        if (target === undefined || unread.ignores(path, isFolder(target))) return false;
+        if (target === undefined || ignores(path, isFolder(target))) return false;
         if (!within(realRoot, target)) found = problem(chartYaml, `${named} is a link to ${target}, outside the chart, which helm would read`);
+        // Helm reads a linked folder under the link's name, which its rules may not ignore: what the walk left unread.
+        else if (isFolder(target) && leftUnread(realRoot, target, rules)) found = problem(chartYaml, `${named} is a link into ${relative(realRoot, target)}, which .helmignore leaves unread and helm would read through the link`);
         else if (entry.name === SCHEMA) found = schemaProblem(target, path);
-      } else if (unread.ignores(path, false)) return false;
+      } else if (ignores(path, false)) return false;
       else if (!entry.isFile()) found = problem(chartYaml, `${named} is not a regular file (a FIFO or a device would hold the render)`);
       else if (entry.name === SCHEMA) found = schemaProblem(path, path);
       else if (entry.name.endsWith('.tgz') && basename(dirname(path)) === 'charts') {
-        const ref = archivedSchemaReference(path);
-        if (ref) found = problem(chartYaml, `the values schema packed in ${named} refers to ${ref} ($ref), which helm would fetch or read outside the chart`);
+        const packed = archivedSchemaReference(readArchive(path));
+        if (packed) found = problem(chartYaml, packed === TOO_LARGE ? `${named} is too large to be looked through` : `the values schema packed in ${named} refers to ${packed} ($ref), which helm would fetch or read outside the chart`);
       }
       return !!found;
     },
-    (folder) => unread.enters(folder),
+    (folder) => !ignores(folder, true),
   );
-  return found;
+  return whole ? found : problem(chartYaml, 'it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart');
 
   function schemaProblem(file: string, shownAt: string): RenderProblem | undefined {
     const outside = externalReference(readText(file, MAX_SCHEMA_BYTES) ?? '');
@@ -61,35 +64,10 @@ export function chartInputsOutside(root: string, chartName: string): RenderProbl
 
 const SCHEMA = 'values.schema.json';
 
-/** What helm leaves unread under a chart: each chart's (and subchart's) `.helmignore`, applied below its folder. */
-class HelmUnread {
-  private readonly owners = new Map<string, string>();
-  private readonly rules = new Map<string, HelmIgnore>();
-
-  constructor(private readonly root: string) {
-    this.owners.set(root, root);
-  }
-
-  /** Whether the walk enters `folder`: helm does unless its chart ignores it. */
-  enters(folder: string): boolean {
-    if (this.ignores(folder, true)) return false;
-    const parent = this.ownerOf(folder);
-    const isSubchart = basename(dirname(folder)) === 'charts' && existsSync(join(folder, 'Chart.yaml'));
-    this.owners.set(folder, isSubchart ? folder : parent);
-    return true;
-  }
-
-  ignores(path: string, isFolder: boolean): boolean {
-    const chart = this.ownerOf(path);
-    let rules = this.rules.get(chart);
-    if (!rules) this.rules.set(chart, (rules = HelmIgnore.of(chart)));
-    return rules.ignores(relative(chart, path).split(sep).join('/'), isFolder);
-  }
-
-  /** The chart whose `.helmignore` rules `path`: that of the folder holding it. */
-  private ownerOf(path: string): string {
-    return this.owners.get(dirname(path)) ?? this.root;
-  }
+/** Whether `.helmignore` leaves the folder (in the chart) unread: it, or a folder above it, is ignored. */
+function leftUnread(realRoot: string, folder: string, rules: HelmIgnore): boolean {
+  const parts = relative(realRoot, folder).split(sep);
+  return parts.some((_, i) => rules.ignores(parts.slice(0, i + 1).join('/'), true));
 }
 
 function isFolder(path: string): boolean {
@@ -108,15 +86,26 @@ function readText(path: string, maxBytes: number): string | undefined {
   }
 }
 
-/** The first `$ref` of a packed subchart's values schema (`helm dependency build` leaves them packed) that points outside it. */
-function archivedSchemaReference(archive: string): string | undefined {
-  let tar: Buffer;
+const TOO_LARGE = Symbol('too large');
+
+/** A packed chart's tar, unpacked; TOO_LARGE past the bounds (then nothing tells what it holds). */
+function readArchive(path: string): Buffer | typeof TOO_LARGE | undefined {
   try {
-    tar = gunzipSync(readRegularFileBounded(archive, MAX_ARCHIVE_BYTES), { maxOutputLength: MAX_UNPACKED_BYTES });
-  } catch {
-    // Not a gzip helm can read either: helm says so.
+    return gunzipSync(readRegularFileBounded(path, MAX_ARCHIVE_BYTES), { maxOutputLength: MAX_UNPACKED_BYTES });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ETOOLARGE' || code === 'ERR_BUFFER_TOO_LARGE') return TOO_LARGE;
+    // Not a gzip: helm says so.
     return undefined;
   }
+}
+
+/**
+ * The first `$ref` pointing outside it of a values schema packed in a subchart (`helm dependency build` leaves them
+ * packed), its own subcharts' packed in it too.
+ */
+function archivedSchemaReference(tar: Buffer | typeof TOO_LARGE | undefined, depth = 0): string | typeof TOO_LARGE | undefined {
+  if (tar === undefined || tar === TOO_LARGE) return tar;
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     const field = (start: number, length: number) => header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
@@ -124,16 +113,26 @@ function archivedSchemaReference(archive: string): string | undefined {
     if (!name) break;
     const size = parseInt(field(124, 12).trim() || '0', 8) || 0;
     const path = [field(345, 155), name].filter(Boolean).join('/');
-    const body = at + 512;
+    const body = tar.subarray(at + 512, at + 512 + size);
     if (path.endsWith(`/${SCHEMA}`)) {
-      const outside = externalReference(tar.subarray(body, body + size).toString('utf8'));
+      const outside = externalReference(body.toString('utf8'));
       if (outside) return outside.ref;
+    } else if (path.endsWith('.tgz') && /\/charts\/[^/]+$/.test(path) && depth < MAX_NESTED_ARCHIVES) {
+      let nested: Buffer | typeof TOO_LARGE | undefined;
+      try {
+        nested = gunzipSync(body, { maxOutputLength: MAX_UNPACKED_BYTES });
+      } catch (error) {
+        nested = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? TOO_LARGE : undefined;
+      }
+      const found = archivedSchemaReference(nested, depth + 1);
+      if (found) return found;
     }
-    at = body + Math.ceil(size / 512) * 512;
+    at += 512 + Math.ceil(size / 512) * 512;
   }
   return undefined;
 }
 
+const MAX_NESTED_ARCHIVES = 4;
 const MAX_ARCHIVE_BYTES = 16 * 1024 * 1024;
 const MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
 

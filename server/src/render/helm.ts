@@ -53,9 +53,8 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   if ('problem' in chart) return unit('', [chart.problem]);
   const missing = missingDependencies(root, chart);
   if (missing) return unit('', [missing]);
-  // Not cached: the render's cache key counts only regular files, so a link taken away would still be refused.
   const outside = chartInputsOutside(root, chart.name);
-  if (outside) return { ...unit('', [outside]), transient: true };
+  if (outside) return unit('', [outside]);
 
   const home = mkdtempSync(join(tmpdir(), 'kube-resilience-helm-'));
   let result;
@@ -190,7 +189,8 @@ function readChart(root: string): ChartFacts | { problem: RenderProblem } {
   let dependencies: ChartFacts['dependencies'];
   let dependenciesAt: ChartFacts['dependenciesAt'];
   try {
-    const doc = parseDocument(text);
+    // Merge keys (`- <<: *dep`) as Helm reads them.
+    const doc = parseDocument(text, { merge: true });
     name = doc.errors.length ? undefined : (doc.toJS() as { name?: unknown } | null)?.name;
     if (typeof name !== 'string') return problem('Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.');
     dependencies = listed(doc, text, chartYaml);
@@ -204,7 +204,7 @@ function readChart(root: string): ChartFacts | { problem: RenderProblem } {
     const requirementsPath = join(root, 'requirements.yaml');
     const requirements = readSource(requirementsPath);
     try {
-      const parsed = requirements !== undefined ? parseDocument(requirements) : undefined;
+      const parsed = requirements !== undefined ? parseDocument(requirements, { merge: true }) : undefined;
       dependencies = parsed && !parsed.errors.length ? listed(parsed, requirements!, requirementsPath) : [];
       if (dependencies.length && parsed) dependenciesAt = { path: requirementsPath, line: keyLine(parsed, requirements!, 'dependencies') };
     } catch (error) {

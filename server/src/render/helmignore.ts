@@ -13,7 +13,8 @@ interface Rule {
 /**
  * A chart's `.helmignore`, read as Helm reads it: what helm leaves unread, so that a link or a FIFO there is no input
  * of the render (a Python virtualenv ignored by the chart holds links out of it). With a negation (`!`), or none it
- * can read, it ignores nothing: a file is then looked at whether helm reads it or not.
+ * can read, it ignores nothing: a file is then looked at whether helm reads it or not. Helm reads the top chart's
+ * only, for its subcharts' files too.
  */
 export class HelmIgnore {
   private constructor(private readonly rules: Rule[]) {}
@@ -39,11 +40,13 @@ export class HelmIgnore {
 
 function ruleOf(line: string): Rule {
   const foldersOnly = line.endsWith('/');
-  const pattern = line.replace(/\/+$/, '').replace(/^\//, '');
-  return { pattern: globToRegExp(pattern), onPath: pattern.includes('/'), foldersOnly };
+  const trimmed = line.replace(/\/+$/, '');
+  // A leading `/` anchors the pattern at the chart's folder: matched against the path, not any name.
+  const pattern = trimmed.replace(/^\//, '');
+  return { pattern: globToRegExp(pattern), onPath: trimmed.includes('/'), foldersOnly };
 }
 
-/** A filepath.Match pattern (`*`, `?`, `[…]`, none of them crossing a `/`) as a regular expression. */
+/** A filepath.Match pattern (`*`, `?`, `[…]` negated by `^` only, none of them crossing a `/`) as a regular expression. */
 function globToRegExp(glob: string): RegExp {
   let source = '';
   for (let i = 0; i < glob.length; i++) {
@@ -54,7 +57,7 @@ function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 1);
       if (end < 0) source += '\\[';
       else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        source += `[${glob.slice(i + 1, end).replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else source += c.replace(/[.+^${}()|\\]/g, '\\$&');

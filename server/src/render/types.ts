@@ -62,9 +62,6 @@ export interface RenderedUnit {
   text: string;
   mapper: SourceMapper;
   problems: RenderProblem[];
-  /**
-   * Not to be served again from a cache: it failed for a reason of the moment (the tool did not finish in time), or
-   * for what the cache key does not count (a link out of a chart), so the next render must look again.
-   */
+  /** It failed for a reason of the moment (the tool did not finish in time): the same files may render next time. */
   transient?: boolean;
 }
