@@ -69,6 +69,21 @@ describe('simulation host (extension side of the page)', () => {
     assert.deepEqual(posted.slice(2).map((m) => m.type), ['input']);
   });
 
+  it('a drain asked of a page that is up without the cluster is said to fail, not kept for a later page', async () => {
+    let serverUp = false;
+    const { host, posted } = hostOnDemo((method, params) => {
+      if (!serverUp) throw new Error('the server is restarting');
+      return engine(method, params);
+    });
+    await host.receive({ type: 'ready' });
+    host.drainNodeOf('meet', 'video-bridge');
+    assert.deepEqual(posted.map((m) => m.type), ['error', 'focus', 'error']);
+    host.reset();
+    serverUp = true;
+    await host.receive({ type: 'ready' });
+    assert.deepEqual(posted.slice(3).map((m) => m.type), ['input']);
+  });
+
   it('says so when the workload runs nowhere', async () => {
     const { host, posted } = hostOnDemo();
     await host.receive({ type: 'ready' });

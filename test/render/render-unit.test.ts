@@ -103,6 +103,15 @@ describe('a Kustomize root that builds on a remote base', () => {
     }
   });
 
+  it("so is one inflating a chart from a repository (`chartRepoUrl` in the older form), unless the chart is in its chart folder already (kustomize pulls only then)", async () => {
+    const said = 'it reads https://charts.example.com (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one';
+    assert.equal(await skippedFor('resources:\n  - deployment.yaml\nhelmChartInflationGenerator:\n  - chartName: redis\n    chartRepoUrl: https://charts.example.com\n'), said);
+    const pulled = 'resources:\n  - deployment.yaml\nhelmCharts:\n  - name: redis\n    version: 1.0.0\n    repo: https://charts.example.com\n';
+    assert.equal(await skippedFor(pulled), said);
+    assert.notEqual(await skippedFor(pulled, { 'charts/redis-1.0.0/redis/Chart.yaml': 'apiVersion: v2\nname: redis\nversion: 1.0.0\n' }), said);
+    assert.notEqual(await skippedFor(pulled.replace('helmCharts:', 'helmGlobals:\n  chartHome: vendor\nhelmCharts:'), { 'vendor/redis/Chart.yaml': 'apiVersion: v2\nname: redis\nversion: 1.0.0\n' }), said);
+  });
+
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
     const root = writeChart({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n  - pipe.yaml\n', 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
     execFileSync('mkfifo', [join(root, 'pipe.yaml')]);

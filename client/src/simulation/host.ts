@@ -70,8 +70,10 @@ export class SimulationHost {
 
   private sendDrain(): void {
     const wanted = this.pendingDrain;
-    if (!wanted || !this.ready || !this.input) return;
+    if (!wanted || !this.ready) return;
     this.pendingDrain = undefined;
+    // The page is up without the cluster: the drain is said to fail now, not kept for a page that comes later.
+    if (!this.input) return this.fail(`cannot drain the node of ${wanted.namespace}/${wanted.workload}: the cluster could not be read`);
     const node = this.input.nodes.find((n) => n.pods.some((p) => p.namespace === wanted.namespace && p.workload === wanted.workload));
     if (!node) return this.fail(`${wanted.namespace}/${wanted.workload} runs on no node of this cluster: nothing to drain`);
     this.send({ type: 'scenario', scenario: { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: node.name, at: 0 }] } });

@@ -76,6 +76,22 @@ function generatorFiles(value: unknown): string[] {
   });
 }
 
+/**
+ * The repositories of the charts a kustomization inflates (with plugins on) that are not in its chart folder yet:
+ * kustomize pulls those at each render. Older `helmChartInflationGenerator` entries name theirs `chartRepoUrl`.
+ */
+function pulledCharts(value: any, folder: string): string[] {
+  const home = resolve(folder, typeof value.helmGlobals?.chartHome === 'string' ? value.helmGlobals.chartHome : 'charts');
+  const charts = [...(Array.isArray(value.helmCharts) ? value.helmCharts : []), ...(Array.isArray(value.helmChartInflationGenerator) ? value.helmChartInflationGenerator : [])];
+  return charts.flatMap((chart: Record<string, unknown> | null) => {
+    const repo = chart?.repo ?? chart?.chartRepoUrl;
+    const name = chart?.name ?? chart?.chartName;
+    if (typeof repo !== 'string' || !repo) return [];
+    const present = typeof name === 'string' && [join(home, name), join(home, `${name}-${chart?.version ?? chart?.chartVersion}`, name)].some((dir) => existsSync(join(dir, 'Chart.yaml')));
+    return present ? [] : [repo];
+  });
+}
+
 /** Reads a kustomization and sorts what it names into resources, bases, patches and other inputs. */
 export function readKustomization(file: string): KustomizationRefs {
   const folder = dirname(file);
@@ -107,8 +123,7 @@ export function readKustomization(file: string): KustomizationRefs {
     ...generatorFiles(value.configMapGenerator),
     ...generatorFiles(value.secretGenerator),
     ...(typeof value.openapi?.path === 'string' ? [value.openapi.path] : []),
-    // A chart inflated from a repository (with plugins on) is pulled at each render.
-    ...[...(Array.isArray(value.helmCharts) ? value.helmCharts : []), ...(Array.isArray(value.helmChartInflationGenerator) ? value.helmChartInflationGenerator : [])].flatMap((chart: { repo?: unknown }) => (typeof chart?.repo === 'string' ? [chart.repo] : [])),
+    ...pulledCharts(value, folder),
   ];
   refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
   refs.patchFiles.push(...local(patches));
