@@ -74,10 +74,19 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
       edits: [setReplicas(kustomization, text)],
       creates: [{ path: created, text: 'kind: PodDisruptionBudget\n' }, { path: join(dir, 'missing-folder', 'other.yaml'), text: 'x: 1\n' }],
     });
-    assert.deepEqual(outcome, { path: join(dir, 'missing-folder', 'other.yaml'), reason: 'no such file or directory', notPutBack: [] });
+    assert.deepEqual(outcome, { path: join(dir, 'missing-folder', 'other.yaml'), reason: 'no such file or directory', notPutBack: [], unlinked: [] });
     assert.equal(readFileSync(kustomization, 'utf8'), text);
     assert.equal(existsSync(created), false);
     assert.deepEqual(readdirSync(dir).sort(), ['kustomization.yaml'], 'no temporary file left');
+  });
+
+  it('a file with other hard links written and then put back is said to have parted from them (put back, it is a new file all the same)', { skip: process.platform === 'win32' && 'hard links' }, () => {
+    const text = 'resources:\n- app.yaml # replicas: 1\n';
+    const kustomization = file('kustomization.yaml', text);
+    linkSync(kustomization, join(dir, 'kustomization.yaml.orig'));
+    const outcome = writeSourceEdits({ edits: [setReplicas(kustomization, text)], creates: [{ path: join(dir, 'missing-folder', 'other.yaml'), text: 'x: 1\n' }] });
+    assert.ok(outcome && 'reason' in outcome);
+    assert.deepEqual(outcome.unlinked, [{ path: realpathSync(kustomization), others: 1 }]);
   });
 
   it('a file that is not UTF-8 is not written (its other bytes would become U+FFFD), nor is anything else', () => {

@@ -194,6 +194,8 @@ export async function fixUnits(
       let outcome: ReturnType<typeof writeSourceEdits>;
       const checked = onInterrupt(() => void (outcome && !('reason' in outcome) && outcome.undo()));
       outcome = writeSourceEdits(fix.edits);
+      // Replaced, even if put back later, a file has parted from its other hard links.
+      for (const { path, others } of outcome?.unlinked ?? []) if (!unlinked.has(asGiven(path))) unlinked.set(asGiven(path), others);
       if (!outcome || 'reason' in outcome) {
         checked();
         if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack.map(asGiven) });
@@ -210,7 +212,6 @@ export async function fixUnits(
         touched.add(t);
         written.add(t);
       }
-      for (const { path, others } of fixWritten.unlinked) if (!unlinked.has(asGiven(path))) unlinked.set(asGiven(path), others);
       applied++;
       progress = true;
     }

@@ -10,6 +10,8 @@ export interface WriteFailure {
   path: string;
   reason: string;
   notPutBack: string[];
+  /** Files written before it that had other hard links: put back, they part from those all the same. */
+  unlinked: { path: string; others: number }[];
 }
 
 /** A fix's files as written: `undo` puts each back as it was (a created one removed) and returns those it could not. */
@@ -31,11 +33,11 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
     try {
       const { text, encoding } = readManifestFile(edit.path);
       // Saved since the fix was computed on it: its offsets would land in the wrong places.
-      if (text !== edit.against) return { path: edit.path, reason: new ChangedMeanwhileError().message, notPutBack: [] };
+      if (text !== edit.against) return { path: edit.path, reason: new ChangedMeanwhileError().message, notPutBack: [], unlinked: [] };
       // Written at its real path: a link stays a link.
       writes.push({ path: realpathSync(edit.path), before: text, text: applyEdits(text, edit.edits), encoding });
     } catch (error) {
-      return { path: edit.path, reason: describeFileError(error), notPutBack: [] };
+      return { path: edit.path, reason: describeFileError(error), notPutBack: [], unlinked: [] };
     }
   }
   for (const create of edits.creates) writes.push({ path: create.path, text: create.text, encoding: 'utf8' });
@@ -48,7 +50,7 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
       if (links > 1) unlinked.push({ path: write.path, others: links - 1 });
       done.push(write);
     } catch (error) {
-      return { path: write.path, reason: describeFileError(error), notPutBack: undoWrites(done) };
+      return { path: write.path, reason: describeFileError(error), notPutBack: undoWrites(done), unlinked };
     }
   }
   return { undo: () => undoWrites(done), unlinked };
