@@ -22,4 +22,19 @@ describe('toText: the report for people', () => {
     assert.equal(text.split('\n').filter((line) => line.includes('INJECTED')).length, 2, 'the file name and the finding, each on its own line');
     assert.match(text, /Deployment shop\/x \]0;PWNED \[2J \[31mred INJECTED exe\.jpg runs 1 pod/);
   });
+
+  it("lists a file's findings by line, whatever order they came in (a values file gathers several renders' findings)", () => {
+    const at = (line: number, name: string): Finding => ({
+      ruleId: 'replicas-not-spread',
+      severity: 'warning',
+      message: `Deployment ${name}: all 3 pods may run on one node and go down with it.`,
+      uri: 'values.yaml',
+      range: { start: { line, character: 2 }, end: { line, character: 10 } },
+      resource: { kind: 'Deployment', namespace: 'default', name },
+      related: [],
+      fixes: [],
+    });
+    const text = toText([at(3, 'backend'), at(1, 'frontend')], 1, { colour: false, verbose: false });
+    assert.deepEqual(text.split('\n').filter((line) => /^\s+\d+:\d+/.test(line)).map((line) => line.trim().split(/\s+/)[0]), ['2:3', '4:3']);
+  });
 });

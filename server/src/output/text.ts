@@ -1,6 +1,7 @@
 import { withoutControls } from '../printable';
 import { preferredFix } from '../fixes/apply';
 import { isUnitFinding, preferredSourceFix } from '../render/analyze-unit';
+import { compareFindings } from '../rules/engine';
 import type { Finding, Severity } from '../rules/types';
 import { plural } from '../words';
 import { splitMessage } from '../rules/message-parts';
@@ -66,6 +67,8 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
   }
   const lines: string[] = [];
   for (const [file, list] of groups) {
+    // By line: a chart's values file gathers findings of several renders, in the order they were rendered.
+    list.sort(compareFindings);
     // Names in files and clusters may hold terminal escapes: our own colours are the only ones written.
     lines.push(paint('bold', withoutControls(file)));
     for (const f of list) {
