@@ -43,6 +43,12 @@ describe('simulation reports', () => {
     assert.match(renderSimulationText(surged), /shop\/api \(Deployment, placement observed\): lowest 0\/3 at 5 m 30 s, hurt from 5 m, up to 100 % of new connections blackholed/);
   });
 
+  it('says a workload whole throughout but on fewer nodes so (a DaemonSet after a scale-down was "3/3 throughout")', () => {
+    const agent = workload('agent', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { kind: 'DaemonSet', fronted: false });
+    const result = simulate(cluster(), [agent], { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'scale-down', node: 'worker-2', at: 300 }] });
+    assert.match(renderSimulationText(result), /shop\/agent \(DaemonSet, placement observed\): whole throughout: 3\/3, 2\/2 from 5 m/);
+  });
+
   it('tells the text story moment by moment with the rule each line rests on', () => {
     const text = renderSimulationText(result, { cluster: 'lab' });
     assert.match(text, /^What if every API server fails for 2 h; worker-2 reboots at 10 m \(cluster lab\)\?/);

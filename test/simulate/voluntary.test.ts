@@ -101,6 +101,14 @@ describe('voluntary question 2: live video calls while the autoscaler scales a n
     assert.ok(cut, 'the cut is told at 10 m');
   });
 
+  it("a DaemonSet's pod goes with the node the autoscaler deleted: it runs on one node fewer, whole (it was counted 3/3 on a node gone)", () => {
+    const agent = workload('node-agent', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { kind: 'DaemonSet', namespace: 'kube-system', fronted: false });
+    const withAgent = simulate(cluster(), [videoBridge(), agent], watch([{ kind: 'scale-down', node: 'worker-2', at: 0 }]));
+    assert.deepEqual(capacityAt(withAgent, 'node-agent', 599), { at: 0, ready: 3, desired: 3, blackholed: 0 });
+    assert.deepEqual(capacityAt(withAgent, 'node-agent', 600), { at: 600, ready: 2, desired: 2, blackholed: 0 });
+    assert.ok(eventsAbout(withAgent, 'node-agent').some((e) => e.at === 600 && /its pod on worker-2 goes with the node the autoscaler deleted; it runs on 2 nodes/.test(e.reason)));
+  });
+
   it('with no grace period the bridges are killed at once, and that is told once, at the eviction', () => {
     const killed = simulate(cluster(), [{ ...videoBridge(), terminationGrace: 0 }], watch([{ kind: 'drain', node: 'worker-2', at: 0 }]));
     const told = eventsAbout(killed, 'video-bridge').filter((e) => /sessions/.test(e.reason));

@@ -36,8 +36,11 @@ export function renderSimulationText(result: SimulationResult, options: ReportOp
       lines.push(`  ${name} (${workload.kind}): ${workload.kind === 'CronJob' ? 'no pods between runs' : 'no pods wanted'}`);
       continue;
     }
+    // Whole all along, but not always as many (a DaemonSet on a node the autoscaler deleted, an HPA's scale-out).
+    const last = workload.capacity[workload.capacity.length - 1];
+    const resized = last && last.desired !== v.desired && last.desired > 0 ? `, ${last.desired}/${last.desired} from ${formatSeconds(workload.capacity.find((p) => p.desired === last.desired && p.at > 0)?.at ?? last.at)}` : '';
     const story = v.firstHit === undefined
-      ? `${v.desired}/${v.desired} throughout`
+      ? resized ? `whole throughout: ${v.desired}/${v.desired}${resized}` : `${v.desired}/${v.desired} throughout`
       : `lowest ${v.lowest}/${v.lowestOf} at ${formatSeconds(v.lowestAt)}${v.firstHit < v.lowestAt ? `, hurt from ${formatSeconds(v.firstHit)}` : ''}${v.worstBlackholed > 0 ? `, up to ${Math.round(v.worstBlackholed * 100)} % of new connections blackholed` : ''}, ${v.wholeAgain === undefined ? 'not whole again by the end' : `whole again at ${formatSeconds(v.wholeAgain)}`}`;
     lines.push(`  ${name} (${workload.kind}, placement ${workload.placement}): ${story}`);
     for (const e of workload.evictions ?? []) {

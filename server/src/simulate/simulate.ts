@@ -13,7 +13,7 @@ import { withControlPlanes, workloadsOn } from './what-if';
 import { simulateWorkload, type SimContext } from './workload-capacity';
 import type { DrainPlan } from './drain/plan';
 import { planDrains } from './drain/planner';
-import { drainNodeEvents, drainResult, drainSummary, type WorkloadRunOf } from './drain/report';
+import { drainEnd, drainNodeEvents, drainResult, drainSummary, type WorkloadRunOf } from './drain/report';
 import { rollUpgrade } from './drain/upgrade';
 import { upgradeDrainEnds } from './drain/upgrade-runs';
 import { formatSeconds } from './format-time';
@@ -112,6 +112,11 @@ function voluntaryDisruptions(base: SimContext, workloads: SimWorkload[]): { ctx
     ctx = { ...ctx, drains: ctx.drains.map((p) => (p.by === 'autoscaler' && Number.isFinite(gaveUpAt(p)) ? { ...p, uncordonAt: gaveUpAt(p) } : p)) };
     runs = runAll(ctx, workloads);
   }
+  // A node the autoscaler emptied is deleted then: known once the workloads have run, it is told to the DaemonSets,
+  // which alone keep pods there (the plans are kept as they are: the runs' evictions name them).
+  const removed = ctx.drains.filter((p) => p.by === 'autoscaler' && !p.upgrade);
+  for (const plan of removed) plan.removedAt = drainEnd(plan, runs, ctx.end) ?? undefined;
+  if (removed.some((p) => p.removedAt !== undefined)) runs = runs.map((r) => (r.workload.kind === 'DaemonSet' ? { workload: r.workload, run: simulateWorkload(r.workload, ctx) } : r));
   return { ctx, runs };
 }
 

@@ -50,7 +50,10 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     if (segment.writes !== previous.writes || segment.controllers !== previous.controllers || segment.scheduling !== previous.scheduling) emit(run, segment.from, { kind: 'control-plane-change', segment, previous });
     previous = { writes: segment.writes, controllers: segment.controllers, scheduling: segment.scheduling };
   }
-  for (const drain of ctx.drains) emit(run, drain.start, { kind: 'drain-start', drain });
+  for (const drain of ctx.drains) {
+    emit(run, drain.start, { kind: 'drain-start', drain });
+    if (drain.removedAt !== undefined) emit(run, drain.removedAt, { kind: 'node-removed', drain });
+  }
 
   const { capacity, events } = runToEnd(run);
   // A pod the node controller evicted during the simulation was its replica's, which was replaced then: a drain that waits for it evicts no replica.

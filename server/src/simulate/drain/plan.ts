@@ -10,4 +10,6 @@ export interface DrainPlan {
   halted?: string;
   /** The drain belongs to a rolling node upgrade. */
   upgrade?: boolean;
+  /** When the cluster autoscaler deletes the node it emptied (its DaemonSet pods go with it); unset while unknown or never. */
+  removedAt?: number;
 }

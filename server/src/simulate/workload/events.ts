@@ -29,6 +29,8 @@ export type WorkloadEvent =
   | { kind: 'control-plane-change'; segment: ControlPlaneSegment; previous: { writes: boolean; controllers: boolean; scheduling: boolean } }
   /** A drain cordons the workload's node: its pods there are to be evicted. */
   | { kind: 'drain-start'; drain: DrainPlan }
+  /** The cluster autoscaler deletes the node it emptied: the pods no drain evicts (a DaemonSet's) go with it. */
+  | { kind: 'node-removed'; drain: DrainPlan }
   /** A drain asks the eviction API to evict the replica (first try or a retry). */
   | { kind: 'eviction-attempt'; slot: Slot; generation: number; drain: DrainPlan; firstTry: number }
   /** The PDB let the eviction through: the pod terminates and its controller replaces it. */

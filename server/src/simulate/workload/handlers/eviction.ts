@@ -7,6 +7,7 @@ import { desiredHealthy } from '../../../manifest/pdb';
 import { recreatedAtStart } from '../at-start';
 import { dropDeadEndpoint, emit, kubeletBackAfter, kubeletConfirmsFrom, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 import { firstFailure, nodeFailedAt } from '../../node-incidents';
+import { plural } from '../../../words';
 
 const DRAINER = { kubectl: 'kubectl drain', autoscaler: 'the cluster autoscaler' } as const;
 
@@ -26,6 +27,20 @@ export const onDrainStart: Handler<'drain-start'> = (run, { drain }, at) => {
     return;
   }
   for (const slot of here) emit(run, at, { kind: 'eviction-attempt', slot, generation: slot.generation, drain, firstTry: at });
+};
+
+/**
+ * The autoscaler deletes the node it emptied: a DaemonSet's pod there goes with it, and the DaemonSet runs on one node
+ * fewer (its pod there was counted as serving, "5/5", after the node was gone).
+ */
+export const onNodeRemoved: Handler<'node-removed'> = (run, { drain }, at) => {
+  if (run.workload.kind !== 'DaemonSet') return;
+  const here = run.slots.filter((s) => s.node === drain.node);
+  if (!here.length) return;
+  for (const slot of here) slot.generation++;
+  run.slots = run.slots.filter((s) => s.node !== drain.node);
+  run.desired = Math.max(0, run.desired - here.length);
+  note(run, at, { reason: `${run.label}: its pod on ${drain.node} goes with the node the autoscaler deleted; it runs on ${plural(run.desired, 'node')}`, fact: factOf(drain), always: true });
 };
 
 /** How many pods the PDB lets go now, or why none. */

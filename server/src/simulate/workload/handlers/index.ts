@@ -1,7 +1,7 @@
 import type { Handlers } from '../run';
 import { onControlPlaneChange } from './control-plane';
 import { onCorednsRestart, onCorednsSynced } from './coredns-restart';
-import { onDrainStart, onEviction, onEvictionAttempt, onEvictionRefused } from './eviction';
+import { onDrainStart, onEviction, onEvictionAttempt, onEvictionRefused, onNodeRemoved } from './eviction';
 import { onNodeDown, onPodsBack } from './node-down';
 import { onPodCrash } from './pod-crash';
 import { onReplacementReady, onReplacementScheduled } from './replacement';
@@ -23,6 +23,7 @@ export const HANDLERS: Handlers = {
   'scale-out': onScaleOut,
   'control-plane-change': onControlPlaneChange,
   'drain-start': onDrainStart,
+  'node-removed': onNodeRemoved,
   'eviction-attempt': onEvictionAttempt,
   eviction: onEviction,
   'eviction-refused': onEvictionRefused,
