@@ -365,6 +365,12 @@ spec:
         const linked = writeChart({ ...subchartChart, 'schemas/values.json': `{"$ref": "${ref}"}\n` });
         symlinkSync(join(linked, 'schemas', 'values.json'), join(linked, 'values.schema.json'));
         assert.deepEqual(said(await render(linked, notRun)), [`values.schema.json:1 warning Chart shop is not analysed: its values schema refers to ${ref} ($ref), which helm would fetch or read outside the chart; it is not rendered.`]);
+        const linkedArchive = writeChart({ ...subchartChart, 'charts/cart/values.schema.json': `{"$ref": "${ref}"}\n` });
+        mkdirSync(join(linkedArchive, 'packed'));
+        execFileSync(tools.helm, ['package', join(linkedArchive, 'charts', 'cart'), '--destination', join(linkedArchive, 'packed')]);
+        rmSync(join(linkedArchive, 'charts', 'cart'), { recursive: true });
+        symlinkSync(join(linkedArchive, 'packed', 'cart-0.1.0.tgz'), join(linkedArchive, 'charts', 'cart-0.1.0.tgz'));
+        assert.match(said(await render(linkedArchive, notRun))[0] ?? '', /the values schema packed in charts\/cart-0\.1\.0\.tgz refers to https:\/\/example\.com\/s\.json/, 'a packed subchart reached through a link');
         const packed = writeChart({ ...subchartChart, 'charts/cart/values.schema.json': `{"$ref": "${ref}"}\n` });
         execFileSync(tools.helm, ['package', join(packed, 'charts', 'cart'), '--destination', join(packed, 'charts')]);
         rmSync(join(packed, 'charts', 'cart'), { recursive: true });
@@ -399,8 +405,29 @@ spec:
         assert.deepEqual(await refusedFor(join('charts', 'cart', 'x')), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('charts', 'cart', 'x')} is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
         assert.deepEqual(await refusedFor(join('templates', 'top-only')), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('templates', 'top-only')} is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
         assert.deepEqual(await refusedFor('b.tmp'), [`Chart.yaml:1 warning Chart shop is not analysed: b.tmp is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
-        // Helm reads a linked folder under the link's name, which .helmignore does not leave out.
-        assert.deepEqual(await refusedFor('tools', join(chart, '.venv')), ['Chart.yaml:1 warning Chart shop is not analysed: tools is a link into .venv, which .helmignore leaves unread and helm would read through the link; it is not rendered.']);
+        // Helm reads a linked folder again under the link's name, where the rules match otherwise.
+        assert.deepEqual(await refusedFor('tools', join(chart, '.venv')), ['Chart.yaml:1 warning Chart shop is not analysed: tools is a link to the folder .venv, which helm reads again through the link; it is not rendered.']);
+        assert.deepEqual(await refusedFor('more', join(chart, 'templates')), ['Chart.yaml:1 warning Chart shop is not analysed: more is a link to the folder templates, which helm reads again through the link; it is not rendered.']);
+        // One trailing / is stripped, as Helm does: `notes//` is no rule for the folder notes/; hidden files in templates/ are never read.
+        writeFileSync(join(chart, '.helmignore'), `${readFileSync(join(chart, '.helmignore'), 'utf8')}notes//\n`);
+        mkdirSync(join(chart, 'notes'));
+        assert.deepEqual(await refusedFor(join('notes', 'x')), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('notes', 'x')} is a link to ${outside}, outside the chart, which helm would read; it is not rendered.`]);
+        symlinkSync('/etc/hostname', join(chart, 'templates', '.hidden'));
+        assert.deepEqual((await render(chart)).problems, [], 'helm never reads it');
+      });
+
+      it('a values schema is read as JSON: an escaped $ref key, a $dynamicRef, an unpublished $schema are references too', async () => {
+        const cases: [string, string][] = [
+          ['{"\\u0024ref": "http://127.0.0.1:9/s.json"}', 'http://127.0.0.1:9/s.json ($ref)'],
+          ['{"properties": {"a": {"$dynamicRef": "http://127.0.0.1:9/d.json"}}}', 'http://127.0.0.1:9/d.json ($dynamicRef)'],
+          ['{"$schema": "http://127.0.0.1:9/meta.json"}', 'http://127.0.0.1:9/meta.json ($schema)'],
+        ];
+        for (const [schema, ref] of cases) {
+          const chart = writeChart({ ...subchartChart, 'values.schema.json': `${schema}\n` });
+          assert.deepEqual(said(await render(chart, notRun)), [`values.schema.json:1 warning Chart shop is not analysed: its values schema refers to ${ref}, which helm would fetch or read outside the chart; it is not rendered.`], schema);
+        }
+        const published = writeChart({ ...subchartChart, 'values.schema.json': '{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"replicaCount": {"$ref": "#/definitions/n"}}, "definitions": {"n": {"type": "integer"}}}\n' });
+        assert.deepEqual((await render(published)).problems, []);
       });
 
       it('a chart of more files than any chart is not looked through, so not rendered (past the bound it rendered unchecked)', async () => {

@@ -87,7 +87,7 @@ describe('a Kustomize root that builds on a remote base', () => {
 
   const skippedFor = async (kustomization: string, extra: Record<string, string> = {}) => {
     const root = writeChart({ 'kustomization.yaml': kustomization, 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', ...extra }, 'root');
-    const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+    const result = await renderUnit(findUnits(findManifestFiles(root)).units.find((u) => u.tool === 'kustomize')!, { trusted: true, kustomizePath: '/nonexistent/kustomize' });
     return result.kind === 'skipped' ? result.reason : result.kind;
   };
 
@@ -108,8 +108,14 @@ describe('a Kustomize root that builds on a remote base', () => {
     assert.equal(await skippedFor('resources:\n  - deployment.yaml\nhelmChartInflationGenerator:\n  - chartName: redis\n    chartRepoUrl: https://charts.example.com\n'), said);
     const pulled = 'resources:\n  - deployment.yaml\nhelmCharts:\n  - name: redis\n    version: 1.0.0\n    repo: https://charts.example.com\n';
     assert.equal(await skippedFor(pulled), said);
-    assert.notEqual(await skippedFor(pulled, { 'charts/redis-1.0.0/redis/Chart.yaml': 'apiVersion: v2\nname: redis\nversion: 1.0.0\n' }), said);
-    assert.notEqual(await skippedFor(pulled.replace('helmCharts:', 'helmGlobals:\n  chartHome: vendor\nhelmCharts:'), { 'vendor/redis/Chart.yaml': 'apiVersion: v2\nname: redis\nversion: 1.0.0\n' }), said);
+    const chart = 'apiVersion: v2\nname: redis\nversion: 1.0.0\n';
+    assert.notEqual(await skippedFor(pulled, { 'charts/redis-1.0.0/redis/Chart.yaml': chart }), said);
+    assert.equal(await skippedFor(pulled, { 'charts/redis/Chart.yaml': chart }), said, 'with a repository and a version kustomize looks in charts/redis-1.0.0/redis only');
+    assert.notEqual(await skippedFor(pulled.replace('helmCharts:', 'helmGlobals:\n  chartHome: vendor\nhelmCharts:').replace('    version: 1.0.0\n', ''), { 'vendor/redis/Chart.yaml': chart }), said);
+    assert.equal(
+      await skippedFor('resources:\n  - deployment.yaml\nhelmCharts:\n  - name: redis\n    valuesFile: http://127.0.0.1:9/values.yaml\n'),
+      'it reads http://127.0.0.1:9/values.yaml (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one',
+    );
   });
 
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {

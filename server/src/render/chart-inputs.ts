@@ -7,7 +7,8 @@ import { walkChart } from './chart-walk';
 import { HelmIgnore } from './helmignore';
 import type { RenderProblem } from './types';
 
-const MAX_SCHEMA_BYTES = 4 * 1024 * 1024;
+/** The most helm reads of a chart's file. */
+const MAX_SCHEMA_BYTES = 5 * 1024 * 1024;
 
 /**
  * Why a chart must not be rendered, if it must not: helm would read outside the chart (it follows links: a
@@ -35,40 +36,40 @@ export function chartInputsOutside(root: string, chartName: string): RenderProbl
     root,
     (path, entry) => {
       const named = relative(root, path);
+      let file = path;
       if (entry.isSymbolicLink()) {
         // One that leads nowhere is helm's to report.
         const target = realTarget(path);
         if (target === undefined || ignores(path, isFolder(target))) return false;
         if (!within(realRoot, target)) found = problem(chartYaml, `${named} is a link to ${target}, outside the chart, which helm would read`);
-        // Helm reads a linked folder under the link's name, which its rules may not ignore: what the walk left unread.
-        else if (isFolder(target) && leftUnread(realRoot, target, rules)) found = problem(chartYaml, `${named} is a link into ${relative(realRoot, target)}, which .helmignore leaves unread and helm would read through the link`);
-        else if (entry.name === SCHEMA) found = schemaProblem(target, path);
+        // Helm walks a linked folder again under the link's name, where .helmignore's rules match otherwise.
+        else if (isFolder(target)) found = problem(chartYaml, `${named} is a link to the folder ${relative(realRoot, target) || '.'}, which helm reads again through the link`);
+        file = target;
       } else if (ignores(path, false)) return false;
       else if (!entry.isFile()) found = problem(chartYaml, `${named} is not a regular file (a FIFO or a device would hold the render)`);
-      else if (entry.name === SCHEMA) found = schemaProblem(path, path);
+      if (found) return true;
+      // Named as helm loads it: by the link's name, wherever the link leads.
+      if (entry.name === SCHEMA) found = schemaProblem(file, path);
       else if (entry.name.endsWith('.tgz') && basename(dirname(path)) === 'charts') {
-        const packed = archivedSchemaReference(readArchive(path));
-        if (packed) found = problem(chartYaml, packed === TOO_LARGE ? `${named} is too large to be looked through` : `the values schema packed in ${named} refers to ${packed} ($ref), which helm would fetch or read outside the chart`);
+        const packed = archivedSchemaReference(readArchive(file));
+        if (packed) found = problem(chartYaml, packed === TOO_LARGE ? `${named} is too large to be looked through` : `the values schema packed in ${named} refers to ${packed}, which helm would fetch or read outside the chart`);
       }
       return !!found;
     },
-    (folder) => !ignores(folder, true),
+    // A chart at the root of its repository: git's own folder there (helm ignores it when `helm create` wrote the chart).
+    (folder) => !ignores(folder, true) && folder !== join(root, '.git'),
   );
   return whole ? found : problem(chartYaml, 'it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart');
 
   function schemaProblem(file: string, shownAt: string): RenderProblem | undefined {
-    const outside = externalReference(readText(file, MAX_SCHEMA_BYTES) ?? '');
-    return outside && problem(shownAt, `its values schema refers to ${outside.ref} ($ref), which helm would fetch or read outside the chart`, outside.line);
+    const text = readText(file, MAX_SCHEMA_BYTES);
+    if (text === undefined) return problem(shownAt, 'its values schema cannot be looked through (not a regular file, or larger than helm reads)');
+    const outside = externalReference(text);
+    return outside && problem(shownAt, `its values schema refers to ${outside.ref}, which helm would fetch or read outside the chart`, outside.line);
   }
 }
 
 const SCHEMA = 'values.schema.json';
-
-/** Whether `.helmignore` leaves the folder (in the chart) unread: it, or a folder above it, is ignored. */
-function leftUnread(realRoot: string, folder: string, rules: HelmIgnore): boolean {
-  const parts = relative(realRoot, folder).split(sep);
-  return parts.some((_, i) => rules.ignores(parts.slice(0, i + 1).join('/'), true));
-}
 
 function isFolder(path: string): boolean {
   try {
@@ -101,19 +102,27 @@ function readArchive(path: string): Buffer | typeof TOO_LARGE | undefined {
 }
 
 /**
- * The first `$ref` pointing outside it of a values schema packed in a subchart (`helm dependency build` leaves them
- * packed), its own subcharts' packed in it too.
+ * The first reference pointing outside it of a values schema packed in a subchart (`helm dependency build` leaves
+ * them packed), its own subcharts' packed in it too. Entries are named as helm names them: a GNU long name or a PAX
+ * path stands for the next header's, and `\\` is a separator.
  */
 function archivedSchemaReference(tar: Buffer | typeof TOO_LARGE | undefined, depth = 0): string | typeof TOO_LARGE | undefined {
   if (tar === undefined || tar === TOO_LARGE) return tar;
+  let longName: string | undefined;
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     const field = (start: number, length: number) => header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
     const name = field(0, 100);
     if (!name) break;
     const size = parseInt(field(124, 12).trim() || '0', 8) || 0;
-    const path = [field(345, 155), name].filter(Boolean).join('/');
+    const type = String.fromCharCode(header[156]);
     const body = tar.subarray(at + 512, at + 512 + size);
+    at += 512 + Math.ceil(size / 512) * 512;
+    if (type === 'L') longName = body.toString('utf8').replace(/\0.*$/s, '');
+    else if (type === 'x') longName = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(body.toString('utf8'))?.[1];
+    if (type === 'L' || type === 'x' || type === 'g') continue;
+    const path = (longName ?? [field(345, 155), name].filter(Boolean).join('/')).replaceAll('\\', '/');
+    longName = undefined;
     if (path.endsWith(`/${SCHEMA}`)) {
       const outside = externalReference(body.toString('utf8'));
       if (outside) return outside.ref;
@@ -127,7 +136,6 @@ function archivedSchemaReference(tar: Buffer | typeof TOO_LARGE | undefined, dep
       const found = archivedSchemaReference(nested, depth + 1);
       if (found) return found;
     }
-    at += 512 + Math.ceil(size / 512) * 512;
   }
   return undefined;
 }
@@ -144,11 +152,33 @@ function realTarget(path: string): string | undefined {
   }
 }
 
-/** The first `$ref` of a JSON schema's text that is not a reference inside it (`#/…`), with its line. */
+/**
+ * The first reference of a JSON schema's text that helm's validator would load from elsewhere, with its line: a
+ * `$ref`, `$dynamicRef` or `$recursiveRef` not inside the schema (`#…`), or a `$schema` that is no published draft.
+ * A schema that does not parse is helm's to refuse.
+ */
 function externalReference(text: string): { ref: string; line: number } | undefined {
-  for (const match of text.matchAll(/"\$ref"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
-    if (match[1].startsWith('#')) continue;
-    return { ref: match[1], line: text.slice(0, match.index).split('\n').length - 1 };
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const ref = firstExternal(schema);
+  if (ref === undefined) return undefined;
+  const at = text.indexOf(JSON.stringify(ref.value).slice(1, -1));
+  return { ref: `${ref.value} (${ref.key})`, line: at < 0 ? 0 : text.slice(0, at).split('\n').length - 1 };
+}
+
+const REFERENCES = new Set(['$ref', '$dynamicRef', '$recursiveRef']);
+const PUBLISHED_DRAFT = /^https?:\/\/json-schema\.org\//;
+
+function firstExternal(node: unknown, depth = 0): { key: string; value: string } | undefined {
+  if (!node || typeof node !== 'object' || depth > 256) return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'string' && ((REFERENCES.has(key) && !value.startsWith('#')) || (key === '$schema' && !PUBLISHED_DRAFT.test(value)))) return { key, value };
+    const inner = firstExternal(value, depth + 1);
+    if (inner) return inner;
   }
   return undefined;
 }

@@ -3,6 +3,9 @@ import { readRegularFileBounded } from '../files/read-bounded';
 
 const MAX_HELMIGNORE_BYTES = 256 * 1024;
 
+/** The rule Helm adds to every chart's: hidden files under templates/ are never read. */
+const ALWAYS = 'templates/.?*';
+
 interface Rule {
   pattern: RegExp;
   /** Matched against the path from the chart's folder (the pattern holds a slash), else against the name. */
@@ -24,11 +27,11 @@ export class HelmIgnore {
     try {
       text = readRegularFileBounded(join(chartDir, '.helmignore'), MAX_HELMIGNORE_BYTES).toString('utf8');
     } catch {
-      return new HelmIgnore([]);
+      return new HelmIgnore([ruleOf(ALWAYS)]);
     }
     const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
-    if (lines.some((line) => line.startsWith('!'))) return new HelmIgnore([]);
-    return new HelmIgnore(lines.map(ruleOf));
+    if (lines.some((line) => line.startsWith('!'))) return new HelmIgnore([ruleOf(ALWAYS)]);
+    return new HelmIgnore([...lines, ALWAYS].map(ruleOf));
   }
 
   /** Whether helm leaves `path` (relative to the chart's folder, `/` between names) unread. */
@@ -40,7 +43,8 @@ export class HelmIgnore {
 
 function ruleOf(line: string): Rule {
   const foldersOnly = line.endsWith('/');
-  const trimmed = line.replace(/\/+$/, '');
+  // One trailing `/` marks a folder, as Helm strips one (`vendor//` is no rule for `vendor/`).
+  const trimmed = foldersOnly ? line.slice(0, -1) : line;
   // A leading `/` anchors the pattern at the chart's folder: matched against the path, not any name.
   const pattern = trimmed.replace(/^\//, '');
   return { pattern: globToRegExp(pattern), onPath: trimmed.includes('/'), foldersOnly };

@@ -77,18 +77,22 @@ function generatorFiles(value: unknown): string[] {
 }
 
 /**
- * The repositories of the charts a kustomization inflates (with plugins on) that are not in its chart folder yet:
+ * What the charts a kustomization inflates (with plugins on) read besides their chart: values files (fetched when
+ * they are URLs), and their repositories when the chart is not in the one folder kustomize looks in
+ * (`<chartHome>/<name>-<version>/<name>` when a repository and a version are named, else `<chartHome>/<name>`):
  * kustomize pulls those at each render. Older `helmChartInflationGenerator` entries name theirs `chartRepoUrl`.
  */
-function pulledCharts(value: any, folder: string): string[] {
+function chartInputs(value: any, folder: string): string[] {
   const home = resolve(folder, typeof value.helmGlobals?.chartHome === 'string' ? value.helmGlobals.chartHome : 'charts');
   const charts = [...(Array.isArray(value.helmCharts) ? value.helmCharts : []), ...(Array.isArray(value.helmChartInflationGenerator) ? value.helmChartInflationGenerator : [])];
   return charts.flatMap((chart: Record<string, unknown> | null) => {
+    const values = [...strings([chart?.valuesFile]), ...strings(chart?.additionalValuesFiles)];
     const repo = chart?.repo ?? chart?.chartRepoUrl;
     const name = chart?.name ?? chart?.chartName;
-    if (typeof repo !== 'string' || !repo) return [];
-    const present = typeof name === 'string' && [join(home, name), join(home, `${name}-${chart?.version ?? chart?.chartVersion}`, name)].some((dir) => existsSync(join(dir, 'Chart.yaml')));
-    return present ? [] : [repo];
+    const version = chart?.version ?? chart?.chartVersion;
+    if (typeof repo !== 'string' || !repo || typeof name !== 'string') return values;
+    const dir = version ? join(home, `${name}-${version}`, name) : join(home, name);
+    return existsSync(dir) ? values : [...values, repo];
   });
 }
 
@@ -123,7 +127,7 @@ export function readKustomization(file: string): KustomizationRefs {
     ...generatorFiles(value.configMapGenerator),
     ...generatorFiles(value.secretGenerator),
     ...(typeof value.openapi?.path === 'string' ? [value.openapi.path] : []),
-    ...pulledCharts(value, folder),
+    ...chartInputs(value, folder),
   ];
   refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
   refs.patchFiles.push(...local(patches));
