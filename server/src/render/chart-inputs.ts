@@ -104,7 +104,7 @@ function readArchive(path: string): Buffer | typeof TOO_LARGE | undefined {
 /**
  * The first reference pointing outside it of a values schema packed in a subchart (`helm dependency build` leaves
  * them packed), its own subcharts' packed in it too. Entries are named as helm names them: a GNU long name or a PAX
- * path stands for the next header's, and `\\` is a separator.
+ * path stands for the next header's, and `\` is a separator.
  */
 function archivedSchemaReference(tar: Buffer | typeof TOO_LARGE | undefined, depth = 0): string | typeof TOO_LARGE | undefined {
   if (tar === undefined || tar === TOO_LARGE) return tar;
