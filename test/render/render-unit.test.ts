@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 // version control's own files, which change with every `git status` when the chart is a repository's root.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { renderUnit, type RenderSettings } from '../../server/src/render/render-unit';
@@ -116,6 +116,15 @@ describe('a Kustomize root that builds on a remote base', () => {
       await skippedFor('resources:\n  - deployment.yaml\nhelmCharts:\n  - name: redis\n    valuesFile: http://127.0.0.1:9/values.yaml\n'),
       'it reads http://127.0.0.1:9/values.yaml (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one',
     );
+  });
+
+  it("with plugins on, one inflating a chart that would be read outside its folder (kustomize's own helm follows its links)", { skip: process.platform === 'win32' && 'links' }, async () => {
+    const root = writeChart({ 'kustomization.yaml': 'helmCharts:\n  - name: shop\n    releaseName: r\n', 'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\n', 'charts/shop/templates/cm.yaml': 'kind: ConfigMap\n' }, 'root');
+    symlinkSync('/etc/hostname', join(root, 'charts', 'shop', 'leak'));
+    const unit = findUnits(findManifestFiles(root)).units.find((u) => u.tool === 'kustomize')!;
+    const result = await renderUnit(unit, { trusted: true, enablePlugins: true, kustomizePath: '/nonexistent/kustomize' });
+    assert.deepEqual(result, { kind: 'skipped', reason: `the chart it inflates from ${join('charts', 'shop')} would be read outside its folder: leak is a link to ${realpathSync('/etc/hostname')}, outside the chart, which helm would read; its files are read one by one` });
+    assert.equal((await renderUnit(unit, { trusted: true, kustomizePath: '/nonexistent/kustomize' })).kind, 'missing', 'with plugins off kustomize inflates nothing');
   });
 
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {

@@ -16,22 +16,24 @@ const MAX_SCHEMA_BYTES = 5 * 1024 * 1024;
  * (a values schema's `$ref` to a URL or a file), or wait on a FIFO or device (the render held for its timeout).
  */
 export function chartInputsOutside(root: string, chartName: string): RenderProblem | undefined {
+  const found = chartReadsOutside(root);
+  return found && { location: { path: found.path, line: found.line }, severity: 'warning', message: `Chart ${chartName} is not analysed: ${found.why}; it is not rendered.` };
+}
+
+/** What of a chart helm would read outside it or wait on, and where to say so; undefined when nothing. */
+export function chartReadsOutside(root: string): { path: string; line: number; why: string } | undefined {
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
   } catch {
     return undefined;
   }
-  const problem = (path: string, why: string, line = 0): RenderProblem => ({
-    location: { path, line },
-    severity: 'warning',
-    message: `Chart ${chartName} is not analysed: ${why}; it is not rendered.`,
-  });
+  const problem = (path: string, why: string, line = 0) => ({ path, line, why });
   const chartYaml = join(root, 'Chart.yaml');
   // Helm reads the top chart's `.helmignore` only, against paths from the top chart's folder (subcharts' too).
   const rules = HelmIgnore.of(root);
   const ignores = (path: string, folder: boolean) => rules.ignores(relative(root, path).split(sep).join('/'), folder);
-  let found: RenderProblem | undefined;
+  let found: ReturnType<typeof chartReadsOutside>;
   const whole = walkChart(
     root,
     (path, entry) => {
@@ -61,7 +63,7 @@ export function chartInputsOutside(root: string, chartName: string): RenderProbl
   );
   return whole ? found : problem(chartYaml, 'it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart');
 
-  function schemaProblem(file: string, shownAt: string): RenderProblem | undefined {
+  function schemaProblem(file: string, shownAt: string): ReturnType<typeof chartReadsOutside> {
     const text = readText(file, MAX_SCHEMA_BYTES);
     if (text === undefined) return problem(shownAt, 'its values schema cannot be looked through (not a regular file, or larger than helm reads)');
     const outside = externalReference(text);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readlinkSync, statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
-import { kustomizationIn, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
+import { inflatedChartsOf, kustomizationIn, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
+import { chartReadsOutside } from './chart-inputs';
 import type { RenderUnit } from '../units/find-units';
 import { walkChart } from './chart-walk';
 import { renderHelmUnit } from './helm-unit';
@@ -88,6 +89,13 @@ export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Pr
   // Nothing is fetched, as with Helm's dependencies: kustomize would clone a remote base at every render (on open, on save).
   const [outside] = unit.tool === 'kustomize' ? unrenderedInputsOf(unit.root) : [];
   if (outside) return { kind: 'skipped', reason: notRenderedFor(unit.root, outside) };
+  // With plugins on, kustomize's own helm renders a chart it inflates: what it would read outside is refused alike.
+  if (unit.tool === 'kustomize' && settings.enablePlugins) {
+    for (const chart of inflatedChartsOf(unit.root)) {
+      const outside = chartReadsOutside(chart.folder);
+      if (outside) return { kind: 'skipped', reason: `the chart it inflates from ${relative(unit.root, chart.folder) || chart.folder} would be read outside its folder: ${outside.why}; its files are read one by one` };
+    }
+  }
   const key = cacheKey(unit, settings);
   const hit = cache.get(key);
   if (hit) return { kind: 'rendered', unit: hit };

@@ -31,8 +31,8 @@ export interface KustomizationRefs {
   patchFiles: string[];
   /** Other inputs that are no resources either (transformer and generator configs, replacements, generator files). */
   inputFiles: string[];
-  /** Whether it inflates Helm charts (helmCharts, helmChartInflationGenerator). */
-  inflatesCharts: boolean;
+  /** The charts in its chart folder it inflates (helmCharts, helmChartInflationGenerator; with plugins on). */
+  inflatedCharts: { name: string; folder: string }[];
   /** Remote bases and resources it names (a git repository, a URL): kustomize would fetch them. */
   remote: string[];
   /** Other inputs it names remotely (a patch, a generator's file, an OpenAPI schema at a URL): fetched too. */
@@ -82,7 +82,7 @@ function generatorFiles(value: unknown): string[] {
  * (`<chartHome>/<name>-<version>/<name>` when a repository and a version are named, else `<chartHome>/<name>`):
  * kustomize pulls those at each render. Older `helmChartInflationGenerator` entries name theirs `chartRepoUrl`.
  */
-function chartInputs(value: any, folder: string): string[] {
+function chartInputs(value: any, folder: string, inflated: KustomizationRefs['inflatedCharts']): string[] {
   const home = resolve(folder, typeof value.helmGlobals?.chartHome === 'string' ? value.helmGlobals.chartHome : 'charts');
   const charts = [...(Array.isArray(value.helmCharts) ? value.helmCharts : []), ...(Array.isArray(value.helmChartInflationGenerator) ? value.helmChartInflationGenerator : [])];
   return charts.flatMap((chart: Record<string, unknown> | null) => {
@@ -90,16 +90,21 @@ function chartInputs(value: any, folder: string): string[] {
     const repo = chart?.repo ?? chart?.chartRepoUrl;
     const name = chart?.name ?? chart?.chartName;
     const version = chart?.version ?? chart?.chartVersion;
-    if (typeof repo !== 'string' || !repo || typeof name !== 'string') return values;
-    const dir = version ? join(home, `${name}-${version}`, name) : join(home, name);
-    return existsSync(dir) ? values : [...values, repo];
+    if (typeof name !== 'string') return values;
+    const hasRepo = typeof repo === 'string' && !!repo;
+    const dir = hasRepo && version ? join(home, `${name}-${version}`, name) : join(home, name);
+    if (existsSync(dir)) {
+      inflated.push({ name, folder: dir });
+      return values;
+    }
+    return hasRepo ? [...values, repo as string] : values;
   });
 }
 
 /** Reads a kustomization and sorts what it names into resources, bases, patches and other inputs. */
 export function readKustomization(file: string): KustomizationRefs {
   const folder = dirname(file);
-  const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatesCharts: false, remote: [], remoteInputs: [] };
+  const refs: KustomizationRefs = { file, folder, resourceFiles: [], folders: [], patchFiles: [], inputFiles: [], inflatedCharts: [], remote: [], remoteInputs: [] };
   let value: any;
   try {
     // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
@@ -127,12 +132,11 @@ export function readKustomization(file: string): KustomizationRefs {
     ...generatorFiles(value.configMapGenerator),
     ...generatorFiles(value.secretGenerator),
     ...(typeof value.openapi?.path === 'string' ? [value.openapi.path] : []),
-    ...chartInputs(value, folder),
+    ...chartInputs(value, folder, refs.inflatedCharts),
   ];
   refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
   refs.patchFiles.push(...local(patches));
   refs.inputFiles.push(...local(inputs).filter((path) => !isFolder(path)));
-  refs.inflatesCharts = Array.isArray(value.helmCharts) || Array.isArray(value.helmChartInflationGenerator);
   return refs;
 }
 
@@ -159,15 +163,29 @@ export interface UnrenderedInput {
  */
 export function unrenderedInputsOf(root: string): UnrenderedInput[] {
   const found: UnrenderedInput[] = [];
+  for (const refs of kustomizationsOf(root)) {
+    for (const entry of refs.remote) found.push({ entry, namedIn: refs.file, why: 'remote base' });
+    for (const entry of refs.remoteInputs) found.push({ entry, namedIn: refs.file, why: 'remote input' });
+    for (const path of [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) if (isIrregular(path)) found.push({ entry: path, namedIn: refs.file, why: 'not a regular file' });
+  }
+  return found;
+}
+
+/** The charts a root inflates from its chart folders (with plugins on), through every kustomization it names. */
+export function inflatedChartsOf(root: string): KustomizationRefs['inflatedCharts'] {
+  return kustomizationsOf(root).flatMap((refs) => refs.inflatedCharts);
+}
+
+/** Every kustomization a root names in the tree, itself first, each once. */
+function kustomizationsOf(root: string): KustomizationRefs[] {
+  const found: KustomizationRefs[] = [];
   const seen = new Set<string>();
   const visit = (folder: string) => {
     const file = kustomizationIn(folder);
     if (!file || seen.has(file)) return;
     seen.add(file);
     const refs = readKustomization(file);
-    for (const entry of refs.remote) found.push({ entry, namedIn: file, why: 'remote base' });
-    for (const entry of refs.remoteInputs) found.push({ entry, namedIn: file, why: 'remote input' });
-    for (const path of [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) if (isIrregular(path)) found.push({ entry: path, namedIn: file, why: 'not a regular file' });
+    found.push(refs);
     for (const next of refs.folders) visit(next);
   };
   visit(root);
