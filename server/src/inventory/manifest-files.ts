@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
+import { realPathOrUndefined } from '../files/file-kind';
 import { readRegularFileBounded, UnreadableFileError } from '../files/read-bounded';
 import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
 import { within } from '../files/within';
@@ -119,14 +120,6 @@ function kindOf(entry: Dirent, path: string, unreadable: UnreadableInWalk): 'fol
   }
   if (stat.isDirectory()) return 'folder';
   return MANIFEST_EXTENSIONS.test(entry.name) ? stat : undefined;
-}
-
-function realPathOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether the link at `path` leads to `realRoot` or below it. */

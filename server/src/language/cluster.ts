@@ -4,7 +4,7 @@ import { topologyVerdict } from '../cluster/topology-detect';
 import type { ClusterInfo } from '../cluster/types';
 import { Methods, type ClusterFindingsResult, type ClusterStatus, type LiveObjectParams } from '../protocol';
 import { clusterFindings, inventoryForCluster, liveObjectYaml } from './cluster-findings';
-import { clusterSettingsKey, type ServerSettings } from '../settings';
+import { clusterSettingsKey } from '../settings';
 import type { Feature } from './features';
 import type { ServerState } from './state';
 

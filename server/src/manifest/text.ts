@@ -1,6 +1,13 @@
 import { countLeading } from '../sorted';
 
 /** Where the line holding `offset` starts. */
+/** The 0-based line `offset` lies on (counted through the text: for a file read once, not a document edited). */
+export function lineNumberAt(text: string, offset: number): number {
+  let line = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
 export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }

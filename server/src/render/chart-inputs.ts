@@ -1,14 +1,15 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { readRegularFileBounded } from '../files/read-bounded';
+import { isFolder, realPathOrUndefined } from '../files/file-kind';
 import { within } from '../files/within';
+import { lineNumberAt } from '../manifest/text';
 import { walkChart } from './chart-walk';
 import { HelmIgnore } from './helmignore';
+import { readSourceText } from './source-yaml';
 import type { RenderProblem } from './types';
 
-/** The most helm reads of a chart's file. */
-const MAX_SCHEMA_BYTES = 5 * 1024 * 1024;
 
 /**
  * Why a chart must not be rendered, if it must not: helm would read outside the chart (it follows links: a
@@ -41,7 +42,7 @@ export function chartReadsOutside(root: string): { path: string; line: number; w
       let file = path;
       if (entry.isSymbolicLink()) {
         // One that leads nowhere is helm's to report.
-        const target = realTarget(path);
+        const target = realPathOrUndefined(path);
         if (target === undefined || ignores(path, isFolder(target))) return false;
         if (!within(realRoot, target)) found = problem(chartYaml, `${named} is a link to ${target}, outside the chart, which helm would read`);
         // Helm walks a linked folder again under the link's name, where .helmignore's rules match otherwise.
@@ -64,30 +65,14 @@ export function chartReadsOutside(root: string): { path: string; line: number; w
   return whole ? found : problem(chartYaml, 'it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart');
 
   function schemaProblem(file: string, shownAt: string): ReturnType<typeof chartReadsOutside> {
-    const text = readText(file, MAX_SCHEMA_BYTES);
-    if (text === undefined) return problem(shownAt, 'its values schema cannot be looked through (not a regular file, or larger than helm reads)');
+    const text = readSourceText(file);
+    if (text === undefined) return problem(shownAt, 'its values schema cannot be looked through (not a regular file, or larger than a manifest is read)');
     const outside = externalReference(text);
     return outside && problem(shownAt, `its values schema refers to ${outside.ref}, which helm would fetch or read outside the chart`, outside.line);
   }
 }
 
 const SCHEMA = 'values.schema.json';
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function readText(path: string, maxBytes: number): string | undefined {
-  try {
-    return readRegularFileBounded(path, maxBytes).toString('utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 const TOO_LARGE = Symbol('too large');
 
@@ -146,14 +131,6 @@ const MAX_NESTED_ARCHIVES = 4;
 const MAX_ARCHIVE_BYTES = 16 * 1024 * 1024;
 const MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
 
-function realTarget(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The first reference of a JSON schema's text that helm's validator would load from elsewhere, with its line: a
  * `$ref`, `$dynamicRef` or `$recursiveRef` not inside the schema (`#…`), or a `$schema` that is no published draft.
@@ -169,7 +146,7 @@ function externalReference(text: string): { ref: string; line: number } | undefi
   const ref = firstExternal(schema);
   if (ref === undefined) return undefined;
   const at = text.indexOf(JSON.stringify(ref.value).slice(1, -1));
-  return { ref: `${ref.value} (${ref.key})`, line: at < 0 ? 0 : text.slice(0, at).split('\n').length - 1 };
+  return { ref: `${ref.value} (${ref.key})`, line: at < 0 ? 0 : lineNumberAt(text, at) };
 }
 
 const REFERENCES = new Set(['$ref', '$dynamicRef', '$recursiveRef']);

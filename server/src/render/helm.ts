@@ -6,6 +6,7 @@ import { readRegularFileBounded } from '../files/read-bounded';
 import { within } from '../files/within';
 import { decodeManifest } from '../inventory/manifest-files';
 import { parseChunk } from '../manifest/parse';
+import { lineNumberAt } from '../manifest/text';
 import { splitDocuments } from '../manifest/split';
 import { runAtOnce, type StepRunner, type Steps } from '../steps';
 import { chartInputsOutside } from './chart-inputs';
@@ -222,7 +223,7 @@ function listed(doc: Document, text: string, path: string): ChartFacts['dependen
     const d = isNode(item) ? (item.toJS(doc) as Record<string, unknown> | null) : undefined;
     if (!d || typeof d !== 'object' || typeof d.name !== 'string') return [];
     const named = (key: string) => (typeof d[key] === 'string' ? (d[key] as string) : undefined);
-    return [{ name: d.name, alias: named('alias'), repository: named('repository'), at: { path, line: lineAt(text, (item as YamlNode).range?.[0] ?? 0) } }];
+    return [{ name: d.name, alias: named('alias'), repository: named('repository'), at: { path, line: lineNumberAt(text, (item as YamlNode).range?.[0] ?? 0) } }];
   });
 }
 
@@ -230,11 +231,7 @@ function keyLine(doc: Document, text: string, key: string): number {
   const contents = doc.contents;
   if (!isMap(contents)) return 0;
   const pair = contents.items.find((p: any) => p?.key?.value === key) as any;
-  return lineAt(text, pair?.key?.range?.[0] ?? 0);
-}
-
-function lineAt(text: string, offset: number): number {
-  return text.slice(0, offset).split('\n').length - 1;
+  return lineNumberAt(text, pair?.key?.range?.[0] ?? 0);
 }
 
 /** The entries under a chart's charts/ folder (at most 1,000: a chart vendors a few). */

@@ -1,7 +1,6 @@
 import { formatSeconds } from './format-time';
 import type { Failure, Scenario, ScenarioEvent, WorkloadResult } from './types';
 import { plural } from '../words';
-import { least } from '../extremes';
 
 export function describeFailure(fail: Failure): string {
   switch (fail.kind) {

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { isFolder } from '../files/file-kind';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -138,14 +139,6 @@ export function readKustomization(file: string): KustomizationRefs {
   refs.patchFiles.push(...local(patches));
   refs.inputFiles.push(...local(inputs).filter((path) => !isFolder(path)));
   return refs;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** An input of a root that is not rendered: kustomize would fetch it, or read a FIFO or device (and wait on it). */
