@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -87,6 +87,16 @@ describe('writeFileAtomic', () => {
     const stat = statSync(path);
     assert.deepEqual([readFileSync(path, 'utf8'), stat.uid, stat.gid, stat.mode & 0o777], ['fixed: true\n', FIXER, TEAM, 0o664]);
     rmSync(shared, { recursive: true, force: true });
+  });
+
+  it('says how many other hard links the file it replaced had (they keep the old content)', { skip: !posix }, () => {
+    const path = join(dir, 'linked.yaml');
+    writeFileSync(path, 'kept: true\n');
+    linkSync(path, join(dir, 'linked.yaml.orig'));
+    assert.equal(writeFileAtomic(path, 'fixed: true\n'), 1);
+    assert.equal(readFileSync(join(dir, 'linked.yaml.orig'), 'utf8'), 'kept: true\n');
+    assert.equal(writeFileAtomic(path, 'again: true\n'), 0, 'parted already');
+    assert.equal(writeFileAtomic(join(dir, 'new.yaml'), 'x: 1\n'), 0);
   });
 
   it('keeps the mode of the file it replaces', { skip: !posix }, () => {

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { fixFile } from '../fixes/apply';
 import { describeFileError } from '../files/read-bounded';
@@ -59,9 +59,8 @@ export function fixFiles(
       else notApplied.delete(path);
       if (fixed.text === text) continue;
       try {
-        const links = statSync(real).nlink;
-        writeManifestFile(real, fixed.text, sources.get(path)!.encoding, text);
-        if (links > 1 && !unlinked.has(path)) unlinked.set(path, links - 1);
+        const others = writeManifestFile(real, fixed.text, sources.get(path)!.encoding, text);
+        if (others > 0 && !unlinked.has(path)) unlinked.set(path, others);
         held.set(path, fixed.text);
         fixes.set(path, (fixes.get(path) ?? 0) + fixed.applied.length);
         wrote = true;

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { ChangedMeanwhileError } from '../files/atomic-write';
 import { describeFileError } from '../files/read-bounded';
 import { applyEdits } from '../fixes/edit';
@@ -45,9 +45,8 @@ export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailur
   const unlinked: WrittenEdits['unlinked'] = [];
   for (const write of writes) {
     try {
-      const links = write.before === undefined ? 1 : statSync(write.path).nlink;
-      writeManifestFile(write.path, write.text, write.encoding, write.before);
-      if (links > 1) unlinked.push({ path: write.path, others: links - 1 });
+      const others = writeManifestFile(write.path, write.text, write.encoding, write.before);
+      if (others > 0) unlinked.push({ path: write.path, others });
       done.push(write);
     } catch (error) {
       return { path: write.path, reason: describeFileError(error), notPutBack: undoWrites(done), unlinked };

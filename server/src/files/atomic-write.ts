@@ -29,7 +29,7 @@ export class ChangedMeanwhileError extends Error {
  * followed (callers that mean the link's target resolve it first). A read-only file is refused
  * (EACCES) as an in-place write would be, though the folder would allow the rename.
  */
-export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): number {
   const existing = statOrUndefined(path);
   if (existing) accessSync(path, constants.W_OK);
   const temporary = join(dirname(path), temporaryName(basename(path)));
@@ -65,6 +65,8 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     covered();
   }
   syncFolder(dirname(path));
+  // Replaced by name, the file parts from its other hard links, which keep the old content: how many, for saying so.
+  return existing ? existing.links - 1 : 0;
 }
 
 /**
@@ -88,10 +90,10 @@ function writeAll(fd: number, chunk: string | Uint8Array): void {
 }
 
 /** The file at `path` itself (a link there is replaced, so neither its target's mode nor its permissions count). */
-function statOrUndefined(path: string): { mode: number; uid: number; gid: number } | undefined {
+function statOrUndefined(path: string): { mode: number; uid: number; gid: number; links: number } | undefined {
   try {
     const stat = lstatSync(path);
-    return stat.isFile() ? { mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid } : undefined;
+    return stat.isFile() ? { mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid, links: stat.nlink } : undefined;
   } catch {
     return undefined;
   }

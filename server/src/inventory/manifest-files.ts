@@ -178,9 +178,10 @@ export function readManifestFile(path: string): { text: string; encoding: Manife
 /**
  * Replaces the file atomically: a failed or interrupted write leaves the old content whole. With `madeFrom`, the
  * text the new one was made from, a file that holds anything else by then is left as it is (ChangedMeanwhileError).
+ * Returns how many other hard links it parted from.
  */
-export function writeManifestFile(path: string, text: string, encoding: ManifestEncoding, madeFrom?: string): void {
-  writeFileAtomic(path, encodeManifest(text, encoding), { unchanged: madeFrom === undefined ? undefined : () => holds(path, madeFrom) });
+export function writeManifestFile(path: string, text: string, encoding: ManifestEncoding, madeFrom?: string): number {
+  return writeFileAtomic(path, encodeManifest(text, encoding), { unchanged: madeFrom === undefined ? undefined : () => holds(path, madeFrom) });
 }
 
 function holds(path: string, text: string): boolean {
