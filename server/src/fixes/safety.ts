@@ -37,7 +37,8 @@ function repositoryPath(image: string): string {
 export function singlePrimaryStore(workload: Resource): { name: string; image: string } | undefined {
   for (const { container } of containersOf(workload)) {
     const image = typeof container?.image === 'string' ? container.image : '';
-    const found = SINGLE_PRIMARY_IMAGES.find((s) => s.pattern.test(repositoryPath(image)));
+    const path = repositoryPath(image);
+    const found = SINGLE_PRIMARY_IMAGES.find((s) => s.pattern.test(path));
     if (found) return { name: found.name, image };
   }
   return undefined;

@@ -3,6 +3,7 @@ import type { Path } from '../manifest/path';
 import { parseQuantity } from '../manifest/quantity';
 import { nodeAllocatable } from '../manifest/scheduling';
 import { containersOf } from '../manifest/workload';
+import { factOf } from '../manifest/facts';
 
 /** GPU resource names: NVIDIA (whole GPUs and MIG slices), AMD and Intel device plugins. */
 export function isGpuResource(name: string): boolean {
@@ -20,8 +21,17 @@ export interface GpuRequest {
   field: 'requests' | 'limits';
 }
 
-/** Every GPU a workload's containers ask for, by requests (or limits, which stand for requests). */
-export function gpuRequests(workload: Resource): GpuRequest[] {
+/**
+ * Every GPU a workload's containers ask for, by requests (or limits, which stand for requests): once per
+ * parsed object, since five rules and a fix's safety check ask it of every workload. Not to be changed.
+ */
+export function gpuRequests(workload: Resource): readonly GpuRequest[] {
+  return factOf(gpuRequestsOf, workload.object, () => readGpuRequests(workload));
+}
+
+const gpuRequestsOf = new WeakMap<object, GpuRequest[]>();
+
+function readGpuRequests(workload: Resource): GpuRequest[] {
   const found: GpuRequest[] = [];
   for (const { container, path, name } of containersOf(workload, true)) {
     const resources = container.resources && typeof container.resources === 'object' ? container.resources : {};
