@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// Node 21+ warns on stderr whenever the deprecated built-in punycode loads (node-fetch's whatwg-url needs it):
-// bundle the userland copy instead, so the CLI and the server print nothing extra on Node 22.
-const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none', define: { __VERSION__: JSON.stringify(version) }, alias: { punycode: 'punycode/' } };
+// whatwg-url: see scripts/shims/whatwg-url.cjs (it also kept the deprecated built-in punycode out, which Node 21+
+// warns about on stderr whenever it loads).
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none', define: { __VERSION__: JSON.stringify(version) }, alias: { 'whatwg-url': './scripts/shims/whatwg-url.cjs' } };
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
