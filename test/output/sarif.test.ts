@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { toSarif } from '../../server/src/output/sarif';
 import { RULES } from '../../server/src/rules/index';
@@ -44,6 +46,35 @@ describe('SARIF for code scanning', () => {
     }
     const log: any = toSarif([], RULES, '1', { root });
     assert.equal(log.runs[0].originalUriBaseIds['%SRCROOT%'].uri, 'file:///repo/');
+  });
+
+  it('names a file whose first segment holds a colon with ./ before it (app:v1.yaml would read as a scheme), and keeps a backslash of a name', () => {
+    const uriOf = (path: string) => results(toSarif([finding(path, 1)], RULES, '1', { root }))[0].locations[0].physicalLocation.artifactLocation.uri;
+    assert.equal(uriOf(join(root, 'app:v1.yaml')), './app:v1.yaml');
+    assert.equal(new URL(uriOf(join(root, 'app:v1.yaml')), 'file:///repo/').href, 'file:///repo/app:v1.yaml');
+    assert.equal(uriOf(join(root, 'k8s', 'app:v1.yaml')), 'k8s/app:v1.yaml');
+    if (sep === '/') assert.equal(uriOf(join(root, 'bs', 'a\\b.yaml')), 'bs/a%5Cb.yaml');
+  });
+
+  it('names a file below the root relative to it when a link leads there: the root named through a link, or the file', () => {
+    const real = mkdtempSync(join(tmpdir(), 'kr-sarif-'));
+    const link = `${real}-link`;
+    symlinkSync(real, link);
+    try {
+      writeFileSync(join(real, 'a.yaml'), 'kind: ConfigMap\n');
+      for (const [file, sarifRoot] of [[join(real, 'a.yaml'), link], [join(link, 'a.yaml'), real]]) {
+        const location = results(toSarif([finding(file, 0)], RULES, '1', { root: sarifRoot }))[0].locations[0].physicalLocation.artifactLocation;
+        assert.deepEqual(location, { uri: 'a.yaml', uriBaseId: '%SRCROOT%' }, `${file} under ${sarifRoot}`);
+      }
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(real, { recursive: true, force: true });
+    }
+  });
+
+  it('says its columns count UTF-16 code units, as its regions do (SARIF counts code points unless told)', () => {
+    const log: any = toSarif([finding(join(root, 'a.json'), 0)], RULES, '1', { root });
+    assert.equal(log.runs[0].columnKind, 'utf16CodeUnits');
   });
 
   it('names a file outside the root by its absolute file URI, and standard input as stdin', () => {

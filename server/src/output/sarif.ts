@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ruleDocsHref } from '../language/docs-link';
+import { realPathOrUndefined } from '../files/file-kind';
 import type { Finding, Rule, Severity } from '../rules/types';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
@@ -22,22 +23,40 @@ function region(range: NonNullable<Finding['range']>, withEnd = true): Region {
   return withEnd ? { ...start, endLine: range.end.line + 1, endColumn: range.end.character + 1 } : start;
 }
 
-/** A URI reference: forward slashes, spaces and the like escaped. */
+/**
+ * A relative URI reference to a path below the root: forward slashes (a backslash is a separator on Windows
+ * only; elsewhere it is part of a name), spaces and the like escaped, and `./` before a first segment with a
+ * colon, which would read as a scheme (`app:v1.yaml`, RFC 3986 §4.2).
+ */
 function uriReference(path: string): string {
-  return encodeURI(path.replace(/\\/g, '/')).replace(/[?#]/g, encodeURIComponent);
+  const reference = encodeURI(sep === '\\' ? path.split(sep).join('/') : path).replace(/[?#]/g, encodeURIComponent);
+  return reference.split('/')[0].includes(':') ? `./${reference}` : reference;
+}
+
+/** The folder artifact URIs are relative to, as written and with its links resolved. */
+interface Root {
+  path: string;
+  real: string | undefined;
 }
 
 /**
  * A file as code scanning wants it: relative to %SRCROOT% when it lies below the root, else an
- * absolute file URI (a path such as ../x or /tmp/x would not be found in the checkout).
+ * absolute file URI (a path such as ../x or /tmp/x would not be found in the checkout). Below the root
+ * through a link counts too (the root or the file named through a link to the other's folder, or the
+ * working directory, which relative files are resolved against, being the link's target).
  */
-function artifactLocation(file: string, root: string): { uri: string; uriBaseId?: string } {
+function artifactLocation(file: string, root: Root): { uri: string; uriBaseId?: string } {
   if (file === '-') return { uri: 'stdin' };
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return { uri: file };
   const absolute = resolve(file);
-  const below = relative(root, absolute);
-  if (below && !below.startsWith(`..${sep}`) && below !== '..' && !isAbsolute(below)) return { uri: uriReference(below), uriBaseId: SRCROOT };
-  return { uri: pathToFileURL(absolute).toString() };
+  const real = root.real && realPathOrUndefined(absolute);
+  const below = pathBelow(root.path, absolute) ?? (real ? pathBelow(root.real!, real) : undefined);
+  return below ? { uri: uriReference(below), uriBaseId: SRCROOT } : { uri: pathToFileURL(absolute).toString() };
+}
+
+function pathBelow(root: string, path: string): string | undefined {
+  const below = relative(root, path);
+  return below && !below.startsWith(`..${sep}`) && below !== '..' && !isAbsolute(below) ? below : undefined;
 }
 
 function helpMarkdown(rule: Rule, href: string | undefined): string {
@@ -55,7 +74,7 @@ function resourceName(resource: NonNullable<Finding['resource']>): string {
  * What makes a finding the same across commits: its rule, file and resource, not its line (lines move
  * as files are edited) nor its message (it carries counts); the n-th of identical keys stays n-th.
  */
-function fingerprints(findings: readonly Finding[], root: string): string[] {
+function fingerprints(findings: readonly Finding[], root: Root): string[] {
   const seen = new Map<string, number>();
   return findings.map((f) => {
     const file = f.uri ? artifactLocation(f.uri, root).uri : '';
@@ -84,7 +103,8 @@ const OTHER_RESULTS: Record<string, string> = {
 
 /** SARIF 2.1.0 with one run; cluster findings (no file) carry a logical location naming the resource. */
 export function toSarif(findings: readonly Finding[], rules: readonly Rule[], version: string, options: SarifOptions = { root: process.cwd() }): object {
-  const root = resolve(options.root);
+  const root: Root = { path: resolve(options.root) } as Root;
+  root.real = realPathOrUndefined(root.path);
   const index = new Map(rules.map((rule, i) => [rule.meta.id, i]));
   // Results that are no rule's (a chart that did not render) name a descriptor of the run all the same, as code scanning asks.
   const others = [...new Set(findings.map((f) => f.ruleId).filter((id) => !index.has(id)))];
@@ -121,7 +141,9 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
           },
         },
         ...(options.warnings?.length ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: options.warnings.map((text) => ({ level: 'warning', message: { text } })) }] } : {}),
-        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(root + sep).toString() } },
+        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(root.path + sep).toString() } },
+        // Regions count columns as the editor does, in UTF-16 code units (SARIF's default is code points).
+        columnKind: 'utf16CodeUnits',
         results: findings.map((finding, i) => ({
           ruleId: finding.ruleId,
           ...(index.has(finding.ruleId) ? { ruleIndex: index.get(finding.ruleId) } : {}),
@@ -135,7 +157,7 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
                 : [],
           partialFingerprints: { 'kubeResilienceFinding/v1': keys[i] },
           // Where a finding on a template, values file, base or patch was rendered (relative to the SARIF root), as in the JSON report.
-          ...(finding.rendered ? { properties: { rendered: { tool: finding.rendered.tool, unit: relative(root, resolve(finding.rendered.unit)).split(sep).join('/') || '.' } } } : {}),
+          ...(finding.rendered ? { properties: { rendered: { tool: finding.rendered.tool, unit: relative(root.path, resolve(finding.rendered.unit)).split(sep).join('/') || '.' } } } : {}),
           relatedLocations: finding.related.map((r, id) => ({
             id,
             message: { text: r.message },
