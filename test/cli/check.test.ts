@@ -368,6 +368,8 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
         assert.equal(run.status, 2, run.stderr);
         assert.equal(run.stderr, `kube-resilience check: skipped ${join('mix', 'b.yaml')}: permission denied\n`);
         assert.deepEqual(JSON.parse(run.stdout).findings.map((f: { resource: { name: string } }) => f.resource.name), ['readable']);
+        const text = spawnSync(unprivilegedNode, [CLI, 'check', 'mix', ...only('single-replica')], { cwd: tree, encoding: 'utf8', ...unprivileged });
+        assert.equal(text.stdout.trimEnd().split('\n').at(-1), '1 finding (1 warning) in 1 file', 'the file skipped is not counted as checked');
       } finally {
         rmSync(tree, { recursive: true, force: true });
       }

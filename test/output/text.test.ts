@@ -23,6 +23,25 @@ describe('toText: the report for people', () => {
     assert.match(text, /Deployment shop\/x \]0;PWNED \[2J \[31mred INJECTED exe\.jpg runs 1 pod/);
   });
 
+  it('wraps every line to the width given, a cluster resource whose path is wider than the place column included', () => {
+    const finding = (range: Finding['range'], name: string): Finding => ({
+      ruleId: 'single-replica',
+      severity: 'warning',
+      message: `Deployment ${name} runs 1 pod: one node drain or crash takes it offline until it is scheduled again somewhere else.`,
+      uri: range ? '/work/app.yaml' : null,
+      range,
+      resource: { kind: 'Deployment', namespace: 'default', name },
+      related: [],
+      fixes: [],
+    });
+    const findings = [finding(null, 'admin-console'), finding({ start: { line: 12344, character: 122 }, end: { line: 12344, character: 130 } }, 'web')];
+    const text = toText(findings, 1, { colour: false, width: 60 });
+    for (const line of text.split('\n')) assert.ok(line.length <= 60, `${line.length}: ${line}`);
+    assert.match(text, /^ {2}Deployment\/default\/admin-console\n {11}warning Deployment admin-console runs 1 pod/m);
+    assert.match(text, /^ {2}12345:123\n {11}warning Deployment web/m);
+    assert.match(toText(findings, 1, { colour: false }), /^ {2}Deployment\/default\/admin-console warning Deployment admin-console runs 1 pod/m, 'one line per finding where nothing is wrapped');
+  });
+
   it("lists a file's findings by line, whatever order they came in (a values file gathers several renders' findings)", () => {
     const at = (line: number, name: string): Finding => ({
       ruleId: 'replicas-not-spread',

@@ -209,8 +209,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.'), warnings }), null, 2));
   }
   else {
-    // Every file found counts, those of charts and Kustomize roots too (analysed as what they render).
-    const analysed = [...trees.keys()].filter((path) => !inventory.getFile(path)?.clusterSnapshot).length;
+    // Every file found and read counts, those of charts and Kustomize roots too (analysed as what they render).
+    const analysed = [...trees.keys()].filter((path) => !skipped.has(path) && !inventory.getFile(path)?.clusterSnapshot).length;
     io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 

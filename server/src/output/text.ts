@@ -81,7 +81,11 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
       // The rule id ends the message, dimmed, on a line of its own when the last one has no room.
       if (width && INDENT.length + body[last].length + 2 + tail.length > width) body.push(paint('dim', tail));
       else body[last] = `${body[last]}  ${paint('dim', tail)}`;
-      lines.push(`  ${paint('dim', where.padEnd(WHERE_WIDTH))} ${paint(f.severity, f.severity.padEnd(SEVERITY_WIDTH))} ${body[0]}`);
+      // Wrapped to a terminal, a place wider than its column (a cluster resource's path) goes on a line of its own,
+      // so that the message starts where the wrap counted it to.
+      const placeAbove = !!width && where.length > WHERE_WIDTH;
+      if (placeAbove) lines.push(`  ${paint('dim', where)}`);
+      lines.push(`  ${paint('dim', (placeAbove ? '' : where).padEnd(WHERE_WIDTH))} ${paint(f.severity, f.severity.padEnd(SEVERITY_WIDTH))} ${body[0]}`);
       for (const line of body.slice(1)) lines.push(`${INDENT}${line}`);
       if (verbose && details) for (const line of wrap(details, width, INDENT.length)) lines.push(`${INDENT}${paint('dim', line)}`);
     }
