@@ -168,7 +168,9 @@ function settingsChanged(): void {
 async function refreshPulledSettings(): Promise<void> {
   try {
     const [value] = await connection.workspace.getConfiguration([{ section: 'kubeResilience' }]);
-    if (value) settings = readSettings(value, warnOfSetting, isRuleId);
+    if (isObject(value)) settings = readSettings(value, warnOfSetting, isRuleId);
+    // Read as the defaults, another shape turned the cluster back on (as pushed settings did).
+    else if (value !== undefined && value !== null) warnOfSetting(`kubeResilience was answered as ${shownSetting(value)}, not an object: the settings in use are kept`);
   } catch {
     // A client without this section keeps the defaults.
   }

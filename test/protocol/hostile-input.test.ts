@@ -149,3 +149,49 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
     await stillServing();
   });
 });
+
+describe('language server with settings pulled from a client that answers in another shape', { skip: existsSync(SERVER) ? false : 'dist/server.js is not built (npm run build)' }, () => {
+  let dir: string;
+  let client: LspClient;
+  let answer: unknown = { cluster: 'off', rules: { 'single-replica': 'off' } };
+  let opened = 0;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kr-lsp-pulled-'));
+    client = LspClient.start(SERVER);
+    let asked: () => void;
+    const firstAsked = new Promise<void>((resolve) => (asked = resolve));
+    client.connection.onRequest('workspace/configuration', () => {
+      asked();
+      return [answer];
+    });
+    await client.initialize(pathToFileURL(dir).toString(), undefined, {}, { configuration: true });
+    // Documents opened once the answer is on its way are analysed with it.
+    await firstAsked;
+    await new Promise(setImmediate);
+  });
+  after(async () => {
+    client.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The diagnostics of a document opened now: analysed with the settings in use. */
+  const openedNow = async () => {
+    const doc = pathToFileURL(join(dir, `pulled-${opened++}.yaml`)).toString();
+    await client.open(doc, manifests.deployment({ name: `pulled-${opened}`, spec: '  replicas: 1\n' }));
+    return client.diagnostics(doc, (d) => d.length > 0);
+  };
+
+  it('keeps the settings in use and says so (they were all reset to the defaults: the cluster read again, a rule turned off back on)', async () => {
+    const logs = client.notifications<{ message: string }>('window/logMessage').values;
+    assert.ok(!singleReplica(await openedNow()), 'the rule is off as pulled');
+    for (const other of [42, 'off', [{ cluster: 'off' }], true]) {
+      answer = other;
+      await client.notify('workspace/didChangeConfiguration', { settings: null });
+      assert.ok(!singleReplica(await openedNow()), `the rule stays off after ${JSON.stringify(other)}`);
+    }
+    const said = logs.map((l) => l.message);
+    assert.ok(said.includes('kube-resilience: settings: kubeResilience was answered as 42, not an object: the settings in use are kept'), said.join('\n'));
+    assert.ok(said.includes('kube-resilience: settings: kubeResilience was answered as [{"cluster":"off"}], not an object: the settings in use are kept'), said.join('\n'));
+  });
+});
