@@ -113,6 +113,17 @@ describe('OpenDocument', () => {
     assert.equal(document.offsetAt({ line: 1, character: 0 }), 5);
   });
 
+  it('with carriage returns, reads a range past the last line as the end of the text, as it does without them (the library left holes in its line table and doubled a part of the text)', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const document = new OpenDocument('file:///past.yaml', 'yaml', 1, `a: 1${eol}b: 2${eol}`);
+      document.update([{ range: { start: { line: 7, character: 0 }, end: { line: 8, character: 0 } }, text: '# end\n' }], 2);
+      document.update([{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'c: 3\n' }], 3);
+      assert.equal(document.getText(), `a: 1${eol}b: 2${eol}# end\nc: 3\n`, JSON.stringify(eol));
+      assert.equal(document.lineCount, 5, JSON.stringify(eol));
+      assert.deepEqual(document.positionAt(document.getText().length), { line: 4, character: 0 }, JSON.stringify(eol));
+    }
+  });
+
   it('logs its changes as offsets, which rebuild the text from an earlier revision', () => {
     const next = random(2);
     const ours = new OpenDocument('file:///l.yaml', 'yaml', 1, 'apiVersion: v1\nkind: Service\n');

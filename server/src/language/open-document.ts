@@ -146,12 +146,12 @@ export class OpenDocument implements TextDocument {
     }
     const range = ordered({ start: wholeNumbers(change.range.start), end: wholeNumbers(change.range.end) });
     const logged = { start: this.offsetAt(range.start), end: this.offsetAt(range.end), text: change.text };
-    // The library's document is given the range as read here: ordered, whole numbers (a float or NaN made its offsets NaN).
-    const sane = { range, text: change.text };
-    if (this.whole) TextDocument.update(this.whole, [sane], version);
-    else if (change.text.includes('\r')) {
-      this.whole = TextDocument.create(this.uri, this.languageId, version, this.getText());
-      TextDocument.update(this.whole, [sane], version);
+    if (!this.whole && change.text.includes('\r')) this.whole = TextDocument.create(this.uri, this.languageId, version, this.getText());
+    if (this.whole) {
+      // The library's document is given the change at the offsets read here (ordered, whole numbers, within the
+      // text): a float or NaN made its offsets NaN, and a line past the end left holes in its line table.
+      const whole = this.whole;
+      TextDocument.update(whole, [{ range: { start: whole.positionAt(logged.start), end: whole.positionAt(logged.end) }, text: change.text }], version);
     } else this.replace(logged);
     this.record(logged);
   }
