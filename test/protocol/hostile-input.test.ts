@@ -138,6 +138,8 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
       ['textDocument/hover', { textDocument: null, position: { line: 0, character: 0 } }, /^Hover: textDocument\.uri is not a string$/],
       ['textDocument/completion', { textDocument: { uri: uri('alive-0.yaml') }, position: null }, /^Completion: position is not a position$/],
       ['textDocument/codeAction', { textDocument: { uri: uri('alive-0.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: 'quickfix' } }, /^CodeAction: context\.only is not a list of kinds$/],
+      ['textDocument/codeAction', { textDocument: { uri: uri('alive-0.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [null, 5] } }, /^CodeAction: context\.diagnostics holds one that is not a diagnostic with a range$/],
+      ['textDocument/codeAction', { textDocument: { uri: uri('alive-0.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [{ source: 'kube-resilience', code: 'single-replica', message: 'x', range: null }] } }, /^CodeAction: context\.diagnostics holds one that is not a diagnostic with a range$/],
       ['codeAction/resolve', { data: 'forged' }, /^CodeActionResolve: the code action has no title$/],
       ['workspace/executeCommand', { command: null }, /^ExecuteCommand: command is not a string$/],
       ['workspace/executeCommand', { command: 'kubectl.delete' }, /^ExecuteCommand: unknown command "kubectl\.delete"$/],

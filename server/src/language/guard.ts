@@ -67,6 +67,7 @@ function positionInDocument(params: unknown): string | undefined {
 
 function codeActionContext(context: unknown): string | undefined {
   if (!isObject(context) || !Array.isArray(context.diagnostics)) return 'context has no list of diagnostics';
+  if (!context.diagnostics.every((d) => isObject(d) && isRange(d.range))) return 'context.diagnostics holds one that is not a diagnostic with a range';
   if (context.only !== undefined && !(Array.isArray(context.only) && context.only.every((kind) => typeof kind === 'string'))) return 'context.only is not a list of kinds';
   return undefined;
 }
