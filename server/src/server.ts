@@ -267,6 +267,12 @@ documents.onDidClose((e) => {
   validation.closed(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const disk = diskUri(e.document.uri);
+  // The same file still open by another path (through a link): its open text goes on standing for the file.
+  const still = openDocumentAt(disk);
+  if (still) {
+    if (forget(e.document.uri)) revalidateOpen();
+    return;
+  }
   // What the other documents see falls back to the file on disk, when the workspace scan reads it; else to nothing
   // (a file opened from outside the workspace folders, or from a build folder, leaves the analysis with its editor).
   if (isWorkspaceFile(disk) ? takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk)) : forget(e.document.uri, disk)) revalidateOpen();

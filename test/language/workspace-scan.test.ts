@@ -103,6 +103,59 @@ describe('WorkspaceScan', () => {
     }
   });
 
+  it('a file changed on disk while the scan parses it keeps its newer text (the scan put back the older one)', async () => {
+    mkdirSync(join(dir, 'racing'));
+    const many = Array.from({ length: 3000 }, (_, i) => deployment(`old-${i}`)).join('---\n');
+    writeFileSync(join(dir, 'racing', 'big.yaml'), many);
+    const big = uri('racing/big.yaml');
+    let told = false;
+    // The event of the change comes while the file is being parsed, in slices: the server reads it from disk at once.
+    const { scan, nextEnd, inventory } = scanWith((u) => {
+      if (u === big && !told) {
+        told = true;
+        setImmediate(() => inventory.setFile(parseManifest(big, deployment('new'))));
+      }
+      return false;
+    });
+    const ended = nextEnd();
+    scan.add([folder('racing')]);
+    await ended;
+    assert.deepEqual(inventory.getFile(big)?.resources.map((r) => r.name), ['new']);
+  });
+
+  it('holds a file behind a linked folder only when the link leads inside the workspace folder, as its walk enters', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'kr-elsewhere-'));
+    try {
+      mkdirSync(join(dir, 'held', 'policies'), { recursive: true });
+      symlinkSync(elsewhere, join(dir, 'held', 'outside'));
+      symlinkSync(join(dir, 'held', 'policies'), join(dir, 'held', 'inside'));
+      const { scan } = scanWith();
+      scan.add([folder('held')]);
+      assert.equal(scan.holds(join(dir, 'held', 'policies', 'pdb.yaml')), true);
+      assert.equal(scan.holds(join(dir, 'held', 'inside', 'pdb.yaml')), true);
+      assert.equal(scan.holds(join(dir, 'held', 'outside', 'pdb.yaml')), false, 'an editor may open a file there, or tell of one created');
+      assert.equal(scan.holds(join(dir, 'held', 'dist', 'pdb.yaml')), false);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a file once when two workspace folders lead to it (one a link to the other), and again from the other when its folder goes', async () => {
+    mkdirSync(join(dir, 'twice'));
+    writeFileSync(join(dir, 'twice', 'web.yaml'), deployment('web'));
+    symlinkSync(join(dir, 'twice'), join(dir, 'twice-link'));
+    const { scan, nextEnd, uris } = scanWith();
+    const ended = nextEnd();
+    scan.add([folder('twice'), folder('twice-link')]);
+    await ended;
+    assert.deepEqual(uris(), [uri('twice/web.yaml')]);
+    assert.equal(scan.keyOf(join(dir, 'twice', 'web.yaml')), uri('twice/web.yaml'));
+    const readAgain = nextEnd();
+    scan.remove([folder('twice')]);
+    await readAgain;
+    assert.deepEqual(uris(), [uri('twice-link/web.yaml')]);
+  });
+
   it('past its limit, reads the first files found and says that the others are not seen', async () => {
     const { scan, nextEnd, uris, logged } = scanWith(undefined, 2);
     const ended = nextEnd();

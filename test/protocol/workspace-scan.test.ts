@@ -178,6 +178,49 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.diagnostics(app, has('pdb-missing'));
     }));
 
+  it('a file open by two paths (one through a link) and closed by one: the open text still counts, not the file on disk', () =>
+    withServer('kr-lsp-two-views-', async (dir, client) => {
+      mkdirSync(join(dir, 'policies'));
+      writeFileSync(join(dir, 'policies', 'web-pdb.yaml'), pdb('web'));
+      symlinkSync(join(dir, 'policies'), join(dir, 'a-link'));
+      await client.initialize(pathToFileURL(dir).toString());
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const real = pathToFileURL(join(dir, 'policies', 'web-pdb.yaml')).toString();
+      const viaLink = pathToFileURL(join(dir, 'a-link', 'web-pdb.yaml')).toString();
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      // Edited, not saved: it no longer covers web.
+      const edited = pdb('web').replace('app: web', 'app: nobody');
+      await client.open(real, edited);
+      await client.diagnostics(app, has('pdb-missing'));
+      await client.open(viaLink, edited);
+      await client.diagnostics(viaLink, () => true);
+      await client.notify('textDocument/didClose', { textDocument: { uri: viaLink } });
+      // Validated after the close was handled: still without its budget.
+      const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
+      assert.ok(has('pdb-missing')(await client.nextDiagnostics(app, version)), 'the saved budget on disk came back');
+    }));
+
+  it('a file behind a linked folder that leads out of the workspace, opened and closed or told of by an event, leaves the analysis as the scan does not read it', () =>
+    withServer('kr-lsp-link-out-', async (dir, client) => {
+      for (const folder of ['ws', 'other']) mkdirSync(join(dir, folder));
+      writeFileSync(join(dir, 'other', 'web-pdb.yaml'), pdb('web'));
+      symlinkSync(join(dir, 'other'), join(dir, 'ws', 'shared'));
+      await client.initialize(pathToFileURL(join(dir, 'ws')).toString());
+      const app = pathToFileURL(join(dir, 'ws', 'app.yaml')).toString();
+      const linked = pathToFileURL(join(dir, 'ws', 'shared', 'web-pdb.yaml')).toString();
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, has('pdb-missing'));
+      await client.open(linked, pdb('web'));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      await client.notify('textDocument/didClose', { textDocument: { uri: linked } });
+      await client.diagnostics(app, has('pdb-missing'));
+      writeFileSync(join(dir, 'other', 'api-pdb.yaml'), pdb('web'));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'ws', 'shared', 'api-pdb.yaml')).toString(), type: 1 }] });
+      const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
+      assert.ok(has('pdb-missing')(await client.nextDiagnostics(app, version)), 'no file from outside joins on an event');
+    }));
+
   it('shows its progress once it lasts, answers requests meanwhile, stops when cancelled from the editor, and reads the workspace again when asked', () =>
     withServer('kr-lsp-cancel-', async (dir, client) => {
       // Read in name order: the Deployments (about 10 MB, seconds of parsing), then the PDB that covers web.

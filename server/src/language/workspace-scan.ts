@@ -1,10 +1,10 @@
 import { statSync, type Stats } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
 import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
-import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from '../inventory/manifest-files';
+import { manifestFilesInSteps, readManifestFile, walkEnters, walkGetsInto, walkReaches } from '../inventory/manifest-files';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import { runSteps, type Steps } from '../steps';
 import { ServerCommands } from '../protocol';
@@ -93,9 +93,12 @@ export class WorkspaceScan {
     return this.keys.get(realPath);
   }
 
-  /** Whether the file at `path` is one the scan reads: below a workspace folder, and in no folder its walk passes by. */
+  /**
+   * Whether the file at `path` is one the scan reads: below a workspace folder, in no folder its walk passes by, and
+   * not behind a linked folder that leads out of it (an editor may open one there, or tell of one created).
+   */
   holds(path: string): boolean {
-    return [...this.folders].some((folder) => walkReaches(folder, path));
+    return [...this.folders].some((folder) => walkReaches(folder, path) && walkGetsInto(folder, dirname(path)));
   }
 
   /**
@@ -132,11 +135,16 @@ export class WorkspaceScan {
     if (removed.length === 0) return;
     this.queue.splice(0, this.queue.length, ...this.queue.filter((queued) => this.folders.has(queued.root)));
     const { inventory } = this.host;
+    let forgot = false;
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
       if (!path || !removed.some((folder) => within(folder, path)) || [...this.folders].some((folder) => within(folder, path))) continue;
-      if (!this.host.isOpen(file.uri)) inventory.removeFile(file.uri);
+      if (this.host.isOpen(file.uri)) continue;
+      inventory.removeFile(file.uri);
+      forgot = true;
     }
+    // A file read under a folder removed may also be another folder's (a link to the same one), where it was left unread.
+    if (forgot && this.folders.size > 0) this.again();
   }
 
   private start(): void {
@@ -191,16 +199,24 @@ export class WorkspaceScan {
 
   /** Puts a manifest file into the inventory, unless it is open in the editor (or its folder was removed) by the time it is parsed. */
   private *readFile(path: string, folder: string): Steps<void> {
+    const { inventory } = this.host;
     const uri = pathToFileURL(path).toString();
-    this.keys.set(realPathOf(path), uri);
+    const real = realPathOf(path);
+    const known = this.keys.get(real);
+    // One real file is one file: met again through another workspace folder (a link to the first), it stays under
+    // the key it was read by (under both, a budget deleted or edited there still counted by the other).
+    if (known !== undefined && known !== uri && inventory.getFile(known)) return;
+    this.keys.set(real, uri);
     if (this.host.isOpen(uri)) return;
     try {
+      const held = inventory.getFile(uri);
       const { text } = readManifestFile(path);
       // A JSON file of 800 KB that holds no resource (an API description) held every request up for a third of a second, parsed.
-      if (!mayHoldResources(uri, text) || this.host.inventory.getFile(uri)?.text === text) return;
+      if (!mayHoldResources(uri, text) || held?.text === text) return;
       const file = yield* parseManifestInSteps(uri, text);
-      if (this.host.isOpen(uri) || !this.folders.has(folder)) return;
-      this.host.inventory.setFile(file);
+      // Changed on disk while it was parsed, the file is in the inventory as it is now: this older text stays out.
+      if (this.host.isOpen(uri) || !this.folders.has(folder) || inventory.getFile(uri) !== held) return;
+      inventory.setFile(file);
       if (file.clusterSnapshot) this.host.connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
     } catch {
       // Unreadable files are simply not part of the workspace view.
