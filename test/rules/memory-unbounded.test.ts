@@ -19,6 +19,10 @@ ruleTester(memoryUnbounded, {
     },
     { name: 'a one-shot Job sees no surge', code: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: migrate:1\n' },
     { name: 'flow style', code: web('          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n') },
+    {
+      name: 'an init container that runs to its end before the app starts',
+      code: deployment({ podSpec: '      initContainers:\n        - name: migrate\n          image: migrate:1\n', container: '          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n' }),
+    },
   ],
   invalid: [
     {
@@ -59,6 +63,12 @@ ruleTester(memoryUnbounded, {
       code: web(resources("            limits:\n              memory: '512Mi' # measured at peak\n")),
       findings: [{ at: 'memory', severity: 'info', message: 'Deployment web limits memory to 512Mi but requests none, so it requests 512Mi. The API server sets the request to the limit, and the scheduler reserves that; write the request down so that it is a decision.' }],
       output: web(resources("            limits:\n              memory: '512Mi' # measured at peak\n            requests:\n              memory: 512Mi\n")),
+    },
+    {
+      name: 'a native sidecar (an init container that always restarts) runs beside the app for the pod\'s whole life',
+      code: deployment({ podSpec: '      initContainers:\n        - name: proxy\n          image: envoy\n          restartPolicy: Always\n', container: '          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n' }),
+      findings: [{ at: 'name', line: 15, message: /^Deployment web, container proxy: no memory request\/limit: it can exhaust its node\./ }],
+      output: null,
     },
     {
       name: 'each container on its own',

@@ -1,5 +1,5 @@
 import { probeLivenessChecksDependencies } from '../../server/src/rules/probe-liveness-checks-dependencies';
-import { deploymentWith, indent } from './probe-fixtures';
+import { deploymentWith, indent, workloadYaml } from './probe-fixtures';
 import { ruleTester } from './rule-tester';
 
 /** A liveness probe that runs `command` (a YAML flow sequence). */
@@ -87,6 +87,18 @@ ruleTester(probeLivenessChecksDependencies, {
       code: app('/health', '', 'icr.io/appcafe/open-liberty:24.0.0.1'),
       findings: [{ at: '/health', message: /MicroProfile/ }],
       output: app('/health/live', '', 'icr.io/appcafe/open-liberty:24.0.0.1'),
+    },
+    {
+      name: 'both probes on the aggregate, liveness three times as patient: probe-liveness-equals-readiness leaves it, so it is reported here',
+      code: app('/actuator/health', '    failureThreshold: 9\n  readinessProbe:\n    httpGet:\n      path: /actuator/health\n      port: 8080\n'),
+      findings: [{ at: '/actuator/health', message: /calls \/actuator\/health, Spring Boot's aggregate health.*longer than 90 s/ }],
+      output: app('/actuator/health/liveness', '    failureThreshold: 9\n  readinessProbe:\n    httpGet:\n      path: /actuator/health\n      port: 8080\n'),
+    },
+    {
+      name: 'a native sidecar (an init container that always restarts) runs beside the app and is probed as it is',
+      code: workloadYaml('Deployment', '  replicas: 2\n', indent('initContainers:\n  - name: proxy\n    image: example/proxy:1\n    restartPolicy: Always\n    livenessProbe:\n      httpGet:\n        path: /readyz\n        port: 9901\n', 6), indent('- name: app\n  image: example/app:1.0\n')),
+      findings: [{ at: '/readyz', message: /^Deployment web, container proxy: liveness checks dependencies/ }],
+      output: null,
     },
     { name: 'a readiness endpoint: no automatic fix', code: app('/readyz'), findings: [{ at: '/readyz', message: /calls \/readyz, a readiness endpoint;.*Point liveness at an endpoint that checks only the process\./ }], output: null },
     { name: 'a path naming the database', code: app('/health/db'), findings: [{ at: '/health/db', message: /a path that names a dependency/ }], output: null },

@@ -106,6 +106,16 @@ export function containersOf(resource: Resource, withInit = false): ContainerRef
 const containers = new WeakMap<object, ContainerRef[]>();
 const allContainers = new WeakMap<object, ContainerRef[]>();
 
+/**
+ * The containers that run for the pod's whole life: its containers and its native sidecars (init containers with
+ * `restartPolicy: Always`, which keep running beside them, probed and restarted as they are).
+ */
+export function runningContainersOf(resource: Resource): ContainerRef[] {
+  return factOf(runningContainers, resource.object, () => containersOf(resource, true).filter((ref) => !ref.init || ref.container.restartPolicy === 'Always'));
+}
+
+const runningContainers = new WeakMap<object, ContainerRef[]>();
+
 function readContainers(resource: Resource, withInit: boolean): ContainerRef[] {
   const template = podTemplateOf(resource);
   if (!template) return [];

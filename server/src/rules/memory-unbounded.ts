@@ -2,7 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { formatBytes, parseQuantity } from '../manifest/quantity';
-import { containersOf, describeContainer } from '../manifest/workload';
+import { runningContainersOf, describeContainer } from '../manifest/workload';
 import { exampleDeployment } from './example-workload';
 import type { Report, Rule } from './types';
 
@@ -34,7 +34,7 @@ export const memoryUnbounded: Rule = {
     for (const workload of resources) {
       if (ownedByAnother(workload) || isClusterAddon(workload) || BATCH_KINDS.includes(workload.kind)) continue;
       const defaults = inventory.memoryDefaults(workload.namespace);
-      for (const { container, path, name } of containersOf(workload)) {
+      for (const { container, path, name } of runningContainersOf(workload)) {
         const request = memoryOf(container.resources, 'requests');
         const limit = memoryOf(container.resources, 'limits');
         if ((request ?? defaults.request) !== undefined && (limit ?? defaults.limit) !== undefined) continue;

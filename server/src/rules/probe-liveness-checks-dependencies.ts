@@ -1,7 +1,8 @@
 import { setField } from '../fixes/yaml-edit';
 import { remoteHostChecked } from '../manifest/probe-command';
-import { dependencyCheckOf, failureBudgetSeconds, probeHandler, sameHandler } from '../manifest/probe';
-import { containersOf, describeContainer } from '../manifest/workload';
+import { dependencyCheckOf, failureBudgetSeconds, probeHandler } from '../manifest/probe';
+import { livenessEqualsReadinessReported } from './probe-liveness-equals-readiness';
+import { runningContainersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -30,7 +31,7 @@ export const probeLivenessChecksDependencies: Rule = {
   },
   check({ resources, report }) {
     for (const resource of resources) {
-      for (const { container, path, name } of containersOf(resource)) {
+      for (const { container, path, name } of runningContainersOf(resource)) {
         const remote = remoteHostChecked(container.livenessProbe?.exec?.command);
         if (remote) {
           report({
@@ -44,8 +45,9 @@ export const probeLivenessChecksDependencies: Rule = {
         if (liveness?.type !== 'httpGet') continue;
         const check = dependencyCheckOf(liveness.path, container);
         if (!check) continue;
-        // probe-liveness-equals-readiness already splits a framework endpoint both probes share.
-        if (sameHandler(liveness, probeHandler(container.readinessProbe, container)) && check.framework) continue;
+        // probe-liveness-equals-readiness splits a framework endpoint both probes share, when it reports them (a
+        // liveness three times as patient as readiness it leaves alone, and still checks the dependencies here).
+        if (check.framework && livenessEqualsReadinessReported(resource, container)) continue;
         const budget = failureBudgetSeconds(container.livenessProbe);
         const pathField = [...path, 'livenessProbe', 'httpGet', 'path'];
         const fix = check.liveness

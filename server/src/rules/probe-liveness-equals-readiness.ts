@@ -1,11 +1,22 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
-import { containersOf, describeContainer, isHelmHook } from '../manifest/workload';
+import { runningContainersOf, describeContainer, isHelmHook } from '../manifest/workload';
+import type { Resource } from '../manifest/parse';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
 /** A liveness probe this much more patient than readiness no longer restarts pods for what readiness handles. */
 const TOLERANCE = 3;
+
+/**
+ * Whether this rule reports the container: its liveness and readiness probes share a handler and liveness gives up
+ * less than three times later (a liveness that patient restarts only a process stuck for long).
+ */
+export function livenessEqualsReadinessReported(resource: Resource, container: any): boolean {
+  const liveness = probeHandler(container.livenessProbe, container);
+  if (isHelmHook(resource) || !liveness || !sameHandler(liveness, probeHandler(container.readinessProbe, container))) return false;
+  return failureBudgetSeconds(container.livenessProbe) < TOLERANCE * failureBudgetSeconds(container.readinessProbe);
+}
 
 export const probeLivenessEqualsReadiness: Rule = {
   meta: {
@@ -33,13 +44,11 @@ export const probeLivenessEqualsReadiness: Rule = {
   check({ resources, report }) {
     for (const resource of resources) {
       if (isHelmHook(resource)) continue;
-      for (const { container, path, name } of containersOf(resource)) {
-        const liveness = probeHandler(container.livenessProbe, container);
-        const readiness = probeHandler(container.readinessProbe, container);
-        if (!sameHandler(liveness, readiness) || !liveness) continue;
+      for (const { container, path, name } of runningContainersOf(resource)) {
+        if (!livenessEqualsReadinessReported(resource, container)) continue;
+        const liveness = probeHandler(container.livenessProbe, container)!;
         const livenessBudget = failureBudgetSeconds(container.livenessProbe);
         const readinessBudget = failureBudgetSeconds(container.readinessProbe);
-        if (livenessBudget >= TOLERANCE * readinessBudget) continue;
         const timings = probeTimings(container.livenessProbe);
         const tolerantThreshold = Math.max(timings.failureThreshold * TOLERANCE, Math.ceil((TOLERANCE * readinessBudget) / timings.periodSeconds));
         const framework = liveness.type === 'httpGet' ? frameworkOfProbe(liveness.path, container) : undefined;
