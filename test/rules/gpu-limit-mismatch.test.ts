@@ -40,6 +40,18 @@ ruleTester(gpuLimitMismatch, {
       output: deployment('            requests:\n              cpu: "2"\n              nvidia.com/gpu: "1" # the L4\n            limits:\n              nvidia.com/gpu: "1"\n'),
     },
     {
+      name: 'a request of 0 with a limit of 1: rejected all the same; setting the limit to 0 leaves the pod no GPU, so the fix is unsafe',
+      code: deployment('            requests:\n              nvidia.com/gpu: 0\n            limits:\n              nvidia.com/gpu: 1\n'),
+      findings: [{ at: 'nvidia.com/gpu', line: 18, message: /^Deployment infer requests 0 nvidia\.com\/gpu with a limit of 1: the API server rejects the pod\./ }],
+      output: null,
+      unsafeOutput: deployment('            requests:\n              nvidia.com/gpu: 0\n            limits:\n              nvidia.com/gpu: 0\n'),
+    },
+    {
+      name: 'a native sidecar asking for a GPU without a limit',
+      code: deployment('            limits:\n              nvidia.com/gpu: 1\n').replace('      containers:\n', '      initContainers:\n        - name: warm\n          image: warm:1\n          restartPolicy: Always\n          resources:\n            requests:\n              nvidia.com/gpu: 1\n      containers:\n'),
+      findings: [{ at: 'nvidia.com/gpu', line: 19, message: /^Deployment infer, container warm requests 1 nvidia\.com\/gpu with no limit/ }],
+    },
+    {
       name: 'a different limit is replaced by the request',
       code: deployment('            requests:\n              amd.com/gpu: 2\n            limits:\n              memory: 8Gi\n              amd.com/gpu: 1\n'),
       findings: [{ at: 'amd.com/gpu', line: 18, message: /requests 2 amd\.com\/gpu with a limit of 1:/ }],

@@ -1,7 +1,8 @@
 import { setField } from '../fixes/yaml-edit';
 import { parseQuantity } from '../manifest/quantity';
-import { describeContainer, valueAt } from '../manifest/workload';
-import { gpuRequests } from './gpu-resources';
+import { isObject } from '../is-object';
+import { containersOf, describeContainer, valueAt } from '../manifest/workload';
+import { isGpuResource } from './gpu-resources';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -12,8 +13,9 @@ export const gpuLimitMismatch: Rule = {
     scenario: 'special-hardware',
     title: 'GPU requested without the same limit',
     description:
-      'GPUs are extended resources, which cannot be overcommitted: a container that requests a GPU must set the same amount as its limit. The API server rejects a pod whose GPU request has no limit or a different one, so the workload creates no pods at all (a Deployment reports a ReplicaSet failure, a Job never starts).',
+      'GPUs are extended resources, which cannot be overcommitted: a container that requests a GPU (even 0 of it) must set the same amount as its limit. The API server rejects a pod whose GPU request has no limit or a different one, so the workload creates no pods at all (a Deployment reports a ReplicaSet failure, a Job never starts).',
     fix: 'Sets the limit equal to the request.',
+    unsafeFixes: 'Unsafe when the request asks for 0 of the GPU and the limit for more: a limit of 0 runs the pod without the GPU its limit asked for, and which of the two was meant is not known.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders-ranker:1.4
@@ -26,21 +28,33 @@ export const gpuLimitMismatch: Rule = {
   },
   check({ resources, report }) {
     for (const resource of resources) {
-      for (const request of gpuRequests(resource)) {
-        if (request.field !== 'requests') continue;
-        const containerPath = request.path.slice(0, -3);
-        const limitPath = [...containerPath, 'resources', 'limits', request.resource];
-        const limit = valueAt(resource.object, limitPath);
-        const limitAmount = parseQuantity(limit);
-        if (limitAmount === request.amount) continue;
-        const stated = limit === undefined || limit === null ? 'no limit' : `a limit of ${limit}`;
-        const edits = setField(resource, limitPath, request.raw);
-        report({
-          resource,
-          path: request.path,
-          message: `${describeContainer(resource, request.container)} requests ${request.amount} ${request.resource} with ${stated}: the API server rejects the pod. GPUs cannot be overcommitted, so request and limit must be equal, and until they are no pod is created.`,
-          fixes: [edits && { title: `Set the ${request.resource} limit to ${request.amount}`, preferred: true, edits }],
-        });
+      for (const { container, path, name } of containersOf(resource, true)) {
+        const requests = container.resources?.requests;
+        if (!isObject(requests)) continue;
+        for (const [gpu, raw] of Object.entries(requests)) {
+          // A request of 0 too: the API server wants a limit, and the same one, for any amount asked.
+          const amount = parseQuantity(raw);
+          if (!isGpuResource(gpu) || amount === undefined || amount < 0) continue;
+          const limitPath = [...path, 'resources', 'limits', gpu];
+          const limit = valueAt(resource.object, limitPath);
+          if (parseQuantity(limit) === amount) continue;
+          const stated = limit === undefined || limit === null ? 'no limit' : `a limit of ${limit}`;
+          const edits = setField(resource, limitPath, raw);
+          report({
+            resource,
+            path: [...path, 'resources', 'requests', gpu],
+            message: `${describeContainer(resource, name)} requests ${amount} ${gpu} with ${stated}: the API server rejects the pod. GPUs cannot be overcommitted, so request and limit must be equal, and until they are no pod is created.`,
+            fixes: [
+              edits && {
+                title: `Set the ${gpu} limit to ${amount}`,
+                preferred: true,
+                // Which of the two the author meant is not known when the request asks for none: the fix would leave the pod no GPU.
+                unsafe: amount === 0 ? `the request asks for no ${gpu} where the limit asks for ${limit}: a limit of 0 runs the pod without one` : undefined,
+                edits,
+              },
+            ],
+          });
+        }
       }
     }
   },
