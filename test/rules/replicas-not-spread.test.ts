@@ -47,6 +47,11 @@ ruleTester(replicasNotSpread, {
       output: web(spread('kubernetes.io/hostname', 'app: cache') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n'),
     },
     {
+      name: 'a constraint without a labelSelector counts no pods, and says so (it said it selected "(everything)")',
+      code: web('      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: DoNotSchedule\n'),
+      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its spread term has no labelSelector, so it counts no pods:/ }],
+    },
+    {
       name: 'anti-affinity that looks only at another namespace keeps nothing apart',
       code: web(antiAffinity('              namespaces: [shop-cache]\n')),
       findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its anti-affinity looks for its pods only in namespace shop-cache, not in default where they run:/ }],

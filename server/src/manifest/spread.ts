@@ -71,11 +71,14 @@ export function otherNamespacesLookedAt(podSpec: any, labels: Labels, namespace:
     .flatMap((term) => list(term.namespaces).filter((n): n is string => typeof n === 'string'));
 }
 
-/** Selectors of node or zone spread terms that miss the pod's own labels: written to spread, spreading nothing. */
-export function strayFailureDomainSelectors(podSpec: any, labels: Labels): LabelSelector[] {
+/**
+ * Selectors of node or zone spread terms that miss the pod's own labels: written to spread, spreading nothing.
+ * Undefined for a term with no labelSelector, which counts no pods at all.
+ */
+export function strayFailureDomainSelectors(podSpec: any, labels: Labels): (LabelSelector | undefined)[] {
   return failureDomainTerms(podSpec)
     .filter((term) => !selectorMatches(term.labelSelector, labels))
-    .map((term) => term.labelSelector ?? {});
+    .map((term) => term.labelSelector ?? undefined);
 }
 
 /**

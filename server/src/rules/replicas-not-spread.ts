@@ -1,7 +1,7 @@
 import { appendToSequence } from '../fixes/yaml-edit';
 import { describeEveryPod, describeReplicas, ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
-import { describeSelector } from '../manifest/selector';
+import { describeSelector, type LabelSelector } from '../manifest/selector';
 import { claimsHostPorts, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
@@ -28,7 +28,7 @@ export const replicasNotSpread: Rule = {
       const stray = strayFailureDomainSelectors(template.spec, template.labels);
       const elsewhere = otherNamespacesLookedAt(template.spec, template.labels, workload.namespace);
       const why = stray.length
-        ? `Its spread terms select ${stray.map(describeSelector).join(' and ')}, which its own pods do not carry`
+        ? strayTerms(stray)
         : elsewhere.length
           ? `Its anti-affinity looks for its pods only in namespace ${[...new Set(elsewhere)].join(', ')}, not in ${workload.namespace} where they run`
           : 'Nothing spreads them across nodes';
@@ -49,3 +49,12 @@ export const replicasNotSpread: Rule = {
     }
   },
 };
+
+/** Why spread terms that select other pods, or none (no labelSelector), spread nothing. */
+function strayTerms(selectors: readonly (LabelSelector | undefined)[]): string {
+  const named = selectors.filter((s): s is LabelSelector => s !== undefined);
+  const unnamed = selectors.length - named.length;
+  const none = unnamed === 1 ? 'a term with no labelSelector, which counts no pods' : `${unnamed} terms with no labelSelector, which count no pods`;
+  if (!named.length) return `Its spread ${unnamed === 1 ? 'term has' : 'terms have'} no labelSelector, so ${unnamed === 1 ? 'it counts' : 'they count'} no pods`;
+  return `Its spread terms select ${named.map(describeSelector).join(' and ')}, which its own pods do not carry${unnamed ? `, and it has ${none}` : ''}`;
+}
