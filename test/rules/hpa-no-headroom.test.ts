@@ -6,6 +6,7 @@ ruleTester(hpaNoHeadroom, {
   valid: [
     { name: 'room above the floor', code: hpa({ min: 2, max: 6 }) },
     { name: 'default floor of 1 under a max of 2', code: hpa({ max: 2 }) },
+    { name: 'its target scaled to zero on purpose (replicas: 0): the HPA does not scale it at all', code: documents(hpa({ min: 3, max: 3 }), deployment({ spec: '  replicas: 0\n' })) },
   ],
   invalid: [
     {

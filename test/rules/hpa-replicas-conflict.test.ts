@@ -9,6 +9,7 @@ ruleTester(hpaReplicasConflict, {
   valid: [
     { name: 'replicas left to the HPA', code: documents(deployment(), hpa({ min: 2 })) },
     { name: 'no HPA', code: deployment({ spec: '  replicas: 3\n' }) },
+    { name: 'replicas: 0 under an HPA: how its scaling is paused (the HPA controller leaves a target at zero alone)', code: documents(deployment({ spec: '  replicas: 0\n' }), hpa({ min: 3, max: 3 })) },
     { name: 'the HPA targets another Deployment', code: documents(deployment({ spec: '  replicas: 3\n' }), hpa({ target: 'api', min: 2 })) },
     { name: 'the HPA targets a StatefulSet of the same name', code: documents(deployment({ spec: '  replicas: 3\n' }), hpa({ kind: 'StatefulSet', min: 2 })) },
     { name: 'an HPA of the same name in another namespace', code: deployment({ spec: '  replicas: 3\n' }), files: { 'hpa.yaml': hpa({ min: 2, namespace: 'shop' }) } },

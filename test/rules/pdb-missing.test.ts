@@ -13,6 +13,7 @@ const byExpression = (operator: string) => ({ selector: `    matchExpressions:\n
 ruleTester(pdbMissing, {
   valid: [
     { name: 'a PDB beside it', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
+    { name: 'scaled to zero under an HPA of minReplicas 3: no pod runs (the HPA leaves a target at zero alone)', code: documents(web(0), hpa({ min: 3, max: 3 })) },
     { name: 'a PDB in another file', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') } },
     { name: 'a PDB selecting by matchExpressions', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n', byExpression('In')) } },
     { name: 'one replica (single-replica covers it)', code: web(1) },

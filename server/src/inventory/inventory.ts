@@ -3,7 +3,7 @@ import { pdbSelector } from '../manifest/pdb';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
-import { isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { isLongRunning, isScalable, podTemplateOf, scaledToZero, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
 
@@ -270,7 +270,8 @@ export class Inventory {
 
   /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
   effectiveReplicas(workload: Resource): EffectiveReplicas {
-    const hpa = this.hpasTargeting(workload)[0];
+    // Scaled to zero, it runs no pod whatever an HPA says: the autoscaler leaves it alone.
+    const hpa = scaledToZero(workload) ? undefined : this.hpasTargeting(workload)[0];
     if (hpa) {
       const min = hpa.object?.spec?.minReplicas;
       return { value: typeof min === 'number' ? min : 1, source: 'hpa', hpa };

@@ -28,6 +28,14 @@ export function isScalable(resource: Resource): boolean {
   return ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(resource.kind) && !isHelmHook(resource);
 }
 
+/**
+ * Whether the workload is scaled to zero (`replicas: 0`): an autoscaler then leaves it alone (the HPA controller
+ * turns its scaling off, ScalingActive False with reason ScalingDisabled) until it is scaled up by hand.
+ */
+export function scaledToZero(resource: Resource): boolean {
+  return isScalable(resource) && resource.object?.spec?.replicas === 0;
+}
+
 /** Where the pod template (an object with metadata and spec) sits in a workload. */
 export function podTemplatePath(resource: Resource): Path | undefined {
   switch (resource.kind) {

@@ -1,6 +1,6 @@
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import { describeResource } from '../manifest/workload';
+import { describeResource, scaledToZero } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -40,6 +40,8 @@ export const hpaMinOne: Rule = {
       const max = maxReplicasWith(spec.maxReplicas);
       if (max !== undefined) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], max) ?? []));
       const target = inventory.scaleTargetOf(hpa);
+      // A target scaled to zero on purpose is one the HPA does not scale at all.
+      if (target && scaledToZero(target)) continue;
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],

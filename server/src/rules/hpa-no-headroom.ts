@@ -1,4 +1,4 @@
-import { describeResource } from '../manifest/workload';
+import { describeResource, scaledToZero } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -19,6 +19,8 @@ export const hpaNoHeadroom: Rule = {
       const min = typeof minReplicas === 'number' ? minReplicas : 1;
       if (typeof maxReplicas !== 'number' || maxReplicas > min) continue;
       const target = inventory.scaleTargetOf(hpa);
+      // A target scaled to zero on purpose is one the HPA does not scale at all.
+      if (target && scaledToZero(target)) continue;
       report({
         resource: hpa,
         path: ['spec', 'maxReplicas'],

@@ -40,7 +40,8 @@ export const hpaReplicasConflict: Rule = {
   check({ resources, inventory, report }) {
     for (const workload of resources) {
       const replicas = writtenReplicas(workload);
-      if (!isScalable(workload) || replicas === undefined || replicas === null) continue;
+      // replicas: 0 under an HPA is how its scaling is paused (the HPA controller leaves a target at zero alone).
+      if (!isScalable(workload) || replicas === undefined || replicas === null || replicas === 0) continue;
       const hpa = inventory.hpasTargeting(workload)[0];
       if (!hpa) continue;
       const { minReplicas = 1, maxReplicas } = hpa.object?.spec ?? {};
