@@ -252,6 +252,21 @@ describe('simulator inputs from a cluster with a node that has no name', () => {
   });
 });
 
+describe('simulator inputs from a cluster with a node named like a member every object has', () => {
+  it('counts the pods on a node named constructor, and loses them with it (they left the simulation)', () => {
+    const cluster = demoCluster();
+    const renamed = { ...cluster, resources: cluster.resources.map((r) => resourceFromObject(JSON.parse(JSON.stringify(r.object).replaceAll('worker-a2', 'constructor')))!) };
+    const inventory = new Inventory();
+    inventory.setCluster(renamed.resources);
+    const inputs = buildSimInputs(inventory, renamed);
+    const db = inputs.workloads.find((w) => w.name === 'orders-db')!;
+    assert.deepEqual(db.placement, { constructor: 1 });
+    const result = simulate(inputs.topology, inputs.workloads, { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'node-lost', node: 'constructor', at: 600 }] });
+    const ready = result.workloads.find((w) => w.name === 'orders-db')!.capacity.map((point) => point.ready);
+    assert.equal(Math.min(...ready), 0, 'orders-db goes with its node');
+  });
+});
+
 describe('simulator inputs: the budgets over a workload\'s pods', () => {
   const pdb = (name: string, budget: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n${budget}  selector:\n    matchLabels:\n      app: web\n`;
   const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n';

@@ -17,6 +17,7 @@ import { apiServersDown } from './api-servers-down';
 import { apiServerAddresses } from '../cluster/topology-detect';
 import { plural } from '../words';
 import { compareCodeUnits } from '../sorted';
+import { onNode } from './on-node';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -342,7 +343,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   for (const pod of pods) {
     const node = pod.object?.spec?.nodeName;
     if (pod.document || typeof node !== 'string' || !node || hasEnded(pod)) continue;
-    observed[node] = (observed[node] ?? 0) + 1;
+    observed[node] = (onNode(observed, node) ?? 0) + 1;
     const why = notServingWhy(pod, node, notReady);
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }

@@ -5,6 +5,7 @@ import type { NotServing } from './model';
 import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
 import { least } from '../extremes';
+import { onNode } from './on-node';
 
 type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'unready' | 'evicted';
 
@@ -78,7 +79,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       // Out of the kube-dns Service from the start until a replacement serves: its node was NotReady at the read, or
       // it was not Ready itself (crashing, or failing its readiness probe; nothing evicts it).
       const nodeNotReady = atStart === 'node-not-ready';
-      const evictAt = nodeNotReady ? notReadyAtReadEvictionAt(cp, topology.notReadyTaintedFor?.[node]) : Infinity;
+      const evictAt = nodeNotReady ? notReadyAtReadEvictionAt(cp, onNode(topology.notReadyTaintedFor, node)) : Infinity;
       const why = nodeNotReady ? `${node} NotReady when the cluster was read` : known!.atStart!.pod;
       list.push({ from: 0, to: Math.min(replacedAfter(0, evictAt), lived[0].to), state: nodeNotReady ? 'unlisted' : 'unready', why });
     }

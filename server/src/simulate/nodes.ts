@@ -3,6 +3,7 @@ import { formatSeconds } from './format-time';
 import { firstFailure, nodeBackAt, nodeIsDown, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
+import { onNode } from './on-node';
 
 /** What happens to each node the scenario touches. */
 export function simulateNodes(ctx: SimContext): TimelineEvent[] {
@@ -37,7 +38,7 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
     }
   }
   for (const node of ctx.topology.notReadyNodes ?? []) {
-    const taintedFor = ctx.topology.notReadyTaintedFor?.[node];
+    const taintedFor = onNode(ctx.topology.notReadyTaintedFor, node);
     const evictAt = notReadyAtReadEvictionAt(cp, taintedFor);
     const since = !cp.at(0).controllers
       ? `counted from the controller manager's return and a fresh ${TIMING.nodeMonitorGrace} s grace period`

@@ -1,3 +1,5 @@
+import { onNode } from './on-node';
+
 /** A deterministic stand-in for the scheduler when no live pods tell where replicas run. */
 
 export interface SpreadNode {
@@ -22,7 +24,7 @@ export function assumedPlacement(replicas: number, nodes: SpreadNode[], rules: S
   const count = rules.onePerNode ? Math.min(replicas, order.length) : replicas;
   for (let i = 0; i < count; i++) {
     const node = order[(start + i) % order.length].name;
-    placement[node] = (placement[node] ?? 0) + 1;
+    placement[node] = (onNode(placement, node) ?? 0) + 1;
   }
   return placement;
 }

@@ -19,6 +19,7 @@ import { upgradeDrainEnds } from './drain/upgrade-runs';
 import { formatSeconds } from './format-time';
 import { plural } from '../words';
 import { greatest, least } from '../extremes';
+import { onNode } from './on-node';
 
 /** Time shown after the outage ends, long enough for a lost node's pods to be evicted and replaced. */
 const RECOVERY_VIEW = 600;
@@ -142,7 +143,7 @@ function neighboursAtRisk(runs: { workload: SimWorkload; run: ReturnType<typeof 
   for (const { workload: source, run } of runs) {
     for (const { node, at } of run.pressuredNodes) {
       for (const { workload } of runs) {
-        if (workload === source || !workload.placement[node]) continue;
+        if (workload === source || !onNode(workload.placement, node)) continue;
         events.push({
           at,
           subject: { type: 'workload', name: workload.name, namespace: workload.namespace, kind: workload.kind },

@@ -1,5 +1,6 @@
 import { controlPlaneNodes, type SimNode, type SimTopology, type SimWorkload } from './model';
 import { plural } from '../words';
+import { onNode } from './on-node';
 
 /** The same cluster as if it had `count` stacked control-plane nodes: the first ones kept, new ones added after them. */
 export function withControlPlanes(topology: SimTopology, count: number | undefined): SimTopology {
@@ -48,7 +49,7 @@ export function workloadsOn(topology: SimTopology, before: SimTopology, workload
   const added = now.filter((n) => !was.includes(n));
   const dropped = was.filter((n) => !now.includes(n));
   return workloads.map((w) => {
-    if (w.kind !== 'DaemonSet' || !was.some((n) => (w.placement[n] ?? 0) > 0)) return w;
+    if (w.kind !== 'DaemonSet' || !was.some((n) => (onNode(w.placement, n) ?? 0) > 0)) return w;
     const placement = Object.fromEntries([...Object.entries(w.placement).filter(([n]) => !dropped.includes(n)), ...added.map((n) => [n, 1] as const)]);
     const eligible = w.eligibleNodes && [...w.eligibleNodes.filter((n) => !dropped.includes(n)), ...added];
     return { ...w, placement, replicas: Object.values(placement).reduce((a, b) => a + b, 0), ...(eligible ? { eligibleNodes: eligible } : {}) };

@@ -5,6 +5,7 @@ import { nodeIsDown, type NodeIncident } from '../node-incidents';
 import type { Scenario } from '../types';
 import { disruptionsAllowed } from '../../manifest/pdb';
 import type { DrainPlan } from './plan';
+import { onNode } from '../on-node';
 
 interface PlanInputs {
   scenario: Scenario;
@@ -14,7 +15,7 @@ interface PlanInputs {
   incidents: NodeIncident[];
 }
 
-const on = (workload: SimWorkload, node: string) => (workload.placement[node] ?? 0) > 0;
+const on = (workload: SimWorkload, node: string) => (onNode(workload.placement, node) ?? 0) > 0;
 
 /** A pod kubectl drain will not delete without --force: one that no controller owns (a static pod is mirrored, and left alone). */
 export function kubectlRefusal(workloads: SimWorkload[], node: string): string | undefined {
