@@ -76,6 +76,19 @@ describe('snapshots', () => {
     assert.equal(loaded.resources[0].name, 'n1');
   });
 
+  it('reads a file that starts with a byte-order mark, JSON or YAML, UTF-8 or UTF-16 (PowerShell writes those)', () => {
+    const json = '{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}]}';
+    const yaml = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n';
+    for (const [name, text] of [['bom.json', json], ['bom.yaml', yaml]]) {
+      const utf8 = join(dir, `utf8-${name}`);
+      writeFileSync(utf8, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+      assert.equal(loadSnapshot(utf8).resources[0].name, 'n1', utf8);
+      const utf16 = join(dir, `utf16-${name}`);
+      writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+      assert.equal(loadSnapshot(utf16).resources[0].name, 'n1', utf16);
+    }
+  });
+
   it('refuses bad files with the reason', () => {
     assert.match(loadError(join(dir, 'absent.json')), /cannot read snapshot .*absent\.json: no such file/);
     assert.match(loadError(write('empty.json', '  \n')), /snapshot .*empty\.json is empty/);

@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { SNAPSHOT_PROVENANCE_KEY as PROVENANCE_KEY } from '../manifest/cluster-snapshot';
 import { resourceFromObject } from '../manifest/parse';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { decodeManifest } from '../inventory/manifest-files';
 import { ClusterError } from './errors';
 import { DEFAULT_READ_LIMITS, heapOverLimit } from './read-limits';
 import { slimObject } from './slim';
@@ -55,7 +56,8 @@ function parseText(text: string, path: string): any {
 export function loadSnapshot(path: string): ClusterInfo {
   let text: string;
   try {
-    text = readRegularFileBounded(path, MAX_SNAPSHOT_BYTES).toString('utf8');
+    // With a byte-order mark (UTF-8, or UTF-16 as PowerShell's `kubectl get -o json > x.json` writes), read as manifests are.
+    text = decodeManifest(readRegularFileBounded(path, MAX_SNAPSHOT_BYTES)).text;
   } catch (error) {
     throw new ClusterError('snapshot', `cannot read snapshot ${path}: ${describeFileError(error)}`);
   }
