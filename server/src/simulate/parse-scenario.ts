@@ -15,8 +15,8 @@ export function parseDuration(text: string): number {
   if (!/^(\d+(\.\d+)?[smhd])+$/.test(trimmed)) throw new ScenarioError(`"${text}" is not a duration: write it like 90s, 10m, 2h or 1h30m`);
   let total = 0;
   for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)) total += Number(amount) * UNITS[unit];
-  // Beyond what a number holds it was said to be "never".
-  if (!Number.isFinite(total)) throw new ScenarioError(`"${text}" is longer than any simulation: it covers at most ${formatSeconds(MAX_DURATION_SECONDS)}`);
+  // Beyond what a number holds it was said to be "never", and far beyond it as "2.4e+22 h 24 m 16 s".
+  if (!(total <= MAX_DURATION_SECONDS)) throw new ScenarioError(`"${text}" is longer than any simulation: it covers at most ${formatSeconds(MAX_DURATION_SECONDS)}`);
   return Math.round(total);
 }
 
