@@ -38,3 +38,31 @@ describe('hovers, completion and the health-check rules on malformed manifests',
     }
   }
 });
+
+describe('hovers on names and values that mean something in Markdown', () => {
+  const hostile = 'a*b_c`d<img src=x>[run](command:kubeResilience.simulateWorkload)|x';
+  const text = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: "${hostile}"\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: w}}\n  template:\n    metadata: {labels: {app: w}}\n    spec:\n      containers:\n        - name: "x|y*z*"\n          image: a\n          readinessProbe:\n            exec:\n              command: [sh, -c, "test -f /tmp/*ready* && echo <script>x</script> | grep \`x\` [y](command:z)"]\n        - name: "p|q"\n          image: b\n`;
+  const inventory = new Inventory();
+  const file = parseManifest('file:///hostile.yaml', text);
+  inventory.setFile(file);
+  const findings = analyzeFile(file, inventory);
+  /** What Markdown would read as markup: an unescaped character among those that make links, HTML, code, emphasis and table cells. */
+  const unescaped = (markdown: string, char: string) => [...markdown.matchAll(new RegExp(`\\\\?\\${char}`, 'g'))].filter((m) => !m[0].startsWith('\\')).length;
+
+  it('shows them as written: no link, HTML, code span, emphasis or table column of theirs (a name planted a trusted command link)', () => {
+    const card = hoverAt(file, { line: 1, character: 2 }, inventory, findings)!.text;
+    const probe = hoverAt(file, file.lines.position(text.indexOf('readinessProbe')), inventory, findings)!.text;
+    for (const markdown of [card, probe]) {
+      assert.doesNotMatch(markdown, /(?<!\\)<(img|script)|\]\(command:(z|kubeResilience\.simulateWorkload\))/);
+      // The lines that show them open no code span (the card's own, around rule ids, are elsewhere).
+      for (const line of markdown.split('\n').filter((l) => /a\\\*b|x\\\|y|exec sh/.test(l))) assert.equal(unescaped(line.replace(/\(command:[^ ]*/, ''), '`'), 0, line);
+    }
+    assert.match(card, /a\\\*b\\_c\\`d\\<img src=x\\>\\\[run\\\]\\\(command:kubeResilience\.simulateWorkload\\\)\\\|x/);
+    // The drain link's arguments are the name as written, and no `)` of it ends the link early.
+    const link = /\]\(command:kubeResilience\.simulateWorkload\?([^ )]*) "/.exec(card);
+    assert.ok(link, card);
+    assert.equal(JSON.parse(decodeURIComponent(link[1]))[0].name, hostile);
+    // The table keeps its two columns: each row has its three unescaped pipes.
+    for (const row of card.split('\n').filter((line) => line.startsWith('| '))) assert.equal(unescaped(row, '|'), 3, row);
+  });
+});

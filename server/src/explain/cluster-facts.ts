@@ -4,6 +4,7 @@ import type { Resource } from '../manifest/parse';
 import { isPodReady } from '../manifest/workload';
 import { workloadPlacement } from '../rules/unschedulable';
 import { plural } from '../words';
+import { markdownText } from './markdown-text';
 
 /** Node names a line has room for; the rest are counted. */
 const NODES_SHOWN = 3;
@@ -23,7 +24,7 @@ function readyPart(workload: Resource, pods: Resource[], ready: Resource[], clus
 function nodesPart(ready: Resource[], cluster: ClusterInfo): string {
   const nodes = [...new Set(ready.map((pod) => String(pod.object?.spec?.nodeName ?? 'unscheduled')))];
   const controlPlane = new Set(cluster.topology.controlPlaneNodes);
-  const named = nodes.slice(0, NODES_SHOWN).map((node) => `${node}${controlPlane.has(node) ? ' (control plane)' : ''}`);
+  const named = nodes.slice(0, NODES_SHOWN).map((node) => `${markdownText(node)}${controlPlane.has(node) ? ' (control plane)' : ''}`);
   const more = nodes.length > NODES_SHOWN ? ` +${nodes.length - NODES_SHOWN} more` : '';
   const warning = ready.length > 1 && nodes.length === 1 ? ' — all on one node' : '';
   return ` on ${named.join(', ')}${more}${warning}`;

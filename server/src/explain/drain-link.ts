@@ -18,5 +18,7 @@ export function drainLink(resource: Resource, inventory: Inventory): string | un
   const workload = workloadOf(resource, inventory);
   if (!workload?.name || ['DaemonSet', 'CronJob'].includes(workload.kind)) return undefined;
   const args: SimulateWorkloadArgs = { namespace: workload.namespace, name: workload.name, kind: workload.kind, drain: true };
-  return `[Simulate a drain of its node](command:${SIMULATE_WORKLOAD_COMMAND}?${encodeURIComponent(JSON.stringify([args]))} "kubectl drain, PDBs and grace periods, in the simulator")`;
+  // encodeURIComponent leaves ( ) ' * ! alone: a `)` in a name ended the link there, and the rest read as Markdown.
+  const query = encodeURIComponent(JSON.stringify([args])).replace(/[()'*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `[Simulate a drain of its node](command:${SIMULATE_WORKLOAD_COMMAND}?${query} "kubectl drain, PDBs and grace periods, in the simulator")`;
 }

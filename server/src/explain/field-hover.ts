@@ -7,6 +7,7 @@ import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, prob
 import { valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
+import { markdownText } from './markdown-text';
 
 const PROBE_MEANING: Record<ProbeField, string> = {
   livenessProbe: 'Liveness: when it fails `failureThreshold` times in a row, the kubelet kills and restarts the container. It should check only that the process is not stuck; if it checks dependencies, a dependency outage restarts every replica at once. It keeps working while the control plane is down.',
@@ -29,7 +30,7 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const handler = probeHandler(probe, container);
   const key = path[path.length - 1];
   const budget = failureBudgetSeconds(probe);
-  const timing = `${handler ? describeHandler(handler) : 'no handler'}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
+  const timing = `${handler ? markdownText(describeHandler(handler)) : 'no handler'}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
   const start = found.field === 'livenessProbe' ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.` : '';
   const specific: Record<string, string> = {
     failureThreshold: `Consecutive failures before the probe acts: ${t.failureThreshold} × ${t.periodSeconds} s = ${budget} s.`,
@@ -45,7 +46,7 @@ function pdbText(resource: Resource, key: string, inventory: Inventory): string 
   if (resource.kind !== 'PodDisruptionBudget') return undefined;
   const workloads = inventory.workloadsSelectedBy(resource);
   const expected = workloads.reduce((sum, w) => sum + inventory.effectiveReplicas(w).value, 0);
-  const now = workloads.length ? ` Here: ${describePdbBudget(resource, expected)} over ${plural(expected, 'pod')} of ${workloads.map((w) => w.name).join(', ')} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, expected))} at a time.` : '';
+  const now = workloads.length ? ` Here: ${describePdbBudget(resource, expected)} over ${plural(expected, 'pod')} of ${workloads.map((w) => markdownText(w.name ?? '')).join(', ')} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, expected))} at a time.` : '';
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'

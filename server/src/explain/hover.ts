@@ -9,6 +9,7 @@ import { findingTitleLine, resilienceCard, type CardOptions, type RuleHref } fro
 import { drainLink } from './drain-link';
 import { fieldMeaning } from './field-hover';
 import { keyPathAt } from './key-path';
+import { markdownText } from './markdown-text';
 
 export interface HoverText {
   text: string;
@@ -62,7 +63,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const range = rangeOfPath(resource, path, 'key');
     const here = findings.filter((f) => f.range && f.range.start.line === range.start.line);
     const key = String(path[path.length - 1]);
-    const lines = [`**${key}** — ${describeResource(resource)}`, '', meaning];
+    const lines = [`**${markdownText(key)}** — ${markdownText(describeResource(resource))}`, '', meaning];
     if (here.length) lines.push('', ...here.map((f) => findingTitleLine(f, options.ruleHref)));
     return { text: literalTildes(withDrainLink(lines.join('\n'), here.length > 0, resource, inventory)), range };
   }

@@ -4,12 +4,13 @@ import { spreadTerms } from '../manifest/spread';
 import { isScalable, podTemplateOf } from '../manifest/workload';
 import type { AgentPosture, ContainerProbes, Posture } from './posture';
 import { plural } from '../words';
+import { markdownText } from './markdown-text';
 
 function replicasPart(p: Posture, resource: Resource): string {
   const r = p.replicas;
   if (resource.kind === 'DaemonSet') return '1 pod per node';
   if (resource.kind === 'Pod') return 'a bare pod';
-  if (r.source === 'hpa') return `${r.value}${p.hpas[0]?.max !== undefined ? `–${p.hpas[0].max}` : '+'} replicas (HPA ${r.hpa?.name ?? ''})`;
+  if (r.source === 'hpa') return `${r.value}${p.hpas[0]?.max !== undefined ? `–${p.hpas[0].max}` : '+'} replicas (HPA ${markdownText(r.hpa?.name ?? '')})`;
   if (resource.kind === 'Job' || resource.kind === 'CronJob') return `${plural(r.value, 'pod')} per run`;
   return `${plural(r.value, 'replica')}${r.source === 'default' ? ' (default)' : ''}`;
 }
@@ -25,7 +26,7 @@ function spreadPart(resource: Resource, p: Posture): string {
 function pdbPart(p: Posture): string {
   if (p.pdbs.length > 1) return `${p.pdbs.length} PDBs`;
   const pdb = p.pdbs[0];
-  return pdb ? `PDB ${pdb.name}` : 'no PDB';
+  return pdb ? `PDB ${markdownText(pdb.name)}` : 'no PDB';
 }
 
 function probesOf(c: ContainerProbes): string {
@@ -38,7 +39,7 @@ function probesOf(c: ContainerProbes): string {
 function probesPart(p: Posture): string {
   const each = p.containers.map((c) => ({ name: c.name, probes: probesOf(c) }));
   if (new Set(each.map((c) => c.probes)).size <= 1) return `probes: ${each[0]?.probes ?? 'none'}`;
-  return `probes: ${each.map((c) => `${c.name} ${c.probes}`).join('; ')}`;
+  return `probes: ${each.map((c) => `${markdownText(c.name)} ${c.probes}`).join('; ')}`;
 }
 
 /** How a DaemonSet's pods are replaced on a rollout: `maxUnavailable` nodes at a time, or by hand with OnDelete. */

@@ -1,6 +1,7 @@
 import type { ContainerProbes, Posture } from './posture';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
+import { markdownText } from './markdown-text';
 
 export type ScenarioName = 'Node drain' | 'Node drain, scale-down' | 'Node failure' | 'Scale-down' | 'Dependency down' | 'Control plane down';
 
@@ -125,7 +126,7 @@ function dependencyDown(p: Posture): ScenarioRow {
   if (!p.containers.length) return row('Dependency down', 'no containers');
   const answers = p.containers.map((c) => ({ container: c.name, ...dependencyAnswer(c, p) }));
   const worst = answers.reduce((a, b) => (b.rank > a.rank ? b : a));
-  const text = p.containers.length > 1 ? `${worst.container}: ${worst.text}` : worst.text;
+  const text = p.containers.length > 1 ? `${markdownText(worst.container)}: ${worst.text}` : worst.text;
   return { scenario: 'Dependency down', text, risk: worst.risk };
 }
 

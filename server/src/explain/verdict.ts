@@ -5,6 +5,7 @@ import type { Finding } from '../rules/types';
 import { plural } from '../words';
 import type { Posture } from './posture';
 import { HARMS, type Risk, type ScenarioRow } from './scenarios';
+import { markdownText } from './markdown-text';
 
 /** What a node agent misses: nodes it does not run on, and the priority that keeps it there under node pressure. */
 function agentRisks(p: Posture): Risk[] {
@@ -36,5 +37,5 @@ export function verdictLine(resource: Resource, p: Posture, rows: readonly Scena
   const worst = HARMS.map((harm) => risks.find((r) => r.harm === harm)).find((r) => r);
   const flag = worst || findings.length ? '⚠' : '✓';
   const count = findings.length ? ` — ${plural(findings.length, 'finding')}` : '';
-  return `**${flag} ${describeResource(resource)}**: ${worst?.verdict ?? sturdy(p)}${count}`;
+  return `**${flag} ${markdownText(describeResource(resource))}**: ${worst?.verdict ?? sturdy(p)}${count}`;
 }
