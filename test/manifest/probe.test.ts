@@ -47,6 +47,12 @@ describe('probe helpers', () => {
     assert.equal(failureBudgetSeconds(undefined), 30);
   });
 
+  it('reads a 0 period, timeout or threshold as its default, as the API server sets it (a probe "every 0 s … 0 s to act"), and a negative or fractional one too', () => {
+    assert.deepEqual(probeTimings({ periodSeconds: 0, failureThreshold: 0, timeoutSeconds: 0, successThreshold: 0, initialDelaySeconds: 0 }), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
+    assert.equal(failureBudgetSeconds({ failureThreshold: -3, periodSeconds: 1.5 }), 30);
+    assert.equal(probeTimings({ initialDelaySeconds: -5 }).initialDelaySeconds, 0);
+  });
+
   it('knows the aggregate health endpoints of frameworks', () => {
     assert.equal(frameworkOf('/actuator/health')?.name, 'Spring Boot');
     assert.equal(frameworkOf('/actuator/health')?.liveness, '/actuator/health/liveness');

@@ -52,17 +52,21 @@ export function describeHandler(handler: ProbeHandler): string {
   }
 }
 
-function numberOr(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+/**
+ * A probe field as the kubelet runs it: a whole number from `least` on, else its default. The API server sets a 0
+ * period, timeout or threshold to its default (as if unset), and rejects a negative or fractional one.
+ */
+function countOr(value: unknown, least: number, fallback: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= least ? value : fallback;
 }
 
 export function probeTimings(probe: any): typeof PROBE_DEFAULTS {
   return {
-    initialDelaySeconds: numberOr(probe?.initialDelaySeconds, PROBE_DEFAULTS.initialDelaySeconds),
-    periodSeconds: numberOr(probe?.periodSeconds, PROBE_DEFAULTS.periodSeconds),
-    failureThreshold: numberOr(probe?.failureThreshold, PROBE_DEFAULTS.failureThreshold),
-    timeoutSeconds: numberOr(probe?.timeoutSeconds, PROBE_DEFAULTS.timeoutSeconds),
-    successThreshold: numberOr(probe?.successThreshold, PROBE_DEFAULTS.successThreshold),
+    initialDelaySeconds: countOr(probe?.initialDelaySeconds, 0, PROBE_DEFAULTS.initialDelaySeconds),
+    periodSeconds: countOr(probe?.periodSeconds, 1, PROBE_DEFAULTS.periodSeconds),
+    failureThreshold: countOr(probe?.failureThreshold, 1, PROBE_DEFAULTS.failureThreshold),
+    timeoutSeconds: countOr(probe?.timeoutSeconds, 1, PROBE_DEFAULTS.timeoutSeconds),
+    successThreshold: countOr(probe?.successThreshold, 1, PROBE_DEFAULTS.successThreshold),
   };
 }
 
