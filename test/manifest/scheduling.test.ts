@@ -171,6 +171,13 @@ describe('nodeLossTolerationSeconds: how long a pod stays on a node the node con
     assert.equal(nodeLossTolerationSeconds({}, unreachable), undefined);
   });
 
+  it('of several matching tolerations, takes the smallest seconds, whichever comes first, as the taint manager does (a bare Exists first read as for ever)', () => {
+    const timed = (seconds: number) => ({ key: unreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+    assert.equal(nodeLossTolerationSeconds(spec({ operator: 'Exists' }, timed(60)), unreachable), 60);
+    assert.equal(nodeLossTolerationSeconds(spec(timed(600), timed(60)), unreachable), 60);
+    assert.equal(nodeLossTolerationSeconds(spec(timed(60), { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }), unreachable), 60, 'one of another taint does not count');
+  });
+
   it('does not take a toleration of another taint, of another effect, or of the other node-loss taint', () => {
     assert.equal(nodeLossTolerationSeconds(spec({ key: unreachable, operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 30 }), unreachable), undefined);
     assert.equal(nodeLossTolerationSeconds(spec({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }), unreachable), undefined);
