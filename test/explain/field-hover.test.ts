@@ -30,7 +30,32 @@ describe('field hovers', () => {
   it('tolerations and the grace period quote the defaults', () => {
     const doc = workload('Deployment', '  replicas: 2\n', '      terminationGracePeriodSeconds: 45\n      tolerations: []\n');
     assert.match(hover(doc, 'tolerations')!, /tolerationSeconds 300: after a node crash its pods are evicted \\~40–50 s \(node marked unhealthy\) \+ 300 s later/);
-    assert.match(hover(doc, 'terminationGracePeriodSeconds')!, /\(45 s\); default 30 s\. The Cluster Autoscaler caps it at 600 s/);
+    assert.match(hover(doc, 'terminationGracePeriodSeconds')!, /\(45 s\), counted from the start of its preStop hook: the hook, then SIGTERM, then SIGKILL when the time is up[^;]*; default 30 s\. The Cluster Autoscaler caps it at 600 s/);
+  });
+
+  it('explains a field only where it is the field it names: `resources` of an RBAC rule or `replicas` of a custom resource is no pod\'s', () => {
+    const role = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\nrules:\n  - apiGroups: [""]\n    resources: ["pods"]\n    verbs: ["get"]\n';
+    assert.equal(hover(role, 'resources'), undefined);
+    assert.equal(hover('apiVersion: example.com/v1\nkind: Cache\nmetadata:\n  name: c\nspec:\n  replicas: 1\n', 'replicas'), undefined);
+    assert.match(hover(workload('Deployment', '  replicas: 1\n'), 'replicas')!, /Pods the controller keeps running/);
+  });
+
+  it('a DaemonSet\'s and a StatefulSet\'s rolling update defaults are theirs, not a Deployment\'s', () => {
+    const daemons = workload('DaemonSet', '  updateStrategy:\n    rollingUpdate:\n      maxUnavailable: 2\n');
+    assert.match(hover(daemons, 'maxUnavailable')!, /a DaemonSet's and a StatefulSet's 1/);
+  });
+
+  it('a PDB over a DaemonSet counts no pods it cannot know (it said 1 pod)', () => {
+    const text = hover(PDB('minAvailable: 1'), 'minAvailable', { 'agent.yaml': workload('DaemonSet', '') })!;
+    assert.match(text, /Here it selects web, whose pod count the disruption controller reads from the pods themselves/);
+    assert.doesNotMatch(text, /over 1 pod/);
+  });
+
+  it('an empty probe is no probe, and a merge key is no field', () => {
+    const empty = workload('Deployment', '  replicas: 2\n').replace('          readinessProbe:\n            httpGet:\n              path: /ready\n              port: http\n', '          livenessProbe:\n');
+    assert.match(hover(empty, 'livenessProbe')!, /This probe is empty: the kubelet runs none\./);
+    const merged = workload('Deployment', '  replicas: 2\n').replace('            httpGet:', '            <<: {periodSeconds: 5}\n            httpGet:');
+    assert.doesNotMatch(hover(merged, '<<') ?? '', /Symbol/);
   });
 
   it('declared annotations: what they state and accept', () => {

@@ -4,7 +4,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
 import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
-import { valueAt } from '../manifest/workload';
+import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
 import { markdownText } from './markdown-text';
@@ -26,6 +26,8 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const containerPath = path.slice(0, found.index);
   const container = valueAt(resource.object, containerPath);
   const probe = container?.[found.field];
+  // `livenessProbe:` with nothing under it is no probe: the kubelet runs none.
+  if (!probe || typeof probe !== 'object') return `${PROBE_MEANING[found.field]}\n\nThis probe is empty: the kubelet runs none.`;
   const t = probeTimings(probe);
   const handler = probeHandler(probe, container);
   const key = path[path.length - 1];
@@ -44,9 +46,14 @@ function probeText(resource: Resource, path: Path): string | undefined {
 
 function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {
   if (resource.kind !== 'PodDisruptionBudget') return undefined;
-  const workloads = inventory.workloadsSelectedBy(resource);
-  const expected = workloads.reduce((sum, w) => sum + inventory.effectiveReplicas(w).value, 0);
-  const now = workloads.length ? ` Here: ${describePdbBudget(resource, expected)} over ${plural(expected, 'pod')} of ${workloads.map((w) => markdownText(w.name ?? '')).join(', ')} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, expected))} at a time.` : '';
+  const { workloads, count } = inventory.expectedPods(resource);
+  const names = workloads.map(({ workload }) => markdownText(workload.name ?? '')).join(', ');
+  // A DaemonSet's or Job's pods have no scale the disruption controller reads: their count is not known here.
+  const now = !workloads.length
+    ? ''
+    : count === undefined
+      ? ` Here it selects ${names}, whose pod count the disruption controller reads from the pods themselves (no scale), not from a number written here.`
+      : ` Here: ${describePdbBudget(resource, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, count))} at a time.`;
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'
@@ -60,13 +67,13 @@ const FIELD_TEXT: Record<string, (value: any) => string> = {
   minReplicas: (v) => `The HPA's floor${typeof v === 'number' ? ` (${v})` : ''}: while the control plane is down the HPA cannot scale, so this is all the capacity there is. Below 2, one node failure is an outage.`,
   maxReplicas: (v) => `The HPA's ceiling${typeof v === 'number' ? ` (${v})` : ''}; at or below minReplicas there is no headroom for a surge.`,
   terminationGracePeriodSeconds: (v) =>
-    `Seconds a pod gets between SIGTERM (after its preStop hook) and SIGKILL on a drain, scale-down or rollout${typeof v === 'number' ? ` (${v} s)` : ''}; default ${T.terminationGrace} s. The Cluster Autoscaler caps it at ${T.scaleDownMaxGrace} s; node-pressure evictions ignore it.`,
+    `Seconds a pod gets to stop on a drain, scale-down or rollout${typeof v === 'number' && Number.isFinite(v) ? ` (${v} s)` : ''}, counted from the start of its preStop hook: the hook, then SIGTERM, then SIGKILL when the time is up (2 s more, once, if the hook still runs); default ${T.terminationGrace} s. The Cluster Autoscaler caps it at ${T.scaleDownMaxGrace} s; node-pressure evictions ignore it.`,
   tolerations: () =>
     `Taints this pod accepts. Unless it tolerates \`node.kubernetes.io/unreachable\` and \`not-ready\` itself, it gets them with tolerationSeconds ${T.unreachableToleration}: after a node crash its pods are evicted ~${T.nodeMonitorGraceOld}–${T.nodeMonitorGrace} s (node marked unhealthy) + ${T.unreachableToleration} s later, and only then replaced. A lower tolerationSeconds moves them sooner.`,
   tolerationSeconds: (v) => `How long the pod stays bound to a node with this NoExecute taint${typeof v === 'number' ? ` (${v} s)` : ''} before eviction; without it, forever.`,
   strategy: () => 'How a rollout replaces pods: RollingUpdate (default: 25% maxUnavailable, 25% maxSurge) keeps serving; Recreate kills every pod first, an outage on each rollout.',
-  maxUnavailable: () => 'Pods that may be missing during a rolling update (default 25%, rounded down); 0 with maxSurge ≥ 1 keeps full capacity.',
-  maxSurge: () => 'Extra pods a rolling update may start above the desired count (default 25%, rounded up); they need spare room on the nodes.',
+  maxUnavailable: () => 'Pods that may be missing during a rolling update (a Deployment\'s default 25%, rounded down; a DaemonSet\'s and a StatefulSet\'s 1); 0 with maxSurge ≥ 1 keeps full capacity.',
+  maxSurge: () => 'Extra pods a rolling update may start above the desired count (a Deployment\'s default 25%, rounded up; a DaemonSet\'s 0, one pod a node); they need spare room on the nodes.',
   topologySpreadConstraints: () => 'Spreads replicas over nodes or zones, so one node crash or drain takes only a share of them. Without it (or pod anti-affinity), the scheduler may put every replica on one node.',
   podAntiAffinity: () => 'Keeps replicas apart (on `kubernetes.io/hostname`: on different nodes), so one node failure does not take them all.',
   resources: () => 'Requests decide where the pod fits and what it is guaranteed; limits cap it. Without a memory request or limit, a surge ends in node-pressure evictions (which ignore PDBs and grace periods) or OOM kills of neighbours.',
@@ -96,6 +103,46 @@ export function fieldMeaning(resource: Resource, path: Path, inventory: Inventor
   if (probe) return probe;
   if (key === 'minAvailable' || (key === 'maxUnavailable' && resource.kind === 'PodDisruptionBudget')) return pdbText(resource, key, inventory);
   if (key === 'maxUnavailable' && !path.includes('rollingUpdate')) return undefined;
-  const text = FIELD_TEXT[key];
-  return text ? text(valueAt(resource.object, path)) : undefined;
+  const text = FIELD_TEXT[key] as ((value: unknown) => string) | undefined;
+  const place = FIELD_PLACE[key] as ((resource: Resource, path: Path) => boolean) | undefined;
+  return text && place?.(resource, path) ? text(valueAt(resource.object, path)) : undefined;
 }
+
+/** Whether `path` lies below `prefix` (or is it). */
+function under(path: Path, prefix: Path | undefined): boolean {
+  return !!prefix && prefix.every((step, i) => path[i] === step) && path.length > prefix.length;
+}
+
+/** The pod spec of a workload or pod, where the pod's fields are. */
+function podSpecPath(resource: Resource): Path | undefined {
+  const template = podTemplatePath(resource);
+  return template && [...template, 'spec'];
+}
+
+const inPodSpec = (resource: Resource, path: Path) => under(path, podSpecPath(resource));
+const inContainer = (resource: Resource, path: Path) => inPodSpec(resource, path) && ['containers', 'initContainers', 'ephemeralContainers'].includes(String(path[podSpecPath(resource)!.length]));
+const ofKind = (...kinds: string[]) => (resource: Resource, path: Path) => kinds.includes(resource.kind) && path.length === 2 && path[0] === 'spec';
+
+/**
+ * Where each field of FIELD_TEXT is the field it explains: a key of the same name elsewhere (`resources` in an RBAC
+ * rule, `replicas` in a custom resource) means something else.
+ */
+const FIELD_PLACE: Record<string, (resource: Resource, path: Path) => boolean> = {
+  replicas: (resource, path) => isScalable(resource) && path.length === 2 && path[0] === 'spec',
+  minReplicas: ofKind('HorizontalPodAutoscaler'),
+  maxReplicas: ofKind('HorizontalPodAutoscaler'),
+  terminationGracePeriodSeconds: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
+  tolerations: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
+  tolerationSeconds: (resource, path) => inPodSpec(resource, path) && path.includes('tolerations'),
+  strategy: (resource, path) => resource.kind === 'Deployment' && path.length === 2 && path[0] === 'spec',
+  maxUnavailable: (resource, path) => path[0] === 'spec' && (path[1] === 'strategy' || path[1] === 'updateStrategy'),
+  maxSurge: (resource, path) => path[0] === 'spec' && (path[1] === 'strategy' || path[1] === 'updateStrategy'),
+  topologySpreadConstraints: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
+  podAntiAffinity: (resource, path) => inPodSpec(resource, path) && path.includes('affinity'),
+  resources: inContainer,
+  memory: (resource, path) => inContainer(resource, path) && path.includes('resources'),
+  nodeName: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
+  nodeSelector: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
+  preStop: (resource, path) => inContainer(resource, path) && path.includes('lifecycle'),
+  unhealthyPodEvictionPolicy: ofKind('PodDisruptionBudget'),
+};

@@ -7,7 +7,8 @@ export function keyPathAt(resource: Resource, offset: number): Path | undefined 
   const walk = (node: unknown, path: (string | number)[]): Path | undefined => {
     if (isMap(node)) {
       for (const pair of node.items) {
-        if (!isPair(pair) || !isScalar(pair.key)) continue;
+        // A merge key (`<<: *base`) is no field: its key is a symbol, not a name.
+        if (!isPair(pair) || !isScalar(pair.key) || typeof pair.key.value === 'symbol') continue;
         const key = String(pair.key.value);
         const [start, end] = nodeSpan(resource, pair.key as Node);
         if (offset >= start && offset <= end) return [...path, key];
