@@ -88,6 +88,21 @@ describe('completion', () => {
     assert.deepEqual(labels(DEPLOYMENT('    example.com/¦\n')), []);
   });
 
+  it('completed inside a word, replaces the whole word, keeps a colon and a closing quote already there: the YAML stays valid', () => {
+    /** The line `¦` is on once the completion labelled `label` is applied there. */
+    const applied = (textWithCursor: string, label: string) => {
+      const item = complete(textWithCursor).find((c) => c.label === label)!;
+      const text = textWithCursor.replace(CURSOR, '');
+      const line = text.split('\n')[item.range.start.line];
+      return line.slice(0, item.range.start.character) + item.insertText + line.slice(item.range.end.character);
+    };
+    assert.equal(applied(DEPLOYMENT('    kube-re¦silience/startup-seconds: "30"\n'), 'kube-resilience/startup-seconds'), '    kube-resilience/startup-seconds: "30"');
+    assert.equal(applied(DEPLOYMENT('    kube-resilience/sessions: in-¦mem\n'), 'in-memory'), '    kube-resilience/sessions: in-memory');
+    assert.equal(applied(DEPLOYMENT('    "kube¦"\n'), 'kube-resilience/startup-seconds'), '    "kube-resilience/startup-seconds": ');
+    assert.equal(applied(DEPLOYMENT('    kube-resilience/ignore: pdb-mi¦ss\n'), 'pdb-missing'), '    kube-resilience/ignore: pdb-missing');
+    assert.equal(applied('# kube-resilience-ignore single-rep¦x\n', 'single-replica'), '# kube-resilience-ignore single-replica');
+  });
+
   it('no annotation keys outside annotations:', () => {
     assert.deepEqual(labels(DEPLOYMENT('    a: b\n', '  ¦\n')), []);
   });

@@ -81,7 +81,7 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
     const word = /[a-z0-9-]*$/.exec(before)![0];
     const listed = directive[1].split(/[\s,]+/).filter(Boolean).slice(0, word ? -1 : undefined);
     // The rules reported on the line the comment suppresses are the ones a person is about to type.
-    return ruleCompletions(rules, listed, line, character - word.length, character, reportedOn(suppressedLine(lines, line)));
+    return ruleCompletions(rules, listed, line, character - word.length, wordEnd(lineText, character, RULE_ID_CHARACTERS), reportedOn(suppressedLine(lines, line)));
   }
 
   const value = /^\s*(?:-\s+)?(["']?)(kube-resilience\/[\w.-]+)\1\s*:\s*(["']?)([^"'#]*)$/.exec(before);
@@ -90,10 +90,11 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
     if (key === IGNORE_ANNOTATION) {
       const word = /[a-z0-9-]*$/.exec(written)![0];
       const listed = written.split(',').map((s) => s.trim()).filter(Boolean).slice(0, word ? -1 : undefined);
-      return ruleCompletions(rules, listed, line, character - word.length, character);
+      return ruleCompletions(rules, listed, line, character - word.length, wordEnd(lineText, character, RULE_ID_CHARACTERS));
     }
     if (key === SESSIONS_ANNOTATION) {
-      return SESSION_VALUES.map((v) => ({ label: v, kind: 'value' as const, detail: `${SESSIONS_ANNOTATION}`, documentation: SESSION_MEANING[v], insertText: v, range: lineRange(line, character - written.length, character) }));
+      const end = wordEnd(lineText, character, VALUE_CHARACTERS);
+      return SESSION_VALUES.map((v) => ({ label: v, kind: 'value' as const, detail: `${SESSIONS_ANNOTATION}`, documentation: SESSION_MEANING[v], insertText: v, range: lineRange(line, character - written.length, end) }));
     }
     return [];
   }
@@ -101,16 +102,32 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
   const key = /^(\s*)(["']?)([\w./-]*)$/.exec(before);
   if (key && key[1].length > 0 && parentKey(lines, line, key[1].length) === 'annotations') {
     const [, indent, quote, typed] = key;
+    // Completed inside a key, the rest of it is replaced, with the closing quote an editor may have put after the
+    // cursor; a colon already there is kept (it was written twice: `kube-resilience/startup-seconds: silience/…: "30"`).
+    let end = wordEnd(lineText, character, KEY_CHARACTERS);
+    if (quote && lineText[end] === quote) end++;
+    const colon = /^\s*:/.test(lineText.slice(end)) ? '' : ': ';
     return DECLARED_ANNOTATIONS.filter((a) => a.key.startsWith(typed)).map((a) => ({
       label: a.key,
       kind: 'annotation' as const,
       detail: `Accepts ${a.accepts}`,
       documentation: a.description,
-      insertText: `${a.key}${quote}: `,
-      range: lineRange(line, indent.length + quote.length, character),
+      insertText: `${a.key}${quote}${colon}`,
+      range: lineRange(line, indent.length + quote.length, end),
     }));
   }
   return [];
+}
+
+const RULE_ID_CHARACTERS = /[a-z0-9-]/;
+const VALUE_CHARACTERS = /[^"'#\s,]/;
+const KEY_CHARACTERS = /[\w./-]/;
+
+/** Where the word the cursor at `character` is in ends: a completion replaces all of it, not only what is before the cursor. */
+function wordEnd(lineText: string, character: number, word: RegExp): number {
+  let end = character;
+  while (end < lineText.length && word.test(lineText[end])) end++;
+  return end;
 }
 
 /** The text of `line`, or '' past either end. */
