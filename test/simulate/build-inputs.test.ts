@@ -267,6 +267,18 @@ describe('simulator inputs from a cluster with a node named like a member every 
   });
 });
 
+describe('simulator inputs from a cluster whose pods of a workload are all Pending', () => {
+  it('places none of them: nothing of it serves (they were placed as a guess and served)', () => {
+    const cluster = demoCluster();
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'allpend', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'allpend' } }, template: { metadata: { labels: { app: 'allpend' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } };
+    const pending = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'allpend' } }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } });
+    const inventory = new Inventory();
+    inventory.setCluster([...cluster.resources, ...[deployment, pending('allpend-1'), pending('allpend-2')].map((o) => resourceFromObject(o)!)]);
+    const allpend = buildSimInputs(inventory, cluster).workloads.find((w) => w.name === 'allpend')!;
+    assert.deepEqual({ placement: allpend.placement, source: allpend.placementSource }, { placement: {}, source: 'observed' });
+  });
+});
+
 describe('simulator inputs: the budgets over a workload\'s pods', () => {
   const pdb = (name: string, budget: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n${budget}  selector:\n    matchLabels:\n      app: web\n`;
   const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n';

@@ -347,7 +347,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     const why = notServingWhy(pod, node, notReady);
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }
-  const hasObserved = Object.keys(observed).length > 0;
+  // Pods read from the cluster and none of them on a node (all Pending): what runs is known, and it is nothing.
+  const hasObserved = Object.keys(observed).length > 0 || pods.some((pod) => !pod.document && !hasEnded(pod));
   // A guess of where pods run puts none where they would serve nothing, unless nothing else can run them.
   const fitting = nodes.filter((n) => eligible.includes(n.name));
   const readyFitting = fitting.filter((n) => !notReady.has(n.name));
