@@ -279,6 +279,28 @@ describe('simulator inputs from a cluster whose pods of a workload are all Pendi
   });
 });
 
+describe('simulator inputs of a workload simulated with fewer replicas than it has', () => {
+  const withPods = (replicas: number, nodes: string[], podsPerNode: number) => {
+    const cluster = demoCluster();
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bulk', namespace: 'default' }, spec: { replicas, selector: { matchLabels: { app: 'bulk' } }, template: { metadata: { labels: { app: 'bulk' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } };
+    const pods = nodes.flatMap((node) => Array.from({ length: podsPerNode }, (_, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `bulk-${node}-${i}`, namespace: 'default', labels: { app: 'bulk' } }, spec: { nodeName: node, containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } })));
+    const inventory = new Inventory();
+    inventory.setCluster([...cluster.resources, ...[deployment, ...pods].map((o) => resourceFromObject(o)!)]);
+    return buildSimInputs(inventory, cluster).workloads.find((w) => w.name === 'bulk')!;
+  };
+
+  it('scales the pods observed on each node to that count (16,667 of 10,000 were lost with one node)', () => {
+    const bulk = withPods(12_000, ['worker-a1', 'worker-a2', 'worker-b1'], 4_000);
+    assert.equal(bulk.replicas, 10_000);
+    assert.deepEqual(bulk.placement, { 'worker-a1': 3334, 'worker-a2': 3333, 'worker-b1': 3333 });
+  });
+
+  it('places none where it is simulated with none (replicas -3)', () => {
+    const bulk = withPods(-3, ['worker-a1'], 3);
+    assert.deepEqual({ replicas: bulk.replicas, placement: bulk.placement }, { replicas: 0, placement: {} });
+  });
+});
+
 describe('simulator inputs: the budgets over a workload\'s pods', () => {
   const pdb = (name: string, budget: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n${budget}  selector:\n    matchLabels:\n      app: web\n`;
   const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n';

@@ -234,6 +234,25 @@ function simulatedCount(written: number): number {
 
 const MAX_SIMULATED_REPLICAS = 10_000;
 
+/**
+ * The pods observed on each node, scaled to the count a workload is simulated with when its own count could not be
+ * (50,000 pods simulated as 10,000 said "16667 of 10000" were lost with one node, and took minutes): each node keeps
+ * its share, the largest remainders rounded up.
+ */
+function scaledTo(observed: Record<string, number>, count: number): Record<string, number> {
+  const total = Object.values(observed).reduce((a, b) => a + b, 0);
+  if (total <= count) return observed;
+  const shares = Object.entries(observed).map(([node, pods]) => ({ node, exact: (pods * count) / total }));
+  const placed = shares.map((s) => ({ ...s, pods: Math.floor(s.exact) }));
+  let left = count - placed.reduce((sum, s) => sum + s.pods, 0);
+  for (const share of [...placed].sort((a, b) => b.exact - b.pods - (a.exact - a.pods) || a.node.localeCompare(b.node))) {
+    if (left <= 0) break;
+    share.pods++;
+    left--;
+  }
+  return Object.fromEntries(placed.filter((s) => s.pods > 0).map((s) => [s.node, s.pods]));
+}
+
 function replicasOf(resource: Resource, inventory: Inventory, eligible: number): number {
   switch (resource.kind) {
     case 'DaemonSet':
@@ -354,7 +373,9 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const readyFitting = fitting.filter((n) => !notReady.has(n.name));
   const spreadNodes = readyFitting.length ? readyFitting : fitting;
   const placement = hasObserved
-    ? observed
+    ? replicas !== written && !isDaemonSet
+      ? scaledTo(observed, replicas)
+      : observed
     : isDaemonSet
       ? Object.fromEntries(eligible.map((n) => [n, 1]))
       : assumedPlacement(replicas, spreadNodes, spreadRules(spec, labels, hard), `${resource.namespace}/${resource.name}`);
