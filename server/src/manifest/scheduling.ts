@@ -89,15 +89,14 @@ export type NodeLossTaint = 'node.kubernetes.io/unreachable' | 'node.kubernetes.
 
 /**
  * How long a pod of this spec stays on a node carrying `taint` before the node controller evicts it, by its own
- * tolerations, as the taint manager reads them (getMinTolerationTime): the smallest `tolerationSeconds` among those
- * that match (null, for ever, when none of them sets one), or undefined when none matches and admission gives it
- * the default (300 s).
+ * tolerations: the first matching one's `tolerationSeconds` (null, for ever, when it sets none), or undefined when
+ * none matches and admission gives it the default (300 s). The first, not the shortest: the taint manager keeps the
+ * first toleration that tolerates each taint (GetMatchingTolerations) and only then takes the least of theirs.
  */
 export function nodeLossTolerationSeconds(spec: any, taint: NodeLossTaint): number | null | undefined {
-  const matching = podTolerations(spec).filter((t) => t && toleratesTaint(t, { key: taint, effect: 'NoExecute' }));
-  if (!matching.length) return undefined;
-  const seconds = matching.flatMap((t) => (typeof t.tolerationSeconds === 'number' ? [Math.max(0, t.tolerationSeconds)] : []));
-  return seconds.length ? Math.min(...seconds) : null;
+  const match = podTolerations(spec).find((t) => t && toleratesTaint(t, { key: taint, effect: 'NoExecute' }));
+  if (!match) return undefined;
+  return typeof match.tolerationSeconds === 'number' ? Math.max(0, match.tolerationSeconds) : null;
 }
 
 /** Kubernetes' Toleration.ToleratesTaint: an empty key with Exists tolerates every taint; an empty effect every effect. */
