@@ -47,6 +47,12 @@ ruleTester(gpuLimitMismatch, {
       unsafeOutput: deployment('            requests:\n              nvidia.com/gpu: 0\n            limits:\n              nvidia.com/gpu: 0\n'),
     },
     {
+      name: 'a request of 0 without a limit: a limit of 0 is the one valid fix, and a safe one',
+      code: deployment('            requests:\n              nvidia.com/gpu: 0\n'),
+      findings: [{ at: 'nvidia.com/gpu', message: /^Deployment infer requests 0 nvidia\.com\/gpu with no limit/ }],
+      output: deployment('            requests:\n              nvidia.com/gpu: 0\n            limits:\n              nvidia.com/gpu: 0\n'),
+    },
+    {
       name: 'a native sidecar asking for a GPU without a limit',
       code: deployment('            limits:\n              nvidia.com/gpu: 1\n').replace('      containers:\n', '      initContainers:\n        - name: warm\n          image: warm:1\n          restartPolicy: Always\n          resources:\n            requests:\n              nvidia.com/gpu: 1\n      containers:\n'),
       findings: [{ at: 'nvidia.com/gpu', line: 19, message: /^Deployment infer, container warm requests 1 nvidia\.com\/gpu with no limit/ }],

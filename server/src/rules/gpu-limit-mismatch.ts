@@ -49,7 +49,7 @@ export const gpuLimitMismatch: Rule = {
                 title: `Set the ${gpu} limit to ${amount}`,
                 preferred: true,
                 // Which of the two the author meant is not known when the request asks for none: the fix would leave the pod no GPU.
-                unsafe: amount === 0 ? `the request asks for no ${gpu} where the limit asks for ${limit}: a limit of 0 runs the pod without one` : undefined,
+                unsafe: amount === 0 && (parseQuantity(limit) ?? 0) > 0 ? `the request asks for no ${gpu} where the limit asks for ${limit}: a limit of 0 runs the pod without one` : undefined,
                 edits,
               },
             ],
