@@ -16,6 +16,13 @@ ruleTester(hpaReplicasConflict, {
   ],
   invalid: [
     {
+      name: 'replicas: 0 under an HPA that scales to zero (minReplicas 0): the HPA goes on scaling it, and every apply resets it to 0',
+      code: documents(deployment({ spec: '  replicas: 0\n' }), hpa({ min: 0, max: 10 })),
+      findings: [{ at: 'replicas', message: /sets replicas: 0 under an autoscaler: every apply resets its scale to 0\. HorizontalPodAutoscaler web scales it between 0 and 10/ }],
+      output: null,
+      unsafeOutput: documents(deployment(), hpa({ min: 0, max: 10 })),
+    },
+    {
       name: 'replicas and an HPA in another file: the line goes, comments around it stay; unsafe (the first client-side apply without it drops the workload to 1 pod)',
       code: deployment({ spec: '  # sized for launch day\n  replicas: 3\n' }),
       files: { 'hpa.yaml': hpa({ min: 2, max: 8 }) },

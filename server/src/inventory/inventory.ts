@@ -3,7 +3,7 @@ import { pdbSelector } from '../manifest/pdb';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
-import { isLongRunning, isScalable, podTemplateOf, scaledToZero, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
 
@@ -270,8 +270,9 @@ export class Inventory {
 
   /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
   effectiveReplicas(workload: Resource): EffectiveReplicas {
-    // Scaled to zero, it runs no pod whatever an HPA says: the autoscaler leaves it alone.
-    const hpa = scaledToZero(workload) ? undefined : this.hpasTargeting(workload)[0];
+    const targeting = this.hpasTargeting(workload)[0];
+    // Scaled to zero under an HPA with a floor, it runs no pod: the autoscaler leaves it alone.
+    const hpa = targeting && !hpaScalingDisabled(workload, targeting) ? targeting : undefined;
     if (hpa) {
       const min = hpa.object?.spec?.minReplicas;
       return { value: typeof min === 'number' ? min : 1, source: 'hpa', hpa };

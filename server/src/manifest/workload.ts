@@ -29,11 +29,13 @@ export function isScalable(resource: Resource): boolean {
 }
 
 /**
- * Whether the workload is scaled to zero (`replicas: 0`): an autoscaler then leaves it alone (the HPA controller
- * turns its scaling off, ScalingActive False with reason ScalingDisabled) until it is scaled up by hand.
+ * Whether the HPA leaves its target alone: the target is scaled to zero (`replicas: 0`) and the HPA's floor is not
+ * zero. The HPA controller then turns its scaling off (ScalingActive False, reason ScalingDisabled) until the
+ * target is scaled up by hand; an HPA of `minReplicas: 0` (scale to zero) goes on scaling it.
  */
-export function scaledToZero(resource: Resource): boolean {
-  return isScalable(resource) && resource.object?.spec?.replicas === 0;
+export function hpaScalingDisabled(target: Resource, hpa: Resource): boolean {
+  const min = hpa.object?.spec?.minReplicas;
+  return isScalable(target) && target.object?.spec?.replicas === 0 && min !== 0;
 }
 
 /** Where the pod template (an object with metadata and spec) sits in a workload. */

@@ -1,6 +1,6 @@
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import { describeResource, scaledToZero } from '../manifest/workload';
+import { describeResource, hpaScalingDisabled } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -41,7 +41,7 @@ export const hpaMinOne: Rule = {
       if (max !== undefined) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], max) ?? []));
       const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
-      if (target && scaledToZero(target)) continue;
+      if (target && hpaScalingDisabled(target, hpa)) continue;
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],

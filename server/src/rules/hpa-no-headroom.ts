@@ -1,4 +1,4 @@
-import { describeResource, scaledToZero } from '../manifest/workload';
+import { describeResource, hpaScalingDisabled } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -20,7 +20,7 @@ export const hpaNoHeadroom: Rule = {
       if (typeof maxReplicas !== 'number' || maxReplicas > min) continue;
       const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
-      if (target && scaledToZero(target)) continue;
+      if (target && hpaScalingDisabled(target, hpa)) continue;
       report({
         resource: hpa,
         path: ['spec', 'maxReplicas'],

@@ -40,10 +40,11 @@ export const hpaReplicasConflict: Rule = {
   check({ resources, inventory, report }) {
     for (const workload of resources) {
       const replicas = writtenReplicas(workload);
-      // replicas: 0 under an HPA is how its scaling is paused (the HPA controller leaves a target at zero alone).
-      if (!isScalable(workload) || replicas === undefined || replicas === null || replicas === 0) continue;
+      if (!isScalable(workload) || replicas === undefined || replicas === null) continue;
       const hpa = inventory.hpasTargeting(workload)[0];
-      if (!hpa) continue;
+      // replicas: 0 under an HPA with a floor is how its scaling is paused (the HPA controller leaves the target alone);
+      // under one that scales to zero it is a conflict like any other.
+      if (!hpa || (replicas === 0 && (hpa.object?.spec?.minReplicas ?? 1) !== 0)) continue;
       const { minReplicas = 1, maxReplicas } = hpa.object?.spec ?? {};
       report({
         resource: workload,
