@@ -46,9 +46,13 @@ describe('field hovers', () => {
   });
 
   it('a PDB over a DaemonSet counts no pods it cannot know (it said 1 pod)', () => {
-    const text = hover(PDB('minAvailable: 1'), 'minAvailable', { 'agent.yaml': workload('DaemonSet', '') })!;
-    assert.match(text, /Here it selects web, whose pod count the disruption controller reads from the pods themselves/);
+    const agent = { 'agent.yaml': workload('DaemonSet', '') };
+    const text = hover(PDB('minAvailable: 1'), 'minAvailable', agent)!;
+    assert.match(text, /Here it selects web, which has no scale: the disruption controller counts the pods that exist/);
     assert.doesNotMatch(text, /over 1 pod/);
+    // A maxUnavailable or a percentage needs a scale: without one the budget allows no eviction.
+    assert.match(hover(PDB('maxUnavailable: 1'), 'maxUnavailable', agent)!, /cannot work out a maxUnavailable for them, and allows no eviction\./);
+    assert.match(hover(PDB('minAvailable: 50%'), 'minAvailable', agent)!, /cannot work out a percentage for them, and allows no eviction\./);
   });
 
   it('an empty probe is no probe, and a merge key is no field', () => {

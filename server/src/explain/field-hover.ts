@@ -2,7 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import { declaredAnnotationSpec } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
+import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget } from '../manifest/pdb';
 import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
 import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
@@ -48,17 +48,23 @@ function pdbText(resource: Resource, key: string, inventory: Inventory): string 
   if (resource.kind !== 'PodDisruptionBudget') return undefined;
   const { workloads, count } = inventory.expectedPods(resource);
   const names = workloads.map(({ workload }) => markdownText(workload.name ?? '')).join(', ');
-  // A DaemonSet's or Job's pods have no scale the disruption controller reads: their count is not known here.
-  const now = !workloads.length
-    ? ''
-    : count === undefined
-      ? ` Here it selects ${names}, whose pod count the disruption controller reads from the pods themselves (no scale), not from a number written here.`
-      : ` Here: ${describePdbBudget(resource, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, count))} at a time.`;
+  const now = !workloads.length ? '' : count === undefined ? ` Here it selects ${names}, which ${withoutScale(resource)}` : ` Here: ${describePdbBudget(resource, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, count))} at a time.`;
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'
       : 'Pods that may be down at once during voluntary disruptions (drains, autoscaler scale-down); percentages round up. 0 blocks every drain. PDBs do not protect against node crashes or node-pressure evictions.';
   return meaning + now;
+}
+
+/**
+ * What a budget does over pods without a scale (a DaemonSet's, a Job's): the disruption controller counts the pods
+ * themselves only for a whole-number minAvailable; a percentage or a maxUnavailable needs a scale, and without one
+ * the budget allows no eviction at all.
+ */
+function withoutScale(pdb: Resource): string {
+  const budget = pdbBudget(pdb);
+  if (budget?.field === 'minAvailable' && budget.value.kind === 'int') return 'has no scale: the disruption controller counts the pods that exist, not a number written here.';
+  return `has no scale: the disruption controller cannot work out ${budget ? `a ${budget.field === 'maxUnavailable' ? 'maxUnavailable' : 'percentage'}` : 'this budget'} for them, and allows no eviction.`;
 }
 
 const FIELD_TEXT: Record<string, (value: any) => string> = {
