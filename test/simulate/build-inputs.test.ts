@@ -277,6 +277,16 @@ describe('simulator inputs from a cluster whose pods of a workload are all Pendi
     const allpend = buildSimInputs(inventory, cluster).workloads.find((w) => w.name === 'allpend')!;
     assert.deepEqual({ placement: allpend.placement, source: allpend.placementSource }, { placement: {}, source: 'observed' });
   });
+
+  it('a DaemonSet of them wants the pods it has, not none ("no pods wanted")', () => {
+    const cluster = demoCluster();
+    const daemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } };
+    const pending = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Pending' } });
+    const inventory = new Inventory();
+    inventory.setCluster([...cluster.resources, ...[daemonSet, pending('agent-1'), pending('agent-2'), pending('agent-3')].map((o) => resourceFromObject(o)!)]);
+    const agent = buildSimInputs(inventory, cluster).workloads.find((w) => w.name === 'agent')!;
+    assert.deepEqual({ replicas: agent.replicas, placement: agent.placement }, { replicas: 3, placement: {} });
+  });
 });
 
 describe('simulator inputs of a workload simulated with fewer replicas than it has', () => {

@@ -367,7 +367,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }
   // Pods read from the cluster and none of them on a node (all Pending): what runs is known, and it is nothing.
-  const hasObserved = Object.keys(observed).length > 0 || pods.some((pod) => !pod.document && !hasEnded(pod));
+  const livePods = pods.filter((pod) => !pod.document && !hasEnded(pod)).length;
+  const hasObserved = Object.keys(observed).length > 0 || livePods > 0;
   // A guess of where pods run puts none where they would serve nothing, unless nothing else can run them.
   const fitting = nodes.filter((n) => eligible.includes(n.name));
   const readyFitting = fitting.filter((n) => !notReady.has(n.name));
@@ -385,7 +386,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     kind: resource.kind,
     namespace: resource.namespace,
     name: resource.name!,
-    replicas: isDaemonSet ? Object.values(placement).reduce((a, b) => a + b, 0) : replicas,
+    // A DaemonSet wants the pods it has, those not yet on a node (Pending) too.
+    replicas: isDaemonSet ? Math.max(livePods, Object.values(placement).reduce((a, b) => a + b, 0)) : replicas,
     placement,
     placementSource: hasObserved ? 'observed' : 'assumed',
     ...(notServing.length ? { notServing } : {}),
