@@ -12,13 +12,13 @@ import { parseManifest } from '../../server/src/manifest/parse';
 const deployment = (name: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n`;
 
 /** A scan of its own inventory, with what it logged and a promise of its next end. */
-function scanWith(isOpen: (uri: string) => boolean = () => false, maxFiles?: number) {
+function scanWith(isOpen: (uri: string) => boolean = () => false, maxFiles?: number, worked: () => void = () => undefined) {
   const inventory = new Inventory();
   const logged: string[] = [];
   const log = (message: string) => logged.push(message);
   const connection = { console: { log, warn: log, error: log }, window: { createWorkDoneProgress: () => new Promise(() => undefined) } } as unknown as Connection;
   let ended: () => void = () => undefined;
-  const scan = new WorkspaceScan({ connection, inventory, isOpen, scanned: () => ended(), worked: () => undefined }, maxFiles);
+  const scan = new WorkspaceScan({ connection, inventory, isOpen, scanned: () => ended(), worked }, maxFiles);
   const nextEnd = () => new Promise<void>((resolve) => (ended = resolve));
   const uris = () => inventory.allFiles().map((f) => f.uri).sort();
   return { scan, inventory, logged, nextEnd, uris };
@@ -103,24 +103,43 @@ describe('WorkspaceScan', () => {
     }
   });
 
-  it('a file changed on disk while the scan parses it keeps its newer text (the scan put back the older one)', async () => {
-    mkdirSync(join(dir, 'racing'));
-    const many = Array.from({ length: 3000 }, (_, i) => deployment(`old-${i}`)).join('---\n');
-    writeFileSync(join(dir, 'racing', 'big.yaml'), many);
-    const big = uri('racing/big.yaml');
+  /**
+   * A scan of `name` holding a file of 3,000 documents (parsed in several slices), during whose parse `change` runs,
+   * as the server does on a watched-file event: between two slices of the parse.
+   */
+  const racing = async (name: string, change: (inventory: Inventory, uri: string) => void) => {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'big.yaml'), Array.from({ length: 3000 }, (_, i) => deployment(`old-${i}`)).join('---\n'));
+    const big = uri(`${name}/big.yaml`);
+    let reading = false;
     let told = false;
-    // The event of the change comes while the file is being parsed, in slices: the server reads it from disk at once.
-    const { scan, nextEnd, inventory } = scanWith((u) => {
-      if (u === big && !told) {
+    const { scan, nextEnd, inventory } = scanWith(
+      (u) => {
+        if (u === big) reading = true;
+        return false;
+      },
+      undefined,
+      () => {
+        if (!reading || told) return;
         told = true;
-        setImmediate(() => inventory.setFile(parseManifest(big, deployment('new'))));
-      }
-      return false;
-    });
+        change(inventory, big);
+      },
+    );
     const ended = nextEnd();
-    scan.add([folder('racing')]);
+    scan.add([folder(name)]);
     await ended;
-    assert.deepEqual(inventory.getFile(big)?.resources.map((r) => r.name), ['new']);
+    assert.ok(told, 'the change came while the file was parsed');
+    return inventory.getFile(big);
+  };
+
+  it('a file changed on disk while the scan parses it keeps its newer text (the scan put back the older one)', async () => {
+    const file = await racing('racing', (inventory, big) => inventory.setFile(parseManifest(big, deployment('new'))));
+    assert.deepEqual(file?.resources.map((r) => r.name), ['new']);
+  });
+
+  it('a file emptied on disk while the first scan parses it stays out (it was put back, its old resources counted)', async () => {
+    // The event finds a text that holds no resource: the file leaves the inventory, where it was not yet.
+    assert.equal(await racing('emptied', (inventory, big) => inventory.removeFile(big)), undefined);
   });
 
   it('holds a file behind a linked folder only when the link leads inside the workspace folder, as its walk enters', () => {
@@ -154,6 +173,24 @@ describe('WorkspaceScan', () => {
     scan.remove([folder('twice')]);
     await readAgain;
     assert.deepEqual(uris(), [uri('twice-link/web.yaml')]);
+  });
+
+  it('reads the other folder\'s copy when the folder goes while its copy is open (closed later, the file was lost)', async () => {
+    mkdirSync(join(dir, 'held-open'));
+    writeFileSync(join(dir, 'held-open', 'web.yaml'), deployment('web'));
+    symlinkSync(join(dir, 'held-open'), join(dir, 'held-open-link'));
+    const open = uri('held-open/web.yaml');
+    const { scan, nextEnd, uris, inventory } = scanWith((u) => u === open);
+    // Open in the editor before the scan: its text stands for the file under the key it was opened by.
+    inventory.setFile(parseManifest(open, deployment('typed')));
+    const ended = nextEnd();
+    scan.add([folder('held-open'), folder('held-open-link')]);
+    await ended;
+    assert.deepEqual(uris(), [open], 'one file, the open one');
+    const readAgain = nextEnd();
+    scan.remove([folder('held-open')]);
+    await readAgain;
+    assert.deepEqual(uris(), [uri('held-open-link/web.yaml'), open]);
   });
 
   it('past its limit, reads the first files found and says that the others are not seen', async () => {

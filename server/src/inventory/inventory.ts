@@ -47,6 +47,8 @@ export class Inventory {
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
   private log = new ReadLog(groupsOf);
   private derived = nothingDerived();
+  /** How many times each file was set or removed (see revisionOf). */
+  private readonly revisions = new Map<string, number>();
 
   /**
    * Everything derived is dropped at once, as a new object: V8's Map.clear leaves the old table pointing to
@@ -65,15 +67,30 @@ export class Inventory {
   *setFileInSteps(file: ManifestFile): Steps<void> {
     yield* this.log.replacedInSteps(this.files.get(file.uri)?.resources ?? [], file.resources);
     this.files.set(file.uri, file);
+    this.revised(file.uri);
     this.changed();
   }
 
   removeFile(uri: string): void {
+    // Counted even when nothing is held: a reader that parsed a file meanwhile must not put back what is now gone.
+    this.revised(uri);
     const file = this.files.get(uri);
     if (!file) return;
     this.log.replaced(file.resources, []);
     this.files.delete(uri);
     this.changed();
+  }
+
+  /**
+   * How many times the file under `uri` was set or removed: one who read a file and parsed it meanwhile tells by it
+   * whether a newer text (or its removal) came in between.
+   */
+  revisionOf(uri: string): number {
+    return this.revisions.get(uri) ?? 0;
+  }
+
+  private revised(uri: string): void {
+    this.revisions.set(uri, this.revisionOf(uri) + 1);
   }
 
   /** Runs `work` and returns with its result which groups of resources it asked about. */
@@ -363,12 +380,9 @@ interface LabelQuestion {
  * than answering it (a fifth of what a Fix all round's analysis allocated).
  */
 function labelQuestion(index: LabelIndexName, namespace: string, about: unknown): LabelQuestion {
-  if (!about || typeof about !== 'object') return newLabelQuestion(index, namespace, about);
-  const known = labelQuestions[index].get(about);
-  if (known?.namespace === namespace) return known.question;
-  const question = newLabelQuestion(index, namespace, about);
-  labelQuestions[index].set(about, { namespace, question });
-  return question;
+  // Checked against the namespace, as groupsOf is: one object may be asked about under another (render/source-yaml).
+  const known = factOf(labelQuestions[index], about, () => ({ namespace, question: newLabelQuestion(index, namespace, about) }));
+  return known.namespace === namespace ? known.question : newLabelQuestion(index, namespace, about);
 }
 
 function newLabelQuestion(index: LabelIndexName, namespace: string, about: unknown): LabelQuestion {

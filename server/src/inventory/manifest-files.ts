@@ -26,15 +26,6 @@ export function walkReaches(root: string, path: string): boolean {
   return path !== root && MANIFEST_EXTENSIONS.test(path) && walkEnters(root, dirname(path));
 }
 
-/**
- * Whether a walk from `root` gets into `folder` as things stand on disk: `folder` leads, through whatever links,
- * to `root`'s real folder or below it, as every folder the walk enters does (it enters no linked folder that leads
- * out of it).
- */
-export function walkGetsInto(root: string, folder: string): boolean {
-  return leadsInside(realPathOrUndefined(root), folder);
-}
-
 /** The most manifests a walk of one folder finds: past it, the caller says that the rest is left out. */
 export const MAX_MANIFESTS_PER_WALK = 20_000;
 

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
 import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
-import { manifestFilesInSteps, readManifestFile, walkEnters, walkGetsInto, walkReaches } from '../inventory/manifest-files';
+import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from '../inventory/manifest-files';
+import { realPathOrUndefined } from '../files/file-kind';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import { runSteps, type Steps } from '../steps';
 import { ServerCommands } from '../protocol';
@@ -43,6 +44,8 @@ interface Run {
 export class WorkspaceScan {
   /** The workspace folders, as paths. */
   private readonly folders = new Set<string>();
+  /** Each workspace folder's real path (links resolved), by its path. */
+  private readonly realFolders = new Map<string, string | undefined>();
   /** The key of each file read, by its real path (see keyOf). */
   private readonly keys = new Map<string, string>();
   /** Folders waiting to be read (a workspace folder, or a folder created below `root`, one), the next first. */
@@ -60,6 +63,7 @@ export class WorkspaceScan {
     for (const path of folderUris.map(pathOf)) {
       if (!path || this.folders.has(path)) continue;
       this.folders.add(path);
+      this.realFolders.set(path, realPathOrUndefined(path));
       this.queue.push({ walk: path, root: path });
     }
     this.startIfQueued();
@@ -97,8 +101,15 @@ export class WorkspaceScan {
    * Whether the file at `path` is one the scan reads: below a workspace folder, in no folder its walk passes by, and
    * not behind a linked folder that leads out of it (an editor may open one there, or tell of one created).
    */
-  holds(path: string): boolean {
-    return [...this.folders].some((folder) => walkReaches(folder, path) && walkGetsInto(folder, dirname(path)));
+  holds(path: string, realFolderOf: (folder: string) => string | undefined = realPathOrUndefined): boolean {
+    const reaching = [...this.folders].filter((folder) => walkReaches(folder, path));
+    if (!reaching.length) return false;
+    // Through whatever links, the file's folder is in the workspace folder's real one, as every folder its walk enters.
+    const realFolder = realFolderOf(dirname(path));
+    return !!realFolder && reaching.some((folder) => {
+      const root = this.realFolders.get(folder) ?? realPathOrUndefined(folder);
+      return !!root && within(root, realFolder);
+    });
   }
 
   /**
@@ -113,10 +124,13 @@ export class WorkspaceScan {
   private *forgetMissingInSteps(folder: string): Steps<boolean> {
     const { inventory } = this.host;
     let forgot = false;
+    // One look at each folder's real path: the files of a folder are many.
+    const realFolders = new Map<string, string | undefined>();
+    const realFolderOf = (path: string) => (realFolders.has(path) ? realFolders.get(path) : realFolders.set(path, realPathOrUndefined(path)).get(path));
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
       if (!path || !within(folder, path) || this.host.isOpen(file.uri)) continue;
-      if (!this.holds(path) || !isRegularFile(path)) {
+      if (!this.holds(path, realFolderOf) || !isRegularFile(path)) {
         inventory.removeFile(file.uri);
         forgot = true;
       }
@@ -133,18 +147,22 @@ export class WorkspaceScan {
   remove(folderUris: readonly string[]): void {
     const removed = folderUris.map(pathOf).filter((path): path is string => !!path && this.folders.delete(path));
     if (removed.length === 0) return;
+    for (const folder of removed) this.realFolders.delete(folder);
     this.queue.splice(0, this.queue.length, ...this.queue.filter((queued) => this.folders.has(queued.root)));
     const { inventory } = this.host;
-    let forgot = false;
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
       if (!path || !removed.some((folder) => within(folder, path)) || [...this.folders].some((folder) => within(folder, path))) continue;
-      if (this.host.isOpen(file.uri)) continue;
-      inventory.removeFile(file.uri);
-      forgot = true;
+      if (!this.host.isOpen(file.uri)) inventory.removeFile(file.uri);
     }
-    // A file read under a folder removed may also be another folder's (a link to the same one), where it was left unread.
-    if (forgot && this.folders.size > 0) this.again();
+    // A file read under a folder removed may also be another folder's (a link to the same one), where it was left
+    // unread: those folders are read again (only then: a walk of every folder is long).
+    const remaining = [...this.realFolders.values()].filter((real): real is string => !!real);
+    const shared = [...this.keys].some(([real, uri]) => {
+      const path = pathOf(uri);
+      return !!path && removed.some((folder) => within(folder, path)) && remaining.some((folder) => within(folder, real));
+    });
+    if (shared) this.again();
   }
 
   private start(): void {
@@ -204,18 +222,21 @@ export class WorkspaceScan {
     const real = realPathOf(path);
     const known = this.keys.get(real);
     // One real file is one file: met again through another workspace folder (a link to the first), it stays under
-    // the key it was read by (under both, a budget deleted or edited there still counted by the other).
-    if (known !== undefined && known !== uri && inventory.getFile(known)) return;
+    // the key it was read by while that one is the scan's (under both, a budget deleted or edited there still
+    // counted by the other).
+    const knownPath = known !== undefined && known !== uri ? pathOf(known) : undefined;
+    if (knownPath && inventory.getFile(known!) && this.holds(knownPath)) return;
     this.keys.set(real, uri);
     if (this.host.isOpen(uri)) return;
     try {
+      const revision = inventory.revisionOf(uri);
       const held = inventory.getFile(uri);
       const { text } = readManifestFile(path);
       // A JSON file of 800 KB that holds no resource (an API description) held every request up for a third of a second, parsed.
       if (!mayHoldResources(uri, text) || held?.text === text) return;
       const file = yield* parseManifestInSteps(uri, text);
-      // Changed on disk while it was parsed, the file is in the inventory as it is now: this older text stays out.
-      if (this.host.isOpen(uri) || !this.folders.has(folder) || inventory.getFile(uri) !== held) return;
+      // Changed on disk (or emptied) while it was parsed, the file is in the inventory as it is now: this older text stays out.
+      if (this.host.isOpen(uri) || !this.folders.has(folder) || inventory.revisionOf(uri) !== revision) return;
       inventory.setFile(file);
       if (file.clusterSnapshot) this.host.connection.console.log(`${path} is a cluster snapshot (live objects), not manifests: left out of the analysis`);
     } catch {
