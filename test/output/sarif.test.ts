@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
@@ -66,6 +66,11 @@ describe('SARIF for code scanning', () => {
         const location = results(toSarif([finding(file, 0)], RULES, '1', { root: sarifRoot }))[0].locations[0].physicalLocation.artifactLocation;
         assert.deepEqual(location, { uri: 'a.yaml', uriBaseId: '%SRCROOT%' }, `${file} under ${sarifRoot}`);
       }
+      // A rendered finding's unit is named the same way (it was `../real/chart` beside a file named `chart/…`).
+      mkdirSync(join(real, 'chart'));
+      const rendered = results(toSarif([finding(join(real, 'chart', 'templates', 'a.yaml'), 0, { rendered: { tool: 'helm', unit: join(real, 'chart') } })], RULES, '1', { root: link }))[0];
+      assert.equal(rendered.properties.rendered.unit, 'chart');
+      assert.equal(results(toSarif([finding(join(real, 'a.yaml'), 0, { rendered: { tool: 'helm', unit: real } })], RULES, '1', { root: link }))[0].properties.rendered.unit, '.');
     } finally {
       rmSync(link, { force: true });
       rmSync(real, { recursive: true, force: true });

@@ -23,7 +23,7 @@ describe('toText: the report for people', () => {
     assert.match(text, /Deployment shop\/x \]0;PWNED \[2J \[31mred INJECTED exe\.jpg runs 1 pod/);
   });
 
-  it('wraps every line to the width given, a cluster resource whose path is wider than the place column included', () => {
+  it('wraps messages to the width given: a place wider than its column (a cluster resource\'s path) goes on a line of its own, so that the message starts where the wrap counted', () => {
     const finding = (range: Finding['range'], name: string): Finding => ({
       ruleId: 'single-replica',
       severity: 'warning',

@@ -33,10 +33,12 @@ function uriReference(path: string): string {
   return reference.split('/')[0].includes(':') ? `./${reference}` : reference;
 }
 
-/** The folder artifact URIs are relative to, as written and with its links resolved. */
+/** The folder artifact URIs are relative to, as written and with its links resolved; the files' real paths as found. */
 interface Root {
   path: string;
   real: string | undefined;
+  /** Each file's real path, looked up once (every finding names its file twice, and files have thousands). */
+  realPaths: Map<string, string | undefined>;
 }
 
 /**
@@ -49,9 +51,17 @@ function artifactLocation(file: string, root: Root): { uri: string; uriBaseId?: 
   if (file === '-') return { uri: 'stdin' };
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return { uri: file };
   const absolute = resolve(file);
-  const real = root.real && realPathOrUndefined(absolute);
-  const below = pathBelow(root.path, absolute) ?? (real ? pathBelow(root.real!, real) : undefined);
+  const below = pathBelowRoot(absolute, root);
   return below ? { uri: uriReference(below), uriBaseId: SRCROOT } : { uri: pathToFileURL(absolute).toString() };
+}
+
+/** Where `absolute` is below the root, as written or, failing that, with links resolved on both sides. */
+function pathBelowRoot(absolute: string, root: Root): string | undefined {
+  const below = pathBelow(root.path, absolute);
+  if (below || !root.real) return below;
+  if (!root.realPaths.has(absolute)) root.realPaths.set(absolute, realPathOrUndefined(absolute));
+  const real = root.realPaths.get(absolute);
+  return real ? pathBelow(root.real, real) : undefined;
 }
 
 function pathBelow(root: string, path: string): string | undefined {
@@ -101,10 +111,17 @@ const OTHER_RESULTS: Record<string, string> = {
   'kustomize-render': 'A Kustomize root could not be built: what it deploys is not analysed.',
 };
 
+/** A rendered unit (a chart, a Kustomize root) relative to the root, as its files are; `.` for the root itself. */
+function renderedUnit(unit: string, root: Root): string {
+  const absolute = resolve(unit);
+  const below = absolute === root.path || (root.real && realPathOrUndefined(absolute) === root.real) ? '' : pathBelowRoot(absolute, root);
+  return (below ?? relative(root.path, absolute)).split(sep).join('/') || '.';
+}
+
 /** SARIF 2.1.0 with one run; cluster findings (no file) carry a logical location naming the resource. */
 export function toSarif(findings: readonly Finding[], rules: readonly Rule[], version: string, options: SarifOptions = { root: process.cwd() }): object {
-  const root: Root = { path: resolve(options.root) } as Root;
-  root.real = realPathOrUndefined(root.path);
+  const rootPath = resolve(options.root);
+  const root: Root = { path: rootPath, real: realPathOrUndefined(rootPath), realPaths: new Map() };
   const index = new Map(rules.map((rule, i) => [rule.meta.id, i]));
   // Results that are no rule's (a chart that did not render) name a descriptor of the run all the same, as code scanning asks.
   const others = [...new Set(findings.map((f) => f.ruleId).filter((id) => !index.has(id)))];
@@ -157,7 +174,7 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
                 : [],
           partialFingerprints: { 'kubeResilienceFinding/v1': keys[i] },
           // Where a finding on a template, values file, base or patch was rendered (relative to the SARIF root), as in the JSON report.
-          ...(finding.rendered ? { properties: { rendered: { tool: finding.rendered.tool, unit: relative(root.path, resolve(finding.rendered.unit)).split(sep).join('/') || '.' } } } : {}),
+          ...(finding.rendered ? { properties: { rendered: { tool: finding.rendered.tool, unit: renderedUnit(finding.rendered.unit, root) } } } : {}),
           relatedLocations: finding.related.map((r, id) => ({
             id,
             message: { text: r.message },
