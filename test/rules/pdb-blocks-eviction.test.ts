@@ -39,7 +39,7 @@ ruleTester(pdbBlocksEviction, {
     },
     {
       name: 'maxUnavailable 0 blocks whatever the count',
-      code: documents(web(5), pdb("  maxUnavailable: '0'\n")),
+      code: documents(web(5), pdb('  maxUnavailable: 0\n')),
       findings: [{ at: 'maxUnavailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on this Deployment\. Deployment web: 5 replicas, PDB maxUnavailable 0:/ }],
       output: null,
       unsafeOutput: documents(web(5), pdb('  maxUnavailable: 1\n')),

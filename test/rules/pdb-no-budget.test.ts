@@ -16,6 +16,18 @@ ruleTester(pdbNoBudget, {
       output: pdb('  # protects the web tier\n  maxUnavailable: 1\n'),
     },
     {
+      name: 'a whole number written as a string (a Helm `| quote`): rejected by the API server; written as a number',
+      code: pdb('  minAvailable: "2" # from values\n'),
+      findings: [{ at: '"2"', message: /^PodDisruptionBudget web-pdb: minAvailable "2" is rejected by the API server, so the PDB is never created\. A budget is a whole number, or a string that is a percentage/ }],
+      output: pdb('  minAvailable: 2 # from values\n'),
+    },
+    {
+      name: 'a fraction: rejected too, with no fix to guess',
+      code: pdb('  maxUnavailable: 1.5\n'),
+      findings: [{ at: '1.5', message: /maxUnavailable 1\.5 is rejected by the API server/ }],
+      output: null,
+    },
+    {
       name: 'a flow-style spec',
       code: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: shop}\nspec: {selector: {matchLabels: {app: web}}}\n',
       findings: [{ at: 'spec', message: /^PodDisruptionBudget shop\/web-pdb states no budget, so it allows no eviction: node drains block\. It sets neither/ }],

@@ -1,12 +1,12 @@
 export type IntOrPercent = { kind: 'int'; value: number } | { kind: 'percent'; value: number };
 
-/** Reads an IntOrString field: 2, "2" or "25%". Anything else is undefined. */
+/**
+ * Reads an IntOrString budget as the API server validates it: 2 or "25%". Anything else is undefined: a string
+ * must be a percentage (`"2"`, which a Helm `| quote` writes, and `" 50% "` are rejected, and the object with them).
+ */
 export function parseIntOrPercent(value: unknown): IntOrPercent | undefined {
   if (typeof value === 'number' && Number.isInteger(value)) return { kind: 'int', value };
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (/^\d+%$/.test(text)) return { kind: 'percent', value: Number(text.slice(0, -1)) };
-  if (/^\d+$/.test(text)) return { kind: 'int', value: Number(text) };
+  if (typeof value === 'string' && /^\d+%$/.test(value)) return { kind: 'percent', value: Number(value.slice(0, -1)) };
   return undefined;
 }
 

@@ -1,9 +1,10 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeReplicas } from '../inventory/inventory';
-import { statesBudget } from '../manifest/pdb';
+import { pdbBudget, statesBudget } from '../manifest/pdb';
+import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
-import type { Rule } from './types';
+import type { Rule, RuleContext } from './types';
 
 export const pdbNoBudget: Rule = {
   meta: {
@@ -12,13 +13,17 @@ export const pdbNoBudget: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget states no budget, so it allows no eviction',
     description:
-      'A PodDisruptionBudget with neither minAvailable nor maxUnavailable looks harmless and blocks everything: the disruption controller computes the pods it expects only from one of those fields, so it expects 0, and a PDB that expects 0 pods is given `disruptionsAllowed: 0`. Every eviction of a selected pod then fails (the eviction API answers 429), so node drains hang and the cluster autoscaler never removes the nodes those pods run on. This holds in policy/v1 and in the old policy/v1beta1 alike: no API version defaults a budget.',
-    fix: 'Adds `maxUnavailable: 1` (one pod at a time), which is what such a PDB is usually meant to say.',
+      'A PodDisruptionBudget with neither minAvailable nor maxUnavailable looks harmless and blocks everything: the disruption controller computes the pods it expects only from one of those fields, so it expects 0, and a PDB that expects 0 pods is given `disruptionsAllowed: 0`. Every eviction of a selected pod then fails (the eviction API answers 429), so node drains hang and the cluster autoscaler never removes the nodes those pods run on. This holds in policy/v1 and in the old policy/v1beta1 alike: no API version defaults a budget. A budget written in a form the API server rejects (a string that is not a percentage, such as the `\"2\"` a Helm `| quote` writes, or a fraction) is reported too: such a PDB is never created, and the pods it was written for have none.',
+    fix: 'Adds `maxUnavailable: 1` (one pod at a time), which is what such a PDB is usually meant to say; a whole number written as a string is written as the number.',
     example: documents(ordersDeployment(), examplePdb('')),
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {
-      if (pdb.kind !== 'PodDisruptionBudget' || statesBudget(pdb)) continue;
+      if (pdb.kind !== 'PodDisruptionBudget') continue;
+      if (statesBudget(pdb)) {
+        if (!pdbBudget(pdb)) reportRejectedBudget(pdb, report);
+        continue;
+      }
       const guarded = inventory.expectedPods(pdb).workloads;
       const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas }) => `${describeResource(workload)} (${describeReplicas(replicas)})`).join(', ')}` : 'every pod it selects';
       report({
@@ -30,3 +35,21 @@ export const pdbNoBudget: Rule = {
     }
   },
 };
+
+/**
+ * A budget written in a form the API server rejects (a string that is no percentage, such as the `"2"` a Helm
+ * `| quote` writes; a fraction): the PDB is never created, so the pods it was written for have none.
+ */
+function reportRejectedBudget(pdb: Resource, report: RuleContext['report']): void {
+  const spec = pdb.object.spec;
+  const field = spec.maxUnavailable != null ? 'maxUnavailable' : 'minAvailable';
+  const written = spec[field];
+  const whole = typeof written === 'string' && /^\s*\d+\s*$/.test(written) ? Number(written) : undefined;
+  report({
+    resource: pdb,
+    path: ['spec', field],
+    target: 'value',
+    message: `${describeResource(pdb)}: ${field} ${JSON.stringify(written)} is rejected by the API server, so the PDB is never created. A budget is a whole number, or a string that is a percentage ("50%"); applying this one fails, and the pods it was written for have no budget: a drain may evict them all at once.`,
+    fixes: () => [whole !== undefined ? { title: `Write ${field}: ${whole} (a number)`, preferred: true, edits: setField(pdb, ['spec', field], whole) ?? [] } : undefined],
+  });
+}
