@@ -28,6 +28,12 @@ ruleTester(pdbNoBudget, {
       output: null,
     },
     {
+      name: 'both budgets: rejected by the API server; which to keep is the author\'s to say',
+      code: pdb('  minAvailable: 1\n  maxUnavailable: 1\n'),
+      findings: [{ at: 'maxUnavailable', message: /^PodDisruptionBudget web-pdb sets both minAvailable 1 and maxUnavailable 1: the API server rejects it, so the PDB is never created\./ }],
+      output: null,
+    },
+    {
       name: 'a flow-style spec',
       code: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: shop}\nspec: {selector: {matchLabels: {app: web}}}\n',
       findings: [{ at: 'spec', message: /^PodDisruptionBudget shop\/web-pdb states no budget, so it allows no eviction: node drains block\. It sets neither/ }],
