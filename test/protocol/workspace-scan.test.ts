@@ -22,6 +22,22 @@ async function withServer(prefix: string, run: (dir: string, client: LspClient) 
   }
 }
 
+/** `budget` (a PDB of web) counts for `app` (Deployment web, 3 replicas) while it is open, and leaves with its close. */
+async function countsWhileOpen(client: LspClient, app: string, budget: string): Promise<void> {
+  await client.open(app, deployment('web', 3));
+  await client.diagnostics(app, has('pdb-missing'));
+  await client.open(budget, pdb('web'));
+  await client.diagnostics(app, lacks('pdb-missing'));
+  await client.notify('textDocument/didClose', { textDocument: { uri: budget } });
+  await client.diagnostics(app, has('pdb-missing'));
+}
+
+/** `app`'s diagnostics once it is validated after what was sent before (an edit answers after every earlier message). */
+async function revalidated(client: LspClient, app: string) {
+  const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
+  return client.nextDiagnostics(app, version);
+}
+
 /** What the server said of a progress token: its begin, reports and end, in order. */
 type ProgressValue = { kind: 'begin' | 'report' | 'end'; title?: string; message?: string; percentage?: number; cancellable?: boolean };
 
@@ -126,18 +142,12 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       const outside = pathToFileURL(join(dir, 'elsewhere', 'web-pdb.yaml')).toString();
       writeFileSync(join(dir, 'elsewhere', 'web-pdb.yaml'), pdb('web'));
       await client.initialize(pathToFileURL(join(dir, 'ws')).toString());
-      await client.open(app, deployment('web', 3));
-      await client.diagnostics(app, has('pdb-missing'));
-      await client.open(outside, pdb('web'));
-      await client.diagnostics(app, lacks('pdb-missing'));
-      await client.notify('textDocument/didClose', { textDocument: { uri: outside } });
-      await client.diagnostics(app, has('pdb-missing'));
+      await countsWhileOpen(client, app, outside);
       // `helm template . > dist/all.yaml`: the scan passes build folders by, and so does an event.
       writeFileSync(join(dir, 'ws', 'dist', 'all.yaml'), pdb('web'));
       await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'ws', 'dist', 'all.yaml')).toString(), type: 1 }] });
       // Validated after the event was handled: still without a budget.
-      const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
-      assert.ok(has('pdb-missing')(await client.nextDiagnostics(app, version)), 'dist/all.yaml is no part of the analysis');
+      assert.ok(has('pdb-missing')(await revalidated(client, app)), 'dist/all.yaml is no part of the analysis');
     }));
 
   it('a document of another scheme (a git revision of a file, as a diff view opens it) is not analysed: it is no second copy of what is deployed', () =>
@@ -197,8 +207,7 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.diagnostics(viaLink, () => true);
       await client.notify('textDocument/didClose', { textDocument: { uri: viaLink } });
       // Validated after the close was handled: still without its budget.
-      const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
-      assert.ok(has('pdb-missing')(await client.nextDiagnostics(app, version)), 'the saved budget on disk came back');
+      assert.ok(has('pdb-missing')(await revalidated(client, app)), 'the saved budget on disk came back');
     }));
 
   it('a file behind a linked folder that leads out of the workspace, opened and closed or told of by an event, leaves the analysis as the scan does not read it', () =>
@@ -209,16 +218,10 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.initialize(pathToFileURL(join(dir, 'ws')).toString());
       const app = pathToFileURL(join(dir, 'ws', 'app.yaml')).toString();
       const linked = pathToFileURL(join(dir, 'ws', 'shared', 'web-pdb.yaml')).toString();
-      await client.open(app, deployment('web', 3));
-      await client.diagnostics(app, has('pdb-missing'));
-      await client.open(linked, pdb('web'));
-      await client.diagnostics(app, lacks('pdb-missing'));
-      await client.notify('textDocument/didClose', { textDocument: { uri: linked } });
-      await client.diagnostics(app, has('pdb-missing'));
+      await countsWhileOpen(client, app, linked);
       writeFileSync(join(dir, 'other', 'api-pdb.yaml'), pdb('web'));
       await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(join(dir, 'ws', 'shared', 'api-pdb.yaml')).toString(), type: 1 }] });
-      const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
-      assert.ok(has('pdb-missing')(await client.nextDiagnostics(app, version)), 'no file from outside joins on an event');
+      assert.ok(has('pdb-missing')(await revalidated(client, app)), 'no file from outside joins on an event');
     }));
 
   it('shows its progress once it lasts, answers requests meanwhile, stops when cancelled from the editor, and reads the workspace again when asked', () =>
