@@ -34,8 +34,12 @@ export function isScalable(resource: Resource): boolean {
  * target is scaled up by hand; an HPA of `minReplicas: 0` (scale to zero) goes on scaling it.
  */
 export function hpaScalingDisabled(target: Resource, hpa: Resource): boolean {
-  const min = hpa.object?.spec?.minReplicas;
-  return isScalable(target) && target.object?.spec?.replicas === 0 && min !== 0;
+  return isScalable(target) && hpaPausedBy(target.object?.spec?.replicas, hpa);
+}
+
+/** Whether a target scaled to `replicas` turns the HPA's scaling off: 0, under a floor that is not 0. */
+export function hpaPausedBy(replicas: unknown, hpa: Resource): boolean {
+  return replicas === 0 && hpa.object?.spec?.minReplicas !== 0;
 }
 
 /** Where the pod template (an object with metadata and spec) sits in a workload. */

@@ -1,6 +1,6 @@
 import { removeField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
-import { describeResource, isScalable } from '../manifest/workload';
+import { describeResource, hpaPausedBy, isScalable } from '../manifest/workload';
 import { documents, exampleHpa, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -44,7 +44,7 @@ export const hpaReplicasConflict: Rule = {
       const hpa = inventory.hpasTargeting(workload)[0];
       // replicas: 0 under an HPA with a floor is how its scaling is paused (the HPA controller leaves the target alone);
       // under one that scales to zero it is a conflict like any other.
-      if (!hpa || (replicas === 0 && (hpa.object?.spec?.minReplicas ?? 1) !== 0)) continue;
+      if (!hpa || hpaPausedBy(replicas, hpa)) continue;
       const { minReplicas = 1, maxReplicas } = hpa.object?.spec ?? {};
       report({
         resource: workload,
