@@ -59,9 +59,13 @@ function artifactLocation(file: string, root: Root): { uri: string; uriBaseId?: 
 function pathBelowRoot(absolute: string, root: Root): string | undefined {
   const below = pathBelow(root.path, absolute);
   if (below || !root.real) return below;
-  if (!root.realPaths.has(absolute)) root.realPaths.set(absolute, realPathOrUndefined(absolute));
-  const real = root.realPaths.get(absolute);
+  const real = realPathIn(root, absolute);
   return real ? pathBelow(root.real, real) : undefined;
+}
+
+function realPathIn(root: Root, absolute: string): string | undefined {
+  if (!root.realPaths.has(absolute)) root.realPaths.set(absolute, realPathOrUndefined(absolute));
+  return root.realPaths.get(absolute);
 }
 
 function pathBelow(root: string, path: string): string | undefined {
@@ -114,7 +118,7 @@ const OTHER_RESULTS: Record<string, string> = {
 /** A rendered unit (a chart, a Kustomize root) relative to the root, as its files are; `.` for the root itself. */
 function renderedUnit(unit: string, root: Root): string {
   const absolute = resolve(unit);
-  const below = absolute === root.path || (root.real && realPathOrUndefined(absolute) === root.real) ? '' : pathBelowRoot(absolute, root);
+  const below = absolute === root.path || (root.real && realPathIn(root, absolute) === root.real) ? '' : pathBelowRoot(absolute, root);
   return (below ?? relative(root.path, absolute)).split(sep).join('/') || '.';
 }
 
