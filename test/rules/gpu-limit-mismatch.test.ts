@@ -24,6 +24,7 @@ ruleTester(gpuLimitMismatch, {
     { name: 'request and limit equal (as strings)', code: deployment('            requests:\n              nvidia.com/gpu: "1"\n            limits:\n              nvidia.com/gpu: "1"\n') },
     { name: 'request and limit equal (number and string)', code: deployment('            requests:\n              nvidia.com/gpu: 2\n            limits:\n              nvidia.com/gpu: "2"\n') },
     { name: 'only a limit (the request defaults to it)', code: deployment('            limits:\n              nvidia.com/gpu: 1\n') },
+    { name: 'a request of 0 with a limit of 0: no GPU, and valid', code: deployment('            requests:\n              nvidia.com/gpu: 0\n            limits:\n              nvidia.com/gpu: 0\n') },
     { name: 'CPU request without a limit is fine', code: deployment('            requests:\n              cpu: 500m\n') },
   ],
   invalid: [

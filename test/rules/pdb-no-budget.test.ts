@@ -6,6 +6,7 @@ ruleTester(pdbNoBudget, {
   valid: [
     { name: 'maxUnavailable', code: pdb('  maxUnavailable: 1\n') },
     { name: 'minAvailable as a percentage', code: pdb('  minAvailable: 50%\n') },
+    { name: 'a quoted percentage is a valid string budget', code: pdb('  maxUnavailable: "25%"\n') },
     { name: 'maxUnavailable 0 (pdb-blocks-eviction covers it)', code: pdb('  maxUnavailable: 0\n') },
   ],
   invalid: [
