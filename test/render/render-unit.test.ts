@@ -1,6 +1,6 @@
 // Renders of charts and Kustomize roots are cached by what shapes them: every file of a chart's folder, but not
-import { execFileSync } from 'node:child_process';
 // version control's own files, which change with every `git status` when the chart is a repository's root.
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
 import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from '../inventory/manifest-files';
-import { realPathOrUndefined } from '../files/file-kind';
+import { isFolder, realPathOrUndefined } from '../files/file-kind';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import { runSteps, type Steps } from '../steps';
 import { ServerCommands } from '../protocol';
@@ -254,10 +254,6 @@ export function* manifestFilesOf(folderUris: readonly string[]): Steps<string[]>
 
 function isRegularFile(path: string): boolean {
   return statOf(path)?.isFile() ?? false;
-}
-
-function isFolder(path: string): boolean {
-  return statOf(path)?.isDirectory() ?? false;
 }
 
 function statOf(path: string): Stats | undefined {

@@ -1,6 +1,5 @@
 import { countLeading } from '../sorted';
 
-/** Where the line holding `offset` starts. */
 /** The 0-based line `offset` lies on (counted through the text: for a file read once, not a document edited). */
 export function lineNumberAt(text: string, offset: number): number {
   let line = 0;
@@ -8,6 +7,7 @@ export function lineNumberAt(text: string, offset: number): number {
   return line;
 }
 
+/** Where the line holding `offset` starts. */
 export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
 }

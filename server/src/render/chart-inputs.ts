@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { readRegularFileBounded } from '../files/read-bounded';
@@ -23,12 +22,8 @@ export function chartInputsOutside(root: string, chartName: string): RenderProbl
 
 /** What of a chart helm would read outside it or wait on, and where to say so; undefined when nothing. */
 export function chartReadsOutside(root: string): { path: string; line: number; why: string } | undefined {
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    return undefined;
-  }
+  const realRoot = realPathOrUndefined(root);
+  if (realRoot === undefined) return undefined;
   const problem = (path: string, why: string, line = 0) => ({ path, line, why });
   const chartYaml = join(root, 'Chart.yaml');
   // Helm reads the top chart's `.helmignore` only, against paths from the top chart's folder (subcharts' too).

@@ -1,3 +1,5 @@
+import { MAX_MANIFESTS_PER_WALK } from '../inventory/manifest-files';
+
 /**
  * The most a render may print to be analysed: about 4× the 106,000-line file of 2,000 Deployments. A `range` of
  * 600,000 ConfigMaps printed 57 MB, under the bound that was, and took 72 s and 2.2 GB to analyse.
@@ -5,7 +7,7 @@
 export const MAX_RENDER_BYTES = 16 * 1024 * 1024;
 
 /** The most documents a render may hold to be analysed: as many manifests as a folder's walk reads. */
-export const MAX_RENDERED_DOCUMENTS = 20_000;
+export const MAX_RENDERED_DOCUMENTS = MAX_MANIFESTS_PER_WALK;
 
 /** Whether a rendered stream holds more than `limit` documents, counted by their `---` lines (nothing parsed). */
 export function documentsPast(text: string, limit = MAX_RENDERED_DOCUMENTS): boolean {
