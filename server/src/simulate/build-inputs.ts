@@ -245,7 +245,7 @@ function scaledTo(observed: Record<string, number>, count: number): Record<strin
   const shares = Object.entries(observed).map(([node, pods]) => ({ node, exact: (pods * count) / total }));
   const placed = shares.map((s) => ({ ...s, pods: Math.floor(s.exact) }));
   let left = count - placed.reduce((sum, s) => sum + s.pods, 0);
-  for (const share of [...placed].sort((a, b) => b.exact - b.pods - (a.exact - a.pods) || a.node.localeCompare(b.node))) {
+  for (const share of [...placed].sort((a, b) => b.exact - b.pods - (a.exact - a.pods) || compareCodeUnits(a.node, b.node))) {
     if (left <= 0) break;
     share.pods++;
     left--;
@@ -359,16 +359,18 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   const pods = resource.kind === 'Pod' ? [resource] : inventory.podsOf(resource);
   const observed: Record<string, number> = {};
   const notServing: NotServing[] = [];
+  // Pods read from the cluster, on a node or not (all Pending): what runs is known, even when it is nothing.
+  let livePods = 0;
   for (const pod of pods) {
+    if (pod.document || hasEnded(pod)) continue;
+    livePods++;
     const node = pod.object?.spec?.nodeName;
-    if (pod.document || typeof node !== 'string' || !node || hasEnded(pod)) continue;
+    if (typeof node !== 'string' || !node) continue;
     observed[node] = (onNode(observed, node) ?? 0) + 1;
     const why = notServingWhy(pod, node, notReady);
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }
-  // Pods read from the cluster and none of them on a node (all Pending): what runs is known, and it is nothing.
-  const livePods = pods.filter((pod) => !pod.document && !hasEnded(pod)).length;
-  const hasObserved = Object.keys(observed).length > 0 || livePods > 0;
+  const hasObserved = livePods > 0;
   // A guess of where pods run puts none where they would serve nothing, unless nothing else can run them.
   const fitting = nodes.filter((n) => eligible.includes(n.name));
   const readyFitting = fitting.filter((n) => !notReady.has(n.name));
