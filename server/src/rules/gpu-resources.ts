@@ -12,18 +12,14 @@ export function isGpuResource(name: string): boolean {
 
 export interface GpuRequest {
   resource: string;
-  /** The amount as written, kept for fixes. */
-  raw: unknown;
   amount: number;
-  container: string;
   /** Path to the `requests` (or `limits`, when only limits say it) entry. */
   path: Path;
-  field: 'requests' | 'limits';
 }
 
 /**
  * Every GPU a workload's containers ask for, by requests (or limits, which stand for requests): once per
- * parsed object, since five rules and a fix's safety check ask it of every workload. Not to be changed.
+ * parsed object, since three rules and a fix's safety check ask it of every workload. Not to be changed.
  */
 export function gpuRequests(workload: Resource): readonly GpuRequest[] {
   return factOf(gpuRequestsOf, workload.object, () => readGpuRequests(workload));
@@ -33,7 +29,7 @@ const gpuRequestsOf = new WeakMap<object, GpuRequest[]>();
 
 function readGpuRequests(workload: Resource): GpuRequest[] {
   const found: GpuRequest[] = [];
-  for (const { container, path, name } of containersOf(workload, true)) {
+  for (const { container, path } of containersOf(workload, true)) {
     const resources = container.resources && typeof container.resources === 'object' ? container.resources : {};
     const seen = new Set<string>();
     for (const field of ['requests', 'limits'] as const) {
@@ -43,7 +39,7 @@ function readGpuRequests(workload: Resource): GpuRequest[] {
         const amount = parseQuantity(raw);
         if (amount === undefined || amount <= 0) continue;
         seen.add(key);
-        found.push({ resource: key, raw, amount, container: name, path: [...path, 'resources', field, key], field });
+        found.push({ resource: key, amount, path: [...path, 'resources', field, key] });
       }
     }
   }
