@@ -34,14 +34,14 @@ export const hpaMinOne: Rule = {
       const spec = hpa.object?.spec ?? {};
       const min = spec.minReplicas;
       if (min !== undefined && min !== null && min !== 1) continue;
+      const target = inventory.scaleTargetOf(hpa);
+      // A target scaled to zero on purpose is one the HPA does not scale at all.
+      if (target && hpaScalingDisabled(target, hpa)) continue;
       const targetName = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
       const stated = min === 1 ? 'minReplicas 1' : 'no minReplicas (defaults to 1)';
       const edits = [...(setField(hpa, ['spec', 'minReplicas'], FLOOR) ?? [])];
       const max = maxReplicasWith(spec.maxReplicas);
       if (max !== undefined) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], max) ?? []));
-      const target = inventory.scaleTargetOf(hpa);
-      // A target scaled to zero on purpose is one the HPA does not scale at all.
-      if (target && hpaScalingDisabled(target, hpa)) continue;
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],
