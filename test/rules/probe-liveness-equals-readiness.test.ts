@@ -1,5 +1,5 @@
 import { probeLivenessEqualsReadiness } from '../../server/src/rules/probe-liveness-equals-readiness';
-import { deploymentWith, indent } from './probe-fixtures';
+import { deploymentWith, indent, workloadYaml } from './probe-fixtures';
 import { ruleTester } from './rule-tester';
 
 const container = (probes: string, image = 'example/app:1.0') =>
@@ -15,6 +15,26 @@ ${probes}`),
 const probe = (kind: string, handler: string, extra = '') => `  ${kind}:\n${handler}${extra}`;
 const http = (path: string, port: string | number) => `    httpGet:\n      path: ${path}\n      port: ${port}\n`;
 
+/** A Deployment whose init container `proxy` (always restarting when `sidecar`) probes /healthz for liveness and readiness. */
+const withInit = (sidecar: boolean, liveness = '') =>
+  workloadYaml(
+    'Deployment',
+    '  replicas: 2\n',
+    `      initContainers:
+        - name: proxy
+          image: example/proxy:1
+${sidecar ? '          restartPolicy: Always\n' : ''}          livenessProbe:
+            httpGet:
+              path: /healthz
+              port: 9901
+${liveness}          readinessProbe:
+            httpGet:
+              path: /healthz
+              port: 9901
+`,
+    indent('- name: app\n  image: example/app:1.0\n'),
+  );
+
 const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: goproxy\nspec:\n  containers:\n    - name: goproxy\n      image: registry.k8s.io/goproxy:0.1\n      readinessProbe:\n        tcpSocket: {port: 8080}\n      livenessProbe:\n        tcpSocket: {port: 8080}\n';
 
 ruleTester(probeLivenessEqualsReadiness, {
@@ -25,9 +45,16 @@ ruleTester(probeLivenessEqualsReadiness, {
       name: 'same handler, but liveness is three times as tolerant',
       code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 'http'))),
     },
+    { name: 'an init container that runs to its end first: no restart storm of the app', code: withInit(false) },
     { name: 'same path on different ports', code: container(probe('livenessProbe', http('/healthz', 8081)) + probe('readinessProbe', http('/healthz', 'http'))) },
   ],
   invalid: [
+    {
+      name: 'a native sidecar (an init container that always restarts) is probed beside the app as its containers are',
+      code: withInit(true),
+      findings: [{ at: 'livenessProbe', message: /^Deployment web, container proxy: liveness equals readiness: outages restart all pods\. Both check GET \/healthz on port 9901/ }],
+      output: withInit(true, '            failureThreshold: 9\n'),
+    },
     {
       name: 'Spring Boot aggregate on both: split into the liveness and readiness groups',
       code: container(probe('livenessProbe', http('/actuator/health', 'http')) + probe('readinessProbe', http('/actuator/health', 'http'))),

@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { remoteHostChecked } from '../manifest/probe-command';
 import { dependencyCheckOf, failureBudgetSeconds, probeHandler } from '../manifest/probe';
-import { livenessEqualsReadinessReported } from './probe-liveness-equals-readiness';
+import { livenessEqualsReadiness } from './probe-liveness-equals-readiness';
 import { runningContainersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -47,7 +47,7 @@ export const probeLivenessChecksDependencies: Rule = {
         if (!check) continue;
         // probe-liveness-equals-readiness splits a framework endpoint both probes share, when it reports them (a
         // liveness three times as patient as readiness it leaves alone, and still checks the dependencies here).
-        if (check.framework && livenessEqualsReadinessReported(resource, container)) continue;
+        if (check.framework && livenessEqualsReadiness(resource, container)) continue;
         const budget = failureBudgetSeconds(container.livenessProbe);
         const pathField = [...path, 'livenessProbe', 'httpGet', 'path'];
         const fix = check.liveness

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler } from '../manifest/probe';
+import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler, type ProbeHandler } from '../manifest/probe';
 import { runningContainersOf, describeContainer, isHelmHook } from '../manifest/workload';
 import type { Resource } from '../manifest/parse';
 import type { Rule } from './types';
@@ -9,13 +9,16 @@ import { exampleDeployment } from './example-workload';
 const TOLERANCE = 3;
 
 /**
- * Whether this rule reports the container: its liveness and readiness probes share a handler and liveness gives up
- * less than three times later (a liveness that patient restarts only a process stuck for long).
+ * What this rule reports of the container, undefined when it reports nothing: its liveness and readiness probes share
+ * a handler and liveness gives up less than three times later (a liveness that patient restarts only a process stuck
+ * for long).
  */
-export function livenessEqualsReadinessReported(resource: Resource, container: any): boolean {
+export function livenessEqualsReadiness(resource: Resource, container: any): { liveness: ProbeHandler; livenessBudget: number; readinessBudget: number } | undefined {
   const liveness = probeHandler(container.livenessProbe, container);
-  if (isHelmHook(resource) || !liveness || !sameHandler(liveness, probeHandler(container.readinessProbe, container))) return false;
-  return failureBudgetSeconds(container.livenessProbe) < TOLERANCE * failureBudgetSeconds(container.readinessProbe);
+  if (isHelmHook(resource) || !liveness || !sameHandler(liveness, probeHandler(container.readinessProbe, container))) return undefined;
+  const livenessBudget = failureBudgetSeconds(container.livenessProbe);
+  const readinessBudget = failureBudgetSeconds(container.readinessProbe);
+  return livenessBudget < TOLERANCE * readinessBudget ? { liveness, livenessBudget, readinessBudget } : undefined;
 }
 
 export const probeLivenessEqualsReadiness: Rule = {
@@ -45,10 +48,9 @@ export const probeLivenessEqualsReadiness: Rule = {
     for (const resource of resources) {
       if (isHelmHook(resource)) continue;
       for (const { container, path, name } of runningContainersOf(resource)) {
-        if (!livenessEqualsReadinessReported(resource, container)) continue;
-        const liveness = probeHandler(container.livenessProbe, container)!;
-        const livenessBudget = failureBudgetSeconds(container.livenessProbe);
-        const readinessBudget = failureBudgetSeconds(container.readinessProbe);
+        const reported = livenessEqualsReadiness(resource, container);
+        if (!reported) continue;
+        const { liveness, livenessBudget, readinessBudget } = reported;
         const timings = probeTimings(container.livenessProbe);
         const tolerantThreshold = Math.max(timings.failureThreshold * TOLERANCE, Math.ceil((TOLERANCE * readinessBudget) / timings.periodSeconds));
         const framework = liveness.type === 'httpGet' ? frameworkOfProbe(liveness.path, container) : undefined;
