@@ -67,27 +67,103 @@ function withoutScale(pdb: Resource): string {
   return `has no scale: the disruption controller cannot work out ${budget ? `a ${budget.field === 'maxUnavailable' ? 'maxUnavailable' : 'percentage'}` : 'this budget'} for them, and allows no eviction.`;
 }
 
-const FIELD_TEXT: Record<string, (value: any) => string> = {
-  replicas: (v) =>
-    `Pods the controller keeps running${typeof v === 'number' ? ` (${v})` : ''}. With 1, every drain, node crash or eviction is an outage; while the control plane is down, this is all the capacity there is — a pod that dies is not replaced. An HPA targeting the workload owns this number instead.`,
-  minReplicas: (v) => `The HPA's floor${typeof v === 'number' ? ` (${v})` : ''}: while the control plane is down the HPA cannot scale, so this is all the capacity there is. Below 2, one node failure is an outage.`,
-  maxReplicas: (v) => `The HPA's ceiling${typeof v === 'number' ? ` (${v})` : ''}; at or below minReplicas there is no headroom for a surge.`,
-  terminationGracePeriodSeconds: (v) =>
-    `Seconds a pod gets to stop on a drain, scale-down or rollout${typeof v === 'number' && Number.isFinite(v) ? ` (${v} s)` : ''}, counted from the start of its preStop hook: the hook, then SIGTERM, then SIGKILL when the time is up (2 s more, once, if the hook still runs); default ${T.terminationGrace} s. The Cluster Autoscaler caps it at ${T.scaleDownMaxGrace} s; node-pressure evictions ignore it.`,
-  tolerations: () =>
-    `Taints this pod accepts. Unless it tolerates \`node.kubernetes.io/unreachable\` and \`not-ready\` itself, it gets them with tolerationSeconds ${T.unreachableToleration}: after a node crash its pods are evicted ~${T.nodeMonitorGraceOld}–${T.nodeMonitorGrace} s (node marked unhealthy) + ${T.unreachableToleration} s later, and only then replaced. A lower tolerationSeconds moves them sooner.`,
-  tolerationSeconds: (v) => `How long the pod stays bound to a node with this NoExecute taint${typeof v === 'number' ? ` (${v} s)` : ''} before eviction; without it, forever.`,
-  strategy: () => 'How a rollout replaces pods: RollingUpdate (default: 25% maxUnavailable, 25% maxSurge) keeps serving; Recreate kills every pod first, an outage on each rollout.',
-  maxUnavailable: () => 'Pods that may be missing during a rolling update (a Deployment\'s default 25%, rounded down; a DaemonSet\'s and a StatefulSet\'s 1); 0 with maxSurge ≥ 1 keeps full capacity.',
-  maxSurge: () => 'Extra pods a rolling update may start above the desired count (a Deployment\'s default 25%, rounded up; a DaemonSet\'s 0, one pod a node); they need spare room on the nodes.',
-  topologySpreadConstraints: () => 'Spreads replicas over nodes or zones, so one node crash or drain takes only a share of them. Without it (or pod anti-affinity), the scheduler may put every replica on one node.',
-  podAntiAffinity: () => 'Keeps replicas apart (on `kubernetes.io/hostname`: on different nodes), so one node failure does not take them all.',
-  resources: () => 'Requests decide where the pod fits and what it is guaranteed; limits cap it. Without a memory request or limit, a surge ends in node-pressure evictions (which ignore PDBs and grace periods) or OOM kills of neighbours.',
-  memory: () => 'Memory: a container above its limit is OOM-killed and restarted in place; without a request, the pod is among the first the kubelet evicts under memory pressure.',
-  nodeName: () => 'Binds the pod to one node by name, bypassing the scheduler: if that node dies, the pod cannot move.',
-  nodeSelector: () => 'Only nodes with these labels can run the pod: if they are all gone or full, replacements stay Pending.',
-  preStop: () => 'Runs before SIGTERM on every graceful stop: a short sleep here lets endpoints and load balancers stop sending requests before the app stops accepting them.',
-  unhealthyPodEvictionPolicy: () => 'AlwaysAllow lets drains evict pods that are not ready anyway (crash-looping); the default, IfHealthyBudget, lets them count against the budget and block drains.',
+/** Whether `path` lies below `prefix`. */
+function under(path: Path, prefix: Path | undefined): boolean {
+  return !!prefix && prefix.every((step, i) => path[i] === step) && path.length > prefix.length;
+}
+
+/** The pod spec of a workload or pod, where the pod's fields are. */
+function podSpecPath(resource: Resource): Path | undefined {
+  const template = podTemplatePath(resource);
+  return template && [...template, 'spec'];
+}
+
+const inPodSpec = (resource: Resource, path: Path) => under(path, podSpecPath(resource));
+const inContainer = (resource: Resource, path: Path) => inPodSpec(resource, path) && ['containers', 'initContainers', 'ephemeralContainers'].includes(String(path[podSpecPath(resource)!.length]));
+const ofKind = (...kinds: string[]) => (resource: Resource, path: Path) => kinds.includes(resource.kind) && path.length === 2 && path[0] === 'spec';
+/** A field of the pod spec itself (not of something in it). */
+const podSpecField = (resource: Resource, path: Path) => {
+  const spec = podSpecPath(resource);
+  return under(path, spec) && path.length === spec!.length + 1;
+};
+const rollingUpdateField = (_resource: Resource, path: Path) => path[0] === 'spec' && (path[1] === 'strategy' || path[1] === 'updateStrategy') && path.includes('rollingUpdate');
+
+/**
+ * What a field a rule looks at means under failure, and where it is that field: a key of the same name elsewhere
+ * (`resources` in an RBAC rule, `replicas` in a custom resource) means something else.
+ */
+const FIELDS: Record<string, { place: (resource: Resource, path: Path) => boolean; text: (value: any) => string }> = {
+  replicas: {
+    place: (resource, path) => isScalable(resource) && path.length === 2 && path[0] === 'spec',
+    text: (v) =>
+      `Pods the controller keeps running${typeof v === 'number' ? ` (${v})` : ''}. With 1, every drain, node crash or eviction is an outage; while the control plane is down, this is all the capacity there is — a pod that dies is not replaced. An HPA targeting the workload owns this number instead.`,
+  },
+  minReplicas: {
+    place: ofKind('HorizontalPodAutoscaler'),
+    text: (v) => `The HPA's floor${typeof v === 'number' ? ` (${v})` : ''}: while the control plane is down the HPA cannot scale, so this is all the capacity there is. Below 2, one node failure is an outage.`,
+  },
+  maxReplicas: {
+    place: ofKind('HorizontalPodAutoscaler'),
+    text: (v) => `The HPA's ceiling${typeof v === 'number' ? ` (${v})` : ''}; at or below minReplicas there is no headroom for a surge.`,
+  },
+  terminationGracePeriodSeconds: {
+    place: podSpecField,
+    text: (v) =>
+      `Seconds a pod gets to stop on a drain, scale-down or rollout${typeof v === 'number' && Number.isFinite(v) ? ` (${v} s)` : ''}, counted from the start of its preStop hook: the hook, then SIGTERM, then SIGKILL when the time is up (2 s more, once, if the hook still runs); default ${T.terminationGrace} s. The Cluster Autoscaler caps it at ${T.scaleDownMaxGrace} s; node-pressure evictions ignore it.`,
+  },
+  tolerations: {
+    place: podSpecField,
+    text: () =>
+      `Taints this pod accepts. Unless it tolerates \`node.kubernetes.io/unreachable\` and \`not-ready\` itself, it gets them with tolerationSeconds ${T.unreachableToleration}: after a node crash its pods are evicted ~${T.nodeMonitorGraceOld}–${T.nodeMonitorGrace} s (node marked unhealthy) + ${T.unreachableToleration} s later, and only then replaced. A lower tolerationSeconds moves them sooner.`,
+  },
+  tolerationSeconds: {
+    place: (resource, path) => inPodSpec(resource, path) && path.includes('tolerations'),
+    text: (v) => `How long the pod stays bound to a node with this NoExecute taint${typeof v === 'number' ? ` (${v} s)` : ''} before eviction; without it, forever.`,
+  },
+  strategy: {
+    place: ofKind('Deployment'),
+    text: () => 'How a rollout replaces pods: RollingUpdate (default: 25% maxUnavailable, 25% maxSurge) keeps serving; Recreate kills every pod first, an outage on each rollout.',
+  },
+  maxUnavailable: {
+    place: rollingUpdateField,
+    text: () => 'Pods that may be missing during a rolling update (a Deployment\'s default 25%, rounded down; a DaemonSet\'s and a StatefulSet\'s 1); 0 with maxSurge ≥ 1 keeps full capacity.',
+  },
+  maxSurge: {
+    place: rollingUpdateField,
+    text: () => 'Extra pods a rolling update may start above the desired count (a Deployment\'s default 25%, rounded up; a DaemonSet\'s 0, one pod a node); they need spare room on the nodes.',
+  },
+  topologySpreadConstraints: {
+    place: podSpecField,
+    text: () => 'Spreads replicas over nodes or zones, so one node crash or drain takes only a share of them. Without it (or pod anti-affinity), the scheduler may put every replica on one node.',
+  },
+  podAntiAffinity: {
+    place: (resource, path) => inPodSpec(resource, path) && path.includes('affinity'),
+    text: () => 'Keeps replicas apart (on `kubernetes.io/hostname`: on different nodes), so one node failure does not take them all.',
+  },
+  resources: {
+    place: inContainer,
+    text: () => 'Requests decide where the pod fits and what it is guaranteed; limits cap it. Without a memory request or limit, a surge ends in node-pressure evictions (which ignore PDBs and grace periods) or OOM kills of neighbours.',
+  },
+  memory: {
+    place: (resource, path) => inContainer(resource, path) && path.includes('resources'),
+    text: () => 'Memory: a container above its limit is OOM-killed and restarted in place; without a request, the pod is among the first the kubelet evicts under memory pressure.',
+  },
+  nodeName: {
+    place: podSpecField,
+    text: () => 'Binds the pod to one node by name, bypassing the scheduler: if that node dies, the pod cannot move.',
+  },
+  nodeSelector: {
+    place: podSpecField,
+    text: () => 'Only nodes with these labels can run the pod: if they are all gone or full, replacements stay Pending.',
+  },
+  preStop: {
+    place: (resource, path) => inContainer(resource, path) && path.includes('lifecycle'),
+    text: () => 'Runs before SIGTERM on every graceful stop: a short sleep here lets endpoints and load balancers stop sending requests before the app stops accepting them.',
+  },
+  unhealthyPodEvictionPolicy: {
+    place: ofKind('PodDisruptionBudget'),
+    text: () => 'AlwaysAllow lets drains evict pods that are not ready anyway (crash-looping); the default, IfHealthyBudget, lets them count against the budget and block drains.',
+  },
 };
 
 function annotationText(path: Path): string | undefined {
@@ -108,47 +184,6 @@ export function fieldMeaning(resource: Resource, path: Path, inventory: Inventor
   const probe = probeText(resource, path);
   if (probe) return probe;
   if (key === 'minAvailable' || (key === 'maxUnavailable' && resource.kind === 'PodDisruptionBudget')) return pdbText(resource, key, inventory);
-  if (key === 'maxUnavailable' && !path.includes('rollingUpdate')) return undefined;
-  const text = FIELD_TEXT[key] as ((value: unknown) => string) | undefined;
-  const place = FIELD_PLACE[key] as ((resource: Resource, path: Path) => boolean) | undefined;
-  return text && place?.(resource, path) ? text(valueAt(resource.object, path)) : undefined;
+  const field = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
+  return field?.place(resource, path) ? field.text(valueAt(resource.object, path)) : undefined;
 }
-
-/** Whether `path` lies below `prefix` (or is it). */
-function under(path: Path, prefix: Path | undefined): boolean {
-  return !!prefix && prefix.every((step, i) => path[i] === step) && path.length > prefix.length;
-}
-
-/** The pod spec of a workload or pod, where the pod's fields are. */
-function podSpecPath(resource: Resource): Path | undefined {
-  const template = podTemplatePath(resource);
-  return template && [...template, 'spec'];
-}
-
-const inPodSpec = (resource: Resource, path: Path) => under(path, podSpecPath(resource));
-const inContainer = (resource: Resource, path: Path) => inPodSpec(resource, path) && ['containers', 'initContainers', 'ephemeralContainers'].includes(String(path[podSpecPath(resource)!.length]));
-const ofKind = (...kinds: string[]) => (resource: Resource, path: Path) => kinds.includes(resource.kind) && path.length === 2 && path[0] === 'spec';
-
-/**
- * Where each field of FIELD_TEXT is the field it explains: a key of the same name elsewhere (`resources` in an RBAC
- * rule, `replicas` in a custom resource) means something else.
- */
-const FIELD_PLACE: Record<string, (resource: Resource, path: Path) => boolean> = {
-  replicas: (resource, path) => isScalable(resource) && path.length === 2 && path[0] === 'spec',
-  minReplicas: ofKind('HorizontalPodAutoscaler'),
-  maxReplicas: ofKind('HorizontalPodAutoscaler'),
-  terminationGracePeriodSeconds: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
-  tolerations: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
-  tolerationSeconds: (resource, path) => inPodSpec(resource, path) && path.includes('tolerations'),
-  strategy: (resource, path) => resource.kind === 'Deployment' && path.length === 2 && path[0] === 'spec',
-  maxUnavailable: (resource, path) => path[0] === 'spec' && (path[1] === 'strategy' || path[1] === 'updateStrategy'),
-  maxSurge: (resource, path) => path[0] === 'spec' && (path[1] === 'strategy' || path[1] === 'updateStrategy'),
-  topologySpreadConstraints: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
-  podAntiAffinity: (resource, path) => inPodSpec(resource, path) && path.includes('affinity'),
-  resources: inContainer,
-  memory: (resource, path) => inContainer(resource, path) && path.includes('resources'),
-  nodeName: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
-  nodeSelector: (resource, path) => inPodSpec(resource, path) && path.length === podSpecPath(resource)!.length + 1,
-  preStop: (resource, path) => inContainer(resource, path) && path.includes('lifecycle'),
-  unhealthyPodEvictionPolicy: ofKind('PodDisruptionBudget'),
-};
