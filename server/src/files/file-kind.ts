@@ -17,3 +17,12 @@ export function realPathOrUndefined(path: string): string | undefined {
     return undefined;
   }
 }
+
+/** realPathOrUndefined looking each path up once: for a run over many files in few folders, or each file named twice. */
+export function cachedRealPaths(): (path: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (path) => {
+    if (!known.has(path)) known.set(path, realPathOrUndefined(path));
+    return known.get(path);
+  };
+}

@@ -5,7 +5,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
 import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from '../inventory/manifest-files';
-import { isFolder, realPathOrUndefined } from '../files/file-kind';
+import { cachedRealPaths, isFolder, realPathOrUndefined } from '../files/file-kind';
 import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
 import { runSteps, type Steps } from '../steps';
 import { ServerCommands } from '../protocol';
@@ -107,7 +107,7 @@ export class WorkspaceScan {
     // Through whatever links, the file's folder is in the workspace folder's real one, as every folder its walk enters.
     const realFolder = realFolderOf(dirname(path));
     return !!realFolder && reaching.some((folder) => {
-      const root = this.realFolders.get(folder) ?? realPathOrUndefined(folder);
+      const root = this.realFolders.get(folder) ?? realFolderOf(folder);
       return !!root && within(root, realFolder);
     });
   }
@@ -125,8 +125,7 @@ export class WorkspaceScan {
     const { inventory } = this.host;
     let forgot = false;
     // One look at each folder's real path: the files of a folder are many.
-    const realFolders = new Map<string, string | undefined>();
-    const realFolderOf = (path: string) => (realFolders.has(path) ? realFolders.get(path) : realFolders.set(path, realPathOrUndefined(path)).get(path));
+    const realFolderOf = cachedRealPaths();
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
       if (!path || !within(folder, path) || this.host.isOpen(file.uri)) continue;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ruleDocsHref } from '../language/docs-link';
-import { realPathOrUndefined } from '../files/file-kind';
+import { cachedRealPaths, realPathOrUndefined } from '../files/file-kind';
 import type { Finding, Rule, Severity } from '../rules/types';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
@@ -38,7 +38,7 @@ interface Root {
   path: string;
   real: string | undefined;
   /** Each file's real path, looked up once (every finding names its file twice, and files have thousands). */
-  realPaths: Map<string, string | undefined>;
+  realPathOf: (path: string) => string | undefined;
 }
 
 /**
@@ -59,13 +59,8 @@ function artifactLocation(file: string, root: Root): { uri: string; uriBaseId?: 
 function pathBelowRoot(absolute: string, root: Root): string | undefined {
   const below = pathBelow(root.path, absolute);
   if (below || !root.real) return below;
-  const real = realPathIn(root, absolute);
+  const real = root.realPathOf(absolute);
   return real ? pathBelow(root.real, real) : undefined;
-}
-
-function realPathIn(root: Root, absolute: string): string | undefined {
-  if (!root.realPaths.has(absolute)) root.realPaths.set(absolute, realPathOrUndefined(absolute));
-  return root.realPaths.get(absolute);
 }
 
 function pathBelow(root: string, path: string): string | undefined {
@@ -118,14 +113,14 @@ const OTHER_RESULTS: Record<string, string> = {
 /** A rendered unit (a chart, a Kustomize root) relative to the root, as its files are; `.` for the root itself. */
 function renderedUnit(unit: string, root: Root): string {
   const absolute = resolve(unit);
-  const below = absolute === root.path || (root.real && realPathIn(root, absolute) === root.real) ? '' : pathBelowRoot(absolute, root);
+  const below = absolute === root.path || (root.real && root.realPathOf(absolute) === root.real) ? '' : pathBelowRoot(absolute, root);
   return (below ?? relative(root.path, absolute)).split(sep).join('/') || '.';
 }
 
 /** SARIF 2.1.0 with one run; cluster findings (no file) carry a logical location naming the resource. */
 export function toSarif(findings: readonly Finding[], rules: readonly Rule[], version: string, options: SarifOptions = { root: process.cwd() }): object {
   const rootPath = resolve(options.root);
-  const root: Root = { path: rootPath, real: realPathOrUndefined(rootPath), realPaths: new Map() };
+  const root: Root = { path: rootPath, real: realPathOrUndefined(rootPath), realPathOf: cachedRealPaths() };
   const index = new Map(rules.map((rule, i) => [rule.meta.id, i]));
   // Results that are no rule's (a chart that did not render) name a descriptor of the run all the same, as code scanning asks.
   const others = [...new Set(findings.map((f) => f.ruleId).filter((id) => !index.has(id)))];
