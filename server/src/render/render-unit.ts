@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readlinkSync, statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
-import { inflatedChartsOf, kustomizationIn, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
+import { kustomizationIn, kustomizationsOf, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
 import { chartReadsOutside } from './chart-inputs';
 import type { RenderUnit } from '../units/find-units';
 import { walkChart } from './chart-walk';
@@ -87,14 +87,13 @@ function notRenderedFor(root: string, { entry, namedIn, why }: UnrenderedInput):
 export async function renderUnit(unit: RenderUnit, settings: RenderSettings): Promise<UnitRender> {
   if (!settings.trusted) return { kind: 'skipped', reason: `${unit.tool === 'helm' ? 'helm' : 'kustomize'} runs only in a trusted workspace (it executes the workspace's ${unit.tool === 'helm' ? 'templates' : 'plugins'})` };
   // Nothing is fetched, as with Helm's dependencies: kustomize would clone a remote base at every render (on open, on save).
-  const [outside] = unit.tool === 'kustomize' ? unrenderedInputsOf(unit.root) : [];
+  const kustomizations = unit.tool === 'kustomize' ? kustomizationsOf(unit.root) : [];
+  const [outside] = unrenderedInputsOf(kustomizations);
   if (outside) return { kind: 'skipped', reason: notRenderedFor(unit.root, outside) };
   // With plugins on, kustomize's own helm renders a chart it inflates: what it would read outside is refused alike.
-  if (unit.tool === 'kustomize' && settings.enablePlugins) {
-    for (const chart of inflatedChartsOf(unit.root)) {
-      const outside = chartReadsOutside(chart.folder);
-      if (outside) return { kind: 'skipped', reason: `the chart it inflates from ${relative(unit.root, chart.folder) || chart.folder} would be read outside its folder: ${outside.why}; its files are read one by one` };
-    }
+  for (const chart of settings.enablePlugins ? kustomizations.flatMap((refs) => refs.inflatedCharts) : []) {
+    const outside = chartReadsOutside(chart);
+    if (outside) return { kind: 'skipped', reason: `the chart it inflates from ${relative(unit.root, chart) || chart} would be read outside its folder: ${outside.why}; its files are read one by one` };
   }
   const key = cacheKey(unit, settings);
   const hit = cache.get(key);

@@ -32,8 +32,8 @@ export interface KustomizationRefs {
   patchFiles: string[];
   /** Other inputs that are no resources either (transformer and generator configs, replacements, generator files). */
   inputFiles: string[];
-  /** The charts in its chart folder it inflates (helmCharts, helmChartInflationGenerator; with plugins on). */
-  inflatedCharts: { name: string; folder: string }[];
+  /** The folders of the charts in its chart folder it inflates (helmCharts, helmChartInflationGenerator; with plugins on). */
+  inflatedCharts: string[];
   /** Remote bases and resources it names (a git repository, a URL): kustomize would fetch them. */
   remote: string[];
   /** Other inputs it names remotely (a patch, a generator's file, an OpenAPI schema at a URL): fetched too. */
@@ -83,23 +83,23 @@ function generatorFiles(value: unknown): string[] {
  * (`<chartHome>/<name>-<version>/<name>` when a repository and a version are named, else `<chartHome>/<name>`):
  * kustomize pulls those at each render. Older `helmChartInflationGenerator` entries name theirs `chartRepoUrl`.
  */
-function chartInputs(value: any, folder: string, inflated: KustomizationRefs['inflatedCharts']): string[] {
+function chartInputs(value: any, folder: string): { inputs: string[]; chartFolders: string[] } {
   const home = resolve(folder, typeof value.helmGlobals?.chartHome === 'string' ? value.helmGlobals.chartHome : 'charts');
   const charts = [...(Array.isArray(value.helmCharts) ? value.helmCharts : []), ...(Array.isArray(value.helmChartInflationGenerator) ? value.helmChartInflationGenerator : [])];
-  return charts.flatMap((chart: Record<string, unknown> | null) => {
-    const values = [...strings([chart?.valuesFile]), ...strings(chart?.additionalValuesFiles)];
+  const inputs: string[] = [];
+  const chartFolders: string[] = [];
+  for (const chart of charts as (Record<string, unknown> | null)[]) {
+    inputs.push(...strings([chart?.valuesFile]), ...strings(chart?.additionalValuesFiles));
     const repo = chart?.repo ?? chart?.chartRepoUrl;
     const name = chart?.name ?? chart?.chartName;
     const version = chart?.version ?? chart?.chartVersion;
-    if (typeof name !== 'string') return values;
+    if (typeof name !== 'string') continue;
     const hasRepo = typeof repo === 'string' && !!repo;
     const dir = hasRepo && version ? join(home, `${name}-${version}`, name) : join(home, name);
-    if (existsSync(dir)) {
-      inflated.push({ name, folder: dir });
-      return values;
-    }
-    return hasRepo ? [...values, repo as string] : values;
-  });
+    if (existsSync(dir)) chartFolders.push(dir);
+    else if (hasRepo) inputs.push(repo as string);
+  }
+  return { inputs, chartFolders };
 }
 
 /** Reads a kustomization and sorts what it names into resources, bases, patches and other inputs. */
@@ -122,6 +122,8 @@ export function readKustomization(file: string): KustomizationRefs {
     if (isFolder(target)) refs.folders.push(target);
     else refs.resourceFiles.push(target);
   }
+  const charts = chartInputs(value, folder);
+  refs.inflatedCharts.push(...charts.chartFolders);
   const patches = [...fileEntries(value.patches), ...fileEntries(value.patchesStrategicMerge), ...pathsOf(value.patchesJson6902)];
   const inputs = [
     ...strings(value.transformers),
@@ -133,7 +135,7 @@ export function readKustomization(file: string): KustomizationRefs {
     ...generatorFiles(value.configMapGenerator),
     ...generatorFiles(value.secretGenerator),
     ...(typeof value.openapi?.path === 'string' ? [value.openapi.path] : []),
-    ...chartInputs(value, folder, refs.inflatedCharts),
+    ...charts.inputs,
   ];
   refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
   refs.patchFiles.push(...local(patches));
@@ -150,13 +152,13 @@ export interface UnrenderedInput {
 }
 
 /**
- * The inputs a root would read from outside its files, through every kustomization it names in the tree: remote
- * bases and inputs, fetched from the network at each render, and files that are FIFOs or devices, which held each
- * render for its whole timeout.
+ * The inputs a root would read from outside its files, through its kustomizations (kustomizationsOf): remote bases
+ * and inputs, fetched from the network at each render, and files that are FIFOs or devices, which held each render
+ * for its whole timeout.
  */
-export function unrenderedInputsOf(root: string): UnrenderedInput[] {
+export function unrenderedInputsOf(kustomizations: readonly KustomizationRefs[]): UnrenderedInput[] {
   const found: UnrenderedInput[] = [];
-  for (const refs of kustomizationsOf(root)) {
+  for (const refs of kustomizations) {
     for (const entry of refs.remote) found.push({ entry, namedIn: refs.file, why: 'remote base' });
     for (const entry of refs.remoteInputs) found.push({ entry, namedIn: refs.file, why: 'remote input' });
     for (const path of [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) if (isIrregular(path)) found.push({ entry: path, namedIn: refs.file, why: 'not a regular file' });
@@ -164,13 +166,8 @@ export function unrenderedInputsOf(root: string): UnrenderedInput[] {
   return found;
 }
 
-/** The charts a root inflates from its chart folders (with plugins on), through every kustomization it names. */
-export function inflatedChartsOf(root: string): KustomizationRefs['inflatedCharts'] {
-  return kustomizationsOf(root).flatMap((refs) => refs.inflatedCharts);
-}
-
 /** Every kustomization a root names in the tree, itself first, each once. */
-function kustomizationsOf(root: string): KustomizationRefs[] {
+export function kustomizationsOf(root: string): KustomizationRefs[] {
   const found: KustomizationRefs[] = [];
   const seen = new Set<string>();
   const visit = (folder: string) => {
