@@ -71,15 +71,23 @@ const SCHEMA = 'values.schema.json';
 
 const TOO_LARGE = Symbol('too large');
 
-/** A packed chart's tar, unpacked; TOO_LARGE past the bounds (then nothing tells what it holds). */
+/** A packed chart's tar, read and unpacked; TOO_LARGE past the bounds (then nothing tells what it holds). */
 function readArchive(path: string): Buffer | typeof TOO_LARGE | undefined {
+  let packed: Buffer;
   try {
-    return gunzipSync(readRegularFileBounded(path, MAX_ARCHIVE_BYTES), { maxOutputLength: MAX_UNPACKED_BYTES });
+    packed = readRegularFileBounded(path, MAX_ARCHIVE_BYTES);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ETOOLARGE' || code === 'ERR_BUFFER_TOO_LARGE') return TOO_LARGE;
-    // Not a gzip: helm says so.
-    return undefined;
+    return (error as { code?: string }).code === 'ETOOLARGE' ? TOO_LARGE : undefined;
+  }
+  return unpacked(packed);
+}
+
+/** A gzip's content, bounded; TOO_LARGE past the bound, undefined when it is no gzip (helm says so). */
+function unpacked(packed: Buffer): Buffer | typeof TOO_LARGE | undefined {
+  try {
+    return gunzipSync(packed, { maxOutputLength: MAX_UNPACKED_BYTES });
+  } catch (error) {
+    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? TOO_LARGE : undefined;
   }
 }
 
@@ -109,13 +117,7 @@ function archivedSchemaReference(tar: Buffer | typeof TOO_LARGE | undefined, dep
       const outside = externalReference(body.toString('utf8'));
       if (outside) return outside.ref;
     } else if (path.endsWith('.tgz') && /\/charts\/[^/]+$/.test(path) && depth < MAX_NESTED_ARCHIVES) {
-      let nested: Buffer | typeof TOO_LARGE | undefined;
-      try {
-        nested = gunzipSync(body, { maxOutputLength: MAX_UNPACKED_BYTES });
-      } catch (error) {
-        nested = (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? TOO_LARGE : undefined;
-      }
-      const found = archivedSchemaReference(nested, depth + 1);
+      const found = archivedSchemaReference(unpacked(body), depth + 1);
       if (found) return found;
     }
   }
