@@ -88,7 +88,8 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     vscode.commands.registerCommand(Commands.selectContext, selectContext),
     vscode.commands.registerCommand(Commands.refreshCluster, async () => {
       try {
-        receiveStatus(await client.sendRequest<ClusterStatus>(Methods.refreshCluster, {}));
+        // The server tells the status it ends with (clusterStatus) as every read does: answered here too, it was told twice.
+        await client.sendRequest<ClusterStatus>(Methods.refreshCluster, {});
       } catch (error) {
         void vscode.window.showErrorMessage(`Kube Resilience: cannot refresh the cluster: ${(error as Error).message}`);
       }
