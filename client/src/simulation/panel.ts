@@ -36,22 +36,27 @@ export class SimulationPanel {
   private readonly host: SimulationHost;
 
   /** Shows the panel (creating it when needed), optionally bringing one workload forward. */
-  static show(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel, clusterChanged: vscode.Event<void>, focus?: { namespace: string; name: string; drain?: boolean }): void {
+  static show(context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel, focus?: { namespace: string; name: string; drain?: boolean }): void {
     let current = SimulationPanel.current;
     if (current) current.panel.reveal();
     else {
       const panel = vscode.window.createWebviewPanel(SIMULATION_VIEW_TYPE, TITLE, vscode.ViewColumn.Beside, SimulationPanel.options(context));
-      current = SimulationPanel.current = new SimulationPanel(panel, context, client, output, clusterChanged);
+      current = SimulationPanel.current = new SimulationPanel(panel, context, client, output);
     }
     if (focus?.drain) current.host.drainNodeOf(focus.namespace, focus.name);
     else if (focus) current.host.focus(focus.namespace, focus.name);
   }
 
   /** A panel VS Code restored after a reload: the page restores its own state with getState(). */
-  static revive(panel: vscode.WebviewPanel, context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel, clusterChanged: vscode.Event<void>): void {
+  static revive(panel: vscode.WebviewPanel, context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel): void {
     SimulationPanel.current?.panel.dispose();
     panel.webview.options = SimulationPanel.options(context);
-    SimulationPanel.current = new SimulationPanel(panel, context, client, output, clusterChanged);
+    SimulationPanel.current = new SimulationPanel(panel, context, client, output);
+  }
+
+  /** The cluster the server reads changed: an open page follows it (until its scenario changed, see the host). */
+  static clusterChanged(): void {
+    if (SimulationPanel.current) void SimulationPanel.current.host.clusterChanged();
   }
 
   private static options(context: vscode.ExtensionContext): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -63,7 +68,6 @@ export class SimulationPanel {
     context: vscode.ExtensionContext,
     client: LanguageClient,
     output: vscode.LogOutputChannel,
-    clusterChanged: vscode.Event<void>,
   ) {
     const webview = panel.webview;
     this.host = new SimulationHost({
@@ -85,8 +89,6 @@ export class SimulationPanel {
     });
     const subscriptions = [
       webview.onDidReceiveMessage((message: unknown) => void this.host.receive(message)),
-      // An open page followed the cluster it was opened on until its scenario changed.
-      clusterChanged(() => void this.host.clusterChanged()),
       // A hidden page is torn down (no retainContextWhenHidden): messages wait until it says ready again.
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.host.reset();
