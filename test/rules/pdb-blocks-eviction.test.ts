@@ -7,6 +7,7 @@ const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n`
 ruleTester(pdbBlocksEviction, {
   valid: [
     { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
+    { name: 'both fields written: the API rejects the PDB (pdb-no-budget says so), so no budget of it blocks', code: documents(web(3), pdb('  minAvailable: 3\n  maxUnavailable: 0\n')) },
     { name: 'minAvailable 2 of 3 leaves one eviction', code: documents(web(3), pdb('  minAvailable: 2\n')) },
     { name: 'minAvailable 50% of 3 rounds up to 2, one eviction left', code: documents(web(3), pdb('  minAvailable: 50%\n')) },
     { name: 'maxUnavailable 10% of 3 rounds up to 1', code: documents(web(3), pdb('  maxUnavailable: "10%"\n')) },

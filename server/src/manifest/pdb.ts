@@ -24,14 +24,22 @@ export interface PdbBudget {
   value: IntOrPercent;
 }
 
-/** The PDB's budget, or undefined when it states none (or writes one the API would reject). */
+/**
+ * The PDB's budget, or undefined when it states none or one the API would reject: a value it does not take, or both
+ * fields (then the PDB is never created).
+ */
 export function pdbBudget(pdb: Resource): PdbBudget | undefined {
-  const spec = pdb.object?.spec ?? {};
-  for (const field of ['maxUnavailable', 'minAvailable'] as const) {
-    const value = parseIntOrPercent(spec[field]);
-    if (value) return { field, value };
-  }
-  return undefined;
+  const fields = writtenBudgetFields(pdb);
+  if (fields.length !== 1) return undefined;
+  const value = parseIntOrPercent(pdb.object.spec[fields[0]]);
+  return value && { field: fields[0], value };
+}
+
+/** The budget fields a PDB writes, whatever their values. */
+export function writtenBudgetFields(pdb: Resource): ('maxUnavailable' | 'minAvailable')[] {
+  const spec = pdb.object?.spec;
+  if (!spec || typeof spec !== 'object') return [];
+  return (['maxUnavailable', 'minAvailable'] as const).filter((field) => spec[field] != null);
 }
 
 /**
@@ -40,8 +48,7 @@ export function pdbBudget(pdb: Resource): PdbBudget | undefined {
  * 0, and a PDB expecting 0 pods gets disruptionsAllowed 0. No API version defaults a budget.
  */
 export function statesBudget(pdb: Resource): boolean {
-  const spec = pdb.object?.spec;
-  return !!spec && typeof spec === 'object' && (spec.minAvailable != null || spec.maxUnavailable != null);
+  return writtenBudgetFields(pdb).length > 0;
 }
 
 /** What the PDB says, for messages and cards: its budget scaled to the pods, or that it states none. */

@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { describeReplicas } from '../inventory/inventory';
-import { pdbBudget, statesBudget } from '../manifest/pdb';
+import { pdbBudget, writtenBudgetFields } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -20,11 +20,10 @@ export const pdbNoBudget: Rule = {
   check({ resources, inventory, report }) {
     for (const pdb of resources) {
       if (pdb.kind !== 'PodDisruptionBudget') continue;
-      if (statesBudget(pdb)) {
-        if (bothBudgets(pdb)) reportBothBudgets(pdb, report);
-        else if (!pdbBudget(pdb)) reportRejectedBudget(pdb, report);
-        continue;
-      }
+      const fields = writtenBudgetFields(pdb);
+      if (fields.length === 2) reportBothBudgets(pdb, report);
+      else if (fields.length === 1 && !pdbBudget(pdb)) reportRejectedBudget(pdb, fields[0], report);
+      if (fields.length) continue;
       const guarded = inventory.expectedPods(pdb).workloads;
       const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas }) => `${describeResource(workload)} (${describeReplicas(replicas)})`).join(', ')}` : 'every pod it selects';
       report({
@@ -41,10 +40,8 @@ export const pdbNoBudget: Rule = {
  * A budget written in a form the API server rejects (a string that is no percentage, such as the `"2"` a Helm
  * `| quote` writes; a fraction): the PDB is never created, so the pods it was written for have none.
  */
-function reportRejectedBudget(pdb: Resource, report: RuleContext['report']): void {
-  const spec = pdb.object.spec;
-  const field = spec.maxUnavailable != null ? 'maxUnavailable' : 'minAvailable';
-  const written = spec[field];
+function reportRejectedBudget(pdb: Resource, field: string, report: RuleContext['report']): void {
+  const written = pdb.object.spec[field];
   const whole = typeof written === 'string' && /^\s*\d+\s*$/.test(written) ? Number(written) : undefined;
   report({
     resource: pdb,
@@ -53,11 +50,6 @@ function reportRejectedBudget(pdb: Resource, report: RuleContext['report']): voi
     message: `${describeResource(pdb)}: ${field} ${JSON.stringify(written)} is rejected by the API server, so the PDB is never created. A budget is a whole number, or a string that is a percentage ("50%"); applying this one fails, and the pods it was written for have no budget: a drain may evict them all at once.`,
     fixes: () => [whole !== undefined ? { title: `Write ${field}: ${whole} (a number)`, preferred: true, edits: setField(pdb, ['spec', field], whole) ?? [] } : undefined],
   });
-}
-
-function bothBudgets(pdb: Resource): boolean {
-  const spec = pdb.object.spec;
-  return spec.minAvailable != null && spec.maxUnavailable != null;
 }
 
 /** Both budgets written: the API server rejects the PDB ("minAvailable and maxUnavailable cannot be both set"). */
