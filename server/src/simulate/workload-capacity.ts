@@ -53,7 +53,8 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
   }
   for (const drain of ctx.drains) {
     emit(run, drain.start, { kind: 'drain-start', drain });
-    if (drain.removedAt !== undefined) emit(run, drain.removedAt, { kind: 'node-removed', drain });
+    // Only a DaemonSet has a pod bound to the node itself, which goes with it (another's pods were evicted first).
+    if (drain.removedAt !== undefined && run.workload.kind === 'DaemonSet') emit(run, drain.removedAt, { kind: 'node-removed', drain });
   }
 
   const { capacity, events } = runToEnd(run);

@@ -34,7 +34,6 @@ export const onDrainStart: Handler<'drain-start'> = (run, { drain }, at) => {
  * fewer (its pod there was counted as serving, "5/5", after the node was gone).
  */
 export const onNodeRemoved: Handler<'node-removed'> = (run, { drain }, at) => {
-  if (run.workload.kind !== 'DaemonSet') return;
   const here = run.slots.filter((s) => s.node === drain.node);
   if (!here.length) return;
   for (const slot of here) slot.generation++;
