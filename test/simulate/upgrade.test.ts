@@ -10,6 +10,7 @@ import { rollUpgrade } from '../../server/src/simulate/drain/upgrade';
 import { upgradeDrainEnds } from '../../server/src/simulate/drain/upgrade-runs';
 import type { SimWorkload } from '../../server/src/simulate/model';
 import { nodeIncidents } from '../../server/src/simulate/node-incidents';
+import { NoExecuteTaints } from '../../server/src/simulate/no-execute-taints';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 import { simulateWorkload, type SimContext } from '../../server/src/simulate/workload-capacity';
@@ -81,7 +82,7 @@ function baseOf(workers: number, workloads: SimWorkload[], scenario: Scenario): 
   const topology = cluster({ workers });
   const controlPlane = new ControlPlaneTimeline(topology, scenario);
   const incidents = nodeIncidents(scenario);
-  return { topology, scenario, controlPlane, incidents, drains: planDrains({ scenario, topology, workloads, controlPlane, incidents }), end: scenario.duration + 3600 };
+  return { topology, scenario, controlPlane, incidents, taints: new NoExecuteTaints(topology, controlPlane, incidents), drains: planDrains({ scenario, topology, workloads, controlPlane, incidents }), end: scenario.duration + 3600 };
 }
 
 /** The upgrade's drains (node, start, uncordoned) and replaced nodes, with the drain end that `ends` gives. */

@@ -1,11 +1,10 @@
 import { FACT, TIMING } from './facts';
-import { notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
+import { podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { NotServing } from './model';
 import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
 import { least } from '../extremes';
-import { onNode } from './on-node';
 
 type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'unready' | 'evicted';
 
@@ -79,7 +78,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       // Out of the kube-dns Service from the start until a replacement serves: its node was NotReady at the read, or
       // it was not Ready itself (crashing, or failing its readiness probe; nothing evicts it).
       const nodeNotReady = atStart === 'node-not-ready';
-      const evictAt = nodeNotReady ? notReadyAtReadEvictionAt(cp, onNode(topology.notReadyTaintedFor, node)) : Infinity;
+      const evictAt = nodeNotReady ? ctx.taints.evictionAt(cp, node, 0, TIMING.unreachableToleration) : Infinity;
       const why = nodeNotReady ? `${node} NotReady when the cluster was read` : known!.atStart!.pod;
       list.push({ from: 0, to: Math.min(replacedAfter(0, evictAt), lived[0].to), state: nodeNotReady ? 'unlisted' : 'unready', why });
     }
@@ -89,7 +88,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       for (const incident of hits) {
         const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
         const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
-        const evictAt = notReadyAt + TIMING.unreachableToleration;
+        const evictAt = ctx.taints.evictionAt(cp, incident.node, notReadyAt, TIMING.unreachableToleration);
         // The CoreDNS workload's run knows its own toleration of the node: where it is known, its replacement decides.
         const replaced = known || evictAt < podsBack ? replacedAfter(incident.at, evictAt) : Infinity;
         // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.

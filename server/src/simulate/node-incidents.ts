@@ -2,7 +2,6 @@ import { FACT, TIMING } from './facts';
 import type { Scenario } from './types';
 import { greatest, least } from '../extremes';
 import { onNode } from './by-node';
-import type { ControlPlaneTimeline } from './control-plane';
 import type { SimTopology, SimWorkload } from './model';
 import type { NodeLossTaint } from '../manifest/scheduling';
 
@@ -86,16 +85,4 @@ export function tolerationOf(workload: SimWorkload, taint: NodeLossTaint): numbe
 /** The taint the node controller put on a node NotReady at the read: not-ready where its kubelet said so, unreachable where it stopped reporting. */
 export function notReadyTaintOf(topology: SimTopology, node: string): NodeLossTaint {
   return topology.notReadyReported?.includes(node) ? 'node.kubernetes.io/not-ready' : 'node.kubernetes.io/unreachable';
-}
-
-/**
- * When the node controller evicts the pods of a node that was NotReady when the cluster was read: their toleration
- * of it (`toleration` seconds, 300 by default) runs from when the node controller tainted the node, `taintedFor`
- * seconds before the read; where that is unknown, from the read, the latest it can (they were not deleted yet, so
- * it had not run out). A controller manager down at the read starts the node's grace period afresh once it is
- * back: its eviction countdown starts when it sees the taint.
- */
-export function notReadyAtReadEvictionAt(cp: ControlPlaneTimeline, taintedFor = 0, toleration: number = TIMING.unreachableToleration): number {
-  const due = cp.at(0).controllers ? Math.max(0, toleration - taintedFor) : cp.firstControllers(0) + TIMING.nodeMonitorGrace + toleration;
-  return cp.firstControllers(due);
 }

@@ -1,6 +1,6 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
-import { firstFailure, nodeBackAt, nodeIsDown, notReadyAtReadEvictionAt, podsBackAt } from './node-incidents';
+import { firstFailure, nodeBackAt, nodeIsDown, podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 import { onNode } from './on-node';
@@ -39,7 +39,7 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
   }
   for (const node of ctx.topology.notReadyNodes ?? []) {
     const taintedFor = onNode(ctx.topology.notReadyTaintedFor, node);
-    const evictAt = notReadyAtReadEvictionAt(cp, taintedFor);
+    const evictAt = ctx.taints.evictionAt(cp, node, 0, TIMING.unreachableToleration);
     const since = !cp.at(0).controllers
       ? `counted from the controller manager's return and a fresh ${TIMING.nodeMonitorGrace} s grace period`
       : taintedFor !== undefined
@@ -48,6 +48,7 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
     const evicted = evictAt <= ctx.end ? `; the node controller evicts its pods once they no longer tolerate it: ${evictAt === 0 ? 'at once' : `by ${formatSeconds(evictAt)}`} for the default ${TIMING.unreachableToleration} s toleration (${since})` : '';
     events.push({ at: 0, subject: subject(node), state: 'down', reason: `${node} was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods${evicted}`, fact: FACT.nodeLifecycle });
   }
+  events.push(...taintHolds(ctx));
   for (const event of scenario.events) {
     if (event.kind !== 'kube-proxy-restart') continue;
     const notRunning = kubeProxyNotRunning(ctx, event.node, event.at);
@@ -65,6 +66,19 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
         : `kube-proxy on ${event.node} restarted in the same mode: it does not flush its rules (v1.14+), so Services keep working there, but it cannot sync until the API returns (changing the proxy mode now would wipe them)`,
       fact: FACT.kubeProxy,
     });
+  }
+  return events;
+}
+
+/** Each NotReady node the node controller does not taint (zone disruption): its pods stay bound to it, not evicted. */
+function taintHolds(ctx: SimContext): TimelineEvent[] {
+  const events: TimelineEvent[] = [];
+  for (const [node, holds] of ctx.taints.allHolds()) {
+    for (const hold of holds) {
+      if (hold.at > ctx.end) continue;
+      const then = hold.until > ctx.end ? '' : hold.then === 'tainted' ? `; it taints the node at ${formatSeconds(hold.until)}, and the pods not tolerating it longer are evicted from then` : hold.then === 'ready' ? `, until the node is Ready again at ${formatSeconds(hold.until)}` : '';
+      events.push({ at: hold.at, subject: { type: 'node', name: node }, state: 'down', reason: `${node} is NotReady, but ${hold.why}: its pods stay bound to it${then}`, fact: FACT.zoneDisruption });
+    }
   }
   return events;
 }

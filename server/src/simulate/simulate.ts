@@ -6,6 +6,7 @@ import { stopping } from './capacity-state';
 import { FACT, TIMING } from './facts';
 import { workloadKey, type SimTopology, type SimWorkload } from './model';
 import { nodeIncidents } from './node-incidents';
+import { NoExecuteTaints } from './no-execute-taints';
 import { simulateNodes } from './nodes';
 import { summarize } from './summary';
 import type { ComponentName, ComponentResult, Scenario, SimulationResult, TimelineEvent } from './types';
@@ -34,7 +35,8 @@ export function simulate(topology: SimTopology, given: SimWorkload[], scenario: 
   const controlPlane = new ControlPlaneTimeline(effective, scenario);
   const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at));
   const incidents = nodeIncidents(scenario);
-  const base: SimContext = { topology: effective, scenario, controlPlane, incidents, drains: planDrains({ scenario, topology: effective, workloads, controlPlane, incidents }), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
+  const taints = new NoExecuteTaints(effective, controlPlane, incidents);
+  const base: SimContext = { topology: effective, scenario, controlPlane, incidents, taints, drains: planDrains({ scenario, topology: effective, workloads, controlPlane, incidents }), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
   const { ctx, runs } = voluntaryDisruptions(base, workloads);
 
   const { components, events: componentEvents } = simulateComponents(ctx);

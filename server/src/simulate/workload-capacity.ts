@@ -6,9 +6,8 @@ import { stopping, type Slot } from './capacity-state';
 import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
 import { nodeControllerEvicts } from './workload/handlers/node-down';
-import { notReadyAtReadEvictionAt, notReadyTaintOf, tolerationOf } from './node-incidents';
+import { notReadyTaintOf, tolerationOf } from './node-incidents';
 import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type MoveRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
-import { onNode } from './on-node';
 
 export type { SimContext } from './workload/run';
 
@@ -91,7 +90,7 @@ function evictedFromNotReady(run: WorkloadRun, slot: Slot, at: number): void {
 function notReadyEvictionAt(run: WorkloadRun, node: string): number {
   const { topology, controlPlane } = run.ctx;
   const toleration = tolerationOf(run.workload, notReadyTaintOf(topology, node));
-  return Number.isFinite(toleration) ? notReadyAtReadEvictionAt(controlPlane, onNode(topology.notReadyTaintedFor, node), toleration) : Infinity;
+  return Number.isFinite(toleration) ? run.ctx.taints.evictionAt(controlPlane, node, 0, toleration) : Infinity;
 }
 
 /** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */

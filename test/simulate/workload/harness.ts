@@ -2,6 +2,7 @@ import { ControlPlaneTimeline } from '../../../server/src/simulate/control-plane
 import type { DrainPlan } from '../../../server/src/simulate/drain/plan';
 import type { SimWorkload } from '../../../server/src/simulate/model';
 import { nodeIncidents, type NodeIncident } from '../../../server/src/simulate/node-incidents';
+import { NoExecuteTaints } from '../../../server/src/simulate/no-execute-taints';
 import type { Scenario } from '../../../server/src/simulate/types';
 import type { WorkloadEvent } from '../../../server/src/simulate/workload/events';
 import { HANDLERS } from '../../../server/src/simulate/workload/handlers';
@@ -17,7 +18,9 @@ export const HEALTHY: Scenario = { fail: { kind: 'apiserver' }, duration: 0, eve
  */
 export function runOf(workload: SimWorkload, scenario: Scenario = HEALTHY, drains: DrainPlan[] = [], end = 7200, incidents: NodeIncident[] = []): WorkloadRun {
   const topology = cluster();
-  const ctx = { topology, scenario, controlPlane: new ControlPlaneTimeline(topology, scenario), incidents: [...nodeIncidents(scenario), ...incidents], drains, end };
+  const controlPlane = new ControlPlaneTimeline(topology, scenario);
+  const all = [...nodeIncidents(scenario), ...incidents];
+  const ctx = { topology, scenario, controlPlane, incidents: all, taints: new NoExecuteTaints(topology, controlPlane, all), drains, end };
   return createRun(workload, ctx, HANDLERS);
 }
 

@@ -9,6 +9,7 @@ import { describeCapacity, measure, stateOf, stopping, type Slot } from '../capa
 import { restartReadiness, type RestartReadiness } from '../restart-readiness';
 import type { CapacityPoint, Scenario, State, TimelineEvent } from '../types';
 import type { DrainPlan } from '../drain/plan';
+import type { NoExecuteTaints } from '../no-execute-taints';
 import { slotsAtStart } from './at-start';
 import type { WorkloadEvent } from './events';
 
@@ -17,6 +18,8 @@ export interface SimContext {
   scenario: Scenario;
   controlPlane: ControlPlaneTimeline;
   incidents: NodeIncident[];
+  /** When the node controller has its NoExecute taint on each NotReady node (by the scenario's failures, not an upgrade's replacements). */
+  taints: NoExecuteTaints;
   /** Nodes being drained (kubectl, the cluster autoscaler, a node upgrade), with when each is cordoned. */
   drains: DrainPlan[];
   /** The last moment simulated. */

@@ -1,6 +1,8 @@
 import { stopping, type Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
 import { nodeBackAt, tolerationOf, type NodeIncident } from '../../node-incidents';
+import { formatSeconds } from '../../format-time';
+import type { TaintHold } from '../../no-execute-taints';
 import { plural } from '../../../words';
 import { crashLoopNote, dropDeadEndpoint, kubeletBackAfter, kubeletConfirmsFrom, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
 
@@ -72,12 +74,16 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
     // A kubelet that stops reporting leaves its node Unknown: tainted unreachable.
     const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
     const own = workload.nodeLossToleration?.['node.kubernetes.io/unreachable'] !== undefined;
-    const evictAt = notReadyAt + toleration;
+    const { taints } = run.ctx;
+    const evictAt = Number.isFinite(toleration) ? taints.evictionAt(cp, incident.node, notReadyAt, toleration) : Infinity;
     // Pods that stay (a DaemonSet's, those tolerating the node for ever) are said to once other pods would be evicted.
     const stays = workload.kind === 'DaemonSet' || !Number.isFinite(toleration);
-    if (stays ? notReadyAt + TIMING.unreachableToleration < podsBack : evictAt < podsBack) {
-      nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: `${toleration} s after NotReady (${own ? 'its own toleration' : 'default toleration'})` });
-    }
+    const hold = taints.holdFrom(incident.node, notReadyAt);
+    const evicted = stays ? taints.evictionAt(cp, incident.node, notReadyAt, TIMING.unreachableToleration) < podsBack : evictAt < podsBack;
+    // The node controller held back its taint (zone disruption): its pods stay bound to the node meanwhile.
+    if (!stays && hold && hold.at < Math.min(evictAt, podsBack)) keptOnNode(run, incident.node, hold, evicted);
+    const whose = own ? 'its own toleration' : 'default toleration';
+    if (evicted) nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: hold && hold.at < evictAt ? `${toleration} s after the node's taint (${whose})` : `${toleration} s after NotReady (${whose})` });
   }
   // Restarted with new IPs (or the node's, on its network) but not ready yet: the endpoint controller lists none ready.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) {
@@ -130,6 +136,14 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
       }
     });
   }
+}
+
+/** Pods the node controller leaves on a NotReady node it does not taint (zone disruption): bound to it, and not replaced until it does. */
+function keptOnNode(run: WorkloadRun, node: string, hold: TaintHold, evictedLater: boolean): void {
+  const { label } = run;
+  const until = evictedLater ? ` until the node controller taints it at ${formatSeconds(hold.until)}` : ', not evicted and not replaced';
+  const reason = (count: number) => `${label}: ${count === 1 ? 'its pod' : `its ${count} pods`} on NotReady ${node} ${count === 1 ? 'stays' : 'stay'} bound there${until}: ${hold.why}`;
+  note(run, hold.at, { reason: reason(1), fact: FACT.zoneDisruption, always: true, alike: { key: `kept|${node}|${hold.at}`, told: reason } });
 }
 
 /** Pods that stay on the node are said to once: a node failing again meanwhile (a reboot during a failure) changes nothing for them. */
