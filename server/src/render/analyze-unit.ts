@@ -5,7 +5,8 @@ import { Inventory } from '../inventory/inventory';
 import { parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { LineIndex, type Range } from '../manifest/text';
-import { analyzeFile } from '../rules/engine';
+import { IncrementalAnalysis } from '../rules/incremental';
+import type { AnalyzeOptions } from '../rules/engine';
 import type { Fix } from '../fixes/edit';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { splitMessage } from '../rules/message-parts';
@@ -17,6 +18,7 @@ import type { RenderedUnit, SourceEdits, SourceLocation } from './types';
 export interface UnitAnalysisOptions {
   severities?: Record<string, SeverityOverride>;
   cluster?: ClusterInfo;
+  rules?: AnalyzeOptions['rules'];
   /** Reads a source file (an editor passes its open documents' text); default: the file on disk. */
   readText?: (path: string) => string | undefined;
 }
@@ -99,7 +101,9 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
     const index = documentAt(file, range);
     return index === undefined ? [] : unit.mapper.locate(index, path);
   };
-  for (const finding of analyzeFile(file, inventory, { severities: options.severities, cluster: options.cluster })) {
+  // Document by document, pausing after each: a chart rendering thousands of resources held a server's requests for its whole analysis.
+  const analysed = yield* new IncrementalAnalysis().analyzeInSteps(file, inventory, { severities: options.severities, cluster: options.cluster, rules: options.rules });
+  for (const finding of analysed) {
     if (finding.uri !== uri || !finding.range) {
       findings.push(withSourceFixes({ ...finding, fixes: [], rendered }, () => []));
       continue;

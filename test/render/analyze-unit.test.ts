@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeRenderedUnit, analyzeRenderedUnitInSteps } from '../../server/src/render/analyze-unit';
+import type { RenderedUnit } from '../../server/src/render/types';
+import { RULES } from '../../server/src/rules/index';
+import type { Rule } from '../../server/src/rules/types';
+
+/** A unit of `count` Deployments of one replica each, every field placed on the first line of one base file. */
+function unitOf(count: number): RenderedUnit {
+  const deployment = (i: number) =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-${i}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: { app: web-${i} }\n  template:\n    metadata:\n      labels: { app: web-${i} }\n    spec:\n      containers:\n        - name: web\n          image: example/web:1\n`;
+  return {
+    tool: 'kustomize',
+    root: '/project/overlay',
+    text: Array.from({ length: count }, (_, i) => deployment(i)).join('---\n'),
+    problems: [],
+    mapper: { locate: () => [{ path: '/project/base/deployment.yaml', line: 0 }], translateFix: () => undefined },
+  };
+}
+
+const readText = () => 'kind: Deployment\n';
+
+describe('a rendered unit analysed in steps', () => {
+  it('runs the rules one document at a time, pausing after each: a server answers requests in between', () => {
+    const seen: number[] = [];
+    const spy: Rule = { meta: { ...RULES[0].meta, id: 'spy' }, check: (context) => void seen.push(context.documents.length) };
+    const steps = analyzeRenderedUnitInSteps(unitOf(5), { readText, rules: [spy] });
+    const analysedAtPause: number[] = [];
+    for (let step = steps.next(); !step.done; step = steps.next()) analysedAtPause.push(seen.length);
+    assert.deepEqual(seen, [1, 1, 1, 1, 1], 'each run of the rules saw one document');
+    for (let i = 1; i < analysedAtPause.length; i++) assert.ok(analysedAtPause[i] - analysedAtPause[i - 1] <= 1, `pause ${i}: ${analysedAtPause.join(',')}`);
+  });
+
+  it('finds what an analysis of the whole stream at once finds', () => {
+    const unit = unitOf(40);
+    const findings = analyzeRenderedUnit(unit, { readText });
+    assert.equal(findings.filter((f) => f.ruleId === 'single-replica').length, 40);
+    assert.ok(findings.every((f) => f.uri === '/project/base/deployment.yaml' && f.range!.start.line === 0 && f.rendered.unit === '/project/overlay'));
+    assert.match(findings.find((f) => f.ruleId === 'single-replica')!.message, /^Deployment web-0 runs 1 pod: /);
+  });
+});
