@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { selfSignedCertificate } from './tls';
 
 export interface RecordedRequest {
@@ -37,12 +38,13 @@ export type Fault =
   | 'odd-kind'
   | 'truncated'
   | 'non-json'
+  | 'gzipped'
   | 'short-content-length'
   | 'endless-large-pages'
   | { status: number; retryAfter?: number };
 
 export const FAULTS: readonly Fault[] = [
-  'endless-continue', 'repeated-continue', 'endless-body', 'huge-list', 'huge-declared', 'stall', 'null-items', 'odd-kind', 'truncated', 'non-json',
+  'endless-continue', 'repeated-continue', 'endless-body', 'huge-list', 'huge-declared', 'stall', 'null-items', 'odd-kind', 'truncated', 'non-json', 'gzipped',
   { status: 401 }, { status: 403 }, { status: 410 }, { status: 429, retryAfter: 1 }, { status: 500 },
 ];
 
@@ -240,6 +242,11 @@ export class FakeApiServer {
       case 'non-json':
         res.writeHead(200, { 'Content-Type': 'text/html' });
         res.end('<html><body>\u001b[31mGateway says hello\u0007</body></html>');
+        return;
+      case 'gzipped':
+        // Compressed though the request did not ask for it (a proxy that compresses whatever passes).
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+        res.end(gzipSync(JSON.stringify(list([{ metadata: { name: 'a' } }]))));
         return;
       case 'truncated': {
         const body = JSON.stringify(list([{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }]));

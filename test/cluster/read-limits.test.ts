@@ -170,4 +170,9 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     assert.match(reason, /^the answer is not JSON \(<html><body> \[31mGateway says hello <\/body>/);
     assert.doesNotMatch(reason, /[\u0000-\u001f]/);
   });
+
+  it('names an answer compressed though the request did not ask for it, rather than calling it not JSON', async () => {
+    server.faults.set('nodes', 'gzipped');
+    assert.equal(await reasonFor('nodes'), 'the answer is compressed (Content-Encoding: gzip), which the request did not ask for: a proxy on the way may be compressing it');
+  });
 });

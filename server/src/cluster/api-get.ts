@@ -134,6 +134,11 @@ function getOnce(connection: ApiConnection, pathAndQuery: string, options: GetOp
           const location = status >= 300 && status < 400 && typeof response.headers.location === 'string' ? `, redirected to ${redactUrl(printable(response.headers.location)).slice(0, 200)} (not followed: the server in the kubeconfig may be out of date)` : '';
           return fail(new ApiGetError(status, describeStatus(status, body) + location, Number.isFinite(retryAfter) ? retryAfter : undefined));
         }
+        // Nothing asks for a compressed answer, so nothing here decompresses one (nor bounds what it inflates to).
+        const encoding = response.headers['content-encoding'];
+        if (encoding && encoding.toLowerCase() !== 'identity') {
+          return fail(new ApiGetError(status, `the answer is compressed (Content-Encoding: ${printable(encoding).slice(0, 40)}), which the request did not ask for: a proxy on the way may be compressing it`));
+        }
         let value: unknown;
         try {
           value = JSON.parse(body);
