@@ -269,6 +269,19 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.deepEqual(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation, { uri: 'k8s/app.yaml', uriBaseId: '%SRCROOT%' });
       assert.deepEqual(codeScanningProblems(log), []);
     });
+
+    it('--sarif-root must name a folder, and goes with --format sarif', () => {
+      write('rooted/app.yaml', deployment('rooted', 1));
+      for (const root of ['no-such-folder', join('rooted', 'app.yaml')]) {
+        const run = cli(['check', 'rooted', '--format', 'sarif', '--sarif-root', root]);
+        assert.equal(run.status, 2, root);
+        assert.equal(run.stdout, '');
+        assert.match(run.stderr, new RegExp(`--sarif-root takes a folder \\(the root the report's paths are relative to\\): ${root.replace(/[.\\/]/g, '\\$&')} is not one`));
+      }
+      const text = cli(['check', 'rooted', '--sarif-root', 'rooted']);
+      assert.equal(text.status, 2);
+      assert.match(text.stderr, /--sarif-root goes with --format sarif/);
+    });
   });
 
   describe('--fix', () => {

@@ -135,6 +135,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   const failOn = values['fail-on']!;
   if (![...SEVERITIES, 'none'].includes(failOn) || failOn === 'hint') throw new UsageError(`--fail-on takes error, warning, info or none, not "${failOn}"`);
   if (values['unsafe-fixes'] && !values.fix) throw new UsageError('--unsafe-fixes goes with --fix: it lets --fix apply fixes that can change what the application does');
+  if (values['sarif-root'] !== undefined) checkSarifRoot(values['sarif-root'], format);
   const severities = parseRuleOverrides(values.rule as string[]);
   const named = positionals.length ? positionals : ['.'];
   // A file passed over is said, and makes the run unclean (exit 2) as a fix not written does: the check is not whole.
@@ -221,4 +222,16 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (failOn === 'none') return 0;
   const threshold = RANK[failOn as Severity];
   return findings.some((f) => RANK[f.severity] >= threshold) ? 1 : 0;
+}
+
+/** --sarif-root names the folder SARIF paths are relative to (a checkout's root): a typo would send every path off it. */
+function checkSarifRoot(root: string, format: string): void {
+  if (format !== 'sarif') throw new UsageError('--sarif-root goes with --format sarif: it names the folder the SARIF report\'s paths are relative to');
+  let folder = false;
+  try {
+    folder = statSync(root).isDirectory();
+  } catch {
+    // Missing or unreadable: said below.
+  }
+  if (!folder) throw new UsageError(`--sarif-root takes a folder (the root the report's paths are relative to): ${root} is not one`);
 }
