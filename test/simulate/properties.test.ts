@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SimWorkload } from '../../server/src/simulate/model';
+import { TIMING } from '../../server/src/simulate/facts';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 import { downSeconds, servedArea } from './expect';
@@ -117,7 +118,11 @@ describe('simulation properties', () => {
         const fewer = run(c, { ...c.scenario, controlPlanes: n });
         const more = run(c, { ...c.scenario, controlPlanes: n + 1 });
         for (const w of c.workloads) {
-          assert.ok(servedArea(more, w.name) >= servedArea(fewer, w.name), `seed ${c.seed}: ${w.name} serves less with ${n + 1} control planes than with ${n}`);
+          // The one way more control planes serve less, as in a cluster: a controller manager that stays up evicts a
+          // StatefulSet's pods from a failed node, and once the node is back they are made again as new pods (their
+          // start) where the kubelet would have restarted them in place.
+          const slack = w.kind === 'StatefulSet' ? w.replicas * TIMING.assumedPodStart : 0;
+          assert.ok(servedArea(more, w.name) >= servedArea(fewer, w.name) - slack, `seed ${c.seed}: ${w.name} serves less with ${n + 1} control planes than with ${n}`);
         }
         for (const row of ['api', 'scheduling', 'controllers', 'dns', 'kubectl'] as const) {
           assert.ok(downSeconds(more, row) <= downSeconds(fewer, row), `seed ${c.seed}: ${row} down longer with ${n + 1} control planes than with ${n}`);

@@ -44,6 +44,17 @@ describe('node-down handler', () => {
     assert.match(reasons, /its pods tolerate the NotReady node for ever \(a NoExecute toleration without tolerationSeconds\): its pod on worker-1 is not evicted, and nothing replaces it until the node is back/);
   });
 
+  it('makes a StatefulSet\'s pod evicted from a failed node again once the node is back: a new pod the scheduler places, not a restart there', () => {
+    const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: 3600, events: [] };
+    const result = simulate(cluster(), [workload('db', { 'worker-2': 1 }, { kind: 'StatefulSet' })], scenario);
+    const back = result.timeline.find((e) => e.subject.name === 'db' && e.state === 'ok')!;
+    assert.equal(back.at, 3600 + 10 + 30, 'its kubelet reports 10 s after the node is up, and the new pod serves 30 s after');
+    assert.match(back.reason, /^StatefulSet shop\/db: worker-2 reached the API again and its kubelet confirmed the end of the pod evicted there, so the StatefulSet controller made it again; the replacement runs on worker-1\./);
+    // Not evicted (the node is back before its toleration ran out): its kubelet restarts it in place.
+    const short = simulate(cluster(), [workload('db', { 'worker-2': 1 }, { kind: 'StatefulSet' })], { ...scenario, duration: 200 });
+    assert.match(short.timeline.find((e) => e.subject.name === 'db' && e.state === 'ok')!.reason, /its kubelet restarted StatefulSet shop\/db's pods there/);
+  });
+
   it('says once that DaemonSet pods stay on the unreachable node, though it reboots during its failure', () => {
     const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-1'] }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-1', at: 600 }] };
     const result = simulate(cluster(), [workload('log-agent', { 'worker-1': 1, 'worker-2': 1 }, { kind: 'DaemonSet' })], scenario);

@@ -90,6 +90,15 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
     const endpoints = workload.hostNetwork ? 'the endpoints mark them not ready' : 'the endpoints drop their old IPs';
     refreshEndpoints(run, slot, podsBack, generation, `${label}: its pods restarting on ${incident.node} are not ready: ${endpoints}`, 'not ready');
   }
+  if (evictedStatefulPod(run, incident, notReadyAt, podsBack)) {
+    // Its pod was evicted and stayed Terminating: the kubelet back confirms its end rather than starting it, and the
+    // StatefulSet controller makes it again, where the scheduler puts it.
+    queue.schedule(podsBack, () => {
+      if (slot.generation !== generation) return;
+      replace(run, slot, cp.firstScheduling(podsBack), `${label}: ${incident.node} reached the API again and its kubelet confirmed the end of the pod evicted there, so the StatefulSet controller made it again`);
+    });
+    return;
+  }
   if (!inPlaceStart.comesUp) {
     queue.schedule(podsBack, () => {
       if (slot.generation === generation) crashLoopNote(run, podsBack, `${incident.node} reached the API again and its kubelet starts ${label}'s pods there again`);
@@ -136,6 +145,14 @@ export function nodeControllerEvicts(run: WorkloadRun, slot: Slot, how: { node: 
       }
     });
   }
+}
+
+/** Whether the node controller evicted the StatefulSet's pod on the node before its kubelet was back (it stays Terminating until then). */
+function evictedStatefulPod(run: WorkloadRun, incident: NodeIncident, notReadyAt: number, podsBack: number): boolean {
+  const { workload } = run;
+  if (workload.kind !== 'StatefulSet' || notReadyAt >= podsBack) return false;
+  const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
+  return Number.isFinite(toleration) && run.ctx.taints.evictionAt(run.ctx.controlPlane, incident.node, notReadyAt, toleration) < podsBack;
 }
 
 /** Pods the node controller leaves on a NotReady node it does not taint (zone disruption): bound to it, and not replaced until it does. */
