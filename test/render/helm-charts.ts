@@ -353,6 +353,12 @@ export const twoDocumentChart: ChartFiles = {
   'templates/two.yaml': `${plainDeployment('first', '4')}---\n${plainDeployment('second', '{{ .Values.second.replicas }}')}`,
 };
 
+/** Literal fields with a comment after them: `replicas: 1 # …` and a quoted `maxSkew`, which fixes set in place. */
+export const commentedLiteralsChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: commented\nversion: 0.1.0\n',
+  'templates/web.yaml': plainDeployment('web', '1 # one until the cache is shared'),
+};
+
 /** A Deployment per item of a values list, rendered by one `range`: alpha with 1 replica, beta with 3. */
 export const rangeChart: ChartFiles = {
   'Chart.yaml': 'apiVersion: v2\nname: workers\nversion: 0.1.0\n',

@@ -22,6 +22,7 @@ import {
   subchartChart,
   aliasedSubchartChart,
   twoDocumentChart,
+  commentedLiteralsChart,
   valuesLimitChart,
   writeChart,
   type PlacedFinding,
@@ -221,6 +222,17 @@ spec:
       const after = await render(chart);
       assert.match(after.text, /name: first\nspec:\n  replicas: 4\n/);
       assert.deepEqual(only(placedFindings(after), 'single-replica'), []);
+    });
+
+    it('a literal field of the template with a comment after it is set in place, the comment kept; a re-render finds it no more', async () => {
+      const chart = writeChart(commentedLiteralsChart);
+      const unit = await render(chart);
+      const [single] = only(placedFindings(unit), 'single-replica');
+      const fix = unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set replicas: 2 in templates/web.yaml');
+      applySourceEdits(fix!);
+      assert.match(readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8'), /\n {2}replicas: 2 # one until the cache is shared\n/);
+      assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
     });
 
     it('a `range` of Deployments: each item\'s finding on the template, and no fix written literally into the loop or a PDB template for one item (they were every item\'s)', async () => {

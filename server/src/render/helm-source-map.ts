@@ -209,11 +209,13 @@ export class HelmSourceMapper implements SourceMapper {
     const node = match.nodes[match.nodes.length - 1];
     const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
-      if (node.kind !== 'key' || !isPlainScalar(node.value) || (value !== null && typeof value === 'object')) return undefined;
+      const scalar = node.kind === 'key' ? literalScalar(node.value) : undefined;
+      if (scalar === undefined || (value !== null && typeof value === 'object')) return undefined;
       const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
       const at = lineText.indexOf(':', node.column) + 1;
       const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
-      return { path: template, against: text, edits: [{ start, end: start + node.value.length, text: scalarText(value) }] };
+      // A comment after the value stays.
+      return { path: template, against: text, edits: [{ start, end: start + scalar.length, text: scalarText(value) }] };
     }
     const rest = path.slice(match.depth);
     if (node.kind === 'opaque' || (node.kind === 'key' && node.value !== '') || rest.some((step) => typeof step !== 'string')) return undefined;
@@ -282,8 +284,16 @@ function overlaps(a: readonly string[], b: readonly string[]): boolean {
   return a.slice(0, n).every((step, i) => step === b[i]);
 }
 
-function isPlainScalar(value: string): boolean {
-  return value !== '' && !value.includes('{{') && !/^[[{|>&*!]/.test(value) && !/\s#/.test(value);
+/**
+ * The scalar a template line writes literally after its key, without a comment after it (`1` of `1 # for now`);
+ * undefined when the value is not one literal scalar (an action, a flow collection, a block, an alias or tag).
+ */
+function literalScalar(value: string): string | undefined {
+  if (value === '' || value.includes('{{') || /^[[{|>&*!]/.test(value)) return undefined;
+  const pattern = value[0] === '"' ? /^"(?:[^"\\]|\\.)*"/ : value[0] === "'" ? /^'(?:[^']|'')*'/ : /^.*?(?=\s+#|$)/;
+  const scalar = pattern.exec(value)?.[0];
+  const rest = scalar === undefined ? '' : value.slice(scalar.length);
+  return scalar && (rest === '' || /^\s+#/.test(rest)) ? scalar : undefined;
 }
 
 function scalarText(value: unknown): string {
