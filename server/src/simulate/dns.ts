@@ -78,7 +78,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       // Out of the kube-dns Service from the start until a replacement serves: its node was NotReady at the read, or
       // it was not Ready itself (crashing, or failing its readiness probe; nothing evicts it).
       const nodeNotReady = atStart === 'node-not-ready';
-      const evictAt = nodeNotReady ? ctx.taints.evictionAt(cp, node, 0, TIMING.unreachableToleration) : Infinity;
+      const evictAt = nodeNotReady ? ctx.taints.evictionAt(node, 0, TIMING.unreachableToleration) : Infinity;
       const why = nodeNotReady ? `${node} NotReady when the cluster was read` : known!.atStart!.pod;
       list.push({ from: 0, to: Math.min(replacedAfter(0, evictAt), lived[0].to), state: nodeNotReady ? 'unlisted' : 'unready', why });
     }
@@ -88,7 +88,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       for (const incident of hits) {
         const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
         const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
-        const evictAt = ctx.taints.evictionAt(cp, incident.node, notReadyAt, TIMING.unreachableToleration);
+        const evictAt = ctx.taints.evictionAt(incident.node, notReadyAt, TIMING.unreachableToleration);
         // The CoreDNS workload's run knows its own toleration of the node: where it is known, its replacement decides.
         const replaced = known || evictAt < podsBack ? replacedAfter(incident.at, evictAt) : Infinity;
         // A replica back with a new IP answers through the kube-dns Service only once its endpoints are updated.

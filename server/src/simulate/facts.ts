@@ -19,7 +19,7 @@ export const FACT = {
   tokens: 'rule 12: kubelets cannot refresh projected tokens (refresh at 80 % of TTL) — facts/data-plane.md §5',
   people: 'rule 13: kubectl, logs, exec and dashboards need the API — facts/control-plane.md §2',
   recovery: 'rule 14: on recovery the node controller starts a fresh grace period and controllers replace lost pods — facts/control-plane.md §3, facts/data-plane.md §6',
-  zoneDisruption: 'rule 14: the node controller taints no node of a zone partially down (> 2 NotReady, ≥ 55 %) of 50 nodes or fewer, one every 100 s in a larger one, and none while every node is NotReady — facts/control-plane.md §3',
+  zoneDisruption: 'rule 14: the node controller taints one node of a zone every 10 s; none in a zone partially down (> 2 NotReady, ≥ 55 %) of 50 nodes or fewer, one every 100 s in a larger one, and none while every node is NotReady — facts/control-plane.md §3',
   nodeLifecycle: 'rule 14: a node is NotReady after the 50 s grace period, its pods evicted 300 s later — facts/control-plane.md §3',
   eviction: 'rule 15: an eviction goes through the API and its PodDisruptionBudget: refused (429) while the budget allows no disruption — facts/voluntary-disruption.md §1',
   kubectlDrain: 'rule 16: kubectl drain cordons, evicts, retries a refused eviction every 5 s and waits each pod\'s full grace period; DaemonSet and mirror pods stay, pods without a controller stop it unless forced — facts/voluntary-disruption.md §2',
@@ -36,11 +36,13 @@ export const TIMING = {
   dnsStartupTimeout: 5,
   /** node-monitor-grace-period since v1.32 (40 s before). */
   nodeMonitorGrace: 50,
+  /** --node-eviction-rate: nodes a second the node controller taints in a zone (one every 10 s, burst 1)… */
+  nodeEvictionRate: 0.1,
   /** --unhealthy-zone-threshold: the share of NotReady nodes (more than 2 of them) that makes a zone partially disrupted. */
   unhealthyZoneThreshold: 0.55,
   /** --large-cluster-size-threshold: a partially disrupted zone of this many nodes or fewer gets no NoExecute taints at all… */
   largeZone: 50,
-  /** …and a larger one --secondary-node-eviction-rate nodes a second. */
+  /** …and a larger one --secondary-node-eviction-rate nodes a second (one every 100 s). */
   secondaryEvictionRate: 0.01,
   /** Default not-ready/unreachable toleration added by DefaultTolerationSeconds. */
   unreachableToleration: 300,

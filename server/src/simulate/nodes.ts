@@ -1,6 +1,7 @@
 import { FACT, TIMING } from './facts';
 import { formatSeconds } from './format-time';
 import { firstFailure, nodeBackAt, nodeIsDown, podsBackAt } from './node-incidents';
+import { holdReason } from './no-execute-taints';
 import type { SimContext } from './workload-capacity';
 import type { TimelineEvent } from './types';
 import { onNode } from './on-node';
@@ -39,12 +40,15 @@ export function simulateNodes(ctx: SimContext): TimelineEvent[] {
   }
   for (const node of ctx.topology.notReadyNodes ?? []) {
     const taintedFor = onNode(ctx.topology.notReadyTaintedFor, node);
-    const evictAt = ctx.taints.evictionAt(cp, node, 0, TIMING.unreachableToleration);
+    const evictAt = ctx.taints.evictionAt(node, 0, TIMING.unreachableToleration);
+    const taintedAt = ctx.taints.taintedAt(node, 0);
     const since = !cp.at(0).controllers
-      ? `counted from the controller manager's return and a fresh ${TIMING.nodeMonitorGrace} s grace period`
-      : taintedFor !== undefined
+      ? "counted from the controller manager's return, whose taint-eviction controller counts afresh"
+      : taintedAt < 0 && taintedFor !== undefined
         ? `from when the node controller tainted it, ${formatSeconds(taintedFor)} before the read`
-        : 'counted from the read';
+        : taintedAt > 0
+          ? `counted from its taint at ${formatSeconds(taintedAt)}`
+          : 'counted from the read';
     const evicted = evictAt <= ctx.end ? `; the node controller evicts its pods once they no longer tolerate it: ${evictAt === 0 ? 'at once' : `by ${formatSeconds(evictAt)}`} for the default ${TIMING.unreachableToleration} s toleration (${since})` : '';
     events.push({ at: 0, subject: subject(node), state: 'down', reason: `${node} was NotReady when the cluster was read: its pods serve nothing, and it takes no new pods${evicted}`, fact: FACT.nodeLifecycle });
   }
@@ -76,8 +80,14 @@ function taintHolds(ctx: SimContext): TimelineEvent[] {
   for (const [node, holds] of ctx.taints.allHolds()) {
     for (const hold of holds) {
       if (hold.at > ctx.end) continue;
-      const then = hold.until > ctx.end ? '' : hold.then === 'tainted' ? `; it taints the node at ${formatSeconds(hold.until)}, and the pods not tolerating it longer are evicted from then` : hold.then === 'ready' ? `, until the node is Ready again at ${formatSeconds(hold.until)}` : '';
-      events.push({ at: hold.at, subject: { type: 'node', name: node }, state: 'down', reason: `${node} is NotReady, but ${hold.why}: its pods stay bound to it${then}`, fact: FACT.zoneDisruption });
+      const taintedAt = ctx.taints.taintedAt(node, hold.at);
+      const then =
+        taintedAt <= ctx.end
+          ? `; it taints the node at ${formatSeconds(taintedAt)}, and the pods not tolerating it longer are evicted from then`
+          : hold.then === 'ready' && hold.until <= ctx.end
+            ? `, until the node is Ready again at ${formatSeconds(hold.until)}`
+            : '';
+      events.push({ at: hold.at, subject: { type: 'node', name: node }, state: 'down', reason: `${node} is NotReady, but ${holdReason(hold)}: its pods stay bound to it${then}`, fact: FACT.zoneDisruption });
     }
   }
   return events;

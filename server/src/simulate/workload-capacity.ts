@@ -88,9 +88,9 @@ function evictedFromNotReady(run: WorkloadRun, slot: Slot, at: number): void {
 
 /** When the node controller evicts this workload's pods from a node NotReady at the read (Infinity: they tolerate it for ever; told at 0). */
 function notReadyEvictionAt(run: WorkloadRun, node: string): number {
-  const { topology, controlPlane } = run.ctx;
+  const { topology, taints } = run.ctx;
   const toleration = tolerationOf(run.workload, notReadyTaintOf(topology, node));
-  return Number.isFinite(toleration) ? run.ctx.taints.evictionAt(controlPlane, node, 0, toleration) : Infinity;
+  return Number.isFinite(toleration) ? taints.evictionAt(node, 0, toleration) : Infinity;
 }
 
 /** A pod already stopping when the cluster was read is gone: a StatefulSet short of its replicas makes it again. */

@@ -2,7 +2,7 @@ import { stopping, type Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
 import { nodeBackAt, tolerationOf, type NodeIncident } from '../../node-incidents';
 import { formatSeconds } from '../../format-time';
-import type { TaintHold } from '../../no-execute-taints';
+import { holdReason, type TaintHold } from '../../no-execute-taints';
 import { plural } from '../../../words';
 import { crashLoopNote, dropDeadEndpoint, kubeletBackAfter, kubeletConfirmsFrom, emit, note, refreshEndpoints, replace, type Handler, type WorkloadRun } from '../run';
 
@@ -75,15 +75,17 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
     const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
     const own = workload.nodeLossToleration?.['node.kubernetes.io/unreachable'] !== undefined;
     const { taints } = run.ctx;
-    const evictAt = Number.isFinite(toleration) ? taints.evictionAt(cp, incident.node, notReadyAt, toleration) : Infinity;
+    const evictAt = Number.isFinite(toleration) ? taints.evictionAt(incident.node, notReadyAt, toleration) : Infinity;
     // Pods that stay (a DaemonSet's, those tolerating the node for ever) are said to once other pods would be evicted.
     const stays = workload.kind === 'DaemonSet' || !Number.isFinite(toleration);
     const hold = taints.holdFrom(incident.node, notReadyAt);
-    const evicted = stays ? taints.evictionAt(cp, incident.node, notReadyAt, TIMING.unreachableToleration) < podsBack : evictAt < podsBack;
+    const evicted = stays ? taints.evictionAt(incident.node, notReadyAt, TIMING.unreachableToleration) < podsBack : evictAt < podsBack;
+    const taintedAt = taints.taintedAt(incident.node, notReadyAt);
     // The node controller held back its taint (zone disruption): its pods stay bound to the node meanwhile.
-    if (!stays && hold && hold.at < Math.min(evictAt, podsBack)) keptOnNode(run, incident.node, hold, evicted);
+    if (!stays && hold && hold.at < Math.min(evictAt, podsBack)) keptOnNode(run, incident.node, hold, evicted ? taintedAt : undefined);
     const whose = own ? 'its own toleration' : 'default toleration';
-    if (evicted) nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: hold && hold.at < evictAt ? `${toleration} s after the node's taint (${whose})` : `${toleration} s after NotReady (${whose})` });
+    const after = taintedAt > notReadyAt ? `after the node's taint at ${formatSeconds(taintedAt)}` : 'after NotReady';
+    if (evicted) nodeControllerEvicts(run, slot, { node: incident.node, notReadyAt, evictAt, when: `${toleration} s ${after} (${whose})` });
   }
   // Restarted with new IPs (or the node's, on its network) but not ready yet: the endpoint controller lists none ready.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) {
@@ -152,14 +154,14 @@ function evictedStatefulPod(run: WorkloadRun, incident: NodeIncident, notReadyAt
   const { workload } = run;
   if (workload.kind !== 'StatefulSet' || notReadyAt >= podsBack) return false;
   const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
-  return Number.isFinite(toleration) && run.ctx.taints.evictionAt(run.ctx.controlPlane, incident.node, notReadyAt, toleration) < podsBack;
+  return Number.isFinite(toleration) && run.ctx.taints.evictionAt(incident.node, notReadyAt, toleration) < podsBack;
 }
 
-/** Pods the node controller leaves on a NotReady node it does not taint (zone disruption): bound to it, and not replaced until it does. */
-function keptOnNode(run: WorkloadRun, node: string, hold: TaintHold, evictedLater: boolean): void {
+/** Pods the node controller leaves on a NotReady node it does not taint (zone disruption): bound to it, and not replaced until it does (`taintedAt`). */
+function keptOnNode(run: WorkloadRun, node: string, hold: TaintHold, taintedAt: number | undefined): void {
   const { label } = run;
-  const until = evictedLater ? ` until the node controller taints it at ${formatSeconds(hold.until)}` : ', not evicted and not replaced';
-  const reason = (count: number) => `${label}: ${count === 1 ? 'its pod' : `its ${count} pods`} on NotReady ${node} ${count === 1 ? 'stays' : 'stay'} bound there${until}: ${hold.why}`;
+  const until = taintedAt !== undefined ? ` until the node controller taints it at ${formatSeconds(taintedAt)}` : ', not evicted and not replaced';
+  const reason = (count: number) => `${label}: ${count === 1 ? 'its pod' : `its ${count} pods`} on NotReady ${node} ${count === 1 ? 'stays' : 'stay'} bound there${until}: ${holdReason(hold)}`;
   note(run, hold.at, { reason: reason(1), fact: FACT.zoneDisruption, always: true, alike: { key: `kept|${node}|${hold.at}`, told: reason } });
 }
 
