@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzeRenderedUnit, analyzeRenderedUnitInSteps } from '../../server/src/render/analyze-unit';
+import { analyzeRenderedUnit, analyzeRenderedUnitInSteps, mergeUnitFindings } from '../../server/src/render/analyze-unit';
 import type { RenderedUnit } from '../../server/src/render/types';
 import { RULES } from '../../server/src/rules/index';
 import type { Rule } from '../../server/src/rules/types';
 
 /** A unit of `count` Deployments of one replica each, every field placed on the first line of one base file. */
-function unitOf(count: number): RenderedUnit {
+function unitOf(count: number, root = '/project/overlay', prefix = ''): RenderedUnit {
   const deployment = (i: number) =>
-    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web-${i}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: { app: web-${i} }\n  template:\n    metadata:\n      labels: { app: web-${i} }\n    spec:\n      containers:\n        - name: web\n          image: example/web:1\n`;
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${prefix}web-${i}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: { app: web-${i} }\n  template:\n    metadata:\n      labels: { app: web-${i} }\n    spec:\n      containers:\n        - name: web\n          image: example/web:1\n`;
   return {
     tool: 'kustomize',
-    root: '/project/overlay',
+    root,
     text: Array.from({ length: count }, (_, i) => deployment(i)).join('---\n'),
     problems: [],
     mapper: { locate: () => [{ path: '/project/base/deployment.yaml', line: 0 }], translateFix: () => undefined },
@@ -37,5 +37,24 @@ describe('a rendered unit analysed in steps', () => {
     assert.equal(findings.filter((f) => f.ruleId === 'single-replica').length, 40);
     assert.ok(findings.every((f) => f.uri === '/project/base/deployment.yaml' && f.range!.start.line === 0 && f.rendered.unit === '/project/overlay'));
     assert.match(findings.find((f) => f.ruleId === 'single-replica')!.message, /^Deployment web-0 runs 1 pod: /);
+  });
+});
+
+describe('findings of rendered units merged by source place', () => {
+  const singles = (findings: ReturnType<typeof mergeUnitFindings>) => findings.filter((f) => f.ruleId === 'single-replica').map((f) => f.message.split('. ')[0]);
+
+  it('keeps apart what one root says at one place of different resources (one patch that targets them all)', () => {
+    assert.deepEqual(singles(mergeUnitFindings(analyzeRenderedUnit(unitOf(3), { readText }), '/project')), [
+      'Deployment web-0 runs 1 pod: one node drain or node failure takes it offline',
+      'Deployment web-1 runs 1 pod: one node drain or node failure takes it offline',
+      'Deployment web-2 runs 1 pod: one node drain or node failure takes it offline',
+    ]);
+  });
+
+  it('makes one finding of what several roots say of one resource of a shared base, each root named', () => {
+    const findings = [...analyzeRenderedUnit(unitOf(2, '/project/dev', 'dev-'), { readText }), ...analyzeRenderedUnit(unitOf(2, '/project/prod', 'prod-'), { readText })];
+    const merged = mergeUnitFindings(findings, '/project').filter((f) => f.ruleId === 'single-replica');
+    assert.equal(merged.length, 2);
+    merged.forEach((f, i) => assert.match(f.message, new RegExp(`^In dev: Deployment dev-web-${i} runs 1 pod: .* In prod: Deployment prod-web-${i} runs 1 pod: `)));
   });
 });

@@ -1,6 +1,7 @@
 import { basename, relative, sep } from 'node:path';
 import type { ClusterInfo } from '../cluster/types';
 import { LazyProperty } from '../lazy-property';
+import { compareCodeUnits } from '../sorted';
 import { Inventory } from '../inventory/inventory';
 import { parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
@@ -162,9 +163,23 @@ function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes'>, compute: () 
  * root's folder names its root too, so that a base's finding says which deployment it is about.
  */
 export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, deployersOf: DeployersOf = () => []): UnitFinding[] {
+  const place = (f: UnitFinding) => `${f.ruleId}|${f.uri}|${f.range?.start.line}|${f.range?.start.character}`;
+  const resource = (f: UnitFinding) => `${f.resource?.kind}/${f.resource?.namespace}/${f.resource?.name}`;
+  // One root's findings at one place about different resources (a patch that targets every Deployment) stay
+  // apart, numbered in the order of their names; across roots, those of one number are one finding.
+  const numbers = new Map<string, Map<string, number>>();
+  const numberOf = (f: UnitFinding) => {
+    const key = `${f.rendered.unit}|${place(f)}`;
+    let byResource = numbers.get(key);
+    if (!byResource) numbers.set(key, (byResource = new Map()));
+    if (!byResource.has(resource(f))) byResource.set(resource(f), byResource.size);
+    return byResource.get(resource(f))!;
+  };
+  const number = new Map<UnitFinding, number>();
+  for (const f of [...findings].sort((a, b) => compareCodeUnits(resource(a), resource(b)))) number.set(f, numberOf(f));
   const groups = new Map<string, UnitFinding[]>();
   for (const finding of findings) {
-    const key = `${finding.ruleId}|${finding.uri}|${finding.range?.start.line}|${finding.range?.start.character}`;
+    const key = `${place(finding)}|${number.get(finding)}`;
     const group = groups.get(key);
     if (group) group.push(finding);
     else groups.set(key, [finding]);
