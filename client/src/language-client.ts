@@ -17,7 +17,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       { scheme: 'untitled', language: 'yaml' },
       { scheme: 'file', language: 'json' },
     ],
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json,tpl}') },
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.yaml,*.yml,*.json,*.tpl,Kustomization}') },
     // Read at each start: a server restarted after a crash was given the settings of the extension's activation (a
     // context picked since, `cluster: off`, trust granted), and asks for none itself once given them.
     initializationOptions: () => ({ settings: readSettings() }),

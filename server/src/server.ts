@@ -22,7 +22,7 @@ import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
 import { pathOf, realPathOf } from './language/file-uri';
 import { Inventory } from './inventory/inventory';
-import { MANIFEST_EXTENSIONS, readManifestFile } from './inventory/manifest-files';
+import { isManifestName, readManifestFile } from './inventory/manifest-files';
 import { documentEdit, toCodeAction, toSourceCodeAction, toTextEdits } from './language/convert';
 import { editorUnits } from './language/units';
 import { factsDocsHref, ruleDocsHref } from './language/docs-link';
@@ -220,7 +220,7 @@ function isRuleId(id: string): boolean {
  */
 function isManifestUri(uri: string): boolean {
   if (!/^(file|untitled):/i.test(uri)) return false;
-  return MANIFEST_EXTENSIONS.test(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
+  return isManifestName(uri) || documents.get(uri)?.languageId === 'yaml' || documents.get(uri)?.languageId === 'json';
 }
 
 const idleCollection = new IdleCollection();
@@ -307,7 +307,7 @@ connection.onDidChangeWatchedFiles((params) => {
   let changed = false;
   for (const change of changes) {
     const disk = diskUri(change.uri);
-    if (!MANIFEST_EXTENSIONS.test(change.uri)) {
+    if (!isManifestName(change.uri)) {
       changed = folderChanged(disk, change.type) || changed;
       continue;
     }

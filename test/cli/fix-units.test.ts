@@ -69,6 +69,23 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     assert.match(read('app/cache.yaml'), /name: cache # keep this comment[\s\S]*replicas: 2/);
   });
 
+  it('finds an overlay whose kustomization is the extensionless Kustomization, and fixes it in that overlay, not in the base it shares', () => {
+    write('base/deploy.yaml', deployment('web', 'nginx:1.27'));
+    write('base/kustomization.yaml', 'resources: [deploy.yaml]\n');
+    write('one/kustomization.yaml', 'namespace: one\nresources: [../base]\n');
+    write('two/Kustomization', '# a sandbox: one replica on purpose\nnamespace: two\nresources: [../base]\ncommonAnnotations: {kube-resilience/ignore: single-replica}\n');
+    write('three/Kustomization', 'namespace: three\nresources: [../base]\n');
+    const alone = cli(['check', 'three', '--format', 'json', '--fail-on', 'none', ...ONLY]);
+    assert.match(alone.stdout, /"message": "Deployment three\/web runs 1 pod/, alone.stderr);
+    assert.doesNotMatch(alone.stderr, /no manifest found/);
+    rmSync(join(dir, 'three'), { recursive: true });
+    // Only `one` wants two replicas: its own patch, where an edit of the base would change the sandbox too.
+    const fixed = cli(['check', '--fix', '.', ...ONLY]);
+    assert.equal(read('base/deploy.yaml'), deployment('web', 'nginx:1.27'), fixed.stderr);
+    assert.match(readdirSync(join(dir, 'one')).join(' '), /patch/);
+    assert.doesNotMatch(cli(['check', 'one', '--format', 'json', '--fail-on', 'none', ...ONLY]).stdout, /single-replica/);
+  });
+
   it('a safe fix is marked fixable in the report', () => {
     write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
     write('app/web.yaml', deployment('web', 'nginx'));

@@ -16,12 +16,12 @@ describe('findManifestFiles', () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'kr-files-'));
-    for (const path of ['b.yaml', 'a.yml', 'c.json', 'D.YAML', 'notes.txt', 'chart/templates/x.yaml', 'node_modules/dep/x.yaml', '.git/x.yaml', '.hidden/x.yaml', 'dist/x.yaml', 'k8s/base/deploy.yaml']) touch(path);
+    for (const path of ['b.yaml', 'a.yml', 'c.json', 'D.YAML', 'notes.txt', 'overlay/Kustomization', 'overlay/Kustomization.bak', 'chart/templates/x.yaml', 'node_modules/dep/x.yaml', '.git/x.yaml', '.hidden/x.yaml', 'dist/x.yaml', 'k8s/base/deploy.yaml']) touch(path);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('lists *.yaml, *.yml and *.json below the folder, sorted, skipping dependency, build and hidden folders', () => {
-    assert.deepEqual(findManifestFiles(dir).map((p) => relative(dir, p)), ['D.YAML', 'a.yml', 'b.yaml', 'c.json', join('chart', 'templates', 'x.yaml'), join('k8s', 'base', 'deploy.yaml')]);
+  it('lists *.yaml, *.yml, *.json and a Kustomize root\'s extensionless Kustomization below the folder, sorted, skipping dependency, build and hidden folders', () => {
+    assert.deepEqual(findManifestFiles(dir).map((p) => relative(dir, p)), ['D.YAML', 'a.yml', 'b.yaml', 'c.json', join('chart', 'templates', 'x.yaml'), join('k8s', 'base', 'deploy.yaml'), join('overlay', 'Kustomization')]);
   });
 
   it('follows symbolic links once: a link back up the tree or to a listed file adds nothing', () => {

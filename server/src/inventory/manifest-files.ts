@@ -10,6 +10,11 @@ import { compareCodeUnits } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 
 export const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
+
+/** Whether a file of this name (or at this path) holds manifests: YAML or JSON, or a Kustomize root's `Kustomization`, which has no extension. */
+export function isManifestName(path: string): boolean {
+  return MANIFEST_EXTENSIONS.test(path) || /(^|[\\/])Kustomization$/.test(path);
+}
 const SKIP_DIRS = new Set(['node_modules', ...VERSION_CONTROL_FOLDERS, 'dist', 'out', '.cache', '.vscode-test']);
 /** Whether a walk for manifests passes a folder of this name by: dependencies, builds, hidden folders. */
 export function isSkippedFolder(name: string): boolean {
@@ -23,7 +28,7 @@ export function walkEnters(root: string, folder: string): boolean {
 
 /** Whether a walk for manifests from `root` would find the file at `path` (what is on disk is not looked at). */
 export function walkReaches(root: string, path: string): boolean {
-  return path !== root && MANIFEST_EXTENSIONS.test(path) && walkEnters(root, dirname(path));
+  return path !== root && isManifestName(path) && walkEnters(root, dirname(path));
 }
 
 /** The most manifests a walk of one folder finds: past it, the caller says that the rest is left out. */
@@ -108,18 +113,18 @@ export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WAL
  */
 function kindOf(entry: Dirent, path: string, unreadable: UnreadableInWalk): 'folder' | Stats | undefined {
   if (entry.isDirectory()) return 'folder';
-  if (!entry.isSymbolicLink() && !(entry.isFile() && MANIFEST_EXTENSIONS.test(entry.name))) return undefined;
+  if (!entry.isSymbolicLink() && !(entry.isFile() && isManifestName(entry.name))) return undefined;
   let stat: Stats;
   try {
     stat = statSync(path);
   } catch (error) {
     // A link that leads nowhere (or round in a loop) is no manifest; one that cannot be looked at is said to be.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ELOOP' && MANIFEST_EXTENSIONS.test(entry.name)) unreadable(path, error, 'file');
+    if (code !== 'ENOENT' && code !== 'ELOOP' && isManifestName(entry.name)) unreadable(path, error, 'file');
     return undefined;
   }
   if (stat.isDirectory()) return 'folder';
-  return MANIFEST_EXTENSIONS.test(entry.name) ? stat : undefined;
+  return isManifestName(entry.name) ? stat : undefined;
 }
 
 /** Whether the link at `path` leads to `realRoot` or below it. */

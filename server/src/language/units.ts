@@ -14,7 +14,7 @@ import { lateProgress } from './late-progress';
 import { inSlices, SlicedWork } from './sliced-work';
 import { ChartFolderWatch } from './chart-watch';
 import { manifestFilesOf } from './workspace-scan';
-import { MANIFEST_EXTENSIONS } from '../inventory/manifest-files';
+import { isManifestName } from '../inventory/manifest-files';
 import type { ServerState } from './state';
 
 interface UnitResult {
@@ -317,5 +317,5 @@ export const unitsFeature: Feature = {
  */
 export function reshapesUnits(change: { uri: string; created: boolean; deleted: boolean }): boolean {
   const name = change.uri.slice(change.uri.search(/[^\\/]*$/));
-  return name === 'Chart.yaml' || KUSTOMIZATION_NAMES.includes(name) || ((change.created || change.deleted) && MANIFEST_EXTENSIONS.test(name));
+  return name === 'Chart.yaml' || KUSTOMIZATION_NAMES.includes(name) || ((change.created || change.deleted) && isManifestName(name));
 }
