@@ -239,6 +239,37 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['inline/kustomization.yaml:4', 'json6902/kustomization.yaml:5']);
   });
 
+  it('a JSON 6902 patch file and a replacement are where the count is set: findings on the operation and the replacement, and no patch written over them (a replacement runs after every patch)', async () => {
+    const tree = join(work, 'json-and-replacements');
+    const { deployment, name, files: base } = fixtureBase();
+    const files: Record<string, string> = {
+      ...base,
+      'ops/kustomization.yaml': `resources:\n  - ../base\npatchesJson6902:\n  - target: {group: apps, version: v1, kind: Deployment, name: ${name}}\n    path: scale.yaml\n`,
+      'ops/scale.yaml': '# one replica in this environment, for now\n- op: replace\n  path: /spec/replicas\n  value: 1\n',
+      'replaced/kustomization.yaml': `resources:\n  - ../base\n  - settings.yaml\nreplacements:\n  - source: {kind: ConfigMap, name: settings, fieldPath: data.replicas}\n    targets:\n      - select: {kind: Deployment, name: ${name}}\n        fieldPaths: [spec.replicas]\n`,
+      'replaced/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  annotations: {config.kubernetes.io/local-config: "true"}\ndata:\n  replicas: "1"\n',
+    };
+    writeTree(tree, files);
+    const found = (await findingsOf(tree)).filter((f) => / single-replica: /.test(f));
+    assert.deepEqual(found.map((f) => f.split(' ')[0]), ['ops/scale.yaml:4', 'replaced/kustomization.yaml:5']);
+    assert.match(found[1], /\(from a replacement in kustomization\.yaml\)$/);
+    await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'), deployment);
+    for (const file of ['ops/kustomization.yaml', 'ops/scale.yaml', 'replaced/kustomization.yaml']) assert.equal(readFileSync(join(tree, file), 'utf8'), files[file], file);
+  });
+
+  it('a patch targeting resources by label is where their field is set, and only theirs', async () => {
+    const tree = join(work, 'by-label');
+    const { files: base } = fixtureBase();
+    writeTree(tree, {
+      ...base,
+      'api/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - target: {kind: Deployment, labelSelector: "app in (web, shop)"}\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 1\n`,
+      'other/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - target: {kind: Deployment, labelSelector: "app=cart"}\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 1\n`,
+    });
+    const found = (await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]);
+    assert.deepEqual(found, ['api/kustomization.yaml:5', 'base/deployment.yaml:9'], 'the app=cart patch selects nothing here: the base sets the count');
+  });
+
   it('a field a component sets (a patch outside the root, shared by other roots) is not fixed there', async () => {
     const tree = join(work, 'component');
     const { name, files: base } = fixtureBase();

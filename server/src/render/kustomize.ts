@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { isMap, stringify } from 'yaml';
-import { parseChunk, parseManifest, parseManifestInSteps, type Resource } from '../manifest/parse';
+import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
 import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
+import { jsonOrInlinePatchSetting, replacementSetting, type FieldSetter, type Selected } from './kustomize-setters';
 import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, SourceFiles, sourcePath, writesField } from './source-yaml';
@@ -166,16 +167,6 @@ function parseAnnotation(value: unknown): any {
   return typeof value === 'string' ? parseChunk(value).value : undefined;
 }
 
-/**
- * Where a rendered field is set, when not in the file the resource comes from: a patch file (edited by a fix), an entry
- * of a kustomization's `replicas:` (its `count`, edited too), or an inline patch (`inline`: pointed at, never edited).
- */
-export interface FieldSetter {
-  resource: Resource;
-  path: Path;
-  inline?: true;
-}
-
 /** The `count` of a kustomization's `replicas:` entry for `name`. */
 function replicasEntry(kustomization: string, name: string | null, sources: SourceFiles): FieldSetter | undefined {
   const file = sources.get(kustomization);
@@ -183,37 +174,6 @@ function replicasEntry(kustomization: string, name: string | null, sources: Sour
   const entries = resource?.object?.replicas;
   const at = Array.isArray(entries) ? entries.findIndex((e: any) => e?.name === name && e?.count !== undefined) : -1;
   return at >= 0 ? { resource: resource!, path: ['replicas', at, 'count'] } : undefined;
-}
-
-/**
- * An inline patch of a kustomization (`patches: [{patch: |- …}]`) that sets the field: a strategic merge patch of the
- * resource that writes it, or a JSON 6902 operation on it or a field holding it. Undefined when none does.
- */
-function inlinePatchSetting(kustomization: string, sources: SourceFiles, kind: string, name: string | null, path: Path): FieldSetter | undefined {
-  const file = sources.get(kustomization);
-  const resource = file && documentResource(file);
-  const entries: unknown[] = Array.isArray(resource?.object?.patches) ? resource!.object.patches : [];
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i] as { patch?: unknown; target?: { kind?: unknown; name?: unknown } } | undefined;
-    if (typeof entry?.patch !== 'string') continue;
-    const targets = !entry.target || ((entry.target.kind === undefined || entry.target.kind === kind) && (entry.target.name === undefined || entry.target.name === name));
-    const value = parseChunk(entry.patch).value;
-    const sets = Array.isArray(value)
-      ? targets && value.some((op: any) => typeof op?.path === 'string' && jsonPointerCovers(op.path, path))
-      : (() => {
-          const patch = parseManifest(kustomization, entry.patch as string).resources[0];
-          const forIt = patch ? (patch.kind === kind && patch.name === name) || (!!entry.target && targets) : false;
-          return forIt && writesField(patch!, path);
-        })();
-    if (sets) return { resource: resource!, path: ['patches', i, 'patch'], inline: true };
-  }
-  return undefined;
-}
-
-/** Whether a JSON 6902 operation at `pointer` writes the field at `path` (the field itself, or one holding it). */
-function jsonPointerCovers(pointer: string, path: Path): boolean {
-  const steps = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return steps.length <= path.length && steps.every((step, i) => step === String(path[i]) || (step === '-' && i === steps.length - 1));
 }
 
 /** The patch files a kustomization applies, in order (inline patches have no file to point at). */
@@ -247,6 +207,13 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
         if (set) return set;
         continue;
       }
+      const metadata = renderedObject(index)?.metadata;
+      const selected: Selected = { kind: origin.kind, name, namespace: String(metadata?.namespace ?? ''), labels: stringsOf(metadata?.labels), annotations: stringsOf(metadata?.annotations) };
+      if (kind === 'ReplacementTransformer') {
+        const set = replacementSetting(kustomization, sources, selected, path);
+        if (set) return set;
+        continue;
+      }
       if (!PATCH_TRANSFORMERS.has(kind)) continue;
       for (const patchFile of patchFilesOf(kustomization, sources).reverse()) {
         const patch = sources.get(patchFile);
@@ -255,8 +222,8 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
         const inPatch = sourcePath(resource, renderedObject(index), path);
         if (inPatch && writesField(resource, inPatch)) return { resource, path: inPatch };
       }
-      const inline = inlinePatchSetting(kustomization, sources, origin.kind, name, path);
-      if (inline) return inline;
+      const other = jsonOrInlinePatchSetting(kustomization, sources, selected, path);
+      if (other) return other;
     }
     return undefined;
   };
@@ -283,7 +250,9 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
       const patched = patchSetting(index, path);
       if (!patched) return undefined;
       const file = relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri);
-      return patched.path[0] === 'replicas' ? `replicas in ${file}` : patched.inline ? `an inline patch in ${file}` : `patch ${file}`;
+      if (patched.replacement) return `a replacement in ${file}`;
+      if (patched.path[0] === 'replicas') return `replicas in ${file}`;
+      return patched.inline && (patched.path[0] === 'patches' || patched.path[0] === 'patchesJson6902') ? `an inline patch in ${file}` : `patch ${file}`;
     },
     translateFix: (index, changes) =>
       translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource }),
@@ -291,4 +260,10 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
       objects = values;
     },
   };
+}
+
+/** A mapping's string values (labels, annotations), whatever else it holds left out. */
+function stringsOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object') return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { selectorMatches, targetSelects } from '../../server/src/render/kustomize-setters';
+
+describe("a kustomization's target, as kustomize selects", () => {
+  const web = { kind: 'Deployment', name: 'web', namespace: 'shop', labels: { app: 'web', tier: 'front' }, annotations: { team: 'a' } };
+
+  it('by kind, name and namespace, each an anchored regular expression', () => {
+    assert.ok(targetSelects({ kind: 'Deployment', name: 'web' }, web));
+    assert.ok(targetSelects({ name: 'w.*' }, web));
+    assert.ok(!targetSelects({ name: 'we' }, web), 'anchored: not a prefix');
+    assert.ok(!targetSelects({ kind: 'StatefulSet' }, web));
+    assert.ok(!targetSelects({ namespace: 'prod' }, web));
+    assert.ok(targetSelects({ name: '[' }, { ...web, name: '[' }), 'a pattern that is no regular expression is a name');
+    assert.ok(!targetSelects(undefined, web), 'no target selects nothing by itself');
+  });
+
+  it('by label and annotation selectors: equality, sets and existence', () => {
+    const cases: [string, boolean][] = [
+      ['app=web', true],
+      ['app==web,tier=front', true],
+      ['app!=web', false],
+      ['app!=cart', true],
+      ['missing!=x', true],
+      ['app in (web, shop)', true],
+      ['app notin (web)', false],
+      ['missing notin (web)', true],
+      ['tier', true],
+      ['!tier', false],
+      ['!missing', true],
+      ['app=web,tier in (back)', false],
+      ['app = = web', false],
+    ];
+    for (const [selector, selects] of cases) assert.equal(selectorMatches(selector, web.labels), selects, selector);
+    assert.ok(targetSelects({ annotationSelector: 'team=a' }, web));
+    assert.ok(!targetSelects({ labelSelector: 7 }, web), 'a selector that is no string selects nothing');
+  });
+});
