@@ -86,6 +86,17 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     assert.doesNotMatch(cli(['check', 'one', '--format', 'json', '--fail-on', 'none', ...ONLY]).stdout, /single-replica/);
   });
 
+  it('leaves a base outside the overlays named alone (other roots may deploy it) and patches each overlay named', () => {
+    write('base/deploy.yaml', deployment('web', 'nginx:1.27'));
+    write('base/kustomization.yaml', 'resources: [deploy.yaml]\n');
+    for (const overlay of ['a', 'b', 'c']) write(`overlays/${overlay}/kustomization.yaml`, `namespace: ${overlay}\nresources: [../../base]\n`);
+    const fixed = cli(['check', '--fix', 'overlays/a', 'overlays/b', ...ONLY]);
+    assert.equal(fixed.status, 0, fixed.stderr);
+    assert.equal(read('base/deploy.yaml'), deployment('web', 'nginx:1.27'));
+    for (const overlay of ['a', 'b']) assert.doesNotMatch(cli(['check', `overlays/${overlay}`, '--format', 'json', '--fail-on', 'none', ...ONLY]).stdout, /single-replica/, overlay);
+    assert.match(cli(['check', 'overlays/c', '--format', 'json', '--fail-on', 'none', ...ONLY]).stdout, /single-replica/, 'c, not named, is as it was');
+  });
+
   it('a safe fix is marked fixable in the report', () => {
     write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
     write('app/web.yaml', deployment('web', 'nginx'));

@@ -92,7 +92,9 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
     }
     for (const file of ownedOf(unit)) unrendered.add(file);
   }
-  const deployersOf = (path: string) => (divided.owned.get(resolve(path)) ?? []).map((unit) => unit.root);
+  // A base outside the files looked at may be deployed by roots not looked at either: it is edited for none of them.
+  const looked = new Set(paths.map((p) => resolve(p)));
+  const deployersOf = (path: string) => (looked.has(resolve(path)) ? (divided.owned.get(resolve(path)) ?? []).map((unit) => unit.root) : []);
   return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], rendered, deployersOf };
 }
 
