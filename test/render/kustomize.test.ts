@@ -219,6 +219,18 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual((await findingsOf(overlay)).filter((f) => /replicas-not-spread|pdb-missing/.test(f)), []);
   });
 
+  it('with a namePrefix and a nameSuffix in the overlay: the PDB --fix adds is named so that kustomize adds both once', async () => {
+    const tree = join(work, 'suffixed');
+    const { files: base } = fixtureBase();
+    writeTree(tree, { ...base, 'prod/kustomization.yaml': 'namePrefix: prod-\nnameSuffix: -v2\nresources:\n  - ../base\nreplicas:\n  - name: web\n    count: 3\n' });
+    const overlay = join(tree, 'prod');
+    await fixUnits([overlay], () => findManifestFiles(overlay), VALUES, io, {});
+    assert.match(readFileSync(join(overlay, 'web-pdb.yaml'), 'utf8'), /\n  name: web-pdb\n/);
+    const unit = await renderKustomize(overlay);
+    assert.match(unit.text, /name: prod-web-pdb-v2\n/);
+    assert.deepEqual((await findingsOf(overlay)).filter((f) => /pdb-missing/.test(f)), []);
+  });
+
   it('a `replicas:` entry and an inline patch are where the count is set: findings there, the entry\'s count fixed, the inline patch and the shared base left alone (the base was edited, to no effect)', async () => {
     const tree = join(work, 'setters');
     const { deployment, name, files: base } = fixtureBase();

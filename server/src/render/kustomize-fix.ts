@@ -90,10 +90,15 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const object = structuredClone(change.object) as Record<string, any>;
     // The root's namespace transformer sets it; a namespace written in the file would only repeat it.
     if (typeof rootResource.object?.namespace === 'string' && object?.metadata) delete object.metadata.namespace;
-    // Its namePrefix and nameSuffix are added to the new resource's name too.
-    if (typeof object?.metadata?.name === 'string') object.metadata.name = withoutAffixes(object.metadata.name, rootResource.object);
-    const stem = String(object?.metadata?.name ?? 'resource');
     const suffix = SHORT_KIND[object?.kind] ?? String(object?.kind ?? 'resource').toLowerCase();
+    // Its namePrefix and nameSuffix are added to the new resource's name too: taken off the workload's name the
+    // rule wrote in it (`prod-web-v2-pdb` is `web-pdb` here, rendered `prod-web-pdb-v2`, not `prod-web-v2-pdb-v2`).
+    if (typeof object?.metadata?.name === 'string') {
+      const name: string = object.metadata.name;
+      const tail = `-${suffix}`;
+      object.metadata.name = name.endsWith(tail) && name.length > tail.length ? `${withoutAffixes(name.slice(0, -tail.length), rootResource.object)}${tail}` : withoutAffixes(name, rootResource.object);
+    }
+    const stem = String(object?.metadata?.name ?? 'resource');
     const { name, path } = fileName(stem.endsWith(`-${suffix}`) ? stem : `${stem}-${suffix}`);
     result.creates.push({ path, text: stringify(object) });
     resourceNames.push(name);
