@@ -313,6 +313,14 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.doesNotMatch(problem.message, /'(\.\.\/)+[^']*ring\/x'/);
   });
 
+  it('a patch file that is not there: the error is placed on the entry that names it', async () => {
+    const root = join(work, 'missing-patch');
+    writeTree(root, { ...fixtureBase().files, 'ov/kustomization.yaml': 'resources:\n  - ../base\npatches:\n  # the replica count of this environment\n  - path: missing-patch.yaml\n' });
+    const [problem] = (await renderKustomize(join(root, 'ov'))).problems;
+    assert.deepEqual(problem.location, { path: join(root, 'ov', 'kustomization.yaml'), line: 4, character: 10 });
+    assert.match(problem.message, /^kustomize could not build ov: .*missing-patch\.yaml: no such file or directory$/);
+  });
+
   it("a failure quoting a generator's configuration over several lines is said whole (its last three lines left out what failed)", async () => {
     const root = join(work, 'inflates');
     mkdirSync(root, { recursive: true });

@@ -1,4 +1,5 @@
 import { basename, dirname, join, relative } from 'node:path';
+import { literalPattern } from '../literal-pattern';
 import { stringify } from 'yaml';
 import type { TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
@@ -264,7 +265,7 @@ function templateLine(match: SkeletonMatch | undefined, wanted: number, skeleton
 
 /** Whether a string in `value` holds the release name as a word of its own (`release-podinfo`, `release`). */
 function namesRelease(value: unknown, release: string): boolean {
-  const word = new RegExp(`(^|[^A-Za-z0-9])${release.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9]|$)`);
+  const word = new RegExp(`(^|[^A-Za-z0-9])${literalPattern(release)}([^A-Za-z0-9]|$)`);
   const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
   return strings(value).some((s) => word.test(s));
 }

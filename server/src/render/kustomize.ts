@@ -12,7 +12,8 @@ import { translateKustomizeFix } from './kustomize-fix';
 import { jsonOrInlinePatchSetting, replacementSetting, type FieldSetter, type Selected } from './kustomize-setters';
 import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
-import { documentResource, findResource, locationIn, SourceFiles, sourcePath, writesField } from './source-yaml';
+import { literalPattern } from '../literal-pattern';
+import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
 import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
 
@@ -94,7 +95,7 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
     // The root is named as the wrapper names it (a path relative to a temporary folder): by its own path instead.
     const fromWrapper = relative(wrapper, absoluteRoot).split('\\').join('/');
     const said = shortened(errorLines(output.stderr).join(' ').replaceAll(`'${fromWrapper}'`, `'${absoluteRoot}'`).replaceAll(wrapper, '<wrapper>')) || `exit ${output.exitCode}`;
-    return notRendered(absoluteRoot, `kustomize could not build ${basename(absoluteRoot)}: ${said}`);
+    return notRendered(absoluteRoot, `kustomize could not build ${basename(absoluteRoot)}: ${said}`, missingFileEntry(output.stderr, options.readText));
   }
   if (documentsPast(output.stdout)) return notRendered(absoluteRoot, tooManyDocuments(basename(absoluteRoot)));
   const { text, origins } = await (options.run ?? runAtOnce)(stripBuildMetadataInSteps(output.stdout, wrapper));
@@ -111,10 +112,26 @@ function errorLines(stderr: string): string[] {
   return lines.slice(-3);
 }
 
-/** A root that gave no render to analyse, and why, said on its kustomization. */
-function notRendered(root: string, message: string): RenderedUnit {
+/** A root that gave no render to analyse, and why, said on its kustomization (or where the error points). */
+function notRendered(root: string, message: string, at?: SourceLocation): RenderedUnit {
   const file = kustomizationIn(root) ?? join(root, 'kustomization.yaml');
-  return { tool: 'kustomize', root, text: '', mapper: emptyMapper(file), problems: [{ location: { path: file, line: 0 }, message, severity: 'error' }] };
+  return { tool: 'kustomize', root, text: '', mapper: emptyMapper(file), problems: [{ location: at ?? { path: file, line: 0 }, message, severity: 'error' }] };
+}
+
+/**
+ * The entry of a kustomization naming a file kustomize did not find (`lstat /…/missing-patch.yaml: no such file`):
+ * the line of the kustomization in that file's folder that names it.
+ */
+function missingFileEntry(stderr: string, readText: (path: string) => string | undefined = readSourceText): SourceLocation | undefined {
+  const missing = /lstat (\/[^\s:]+): no such file or directory/.exec(stderr)?.[1];
+  const kustomization = missing && kustomizationIn(dirname(missing));
+  const text = kustomization ? readText(kustomization) : undefined;
+  if (!missing || !kustomization || text === undefined) return undefined;
+  const name = literalPattern(basename(missing));
+  const entry = new RegExp(`(^\\s*(?:-\\s*)?(?:path:\\s*)?['"]?(?:\\./)?)${name}['"]?\\s*(#.*)?$`);
+  const lines = text.split('\n');
+  const line = lines.findIndex((l) => entry.test(l));
+  return line < 0 ? undefined : { path: kustomization, line, character: entry.exec(lines[line])![1].length };
 }
 
 function emptyMapper(file: string): SourceMapper {
