@@ -2,7 +2,7 @@
 // the Helm flags, --fix in values files and templates, and what happens without helm.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -156,6 +156,29 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     const again = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm);
     assert.doesNotMatch(again.stdout + again.stderr, /helm template failed/);
     assert.ok(placed(again.stdout, chart).includes('single-replica values.yaml:3'));
+  });
+
+  it('--fix takes back a fix that leaves its finding in place (the branch of an `if` not taken), says why, exits 2; the branch taken is the one fixed when the template tells', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-resilience-cli-branches-'));
+    const deployment = (ha: string, single: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-web\nspec:\n  {{- if .Values.ha }}\n  replicas: ${ha}\n  {{- else }}\n  replicas: ${single}\n  {{- end }}\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - {name: web, image: "web:1"}\n`;
+    const chart = (name: string, template: string, values: string) => {
+      const root = join(dir, name);
+      for (const [file, text] of Object.entries({ 'Chart.yaml': `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n`, 'values.yaml': values, 'templates/web.yaml': template })) {
+        mkdirSync(join(root, file, '..'), { recursive: true });
+        writeFileSync(join(root, file), text);
+      }
+      return root;
+    };
+    const both = chart('both', deployment('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), '# HA mode\nha: false\nhaReplicas: 3\nreplicaCount: 1\n');
+    const fixed = await runCli(['check', both, '--fix', '--rule', 'pdb-missing=off', '--rule', 'replicas-not-spread=off', '--fail-on', 'none'], withHelm);
+    assert.equal(fixed.status, 2, fixed.stderr);
+    assert.match(fixed.stderr, /not fixed single-replica: .*values\.yaml: the fix leaves the finding in place \(what it edits is not what renders\), so it was taken back; the fix's files were left as they were/);
+    assert.equal(readFileSync(join(both, 'values.yaml'), 'utf8'), '# HA mode\nha: false\nhaReplicas: 3\nreplicaCount: 1\n', 'haReplicas is not lowered to 2');
+    const literal = chart('literal', deployment('3', '1'), 'ha: false\n');
+    const done = await runCli(['check', literal, '--fix', '--rule', 'pdb-missing=off', '--rule', 'replicas-not-spread=off', '--fail-on', 'none'], withHelm);
+    assert.equal(done.status, 0, done.stderr);
+    assert.match(readFileSync(join(literal, 'templates', 'web.yaml'), 'utf8'), /replicas: 3\n {2}\{\{- else \}\}\n {2}replicas: 2\n/);
   });
 
   it('Ctrl-C while the chart renders again after a fix puts that fix back (it was never checked), exit 130', { skip: !canListProcesses && 'no /proc to list processes' }, async () => {

@@ -4,9 +4,9 @@ import type { Path } from '../../server/src/manifest/path';
 import { matchPath, parseSkeleton, parseSkeletons, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
 
 /** The 1-based line a path leads to, the opaque block's line when the template prints the rest, and the values key. */
-function find(template: string, path: Path, names: Record<number, string> = {}): { line?: number; opaque?: number; values?: string } {
+function find(template: string, path: Path, names: Record<number, string> = {}, rendered: Record<number, unknown> = {}): { line?: number; opaque?: number; values?: string } {
   const skeleton = parseSkeleton(template);
-  const match = matchPath(skeleton, path, (depth) => names[depth]);
+  const match = matchPath(skeleton, path, (depth) => (names[depth] !== undefined ? { name: names[depth] } : rendered[depth]));
   const last = match.nodes[match.nodes.length - 1];
   const full = match.depth === path.length;
   const target = match.opaque ?? (full ? last : undefined);
@@ -129,6 +129,21 @@ describe('the indentation matcher on templates', () => {
     assert.equal(valuesKeyOf('.Release.Name', null), undefined);
     assert.equal(soleAction('"{{ .Values.image.repository }}:{{ .Values.image.tag }}"'), undefined);
     assert.equal(soleAction('"{{ .Values.port }}"'), '.Values.port');
+  });
+});
+
+describe('matchPath, a key written in several branches', () => {
+  const branches = (ha: string, single: string) => `kind: Deployment\nspec:\n  {{- if .Values.ha }}\n  replicas: ${ha}\n  {{- else }}\n  replicas: ${single}\n  {{- end }}\n`;
+
+  it('is the branch whose literal value rendered', () => {
+    assert.deepEqual(find(branches('3', '1'), ['spec', 'replicas'], {}, { 1: 1 }), { line: 6 });
+    assert.deepEqual(find(branches('3', '1 # one for now'), ['spec', 'replicas'], {}, { 1: 1 }), { line: 6 });
+    assert.deepEqual(find(branches('3', '1'), ['spec', 'replicas'], {}, { 1: 3 }), { line: 4 });
+  });
+
+  it('else the only branch that prints it with an action, else the first', () => {
+    assert.deepEqual(find(branches('3', '{{ .Values.replicaCount }}'), ['spec', 'replicas'], {}, { 1: 1 }), { line: 6, values: 'replicaCount' });
+    assert.deepEqual(find(branches('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), ['spec', 'replicas'], {}, { 1: 1 }), { line: 4, values: 'haReplicas' });
   });
 });
 

@@ -9,7 +9,7 @@ import type { Io } from './check';
 import { UsageError } from './usage-error';
 import { realTargetInside } from './fix-files';
 import { writeSourceEdits } from './write-source-edits';
-import { brokenRender, renderErrorsBefore } from './render-check';
+import { brokenRender, renderErrorsBefore, stillFound } from './render-check';
 import { onInterrupt } from '../on-interrupt';
 import { within } from '../files/within';
 
@@ -204,10 +204,17 @@ export async function fixUnits(
         continue;
       }
       const fixWritten = outcome;
-      const broken = await brokenRender(before, settings).finally(checked);
-      if (broken) {
+      const verdict = await (async () => {
+        const broken = await brokenRender(before, settings);
+        return broken ?? ((await stillFound(resolve(finding.rendered.unit), finding, roundUnits, settings, options)) ? 'finding left' : undefined);
+      })().finally(checked);
+      if (verdict === 'finding left') {
+        failed.push({ ruleId: finding.ruleId, path: asGiven(targets[0]), reason: 'the fix leaves the finding in place (what it edits is not what renders), so it was taken back', notPutBack: fixWritten.undo().map(asGiven) });
+        continue;
+      }
+      if (verdict) {
         unrenderable.add(edits);
-        failed.push({ ruleId: finding.ruleId, path: asGiven(broken.root), reason: `it no longer renders with the fix (${broken.reason})`, notPutBack: fixWritten.undo().map(asGiven) });
+        failed.push({ ruleId: finding.ruleId, path: asGiven(verdict.root), reason: `it no longer renders with the fix (${verdict.reason})`, notPutBack: fixWritten.undo().map(asGiven) });
         continue;
       }
       for (const t of targets) {

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
+import { analyzeRenderedUnit, type UnitAnalysisOptions } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
+import type { Finding } from '../rules/types';
 import type { RenderUnit } from '../units/find-units';
 
 /** The units a fix's files take part in, each with the render errors it had before the fix was written. */
@@ -34,4 +36,22 @@ export async function brokenRender(before: RenderErrors, settings: RenderSetting
 async function renderErrors(unit: RenderUnit, settings: RenderSettings): Promise<string[]> {
   const render = await renderUnit(unit, settings);
   return render.kind === 'rendered' ? render.unit.problems.filter((p) => p.severity === 'error').map((p) => p.message) : [];
+}
+
+/**
+ * Whether the unit at `unitRoot` still has the finding once its fix is written (its rule, about the same field of the
+ * same resource): the fix edited something that is not what renders (a branch of an `if` not taken, a subchart's
+ * values a parent's global overrides), and must be taken back.
+ */
+export async function stillFound(unitRoot: string, finding: Finding, roundUnits: readonly RenderUnit[], settings: RenderSettings, options: UnitAnalysisOptions): Promise<boolean> {
+  const unit = roundUnits.find((u) => u.root === unitRoot);
+  const render = unit ? await renderUnit(unit, settings) : undefined;
+  if (render?.kind !== 'rendered') return false;
+  const same = (other: Finding) =>
+    other.ruleId === finding.ruleId &&
+    other.resource?.kind === finding.resource?.kind &&
+    other.resource?.namespace === finding.resource?.namespace &&
+    other.resource?.name === finding.resource?.name &&
+    JSON.stringify(other.fieldPath ?? null) === JSON.stringify(finding.fieldPath ?? null);
+  return analyzeRenderedUnit(render.unit, options).some(same);
 }

@@ -169,11 +169,7 @@ export class HelmSourceMapper implements SourceMapper {
     const document = this.input.documents[documentIndex];
     const skeleton = this.skeletonOf(documentIndex);
     if (!skeleton) return {};
-    const nameAt = (depth: number) => {
-      const name = valueAt(document.object, path.slice(0, depth + 1))?.name;
-      return typeof name === 'string' ? name : undefined;
-    };
-    return { match: matchPath(skeleton, path, nameAt), skeleton };
+    return { match: matchPath(skeleton, path, (depth) => valueAt(document.object, path.slice(0, depth + 1))), skeleton };
   }
 
   /** The values key a field comes from: printed by a `.Values` action on its own line, or inside a `toYaml` of a values map. */

@@ -197,9 +197,11 @@ function literalName(item: SkeletonNode): string | undefined {
 /**
  * Follows `path` down the skeleton. A sequence index is matched by the rendered item's `name` when the
  * template writes names literally, else by position among the template's items (conditional items may
- * shift it; the position is then a best guess, still inside the right list).
+ * shift it; the position is then a best guess, still inside the right list). A key the template writes in
+ * several branches (`{{- if }} replicas: 3 {{- else }} replicas: 1`) is the one that wrote the rendered value,
+ * where that tells them apart. `renderedAt(depth)` is the rendered value at the path's first `depth + 1` steps.
  */
-export function matchPath(skeleton: Skeleton, path: Path, renderedNameAt: (depth: number) => string | undefined = () => undefined): SkeletonMatch {
+export function matchPath(skeleton: Skeleton, path: Path, renderedAt: (depth: number) => unknown = () => undefined): SkeletonMatch {
   const nodes: SkeletonNode[] = [];
   let current = skeleton.root;
   let depth = 0;
@@ -207,10 +209,12 @@ export function matchPath(skeleton: Skeleton, path: Path, renderedNameAt: (depth
     let next: SkeletonNode | undefined;
     if (typeof step === 'number') {
       const items = current.children.filter((c) => c.kind === 'item');
-      const name = renderedNameAt(depth);
+      const item = renderedAt(depth) as { name?: unknown } | undefined;
+      const name = typeof item?.name === 'string' ? item.name : undefined;
       next = (name !== undefined ? items.find((i) => literalName(i) === name) : undefined) ?? (items.length === 1 || step < items.length ? items[Math.min(step, items.length - 1)] : undefined);
     } else {
-      next = current.children.find((c) => c.kind === 'key' && c.key === step);
+      const keys = current.children.filter((c) => c.kind === 'key' && c.key === step);
+      next = keys.length > 1 ? branchThatRendered(keys, renderedAt(depth)) : keys[0];
     }
     if (!next) break;
     nodes.push(next);
@@ -221,6 +225,17 @@ export function matchPath(skeleton: Skeleton, path: Path, renderedNameAt: (depth
     ? current.children.find((c) => c.kind === 'opaque')
     : undefined;
   return { nodes, depth, opaque };
+}
+
+/**
+ * Of one key written in several branches, the one that rendered `value`: the branch writing it literally, else the
+ * only one printing it with an action, else the first.
+ */
+function branchThatRendered(keys: SkeletonNode[], value: unknown): SkeletonNode {
+  if (value === null || typeof value === 'object') return keys[0];
+  const literal = keys.find((k) => k.value !== '' && !k.value.includes('{{') && unquote(k.value.replace(/\s+#.*$/, '')) === String(value));
+  const printed = keys.filter((k) => k.value.includes('{{'));
+  return literal ?? (printed.length === 1 ? printed[0] : keys[0]);
 }
 
 /** The single action a value is made of (`{{ .Values.x | quote }}`, `"{{ .Values.x }}"`), else undefined. */
