@@ -271,6 +271,18 @@ spec:
       assert.deepEqual(table(after), ['pdb-missing charts/cart/templates/deployment.yaml:2 -']);
     });
 
+    it("a subchart reading a global: the parent's values.yaml sets it at its top, where the fix goes (the subchart's own values were given a global the parent's overrides)", async () => {
+      const files = { ...subchartChart, 'values.yaml': `${subchartChart['values.yaml']}global:\n  # every worker of the platform\n  cartReplicas: 1\n`, 'charts/cart/templates/deployment.yaml': subchartChart['charts/cart/templates/deployment.yaml'].replace('{{ .Values.replicaCount }}', '{{ .Values.global.cartReplicas }}') };
+      const chart = writeChart(files);
+      const findings = only(placedFindings(await render(chart)), 'single-replica');
+      assert.deepEqual(table(findings), ['single-replica charts/cart/templates/deployment.yaml:8 values.yaml:15']);
+      assert.equal(findings[0].origin, 'values key global.cartReplicas in values.yaml');
+      const fix = (await render(chart)).mapper.translateFix(findings[0].document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set global.cartReplicas: 2 in values.yaml');
+      applySourceEdits(fix!);
+      assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
+    });
+
     it('a subchart aliased twice, in a folder named otherwise: each alias\'s findings on its template, its values under the alias\'s key, and no literal edit of the template both render', async () => {
       const chart = writeChart(aliasedSubchartChart);
       const unit = await render(chart);

@@ -189,8 +189,11 @@ export class HelmSourceMapper implements SourceMapper {
     }
     if (!key) return undefined;
     const document = this.input.documents[documentIndex];
-    const source = valuesSourceFor(this.input.valuesFor(document), key);
-    const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
+    // `global` is one map every chart shares, the top chart's winning: at the top of each values file, not under a subchart's key.
+    const global = key[0] === 'global';
+    const chain = this.input.valuesFor(document).map((source) => (global ? { ...source, prefix: [] } : source));
+    const source = valuesSourceFor(chain, key);
+    const subcharts = global ? [] : (document.subcharts ?? []).map((subchart) => subchart.key);
     return source ? { key, source, inFile: [...source.prefix, ...key], fromTop: [...subcharts, ...key] } : undefined;
   }
 
