@@ -271,6 +271,19 @@ spec:
       assert.deepEqual(table(after), ['pdb-missing charts/cart/templates/deployment.yaml:2 -']);
     });
 
+    it("a key a vendored subchart's own values.yaml sets is fixed in the top chart's values.yaml, under the subchart's key (an edit of the vendored chart is lost to `helm dependency update`)", async () => {
+      const subchartValues = subchartChart['charts/cart/values.yaml'].replace('replicaCount: 2', 'replicaCount: 1');
+      const files = { ...subchartChart, 'values.yaml': subchartChart['values.yaml'].replace(/cart:\n[\s\S]*$/, ''), 'charts/cart/values.yaml': subchartValues };
+      const chart = writeChart(files);
+      const findings = only(placedFindings(await render(chart)), 'single-replica');
+      assert.deepEqual(table(findings), ['single-replica charts/cart/templates/deployment.yaml:8 charts/cart/values.yaml:2']);
+      const fix = (await render(chart)).mapper.translateFix(findings[0].document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set cart.replicaCount: 2 in values.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'charts', 'cart', 'values.yaml'), 'utf8'), subchartValues);
+      assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
+    });
+
     it("a subchart reading a global: the parent's values.yaml sets it at its top, where the fix goes (the subchart's own values were given a global the parent's overrides)", async () => {
       const files = { ...subchartChart, 'values.yaml': `${subchartChart['values.yaml']}global:\n  # every worker of the platform\n  cartReplicas: 1\n`, 'charts/cart/templates/deployment.yaml': subchartChart['charts/cart/templates/deployment.yaml'].replace('{{ .Values.replicaCount }}', '{{ .Values.global.cartReplicas }}') };
       const chart = writeChart(files);

@@ -94,10 +94,12 @@ export class HelmSourceMapper implements SourceMapper {
       const origin = this.originOf(documentIndex, change.path);
       if (origin) {
         if (this.setOnCommandLine(origin)) return undefined;
-        const valueEdits = editValuesKey(origin.source, origin.key, change.kind === 'set' ? change.value : undefined);
+        const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
+        const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return undefined;
-        add(origin.source.path, origin.source.text, valueEdits);
-        titles.push(change.kind === 'set' ? `set ${origin.inFile.join('.')}: ${brief(change.value)} in ${this.relative(origin.source.path)}` : `remove ${origin.inFile.join('.')} from ${this.relative(origin.source.path)}`);
+        add(source.path, source.text, valueEdits);
+        const inFile = [...source.prefix, ...origin.key].join('.');
+        titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
         continue;
       }
       if (change.kind !== 'set') return undefined;
@@ -111,6 +113,18 @@ export class HelmSourceMapper implements SourceMapper {
     }
     if (edits.size === 0 && creates.length === 0) return undefined;
     return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', ') };
+  }
+
+  /**
+   * Where a fix sets a values key: where the render took it from, but for a key a vendored subchart's own values.yaml
+   * sets, the top chart's values.yaml under the subchart's key, which overrides it (an edit of the vendored chart is
+   * lost to `helm dependency update`).
+   */
+  private overridingSource(documentIndex: number, origin: Origin): ValuesSource {
+    const document = this.input.documents[documentIndex];
+    const depth = (document.subcharts ?? []).length;
+    if (origin.key[0] === 'global' || origin.source.prefix.length >= depth) return origin.source;
+    return this.input.valuesFor(document).find((source) => source.prefix.length === depth) ?? origin.source;
   }
 
   /**
