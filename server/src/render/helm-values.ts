@@ -19,14 +19,19 @@ function valuesHandle(source: ValuesSource): Resource | undefined {
   return rootHandle(parseManifest(pathToFileURL(source.path).href, source.text));
 }
 
-/** The 0-based line of the key at `path` in the file, when the file sets it. */
+/**
+ * The 0-based line of the key at `path` in the file, else of the deepest key on its way the file writes (`api:` of
+ * an `api.replicas` it takes from a merge key `<<: *defaults`); undefined when it writes none of them.
+ */
 export function valuesKeyLine(source: ValuesSource, key: readonly string[]): number | undefined {
   const handle = valuesHandle(source);
   if (!handle?.node) return undefined;
   const full = [...source.prefix, ...key];
-  const pair = pairOf(nodeAt(handle.node, full.slice(0, -1)), full[full.length - 1]);
-  if (!pair?.key) return undefined;
-  return handle.file!.lines.position(nodeSpan(handle, pair.key)[0]).line;
+  for (let depth = full.length; depth > 0; depth--) {
+    const pair = pairOf(nodeAt(handle.node, full.slice(0, depth - 1)), full[depth - 1]);
+    if (pair?.key) return handle.file!.lines.position(nodeSpan(handle, pair.key)[0]).line;
+  }
+  return undefined;
 }
 
 /** Whether the file gives the key a value (a key written with nothing after it sets nothing). */
