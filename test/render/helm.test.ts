@@ -235,6 +235,14 @@ spec:
       assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
     });
 
+    it('renders as against a current cluster: `.Capabilities.APIVersions.Has` of a kind it serves is true (the policy/v1beta1 branch was taken)', async () => {
+      const chart = writeChart({
+        'Chart.yaml': 'apiVersion: v2\nname: caps\nversion: 0.1.0\n',
+        'templates/pdb.yaml': 'apiVersion: {{ if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}policy/v1{{ else }}policy/v1beta1{{ end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels: {app: web}\n',
+      });
+      assert.match((await render(chart)).text, /^apiVersion: policy\/v1\nkind: PodDisruptionBudget/m);
+    });
+
     it('a `range` of Deployments: each item\'s finding on the template, and no fix written literally into the loop or a PDB template for one item (they were every item\'s)', async () => {
       const chart = writeChart(rangeChart);
       const unit = await render(chart);

@@ -39,6 +39,26 @@ export const DEFAULT_RELEASE = 'release';
 const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The kinds a current cluster serves, as `helm install` sees them from its discovery: `helm template` alone knows
+ * group versions only, so `.Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget"` took a chart's branch
+ * for clusters older than 1.21 (a policy/v1beta1 budget) where any supported cluster takes the other.
+ */
+const CURRENT_KINDS = [
+  'apps/v1/Deployment',
+  'apps/v1/StatefulSet',
+  'apps/v1/DaemonSet',
+  'apps/v1/ReplicaSet',
+  'batch/v1/Job',
+  'batch/v1/CronJob',
+  'policy/v1/PodDisruptionBudget',
+  'autoscaling/v2/HorizontalPodAutoscaler',
+  'networking.k8s.io/v1/Ingress',
+  'networking.k8s.io/v1/NetworkPolicy',
+  'v1/Service',
+  'v1/Pod',
+];
+
+/**
  * Renders a chart with `helm template` as an install would (its subcharts under charts/ with it), never
  * fetching anything: dependencies that are not vendored are reported instead of downloaded, and Helm runs
  * with empty cache, config and data folders and no kubeconfig, so no repository or cluster is reached.
@@ -62,7 +82,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   try {
     const emptyKubeconfig = join(home, 'kubeconfig');
     writeFileSync(emptyKubeconfig, '');
-    const args = ['template', release, root, ...(options.namespace ? ['--namespace', options.namespace] : [])];
+    const args = ['template', release, root, ...(options.namespace ? ['--namespace', options.namespace] : []), ...CURRENT_KINDS.flatMap((kind) => ['--api-versions', kind])];
     for (const file of valuesFiles) args.push('--values', file);
     for (const assignment of options.set ?? []) args.push('--set', assignment);
     result = await runTool(options.helm, args, {
