@@ -31,6 +31,13 @@ describe('a rendered unit analysed in steps', () => {
     for (let i = 1; i < analysedAtPause.length; i++) assert.ok(analysedAtPause[i] - analysedAtPause[i - 1] <= 1, `pause ${i}: ${analysedAtPause.join(',')}`);
   });
 
+  it('puts the resources that name no namespace in the namespace the unit is installed into (helm --namespace)', () => {
+    const unit = { ...unitOf(2), namespace: 'shop', text: `${unitOf(1).text}---\n${unitOf(1).text.replace('name: web-0', 'name: pinned\n  namespace: default')}` };
+    const single = analyzeRenderedUnit(unit, { readText }).filter((f) => f.ruleId === 'single-replica');
+    assert.deepEqual(single.map((f) => `${f.resource?.namespace}/${f.resource?.name}`), ['shop/web-0', 'default/pinned']);
+    assert.match(single[0].message, /^Deployment shop\/web-0 runs 1 pod/);
+  });
+
   it('finds what an analysis of the whole stream at once finds', () => {
     const unit = unitOf(40);
     const findings = analyzeRenderedUnit(unit, { readText });

@@ -95,6 +95,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
   const uri = renderedUri(unit);
   const file = yield* parseManifestInSteps(uri, unit.text);
   unit.mapper.useRendered?.(file.documents.map((d) => d.parsed.value));
+  if (unit.namespace) for (const resource of file.resources) if (resource.namespace === 'default' && resource.object?.metadata?.namespace === undefined) resource.namespace = unit.namespace;
   const inventory = new Inventory();
   if (options.cluster) inventory.setCluster(options.cluster.resources);
   yield* inventory.setFileInSteps(file);

@@ -68,7 +68,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   const release = options.release?.trim() || DEFAULT_RELEASE;
   const valuesFiles = (options.valuesFiles ?? []).map((file) => resolve(file));
   const chartYaml = join(root, 'Chart.yaml');
-  const unit = (text: string, problems: RenderProblem[], mapper: SourceMapper = chartOnly(chartYaml)): RenderedUnit => ({ tool: 'helm', root, text, mapper, problems });
+  const unit = (text: string, problems: RenderProblem[], mapper: SourceMapper = chartOnly(chartYaml)): RenderedUnit => ({ tool: 'helm', root, text, mapper, problems, ...(options.namespace ? { namespace: options.namespace } : {}) });
 
   const chart = readChart(root);
   if ('problem' in chart) return unit('', [chart.problem]);

@@ -64,4 +64,6 @@ export interface RenderedUnit {
   problems: RenderProblem[];
   /** It failed for a reason of the moment (the tool did not finish in time): the same files may render next time. */
   transient?: boolean;
+  /** Where it is installed (`helm --namespace`): its resources that name no namespace go there, not to `default`. */
+  namespace?: string;
 }
