@@ -63,6 +63,15 @@ describe('findUnits', () => {
     );
   });
 
+  it('renders the chart of a template named alone, or of its templates folder (it was a "not analysed" template)', () => {
+    const template = join(root, 'charts', 'shop', 'templates', 'deployment.yaml');
+    for (const files of [[template], findManifestFiles(join(root, 'charts', 'shop', 'templates'))]) {
+      const alone = findUnits(files);
+      assert.deepEqual(alone.units.map((u) => [u.tool, rel(u.root), u.files.map(rel)]), [['helm', 'charts/shop', ['charts/shop/templates/deployment.yaml']]]);
+      assert.deepEqual(alone.plain, []);
+    }
+  });
+
   it('gives a root the files of its bases and patches, and a chart its subcharts', () => {
     const prod = units.units.find((u) => rel(u.root) === 'overlays/prod')!;
     assert.deepEqual(prod.files.map(rel).sort(), ['base/deployment.yaml', 'base/kustomization.yaml', 'overlays/prod/kustomization.yaml', 'overlays/prod/labels.yaml', 'overlays/prod/pdb.yaml', 'overlays/prod/probes.yaml', 'overlays/prod/replicas.yaml']);

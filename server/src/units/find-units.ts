@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { KUSTOMIZATION_NAMES, kustomizationIn, readKustomization, type KustomizationRefs } from './kustomization';
 import { runSteps, type Steps } from '../steps';
 import { within } from '../files/within';
@@ -43,7 +43,9 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
 
   const chartFolders: string[] = [];
   for (const folder of folders) {
-    if (existsSync(join(folder, 'Chart.yaml'))) chartFolders.push(folder);
+    // A template named alone (`check chart/templates`) belongs to the chart it is a template of: rendered with it.
+    const chart = existsSync(join(folder, 'Chart.yaml')) ? folder : chartOfTemplatesIn(folder);
+    if (chart !== undefined && !chartFolders.includes(chart)) chartFolders.push(chart);
     yield;
   }
   chartFolders.sort();
@@ -94,6 +96,15 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   }
   const plain = [...absolute.entries()].filter(([path]) => !owned.has(path) && !neverResources.has(path)).map(([, given]) => given);
   return { units, plain, neverResources, owned };
+}
+
+/** The chart whose `templates/` folder (or a folder below it) `folder` is, if any. */
+function chartOfTemplatesIn(folder: string): string | undefined {
+  const parts = folder.split(sep);
+  const at = parts.lastIndexOf('templates');
+  if (at <= 0) return undefined;
+  const chart = parts.slice(0, at).join(sep) || sep;
+  return existsSync(join(chart, 'Chart.yaml')) ? chart : undefined;
 }
 
 function addNamedFolders(refs: KustomizationRefs, kustomizations: Map<string, KustomizationRefs>): void {
