@@ -6,9 +6,9 @@ import { RULES } from '../../server/src/rules/index';
 import type { Rule } from '../../server/src/rules/types';
 
 /** A unit of `count` Deployments of one replica each, every field placed on the first line of one base file. */
-function unitOf(count: number, root = '/project/overlay', prefix = ''): RenderedUnit {
+function unitOf(count: number, root = '/project/overlay', prefix = '', names = Array.from({ length: count }, (_, i) => `${prefix}web-${i}`)): RenderedUnit {
   const deployment = (i: number) =>
-    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${prefix}web-${i}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: { app: web-${i} }\n  template:\n    metadata:\n      labels: { app: web-${i} }\n    spec:\n      containers:\n        - name: web\n          image: example/web:1\n`;
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${names[i]}\nspec:\n  replicas: 1\n  selector:\n    matchLabels: { app: web-${i} }\n  template:\n    metadata:\n      labels: { app: web-${i} }\n    spec:\n      containers:\n        - name: web\n          image: example/web:1\n`;
   return {
     tool: 'kustomize',
     root,
@@ -63,5 +63,11 @@ describe('findings of rendered units merged by source place', () => {
     const merged = mergeUnitFindings(findings, '/project').filter((f) => f.ruleId === 'single-replica');
     assert.equal(merged.length, 2);
     merged.forEach((f, i) => assert.match(f.message, new RegExp(`^In dev: Deployment dev-web-${i} runs 1 pod: .* In prod: Deployment prod-web-${i} runs 1 pod: `)));
+  });
+
+  it('pairs the resources of the roots by their names without what each root adds to them all (a suffix changes their order)', () => {
+    const findings = [...analyzeRenderedUnit(unitOf(2, '/project/dev', '', ['a', 'a-b']), { readText }), ...analyzeRenderedUnit(unitOf(2, '/project/prod', '', ['a-v2', 'a-b-v2']), { readText })];
+    const merged = mergeUnitFindings(findings, '/project').filter((f) => f.ruleId === 'single-replica');
+    assert.deepEqual(merged.map((f) => /^In dev: Deployment (\S+) .* In prod: Deployment (\S+) /.exec(f.message)!.slice(1)), [['a', 'a-v2'], ['a-b', 'a-b-v2']]);
   });
 });

@@ -292,6 +292,18 @@ spec:
       assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
     });
 
+    it("a global only a vendored subchart's values.yaml sets is fixed at the top of the top chart's values.yaml, which overrides it", async () => {
+      const subchartValues = `${subchartChart['charts/cart/values.yaml']}global:\n  cartReplicas: 1\n`;
+      const files = { ...subchartChart, 'charts/cart/values.yaml': subchartValues, 'charts/cart/templates/deployment.yaml': subchartChart['charts/cart/templates/deployment.yaml'].replace('{{ .Values.replicaCount }}', '{{ .Values.global.cartReplicas }}') };
+      const chart = writeChart(files);
+      const [single] = only(placedFindings(await render(chart)), 'single-replica');
+      const fix = (await render(chart)).mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set global.cartReplicas: 2 in values.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'charts', 'cart', 'values.yaml'), 'utf8'), subchartValues);
+      assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
+    });
+
     it("a subchart reading a global: the parent's values.yaml sets it at its top, where the fix goes (the subchart's own values were given a global the parent's overrides)", async () => {
       const files = { ...subchartChart, 'values.yaml': `${subchartChart['values.yaml']}global:\n  # every worker of the platform\n  cartReplicas: 1\n`, 'charts/cart/templates/deployment.yaml': subchartChart['charts/cart/templates/deployment.yaml'].replace('{{ .Values.replicaCount }}', '{{ .Values.global.cartReplicas }}') };
       const chart = writeChart(files);

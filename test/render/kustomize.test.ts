@@ -270,6 +270,18 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     for (const file of ['ops/kustomization.yaml', 'ops/scale.yaml', 'replaced/kustomization.yaml']) assert.equal(readFileSync(join(tree, file), 'utf8'), files[file], file);
   });
 
+  it('of patches and patchesJson6902 setting one field, the JSON 6902 one is where it is set: kustomize applies it after', async () => {
+    const tree = join(work, 'both-patches');
+    const { name, files: base } = fixtureBase();
+    writeTree(tree, {
+      ...base,
+      'ov/kustomization.yaml': `resources:\n  - ../base\npatchesJson6902:\n  - target: {kind: Deployment, name: ${name}}\n    path: one.yaml\npatches:\n  - target: {kind: Deployment, name: ${name}}\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 3\n`,
+      'ov/one.yaml': '- op: replace\n  path: /spec/replicas\n  value: 1\n',
+    });
+    assert.match((await renderKustomize(join(tree, 'ov'))).text, /replicas: 1\n/);
+    assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['ov/one.yaml:3']);
+  });
+
   it('a patch targeting resources by label is where their field is set, and only theirs', async () => {
     const tree = join(work, 'by-label');
     const { files: base } = fixtureBase();
@@ -319,6 +331,10 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     const [problem] = (await renderKustomize(join(root, 'ov'))).problems;
     assert.deepEqual(problem.location, { path: join(root, 'ov', 'kustomization.yaml'), line: 4, character: 10 });
     assert.match(problem.message, /^kustomize could not build ov: .*missing-patch\.yaml: no such file or directory$/);
+    // In a folder that is not there either (kustomize names the folder), and in a base.
+    writeTree(root, { 'deep/kustomization.yaml': 'resources:\n  - ../base\npatches:\n  - path: patches/replicas.yaml\n', 'based/kustomization.yaml': 'resources:\n  - ../ov\n' });
+    assert.deepEqual((await renderKustomize(join(root, 'deep'))).problems[0].location, { path: join(root, 'deep', 'kustomization.yaml'), line: 3, character: 10 });
+    assert.deepEqual((await renderKustomize(join(root, 'based'))).problems[0].location, { path: join(root, 'ov', 'kustomization.yaml'), line: 4, character: 10 });
   });
 
   it("a failure quoting a generator's configuration over several lines is said whole (its last three lines left out what failed)", async () => {

@@ -153,7 +153,7 @@ export async function fixUnits(
   const settings = settingsFrom(values);
   const written = new Set<string>();
   const stuck = new Set<string>();
-  /** Fixes (their edits) that stopped a unit from rendering. */
+  /** Fixes (their edits) that stopped a unit from rendering, or left their finding in place: not tried again. */
   const unrenderable = new Set<string>();
   const failed: UnitsFixed['failed'] = [];
   const unlinked = new Map<string, number>();
@@ -209,6 +209,8 @@ export async function fixUnits(
         return broken ?? ((await stillFound(resolve(finding.rendered.unit), finding, roundUnits, settings, options)) ? 'finding left' : undefined);
       })().finally(checked);
       if (verdict === 'finding left') {
+        // Not written again for another finding that offers it (a template line and the values line it reads).
+        unrenderable.add(edits);
         failed.push({ ruleId: finding.ruleId, path: asGiven(targets[0]), reason: 'the fix leaves the finding in place (what it edits is not what renders), so it was taken back', notPutBack: fixWritten.undo().map(asGiven) });
         continue;
       }

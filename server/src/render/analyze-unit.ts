@@ -95,7 +95,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
   const uri = renderedUri(unit);
   const file = yield* parseManifestInSteps(uri, unit.text);
   unit.mapper.useRendered?.(file.documents.map((d) => d.parsed.value));
-  if (unit.namespace) for (const resource of file.resources) if (resource.namespace === 'default' && resource.object?.metadata?.namespace === undefined) resource.namespace = unit.namespace;
+  if (unit.namespace) for (const resource of file.resources) if (resource.namespace === 'default' && !resource.object?.metadata?.namespace) resource.namespace = unit.namespace;
   const inventory = new Inventory();
   if (options.cluster) inventory.setCluster(options.cluster.resources);
   yield* inventory.setFileInSteps(file);
@@ -167,17 +167,19 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
   const place = (f: UnitFinding) => `${f.ruleId}|${f.uri}|${f.range?.start.line}|${f.range?.start.character}`;
   const resource = (f: UnitFinding) => `${f.resource?.kind}/${f.resource?.namespace}/${f.resource?.name}`;
   // One root's findings at one place about different resources (a patch that targets every Deployment) stay
-  // apart, numbered in the order of their names; across roots, those of one number are one finding.
-  const numbers = new Map<string, Map<string, number>>();
-  const numberOf = (f: UnitFinding) => {
+  // apart, numbered in the order of their names without what the root adds to them all (a prefix, a suffix); across
+  // roots, those of one number are one finding.
+  const atPlace = new Map<string, Map<string, UnitFinding[]>>();
+  for (const f of findings) {
     const key = `${f.rendered.unit}|${place(f)}`;
-    let byResource = numbers.get(key);
-    if (!byResource) numbers.set(key, (byResource = new Map()));
-    if (!byResource.has(resource(f))) byResource.set(resource(f), byResource.size);
-    return byResource.get(resource(f))!;
-  };
+    const byResource = atPlace.get(key) ?? new Map<string, UnitFinding[]>();
+    atPlace.set(key, byResource.set(resource(f), [...(byResource.get(resource(f)) ?? []), f]));
+  }
   const number = new Map<UnitFinding, number>();
-  for (const f of [...findings].sort((a, b) => compareCodeUnits(resource(a), resource(b)))) number.set(f, numberOf(f));
+  for (const byResource of atPlace.values()) {
+    const bare = withoutCommonAffixes([...byResource.keys()]);
+    [...byResource.keys()].sort((a, b) => compareCodeUnits(bare.get(a)!, bare.get(b)!)).forEach((key, n) => byResource.get(key)!.forEach((f) => number.set(f, n)));
+  }
   const groups = new Map<string, UnitFinding[]>();
   for (const finding of findings) {
     const key = `${place(finding)}|${number.get(finding)}`;
@@ -205,6 +207,20 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
     const merged = { ...first, message, severity, fixes: [] };
     return withSourceFixes(merged, () => agreedBaseFix(group, roots, deployersOf) ?? first.sourceFixes);
   });
+}
+
+/** Each text without the prefix and the suffix all of them share (`dev-a-v2`, `dev-a-b-v2` → `` and `-b`). */
+function withoutCommonAffixes(texts: string[]): Map<string, string> {
+  const common = (a: string, b: string) => {
+    let n = 0;
+    while (n < a.length && n < b.length && a[n] === b[n]) n++;
+    return a.slice(0, n);
+  };
+  const reversed = (text: string) => [...text].reverse().join('');
+  const suffix = texts.length > 1 ? reversed(texts.map(reversed).reduce(common)) : '';
+  const trimmed = texts.map((text) => text.slice(0, text.length - suffix.length));
+  const prefix = texts.length > 1 ? trimmed.reduce(common) : '';
+  return new Map(texts.map((text, i) => [text, trimmed[i].slice(prefix.length)]));
 }
 
 /**

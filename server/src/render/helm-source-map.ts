@@ -7,7 +7,7 @@ import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
-import { matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
+import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
 
 /** One rendered document: the template that wrote it (from Helm's `# Source:` line) and what it rendered to. */
@@ -123,8 +123,11 @@ export class HelmSourceMapper implements SourceMapper {
   private overridingSource(documentIndex: number, origin: Origin): ValuesSource {
     const document = this.input.documents[documentIndex];
     const depth = (document.subcharts ?? []).length;
-    if (origin.key[0] === 'global' || origin.source.prefix.length >= depth) return origin.source;
-    return this.input.valuesFor(document).find((source) => source.prefix.length === depth) ?? origin.source;
+    const own = this.input.valuesFor(document).filter((source) => source.prefix.length === depth);
+    // A global is at the top of a values file: the top chart's own, unless one of its files set it already.
+    if (origin.key[0] === 'global') return own.some((source) => source.path === origin.source.path) || !own.length ? origin.source : { ...own[0], prefix: [] };
+    if (origin.source.prefix.length >= depth) return origin.source;
+    return own[0] ?? origin.source;
   }
 
   /**
@@ -296,18 +299,6 @@ function actionOf(opaque: SkeletonNode): string {
 function overlaps(a: readonly string[], b: readonly string[]): boolean {
   const n = Math.min(a.length, b.length);
   return a.slice(0, n).every((step, i) => step === b[i]);
-}
-
-/**
- * The scalar a template line writes literally after its key, without a comment after it (`1` of `1 # for now`);
- * undefined when the value is not one literal scalar (an action, a flow collection, a block, an alias or tag).
- */
-function literalScalar(value: string): string | undefined {
-  if (value === '' || value.includes('{{') || /^[[{|>&*!]/.test(value)) return undefined;
-  const pattern = value[0] === '"' ? /^"(?:[^"\\]|\\.)*"/ : value[0] === "'" ? /^'(?:[^']|'')*'/ : /^.*?(?=\s+#|$)/;
-  const scalar = pattern.exec(value)?.[0];
-  const rest = scalar === undefined ? '' : value.slice(scalar.length);
-  return scalar && (rest === '' || /^\s+#/.test(rest)) ? scalar : undefined;
 }
 
 function scalarText(value: unknown): string {

@@ -78,9 +78,10 @@ export function jsonOrInlinePatchSetting(kustomization: string, sources: SourceF
   const resource = file && documentResource(file);
   const value = resource?.object;
   if (!value || typeof value !== 'object') return undefined;
+  // In the order kustomize applies them (PatchTransformer, then PatchJson6902Transformer), searched from the last.
   const entries: [string, unknown[]][] = [
-    ['patchesJson6902', Array.isArray(value.patchesJson6902) ? value.patchesJson6902 : []],
     ['patches', Array.isArray(value.patches) ? value.patches : []],
+    ['patchesJson6902', Array.isArray(value.patchesJson6902) ? value.patchesJson6902 : []],
   ];
   for (const [field, list] of entries.reverse()) {
     for (let i = list.length - 1; i >= 0; i--) {

@@ -1,18 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isMap, stringify } from 'yaml';
 import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
 import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
 import type { Path } from '../manifest/path';
-import { kustomizationIn } from '../units/kustomization';
+import { kustomizationIn, readKustomization } from '../units/kustomization';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
 import { jsonOrInlinePatchSetting, replacementSetting, type FieldSetter, type Selected } from './kustomize-setters';
 import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
-import { literalPattern } from '../literal-pattern';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
 import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
@@ -95,7 +94,7 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
     // The root is named as the wrapper names it (a path relative to a temporary folder): by its own path instead.
     const fromWrapper = relative(wrapper, absoluteRoot).split('\\').join('/');
     const said = shortened(errorLines(output.stderr).join(' ').replaceAll(`'${fromWrapper}'`, `'${absoluteRoot}'`).replaceAll(wrapper, '<wrapper>')) || `exit ${output.exitCode}`;
-    return notRendered(absoluteRoot, `kustomize could not build ${basename(absoluteRoot)}: ${said}`, missingFileEntry(output.stderr, options.readText));
+    return notRendered(absoluteRoot, `kustomize could not build ${basename(absoluteRoot)}: ${said}`, missingFileEntry(output.stderr, absoluteRoot, options.readText));
   }
   if (documentsPast(output.stdout)) return notRendered(absoluteRoot, tooManyDocuments(basename(absoluteRoot)));
   const { text, origins } = await (options.run ?? runAtOnce)(stripBuildMetadataInSteps(output.stdout, wrapper));
@@ -119,19 +118,27 @@ function notRendered(root: string, message: string, at?: SourceLocation): Render
 }
 
 /**
- * The entry of a kustomization naming a file kustomize did not find (`lstat /…/missing-patch.yaml: no such file`):
- * the line of the kustomization in that file's folder that names it.
+ * The entry of a kustomization naming a file kustomize did not find (`lstat /…/missing-patch.yaml: no such file`, or
+ * the folder on its way that is missing): the line, in the root's kustomization or a base's, whose path leads there.
  */
-function missingFileEntry(stderr: string, readText: (path: string) => string | undefined = readSourceText): SourceLocation | undefined {
-  const missing = /lstat (\/[^\s:]+): no such file or directory/.exec(stderr)?.[1];
-  const kustomization = missing && kustomizationIn(dirname(missing));
-  const text = kustomization ? readText(kustomization) : undefined;
-  if (!missing || !kustomization || text === undefined) return undefined;
-  const name = literalPattern(basename(missing));
-  const entry = new RegExp(`(^\\s*(?:-\\s*)?(?:path:\\s*)?['"]?(?:\\./)?)${name}['"]?\\s*(#.*)?$`);
-  const lines = text.split('\n');
-  const line = lines.findIndex((l) => entry.test(l));
-  return line < 0 ? undefined : { path: kustomization, line, character: entry.exec(lines[line])![1].length };
+function missingFileEntry(stderr: string, root: string, readText: (path: string) => string | undefined = readSourceText): SourceLocation | undefined {
+  const missing = /lstat (.+?): no such file or directory/.exec(stderr)?.[1];
+  if (!missing) return undefined;
+  const seen = new Set<string>();
+  for (const folders = [root]; folders.length; ) {
+    const folder = folders.shift()!;
+    const kustomization = kustomizationIn(folder);
+    if (seen.has(folder) || !kustomization) continue;
+    seen.add(folder);
+    const lines = readText(kustomization)?.split('\n') ?? [];
+    for (let line = 0; line < lines.length; line++) {
+      const entry = /^(\s*(?:-\s*)?(?:path:\s*)?['"]?)([^'"#\s]+)/.exec(lines[line]);
+      const leads = entry && resolve(folder, entry[2]);
+      if (leads && (leads === missing || leads.startsWith(missing + sep))) return { path: kustomization, line, character: entry[1].length };
+    }
+    folders.push(...readKustomization(kustomization).folders);
+  }
+  return undefined;
 }
 
 function emptyMapper(file: string): SourceMapper {

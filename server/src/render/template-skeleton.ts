@@ -233,9 +233,24 @@ export function matchPath(skeleton: Skeleton, path: Path, renderedAt: (depth: nu
  */
 function branchThatRendered(keys: SkeletonNode[], value: unknown): SkeletonNode {
   if (value === null || typeof value === 'object') return keys[0];
-  const literal = keys.find((k) => k.value !== '' && !k.value.includes('{{') && unquote(k.value.replace(/\s+#.*$/, '')) === String(value));
+  const literal = keys.find((k) => {
+    const scalar = literalScalar(k.value);
+    return scalar !== undefined && unquote(scalar) === String(value);
+  });
   const printed = keys.filter((k) => k.value.includes('{{'));
   return literal ?? (printed.length === 1 ? printed[0] : keys[0]);
+}
+
+/**
+ * The scalar a template line writes literally after its key, without a comment after it (`1` of `1 # for now`);
+ * undefined when the value is not one literal scalar (an action, a flow collection, a block, an alias or tag).
+ */
+export function literalScalar(value: string): string | undefined {
+  if (value === '' || value.includes('{{') || /^[[{|>&*!]/.test(value)) return undefined;
+  const pattern = value[0] === '"' ? /^"(?:[^"\\]|\\.)*"/ : value[0] === "'" ? /^'(?:[^']|'')*'/ : /^.*?(?=\s+#|$)/;
+  const scalar = pattern.exec(value)?.[0];
+  const rest = scalar === undefined ? '' : value.slice(scalar.length);
+  return scalar && (rest === '' || /^\s+#/.test(rest)) ? scalar : undefined;
 }
 
 /** The single action a value is made of (`{{ .Values.x | quote }}`, `"{{ .Values.x }}"`), else undefined. */
