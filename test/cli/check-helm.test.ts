@@ -170,13 +170,18 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
       }
       return root;
     };
-    const both = chart('both', deployment('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), '# HA mode\nha: false\nhaReplicas: 3\nreplicaCount: 1\n');
+    // Both branches print a values key, and both keys hold the value rendered: nothing tells which rendered.
+    const both = chart('both', deployment('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), '# HA mode\nha: false\nhaReplicas: 1\nreplicaCount: 1\n');
     const fixed = await runCli(['check', both, '--fix', '--rule', 'pdb-missing=off', '--rule', 'replicas-not-spread=off', '--fail-on', 'none'], withHelm);
     assert.equal(fixed.status, 2, fixed.stderr);
     const said = fixed.stderr.split('\n').filter((line) => line.includes('not fixed'));
     assert.equal(said.length, 1, 'tried and said once, though the template line and the values line both offer it');
     assert.match(said[0], /not fixed single-replica: .*values\.yaml: the fix leaves the finding in place \(what it edits is not what renders\), so it was taken back; the fix's files were left as they were/);
-    assert.equal(readFileSync(join(both, 'values.yaml'), 'utf8'), '# HA mode\nha: false\nhaReplicas: 3\nreplicaCount: 1\n', 'haReplicas is not lowered to 2');
+    assert.equal(readFileSync(join(both, 'values.yaml'), 'utf8'), '# HA mode\nha: false\nhaReplicas: 1\nreplicaCount: 1\n', 'haReplicas is not raised to 2 for nothing');
+    // The values tell: replicaCount holds the 1 rendered, haReplicas 3.
+    const told = chart('told', deployment('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), 'ha: false\nhaReplicas: 3\nreplicaCount: 1\n');
+    assert.equal((await runCli(['check', told, '--fix', '--rule', 'pdb-missing=off', '--rule', 'replicas-not-spread=off', '--fail-on', 'none'], withHelm)).status, 0);
+    assert.equal(readFileSync(join(told, 'values.yaml'), 'utf8'), 'ha: false\nhaReplicas: 3\nreplicaCount: 2\n');
     const literal = chart('literal', deployment('3', '1'), 'ha: false\n');
     const done = await runCli(['check', literal, '--fix', '--rule', 'pdb-missing=off', '--rule', 'replicas-not-spread=off', '--fail-on', 'none'], withHelm);
     assert.equal(done.status, 0, done.stderr);

@@ -4,9 +4,14 @@ import type { Path } from '../../server/src/manifest/path';
 import { matchPath, parseSkeleton, parseSkeletons, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
 
 /** The 1-based line a path leads to, the opaque block's line when the template prints the rest, and the values key. */
-function find(template: string, path: Path, names: Record<number, string> = {}, rendered: Record<number, unknown> = {}): { line?: number; opaque?: number; values?: string } {
+function find(template: string, path: Path, names: Record<number, string> = {}, rendered: Record<number, unknown> = {}, values: Record<string, unknown> = {}): { line?: number; opaque?: number; values?: string } {
   const skeleton = parseSkeleton(template);
-  const match = matchPath(skeleton, path, (depth) => (names[depth] !== undefined ? { name: names[depth] } : rendered[depth]));
+  const printsValue = (node: { value: string; dot: string[] | null }, value: unknown) => {
+    const action = soleAction(node.value);
+    const key = action ? valuesKeyOf(action, node.dot) : undefined;
+    return !!key && values[key.join('.')] === value;
+  };
+  const match = matchPath(skeleton, path, (depth) => (names[depth] !== undefined ? { name: names[depth] } : rendered[depth]), printsValue);
   const last = match.nodes[match.nodes.length - 1];
   const full = match.depth === path.length;
   const target = match.opaque ?? (full ? last : undefined);
@@ -141,9 +146,10 @@ describe('matchPath, a key written in several branches', () => {
     assert.deepEqual(find(branches('3', '1'), ['spec', 'replicas'], {}, { 1: 3 }), { line: 4 });
   });
 
-  it('else the only branch that prints it with an action, else the first', () => {
+  it('else the only branch that prints it with an action, else the only one whose values key holds it, else the first', () => {
     assert.deepEqual(find(branches('3', '{{ .Values.replicaCount }}'), ['spec', 'replicas'], {}, { 1: 1 }), { line: 6, values: 'replicaCount' });
-    assert.deepEqual(find(branches('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), ['spec', 'replicas'], {}, { 1: 1 }), { line: 4, values: 'haReplicas' });
+    assert.deepEqual(find(branches('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), ['spec', 'replicas'], {}, { 1: 1 }, { haReplicas: 3, replicaCount: 1 }), { line: 6, values: 'replicaCount' }, 'the one whose values key holds what rendered');
+    assert.deepEqual(find(branches('{{ .Values.haReplicas }}', '{{ .Values.replicaCount }}'), ['spec', 'replicas'], {}, { 1: 1 }, { haReplicas: 1, replicaCount: 1 }), { line: 4, values: 'haReplicas' }, 'both hold it: the first');
   });
 });
 

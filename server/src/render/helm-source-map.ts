@@ -5,7 +5,7 @@ import type { TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
 import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
-import { editValuesKey, valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
+import { editValuesKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
 import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
@@ -186,7 +186,14 @@ export class HelmSourceMapper implements SourceMapper {
     const document = this.input.documents[documentIndex];
     const skeleton = this.skeletonOf(documentIndex);
     if (!skeleton) return {};
-    return { match: matchPath(skeleton, path, (depth) => valueAt(document.object, path.slice(0, depth + 1))), skeleton };
+    // A branch printing a values key prints what the values files in use give that key.
+    const printsValue = (node: SkeletonNode, value: unknown) => {
+      const action = soleAction(node.value);
+      const key = action ? valuesKeyOf(action, node.dot) : undefined;
+      const source = key ? valuesSourceFor(this.input.valuesFor(document), key) : undefined;
+      return !!source && String(valuesKeyValue(source, key!)) === String(value);
+    };
+    return { match: matchPath(skeleton, path, (depth) => valueAt(document.object, path.slice(0, depth + 1)), printsValue), skeleton };
   }
 
   /** The values key a field comes from: printed by a `.Values` action on its own line, or inside a `toYaml` of a values map. */

@@ -34,6 +34,13 @@ export function valuesKeyLine(source: ValuesSource, key: readonly string[]): num
   return undefined;
 }
 
+/** The value the file gives the key, as parsed (undefined when it gives none). */
+export function valuesKeyValue(source: ValuesSource, key: readonly string[]): unknown {
+  let value = valuesHandle(source)?.object as unknown;
+  for (const step of [...source.prefix, ...key]) value = value && typeof value === 'object' && Object.hasOwn(value, step) ? (value as Record<string, unknown>)[step] : undefined;
+  return value;
+}
+
 /** Whether the file gives the key a value (a key written with nothing after it sets nothing). */
 function setsKey(source: ValuesSource, key: readonly string[]): boolean {
   const handle = valuesHandle(source);

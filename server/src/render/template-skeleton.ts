@@ -201,7 +201,7 @@ function literalName(item: SkeletonNode): string | undefined {
  * several branches (`{{- if }} replicas: 3 {{- else }} replicas: 1`) is the one that wrote the rendered value,
  * where that tells them apart. `renderedAt(depth)` is the rendered value at the path's first `depth + 1` steps.
  */
-export function matchPath(skeleton: Skeleton, path: Path, renderedAt: (depth: number) => unknown = () => undefined): SkeletonMatch {
+export function matchPath(skeleton: Skeleton, path: Path, renderedAt: (depth: number) => unknown = () => undefined, printsValue: (node: SkeletonNode, value: unknown) => boolean = () => false): SkeletonMatch {
   const nodes: SkeletonNode[] = [];
   let current = skeleton.root;
   let depth = 0;
@@ -214,7 +214,7 @@ export function matchPath(skeleton: Skeleton, path: Path, renderedAt: (depth: nu
       next = (name !== undefined ? items.find((i) => literalName(i) === name) : undefined) ?? (items.length === 1 || step < items.length ? items[Math.min(step, items.length - 1)] : undefined);
     } else {
       const keys = current.children.filter((c) => c.kind === 'key' && c.key === step);
-      next = keys.length > 1 ? branchThatRendered(keys, renderedAt(depth)) : keys[0];
+      next = keys.length > 1 ? branchThatRendered(keys, renderedAt(depth), printsValue) : keys[0];
     }
     if (!next) break;
     nodes.push(next);
@@ -229,16 +229,18 @@ export function matchPath(skeleton: Skeleton, path: Path, renderedAt: (depth: nu
 
 /**
  * Of one key written in several branches, the one that rendered `value`: the branch writing it literally, else the
- * only one printing it with an action, else the first.
+ * only one printing it with an action, else the only one whose action prints that value (`printsValue`: a values key
+ * holding it), else the first.
  */
-function branchThatRendered(keys: SkeletonNode[], value: unknown): SkeletonNode {
+function branchThatRendered(keys: SkeletonNode[], value: unknown, printsValue: (node: SkeletonNode, value: unknown) => boolean): SkeletonNode {
   if (value === null || typeof value === 'object') return keys[0];
   const literal = keys.find((k) => {
     const scalar = literalScalar(k.value);
     return scalar !== undefined && unquote(scalar) === String(value);
   });
   const printed = keys.filter((k) => k.value.includes('{{'));
-  return literal ?? (printed.length === 1 ? printed[0] : keys[0]);
+  const printing = printed.filter((k) => printsValue(k, value));
+  return literal ?? (printed.length === 1 ? printed[0] : printing.length === 1 ? printing[0] : keys[0]);
 }
 
 /**
