@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeSelector, isEmptySelector, mapSelectorMatches, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
+import { describeSelector, isEmptySelector, mapSelectorMatches, parseSelectorText, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
 
 const pod = { app: 'web', tier: 'front', track: 'stable' };
 
@@ -54,4 +54,41 @@ describe('mapSelectorMatches (Service spec.selector)', () => {
     ['null selects no pods', null, false],
   ];
   for (const [name, selector, expected] of cases) it(name, () => assert.equal(mapSelectorMatches(selector, pod), expected));
+});
+
+describe('parseSelectorText: a selector written as text, as kubectl and kustomize take it', () => {
+  const labels = { app: 'web', tier: 'front' };
+  const matches = (text: string) => {
+    const selector = parseSelectorText(text);
+    return !!selector && selectorMatches(selector, labels);
+  };
+
+  it('equality, sets and existence', () => {
+    const cases: [string, boolean][] = [
+      ['app=web', true],
+      ['app==web,tier=front', true],
+      ['app!=web', false],
+      ['app!=cart', true],
+      ['missing!=x', true],
+      ['app in (web, shop)', true],
+      ['app notin (web)', false],
+      ['missing notin (web)', true],
+      ['tier', true],
+      ['!tier', false],
+      ['!missing', true],
+      ['app=web,tier in (back)', false],
+      ['app = = web', false],
+    ];
+    for (const [text, selects] of cases) assert.equal(matches(text), selects, text);
+  });
+
+  it('cannot read what is no selector', () => {
+    assert.equal(parseSelectorText('app = = web'), undefined);
+    assert.equal(parseSelectorText('app in web'), undefined);
+  });
+
+  it('reads back what describeSelector writes', () => {
+    const selector: LabelSelector = { matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'edge'] }, { key: 'legacy', operator: 'DoesNotExist' }] };
+    assert.deepEqual(parseSelectorText(describeSelector(selector)), selector);
+  });
 });

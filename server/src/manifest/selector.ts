@@ -77,6 +77,24 @@ export function describeSelector(selector: LabelSelector | null | undefined): st
 }
 
 /**
+ * A selector written as text (`tier=api,env in (prod, stage),!legacy`, as kubectl and kustomize's targets take it),
+ * the inverse of describeSelector; undefined when a requirement cannot be read (it selects nothing then).
+ */
+export function parseSelectorText(text: string): LabelSelector | undefined {
+  const matchExpressions: LabelSelectorRequirement[] = [];
+  for (const requirement of text.split(/,(?![^(]*\))/).map((r) => r.trim()).filter(Boolean)) {
+    const set = /^([^\s!=(),]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(requirement);
+    const equality = /^([^\s!=(),]+)\s*(==|=|!=)\s*([^\s=!(),]*)$/.exec(requirement);
+    const existence = /^(!?)\s*([^\s!=(),]+)$/.exec(requirement);
+    if (set) matchExpressions.push({ key: set[1], operator: set[2] === 'in' ? 'In' : 'NotIn', values: set[3].split(',').map((v) => v.trim()) });
+    else if (equality) matchExpressions.push({ key: equality[1], operator: equality[2] === '!=' ? 'NotIn' : 'In', values: [equality[3]] });
+    else if (existence) matchExpressions.push({ key: existence[2], operator: existence[1] ? 'DoesNotExist' : 'Exists' });
+    else return undefined;
+  }
+  return { matchExpressions };
+}
+
+/**
  * A label (key and value) that every set of labels the selector matches has: the first of its matchLabels.
  * Undefined when it matches nothing or requires no such label (only expressions, or empty).
  */

@@ -4,6 +4,7 @@ import type { TextEdit } from '../fixes/edit';
 import { parseManifest, type Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
 import { rootHandle } from './source-yaml';
+import { valueAt } from '../manifest/workload';
 import { pathToFileURL } from 'node:url';
 
 /** A values file as it was when the chart was rendered, and the key it holds the chart's values under. */
@@ -36,9 +37,7 @@ export function valuesKeyLine(source: ValuesSource, key: readonly string[]): num
 
 /** The value the file gives the key, as parsed (undefined when it gives none). */
 export function valuesKeyValue(source: ValuesSource, key: readonly string[]): unknown {
-  let value = valuesHandle(source)?.object as unknown;
-  for (const step of [...source.prefix, ...key]) value = value && typeof value === 'object' && Object.hasOwn(value, step) ? (value as Record<string, unknown>)[step] : undefined;
-  return value;
+  return valueAt(valuesHandle(source)?.object, [...source.prefix, ...key]);
 }
 
 /** Whether the file gives the key a value (a key written with nothing after it sets nothing). */

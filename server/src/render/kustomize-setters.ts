@@ -3,6 +3,7 @@ import { isSeq } from 'yaml';
 import { parseChunk, parseManifest, type ManifestFile, type Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { documentResource, rootHandle, type SourceFiles, writesField } from './source-yaml';
+import { parseSelectorText, selectorMatches } from '../manifest/selector';
 
 /**
  * Where a rendered field is set, when not in the file the resource comes from: a patch file (edited by a fix), an entry
@@ -34,7 +35,7 @@ export function targetSelects(target: unknown, it: Selected): boolean {
   if (!target || typeof target !== 'object') return false;
   const t = target as Record<string, unknown>;
   const matches = (pattern: unknown, value: string | null) => pattern === undefined || (typeof pattern === 'string' && value !== null && anchored(pattern)(value));
-  return matches(t.kind, it.kind) && matches(t.name, it.name) && matches(t.namespace, it.namespace) && selectorMatches(t.labelSelector, it.labels) && selectorMatches(t.annotationSelector, it.annotations);
+  return matches(t.kind, it.kind) && matches(t.name, it.name) && matches(t.namespace, it.namespace) && textSelectorMatches(t.labelSelector, it.labels) && textSelectorMatches(t.annotationSelector, it.annotations);
 }
 
 function anchored(pattern: string): (value: string) => boolean {
@@ -46,26 +47,11 @@ function anchored(pattern: string): (value: string) => boolean {
   }
 }
 
-/** A Kubernetes label selector (`tier=api,env in (prod,stage),!legacy`) against labels; an unreadable one selects nothing. */
-export function selectorMatches(selector: unknown, labels: Record<string, string>): boolean {
+/** A label or annotation selector written as text against labels: any selector when none is written; an unreadable one selects nothing. */
+function textSelectorMatches(selector: unknown, labels: Record<string, string>): boolean {
   if (selector === undefined) return true;
-  if (typeof selector !== 'string') return false;
-  const has = (key: string) => Object.hasOwn(labels, key);
-  for (const requirement of selector.split(/,(?![^(]*\))/).map((r) => r.trim()).filter(Boolean)) {
-    let m: RegExpExecArray | null;
-    if ((m = /^([^\s!=(),]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(requirement))) {
-      const listed = has(m[1]) && m[3].split(',').map((v) => v.trim()).includes(labels[m[1]]);
-      if (m[2] === 'in' ? !listed : listed) return false;
-    } else if ((m = /^([^\s!=(),]+)\s*(==|=|!=)\s*([^\s=!(),]*)$/.exec(requirement))) {
-      const equal = has(m[1]) && labels[m[1]] === m[3];
-      if (m[2] === '!=' ? equal : !equal) return false;
-    } else if ((m = /^!\s*([^\s!=(),]+)$/.exec(requirement))) {
-      if (has(m[1])) return false;
-    } else if ((m = /^([^\s!=(),]+)$/.exec(requirement))) {
-      if (!has(m[1])) return false;
-    } else return false;
-  }
-  return true;
+  const parsed = typeof selector === 'string' ? parseSelectorText(selector) : undefined;
+  return !!parsed && selectorMatches(parsed, labels);
 }
 
 /**

@@ -14,6 +14,7 @@ import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
+import { stringMap } from '../manifest/workload';
 import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
 
 const ORIGIN = 'config.kubernetes.io/origin';
@@ -232,7 +233,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
         continue;
       }
       const metadata = renderedObject(index)?.metadata;
-      const selected: Selected = { kind: origin.kind, name, namespace: String(metadata?.namespace ?? ''), labels: stringsOf(metadata?.labels), annotations: stringsOf(metadata?.annotations) };
+      const selected: Selected = { kind: origin.kind, name, namespace: String(metadata?.namespace ?? ''), labels: stringMap(metadata?.labels), annotations: stringMap(metadata?.annotations) };
       if (kind === 'ReplacementTransformer') {
         const set = replacementSetting(kustomization, sources, selected, path);
         if (set) return set;
@@ -284,10 +285,4 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
       objects = values;
     },
   };
-}
-
-/** A mapping's string values (labels, annotations), whatever else it holds left out. */
-function stringsOf(value: unknown): Record<string, string> {
-  if (!value || typeof value !== 'object') return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
