@@ -4,6 +4,7 @@ import { documentAt, mayHoldResources, parseManifest, parseManifestAfterChanges,
 import type { TextChange } from '../../server/src/manifest/text';
 import { collectGarbage } from '../collect-garbage';
 import { pausesOf } from '../steps';
+import { runSteps } from '../../server/src/steps';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -26,6 +27,12 @@ describe('parseManifest', () => {
   it('namespaces: default when unnamed, the given one, and none for cluster-scoped kinds', () => {
     const file = parseManifest('m.yaml', `${service('a')}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n  namespace: shop\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n---\napiVersion: v1\nkind: Service\nmetadata: {}\n`);
     assert.deepEqual(names(file), ['Service/default/a', 'Service/shop/b', 'Node//n1', 'Service/default/null']);
+  });
+
+  it('namespaces: an unnamed one is the file\'s default namespace when it has one (a Helm release\'s), a named one its own', () => {
+    const text = `${service('a')}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n  namespace: default\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n`;
+    const file = runSteps(parseManifestInSteps('m.yaml', text, undefined, 'shop'));
+    assert.deepEqual(names(file), ['Service/shop/a', 'Service/default/b', 'Node//n1']);
   });
 
   it('reads the items of a List document, each with the range of its own mapping', () => {

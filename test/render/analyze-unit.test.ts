@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeRenderedUnit, analyzeRenderedUnitInSteps, mergeUnitFindings } from '../../server/src/render/analyze-unit';
 import type { RenderedUnit } from '../../server/src/render/types';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
 import { RULES } from '../../server/src/rules/index';
 import type { Rule } from '../../server/src/rules/types';
 
@@ -44,6 +47,11 @@ describe('a rendered unit analysed in steps', () => {
     assert.equal(findings.filter((f) => f.ruleId === 'single-replica').length, 40);
     assert.ok(findings.every((f) => f.uri === '/project/base/deployment.yaml' && f.range!.start.line === 0 && f.rendered.unit === '/project/overlay'));
     assert.match(findings.find((f) => f.ruleId === 'single-replica')!.message, /^Deployment web-0 runs 1 pod: /);
+    const file = parseManifest('/project/overlay/rendered.yaml', unit.text);
+    const inventory = new Inventory();
+    inventory.setFile(file);
+    const said = (list: { ruleId: string; resource: { name: string | null } | null; message: string }[]) => list.map((f) => `${f.ruleId} ${f.resource?.name} ${f.message}`).sort();
+    assert.deepEqual(said(findings), said(analyzeFile(file, inventory)));
   });
 });
 

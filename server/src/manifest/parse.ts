@@ -57,6 +57,8 @@ export interface ManifestFile {
   looksLikeKubernetes: boolean;
   /** Set when the file is a snapshot of live objects (a List with uids): it is cluster data, not manifests. */
   clusterSnapshot?: boolean;
+  /** Where its resources that name no namespace go, when not `default`: a Helm release's namespace. */
+  defaultNamespace?: string;
 }
 
 const CLUSTER_SCOPED = new Set([
@@ -259,11 +261,11 @@ export function parseManifest(uri: string, text: string, previous?: ManifestFile
   return runSteps(parseManifestInSteps(uri, text, previous));
 }
 
-/** parseManifest, pausing after each document it parses. */
-export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile): Steps<ManifestFile> {
+/** parseManifest, pausing after each document it parses; `defaultNamespace` is where resources naming none go. */
+export function* parseManifestInSteps(uri: string, text: string, previous?: ManifestFile, defaultNamespace?: string): Steps<ManifestFile> {
   const split = splitOf(uri, text, previous);
   const lines = previous ? linesAfterEdit(previous, split, text) : new LineIndex(text);
-  return yield* parseSplitInSteps(uri, split, () => lines, text, previous);
+  return yield* parseSplitInSteps(uri, split, () => lines, text, previous, defaultNamespace);
 }
 
 /**
@@ -289,10 +291,11 @@ export function* parseManifestAfterChangesInSteps(previous: ManifestFile, change
 }
 
 /** The file of `split`; `linesOf` makes its line index, given its text in pieces. */
-function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces: PiecedText) => LineIndex, text: string | undefined, previous?: ManifestFile): Steps<ManifestFile> {
+function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces: PiecedText) => LineIndex, text: string | undefined, previous?: ManifestFile, defaultNamespace?: string): Steps<ManifestFile> {
   const { chunks } = split;
   const parses: (ParsedChunk | undefined)[] = previous ? earlierParses(previous, split) : [];
   const file = new ChunkedFile(uri, chunks, text, linesOf);
+  if (defaultNamespace) file.defaultNamespace = defaultNamespace;
   for (let index = 0; index < chunks.length; ) {
     if (!parses[index]) {
       parses[index] = previous ? parseUncached(chunks[index].text) : parseChunk(chunks[index].text);
@@ -342,6 +345,7 @@ class ChunkedFile implements ManifestFile {
   templateAt?: number;
   readonly looksLikeKubernetes: boolean;
   clusterSnapshot?: boolean;
+  defaultNamespace?: string;
   readonly #chunks: readonly Chunk[];
   #known: string | undefined;
 
@@ -453,6 +457,6 @@ export function resourceFromObject(value: Record<string, any>, node?: YAMLMap, d
   // Tool configs shaped like resources (kind's Cluster, kubeadm's ClusterConfiguration) name themselves at the top.
   const ownName = typeof value.name === 'string' ? value.name : typeof value.clusterName === 'string' ? value.clusterName : null;
   const name = typeof metadata.name === 'string' ? metadata.name : isObject(value.metadata) ? null : ownName;
-  const namespace = CLUSTER_SCOPED.has(value.kind) ? '' : typeof metadata.namespace === 'string' && metadata.namespace ? metadata.namespace : 'default';
+  const namespace = CLUSTER_SCOPED.has(value.kind) ? '' : typeof metadata.namespace === 'string' && metadata.namespace ? metadata.namespace : (file?.defaultNamespace ?? 'default');
   return { apiVersion: value.apiVersion, kind: value.kind, name, namespace, object: value, node, document, file };
 }

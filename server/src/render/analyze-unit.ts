@@ -93,9 +93,8 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
   }
   if (!unit.text.trim()) return { findings };
   const uri = renderedUri(unit);
-  const file = yield* parseManifestInSteps(uri, unit.text);
+  const file = yield* parseManifestInSteps(uri, unit.text, undefined, unit.namespace);
   unit.mapper.useRendered?.(file.documents.map((d) => d.parsed.value));
-  if (unit.namespace) for (const resource of file.resources) if (resource.namespace === 'default' && !resource.object?.metadata?.namespace) resource.namespace = unit.namespace;
   const inventory = new Inventory();
   if (options.cluster) inventory.setCluster(options.cluster.resources);
   yield* inventory.setFileInSteps(file);
