@@ -67,6 +67,7 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     const unsafe = cli(['check', '--fix', '--unsafe-fixes', 'app', ...ONLY]);
     assert.equal(unsafe.status, 0, unsafe.stdout + unsafe.stderr);
     assert.match(read('app/cache.yaml'), /name: cache # keep this comment[\s\S]*replicas: 2/);
+    assert.equal(unsafe.stderr, 'kube-resilience check: applied 2 fixes to charts and Kustomize roots in 3 files\n', 'no "0 fixes in 0 files" after it: there were no other files');
   });
 
   it('finds an overlay whose kustomization is the extensionless Kustomization, and fixes it in that overlay, not in the base it shares', () => {

@@ -152,6 +152,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (!trees.size) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
   let unfixedUnits = 0;
+  let unitFixes = 0;
   if (values.fix) {
     const fixed = await fixUnits(named, () => collectFiles(named), values, io, { severities, cluster, unsafeFixes: values['unsafe-fixes'] });
     if (fixed.applied) io.stderr(`kube-resilience check: applied ${plural(fixed.applied, 'fix', 'fixes')} to charts and Kustomize roots in ${plural(fixed.files.size, 'file')}`);
@@ -161,6 +162,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
       io.stderr(`  not fixed ${ruleId}: ${path}: ${reason}; ${after}`);
     }
     unfixedUnits = fixed.failed.length;
+    unitFixes = fixed.applied;
     // Collected again: those fixes may have written new files (a PDB beside an overlay, a chart template).
     if (fixed.files.size) trees = collectFileTrees(named, skip);
   }
@@ -193,7 +195,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (values.fix) {
     if (paths.includes('-')) io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
     const outcome = fixFiles(paths, trees, sources, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
-    reportFixes(outcome, io);
+    // "applied 0 fixes in 0 files" after the charts' fixes were said would read as if those were undone.
+    if (unitFixes === 0 || paths.some((path) => path !== '-')) reportFixes(outcome, io);
     unfixed += outcome.unchanged.length + outcome.notApplied.length;
   }
   // Spread into an array, not pushed as arguments: a cluster of 70,000 Deployments has more findings than a call takes.
