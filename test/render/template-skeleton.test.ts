@@ -134,6 +134,10 @@ describe('the indentation matcher on templates', () => {
     assert.equal(valuesKeyOf('.Release.Name', null), undefined);
     assert.equal(soleAction('"{{ .Values.image.repository }}:{{ .Values.image.tag }}"'), undefined);
     assert.equal(soleAction('"{{ .Values.port }}"'), '.Values.port');
+    assert.equal(soleAction('{{ .Values.replicaCount }} # the HPA owns it'), '.Values.replicaCount', "a comment after it is YAML's");
+    assert.equal(soleAction('"{{ .Values.port }}"  # the Service\'s too'), '.Values.port');
+    assert.equal(soleAction('{{ .Values.a }} # see {{ .Values.b }}'), undefined, 'a comment holding an action leaves two');
+    assert.equal(soleAction('{{ .Values.x | default "#" }}'), '.Values.x | default "#"');
   });
 });
 

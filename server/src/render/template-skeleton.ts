@@ -255,9 +255,11 @@ export function literalScalar(value: string): string | undefined {
   return scalar && (rest === '' || /^\s+#/.test(rest)) ? scalar : undefined;
 }
 
-/** The single action a value is made of (`{{ .Values.x | quote }}`, `"{{ .Values.x }}"`), else undefined. */
+/** The single action a value is made of (`{{ .Values.x | quote }}`, `"{{ .Values.x }}"`, a comment after either), else undefined. */
 export function soleAction(value: string): string | undefined {
-  const unquoted = /^(["'])(.*)\1$/.exec(value.trim())?.[2] ?? value.trim();
+  // A comment after the action is YAML's, not the action's (`{{ .Values.replicaCount }} # the HPA owns it`).
+  const bare = value.trim().replace(/(\}\}["']?)\s+#(?!.*\}\}).*$/, '$1');
+  const unquoted = /^(["'])(.*)\1$/.exec(bare)?.[2] ?? bare;
   const match = /^\{\{-?\s*(.*?)\s*-?\}\}$/.exec(unquoted);
   if (!match || match[1].includes('}}') || match[1].includes('{{')) return undefined;
   return match[1];
