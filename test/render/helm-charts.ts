@@ -359,6 +359,25 @@ export const commentedLiteralsChart: ChartFiles = {
   'templates/web.yaml': plainDeployment('web', '1 # one until the cache is shared'),
 };
 
+/** replicas from values.yaml under an autoscaler that always renders: the field fights the HPA on every apply. */
+export const autoscaledChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: scaled\nversion: 0.1.0\n',
+  'values.yaml': '# pods before the autoscaler takes over\nreplicaCount: 3\n',
+  'templates/web.yaml': plainDeployment('web', '{{ .Values.replicaCount }} # the HPA owns it once running'),
+  'templates/hpa.yaml': `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 3
+  maxReplicas: 6
+  metrics:
+    - type: Resource
+      resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}
+`,
+};
+
 /** A Deployment per item of a values list, rendered by one `range`: alpha with 1 replica, beta with 3. */
 export const rangeChart: ChartFiles = {
   'Chart.yaml': 'apiVersion: v2\nname: workers\nversion: 0.1.0\n',

@@ -11,6 +11,7 @@ import { renderHelmChart, type HelmRenderOptions } from '../../server/src/render
 import { MAX_RENDERED_DOCUMENTS } from '../../server/src/render/render-bounds';
 import {
   applySourceEdits,
+  autoscaledChart,
   conditionalPdbChart,
   copyChart,
   hooksChart,
@@ -233,6 +234,21 @@ spec:
       applySourceEdits(fix!);
       assert.match(readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8'), /\n {2}replicas: 2 # one until the cache is shared\n/);
       assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
+    });
+
+    it('replicas an autoscaler owns, printed from values.yaml: the fix takes the template\'s line out (without the key it rendered `replicas:`, empty), the values file as it was', async () => {
+      const chart = writeChart(autoscaledChart);
+      const unit = await render(chart);
+      const [conflict] = only(placedFindings(unit), 'hpa-replicas-conflict');
+      assert.equal(conflict?.at, 'templates/web.yaml:6');
+      const fix = unit.mapper.translateFix(conflict.document, [{ kind: 'remove', path: ['spec', 'replicas'] }]);
+      assert.equal(fix?.title, 'remove replicas from templates/web.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), autoscaledChart['values.yaml']);
+      assert.equal(readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8'), autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', ''));
+      const after = await render(chart);
+      assert.doesNotMatch(after.text, /replicas:/);
+      assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
     });
 
     it('renders as against a current cluster: `.Capabilities.APIVersions.Has` of a kind it serves is true (the policy/v1beta1 branch was taken)', async () => {

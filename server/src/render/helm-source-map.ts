@@ -94,6 +94,15 @@ export class HelmSourceMapper implements SourceMapper {
       const origin = this.originOf(documentIndex, change.path);
       if (origin) {
         if (this.setOnCommandLine(origin)) return undefined;
+        if (change.kind === 'remove' && this.printedWhole(documentIndex, change.path)) {
+          // Without its values key the template would still print the field, empty (`replicas:`, a null a schema
+          // check refuses): the field's line goes; the key stays for whatever else reads it.
+          const removal = this.fieldLineRemoval(documentIndex, change.path);
+          if (!removal) return undefined;
+          add(removal.path, removal.against, removal.edits);
+          titles.push(`remove ${String(change.path[change.path.length - 1])} from ${this.relative(removal.path)}`);
+          continue;
+        }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
         const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return undefined;
@@ -221,6 +230,27 @@ export class HelmSourceMapper implements SourceMapper {
     return source ? { key, source, inFile: [...source.prefix, ...key], fromTop: [...subcharts, ...key] } : undefined;
   }
 
+  /** Whether the field's whole value is one action of its template line (`replicas: {{ .Values.replicaCount }}`), not part of a `toYaml` block. */
+  private printedWhole(documentIndex: number, path: Path): boolean {
+    const { match } = this.match(documentIndex, path);
+    return !!match && !match.opaque && match.depth === path.length;
+  }
+
+  /** The template line of a field that holds nothing else, taken out; undefined for a line a `range` or an alias repeats. */
+  private fieldLineRemoval(documentIndex: number, path: Path): { path: string; edits: TextEdit[]; against: string } | undefined {
+    const template = this.input.documents[documentIndex]?.template;
+    const text = template ? this.input.templates.get(template) : undefined;
+    const { match } = this.match(documentIndex, path);
+    if (!template || text === undefined || !match || match.nodes.some((n) => n.inLoop) || this.rendersUnderOtherNames(documentIndex)) return undefined;
+    const node = match.nodes[match.nodes.length - 1];
+    if (node.kind !== 'key' || node.children.length > 0) return undefined;
+    const lineStarts = lineStartsIn(text);
+    const start = lineStarts[node.line];
+    const end = lineStarts[node.line + 1] ?? text.length;
+    if (!FIELD_LINE.test(text.slice(start, end))) return undefined;
+    return { path: template, against: text, edits: [{ start, end, text: '' }] };
+  }
+
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
   private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[]; against: string } | undefined {
     const template = this.input.documents[documentIndex]?.template;
@@ -271,6 +301,9 @@ export class HelmSourceMapper implements SourceMapper {
     return pdbTemplate({ templatesDir: dirname(template), release: this.input.release, workloadTemplate: text, skeleton, workload: document.object, pdb: object });
   }
 }
+
+/** A line of one key and one action, a comment after it at most: `  replicas: {{ .Values.replicaCount }} # why`. */
+const FIELD_LINE = /^[ \t]*[^\s:#{][^:{]*:[ \t]*\{\{[^{}]*\}\}[ \t]*(#.*)?\r?\n?$/;
 
 /** The longest prefix of `path` that exists in the rendered object: where a finding about a missing field sits. */
 function deepestExisting(object: unknown, path: Path): Path {
