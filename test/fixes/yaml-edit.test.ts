@@ -65,6 +65,24 @@ describe('setField', () => {
       after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2 # one for now'),
     },
     {
+      name: 'a key written with no value and a comment after it: the value goes before the comment, apart from it (`2# one` was the string "2# one")',
+      before: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas:   # one for now'),
+      edit: (r) => setField(r, ['spec', 'replicas'], 2),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2 # one for now'),
+    },
+    {
+      name: 'a key written with no value, a list to set and a comment after it: the comment stays a comment',
+      before: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 1\n  tolerations: # none yet'),
+      edit: (r) => setField(r, ['spec', 'tolerations'], [{ operator: 'Exists' }]),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 1\n  tolerations:\n    - operator: Exists # none yet'),
+    },
+    {
+      name: 'a key written with no value, a mapping to set below it and a comment after it: the comment stays a comment',
+      before: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 1\n  strategy: # later'),
+      edit: (r) => setField(r, ['spec', 'strategy', 'type'], 'Recreate'),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 1\n  strategy:\n    type: Recreate # later'),
+    },
+    {
       name: 'inserts a missing key at the end of its mapping',
       before: DEPLOYMENT,
       edit: (r) => setField(r, ['spec', 'minReadySeconds'], 10),

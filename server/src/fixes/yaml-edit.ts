@@ -243,7 +243,9 @@ function fillEmptyPair(resource: Resource, pair: Pair<Node, Node | null>, value:
   const body = Object.entries(value)
     .map(([k, v]) => renderEntry(k, v, column + style.indent, style))
     .join(style.newline);
-  return [{ start: colon + 1, end: Math.max(end, colon + 1), text: style.newline + body }];
+  const to = Math.max(end, colon + 1);
+  const apart = text.slice(to, text.lineEnd(to)).startsWith('#') ? ' ' : '';
+  return [{ start: colon + 1, end: to, text: style.newline + body + apart }];
 }
 
 /**
@@ -320,7 +322,9 @@ function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, val
   const rendered = renderEntry(String((pair.key as { value?: unknown }).value ?? keyText), value, column, style).slice(column);
   const lineEnd = text.lineEnd(Math.max(keyStart, end - 1));
   const trailing = text.slice(end, lineEnd);
-  return [{ start: keyStart, end: trailing.trim().startsWith('#') ? end : Math.max(end, keyStart), text: rendered.replace(/\s+$/, '') }];
+  // A key with no value ends where its comment starts: `#` right after the value would be part of it (`2# one`).
+  const apart = trailing.startsWith('#') ? ' ' : '';
+  return [{ start: keyStart, end: trailing.trim().startsWith('#') ? end : Math.max(end, keyStart), text: rendered.replace(/\s+$/, '') + apart }];
 }
 
 /** The pair at `path` in the resource's mapping, with its parent mapping, when both exist. */
