@@ -43,6 +43,18 @@ describe('the render cache of a chart', { skip: tools.skip }, () => {
     assert.notEqual(await render(), first);
   });
 
+  it('renders again when a values file given outside the chart changes (its fix was served the render before it, and taken back)', async () => {
+    const prod = join(chart, '..', 'prod-values.yaml');
+    writeFileSync(prod, 'replicaCount: 1 # pinned\n');
+    const [unit] = findUnits(findManifestFiles(chart)).units;
+    const withProd = { ...settings, valuesFiles: [prod] };
+    const first = await renderUnit(unit, withProd);
+    writeFileSync(prod, 'replicaCount: 2 # pinned\n');
+    const second = await renderUnit(unit, withProd);
+    assert.ok(first.kind === 'rendered' && second.kind === 'rendered');
+    assert.match(second.unit.text, /n: "2"/);
+  });
+
   it('a chart refused for a link out of it renders once the link is gone (the refusal was served from the cache)', { skip: process.platform === 'win32' && 'links' }, async () => {
     symlinkSync('/etc/hostname', join(chart, 'outside.txt'));
     assert.match(String((await render())?.problems[0]?.message), /outside\.txt is a link to .*, outside the chart/);

@@ -48,6 +48,8 @@ function cacheKey(unit: RenderUnit, settings: RenderSettings): string {
   hash.update(JSON.stringify([unit.tool, unit.root, shaping]));
   const read = settings.readText ?? readSourceText;
   for (const file of [...unit.files].sort()) hash.update(`\0${file}\0${read(file) ?? '<unreadable>'}`);
+  // Values files given with --values shape the render wherever they are (outside the chart, their names alone did).
+  for (const file of settings.valuesFiles ?? []) hash.update(`\0values\0${file}\0${read(file) ?? '<unreadable>'}`);
   // A chart renders from more than its manifests (_helpers.tpl, files read with .Files.Get): a change to any
   // file in its folder is a new render (one to _helpers.tpl was served the render before it).
   if (unit.tool === 'helm') for (const [file, stat] of otherFilesIn(unit.root, new Set(unit.files))) hash.update(`\0${file}\0${stat}`);
