@@ -378,6 +378,15 @@ spec:
 `,
 };
 
+/** One `replicaCount` for a web server and its Redis: more web pods is safe, a second Redis is not. */
+export const sharedReplicasChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\n',
+  'values.yaml': '# replicas for every component\nreplicaCount: 1\nwebReplicas: 1\n',
+  'templates/web.yaml': plainDeployment('web', '{{ .Values.replicaCount }}'),
+  'templates/cache.yaml': plainDeployment('cache', '{{ .Values.replicaCount }}').replace('image: nginx:1.27', 'image: redis:7'),
+  'templates/api.yaml': plainDeployment('api', '{{ .Values.webReplicas }}'),
+};
+
 /** A Deployment per item of a values list, rendered by one `range`: alpha with 1 replica, beta with 3. */
 export const rangeChart: ChartFiles = {
   'Chart.yaml': 'apiVersion: v2\nname: workers\nversion: 0.1.0\n',

@@ -7,11 +7,13 @@ import { describe, it } from 'node:test';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { workloadSelector } from '../../server/src/manifest/workload';
 import { pdbFor } from '../../server/src/rules/pdb-missing';
+import { analyzeRenderedUnit, preferredSourceFix } from '../../server/src/render/analyze-unit';
 import { renderHelmChart, type HelmRenderOptions } from '../../server/src/render/helm';
 import { MAX_RENDERED_DOCUMENTS } from '../../server/src/render/render-bounds';
 import {
   applySourceEdits,
   autoscaledChart,
+  sharedReplicasChart,
   conditionalPdbChart,
   copyChart,
   hooksChart,
@@ -249,6 +251,22 @@ spec:
       const after = await render(chart);
       assert.doesNotMatch(after.text, /replicas:/);
       assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
+    });
+
+    it('a values key another workload prints too: its fix is unsafe, naming that one (one replicaCount made a safe fix of web run a second Redis)', async () => {
+      const unit = await render(writeChart(sharedReplicasChart));
+      const singles = only(placedFindings(unit), 'single-replica').filter((f) => f.at.startsWith('templates/'));
+      const fixOf = (name: string) => {
+        const finding = singles.find((f) => f.message.includes(`Deployment ${name} `))!;
+        const changes = [{ kind: 'set' as const, path: ['spec', 'replicas'], value: 2 }];
+        return unit.mapper.translateFix(finding.document, changes);
+      };
+      assert.deepEqual(fixOf('web')?.alsoChanges, ['Deployment cache']);
+      assert.deepEqual(fixOf('cache')?.alsoChanges, ['Deployment web']);
+      assert.equal(fixOf('api')?.alsoChanges, undefined, 'its key is its own');
+      const [web] = analyzeRenderedUnit(unit).filter((f) => f.ruleId === 'single-replica' && f.message.startsWith('Deployment web '));
+      assert.equal(preferredSourceFix(web), undefined, '--fix leaves it for --unsafe-fixes');
+      assert.equal(preferredSourceFix(web, true)?.unsafe, 'Deployment cache prints the same values key: it changes too');
     });
 
     it('renders as against a current cluster: `.Capabilities.APIVersions.Has` of a kind it serves is true (the policy/v1beta1 branch was taken)', async () => {

@@ -11,6 +11,7 @@ import type { AnalyzeOptions } from '../rules/engine';
 import type { Fix } from '../fixes/edit';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { splitMessage } from '../rules/message-parts';
+import { sentenceList } from '../words';
 import { runSteps, type Steps } from '../steps';
 import { fieldChanges } from './fix-changes';
 import { readSourceText } from './source-yaml';
@@ -147,7 +148,9 @@ function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Fin
     if (!changes?.length) return [];
     const edits = unit.mapper.translateFix(index, changes);
     if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
-    return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}), edits }];
+    // A values key another resource prints too changes that one as well: not what the fix was judged safe for.
+    const unsafe = fix.unsafe ?? (edits.alsoChanges ? `${sentenceList(edits.alsoChanges)} ${edits.alsoChanges.length === 1 ? 'prints' : 'print'} the same values key: ${edits.alsoChanges.length === 1 ? 'it changes' : 'they change'} too` : undefined);
+    return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits }];
   });
 }
 

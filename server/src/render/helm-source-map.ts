@@ -79,6 +79,7 @@ export class HelmSourceMapper implements SourceMapper {
     const edits = new Map<string, { edits: TextEdit[]; against: string }>();
     const creates: { path: string; text: string }[] = [];
     const titles: string[] = [];
+    const alsoChanges = new Set<string>();
     const add = (path: string, against: string, more: TextEdit[]) => edits.set(path, { edits: [...(edits.get(path)?.edits ?? []), ...more], against });
     for (const change of changes) {
       // A value that names this render's release (a selector on `release-podinfo`) is right for this release alone:
@@ -107,6 +108,7 @@ export class HelmSourceMapper implements SourceMapper {
         const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return undefined;
         add(source.path, source.text, valueEdits);
+        for (const other of this.othersPrinting(documentIndex, origin.fromTop)) alsoChanges.add(other);
         const inFile = [...source.prefix, ...origin.key].join('.');
         titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
         continue;
@@ -121,7 +123,30 @@ export class HelmSourceMapper implements SourceMapper {
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
     if (edits.size === 0 && creates.length === 0) return undefined;
-    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', ') };
+    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: [...alsoChanges] } : {}) };
+  }
+
+  /**
+   * The other rendered resources that print the values key (`fromTop`, as --set names it) or a key inside it: one
+   * `replicaCount` for a web server and its Redis, one `global.replicas` for an app and its PostgreSQL subchart.
+   */
+  private othersPrinting(documentIndex: number, fromTop: readonly string[]): string[] {
+    const others: string[] = [];
+    this.input.documents.forEach((document, index) => {
+      if (index === documentIndex || !document.template) return;
+      const skeleton = this.skeletonOf(index);
+      const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
+      const printsIt = (node: SkeletonNode): boolean => {
+        const action = node.kind === 'opaque' ? actionOf(node) : soleAction(node.value);
+        const key = action ? valuesKeyOf(action, node.dot) : undefined;
+        if (key && overlaps(key[0] === 'global' ? key : [...subcharts, ...key], fromTop)) return true;
+        return node.children.some(printsIt);
+      };
+      if (!skeleton || !printsIt(skeleton.root)) return;
+      const object = document.object as { kind?: unknown; metadata?: { name?: unknown } } | undefined;
+      others.push(`${String(object?.kind ?? 'a resource')} ${String(object?.metadata?.name ?? '')}`.trim());
+    });
+    return others;
   }
 
   /**
