@@ -197,6 +197,20 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(await findingsOf(split), []);
   });
 
+  it('a patch --fix adds names the namespace the base file writes (kustomize matched no resource without it, and the fix was taken back)', async () => {
+    const tree = join(work, 'namespaced');
+    writeTree(tree, {
+      'base/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'base/web.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - {name: web, image: nginx:1.27, readinessProbe: {tcpSocket: {port: 80}}, resources: {requests: {memory: 64Mi}, limits: {memory: 64Mi}}}\n',
+      'overlays/prod/kustomization.yaml': 'resources:\n  - ../../base\n',
+      'elsewhere/kustomization.yaml': 'resources:\n  - ../base\n',
+    });
+    const fixed = await fixUnits([join(tree, 'overlays', 'prod')], () => findManifestFiles(join(tree, 'overlays', 'prod')), VALUES, io, {});
+    assert.deepEqual(fixed.failed, []);
+    assert.match(readFileSync(join(tree, 'overlays', 'prod', 'web-deployment-patch.yaml'), 'utf8'), /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 2\n/);
+    assert.deepEqual((await findingsOf(join(tree, 'overlays', 'prod'))).filter((f) => / single-replica: /.test(f)), []);
+  });
+
   it('with a namePrefix in the overlay and a nameSuffix in its base: findings on the patch that sets the field, and --fix names what it writes as kustomize finds it', async () => {
     const tree = join(work, 'renamed');
     const files: Record<string, string> = {

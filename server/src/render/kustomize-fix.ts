@@ -79,7 +79,10 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const target = nameSeenBy(origin, input.sources, kustomization);
     const { name, path } = fileName(`${target ?? 'resource'}-${SHORT_KIND[origin.kind] ?? origin.kind.toLowerCase()}-patch`);
     const { metadata, ...rest } = newPatch;
-    const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target }, ...rest };
+    // A patch finds its resource by an id it had: a namespace its file writes is part of that id (a namespace a
+    // kustomization sets later is not, and is left out).
+    const namespace = input.originResource(input.index)?.object?.metadata?.namespace;
+    const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target, ...(typeof namespace === 'string' && namespace ? { namespace } : {}) }, ...rest };
     result.creates.push({ path, text: stringify(body) });
     const edits = appendToSequence(rootResource, ['patches'], { path: name });
     if (!edits) return undefined;
