@@ -253,6 +253,24 @@ spec:
       assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
     });
 
+    it('replicas under an autoscaler a values switch turns on: the line is written only with the switch off (helm create\'s idiom), so the count holds without the autoscaler', async () => {
+      const chart = writeChart({
+        ...autoscaledChart,
+        'values.yaml': `${autoscaledChart['values.yaml']}autoscaling:\n  enabled: true\n`,
+        'templates/hpa.yaml': `{{- if .Values.autoscaling.enabled }}\n${autoscaledChart['templates/hpa.yaml']}{{- end }}\n`,
+      });
+      const unit = await render(chart);
+      const [conflict] = only(placedFindings(unit), 'hpa-replicas-conflict');
+      const fix = unit.mapper.translateFix(conflict.document, [{ kind: 'remove', path: ['spec', 'replicas'] }]);
+      assert.equal(fix?.title, 'write replicas only if not .Values.autoscaling.enabled in templates/web.yaml');
+      applySourceEdits(fix!);
+      assert.match(readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8'), /\nspec:\n {2}\{\{- if not \(\.Values\.autoscaling\.enabled\) \}\}\n {2}replicas: \{\{ \.Values\.replicaCount \}\} # the HPA owns it once running\n {2}\{\{- end \}\}\n {2}selector:\n/);
+      const after = await render(chart);
+      assert.doesNotMatch(after.text, /replicas:/);
+      assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
+      assert.match((await render(chart, { set: ['autoscaling.enabled=false'] })).text, /\nspec:\n {2}replicas: 3 # the HPA owns it once running\n {2}selector:\n/);
+    });
+
     it('a values key another workload prints too: its fix is unsafe, naming that one (one replicaCount made a safe fix of web run a second Redis)', async () => {
       const unit = await render(writeChart(sharedReplicasChart));
       const singles = only(placedFindings(unit), 'single-replica').filter((f) => f.at.startsWith('templates/'));

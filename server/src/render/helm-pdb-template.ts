@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { readSourceText } from './source-yaml';
-import { matchPath, type Skeleton, type SkeletonNode } from './template-skeleton';
+import { matchPath, wholeFileCondition, wholeFileIf, type Skeleton, type SkeletonNode } from './template-skeleton';
 
 export interface PdbTemplateInput {
   templatesDir: string;
@@ -61,12 +61,10 @@ function ownBudgetConditions(templatesDir: string, selectorLines: string[]): str
   for (const name of templateNames(templatesDir)) {
     const text = readSourceText(join(templatesDir, name));
     if (!text || !/^kind:\s*PodDisruptionBudget\s*$/m.test(text)) continue;
-    const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
-    const present = new Set(lines.map(comparable));
+    const present = new Set(text.split('\n').map((l) => comparable(l.replace(/\r$/, ''))));
     if (!wanted.every((line) => present.has(line))) continue;
-    const condition = /^\{\{-?\s*if\s+(.+?)\s*-?\}\}$/.exec(wholeFileCondition(lines)?.open ?? '')?.[1];
-    // One action on the line: a comment or another action after the `if` is no part of its condition.
-    if (condition && !/\{\{|\}\}/.test(condition)) conditions.push(condition);
+    const condition = wholeFileIf(text);
+    if (condition) conditions.push(condition);
   }
   return conditions;
 }
@@ -121,20 +119,3 @@ function lastLine(node: SkeletonNode): number {
   return node.children.reduce((max, child) => Math.max(max, lastLine(child)), node.line);
 }
 
-/** `{{- if … }}` on the first line and `{{- end }}` on the last: the workload renders only under that condition. */
-function wholeFileCondition(lines: string[]): { open: string; close: string } | undefined {
-  const content = lines.filter((l) => l.trim() && !/^\s*\{\{-?\s*\/\*.*\*\/\s*-?\}\}\s*$/.test(l));
-  const first = content[0]?.trim();
-  const last = content[content.length - 1]?.trim();
-  if (!first || !last || !/^\{\{-?\s*if\s.*\}\}$/.test(first) || !/^\{\{-?\s*end\s*-?\}\}$/.test(last)) return undefined;
-  // The `if` must close on the last line, not earlier: count the blocks it holds.
-  let depth = 0;
-  for (const [index, line] of content.entries()) {
-    for (const action of line.matchAll(/\{\{-?\s*(\w+)/g)) {
-      if (['if', 'with', 'range', 'define', 'block'].includes(action[1])) depth++;
-      else if (action[1] === 'end') depth--;
-    }
-    if (depth === 0 && index < content.length - 1) return undefined;
-  }
-  return { open: first, close: last };
-}

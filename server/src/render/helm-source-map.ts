@@ -7,7 +7,7 @@ import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
-import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
+import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, wholeFileIf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
 
 /** One rendered document: the template that wrote it (from Helm's `# Source:` line) and what it rendered to. */
@@ -98,10 +98,14 @@ export class HelmSourceMapper implements SourceMapper {
         if (change.kind === 'remove' && this.printedWhole(documentIndex, change.path)) {
           // Without its values key the template would still print the field, empty (`replicas:`, a null a schema
           // check refuses): the field's line goes; the key stays for whatever else reads it.
-          const removal = this.fieldLineRemoval(documentIndex, change.path);
+          // Under an autoscaler that renders only when a condition holds, the line is written only when it does not
+          // (helm create's `{{- if not .Values.autoscaling.enabled }}`): without the autoscaler the count is still wanted.
+          const unless = change.path.join('.') === 'spec.replicas' ? this.autoscalerCondition(documentIndex) : undefined;
+          const removal = this.fieldLineRemoval(documentIndex, change.path, unless);
           if (!removal) return undefined;
           add(removal.path, removal.against, removal.edits);
-          titles.push(`remove ${String(change.path[change.path.length - 1])} from ${this.relative(removal.path)}`);
+          const field = String(change.path[change.path.length - 1]);
+          titles.push(unless ? `write ${field} only if not ${unless} in ${this.relative(removal.path)}` : `remove ${field} from ${this.relative(removal.path)}`);
           continue;
         }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
@@ -261,8 +265,23 @@ export class HelmSourceMapper implements SourceMapper {
     return !!match && !match.opaque && match.depth === path.length;
   }
 
-  /** The template line of a field that holds nothing else, taken out; undefined for a line a `range` or an alias repeats. */
-  private fieldLineRemoval(documentIndex: number, path: Path): { path: string; edits: TextEdit[]; against: string } | undefined {
+  /** The condition the template of the autoscaler scaling the document renders under (`.Values.autoscaling.enabled`), if one wraps it whole. */
+  private autoscalerCondition(documentIndex: number): string | undefined {
+    const workload = this.input.documents[documentIndex]?.object as { kind?: unknown; metadata?: { name?: unknown } } | undefined;
+    const hpa = this.input.documents.find((d) => {
+      const object = d.object as { kind?: unknown; spec?: { scaleTargetRef?: { kind?: unknown; name?: unknown } } } | undefined;
+      const ref = object?.spec?.scaleTargetRef;
+      return object?.kind === 'HorizontalPodAutoscaler' && ref?.kind === workload?.kind && ref?.name === workload?.metadata?.name;
+    });
+    const text = hpa?.template ? this.input.templates.get(hpa.template) : undefined;
+    return text === undefined ? undefined : wholeFileIf(text);
+  }
+
+  /**
+   * The template line of a field that holds nothing else, taken out, or kept only when `unless` does not hold;
+   * undefined for a line a `range` or an alias repeats.
+   */
+  private fieldLineRemoval(documentIndex: number, path: Path, unless?: string): { path: string; edits: TextEdit[]; against: string } | undefined {
     const template = this.input.documents[documentIndex]?.template;
     const text = template ? this.input.templates.get(template) : undefined;
     const { match } = this.match(documentIndex, path);
@@ -272,8 +291,13 @@ export class HelmSourceMapper implements SourceMapper {
     const lineStarts = lineStartsIn(text);
     const start = lineStarts[node.line];
     const end = lineStarts[node.line + 1] ?? text.length;
-    if (!FIELD_LINE.test(text.slice(start, end))) return undefined;
-    return { path: template, against: text, edits: [{ start, end, text: '' }] };
+    const line = text.slice(start, end);
+    if (!FIELD_LINE.test(line)) return undefined;
+    if (unless === undefined) return { path: template, against: text, edits: [{ start, end, text: '' }] };
+    const indent = /^[ \t]*/.exec(line)![0];
+    const newline = /\r\n$/.test(line) ? '\r\n' : '\n';
+    const kept = /\n$/.test(line) ? line : line + newline;
+    return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${unless}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
   }
 
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */

@@ -290,3 +290,28 @@ export function valuesKeyOf(action: string, dot: string[] | null): string[] | un
   }
   return found && found.length ? found : undefined;
 }
+
+/** `{{- if … }}` on the first line and `{{- end }}` on the last: the workload renders only under that condition. */
+export function wholeFileCondition(lines: string[]): { open: string; close: string } | undefined {
+  const content = lines.filter((l) => l.trim() && !/^\s*\{\{-?\s*\/\*.*\*\/\s*-?\}\}\s*$/.test(l));
+  const first = content[0]?.trim();
+  const last = content[content.length - 1]?.trim();
+  if (!first || !last || !/^\{\{-?\s*if\s.*\}\}$/.test(first) || !/^\{\{-?\s*end\s*-?\}\}$/.test(last)) return undefined;
+  // The `if` must close on the last line, not earlier: count the blocks it holds.
+  let depth = 0;
+  for (const [index, line] of content.entries()) {
+    for (const action of line.matchAll(/\{\{-?\s*(\w+)/g)) {
+      if (['if', 'with', 'range', 'define', 'block'].includes(action[1])) depth++;
+      else if (action[1] === 'end') depth--;
+    }
+    if (depth === 0 && index < content.length - 1) return undefined;
+  }
+  return { open: first, close: last };
+}
+
+/** The condition of an `{{- if … }}` wrapping the whole template, one action alone on its line (a comment or another action after it is no part of it). */
+export function wholeFileIf(text: string): string | undefined {
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const condition = /^\{\{-?\s*if\s+(.+?)\s*-?\}\}$/.exec(wholeFileCondition(lines)?.open ?? '')?.[1];
+  return condition && !/\{\{|\}\}/.test(condition) ? condition : undefined;
+}
