@@ -43,6 +43,13 @@ describe('pdbTemplate: the budget template a pdb-missing fix writes in a chart',
     assert.match(text, /^\{\{- if not \(\.Values\.pdb\.enabled \| default false\) \}\}\napiVersion: policy\/v1\n[\s\S]*\n\{\{- end \}\}\n$/);
   });
 
+  it('steps aside as well for a budget the chart renders under a `with` of its values (`{{- with .Values.podDisruptionBudget }}`)', () => {
+    const text = written(ownBudget('{{- with .Values.podDisruptionBudget }}').replace('toYaml .Values.pdb', 'toYaml .'));
+    assert.match(text, /^\{\{- if not \(\.Values\.podDisruptionBudget\) \}\}\napiVersion: policy\/v1\n[\s\S]*\n\{\{- end \}\}\n$/);
+    const nested = written(ownBudget('{{- with .Values.pdb }}\n{{- if .enabled }}').replace('{{- end }}\n', '{{- end }}\n{{- end }}\n'));
+    assert.match(nested, /^apiVersion: policy\/v1\n/, 'a map holding `enabled: false` is true: no step aside taken from it');
+  });
+
   it('renders always beside a chart budget of other pods, or none', () => {
     assert.match(written(ownBudget('{{- if .Values.pdb.enabled }}', '{{- include "worker.selectorLabels" . | nindent 6 }}')), /^apiVersion: policy\/v1\n/);
     assert.match(written(), /^apiVersion: policy\/v1\n/);

@@ -292,11 +292,12 @@ export function valuesKeyOf(action: string, dot: string[] | null): string[] | un
 }
 
 /** `{{- if … }}` on the first line and `{{- end }}` on the last: the workload renders only under that condition. */
-export function wholeFileCondition(lines: string[]): { open: string; close: string } | undefined {
+export function wholeFileCondition(lines: string[], openers: readonly string[] = ['if']): { open: string; close: string } | undefined {
   const content = lines.filter((l) => l.trim() && !/^\s*\{\{-?\s*\/\*.*\*\/\s*-?\}\}\s*$/.test(l));
   const first = content[0]?.trim();
   const last = content[content.length - 1]?.trim();
-  if (!first || !last || !/^\{\{-?\s*if\s.*\}\}$/.test(first) || !/^\{\{-?\s*end\s*-?\}\}$/.test(last)) return undefined;
+  const opened = /^\{\{-?\s*(\w+)\s.*\}\}$/.exec(first ?? '')?.[1];
+  if (!first || !last || !opened || !openers.includes(opened) || !/^\{\{-?\s*end\s*-?\}\}$/.test(last)) return undefined;
   // The `if` must close on the last line, not earlier: count the blocks it holds.
   let depth = 0;
   for (const [index, line] of content.entries()) {
@@ -309,9 +310,16 @@ export function wholeFileCondition(lines: string[]): { open: string; close: stri
   return { open: first, close: last };
 }
 
-/** The condition of an `{{- if … }}` wrapping the whole template, one action alone on its line (a comment or another action after it is no part of it). */
+/**
+ * The condition of an `{{- if … }}` wrapping the whole template, or of a `{{- with … }}`, which renders under the same
+ * truth; one action alone on its line (a comment or another action after it is no part of it).
+ */
 export function wholeFileIf(text: string): string | undefined {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const condition = /^\{\{-?\s*if\s+(.+?)\s*-?\}\}$/.exec(wholeFileCondition(lines)?.open ?? '')?.[1];
+  const open = wholeFileCondition(lines, ['if', 'with'])?.open ?? '';
+  // `{{- with .Values.pdb }}{{- if .enabled }}`: the map's truth is not the file's.
+  const next = lines.map((l) => l.trim()).filter((l) => l && !/^\{\{-?\s*\/\*.*\*\/\s*-?\}\}$/.test(l))[1] ?? '';
+  if (/^\{\{-?\s*with\s/.test(open) && /^\{\{-?\s*(if|with)\s/.test(next)) return undefined;
+  const condition = /^\{\{-?\s*(?:if|with)\s+(.+?)\s*-?\}\}$/.exec(open)?.[1];
   return condition && !/\{\{|\}\}/.test(condition) ? condition : undefined;
 }
