@@ -296,6 +296,27 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['ov/one.yaml:3']);
   });
 
+  it('a strategic merge patch file with a target is where its field is set, whatever name it writes; --fix sets it there', async () => {
+    const tree = join(work, 'targeted-file');
+    const { files: base, deployment } = fixtureBase();
+    const overlay = 'resources:\n  - ../base\npatches:\n  - path: one-replica.yaml\n    target: {kind: Deployment, name: web}\n';
+    const patch = '# one pod is enough before a release\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: any\nspec:\n  replicas: 1\n';
+    writeTree(tree, {
+      ...base,
+      'base/deployment.yaml': deployment.replace('replicas: 1', 'replicas: 3'),
+      'dev/kustomization.yaml': overlay,
+      'dev/one-replica.yaml': patch,
+      'qa/kustomization.yaml': overlay,
+      'qa/one-replica.yaml': patch,
+    });
+    const found = (await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]);
+    assert.deepEqual(found, ['dev/one-replica.yaml:7', 'qa/one-replica.yaml:7']);
+    const fixed = await fixUnits([join(tree, 'dev'), join(tree, 'qa')], () => findManifestFiles(tree), VALUES, io, {});
+    assert.deepEqual(fixed.failed, []);
+    for (const overlay of ['dev', 'qa']) assert.equal(readFileSync(join(tree, overlay, 'one-replica.yaml'), 'utf8'), patch.replace('replicas: 1', 'replicas: 2'), overlay);
+    assert.match(readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'), /replicas: 3/);
+  });
+
   it('a patch targeting resources by label is where their field is set, and only theirs', async () => {
     const tree = join(work, 'by-label');
     const { files: base } = fixtureBase();

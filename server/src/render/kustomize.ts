@@ -9,7 +9,7 @@ import { kustomizationIn, readKustomization } from '../units/kustomization';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
-import { jsonOrInlinePatchSetting, replacementSetting, type FieldSetter, type Selected } from './kustomize-setters';
+import { jsonOrInlinePatchSetting, replacementSetting, targetSelects, type FieldSetter, type Selected } from './kustomize-setters';
 import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
@@ -202,15 +202,15 @@ function replicasEntry(kustomization: string, name: string | null, sources: Sour
 }
 
 /** The patch files a kustomization applies, in order (inline patches have no file to point at). */
-export function patchFilesOf(kustomization: string, sources: SourceFiles): string[] {
+export function patchFilesOf(kustomization: string, sources: SourceFiles): { path: string; target?: unknown }[] {
   const file = sources.get(kustomization);
   const value = file && documentResource(file)?.object;
   if (!value || typeof value !== 'object') return [];
   const entries = [...(Array.isArray(value.patchesStrategicMerge) ? value.patchesStrategicMerge : []), ...(Array.isArray(value.patches) ? value.patches : [])];
   return entries
-    .map((entry: any) => (typeof entry === 'string' ? entry : entry?.path))
-    .filter((p: unknown): p is string => typeof p === 'string' && !p.includes('\n'))
-    .map((p: string) => resolve(dirname(kustomization), p));
+    .map((entry: any) => (typeof entry === 'string' ? { path: entry } : { path: entry?.path, target: entry?.target }))
+    .filter((entry: { path: unknown }): entry is { path: string; target?: unknown } => typeof entry.path === 'string' && !entry.path.includes('\n'))
+    .map((entry: { path: string; target?: unknown }) => ({ ...entry, path: resolve(dirname(kustomization), entry.path) }));
 }
 
 /** Maps each rendered field to the patch that sets it, else its line in the origin file, else the origin's `kind:`. */
@@ -240,10 +240,11 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
         continue;
       }
       if (!PATCH_TRANSFORMERS.has(kind)) continue;
-      for (const patchFile of patchFilesOf(kustomization, sources).reverse()) {
+      for (const { path: patchFile, target } of patchFilesOf(kustomization, sources).reverse()) {
         const patch = sources.get(patchFile);
-        const resource = patch && findResource(patch, origin.kind, name);
-        if (!resource || resource.name !== name || resource.kind !== origin.kind) continue;
+        // A patch with a `target` patches what the target selects, whatever name and kind the patch writes.
+        const resource = patch && (target === undefined ? findResource(patch, origin.kind, name) : targetSelects(target, selected) ? documentResource(patch) : undefined);
+        if (!resource || (target === undefined && (resource.name !== name || resource.kind !== origin.kind))) continue;
         const inPatch = sourcePath(resource, renderedObject(index), path);
         if (inPatch && writesField(resource, inPatch)) return { resource, path: inPatch };
       }
