@@ -68,7 +68,19 @@ describe('setField', () => {
       name: 'a key written with no value and a comment after it: the value goes before the comment, apart from it (`2# one` was the string "2# one")',
       before: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas:   # one for now'),
       edit: (r) => setField(r, ['spec', 'replicas'], 2),
-      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2 # one for now'),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2   # one for now'),
+    },
+    {
+      name: 'a list replaced at the end of the file keeps the last line break, and a comment line after it stays on its own line (`- b: 2# end` was the string "2# end")',
+      before: `${DEPLOYMENT}  tolerations:\n    - {key: a, operator: Exists}\n# end of the workload\n`,
+      edit: (r) => setField(r, ['spec', 'tolerations'], [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }]),
+      after: `${DEPLOYMENT}  tolerations:\n    - key: a\n      operator: Exists\n    - key: b\n      operator: Exists\n# end of the workload\n`,
+    },
+    {
+      name: 'a mapping replaced at the end of the file keeps the last line break',
+      before: `${DEPLOYMENT}  strategy:\n    type: Recreate\n`,
+      edit: (r) => setField(r, ['spec', 'strategy'], { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } }),
+      after: `${DEPLOYMENT}  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 0\n`,
     },
     {
       name: 'a key written with no value, a list to set and a comment after it: the comment stays a comment',

@@ -316,7 +316,10 @@ function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, val
   const style = styleOf(file);
   const text = textOf(resource);
   const [keyStart] = nodeSpan(resource, pair.key);
-  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  let end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  // A block collection's span takes its last line's line break: replaced with it, the text after it (a comment
+  // line, or the file's last line break) was joined onto the new value's last line (`- b: 2# end`).
+  while (end > keyStart && /[ \t\r\n]/.test(text.slice(end - 1, end))) end--;
   const keyText = text.slice(keyStart, nodeSpan(resource, pair.key)[1]);
   const column = text.column(keyStart);
   const rendered = renderEntry(String((pair.key as { value?: unknown }).value ?? keyText), value, column, style).slice(column);
