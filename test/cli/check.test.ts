@@ -79,11 +79,19 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
   });
 
   it('--fix says which offered fix it could not apply (it did not take its finding away) and exits 2; it said nothing, exit 0', () => {
-    write('stuck/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
-    assert.match(cli(['check', 'stuck', '--render', 'off', ...only('recreate-drops-all')]).stdout, /recreate-drops-all \(fixable\)/);
-    const run = cli(['check', 'stuck', '--render', 'off', '--fix', ...only('recreate-drops-all')]);
+    // Spread by the pod labels, which this template leaves empty: the constraint written selects no pod.
+    write('stuck/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata:\n      labels:\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
+    assert.match(cli(['check', 'stuck', '--render', 'off', ...only('replicas-not-spread')]).stdout, /replicas-not-spread \(fixable\)/);
+    const run = cli(['check', 'stuck', '--render', 'off', '--fix', ...only('replicas-not-spread')]);
     assert.equal(run.status, 2, run.stderr);
-    assert.match(run.stderr, /not applied in stuck\/web\.yaml: the fix of recreate-drops-all did not take its finding away/);
+    assert.match(run.stderr, /not applied in stuck\/web\.yaml: the fix of replicas-not-spread did not take its finding away/);
+  });
+
+  it('--fix sets a mapping inside a flow mapping as JSON there (block lines inside the braces broke the file, so the fix was refused)', () => {
+    write('flow/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
+    const run = cli(['check', 'flow', '--render', 'off', '--fix', ...only('recreate-drops-all')]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(readFileSync(join(dir, 'flow', 'web.yaml'), 'utf8'), /\n {2}strategy: \{type: "RollingUpdate", rollingUpdate: \{"maxUnavailable":0,"maxSurge":1\}\}\n/);
   });
 
   it('piped into a reader that stops early (| head -1): exits with its verdict, no EPIPE crash', async () => {

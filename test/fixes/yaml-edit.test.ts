@@ -68,13 +68,26 @@ describe('setField', () => {
       name: 'a key written with no value and a comment after it: the value goes before the comment, apart from it (`2# one` was the string "2# one")',
       before: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas:   # one for now'),
       edit: (r) => setField(r, ['spec', 'replicas'], 2),
-      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2   # one for now'),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2 # one for now'),
     },
     {
       name: 'a list replaced at the end of the file keeps the last line break, and a comment line after it stays on its own line (`- b: 2# end` was the string "2# end")',
       before: `${DEPLOYMENT}  tolerations:\n    - {key: a, operator: Exists}\n# end of the workload\n`,
       edit: (r) => setField(r, ['spec', 'tolerations'], [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }]),
       after: `${DEPLOYMENT}  tolerations:\n    - key: a\n      operator: Exists\n    - key: b\n      operator: Exists\n# end of the workload\n`,
+    },
+    {
+      name: 'a block scalar replaced by a plain one: the next key stays on its own line (it was joined on, and the file broke)',
+      before: DEPLOYMENT.replace('replicas: 1 # one for now', 'minReadySeconds: |\n    10\n  replicas: 1'),
+      edit: (r) => setField(r, ['spec', 'minReadySeconds'], 30),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'minReadySeconds: 30\n  replicas: 1'),
+    },
+    {
+      name: 'in JSON, a mapping set over a scalar is written as JSON in place (block lines inside the braces broke the file)',
+      uri: 'file:///edit.json',
+      before: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {"name": "web"},\n  "spec": {\n    "strategy": "Recreate"\n  }\n}\n',
+      edit: (r) => setField(r, ['spec', 'strategy'], { type: 'RollingUpdate' }),
+      after: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {"name": "web"},\n  "spec": {\n    "strategy": {"type":"RollingUpdate"}\n  }\n}\n',
     },
     {
       name: 'a mapping replaced at the end of the file keeps the last line break',

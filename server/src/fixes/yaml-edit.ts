@@ -275,16 +275,22 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
     const holder = emptyFlowHolder(resource, parentPath);
     if (holder) return fillEmptyPair(resource, holder, { [key]: value });
     const pair = pairOf(parent, key);
+    // Inside a flow mapping (JSON, `{a: 1}`) a value is written as JSON in place: block lines there break the file.
+    if (parent.flow) {
+      if (!pair) return insertIntoMap(resource, parent, key, value, position);
+      const [start, end] = pair.value ? valueSpan(resource, pair.value) : [];
+      return start === undefined ? undefined : [{ start, end: end!, text: JSON.stringify(value) }];
+    }
     if (pair?.value && isScalar(pair.value) && pair.value.value !== null) {
       if (value !== null && typeof value === 'object') return replacePairValue(resource, pair, value);
-      const [start, end] = nodeSpan(resource, pair.value);
-      return [{ start, end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style, pair.value) }];
+      const [start, end] = valueSpan(resource, pair.value);
+      return [{ start, end, text: renderScalar(value, style, pair.value) }];
     }
     if (pair?.value && (isMap(pair.value) || isSeq(pair.value)) && (pair.value as YAMLMap | YAMLSeq).items.length > 0) {
       return replacePairValue(resource, pair, value);
     }
     if (pair) {
-      if (value !== null && typeof value === 'object' && !Array.isArray(value) && !parent.flow) return fillEmptyPair(resource, pair, value as Record<string, unknown>);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return fillEmptyPair(resource, pair, value as Record<string, unknown>);
       return replacePairValue(resource, pair, value);
     }
     return insertIntoMap(resource, parent, key, value, position);
@@ -309,6 +315,18 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
   return undefined;
 }
 
+/**
+ * A value's span without the line breaks a block scalar or collection takes after its last line: replaced with it,
+ * what follows (the next key, a comment line, the file's last line break) was joined onto the new value's last line.
+ */
+function valueSpan(resource: Resource, node: Node): [number, number] {
+  const text = textOf(resource);
+  const [start, spanEnd] = nodeSpan(resource, node);
+  let end = spanEnd;
+  while (end > start && /[ \t\r\n]/.test(text.slice(end - 1, end))) end--;
+  return [start, end];
+}
+
 /** Replaces a pair's whole value (scalar or collection) with `value`, rendered in block style. */
 function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, value: unknown): TextEdit[] | undefined {
   const file = fileOf(resource);
@@ -316,10 +334,7 @@ function replacePairValue(resource: Resource, pair: Pair<Node, Node | null>, val
   const style = styleOf(file);
   const text = textOf(resource);
   const [keyStart] = nodeSpan(resource, pair.key);
-  let end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
-  // A block collection's span takes its last line's line break: replaced with it, the text after it (a comment
-  // line, or the file's last line break) was joined onto the new value's last line (`- b: 2# end`).
-  while (end > keyStart && /[ \t\r\n]/.test(text.slice(end - 1, end))) end--;
+  const end = pair.value ? valueSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
   const keyText = text.slice(keyStart, nodeSpan(resource, pair.key)[1]);
   const column = text.column(keyStart);
   const rendered = renderEntry(String((pair.key as { value?: unknown }).value ?? keyText), value, column, style).slice(column);
