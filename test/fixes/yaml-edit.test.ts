@@ -270,6 +270,30 @@ describe('replaceField and removeField', () => {
       after: 'apiVersion: v1\nkind: Service\nmetadata: {labels: {a: b}}\n',
     },
     {
+      name: 'replaceField of a nested mapping by a mapping: indented from the key, and the next key stays on its line',
+      before: DEPLOYMENT.replace('  # the pods\n', '  strategy:\n    type: Recreate\n  # the pods\n'),
+      edit: (r) => replaceField(r, ['spec', 'strategy'], 'updateStrategy', { type: 'RollingUpdate' }),
+      after: DEPLOYMENT.replace('  # the pods\n', '  updateStrategy:\n    type: RollingUpdate\n  # the pods\n'),
+    },
+    {
+      name: 'removeField of a list written at its key\'s indent, comment lines inside it: the key after it stays (it went too)',
+      before: DEPLOYMENT.replace('          image: nginx\n', '          image: nginx\n          env:\n          - name: A\n            value: b\n            # value: c\n          ports:\n          - containerPort: 80\n'),
+      edit: (r) => removeField(r, ['spec', 'template', 'spec', 'containers', 0, 'env']),
+      after: DEPLOYMENT.replace('          image: nginx\n', '          image: nginx\n          ports:\n          - containerPort: 80\n'),
+    },
+    {
+      name: 'removeField of the last key of a mapping leaves an empty mapping, not a null',
+      before: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels:\n    app: web\n'),
+      edit: (r) => removeField(r, ['metadata', 'labels', 'app']),
+      after: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels: {}\n'),
+    },
+    {
+      name: 'removeField of the only flow entry takes a comma after it (`{ , }` does not parse)',
+      before: 'apiVersion: v1\nkind: Service\nmetadata: {\n  name: s,\n  labels: {\n    a: b,\n  },\n}\n',
+      edit: (r) => removeField(r, ['metadata', 'labels', 'a']),
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {\n  name: s,\n  labels: {\n    \n  },\n}\n',
+    },
+    {
       name: 'removeField of a key that shares its line with a dash: no edit',
       before: DEPLOYMENT,
       edit: (r) => removeField(r, ['spec', 'template', 'spec', 'containers', 0, 'name']),

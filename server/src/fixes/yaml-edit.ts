@@ -363,8 +363,10 @@ export function replaceField(resource: Resource, path: Path, newKey: string, val
   const { file, parent, pair } = found;
   const style = styleOf(file);
   const [start] = nodeSpan(resource, pair.key);
-  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
-  const text = parent.flow ? renderFlowEntry(newKey, value) : renderEntry(newKey, value, 0, style);
+  const end = pair.value ? valueSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  // Rendered at the key's column: a mapping or list below it is indented from there.
+  const column = textOf(resource).column(start);
+  const text = parent.flow ? renderFlowEntry(newKey, value) : renderEntry(newKey, value, column, style).slice(column).replace(/\s+$/, '');
   return [{ start, end, text }];
 }
 
@@ -375,7 +377,7 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
   const { parent, pair } = found;
   const text = textOf(resource);
   const [keyStart] = nodeSpan(resource, pair.key);
-  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  const end = pair.value ? valueSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
   if (parent.flow) {
     const index = parent.items.indexOf(pair as never);
     if (index > 0) {
@@ -384,11 +386,18 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
       return [{ start: previousEnd, end, text: '' }];
     }
     const next = parent.items[index + 1] as Pair<Node, Node | null> | undefined;
-    return [{ start: keyStart, end: next ? nodeSpan(resource, next.key)[0] : end, text: '' }];
+    // The only item: a comma after it (`{ env: "test", }`) would be left alone in the braces.
+    const comma = next ? undefined : /^\s*,/.exec(text.slice(end, text.lineEnd(end)));
+    return [{ start: keyStart, end: next ? nodeSpan(resource, next.key)[0] : end + (comma?.[0].length ?? 0), text: '' }];
   }
   const lineStart = text.lineStart(keyStart);
   if (text.slice(lineStart, keyStart).trim() !== '') return undefined; // shares its line with a `- `
-  return [{ start: lineStart, end: text.nextLineStart(Math.max(keyStart, end - 1)), text: '' }];
+  const removal = { start: lineStart, end: text.nextLineStart(Math.max(keyStart, end - 1)), text: '' };
+  // The last key of a mapping under a key: left with nothing, that key would hold null (`spec:`), not an empty mapping.
+  const holder = parent.items.length === 1 && path.length > 1 ? existingPair(resource, path.slice(0, -1)) : undefined;
+  if (!holder || holder.parent.flow || holder.pair.value !== parent) return [removal];
+  const colon = text.indexOf(':', nodeSpan(resource, holder.pair.key)[1]);
+  return colon < 0 || colon >= lineStart ? undefined : [{ start: colon + 1, end: colon + 1, text: ' {}' }, removal];
 }
 
 /** Appends the items to the sequence at `path`, in order, creating the sequence when it is missing. */
