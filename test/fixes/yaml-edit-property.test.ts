@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyEdits, type TextEdit } from '../../server/src/fixes/edit';
-import { appendToSequence, removeField, replaceField, setField } from '../../server/src/fixes/yaml-edit';
+import { appendDocument, appendToSequence, insertCommentAbove, removeField, replaceField, setField } from '../../server/src/fixes/yaml-edit';
 import { parseManifest, type Resource } from '../../server/src/manifest/parse';
-import type { Path } from '../../server/src/manifest/path';
+import { rangeOfPath, type Path } from '../../server/src/manifest/path';
 import { valueAt } from '../../server/src/manifest/workload';
 import { pick, seeded, seedFiles } from '../fuzz/mutate';
 
@@ -123,3 +123,36 @@ for (const operation of OPERATIONS) {
     });
   });
 }
+
+describe(`appendDocument and insertCommentAbove on the corpus's manifests (seed ${SEED})`, () => {
+  it('a document appended is one more resource, the others as they were; a comment inserted changes no object', () => {
+    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'added-by-the-test' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } };
+    let edited = 0;
+    for (const seed of seedFiles(80)) {
+      const uri = 'file:///property.yaml';
+      const file = parseManifest(uri, seed.text);
+      if (file.documents.some((d) => d.parsed.error)) continue;
+      const objects = file.resources.map((r) => r.object);
+      file.resources.forEach((resource, index) => {
+        const label = `${seed.name}, resource ${index}`;
+        const appended = appendDocument(resource, pdb);
+        if (appended) {
+          const after = parseManifest(uri, applyEdits(seed.text, appended));
+          assert.deepEqual(after.documents.map((d) => d.parsed.error?.message).filter(Boolean), [], `${label}: appended, the result parses`);
+          // After the resource's own document: after every item, when that is a List.
+          const next = file.resources.reduce((last, r, i) => (r.document === resource.document ? i + 1 : last), 0);
+          assert.deepEqual(after.resources.map((r) => r.object), [...objects.slice(0, next), pdb, ...objects.slice(next)], `${label}: the document follows the resource's own`);
+          edited++;
+        }
+        // Above the line of each key of the resource (where a finding sits and an ignore comment goes).
+        for (const path of pathsOf(resource.object).filter((p) => valueAt(resource.object, p) !== undefined && typeof p[p.length - 1] === 'string').slice(0, 8)) {
+          const offset = file.lines.offset(rangeOfPath(resource, path).start);
+          const after = parseManifest(uri, applyEdits(seed.text, insertCommentAbove(file, offset, 'kube-resilience-ignore single-replica')));
+          assert.deepEqual(after.resources.map((r) => r.object), objects, `${label}: a comment above ${path.join('.')} changes no object`);
+          edited++;
+        }
+      });
+    }
+    assert.ok(edited > 100, `only ${edited} edits checked`);
+  });
+});
