@@ -17,6 +17,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { openDocuments, type OpenDocument } from './language/open-document';
+import { splitMessage } from './rules/message-parts';
 import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
@@ -447,18 +448,21 @@ async function wholeFileFix(doc: OpenDocument, title: string, kind: string, rule
 function findingsByDiagnostic(findings: readonly Finding[]): (diagnostic: Diagnostic) => Finding | undefined {
   let looked = 0;
   return (diagnostic) => {
-    if (++looked <= LOOKED_FOR_ONE_BY_ONE) return findings.find((f) => f.range && f.ruleId === String(diagnostic.code) && sameRange(f.range, diagnostic.range));
-    const index = factOf(findingIndexes, findings, () => {
-      const byKey = new Map<string, Finding>();
-      for (const finding of findings) if (finding.range && !byKey.has(findingKey(finding.ruleId, finding.range))) byKey.set(findingKey(finding.ruleId, finding.range), finding);
-      return byKey;
-    });
-    return index.get(findingKey(diagnostic.code, diagnostic.range));
+    const atRange =
+      ++looked <= LOOKED_FOR_ONE_BY_ONE
+        ? findings.filter((f) => f.range && f.ruleId === String(diagnostic.code) && sameRange(f.range, diagnostic.range))
+        : (factOf(findingIndexes, findings, () => {
+            const byKey = new Map<string, Finding[]>();
+            for (const finding of findings) if (finding.range) byKey.set(findingKey(finding.ruleId, finding.range), [...(byKey.get(findingKey(finding.ruleId, finding.range)) ?? []), finding]);
+            return byKey;
+          }).get(findingKey(diagnostic.code, diagnostic.range)) ?? []);
+    // Two findings of a rule on one line (one values key two workloads print) are told apart by what they say.
+    return atRange.length > 1 ? (atRange.find((f) => splitMessage(f.message).headline === diagnostic.message) ?? atRange[0]) : atRange[0];
   };
 }
 
 const LOOKED_FOR_ONE_BY_ONE = 8;
-const findingIndexes = new WeakMap<object, Map<string, Finding>>();
+const findingIndexes = new WeakMap<object, Map<string, Finding[]>>();
 
 function findingKey(code: unknown, { start, end }: Range): string {
   return `${code}|${start.line}:${start.character}|${end.line}:${end.character}`;
@@ -479,7 +483,7 @@ function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnosti
   const units = editorUnits();
   if (!units || !finding.range) return [];
   return units
-    .sourceFixesAt(uri, finding.ruleId, finding.range.start.line)
+    .sourceFixesAt(uri, finding)
     .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => documents.get(pathToFileURL(path).toString())?.version))
     .filter((action): action is CodeAction => !!action);
 }

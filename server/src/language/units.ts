@@ -243,7 +243,7 @@ export class EditorUnits {
    * The source fixes of the rendered finding shown at this line, while every file they edit is as it was
    * rendered: the edits were computed on that text, and a stale one could land on the wrong line.
    */
-  sourceFixesAt(uri: string, ruleId: string, line: number): SourceFix[] {
+  sourceFixesAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): SourceFix[] {
     const path = pathOf(uri);
     if (!path) return [];
     const { findings, texts } = this.merged();
@@ -251,7 +251,8 @@ export class EditorUnits {
     const now = this.sourceText(path);
     const before = texts.get(path);
     const at = (f: UnitFinding) => (before !== undefined && now !== undefined ? moveLine(before, now, f.range!.start.line) : f.range!.start.line);
-    const finding = findings.find((f) => f.uri === path && f.ruleId === ruleId && f.range && at(f) === line);
+    // By what it says too: two findings of a rule on one line (a values key two workloads print) have fixes of their own.
+    const finding = findings.find((f) => f.uri === path && f.ruleId === shown.ruleId && f.message === shown.message && f.range && at(f) === shown.range?.start.line);
     return finding ? finding.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) : [];
   }
 
