@@ -28,7 +28,7 @@ describe('a values key two workloads of a chart print, in the language server', 
       return actions.filter((a) => a.diagnostics?.[0] === undefined || a.diagnostics[0].message === diagnostic.message).map((a) => `${a.isPreferred ? '* ' : ''}${a.title}`);
     };
     const web = await titles('web');
-    assert.ok(web.some((t) => /^Run 2 replicas .*unsafe: Deployment cache prints the same values key/.test(t)), web.join('\n'));
+    assert.ok(web.some((t) => /^Run 2 replicas .*unsafe: it also changes Deployment cache: the same values key sets it/.test(t)), web.join('\n'));
     assert.ok(web.some((t) => /^Ignore single-replica for Deployment web\b/.test(t)), web.join('\n'));
     assert.ok(!web.some((t) => /Deployment cache\b.*templates\/cache|Ignore single-replica for Deployment cache/.test(t)), web.join('\n'));
     const cache = await titles('cache');

@@ -279,12 +279,12 @@ spec:
         const changes = [{ kind: 'set' as const, path: ['spec', 'replicas'], value: 2 }];
         return unit.mapper.translateFix(finding.document, changes);
       };
-      assert.deepEqual(fixOf('web')?.alsoChanges, ['Deployment cache']);
-      assert.deepEqual(fixOf('cache')?.alsoChanges, ['Deployment web']);
+      assert.deepEqual(fixOf('web')?.alsoChanges, { resources: ['Deployment cache'], by: 'values key' });
+      assert.deepEqual(fixOf('cache')?.alsoChanges, { resources: ['Deployment web'], by: 'values key' });
       assert.equal(fixOf('api')?.alsoChanges, undefined, 'its key is its own');
       const [web] = analyzeRenderedUnit(unit).filter((f) => f.ruleId === 'single-replica' && f.message.startsWith('Deployment web '));
       assert.equal(preferredSourceFix(web), undefined, '--fix leaves it for --unsafe-fixes');
-      assert.equal(preferredSourceFix(web, true)?.unsafe, 'Deployment cache prints the same values key: it changes too');
+      assert.equal(preferredSourceFix(web, true)?.unsafe, 'it also changes Deployment cache: the same values key sets it');
     });
 
     it('renders as against a current cluster: `.Capabilities.APIVersions.Has` of a kind it serves is true (the policy/v1beta1 branch was taken)', async () => {

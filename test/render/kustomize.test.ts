@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { checkUnits, fixUnits } from '../../server/src/commands/check-units';
 import type { Io } from '../../server/src/commands/check';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
-import { analyzeRenderedUnit, analyzeRenderedUnitInSteps } from '../../server/src/render/analyze-unit';
+import { analyzeRenderedUnit, analyzeRenderedUnitInSteps, preferredSourceFix } from '../../server/src/render/analyze-unit';
 import { patchedIn, renderKustomize, stripBuildMetadata } from '../../server/src/render/kustomize';
 import { countingRunner } from './counting-runner';
 import { renderTools } from './render-tools';
@@ -315,6 +315,25 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(fixed.failed, []);
     for (const overlay of ['dev', 'qa']) assert.equal(readFileSync(join(tree, overlay, 'one-replica.yaml'), 'utf8'), patch.replace('replicas: 1', 'replicas: 2'), overlay);
     assert.match(readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'), /replicas: 3/);
+  });
+
+  it('a patch file whose target selects two Deployments: a fix editing it is unsafe, naming the other (a safe --fix of the web server ran a second Redis)', async () => {
+    const tree = join(work, 'targeted-two');
+    const { files: base, deployment } = fixtureBase();
+    writeTree(tree, {
+      'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n  - cache.yaml\n',
+      'base/deployment.yaml': base['base/deployment.yaml'].replace('replicas: 1', 'replicas: 2'),
+      'base/cache.yaml': deployment.replace('replicas: 1', 'replicas: 2').replace(/\bweb\b/g, 'cache').replace(/image: \S+/, 'image: redis:7'),
+      'overlay/kustomization.yaml': 'resources:\n  - ../base\npatches:\n  - path: one-replica.yaml\n    target: {kind: Deployment}\n',
+      'overlay/one-replica.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: any\nspec:\n  replicas: 1 # cost saving\n',
+    });
+    const { findings } = await checkUnits(findManifestFiles(join(tree, 'overlay')), VALUES, io, {});
+    const single = (name: string) => findings.find((f) => f.ruleId === 'single-replica' && f.message.startsWith(`Deployment ${name} `))!;
+    assert.equal(preferredSourceFix(single('web')), undefined, 'not applied by --fix');
+    assert.equal(preferredSourceFix(single('web'), true)?.unsafe, 'it also changes Deployment cache: the same patch sets it');
+    const fixed = await fixUnits([join(tree, 'overlay')], () => findManifestFiles(join(tree, 'overlay')), VALUES, io, {});
+    assert.equal(fixed.applied, 0);
+    assert.match(readFileSync(join(tree, 'overlay', 'one-replica.yaml'), 'utf8'), /replicas: 1 # cost saving/);
   });
 
   it('a patch targeting resources by label is where their field is set, and only theirs', async () => {

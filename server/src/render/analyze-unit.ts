@@ -148,8 +148,9 @@ function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Fin
     if (!changes?.length) return [];
     const edits = unit.mapper.translateFix(index, changes);
     if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
-    // A values key another resource prints too changes that one as well: not what the fix was judged safe for.
-    const unsafe = fix.unsafe ?? (edits.alsoChanges ? `${sentenceList(edits.alsoChanges)} ${edits.alsoChanges.length === 1 ? 'prints' : 'print'} the same values key: ${edits.alsoChanges.length === 1 ? 'it changes' : 'they change'} too` : undefined);
+    // A values key another resource prints too, or a patch it takes too, changes that one as well: not what the fix was judged safe for.
+    const also = edits.alsoChanges;
+    const unsafe = fix.unsafe ?? (also ? `it also changes ${sentenceList(also.resources)}: the same ${also.by} sets ${also.resources.length === 1 ? 'it' : 'them'}` : undefined);
     return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits }];
   });
 }

@@ -127,7 +127,7 @@ export class HelmSourceMapper implements SourceMapper {
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
     if (edits.size === 0 && creates.length === 0) return undefined;
-    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: [...alsoChanges] } : {}) };
+    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: { resources: [...alsoChanges], by: 'values key' } } : {}) };
   }
 
   /**

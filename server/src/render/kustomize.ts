@@ -15,7 +15,7 @@ import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
 import { stringMap } from '../manifest/workload';
-import type { RenderedUnit, SourceLocation, SourceMapper } from './types';
+import type { FieldChange, RenderedUnit, SourceLocation, SourceMapper } from './types';
 
 const ORIGIN = 'config.kubernetes.io/origin';
 const TRANSFORMATIONS = 'alpha.config.kubernetes.io/transformations';
@@ -270,6 +270,21 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     const where = origin?.configuredIn ?? origin?.path ?? rootKustomization() ?? join(root, 'kustomization.yaml');
     return [{ path: where, line: 0 }];
   };
+  /** The other resources the patch a fix edits patches too (its `target` selects several): the edit changes them as well. */
+  const alsoPatched = (index: number, changes: FieldChange[]): string[] => {
+    const others = new Set<string>();
+    for (const change of changes) {
+      if (change.kind === 'add-resource') continue;
+      const edited = patchSetting(index, change.path);
+      if (!edited || edited.inline) continue;
+      origins.forEach((_, other) => {
+        const also = other === index ? undefined : patchSetting(other, change.path);
+        if (also?.resource.file?.uri !== edited.resource.file?.uri || also?.resource.document?.index !== edited.resource.document?.index) return;
+        others.add(`${origins[other].kind} ${String(renderedObject(other)?.metadata?.name ?? origins[other].name ?? '')}`.trim());
+      });
+    }
+    return [...others];
+  };
   return {
     locate,
     origin(index, path) {
@@ -280,8 +295,11 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
       if (patched.path[0] === 'replicas') return `replicas in ${file}`;
       return patched.inline && (patched.path[0] === 'patches' || patched.path[0] === 'patchesJson6902') ? `an inline patch in ${file}` : `patch ${file}`;
     },
-    translateFix: (index, changes) =>
-      translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource }),
+    translateFix(index, changes) {
+      const edits = translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource });
+      const others = edits ? alsoPatched(index, changes) : [];
+      return edits && others.length ? { ...edits, alsoChanges: { resources: others, by: 'patch' } } : edits;
+    },
     useRendered(values) {
       objects = values;
     },

@@ -33,8 +33,8 @@ export interface SourceEdits {
    * the right fix only when every root that deploys the base wants it (decided where the roots are seen together).
    */
   sharedBase?: SourceEdits;
-  /** Other rendered resources the edit changes too (a values key they print as well): said, and the fix is unsafe. */
-  alsoChanges?: string[];
+  /** Other rendered resources the edit changes too (a values key they print as well, a patch they take): said, and the fix is unsafe. */
+  alsoChanges?: { resources: string[]; by: string };
 }
 
 /** A problem of the unit as a whole (a render error, dependencies not vendored), shown where it is caused. */
