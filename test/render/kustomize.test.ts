@@ -317,6 +317,27 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.match(readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'), /replicas: 3/);
   });
 
+  it("a base finding of two overlays that each fix in their own files: one fix writes both (the first overlay's alone fixed one of them)", async () => {
+    const tree = join(work, 'each-root');
+    const { files: base } = fixtureBase();
+    const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: web\n';
+    writeTree(tree, {
+      ...base,
+      'base/deployment.yaml': base['base/deployment.yaml'].replace('replicas: 1', 'replicas: 2'),
+      'a/kustomization.yaml': 'namespace: a\nresources:\n  - ../base\n',
+      'b/kustomization.yaml': 'namespace: b\nresources:\n  - ../base\n',
+      'd/kustomization.yaml': 'namespace: d\nresources:\n  - ../base\n  - pdb.yaml\n',
+      'd/pdb.yaml': pdb,
+    });
+    const { findings } = await checkUnits(findManifestFiles(tree), VALUES, io, {});
+    const missing = findings.filter((f) => f.ruleId === 'pdb-missing');
+    assert.equal(missing.length, 1, missing.map((f) => f.message).join('\n'));
+    const fix = preferredSourceFix(missing[0]);
+    assert.deepEqual(fix?.edits.creates.map((c) => relative(tree, c.path)).sort(), ['a/web-pdb.yaml', 'b/web-pdb.yaml']);
+    assert.deepEqual(fix?.edits.edits.map((e) => relative(tree, e.path)).sort(), ['a/kustomization.yaml', 'b/kustomization.yaml']);
+    assert.match(fix!.title, /a\/kustomization\.yaml.*; .*b\/kustomization\.yaml/);
+  });
+
   it('a patch file whose target selects two Deployments: a fix editing it is unsafe, naming the other (a safe --fix of the web server ran a second Redis)', async () => {
     const tree = join(work, 'targeted-two');
     const { files: base, deployment } = fixtureBase();

@@ -208,7 +208,7 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
     const message = mergedMessage([...byMessage]);
     const severity = group.map((f) => f.severity).sort((a, b) => RANK[b] - RANK[a])[0];
     const merged = { ...first, message, severity, fixes: [] };
-    return withSourceFixes(merged, () => agreedBaseFix(group, roots, deployersOf) ?? first.sourceFixes);
+    return withSourceFixes(merged, () => agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? first.sourceFixes);
   });
 }
 
@@ -250,6 +250,23 @@ function agreedBaseFix(group: UnitFinding[], roots: string[], deployersOf: Deplo
   const title = wanted[0]!.title.replace(/ \(edit [^)]*\)$/, '');
   const unsafe = wanted.find((fix) => fix!.unsafe)?.unsafe;
   return [{ title: `${title} (${bases[0]!.title})`, preferred: true, ...(unsafe ? { unsafe } : {}), edits: bases[0]! }];
+}
+
+/**
+ * One finding of several roots that deploy one base, each fixed in its own files (a patch or a PDB in each overlay):
+ * every root's fix at once, where each has one and no two edit one file; the first root's alone fixed one of three.
+ */
+function eachRootsFix(group: UnitFinding[], roots: string[]): SourceFix[] | undefined {
+  if (roots.length < 2) return undefined;
+  const wanted = roots.map((root) => group.find((f) => f.rendered.unit === root)?.sourceFixes.find((fix) => fix.preferred));
+  if (wanted.some((fix) => !fix)) return undefined;
+  const fixes = wanted as SourceFix[];
+  const files = fixes.flatMap((fix) => [...fix.edits.edits.map((e) => e.path), ...fix.edits.creates.map((c) => c.path)]);
+  if (new Set(files).size !== files.length) return undefined;
+  const unsafe = fixes.find((fix) => fix.unsafe)?.unsafe;
+  const title = `${fixes[0].title.replace(/ \([^()]*\)$/, '')} (${fixes.map((fix) => fix.edits.title).filter(Boolean).join('; ')})`;
+  const edits: SourceEdits = { edits: fixes.flatMap((fix) => fix.edits.edits), creates: fixes.flatMap((fix) => fix.edits.creates), title: fixes.map((fix) => fix.edits.title).join('; ') };
+  return [{ title, preferred: true, ...(unsafe ? { unsafe } : {}), edits }, ...group[0].sourceFixes.filter((fix) => !fix.preferred)];
 }
 
 const RANK = { error: 3, warning: 2, info: 1, hint: 0 } as const;
