@@ -87,7 +87,13 @@ describe('setField', () => {
       uri: 'file:///edit.json',
       before: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {"name": "web"},\n  "spec": {\n    "strategy": "Recreate"\n  }\n}\n',
       edit: (r) => setField(r, ['spec', 'strategy'], { type: 'RollingUpdate' }),
-      after: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {"name": "web"},\n  "spec": {\n    "strategy": {"type":"RollingUpdate"}\n  }\n}\n',
+      after: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {"name": "web"},\n  "spec": {\n    "strategy": {\n      "type": "RollingUpdate"\n    }\n  }\n}\n',
+    },
+    {
+      name: 'in a flow mapping on one line, a mapping set over a scalar is JSON on that line',
+      before: 'apiVersion: apps/v1\nkind: Deployment\nspec: {strategy: Recreate, replicas: 2}\n',
+      edit: (r) => setField(r, ['spec', 'strategy'], { type: 'RollingUpdate' }),
+      after: 'apiVersion: apps/v1\nkind: Deployment\nspec: {strategy: {"type":"RollingUpdate"}, replicas: 2}\n',
     },
     {
       name: 'a mapping replaced at the end of the file keeps the last line break',
@@ -286,6 +292,12 @@ describe('replaceField and removeField', () => {
       before: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels:\n    app: web\n'),
       edit: (r) => removeField(r, ['metadata', 'labels', 'app']),
       after: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels: {}\n'),
+    },
+    {
+      name: 'removeField of the last key of a tagged mapping: the empty mapping after the tag (before it, the file broke)',
+      before: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels: !!map\n    app: web\n'),
+      edit: (r) => removeField(r, ['metadata', 'labels', 'app']),
+      after: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels: !!map {}\n'),
     },
     {
       name: 'removeField of the only flow entry takes a comma after it (`{ , }` does not parse)',

@@ -44,7 +44,8 @@ describe('pdbTemplate: the budget template a pdb-missing fix writes in a chart',
   });
 
   it('steps aside as well for a budget the chart renders under a `with` of its values (`{{- with .Values.podDisruptionBudget }}`)', () => {
-    const text = written(ownBudget('{{- with .Values.podDisruptionBudget }}').replace('toYaml .Values.pdb', 'toYaml .'));
+    // Inside the `with`, the chart passes its root to the selector helper as `$` (`.` is the budget there).
+    const text = written(ownBudget('{{- with .Values.podDisruptionBudget }}', '{{- include "web.selectorLabels" $ | nindent 6 }}').replace('toYaml .Values.pdb', 'toYaml .'));
     assert.match(text, /^\{\{- if not \(\.Values\.podDisruptionBudget\) \}\}\napiVersion: policy\/v1\n[\s\S]*\n\{\{- end \}\}\n$/);
     const nested = written(ownBudget('{{- with .Values.pdb }}\n{{- if .enabled }}').replace('{{- end }}\n', '{{- end }}\n{{- end }}\n'));
     assert.match(nested, /^apiVersion: policy\/v1\n/, 'a map holding `enabled: false` is true: no step aside taken from it');

@@ -271,6 +271,24 @@ spec:
       assert.match((await render(chart, { set: ['autoscaling.enabled=false'] })).text, /\nspec:\n {2}replicas: 3 # the HPA owns it once running\n {2}selector:\n/);
     });
 
+    it('replicas under a switched autoscaler, written inside a `with`: the condition reads the root as `$` there (`.Values` inside the `with` broke the render)', async () => {
+      const chart = writeChart({
+        ...autoscaledChart,
+        'values.yaml': 'web:\n  replicaCount: 3\nautoscaling:\n  enabled: true\n',
+        'templates/web.yaml': autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', '  {{- with .Values.web }}\n  replicas: {{ .replicaCount }}\n  {{- end }}\n'),
+        'templates/hpa.yaml': `{{- if .Values.autoscaling.enabled }}\n${autoscaledChart['templates/hpa.yaml']}{{- end }}\n`,
+      });
+      const unit = await render(chart);
+      const [conflict] = only(placedFindings(unit), 'hpa-replicas-conflict');
+      const fix = unit.mapper.translateFix(conflict.document, [{ kind: 'remove', path: ['spec', 'replicas'] }]);
+      applySourceEdits(fix!);
+      assert.match(readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8'), /\{\{- if not \(\$\.Values\.autoscaling\.enabled\) \}\}\n {2}replicas: \{\{ \.replicaCount \}\}\n/);
+      const after = await render(chart);
+      assert.deepEqual(after.problems, []);
+      assert.doesNotMatch(after.text, /replicas:/);
+      assert.match((await render(chart, { set: ['autoscaling.enabled=false'] })).text, /\n {2}replicas: 3\n/);
+    });
+
     it('a values key another workload prints too: its fix is unsafe, naming that one (one replicaCount made a safe fix of web run a second Redis)', async () => {
       const unit = await render(writeChart(sharedReplicasChart));
       const singles = only(placedFindings(unit), 'single-replica').filter((f) => f.at.startsWith('templates/'));

@@ -278,8 +278,15 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
     // Inside a flow mapping (JSON, `{a: 1}`) a value is written as JSON in place: block lines there break the file.
     if (parent.flow) {
       if (!pair) return insertIntoMap(resource, parent, key, value, position);
-      const [start, end] = pair.value ? valueSpan(resource, pair.value) : [];
-      return start === undefined ? undefined : [{ start, end: end!, text: JSON.stringify(value) }];
+      if (!pair.value) return undefined;
+      const [start, end] = valueSpan(resource, pair.value);
+      const text = textOf(resource);
+      const [open] = nodeSpan(resource, parent);
+      const [keyStart] = nodeSpan(resource, pair.key);
+      // One entry a line (a JSON file): laid out as the file is, as a key inserted there is.
+      if (!text.slice(open, keyStart).includes('\n')) return [{ start, end, text: JSON.stringify(value) }];
+      const { lead, unit } = jsonIndentation(text, open, keyStart);
+      return [{ start, end, text: laidOut(value, lead, unit, style.newline) }];
     }
     if (pair?.value && isScalar(pair.value) && pair.value.value !== null) {
       if (value !== null && typeof value === 'object') return replacePairValue(resource, pair, value);
@@ -397,7 +404,10 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
   const holder = parent.items.length === 1 && path.length > 1 ? existingPair(resource, path.slice(0, -1)) : undefined;
   if (!holder || holder.parent.flow || holder.pair.value !== parent) return [removal];
   const colon = text.indexOf(':', nodeSpan(resource, holder.pair.key)[1]);
-  return colon < 0 || colon >= lineStart ? undefined : [{ start: colon + 1, end: colon + 1, text: ' {}' }, removal];
+  if (colon < 0 || colon >= lineStart) return undefined;
+  // After a tag the mapping carries (`labels: !!map`): before it, `{}` left the tag at the node's end.
+  const tag = /^[ \t]+![^\s#]*/.exec(text.slice(colon + 1, text.lineEnd(colon)))?.[0] ?? '';
+  return [{ start: colon + 1 + tag.length, end: colon + 1 + tag.length, text: ' {}' }, removal];
 }
 
 /** Appends the items to the sequence at `path`, in order, creating the sequence when it is missing. */

@@ -74,7 +74,8 @@ const INDENT_ACTION = /\|\s*(n?indent)\s+\d+/;
 
 /** A template line as written, whatever its indentation (`nindent 6` here, `nindent 8` there). */
 function comparable(line: string): string {
-  return line.trim().replace(INDENT_ACTION, '| $1');
+  // Inside a `with` the chart's budget passes the root as `$` where the workload passes `.`: the same labels.
+  return line.trim().replace(INDENT_ACTION, '| $1').replace(/(\binclude\s+"[^"]*"\s+)\$(?=[\s)|]|$)/g, '$1.');
 }
 
 function templateNames(templatesDir: string): string[] {

@@ -7,7 +7,7 @@ import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
-import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, wholeFileIf, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
+import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, wholeFileIf, blocksOpenAt, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
 
 /** One rendered document: the template that wrote it (from Helm's `# Source:` line) and what it rendered to. */
@@ -294,10 +294,15 @@ export class HelmSourceMapper implements SourceMapper {
     const line = text.slice(start, end);
     if (!FIELD_LINE.test(line)) return undefined;
     if (unless === undefined) return { path: template, against: text, edits: [{ start, end, text: '' }] };
+    // The autoscaler's condition reads the chart's root: inside a `with` or `range` the root is `$`, not `.`; inside a
+    // named template neither is sure to be.
+    const blocks = blocksOpenAt(text, start);
+    if (blocks.includes('define') || blocks.includes('block')) return undefined;
+    const condition = blocks.includes('with') || blocks.includes('range') ? unless.replace(/(^|[\s(])\.(?=[A-Z])/g, '$1$.') : unless;
     const indent = /^[ \t]*/.exec(line)![0];
     const newline = /\r\n$/.test(line) ? '\r\n' : '\n';
     const kept = /\n$/.test(line) ? line : line + newline;
-    return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${unless}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
+    return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
   }
 
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */

@@ -302,7 +302,7 @@ export function wholeFileCondition(lines: string[], openers: readonly string[] =
   let depth = 0;
   for (const [index, line] of content.entries()) {
     for (const action of line.matchAll(/\{\{-?\s*(\w+)/g)) {
-      if (['if', 'with', 'range', 'define', 'block'].includes(action[1])) depth++;
+      if (BLOCKS.includes(action[1])) depth++;
       else if (action[1] === 'end') depth--;
     }
     if (depth === 0 && index < content.length - 1) return undefined;
@@ -322,4 +322,17 @@ export function wholeFileIf(text: string): string | undefined {
   if (/^\{\{-?\s*with\s/.test(open) && /^\{\{-?\s*(if|with)\s/.test(next)) return undefined;
   const condition = /^\{\{-?\s*(?:if|with)\s+(.+?)\s*-?\}\}$/.exec(open)?.[1];
   return condition && !/\{\{|\}\}/.test(condition) ? condition : undefined;
+}
+
+/** The actions that open a block its `end` closes. */
+const BLOCKS = ['if', 'with', 'range', 'define', 'block'];
+
+/** The blocks (`if`, `with`, `range`, `define`, `block`) open at `offset` of a template, outermost first. */
+export function blocksOpenAt(text: string, offset: number): string[] {
+  const open: string[] = [];
+  for (const action of text.slice(0, offset).matchAll(/\{\{-?\s*(\w+)/g)) {
+    if (BLOCKS.includes(action[1])) open.push(action[1]);
+    else if (action[1] === 'end') open.pop();
+  }
+  return open;
 }
