@@ -1,7 +1,7 @@
 // Kustomize roots rendered by the real kubectl (Kustomize built in), findings placed on the base, patch or
 // overlay line a person edits, and --fix writing files a second check finds clean.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -336,6 +336,21 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(fix?.edits.creates.map((c) => relative(tree, c.path)).sort(), ['a/web-pdb.yaml', 'b/web-pdb.yaml']);
     assert.deepEqual(fix?.edits.edits.map((e) => relative(tree, e.path)).sort(), ['a/kustomization.yaml', 'b/kustomization.yaml']);
     assert.match(fix!.title, /a\/kustomization\.yaml.*; .*b\/kustomization\.yaml/);
+  });
+
+  it('two fixes of one resource in an overlay go into one patch file of it (each fix wrote a patch file of its own: -2, -3)', async () => {
+    const tree = join(work, 'one-patch');
+    const { files: base } = fixtureBase();
+    writeTree(tree, {
+      ...base,
+      'a/kustomization.yaml': 'namespace: a\nresources:\n  - ../base\n',
+      'c/kustomization.yaml': 'namespace: c\nresources:\n  - ../base\nreplicas:\n  - {name: web, count: 3}\n',
+    });
+    const fixed = await fixUnits([join(tree, 'a')], () => findManifestFiles(join(tree, 'a')), VALUES, io, {});
+    assert.deepEqual(fixed.failed, []);
+    assert.deepEqual(readdirSync(join(tree, 'a')).filter((f) => f.includes('patch')), ['web-deployment-patch.yaml']);
+    assert.match(readFileSync(join(tree, 'a', 'web-deployment-patch.yaml'), 'utf8'), /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    spec:\n      topologySpreadConstraints:\n/);
+    assert.deepEqual((await findingsOf(join(tree, 'a'))).filter((f) => / (single-replica|replicas-not-spread): /.test(f)), []);
   });
 
   it('a patch file whose target selects two Deployments: a fix editing it is unsafe, naming the other (a safe --fix of the web server ran a second Redis)', async () => {

@@ -3,14 +3,17 @@ import { basename, dirname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
+import type { TextEdit } from '../fixes/edit';
+import { valueAt } from '../manifest/workload';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import type { KustomizeOrigin } from './kustomize';
-import type { FieldSetter } from './kustomize-setters';
+import { patchFilesOf, type FieldSetter } from './kustomize-setters';
 import { nameSeenBy, withoutAffixes } from './kustomize-names';
 import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
 import { within } from '../files/within';
+import { literalPattern } from '../literal-pattern';
 
 export interface KustomizeFixInput {
   root: string;
@@ -77,16 +80,24 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const origin = input.origin!;
     // Named as the root's patches find it: before the root's own namePrefix and nameSuffix.
     const target = nameSeenBy(origin, input.sources, kustomization);
-    const { name, path } = fileName(`${target ?? 'resource'}-${SHORT_KIND[origin.kind] ?? origin.kind.toLowerCase()}-patch`);
-    const { metadata, ...rest } = newPatch;
-    // A patch finds its resource by an id it had: a namespace its file writes is part of that id (a namespace a
-    // kustomization sets later is not, and is left out).
-    const namespace = input.originResource(input.index)?.object?.metadata?.namespace;
-    const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target, ...(typeof namespace === 'string' && namespace ? { namespace } : {}) }, ...rest };
-    result.creates.push({ path, text: stringify(body) });
-    const edits = appendToSequence(rootResource, ['patches'], { path: name });
-    if (!edits) return undefined;
-    editsOf(rootResource.file!).push(...edits);
+    const stem = `${target ?? 'resource'}-${SHORT_KIND[origin.kind] ?? origin.kind.toLowerCase()}-patch`;
+    // Into the patch of the resource an earlier fix wrote, when there is one: one patch file, not one a fix (a patch
+    // of the person's own, `replicas.yaml`, is theirs to keep to what it says).
+    const own = ownPatchOf(kustomization, input.sources, origin.kind, target, stem);
+    const merged = own && mergedInto(own, newPatch);
+    if (merged) editsOf(own.file!).push(...merged);
+    else {
+      const { name, path } = fileName(stem);
+      const { metadata, ...rest } = newPatch;
+      // A patch finds its resource by an id it had: a namespace its file writes is part of that id (a namespace a
+      // kustomization sets later is not, and is left out).
+      const namespace = input.originResource(input.index)?.object?.metadata?.namespace;
+      const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target, ...(typeof namespace === 'string' && namespace ? { namespace } : {}) }, ...rest };
+      result.creates.push({ path, text: stringify(body) });
+      const edits = appendToSequence(rootResource, ['patches'], { path: name });
+      if (!edits) return undefined;
+      editsOf(rootResource.file!).push(...edits);
+    }
   }
   for (const change of input.changes) {
     if (change.kind !== 'add-resource') continue;
@@ -134,6 +145,38 @@ function baseEdits(input: KustomizeFixInput, changes: Exclude<FieldChange, { kin
     edits.push(...made);
   }
   return { edits: [{ path: base.file.uri, edits, against: base.file.text }], creates: [], title: `edit ${basename(dirname(base.file.uri))}/${basename(base.file.uri)}` };
+}
+
+/**
+ * The patch file a fix wrote for this resource (named `stem`, `stem-2`…): listed with no `target`, in the root's
+ * folder, one document naming the resource.
+ */
+function ownPatchOf(kustomization: string, sources: SourceFiles, kind: string, name: string | null, stem: string): Resource | undefined {
+  const written = new RegExp(`^${literalPattern(stem)}(-\\d+)?\\.yaml$`);
+  for (const { path, target } of patchFilesOf(kustomization, sources)) {
+    const file = target === undefined && dirname(path) === dirname(kustomization) && written.test(basename(path)) ? sources.get(path) : undefined;
+    const resource = file?.documents.length === 1 ? file.resources[0] : undefined;
+    if (resource?.kind === kind && resource.name === name) return resource;
+  }
+  return undefined;
+}
+
+/**
+ * The edits that write a new patch's fields into an existing patch of the same resource: the one branch the
+ * patch does not have yet, set whole (`spec.template` under its `spec`); undefined when the two share a field or a
+ * list, or differ in more than one place (two insertions at one place would be written in no sure order).
+ */
+function mergedInto(existing: Resource, patch: Record<string, any>): TextEdit[] | undefined {
+  const missing: Path[] = [];
+  const walk = (value: any, at: Path): boolean => {
+    const there = valueAt(existing.object, at);
+    if (there === undefined) return (missing.push(at), true);
+    if (Array.isArray(there) || Array.isArray(value) || !value || typeof value !== 'object' || !there || typeof there !== 'object') return false;
+    return Object.entries(value).every(([key, child]) => walk(child, [...at, key]));
+  };
+  const { metadata: _metadata, ...fields } = patch;
+  if (_metadata !== undefined || !walk(fields, []) || missing.length !== 1) return undefined;
+  return setField(existing, missing[0], valueAt(fields, missing[0]));
 }
 
 /** The file a resource comes from, when it belongs to this root alone (not a base other roots may deploy). */

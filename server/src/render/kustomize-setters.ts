@@ -156,3 +156,15 @@ function sequenceHandle(file: ManifestFile): Resource | undefined {
   // The handle points into the sequence: rangeOfPath walks it by index as it walks a mapping by key.
   return { apiVersion: '', kind: '', name: null, namespace: '', object: document.parsed.value, node: root as never, document, file };
 }
+
+/** The patch files a kustomization applies, in order (inline patches have no file to point at). */
+export function patchFilesOf(kustomization: string, sources: SourceFiles): { path: string; target?: unknown }[] {
+  const file = sources.get(kustomization);
+  const value = file && documentResource(file)?.object;
+  if (!value || typeof value !== 'object') return [];
+  const entries = [...(Array.isArray(value.patchesStrategicMerge) ? value.patchesStrategicMerge : []), ...(Array.isArray(value.patches) ? value.patches : [])];
+  return entries
+    .map((entry: any) => (typeof entry === 'string' ? { path: entry } : { path: entry?.path, target: entry?.target }))
+    .filter((entry: { path: unknown }): entry is { path: string; target?: unknown } => typeof entry.path === 'string' && !entry.path.includes('\n'))
+    .map((entry: { path: string; target?: unknown }) => ({ ...entry, path: resolve(dirname(kustomization), entry.path) }));
+}

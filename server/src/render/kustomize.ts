@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { isMap, stringify } from 'yaml';
 import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
 import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
@@ -9,7 +9,7 @@ import { kustomizationIn, readKustomization } from '../units/kustomization';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
-import { jsonOrInlinePatchSetting, replacementSetting, targetSelects, type FieldSetter, type Selected } from './kustomize-setters';
+import { jsonOrInlinePatchSetting, patchFilesOf, replacementSetting, targetSelects, type FieldSetter, type Selected } from './kustomize-setters';
 import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
@@ -201,17 +201,6 @@ function replicasEntry(kustomization: string, name: string | null, sources: Sour
   return at >= 0 ? { resource: resource!, path: ['replicas', at, 'count'] } : undefined;
 }
 
-/** The patch files a kustomization applies, in order (inline patches have no file to point at). */
-export function patchFilesOf(kustomization: string, sources: SourceFiles): { path: string; target?: unknown }[] {
-  const file = sources.get(kustomization);
-  const value = file && documentResource(file)?.object;
-  if (!value || typeof value !== 'object') return [];
-  const entries = [...(Array.isArray(value.patchesStrategicMerge) ? value.patchesStrategicMerge : []), ...(Array.isArray(value.patches) ? value.patches : [])];
-  return entries
-    .map((entry: any) => (typeof entry === 'string' ? { path: entry } : { path: entry?.path, target: entry?.target }))
-    .filter((entry: { path: unknown }): entry is { path: string; target?: unknown } => typeof entry.path === 'string' && !entry.path.includes('\n'))
-    .map((entry: { path: string; target?: unknown }) => ({ ...entry, path: resolve(dirname(kustomization), entry.path) }));
-}
 
 /** Maps each rendered field to the patch that sets it, else its line in the origin file, else the origin's `kind:`. */
 function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[], sources: SourceFiles): SourceMapper {
