@@ -17,6 +17,13 @@ describe("Helm's render errors, read for their place", () => {
   ];
   for (const [name, stderr, expected] of cases) it(name, () => assert.deepEqual(helmErrorPlace(helmErrorWords(stderr)), expected));
 
+  it("values its schema refuses: the first key of the chart's own, as a values key (it was placed on Chart.yaml)", () => {
+    const stderr = "Error: values don't meet the specifications of the schema(s) in the following chart(s):\nshop:\n- at '/image/tag': got number, want string\n- at '/replicaCount': got string, want integer\n";
+    assert.deepEqual(helmErrorPlace(helmErrorWords(stderr), 'shop'), { chartPath: 'values.yaml', values: true, valuesKey: ['image', 'tag'] });
+    assert.deepEqual(helmErrorPlace(helmErrorWords(stderr.replace("'/image/tag'", "'/a~1b/c~0d'")), 'shop')?.valuesKey, ['a/b', 'c~d'], 'a JSON pointer, unescaped');
+    assert.equal(helmErrorPlace(helmErrorWords(stderr), 'other'), undefined, "a subchart's schema: its keys are not the top chart's");
+  });
+
   it("keeps Helm's words on one line, without its --debug advice", () => {
     assert.equal(
       helmErrorWords('Error: mychart/templates/e.yaml:2:15\n  executing "mychart/templates/e.yaml" at <.Values.x.y>:\n    nil pointer evaluating interface {}.y\n\nUse --debug flag to render out invalid YAML\n'),

@@ -594,6 +594,17 @@ spec:
       assert.match(problem.message, /^helm template failed for chart broken: .*nil pointer evaluating interface \{\}\.region/);
     });
 
+    it('values the chart\'s schema refuses: the error is placed on the key\'s line in the values file that sets it (it was on Chart.yaml)', async () => {
+      const schema = '{"type": "object", "properties": {"replicaCount": {"type": "integer"}, "image": {"type": "object", "properties": {"tag": {"type": "string"}}}}}';
+      const chart = writeChart({ 'Chart.yaml': 'apiVersion: v2\nname: typed\nversion: 0.1.0\n', 'values.yaml': '# how many\nreplicaCount: two\nimage:\n  tag: "1.27"\n', 'values.schema.json': schema, 'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {n: "{{ .Values.replicaCount }}"}\n' }, 'typed');
+      const [own] = (await render(chart)).problems;
+      assert.equal(`${relative(chart, own.location.path)}:${own.location.line + 1}`, 'values.yaml:2', own.message);
+      const prod = join(chart, '..', 'typed-prod.yaml');
+      writeFileSync(prod, 'replicaCount: 2\nimage:\n  tag: 7\n');
+      const [fromProd] = (await render(chart, { valuesFiles: [prod] })).problems;
+      assert.equal(`${fromProd.location.path}:${fromProd.location.line + 1}`, `${prod}:3`, fromProd.message);
+    });
+
     it('`required` failing is placed at the template line that requires it', async () => {
       const unit = await render(writeChart(requiredChart));
       assert.equal(unit.problems.length, 1);

@@ -11,6 +11,8 @@ import { shortened } from '../shortened';
  * and values files that do not parse, the chart's own by name and a `--values` file by its path:
  *   cannot load values.yaml: cannot unmarshal yaml document: … yaml: line 311: …
  *   failed to parse /work/prod.yaml: cannot unmarshal yaml document: … yaml: line 2: …
+ * and values its schema refuses, by their keys:
+ *   values don't meet the specifications of the schema(s) in the following chart(s): mychart: - at '/image/tag': …
  */
 export interface HelmErrorPlace {
   /** The chart path Helm names (`mychart/templates/x.yaml`), or a values file as Helm names it (see `values`). */
@@ -19,6 +21,8 @@ export interface HelmErrorPlace {
   values?: boolean;
   /** 0-based line, when Helm names one in the template itself. */
   line?: number;
+  /** The values key a schema violation is about (`/image/tag` → image.tag): its line is in the values file that sets it. */
+  valuesKey?: string[];
   character?: number;
 }
 
@@ -30,8 +34,13 @@ const PLACES = [
 
 const VALUES_PLACE = /(?:cannot load (values\.ya?ml)|failed to parse (\S+?\.ya?ml)): .*?\byaml: line (\d+):/;
 
-/** The first template place Helm's message names, if any. */
-export function helmErrorPlace(message: string): HelmErrorPlace | undefined {
+/** The first violation of the values schema (helm 4: `- at '/image/tag': got number, want string`), of the top chart. */
+const SCHEMA_PLACE = /values don't meet the specifications of the schema\(s\) in the following chart\(s\):\s*(\S+):\s*- at '(\/[^']*)'/;
+
+/** The first template place Helm's message names, if any; a schema violation of chart `chartName`'s values by its key. */
+export function helmErrorPlace(message: string, chartName?: string): HelmErrorPlace | undefined {
+  const schema = SCHEMA_PLACE.exec(message);
+  if (schema && schema[1] === chartName) return { chartPath: 'values.yaml', values: true, valuesKey: schema[2].split('/').slice(1).map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~')) };
   const values = VALUES_PLACE.exec(message);
   if (values) return { chartPath: values[1] ?? values[2], values: true, line: Math.max(0, Number(values[3]) - 1) };
   const located = PLACES[0].exec(message);

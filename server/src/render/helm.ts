@@ -12,7 +12,7 @@ import { runAtOnce, type StepRunner, type Steps } from '../steps';
 import { chartInputsOutside } from './chart-inputs';
 import { helmErrorPlace, helmErrorWords } from './helm-errors';
 import { HelmSourceMapper, type HelmDocument, type Subchart } from './helm-source-map';
-import type { ValuesSource } from './helm-values';
+import { valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { runTool, ToolError } from './run-tool';
 import type { RenderedUnit, RenderProblem, SourceLocation, SourceMapper } from './types';
@@ -107,7 +107,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
-  if (result.exitCode !== 0) return unit('', [renderError(root, chart.name, chartYaml, result.stderr || `helm exited with ${result.exitCode ?? result.signal}`)]);
+  if (result.exitCode !== 0) return unit('', [renderError(root, chart.name, chartYaml, result.stderr || `helm exited with ${result.exitCode ?? result.signal}`, valuesFiles)]);
 
   const text = result.stdout;
   if (documentsPast(text)) return unit('', [{ location: { path: chartYaml, line: 0 }, message: tooManyDocuments(`Chart ${chart.name}`), severity: 'error' }]);
@@ -296,9 +296,19 @@ function missingDependencies(root: string, chart: ChartFacts): RenderProblem | u
 }
 
 /** A failed render as a problem at the template line Helm names, in Helm's own words. */
-function renderError(root: string, chartName: string, chartYaml: string, stderr: string): RenderProblem {
+function renderError(root: string, chartName: string, chartYaml: string, stderr: string, valuesFiles: readonly string[]): RenderProblem {
   const words = helmErrorWords(stderr);
-  const place = helmErrorPlace(words);
+  const place = helmErrorPlace(words, chartName);
+  if (place?.valuesKey) {
+    // The key's line in the values file that sets it last (as helm merged them), else in the chart's own.
+    const chain = [join(root, 'values.yaml'), ...valuesFiles].flatMap((path): ValuesSource[] => {
+      const text = readSource(path);
+      return text === undefined ? [] : [{ path, text, prefix: [] }];
+    });
+    const source = valuesSourceFor(chain, place.valuesKey);
+    const line = source && valuesKeyLine(source, place.valuesKey);
+    if (source && line !== undefined) return { location: { path: source.path, line }, message: `helm template failed for chart ${chartName}: ${words}`, severity: 'error' };
+  }
   const path = place ? (place.values ? resolve(root, place.chartPath) : templatePlace(root, place.chartPath, new SubchartFolders())?.path) : undefined;
   const located = path && readSource(path) !== undefined;
   return {
