@@ -297,12 +297,23 @@ spec:
         const changes = [{ kind: 'set' as const, path: ['spec', 'replicas'], value: 2 }];
         return unit.mapper.translateFix(finding.document, changes);
       };
-      assert.deepEqual(fixOf('web')?.alsoChanges, { resources: ['Deployment cache'], by: 'values key' });
-      assert.deepEqual(fixOf('cache')?.alsoChanges, { resources: ['Deployment web'], by: 'values key' });
+      assert.deepEqual(fixOf('web')?.alsoChanges, { resources: ['Deployment cache'], count: 1, by: 'values key' });
+      assert.deepEqual(fixOf('cache')?.alsoChanges, { resources: ['Deployment web'], count: 1, by: 'values key' });
       assert.equal(fixOf('api')?.alsoChanges, undefined, 'its key is its own');
       const [web] = analyzeRenderedUnit(unit).filter((f) => f.ruleId === 'single-replica' && f.message.startsWith('Deployment web '));
       assert.equal(preferredSourceFix(web), undefined, '--fix leaves it for --unsafe-fixes');
       assert.equal(preferredSourceFix(web, true)?.unsafe, 'it also changes Deployment cache: the same values key sets it');
+    });
+
+    it('a values key a `range` of five Deployments prints: each fix names three others and counts the rest (it named every one, for every fix)', async () => {
+      const chart = writeChart({
+        'Chart.yaml': 'apiVersion: v2\nname: workers\nversion: 0.1.0\n',
+        'values.yaml': 'replicaCount: 1\nworkers: [a, b, c, d, e]\n',
+        'templates/w.yaml': `{{- range .Values.workers }}\n---\n${autoscaledChart['templates/web.yaml'].replace(/\bweb\b/g, '{{ . }}').replace('{{ .Values.replicaCount }} # the HPA owns it once running', '{{ $.Values.replicaCount }}')}{{- end }}\n`,
+      }, 'workers');
+      const unit = await render(chart);
+      const [first] = analyzeRenderedUnit(unit).filter((f) => f.ruleId === 'single-replica' && f.message.startsWith('Deployment a '));
+      assert.equal(preferredSourceFix(first, true)?.unsafe, 'it also changes Deployment b, Deployment c, Deployment d and 1 more: the same values key sets them');
     });
 
     it('renders as against a current cluster: `.Capabilities.APIVersions.Has` of a kind it serves is true (the policy/v1beta1 branch was taken)', async () => {

@@ -150,7 +150,8 @@ function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Fin
     if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
     // A values key another resource prints too, or a patch it takes too, changes that one as well: not what the fix was judged safe for.
     const also = edits.alsoChanges;
-    const unsafe = fix.unsafe ?? (also ? `it also changes ${sentenceList(also.resources)}: the same ${also.by} sets ${also.resources.length === 1 ? 'it' : 'them'}` : undefined);
+    const named = also && (also.count > also.resources.length ? [...also.resources, `${also.count - also.resources.length} more`] : also.resources);
+    const unsafe = fix.unsafe ?? (also ? `it also changes ${sentenceList(named!)}: the same ${also.by} sets ${also.count === 1 ? 'it' : 'them'}` : undefined);
     return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits }];
   });
 }

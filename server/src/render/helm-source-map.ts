@@ -7,6 +7,7 @@ import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
+import { namedFew } from './also-changes';
 import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, wholeFileIf, blocksOpenAt, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
 import type { FieldChange, SourceEdits, SourceLocation, SourceMapper } from './types';
 
@@ -54,6 +55,7 @@ interface Origin {
 
 export class HelmSourceMapper implements SourceMapper {
   private readonly skeletons = new Map<string, Skeleton[]>();
+  private printed?: { under: Map<string, number[]>; exactly: Map<string, number[]> };
 
   constructor(private readonly input: HelmMapInput) {}
 
@@ -79,7 +81,7 @@ export class HelmSourceMapper implements SourceMapper {
     const edits = new Map<string, { edits: TextEdit[]; against: string }>();
     const creates: { path: string; text: string }[] = [];
     const titles: string[] = [];
-    const alsoChanges = new Set<string>();
+    const alsoChanges = new Set<number>();
     const add = (path: string, against: string, more: TextEdit[]) => edits.set(path, { edits: [...(edits.get(path)?.edits ?? []), ...more], against });
     for (const change of changes) {
       // A value that names this render's release (a selector on `release-podinfo`) is right for this release alone:
@@ -127,30 +129,52 @@ export class HelmSourceMapper implements SourceMapper {
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
     if (edits.size === 0 && creates.length === 0) return undefined;
-    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: { resources: [...alsoChanges], by: 'values key' } } : {}) };
+    return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: namedFew([...alsoChanges], (i) => this.input.documents[i].object, 'values key') } : {}) };
   }
 
   /**
    * The other rendered resources that print the values key (`fromTop`, as --set names it) or a key inside it: one
    * `replicaCount` for a web server and its Redis, one `global.replicas` for an app and its PostgreSQL subchart.
    */
-  private othersPrinting(documentIndex: number, fromTop: readonly string[]): string[] {
-    const others: string[] = [];
+  private othersPrinting(documentIndex: number, fromTop: readonly string[]): number[] {
+    const { under, exactly } = this.printers();
+    const found = new Set(under.get(fromTop.join('\0')) ?? []);
+    for (let n = 1; n < fromTop.length; n++) for (const index of exactly.get(fromTop.slice(0, n).join('\0')) ?? []) found.add(index);
+    found.delete(documentIndex);
+    return [...found].sort((a, b) => a - b);
+  }
+
+  /**
+   * Which rendered documents print each values key (as --set names it): `exactly` by the key, `under` by the key
+   * and each key above it. Made once: asked for every finding, a scan of every document each time was cubic (a
+   * `range` of 1,500 Deployments: 6.8 s to 32 s).
+   */
+  private printers(): { under: Map<string, number[]>; exactly: Map<string, number[]> } {
+    if (this.printed) return this.printed;
+    const under = new Map<string, number[]>();
+    const exactly = new Map<string, number[]>();
+    const add = (map: Map<string, number[]>, key: string, index: number) => {
+      const list = map.get(key);
+      if (!list) map.set(key, [index]);
+      else if (list[list.length - 1] !== index) list.push(index);
+    };
     this.input.documents.forEach((document, index) => {
-      if (index === documentIndex || !document.template) return;
+      if (!document.template) return;
       const skeleton = this.skeletonOf(index);
       const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
-      const printsIt = (node: SkeletonNode): boolean => {
+      const walk = (node: SkeletonNode) => {
         const action = node.kind === 'opaque' ? actionOf(node) : soleAction(node.value);
         const key = action ? valuesKeyOf(action, node.dot) : undefined;
-        if (key && overlaps(key[0] === 'global' ? key : [...subcharts, ...key], fromTop)) return true;
-        return node.children.some(printsIt);
+        if (key) {
+          const top = key[0] === 'global' ? key : [...subcharts, ...key];
+          add(exactly, top.join('\0'), index);
+          for (let n = 1; n <= top.length; n++) add(under, top.slice(0, n).join('\0'), index);
+        }
+        node.children.forEach(walk);
       };
-      if (!skeleton || !printsIt(skeleton.root)) return;
-      const object = document.object as { kind?: unknown; metadata?: { name?: unknown } } | undefined;
-      others.push(`${String(object?.kind ?? 'a resource')} ${String(object?.metadata?.name ?? '')}`.trim());
+      if (skeleton) walk(skeleton.root);
     });
-    return others;
+    return (this.printed = { under, exactly });
   }
 
   /**

@@ -14,6 +14,7 @@ import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
 import { withoutAnnotations } from './without-annotations';
+import { namedFew } from './also-changes';
 import { stringMap } from '../manifest/workload';
 import type { FieldChange, RenderedUnit, SourceLocation, SourceMapper } from './types';
 
@@ -259,18 +260,27 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     const where = origin?.configuredIn ?? origin?.path ?? rootKustomization() ?? join(root, 'kustomization.yaml');
     return [{ path: where, line: 0 }];
   };
+  // The documents each patch sets a field of, found once per patch and field: asked for every finding, a scan of
+  // every document each time would be quadratic in a root's resources.
+  const patchedBy = new Map<string, number[]>();
+  const settingOf = (setter: FieldSetter, path: Path) => `${setter.resource.file?.uri}\0${setter.resource.document?.index}\0${path.join('\0')}`;
   /** The other resources the patch a fix edits patches too (its `target` selects several): the edit changes them as well. */
-  const alsoPatched = (index: number, changes: FieldChange[]): string[] => {
-    const others = new Set<string>();
+  const alsoPatched = (index: number, changes: FieldChange[]): number[] => {
+    const others = new Set<number>();
     for (const change of changes) {
       if (change.kind === 'add-resource') continue;
       const edited = patchSetting(index, change.path);
       if (!edited || edited.inline) continue;
-      origins.forEach((_, other) => {
-        const also = other === index ? undefined : patchSetting(other, change.path);
-        if (also?.resource.file?.uri !== edited.resource.file?.uri || also?.resource.document?.index !== edited.resource.document?.index) return;
-        others.add(`${origins[other].kind} ${String(renderedObject(other)?.metadata?.name ?? origins[other].name ?? '')}`.trim());
-      });
+      const key = settingOf(edited, change.path);
+      let documents = patchedBy.get(key);
+      if (!documents) {
+        documents = origins.flatMap((_, other) => {
+          const also = patchSetting(other, change.path);
+          return also && settingOf(also, change.path) === key ? [other] : [];
+        });
+        patchedBy.set(key, documents);
+      }
+      for (const other of documents) if (other !== index) others.add(other);
     }
     return [...others];
   };
@@ -287,7 +297,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     translateFix(index, changes) {
       const edits = translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource });
       const others = edits ? alsoPatched(index, changes) : [];
-      return edits && others.length ? { ...edits, alsoChanges: { resources: others, by: 'patch' } } : edits;
+      return edits && others.length ? { ...edits, alsoChanges: namedFew(others, renderedObject, 'patch') } : edits;
     },
     useRendered(values) {
       objects = values;

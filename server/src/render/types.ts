@@ -34,7 +34,7 @@ export interface SourceEdits {
    */
   sharedBase?: SourceEdits;
   /** Other rendered resources the edit changes too (a values key they print as well, a patch they take): said, and the fix is unsafe. */
-  alsoChanges?: { resources: string[]; by: string };
+  alsoChanges?: { resources: string[]; count: number; by: string };
 }
 
 /** A problem of the unit as a whole (a render error, dependencies not vendored), shown where it is caused. */
