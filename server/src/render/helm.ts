@@ -10,7 +10,7 @@ import { lineNumberAt } from '../manifest/text';
 import { splitDocuments } from '../manifest/split';
 import { runAtOnce, type StepRunner, type Steps } from '../steps';
 import { chartInputsOutside } from './chart-inputs';
-import { helmErrorPlace, helmErrorWords } from './helm-errors';
+import { helmErrorPlace, helmErrorWords, type HelmErrorPlace } from './helm-errors';
 import { HelmSourceMapper, type HelmDocument, type Subchart } from './helm-source-map';
 import { valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
@@ -113,7 +113,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   if (documentsPast(text)) return unit('', [{ location: { path: chartYaml, line: 0 }, message: tooManyDocuments(`Chart ${chart.name}`), severity: 'error' }]);
   const templates = new Map<string, string>();
   const documents = await (options.run ?? runAtOnce)(renderedDocuments(root, text, templates));
-  const ownValues = [join(root, 'values.yaml'), ...valuesFiles].flatMap((path) => valuesSource(path, []));
+  const ownValues = chartValues(root, valuesFiles);
   const mapper = new HelmSourceMapper({
     chartDir: root,
     release,
@@ -299,23 +299,19 @@ function missingDependencies(root: string, chart: ChartFacts): RenderProblem | u
 function renderError(root: string, chartName: string, chartYaml: string, stderr: string, valuesFiles: readonly string[]): RenderProblem {
   const words = helmErrorWords(stderr);
   const place = helmErrorPlace(words, chartName);
-  if (place?.valuesKey) {
+  return { location: (place && errorLocation(root, place, valuesFiles)) ?? { path: chartYaml, line: 0 }, message: `helm template failed for chart ${chartName}: ${words}`, severity: 'error' };
+}
+
+/** Where Helm's error place is in the chart's files: a template line, a values file's line, a values key's line. */
+function errorLocation(root: string, place: HelmErrorPlace, valuesFiles: readonly string[]): SourceLocation | undefined {
+  if (place.valuesKey) {
     // The key's line in the values file that sets it last (as helm merged them), else in the chart's own.
-    const chain = [join(root, 'values.yaml'), ...valuesFiles].flatMap((path): ValuesSource[] => {
-      const text = readSource(path);
-      return text === undefined ? [] : [{ path, text, prefix: [] }];
-    });
-    const source = valuesSourceFor(chain, place.valuesKey);
+    const source = valuesSourceFor(chartValues(root, valuesFiles), place.valuesKey);
     const line = source && valuesKeyLine(source, place.valuesKey);
-    if (source && line !== undefined) return { location: { path: source.path, line }, message: `helm template failed for chart ${chartName}: ${words}`, severity: 'error' };
+    return source && line !== undefined ? { path: source.path, line } : undefined;
   }
-  const path = place ? (place.values ? resolve(root, place.chartPath) : templatePlace(root, place.chartPath, new SubchartFolders())?.path) : undefined;
-  const located = path && readSource(path) !== undefined;
-  return {
-    location: located ? { path, line: place!.line ?? 0, character: place!.character } : { path: chartYaml, line: 0 },
-    message: `helm template failed for chart ${chartName}: ${words}`,
-    severity: 'error',
-  };
+  const path = place.values ? resolve(root, place.chartPath) : templatePlace(root, place.chartPath, new SubchartFolders())?.path;
+  return path && readSource(path) !== undefined ? { path, line: place.line ?? 0, character: place.character } : undefined;
 }
 
 /** A file's text when it is a regular file of reasonable size; undefined otherwise. */
@@ -325,6 +321,11 @@ function readSource(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The chart's own values files as helm merges them: its values.yaml, then each `--values` file. */
+function chartValues(root: string, valuesFiles: readonly string[]): ValuesSource[] {
+  return [join(root, 'values.yaml'), ...valuesFiles].flatMap((path) => valuesSource(path, []));
 }
 
 function valuesSource(path: string, prefix: string[]): ValuesSource[] {
