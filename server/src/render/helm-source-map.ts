@@ -163,8 +163,7 @@ export class HelmSourceMapper implements SourceMapper {
       const skeleton = this.skeletonOf(index);
       const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
       const walk = (node: SkeletonNode) => {
-        const action = node.kind === 'opaque' ? actionOf(node) : soleAction(node.value);
-        const key = action ? valuesKeyOf(action, node.dot) : undefined;
+        const key = printedKey(node);
         if (key) {
           const top = key[0] === 'global' ? key : [...subcharts, ...key];
           add(exactly, top.join('\0'), index);
@@ -250,8 +249,7 @@ export class HelmSourceMapper implements SourceMapper {
     if (!skeleton) return {};
     // A branch printing a values key prints what the values files in use give that key.
     const printsValue = (node: SkeletonNode, value: unknown) => {
-      const action = soleAction(node.value);
-      const key = action ? valuesKeyOf(action, node.dot) : undefined;
+      const key = printedKey(node);
       const source = key ? valuesSourceFor(this.input.valuesFor(document), key) : undefined;
       return !!source && String(valuesKeyValue(source, key!)) === String(value);
     };
@@ -266,10 +264,9 @@ export class HelmSourceMapper implements SourceMapper {
     let key: string[] | undefined;
     const last = match.nodes[match.nodes.length - 1];
     if (match.depth === path.length && last && !match.opaque) {
-      const action = soleAction(last.value);
-      key = action ? valuesKeyOf(action, last.dot) : undefined;
+      key = printedKey(last);
     } else if (match.opaque) {
-      const base = valuesKeyOf(actionOf(match.opaque), match.opaque.dot);
+      const base = printedKey(match.opaque);
       const rest = path.slice(match.depth);
       if (base && rest.every((step) => typeof step === 'string')) key = [...base, ...(rest as string[])];
     }
@@ -306,10 +303,9 @@ export class HelmSourceMapper implements SourceMapper {
    * undefined for a line a `range` or an alias repeats.
    */
   private fieldLineRemoval(documentIndex: number, path: Path, unless?: string): { path: string; edits: TextEdit[]; against: string } | undefined {
-    const template = this.input.documents[documentIndex]?.template;
-    const text = template ? this.input.templates.get(template) : undefined;
-    const { match } = this.match(documentIndex, path);
-    if (!template || text === undefined || !match || match.nodes.some((n) => n.inLoop) || this.rendersUnderOtherNames(documentIndex)) return undefined;
+    const editable = this.editableMatch(documentIndex, path);
+    if (!editable) return undefined;
+    const { template, text, match } = editable;
     const node = match.nodes[match.nodes.length - 1];
     if (node.kind !== 'key' || node.children.length > 0) return undefined;
     const lineStarts = lineStartsIn(text);
@@ -329,15 +325,24 @@ export class HelmSourceMapper implements SourceMapper {
     return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
   }
 
-  /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
-  private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[]; against: string } | undefined {
+  /**
+   * The template and the match of a field an edit of the template may change: not a line a `range` renders once per
+   * item (written literally, it would be every item's), nor one of a subchart vendored once and aliased twice
+   * (every alias's).
+   */
+  private editableMatch(documentIndex: number, path: Path): { template: string; text: string; match: SkeletonMatch } | undefined {
     const template = this.input.documents[documentIndex]?.template;
     const text = template ? this.input.templates.get(template) : undefined;
     const { match } = this.match(documentIndex, path);
-    if (!template || text === undefined || !match || match.opaque || match.depth === 0) return undefined;
-    // A line a `range` renders once per item: written literally, it would be every item's. So would a line of a
-    // subchart vendored once and aliased twice be every alias's.
-    if (match.nodes.some((n) => n.inLoop) || this.rendersUnderOtherNames(documentIndex)) return undefined;
+    if (!template || text === undefined || !match || match.nodes.some((n) => n.inLoop) || this.rendersUnderOtherNames(documentIndex)) return undefined;
+    return { template, text, match };
+  }
+
+  /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
+  private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[]; against: string } | undefined {
+    const editable = this.editableMatch(documentIndex, path);
+    if (!editable || editable.match.opaque || editable.match.depth === 0) return undefined;
+    const { template, text, match } = editable;
     const node = match.nodes[match.nodes.length - 1];
     const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
@@ -408,6 +413,12 @@ function namesRelease(value: unknown, release: string): boolean {
 function literalName(skeleton: Skeleton): string | undefined {
   const name = matchPath(skeleton, ['metadata', 'name']).nodes[1];
   return name && name.value !== '' && !name.value.includes('{{') ? unquote(name.value) : undefined;
+}
+
+/** The values key a node prints: its line's one action, or the block an opaque node is (`toYaml .Values.resources`). */
+function printedKey(node: SkeletonNode): string[] | undefined {
+  const action = node.kind === 'opaque' ? actionOf(node) : soleAction(node.value);
+  return action ? valuesKeyOf(action, node.dot) : undefined;
 }
 
 function actionOf(opaque: SkeletonNode): string {
