@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Path } from '../../server/src/manifest/path';
-import { matchPath, parseSkeleton, parseSkeletons, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
+import { blocksOpenAt, matchPath, parseSkeleton, parseSkeletons, soleAction, valuesKeyOf } from '../../server/src/render/template-skeleton';
 
 /** The 1-based line a path leads to, the opaque block's line when the template prints the rest, and the values key. */
 function find(template: string, path: Path, names: Record<number, string> = {}, rendered: Record<number, unknown> = {}, values: Record<string, unknown> = {}): { line?: number; opaque?: number; values?: string } {
@@ -186,5 +186,15 @@ metadata:
     const containers = matchPath(documents[1], ['spec', 'template', 'spec', 'containers']).nodes[3].children;
     assert.deepEqual(containers.map((c) => [c.line, !!c.inLoop]), [[12, true], [14, false]]);
     assert.equal(parseSkeleton(text).kind, 'Service', 'the first');
+  });
+});
+
+describe('blocksOpenAt: the blocks a template line sits in', () => {
+  const text = '{{- define "x" }}a{{- end }}\nspec:\n  {{- with .Values.web }}\n  {{- if .on }}\n  replicas: 1\n  {{- end }}\n  other: 2\n  {{- end }}\nlast: 3\n';
+  const at = (line: string) => blocksOpenAt(text, text.indexOf(line));
+  it('counts each block its end closes: a define closed before, a with and an if around, the if closed after', () => {
+    assert.deepEqual(at('  replicas: 1'), ['with', 'if']);
+    assert.deepEqual(at('  other: 2'), ['with']);
+    assert.deepEqual(at('last: 3'), [], 'none at the root: the condition is read there as written');
   });
 });

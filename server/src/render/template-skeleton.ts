@@ -291,8 +291,8 @@ export function valuesKeyOf(action: string, dot: string[] | null): string[] | un
   return found && found.length ? found : undefined;
 }
 
-/** `{{- if … }}` on the first line and `{{- end }}` on the last: the workload renders only under that condition. */
-export function wholeFileCondition(lines: string[], openers: readonly string[] = ['if']): { open: string; close: string } | undefined {
+/** `{{- if … }}` on the first line and `{{- end }}` on the last: the workload renders only under that condition (`next`: the line after it). */
+export function wholeFileCondition(lines: string[], openers: readonly string[] = ['if']): { open: string; close: string; next: string } | undefined {
   const content = lines.filter((l) => l.trim() && !/^\s*\{\{-?\s*\/\*.*\*\/\s*-?\}\}\s*$/.test(l));
   const first = content[0]?.trim();
   const last = content[content.length - 1]?.trim();
@@ -307,7 +307,7 @@ export function wholeFileCondition(lines: string[], openers: readonly string[] =
     }
     if (depth === 0 && index < content.length - 1) return undefined;
   }
-  return { open: first, close: last };
+  return { open: first, close: last, next: content[1]?.trim() ?? '' };
 }
 
 /**
@@ -315,10 +315,8 @@ export function wholeFileCondition(lines: string[], openers: readonly string[] =
  * truth; one action alone on its line (a comment or another action after it is no part of it).
  */
 export function wholeFileIf(text: string): string | undefined {
-  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const open = wholeFileCondition(lines, ['if', 'with'])?.open ?? '';
+  const { open = '', next = '' } = wholeFileCondition(text.split('\n').map((l) => l.replace(/\r$/, '')), ['if', 'with']) ?? {};
   // `{{- with .Values.pdb }}{{- if .enabled }}`: the map's truth is not the file's.
-  const next = lines.map((l) => l.trim()).filter((l) => l && !/^\{\{-?\s*\/\*.*\*\/\s*-?\}\}$/.test(l))[1] ?? '';
   if (/^\{\{-?\s*with\s/.test(open) && /^\{\{-?\s*(if|with)\s/.test(next)) return undefined;
   const condition = /^\{\{-?\s*(?:if|with)\s+(.+?)\s*-?\}\}$/.exec(open)?.[1];
   return condition && !/\{\{|\}\}/.test(condition) ? condition : undefined;
