@@ -453,7 +453,13 @@ function findingsByDiagnostic(findings: readonly Finding[]): (diagnostic: Diagno
         ? findings.filter((f) => f.range && f.ruleId === String(diagnostic.code) && sameRange(f.range, diagnostic.range))
         : (factOf(findingIndexes, findings, () => {
             const byKey = new Map<string, Finding[]>();
-            for (const finding of findings) if (finding.range) byKey.set(findingKey(finding.ruleId, finding.range), [...(byKey.get(findingKey(finding.ruleId, finding.range)) ?? []), finding]);
+            for (const finding of findings) {
+              if (!finding.range) continue;
+              const key = findingKey(finding.ruleId, finding.range);
+              const same = byKey.get(key);
+              if (same) same.push(finding);
+              else byKey.set(key, [finding]);
+            }
             return byKey;
           }).get(findingKey(diagnostic.code, diagnostic.range)) ?? []);
     // Two findings of a rule on one line (one values key two workloads print) are told apart by what they say.

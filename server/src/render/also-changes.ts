@@ -1,3 +1,4 @@
+import { sentenceList } from '../words';
 import type { SourceEdits } from './types';
 
 /**
@@ -7,4 +8,10 @@ import type { SourceEdits } from './types';
 export function namedFew(indexes: readonly number[], objectOf: (index: number) => unknown, by: string): NonNullable<SourceEdits['alsoChanges']> {
   const name = (object: any) => `${String(object?.kind ?? 'a resource')} ${String(object?.metadata?.name ?? '')}`.trim();
   return { resources: indexes.slice(0, 3).map((i) => name(objectOf(i))), count: indexes.length, by };
+}
+
+/** Why such a fix is unsafe, in words: `it also changes Deployment b, Deployment c and 4 more: the same values key sets them`. */
+export function alsoChangesSaid(also: NonNullable<SourceEdits['alsoChanges']>): string {
+  const named = also.count > also.resources.length ? [...also.resources, `${also.count - also.resources.length} more`] : also.resources;
+  return `it also changes ${sentenceList(named)}: the same ${also.by} sets ${also.count === 1 ? 'it' : 'them'}`;
 }

@@ -11,9 +11,9 @@ import type { AnalyzeOptions } from '../rules/engine';
 import type { Fix } from '../fixes/edit';
 import type { Finding, SeverityOverride } from '../rules/types';
 import { splitMessage } from '../rules/message-parts';
-import { sentenceList } from '../words';
 import { runSteps, type Steps } from '../steps';
 import { fieldChanges } from './fix-changes';
+import { alsoChangesSaid } from './also-changes';
 import { readSourceText } from './source-yaml';
 import type { RenderedUnit, SourceEdits, SourceLocation } from './types';
 
@@ -149,9 +149,7 @@ function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Fin
     const edits = unit.mapper.translateFix(index, changes);
     if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
     // A values key another resource prints too, or a patch it takes too, changes that one as well: not what the fix was judged safe for.
-    const also = edits.alsoChanges;
-    const named = also && (also.count > also.resources.length ? [...also.resources, `${also.count - also.resources.length} more`] : also.resources);
-    const unsafe = fix.unsafe ?? (also ? `it also changes ${sentenceList(named!)}: the same ${also.by} sets ${also.count === 1 ? 'it' : 'them'}` : undefined);
+    const unsafe = fix.unsafe ?? (edits.alsoChanges ? alsoChangesSaid(edits.alsoChanges) : undefined);
     return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits }];
   });
 }
