@@ -174,9 +174,9 @@ function mergedInto(existing: Resource, patch: Record<string, any>): TextEdit[] 
     if (Array.isArray(there) || Array.isArray(value) || !value || typeof value !== 'object' || !there || typeof there !== 'object') return false;
     return Object.entries(value).every(([key, child]) => walk(child, [...at, key]));
   };
-  const { metadata: _metadata, ...fields } = patch;
-  if (_metadata !== undefined || !walk(fields, []) || missing.length !== 1) return undefined;
-  return setField(existing, missing[0], valueAt(fields, missing[0]));
+  // A new patch of metadata (annotations) gets a file of its own: the existing patch's metadata names its resource.
+  if (patch.metadata !== undefined || !walk(patch, []) || missing.length !== 1) return undefined;
+  return setField(existing, missing[0], valueAt(patch, missing[0]));
 }
 
 /** The file a resource comes from, when it belongs to this root alone (not a base other roots may deploy). */
