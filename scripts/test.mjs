@@ -24,7 +24,8 @@ function find(dir) {
 
 let files = find('test').sort();
 const skipped = [...(unitOnly ? bundleSuites : []), ...(unitOnly || onNode22 ? outsideProgramSuites : [])];
-files = files.filter((f) => !skipped.some((d) => f.startsWith(d)));
+// A suite is a folder or a file's name without .test.ts: test/cli is not test/client.
+files = files.filter((f) => !skipped.some((d) => f.startsWith(`${d}/`) || f.startsWith(`${d}.test.ts`)));
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
 if (!files.length) {
   // node --test given no files would hunt for tests everywhere, node_modules included.
