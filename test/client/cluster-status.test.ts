@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterStatus } from '../../server/src/protocol';
-import { statusView } from '../../client/src/cluster/status-text';
+import { plainText, statusView } from '../../client/src/cluster/status-text';
 
 function status(overrides: Partial<ClusterStatus>): ClusterStatus {
   return { source: 'live', name: 'prod', verdict: '', controlPlanes: 3, missing: [], ...overrides };
@@ -57,7 +57,7 @@ describe('cluster status bar text', () => {
     const fallback = 'Showing the embedded demo cluster: no kubeconfig found (the default location: ~/.kube/config).';
     const view = statusView(status({ source: 'demo', name: 'demo', controlPlanes: 1, verdict: 'One control plane: no API while it is down.', fallback }), 'auto');
     const paragraphs = view.tooltip.split('\n\n');
-    assert.deepEqual(paragraphs.slice(0, 3), ['**Embedded demo cluster** (1 control plane ⚠)', fallback, 'One control plane: no API while it is down.']);
+    assert.deepEqual(paragraphs.slice(0, 3).map(plainText), ['Embedded demo cluster (1 control plane ⚠)', fallback, 'One control plane: no API while it is down.']);
     assert.equal(view.tooltip.match(/1 control plane/g)?.length, 1);
   });
 
@@ -66,7 +66,7 @@ describe('cluster status bar text', () => {
     const view = statusView(status({ source: 'none', name: 'prod', error, controlPlanes: null }), 'auto');
     assert.equal(view.text, '⎈ prod · connect ECONNREFUSED 127.0.0.1:6443 whi…');
     assert.equal(view.warning, true);
-    assert.ok(view.tooltip.includes(error));
+    assert.ok(plainText(view.tooltip).includes(error));
     assert.match(view.tooltip, /Click to select a context/);
   });
 
@@ -74,7 +74,24 @@ describe('cluster status bar text', () => {
     const error = 'cannot read cluster "down" at https://127.0.0.1:9 (context "down"): connection refused by 127.0.0.1:9';
     const view = statusView(status({ source: 'none', name: 'down', error, errorCause: 'connection refused by 127.0.0.1:9', controlPlanes: null }), 'auto');
     assert.equal(view.text, '⎈ down · connection refused by 127.0.0.1:9');
-    assert.ok(view.tooltip.includes(error));
+    assert.ok(plainText(view.tooltip).includes(error));
+  });
+
+  it('shows what a kubeconfig or an API server says as text: no link, image or code span of theirs (a 403 message planted a link)', () => {
+    const planted = '[Click](https://attacker.example/) ![px](https://attacker.example/p.png) <img src=x>';
+    const name = 'a`b [x](https://attacker.example/)';
+    const tooltips = [
+      statusView(status({ source: 'none', name, error: `forbidden (403): ${planted}`, controlPlanes: null }), 'auto').tooltip,
+      statusView(status({ name, missing: [{ resource: 'pods', reason: `forbidden (403): ${planted}` }] }), 'auto').tooltip,
+      statusView(status({ source: 'demo', name: 'demo', fallback: `Showing the embedded demo cluster: ${planted}.` }), 'auto').tooltip,
+    ];
+    for (const tooltip of tooltips) {
+      // Outside the name's code span, where Markdown reads nothing as a link.
+      assert.doesNotMatch(tooltip.replace(/``.*?``/g, ''), /(?<!\\)\]\(https|(?<!\\)<img/, tooltip);
+      assert.match(plainText(tooltip), /\[Click\]\(https:\/\/attacker\.example\/\) !\[px\]/);
+    }
+    // The name is one code span, fenced past its own backtick.
+    assert.match(tooltips[0], /context ``a`b \[x\]\(https:\/\/attacker\.example\/\)``/);
   });
 
   it('leaves the name out when the server knows none (no context chosen, the kubeconfig failed)', () => {

@@ -65,6 +65,16 @@ describe('liveLine', () => {
     assert.equal(factsFor(web, blind).line, 'Live: pods unreadable (forbidden) · nodes unreadable');
   });
 
+  it('shows what the API answers as text: a ready count that is no number is none, a refusal\'s words no link (they planted a trusted command link)', () => {
+    const planted = '[Click](command:kubeResilience.simulateWorkload?%5B%5D) ![px](https://attacker.example/p.png)';
+    const odd = fromObject({ ...liveWeb.object, status: { replicas: 3, readyReplicas: planted } });
+    assert.match(factsFor(web, cluster([...nodes, odd])).line, /^Live: 0\/3 ready · /);
+    const refused = cluster([], { missing: [{ resource: 'pods', reason: `forbidden (403): ${planted}` }] });
+    const line = factsFor(web, refused).line;
+    assert.doesNotMatch(line, /(?<!\\)\]\(/, line);
+    assert.match(line, /forbidden \\\(403\\\): \\\[Click\\\]/);
+  });
+
   it('appears in the resilience card as one line, and not without a cluster', () => {
     const info = cluster([...nodes, liveWeb], { name: 'prod' });
     const { inventory, workload } = factsFor(web, info);

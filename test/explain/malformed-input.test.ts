@@ -66,3 +66,26 @@ describe('hovers on names and values that mean something in Markdown', () => {
     for (const row of card.split('\n').filter((line) => line.startsWith('| '))) assert.equal(unescaped(row, '|'), 3, row);
   });
 });
+
+describe('the posture lines on settings that mean something in Markdown', () => {
+  const link = '[Click](command:kubeResilience.simulateWorkload?%5B%5D)';
+  const cardOf = (text: string) => {
+    const inventory = new Inventory();
+    const file = parseManifest('file:///hostile.yaml', text);
+    inventory.setFile(file);
+    return hoverAt(file, { line: 1, character: 2 }, inventory, analyzeFile(file, inventory))!.text;
+  };
+  const posture = (card: string) => card.split('\n').filter((line) => /^(Posture|Node agent):/.test(line)).join('\n');
+
+  it('shows a topology key, a DaemonSet\'s rollout settings and its priority class as written (each planted a trusted command link)', () => {
+    const deployment = `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: w}}\n  template:\n    metadata: {labels: {app: w}}\n    spec:\n      topologySpreadConstraints: [{maxSkew: 1, topologyKey: "x/${link}", whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: w}}}]\n      containers: [{name: a, image: a}]\n`;
+    const daemonSet = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d, namespace: kube-system}\nspec:\n  selector: {matchLabels: {app: d}}\n  updateStrategy: {rollingUpdate: {maxUnavailable: "<img src=x> ${link}", maxSurge: "![px](https://attacker.example/p.png)"}}\n  template:\n    metadata: {labels: {app: d}}\n    spec:\n      priorityClassName: "${link}"\n      containers: [{name: a, image: a}]\n`;
+    for (const text of [deployment, daemonSet]) {
+      const lines = posture(cardOf(text));
+      assert.ok(lines, 'the card has its posture line');
+      assert.doesNotMatch(lines, /(?<!\\)\]\(|(?<!\\)<img/, lines);
+    }
+    assert.match(posture(cardOf(deployment)), /spread by \\\[Click\\\]/);
+    assert.match(posture(cardOf(daemonSet)), /priority \\\[Click\\\]/);
+  });
+});

@@ -29,6 +29,13 @@ describe('the hover on a line holding rendered findings', () => {
     assert.ok(!text.includes('runs 1 pod'));
   });
 
+  it('shows a values key and a chart folder as written: no link of theirs (a values key can be any string)', () => {
+    const key = 'a.[x](command:kubeResilience.simulateWorkload?%5B%5D)';
+    const text = renderedHover([finding(9, { rendered: { tool: 'helm', unit: '/charts/![px](https:x)' }, origin: `values key ${key} in values.yaml` })], 9)!;
+    assert.doesNotMatch(text, /(?<!\\)\]\(/, text);
+    assert.match(text, /— from values key a\.\\\[x\\\]\\\(command:/);
+  });
+
   it('stays silent on another line, and for findings on the file itself rather than on what it renders', () => {
     assert.equal(renderedHover([finding(9, { rendered })], 10), undefined);
     assert.equal(renderedHover([finding(9)], 9), undefined);

@@ -78,6 +78,14 @@ describe('simulation reports', () => {
     }
   });
 
+  it('shows a name from a manifest or the cluster as written in Markdown: no image, link, HTML or emphasis of its own (a PR comment rendered one)', () => {
+    const name = 'web<img src=https://attacker.example/p.png>[x](https://attacker.example)*y*_z_`c`';
+    const markdown = renderSimulationMarkdown(simulate(cluster(), [workload(name, { 'worker-1': 1 })], { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-1', at: 60 }] }));
+    const lines = markdown.split('\n').filter((line) => line.includes('web'));
+    assert.ok(lines.length > 1, markdown);
+    for (const line of lines) assert.doesNotMatch(line, /(?<!\\)[<[\]*_`]/, line);
+  });
+
   it('escapes table cells in Markdown', () => {
     const markdown = renderSimulationMarkdown(result);
     assert.match(markdown, /\| shop\/cart\\\|legacy \| Deployment \| observed \| 0\/1 \| 100 % \| 10 m \| 2 h 10 s \|/);

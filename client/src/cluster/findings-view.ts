@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ClusterFinding, ClusterFindingsResult } from '../../../server/src/protocol';
 import { groupBySource, type FindingGroup, type SourceGroup } from './findings-groups';
+import { markdownText } from '../../../server/src/explain/markdown-text';
 
 type Node = SourceGroup | FindingGroup | ClusterFinding | { note: string };
 
@@ -65,7 +66,8 @@ export class ClusterFindingsView implements vscode.TreeDataProvider<Node> {
     const all = this.sources.flatMap((s) => s.groups.flatMap((g) => g.findings));
     item.id = `finding:${all.indexOf(node)}`;
     item.description = node.ruleId;
-    item.tooltip = new vscode.MarkdownString(`**${node.ruleId}** (${node.severity})\n\n${node.headline}${node.details ? `\n\n${node.details}` : ''}`);
+    // The headline and details name what the cluster calls its objects: text, not Markdown (a link or an image of theirs would show).
+    item.tooltip = new vscode.MarkdownString(`**${markdownText(node.ruleId)}** (${node.severity})\n\n`).appendText(`${node.headline}${node.details ? `\n\n${node.details}` : ''}`);
     item.iconPath = SEVERITY_ICONS[node.severity] ?? SEVERITY_ICONS.info;
     if (node.location || node.resource?.name) item.command = { command: REVEAL_CLUSTER_FINDING, title: 'Reveal', arguments: [node] };
     return item;

@@ -27,14 +27,15 @@ export function liveObjectProvider(client: LanguageClient): vscode.TextDocumentC
 }
 
 /** A click on a cluster finding: the manifest that defines the resource, else the live object. */
-export async function revealClusterFinding(finding: ClusterFinding): Promise<void> {
-  if (finding.location) {
+export async function revealClusterFinding(finding: ClusterFinding | undefined): Promise<void> {
+  // A command another extension may run too: with no finding there is nothing to reveal.
+  if (finding?.location) {
     const { start, end } = finding.location.range;
     const selection = new vscode.Range(start.line, start.character, end.line, end.character);
     await vscode.window.showTextDocument(vscode.Uri.parse(finding.location.uri), { selection, preview: true });
     return;
   }
-  const resource = finding.resource;
+  const resource = finding?.resource;
   if (!resource?.name) return;
   const document = await vscode.workspace.openTextDocument(liveObjectUri({ kind: resource.kind, namespace: resource.namespace, name: resource.name }));
   await vscode.languages.setTextDocumentLanguage(document, 'yaml');

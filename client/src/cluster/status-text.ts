@@ -1,6 +1,7 @@
 import type { ClusterStatus } from '../../../server/src/protocol';
 import type { ClusterMode } from './resolve';
 import { plural } from '../../../server/src/words';
+import { codeSpan, markdownText } from '../../../server/src/explain/markdown-text';
 
 export interface StatusView {
   text: string;
@@ -24,7 +25,7 @@ function shortError(error: string): string {
 
 function missingLines(status: ClusterStatus): string[] {
   if (!status.missing.length) return [];
-  return ['', 'Not readable:', ...status.missing.map((m) => `- ${m.resource}: ${m.reason}`)];
+  return ['', 'Not readable:', ...status.missing.map((m) => `- ${markdownText(m.resource)}: ${markdownText(m.reason)}`)];
 }
 
 function controlPlaneSummary(status: ClusterStatus): { text: string; warning: boolean } {
@@ -47,7 +48,7 @@ export function plainText(markdown: string): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__|`)/g, '')
     .replace(/(^|\s)[_*]([^_*\n]+)[_*](?=[\s.,:;!?]|$)/g, '$1$2')
-    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
+    .replace(/\\([\\`*_{}[\]()<>#+\-.!|&])/g, '$1')
     .replace(/^\s*- /gm, '')
     .split('\n')
     .map((line) => line.trim())
@@ -69,7 +70,7 @@ function statusMarkdown(status: ClusterStatus | undefined, mode: ClusterMode): O
     const kept = status.source !== 'none' ? `\n\nShowing the last view read (${status.source}).` : '';
     return {
       text: `${HELM} ${status.name ? `${status.name} · ` : ''}${shortError(status.errorCause ?? status.error)}`,
-      tooltip: [`**Cannot read ${status.name ? `context \`${status.name}\`` : 'the cluster'}**`, '', status.error, kept, '', CLICK].join('\n'),
+      tooltip: [`**Cannot read ${status.name ? `context ${codeSpan(status.name)}` : 'the cluster'}**`, '', markdownText(status.error), kept, '', CLICK].join('\n'),
       warning: true,
     };
   }
@@ -78,13 +79,13 @@ function statusMarkdown(status: ClusterStatus | undefined, mode: ClusterMode): O
   }
   const planes = controlPlaneSummary(status);
   if (status.source === 'demo') {
-    const fallback = status.fallback ? `\n\n${status.fallback}` : '';
+    const fallback = status.fallback ? `\n\n${markdownText(status.fallback)}` : '';
     return { text: `${HELM} demo`, tooltip: [`**Embedded demo cluster** (${planes.text})${fallback}${verdict}`, '', CLICK].join('\n'), warning: false };
   }
   const origin = status.source === 'snapshot' ? 'Snapshot' : 'Context';
   return {
     text: `${HELM} ${status.name} · ${planes.text}`,
-    tooltip: [`**${origin} \`${status.name}\`**: ${planes.text}${verdict}`, ...missingLines(status), '', CLICK].join('\n'),
+    tooltip: [`**${origin} ${codeSpan(status.name)}**: ${planes.text}${verdict}`, ...missingLines(status), '', CLICK].join('\n'),
     warning: planes.warning,
   };
 }

@@ -16,7 +16,8 @@ function deployed(workload: Resource, cluster: ClusterInfo): Resource | undefine
 
 function readyPart(workload: Resource, pods: Resource[], ready: Resource[], cluster: ClusterInfo): string {
   const status = deployed(workload, cluster)?.object;
-  if (status?.status && typeof status.spec?.replicas === 'number') return `${status.status.readyReplicas ?? 0}/${status.spec.replicas} ready`;
+  // The API leaves readyReplicas out when none is ready; anything but a number is read as none too.
+  if (status?.status && typeof status.spec?.replicas === 'number') return `${typeof status.status.readyReplicas === 'number' ? status.status.readyReplicas : 0}/${status.spec.replicas} ready`;
   return `${ready.length}/${plural(pods.length, 'pod')} ready`;
 }
 
@@ -32,7 +33,7 @@ function nodesPart(ready: Resource[], cluster: ClusterInfo): string {
 
 function podsPart(workload: Resource, inventory: Inventory, cluster: ClusterInfo): string {
   const podsUnread = cluster.missing.find((m) => /^pods?$/i.test(m.resource));
-  if (podsUnread) return `pods unreadable (${podsUnread.reason})`;
+  if (podsUnread) return `pods unreadable (${markdownText(podsUnread.reason)})`;
   const live = deployed(workload, cluster);
   const pods = workload.kind === 'Pod' ? (live ? [live] : []) : inventory.podsOf(workload).filter((p) => !p.file);
   if (pods.length === 0 && !live) return 'not running, no pod matches its selector';

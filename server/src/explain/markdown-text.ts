@@ -7,3 +7,16 @@
 export function markdownText(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#+!|&]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Text from outside as a Markdown code span: fenced by more backticks than any run of them it holds, so
+ * that none of its own ends the span early (a context name's backtick let the rest be read as Markdown).
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  // A span that starts or ends with a backtick needs a space between it and the fence (CommonMark strips one).
+  const padded = /^`|`$/.test(flat) || /^ .*\S.* $/.test(flat) ? ` ${flat} ` : flat;
+  return `${fence}${padded}${fence}`;
+}

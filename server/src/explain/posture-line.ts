@@ -19,7 +19,7 @@ function replicasPart(p: Posture, resource: Resource): string {
 function spreadPart(resource: Resource, p: Posture): string {
   const keys = new Set(spreadTerms(podTemplateOf(resource)?.spec).flatMap((term) => (term.topologyKey ? [String(term.topologyKey)] : [])));
   if (!keys.size) return 'no spread';
-  const over = [...keys].map((key) => key.split('/').pop()).join(', ');
+  const over = [...keys].map((key) => markdownText(key.split('/').pop()!)).join(', ');
   return p.spread ? `spread by ${over}` : `spread by ${over}, not on its own labels`;
 }
 
@@ -48,8 +48,8 @@ function rolloutPart(resource: Resource): string {
   if (strategy?.type === 'OnDelete') return 'rollout on delete only';
   const unavailable = strategy?.rollingUpdate?.maxUnavailable ?? 1;
   const surge = strategy?.rollingUpdate?.maxSurge;
-  const nodes = typeof unavailable === 'number' ? plural(unavailable, 'node') : String(unavailable).endsWith('%') ? `${unavailable} of nodes` : `maxUnavailable ${unavailable}`;
-  return `rollout ${nodes} at a time${surge && surge !== '0%' ? ` (surge ${surge})` : ''}`;
+  const nodes = typeof unavailable === 'number' ? plural(unavailable, 'node') : String(unavailable).endsWith('%') ? `${markdownText(String(unavailable))} of nodes` : `maxUnavailable ${markdownText(String(unavailable))}`;
+  return `rollout ${nodes} at a time${surge && surge !== '0%' ? ` (surge ${markdownText(String(surge))})` : ''}`;
 }
 
 /** A node agent in one line: "Node agent: kube-proxy (Service routing) · priority system-node-critical · tolerates every taint". */
@@ -57,7 +57,7 @@ function agentLine(agent: AgentPosture): string {
   const tolerated = agent.toleratedEffects;
   const parts = [
     `${agent.description}${agent.duty ? ` (${agent.duty})` : ''}`,
-    agent.priorityClassName ? `priority ${agent.priorityClassName}` : 'priority 0',
+    agent.priorityClassName ? `priority ${markdownText(agent.priorityClassName)}` : 'priority 0',
     tolerated.length === BLOCKING_EFFECTS.length ? 'tolerates every taint' : tolerated.length ? `tolerates every ${tolerated[0]} taint only` : 'not on tainted nodes',
   ];
   return `Node agent: ${parts.join(' · ')}`;

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Finding } from '../rules/types';
 import { findingTitleLine, type RuleHref } from './card';
+import { markdownText } from './markdown-text';
 
 /**
  * The hover on a template, values, base or patch line that holds findings on what its chart or overlay
@@ -11,6 +12,6 @@ export function renderedHover(findings: readonly Finding[], line: number, ruleHr
   const here = findings.filter((f) => f.rendered && f.range?.start.line === line);
   if (!here.length) return undefined;
   const unit = here[0].rendered!;
-  const heading = `**As ${unit.tool === 'helm' ? 'the chart renders it' : 'the overlay builds it'}** — ${basename(unit.unit)}`;
-  return [heading, '', ...here.map((f) => `${findingTitleLine(f, ruleHref)}${f.origin ? ` — from ${f.origin}` : ''}`)].join('\n');
+  const heading = `**As ${unit.tool === 'helm' ? 'the chart renders it' : 'the overlay builds it'}** — ${markdownText(basename(unit.unit))}`;
+  return [heading, '', ...here.map((f) => `${findingTitleLine(f, ruleHref)}${f.origin ? ` — from ${markdownText(f.origin)}` : ''}`)].join('\n');
 }

@@ -5,8 +5,12 @@ import type { ReportOptions } from './report-text';
 import { reasonWithoutSubject, subjectName } from './summary';
 import type { SimulationResult } from './types';
 
+/**
+ * Text as a table cell or line of the report: what would draw a column, a link or image, HTML, a code span or
+ * emphasis is escaped (names come from manifests and clusters; a PR comment rendered a workload's `<img …>`).
+ */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return text.replace(/[\\|[\]<>`*_]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
 
 /** The simulation as a Markdown report (the CLI's --format markdown and the webview's export). */
@@ -25,7 +29,7 @@ export function renderSimulationMarkdown(result: SimulationResult, options: Repo
     );
   }
   out.push('', '## Cluster functions', '', '| function | states |', '|---|---|');
-  for (const c of result.components) out.push(`| ${c.name} | ${c.states.map((s) => `${s.state} at ${formatSeconds(s.at)}`).join(' → ')} |`);
+  for (const c of result.components) out.push(`| ${cell(c.name)} | ${c.states.map((s) => `${s.state} at ${formatSeconds(s.at)}`).join(' → ')} |`);
   out.push('', '## Timeline', '', '| at | subject | state | what happens | rests on |', '|---|---|---|---|---|');
   for (const e of result.timeline) out.push(`| ${formatSeconds(e.at)} | ${cell(subjectName(e))} | ${e.state} | ${cell(reasonWithoutSubject(e))} | ${cell(e.fact)} |`);
   if (result.assumptions.length) {
