@@ -9,6 +9,7 @@ ruleTester(pdbBlocksEviction, {
     { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
     { name: 'both fields written: the API rejects the PDB (pdb-no-budget says so), so no budget of it blocks', code: documents(web(3), pdb('  minAvailable: 3\n  maxUnavailable: 0\n')) },
     { name: 'minAvailable 2 of 3 leaves one eviction', code: documents(web(3), pdb('  minAvailable: 2\n')) },
+    { name: 'minAvailable 010 is 8 to Kubernetes (octal, as YAML 1.1 reads it): two of 10 may go', code: documents(web(10), pdb('  minAvailable: 010\n')) },
     { name: 'minAvailable 50% of 3 rounds up to 2, one eviction left', code: documents(web(3), pdb('  minAvailable: 50%\n')) },
     { name: 'maxUnavailable 10% of 3 rounds up to 1', code: documents(web(3), pdb('  maxUnavailable: "10%"\n')) },
     { name: 'a budget of one pod that selects nothing known (pdb-selects-nothing covers it)', code: pdb('  minAvailable: 1\n') },
@@ -31,6 +32,12 @@ ruleTester(pdbBlocksEviction, {
       code: documents(web(3), pdb('  minAvailable: 90% # keep most of them\n')),
       findings: [{ at: 'minAvailable', line: 24, message: 'PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on this Deployment. Deployment web: 3 replicas, PDB minAvailable 90% rounds up to 3: a drain waits until a pod is deleted by hand, and the autoscaler cannot remove its nodes.' }],
       output: documents(web(3), pdb('  maxUnavailable: 1 # keep most of them\n')),
+    },
+    {
+      name: 'replicas 010 are 8 to Kubernetes, all of which minAvailable 8 keeps',
+      code: documents(web(8).replace('replicas: 8', 'replicas: 010'), pdb('  minAvailable: 8\n')),
+      findings: [{ at: 'minAvailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on this Deployment\. Deployment web: 8 replicas, PDB minAvailable 8:/ }],
+      output: documents(web(8).replace('replicas: 8', 'replicas: 010'), pdb('  maxUnavailable: 1\n')),
     },
     {
       name: 'minAvailable equal to the replicas',

@@ -30,6 +30,7 @@ ruleTester(replicasNotSpread, {
     { name: 'anti-affinity whose namespace selector names its own namespace', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: default}\n')) },
     { name: 'a host port keeps two pods off one node', code: deployment({ spec: '  replicas: 3\n', container: '          ports:\n            - containerPort: 6666\n              hostPort: 6666\n' }) },
     { name: 'ports under hostNetwork are host ports', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: true\n', container: '          ports:\n            - containerPort: 9100\n' }) },
+    { name: 'hostNetwork: yes is true to Kubernetes (YAML 1.1)', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: yes\n', container: '          ports:\n            - containerPort: 9100\n' }) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: web().replace('name: web\n', 'name: web\n  namespace: kube-system\n') },
     { name: 'a DaemonSet is on every node anyway', code: web().replace('kind: Deployment', 'kind: DaemonSet') },
   ],

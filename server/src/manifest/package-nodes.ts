@@ -101,26 +101,4 @@ export const ESCAPES: Record<string, string> = {
   ' ': ' ', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
 };
 
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-/** First characters after which a plain scalar can only be a string. */
-const ONLY_STRING = /^[^~nNtTfF0-9+\-.]/;
-
-/** A plain scalar's value under the YAML 1.2 core schema, tried in the order the yaml package tries its tags. */
-export function plainValue(source: string): unknown {
-  if (ONLY_STRING.test(source)) return source;
-  if (NULL.test(source)) return null;
-  if (BOOL.test(source)) return source[0] === 't' || source[0] === 'T';
-  if (INT_OCT.test(source)) return parseInt(source.substring(2), 8);
-  if (INT.test(source)) return parseInt(source, 10);
-  if (INT_HEX.test(source)) return parseInt(source.substring(2), 16);
-  if (FLOAT_NAN.test(source)) return source.slice(-3).toLowerCase() === 'nan' ? NaN : source[0] === '-' ? -Infinity : Infinity;
-  if (FLOAT_EXP.test(source) || FLOAT.test(source)) return parseFloat(source);
-  return source;
-}
+export { plainValue } from './plain-scalar';

@@ -1,4 +1,5 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
+import { readAsKubernetes } from './kubernetes-yaml';
 import { LineIndex, skipSpaces, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
@@ -135,7 +136,7 @@ export function parseWithPackage(text: string): ParsedChunk {
   let duplicate: DuplicateKey | undefined;
   try {
     // Duplicate keys are checked below: the package's own check is quadratic in the size of a mapping.
-    // Merge keys (`<<: *base`) as Kubernetes reads them: their keys are the mapping's, unless it sets them itself.
+    // Merge keys (`<<: *base`): their keys are the mapping's, unless it sets them itself after them (see readAsKubernetes).
     doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false, merge: true });
     if (doc.errors.length === 0) duplicate = firstDuplicateKey(doc.contents);
   } catch (e) {
@@ -162,6 +163,7 @@ export function parseWithPackage(text: string): ParsedChunk {
       const templateAt = templateOutsideScalars(doc, text);
       if (templateAt !== undefined) return { templateAt };
     }
+    readAsKubernetes(doc);
     return { root: doc.contents, value: doc.toJS({ maxAliasCount: 100 }) };
   } catch (e) {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { renderTools } from '../render/render-tools';
+import { kubectlReads } from './kubectl-reads';
+
+const base = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: merged\n';
+
+/** Mappings with merge keys, and what Kubernetes makes of their data. */
+const CASES: { yaml: string; data: Record<string, unknown> }[] = [
+  // A merge overrides the keys written before it, and the keys after it override the merge.
+  { yaml: 'data:\n  a: 9\n  <<: {a: 1, b: 2}\n  b: 3\n', data: { a: 1, b: 3 } },
+  // Of a list of mappings, the first sets a key the others also set.
+  { yaml: 'x: &x {a: 1}\ny: &y {a: 2, b: 2}\ndata:\n  a: 0\n  b: 0\n  c: 0\n  <<: [*x, *y]\n', data: { a: 1, b: 2, c: 0 } },
+  // A merged mapping's own merge counts as its keys.
+  { yaml: 'x: &x {a: 1}\ny: &y {<<: *x, b: 2}\ndata:\n  a: 0\n  <<: *y\n', data: { a: 1, b: 2 } },
+  { yaml: 'x: &x {a: 1}\ndata:\n  <<: *x\n  a: 2\n', data: { a: 2 } },
+];
+
+describe('merge keys as Kubernetes reads them', () => {
+  it('apply where they stand: they override the keys written before them (the yaml package kept those)', () => {
+    for (const { yaml, data } of CASES) {
+      const value = parseManifest('file:///merged.yaml', base + yaml).documents[0].parsed.value as { data: unknown };
+      assert.deepEqual(value.data, data, yaml);
+    }
+  });
+
+  const { kubectl, skip } = renderTools();
+  it('as kubectl does', { skip }, () => {
+    for (const { yaml, data } of CASES) {
+      assert.deepEqual(kubectlReads(base + yaml, kubectl).data, data, yaml);
+    }
+  });
+});
