@@ -39,3 +39,24 @@ describe('one identity defined in several environment folders', () => {
     assert.match(findings[0].message, /^PodDisruptionBudget shop\/web shares its pods with another PDB: .* PodDisruptionBudget shop\/web and PodDisruptionBudget shop\/web-2 both select the pods of Deployment shop\/web,/);
   });
 });
+
+describe('one identity written the same, to the character, in several environment folders', () => {
+  // The same text parses to one object, shared by both files: the inventory's answers about one resource
+  // (kept by its object) were the first folder's for the other's too.
+  const inventory = new Inventory();
+  const files = ['dev', 'prod'].flatMap((env) => [parseManifest(`file:///repo/envs/${env}/deployment.yaml`, web(3)), parseManifest(`file:///repo/envs/${env}/pdb.yaml`, webPdb(1))]);
+  for (const file of files) inventory.setFile(file);
+  const [devDeployment, devPdb, prodDeployment, prodPdb] = files.map((file) => file.resources[0]);
+
+  it('relates each PDB to the Deployment of its own folder, whichever was asked about first', () => {
+    assert.deepEqual(inventory.workloadsSelectedBy(devPdb), [devDeployment]);
+    assert.deepEqual(inventory.workloadsSelectedBy(prodPdb), [prodDeployment]);
+    assert.deepEqual(inventory.pdbsSelecting(devDeployment), [devPdb]);
+    assert.deepEqual(inventory.pdbsSelecting(prodDeployment), [prodPdb]);
+  });
+
+  it('reports no pdb-multiple in either folder', () => {
+    const findings = files.flatMap((file) => analyzeFile(file, inventory));
+    assert.deepEqual(findings.filter((f) => f.ruleId === 'pdb-multiple').map((f) => f.uri), []);
+  });
+});

@@ -224,8 +224,13 @@ export class Inventory {
     if (!key || typeof key !== 'object') return compute();
     let known = this.derived.answers.get(question);
     if (!known) this.derived.answers.set(question, (known = new WeakMap()));
-    let result = known.get(key) as Resource[] | undefined;
-    if (!result) known.set(key, (result = compute()));
+    // Kept by the parsed object, which an unchanged document keeps from one parse to the next; but one text in
+    // two files is one object too (a folder per environment), and each answer is of the nearest definitions to its file.
+    const uri = resource.file?.uri;
+    const kept = known.get(key);
+    if (kept && kept.uri === uri) return kept.result.slice();
+    const result = compute();
+    if (!kept) known.set(key, { uri, result });
     return result.slice();
   }
 
@@ -409,7 +414,7 @@ interface Derived {
   /** Per-namespace indexes of selectors and of pod labels, so that matching them is not a scan per resource. */
   labelIndexes: Map<string, LabelIndex<Resource>>;
   /** Answers to per-resource questions asked by several rules. */
-  answers: Map<string, WeakMap<object, unknown>>;
+  answers: Map<string, WeakMap<object, { uri: string | undefined; result: Resource[] }>>;
 }
 
 function nothingDerived(): Derived {
