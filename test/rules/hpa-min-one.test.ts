@@ -1,4 +1,10 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
 import { hpaMinOne } from '../../server/src/rules/hpa-min-one';
+import { HEADLINE_LIMIT, headlineLength, splitMessage } from '../../server/src/rules/message-parts';
 import { deployment, hpa } from './manifests';
 import { ruleTester } from './rule-tester';
 
@@ -17,7 +23,7 @@ ruleTester(hpaMinOne, {
         {
           at: 'minReplicas',
           line: 10,
-          message: 'HorizontalPodAutoscaler web has minReplicas 1: a node failure can take its target offline. At low load it runs 1 pod of Deployment web, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.',
+          message: 'HorizontalPodAutoscaler web scales to 1 pod: a node failure takes it offline. With minReplicas 1, at low load it runs 1 pod of Deployment web, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.',
         },
       ],
       output: hpa({ min: 2 }).replace('  minReplicas: 2\n', '  minReplicas: 2 # nights are quiet\n'),
@@ -26,7 +32,7 @@ ruleTester(hpaMinOne, {
       name: 'minReplicas unset: added',
       code: hpa({ max: 5 }),
       files: { 'web.yaml': deployment() },
-      findings: [{ at: 'kind: HorizontalPodAutoscaler', message: /^HorizontalPodAutoscaler web has no minReplicas \(defaults to 1\): / }],
+      findings: [{ at: 'kind: HorizontalPodAutoscaler', message: /^HorizontalPodAutoscaler web scales to 1 pod: a node failure takes it offline\. With no minReplicas \(it defaults to 1\), / }],
       output: hpa({ max: 5 }) + '  minReplicas: 2\n',
     },
     {
@@ -65,4 +71,14 @@ ruleTester(hpaMinOne, {
       unsafeOutput: hpa({ min: 2 }),
     },
   ],
+});
+
+it('says it in a first sentence of at most 100 characters, whatever the HPA and its namespace are called (its kind\'s name is long)', () => {
+  for (const min of [1, undefined]) {
+    const inventory = new Inventory();
+    const file = parseManifest('file:///hpa.yaml', hpa({ min, target: 'frontend-web', namespace: 'production-1' }));
+    inventory.setFile(file);
+    const [finding] = analyzeFile(file, inventory, { rules: [hpaMinOne] });
+    assert.ok(headlineLength(finding) <= HEADLINE_LIMIT, splitMessage(finding.message).headline);
+  }
 });

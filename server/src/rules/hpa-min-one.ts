@@ -38,14 +38,15 @@ export const hpaMinOne: Rule = {
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;
       const targetName = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
-      const stated = min === 1 ? 'minReplicas 1' : 'no minReplicas (defaults to 1)';
+      // The headline stays within 100 characters whatever the HPA's name: what it sets is said after it.
+      const stated = min === 1 ? 'With minReplicas 1' : 'With no minReplicas (it defaults to 1)';
       const edits = [...(setField(hpa, ['spec', 'minReplicas'], FLOOR) ?? [])];
       const max = maxReplicasWith(spec.maxReplicas);
       if (max !== undefined) edits.push(...(setField(hpa, ['spec', 'maxReplicas'], max) ?? []));
       report({
         resource: hpa,
         path: min === 1 ? ['spec', 'minReplicas'] : [],
-        message: `${describeResource(hpa)} has ${stated}: a node failure can take its target offline. At low load it runs 1 pod${targetName}, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
+        message: `${describeResource(hpa)} scales to 1 pod: a node failure takes it offline. ${stated}, at low load it runs 1 pod${targetName}, and while the control plane is down the HPA cannot scale, so 1 pod is all the capacity there is.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
         fixes: () => [{ title: `Keep at least ${FLOOR} pods (minReplicas: ${FLOOR}${max === undefined ? '' : `, maxReplicas: ${max}`})`, preferred: true, unsafe: target ? moreReplicasRisk(target, inventory) : unseenTarget(spec.scaleTargetRef), edits }],
       });
