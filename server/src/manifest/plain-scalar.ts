@@ -8,12 +8,15 @@
 export function plainValue(source: string): unknown {
   const first = source.charCodeAt(0);
   const numeric = first === PLUS || first === MINUS || (first >= ZERO && first <= NINE);
-  // Most scalars are names and words that can be nothing but strings, and most numbers are small and decimal.
-  if (!numeric && first !== DOT && !WORD_STARTS.has(first) && source !== '') return source;
+  if (!numeric) {
+    // Most scalars are names and words that can be nothing but strings.
+    if (first !== DOT && !WORD_STARTS.has(first) && source !== '') return source;
+    if (WORDS.has(source)) return WORDS.get(source);
+    return first === DOT && DOT_FLOAT.test(source) ? parseFloat(source) : source;
+  }
+  // Most numbers are small and decimal.
   if (SMALL_DECIMAL.test(source)) return parseInt(source, 10);
   if (WORDS.has(source)) return WORDS.get(source);
-  if (first === DOT) return DOT_FLOAT.test(source) ? parseFloat(source) : source;
-  if (!numeric) return source;
   const plain = source.replace(/_/g, '');
   const integer = goInteger(plain);
   if (integer !== undefined) return integer;
