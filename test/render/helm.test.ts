@@ -62,7 +62,7 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
         'single-replica templates/redis/deployment.yaml:3 -',
         'hpa-min-one templates/hpa.yaml:14 values-prod.yaml:4',
       ]);
-      assert.match(only(findings, 'hpa-min-one')[0].message, /HorizontalPodAutoscaler shop\/web-podinfo has minReplicas 1/);
+      assert.match(only(findings, 'hpa-min-one')[0].message, /HorizontalPodAutoscaler shop\/web-podinfo scales to 1 pod: .* With minReplicas 1,/);
     });
 
     it('--set wins over the files: the finding stays on the template, with no values line to edit', async () => {
