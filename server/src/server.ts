@@ -68,6 +68,8 @@ let pullConfiguration = false;
 let resolvesEdits = false;
 /** The client takes edits of one version of a document, and refuses them once the document has changed. */
 let versionedEdits = false;
+/** The client shows a code action it cannot apply, greyed, with why (a rendered finding's fix no edit of the chart carries out). */
+let showsDisabledActions = false;
 /** The client tells when workspace folders are added or removed. */
 let foldersChange = false;
 /** The client takes file watchers registered at run time, with patterns relative to a folder. */
@@ -116,6 +118,7 @@ connection.onInitialize((given): InitializeResult => {
   const properties = capabilities.textDocument?.codeAction?.resolveSupport?.properties;
   resolvesEdits = Array.isArray(properties) && properties.includes('edit');
   versionedEdits = !!capabilities.workspace?.workspaceEdit?.documentChanges;
+  showsDisabledActions = !!capabilities.textDocument?.codeAction?.disabledSupport;
   const folders = Array.isArray(params.workspaceFolders) ? params.workspaceFolders.flatMap((f) => (typeof f?.uri === 'string' ? [f.uri] : [])) : undefined;
   roots = folders ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
   foldersChange = !!capabilities.workspace?.workspaceFolders;
@@ -484,14 +487,20 @@ interface FixRuleData {
   ruleId?: string;
 }
 
-/** Fixes of a finding on what a chart or overlay renders: edits of its values files, templates or patches. */
+/**
+ * Fixes of a finding on what a chart or overlay renders: edits of its values files, templates or patches. The
+ * rule's fix, when no such edit carries it out, is shown greyed with why, where the client shows such actions.
+ */
 function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnostic): CodeAction[] {
   const units = editorUnits();
   if (!units || !finding.range) return [];
-  return units
-    .sourceFixesAt(uri, finding)
+  const fixes = units.sourceFixesAt(uri, finding);
+  const actions = fixes
     .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => documents.get(pathToFileURL(path).toString())?.version))
     .filter((action): action is CodeAction => !!action);
+  if (fixes.some((fix) => fix.preferred) || !showsDisabledActions) return actions;
+  const unwritten = units.unwrittenFixesAt(uri, finding).map(({ title, reason }): CodeAction => ({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], disabled: { reason: `Not written: ${reason}` } }));
+  return [...unwritten, ...actions];
 }
 
 connection.onCodeActionResolve(async (action, token) => {

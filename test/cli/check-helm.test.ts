@@ -91,6 +91,10 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     const single = JSON.parse(one.stdout).findings.find((f: any) => f.ruleId === 'single-replica');
     assert.match(single.message, /\(from values key replicaCount, set with --set\)/, 'not credited to values.yaml');
     assert.deepEqual(placed(one.stdout, chart).filter((f) => f.startsWith('single-replica values')), []);
+    // Why its fix is not written: in the JSON, and in the text under --verbose.
+    assert.deepEqual(single.unwrittenFixes, [{ title: 'Run 2 replicas', reason: 'values key replicaCount is set with --set: change it where --set is given' }]);
+    const verbose = await runCli(['check', chart, '--set', 'replicaCount=1', '--verbose', '--fail-on', 'none'], withHelm);
+    assert.match(verbose.stdout, /single-replica\n(?:.*\n)*? +Not written \(Run 2 replicas\): values key replicaCount is set with --set: change it where --set is given\.\n/);
   });
 
   it('--fix edits values.yaml and writes a PDB template; a second check finds none of the fixed findings', async () => {

@@ -60,6 +60,24 @@ describe('Helm charts in the language server', { skip }, () => {
     assert.ok(!names.some((n) => n.includes('{{')), 'no template is simulated as a workload');
   });
 
+  it('a fix the chart cannot be edited to make is shown greyed with why, to a client that shows such actions, and not offered to another', async () => {
+    const computed = (dir: string) => {
+      const path = join(dir, 'templates', 'deployment.yaml');
+      writeFileSync(path, readFileSync(path, 'utf8').replace('replicas: {{ .Values.replicaCount }}', 'replicas: {{ add .Values.replicaCount 0 }}'));
+    };
+    for (const disabledSupport of [true, false]) {
+      const { client, dir, openFile } = await editors.open(true, {}, {}, { disabledSupport });
+      computed(dir);
+      const template = await openFile('templates/deployment.yaml');
+      const single = (await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'))).find((d) => d.code === 'single-replica')!;
+      const actions = ((await client.codeActions(template, single.range, [single])) ?? []) as CodeAction[];
+      const greyed = actions.filter((a) => a.disabled);
+      assert.ok(!actions.some((a) => a.isPreferred), JSON.stringify(actions.map((a) => a.title)));
+      if (!disabledSupport) assert.deepEqual(greyed, []);
+      else assert.deepEqual(greyed.map((a) => [a.title, a.disabled!.reason]), [['Run 2 replicas', 'Not written: templates/deployment.yaml computes it (a helper or an expression): there is no line of it to edit']]);
+    }
+  });
+
   it('a render while values.yaml holds unsaved edits is of the file on disk, and cached as such: once saved, the chart renders what was saved (the cache served the render of the unsaved text)', async () => {
     const { client, dir, openFile } = await editors.open(true);
     const values = await openFile('values.yaml');

@@ -18,12 +18,12 @@ export interface EditorOnCopy {
  * `folder` inside a temporary folder), with the pinned helm and kubectl on its PATH, in a trusted or
  * untrusted workspace, reading no cluster; `closeAll` shuts them down and removes the copies.
  */
-export function editorsOnCopies(server: string, fixture: string, folder = ''): { open(trusted: boolean, settings?: object, workspace?: Record<string, unknown>): Promise<EditorOnCopy>; closeAll(): Promise<void> } {
+export function editorsOnCopies(server: string, fixture: string, folder = ''): { open(trusted: boolean, settings?: object, workspace?: Record<string, unknown>, codeAction?: Record<string, unknown>): Promise<EditorOnCopy>; closeAll(): Promise<void> } {
   const opened: EditorOnCopy[] = [];
   return {
-    // `workspace`: the client's workspace capabilities.
-    async open(trusted, settings = {}, workspace = {}) {
-      const editor = await editorOnCopy(server, fixture, trusted, folder, settings, workspace);
+    // `workspace` and `codeAction`: the client's workspace and code action capabilities.
+    async open(trusted, settings = {}, workspace = {}, codeAction = {}) {
+      const editor = await editorOnCopy(server, fixture, trusted, folder, settings, workspace, codeAction);
       opened.push(editor);
       return editor;
     },
@@ -37,14 +37,14 @@ export function editorsOnCopies(server: string, fixture: string, folder = ''): {
   };
 }
 
-async function editorOnCopy(server: string, fixture: string, trusted: boolean, folder: string, settings: object, workspace: Record<string, unknown>): Promise<EditorOnCopy> {
+async function editorOnCopy(server: string, fixture: string, trusted: boolean, folder: string, settings: object, workspace: Record<string, unknown>, codeAction: Record<string, unknown>): Promise<EditorOnCopy> {
   const dir = join(mkdtempSync(join(tmpdir(), 'kr-units-')), folder);
   cpSync(fixture, dir, { recursive: true });
   const savedPath = process.env.PATH;
   process.env.PATH = [renderTools().folder, savedPath].filter(Boolean).join(delimiter);
   const client = LspClient.start(server);
   process.env.PATH = savedPath;
-  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off', ...settings } }, {}, workspace);
+  await client.initialize(pathToFileURL(dir).toString(), { settings: { trusted, cluster: 'off', ...settings } }, codeAction, workspace);
   const uri = (p: string) => pathToFileURL(join(dir, p)).toString();
   const openFile = async (p: string) => {
     await client.open(uri(p), readFileSync(join(dir, p), 'utf8'));

@@ -70,7 +70,9 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       const single = only(placedFindings(unit), 'single-replica')[0];
       assert.equal(single.at, 'templates/deployment.yaml:10');
       assert.equal(single.values, undefined);
-      assert.equal(unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]), undefined);
+      const reasons: string[] = [];
+      assert.equal(unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }], (reason) => reasons.push(reason)), undefined);
+      assert.deepEqual(reasons, ['values key replicaCount is set with --set: change it where --set is given']);
     });
 
     it('test pods and hooks are not asked for replicas, probes or budgets', async () => {

@@ -263,6 +263,11 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.equal(readFileSync(join(tree, 'inline', 'kustomization.yaml'), 'utf8').startsWith(files['inline/kustomization.yaml'].split('patches:')[0]), true);
     assert.match(readFileSync(join(tree, 'inline', 'kustomization.yaml'), 'utf8'), /spec:\n        replicas: 1\n/, 'the inline patch is not edited');
     assert.deepEqual((await findingsOf(tree)).filter((f) => / single-replica: /.test(f)).map((f) => f.split(' ')[0]), ['inline/kustomization.yaml:4', 'json6902/kustomization.yaml:5']);
+    // Why the inline patch's count is left: said with the finding, for the report and the editor.
+    const { findings } = await checkUnits(findManifestFiles(join(tree, 'inline')), VALUES, io, {});
+    const inline = findings.find((f) => f.ruleId === 'single-replica')!;
+    assert.deepEqual(inline.sourceFixes.filter((fix) => fix.preferred), []);
+    assert.deepEqual(inline.unwrittenFixes, [{ title: 'Run 2 replicas', reason: 'an inline patch in inline/kustomization.yaml sets it: a block of text in the kustomization, which this edit does not change' }]);
   });
 
   it('a JSON 6902 patch file and a replacement are where the count is set: findings on the operation and the replacement, and no patch written over them (a replacement runs after every patch)', async () => {

@@ -1,6 +1,6 @@
 import { dirname, resolve, sep } from 'node:path';
 import { within } from '../files/within';
-import { analyzeRenderedUnitInSteps, mergeUnitFindings, type SourceFix, type UnitFinding } from '../render/analyze-unit';
+import { analyzeRenderedUnitInSteps, mergeUnitFindings, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
@@ -244,16 +244,26 @@ export class EditorUnits {
    * rendered: the edits were computed on that text, and a stale one could land on the wrong line.
    */
   sourceFixesAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): SourceFix[] {
-    const path = pathOf(uri);
-    if (!path) return [];
-    const { findings, texts } = this.merged();
+    const { texts } = this.merged();
     const unchanged = (file: string) => this.sourceText(file) === texts.get(file);
+    return this.renderedFindingAt(uri, shown)?.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) ?? [];
+  }
+
+  /** The rule's fixes of the rendered finding shown at this line that no edit of the sources carries out, with why. */
+  unwrittenFixesAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): UnwrittenFix[] {
+    return this.renderedFindingAt(uri, shown)?.unwrittenFixes ?? [];
+  }
+
+  /** The rendered finding shown at this line (moved with the lines typed above it since the render). */
+  private renderedFindingAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): UnitFinding | undefined {
+    const path = pathOf(uri);
+    if (!path) return undefined;
+    const { findings, texts } = this.merged();
     const now = this.sourceText(path);
     const before = texts.get(path);
     const at = (f: UnitFinding) => (before !== undefined && now !== undefined ? moveLine(before, now, f.range!.start.line) : f.range!.start.line);
     // By what it says too: two findings of a rule on one line (a values key two workloads print) have fixes of their own.
-    const finding = findings.find((f) => f.uri === path && f.ruleId === shown.ruleId && f.message === shown.message && f.range && at(f) === shown.range?.start.line);
-    return finding ? finding.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) : [];
+    return findings.find((f) => f.uri === path && f.ruleId === shown.ruleId && f.message === shown.message && f.range && at(f) === shown.range?.start.line);
   }
 
   /** What the rendered units deploy, one parsed stream each. */
@@ -290,7 +300,7 @@ function notice(unit: RenderUnit, reason: string): UnitFinding {
     related: [],
     rendered: { tool: unit.tool, unit: unit.root },
   };
-  return Object.defineProperty(finding, 'sourceFixes', { value: [] }) as unknown as UnitFinding;
+  return Object.defineProperties(finding, { sourceFixes: { value: [] }, unwrittenFixes: { value: [] } }) as unknown as UnitFinding;
 }
 
 let instance: EditorUnits | undefined;

@@ -1,4 +1,4 @@
-import { reportedFixes } from '../render/analyze-unit';
+import { isUnitFinding, reportedFixes } from '../render/analyze-unit';
 import type { Finding } from '../rules/types';
 
 /** The cluster a report was made with, and the resource types it did not let be read (their findings are missing too). */
@@ -23,6 +23,7 @@ export function toJsonReport(findings: readonly Finding[], cluster?: ReportedClu
         resource: f.resource,
         fixes: reportedFixes(f).map((fix) => ({ title: fix.title, preferred: !!fix.preferred, ...(fix.unsafe ? { unsafe: fix.unsafe } : {}) })),
         ...(f.rendered ? { rendered: f.rendered } : {}),
+        ...(isUnitFinding(f) && f.unwrittenFixes.length ? { unwrittenFixes: f.unwrittenFixes.map(({ title, reason }) => ({ title, reason })) } : {}),
       })),
     },
     null,

@@ -53,6 +53,12 @@ function fixableNote(finding: Finding): string {
   return preferred(false) ? ' (fixable)' : preferred(true) ? ' (fixable with --unsafe-fixes)' : '';
 }
 
+/** Why a rendered finding's fixes are not written in its chart or overlay, when its preferred one is not. */
+function unwrittenNotes(finding: Finding): string[] {
+  if (!isUnitFinding(finding) || finding.sourceFixes.some((fix) => fix.preferred)) return [];
+  return finding.unwrittenFixes.map(({ title, reason }) => `Not written (${title}): ${withoutControls(reason)}.`);
+}
+
 /** The report for people: findings grouped by file, then a summary line. */
 export function toText(findings: readonly Finding[], fileCount: number, options: TextOptions): string {
   const { colour, verbose, width } = options;
@@ -88,6 +94,7 @@ export function toText(findings: readonly Finding[], fileCount: number, options:
       lines.push(`  ${paint('dim', (placeAbove ? '' : where).padEnd(WHERE_WIDTH))} ${paint(f.severity, f.severity.padEnd(SEVERITY_WIDTH))} ${body[0]}`);
       for (const line of body.slice(1)) lines.push(`${INDENT}${line}`);
       if (verbose && details) for (const line of wrap(details, width, INDENT.length)) lines.push(`${INDENT}${paint('dim', line)}`);
+      if (verbose) for (const line of unwrittenNotes(f).flatMap((note) => wrap(note, width, INDENT.length))) lines.push(`${INDENT}${paint('dim', line)}`);
     }
     lines.push('');
   }

@@ -57,6 +57,14 @@ export interface UnitFinding extends Finding {
   rendered: { tool: 'helm' | 'kustomize'; unit: string };
   /** Computed when first read, like a finding's own fixes. */
   sourceFixes: SourceFix[];
+  /** The rule's fixes no edit of the sources carries out, with why (computed with sourceFixes). */
+  unwrittenFixes: UnwrittenFix[];
+}
+
+/** A fix of the rendered resource that the unit's files cannot be edited to make. */
+export interface UnwrittenFix {
+  title: string;
+  reason: string;
 }
 
 /** The uri under which a unit's rendered stream is parsed; no file has it. */
@@ -90,7 +98,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
   const findings: UnitFinding[] = [];
   const rendered = { tool: unit.tool, unit: unit.root };
   for (const problem of unit.problems) {
-    findings.push(withSourceFixes({ ruleId: `${unit.tool}-render`, severity: problem.severity, message: problem.message, uri: problem.location.path, range: rangeAt(problem.location, lineIndex(problem.location.path)), resource: null, fixes: [], related: [], rendered }, () => []));
+    findings.push(withSourceFixes({ ruleId: `${unit.tool}-render`, severity: problem.severity, message: problem.message, uri: problem.location.path, range: rangeAt(problem.location, lineIndex(problem.location.path)), resource: null, fixes: [], related: [], rendered }, NONE));
   }
   if (!unit.text.trim()) return { findings };
   const uri = renderedUri(unit);
@@ -107,7 +115,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
   const analysed = yield* new IncrementalAnalysis().analyzeInSteps(file, inventory, { severities: options.severities, cluster: options.cluster, rules: options.rules });
   for (const finding of analysed) {
     if (finding.uri !== uri || !finding.range) {
-      findings.push(withSourceFixes({ ...finding, fixes: [], rendered }, () => []));
+      findings.push(withSourceFixes({ ...finding, fixes: [], rendered }, NONE));
       continue;
     }
     const index = documentAt(file, finding.range);
@@ -118,7 +126,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
     const related = finding.related.flatMap((r) =>
       r.uri === uri ? place(r.range, []).slice(0, 1).map((l) => ({ uri: l.path, range: rangeAt(l, lineIndex(l.path)), message: r.message })) : [r],
     );
-    const sourceFixes = () => (index === undefined ? [] : translateFixes(unit, file, finding, index));
+    const sourceFixes = () => (index === undefined ? NONE() : translateFixes(unit, file, finding, index));
     for (const location of locations) {
       findings.push(withSourceFixes({ ...finding, message, ...(origin ? { origin } : {}), uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
     }
@@ -142,22 +150,42 @@ function rangeAt(location: SourceLocation, lines: LineIndex | undefined): Range 
   return { start: { line: location.line, character: start }, end: { line: location.line, character: Math.max(start, end) } };
 }
 
-function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Finding, index: number): SourceFix[] {
-  return finding.fixes.flatMap((fix) => {
+/** The rendered finding's fixes as edits of the unit's sources, and why each of the others could not be written. */
+function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Finding, index: number): TranslatedFixes {
+  const translated: TranslatedFixes = { fixes: [], unwritten: [] };
+  for (const fix of finding.fixes) {
     const changes = fieldChanges(rendered, index, fix);
-    if (!changes?.length) return [];
-    const edits = unit.mapper.translateFix(index, changes);
-    if (!edits || (!edits.edits.length && !edits.creates.length)) return [];
+    if (!changes?.length) continue;
+    let reason = 'it changes nothing the unit\'s files write';
+    const edits = unit.mapper.translateFix(index, changes, (why) => (reason = why));
+    if (!edits || (!edits.edits.length && !edits.creates.length)) {
+      translated.unwritten.push({ title: fix.title, reason });
+      continue;
+    }
     // A values key another resource prints too, or a patch it takes too, changes that one as well: not what the fix was judged safe for.
     const unsafe = fix.unsafe ?? (edits.alsoChanges ? alsoChangesSaid(edits.alsoChanges) : undefined);
-    return [{ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits }];
-  });
+    translated.fixes.push({ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits });
+  }
+  return translated;
 }
 
-const SOURCE_FIXES = new LazyProperty<SourceFix[]>('sourceFixes', false);
+interface TranslatedFixes {
+  fixes: SourceFix[];
+  unwritten: UnwrittenFix[];
+}
 
-function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes'>, compute: () => SourceFix[]): UnitFinding {
-  return SOURCE_FIXES.defineOnce(finding as UnitFinding, compute);
+/** A finding with no fix to translate (a render problem, a finding on the unit as a whole). */
+const NONE = (): TranslatedFixes => ({ fixes: [], unwritten: [] });
+
+const SOURCE_FIXES = new LazyProperty<SourceFix[]>('sourceFixes', false);
+const UNWRITTEN_FIXES = new LazyProperty<UnwrittenFix[]>('unwrittenFixes', false);
+
+/** Defines a finding's source fixes, and the fixes it could not write, both computed when one is first read. */
+function withSourceFixes(finding: Omit<UnitFinding, 'sourceFixes' | 'unwrittenFixes'>, compute: () => TranslatedFixes): UnitFinding {
+  let translated: TranslatedFixes | undefined;
+  const once = () => (translated ??= compute());
+  UNWRITTEN_FIXES.defineOnce(finding as UnitFinding, () => once().unwritten);
+  return SOURCE_FIXES.defineOnce(finding as UnitFinding, () => once().fixes);
 }
 
 /**
@@ -207,7 +235,11 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
     const message = mergedMessage([...byMessage]);
     const severity = group.map((f) => f.severity).sort((a, b) => RANK[b] - RANK[a])[0];
     const merged = { ...first, message, severity, fixes: [] };
-    return withSourceFixes(merged, () => agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? first.sourceFixes);
+    return withSourceFixes(merged, () => {
+      const fixes = agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? first.sourceFixes;
+      // What could not be written for the first root is said while no preferred fix is written.
+      return { fixes, unwritten: fixes.some((fix) => fix.preferred) ? [] : first.unwrittenFixes };
+    });
   });
 }
 

@@ -77,7 +77,11 @@ export class HelmSourceMapper implements SourceMapper {
     return this.setOnCommandLine(origin) ? `values key ${origin.fromTop.join('.')}, set with --set` : `values key ${origin.inFile.join('.')} in ${this.relative(origin.source.path)}`;
   }
 
-  translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined {
+  translateFix(documentIndex: number, changes: FieldChange[], refuse: (reason: string) => void = () => undefined): SourceEdits | undefined {
+    const no = (reason: string) => {
+      refuse(reason);
+      return undefined;
+    };
     const edits = new Map<string, { edits: TextEdit[]; against: string }>();
     const creates: { path: string; text: string }[] = [];
     const titles: string[] = [];
@@ -86,17 +90,23 @@ export class HelmSourceMapper implements SourceMapper {
     for (const change of changes) {
       // A value that names this render's release (a selector on `release-podinfo`) is right for this release alone:
       // written into a values file or a template, it would select nothing under another.
-      if (change.kind === 'set' && namesRelease(change.value, this.input.release)) return undefined;
+      if (change.kind === 'set' && namesRelease(change.value, this.input.release)) return no(`the value names this release (${this.input.release}): written into the chart, it would match nothing under another release name`);
       if (change.kind === 'add-resource') {
         const created = this.newTemplate(documentIndex, change.object);
-        if (!created) return undefined;
+        if (!created) {
+          return no(
+            this.skeletonOf(documentIndex)?.repeated
+              ? `a \`range\` in ${this.relativeTemplate(documentIndex)} renders the workload once per item: one new template would be none of theirs`
+              : `no template for it could be written beside ${this.relativeTemplate(documentIndex)} (a file of its name exists, or the workload's template names it in a way a new one cannot follow)`,
+          );
+        }
         creates.push(created);
         titles.push(`write ${this.relative(created.path)}`);
         continue;
       }
       const origin = this.originOf(documentIndex, change.path);
       if (origin) {
-        if (this.setOnCommandLine(origin)) return undefined;
+        if (this.setOnCommandLine(origin)) return no(`values key ${origin.fromTop.join('.')} is set with --set: change it where --set is given`);
         if (change.kind === 'remove' && this.printedWhole(documentIndex, change.path)) {
           // Without its values key the template would still print the field, empty (`replicas:`, a null a schema
           // check refuses): the field's line goes; the key stays for whatever else reads it.
@@ -104,7 +114,7 @@ export class HelmSourceMapper implements SourceMapper {
           // (helm create's `{{- if not .Values.autoscaling.enabled }}`): without the autoscaler the count is still wanted.
           const unless = change.path.join('.') === 'spec.replicas' ? this.autoscalerCondition(documentIndex) : undefined;
           const removal = this.fieldLineRemoval(documentIndex, change.path, unless);
-          if (!removal) return undefined;
+          if (!removal) return no(this.notEditable(documentIndex, change.path));
           add(removal.path, removal.against, removal.edits);
           const field = String(change.path[change.path.length - 1]);
           titles.push(unless ? `write ${field} only if not ${unless} in ${this.relative(removal.path)}` : `remove ${field} from ${this.relative(removal.path)}`);
@@ -112,23 +122,23 @@ export class HelmSourceMapper implements SourceMapper {
         }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
         const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
-        if (!valueEdits) return undefined;
+        if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change (an anchor, an alias or a flow mapping)`);
         add(source.path, source.text, valueEdits);
         for (const other of this.othersPrinting(documentIndex, origin.fromTop)) alsoChanges.add(other);
         const inFile = [...source.prefix, ...origin.key].join('.');
         titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
         continue;
       }
-      if (change.kind !== 'set') return undefined;
+      if (change.kind !== 'set') return no(`${this.relativeTemplate(documentIndex)} writes ${String(change.path[change.path.length - 1])} without a values key, and removing it from the template is not done`);
       // A value copied from a field the values decide (a memory request equal to a limit from values.yaml): written
       // literally it would part from that field under other values (a request above its limit: no valid pod).
-      if (this.copiesValuesField(documentIndex, change.path, change.value)) return undefined;
+      if (this.copiesValuesField(documentIndex, change.path, change.value)) return no('the value copies a field the values decide: written literally, it would part from that field under other values');
       const literal = this.templateEdit(documentIndex, change.path, change.value);
-      if (!literal) return undefined;
+      if (!literal) return no(this.notEditable(documentIndex, change.path));
       add(literal.path, literal.against, literal.edits);
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
-    if (edits.size === 0 && creates.length === 0) return undefined;
+    if (edits.size === 0 && creates.length === 0) return no('it changes nothing in the chart\'s files');
     return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: namedFew([...alsoChanges], (i) => this.input.documents[i].object, 'values key') } : {}) };
   }
 
@@ -323,6 +333,20 @@ export class HelmSourceMapper implements SourceMapper {
     const newline = /\r\n$/.test(line) ? '\r\n' : '\n';
     const kept = /\n$/.test(line) ? line : line + newline;
     return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
+  }
+
+  /** Why a template's field takes no edit: a line a `range` repeats, a subchart aliased twice, or no literal line at all. */
+  private notEditable(documentIndex: number, path: Path): string {
+    const template = this.relativeTemplate(documentIndex);
+    const { match } = this.match(documentIndex, path);
+    if (match?.nodes.some((n) => n.inLoop)) return `a \`range\` in ${template} writes it once per item: an edit there would be every item's`;
+    if (this.rendersUnderOtherNames(documentIndex)) return `${template} renders under every alias of its subchart: an edit there would be every alias's`;
+    return `${template} computes it (a helper or an expression): there is no line of it to edit`;
+  }
+
+  private relativeTemplate(documentIndex: number): string {
+    const template = this.input.documents[documentIndex]?.template;
+    return template ? this.relative(template) : 'its template';
   }
 
   /**

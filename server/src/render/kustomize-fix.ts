@@ -24,6 +24,8 @@ export interface KustomizeFixInput {
   sources: SourceFiles;
   patchSetting(index: number, path: Path): FieldSetter | undefined;
   originResource(index: number): Resource | undefined;
+  /** Told why, when no edit is written. */
+  refuse?(reason: string): void;
 }
 
 const SHORT_KIND: Record<string, string> = { PodDisruptionBudget: 'pdb', HorizontalPodAutoscaler: 'hpa' };
@@ -38,7 +40,11 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   const kustomization = kustomizationIn(input.root);
   const rootFile = kustomization ? input.sources.get(kustomization) : undefined;
   const rootResource = rootFile ? documentResource(rootFile) : undefined;
-  if (!kustomization || !rootResource?.file) return undefined;
+  const no = (reason: string) => {
+    input.refuse?.(reason);
+    return undefined;
+  };
+  if (!kustomization || !rootResource?.file) return no('its kustomization could not be read');
   const result: SourceEdits = { edits: [], creates: [] };
   const editsOf = (file: { uri: string; text: string }) => {
     let entry = result.edits.find((e) => e.path === file.uri);
@@ -51,17 +57,19 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const patched = input.patchSetting(input.index, change.path);
     // Set by an inline patch (its text is a block of a kustomization), or by a patch or `replicas:` entry outside this
     // root (a component or base other roots use): no edit of ours would be this root's alone, or take effect.
-    if (patched && (patched.inline || !within(input.root, patched.resource.file!.uri))) return undefined;
+    if (patched?.inline) return no(`an inline patch in ${shown(input.root, patched.resource.file!.uri)} sets it: a block of text in the kustomization, which this edit does not change`);
+    if (patched && !within(input.root, patched.resource.file!.uri)) return no(`a patch outside this root sets it (${shown(input.root, patched.resource.file!.uri)}): a component or base other roots use too`);
     const own = patched ? undefined : ownSource(input);
     const target = patched?.resource ?? own;
     const at: Path | undefined = patched ? patched.path : own ? sourcePath(own, input.rendered, change.path) : undefined;
     if (target && at) {
       const edits = editField(target, at, change);
-      if (!edits) return undefined;
+      if (!edits) return no(`${shown(input.root, target.file!.uri)} writes it in a form this edit does not change (an anchor, an alias or a flow mapping)`);
       editsOf(target.file!).push(...edits);
       continue;
     }
-    if (change.kind === 'remove' || !mergeInto(newPatch, input.rendered, change.path, change.value)) return undefined;
+    if (change.kind === 'remove') return no('it comes from a base other roots deploy too: a patch that removes it is not written');
+    if (!mergeInto(newPatch, input.rendered, change.path, change.value)) return no('it sits in a list whose items have no name: a patch cannot say which item it is');
   }
   const sharedBase = Object.keys(newPatch).length && !input.changes.some((c) => c.kind === 'add-resource') ? baseEdits(input, fieldChanges) : undefined;
   const created = new Set<string>();
@@ -95,7 +103,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
       const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target, ...(typeof namespace === 'string' && namespace ? { namespace } : {}) }, ...rest };
       result.creates.push({ path, text: stringify(body) });
       const edits = appendToSequence(rootResource, ['patches'], { path: name });
-      if (!edits) return undefined;
+      if (!edits) return no('the kustomization\'s `patches:` is written in a form this edit does not add to');
       editsOf(rootResource.file!).push(...edits);
     }
   }
@@ -119,13 +127,18 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   }
   if (resourceNames.length) {
     const edits = appendToSequence(rootResource, ['resources'], ...resourceNames);
-    if (!edits) return undefined;
+    if (!edits) return no('the kustomization\'s `resources:` is written in a form this edit does not add to');
     editsOf(rootResource.file!).push(...edits);
   }
-  const touched = [...result.edits.map((e) => e.path), ...result.creates.map((c) => c.path)].map((p) => relative(dirname(input.root), p) || basename(p));
+  const touched = [...result.edits.map((e) => e.path), ...result.creates.map((c) => c.path)].map((p) => shown(input.root, p));
   result.title = `edit ${touched.join(', ')}`;
   if (sharedBase) result.sharedBase = sharedBase;
   return result;
+}
+
+/** A file as a message names it: relative to the folder above the root (`overlays/prod/patch.yaml`). */
+function shown(root: string, path: string): string {
+  return relative(dirname(root), path) || basename(path);
 }
 
 function editField(resource: Resource, at: Path, change: Exclude<FieldChange, { kind: 'add-resource' }>) {

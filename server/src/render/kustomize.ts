@@ -294,8 +294,8 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
       if (patched.path[0] === 'replicas') return `replicas in ${file}`;
       return patched.inline && (patched.path[0] === 'patches' || patched.path[0] === 'patchesJson6902') ? `an inline patch in ${file}` : `patch ${file}`;
     },
-    translateFix(index, changes) {
-      const edits = translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource });
+    translateFix(index, changes, refuse) {
+      const edits = translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource, refuse });
       const others = edits ? alsoPatched(index, changes) : [];
       return edits && others.length ? { ...edits, alsoChanges: namedFew(others, renderedObject, 'patch') } : edits;
     },

@@ -50,8 +50,8 @@ export interface SourceMapper {
   locate(documentIndex: number, path: Path): SourceLocation[];
   /** A phrase naming where a field's value comes from, for messages and hovers ("values key replicaCount"). */
   origin?(documentIndex: number, path: Path): string | undefined;
-  /** The edits that make the source render what the fix wants; undefined when they cannot be written. */
-  translateFix(documentIndex: number, changes: FieldChange[]): SourceEdits | undefined;
+  /** The edits that make the source render what the fix wants; undefined when they cannot be written, and `refuse` told why. */
+  translateFix(documentIndex: number, changes: FieldChange[], refuse?: (reason: string) => void): SourceEdits | undefined;
   /** The rendered documents' values as the analysis parsed them: a mapper that reads them need not parse the stream again. */
   useRendered?(values: readonly unknown[]): void;
 }
