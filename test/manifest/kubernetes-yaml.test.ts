@@ -15,6 +15,13 @@ const CASES: { yaml: string; data: Record<string, unknown> }[] = [
   // A merged mapping's own merge counts as its keys.
   { yaml: 'x: &x {a: 1}\ny: &y {<<: *x, b: 2}\ndata:\n  a: 0\n  <<: *y\n', data: { a: 1, b: 2 } },
   { yaml: 'x: &x {a: 1}\ndata:\n  <<: *x\n  a: 2\n', data: { a: 2 } },
+  // A later merge key sets its keys over an earlier one's.
+  { yaml: 'data:\n  <<: {a: "1"}\n  <<: {a: "2"}\n', data: { a: '2' } },
+  { yaml: 'data:\n  <<: [{a: "1"}, {b: "2"}]\n  <<: {b: "3"}\n', data: { a: '1', b: '3' } },
+  // The key a merge overrides keeps its anchor, which a later alias reads.
+  { yaml: 'x:\n  app: &app web\n  <<: {app: api}\ndata:\n  owner: *app\n', data: { owner: 'web' } },
+  // In a document the yaml package reads (an anchor in it), 010 and 10 are two keys, and tagged numbers are read as Kubernetes reads them.
+  { yaml: 'x: &x {a: 1}\ndata:\n  010: eight\n  10: ten\n  t: !!int 010\n  b: !!bool yes\n', data: { 8: 'eight', 10: 'ten', t: 8, b: true } },
 ];
 
 describe('merge keys as Kubernetes reads them', () => {

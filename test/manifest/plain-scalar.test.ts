@@ -22,7 +22,7 @@ function scalars(count: number): string[] {
   return [...made];
 }
 
-const KNOWN = ['9', '010', '-010', '0O10', '0o10', '08', '1_000', '0x_1F', '0_10', 'yes', 'Y', 'N', 'on', 'Off', 'tRUE', 'yEs', '~', 'null', '.5e1', '+.5', '1.', '1e3', '0e5', '0xFFFFFFFFFFFFFFFF', '0x1FFFFFFFFFFFFFFFF', '99999999999999999999', '-0b101', '+0x1F', '0X1F', '0B101', '1:30', '2024-01-01', '.', '._5', '1__0', '1.5_0', '-0', '0x', 'web'];
+const KNOWN = ['9', '010', '-010', '0O10', '0o10', '08', '1_000', '0x_1F', '0_10', 'yes', 'Y', 'N', 'on', 'Off', 'tRUE', 'yEs', '~', 'null', '.5e1', '+.5', '1.', '1e3', '0e5', '0xFFFFFFFFFFFFFFFF', '0x1FFFFFFFFFFFFFFFF', '99999999999999999999', '-0b101', '+0x1F', '0X1F', '0B101', '1:30', '2024-01-01', '.', '._5', '1__0', '1.5_0', '-0', '0x', 'web', '1.5e400', '.5e400', '-1e999'];
 
 describe('plain scalars as Kubernetes reads them', () => {
   it('reads booleans, octal, binary and underscored numbers the YAML 1.1 way, and leaves times and dates as strings', () => {
@@ -32,7 +32,7 @@ describe('plain scalars as Kubernetes reads them', () => {
       yes: true, Y: true, N: false, on: true, Off: false, tRUE: 'tRUE', yEs: 'yEs', '~': null, null: null,
       '.5e1': 5, '+.5': 0.5, '1.': 1, '1e3': 1000, '0e5': 0, '0xFFFFFFFFFFFFFFFF': 2 ** 64, '0x1FFFFFFFFFFFFFFFF': '0x1FFFFFFFFFFFFFFFF',
       '99999999999999999999': 1e20, '-0b101': -5, '+0x1F': 31, '0X1F': 31, '0B101': 5, '1:30': '1:30', '2024-01-01': '2024-01-01',
-      '.': '.', '._5': '._5', '1__0': 10, '1.5_0': 1.5, '-0': 0, '0x': '0x', web: 'web',
+      '.': '.', '._5': '._5', '1__0': 10, '1.5_0': 1.5, '-0': 0, '0x': '0x', web: 'web', '1.5e400': '1.5e400', '.5e400': '.5e400', '-1e999': '-1e999',
     });
   });
 

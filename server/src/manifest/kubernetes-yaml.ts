@@ -1,59 +1,106 @@
-import { isAlias, isMap, isScalar, isSeq, Scalar, visit, type Document, type Node, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, visit, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { plainValue } from './plain-scalar';
 
 /**
- * A document the yaml package composed, changed to mean what it means to Kubernetes (see plainValue): its
- * plain scalars, keys among them, take the values go-yaml gives them, and a merge key (`<<: *base`) overrides
- * the keys written before it, as go-yaml applies it where it stands (the yaml package kept those keys). The
- * keys it overrides are dropped from their mapping: they are not part of the object.
+ * The plain scalars of a document the yaml package composed, keys among them, given the values go-yaml gives
+ * them (see plainValue), and so are those tagged as numbers, booleans or nulls (`!!int 010` is 8). Done before
+ * anything reads the document's keys: `010` and `10` are two keys, `y` and `on` one.
  */
-export function readAsKubernetes(doc: Document.Parsed): void {
+export function resolveAsKubernetes(doc: Document.Parsed): void {
   visit(doc, {
     Scalar(_, node) {
-      if (node.type === Scalar.PLAIN && node.tag === undefined && typeof node.source === 'string' && typeof node.value !== 'symbol') node.value = plainValue(node.source);
+      if (typeof node.source !== 'string' || typeof node.value === 'symbol') return;
+      if (node.type === Scalar.PLAIN && node.tag === undefined) node.value = plainValue(node.source);
+      else if (node.tag !== undefined && TAGGED[node.tag]) {
+        const value = plainValue(node.source);
+        if (TAGGED[node.tag](value)) node.value = value;
+      }
     },
   });
+}
+
+const TAGGED: Record<string, (value: unknown) => boolean> = {
+  'tag:yaml.org,2002:int': (value) => typeof value === 'number',
+  'tag:yaml.org,2002:float': (value) => typeof value === 'number',
+  'tag:yaml.org,2002:bool': (value) => typeof value === 'boolean',
+  'tag:yaml.org,2002:null': (value) => value === null,
+};
+
+/**
+ * The document's value with its merge keys applied as go-yaml applies them, where they stand: a `<<` sets the keys
+ * of what it merges over those written before it (and over an earlier `<<`'s), and keys written after it set
+ * theirs again. The yaml package's `toJS` let a mapping's own keys win wherever they stood, and the first `<<`
+ * over a later one. The node tree is left as it is (its anchors, ranges and keys are what the text holds).
+ */
+export function withMergesAsKubernetes(doc: Document.Parsed, value: unknown): unknown {
+  if (!hasMergeKey(doc)) return value;
+  const fixed = new WeakSet<object>();
+  const fix = (node: unknown, js: unknown): void => {
+    const target = isAlias(node) ? node.resolve(doc) : node;
+    if (!js || typeof js !== 'object' || fixed.has(js)) return;
+    fixed.add(js);
+    if (isSeq(target) && Array.isArray(js)) target.items.forEach((item, i) => fix(item, js[i]));
+    if (!isMap(target) || Array.isArray(js)) return;
+    const object = js as Record<string, unknown>;
+    const written = goWriters(target, doc);
+    const chosen = packageWriters(target, doc);
+    for (const [key, writer] of written) {
+      if (chosen.get(key) !== writer) object[key] = (writer as Node).toJS(doc, { maxAliasCount: 100 });
+      fix(writer, object[key]);
+    }
+  };
+  fix(doc.contents, value);
+  return value;
+}
+
+function hasMergeKey(doc: Document.Parsed): boolean {
+  let found = false;
   visit(doc, {
-    Map(_, map) {
-      dropKeysMergedOver(map, doc);
+    Pair(_, pair) {
+      if (isMergeKey(pair.key)) {
+        found = true;
+        return visit.BREAK;
+      }
+      return undefined;
     },
   });
+  return found;
 }
 
 function isMergeKey(node: unknown): boolean {
   return isScalar(node) && typeof node.value === 'symbol' && node.value.description === '<<';
 }
 
-/** Removes the pairs written before a merge key whose keys the merge sets. */
-function dropKeysMergedOver(map: YAMLMap, doc: Document.Parsed): void {
-  for (let i = map.items.length - 1; i > 0; i--) {
-    const pair = map.items[i];
+/** The node each key's value comes from in go-yaml: the last pair or merge, in order, that sets it. */
+function goWriters(map: YAMLMap, doc: Document.Parsed): Map<string, unknown> {
+  const writers = new Map<string, unknown>();
+  for (const pair of map.items) {
+    if (!isMergeKey(pair.key)) writers.set(keyOf(pair.key), pair.value);
+    // Of a list of mappings, an earlier one wins: applied last.
+    else for (const source of [...mergeSources(pair, doc, goWriters)].reverse()) for (const [key, value] of source) writers.set(key, value);
+  }
+  return writers;
+}
+
+/** The node each key's value comes from in the yaml package: the mapping's own pair, else the first merge that sets it. */
+function packageWriters(map: YAMLMap, doc: Document.Parsed): Map<string, unknown> {
+  const writers = new Map<string, unknown>();
+  for (const pair of map.items) if (!isMergeKey(pair.key)) writers.set(keyOf(pair.key), pair.value);
+  for (const pair of map.items) {
     if (!isMergeKey(pair.key)) continue;
-    const merged = mergedKeys(pair.value as Node | null, doc, new Set());
-    if (!merged.size) continue;
-    const kept = map.items.slice(0, i).filter((earlier) => isMergeKey(earlier.key) || !merged.has(keyOf(earlier.key)));
-    map.items.splice(0, i, ...kept);
-    i = kept.length;
+    for (const source of mergeSources(pair, doc, packageWriters)) for (const [key, value] of source) if (!writers.has(key)) writers.set(key, value);
   }
+  return writers;
 }
 
-/** The keys a merge key's value sets: of its mapping, or of each mapping of its sequence, their own merges included. */
-function mergedKeys(value: Node | null, doc: Document.Parsed, seen: Set<Node>): Set<string | undefined> {
-  const source = isAlias(value) ? (value.resolve(doc) as Node | undefined) : value;
-  const keys = new Set<string | undefined>();
-  if (!source || seen.has(source)) return keys;
-  seen.add(source);
-  if (isSeq(source)) for (const item of source.items) for (const key of mergedKeys(item as Node, doc, seen)) keys.add(key);
-  if (isMap(source)) {
-    for (const { key, value: inner } of source.items) {
-      if (isMergeKey(key)) for (const nested of mergedKeys(inner as Node, doc, seen)) keys.add(nested);
-      else keys.add(keyOf(key));
-    }
-  }
-  return keys;
+/** The mappings a merge key merges, each as its keys and value nodes, its own merges applied by `writersOf`. */
+function mergeSources(pair: Pair, doc: Document.Parsed, writersOf: (map: YAMLMap, doc: Document.Parsed) => Map<string, unknown>): Map<string, unknown>[] {
+  const value = isAlias(pair.value) ? pair.value.resolve(doc) : pair.value;
+  const maps = isSeq(value) ? value.items.map((item) => (isAlias(item) ? item.resolve(doc) : item)) : [value];
+  return maps.flatMap((map) => (isMap(map) ? [writersOf(map, doc)] : []));
 }
 
-/** A scalar key as it names a property once the document is an object. */
-function keyOf(key: unknown): string | undefined {
-  return isScalar(key) ? String(key.value) : undefined;
+/** A key as it names a property once the document is an object. */
+function keyOf(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
 }

@@ -1,5 +1,5 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
-import { readAsKubernetes } from './kubernetes-yaml';
+import { resolveAsKubernetes, withMergesAsKubernetes } from './kubernetes-yaml';
 import { LineIndex, skipSpaces, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
@@ -136,9 +136,12 @@ export function parseWithPackage(text: string): ParsedChunk {
   let duplicate: DuplicateKey | undefined;
   try {
     // Duplicate keys are checked below: the package's own check is quadratic in the size of a mapping.
-    // Merge keys (`<<: *base`): their keys are the mapping's, unless it sets them itself after them (see readAsKubernetes).
+    // Merge keys (`<<: *base`) are applied where they stand, as Kubernetes reads them (see withMergesAsKubernetes).
     doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false, merge: true });
-    if (doc.errors.length === 0) duplicate = firstDuplicateKey(doc.contents);
+    if (doc.errors.length === 0) {
+      resolveAsKubernetes(doc);
+      duplicate = firstDuplicateKey(doc.contents);
+    }
   } catch (e) {
     return { error: { message: unreadable(e), offset: 0, length: 0 } };
   }
@@ -163,8 +166,7 @@ export function parseWithPackage(text: string): ParsedChunk {
       const templateAt = templateOutsideScalars(doc, text);
       if (templateAt !== undefined) return { templateAt };
     }
-    readAsKubernetes(doc);
-    return { root: doc.contents, value: doc.toJS({ maxAliasCount: 100 }) };
+    return { root: doc.contents, value: withMergesAsKubernetes(doc, doc.toJS({ maxAliasCount: 100 })) };
   } catch (e) {
     return { error: { message: `cannot expand this document: ${unreadable(e)}`, offset: 0, length: 0 } };
   }

@@ -12,7 +12,7 @@ export function plainValue(source: string): unknown {
     // Most scalars are names and words that can be nothing but strings.
     if (first !== DOT && !WORD_STARTS.has(first) && source !== '') return source;
     if (WORDS.has(source)) return WORDS.get(source);
-    return first === DOT && DOT_FLOAT.test(source) ? parseFloat(source) : source;
+    return first === DOT && DOT_FLOAT.test(source) ? finite(source, source) : source;
   }
   // Most numbers are small and decimal.
   if (SMALL_DECIMAL.test(source)) return parseInt(source, 10);
@@ -20,7 +20,13 @@ export function plainValue(source: string): unknown {
   const plain = source.replace(/_/g, '');
   const integer = goInteger(plain);
   if (integer !== undefined) return integer;
-  return FLOAT.test(plain) ? parseFloat(plain) : source;
+  return FLOAT.test(plain) ? finite(plain, source) : source;
+}
+
+/** A float Go can hold: past its range (`1e400`) ParseFloat fails, and go-yaml keeps the scalar a string. */
+function finite(text: string, source: string): number | string {
+  const value = parseFloat(text);
+  return Number.isFinite(value) ? value : source;
 }
 
 const DOT = 0x2e;
