@@ -28,6 +28,12 @@ ruleTester(pdbMissing, {
       output: documents(web(3), generated()),
     },
     {
+      name: 'a label value Kubernetes would read as a number when written plain (Go\'s 0o17) is quoted in the new PDB\'s selector',
+      code: labelled('web', 'app: web, build: "0o17"', 'app: web, build: "0o17"'),
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(labelled('web', 'app: web, build: "0o17"', 'app: web, build: "0o17"'), generated().replace('      app: web\n', '      app: web\n      build: "0o17"\n')),
+    },
+    {
       name: 'the HPA floor of 2 makes a single written replica several',
       code: web(1),
       files: { 'hpa.yaml': hpa({ min: 2 }) },

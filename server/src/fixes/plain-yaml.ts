@@ -1,3 +1,4 @@
+import { plainValue } from '../manifest/plain-scalar';
 import type { YamlStyle } from './style';
 
 /**
@@ -74,14 +75,12 @@ function scalar(value: unknown): string {
   throw OUTSIDE;
 }
 
-/** A name written plain: one that YAML 1.1 cannot read as anything but that string. */
+/** A name written plain: one that Kubernetes cannot read as anything but that string (not `yes`, `on` or `null`). */
 function plain(text: string): string {
-  if (!(NAME.test(text) || QUANTITY.test(text)) || SPECIAL_WORDS.test(text)) throw OUTSIDE;
+  if (!(NAME.test(text) || QUANTITY.test(text)) || plainValue(text) !== text) throw OUTSIDE;
   return text;
 }
 
 const NAME = /^[A-Za-z_/][A-Za-z0-9_./-]*$/;
 /** Quantities and durations (256Mi, 100m, 30s): digits first, but no number or date YAML could read. */
 const QUANTITY = /^[0-9]+(?:m|[KMGTP]i?|s|ms|h)$/;
-/** Booleans and nulls of YAML 1.1, the schema fixes are written for. */
-const SPECIAL_WORDS = /^(?:[YyNn]|[Yy]es|YES|[Nn]o|NO|[Tt]rue|TRUE|[Ff]alse|FALSE|[Oo]n|ON|[Oo]ff|OFF|[Nn]ull|NULL)$/;

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
+import { yamlText } from './yaml-text';
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
 import { lineEndOf, lineStartOf } from '../manifest/text';
@@ -103,7 +104,7 @@ function written(value: unknown, style: YamlStyle): string {
   let yaml = renders.get(key);
   if (yaml === undefined) {
     if (renders.size >= MAX_RENDERS) renders.clear();
-    renders.set(key, (yaml = stringify(value, writeOptions(style))));
+    renders.set(key, (yaml = yamlText(value, writeOptions(style))));
   }
   return yaml;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { yamlText } from '../fixes/yaml-text';
 import { readSourceText } from './source-yaml';
 import { matchPath, wholeFileCondition, wholeFileIf, type Skeleton, type SkeletonNode } from './template-skeleton';
 
@@ -38,9 +38,9 @@ export function pdbTemplate(input: PdbTemplateInput): { path: string; text: stri
   const { selector, ...budget } = pdb.spec ?? {};
   const out = ['apiVersion: policy/v1', 'kind: PodDisruptionBudget', 'metadata:', `  name: ${name}`];
   if (namespaceNode?.value) out.push(`  namespace: ${namespaceNode.value}`);
-  out.push('spec:', ...indented(stringify(budget, { lineWidth: 0 }), 2), '  selector:', '    matchLabels:');
+  out.push('spec:', ...indented(yamlText(budget, { lineWidth: 0 }), 2), '  selector:', '    matchLabels:');
   const written = matchLabelsLines(lines, skeleton, 6);
-  out.push(...(written ?? indented(stringify(selector?.matchLabels ?? {}, { lineWidth: 0 }), 6)));
+  out.push(...(written ?? indented(yamlText(selector?.matchLabels ?? {}, { lineWidth: 0 }), 6)));
   let text = out;
   // The chart's own budget for these pods, off now, is what a user turns on: this one then steps aside (two
   // budgets over one pod make every eviction of it fail).
@@ -91,7 +91,7 @@ function indented(yaml: string, column: number): string[] {
 }
 
 function yamlScalar(value: string): string {
-  return stringify(value).replace(/\n$/, '');
+  return yamlText(value).replace(/\n$/, '');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative } from 'node:path';
 import { literalPattern } from '../literal-pattern';
-import { stringify } from 'yaml';
+import { yamlText } from '../fixes/yaml-text';
 import type { TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
 import { lineStartsIn } from '../manifest/text';
@@ -382,7 +382,7 @@ export class HelmSourceMapper implements SourceMapper {
     if (node.kind === 'opaque' || (node.kind === 'key' && node.value !== '') || rest.some((step) => typeof step !== 'string')) return undefined;
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = [...rest].reverse().reduce<unknown>((inner, step) => ({ [step as string]: inner }), value);
-    const body = stringify(nested, { lineWidth: 0, version: '1.1' })
+    const body = yamlText(nested, { lineWidth: 0 })
       .replace(/\n$/, '')
       .split('\n')
       .map((line) => ' '.repeat(childColumn) + line)
@@ -455,7 +455,7 @@ function overlaps(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function scalarText(value: unknown): string {
-  return stringify(value, { version: '1.1' }).replace(/\n$/, '');
+  return yamlText(value).replace(/\n$/, '');
 }
 
 function brief(value: unknown): string {

@@ -1,4 +1,5 @@
-import { isScalar, stringify } from 'yaml';
+import { isScalar } from 'yaml';
+import { yamlText } from '../fixes/yaml-text';
 import { setField, removeField } from '../fixes/yaml-edit';
 import type { TextEdit } from '../fixes/edit';
 import { parseManifest, type Resource } from '../manifest/parse';
@@ -63,7 +64,7 @@ export function editValuesKey(source: ValuesSource, key: readonly string[], valu
     if (value === undefined || source.text.trim().split('\n').some((line) => line.trim() && !line.trim().startsWith('#'))) return undefined;
     const nested = [...full].reverse().reduce<unknown>((inner, step) => ({ [step]: inner }), value);
     const lead = source.text === '' || source.text.endsWith('\n') ? '' : '\n';
-    return [{ start: source.text.length, end: source.text.length, text: lead + stringify(nested, { lineWidth: 0, version: '1.1' }) }];
+    return [{ start: source.text.length, end: source.text.length, text: lead + yamlText(nested, { lineWidth: 0 }) }];
   }
   return value === undefined ? removeField(handle, full) : setField(handle, full, value);
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { stringify } from 'yaml';
+import { yamlText } from '../fixes/yaml-text';
 import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import type { TextEdit } from '../fixes/edit';
@@ -101,7 +101,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
       // kustomization sets later is not, and is left out).
       const namespace = input.originResource(input.index)?.object?.metadata?.namespace;
       const body = { apiVersion: input.rendered?.apiVersion, kind: origin.kind, metadata: { ...metadata, name: target, ...(typeof namespace === 'string' && namespace ? { namespace } : {}) }, ...rest };
-      result.creates.push({ path, text: stringify(body) });
+      result.creates.push({ path, text: yamlText(body) });
       const edits = appendToSequence(rootResource, ['patches'], { path: name });
       if (!edits) return no('the kustomization\'s `patches:` is written in a form this edit does not add to');
       editsOf(rootResource.file!).push(...edits);
@@ -122,7 +122,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     }
     const stem = String(object?.metadata?.name ?? 'resource');
     const { name, path } = fileName(stem.endsWith(`-${suffix}`) ? stem : `${stem}-${suffix}`);
-    result.creates.push({ path, text: stringify(object) });
+    result.creates.push({ path, text: yamlText(object) });
     resourceNames.push(name);
   }
   if (resourceNames.length) {
