@@ -36,6 +36,13 @@ describe('the hover on a line holding rendered findings', () => {
     assert.match(text, /— from values key a\.\\\[x\\\]\\\(command:/);
   });
 
+  it('shows a render error a template wrote as written: its link, emphasis or HTML is text (a chart\'s `fail` planted them)', () => {
+    const failed = finding(9, { ruleId: 'helm-render', severity: 'error', message: 'see [the runbook](command:kubeResilience.simulateWorkload?%5B%5D) **now** <img src=x>', rendered });
+    const text = renderedHover([failed], 9)!;
+    assert.doesNotMatch(text, /(?<!\\)\]\(|(?<!\\)<img|(?<!\\)\*\*now/, text);
+    assert.match(text, /see \\\[the runbook\\\]/);
+  });
+
   it('stays silent on another line, and for findings on the file itself rather than on what it renders', () => {
     assert.equal(renderedHover([finding(9, { rendered })], 10), undefined);
     assert.equal(renderedHover([finding(9)], 9), undefined);

@@ -9,6 +9,7 @@ import { postureLines } from './posture-line';
 import { scenarioRows } from './scenarios';
 import { TIMING_SOURCES } from './timings';
 import { verdictLine } from './verdict';
+import { markdownText } from './markdown-text';
 
 export interface CardOptions {
   /** What the live cluster says about this workload, in one line; without it the card asks the cluster itself. */
@@ -35,7 +36,8 @@ export function ruleLabel(ruleId: string, ruleHref?: RuleHref, title?: string): 
 
 /** A finding named in a hover: its rule (linked), its severity and the rule's title, not its message (the editor shows that above). */
 export function findingTitleLine(finding: Finding, ruleHref?: RuleHref): string {
-  return `- ${ruleLabel(finding.ruleId, ruleHref)} (${finding.severity}): ${ruleById(finding.ruleId)?.meta.title ?? finding.message}`;
+  // Without a rule of ours (a chart's render error), the message says it: text a template's `fail` wrote, shown as written.
+  return `- ${ruleLabel(finding.ruleId, ruleHref)} (${finding.severity}): ${ruleById(finding.ruleId)?.meta.title ?? markdownText(finding.message)}`;
 }
 
 /**
