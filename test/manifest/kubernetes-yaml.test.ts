@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseManifest } from '../../server/src/manifest/parse';
+import { Alias } from 'yaml';
+import { parseManifest, parseWithPackage } from '../../server/src/manifest/parse';
 import { renderTools } from '../render/render-tools';
 import { kubectlReads } from './kubectl-reads';
 
@@ -37,5 +38,27 @@ describe('merge keys as Kubernetes reads them', () => {
     for (const { yaml, data } of CASES) {
       assert.deepEqual(kubectlReads(base + yaml, kubectl).data, data, yaml);
     }
+  });
+});
+
+describe('merge keys in a document of many', () => {
+  it('are applied from one walk of the document: no alias is looked up by walking the whole document again (5,000 merges took 141 s)', () => {
+    const anchors = Array.from({ length: 300 }, (_, i) => `  s${i}: &s${i} {a: ${i}}`);
+    const merges = Array.from({ length: 300 }, (_, i) => `  k${i}: {a: -1, <<: *s${i}}`);
+    const text = `${base}anchors:\n${anchors.join('\n')}\ndata:\n${merges.join('\n')}\n`;
+    const resolve = Alias.prototype.resolve;
+    let walks = 0;
+    Alias.prototype.resolve = function (this: Alias, doc, ctx) {
+      // Without a context of its own, the package finds an alias's anchor by walking the whole document.
+      if (!ctx) walks++;
+      return resolve.call(this, doc, ctx);
+    };
+    try {
+      const value = parseWithPackage(text).value as { data: Record<string, { a: number }> };
+      assert.deepEqual([value.data.k0, value.data.k299], [{ a: 0 }, { a: 299 }]);
+    } finally {
+      Alias.prototype.resolve = resolve;
+    }
+    assert.equal(walks, 0);
   });
 });
