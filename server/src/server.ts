@@ -488,19 +488,19 @@ interface FixRuleData {
 }
 
 /**
- * Fixes of a finding on what a chart or overlay renders: edits of its values files, templates or patches. The
- * rule's fix, when no such edit carries it out, is shown greyed with why, where the client shows such actions.
+ * Fixes of a finding on what a chart or overlay renders: edits of its values files, templates or patches. A fix
+ * of the rule that no such edit carries out is shown greyed with why, where the client shows such actions.
  */
 function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnostic): CodeAction[] {
   const units = editorUnits();
   if (!units || !finding.range) return [];
-  const fixes = units.sourceFixesAt(uri, finding);
-  const actions = fixes
+  const actions = units
+    .sourceFixesAt(uri, finding)
     .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => documents.get(pathToFileURL(path).toString())?.version))
     .filter((action): action is CodeAction => !!action);
-  if (fixes.some((fix) => fix.preferred) || !showsDisabledActions) return actions;
+  if (!showsDisabledActions) return actions;
   const unwritten = units.unwrittenFixesAt(uri, finding).map(({ title, reason }): CodeAction => ({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], disabled: { reason: `Not written: ${reason}` } }));
-  return [...unwritten, ...actions];
+  return [...actions, ...unwritten];
 }
 
 connection.onCodeActionResolve(async (action, token) => {

@@ -74,7 +74,7 @@ describe('Helm charts in the language server', { skip }, () => {
       const greyed = actions.filter((a) => a.disabled);
       assert.ok(!actions.some((a) => a.isPreferred), JSON.stringify(actions.map((a) => a.title)));
       if (!disabledSupport) assert.deepEqual(greyed, []);
-      else assert.deepEqual(greyed.map((a) => [a.title, a.disabled!.reason]), [['Run 2 replicas', 'Not written: templates/deployment.yaml computes it (a helper or an expression): there is no line of it to edit']]);
+      else assert.deepEqual(greyed.map((a) => [a.title, a.disabled!.reason]), [['Run 2 replicas', 'Not written: templates/deployment.yaml writes it with an expression or a helper, not a literal value to change']]);
     }
   });
 

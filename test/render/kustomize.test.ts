@@ -270,6 +270,18 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(inline.unwrittenFixes, [{ title: 'Run 2 replicas', reason: 'an inline patch in inline/kustomization.yaml sets it: a block of text in the kustomization, which this edit does not change' }]);
   });
 
+  it('a finding several overlays share says, for each overlay whose fix cannot be written, which one and why', async () => {
+    const tree = join(work, 'shared-unwritten');
+    const { files: base } = fixtureBase();
+    // An anchored `patches:` list takes no new entry; the other overlay's does.
+    writeTree(tree, { ...base, 'a/kustomization.yaml': 'resources:\n  - ../base\npatches: &p []\n', 'b/kustomization.yaml': 'resources:\n  - ../base\n' });
+    const { findings } = await checkUnits(findManifestFiles(tree), VALUES, io, {});
+    const single = findings.find((f) => f.ruleId === 'single-replica')!;
+    assert.match(single.message, / Rendered in a and b\. /);
+    const reason = 'in a, the kustomization\'s `patches:` is written in a form this edit does not add to';
+    assert.deepEqual(single.unwrittenFixes, [{ title: 'Run 2 replicas', reason }, { title: 'Ignore single-replica for Deployment web', reason }]);
+  });
+
   it('a JSON 6902 patch file and a replacement are where the count is set: findings on the operation and the replacement, and no patch written over them (a replacement runs after every patch)', async () => {
     const tree = join(work, 'json-and-replacements');
     const { deployment, name, files: base } = fixtureBase();

@@ -53,9 +53,9 @@ function fixableNote(finding: Finding): string {
   return preferred(false) ? ' (fixable)' : preferred(true) ? ' (fixable with --unsafe-fixes)' : '';
 }
 
-/** Why a rendered finding's fixes are not written in its chart or overlay, when its preferred one is not. */
+/** Why some of a rendered finding's fixes are not written in its chart or overlay (the JSON report's unwrittenFixes). */
 function unwrittenNotes(finding: Finding): string[] {
-  if (!isUnitFinding(finding) || finding.sourceFixes.some((fix) => fix.preferred)) return [];
+  if (!isUnitFinding(finding)) return [];
   return finding.unwrittenFixes.map(({ title, reason }) => `Not written (${title}): ${withoutControls(reason)}.`);
 }
 

@@ -237,8 +237,9 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
     const merged = { ...first, message, severity, fixes: [] };
     return withSourceFixes(merged, () => {
       const fixes = agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? first.sourceFixes;
-      // What could not be written for the first root is said while no preferred fix is written.
-      return { fixes, unwritten: fixes.some((fix) => fix.preferred) ? [] : first.unwrittenFixes };
+      // What could not be written for each root, named by the root it is of.
+      const unwritten = group.flatMap((f) => f.unwrittenFixes.map(({ title, reason }) => ({ title, reason: roots.length > 1 ? `in ${name(f.rendered.unit)}, ${reason}` : reason })));
+      return { fixes, unwritten: unwritten.filter((u, i) => unwritten.findIndex((v) => v.title === u.title && v.reason === u.reason) === i) };
     });
   });
 }

@@ -114,7 +114,7 @@ export class HelmSourceMapper implements SourceMapper {
           // (helm create's `{{- if not .Values.autoscaling.enabled }}`): without the autoscaler the count is still wanted.
           const unless = change.path.join('.') === 'spec.replicas' ? this.autoscalerCondition(documentIndex) : undefined;
           const removal = this.fieldLineRemoval(documentIndex, change.path, unless);
-          if (!removal) return no(this.notEditable(documentIndex, change.path));
+          if (!removal) return no(this.notEditable(documentIndex, change.path, 'remove'));
           add(removal.path, removal.against, removal.edits);
           const field = String(change.path[change.path.length - 1]);
           titles.push(unless ? `write ${field} only if not ${unless} in ${this.relative(removal.path)}` : `remove ${field} from ${this.relative(removal.path)}`);
@@ -134,7 +134,7 @@ export class HelmSourceMapper implements SourceMapper {
       // literally it would part from that field under other values (a request above its limit: no valid pod).
       if (this.copiesValuesField(documentIndex, change.path, change.value)) return no('the value copies a field the values decide: written literally, it would part from that field under other values');
       const literal = this.templateEdit(documentIndex, change.path, change.value);
-      if (!literal) return no(this.notEditable(documentIndex, change.path));
+      if (!literal) return no(this.notEditable(documentIndex, change.path, 'change'));
       add(literal.path, literal.against, literal.edits);
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
@@ -335,13 +335,13 @@ export class HelmSourceMapper implements SourceMapper {
     return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
   }
 
-  /** Why a template's field takes no edit: a line a `range` repeats, a subchart aliased twice, or no literal line at all. */
-  private notEditable(documentIndex: number, path: Path): string {
+  /** Why a template's field takes no edit: a line a `range` repeats, a subchart aliased twice, or no literal (line) to edit. */
+  private notEditable(documentIndex: number, path: Path, edit: 'change' | 'remove'): string {
     const template = this.relativeTemplate(documentIndex);
     const { match } = this.match(documentIndex, path);
     if (match?.nodes.some((n) => n.inLoop)) return `a \`range\` in ${template} writes it once per item: an edit there would be every item's`;
     if (this.rendersUnderOtherNames(documentIndex)) return `${template} renders under every alias of its subchart: an edit there would be every alias's`;
-    return `${template} computes it (a helper or an expression): there is no line of it to edit`;
+    return edit === 'change' ? `${template} writes it with an expression or a helper, not a literal value to change` : `${template} writes it on no line of its own to take out`;
   }
 
   private relativeTemplate(documentIndex: number): string {

@@ -68,7 +68,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
       editsOf(target.file!).push(...edits);
       continue;
     }
-    if (change.kind === 'remove') return no('it comes from a base other roots deploy too: a patch that removes it is not written');
+    if (change.kind === 'remove') return no('no file of this root sets it, and a patch that removes a field is not written');
     if (!mergeInto(newPatch, input.rendered, change.path, change.value)) return no('it sits in a list whose items have no name: a patch cannot say which item it is');
   }
   const sharedBase = Object.keys(newPatch).length && !input.changes.some((c) => c.kind === 'add-resource') ? baseEdits(input, fieldChanges) : undefined;
