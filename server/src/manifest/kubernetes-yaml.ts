@@ -39,10 +39,22 @@ export function withMergesAsKubernetes(doc: Document.Parsed, value: unknown): un
   // The value of each collection walked so far: an anchor comes before its aliases, so a merged mapping's values
   // are there when a merge asks for them (the package's own toJS walks the whole document for each alias in them).
   const valueOf = new Map<unknown, unknown>();
+  // A value walked nowhere else (inside a merge source written in place) is built from its nodes, as go-yaml reads them.
   const valueOfWriter = (writer: unknown): unknown => {
     const node = merges.resolved(writer);
     if (isScalar(node)) return node.value;
-    return valueOf.has(node) ? valueOf.get(node) : (node as Node | undefined)?.toJS(doc, { maxAliasCount: 100 });
+    if (valueOf.has(node)) return valueOf.get(node);
+    if (isSeq(node)) {
+      const list: unknown[] = [];
+      valueOf.set(node, list);
+      for (const item of node.items) list.push(valueOfWriter(item));
+      return list;
+    }
+    if (!isMap(node)) return (node as Node | undefined)?.toJS(doc, { maxAliasCount: 100 }) ?? null;
+    const object: Record<string, unknown> = {};
+    valueOf.set(node, object);
+    for (const [key, value] of merges.writers(node, 'go')) setProperty(object, key, valueOfWriter(value));
+    return object;
   };
   const fix = (node: unknown, js: unknown): void => {
     const target = merges.resolved(node);
@@ -55,7 +67,7 @@ export function withMergesAsKubernetes(doc: Document.Parsed, value: unknown): un
     const object = js as Record<string, unknown>;
     const chosen = merges.writers(target, 'package');
     for (const [key, writer] of merges.writers(target, 'go')) {
-      if (chosen.get(key) !== writer) object[key] = valueOfWriter(writer);
+      if (chosen.get(key) !== writer) setProperty(object, key, valueOfWriter(writer));
       fix(writer, object[key]);
     }
   };
@@ -134,6 +146,11 @@ class Merges {
     const maps = isSeq(value) ? value.items.map((item) => this.resolved(item)) : [value];
     return maps.flatMap((map) => (isMap(map) ? [this.writers(map, order)] : []));
   }
+}
+
+/** Sets a property as the yaml package does, a key named `__proto__` among them (an assignment would set the prototype). */
+function setProperty(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** A key as it names a property once the document is an object. */
