@@ -75,6 +75,23 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       assert.deepEqual(reasons, ['values key replicaCount is set with --set: change it where --set is given']);
     });
 
+    it('a fix no edit of the template carries out says why: a line inside a `block`, a key written on one line as `{}`', async () => {
+      const chart = copyChart(PODINFO);
+      const path = join(chart, 'templates', 'deployment.yaml');
+      const template = readFileSync(path, 'utf8');
+      writeFileSync(path, template.replace('  {{- if not .Values.hpa.enabled }}', '  {{- block "podinfo.replicas" . }}').replace('metadata:\n', 'metadata:\n  annotations: {}\n'));
+      const unit = await render(chart, { set: ['hpa.enabled=true'] });
+      const conflict = only(placedFindings(unit), 'hpa-replicas-conflict')[0];
+      const reasons: string[] = [];
+      const tell = (reason: string) => reasons.push(reason);
+      assert.equal(unit.mapper.translateFix(conflict.document, [{ kind: 'remove', path: ['spec', 'replicas'] }], tell), undefined);
+      assert.equal(unit.mapper.translateFix(conflict.document, [{ kind: 'set', path: ['metadata', 'annotations', 'note'], value: 'x' }], tell), undefined);
+      assert.deepEqual(reasons, [
+        'templates/deployment.yaml writes it inside a `define` or `block`, where the condition to keep it could not name the chart\'s values',
+        'templates/deployment.yaml writes annotations on one line (`{}`), below which no key can be added',
+      ]);
+    });
+
     it('test pods and hooks are not asked for replicas, probes or budgets', async () => {
       const findings = placedFindings(await render(PODINFO));
       const aboutTests = findings.filter((f) => f.at.startsWith('templates/tests/'));

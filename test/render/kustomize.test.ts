@@ -270,7 +270,7 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(inline.unwrittenFixes, [{ title: 'Run 2 replicas', reason: 'an inline patch in inline/kustomization.yaml sets it: a block of text in the kustomization, which this edit does not change' }]);
   });
 
-  it('a finding several overlays share says, for each overlay whose fix cannot be written, which one and why', async () => {
+  it('a finding several overlays share says, for each overlay whose fix cannot be written, which one and why, and offers the fix of one that can', async () => {
     const tree = join(work, 'shared-unwritten');
     const { files: base } = fixtureBase();
     // An anchored `patches:` list takes no new entry; the other overlay's does.
@@ -280,6 +280,10 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.match(single.message, / Rendered in a and b\. /);
     const reason = 'in a, the kustomization\'s `patches:` is written in a form this edit does not add to';
     assert.deepEqual(single.unwrittenFixes, [{ title: 'Run 2 replicas', reason }, { title: 'Ignore single-replica for Deployment web', reason }]);
+    // The other overlay's fix is offered all the same (it was the first overlay's, none, whichever sorted first).
+    const fix = preferredSourceFix(single);
+    assert.ok(fix, 'b\'s fix is offered');
+    assert.ok([...fix.edits.edits.map((e) => e.path), ...fix.edits.creates.map((c) => c.path)].every((p) => p.startsWith(join(tree, 'b'))), fix.title);
   });
 
   it('a JSON 6902 patch file and a replacement are where the count is set: findings on the operation and the replacement, and no patch written over them (a replacement runs after every patch)', async () => {

@@ -236,7 +236,8 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
     const severity = group.map((f) => f.severity).sort((a, b) => RANK[b] - RANK[a])[0];
     const merged = { ...first, message, severity, fixes: [] };
     return withSourceFixes(merged, () => {
-      const fixes = agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? first.sourceFixes;
+      // Else the fix of the first root that has one: the others' say why theirs is not written (below).
+      const fixes = agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? (group.find((f) => f.sourceFixes.some((fix) => fix.preferred)) ?? first).sourceFixes;
       // What could not be written for each root, named by the root it is of.
       const unwritten = group.flatMap((f) => f.unwrittenFixes.map(({ title, reason }) => ({ title, reason: roots.length > 1 ? `in ${name(f.rendered.unit)}, ${reason}` : reason })));
       return { fixes, unwritten: unwritten.filter((u, i) => unwritten.findIndex((v) => v.title === u.title && v.reason === u.reason) === i) };

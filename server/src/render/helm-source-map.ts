@@ -113,8 +113,9 @@ export class HelmSourceMapper implements SourceMapper {
           // Under an autoscaler that renders only when a condition holds, the line is written only when it does not
           // (helm create's `{{- if not .Values.autoscaling.enabled }}`): without the autoscaler the count is still wanted.
           const unless = change.path.join('.') === 'spec.replicas' ? this.autoscalerCondition(documentIndex) : undefined;
-          const removal = this.fieldLineRemoval(documentIndex, change.path, unless);
-          if (!removal) return no(this.notEditable(documentIndex, change.path, 'remove'));
+          let why = '';
+          const removal = this.fieldLineRemoval(documentIndex, change.path, unless, (reason) => (why = reason));
+          if (!removal) return no(why);
           add(removal.path, removal.against, removal.edits);
           const field = String(change.path[change.path.length - 1]);
           titles.push(unless ? `write ${field} only if not ${unless} in ${this.relative(removal.path)}` : `remove ${field} from ${this.relative(removal.path)}`);
@@ -133,8 +134,9 @@ export class HelmSourceMapper implements SourceMapper {
       // A value copied from a field the values decide (a memory request equal to a limit from values.yaml): written
       // literally it would part from that field under other values (a request above its limit: no valid pod).
       if (this.copiesValuesField(documentIndex, change.path, change.value)) return no('the value copies a field the values decide: written literally, it would part from that field under other values');
-      const literal = this.templateEdit(documentIndex, change.path, change.value);
-      if (!literal) return no(this.notEditable(documentIndex, change.path, 'change'));
+      let why = '';
+      const literal = this.templateEdit(documentIndex, change.path, change.value, (reason) => (why = reason));
+      if (!literal) return no(why);
       add(literal.path, literal.against, literal.edits);
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
@@ -312,22 +314,22 @@ export class HelmSourceMapper implements SourceMapper {
    * The template line of a field that holds nothing else, taken out, or kept only when `unless` does not hold;
    * undefined for a line a `range` or an alias repeats.
    */
-  private fieldLineRemoval(documentIndex: number, path: Path, unless?: string): { path: string; edits: TextEdit[]; against: string } | undefined {
+  private fieldLineRemoval(documentIndex: number, path: Path, unless: string | undefined, why: (reason: string) => void): { path: string; edits: TextEdit[]; against: string } | undefined {
     const editable = this.editableMatch(documentIndex, path);
-    if (!editable) return undefined;
+    if (!editable) return void why(this.notEditable(documentIndex, path, 'remove'));
     const { template, text, match } = editable;
     const node = match.nodes[match.nodes.length - 1];
-    if (node.kind !== 'key' || node.children.length > 0) return undefined;
+    if (node.kind !== 'key' || node.children.length > 0) return void why(`${this.relative(template)} writes it on more than one line`);
     const lineStarts = lineStartsIn(text);
     const start = lineStarts[node.line];
     const end = lineStarts[node.line + 1] ?? text.length;
     const line = text.slice(start, end);
-    if (!FIELD_LINE.test(line)) return undefined;
+    if (!FIELD_LINE.test(line)) return void why(`${this.relative(template)} writes it on a line that holds more than its key and one action`);
     if (unless === undefined) return { path: template, against: text, edits: [{ start, end, text: '' }] };
     // The autoscaler's condition reads the chart's root: inside a `with` or `range` the root is `$`, not `.`; inside a
     // named template neither is sure to be.
     const blocks = blocksOpenAt(text, start);
-    if (blocks.includes('define') || blocks.includes('block')) return undefined;
+    if (blocks.includes('define') || blocks.includes('block')) return void why(`${this.relative(template)} writes it inside a \`define\` or \`block\`, where the condition to keep it could not name the chart's values`);
     const condition = blocks.includes('with') || blocks.includes('range') ? unless.replace(/(^|[\s(])\.(?=[A-Z])/g, '$1$.') : unless;
     const indent = /^[ \t]*/.exec(line)![0];
     const newline = /\r\n$/.test(line) ? '\r\n' : '\n';
@@ -363,15 +365,15 @@ export class HelmSourceMapper implements SourceMapper {
   }
 
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
-  private templateEdit(documentIndex: number, path: Path, value: unknown): { path: string; edits: TextEdit[]; against: string } | undefined {
+  private templateEdit(documentIndex: number, path: Path, value: unknown, why: (reason: string) => void): { path: string; edits: TextEdit[]; against: string } | undefined {
     const editable = this.editableMatch(documentIndex, path);
-    if (!editable || editable.match.opaque || editable.match.depth === 0) return undefined;
+    if (!editable || editable.match.opaque || editable.match.depth === 0) return void why(this.notEditable(documentIndex, path, 'change'));
     const { template, text, match } = editable;
     const node = match.nodes[match.nodes.length - 1];
     const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
       const scalar = node.kind === 'key' ? literalScalar(node.value) : undefined;
-      if (scalar === undefined || (value !== null && typeof value === 'object')) return undefined;
+      if (scalar === undefined || (value !== null && typeof value === 'object')) return void why(scalar === undefined ? this.notEditable(documentIndex, path, 'change') : `the fix writes a mapping or a list where ${this.relative(template)} writes one value`);
       const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
       const at = lineText.indexOf(':', node.column) + 1;
       const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
@@ -379,7 +381,9 @@ export class HelmSourceMapper implements SourceMapper {
       return { path: template, against: text, edits: [{ start, end: start + scalar.length, text: scalarText(value) }] };
     }
     const rest = path.slice(match.depth);
-    if (node.kind === 'opaque' || (node.kind === 'key' && node.value !== '') || rest.some((step) => typeof step !== 'string')) return undefined;
+    if (node.kind === 'opaque') return void why(this.notEditable(documentIndex, path, 'change'));
+    if (node.kind === 'key' && node.value !== '') return void why(`${this.relative(template)} writes ${String(path[match.depth - 1])} on one line (\`${node.value.trim()}\`), below which no key can be added`);
+    if (rest.some((step) => typeof step !== 'string')) return void why(`the fix adds an item to a list ${this.relative(template)} does not write`);
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = [...rest].reverse().reduce<unknown>((inner, step) => ({ [step as string]: inner }), value);
     const body = yamlText(nested, { lineWidth: 0 })
