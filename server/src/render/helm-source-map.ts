@@ -113,9 +113,8 @@ export class HelmSourceMapper implements SourceMapper {
           // Under an autoscaler that renders only when a condition holds, the line is written only when it does not
           // (helm create's `{{- if not .Values.autoscaling.enabled }}`): without the autoscaler the count is still wanted.
           const unless = change.path.join('.') === 'spec.replicas' ? this.autoscalerCondition(documentIndex) : undefined;
-          let why = '';
-          const removal = this.fieldLineRemoval(documentIndex, change.path, unless, (reason) => (why = reason));
-          if (!removal) return no(why);
+          const removal = this.fieldLineRemoval(documentIndex, change.path, unless);
+          if (typeof removal === 'string') return no(removal);
           add(removal.path, removal.against, removal.edits);
           const field = String(change.path[change.path.length - 1]);
           titles.push(unless ? `write ${field} only if not ${unless} in ${this.relative(removal.path)}` : `remove ${field} from ${this.relative(removal.path)}`);
@@ -123,7 +122,7 @@ export class HelmSourceMapper implements SourceMapper {
         }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
         const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
-        if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change (an anchor, an alias or a flow mapping)`);
+        if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change`);
         add(source.path, source.text, valueEdits);
         for (const other of this.othersPrinting(documentIndex, origin.fromTop)) alsoChanges.add(other);
         const inFile = [...source.prefix, ...origin.key].join('.');
@@ -134,9 +133,8 @@ export class HelmSourceMapper implements SourceMapper {
       // A value copied from a field the values decide (a memory request equal to a limit from values.yaml): written
       // literally it would part from that field under other values (a request above its limit: no valid pod).
       if (this.copiesValuesField(documentIndex, change.path, change.value)) return no('the value copies a field the values decide: written literally, it would part from that field under other values');
-      let why = '';
-      const literal = this.templateEdit(documentIndex, change.path, change.value, (reason) => (why = reason));
-      if (!literal) return no(why);
+      const literal = this.templateEdit(documentIndex, change.path, change.value);
+      if (typeof literal === 'string') return no(literal);
       add(literal.path, literal.against, literal.edits);
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
@@ -312,38 +310,29 @@ export class HelmSourceMapper implements SourceMapper {
 
   /**
    * The template line of a field that holds nothing else, taken out, or kept only when `unless` does not hold;
-   * undefined for a line a `range` or an alias repeats.
+   * else why not (a line a `range` or an alias repeats, among others).
    */
-  private fieldLineRemoval(documentIndex: number, path: Path, unless: string | undefined, why: (reason: string) => void): { path: string; edits: TextEdit[]; against: string } | undefined {
+  private fieldLineRemoval(documentIndex: number, path: Path, unless: string | undefined): TemplateEdit | string {
     const editable = this.editableMatch(documentIndex, path);
-    if (!editable) return void why(this.notEditable(documentIndex, path, 'remove'));
+    if (typeof editable === 'string') return editable;
     const { template, text, match } = editable;
     const node = match.nodes[match.nodes.length - 1];
-    if (node.kind !== 'key' || node.children.length > 0) return void why(`${this.relative(template)} writes it on more than one line`);
+    if (node.kind !== 'key' || node.children.length > 0) return `${this.relative(template)} writes it on more than one line`;
     const lineStarts = lineStartsIn(text);
     const start = lineStarts[node.line];
     const end = lineStarts[node.line + 1] ?? text.length;
     const line = text.slice(start, end);
-    if (!FIELD_LINE.test(line)) return void why(`${this.relative(template)} writes it on a line that holds more than its key and one action`);
+    if (!FIELD_LINE.test(line)) return `${this.relative(template)} writes it on a line that holds more than its key and one action`;
     if (unless === undefined) return { path: template, against: text, edits: [{ start, end, text: '' }] };
     // The autoscaler's condition reads the chart's root: inside a `with` or `range` the root is `$`, not `.`; inside a
     // named template neither is sure to be.
     const blocks = blocksOpenAt(text, start);
-    if (blocks.includes('define') || blocks.includes('block')) return void why(`${this.relative(template)} writes it inside a \`define\` or \`block\`, where the condition to keep it could not name the chart's values`);
+    if (blocks.includes('define') || blocks.includes('block')) return `${this.relative(template)} writes it inside a \`define\` or \`block\`, where the condition to keep it could not name the chart's values`;
     const condition = blocks.includes('with') || blocks.includes('range') ? unless.replace(/(^|[\s(])\.(?=[A-Z])/g, '$1$.') : unless;
     const indent = /^[ \t]*/.exec(line)![0];
     const newline = /\r\n$/.test(line) ? '\r\n' : '\n';
     const kept = /\n$/.test(line) ? line : line + newline;
     return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
-  }
-
-  /** Why a template's field takes no edit: a line a `range` repeats, a subchart aliased twice, or no literal (line) to edit. */
-  private notEditable(documentIndex: number, path: Path, edit: 'change' | 'remove'): string {
-    const template = this.relativeTemplate(documentIndex);
-    const { match } = this.match(documentIndex, path);
-    if (match?.nodes.some((n) => n.inLoop)) return `a \`range\` in ${template} writes it once per item: an edit there would be every item's`;
-    if (this.rendersUnderOtherNames(documentIndex)) return `${template} renders under every alias of its subchart: an edit there would be every alias's`;
-    return edit === 'change' ? `${template} writes it with an expression or a helper, not a literal value to change` : `${template} writes it on no line of its own to take out`;
   }
 
   private relativeTemplate(documentIndex: number): string {
@@ -352,28 +341,34 @@ export class HelmSourceMapper implements SourceMapper {
   }
 
   /**
-   * The template and the match of a field an edit of the template may change: not a line a `range` renders once per
-   * item (written literally, it would be every item's), nor one of a subchart vendored once and aliased twice
-   * (every alias's).
+   * The template and the match of a field an edit of the template may change, else why not: a line a `range` renders
+   * once per item (written literally, it would be every item's), one of a subchart vendored once and aliased twice
+   * (every alias's), a template not read.
    */
-  private editableMatch(documentIndex: number, path: Path): { template: string; text: string; match: SkeletonMatch } | undefined {
+  private editableMatch(documentIndex: number, path: Path): { template: string; text: string; match: SkeletonMatch } | string {
     const template = this.input.documents[documentIndex]?.template;
     const text = template ? this.input.templates.get(template) : undefined;
     const { match } = this.match(documentIndex, path);
-    if (!template || text === undefined || !match || match.nodes.some((n) => n.inLoop) || this.rendersUnderOtherNames(documentIndex)) return undefined;
+    const shown = this.relativeTemplate(documentIndex);
+    if (!template || text === undefined || !match) return `${shown} could not be read line by line`;
+    if (match.nodes.some((n) => n.inLoop)) return `a \`range\` in ${shown} writes it once per item: an edit there would be every item's`;
+    if (this.rendersUnderOtherNames(documentIndex)) return `${shown} renders under every alias of its subchart: an edit there would be every alias's`;
     return { template, text, match };
   }
 
   /** A literal field of the template set in place, or a missing one added below the deepest key the template writes. */
-  private templateEdit(documentIndex: number, path: Path, value: unknown, why: (reason: string) => void): { path: string; edits: TextEdit[]; against: string } | undefined {
+  private templateEdit(documentIndex: number, path: Path, value: unknown): TemplateEdit | string {
     const editable = this.editableMatch(documentIndex, path);
-    if (!editable || editable.match.opaque || editable.match.depth === 0) return void why(this.notEditable(documentIndex, path, 'change'));
+    if (typeof editable === 'string') return editable;
     const { template, text, match } = editable;
+    const computed = `${this.relative(template)} writes it with an expression or a helper, not a literal value to change`;
+    if (match.opaque || match.depth === 0) return computed;
     const node = match.nodes[match.nodes.length - 1];
     const lineStarts = lineStartsIn(text);
     if (match.depth === path.length) {
       const scalar = node.kind === 'key' ? literalScalar(node.value) : undefined;
-      if (scalar === undefined || (value !== null && typeof value === 'object')) return void why(scalar === undefined ? this.notEditable(documentIndex, path, 'change') : `the fix writes a mapping or a list where ${this.relative(template)} writes one value`);
+      if (scalar === undefined) return computed;
+      if (value !== null && typeof value === 'object') return `the fix writes a mapping or a list where ${this.relative(template)} writes one value`;
       const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
       const at = lineText.indexOf(':', node.column) + 1;
       const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
@@ -381,9 +376,9 @@ export class HelmSourceMapper implements SourceMapper {
       return { path: template, against: text, edits: [{ start, end: start + scalar.length, text: scalarText(value) }] };
     }
     const rest = path.slice(match.depth);
-    if (node.kind === 'opaque') return void why(this.notEditable(documentIndex, path, 'change'));
-    if (node.kind === 'key' && node.value !== '') return void why(`${this.relative(template)} writes ${String(path[match.depth - 1])} on one line (\`${node.value.trim()}\`), below which no key can be added`);
-    if (rest.some((step) => typeof step !== 'string')) return void why(`the fix adds an item to a list ${this.relative(template)} does not write`);
+    if (node.kind === 'opaque') return computed;
+    if (node.kind === 'key' && node.value !== '') return `${this.relative(template)} writes ${String(path[match.depth - 1])} on one line (\`${node.value.trim()}\`), below which no key can be added`;
+    if (rest.some((step) => typeof step !== 'string')) return `the fix adds an item to a list ${this.relative(template)} does not write`;
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = [...rest].reverse().reduce<unknown>((inner, step) => ({ [step as string]: inner }), value);
     const body = yamlText(nested, { lineWidth: 0 })
@@ -411,6 +406,13 @@ export class HelmSourceMapper implements SourceMapper {
     if (!template || text === undefined || !skeleton || skeleton.repeated) return undefined;
     return pdbTemplate({ templatesDir: dirname(template), release: this.input.release, workloadTemplate: text, skeleton, workload: document.object, pdb: object });
   }
+}
+
+/** Edits of one template, of the text they were computed on. */
+interface TemplateEdit {
+  path: string;
+  edits: TextEdit[];
+  against: string;
 }
 
 /** A line of one key and one action, a comment after it at most: `  replicas: {{ .Values.replicaCount }} # why`. */

@@ -64,7 +64,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const at: Path | undefined = patched ? patched.path : own ? sourcePath(own, input.rendered, change.path) : undefined;
     if (target && at) {
       const edits = editField(target, at, change);
-      if (!edits) return no(`${shown(input.root, target.file!.uri)} writes it in a form this edit does not change (an anchor, an alias or a flow mapping)`);
+      if (!edits) return no(`${shown(input.root, target.file!.uri)} writes it in a form this edit does not change`);
       editsOf(target.file!).push(...edits);
       continue;
     }
