@@ -167,7 +167,7 @@ function jsonIndentation(text: DocumentText, open: number, entry: number): { lea
 }
 
 /** Nests `value` under the remaining keys of a path: (['a','b'], 1) → {a: {b: 1}}. */
-function nest(keys: readonly string[], value: unknown): unknown {
+export function nest(keys: readonly string[], value: unknown): unknown {
   return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
 }
 

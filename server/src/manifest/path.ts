@@ -117,3 +117,8 @@ export function rangeOfPath(resource: Resource, path: Path, target: 'key' | 'val
 export function kindRange(resource: Resource): Range {
   return rangeOfPath(resource, ['kind'], 'pair');
 }
+
+/** The steps of a JSON pointer (`/spec/template/0`), its escapes read (`~1` is `/`, `~0` is `~`). */
+export function pointerSteps(pointer: string): string[] {
+  return pointer.split('/').slice(1).map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

@@ -5,6 +5,7 @@ import { compareCodeUnits } from '../sorted';
 import { Inventory } from '../inventory/inventory';
 import { parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import type { Path } from '../manifest/path';
+import { sentenceList } from '../words';
 import { LineIndex, type Range } from '../manifest/text';
 import { IncrementalAnalysis } from '../rules/incremental';
 import type { AnalyzeOptions } from '../rules/engine';
@@ -266,8 +267,8 @@ function withoutCommonAffixes(texts: string[]): Map<string, string> {
 function mergedMessage(byMessage: [string, string[]][]): string {
   const [[text, units], ...others] = byMessage;
   const { headline, details } = splitMessage(text);
-  if (!others.length) return [headline, `Rendered in ${joinAnd(units)}.`, details].filter(Boolean).join(' ');
-  return [`In ${joinAnd(units)}: ${headline}`, details, ...others.map(([other, where]) => `In ${joinAnd(where)}: ${other}`)].filter(Boolean).join(' ');
+  if (!others.length) return [headline, `Rendered in ${sentenceList(units)}.`, details].filter(Boolean).join(' ');
+  return [`In ${sentenceList(units)}: ${headline}`, details, ...others.map(([other, where]) => `In ${sentenceList(where)}: ${other}`)].filter(Boolean).join(' ');
 }
 
 /**
@@ -304,6 +305,3 @@ function eachRootsFix(group: UnitFinding[], roots: string[]): SourceFix[] | unde
 
 const RANK = { error: 3, warning: 2, info: 1, hint: 0 } as const;
 
-function joinAnd(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}

@@ -1,3 +1,4 @@
+import { pointerSteps } from '../manifest/path';
 import { shortened } from '../shortened';
 
 /**
@@ -40,7 +41,7 @@ const SCHEMA_PLACE = /values don't meet the specifications of the schema\(s\) in
 /** The first template place Helm's message names, if any; a schema violation of chart `chartName`'s values by its key. */
 export function helmErrorPlace(message: string, chartName?: string): HelmErrorPlace | undefined {
   const schema = SCHEMA_PLACE.exec(message);
-  if (schema && schema[1] === chartName) return { chartPath: 'values.yaml', values: true, valuesKey: schema[2].split('/').slice(1).map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~')) };
+  if (schema && schema[1] === chartName) return { chartPath: 'values.yaml', values: true, valuesKey: pointerSteps(schema[2]) };
   const values = VALUES_PLACE.exec(message);
   if (values) return { chartPath: values[1] ?? values[2], values: true, line: Math.max(0, Number(values[3]) - 1) };
   const located = PLACES[0].exec(message);

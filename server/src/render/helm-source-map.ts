@@ -3,6 +3,7 @@ import { literalPattern } from '../literal-pattern';
 import { yamlText } from '../fixes/yaml-text';
 import type { TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
+import { nest } from '../fixes/yaml-edit';
 import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
 import { editValuesKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
@@ -380,7 +381,7 @@ export class HelmSourceMapper implements SourceMapper {
     if (node.kind === 'key' && node.value !== '') return `${this.relative(template)} writes ${String(path[match.depth - 1])} on one line (\`${node.value.trim()}\`), below which no key can be added`;
     if (rest.some((step) => typeof step !== 'string')) return `the fix adds an item to a list ${this.relative(template)} does not write`;
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
-    const nested = [...rest].reverse().reduce<unknown>((inner, step) => ({ [step as string]: inner }), value);
+    const nested = nest(rest as string[], value);
     const body = yamlText(nested, { lineWidth: 0 })
       .replace(/\n$/, '')
       .split('\n')

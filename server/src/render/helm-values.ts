@@ -1,6 +1,6 @@
 import { isScalar } from 'yaml';
 import { yamlText } from '../fixes/yaml-text';
-import { setField, removeField } from '../fixes/yaml-edit';
+import { nest, setField, removeField } from '../fixes/yaml-edit';
 import type { TextEdit } from '../fixes/edit';
 import { parseManifest, type Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, type Path } from '../manifest/path';
@@ -62,7 +62,7 @@ export function editValuesKey(source: ValuesSource, key: readonly string[], valu
   if (!handle) {
     // An empty (or comments-only) values file: the key is written at its end.
     if (value === undefined || source.text.trim().split('\n').some((line) => line.trim() && !line.trim().startsWith('#'))) return undefined;
-    const nested = [...full].reverse().reduce<unknown>((inner, step) => ({ [step]: inner }), value);
+    const nested = nest([...source.prefix, ...key], value);
     const lead = source.text === '' || source.text.endsWith('\n') ? '' : '\n';
     return [{ start: source.text.length, end: source.text.length, text: lead + yamlText(nested, { lineWidth: 0 }) }];
   }

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { isSeq } from 'yaml';
 import { parseChunk, parseManifest, type ManifestFile, type Resource } from '../manifest/parse';
-import type { Path } from '../manifest/path';
+import { pointerSteps, type Path } from '../manifest/path';
 import { documentResource, rootHandle, type SourceFiles, writesField } from './source-yaml';
 import { parseSelectorText, selectorMatches } from '../manifest/selector';
 
@@ -105,7 +105,7 @@ function operationAt(operations: unknown[], path: Path): number {
 
 /** Whether a JSON 6902 operation at `pointer` writes the field at `path` (the field itself, or one holding it). */
 function jsonPointerCovers(pointer: string, path: Path): boolean {
-  const steps = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const steps = pointerSteps(pointer);
   return steps.length <= path.length && steps.every((step, i) => step === String(path[i]) || (step === '-' && i === steps.length - 1));
 }
 
