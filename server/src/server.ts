@@ -494,13 +494,12 @@ interface FixRuleData {
 function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnostic): CodeAction[] {
   const units = editorUnits();
   if (!units || !finding.range) return [];
-  const actions = units
-    .sourceFixesAt(uri, finding)
+  const { fixes, unwritten } = units.sourceFixesAt(uri, finding);
+  const actions = fixes
     .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => documents.get(pathToFileURL(path).toString())?.version))
     .filter((action): action is CodeAction => !!action);
   if (!showsDisabledActions) return actions;
-  const unwritten = units.unwrittenFixesAt(uri, finding).map(({ title, reason }): CodeAction => ({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], disabled: { reason: `Not written: ${reason}` } }));
-  return [...actions, ...unwritten];
+  return [...actions, ...unwritten.map(({ title, reason }): CodeAction => ({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], disabled: { reason: `Not written: ${reason}` } }))];
 }
 
 connection.onCodeActionResolve(async (action, token) => {

@@ -1,6 +1,6 @@
 import { dirname, resolve, sep } from 'node:path';
 import { within } from '../files/within';
-import { analyzeRenderedUnitInSteps, mergeUnitFindings, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
+import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
@@ -243,15 +243,12 @@ export class EditorUnits {
    * The source fixes of the rendered finding shown at this line, while every file they edit is as it was
    * rendered: the edits were computed on that text, and a stale one could land on the wrong line.
    */
-  sourceFixesAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): SourceFix[] {
+  sourceFixesAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): { fixes: SourceFix[]; unwritten: UnwrittenFix[] } {
     const { texts } = this.merged();
     const unchanged = (file: string) => this.sourceText(file) === texts.get(file);
-    return this.renderedFindingAt(uri, shown)?.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) ?? [];
-  }
-
-  /** The rule's fixes of the rendered finding shown at this line that no edit of the sources carries out, with why. */
-  unwrittenFixesAt(uri: string, shown: Pick<Finding, 'ruleId' | 'message' | 'range'>): UnwrittenFix[] {
-    return this.renderedFindingAt(uri, shown)?.unwrittenFixes ?? [];
+    const finding = this.renderedFindingAt(uri, shown);
+    // With the rule's fixes that no edit of the sources carries out, and why.
+    return { fixes: finding?.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) ?? [], unwritten: finding?.unwrittenFixes ?? [] };
   }
 
   /** The rendered finding shown at this line (moved with the lines typed above it since the render). */
@@ -289,7 +286,7 @@ const inSlicesBetweenRequests: StepRunner = (steps) => inSlices(new SlicedWork(s
 /** One information finding per unit that was not rendered, on its Chart.yaml or kustomization, saying why. */
 function notice(unit: RenderUnit, reason: string): UnitFinding {
   const file = unit.tool === 'helm' ? `${unit.root}/Chart.yaml` : kustomizationIn(unit.root) ?? unit.root;
-  const finding = {
+  return unitFindingWithoutFixes({
     ruleId: `${unit.tool}-render`,
     severity: 'info' as const,
     message: `Not rendered, so its files are analysed one by one: ${reason}.`,
@@ -299,8 +296,7 @@ function notice(unit: RenderUnit, reason: string): UnitFinding {
     fixes: [],
     related: [],
     rendered: { tool: unit.tool, unit: unit.root },
-  };
-  return Object.defineProperties(finding, { sourceFixes: { value: [] }, unwrittenFixes: { value: [] } }) as unknown as UnitFinding;
+  });
 }
 
 let instance: EditorUnits | undefined;

@@ -178,6 +178,11 @@ interface TranslatedFixes {
 /** A finding with no fix to translate (a render problem, a finding on the unit as a whole). */
 const NONE = (): TranslatedFixes => ({ fixes: [], unwritten: [] });
 
+/** A finding on a unit as a whole (a unit not rendered, say), with no source fix. */
+export function unitFindingWithoutFixes(finding: Omit<UnitFinding, 'sourceFixes' | 'unwrittenFixes'>): UnitFinding {
+  return withSourceFixes(finding, NONE);
+}
+
 const SOURCE_FIXES = new LazyProperty<SourceFix[]>('sourceFixes', false);
 const UNWRITTEN_FIXES = new LazyProperty<UnwrittenFix[]>('unwrittenFixes', false);
 
