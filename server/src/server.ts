@@ -18,6 +18,7 @@ import {
 } from 'vscode-languageserver/node';
 import { openDocuments, type OpenDocument } from './language/open-document';
 import { splitMessage } from './rules/message-parts';
+import { groupBy } from './grouped';
 import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk } from './inventory/file-from-disk';
@@ -454,17 +455,7 @@ function findingsByDiagnostic(findings: readonly Finding[]): (diagnostic: Diagno
     const atRange =
       ++looked <= LOOKED_FOR_ONE_BY_ONE
         ? findings.filter((f) => f.range && f.ruleId === String(diagnostic.code) && sameRange(f.range, diagnostic.range))
-        : (factOf(findingIndexes, findings, () => {
-            const byKey = new Map<string, Finding[]>();
-            for (const finding of findings) {
-              if (!finding.range) continue;
-              const key = findingKey(finding.ruleId, finding.range);
-              const same = byKey.get(key);
-              if (same) same.push(finding);
-              else byKey.set(key, [finding]);
-            }
-            return byKey;
-          }).get(findingKey(diagnostic.code, diagnostic.range)) ?? []);
+        : (factOf(findingIndexes, findings, () => groupBy(findings.filter((f) => f.range), (f) => findingKey(f.ruleId, f.range!))).get(findingKey(diagnostic.code, diagnostic.range)) ?? []);
     // Two findings of a rule on one line (one values key two workloads print) are told apart by what they say.
     return atRange.length > 1 ? (atRange.find((f) => splitMessage(f.message).headline === diagnostic.message) ?? atRange[0]) : atRange[0];
   };

@@ -1,3 +1,4 @@
+import { groupBy } from '../grouped';
 import type { Inventory } from '../inventory/inventory';
 import { factOf } from '../manifest/facts';
 import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
@@ -282,16 +283,6 @@ function survives(finding: Finding, fixTitle: string, place: number | undefined,
   return sameRule.some(
     (f) => (f.range && place !== undefined ? reparsed.lines.offset(f.range.start) === place : !f.range && !finding.range) && ownFixesOf(f).some((x) => x.title === fixTitle),
   );
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
 }
 
 function brokenDocuments(file: ManifestFile): number {

@@ -1,3 +1,4 @@
+import { groupBy } from '../grouped';
 import { basename, relative, sep } from 'node:path';
 import type { ClusterInfo } from '../cluster/types';
 import { LazyProperty } from '../lazy-property';
@@ -205,24 +206,13 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
   // One root's findings at one place about different resources (a patch that targets every Deployment) stay
   // apart, numbered in the order of their names without what the root adds to them all (a prefix, a suffix); across
   // roots, those of one number are one finding.
-  const atPlace = new Map<string, Map<string, UnitFinding[]>>();
-  for (const f of findings) {
-    const key = `${f.rendered.unit}|${place(f)}`;
-    const byResource = atPlace.get(key) ?? new Map<string, UnitFinding[]>();
-    atPlace.set(key, byResource.set(resource(f), [...(byResource.get(resource(f)) ?? []), f]));
-  }
   const number = new Map<UnitFinding, number>();
-  for (const byResource of atPlace.values()) {
+  for (const here of groupBy(findings, (f) => `${f.rendered.unit}|${place(f)}`).values()) {
+    const byResource = groupBy(here, resource);
     const bare = withoutCommonAffixes([...byResource.keys()]);
     [...byResource.keys()].sort((a, b) => compareCodeUnits(bare.get(a)!, bare.get(b)!)).forEach((key, n) => byResource.get(key)!.forEach((f) => number.set(f, n)));
   }
-  const groups = new Map<string, UnitFinding[]>();
-  for (const finding of findings) {
-    const key = `${place(finding)}|${number.get(finding)}`;
-    const group = groups.get(key);
-    if (group) group.push(finding);
-    else groups.set(key, [finding]);
-  }
+  const groups = groupBy(findings, (finding) => `${place(finding)}|${number.get(finding)}`);
   // A root that is the folder itself is named by its own name ("Rendered in dev", not "Rendered in .").
   const name = (root: string) => relative(baseFolder, root).split(sep).join('/') || basename(root);
   const inside = (f: UnitFinding) => !!f.uri && (f.uri.startsWith(f.rendered.unit + sep) || f.uri === f.rendered.unit);
