@@ -48,7 +48,8 @@ function rolloutPart(resource: Resource): string {
   if (strategy?.type === 'OnDelete') return 'rollout on delete only';
   const unavailable = strategy?.rollingUpdate?.maxUnavailable ?? 1;
   const surge = strategy?.rollingUpdate?.maxSurge;
-  const nodes = typeof unavailable === 'number' ? plural(unavailable, 'node') : String(unavailable).endsWith('%') ? `${markdownText(String(unavailable))} of nodes` : `maxUnavailable ${markdownText(String(unavailable))}`;
+  const written = markdownText(String(unavailable));
+  const nodes = typeof unavailable === 'number' ? plural(unavailable, 'node') : written.endsWith('%') ? `${written} of nodes` : `maxUnavailable ${written}`;
   return `rollout ${nodes} at a time${surge && surge !== '0%' ? ` (surge ${markdownText(String(surge))})` : ''}`;
 }
 

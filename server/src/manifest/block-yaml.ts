@@ -1,7 +1,8 @@
 import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { lineEndOf, lineStartOf, skipSpaces } from './text';
 import { DOCUMENT_MARKER } from './split';
-import { BlockMap, BlockSeq, ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
+import { BlockMap, BlockSeq, ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, setEntry, type Node } from './package-nodes';
+import { plainValue } from './plain-scalar';
 
 /** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
 export interface BlockRead {

@@ -1,7 +1,8 @@
 import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { BlockRead } from './block-yaml';
 import { skipSpaces } from './text';
-import { ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, plainValue, setEntry, type Node } from './package-nodes';
+import { ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, setEntry, type Node } from './package-nodes';
+import { plainValue } from './plain-scalar';
 
 /**
  * Reads a JSON document (what `kubectl get -o json` writes, or JSON.stringify with or without indentation)

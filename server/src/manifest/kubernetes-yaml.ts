@@ -79,7 +79,7 @@ function hasMergeKey(doc: Document.Parsed): boolean {
   let found = false;
   visit(doc, {
     Pair(_, pair) {
-      if (isMergeKey(pair.key)) {
+      if (isResolvedMerge(pair.key)) {
         found = true;
         return visit.BREAK;
       }
@@ -89,7 +89,8 @@ function hasMergeKey(doc: Document.Parsed): boolean {
   return found;
 }
 
-function isMergeKey(node: unknown): boolean {
+/** A key the yaml package resolved as a merge: a plain `<<` (path.ts's isMergeKey takes a quoted one too, to leave it unedited). */
+function isResolvedMerge(node: unknown): boolean {
   return isScalar(node) && typeof node.value === 'symbol' && node.value.description === '<<';
 }
 
@@ -127,9 +128,9 @@ class Merges {
     const writers = new Map<string, unknown>();
     // Set before it is filled: a mapping that merges itself (through an alias) stops there.
     this.known[order].set(map, writers);
-    if (order === 'package') for (const pair of map.items) if (!isMergeKey(pair.key)) writers.set(keyOf(pair.key), pair.value);
+    if (order === 'package') for (const pair of map.items) if (!isResolvedMerge(pair.key)) writers.set(keyOf(pair.key), pair.value);
     for (const pair of map.items) {
-      if (!isMergeKey(pair.key)) {
+      if (!isResolvedMerge(pair.key)) {
         if (order === 'go') writers.set(keyOf(pair.key), pair.value);
         continue;
       }

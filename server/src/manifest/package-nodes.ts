@@ -100,5 +100,3 @@ export const ESCAPES: Record<string, string> = {
   '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v',
   ' ': ' ', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
 };
-
-export { plainValue } from './plain-scalar';

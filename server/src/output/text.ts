@@ -57,7 +57,8 @@ function fixableNote(finding: Finding): string {
 /** Why some of a rendered finding's fixes are not written in its chart or overlay (the JSON report's unwrittenFixes). */
 function unwrittenNotes(finding: Finding): string[] {
   if (!isUnitFinding(finding)) return [];
-  return finding.unwrittenFixes.map(({ title, reason }) => `Not written (${title}): ${withoutControls(reason)}.`);
+  // Titles name resources as files and clusters spell them: no terminal escape of theirs is written either.
+  return finding.unwrittenFixes.map(({ title, reason }) => withoutControls(`Not written (${title}): ${reason}.`));
 }
 
 /** The report for people: findings grouped by file, then a summary line. */
