@@ -23,6 +23,26 @@ describe('toText: the report for people', () => {
     assert.match(text, /Deployment shop\/x \]0;PWNED \[2J \[31mred INJECTED exe\.jpg runs 1 pod/);
   });
 
+  it('says under --verbose why a rendered finding\'s fix is not written, its title\'s names without their terminal escapes too', () => {
+    const finding = {
+      ruleId: 'single-replica',
+      severity: 'warning' as const,
+      message: 'Deployment web runs 1 pod: one node drain takes it offline.',
+      uri: '/chart/templates/deployment.yaml',
+      range: { start: { line: 9, character: 2 }, end: { line: 9, character: 10 } },
+      resource: { kind: 'Deployment', namespace: 'shop', name: HOSTILE },
+      related: [],
+      fixes: [],
+      rendered: { tool: 'helm' as const, unit: '/chart' },
+      sourceFixes: [],
+      unwrittenFixes: [{ title: `Ignore single-replica for Deployment ${HOSTILE}`, reason: 'values key replicaCount is set with --set' }],
+    };
+    const verbose = toText([finding], 1, { colour: false, verbose: true });
+    assert.doesNotMatch(verbose, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    assert.match(verbose, /Not written \(Ignore single-replica for Deployment x \]0;PWNED .* exe\.jpg\): values key replicaCount is set with --set\./);
+    assert.doesNotMatch(toText([finding], 1, { colour: false }), /Not written/, 'only under --verbose');
+  });
+
   it('wraps messages to the width given: a place wider than its column (a cluster resource\'s path) goes on a line of its own, so that the message starts where the wrap counted', () => {
     const finding = (range: Finding['range'], name: string): Finding => ({
       ruleId: 'single-replica',
