@@ -75,7 +75,7 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       assert.deepEqual(reasons, ['values key replicaCount is set with --set: change it where --set is given']);
     });
 
-    it('a fix no edit of the template carries out says why: a line inside a `block`, a key written on one line as `{}`', async () => {
+    it('a fix no edit of the template carries out says why: a line inside a `block`, a key written on one line as `{}`, a line holding another action', async () => {
       const chart = copyChart(PODINFO);
       const path = join(chart, 'templates', 'deployment.yaml');
       const template = readFileSync(path, 'utf8');
@@ -86,9 +86,16 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       const tell = (reason: string) => reasons.push(reason);
       assert.equal(unit.mapper.translateFix(conflict.document, [{ kind: 'remove', path: ['spec', 'replicas'] }], tell), undefined);
       assert.equal(unit.mapper.translateFix(conflict.document, [{ kind: 'set', path: ['metadata', 'annotations', 'note'], value: 'x' }], tell), undefined);
+      // A line holding an action more than its field's: no values key is traced through it.
+      const other = copyChart(PODINFO);
+      const otherPath = join(other, 'templates', 'deployment.yaml');
+      writeFileSync(otherPath, readFileSync(otherPath, 'utf8').replace('  {{- if not .Values.hpa.enabled }}\n  replicas: {{ .Values.replicaCount }}\n  {{- end }}', '  replicas: {{ .Values.replicaCount }} {{/* counted */}}'));
+      const otherUnit = await render(other, { set: ['hpa.enabled=true'] });
+      assert.equal(otherUnit.mapper.translateFix(only(placedFindings(otherUnit), 'hpa-replicas-conflict')[0].document, [{ kind: 'remove', path: ['spec', 'replicas'] }], tell), undefined);
       assert.deepEqual(reasons, [
         'templates/deployment.yaml writes it inside a `define` or `block`, where the condition to keep it could not name the chart\'s values',
         'templates/deployment.yaml writes annotations on one line (`{}`), below which no key can be added',
+        'templates/deployment.yaml writes replicas from no values key this can trace (a line of one action does), and no other template line is removed',
       ]);
     });
 
@@ -153,7 +160,9 @@ spec:
       const unit = await render(chart);
       const spread = only(placedFindings(unit), 'replicas-not-spread')[0] ?? only(placedFindings(unit), 'single-replica')[0];
       const constraint = (app: string) => ({ kind: 'set' as const, path: ['spec', 'template', 'spec', 'topologySpreadConstraints'], value: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/name': app } } }] });
-      assert.equal(unit.mapper.translateFix(spread.document, [constraint('release-podinfo')]), undefined);
+      const reasons: string[] = [];
+      assert.equal(unit.mapper.translateFix(spread.document, [constraint('release-podinfo')], (reason) => reasons.push(reason)), undefined);
+      assert.deepEqual(reasons, ['the value names this release (release): written into the chart, it would match nothing under another release name']);
       assert.ok(unit.mapper.translateFix(spread.document, [constraint('podinfo')]), 'a value of its own is written');
     });
 
@@ -361,7 +370,9 @@ spec:
       const unit = await render(chart);
       const request = (memory: string) => [{ kind: 'set' as const, path: ['spec', 'template', 'spec', 'containers', 0, 'resources', 'requests', 'memory'], value: memory }];
       assert.match(unit.text, /limits:\n\s+memory: 128Mi/);
-      assert.equal(unit.mapper.translateFix(0, request('128Mi')), undefined);
+      const reasons: string[] = [];
+      assert.equal(unit.mapper.translateFix(0, request('128Mi'), (reason) => reasons.push(reason)), undefined);
+      assert.deepEqual(reasons, ['the value copies a field the values decide: written literally, it would part from that field under other values']);
       assert.equal(unit.mapper.translateFix(0, request('64Mi'))?.title, 'set memory: 64Mi in templates/web.yaml', 'a value of its own is');
     });
 

@@ -130,7 +130,7 @@ export class HelmSourceMapper implements SourceMapper {
         titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
         continue;
       }
-      if (change.kind !== 'set') return no(`${this.relativeTemplate(documentIndex)} writes ${String(change.path[change.path.length - 1])} without a values key, and removing it from the template is not done`);
+      if (change.kind !== 'set') return no(`${this.relativeTemplate(documentIndex)} writes ${String(change.path[change.path.length - 1])} from no values key this can trace (a line of one action does), and no other template line is removed`);
       // A value copied from a field the values decide (a memory request equal to a limit from values.yaml): written
       // literally it would part from that field under other values (a request above its limit: no valid pod).
       if (this.copiesValuesField(documentIndex, change.path, change.value)) return no('the value copies a field the values decide: written literally, it would part from that field under other values');
