@@ -95,6 +95,8 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.deepEqual(single.unwrittenFixes, [{ title: 'Run 2 replicas', reason: 'values key replicaCount is set with --set: change it where --set is given' }]);
     const verbose = await runCli(['check', chart, '--set', 'replicaCount=1', '--verbose', '--fail-on', 'none'], withHelm);
     assert.match(verbose.stdout, /single-replica\n(?:.*\n)*? +Not written \(Run 2 replicas\): values key replicaCount is set with --set: change it where --set is given\.\n/);
+    const plain = await runCli(['check', chart, '--set', 'replicaCount=1', '--fail-on', 'none'], withHelm);
+    assert.doesNotMatch(plain.stdout, /Not written/, 'only under --verbose');
   });
 
   it('--fix edits values.yaml and writes a PDB template; a second check finds none of the fixed findings', async () => {

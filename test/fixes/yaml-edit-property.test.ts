@@ -114,6 +114,12 @@ for (const operation of OPERATIONS) {
             if (!tried.replacesWhole) {
               const kept = new Set(comments(text));
               for (const comment of comments(seed.text)) assert.ok(kept.has(comment), `${label}: the comment ${comment} is kept`);
+            } else if (!isCollection(valueAt(resource.object, path))) {
+              // A scalar's line goes or changes whole: every comment on the other lines is kept.
+              const lines = seed.text.split('\n');
+              const line = rangeOfPath(resource, path).start.line;
+              const kept = new Set(comments(text));
+              for (const comment of comments([...lines.slice(0, line), ...lines.slice(line + 1)].join('\n'))) assert.ok(kept.has(comment), `${label}: the comment ${comment} is kept`);
             }
             edited++;
           }
@@ -127,7 +133,8 @@ for (const operation of OPERATIONS) {
 describe(`appendDocument and insertCommentAbove on the corpus's manifests (seed ${SEED})`, () => {
   it('a document appended is one more resource, the others as they were; a comment inserted changes no object', () => {
     const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'added-by-the-test' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } };
-    let edited = 0;
+    let appendedCount = 0;
+    let commented = 0;
     for (const seed of seedFiles(80)) {
       const uri = 'file:///property.yaml';
       const file = parseManifest(uri, seed.text);
@@ -142,17 +149,19 @@ describe(`appendDocument and insertCommentAbove on the corpus's manifests (seed 
           // After the resource's own document: after every item, when that is a List.
           const next = file.resources.reduce((last, r, i) => (r.document === resource.document ? i + 1 : last), 0);
           assert.deepEqual(after.resources.map((r) => r.object), [...objects.slice(0, next), pdb, ...objects.slice(next)], `${label}: the document follows the resource's own`);
-          edited++;
+          appendedCount++;
         }
         // Above the line of each key of the resource (where a finding sits and an ignore comment goes).
         for (const path of pathsOf(resource.object).filter((p) => valueAt(resource.object, p) !== undefined && typeof p[p.length - 1] === 'string').slice(0, 8)) {
           const offset = file.lines.offset(rangeOfPath(resource, path).start);
-          const after = parseManifest(uri, applyEdits(seed.text, insertCommentAbove(file, offset, 'kube-resilience-ignore single-replica')));
+          const commentedText = applyEdits(seed.text, insertCommentAbove(file, offset, 'kube-resilience-ignore single-replica'));
+          const after = parseManifest(uri, commentedText);
           assert.deepEqual(after.resources.map((r) => r.object), objects, `${label}: a comment above ${path.join('.')} changes no object`);
-          edited++;
+          assert.match(commentedText.split('\n')[rangeOfPath(resource, path).start.line], /^\s*# kube-resilience-ignore single-replica\r?$/, `${label}: the comment is on its own line above ${path.join('.')}`);
+          commented++;
         }
       });
     }
-    assert.ok(edited > 100, `only ${edited} edits checked`);
+    assert.ok(appendedCount > 100 && commented > 100, `only ${appendedCount} documents appended and ${commented} comments inserted checked`);
   });
 });

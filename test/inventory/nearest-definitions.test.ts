@@ -49,6 +49,7 @@ describe('one identity written the same, to the character, in several environmen
   const [devDeployment, devPdb, prodDeployment, prodPdb] = files.map((file) => file.resources[0]);
 
   it('relates each PDB to the Deployment of its own folder, whichever was asked about first', () => {
+    assert.ok(devDeployment.object === prodDeployment.object && devPdb.object === prodPdb.object, 'the two folders\' resources share their parsed objects, as this case needs');
     assert.deepEqual(inventory.workloadsSelectedBy(devPdb), [devDeployment]);
     assert.deepEqual(inventory.workloadsSelectedBy(prodPdb), [prodDeployment]);
     assert.deepEqual(inventory.pdbsSelecting(devDeployment), [devPdb]);

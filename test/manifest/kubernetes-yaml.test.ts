@@ -23,6 +23,8 @@ const CASES: { yaml: string; data: Record<string, unknown> }[] = [
   { yaml: 'x:\n  app: &app web\n  <<: {app: api}\ndata:\n  owner: *app\n', data: { owner: 'web' } },
   // In a document the yaml package reads (an anchor in it), 010 and 10 are two keys, and tagged numbers are read as Kubernetes reads them.
   { yaml: 'x: &x {a: 1}\ndata:\n  010: eight\n  10: ten\n  t: !!int 010\n  b: !!bool yes\n', data: { 8: 'eight', 10: 'ten', t: 8, b: true } },
+  // What is no merge and no YAML 1.1 word or number stays as written: a quoted `<<`, quoted and tagged strings, an image, a version.
+  { yaml: 'x: &x {a: 1}\ndata:\n  "<<": {a: "1"}\n  q: "yes"\n  s: \'010\'\n  t: !!str on\n  v: nginx:1.27\n  w: 1.27\n  z: web\n', data: { '<<': { a: '1' }, q: 'yes', s: '010', t: 'on', v: 'nginx:1.27', w: 1.27, z: 'web' } },
 ];
 
 describe('merge keys as Kubernetes reads them', () => {

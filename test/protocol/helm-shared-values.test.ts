@@ -34,5 +34,12 @@ describe('a values key two workloads of a chart print, in the language server', 
     const cache = await titles('cache');
     assert.ok(cache.some((t) => /^Run 2 replicas .*unsafe: runs a second Redis/.test(t)), cache.join('\n'));
     assert.ok(cache.some((t) => /^Ignore single-replica for Deployment cache\b/.test(t)), cache.join('\n'));
+    // Asked with more diagnostics than are looked for one by one (a selection of the whole file), from the server's index.
+    for (const [name, other] of [['web', 'cache'], ['cache', 'web']]) {
+      const asked = diagnostics.find((d) => String(d.message).startsWith(`Deployment ${name} `))!;
+      const pad = diagnostics.find((d) => String(d.message).startsWith(`Deployment ${other} `))!;
+      const actions = ((await client.codeActions(values, asked.range, [...Array<Diagnostic>(8).fill(pad), asked])) ?? []) as CodeAction[];
+      assert.ok(actions.some((a) => a.diagnostics?.[0]?.message === asked.message && new RegExp(`^Ignore single-replica for Deployment ${name}\\b`).test(a.title)), actions.map((a) => a.title).join('\n'));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { valuesKeyLine, valuesSourceFor } from '../../server/src/render/helm-values';
+import { applyEdits } from '../../server/src/fixes/edit';
+import { editValuesKey, valuesKeyLine, valuesSourceFor } from '../../server/src/render/helm-values';
 
 const text = `# shared defaults
 defaults: &defaults
@@ -28,5 +29,14 @@ describe('a values key in a values file', () => {
     const prod = { path: '/chart/values-prod.yaml', text: 'web:\n  replicas: 3\n', prefix: [] };
     assert.equal(valuesSourceFor([source, prod], ['web', 'replicas']), prod);
     assert.equal(valuesSourceFor([source, prod], ['api', 'image']), source);
+  });
+});
+
+describe('a values key written into an empty values file', () => {
+  it('is written as Kubernetes reads it back: a string that would be a boolean or a number is quoted', () => {
+    const empty = { path: '/chart/values.yaml', text: '# nothing set yet\n', prefix: ['sub'] };
+    const edits = editValuesKey(empty, ['mode'], 'on')!;
+    assert.equal(applyEdits(empty.text, edits), '# nothing set yet\nsub:\n  mode: "on"\n');
+    assert.equal(applyEdits(empty.text, editValuesKey(empty, ['build'], '0o17')!), '# nothing set yet\nsub:\n  build: "0o17"\n');
   });
 });

@@ -286,6 +286,15 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.ok([...fix.edits.edits.map((e) => e.path), ...fix.edits.creates.map((c) => c.path)].every((p) => p.startsWith(join(tree, 'b'))), fix.title);
   });
 
+  it('a PDB written for a root selects by the pod labels as Kubernetes reads them: a label Go would read as a number is quoted', async () => {
+    const tree = join(work, 'quoted-labels');
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {app: web, build: "0o17"}\n  template:\n    metadata:\n      labels: {app: web, build: "0o17"}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n';
+    writeTree(tree, { 'base/kustomization.yaml': 'resources:\n  - deployment.yaml\n', 'base/deployment.yaml': deployment, 'prod/kustomization.yaml': 'resources:\n  - ../base\n' });
+    const { findings } = await checkUnits(findManifestFiles(join(tree, 'prod')), VALUES, io, {});
+    const created = preferredSourceFix(findings.find((f) => f.ruleId === 'pdb-missing')!)!.edits.creates[0].text;
+    assert.match(created, /\n {6}build: "0o17"\n/, created);
+  });
+
   it('a JSON 6902 patch file and a replacement are where the count is set: findings on the operation and the replacement, and no patch written over them (a replacement runs after every patch)', async () => {
     const tree = join(work, 'json-and-replacements');
     const { deployment, name, files: base } = fixtureBase();
