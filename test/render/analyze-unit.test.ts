@@ -78,4 +78,20 @@ describe('findings of rendered units merged by source place', () => {
     const merged = mergeUnitFindings(findings, '/project').filter((f) => f.ruleId === 'single-replica');
     assert.deepEqual(merged.map((f) => /^In dev: Deployment (\S+) .* In prod: Deployment (\S+) /.exec(f.message)!.slice(1)), [['a', 'a-v2'], ['a-b', 'a-b-v2']]);
   });
+
+  it("offers every root's fix at once when no two edit one file, and else the first root's alone", () => {
+    // Each root's fix of a single replica edits the file `edited(root)` names.
+    const unitEditing = (root: string, edited: string): RenderedUnit => {
+      const unit = unitOf(1, root);
+      const edit = { path: edited, edits: [{ start: 0, end: 0, text: '# fixed\n' }], against: '' };
+      return { ...unit, mapper: { ...unit.mapper, translateFix: () => ({ edits: [edit], creates: [], title: `edit ${edited}` }) } };
+    };
+    const preferred = (units: RenderedUnit[]) => {
+      const merged = mergeUnitFindings(units.flatMap((unit) => analyzeRenderedUnit(unit, { readText })), '/project').find((f) => f.ruleId === 'single-replica')!;
+      return merged.sourceFixes.filter((fix) => fix.preferred).map((fix) => fix.edits.edits.map((e) => e.path));
+    };
+    assert.deepEqual(preferred([unitEditing('/project/dev', '/project/dev/patch.yaml'), unitEditing('/project/prod', '/project/prod/patch.yaml')]), [['/project/dev/patch.yaml', '/project/prod/patch.yaml']]);
+    // Two edits of one text, each computed on it alone, would not make one sure text.
+    assert.deepEqual(preferred([unitEditing('/project/dev', '/project/shared/patch.yaml'), unitEditing('/project/prod', '/project/shared/patch.yaml')]), [['/project/shared/patch.yaml']]);
+  });
 });
