@@ -121,7 +121,7 @@ describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => 
       const missing = only(secondFindings, 'pdb-missing');
       assert.deepEqual(table(missing), ['pdb-missing templates/deployment.yaml:2 -']);
       const deployment = parseManifest('file:///r.yaml', second.text).documents[missing[0].document].resources[0];
-      const pdbFix = second.mapper.translateFix(missing[0].document, [{ kind: 'add-resource', object: pdbFor(deployment, workloadSelector(deployment)) }]);
+      const pdbFix = second.mapper.translateFix(missing[0].document, [{ kind: 'add-resource', object: pdbFor(deployment, `${deployment.name}-pdb`, workloadSelector(deployment)) }]);
       assert.equal(pdbFix?.title, 'write templates/podinfo-pdb.yaml');
       applySourceEdits(pdbFix!);
       assert.equal(

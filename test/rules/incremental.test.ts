@@ -267,6 +267,26 @@ describe('incremental analysis', () => {
     assert.equal(analysis.analysedDocuments - analysed, 2, 'the Deployment whose pods carry app: one, and the PDB');
   });
 
+  it('analyses a Deployment again when a PDB takes or leaves the name its fix would give a new one, and not when another PDB of its namespace changes', () => {
+    const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: x}]}\n';
+    const otherPdb = (name: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: legacy}}\n`;
+    const inventory = new Inventory();
+    const analysis = new IncrementalAnalysis();
+    const mine = parseManifest('file:///project/web.yaml', web);
+    inventory.setFile(mine);
+    const pdbTitle = () => ownFixesOf(analysis.analyze(mine, inventory).find((f) => f.ruleId === 'pdb-missing')!)[0].title;
+    assert.equal(pdbTitle(), 'Add a PodDisruptionBudget web-pdb (maxUnavailable: 1)');
+    const changed = (text: string) => {
+      inventory.setFile(parseManifest('file:///project/legacy.yaml', text));
+      const analysed = analysis.analysedDocuments;
+      const title = pdbTitle();
+      return { title, analysedAgain: analysis.analysedDocuments - analysed };
+    };
+    assert.deepEqual(changed(otherPdb('legacy-pdb')), { title: 'Add a PodDisruptionBudget web-pdb (maxUnavailable: 1)', analysedAgain: 0 });
+    assert.deepEqual(changed(otherPdb('web-pdb')), { title: 'Add a PodDisruptionBudget web-pdb-2 (maxUnavailable: 1)', analysedAgain: 1 });
+    assert.deepEqual(changed(otherPdb('legacy-pdb')), { title: 'Add a PodDisruptionBudget web-pdb (maxUnavailable: 1)', analysedAgain: 1 });
+  });
+
   it('a keystroke in a Deployment analyses again the PDBs that may select its pods, not every PDB of its namespace', () => {
     const pair = (name: string) =>
       `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n---\n` +

@@ -69,6 +69,31 @@ ruleTester(pdbMissing, {
       output: null,
     },
     {
+      name: 'a PDB of other pods has its name in its folder: the new one is numbered (applied, one would replace the other)',
+      code: web(3),
+      files: { 'legacy.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: legacy\n' }), 'more.yaml': pdb('  maxUnavailable: 1\n', { name: 'web-pdb-2', selector: '    matchLabels:\n      app: other\n' }) },
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(web(3), generated().replace('name: web-pdb', 'name: web-pdb-3')),
+    },
+    {
+      name: 'a PDB of that name in another folder (another environment\'s) leaves the name as it is',
+      code: web(3),
+      files: { 'prod/pdb.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: legacy\n' }) },
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(web(3), generated()),
+    },
+    {
+      name: 'a Deployment and a StatefulSet of one name: each new PDB is named with its kind, so that fixed in one go they do not share a name',
+      code: documents(web(3), deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' })),
+      findings: [{ at: 'kind: Deployment' }, { at: 'kind: StatefulSet' }],
+      output: documents(
+        web(3),
+        generated().replace('name: web-pdb', 'name: web-deployment-pdb'),
+        deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' }),
+        generated().replace('name: web-pdb', 'name: web-statefulset-pdb').replace('app: web\n', 'app: web-db\n'),
+      ),
+    },
+    {
       name: 'a PDB whose expression excludes the pods does not count',
       code: documents(web(2), pdb('  maxUnavailable: 1\n', { ...byExpression('NotIn'), name: 'not-web' })),
       findings: [{ at: 'kind: Deployment', line: 2 }],

@@ -4,6 +4,7 @@ import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, ty
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
 import { hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
 
@@ -179,6 +180,17 @@ export class Inventory {
     this.log.read(kind ? `${namespace}|${kind}` : `${namespace}|*`);
     if (!kind) return this.byNamespace().get(namespace) ?? [];
     return this.ofKindIn(namespace, kind).slice();
+  }
+
+  /**
+   * The resources of the namespace named `name`, of any kind. Read as that name's group: only a resource that takes
+   * or leaves the name moves it (typing in another PDB of the namespace leaves a question about `web-pdb` as it was).
+   */
+  namedIn(namespace: string, name: string): Resource[] {
+    this.log.read(nameGroup(namespace, name));
+    let byName = this.derived.byNameInNamespace.get(namespace);
+    if (!byName) this.derived.byNameInNamespace.set(namespace, (byName = groupBy(this.byNamespace().get(namespace) ?? [], (r) => r.name ?? '')));
+    return (byName.get(name) ?? []).slice();
   }
 
   /** The index's own list (not to be changed), its read recorded by the caller. */
@@ -407,6 +419,8 @@ const labelQuestions: Record<LabelIndexName, WeakMap<object, { namespace: string
 interface Derived {
   /** Every resource, grouped by namespace. */
   byNamespace?: Map<string, Resource[]>;
+  /** The resources of a namespace grouped by name, for each namespace asked about. */
+  byNameInNamespace: Map<string, Map<string, Resource[]>>;
   /** The resources of a namespace grouped by kind, for each namespace asked about. */
   byKindInNamespace: Map<string, Map<string, Resource[]>>;
   /** Per-namespace lists rules ask for once per resource (pod carriers, custom resources). */
@@ -418,7 +432,7 @@ interface Derived {
 }
 
 function nothingDerived(): Derived {
-  return { byKindInNamespace: new Map(), namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
+  return { byNameInNamespace: new Map(), byKindInNamespace: new Map(), namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
 }
 
 /** How each label index files resources: which belong in it, and under which labels (undefined: under every question). */
@@ -462,8 +476,14 @@ function groupsNamed(resource: Resource): string[] {
   const { namespace, kind } = resource;
   const groups = [`${namespace}|${kind}`, `${namespace}|*`, `*|${kind}`, '*'];
   if (isCustomResource(resource)) groups.push(`${namespace}|+custom`);
+  if (resource.name) groups.push(nameGroup(namespace, resource.name));
   groups.push(...labelIndexGroups(resource));
   return groups;
+}
+
+/** The group of a namespace's resources of one name (see namedIn). */
+function nameGroup(namespace: string, name: string): string {
+  return `${namespace}|name=${name}`;
 }
 
 /** Where the label indexes file a resource (a question naming one of these labels reads its group). */
@@ -500,12 +520,20 @@ export function nearestDefinitions(resources: Resource[], from: Resource): Resou
 /** How many folders two resources' files share from the root down (0 for a resource read from a cluster). */
 function sharedFolderDepth(a: Resource, b: Resource): number {
   if (!a.file || !b.file) return 0;
-  const folders = (uri: string) => uri.split(/[\\/]/).slice(0, -1);
-  const x = folders(a.file.uri);
-  const y = folders(b.file.uri);
+  const x = foldersOf(a.file.uri);
+  const y = foldersOf(b.file.uri);
   let depth = 0;
   while (depth < x.length && depth < y.length && x[depth] === y[depth]) depth++;
   return depth;
+}
+
+/** Whether two resources come from files of one folder (what `kubectl apply -f` of a folder applies together). */
+export function inOneFolder(a: Resource, b: Resource): boolean {
+  return !!a.file && !!b.file && foldersOf(a.file.uri).join('/') === foldersOf(b.file.uri).join('/');
+}
+
+function foldersOf(uri: string): string[] {
+  return uri.split(/[\\/]/).slice(0, -1);
 }
 
 /** A kind from an API group outside Kubernetes itself (built-in groups have no dot or end in `.k8s.io`). */

@@ -6,7 +6,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { containersOf, describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
-import { pdbFor, pdbSelectorFor } from './pdb-missing';
+import { pdbFor, pdbNameFor, pdbSelectorFor } from './pdb-missing';
 import type { Rule } from './types';
 import { greatest } from '../extremes';
 
@@ -58,14 +58,14 @@ function preStopWaits(workload: Resource, serving: number): { longest?: number; 
   return { longest: known.length ? greatest(known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
 }
 
-function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength, pdbSelector: unknown): Piece[] {
+function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength, pdb: { name: string; selector: unknown } | undefined): Piece[] {
   const template = podTemplateOf(workload)!;
   const pieces: Piece[] = [];
   const { serving, assumption } = length;
   if (needsPdb) {
     pieces.push({
       missing: 'a PodDisruptionBudget',
-      fix: pdbSelector ? { title: `Add a PodDisruptionBudget ${workload.name ?? 'workload'}-pdb (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload, pdbSelector)) ?? [] } : undefined,
+      fix: pdb ? { title: `Add a PodDisruptionBudget ${pdb.name} (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload, pdb.name, pdb.selector)) ?? [] } : undefined,
     });
   }
   const containers = containersOf(workload);
@@ -141,7 +141,8 @@ export const sessionsLostOnEviction: Rule = {
       // A budget of one pod at a time protects nothing when there is only one pod.
       const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelecting(workload).length === 0;
       const length = sessionLength(workload);
-      const pieces = missingPieces(workload, needsPdb, length, needsPdb ? pdbSelectorFor(workload, inventory) : undefined);
+      const pdbSelector = needsPdb ? pdbSelectorFor(workload, inventory) : undefined;
+      const pieces = missingPieces(workload, needsPdb, length, pdbSelector ? { name: pdbNameFor(workload, inventory), selector: pdbSelector } : undefined);
       if (pieces.length === 0) continue;
       const declared = writtenAnnotations(workload).filter((a) => a.key === SESSIONS_ANNOTATION).pop();
       const why = sessions === 'in-memory' ? `keeps sessions in memory (${SESSIONS_ANNOTATION}: in-memory)` : `is fronted by ${sticky.map(describeResource).join(', ')} with sessionAffinity ClientIP`;
