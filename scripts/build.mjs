@@ -10,7 +10,7 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
-  esbuild.build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node20' }),
+  esbuild.build({ ...common, entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs', target: 'node20' }),
   esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } }),
   esbuild.build({ ...common, entryPoints: ['media/src/webview.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'chrome120' }),
 ]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { CodeLens } from 'vscode-languageserver';
+import { CancellationTokenSource, LSPErrorCodes, ResponseError, type CodeLens } from 'vscode-languageserver';
 import { Methods } from '../../server/src/protocol';
 import { SIMULATE_WORKLOAD_COMMAND, validateFindingLocation, validateSimulationInput, validateSimulationResult } from '../../server/src/simulate/messages';
 import { LspClient, positionOf } from './lsp-client';
@@ -119,6 +119,36 @@ describe('simulation requests and code lens over stdio', { skip: existsSync(SERV
     await assert.rejects(client.request(Methods.simulate, { scenario: { fail: { kind: 'apiserver' }, duration: 60, events: [{ kind: 'node-reboot', node: 'no-such-node', at: 10 }] } }), /no-such-node/);
     const ok = validateSimulationResult(await client.request(Methods.simulate, { scenario: { fail: { kind: 'scheduler' }, duration: 600, events: [] } }));
     assert.ok(ok.ok);
+  });
+
+  it('simulates beside the other requests: a hover is answered while a long simulation runs, a cancelled one ends as cancelled, and one whose timeline is more than the view shows is refused with why', async () => {
+    const deployment = (i: number) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-${i}}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web-${i}}}\n  template:\n    metadata: {labels: {app: web-${i}}}\n    spec: {containers: [{name: app, image: nginx}]}\n`;
+    const many = pathToFileURL(join(dir, 'many.yaml')).toString();
+    await client.open(many, Array.from({ length: 300 }, (_, i) => deployment(i)).join('---\n'));
+    await client.diagnostics(many, (d) => d.length > 0);
+    const workers = (await client.request<{ nodes: { name: string; role: string }[] }>(Methods.simulationInput, {})).nodes.filter((n) => n.role === 'worker').map((n) => n.name);
+    // 1,000 reboots over a day: each evicts and reschedules the pods of its node (over 400,000 timeline entries, seconds of work).
+    const reboots = { fail: { kind: 'none' }, duration: 86400, events: Array.from({ length: 1000 }, (_, i) => ({ kind: 'node-reboot', node: workers[i % workers.length], at: i * 86 })) };
+    const order: string[] = [];
+    const long = client.request(Methods.simulate, { scenario: reboots }).then(
+      () => order.push('simulation answered'),
+      (error: Error) => order.push(`simulation refused: ${error.message}`),
+    );
+    await client.request('textDocument/hover', { textDocument: { uri: many }, position: { line: 1, character: 2 } });
+    order.push('hover answered');
+    await long;
+    assert.equal(order.length, 2);
+    assert.equal(order[0], 'hover answered');
+    assert.match(order[1], /^simulation refused: a timeline of \d{3},\d{3} entries is more than the 100,000 the view shows: simulate fewer events or a shorter span$/);
+
+    const cancelling = new CancellationTokenSource();
+    const cancelled = client.connection.sendRequest(Methods.simulate, { scenario: reboots }, cancelling.token);
+    await client.request('textDocument/hover', { textDocument: { uri: many }, position: { line: 1, character: 2 } });
+    cancelling.cancel();
+    await assert.rejects(cancelled, (error: ResponseError<unknown>) => error.code === LSPErrorCodes.RequestCancelled && error.message === 'the simulation was cancelled');
+    const after = validateSimulationResult(await client.request(Methods.simulate, { scenario: { fail: { kind: 'scheduler' }, duration: 600, events: [] } }));
+    assert.ok(after.ok, 'a simulation after a cancelled one is answered');
+    await client.notify('textDocument/didClose', { textDocument: { uri: many } });
   });
 
   it('puts a lens on the kind line of each workload, and none elsewhere, which resolves to "What if the control plane dies?" for that workload', async () => {

@@ -1,4 +1,4 @@
-import { ResponseError, ErrorCodes, type CodeLens } from 'vscode-languageserver/node';
+import { ResponseError, ErrorCodes, LSPErrorCodes, type CancellationToken, type CodeLens } from 'vscode-languageserver/node';
 import { demoCluster } from '../cluster/demo';
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory } from '../inventory/inventory';
@@ -16,16 +16,18 @@ import {
   type FindingLocation,
   type SimulateWorkloadArgs,
   type SimulationInput,
+  MAX_ITEMS,
 } from '../simulate/messages';
 import { ScenarioError, validateScenario } from '../simulate/parse-scenario';
-import { simulate } from '../simulate/simulate';
 import type { SimulationResult } from '../simulate/types';
 import { withControlPlanes } from '../simulate/what-if';
 import type { Feature } from './features';
 import type { ServerState } from './state';
 import { editorUnits } from './units';
+import { SimulationWorkers } from './simulation-worker';
 
 let demo: ClusterInfo | undefined;
+const workers = new SimulationWorkers();
 
 /** The cluster in use, or the embedded demo when none is read, with the workspace's manifests on top. */
 function inputsFor(state: ServerState): { inputs: SimInputs; cluster: ClusterInfo } {
@@ -39,7 +41,7 @@ function inputsFor(state: ServerState): { inputs: SimInputs; cluster: ClusterInf
   return { inputs: buildSimInputs(inventory, cluster), cluster };
 }
 
-function runSimulation(state: ServerState, params: unknown): SimulationResult {
+async function runSimulation(state: ServerState, params: unknown, token: CancellationToken): Promise<SimulationResult> {
   const checked = validateScenarioShape((params as { scenario?: unknown } | null)?.scenario);
   if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
   const scenario = checked.value;
@@ -50,7 +52,11 @@ function runSimulation(state: ServerState, params: unknown): SimulationResult {
     if (error instanceof ScenarioError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
     throw error;
   }
-  return simulate(inputs.topology, inputs.workloads, scenario);
+  const outcome = await workers.run({ topology: inputs.topology, workloads: inputs.workloads, scenario, maxTimeline: MAX_ITEMS }, token);
+  if ('cancelled' in outcome) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the simulation was cancelled');
+  if ('refused' in outcome) throw new ResponseError(ErrorCodes.InvalidParams, outcome.refused);
+  if ('error' in outcome) throw new ResponseError(ErrorCodes.InternalError, outcome.error);
+  return outcome.result;
 }
 
 /**
@@ -107,7 +113,7 @@ async function locateFinding(state: ServerState, params: unknown): Promise<Findi
 export const simulationFeature: Feature = {
   capabilities: { codeLensProvider: { resolveProvider: true } },
   register(state) {
-    state.connection.onRequest(Methods.simulate, (params: unknown): SimulationResult => runSimulation(state, params));
+    state.connection.onRequest(Methods.simulate, (params: unknown, token): Promise<SimulationResult> => runSimulation(state, params, token));
     state.connection.onRequest(Methods.simulationInput, (): SimulationInput => {
       const { inputs, cluster } = inputsFor(state);
       return simulationInputOf(inputs, cluster);

@@ -86,7 +86,8 @@ export const FAILURE_KINDS: readonly Failure['kind'][] = ['none', 'apiserver', '
 
 /** Bounds that keep a hostile or broken message from costing more than it is worth. */
 const MAX_TEXT = 10_000;
-const MAX_ITEMS = 100_000;
+/** The most items a list of a message holds: a simulation's timeline with more is not sent, and a view refuses it. */
+export const MAX_ITEMS = 100_000;
 /** A week: longer outages are not a control-plane failure any more, they are a new cluster. */
 export const MAX_DURATION_SECONDS = 7 * 24 * 3600;
 /** The largest traffic-surge factor a scenario takes. */

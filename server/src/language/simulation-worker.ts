@@ -1,0 +1,128 @@
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { SimTopology, SimWorkload } from '../simulate/model';
+import { simulate } from '../simulate/simulate';
+import type { Scenario, SimulationResult } from '../simulate/types';
+
+/** What a worker is asked to simulate; a result whose timeline has more than `maxTimeline` entries is not sent. */
+export interface SimulationJob {
+  topology: SimTopology;
+  workloads: SimWorkload[];
+  scenario: Scenario;
+  maxTimeline: number;
+}
+
+/** What the worker answers: the result; why it was not sent (too large for the view); or why there is none. */
+type JobOutcome = { result: SimulationResult } | { refused: string } | { error: string };
+
+/** How a job ended for the server: as the worker answered, or cancelled. */
+export type WorkerOutcome = JobOutcome | { cancelled: true };
+
+interface Cancellation {
+  isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+/** The mark of the data the server's simulation workers start with. */
+const WORKER_MARK = 'kubeResilienceSimulationWorker';
+
+/** Whether this runs from the bundle, which a worker can load (dist/server.js), rather than from the sources. */
+const BUNDLED = !__filename.endsWith('.ts');
+
+/** How long a worker waits for the next simulation before it ends. */
+const IDLE_MS = 60_000;
+
+/**
+ * Simulations run in a worker thread, so that the server answers other requests meanwhile and a cancelled request
+ * stops the work: in the server's own thread, 1,000 reboots over 300 Deployments held every hover up for 15 s, and
+ * cancelling changed nothing. One worker is kept for a minute after a simulation, compiled and warm: a new one for
+ * each took 0.2 s more on 2,000 Deployments. A simulation asked while another runs gets a worker of its own.
+ * Workers run the server's bundle, whose entry hands a worker to serveSimulations.
+ */
+export class SimulationWorkers {
+  private warm: Worker | undefined;
+  private busy = false;
+  private idle: NodeJS.Timeout | undefined;
+
+  run(job: SimulationJob, cancellation?: Cancellation): Promise<WorkerOutcome> {
+    if (cancellation?.isCancellationRequested) return Promise.resolve({ cancelled: true });
+    // Run from its sources (a TypeScript loader in the main thread only), the server simulates in its own thread.
+    if (!BUNDLED) return Promise.resolve(outcomeOf(job));
+    const shared = !this.busy;
+    const worker = shared ? (this.warm ??= this.warmWorker()) : startWorker();
+    if (shared) {
+      this.busy = true;
+      clearTimeout(this.idle);
+    }
+    return new Promise<WorkerOutcome>((resolve) => {
+      const listening = cancellation?.onCancellationRequested(() => end({ cancelled: true }, false));
+      const answered = (outcome: JobOutcome) => end(outcome, true);
+      const failed = (error: Error) => end({ error: error.message }, false);
+      const stopped = (code: number) => end({ error: `its worker stopped (exit code ${code}) before it answered` }, false);
+      const end = (outcome: WorkerOutcome, reusable: boolean) => {
+        listening?.dispose();
+        worker.off('message', answered).off('error', failed).off('exit', stopped);
+        if (shared) this.busy = false;
+        if (shared && reusable) this.stayWarm(worker);
+        else {
+          if (shared) this.warm = undefined;
+          void worker.terminate();
+        }
+        resolve(outcome);
+      };
+      worker.once('message', answered).once('error', failed).once('exit', stopped);
+      worker.postMessage(job);
+    });
+  }
+
+  /** Ends the worker kept warm (the server stops). */
+  dispose(): void {
+    clearTimeout(this.idle);
+    void this.warm?.terminate();
+    this.warm = undefined;
+  }
+
+  private warmWorker(): Worker {
+    const worker = startWorker();
+    worker.once('exit', () => {
+      if (this.warm === worker) this.warm = undefined;
+    });
+    return worker;
+  }
+
+  private stayWarm(worker: Worker): void {
+    this.idle = setTimeout(() => {
+      if (this.warm === worker && !this.busy) this.dispose();
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+function startWorker(): Worker {
+  // Its output is its own: nothing it writes may reach the server's stdout, the protocol's channel.
+  const worker = new Worker(__filename, { workerData: { [WORKER_MARK]: true }, stdout: true, stderr: true });
+  // An idle worker does not keep the server's process alive; one that fails between jobs does not take it down.
+  worker.unref();
+  worker.on('error', () => undefined);
+  return worker;
+}
+
+/** Whether this thread is a worker started by SimulationWorkers. */
+export function isSimulationWorker(): boolean {
+  return !isMainThread && typeof workerData === 'object' && workerData !== null && workerData[WORKER_MARK] === true;
+}
+
+/** In a worker: simulates each job it is sent and posts the outcome. */
+export function serveSimulations(): void {
+  parentPort!.on('message', (job: SimulationJob) => parentPort!.postMessage(outcomeOf(job)));
+}
+
+function outcomeOf({ topology, workloads, scenario, maxTimeline }: SimulationJob): JobOutcome {
+  try {
+    const result = simulate(topology, workloads, scenario);
+    if (result.timeline.length <= maxTimeline) return { result };
+    const entries = (n: number) => n.toLocaleString('en-US');
+    return { refused: `a timeline of ${entries(result.timeline.length)} entries is more than the ${entries(maxTimeline)} the view shows: simulate fewer events or a shorter span` };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
