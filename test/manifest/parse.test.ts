@@ -5,6 +5,8 @@ import type { TextChange } from '../../server/src/manifest/text';
 import { collectGarbage } from '../collect-garbage';
 import { pausesOf } from '../steps';
 import { runSteps } from '../../server/src/steps';
+import { renderTools } from '../render/render-tools';
+import { kubectlRefuses } from './kubectl-reads';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -213,6 +215,36 @@ describe('parseManifest', () => {
       assert.equal(a.resources[0].file, a);
       assert.equal(b.resources[0].file, b);
     });
+  });
+});
+
+describe('characters kubectl refuses', () => {
+  const configMap = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: ${value}\n`;
+  const said = (text: string) => parseManifest('file:///c.yaml', text).documents[0].parsed.error;
+
+  it('a control character anywhere, in a value or a comment, is an error at it, named by its code point', () => {
+    const text = configMap('"b\x01c"');
+    assert.deepEqual(said(text), { message: 'control character U+0001, which kubectl refuses ("control characters are not allowed")', offset: text.indexOf('\x01'), length: 1 });
+    assert.match(said(`# a \x0c form feed\n${configMap('b')}`)!.message, /^control character U\+000C, /);
+    assert.match(said(configMap('b\x7fc'))!.message, /^control character U\+007F, /);
+  });
+
+  it('a file in UTF-16 without a byte-order mark, read as UTF-8 (a NUL beside every character), is said to be one', () => {
+    const utf16 = configMap('b').replace(/./gs, (c) => `${c}\0`);
+    const file = parseManifest('file:///c.yaml', utf16);
+    assert.ok(file.looksLikeKubernetes, 'its keys are found, so invalid-yaml reports it');
+    assert.match(file.documents[0].parsed.error!.message, /: the file looks like UTF-16 without a byte-order mark \(save it as UTF-8\)$/);
+  });
+
+  const { kubectl, skip } = renderTools();
+  it('as kubectl does: what it refuses for a control character is an error, what it reads is not', { skip }, () => {
+    // Tab, CR, NEL, U+00A0 and what lies past U+FFFF it reads; escaped in a double-quoted string, anything.
+    const values = ['"b\x01c"', 'b\x08c', '"b\x1bc"', 'b\x7fc', '"b\x9fc"', 'b\uFFFEc', '"b\tc"', 'b\u00a0c', 'b\u{1F600}c', '"b\\u0001c"', 'b\ufffdc'];
+    for (const value of values) {
+      const text = configMap(value);
+      const refused = /control characters are not allowed/.test(kubectlRefuses(text, kubectl) ?? '');
+      assert.equal(/^control character/.test(said(text)?.message ?? ''), refused, JSON.stringify(value));
+    }
   });
 });
 

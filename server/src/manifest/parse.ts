@@ -115,9 +115,27 @@ export function parseUncached(text: string): ParsedChunk {
   // `%YAML 1.2` (or `%TAG`) before a `---`: the directives of the document after it, split off from it with the
   // lines before its marker. They hold no content (the package said "Missing directives-end indicator line").
   if (DIRECTIVES_ONLY.test(text)) return { root: null, value: null };
+  const control = CONTROL_CHARACTER.exec(text);
+  if (control) return { error: controlCharacterError(text, control.index) };
   // Past the size the package reads in one piece, the package says so (see MAX_PACKAGE_DOCUMENT).
   const read = (text.length <= MAX_PACKAGE_DOCUMENT ? readJson(text) : undefined) ?? readBlockYaml(text);
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
+}
+
+/**
+ * What go-yaml, which kubectl and the API server read YAML with, refuses anywhere in a stream ("control characters
+ * are not allowed"): C0 controls but tab, line feed and carriage return; DEL; C1 controls but NEL; U+FFFE and U+FFFF.
+ * The yaml package reads them, and a file kubectl would refuse was analysed as if it applied.
+ */
+const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
+
+function controlCharacterError(text: string, offset: number): NonNullable<ParsedChunk['error']> {
+  const code = text.charCodeAt(offset);
+  // UTF-16 read as UTF-8 has a NUL beside every ASCII character.
+  const sample = text.slice(0, 200);
+  const nuls = sample.length - sample.replaceAll('\0', '').length;
+  const utf16 = code === 0 && nuls * 3 >= sample.length ? ': the file looks like UTF-16 without a byte-order mark (save it as UTF-8)' : '';
+  return { message: `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which kubectl refuses ("control characters are not allowed")${utf16}`, offset, length: 1 };
 }
 
 /** Lines of directives, comments and blanks only, with at least one directive. */
@@ -364,7 +382,9 @@ class ChunkedFile implements ManifestFile {
     const last = chunks[chunks.length - 1];
     // The line index reads the file's text only once something asks for it.
     this.lines = linesOf({ length: last.offset + last.text.length, slice: (start, end) => sliceOfChunks(chunks, start, end), whole: () => this.text });
-    this.looksLikeKubernetes = chunks.some((c) => API_VERSION_KEY.test(c.text)) && chunks.some((c) => KIND_KEY.test(c.text));
+    // UTF-16 read as UTF-8 has a NUL beside every character: kubectl refuses it, and invalid-yaml says why.
+    const keysOf = (c: Chunk) => (c.text.includes('\0') ? c.text.replaceAll('\0', '') : c.text);
+    this.looksLikeKubernetes = chunks.some((c) => API_VERSION_KEY.test(keysOf(c))) && chunks.some((c) => KIND_KEY.test(keysOf(c)));
   }
 
   get text(): string {
