@@ -408,6 +408,12 @@ describe('appendDocument', () => {
       after: 'apiVersion: v1\r\nkind: A\r\nmetadata:\r\n    name: a\r\n---\r\nmetadata:\r\n    name: note\r\n',
     },
     {
+      name: 'before a `...` that ends the document (kubectl never reads what follows one before a `---` line), in the file\'s line ends',
+      before: 'apiVersion: v1\r\nkind: A\r\nmetadata:\r\n  name: a\r\n... # end\r\n# notes\r\n',
+      edit: (r) => appendDocument(r, { kind: 'X' }),
+      after: 'apiVersion: v1\r\nkind: A\r\nmetadata:\r\n  name: a\r\n---\r\nkind: X\r\n... # end\r\n# notes\r\n',
+    },
+    {
       name: 'a JSON file cannot hold a second document: no edit',
       uri: 'file:///a.json',
       before: '{"apiVersion": "v1", "kind": "A", "metadata": {"name": "a"}}',

@@ -14,6 +14,13 @@ export function kubectlRefuses(text: string, kubectl: string): string | undefine
   return result.status === 0 ? undefined : result.stderr;
 }
 
-function annotateOffline(text: string, kubectl: string) {
-  return spawnSync(kubectl, ['annotate', '--local', '-f', '-', 'read=1', '-o', 'json'], { input: text, encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/dev/null' }, timeout: 60_000 });
+/** The names of the resources kubectl reads from a manifest, offline, in order. */
+export function kubectlNames(text: string, kubectl: string): string[] {
+  const result = annotateOffline(text, kubectl, 'name');
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout.split('\n').filter(Boolean).map((line) => line.slice(line.indexOf('/') + 1));
+}
+
+function annotateOffline(text: string, kubectl: string, output = 'json') {
+  return spawnSync(kubectl, ['annotate', '--local', '-f', '-', 'read=1', '-o', output], { input: text, encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/dev/null' }, timeout: 60_000 });
 }

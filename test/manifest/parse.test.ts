@@ -6,7 +6,7 @@ import { collectGarbage } from '../collect-garbage';
 import { pausesOf } from '../steps';
 import { runSteps } from '../../server/src/steps';
 import { renderTools } from '../render/render-tools';
-import { kubectlRefuses } from './kubectl-reads';
+import { kubectlNames, kubectlRefuses } from './kubectl-reads';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -244,6 +244,33 @@ describe('characters kubectl refuses', () => {
       const text = configMap(value);
       const refused = /control characters are not allowed/.test(kubectlRefuses(text, kubectl) ?? '');
       assert.equal(/^control character/.test(said(text)?.message ?? ''), refused, JSON.stringify(value));
+    }
+  });
+});
+
+describe('documents after a `...` line', () => {
+  const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n';
+  const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\n';
+
+  it('one with no `---` line between is not read, as kubectl reads none: an error on its first line of content says so', () => {
+    const text = `${web}...\n# the budget\n${pdb}`;
+    const file = parseManifest('file:///d.yaml', text);
+    assert.deepEqual(names(file), ['Deployment/default/web']);
+    assert.deepEqual(file.documents[1].parsed.error, { message: 'kubectl never reads it: it follows a `...` line with no `---` line between (write `---` above it)', offset: '# the budget\n'.length, length: 1 });
+    // Broken YAML there is never read either: it is not reported as broken.
+    assert.equal(parseManifest('file:///d.yaml', `${web}...\nfoo: [\n`).documents[1].parsed.error?.message.startsWith('kubectl never reads it'), true);
+  });
+
+  it('one after a `---` line is read; comments after a `...` are no document', () => {
+    assert.deepEqual(names(parseManifest('file:///d.yaml', `${web}...\n---\n${pdb}`)), ['Deployment/default/web', 'PodDisruptionBudget/default/web-pdb']);
+    assert.deepEqual(errors(parseManifest('file:///d.yaml', `${web}...\n# the end\n`)), [null, null]);
+  });
+
+  it('reads what kubectl reads', { skip: renderTools().skip }, () => {
+    const { kubectl } = renderTools();
+    for (const text of [`${web}...\n${pdb}`, `${web}...\n---\n${pdb}`, `${web}---\n${pdb}...\n# end\n`]) {
+      const theirs = kubectlNames(text, kubectl);
+      assert.deepEqual(parseManifest('file:///d.yaml', text).resources.map((r) => r.name), theirs, text);
     }
   });
 });

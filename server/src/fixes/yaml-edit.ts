@@ -454,8 +454,10 @@ export function appendDocument(resource: Resource, object: unknown): TextEdit[] 
   const document = resource.document;
   if (!file || !document || /\.json$/i.test(file.uri)) return undefined;
   const style = styleOf(file);
-  const end = document.offset + document.text.length;
-  const lead = endsALine(file, document) ? '' : style.newline;
+  // Before a `...` that ends the document: kubectl never reads what follows one before the next `---` line.
+  const closing = /(?:^|\n)(\.\.\.(?:[ \t][^\n]*)?\r?\n?)$/.exec(document.text);
+  const end = document.offset + document.text.length - (closing ? closing[1].length : 0);
+  const lead = closing || endsALine(file, document) ? '' : style.newline;
   const body = written(object, style).replace(/\n/g, style.newline);
   return [{ start: end, end, text: `${lead}---${style.newline}${body}` }];
 }

@@ -7,7 +7,7 @@ import { readJson } from './json-reader';
 import { MAX_DEPTH } from './package-nodes';
 import { flattened } from '../flattened';
 import { isClusterSnapshot } from './cluster-snapshot';
-import { combinedChange, type Chunk, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
+import { combinedChange, type Chunk, followsDocumentEnd, sliceOfChunks, splitAfterChange, splitDocuments, splitDocumentsAfterEdit, type SplitAfterEdit } from './split';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { isObject } from '../is-object';
@@ -343,15 +343,41 @@ function* parseSplitInSteps(uri: string, split: SplitAfterEdit, linesOf: (pieces
 function addParsedDocuments(file: ChunkedFile, chunks: readonly Chunk[], parses: readonly (ParsedChunk | undefined)[], from: number): number {
   let index = from;
   for (; index < chunks.length; index++) {
-    const parsed = parses[index];
-    if (!parsed) break;
+    const known = parses[index];
+    if (!known) break;
     const chunk = chunks[index];
+    const parsed = (known.root != null || known.error) && followsDocumentEnd(chunks, index) ? unreadAfterDocumentEnd(chunk.text, known) : known;
     const document: ManifestDocument = { index, offset: chunk.offset, text: chunk.text, parsed, resources: [] };
     if (parsed.templateAt !== undefined && file.templateAt === undefined) file.templateAt = chunk.offset + parsed.templateAt;
     document.resources = resourcesOf(document, file);
     file.documents.push(document);
   }
   return index;
+}
+
+/**
+ * The parse of a document kubectl never reads (see followsDocumentEnd): an error on its first line that holds more
+ * than a comment. One for each parse of the text, so that the document keeps its identity while unchanged (the
+ * incremental analysis goes by it), and the file's next parse finds the parse beneath (see chunkParseOf).
+ */
+function unreadAfterDocumentEnd(text: string, parsed: ParsedChunk): ParsedChunk {
+  let unread = unreadVersions.get(parsed);
+  if (!unread) {
+    const content = /^[ \t]*[^\s#]/m.exec(text);
+    const offset = content ? content.index + content[0].length - 1 : 0;
+    unread = { error: { message: 'kubectl never reads it: it follows a `...` line with no `---` line between (write `---` above it)', offset, length: 1 } };
+    unreadVersions.set(parsed, unread);
+    readVersions.set(unread, parsed);
+  }
+  return unread;
+}
+
+const unreadVersions = new WeakMap<ParsedChunk, ParsedChunk>();
+const readVersions = new WeakMap<ParsedChunk, ParsedChunk>();
+
+/** The parse of a document's text as it stands alone, wherever it is (not what its place after a `...` makes it). */
+function chunkParseOf(document: ManifestDocument): ParsedChunk {
+  return readVersions.get(document.parsed) ?? document.parsed;
 }
 
 /**
@@ -434,9 +460,9 @@ function splitOf(uri: string, text: string, previous: ManifestFile | undefined):
 function earlierParses(previous: ManifestFile, { chunks, head, tail }: SplitAfterEdit): (ParsedChunk | undefined)[] {
   const before = previous.documents;
   const parses: (ParsedChunk | undefined)[] = new Array(chunks.length);
-  for (let i = 0; i < head; i++) parses[i] = before[i].parsed;
-  for (let k = 1; k <= tail; k++) parses[chunks.length - k] = before[before.length - k].parsed;
-  const middle = new Map(before.slice(head, before.length - tail).map((d) => [d.text, d.parsed]));
+  for (let i = 0; i < head; i++) parses[i] = chunkParseOf(before[i]);
+  for (let k = 1; k <= tail; k++) parses[chunks.length - k] = chunkParseOf(before[before.length - k]);
+  const middle = new Map(before.slice(head, before.length - tail).map((d) => [d.text, chunkParseOf(d)]));
   for (let i = head; i < chunks.length - tail; i++) parses[i] = middle.get(chunks[i].text);
   return parses;
 }

@@ -136,6 +136,15 @@ function isChunkEnd(text: string, offset: number): boolean {
   return offset === text.length || isChunkStart(text, offset);
 }
 
+/**
+ * Whether the chunk at `index` of splitDocuments follows a `...` line with no `---` line between: kubectl never reads
+ * it. It splits a file at `---` lines only and reads the first document of each piece, which ends at the `...`.
+ */
+export function followsDocumentEnd(chunks: readonly Chunk[], index: number): boolean {
+  const { text } = chunks[index];
+  return index > 0 && !(text.charCodeAt(0) === 0x2d && DOCUMENT_MARKER.test(text.slice(0, 4)));
+}
+
 /** Whether a chunk of splitDocuments starts at `offset`: a `---` line, or the line after a `...` line. */
 function isChunkStart(text: string, offset: number): boolean {
   if (offset === 0) return true;
