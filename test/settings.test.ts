@@ -11,7 +11,7 @@ function read(value: unknown) {
 
 describe('readSettings', () => {
   it('takes what a client sends, and says nothing of it', () => {
-    const { settings, said } = read({ enable: false, run: 'onSave', cluster: 'off', rules: { 'single-replica': 'off' }, kubeconfig: ' /k/config ', context: '', extraPath: ['/opt/bin', 3], trusted: true, render: false });
+    const { settings, said } = read({ enable: false, run: 'onSave', cluster: 'off', rules: { 'single-replica': 'off' }, kubeconfig: ' /k/config ', context: '', extraPath: ['/opt/bin', ' '], trusted: true, render: false });
     assert.deepEqual(said, []);
     assert.deepEqual(
       { ...settings, helm: undefined, kustomize: undefined },
@@ -28,12 +28,29 @@ describe('readSettings', () => {
     assert.deepEqual(said, [
       'kubeResilience.rules.single-replica is "loud", not off, error, warning, info or hint: ignored',
       'kubeResilience.rules.singel-replica names no rule of kube-resilience (`kube-resilience rules` lists them): ignored',
-      'kubeResilience.extraPath is "/opt/bin", not a list of folders: ignored',
       'kubeResilience.enable is "false", not true or false: ignored',
       'kubeResilience.run is "always", not onType or onSave: ignored',
       'kubeResilience.cluster is "Off", not auto, demo or off: ignored',
       'kubeResilience.kubeconfig is 42, not text: ignored',
+      'kubeResilience.extraPath is "/opt/bin", not a list of folders: ignored',
     ]);
+  });
+
+  it('says so of the Helm, Kustomize and path settings it cannot use too (they were left out without a word)', () => {
+    const { settings, said } = read({ extraPath: [5, '/opt/bin'], helm: { releaseName: 4, path: {}, valuesFiles: ['envs/prod.yaml'] }, kustomize: { enablePlugins: 'true', path: 7 } });
+    assert.deepEqual([settings.extraPath, settings.helm, settings.kustomize], [['/opt/bin'], { path: undefined, releaseName: undefined, valuesFiles: {} }, { path: undefined, enablePlugins: false }]);
+    assert.deepEqual(said, [
+      'kubeResilience.helm.valuesFiles is ["envs/prod.yaml"], not an object of chart folders, each with a list of values files: ignored',
+      'kubeResilience.kustomize.enablePlugins is "true", not true or false: ignored',
+      'kubeResilience.extraPath[0] is 5, not text: ignored',
+      'kubeResilience.helm.path is {}, not text: ignored',
+      'kubeResilience.helm.releaseName is 4, not text: ignored',
+      'kubeResilience.kustomize.path is 7, not text: ignored',
+    ]);
+    assert.deepEqual(read({ helm: 'x', kustomize: [1] }).said, ['kubeResilience.helm is "x", not an object: ignored', 'kubeResilience.kustomize is [1], not an object: ignored']);
+    const chart = read({ helm: { valuesFiles: { 'charts/web': 'values-prod.yaml', 'charts/api': ['values-prod.yaml', 2] } } });
+    assert.deepEqual(chart.settings.helm.valuesFiles, { 'charts/web': [], 'charts/api': ['values-prod.yaml'] });
+    assert.deepEqual(chart.said, ['kubeResilience.helm.valuesFiles.charts/web is "values-prod.yaml", not a list of values files: ignored', 'kubeResilience.helm.valuesFiles.charts/api[1] is 2, not text: ignored']);
   });
 
   it('says when the settings are not an object at all, cut short', () => {

@@ -67,10 +67,25 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
     unusable(`kubeResilience.${name}`, written, 'true or false');
     return fallback;
   };
-  const text = (name: 'kubeconfig' | 'context'): string | undefined => {
-    if (v[name] !== undefined && v[name] !== null && typeof v[name] !== 'string') unusable(`kubeResilience.${name}`, v[name], 'text');
-    return optionalText(v[name]);
+  const text = (name: string, written: unknown): string | undefined => {
+    if (written !== undefined && written !== null && typeof written !== 'string') unusable(`kubeResilience.${name}`, written, 'text');
+    return optionalText(written);
   };
+  const texts = (name: string, written: unknown, expected: string): string[] => {
+    if (written !== undefined && !Array.isArray(written)) unusable(`kubeResilience.${name}`, written, expected);
+    const items: unknown[] = Array.isArray(written) ? written : [];
+    items.forEach((item, i) => typeof item !== 'string' && unusable(`kubeResilience.${name}[${i}]`, item, 'text'));
+    return items.filter((item): item is string => typeof item === 'string' && !!item.trim());
+  };
+  const section = (name: 'helm' | 'kustomize'): Record<string, unknown> => {
+    if (v[name] !== undefined && !isObject(v[name])) unusable(`kubeResilience.${name}`, v[name], 'an object');
+    return isObject(v[name]) ? v[name] : {};
+  };
+  const helm = section('helm');
+  const kustomize = section('kustomize');
+  const valuesFiles = isObject(helm.valuesFiles) ? helm.valuesFiles : {};
+  if (helm.valuesFiles !== undefined && !isObject(helm.valuesFiles)) unusable('kubeResilience.helm.valuesFiles', helm.valuesFiles, 'an object of chart folders, each with a list of values files');
+  if (kustomize.enablePlugins !== undefined && typeof kustomize.enablePlugins !== 'boolean') unusable('kubeResilience.kustomize.enablePlugins', kustomize.enablePlugins, 'true or false');
   const rules: Record<string, SeverityOverride> = {};
   for (const [id, level] of Object.entries(isObject(v.rules) ? v.rules : {})) {
     // A misspelt id turned nothing off, without a word (the command line refuses it).
@@ -79,25 +94,22 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
     else unusable(`kubeResilience.rules.${id}`, level, 'off, error, warning, info or hint');
   }
   if (v.rules !== undefined && !isObject(v.rules)) unusable('kubeResilience.rules', v.rules, 'an object of rule ids');
-  if (v.extraPath !== undefined && !Array.isArray(v.extraPath)) unusable('kubeResilience.extraPath', v.extraPath, 'a list of folders');
   return {
     enable: flag('enable', true),
     run: choice('run', ['onType', 'onSave'] as const, 'onType'),
     rules,
     cluster: choice('cluster', ['auto', 'demo', 'off'] as const, 'auto'),
-    kubeconfig: text('kubeconfig'),
-    context: text('context'),
-    extraPath: Array.isArray(v.extraPath) ? v.extraPath.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [],
+    kubeconfig: text('kubeconfig', v.kubeconfig),
+    context: text('context', v.context),
+    extraPath: texts('extraPath', v.extraPath, 'a list of folders'),
     trusted: flag('trusted', false),
     render: flag('render', true),
     helm: {
-      path: optionalText(v.helm?.path),
-      releaseName: optionalText(v.helm?.releaseName),
-      valuesFiles: Object.fromEntries(
-        Object.entries(v.helm?.valuesFiles && typeof v.helm.valuesFiles === 'object' ? v.helm.valuesFiles : {}).map(([chart, files]) => [chart, Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : []]),
-      ),
+      path: text('helm.path', helm.path),
+      releaseName: text('helm.releaseName', helm.releaseName),
+      valuesFiles: Object.fromEntries(Object.entries(valuesFiles).map(([chart, files]) => [chart, texts(`helm.valuesFiles.${chart}`, files, 'a list of values files')])),
     },
-    kustomize: { path: optionalText(v.kustomize?.path), enablePlugins: v.kustomize?.enablePlugins === true },
+    kustomize: { path: text('kustomize.path', kustomize.path), enablePlugins: kustomize.enablePlugins === true },
   };
 }
 
