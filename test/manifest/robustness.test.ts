@@ -63,7 +63,13 @@ describe('bad and big input: a clear result, never a crash or a hang', () => {
     assert.ok(text.length > 16 * 2 ** 20);
     const { resources, errors } = analyse('dump.json', text);
     assert.equal(resources, 0);
-    assert.deepEqual(errors, ['one document of 17.7 MB in JSON or flow style is more than the 16.0 MB read in one piece: not analysed (split it into documents)']);
+    assert.deepEqual(errors, ['one document of 17.7 MB in JSON, or in YAML beyond plain block style (flow collections over lines, anchors, tags), is more than the 16.0 MB read in one piece: not analysed (split it into documents)']);
+  });
+
+  it('one block YAML document over 16 MB that only the package reads (an anchor) is refused as such, not called JSON', HANG_GUARD, () => {
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n big\n  annotations:\n${Array.from({ length: 400_000 }, (_, i) => `    a${i}: "${'x'.repeat(30)}"\n`).join('')}`;
+    assert.ok(text.length > 16 * 2 ** 20);
+    assert.match(analyse('big.yaml', text).errors[0], /^one document of \d+\.\d MB in JSON, or in YAML beyond plain block style \(flow collections over lines, anchors, tags\), is more than/);
   });
 
   it('a 10 MB single-line scalar', HANG_GUARD, () => {

@@ -145,7 +145,7 @@ const DIRECTIVES_ONLY = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*%[^\n]*(?:\r?\n(?:[ \t]*(?
 export function parseWithPackage(text: string): ParsedChunk {
   if (text.length > MAX_PACKAGE_DOCUMENT) {
     const mb = (length: number) => `${(length / 2 ** 20).toFixed(1)} MB`;
-    return { error: { message: `one document of ${mb(text.length)} in JSON or flow style is more than the ${mb(MAX_PACKAGE_DOCUMENT)} read in one piece: not analysed (split it into documents)`, offset: 0, length: 0 } };
+    return { error: { message: `one document of ${mb(text.length)} in JSON, or in YAML beyond plain block style (flow collections over lines, anchors, tags), is more than the ${mb(MAX_PACKAGE_DOCUMENT)} read in one piece: not analysed (split it into documents)`, offset: 0, length: 0 } };
   }
   const deep = tooDeeplyNested(text);
   if (deep !== undefined) return { error: { message: `it nests collections more than ${MAX_DEPTH} deep: not read`, offset: deep, length: 1 } };
