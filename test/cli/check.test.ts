@@ -360,18 +360,21 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       assert.deepEqual(report.findings.map((f: { file: string }) => f.file), [join('linked', 'app.yaml')]);
     });
 
-    it('a folder that cannot be read, named or met in the walk, is an unreadable path: exit 2 and why', { skip: process.platform === 'win32' }, () => {
+    it('a folder named that cannot be read is an unreadable path; one met in the walk is named and the rest is checked (it took the whole report with it): exit 2 and why', { skip: process.platform === 'win32' }, () => {
       const tree = mkdtempSync(join(tmpdir(), 'kr-cli-locked-'));
       try {
         mkdirSync(join(tree, 'locked/inner'), { recursive: true });
         writeFileSync(join(tree, 'locked/inner/app.yaml'), deployment('locked', 1));
+        writeFileSync(join(tree, 'locked/app.yaml'), deployment('readable', 1));
         handOver(tree);
         chmodSync(join(tree, 'locked/inner'), 0o000);
-        for (const named of ['locked', join('locked', 'inner')]) {
-          const run = spawnSync(unprivilegedNode, [CLI, 'check', named], { cwd: tree, encoding: 'utf8', ...unprivileged });
-          assert.equal(run.status, 2, run.stderr);
-          assert.equal(run.stderr, `kube-resilience check: cannot read ${join('locked', 'inner')}: permission denied\n`);
-        }
+        const named = spawnSync(unprivilegedNode, [CLI, 'check', join('locked', 'inner')], { cwd: tree, encoding: 'utf8', ...unprivileged });
+        assert.equal(named.status, 2, named.stderr);
+        assert.equal(named.stderr, `kube-resilience check: cannot read ${join('locked', 'inner')}: permission denied\n`);
+        const walked = spawnSync(unprivilegedNode, [CLI, 'check', 'locked', '--format', 'json', ...only('single-replica')], { cwd: tree, encoding: 'utf8', ...unprivileged });
+        assert.equal(walked.status, 2, walked.stderr);
+        assert.equal(walked.stderr, `kube-resilience check: skipped ${join('locked', 'inner')}: permission denied\n`);
+        assert.deepEqual(JSON.parse(walked.stdout).findings.map((f: { resource: { name: string } }) => f.resource.name), ['readable']);
       } finally {
         rmSync(tree, { recursive: true, force: true });
       }
@@ -391,6 +394,24 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
         assert.deepEqual(JSON.parse(run.stdout).findings.map((f: { resource: { name: string } }) => f.resource.name), ['readable']);
         const text = spawnSync(unprivilegedNode, [CLI, 'check', 'mix', ...only('single-replica')], { cwd: tree, encoding: 'utf8', ...unprivileged });
         assert.equal(text.stdout.trimEnd().split('\n').at(-1), '1 finding (1 warning) in 1 file', 'the file skipped is not counted as checked');
+      } finally {
+        rmSync(tree, { recursive: true, force: true });
+      }
+    });
+
+    it('a file or folder whose name is not valid UTF-8 is named as such (it vanished, or stopped the run as "no such file"), and the rest is checked', { skip: process.platform !== 'linux' }, () => {
+      const tree = Buffer.from(mkdtempSync(join(tmpdir(), 'kr-cli-latin1-')));
+      const at = (...names: (string | Buffer)[]) => Buffer.concat(names.flatMap((name, i) => [i ? Buffer.from('/') : Buffer.alloc(0), Buffer.isBuffer(name) ? name : Buffer.from(name)]));
+      try {
+        mkdirSync(at(tree, 'names', Buffer.from('d\xe9', 'latin1')), { recursive: true });
+        writeFileSync(at(tree, 'names', Buffer.from('caf\xe9.yaml', 'latin1')), deployment('file', 1));
+        writeFileSync(at(tree, 'names', Buffer.from('d\xe9', 'latin1'), 'a.yaml'), deployment('inside', 1));
+        writeFileSync(at(tree, 'names', 'ok.yaml'), deployment('readable', 1));
+        const run = spawnSync(process.execPath, [CLI, 'check', 'names', '--format', 'json', ...only('single-replica')], { cwd: tree.toString(), encoding: 'utf8' });
+        assert.equal(run.status, 2, run.stderr);
+        const why = 'its name is not valid UTF-8, and no path to it can be given here: rename it to check it';
+        assert.equal(run.stderr, `kube-resilience check: skipped ${join('names', 'caf\uFFFD.yaml')}: ${why}\nkube-resilience check: skipped ${join('names', 'd\uFFFD')}: ${why}\n`);
+        assert.deepEqual(JSON.parse(run.stdout).findings.map((f: { resource: { name: string } }) => f.resource.name), ['readable']);
       } finally {
         rmSync(tree, { recursive: true, force: true });
       }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
 import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
-import { describeFileError } from '../files/read-bounded';
+import { describeFileError, withUnreadableName } from '../files/read-bounded';
 import { fixFiles, reportFixes, reportUnlinked } from './fix-files';
 import { preferredFix } from '../fixes/apply';
 import { plural } from '../words';
@@ -67,11 +67,12 @@ export function collectFileTrees(paths: string[], skipped: (path: string, reason
     try {
       stat = statSync(path);
     } catch (error) {
-      throw new UsageError(`cannot read ${path}: ${describeFileError(error)}`);
+      throw new UsageError(`cannot read ${path}: ${describeFileError(withUnreadableName(path, error))}`);
     }
-    // A folder that cannot be read is an unreadable path, as a file that cannot be read is.
+    // The folder named that cannot be read is an unreadable path; a file or a folder within it is skipped and named,
+    // and the rest is checked (a subfolder without read permission took the whole report with it).
     const unreadable = (found: string, error: unknown, what: 'folder' | 'file') => {
-      if (what === 'file') return skipped(found, describeFileError(error));
+      if (what === 'file' || found !== path) return skipped(found, describeFileError(error));
       throw new UsageError(`cannot read ${found}: ${describeFileError(error)}`);
     };
     if (!stat.isDirectory()) return [[path, dirname(path)]];

@@ -4,7 +4,7 @@ import { ChangedMeanwhileError } from './atomic-write';
 /** Why a file was not read; `code` lets callers tell these apart from the system's own errors (ENOENT, EACCES). */
 export class UnreadableFileError extends Error {
   constructor(
-    readonly code: 'ENOTREGULAR' | 'ETOOLARGE',
+    readonly code: 'ENOTREGULAR' | 'ETOOLARGE' | 'EBADNAME',
     message: string,
   ) {
     super(message);
@@ -72,6 +72,16 @@ export function formatBytes(bytes: number): string {
 }
 
 /** "no such file", "permission denied", "not a regular file (a FIFO)": a file error as a person reads it. */
+/**
+ * The error of a path whose name the file system holds in bytes that are not UTF-8 (a Latin-1 name from an old
+ * archive): Node reads such a name with U+FFFD in place of those bytes, and the path it makes leads nowhere.
+ * Said as such, not as "no such file"; any other error as it is.
+ */
+export function withUnreadableName(path: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !path.includes('\uFFFD')) return error;
+  return new UnreadableFileError('EBADNAME', 'its name is not valid UTF-8, and no path to it can be given here: rename it to check it');
+}
+
 export function describeFileError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof UnreadableFileError || error instanceof ChangedMeanwhileError) return error.message;

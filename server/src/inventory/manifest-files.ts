@@ -3,7 +3,7 @@ import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
 import { realPathOrUndefined } from '../files/file-kind';
-import { readRegularFileBounded, UnreadableFileError } from '../files/read-bounded';
+import { readRegularFileBounded, UnreadableFileError, withUnreadableName } from '../files/read-bounded';
 import { VERSION_CONTROL_FOLDERS } from '../files/version-control';
 import { within } from '../files/within';
 import { compareCodeUnits } from '../sorted';
@@ -78,7 +78,7 @@ export function* manifestFilesInSteps(dir: string, limit = MAX_MANIFESTS_PER_WAL
       if (!firstVisit(statSync(path))) return;
       entries = readdirSync(path, { withFileTypes: true });
     } catch (error) {
-      unreadable(path, error, 'folder');
+      unreadable(path, withUnreadableName(path, error), 'folder');
       return;
     }
     folders.push({ path, entries: entries.sort(byName), next: 0 });
@@ -119,8 +119,9 @@ function kindOf(entry: Dirent, path: string, unreadable: UnreadableInWalk): 'fol
     stat = statSync(path);
   } catch (error) {
     // A link that leads nowhere (or round in a loop) is no manifest; one that cannot be looked at is said to be.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ELOOP' && isManifestName(entry.name)) unreadable(path, error, 'file');
+    const said = withUnreadableName(path, error);
+    const code = (said as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ELOOP' && isManifestName(entry.name)) unreadable(path, said, 'file');
     return undefined;
   }
   if (stat.isDirectory()) return 'folder';
