@@ -128,6 +128,15 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     }
   });
 
+  it('an empty path (an unset shell variable), or a --set that is no KEY=VALUE though no chart is met, is a usage error that says so', () => {
+    const empty = cli(['check', '']);
+    assert.deepEqual([empty.status, empty.stderr], [2, 'kube-resilience check: an empty path names no file or folder\n']);
+    for (const assignment of ['=2', 'replicaCount']) {
+      const run = cli(['check', 'single.yaml', '--set', assignment]);
+      assert.deepEqual([run.status, run.stderr], [2, `kube-resilience check: --set takes KEY=VALUE (as helm does), not "${assignment}"\n`]);
+    }
+  });
+
   it('leaves a cluster snapshot lying among the manifests out of the analysis, says so, and still loads it with --snapshot', () => {
     write('live/app.yaml', deployment('cart', 1));
     const taken = cli(['snapshot', '--demo', '-o', join('live', 'cluster.json')]);

@@ -58,6 +58,8 @@ export interface UnitsRendered {
 export async function renderUnits(paths: string[], values: Record<string, unknown>, io: Io, command = 'check'): Promise<UnitsRendered> {
   const mode = values.render as string;
   if (mode !== 'auto' && mode !== 'off') throw new UsageError(`--render takes auto or off, not "${mode}"`);
+  // Said whether or not a chart is met: a script's `--set =2` would pass until the day one is.
+  for (const assignment of values.set as string[]) if (!/^[^=,]+=/.test(assignment)) throw new UsageError(`--set takes KEY=VALUE (as helm does), not "${assignment}"`);
   // Checked here, as a PATH is: helm would wait forever on a FIFO, and report a missing file as the chart's error.
   for (const file of values.values as string[]) {
     try {

@@ -63,6 +63,7 @@ export function collectFileTrees(paths: string[], skipped: (path: string, reason
   const trees = new Map<string, string>();
   const files = paths.flatMap((path) => {
     if (path === '-') return [['-', '-']];
+    if (path === '') throw new UsageError('an empty path names no file or folder');
     let stat;
     try {
       stat = statSync(path);
