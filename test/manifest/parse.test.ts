@@ -248,6 +248,18 @@ describe('characters kubectl refuses', () => {
   });
 });
 
+describe('lines that end in a lone CR (classic Mac OS)', () => {
+  it('a file that does not parse for them says so, not what the parser makes of one long line', () => {
+    const error = parseManifest('file:///m.yaml', 'apiVersion: apps/v1\rkind: Deployment\rmetadata:\r  name: web\r').documents[0].parsed.error!;
+    assert.match(error.message, /^its lines end with a lone CR \(classic Mac OS line ends\), which kubectl reads and this tool does not: save it with LF or CRLF line ends\. The parser says: /);
+  });
+
+  it('one that parses all the same is read as before', () => {
+    const file = parseManifest('file:///m.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "x\ry"\n');
+    assert.deepEqual(errors(file), [null]);
+  });
+});
+
 describe('documents after a `...` line', () => {
   const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n';
   const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\n';

@@ -170,14 +170,16 @@ export function parseWithPackage(text: string): ParsedChunk {
       return { error: { message: duplicateKeyMessage(duplicate.key), offset: start, length: end - start } };
     }
     const error = doc.errors[0];
+    // Lines that end in a CR alone (classic Mac OS) are one long line to the package, which then says something else.
+    const message = /\r(?!\n)/.test(text) ? `its lines end with a lone CR (classic Mac OS line ends), which kubectl reads and this tool does not: save it with LF or CRLF line ends. The parser says: ${unreadable(error)}` : unreadable(error);
     const end = text.trimEnd().length;
     if (error.pos[0] >= end && end > 0) {
       // Reported at the very end (an unclosed bracket or quote): point at the last line written, not past it.
       const lineStart = text.lastIndexOf('\n', end - 1) + 1;
       const indent = /^[ \t]*/.exec(text.slice(lineStart))![0].length;
-      return { error: { message: unreadable(error), offset: lineStart + indent, length: end - lineStart - indent } };
+      return { error: { message, offset: lineStart + indent, length: end - lineStart - indent } };
     }
-    return { error: { message: unreadable(error), offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
+    return { error: { message, offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
   }
   try {
     if (hasTemplate) {
