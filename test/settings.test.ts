@@ -41,12 +41,13 @@ describe('readSettings', () => {
     assert.deepEqual([settings.extraPath, settings.helm, settings.kustomize], [['/opt/bin'], { path: undefined, releaseName: undefined, valuesFiles: {} }, { path: undefined, enablePlugins: false }]);
     assert.deepEqual(said, [
       'kubeResilience.helm.valuesFiles is ["envs/prod.yaml"], not an object of chart folders, each with a list of values files: ignored',
-      'kubeResilience.kustomize.enablePlugins is "true", not true or false: ignored',
       'kubeResilience.extraPath[0] is 5, not text: ignored',
       'kubeResilience.helm.path is {}, not text: ignored',
       'kubeResilience.helm.releaseName is 4, not text: ignored',
       'kubeResilience.kustomize.path is 7, not text: ignored',
+      'kubeResilience.kustomize.enablePlugins is "true", not true or false: ignored',
     ]);
+    assert.deepEqual(read({ extraPath: null, helm: null, kustomize: { path: null } }).said, [], 'null stands for unset, as for the other settings');
     assert.deepEqual(read({ helm: 'x', kustomize: [1] }).said, ['kubeResilience.helm is "x", not an object: ignored', 'kubeResilience.kustomize is [1], not an object: ignored']);
     const chart = read({ helm: { valuesFiles: { 'charts/web': 'values-prod.yaml', 'charts/api': ['values-prod.yaml', 2] } } });
     assert.deepEqual(chart.settings.helm.valuesFiles, { 'charts/web': [], 'charts/api': ['values-prod.yaml'] });

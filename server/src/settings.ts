@@ -61,8 +61,7 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
     unusable(`kubeResilience.${name}`, written, allowed.join(', ').replace(/, ([^,]*)$/, ' or $1'));
     return fallback;
   };
-  const flag = (name: keyof ServerSettings, fallback: boolean): boolean => {
-    const written = v[name];
+  const flag = (name: string, written: unknown, fallback: boolean): boolean => {
     if (written === undefined || typeof written === 'boolean') return (written as boolean | undefined) ?? fallback;
     unusable(`kubeResilience.${name}`, written, 'true or false');
     return fallback;
@@ -72,20 +71,19 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
     return optionalText(written);
   };
   const texts = (name: string, written: unknown, expected: string): string[] => {
-    if (written !== undefined && !Array.isArray(written)) unusable(`kubeResilience.${name}`, written, expected);
+    if (written !== undefined && written !== null && !Array.isArray(written)) unusable(`kubeResilience.${name}`, written, expected);
     const items: unknown[] = Array.isArray(written) ? written : [];
     items.forEach((item, i) => typeof item !== 'string' && unusable(`kubeResilience.${name}[${i}]`, item, 'text'));
     return items.filter((item): item is string => typeof item === 'string' && !!item.trim());
   };
   const section = (name: 'helm' | 'kustomize'): Record<string, unknown> => {
-    if (v[name] !== undefined && !isObject(v[name])) unusable(`kubeResilience.${name}`, v[name], 'an object');
+    if (v[name] !== undefined && v[name] !== null && !isObject(v[name])) unusable(`kubeResilience.${name}`, v[name], 'an object');
     return isObject(v[name]) ? v[name] : {};
   };
   const helm = section('helm');
   const kustomize = section('kustomize');
   const valuesFiles = isObject(helm.valuesFiles) ? helm.valuesFiles : {};
-  if (helm.valuesFiles !== undefined && !isObject(helm.valuesFiles)) unusable('kubeResilience.helm.valuesFiles', helm.valuesFiles, 'an object of chart folders, each with a list of values files');
-  if (kustomize.enablePlugins !== undefined && typeof kustomize.enablePlugins !== 'boolean') unusable('kubeResilience.kustomize.enablePlugins', kustomize.enablePlugins, 'true or false');
+  if (helm.valuesFiles !== undefined && helm.valuesFiles !== null && !isObject(helm.valuesFiles)) unusable('kubeResilience.helm.valuesFiles', helm.valuesFiles, 'an object of chart folders, each with a list of values files');
   const rules: Record<string, SeverityOverride> = {};
   for (const [id, level] of Object.entries(isObject(v.rules) ? v.rules : {})) {
     // A misspelt id turned nothing off, without a word (the command line refuses it).
@@ -95,21 +93,21 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
   }
   if (v.rules !== undefined && !isObject(v.rules)) unusable('kubeResilience.rules', v.rules, 'an object of rule ids');
   return {
-    enable: flag('enable', true),
+    enable: flag('enable', v.enable, true),
     run: choice('run', ['onType', 'onSave'] as const, 'onType'),
     rules,
     cluster: choice('cluster', ['auto', 'demo', 'off'] as const, 'auto'),
     kubeconfig: text('kubeconfig', v.kubeconfig),
     context: text('context', v.context),
     extraPath: texts('extraPath', v.extraPath, 'a list of folders'),
-    trusted: flag('trusted', false),
-    render: flag('render', true),
+    trusted: flag('trusted', v.trusted, false),
+    render: flag('render', v.render, true),
     helm: {
       path: text('helm.path', helm.path),
       releaseName: text('helm.releaseName', helm.releaseName),
       valuesFiles: Object.fromEntries(Object.entries(valuesFiles).map(([chart, files]) => [chart, texts(`helm.valuesFiles.${chart}`, files, 'a list of values files')])),
     },
-    kustomize: { path: text('kustomize.path', kustomize.path), enablePlugins: kustomize.enablePlugins === true },
+    kustomize: { path: text('kustomize.path', kustomize.path), enablePlugins: flag('kustomize.enablePlugins', kustomize.enablePlugins, false) },
   };
 }
 

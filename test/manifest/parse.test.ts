@@ -227,6 +227,14 @@ describe('characters kubectl refuses', () => {
     assert.deepEqual(said(text), { message: 'control character U+0001, which kubectl refuses ("control characters are not allowed")', offset: text.indexOf('\x01'), length: 1 });
     assert.match(said(`# a \x0c form feed\n${configMap('b')}`)!.message, /^control character U\+000C, /);
     assert.match(said(configMap('b\x7fc'))!.message, /^control character U\+007F, /);
+    assert.match(said(configMap('"b\x9fc"'))!.message, /^control character U\+009F, /);
+    assert.match(said(configMap('b\uFFFEc'))!.message, /^control character U\+FFFE, /);
+    for (const allowed of ['"b\tc"', 'b\u0085c', 'b\u00a0c', 'b\u{1F600}c']) assert.equal(said(configMap(allowed)), undefined, JSON.stringify(allowed));
+  });
+
+  it('JSON is read by a JSON decoder, which takes DEL and C1 controls in strings, as kubectl does', () => {
+    const file = parseManifest('file:///c.json', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "b\x7fc\x85d\x9fe"}}');
+    assert.deepEqual([errors(file), (file.documents[0].parsed.value as { data: { a: string } }).data.a], [[null], 'b\x7fc\x85d\x9fe']);
   });
 
   it('a file in UTF-16 without a byte-order mark, read as UTF-8 (a NUL beside every character), is said to be one', () => {
@@ -245,6 +253,7 @@ describe('characters kubectl refuses', () => {
       const refused = /control characters are not allowed/.test(kubectlRefuses(text, kubectl) ?? '');
       assert.equal(/^control character/.test(said(text)?.message ?? ''), refused, JSON.stringify(value));
     }
+    assert.equal(kubectlRefuses('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "b\x7fc\x85d\x9fe"}}', kubectl), undefined, 'JSON with DEL and C1 controls in a string');
   });
 });
 
@@ -254,9 +263,12 @@ describe('lines that end in a lone CR (classic Mac OS)', () => {
     assert.match(error.message, /^its lines end with a lone CR \(classic Mac OS line ends\), which kubectl reads and this tool does not: save it with LF or CRLF line ends\. The parser says: /);
   });
 
-  it('one that parses all the same is read as before', () => {
+  it('one that parses all the same is read as before; a stray CR in a file of LF or CRLF line ends is no reason given for an error', () => {
     const file = parseManifest('file:///m.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "x\ry"\n');
     assert.deepEqual(errors(file), [null]);
+    for (const text of ['apiVersion: v1\r\nkind: ConfigMap\r\ndata: [x\r\n', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "a\rb"\ndata: [x\n']) {
+      assert.doesNotMatch(parseManifest('file:///m.yaml', text).documents[0].parsed.error!.message, /lone CR/, JSON.stringify(text));
+    }
   });
 });
 

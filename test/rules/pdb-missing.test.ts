@@ -1,4 +1,6 @@
 import { pdbMissing } from '../../server/src/rules/pdb-missing';
+import { resourceFromObject } from '../../server/src/manifest/parse';
+import { cluster } from '../cluster-fixtures';
 import { deployment, documents, hpa, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
@@ -74,6 +76,32 @@ ruleTester(pdbMissing, {
       files: { 'legacy.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: legacy\n' }), 'more.yaml': pdb('  maxUnavailable: 1\n', { name: 'web-pdb-2', selector: '    matchLabels:\n      app: other\n' }) },
       findings: [{ at: 'kind: Deployment' }],
       output: documents(web(3), generated().replace('name: web-pdb', 'name: web-pdb-3')),
+    },
+    {
+      name: 'a PDB of that name in the live cluster: the new one is numbered',
+      code: web(3),
+      cluster: cluster([resourceFromObject({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web-pdb', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'legacy' } } } })!]),
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(web(3), generated().replace('name: web-pdb', 'name: web-pdb-2')),
+    },
+    {
+      name: 'a StatefulSet of its name in another folder (another environment\'s) leaves the name as it is',
+      code: web(3),
+      files: { 'prod/web.yaml': deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' }) },
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(web(3), generated()),
+    },
+    {
+      name: 'a Deployment web beside a StatefulSet web and a Deployment web-deployment: each new PDB has a name of its own',
+      code: documents(web(3), deployment({ name: 'web-deployment', app: 'wd', spec: '  replicas: 3\n' })),
+      files: { 'sts.yaml': documents(deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' }), pdb('  maxUnavailable: 1\n', { name: 'web-db-pdb', selector: '    matchLabels:\n      app: web-db\n' })) },
+      findings: [{ at: 'kind: Deployment', line: 2 }, { at: 'kind: Deployment', line: 20 }],
+      output: documents(
+        web(3),
+        generated().replace('name: web-pdb', 'name: web-deployment-pdb-2'),
+        deployment({ name: 'web-deployment', app: 'wd', spec: '  replicas: 3\n' }),
+        generated().replace('name: web-pdb', 'name: web-deployment-pdb').replace('app: web\n', 'app: wd\n'),
+      ),
     },
     {
       name: 'a PDB of that name in another folder (another environment\'s) leaves the name as it is',

@@ -84,6 +84,13 @@ spec:
 `,
     },
     {
+      name: 'a PDB of other pods has the name web-pdb in its folder: the PDB it adds is named web-pdb-2 (applied, one would replace the other)',
+      code: chat(protectedPod),
+      files: { 'legacy.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: legacy\n' }) },
+      findings: [{ at: 'kube-resilience/sessions', message: /lacks a PodDisruptionBudget: / }],
+      output: documents(chat(protectedPod), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb-2\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: web\n'),
+    },
+    {
       name: 'a ClientIP Service in another file; only the grace period is short, and the fix keeps the preStop sleep inside it',
       code: chat({ ...protectedPod, metadata: '', podSpec: '      terminationGracePeriodSeconds: 30\n', container: '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 20\n' }),
       files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n'), 'svc.yaml': clientIp },

@@ -71,7 +71,6 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** "no such file", "permission denied", "not a regular file (a FIFO)": a file error as a person reads it. */
 /**
  * The error of a path whose name the file system holds in bytes that are not UTF-8 (a Latin-1 name from an old
  * archive): Node reads such a name with U+FFFD in place of those bytes, and the path it makes leads nowhere.
@@ -82,6 +81,7 @@ export function withUnreadableName(path: string, error: unknown): unknown {
   return new UnreadableFileError('EBADNAME', 'its name is not valid UTF-8, and no path to it can be given here: rename it to check it');
 }
 
+/** "no such file", "permission denied", "not a regular file (a FIFO)": a file error as a person reads it. */
 export function describeFileError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof UnreadableFileError || error instanceof ChangedMeanwhileError) return error.message;

@@ -189,7 +189,7 @@ export class Inventory {
   namedIn(namespace: string, name: string): Resource[] {
     this.log.read(nameGroup(namespace, name));
     let byName = this.derived.byNameInNamespace.get(namespace);
-    if (!byName) this.derived.byNameInNamespace.set(namespace, (byName = groupBy(this.byNamespace().get(namespace) ?? [], (r) => r.name ?? '')));
+    if (!byName) this.derived.byNameInNamespace.set(namespace, (byName = groupBy((this.byNamespace().get(namespace) ?? []).filter((r) => r.name !== null), (r) => r.name!)));
     return (byName.get(name) ?? []).slice();
   }
 
@@ -476,7 +476,7 @@ function groupsNamed(resource: Resource): string[] {
   const { namespace, kind } = resource;
   const groups = [`${namespace}|${kind}`, `${namespace}|*`, `*|${kind}`, '*'];
   if (isCustomResource(resource)) groups.push(`${namespace}|+custom`);
-  if (resource.name) groups.push(nameGroup(namespace, resource.name));
+  if (resource.name !== null) groups.push(nameGroup(namespace, resource.name));
   groups.push(...labelIndexGroups(resource));
   return groups;
 }

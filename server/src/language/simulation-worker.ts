@@ -74,8 +74,8 @@ export class SimulationWorkers {
     });
   }
 
-  /** Ends the worker kept warm (the server stops). */
-  dispose(): void {
+  /** Ends the worker kept warm. */
+  private dispose(): void {
     clearTimeout(this.idle);
     void this.warm?.terminate();
     this.warm = undefined;
@@ -98,8 +98,9 @@ export class SimulationWorkers {
 }
 
 function startWorker(): Worker {
-  // Its output is its own: nothing it writes may reach the server's stdout, the protocol's channel.
+  // Nothing it writes may reach the server's stdout, the protocol's channel; what it says on stderr goes to the server's.
   const worker = new Worker(__filename, { workerData: { [WORKER_MARK]: true }, stdout: true, stderr: true });
+  worker.stderr.pipe(process.stderr);
   // An idle worker does not keep the server's process alive; one that fails between jobs does not take it down.
   worker.unref();
   worker.on('error', () => undefined);

@@ -115,10 +115,14 @@ export function parseUncached(text: string): ParsedChunk {
   // `%YAML 1.2` (or `%TAG`) before a `---`: the directives of the document after it, split off from it with the
   // lines before its marker. They hold no content (the package said "Missing directives-end indicator line").
   if (DIRECTIVES_ONLY.test(text)) return { root: null, value: null };
-  const control = CONTROL_CHARACTER.exec(text);
-  if (control) return { error: controlCharacterError(text, control.index) };
   // Past the size the package reads in one piece, the package says so (see MAX_PACKAGE_DOCUMENT).
-  const read = (text.length <= MAX_PACKAGE_DOCUMENT ? readJson(text) : undefined) ?? readBlockYaml(text);
+  const json = text.length <= MAX_PACKAGE_DOCUMENT ? readJson(text) : undefined;
+  if (json) return { root: json.root, value: json.value };
+  // kubectl reads a text that opens with `{` with a JSON decoder, which takes DEL and C1 controls in strings: only YAML
+  // is held to go-yaml's characters.
+  const control = JSON_OPENING.test(text) ? null : CONTROL_CHARACTER.exec(text);
+  if (control) return { error: controlCharacterError(text, control.index) };
+  const read = readBlockYaml(text);
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
 }
 
@@ -127,6 +131,8 @@ export function parseUncached(text: string): ParsedChunk {
  * are not allowed"): C0 controls but tab, line feed and carriage return; DEL; C1 controls but NEL; U+FFFE and U+FFFF.
  * The yaml package reads them, and a file kubectl would refuse was analysed as if it applied.
  */
+const JSON_OPENING = /^\s*\{/;
+
 const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
 
 function controlCharacterError(text: string, offset: number): NonNullable<ParsedChunk['error']> {
@@ -171,7 +177,7 @@ export function parseWithPackage(text: string): ParsedChunk {
     }
     const error = doc.errors[0];
     // Lines that end in a CR alone (classic Mac OS) are one long line to the package, which then says something else.
-    const message = /\r(?!\n)/.test(text) ? `its lines end with a lone CR (classic Mac OS line ends), which kubectl reads and this tool does not: save it with LF or CRLF line ends. The parser says: ${unreadable(error)}` : unreadable(error);
+    const message = text.includes('\r') && !text.includes('\n') ? `its lines end with a lone CR (classic Mac OS line ends), which kubectl reads and this tool does not: save it with LF or CRLF line ends. The parser says: ${unreadable(error)}` : unreadable(error);
     const end = text.trimEnd().length;
     if (error.pos[0] >= end && end > 0) {
       // Reported at the very end (an unclosed bracket or quote): point at the last line written, not past it.

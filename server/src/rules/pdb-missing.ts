@@ -27,9 +27,14 @@ export function pdbFor(workload: Resource, name: string, selector: unknown): Rec
  */
 export function pdbNameFor(workload: Resource, inventory: Inventory): string {
   const name = workload.name ?? 'workload';
+  // Another workload of the folder that names its own new PDB `<its name>-pdb`.
+  const workloadIn = (named: string) => inventory.namedIn(workload.namespace, named).some((r) => r !== workload && inOneFolder(r, workload) && podTemplateOf(r));
   const twin = inventory.namedIn(workload.namespace, name).some((r) => r.kind !== workload.kind && inOneFolder(r, workload) && podTemplateOf(r));
   const stem = twin ? `${name}-${workload.kind.toLowerCase()}-pdb` : `${name}-pdb`;
-  const taken = (candidate: string) => inventory.namedIn(workload.namespace, candidate).some((r) => r.kind === 'PodDisruptionBudget' && (!r.file || inOneFolder(r, workload)));
+  const taken = (candidate: string) =>
+    inventory.namedIn(workload.namespace, candidate).some((r) => r.kind === 'PodDisruptionBudget' && (!r.file || inOneFolder(r, workload))) ||
+    // `web-deployment-pdb` of the Deployment `web` beside a StatefulSet `web` is also the name of a Deployment `web-deployment`'s.
+    (twin && candidate === stem && workloadIn(stem.slice(0, -'-pdb'.length)));
   let candidate = stem;
   for (let n = 2; taken(candidate); n++) candidate = `${stem}-${n}`;
   return candidate;
@@ -71,11 +76,11 @@ export const pdbMissing: Rule = {
       if (replicas.value < 2) continue;
       if (inventory.pdbsSelecting(resource).length > 0) continue;
       const selector = pdbSelectorFor(resource, inventory);
-      const name = selector ? pdbNameFor(resource, inventory) : undefined;
+      const name = selector ? pdbNameFor(resource, inventory) : '';
       report({
         resource,
         message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PDB: a drain may evict ${describeEveryPod(replicas.value)} at once. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.`,
-        fixes: () => (selector && name ? [{ title: `Add a PodDisruptionBudget ${name} (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource, name, selector)) ?? [] }] : []),
+        fixes: () => (selector ? [{ title: `Add a PodDisruptionBudget ${name} (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource, name, selector)) ?? [] }] : []),
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });
     }
