@@ -257,6 +257,33 @@ describe('characters kubectl refuses', () => {
   });
 });
 
+describe('`---` lines', () => {
+  const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+
+  it('one that holds more than a comment is an error at what follows it, as kubectl refuses the file', () => {
+    const text = `${configMap('a')}--- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n`;
+    const file = parseManifest('file:///s.yaml', text);
+    assert.deepEqual(file.documents[1].parsed.error, {
+      message: 'kubectl refuses the file: its `---` line holds more than a comment ("invalid Yaml document separator"): put what follows `---` on the line below',
+      offset: 4,
+      length: '{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}'.length,
+    });
+    assert.match(errors(parseManifest('file:///s.yaml', `--- !!map\n${configMap('a')}`))[0]!, /^kubectl refuses the file: /);
+  });
+
+  it('one with a comment or spaces after it is a plain separator', () => {
+    assert.deepEqual(names(parseManifest('file:///s.yaml', `${configMap('a')}--- # next\n${configMap('b')}---   \n${configMap('c')}`)), ['ConfigMap/default/a', 'ConfigMap/default/b', 'ConfigMap/default/c']);
+  });
+
+  it('as kubectl does', { skip: renderTools().skip }, () => {
+    const { kubectl } = renderTools();
+    for (const text of [`${configMap('a')}--- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n`, `--- !!map\n${configMap('a')}`, `${configMap('a')}--- # next\n${configMap('b')}`, `${configMap('a')}---\t\n${configMap('b')}`]) {
+      const refused = /invalid Yaml document separator/.test(kubectlRefuses(text, kubectl) ?? '');
+      assert.equal(errors(parseManifest('file:///s.yaml', text)).some((e) => /^kubectl refuses the file: /.test(e ?? '')), refused, JSON.stringify(text));
+    }
+  });
+});
+
 describe('lines that end in a lone CR (classic Mac OS)', () => {
   it('a file that does not parse for them says so, not what the parser makes of one long line', () => {
     const error = parseManifest('file:///m.yaml', 'apiVersion: apps/v1\rkind: Deployment\rmetadata:\r  name: web\r').documents[0].parsed.error!;

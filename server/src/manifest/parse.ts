@@ -115,6 +115,11 @@ export function parseUncached(text: string): ParsedChunk {
   // `%YAML 1.2` (or `%TAG`) before a `---`: the directives of the document after it, split off from it with the
   // lines before its marker. They hold no content (the package said "Missing directives-end indicator line").
   if (DIRECTIVES_ONLY.test(text)) return { root: null, value: null };
+  const separator = SEPARATOR_WITH_CONTENT.exec(text);
+  if (separator) {
+    const message = 'kubectl refuses the file: its `---` line holds more than a comment ("invalid Yaml document separator"): put what follows `---` on the line below';
+    return { error: { message, offset: separator[0].length - separator[1].length, length: separator[1].length } };
+  }
   // Past the size the package reads in one piece, the package says so (see MAX_PACKAGE_DOCUMENT).
   const json = text.length <= MAX_PACKAGE_DOCUMENT ? readJson(text) : undefined;
   if (json) return { root: json.root, value: json.value };
@@ -143,6 +148,12 @@ function controlCharacterError(text: string, offset: number): NonNullable<Parsed
   const utf16 = code === 0 && nuls * 3 >= sample.length ? ': the file looks like UTF-16 without a byte-order mark (save it as UTF-8)' : '';
   return { message: `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which kubectl refuses ("control characters are not allowed")${utf16}`, offset, length: 1 };
 }
+
+/**
+ * A `---` line with more than a comment after it (`--- !!map`, `--- {a: 1}`): YAML reads it, and kubectl, which splits
+ * a file at its `---` lines, refuses the whole file.
+ */
+const SEPARATOR_WITH_CONTENT = /^---[ \t]+([^#\s][^\r\n]*)/;
 
 /** Lines of directives, comments and blanks only, with at least one directive. */
 const DIRECTIVES_ONLY = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*%[^\n]*(?:\r?\n(?:[ \t]*(?:#[^\n]*)?|%[^\n]*))*\r?\n?$/;
