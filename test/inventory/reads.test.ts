@@ -23,6 +23,25 @@ describe('ReadLog', () => {
     assert.equal(log.unchangedSince(reads), false);
   });
 
+  it('keeps a bounded number of groups however many names come and go: past the limit it starts afresh, and what was recorded before is analysed again', () => {
+    const log = new ReadLog((r) => [r.kind, `name=${r.name}`]);
+    const named = (name: string): Resource => ({ ...resource('Deployment'), name, object: { name } });
+    let current = named('web-0');
+    log.replaced([], [current]);
+    const { reads } = log.record(() => log.read('Service'));
+    let largest = 0;
+    for (let i = 1; i <= 20_000; i++) {
+      const next = named(`web-${i}`);
+      log.replaced([current], [next]);
+      current = next;
+      largest = Math.max(largest, log.size);
+    }
+    assert.ok(largest <= 4_097 + 2, `${largest} groups kept at most`);
+    assert.equal(log.unchangedSince(reads), false, 'nothing moved the Service group, but it was recorded before the log started afresh');
+    const after = log.record(() => log.read('Service')).reads;
+    assert.equal(log.unchangedSince(after), true, 'what is recorded after holds as before');
+  });
+
   it('holds reads recorded in a log on its copy until a group moves there, while the log itself goes on apart', () => {
     const log = new ReadLog((r) => [r.kind]);
     const deployment = resource('Deployment');

@@ -6,7 +6,7 @@ import { runSteps, type Steps } from '../steps';
 import { hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
-import { ReadLog, type Reads } from './reads';
+import { MIN_GROUPS_KEPT, ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
   value: number;
@@ -46,7 +46,7 @@ export class Inventory {
   private readonly files = new Map<string, ManifestFile>();
   private clusterResources: Resource[] = [];
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
-  private log = new ReadLog(groupsOf);
+  private log = new ReadLog(groupsOf, () => MIN_GROUPS_KEPT + GROUPS_KEPT_PER_RESOURCE * this.resourceCount());
   private derived = nothingDerived();
   /** How many times each file was set or removed (see revisionOf). */
   private readonly revisions = new Map<string, number>();
@@ -70,6 +70,13 @@ export class Inventory {
     this.files.set(file.uri, file);
     this.revised(file.uri);
     this.changed();
+  }
+
+  /** How many resources the files and the cluster hold. */
+  private resourceCount(): number {
+    let count = this.clusterResources.length;
+    for (const file of this.files.values()) count += file.resources.length;
+    return count;
   }
 
   removeFile(uri: string): void {
@@ -431,6 +438,14 @@ interface Derived {
   answers: Map<string, WeakMap<object, { uri: string | undefined; result: Resource[] }>>;
 }
 
+/**
+ * How many read-log groups a resource may account for before the log starts afresh. The groups live after an
+ * analysis are fewer than two a resource (9,242 for the 5,889 resources of the 106k-line file, most shared); past
+ * this, typing has made the rest (a name keystroke makes two or three), and a fresh start costs one analysis of
+ * everything, after some 17,000 keystrokes there.
+ */
+const GROUPS_KEPT_PER_RESOURCE = 8;
+
 function nothingDerived(): Derived {
   return { byNameInNamespace: new Map(), byKindInNamespace: new Map(), namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };
 }
@@ -443,15 +458,10 @@ const LABEL_INDEXES = {
 };
 type LabelIndexName = keyof typeof LABEL_INDEXES;
 
-/**
- * The group of a namespace's items of a label index filed under one label (one of LABEL_GROUPS, by a hash of the
- * label, so that labels typed one keystroke after another do not each keep a group), or under every question.
- */
+/** The group of a namespace's items of a label index filed under one label, or under every question. */
 function labelGroup(namespace: string, index: LabelIndexName, label: LabelPair | 'always'): string {
-  return `${namespace}|${index}|${label === 'always' ? label : `#${hashed(`${label[0]}=${label[1]}`, LABEL_GROUPS)}`}`;
+  return `${namespace}|${index}|${label === 'always' ? label : `${label[0]}=${label[1]}`}`;
 }
-
-const LABEL_GROUPS = 4096;
 
 /**
  * The groups a question to a label index names: the items filed under its labels and those filed for every
@@ -486,22 +496,9 @@ function groupsNamed(resource: Resource): string[] {
   return groups;
 }
 
-/**
- * The group of a namespace's resources of one name (see namedIn): one of NAME_GROUPS per namespace, by a hash of the
- * name. A group for each name kept every name ever typed (10,000 keystrokes in a name held 8 MB more, for good); names
- * that share a group only analyse again, now and then, what a question about one of them asked.
- */
+/** The group of a namespace's resources of one name (see namedIn). */
 function nameGroup(namespace: string, name: string): string {
-  return `${namespace}|name#${hashed(name, NAME_GROUPS)}`;
-}
-
-const NAME_GROUPS = 256;
-
-/** A text's place among `places` (a string hash: the same text, the same place, in every run). */
-function hashed(text: string, places: number): number {
-  let hash = 0;
-  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
-  return (hash >>> 0) % places;
+  return `${namespace}|name=${name}`;
 }
 
 /** Where the label indexes file a resource (a question naming one of these labels reads its group). */

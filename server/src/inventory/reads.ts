@@ -5,6 +5,9 @@ import { unchangedEnds } from '../unchanged-ends';
 /** How many resources `replacedInSteps` moves between two pauses. */
 const RESOURCES_PER_STEP = 500;
 
+/** The fewest groups a read log keeps before it may start afresh (a small file's questions read a few dozen). */
+export const MIN_GROUPS_KEPT = 4096;
+
 /** A group's generation, in an object of its own, so that reads recorded can look at it again without finding it by name. */
 interface Group {
   generation: number;
@@ -54,18 +57,26 @@ export class Reads {
  * Dependencies are thus inferred from the questions rules ask: a new rule needs nothing to take part.
  */
 export class ReadLog {
-  private readonly groups = new Map<string, Group>();
-  private readonly id = ++logs;
-  /** Moves every group at once (a new cluster view). */
+  private groups = new Map<string, Group>();
+  private id = ++logs;
+  /** Moves every group at once (a new cluster view, or the log started afresh). */
   private epoch = 0;
+
   /** The groups read so far, by name. Nothing moves a group while an analysis runs: their generations are read at its end. */
   private recording: Map<string, Group> | undefined;
 
-  constructor(private readonly groupsOf: (resource: Resource) => string[]) {}
+  /**
+   * @param groupsKept How many groups the log may keep before it starts afresh (see startAfreshIfGrown): its owner
+   *   knows how many resources it holds, and so how many groups its questions can read.
+   */
+  constructor(
+    private readonly groupsOf: (resource: Resource) => string[],
+    private readonly groupsKept: () => number = () => MIN_GROUPS_KEPT,
+  ) {}
 
   /** A log that goes on from this one's generations: reads recorded here hold there until a group moves there. */
   copy(): ReadLog {
-    const copy = new ReadLog(this.groupsOf);
+    const copy = new ReadLog(this.groupsOf, this.groupsKept);
     // Groups read but never moved are made again on demand there.
     for (const [name, { generation }] of this.groups) if (generation > 0) copy.groups.set(name, { generation });
     copy.epoch = this.epoch;
@@ -117,6 +128,7 @@ export class ReadLog {
 
   /** `replaced` in steps of a few hundred resources: a Fix all round replaces thousands (30–40 ms). */
   *replacedInSteps(before: readonly Resource[], after: readonly Resource[]): Steps<void> {
+    this.startAfreshIfGrown();
     // An edit keeps the resources before and after it, in place: only those between are counted.
     const { head, tail } = unchangedEnds(before, after, (a, b) => a.object === b.object);
     const gone = before.slice(head, before.length - tail);
@@ -134,6 +146,25 @@ export class ReadLog {
 
   everythingChanged(): void {
     this.epoch++;
+  }
+
+  /**
+   * Every name and label a resource ever had keeps a group, though nothing reads it any more: 10,000 keystrokes in a
+   * Deployment's name held 8 MB more. Past `groupsKept`, the log drops them all and moves every group at once: whatever
+   * was recorded is analysed again, once, and reads again only what it still asks about. Only between analyses, as a
+   * file changes: a recording holds the groups it read.
+   */
+  private startAfreshIfGrown(): void {
+    if (this.groups.size <= this.groupsKept()) return;
+    this.groups = new Map();
+    this.epoch++;
+    // Reads look their groups up again by name, in the new map.
+    this.id = ++logs;
+  }
+
+  /** How many groups the log keeps (bounded: see startAfreshIfGrown). */
+  get size(): number {
+    return this.groups.size;
   }
 
   private moved(resource: Resource): void {
