@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -93,6 +93,21 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     assert.equal(run.status, 0, run.stderr);
     assert.ok(lstatSync(join(dir, 'tree', 'app.yaml')).isSymbolicLink());
     assert.match(readFileSync(target, 'utf8'), /kind: PodDisruptionBudget/);
+  });
+
+  it('a writable file in a folder the user may not write to is left, and the report says it is the folder (it said "permission denied", as of a read-only file)', { skip: !posix }, () => {
+    const file = write('shut/a.yaml', NEEDS_PDB('a'));
+    handOver(dir);
+    chmodSync(join(dir, 'shut'), 0o555);
+    try {
+      const before = readFileSync(file, 'utf8');
+      const run = cli(['check', '--fix', 'shut', ...ONLY_PDB], unprivileged);
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(readFileSync(file, 'utf8'), before);
+      assert.match(run.stderr, /^ {2}unchanged shut\/a\.yaml: permission denied to make a file in its folder, which writing it whole needs$/m);
+    } finally {
+      chmodSync(join(dir, 'shut'), 0o755);
+    }
   });
 
   it('a read-only file among several: the others are fixed, and the report names what changed and what did not', { skip: !posix }, () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, linkSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -150,6 +150,15 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(path, 'new\n');
     assert.equal(readFileSync(path, 'utf8'), 'new\n');
     assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.é')), [], 'no temporary file left');
+  });
+
+  it('a file deleted since its new content was made is not made again, and says it was deleted', () => {
+    const path = join(dir, 'deleted-meanwhile.yaml');
+    writeFileSync(path, 'read: 1\n');
+    const unchanged = () => existsSync(path) && readFileSync(path, 'utf8') === 'read: 1\n';
+    const write = () => writeFileAtomic(path, 'fixed: 2\n', { unchanged: () => (rmSync(path), unchanged()) });
+    assert.throws(write, (error: Error) => error instanceof ChangedMeanwhileError && error.message === 'deleted since it was read: not written');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('deleted-meanwhile')), [], 'nothing made, nothing left behind');
   });
 
   it('a file saved by someone else since its new content was made is left with their save, and nothing is left behind', () => {

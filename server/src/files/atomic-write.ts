@@ -15,9 +15,27 @@ export interface AtomicWriteOptions {
 
 /** The file changed between the read a new content was made from and the write: their change is kept. */
 export class ChangedMeanwhileError extends Error {
-  constructor() {
-    super('changed since it was read: not written (run again to fix it as it is now)');
+  constructor(how: 'changed' | 'deleted' = 'changed') {
+    super(how === 'changed' ? 'changed since it was read: not written (run again to fix it as it is now)' : 'deleted since it was read: not written');
     this.name = 'ChangedMeanwhileError';
+  }
+}
+
+/**
+ * The file's folder takes no new file: the temporary file a whole-file write starts with cannot be made there (a
+ * folder the user may not write to), though the file itself may be writable. Said apart from a read-only file.
+ */
+export class TemporaryFileError extends Error {
+  /** The system's error code, as the error it stands for had it (EACCES, EROFS, ENOSPC…). */
+  readonly code: string | undefined;
+
+  constructor(
+    readonly folder: string,
+    readonly reason: unknown,
+  ) {
+    super(`no temporary file can be made in ${folder}`);
+    this.name = 'TemporaryFileError';
+    this.code = (reason as NodeJS.ErrnoException).code;
   }
 }
 
@@ -41,7 +59,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     fd = openSync(temporary, 'wx', 0o600);
   } catch (error) {
     covered();
-    throw error;
+    throw new TemporaryFileError(dirname(path), error);
   }
   try {
     try {
@@ -52,7 +70,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     } finally {
       closeSync(fd);
     }
-    if (options.unchanged && !options.unchanged()) throw new ChangedMeanwhileError();
+    if (options.unchanged && !options.unchanged()) throw new ChangedMeanwhileError(statOrUndefined(path) || existing === undefined ? 'changed' : 'deleted');
     renameSync(temporary, path);
   } catch (error) {
     try {

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { ChangedMeanwhileError } from './atomic-write';
+import { ChangedMeanwhileError, TemporaryFileError } from './atomic-write';
 
 /** Why a file was not read; `code` lets callers tell these apart from the system's own errors (ENOENT, EACCES). */
 export class UnreadableFileError extends Error {
@@ -85,6 +85,8 @@ export function withUnreadableName(path: string, error: unknown): unknown {
 export function describeFileError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof UnreadableFileError || error instanceof ChangedMeanwhileError) return error.message;
+  // The file may be writable: its folder is not, and a whole-file write starts with a new file there.
+  if (error instanceof TemporaryFileError) return `${describeFileError(error.reason)} to make a file in its folder, which writing it whole needs`;
   const known: Record<string, string> = {
     ENOENT: 'no such file or directory',
     EACCES: 'permission denied',
