@@ -81,12 +81,15 @@ export function withUnreadableName(path: string, error: unknown): unknown {
   return new UnreadableFileError('EBADNAME', 'its name is not valid UTF-8, and no path to it can be given here: rename it to check it');
 }
 
+/** The errors of a folder that refuses new files (a folder that is not there, or full, says so as it is). */
+const FOLDER_REFUSALS = new Set(['EACCES', 'EPERM', 'EROFS']);
+
 /** "no such file", "permission denied", "not a regular file (a FIFO)": a file error as a person reads it. */
 export function describeFileError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof UnreadableFileError || error instanceof ChangedMeanwhileError) return error.message;
   // The file may be writable: its folder is not, and a whole-file write starts with a new file there.
-  if (error instanceof TemporaryFileError) return `${describeFileError(error.reason)} to make a file in its folder, which writing it whole needs`;
+  if (error instanceof TemporaryFileError) return `${describeFileError(error.reason)}${FOLDER_REFUSALS.has(error.code ?? '') ? ' to make a file in its folder, which writing it whole needs' : ''}`;
   const known: Record<string, string> = {
     ENOENT: 'no such file or directory',
     EACCES: 'permission denied',
