@@ -5,8 +5,13 @@ import { deployment, documents, hpa, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (replicas: number, namespace?: string) => deployment({ spec: `  replicas: ${replicas} # sized for the launch\n`, namespace });
-const generated = (namespace?: string) =>
-  `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: web\n`;
+/** The PDB the fix appends: `name` (web-pdb), of the pods labelled `app` (web). */
+const generated = (namespace?: string, { name = 'web-pdb', app = 'web' } = {}) =>
+  `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels:\n      app: ${app}\n`;
+/** A StatefulSet also named web, of other pods (app: web-db). */
+const webDb = deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' });
+/** A PDB named `name` (web-pdb) of other pods (app: legacy). */
+const legacyPdb = (name?: string) => pdb('  maxUnavailable: 1\n', { name, selector: '    matchLabels:\n      app: legacy\n' });
 /** A Deployment of 3 replicas whose selector and pod labels are written apart (flow mappings). */
 const labelled = (name: string, selector: string, labels: string) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {${selector}}\n  template:\n    metadata:\n      labels: {${labels}}\n    spec:\n      containers:\n        - name: main\n          image: nginx:1.27\n`;
@@ -73,52 +78,52 @@ ruleTester(pdbMissing, {
     {
       name: 'a PDB of other pods has its name in its folder: the new one is numbered (applied, one would replace the other)',
       code: web(3),
-      files: { 'legacy.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: legacy\n' }), 'more.yaml': pdb('  maxUnavailable: 1\n', { name: 'web-pdb-2', selector: '    matchLabels:\n      app: other\n' }) },
+      files: { 'legacy.yaml': legacyPdb(), 'more.yaml': legacyPdb('web-pdb-2') },
       findings: [{ at: 'kind: Deployment' }],
-      output: documents(web(3), generated().replace('name: web-pdb', 'name: web-pdb-3')),
+      output: documents(web(3), generated(undefined, { name: 'web-pdb-3' })),
     },
     {
       name: 'a PDB of that name in the live cluster: the new one is numbered',
       code: web(3),
       cluster: cluster([resourceFromObject({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web-pdb', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'legacy' } } } })!]),
       findings: [{ at: 'kind: Deployment' }],
-      output: documents(web(3), generated().replace('name: web-pdb', 'name: web-pdb-2')),
+      output: documents(web(3), generated(undefined, { name: 'web-pdb-2' })),
     },
     {
       name: 'a StatefulSet of its name in another folder (another environment\'s) leaves the name as it is',
       code: web(3),
-      files: { 'prod/web.yaml': deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' }) },
+      files: { 'prod/web.yaml': webDb },
       findings: [{ at: 'kind: Deployment' }],
       output: documents(web(3), generated()),
     },
     {
       name: 'a Deployment web beside a StatefulSet web and a Deployment web-deployment: each new PDB has a name of its own',
       code: documents(web(3), deployment({ name: 'web-deployment', app: 'wd', spec: '  replicas: 3\n' })),
-      files: { 'sts.yaml': documents(deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' }), pdb('  maxUnavailable: 1\n', { name: 'web-db-pdb', selector: '    matchLabels:\n      app: web-db\n' })) },
+      files: { 'sts.yaml': documents(webDb, pdb('  maxUnavailable: 1\n', { name: 'web-db-pdb', selector: '    matchLabels:\n      app: web-db\n' })) },
       findings: [{ at: 'kind: Deployment', line: 2 }, { at: 'kind: Deployment', line: 20 }],
       output: documents(
         web(3),
-        generated().replace('name: web-pdb', 'name: web-deployment-pdb-2'),
+        generated(undefined, { name: 'web-deployment-pdb-2' }),
         deployment({ name: 'web-deployment', app: 'wd', spec: '  replicas: 3\n' }),
-        generated().replace('name: web-pdb', 'name: web-deployment-pdb').replace('app: web\n', 'app: wd\n'),
+        generated(undefined, { name: 'web-deployment-pdb', app: 'wd' }),
       ),
     },
     {
       name: 'a PDB of that name in another folder (another environment\'s) leaves the name as it is',
       code: web(3),
-      files: { 'prod/pdb.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: legacy\n' }) },
+      files: { 'prod/pdb.yaml': legacyPdb() },
       findings: [{ at: 'kind: Deployment' }],
       output: documents(web(3), generated()),
     },
     {
       name: 'a Deployment and a StatefulSet of one name: each new PDB is named with its kind, so that fixed in one go they do not share a name',
-      code: documents(web(3), deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' })),
+      code: documents(web(3), webDb),
       findings: [{ at: 'kind: Deployment' }, { at: 'kind: StatefulSet' }],
       output: documents(
         web(3),
-        generated().replace('name: web-pdb', 'name: web-deployment-pdb'),
-        deployment({ kind: 'StatefulSet', app: 'web-db', spec: '  replicas: 3\n' }),
-        generated().replace('name: web-pdb', 'name: web-statefulset-pdb').replace('app: web\n', 'app: web-db\n'),
+        generated(undefined, { name: 'web-deployment-pdb' }),
+        webDb,
+        generated(undefined, { name: 'web-statefulset-pdb', app: 'web-db' }),
       ),
     },
     {
