@@ -1,3 +1,4 @@
+import type { Fix } from '../fixes/edit';
 import { appendDocument } from '../fixes/yaml-edit';
 import { describeEveryPod, describeReplicas, inOneFolder, ownedByAnother, type Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
@@ -25,19 +26,35 @@ export function pdbFor(workload: Resource, name: string, selector: unknown): Rec
  * applied with it (from its folder, or the live cluster) has that name already, the first of `-2`, `-3`… that is free.
  * Applied, a second PDB of one name in a namespace replaces the first: a budget would be lost.
  */
-export function pdbNameFor(workload: Resource, inventory: Inventory): string {
+function pdbNameFor(workload: Resource, inventory: Inventory): string {
   const name = workload.name ?? 'workload';
-  // Another workload of the folder that names its own new PDB `<its name>-pdb`.
-  const workloadIn = (named: string) => inventory.namedIn(workload.namespace, named).some((r) => r !== workload && inOneFolder(r, workload) && podTemplateOf(r));
-  const twin = inventory.namedIn(workload.namespace, name).some((r) => r.kind !== workload.kind && inOneFolder(r, workload) && podTemplateOf(r));
+  // The other workloads of the folder named so, each of which names its own new PDB `<its name>-pdb`.
+  const workloadsNamed = (named: string) => inventory.namedIn(workload.namespace, named).filter((r) => r !== workload && inOneFolder(r, workload) && podTemplateOf(r));
+  const twin = workloadsNamed(name).some((r) => r.kind !== workload.kind);
   const stem = twin ? `${name}-${workload.kind.toLowerCase()}-pdb` : `${name}-pdb`;
   const taken = (candidate: string) =>
     inventory.namedIn(workload.namespace, candidate).some((r) => r.kind === 'PodDisruptionBudget' && (!r.file || inOneFolder(r, workload))) ||
     // `web-deployment-pdb` of the Deployment `web` beside a StatefulSet `web` is also the name of a Deployment `web-deployment`'s.
-    (twin && candidate === stem && workloadIn(stem.slice(0, -'-pdb'.length)));
+    (twin && candidate === stem && workloadsNamed(stem.slice(0, -'-pdb'.length)).length > 0);
   let candidate = stem;
   for (let n = 2; taken(candidate); n++) candidate = `${stem}-${n}`;
   return candidate;
+}
+
+/** The PDB a fix of the workload adds, by its name and selector; undefined when no selector would do (see pdbSelectorFor). */
+export function newPdbOf(workload: Resource, inventory: Inventory): NewPdb | undefined {
+  const selector = pdbSelectorFor(workload, inventory);
+  return selector ? { name: pdbNameFor(workload, inventory), selector } : undefined;
+}
+
+export interface NewPdb {
+  name: string;
+  selector: unknown;
+}
+
+/** The fix that appends that PDB after the workload. */
+export function addPdbFix(workload: Resource, pdb: NewPdb): Fix {
+  return { title: `Add a PodDisruptionBudget ${pdb.name} (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload, pdb.name, pdb.selector)) ?? [] };
 }
 
 /**
@@ -46,7 +63,7 @@ export function pdbNameFor(workload: Resource, inventory: Inventory): string {
  * pdb-multiple); then every label of its pod template, unless those do too; else none. A workload
  * without a budget whose pods it selects is covered by it, as one app's two Deployments are.
  */
-export function pdbSelectorFor(workload: Resource, inventory: Inventory): unknown {
+function pdbSelectorFor(workload: Resource, inventory: Inventory): unknown {
   const others = (selector: unknown) =>
     inventory
       .podCarriersMatching(workload.namespace, selector)
@@ -75,12 +92,11 @@ export const pdbMissing: Rule = {
       const replicas = inventory.effectiveReplicas(resource);
       if (replicas.value < 2) continue;
       if (inventory.pdbsSelecting(resource).length > 0) continue;
-      const selector = pdbSelectorFor(resource, inventory);
-      const name = selector ? pdbNameFor(resource, inventory) : '';
+      const pdb = newPdbOf(resource, inventory);
       report({
         resource,
         message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PDB: a drain may evict ${describeEveryPod(replicas.value)} at once. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.`,
-        fixes: () => (selector ? [{ title: `Add a PodDisruptionBudget ${name} (maxUnavailable: 1)`, preferred: true, edits: appendDocument(resource, pdbFor(resource, name, selector)) ?? [] }] : []),
+        fixes: () => (pdb ? [{ ...addPdbFix(resource, pdb), preferred: true }] : []),
         related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
       });
     }

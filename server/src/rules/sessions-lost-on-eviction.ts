@@ -1,12 +1,12 @@
 import type { Fix } from '../fixes/edit';
-import { appendDocument, setField } from '../fixes/yaml-edit';
+import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { declaredFacts, SESSION_SECONDS_ANNOTATION, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { containersOf, describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
-import { pdbFor, pdbNameFor, pdbSelectorFor } from './pdb-missing';
+import { addPdbFix, newPdbOf, type NewPdb } from './pdb-missing';
 import type { Rule } from './types';
 import { greatest } from '../extremes';
 
@@ -24,7 +24,7 @@ const KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController
 
 interface Piece {
   missing: string;
-  /** None for a PDB whose selector would also cover another workload's pods (see pdbSelectorFor). */
+  /** None for a PDB whose selector would also cover another workload's pods (see newPdbOf). */
   fix?: Fix;
 }
 
@@ -58,14 +58,14 @@ function preStopWaits(workload: Resource, serving: number): { longest?: number; 
   return { longest: known.length ? greatest(known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
 }
 
-function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength, pdb: { name: string; selector: unknown } | undefined): Piece[] {
+function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength, pdb: NewPdb | undefined): Piece[] {
   const template = podTemplateOf(workload)!;
   const pieces: Piece[] = [];
   const { serving, assumption } = length;
   if (needsPdb) {
     pieces.push({
       missing: 'a PodDisruptionBudget',
-      fix: pdb ? { title: `Add a PodDisruptionBudget ${pdb.name} (maxUnavailable: 1)`, edits: appendDocument(workload, pdbFor(workload, pdb.name, pdb.selector)) ?? [] } : undefined,
+      fix: pdb ? addPdbFix(workload, pdb) : undefined,
     });
   }
   const containers = containersOf(workload);
@@ -141,8 +141,7 @@ export const sessionsLostOnEviction: Rule = {
       // A budget of one pod at a time protects nothing when there is only one pod.
       const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelecting(workload).length === 0;
       const length = sessionLength(workload);
-      const pdbSelector = needsPdb ? pdbSelectorFor(workload, inventory) : undefined;
-      const pieces = missingPieces(workload, needsPdb, length, pdbSelector ? { name: pdbNameFor(workload, inventory), selector: pdbSelector } : undefined);
+      const pieces = missingPieces(workload, needsPdb, length, needsPdb ? newPdbOf(workload, inventory) : undefined);
       if (pieces.length === 0) continue;
       const declared = writtenAnnotations(workload).filter((a) => a.key === SESSIONS_ANNOTATION).pop();
       const why = sessions === 'in-memory' ? `keeps sessions in memory (${SESSIONS_ANNOTATION}: in-memory)` : `is fronted by ${sticky.map(describeResource).join(', ')} with sessionAffinity ClientIP`;
