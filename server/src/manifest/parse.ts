@@ -131,13 +131,14 @@ export function parseUncached(text: string): ParsedChunk {
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
 }
 
+/** What kubectl reads with a JSON decoder rather than as YAML. */
+const JSON_OPENING = /^\s*\{/;
+
 /**
  * What go-yaml, which kubectl and the API server read YAML with, refuses anywhere in a stream ("control characters
  * are not allowed"): C0 controls but tab, line feed and carriage return; DEL; C1 controls but NEL; U+FFFE and U+FFFF.
  * The yaml package reads them, and a file kubectl would refuse was analysed as if it applied.
  */
-const JSON_OPENING = /^\s*\{/;
-
 const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
 
 function controlCharacterError(text: string, offset: number): NonNullable<ParsedChunk['error']> {

@@ -141,15 +141,19 @@ function isChunkEnd(text: string, offset: number): boolean {
  * it. It splits a file at `---` lines only and reads the first document of each piece, which ends at the `...`.
  */
 export function followsDocumentEnd(chunks: readonly Chunk[], index: number): boolean {
-  const { text } = chunks[index];
-  return index > 0 && !(text.charCodeAt(0) === 0x2d && DOCUMENT_MARKER.test(text.slice(0, 4)));
+  return index > 0 && !opensDocument(chunks[index].text, 0);
+}
+
+/** Whether a `---` line starts at `offset`. */
+function opensDocument(text: string, offset: number): boolean {
+  return text.charCodeAt(offset) === 0x2d && DOCUMENT_MARKER.test(text.slice(offset, offset + 4));
 }
 
 /** Whether a chunk of splitDocuments starts at `offset`: a `---` line, or the line after a `...` line. */
 function isChunkStart(text: string, offset: number): boolean {
   if (offset === 0) return true;
   if (text.charCodeAt(offset - 1) !== 0x0a) return false;
-  if (DOCUMENT_MARKER.test(text.slice(offset, offset + 4)) && text.charCodeAt(offset) === 0x2d) return true;
+  if (opensDocument(text, offset)) return true;
   const lineStart = text.lastIndexOf('\n', offset - 2) + 1;
   return text.charCodeAt(lineStart) === 0x2e && DOCUMENT_MARKER.test(text.slice(lineStart, lineStart + 4));
 }
