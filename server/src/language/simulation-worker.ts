@@ -1,14 +1,15 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { CancellationToken } from 'vscode-languageserver/node';
 import type { SimTopology, SimWorkload } from '../simulate/model';
+import { MAX_ITEMS } from '../simulate/messages';
 import { simulate } from '../simulate/simulate';
 import type { Scenario, SimulationResult } from '../simulate/types';
 
-/** What a worker is asked to simulate; a result whose timeline has more than `maxTimeline` entries is not sent. */
+/** What a worker is asked to simulate; a result whose timeline has more entries than a view reads (MAX_ITEMS) is not sent. */
 export interface SimulationJob {
   topology: SimTopology;
   workloads: SimWorkload[];
   scenario: Scenario;
-  maxTimeline: number;
 }
 
 /** What the worker answers: the result; why it was not sent (too large for the view); or why there is none. */
@@ -16,11 +17,6 @@ type JobOutcome = { result: SimulationResult } | { refused: string } | { error: 
 
 /** How a job ended for the server: as the worker answered, or cancelled. */
 export type WorkerOutcome = JobOutcome | { cancelled: true };
-
-interface Cancellation {
-  isCancellationRequested: boolean;
-  onCancellationRequested(listener: () => void): { dispose(): void };
-}
 
 /** The mark of the data the server's simulation workers start with. */
 const WORKER_MARK = 'kubeResilienceSimulationWorker';
@@ -43,7 +39,7 @@ export class SimulationWorkers {
   private busy = false;
   private idle: NodeJS.Timeout | undefined;
 
-  run(job: SimulationJob, cancellation?: Cancellation): Promise<WorkerOutcome> {
+  run(job: SimulationJob, cancellation?: CancellationToken): Promise<WorkerOutcome> {
     if (cancellation?.isCancellationRequested) return Promise.resolve({ cancelled: true });
     // Run from its sources (a TypeScript loader in the main thread only), the server simulates in its own thread.
     if (!BUNDLED) return Promise.resolve(outcomeOf(job));
@@ -74,13 +70,6 @@ export class SimulationWorkers {
     });
   }
 
-  /** Ends the worker kept warm. */
-  private dispose(): void {
-    clearTimeout(this.idle);
-    void this.warm?.terminate();
-    this.warm = undefined;
-  }
-
   private warmWorker(): Worker {
     const worker = startWorker();
     worker.once('exit', () => {
@@ -91,7 +80,9 @@ export class SimulationWorkers {
 
   private stayWarm(worker: Worker): void {
     this.idle = setTimeout(() => {
-      if (this.warm === worker && !this.busy) this.dispose();
+      if (this.warm !== worker || this.busy) return;
+      void worker.terminate();
+      this.warm = undefined;
     }, IDLE_MS);
     this.idle.unref();
   }
@@ -117,12 +108,12 @@ export function serveSimulations(): void {
   parentPort!.on('message', (job: SimulationJob) => parentPort!.postMessage(outcomeOf(job)));
 }
 
-function outcomeOf({ topology, workloads, scenario, maxTimeline }: SimulationJob): JobOutcome {
+function outcomeOf({ topology, workloads, scenario }: SimulationJob): JobOutcome {
   try {
     const result = simulate(topology, workloads, scenario);
-    if (result.timeline.length <= maxTimeline) return { result };
+    if (result.timeline.length <= MAX_ITEMS) return { result };
     const entries = (n: number) => n.toLocaleString('en-US');
-    return { refused: `a timeline of ${entries(result.timeline.length)} entries is more than the ${entries(maxTimeline)} the view shows: simulate fewer events or a shorter span` };
+    return { refused: `a timeline of ${entries(result.timeline.length)} entries is more than the ${entries(MAX_ITEMS)} the view shows: simulate fewer events or a shorter span` };
   } catch (error) {
     return { error: (error as Error).message };
   }

@@ -16,7 +16,6 @@ import {
   type FindingLocation,
   type SimulateWorkloadArgs,
   type SimulationInput,
-  MAX_ITEMS,
 } from '../simulate/messages';
 import { ScenarioError, validateScenario } from '../simulate/parse-scenario';
 import type { SimulationResult } from '../simulate/types';
@@ -52,7 +51,7 @@ async function runSimulation(state: ServerState, params: unknown, token: Cancell
     if (error instanceof ScenarioError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
     throw error;
   }
-  const outcome = await workers.run({ topology: inputs.topology, workloads: inputs.workloads, scenario, maxTimeline: MAX_ITEMS }, token);
+  const outcome = await workers.run({ topology: inputs.topology, workloads: inputs.workloads, scenario }, token);
   if ('cancelled' in outcome) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'the simulation was cancelled');
   if ('refused' in outcome) throw new ResponseError(ErrorCodes.InvalidParams, outcome.refused);
   if ('error' in outcome) throw new ResponseError(ErrorCodes.InternalError, outcome.error);
