@@ -29,50 +29,33 @@ const TAGGED: Record<string, (value: unknown) => boolean> = {
 /**
  * The document's value with its merge keys applied as go-yaml applies them, where they stand: a `<<` sets the keys
  * of what it merges over those written before it (and over an earlier `<<`'s), and keys written after it set
- * theirs again. The yaml package's `toJS` let a mapping's own keys win wherever they stood, and the first `<<`
- * over a later one. The node tree is left as it is (its anchors, ranges and keys are what the text holds).
+ * theirs again. The yaml package's `toJS` (`value`, which has bounded the aliases already) let a mapping's own keys
+ * win wherever they stood, and the first `<<` over a later one: a document with a merge key is built again from its
+ * nodes. The node tree is left as it is (its anchors, ranges and keys are what the text holds).
  */
 export function withMergesAsKubernetes(doc: Document.Parsed, value: unknown): unknown {
   if (!hasMergeKey(doc)) return value;
   const merges = new Merges(doc);
-  const fixed = new WeakSet<object>();
-  // The value of each collection walked so far: an anchor comes before its aliases, so a merged mapping's values
-  // are there when a merge asks for them (the package's own toJS walks the whole document for each alias in them).
+  // The value of each collection built so far: an alias takes its anchor's (the package's own toJS walks the whole
+  // document for each alias resolved without its context: 5,000 merges took 141 s).
   const valueOf = new Map<unknown, unknown>();
-  // A value walked nowhere else (inside a merge source written in place) is built from its nodes, as go-yaml reads them.
-  const valueOfWriter = (writer: unknown): unknown => {
-    const node = merges.resolved(writer);
+  const valueOfNode = (written: unknown): unknown => {
+    const node = merges.resolved(written);
     if (isScalar(node)) return node.value;
     if (valueOf.has(node)) return valueOf.get(node);
     if (isSeq(node)) {
       const list: unknown[] = [];
       valueOf.set(node, list);
-      for (const item of node.items) list.push(valueOfWriter(item));
+      for (const item of node.items) list.push(valueOfNode(item));
       return list;
     }
     if (!isMap(node)) return (node as Node | undefined)?.toJS(doc, { maxAliasCount: 100 }) ?? null;
     const object: Record<string, unknown> = {};
     valueOf.set(node, object);
-    for (const [key, value] of merges.writers(node, 'go')) setProperty(object, key, valueOfWriter(value));
+    for (const [key, writer] of merges.writers(node)) setProperty(object, key, valueOfNode(writer));
     return object;
   };
-  const fix = (node: unknown, js: unknown): void => {
-    const target = merges.resolved(node);
-    if (!js || typeof js !== 'object') return;
-    if (!valueOf.has(target)) valueOf.set(target, js);
-    if (fixed.has(js)) return;
-    fixed.add(js);
-    if (isSeq(target) && Array.isArray(js)) target.items.forEach((item, i) => fix(item, js[i]));
-    if (!isMap(target) || Array.isArray(js)) return;
-    const object = js as Record<string, unknown>;
-    const chosen = merges.writers(target, 'package');
-    for (const [key, writer] of merges.writers(target, 'go')) {
-      if (chosen.get(key) !== writer) setProperty(object, key, valueOfWriter(writer));
-      fix(writer, object[key]);
-    }
-  };
-  fix(doc.contents, value);
-  return value;
+  return valueOfNode(doc.contents);
 }
 
 function hasMergeKey(doc: Document.Parsed): boolean {
@@ -95,13 +78,12 @@ function isResolvedMerge(node: unknown): boolean {
 }
 
 /**
- * Which node each key of a mapping takes its value from, by go-yaml's order of merges or by the yaml package's,
- * kept for each mapping; aliases are resolved from one walk of the document (the package walks it again for
- * each alias resolved without its own context: 5,000 merges took 141 s).
+ * Which node each key of a mapping takes its value from, in go-yaml's order of merges, kept for each mapping; aliases
+ * are resolved from one walk of the document.
  */
 class Merges {
   private readonly targets = new Map<Alias, Node | undefined>();
-  private readonly known = { go: new WeakMap<YAMLMap, Map<string, unknown>>(), package: new WeakMap<YAMLMap, Map<string, unknown>>() };
+  private readonly known = new WeakMap<YAMLMap, Map<string, unknown>>();
 
   constructor(doc: Document.Parsed) {
     // An alias stands for the last node before it that has its anchor, in the order the document is written.
@@ -118,34 +100,25 @@ class Merges {
     return isAlias(node) ? this.targets.get(node) : node;
   }
 
-  /**
-   * go: the last pair or merge, in order, that sets each key (of a list of mappings merged, the earlier one wins).
-   * package: the mapping's own pair, else the first merge that sets it.
-   */
-  writers(map: YAMLMap, order: 'go' | 'package'): Map<string, unknown> {
-    const known = this.known[order].get(map);
+  /** The last pair or merge, in order, that sets each key (of a list of mappings merged, the earlier one wins). */
+  writers(map: YAMLMap): Map<string, unknown> {
+    const known = this.known.get(map);
     if (known) return known;
     const writers = new Map<string, unknown>();
     // Set before it is filled: a mapping that merges itself (through an alias) stops there.
-    this.known[order].set(map, writers);
-    if (order === 'package') for (const pair of map.items) if (!isResolvedMerge(pair.key)) writers.set(keyOf(pair.key), pair.value);
+    this.known.set(map, writers);
     for (const pair of map.items) {
-      if (!isResolvedMerge(pair.key)) {
-        if (order === 'go') writers.set(keyOf(pair.key), pair.value);
-        continue;
-      }
-      const sources = this.mergeSources(pair, order);
-      if (order === 'go') for (const source of sources.reverse()) for (const [key, value] of source) writers.set(key, value);
-      else for (const source of sources) for (const [key, value] of source) if (!writers.has(key)) writers.set(key, value);
+      if (!isResolvedMerge(pair.key)) writers.set(keyOf(pair.key), pair.value);
+      else for (const source of this.mergeSources(pair).reverse()) for (const [key, value] of source) writers.set(key, value);
     }
     return writers;
   }
 
-  /** The mappings a merge key merges, each as its keys and value nodes, their own merges applied in the same order. */
-  private mergeSources(pair: Pair, order: 'go' | 'package'): Map<string, unknown>[] {
+  /** The mappings a merge key merges, each as its keys and value nodes, their own merges applied. */
+  private mergeSources(pair: Pair): Map<string, unknown>[] {
     const value = this.resolved(pair.value);
     const maps = isSeq(value) ? value.items.map((item) => this.resolved(item)) : [value];
-    return maps.flatMap((map) => (isMap(map) ? [this.writers(map, order)] : []));
+    return maps.flatMap((map) => (isMap(map) ? [this.writers(map)] : []));
   }
 }
 
