@@ -48,6 +48,8 @@ describe('readSettings', () => {
       'kubeResilience.kustomize.enablePlugins is "true", not true or false: ignored',
     ]);
     assert.deepEqual(read({ extraPath: null, helm: null, kustomize: { path: null } }).said, [], 'null stands for unset, as for the other settings');
+    const unset = read({ enable: null, run: null, cluster: null, rules: null, trusted: null, render: null, kubeconfig: null, helm: { valuesFiles: null }, kustomize: { enablePlugins: null } });
+    assert.deepEqual([unset.said, unset.settings], [[], { ...DEFAULT_SETTINGS, kubeconfig: undefined, context: undefined, helm: { path: undefined, releaseName: undefined, valuesFiles: {} }, kustomize: { path: undefined, enablePlugins: false } }], 'null is unset for every setting');
     assert.deepEqual(read({ helm: 'x', kustomize: [1] }).said, ['kubeResilience.helm is "x", not an object: ignored', 'kubeResilience.kustomize is [1], not an object: ignored']);
     const chart = read({ helm: { valuesFiles: { 'charts/web': 'values-prod.yaml', 'charts/api': ['values-prod.yaml', 2] } } });
     assert.deepEqual(chart.settings.helm.valuesFiles, { 'charts/web': [], 'charts/api': ['values-prod.yaml'] });

@@ -55,48 +55,39 @@ export function readSettings(value: unknown, ignored: (problem: string) => void 
   if (value !== undefined && value !== null && !isObject(value)) ignored(`the settings are ${shownSetting(value)}, not an object: the defaults are used`);
   const v = (isObject(value) ? value : {}) as Partial<ServerSettings>;
   const unusable = (name: string, written: unknown, expected: string) => ignored(`${name} is ${shownSetting(written)}, not ${expected}: ignored`);
-  const choice = <T extends string>(name: keyof ServerSettings, allowed: readonly T[], fallback: T): T => {
-    const written = v[name];
-    if (written === undefined || allowed.includes(written as T)) return (written as T | undefined) ?? fallback;
-    unusable(`kubeResilience.${name}`, written, allowed.join(', ').replace(/, ([^,]*)$/, ' or $1'));
-    return fallback;
+  // Whether a written value is there to use: unset (undefined, or null as JSON writes it) is not, and says nothing;
+  // one `accepts` refuses is said to be ignored.
+  const given = (name: string, written: unknown, expected: string, accepts: (written: unknown) => boolean): boolean => {
+    if (written === undefined || written === null) return false;
+    if (accepts(written)) return true;
+    unusable(`kubeResilience.${name}`, written, expected);
+    return false;
   };
-  const flag = (name: string, written: unknown, fallback: boolean): boolean => {
-    if (written === undefined || typeof written === 'boolean') return (written as boolean | undefined) ?? fallback;
-    unusable(`kubeResilience.${name}`, written, 'true or false');
-    return fallback;
-  };
-  const text = (name: string, written: unknown): string | undefined => {
-    if (written !== undefined && written !== null && typeof written !== 'string') unusable(`kubeResilience.${name}`, written, 'text');
-    return optionalText(written);
-  };
+  const choice = <T extends string>(name: string, written: unknown, allowed: readonly T[], fallback: T): T =>
+    given(name, written, allowed.join(', ').replace(/, ([^,]*)$/, ' or $1'), (w) => allowed.includes(w as T)) ? (written as T) : fallback;
+  const flag = (name: string, written: unknown, fallback: boolean): boolean => (given(name, written, 'true or false', (w) => typeof w === 'boolean') ? (written as boolean) : fallback);
+  const text = (name: string, written: unknown): string | undefined => (given(name, written, 'text', (w) => typeof w === 'string') ? optionalText(written) : undefined);
+  const object = (name: string, written: unknown, expected: string): Record<string, unknown> => (given(name, written, expected, isObject) ? (written as Record<string, unknown>) : {});
   const texts = (name: string, written: unknown, expected: string): string[] => {
-    if (written !== undefined && written !== null && !Array.isArray(written)) unusable(`kubeResilience.${name}`, written, expected);
-    const items: unknown[] = Array.isArray(written) ? written : [];
+    const items: unknown[] = given(name, written, expected, Array.isArray) ? (written as unknown[]) : [];
     items.forEach((item, i) => typeof item !== 'string' && unusable(`kubeResilience.${name}[${i}]`, item, 'text'));
     return items.filter((item): item is string => typeof item === 'string' && !!item.trim());
   };
-  const section = (name: 'helm' | 'kustomize'): Record<string, unknown> => {
-    if (v[name] !== undefined && v[name] !== null && !isObject(v[name])) unusable(`kubeResilience.${name}`, v[name], 'an object');
-    return isObject(v[name]) ? v[name] : {};
-  };
-  const helm = section('helm');
-  const kustomize = section('kustomize');
-  const valuesFiles = isObject(helm.valuesFiles) ? helm.valuesFiles : {};
-  if (helm.valuesFiles !== undefined && helm.valuesFiles !== null && !isObject(helm.valuesFiles)) unusable('kubeResilience.helm.valuesFiles', helm.valuesFiles, 'an object of chart folders, each with a list of values files');
+  const helm = object('helm', v.helm, 'an object');
+  const kustomize = object('kustomize', v.kustomize, 'an object');
+  const valuesFiles = object('helm.valuesFiles', helm.valuesFiles, 'an object of chart folders, each with a list of values files');
   const rules: Record<string, SeverityOverride> = {};
-  for (const [id, level] of Object.entries(isObject(v.rules) ? v.rules : {})) {
+  for (const [id, level] of Object.entries(object('rules', v.rules, 'an object of rule ids'))) {
     // A misspelt id turned nothing off, without a word (the command line refuses it).
     if (!isRule(id)) ignored(`kubeResilience.rules.${id} names no rule of kube-resilience (\`kube-resilience rules\` lists them): ignored`);
     else if (LEVELS.includes(level as string)) rules[id] = level as SeverityOverride;
     else unusable(`kubeResilience.rules.${id}`, level, 'off, error, warning, info or hint');
   }
-  if (v.rules !== undefined && !isObject(v.rules)) unusable('kubeResilience.rules', v.rules, 'an object of rule ids');
   return {
     enable: flag('enable', v.enable, true),
-    run: choice('run', ['onType', 'onSave'] as const, 'onType'),
+    run: choice('run', v.run, ['onType', 'onSave'] as const, 'onType'),
     rules,
-    cluster: choice('cluster', ['auto', 'demo', 'off'] as const, 'auto'),
+    cluster: choice('cluster', v.cluster, ['auto', 'demo', 'off'] as const, 'auto'),
     kubeconfig: text('kubeconfig', v.kubeconfig),
     context: text('context', v.context),
     extraPath: texts('extraPath', v.extraPath, 'a list of folders'),
