@@ -6,7 +6,7 @@ import { runSteps, type Steps } from '../steps';
 import { hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
-import { MIN_GROUPS_KEPT, ReadLog, type Reads } from './reads';
+import { ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
   value: number;
@@ -46,7 +46,7 @@ export class Inventory {
   private readonly files = new Map<string, ManifestFile>();
   private clusterResources: Resource[] = [];
   /** Which groups of resources an analysis asked about, so that it is redone only when one of them changes. */
-  private log = new ReadLog(groupsOf, () => MIN_GROUPS_KEPT + GROUPS_KEPT_PER_RESOURCE * this.resourceCount());
+  private log = new ReadLog(groupsOf, () => this.resourceCount());
   private derived = nothingDerived();
   /** How many times each file was set or removed (see revisionOf). */
   private readonly revisions = new Map<string, number>();
@@ -437,14 +437,6 @@ interface Derived {
   /** Answers to per-resource questions asked by several rules. */
   answers: Map<string, WeakMap<object, { uri: string | undefined; result: Resource[] }>>;
 }
-
-/**
- * How many read-log groups a resource may account for before the log starts afresh. The groups live after an
- * analysis are fewer than two a resource (9,242 for the 5,889 resources of the 106k-line file, most shared); past
- * this, typing has made the rest (a name keystroke makes two or three), and a fresh start costs one analysis of
- * everything, after some 17,000 keystrokes there.
- */
-const GROUPS_KEPT_PER_RESOURCE = 8;
 
 function nothingDerived(): Derived {
   return { byNameInNamespace: new Map(), byKindInNamespace: new Map(), namespaceLists: new Map(), labelIndexes: new Map(), answers: new Map() };

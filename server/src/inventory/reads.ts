@@ -6,7 +6,15 @@ import { unchangedEnds } from '../unchanged-ends';
 const RESOURCES_PER_STEP = 500;
 
 /** The fewest groups a read log keeps before it may start afresh (a small file's questions read a few dozen). */
-export const MIN_GROUPS_KEPT = 4096;
+const MIN_GROUPS_KEPT = 4096;
+
+/**
+ * How many groups a resource may account for before the log starts afresh. The groups live after an analysis are
+ * fewer than two a resource (9,242 for the 5,889 resources of the 106k-line file, most shared); past this, typing has
+ * made the rest (a name keystroke makes two or three), and a fresh start costs one analysis of everything, after
+ * some 17,000 keystrokes there.
+ */
+const GROUPS_KEPT_PER_RESOURCE = 8;
 
 /** A group's generation, in an object of its own, so that reads recorded can look at it again without finding it by name. */
 interface Group {
@@ -66,17 +74,17 @@ export class ReadLog {
   private recording: Map<string, Group> | undefined;
 
   /**
-   * @param groupsKept How many groups the log may keep before it starts afresh (see startAfreshIfGrown): its owner
-   *   knows how many resources it holds, and so how many groups its questions can read.
+   * @param resourceCount How many resources its owner holds, and so how many groups its questions can read (see
+   *   startAfreshIfGrown).
    */
   constructor(
     private readonly groupsOf: (resource: Resource) => string[],
-    private readonly groupsKept: () => number = () => MIN_GROUPS_KEPT,
+    private readonly resourceCount: () => number = () => 0,
   ) {}
 
   /** A log that goes on from this one's generations: reads recorded here hold there until a group moves there. */
   copy(): ReadLog {
-    const copy = new ReadLog(this.groupsOf, this.groupsKept);
+    const copy = new ReadLog(this.groupsOf, this.resourceCount);
     // Groups read but never moved are made again on demand there.
     for (const [name, { generation }] of this.groups) if (generation > 0) copy.groups.set(name, { generation });
     copy.epoch = this.epoch;
@@ -150,12 +158,13 @@ export class ReadLog {
 
   /**
    * Every name and label a resource ever had keeps a group, though nothing reads it any more: 10,000 keystrokes in a
-   * Deployment's name held 8 MB more. Past `groupsKept`, the log drops them all and moves every group at once: whatever
-   * was recorded is analysed again, once, and reads again only what it still asks about. Only between analyses, as a
-   * file changes: a recording holds the groups it read.
+   * Deployment's name held 8 MB more. Past GROUPS_KEPT_PER_RESOURCE a resource held (and MIN_GROUPS_KEPT), the log drops
+   * them all and moves every group at once: whatever was recorded is analysed again, once, and reads again only what
+   * it still asks about. Only between analyses, as a file changes: a recording holds the groups it read.
    */
   private startAfreshIfGrown(): void {
-    if (this.groups.size <= this.groupsKept()) return;
+    // Counting the resources walks every file: only once the log holds more than a small file's lifetime of typing.
+    if (this.groups.size <= MIN_GROUPS_KEPT || this.groups.size <= MIN_GROUPS_KEPT + GROUPS_KEPT_PER_RESOURCE * this.resourceCount()) return;
     this.groups = new Map();
     this.epoch++;
     // Reads look their groups up again by name, in the new map.
