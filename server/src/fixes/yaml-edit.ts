@@ -3,6 +3,7 @@ import { yamlText } from './yaml-text';
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
 import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
 import { lineEndOf, lineStartOf } from '../manifest/text';
+import { documentEndBefore } from '../manifest/split';
 import { ignoreCommentIds } from '../rules/suppression';
 import { plainBlockYaml } from './plain-yaml';
 import type { TextEdit } from './edit';
@@ -455,9 +456,9 @@ export function appendDocument(resource: Resource, object: unknown): TextEdit[] 
   if (!file || !document || /\.json$/i.test(file.uri)) return undefined;
   const style = styleOf(file);
   // Before a `...` that ends the document: kubectl never reads what follows one before the next `---` line.
-  const closing = /(?:^|\n)(\.\.\.(?:[ \t][^\n]*)?\r?\n?)$/.exec(document.text);
-  const end = document.offset + document.text.length - (closing ? closing[1].length : 0);
-  const lead = closing || endsALine(file, document) ? '' : style.newline;
+  const closing = documentEndBefore(document.text, document.text.length);
+  const end = document.offset + (closing ?? document.text.length);
+  const lead = closing !== undefined || endsALine(file, document) ? '' : style.newline;
   const body = written(object, style).replace(/\n/g, style.newline);
   return [{ start: end, end, text: `${lead}---${style.newline}${body}` }];
 }

@@ -11,6 +11,7 @@ import { combinedChange, type Chunk, followsDocumentEnd, sliceOfChunks, splitAft
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { isObject } from '../is-object';
+import { factOf } from './facts';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
 export interface ParsedChunk {
@@ -381,15 +382,13 @@ function addParsedDocuments(file: ChunkedFile, chunks: readonly Chunk[], parses:
  * incremental analysis goes by it), and the file's next parse finds the parse beneath (see chunkParseOf).
  */
 function unreadAfterDocumentEnd(text: string, parsed: ParsedChunk): ParsedChunk {
-  let unread = unreadVersions.get(parsed);
-  if (!unread) {
+  return factOf(unreadVersions, parsed, () => {
     const content = /^[ \t]*[^\s#]/m.exec(text);
     const offset = content ? content.index + content[0].length - 1 : 0;
-    unread = { error: { message: 'kubectl never reads it: it follows a `...` line with no `---` line between (write `---` above it)', offset, length: 1 } };
-    unreadVersions.set(parsed, unread);
+    const unread = { error: { message: 'kubectl never reads it: it follows a `...` line with no `---` line between (write `---` above it)', offset, length: 1 } };
     readVersions.set(unread, parsed);
-  }
-  return unread;
+    return unread;
+  });
 }
 
 const unreadVersions = new WeakMap<ParsedChunk, ParsedChunk>();

@@ -153,7 +153,11 @@ function opensDocument(text: string, offset: number): boolean {
 function isChunkStart(text: string, offset: number): boolean {
   if (offset === 0) return true;
   if (text.charCodeAt(offset - 1) !== 0x0a) return false;
-  if (opensDocument(text, offset)) return true;
+  return opensDocument(text, offset) || documentEndBefore(text, offset) !== undefined;
+}
+
+/** Where the line that ends before `offset` starts, when it is a `...` line (which ends the document it closes). */
+export function documentEndBefore(text: string, offset: number): number | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 2) + 1;
-  return text.charCodeAt(lineStart) === 0x2e && DOCUMENT_MARKER.test(text.slice(lineStart, lineStart + 4));
+  return text.charCodeAt(lineStart) === 0x2e && DOCUMENT_MARKER.test(text.slice(lineStart, lineStart + 4)) ? lineStart : undefined;
 }
