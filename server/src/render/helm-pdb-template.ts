@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { yamlText } from '../fixes/yaml-text';
+import { yamlLines, yamlScalar } from '../fixes/yaml-text';
 import { readSourceText } from './source-yaml';
 import { matchPath, wholeFileCondition, wholeFileIf, type Skeleton, type SkeletonNode } from './template-skeleton';
 
@@ -38,9 +38,9 @@ export function pdbTemplate(input: PdbTemplateInput): { path: string; text: stri
   const { selector, ...budget } = pdb.spec ?? {};
   const out = ['apiVersion: policy/v1', 'kind: PodDisruptionBudget', 'metadata:', `  name: ${name}`];
   if (namespaceNode?.value) out.push(`  namespace: ${namespaceNode.value}`);
-  out.push('spec:', ...indented(yamlText(budget, { lineWidth: 0 }), 2), '  selector:', '    matchLabels:');
+  out.push('spec:', ...yamlLines(budget, 2), '  selector:', '    matchLabels:');
   const written = matchLabelsLines(lines, skeleton, 6);
-  out.push(...(written ?? indented(yamlText(selector?.matchLabels ?? {}, { lineWidth: 0 }), 6)));
+  out.push(...(written ?? yamlLines(selector?.matchLabels ?? {}, 6)));
   let text = out;
   // The chart's own budget for these pods, off now, is what a user turns on: this one then steps aside (two
   // budgets over one pod make every eviction of it fail).
@@ -84,14 +84,6 @@ function templateNames(templatesDir: string): string[] {
   } catch {
     return [];
   }
-}
-
-function indented(yaml: string, column: number): string[] {
-  return yaml.replace(/\n$/, '').split('\n').map((line) => ' '.repeat(column) + line);
-}
-
-function yamlScalar(value: string): string {
-  return yamlText(value).replace(/\n$/, '');
 }
 
 /**

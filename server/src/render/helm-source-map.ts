@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative } from 'node:path';
 import { literalPattern } from '../literal-pattern';
-import { yamlText } from '../fixes/yaml-text';
+import { yamlLines, yamlScalar } from '../fixes/yaml-text';
 import type { TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
 import { nest } from '../fixes/yaml-edit';
@@ -374,7 +374,7 @@ export class HelmSourceMapper implements SourceMapper {
       const at = lineText.indexOf(':', node.column) + 1;
       const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
       // A comment after the value stays.
-      return { path: template, against: text, edits: [{ start, end: start + scalar.length, text: scalarText(value) }] };
+      return { path: template, against: text, edits: [{ start, end: start + scalar.length, text: yamlScalar(value) }] };
     }
     const rest = path.slice(match.depth);
     if (node.kind === 'opaque') return computed;
@@ -382,11 +382,7 @@ export class HelmSourceMapper implements SourceMapper {
     if (rest.some((step) => typeof step !== 'string')) return `the fix adds an item to a list ${this.relative(template)} does not write`;
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = nest(rest as string[], value);
-    const body = yamlText(nested, { lineWidth: 0 })
-      .replace(/\n$/, '')
-      .split('\n')
-      .map((line) => ' '.repeat(childColumn) + line)
-      .join('\n');
+    const body = yamlLines(nested, childColumn).join('\n');
     const insertAt = lineStarts[node.line + 1] ?? text.length;
     const lead = insertAt === text.length && !text.endsWith('\n') ? '\n' : '';
     return { path: template, against: text, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}\n` }] };
@@ -461,12 +457,9 @@ function overlaps(a: readonly string[], b: readonly string[]): boolean {
   return a.slice(0, n).every((step, i) => step === b[i]);
 }
 
-function scalarText(value: unknown): string {
-  return yamlText(value).replace(/\n$/, '');
-}
 
 function brief(value: unknown): string {
-  return value !== null && typeof value === 'object' ? '…' : scalarText(value);
+  return value !== null && typeof value === 'object' ? '…' : yamlScalar(value);
 }
 
 /** The column an item's keys start at (`- name: x` → after the dash and its spaces). */
