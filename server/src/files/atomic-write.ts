@@ -26,11 +26,11 @@ export class ChangedMeanwhileError extends Error {
  * folder the user may not write to), though the file itself may be writable. Said apart from a read-only file.
  */
 export class TemporaryFileError extends Error {
-  /** The system's error code, as the error it stands for had it (EACCES, EROFS, ENOSPC…). */
+  /** The system's error code, as the error it stands for had it (EACCES, EROFS, ENOSPC…): callers tell errors by it. */
   readonly code: string | undefined;
 
   constructor(
-    readonly folder: string,
+    folder: string,
     readonly reason: unknown,
   ) {
     super(`no temporary file can be made in ${folder}`);
