@@ -79,6 +79,17 @@ describe('findings of rendered units merged by source place', () => {
     assert.deepEqual(merged.map((f) => /^In dev: Deployment (\S+) .* In prod: Deployment (\S+) /.exec(f.message)!.slice(1)), [['a', 'a-v2'], ['a-b', 'a-b-v2']]);
   });
 
+  it('says each fix not written once, though several findings of the merge say it (one resource rendered twice from one base line)', () => {
+    const unit = unitOf(2, '/project/overlay', '', ['web', 'web']);
+    const refusing: RenderedUnit = { ...unit, mapper: { ...unit.mapper, translateFix: (_index, _changes, refuse) => (refuse?.('the base is shared'), undefined) } };
+    const merged = mergeUnitFindings(analyzeRenderedUnit(refusing, { readText }), '/project').filter((f) => f.ruleId === 'single-replica');
+    assert.equal(merged.length, 1, 'one finding for the one place and resource');
+    assert.deepEqual(merged[0].unwrittenFixes, [
+      { title: 'Run 2 replicas', reason: 'the base is shared' },
+      { title: 'Ignore single-replica for Deployment web', reason: 'the base is shared' },
+    ]);
+  });
+
   it("offers every root's fix at once when no two edit one file, and else the first root's alone", () => {
     // Each root's fix of a single replica edits the file `edited(root)` names.
     const unitEditing = (root: string, edited: string): RenderedUnit => {

@@ -236,7 +236,7 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
       const fixes = agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? (group.find((f) => f.sourceFixes.some((fix) => fix.preferred)) ?? first).sourceFixes;
       // What could not be written for each root, named by the root it is of.
       const unwritten = group.flatMap((f) => f.unwrittenFixes.map(({ title, reason }) => ({ title, reason: roots.length > 1 ? `in ${name(f.rendered.unit)}, ${reason}` : reason })));
-      return { fixes, unwritten: unwritten.filter((u, i) => unwritten.findIndex((v) => v.title === u.title && v.reason === u.reason) === i) };
+      return { fixes, unwritten: [...groupBy(unwritten, (u) => `${u.title}\n${u.reason}`).values()].map(([first]) => first) };
     });
   });
 }
