@@ -312,6 +312,12 @@ describe('documents after a `...` line', () => {
     assert.equal(parseManifest('file:///d.yaml', `${web}...\nfoo: [\n`).documents[1].parsed.error?.message.startsWith('kubectl never reads it'), true);
   });
 
+  it('one that no longer follows a `...` (the lines above it deleted) is read, though its text kept its parse', () => {
+    const before = parseManifest('file:///d.yaml', `${web}...\n${pdb}`);
+    const after = parseManifest('file:///d.yaml', pdb, before);
+    assert.deepEqual([after.resources.map((r) => r.name), errors(after)], [['web-pdb'], [null]]);
+  });
+
   it('one after a `---` line is read; comments after a `...` are no document', () => {
     assert.deepEqual(names(parseManifest('file:///d.yaml', `${web}...\n---\n${pdb}`)), ['Deployment/default/web', 'PodDisruptionBudget/default/web-pdb']);
     assert.deepEqual(errors(parseManifest('file:///d.yaml', `${web}...\n# the end\n`)), [null, null]);
