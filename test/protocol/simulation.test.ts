@@ -121,6 +121,21 @@ describe('simulation requests and code lens over stdio', { skip: existsSync(SERV
     assert.ok(ok.ok);
   });
 
+  it('answers two simulations asked at once each with its own result', async () => {
+    const input = await client.request<{ nodes: { name: string; role: string }[] }>(Methods.simulationInput, {});
+    const worker = input.nodes.find((n) => n.role === 'worker')!.name;
+    const scenarios = [
+      { fail: { kind: 'apiserver' }, duration: 7200, events: [{ kind: 'node-reboot', node: worker, at: 600 }] },
+      { fail: { kind: 'scheduler' }, duration: 600, events: [] },
+    ];
+    const results = await Promise.all(scenarios.map((scenario) => client.request(Methods.simulate, { scenario })));
+    results.forEach((result, i) => {
+      const checked = validateSimulationResult(result);
+      assert.ok(checked.ok, !checked.ok ? checked.error : '');
+      assert.deepEqual(checked.value.scenario, scenarios[i], `simulation ${i + 1} is answered with its own scenario's result`);
+    });
+  });
+
   it('simulates beside the other requests: a hover is answered while a long simulation runs, a cancelled one ends as cancelled, and one whose timeline is more than the view shows is refused with why', async () => {
     const deployment = (i: number) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-${i}}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web-${i}}}\n  template:\n    metadata: {labels: {app: web-${i}}}\n    spec: {containers: [{name: app, image: nginx}]}\n`;
     const many = pathToFileURL(join(dir, 'many.yaml')).toString();
