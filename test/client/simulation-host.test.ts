@@ -11,16 +11,16 @@ import type { ToWebview } from '../../server/src/simulate/messages';
 import { simulate } from '../../server/src/simulate/simulate';
 
 /** The host wired to the real engine on the demo cluster, in place of the language server. */
-function hostOnDemo(answer: (method: string, params: unknown) => unknown = engine) {
+function hostOnDemo(answer: (method: string, params: unknown, cancelled?: AbortSignal) => unknown = engine) {
   const posted: ToWebview[] = [];
   const logged: string[] = [];
   const reports: string[] = [];
   const requests: string[] = [];
   const opened: unknown[] = [];
   const host = new SimulationHost({
-    request: async (method, params) => {
+    request: async (method, params, cancelled) => {
       requests.push(method);
-      return answer(method, params);
+      return answer(method, params, cancelled);
     },
     post: (m) => posted.push(m),
     log: (m) => logged.push(m),
@@ -148,6 +148,36 @@ describe('simulation host (extension side of the page)', () => {
     const results = slowFirst.posted.filter((m) => m.type === 'result');
     assert.equal(results.length, 1);
     assert.ok(results[0].type === 'result' && results[0].result.scenario.duration === 3600);
+  });
+
+  it('cancels a simulation the page no longer waits for: superseded by a newer one, or the page hidden or closed', async () => {
+    const signals = new Map<number, AbortSignal>();
+    /** A simulation the server answers only once it is cancelled, as it does: with an error. */
+    const { host, posted, logged } = hostOnDemo(async (method, params, cancelled) => {
+      if (method !== Methods.simulate) return engine(method, params);
+      const { duration } = (params as { scenario: Scenario }).scenario;
+      signals.set(duration, cancelled!);
+      if (duration === 3600) return engine(method, params);
+      await new Promise<void>((resolve) => cancelled!.addEventListener('abort', () => resolve()));
+      throw new Error('the simulation was cancelled');
+    });
+    await host.receive({ type: 'ready' });
+    const superseded = host.receive({ type: 'simulate', scenario: { ...SCENARIO, duration: 60 } });
+    await host.receive({ type: 'simulate', scenario: SCENARIO });
+    await superseded;
+    assert.equal(signals.get(60)?.aborted, true, 'the superseded simulation is cancelled');
+    assert.equal(signals.get(3600)?.aborted, false, 'the newest is not');
+    const hidden = host.receive({ type: 'simulate', scenario: { ...SCENARIO, duration: 120 } });
+    host.reset();
+    assert.equal(signals.get(120)?.aborted, true, 'hiding the page cancels what it waits for');
+    await hidden;
+    const closed = host.receive({ type: 'simulate', scenario: { ...SCENARIO, duration: 180 } });
+    host.dispose();
+    assert.equal(signals.get(180)?.aborted, true, 'closing the page cancels what it waits for');
+    await closed;
+    assert.deepEqual(posted.filter((m) => m.type === 'error'), [], 'a cancelled simulation is not shown as failed');
+    assert.deepEqual(logged, []);
+    assert.equal(posted.filter((m) => m.type === 'result').length, 1);
   });
 
   it('exports the shown scenario as a Markdown report, reusing the last result', async () => {

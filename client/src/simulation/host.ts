@@ -5,7 +5,8 @@ import type { Scenario, SimulationResult } from '../../../server/src/simulate/ty
 
 /** What the host needs from its surroundings: the language server, the webview, a log and an editor. */
 export interface HostPorts {
-  request(method: string, params: unknown): Promise<unknown>;
+  /** Asks the language server; `cancelled` aborts when the answer is no longer wanted. */
+  request(method: string, params: unknown, cancelled?: AbortSignal): Promise<unknown>;
   post(message: ToWebview): void;
   log(message: string): void;
   openReport(markdown: string): Promise<void>;
@@ -26,6 +27,8 @@ export class SimulationHost {
   private input: SimulationInput | undefined;
   /** Only the newest simulation's answer is shown: the page may change faster than the engine answers. */
   private generation = 0;
+  /** Cancels the simulation whose answer is awaited: one superseded or no longer shown still held a worker for seconds. */
+  private running: AbortController | undefined;
 
   constructor(private readonly ports: HostPorts) {}
 
@@ -86,9 +89,20 @@ export class SimulationHost {
     else this.pendingFocus = message;
   }
 
-  /** The page was reloaded or recreated: it says ready again. */
+  /** The page was reloaded or recreated: it says ready again (and simulates again). */
   reset(): void {
     this.ready = false;
+    this.cancelRunning();
+  }
+
+  /** The page was closed. */
+  dispose(): void {
+    this.cancelRunning();
+  }
+
+  private cancelRunning(): void {
+    this.running?.abort();
+    this.running = undefined;
   }
 
   private send(message: ToWebview): void {
@@ -127,8 +141,8 @@ export class SimulationHost {
     }
   }
 
-  private async run(scenario: Scenario): Promise<SimulationResult | undefined> {
-    const checked = validateSimulationResult(await this.ports.request(Methods.simulate, { scenario }));
+  private async run(scenario: Scenario, cancelled?: AbortSignal): Promise<SimulationResult | undefined> {
+    const checked = validateSimulationResult(await this.ports.request(Methods.simulate, { scenario }, cancelled));
     if (checked.ok) return checked.value;
     this.fail(`the language server answered an unreadable simulation (${checked.error})`);
     return undefined;
@@ -136,16 +150,20 @@ export class SimulationHost {
 
   private async simulate(scenario: Scenario): Promise<void> {
     const generation = ++this.generation;
+    this.cancelRunning();
+    const running = (this.running = new AbortController());
     this.send({ type: 'busy' });
     try {
-      const result = await this.run(scenario);
+      const result = await this.run(scenario, running.signal);
+      if (this.running === running) this.running = undefined;
       if (!result || generation !== this.generation) return;
       this.last = result;
       this.send({ type: 'result', result });
       // The page then simulates again on the new cluster, which leaves the drawing unchanged: no loop.
       await this.sendInput(true);
     } catch (error) {
-      if (generation === this.generation) this.fail(`the simulation failed: ${(error as Error).message}`);
+      if (this.running === running) this.running = undefined;
+      if (generation === this.generation && !running.signal.aborted) this.fail(`the simulation failed: ${(error as Error).message}`);
     }
   }
 

@@ -71,7 +71,7 @@ export class SimulationPanel {
   ) {
     const webview = panel.webview;
     this.host = new SimulationHost({
-      request: (method, params) => client.sendRequest(method, params),
+      request: (method, params, cancelled) => requestUnlessCancelled(client, method, params, cancelled),
       post: (message) => void webview.postMessage(message),
       log: (message) => output.warn(message),
       openReport: async (markdown) => {
@@ -94,9 +94,24 @@ export class SimulationPanel {
         if (!panel.visible) this.host.reset();
       }),
       panel.onDidDispose(() => {
+        this.host.dispose();
         if (SimulationPanel.current === this) SimulationPanel.current = undefined;
         for (const s of subscriptions) s.dispose();
       }),
     ];
+  }
+}
+
+/** A request to the language server that `cancelled` cancels (the server then stops its work and answers it as cancelled). */
+async function requestUnlessCancelled(client: LanguageClient, method: string, params: unknown, cancelled?: AbortSignal): Promise<unknown> {
+  if (!cancelled) return client.sendRequest(method, params);
+  const cancellation = new vscode.CancellationTokenSource();
+  const cancel = () => cancellation.cancel();
+  cancelled.addEventListener('abort', cancel);
+  try {
+    return await client.sendRequest(method, params, cancellation.token);
+  } finally {
+    cancelled.removeEventListener('abort', cancel);
+    cancellation.dispose();
   }
 }
