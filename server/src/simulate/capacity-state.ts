@@ -12,7 +12,10 @@ export interface Slot {
   listedIsCurrent: boolean;
   /** Bumped by every new incarnation, so actions scheduled for a previous one do nothing. */
   generation: number;
+  /** Restarts counted towards its crash-loop back-off. */
   restarts: number;
+  /** When its container last came back from a restart (unset: running since before the start). */
+  upSince?: number;
   /** The pod as the cluster was read, when it did not serve then. */
   atStart?: NotServing;
 }

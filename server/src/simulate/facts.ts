@@ -51,6 +51,8 @@ export const TIMING = {
   /** Kubelet crash-loop back-off: first delay and cap. */
   backoffFirst: 10,
   backoffCap: 300,
+  /** …which starts again from the first delay once a container has run this long without crashing. */
+  backoffReset: 600,
   /** HPA sync period. */
   hpaSync: 15,
   /** Kubelet projected-token refresh: 80 % of the injected 3607 s TTL. */

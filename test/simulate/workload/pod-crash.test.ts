@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Scenario } from '../../../server/src/simulate/types';
 import { workload } from '../fixtures';
+import { emit } from '../../../server/src/simulate/workload/run';
 import { HEALTHY, play, runOf } from './harness';
 
 const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events: [] };
@@ -39,6 +40,16 @@ describe('pod-crash handler', () => {
     const { reasons } = play(run, 100, { kind: 'pod-crash', mode: 'permanent' });
     assert.match(reasons, /failed for good: nothing replaces it while the API is down/);
     assert.doesNotMatch(reasons, /Service|connections/);
+  });
+
+  it('starts the back-off over once a container has run 10 min without crashing; crashes closer together double it', () => {
+    const run = runOf(workload('solo', { 'worker-1': 1 }), HEALTHY, [], 7200);
+    const crash = { kind: 'pod-crash', mode: 'restartable' } as const;
+    // Back at 110 (10 s), 130 (20 s), then 20 min of clean running before each of the next two crashes.
+    for (const at of [100, 120, 1330, 2540]) emit(run, at, crash);
+    const { reasons } = play(run, 3750, crash);
+    const delays = [...reasons.matchAll(/restarts it in place after (\d+) s back-off/g)].map((m) => Number(m[1]));
+    assert.deepEqual(delays, [10, 20, 10, 10, 10]);
   });
 
   it('says so when no pod is left to crash', () => {

@@ -2,6 +2,7 @@ import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { nodeIsDown } from '../../node-incidents';
 import { emit, note, type Handler } from '../run';
+import { ranCleanly } from './restart';
 
 /**
  * CoreDNS restarts (the cluster's DNS workload): with the API up it syncs at once; with the API down its
@@ -16,7 +17,7 @@ export const onCorednsRestart: Handler<'coredns-restart'> = (run, _event, at) =>
   const synced = cp.firstWrites(at) + TIMING.reconnect;
   for (const slot of restarted) {
     slot.alive = false;
-    slot.restarts++;
+    slot.restarts = ranCleanly(slot, at) ? 1 : slot.restarts + 1;
     emit(run, synced, { kind: 'coredns-synced', slot, generation: slot.generation });
   }
   const until = synced <= run.ctx.end ? `until the API returns (${formatSeconds(synced)})` : 'until the API returns';
@@ -27,5 +28,6 @@ export const onCorednsRestart: Handler<'coredns-restart'> = (run, _event, at) =>
 export const onCorednsSynced: Handler<'coredns-synced'> = (run, { slot, generation }, at) => {
   if (slot.generation !== generation || nodeIsDown(run.ctx.incidents, slot.node, at)) return;
   slot.alive = true;
+  slot.upSince = at;
   note(run, at, { reason: `${run.label}: CoreDNS synced with the API again: ready`, fact: FACT.dns });
 };

@@ -1,6 +1,6 @@
 import { restartBackoff } from '../../backoff';
 import type { Slot } from '../../capacity-state';
-import { FACT } from '../../facts';
+import { FACT, TIMING } from '../../facts';
 import { nodeIsDown } from '../../node-incidents';
 import { dropDeadEndpoint, emit, note, refreshEndpoints, type Handler, type WorkloadRun } from '../run';
 
@@ -12,7 +12,7 @@ import { dropDeadEndpoint, emit, note, refreshEndpoints, type Handler, type Work
 export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: string, repeat = false, next?: string): number | undefined {
   const { workload, label, inPlaceStart } = run;
   slot.alive = false;
-  slot.restarts++;
+  slot.restarts = ranCleanly(slot, at) ? 1 : slot.restarts + 1;
   const delay = restartBackoff(slot.restarts);
   const frozen = workload.fronted && !run.ctx.controlPlane.at(at).controllers;
   const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
@@ -33,6 +33,12 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: st
 export const onContainerRestarted: Handler<'container-restarted'> = (run, { slot, generation, repeat, next }, at) => {
   if (slot.generation !== generation || nodeIsDown(run.ctx.incidents, slot.node, at)) return;
   slot.alive = true;
+  slot.upSince = at;
   note(run, at, { reason: `${run.label}: container restarted${next ? `; ${next}` : ''}`, fact: FACT.runningPods, repeat });
   if (!slot.listed) refreshEndpoints(run, slot, at, generation, `${run.label}: the restarted pod is ready and back in its Service`, 'ready');
 };
+
+/** Whether the container ran long enough since it last came back for the kubelet to start its back-off over. */
+export function ranCleanly(slot: Slot, at: number): boolean {
+  return slot.upSince !== undefined && at - slot.upSince >= TIMING.backoffReset;
+}
