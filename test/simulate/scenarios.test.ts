@@ -355,6 +355,24 @@ describe('beyond the nine', () => {
     assert.ok(calm.workloads[0].capacity.every((p) => p.ready === 2));
   });
 
+  it('cluster DNS follows the CoreDNS pods that crash during an API outage: down once every replica has crashed, a restarted one answers SERVFAIL until the API returns (it stayed ok)', () => {
+    const coredns = workload('coredns', { 'worker-1': 1, 'worker-2': 1 }, { namespace: 'kube-system', clusterDns: true });
+    const dns = (events: ScenarioEvent[]) => simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns], apiserverDown(events, 3600));
+    const crash = (mode: 'restartable' | 'permanent', at: number): ScenarioEvent => ({ kind: 'pod-crash', namespace: 'kube-system', workload: 'coredns', mode, at });
+
+    const restarted = dns([crash('restartable', 600), crash('restartable', 660)]);
+    assert.deepEqual([599, 600, 660, 671, 676, 3609, 3610].map((t) => componentAt(restarted, 'dns', t)), ['ok', 'degraded', 'down', 'degraded', 'down', 'down', 'ok']);
+    assert.match(restarted.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.at === 600)!.reason, /1 of 2 CoreDNS replicas crashed \(a container on worker-1 crashed\) and not answering until the kubelet has restarted it; the kube-dns Service still sends it queries \(its endpoints frozen\)/);
+    assert.match(restarted.timeline.find((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.at === 675)!.reason, /2 of 2 restarted CoreDNS replicas started without the API: SERVFAIL for every cluster name/);
+
+    const failed = dns([crash('permanent', 600), crash('permanent', 660)]);
+    assert.deepEqual([599, 600, 660, 3599].map((t) => componentAt(failed, 'dns', t)), ['ok', 'degraded', 'down', 'down']);
+
+    // With the API up, a crashed replica is back after its back-off.
+    const calm = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns], { fail: { kind: 'none' }, duration: 3600, events: [crash('restartable', 600)] });
+    assert.deepEqual([600, 610].map((t) => componentAt(calm, 'dns', t)), ['degraded', 'ok']);
+  });
+
   it('a kube-proxy restart on a node that is down, or back without the API, restarts nothing: Services do not work there (it said they keep working)', () => {
     const told = (events: ScenarioEvent[]) => eventsAbout(simulate(cluster(), shop(), apiserverDown(events, 1800)), 'worker-2').filter((e) => e.at === 360);
     const rebooted = told([{ kind: 'node-reboot', node: 'worker-2', at: 180 }, { kind: 'kube-proxy-restart', node: 'worker-2', at: 360 }]);

@@ -6,7 +6,7 @@ import type { State, TimelineEvent } from './types';
 import { plural } from '../words';
 import { least } from '../extremes';
 
-type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'unready' | 'evicted';
+type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'unready' | 'evicted' | 'crashed';
 
 interface Interval {
   from: number;
@@ -41,12 +41,20 @@ export interface DnsMove extends DnsReplica {
   to: string;
 }
 
+/** A CoreDNS container that stopped on its node (a crash, an OOM kill): restarted in place, or (no `restart`) failed for good. */
+export interface DnsCrash extends DnsReplica {
+  at: number;
+  what: string;
+  restart?: { startsAt: number; servesAt: number };
+}
+
 /** What the CoreDNS workload's run knows of its replicas (empty when no CoreDNS workload is known). */
 export interface DnsHistory {
   /** Its replicas as the cluster was read, each with why it did not serve then, if it did not. */
   replicas: (DnsReplica & { atStart?: Pick<NotServing, 'pod' | 'why'> })[];
   evictions: DnsEviction[];
   moves: DnsMove[];
+  crashes: DnsCrash[];
 }
 
 /** A node a replica runs on, from `from` until it leaves it (`to`: a drain evicts it, or its replacement serves elsewhere). */
@@ -57,7 +65,7 @@ interface Residence {
 }
 
 /** Cluster DNS over the outage, replica by replica (rule 8), following where the CoreDNS workload's run put each one. */
-export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [], evictions: [], moves: [] }): DnsResult {
+export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [], evictions: [], moves: [], crashes: [] }): DnsResult {
   const { controlPlane: cp, incidents, scenario, topology } = ctx;
   const replicas = topology.coreDnsNodes;
   if (!replicas.length) return { states: [{ at: 0, state: 'ok' }], events: [] };
@@ -99,6 +107,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
         if (unlisted < back) list.push({ from: unlisted, to: back, state: 'unlisted', why: incident.what });
       }
     }
+    for (const crash of history.crashes.filter((c) => replicaOf.get(c.slot) === index)) list.push(...crashIntervals(crash, ownMoves, ctx));
     for (const eviction of own) list.push({ from: eviction.at, to: eviction.until, state: 'evicted', why: `the drain of ${eviction.drained}`, ...(outOfService(list, eviction.at) ? { out: true } : {}) });
     for (const event of scenario.events) {
       if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
@@ -151,6 +160,24 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
   return { states, events };
 }
 
+/**
+ * What a crash does to a replica: down until its container starts again; a start without the API then waits
+ * for it and answers SERVFAIL for cluster names until it has synced (as a CoreDNS restart does). One that
+ * failed for good is gone until its replacement serves.
+ */
+function crashIntervals(crash: DnsCrash, moves: readonly DnsMove[], { controlPlane: cp }: SimContext): Interval[] {
+  const { at, what, restart } = crash;
+  if (!restart) return [{ from: at, to: least(moves.filter((m) => m.at >= at).map((m) => m.at)), state: 'dead', why: what }];
+  const { startsAt, servesAt } = restart;
+  if (cp.at(startsAt).writes || !Number.isFinite(servesAt)) return [{ from: at, to: servesAt, state: 'crashed', why: what }];
+  const startedWaiting = Math.min(startsAt + TIMING.dnsStartupTimeout, servesAt);
+  return [
+    { from: at, to: startsAt, state: 'crashed', why: what },
+    { from: startsAt, to: startedWaiting, state: 'waiting', why: 'CoreDNS restarted' },
+    ...(startedWaiting < servesAt ? [{ from: startedWaiting, to: servesAt, state: 'servfail' as const, why: 'CoreDNS restarted' }] : []),
+  ];
+}
+
 /** A replica at one moment: what it does, why, and whether it was out of the kube-dns Service before that. */
 interface ReplicaNow {
   state: ReplicaState;
@@ -185,6 +212,11 @@ function describe(now: ReplicaNow[], nodes: string[], nodeLocal: boolean, { cach
     const which = listed === evicted.length ? '' : `${listed} of them `;
     const where = endpointsFrozen && listed ? `stopped, yet ${which}still listed by the kube-dns Service (its endpoints frozen without the controller manager), until ${until}` : `out of the kube-dns Service until ${until}`;
     parts.push(`${ofAll(evicted.length)} evicted (${[...new Set(evicted.map((r) => `${r.why}`))].join(', ')}): ${where}`);
+  }
+  const crashed = of('crashed');
+  if (crashed.length) {
+    const queried = endpointsFrozen ? `; the kube-dns Service still sends ${crashed.length === 1 ? 'it' : 'them'} queries (its endpoints frozen)` : '';
+    parts.push(`${ofAll(crashed.length)} crashed (${[...new Set(crashed.map((r) => `${r.why}`))].join(', ')}) and not answering until the kubelet has restarted ${crashed.length === 1 ? 'it' : 'them'}${queried}`);
   }
   const dead = of('dead');
   if (dead.length) {

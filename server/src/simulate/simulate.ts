@@ -78,7 +78,7 @@ export function simulate(topology: SimTopology, given: SimWorkload[], scenario: 
  * cluster was read: the drains' evictions, and where each replacement that serves runs from then on.
  */
 function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
-  const history: DnsHistory = { replicas: [], evictions: [], moves: [] };
+  const history: DnsHistory = { replicas: [], evictions: [], moves: [], crashes: [] };
   // Numbered across the workloads: each run numbers its own replicas from 0.
   let first = 0;
   for (const { workload, run } of runs.filter((r) => r.workload.clusterDns)) {
@@ -88,6 +88,7 @@ function dnsHistory(runs: readonly WorkloadRunOf[]): DnsHistory {
     for (const e of run.evictions) {
       if (e.stoppingPod === undefined && startNode.has(e.slot)) history.evictions.push({ slot: first + e.slot, node: startNode.get(e.slot)!, drained: e.drain.node, at: e.at, until: e.replacementReady ?? Infinity });
     }
+    for (const c of run.crashes) if (startNode.has(c.slot)) history.crashes.push({ ...c, slot: first + c.slot, node: startNode.get(c.slot)! });
     for (const m of run.moves) if (startNode.has(m.slot)) history.moves.push({ slot: first + m.slot, node: startNode.get(m.slot)!, at: m.at, to: m.node });
     first += start.length;
   }

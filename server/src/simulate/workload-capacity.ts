@@ -7,7 +7,7 @@ import { formatSeconds } from './format-time';
 import { atStartNote } from './workload/at-start';
 import { nodeControllerEvicts } from './workload/handlers/node-down';
 import { notReadyTaintOf, tolerationOf } from './node-incidents';
-import { createRun, emit, note, replace, runToEnd, stoppedBy, type EvictionRecord, type MoveRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
+import { createRun, emit, note, replace, runToEnd, stoppedBy, type CrashRecord, type EvictionRecord, type MoveRecord, type RefusalRecord, type SimContext, type WorkloadRun } from './workload/run';
 
 export type { SimContext } from './workload/run';
 
@@ -18,6 +18,7 @@ export interface WorkloadSimulation {
   pressuredNodes: { node: string; at: number }[];
   evictions: EvictionRecord[];
   moves: MoveRecord[];
+  crashes: CrashRecord[];
   refusals: RefusalRecord[];
   gaveUp: WorkloadRun['gaveUp'];
   dependsOn: WorkloadRun['dependsOn'];
@@ -72,6 +73,7 @@ export function simulateWorkload(workload: SimWorkload, ctx: SimContext): Worklo
     pressuredNodes: run.pressuredNodes,
     evictions: run.evictions,
     moves: run.moves,
+    crashes: run.crashes,
     refusals: run.refusals,
     gaveUp: run.gaveUp,
     dependsOn: run.dependsOn,

@@ -52,6 +52,21 @@ describe('pod-crash handler', () => {
     assert.deepEqual(delays, [10, 20, 10, 10, 10]);
   });
 
+  it('a restarted ingress controller or CoreDNS container serves again only once the API is back: neither starts without it', () => {
+    for (const [extra, says] of [
+      [{ ingressController: true, apiClient: 'ingress-nginx' }, /as an ingress controller it cannot start without the API \(it gives up on it and crash-loops\) until the API returns \(1 h 10 s\)/],
+      [{ clusterDns: true }, /CoreDNS started without the API cannot sync Services: not ready, and SERVFAIL for cluster names, until the API returns \(1 h 10 s\)/],
+    ] as const) {
+      const run = runOf(workload('edge', { 'worker-1': 1, 'worker-2': 1 }, extra), apiDown);
+      const { readyAt, reasons } = play(run, 600, { kind: 'pod-crash', mode: 'restartable' });
+      assert.equal(readyAt(3609), 1, 'down while the API is');
+      assert.equal(readyAt(3610), 2, 'back once the API is and it has synced');
+      assert.match(reasons, says);
+    }
+    const healthy = runOf(workload('edge', { 'worker-1': 1, 'worker-2': 1 }, { ingressController: true, apiClient: 'ingress-nginx' }), HEALTHY);
+    assert.equal(play(healthy, 600, { kind: 'pod-crash', mode: 'restartable' }).readyAt(610), 2, 'with the API up, back after its back-off');
+  });
+
   it('says so when no pod is left to crash', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }));
     run.slots[0].alive = false;

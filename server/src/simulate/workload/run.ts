@@ -79,6 +79,16 @@ export interface MoveRecord {
   node: string;
 }
 
+/** A container that stopped on its node: restarted in place by the kubelet, or (no `restart`) failed for good. */
+export interface CrashRecord {
+  slot: number;
+  at: number;
+  /** What happened, without the workload's name. */
+  what: string;
+  /** When its container starts again, and when it serves (Infinity: never, its probes kill every start). */
+  restart?: { startsAt: number; servesAt: number };
+}
+
 /** A stretch during which the workload's PDB refused an eviction from a draining node. */
 export interface RefusalRecord {
   drain: DrainPlan;
@@ -117,6 +127,7 @@ export interface WorkloadRun {
   pressuredNodes: { node: string; at: number }[];
   evictions: EvictionRecord[];
   moves: MoveRecord[];
+  crashes: CrashRecord[];
   refusals: RefusalRecord[];
   /** Scale-downs this workload made fail: the autoscaler gave up evicting its pod. */
   gaveUp: { drain: DrainPlan; at: number; why: string }[];
@@ -148,6 +159,7 @@ export function createRun(workload: SimWorkload, ctx: SimContext, handlers: Hand
     pressuredNodes: [],
     evictions: [],
     moves: [],
+    crashes: [],
     refusals: [],
     gaveUp: [],
     dependsOn: { nodes: new Set(slots.map((s) => s.node)), until: -Infinity },

@@ -14,7 +14,7 @@ export const onPodCrash: Handler<'pod-crash'> = (run, { mode }, at) => {
   }
   // A pod whose restartPolicy is Never is not restarted: its crashed container fails it (a Job makes another).
   if ((mode === 'restartable' && !workload.restartNever) || workload.staticPod) {
-    restartInPlace(run, slot, at, `${label}: a container on ${slot.node} crashed`);
+    restartInPlace(run, slot, at, `a container on ${slot.node} crashed`);
     return;
   }
   failForGood(run, slot, at, mode === 'permanent' ? `a pod on ${slot.node} failed for good` : `a container on ${slot.node} crashed, and with restartPolicy Never its pod failed for good`);
@@ -24,6 +24,7 @@ export const onPodCrash: Handler<'pod-crash'> = (run, { mode }, at) => {
 export function failForGood(run: WorkloadRun, slot: Slot, at: number, what: string): void {
   const { workload, label } = run;
   const cp = run.ctx.controlPlane;
+  run.crashes.push({ slot: slot.id, at, what });
   const writes = cp.at(at).writes;
   // With the API up but the controller manager down, nothing replaces it either, and its endpoints stay as they are.
   const controllersBack = cp.firstControllers(at);

@@ -1,16 +1,18 @@
 import { restartBackoff } from '../../backoff';
 import type { Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
+import { formatSeconds } from '../../format-time';
 import { nodeIsDown } from '../../node-incidents';
 import { dropDeadEndpoint, emit, note, refreshEndpoints, type Handler, type WorkloadRun } from '../run';
 
 /**
  * The kubelet restarts a container in place with back-off; it keeps its IP. Returns when it serves
  * again, or undefined when its probes kill every start (a crash loop). `next` says what awaits it once
- * it is back (killed again under a surge).
+ * it is back (killed again under a surge); `assumed`, what the account of `what` assumes.
  */
-export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: string, repeat = false, next?: string): number | undefined {
+export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, what: string, repeat = false, next?: string, assumed?: string): number | undefined {
   const { workload, label, inPlaceStart } = run;
+  const why = `${label}: ${what}${assumed ? ` (${assumed})` : ''}`;
   slot.alive = false;
   slot.restarts = ranCleanly(slot, at) ? 1 : slot.restarts + 1;
   const delay = restartBackoff(slot.restarts);
@@ -19,14 +21,38 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, why: st
   // Unready for longer than a back-off: the endpoint controller, when it acts, takes the pod out of its Service.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) dropDeadEndpoint(run, slot, at, `${label}: the restarted container is not ready, so its pod leaves its Service`);
   if (!inPlaceStart.comesUp) {
+    run.crashes.push({ slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: Infinity } });
     note(run, at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off: ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });
     return undefined;
   }
-  const ready = at + delay + inPlaceStart.after;
-  const started = inPlaceStart.after ? `, serves again after its ${inPlaceStart.after} s start` : '';
-  note(run, at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off${started} and it keeps its IP${unseen}`, fact: FACT.runningPods, repeat });
+  const started = at + delay + inPlaceStart.after;
+  const apiWait = waitForApi(run, started);
+  const ready = apiWait?.until ?? started;
+  run.crashes.push({ slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: ready } });
+  const startsIn = inPlaceStart.after ? `, serves again after its ${inPlaceStart.after} s start` : '';
+  const reason = apiWait
+    ? `${why}; the kubelet restarts it in place after ${delay} s back-off and it keeps its IP, but ${apiWait.why}${unseen}`
+    : `${why}; the kubelet restarts it in place after ${delay} s back-off${startsIn} and it keeps its IP${unseen}`;
+  note(run, at, { reason, fact: apiWait ? `${FACT.runningPods}; ${apiWait.fact}` : FACT.runningPods, repeat });
   emit(run, ready, { kind: 'container-restarted', slot, generation: slot.generation, repeat, ...(next ? { next } : {}) });
   return ready;
+}
+
+/**
+ * A container that needs the API to start, started while the API is down: CoreDNS cannot list Services (its
+ * ready plugin answers 503, and it answers SERVFAIL for cluster names), and an ingress controller gives up on
+ * the API and crash-loops. Either serves once the API is back and it has synced (kubelets are back within
+ * `reconnect`); undefined when the API is up at `start` or the container needs none.
+ */
+function waitForApi(run: WorkloadRun, start: number): { until: number; why: string; fact: string } | undefined {
+  const { workload, ctx } = run;
+  const cp = ctx.controlPlane;
+  if ((!workload.clusterDns && !workload.ingressController) || cp.at(start).writes) return undefined;
+  const until = cp.firstWrites(start) + TIMING.reconnect;
+  const when = until <= ctx.end ? `until the API returns (${formatSeconds(until)})` : 'until the API returns';
+  return workload.clusterDns
+    ? { until, why: `CoreDNS started without the API cannot sync Services: not ready, and SERVFAIL for cluster names, ${when}`, fact: FACT.dns }
+    : { until, why: `as an ingress controller it cannot start without the API (it gives up on it and crash-loops) ${when}`, fact: FACT.apiClients };
 }
 
 /** The restarted container is up again, unless its pod was replaced or its node went down meanwhile. */

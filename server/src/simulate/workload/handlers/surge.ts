@@ -68,7 +68,7 @@ export const onOomKill: Handler<'oom-kill'> = (run, { slot, generation, first },
   if (run.workload.restartNever) return failForGood(run, slot, at, `${killed}, and with restartPolicy Never its pod failed for good`);
   // Told once: every restart while the surge lasts is killed the same way, each back-off longer (a crash loop).
   const loop = `while the surge lasts it is OOM-killed again ~${TIMING.assumedSurgeToMemoryLimit} s after each restart, each back-off twice as long up to ${formatSeconds(TIMING.backoffCap)}: it serves less and less of the time`;
-  const back = restartInPlace(run, slot, at, `${run.label}: ${killed} (assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start)`, !first, loop);
+  const back = restartInPlace(run, slot, at, killed, !first, loop, `assumed ~${TIMING.assumedSurgeToMemoryLimit} s after each start`);
   if (back !== undefined) emit(run, back + TIMING.assumedSurgeToMemoryLimit, { kind: 'oom-kill', slot, generation: slot.generation, first: false });
 };
 
