@@ -430,3 +430,40 @@ describe('simulator inputs: API servers the default/kubernetes EndpointSlice doe
     assert.equal(haCluster('10.0.0.1', '192.168.7.7').topology.apiServersDown, undefined);
   });
 });
+
+describe('simulator inputs: a CoreDNS known from its manifest alone', () => {
+  const inventory = new Inventory();
+  inventory.setFile(
+    parseManifest(
+      'file:///coredns.yaml',
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: coredns, namespace: kube-system}
+spec:
+  replicas: 3
+  selector: {matchLabels: {k8s-app: kube-dns}}
+  template:
+    metadata: {labels: {k8s-app: kube-dns}}
+    spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}
+`,
+    ),
+  );
+  const { topology, workloads } = buildSimInputs(inventory, undefined);
+
+  it('is the cluster DNS, placed where that workload is (cluster DNS and its workload were placed apart)', () => {
+    const coredns = workloads.find((w) => w.name === 'coredns')!;
+    assert.equal(coredns.clusterDns, true);
+    const placed = Object.entries(coredns.placement).flatMap(([node, count]) => Array<string>(count).fill(node));
+    assert.equal(placed.length, 3);
+    assert.deepEqual([...topology.coreDnsNodes].sort(), placed.sort());
+    assert.ok(!topology.assumptions.some((a) => /CoreDNS placement unknown/.test(a)));
+  });
+
+  it('so a reboot of a node it runs on is felt by cluster DNS and the workload alike', () => {
+    const node = topology.coreDnsNodes[0];
+    const result = simulate(topology, workloads, { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'node-reboot', node, at: 600 }] });
+    const dns = result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.at === 600);
+    assert.deepEqual(dns.map((e) => e.state), ['degraded']);
+    assert.ok(result.workloads.find((w) => w.name === 'coredns')!.capacity.some((p) => p.at === 600 && p.ready < p.desired));
+  });
+});

@@ -63,8 +63,17 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   const notReady = new Set(nodeResources.filter(isNodeNotReady).map((node) => node.name!));
   // A pod that has ended, or is being deleted, is no replica: the kube-dns Service sends it nothing.
   const coreDnsPods = inventory.inNamespace('kube-system', 'Pod').filter((p) => isClusterDnsPod(p) && typeof p.object?.spec?.nodeName === 'string' && !hasEnded(p) && !p.object?.metadata?.deletionTimestamp);
+  const workloads = inventory
+    .resources()
+    .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
+    .map((r) => toSimWorkload(r, inventory, nodeResources, nodes, notReady, assumptions))
+    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   let coreDnsNodes = coreDnsPods.map((p) => String(p.object.spec.nodeName));
-  if (!coreDnsNodes.length) {
+  // Without its pods, where the CoreDNS workload of the manifests is placed: cluster DNS and that workload are one.
+  const dnsWorkloads = coreDnsNodes.length ? [] : workloads.filter((w) => w.clusterDns);
+  if (dnsWorkloads.length) {
+    coreDnsNodes = dnsWorkloads.flatMap((w) => Object.entries(w.placement).flatMap(([node, count]) => Array<string>(count).fill(node)));
+  } else if (!coreDnsNodes.length) {
     const ready = nodes.filter((n) => !notReady.has(n.name));
     const workers = ready.filter((n) => !n.controlPlane);
     const where = assumedPlacement(2, workers.length ? workers : ready.length ? ready : nodes, { byZone: true, onePerNode: false }, 'coredns');
@@ -91,11 +100,6 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     ...(Object.keys(taintedFor).length ? { notReadyTaintedFor: taintedFor } : {}),
     ...(reported.length ? { notReadyReported: reported } : {}),
   };
-  const workloads = inventory
-    .resources()
-    .filter((r) => isLongRunning(r) && r.name && !isControlPlanePod(r) && (!ownedByAnother(r) || isStaticPod(r)))
-    .map((r) => toSimWorkload(r, inventory, nodeResources, nodes, notReady, assumptions))
-    .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   return { topology, workloads };
 }
 
@@ -193,8 +197,10 @@ function toSimNode(node: Resource, cpNames: Set<string>): SimNode {
 
 /** A CoreDNS (or kube-dns) pod, as kubeadm and most distributions label it. */
 function isClusterDnsPod(pod: Resource): boolean {
-  return pod.object?.metadata?.labels?.['k8s-app'] === 'kube-dns';
+  return pod.object?.metadata?.labels?.['k8s-app'] === CLUSTER_DNS_LABEL;
 }
+
+const CLUSTER_DNS_LABEL = 'kube-dns';
 
 /** Its pod template's own tolerations of the node controller's NoExecute taints, where it has any. */
 function nodeLossToleration(spec: any, kind: string): SimWorkload['nodeLossToleration'] {
@@ -421,7 +427,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   }
   Object.assign(workload, voluntaryDisruptionFacts(resource, inventory, spec));
   if (isStaticPod(resource)) workload.staticPod = true;
-  if (resource.namespace === 'kube-system' && pods.some(isClusterDnsPod)) workload.clusterDns = true;
+  // Its pods as read from the cluster, or as its manifest labels them.
+  if (resource.namespace === 'kube-system' && (pods.some(isClusterDnsPod) || labels['k8s-app'] === CLUSTER_DNS_LABEL)) workload.clusterDns = true;
   if (resource.kind === 'CronJob') {
     const schedule = resource.object?.spec?.schedule;
     if (typeof schedule === 'string') workload.schedule = schedule;
