@@ -6,6 +6,7 @@ import {
   DidChangeConfigurationNotification,
   ErrorCodes,
   FileChangeType,
+  type FileEvent,
   ProposedFeatures,
   ResponseError,
   TextDocuments,
@@ -21,7 +22,7 @@ import { splitMessage } from './rules/message-parts';
 import { groupBy } from './grouped';
 import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
-import { takeFileFromDisk } from './inventory/file-from-disk';
+import { takeFileFromDisk, takeFileFromDiskInSteps } from './inventory/file-from-disk';
 import { pathOf, realPathOf } from './language/file-uri';
 import { Inventory } from './inventory/inventory';
 import { isManifestName, readManifestFile } from './inventory/manifest-files';
@@ -41,13 +42,15 @@ import { FEATURES } from './language/features';
 import type { ServerState } from './language/state';
 import { IdleCollection } from './language/idle-collection';
 import { Validation } from './language/validation';
-import { keepServingOnUncaught, withCheckedDocumentSync, withCheckedMessages } from './language/guard';
+import { describeError, keepServingOnUncaught, withCheckedDocumentSync, withCheckedMessages } from './language/guard';
 import { createStdioConnection } from './language/stdio-connection';
 import { allocateInYoungGeneration } from './language/young-allocation';
 import { inSlices, SlicedWork } from './language/sliced-work';
 import { WorkspaceScan } from './language/workspace-scan';
 import { ServerCommands } from './protocol';
 import { insideVersionControl } from './files/version-control';
+import { isFolder } from './files/file-kind';
+import type { Steps } from './steps';
 
 allocateInYoungGeneration();
 
@@ -211,9 +214,22 @@ function textOnDisk(disk: string): string {
   return readManifestFile(fileURLToPath(disk)).text;
 }
 
+/** The open document that stands for the file at `disk` (opened by its path, or through a link). */
 function openDocumentAt(disk: string) {
-  return documents.all().find((doc) => diskUri(doc.uri) === disk);
+  if (!openByDisk) {
+    openByDisk = new Map();
+    for (const doc of documents.all()) {
+      const at = diskUri(doc.uri);
+      if (!openByDisk.has(at)) openByDisk.set(at, doc);
+    }
+    // Kept while this turn of work lasts: documents open and close, and links change, between messages. Asked for each
+    // file of a folder, or each event of a batch, it resolved every open document's path each time (5 s for 5,000 events).
+    queueMicrotask(() => (openByDisk = undefined));
+  }
+  return openByDisk.get(disk);
 }
+
+let openByDisk: Map<string, OpenDocument> | undefined;
 
 function isRuleId(id: string): boolean {
   return ruleById(id) !== undefined;
@@ -260,6 +276,7 @@ function revalidateOpen(except?: string): void {
 }
 
 documents.onDidOpen((e) => {
+  openByDisk = undefined;
   // Opened again without a close between (a client that lost track): what was known of the old text goes.
   validation.closed(e.document.uri);
   schedule(e.document.uri, 0);
@@ -269,6 +286,7 @@ documents.onDidChangeContent((e) => {
 });
 documents.onDidSave((e) => schedule(e.document.uri, 0));
 documents.onDidClose((e) => {
+  openByDisk = undefined;
   validation.closed(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const disk = diskUri(e.document.uri);
@@ -303,28 +321,72 @@ connection.onExecuteCommand(({ command }) => {
   return null;
 });
 
+/** Watched files' events not followed yet, by uri, in the order of each one's last event (which alone tells what it is now). */
+const watchedEvents = new Map<string, FileEvent>();
+let followingEvents = false;
+
 connection.onDidChangeWatchedFiles((params) => {
   // A chart's folder is watched whole: at the root of a repository, git's own files come too, with every status.
-  // A manifest in a chart comes twice (the manifest watcher's and the chart's), which the client does not merge.
-  const changes = [...new Map(params.changes.filter((c) => !insideVersionControl(c.uri)).map((c) => [`${c.type} ${c.uri}`, c])).values()];
+  // A manifest in a chart comes twice (the manifest watcher's and the chart's), which the client does not merge; a
+  // client that does not merge Created, Deleted, Created of one file sends all three, and the last is what it is now.
+  const changes = lastEventOfEach(params.changes.filter((c) => !insideVersionControl(c.uri)));
   if (!changes.length) return;
   void editorUnits()?.filesChanged(changes.map((c) => ({ uri: c.uri, created: c.type === FileChangeType.Created, deleted: c.type === FileChangeType.Deleted })));
-  let changed = false;
   for (const change of changes) {
-    const disk = diskUri(change.uri);
-    if (!isManifestName(change.uri)) {
-      changed = folderChanged(disk, change.type) || changed;
-      continue;
-    }
-    if (openDocumentAt(disk)) continue;
-    // A file the scan does not read (in `dist/`, `node_modules/`, outside the folders) does not join on an event either.
-    if (change.type !== FileChangeType.Deleted && isWorkspaceFile(disk)) changed = takeFileFromDisk(inventory, disk, disk, () => textOnDisk(disk)) || changed;
-    else changed = forget(disk) || changed;
+    watchedEvents.delete(change.uri);
+    watchedEvents.set(change.uri, change);
   }
+  if (!followingEvents) followWatchedEvents();
+});
+
+function lastEventOfEach(changes: readonly FileEvent[]): FileEvent[] {
+  const last = new Map<string, FileEvent>();
+  for (const change of changes) {
+    last.delete(change.uri);
+    last.set(change.uri, change);
+  }
+  return [...last.values()];
+}
+
+/** Follows the events in slices, as the workspace scan reads: a batch of thousands, or a file of 30 MB, held every request up for seconds. */
+function followWatchedEvents(): void {
+  followingEvents = true;
+  inSlices(new SlicedWork(followedInSteps()), () => true, () => idleCollection.worked())
+    .catch((error: unknown) => logError(`following file changes: ${describeError(error)}`))
+    .finally(() => {
+      followingEvents = false;
+      if (watchedEvents.size) followWatchedEvents();
+    });
+}
+
+function* followedInSteps(): Steps<void> {
+  let changed = false;
+  const deleted: string[] = [];
+  for (let event = firstOf(watchedEvents); event; event = firstOf(watchedEvents)) {
+    watchedEvents.delete(event.uri);
+    const disk = diskUri(event.uri);
+    const path = pathOf(disk);
+    // A folder may be named like a manifest (`base.yaml/`): deleted, it cannot be told from a file, so both are forgotten.
+    if (path && event.type === FileChangeType.Deleted) deleted.push(path);
+    if (!isManifestName(event.uri) || (path && event.type !== FileChangeType.Deleted && isFolder(path))) {
+      if (path && event.type === FileChangeType.Created) scan.folderCreated(path);
+    } else if (!openDocumentAt(disk)) {
+      // A file the scan does not read (in `dist/`, `node_modules/`, outside the folders) does not join on an event either.
+      if (event.type !== FileChangeType.Deleted && isWorkspaceFile(disk)) changed = (yield* takeFileFromDiskInSteps(inventory, disk, disk, () => textOnDisk(disk), () => !openDocumentAt(disk))) || changed;
+      else changed = forget(disk) || changed;
+    }
+    yield;
+  }
+  // An event of a path that is no manifest may be a folder's: one deleted or renamed takes the files read from below it out.
+  if (deleted.length) changed = (yield* scan.forgetMissingUnderInSteps(deleted)) || changed;
   // Open documents see the others through the inventory: a change it did not take (a chart's `.txt`) changes none of
   // their findings here (a chart it renders again revalidates them when its render is in).
   if (changed) revalidateOpen();
-});
+}
+
+function firstOf<T>(map: Map<string, T>): T | undefined {
+  return map.values().next().value;
+}
 
 /**
  * An event of a path that is no manifest may be a folder's: one deleted or renamed takes the files read from below

@@ -109,6 +109,44 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       await client.diagnostics(app, has('pdb-missing'));
     }));
 
+  it('follows a batch of events in slices, answering requests between them, and the last event of a file decides what it is', () =>
+    withServer('kr-lsp-events-', async (dir, client) => {
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const budget = pathToFileURL(join(dir, 'web-pdb.yaml')).toString();
+      await client.initialize(pathToFileURL(dir).toString());
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, has('pdb-missing'));
+      // A client that does not merge them sends a file's Created, Deleted, Created: it exists, and counts.
+      writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [1, 3, 1].map((type) => ({ uri: budget, type })) });
+      await client.diagnostics(app, lacks('pdb-missing'));
+
+      // 20,000 events of files that are gone, then one of a Deployment written: a request asked right after the batch
+      // is answered before the batch is followed to its end (it waited for all of it), and the Deployment joins after.
+      writeFileSync(join(dir, 'late.yaml'), deployment('late', 2));
+      const gone = Array.from({ length: 20_000 }, (_, i) => ({ uri: pathToFileURL(join(dir, 'gone', `file-${i}.yaml`)).toString(), type: 3 }));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [...gone, { uri: pathToFileURL(join(dir, 'late.yaml')).toString(), type: 1 }] });
+      const names = async () => (await client.request<{ workloads: { name: string }[] }>('kubeResilience/simulationInput', {})).workloads.map((w) => w.name);
+      assert.ok(!(await names()).includes('late'), 'answered between the events');
+      for (let tries = 0; !(await names()).includes('late'); tries++) assert.ok(tries < 600, 'the Deployment written joins once the batch is followed');
+    }));
+
+  it('follows a folder named like a manifest (`policies.yaml/`): created, its files are read; deleted, they are forgotten', () =>
+    withServer('kr-lsp-yaml-folder-', async (dir, client) => {
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const folder = pathToFileURL(join(dir, 'policies.yaml')).toString();
+      await client.initialize(pathToFileURL(dir).toString());
+      await client.open(app, deployment('web', 3));
+      await client.diagnostics(app, has('pdb-missing'));
+      mkdirSync(join(dir, 'policies.yaml'));
+      writeFileSync(join(dir, 'policies.yaml', 'web-pdb.yaml'), pdb('web'));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: folder, type: 1 }] });
+      await client.diagnostics(app, lacks('pdb-missing'));
+      rmSync(join(dir, 'policies.yaml'), { recursive: true });
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: folder, type: 3 }] });
+      await client.diagnostics(app, has('pdb-missing'));
+    }));
+
   it('follows folders renamed and deleted in the editor (file operations, which an editor sends for a folder where its watcher of manifests says nothing)', () =>
     withServer('kr-lsp-folder-ops-', async (dir, client) => {
       mkdirSync(join(dir, 'policies'));

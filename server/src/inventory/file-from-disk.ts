@@ -1,4 +1,5 @@
-import { mayHoldResources, parseManifest } from '../manifest/parse';
+import { mayHoldResources, parseManifestInSteps } from '../manifest/parse';
+import { runSteps, type Steps } from '../steps';
 import type { Inventory } from './inventory';
 
 /**
@@ -9,7 +10,16 @@ import type { Inventory } from './inventory';
  * whether the text changed.
  */
 export function takeFileFromDisk(inventory: Inventory, uri: string, disk: string, readDisk: () => string): boolean {
+  return runSteps(takeFileFromDiskInSteps(inventory, uri, disk, readDisk));
+}
+
+/**
+ * takeFileFromDisk, pausing as it parses the file (one of 30 MB held the server up for 4 s). Unless the file is
+ * still `wanted` once parsed (not opened in the editor meanwhile), or its key changed meanwhile, the parse is dropped.
+ */
+export function* takeFileFromDiskInSteps(inventory: Inventory, uri: string, disk: string, readDisk: () => string, wanted: () => boolean = () => true): Steps<boolean> {
   const held = inventory.getFile(uri);
+  const revision = inventory.revisionOf(disk);
   let onDisk: string | undefined;
   try {
     onDisk = readDisk();
@@ -22,7 +32,10 @@ export function takeFileFromDisk(inventory: Inventory, uri: string, disk: string
   // documents that are as on disk keep their parses.
   if (!sameKey) inventory.removeFile(uri);
   // A file that cannot hold a resource (a package-lock.json rewritten by an install) is not parsed: it adds nothing.
-  if (onDisk !== undefined && mayHoldResources(disk, onDisk)) inventory.setFile(parseManifest(disk, onDisk, sameKey ? held : undefined));
-  else inventory.removeFile(disk);
+  if (onDisk !== undefined && mayHoldResources(disk, onDisk)) {
+    const parsed = yield* parseManifestInSteps(disk, onDisk, sameKey ? held : undefined);
+    if (!wanted() || inventory.revisionOf(disk) !== revision) return false;
+    inventory.setFile(parsed);
+  } else inventory.removeFile(disk);
   return held?.text !== inventory.getFile(disk)?.text;
 }

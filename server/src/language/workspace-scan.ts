@@ -1,5 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
 import { within } from '../files/within';
@@ -122,13 +122,22 @@ export class WorkspaceScan {
   }
 
   private *forgetMissingInSteps(folder: string): Steps<boolean> {
+    return yield* this.forgetMissingUnderInSteps([folder]);
+  }
+
+  /**
+   * forgetMissing of several folders (or files) in one walk of the inventory: a batch of 10,000 deleted paths walked
+   * it 10,000 times, and held every request up for 50 s.
+   */
+  *forgetMissingUnderInSteps(folders: readonly string[]): Steps<boolean> {
     const { inventory } = this.host;
     let forgot = false;
     // One look at each folder's real path: the files of a folder are many.
     const realFolderOf = cachedRealPaths();
+    const under = withinAny(folders);
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
-      if (!path || !within(folder, path) || this.host.isOpen(file.uri)) continue;
+      if (!path || !under(path) || this.host.isOpen(file.uri)) continue;
       if (!this.holds(path, realFolderOf) || !isRegularFile(path)) {
         inventory.removeFile(file.uri);
         forgot = true;
@@ -242,6 +251,20 @@ export class WorkspaceScan {
       // Unreadable files are simply not part of the workspace view.
     }
   }
+}
+
+/** Whether a path is one of `folders` or lies below one, found by its own folders: a walk of the list for each path was quadratic. */
+function withinAny(folders: readonly string[]): (path: string) => boolean {
+  if (folders.length === 1) return (path) => within(folders[0], path);
+  const set = new Set(folders.map((folder) => (folder.length > 1 && folder.endsWith(sep) ? folder.slice(0, -1) : folder)));
+  return (path) => {
+    for (let at = path; ; ) {
+      if (set.has(at)) return true;
+      const up = dirname(at);
+      if (up === at) return false;
+      at = up;
+    }
+  };
 }
 
 /** The manifest files of the workspace folders (uris), walked in steps. */
