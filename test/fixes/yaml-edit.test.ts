@@ -414,6 +414,12 @@ describe('appendDocument', () => {
       after: 'apiVersion: v1\r\nkind: A\r\nmetadata:\r\n  name: a\r\n---\r\nkind: X\r\n... # end\r\n# notes\r\n',
     },
     {
+      name: 'before a `...` line the file ends on without a final newline, with no blank line or line break added',
+      before: 'apiVersion: v1\nkind: A\nmetadata:\n  name: a\n...',
+      edit: (r) => appendDocument(r, { kind: 'X' }),
+      after: 'apiVersion: v1\nkind: A\nmetadata:\n  name: a\n---\nkind: X\n...',
+    },
+    {
       name: 'a JSON file cannot hold a second document: no edit',
       uri: 'file:///a.json',
       before: '{"apiVersion": "v1", "kind": "A", "metadata": {"name": "a"}}',
