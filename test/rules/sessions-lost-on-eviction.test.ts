@@ -166,6 +166,18 @@ describe('sessions-lost-on-eviction fixes', () => {
     assert.ok(titles.some((t) => t.startsWith('Give sessions 60 s and the app 30 s to stop (terminationGracePeriodSeconds: 90; assumes sessions end within 60 s')), titles.join('\n'));
   });
 
+  it('the preferred fix is titled by what it adds: the PDB first, then the preStop wait, then the grace period', () => {
+    const preferred = (text: string) => fixesOf(text).filter((f) => f.preferred).map((f) => f.title);
+    const budget = pdb('  maxUnavailable: 1\n');
+    const sleeping = (seconds: number) => `          lifecycle:\n            preStop:\n              sleep:\n                seconds: ${seconds}\n`;
+    assert.deepEqual(preferred(chat()), ['Add a PodDisruptionBudget web-pdb (maxUnavailable: 1)']);
+    assert.deepEqual(preferred(documents(calls('', sleeping(10), '300'), budget)), ['Keep serving sessions 300 s after leaving the Service (preStop sleep, Kubernetes 1.30+)']);
+    assert.deepEqual(preferred(documents(calls('', sleeping(300), '300'), budget)), ['Give sessions 300 s and the app 30 s to stop (terminationGracePeriodSeconds: 330)']);
+    assert.deepEqual(preferred(documents(chat({ ...protectedPod, podSpec: '', container: sleeping(20) }), budget)), [
+      'Give sessions 60 s and the app 30 s to stop (terminationGracePeriodSeconds: 90; assumes sessions end within 60 s: declare kube-resilience/session-seconds)',
+    ]);
+  });
+
   it('a session longer than an hour keeps the pod serving an hour at most', () => {
     assert.ok(fixesOf(calls('', '', '86400')).some((f) => f.title.startsWith('Keep serving sessions 3600 s after leaving the Service')));
   });
