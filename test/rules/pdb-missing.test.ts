@@ -109,6 +109,26 @@ ruleTester(pdbMissing, {
       ),
     },
     {
+      name: 'a ConfigMap and a Service named web-pdb in its folder leave the name as it is (only a PDB of that name would be replaced)',
+      code: web(3),
+      files: {
+        'config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-pdb\ndata:\n  mode: strict\n',
+        'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web-pdb\nspec:\n  selector:\n    app: legacy\n  ports:\n    - port: 80\n',
+      },
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(web(3), generated()),
+    },
+    {
+      name: 'a Deployment web beside a StatefulSet web, and a Deployment web-deployment in another folder: the new PDB is web-deployment-pdb',
+      code: web(3),
+      files: {
+        'sts.yaml': documents(webDb, pdb('  maxUnavailable: 1\n', { name: 'web-db-pdb', selector: '    matchLabels:\n      app: web-db\n' })),
+        'prod/web-deployment.yaml': deployment({ name: 'web-deployment', app: 'wd', spec: '  replicas: 3\n' }),
+      },
+      findings: [{ at: 'kind: Deployment' }],
+      output: documents(web(3), generated(undefined, { name: 'web-deployment-pdb' })),
+    },
+    {
       name: 'a PDB of that name in another folder (another environment\'s) leaves the name as it is',
       code: web(3),
       files: { 'prod/pdb.yaml': legacyPdb() },
