@@ -43,6 +43,36 @@ describe('merge keys as Kubernetes reads them', () => {
   });
 });
 
+/** Tagged values and anchors defined twice, and what Kubernetes makes of the ConfigMap's data (and its `x`). */
+const TAGS_AND_ANCHORS: { yaml: string; data: Record<string, unknown>; x?: Record<string, unknown> }[] = [
+  // A float tag on an integer is that number, read as YAML 1.1 reads it (010 is 8), quoted or not.
+  { yaml: "data:\n  f: !!float 1\n  g: !!float 010\n  h: !!float 0x10\n  i: !!float 1_000\n  j: !!float +1\n  k: !!float '010'\n  l: !!float 1.5\n", data: { f: 1, g: 8, h: 16, i: 1000, j: 1, k: 8, l: 1.5 } },
+  // A null tag on any spelling of null, quoted or not, or on nothing.
+  { yaml: 'data:\n  a: !!null ~\n  b: !!null\n  c: !!null Null\n  d: !!null "null"\n  e: !!null NULL\n', data: { a: null, b: null, c: null, d: null, e: null } },
+  // An anchor defined again: each alias (and merge) takes the last definition written before it.
+  { yaml: 'x:\n  a: &a one\n  b: *a\n  c: &a two\n  d: *a\ndata:\n  <<: {z: *a}\n  w: *a\n', data: { z: 'two', w: 'two' }, x: { a: 'one', b: 'one', c: 'two', d: 'two' } },
+  { yaml: 'x:\n  a: &a one\n  m: {<<: {z: *a}}\n  c: &a two\ndata:\n  <<: [{w: *a}]\n  m: *a\n', data: { m: 'two', w: 'two' }, x: { a: 'one', m: { z: 'one' }, c: 'two' } },
+];
+
+describe('tags and anchors as Kubernetes reads them', () => {
+  it('a !!float or !!null tag gives the value go-yaml gives, and an anchor defined twice is the later one for the aliases after it', () => {
+    for (const { yaml, data, x } of TAGS_AND_ANCHORS) {
+      const value = parseManifest('file:///tagged.yaml', base + yaml).documents[0].parsed.value as { data: unknown; x?: unknown };
+      assert.deepEqual(value.data, data, yaml);
+      if (x) assert.deepEqual(value.x, x, yaml);
+    }
+  });
+
+  const { kubectl, skip } = renderTools();
+  it('as kubectl does', { skip }, () => {
+    for (const { yaml, data, x } of TAGS_AND_ANCHORS) {
+      const read = kubectlReads(base + yaml, kubectl);
+      assert.deepEqual(read.data, data, yaml);
+      if (x) assert.deepEqual(read.x, x, yaml);
+    }
+  });
+});
+
 describe('merge keys in a document of many', () => {
   it('are applied from one walk of the document: no alias is looked up by walking the whole document again (5,000 merges took 141 s, 2,000 merges written in place with an alias in them 18 s)', () => {
     const anchors = Array.from({ length: 300 }, (_, i) => `  s${i}: &s${i} {a: ${i}}`);
