@@ -156,3 +156,31 @@ describe('the groups the inventory files resources under, as names and labels ar
   });
 });
 
+describe('the read log of an inventory', () => {
+  /** How many names typed into a ConfigMap of a file of its own (each a group of its own) the inventory takes before an unrelated read recorded at the start is analysed again: its read log started afresh. */
+  const keystrokesKept = (inventory: Inventory) => {
+    const typed = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed-${i}\n`;
+    let file = parseManifest('file:///typed.yaml', typed(0));
+    inventory.setFile(file);
+    const { reads } = inventory.recordReads(() => inventory.namedIn('elsewhere', 'unrelated'));
+    let keystrokes = 0;
+    while (inventory.unchangedSince(reads) && keystrokes < 30_000) {
+      file = parseManifest('file:///typed.yaml', typed(++keystrokes), file);
+      inventory.setFile(file);
+    }
+    return keystrokes;
+  };
+  const configMaps = (count: number) => Array.from({ length: count }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n  namespace: big\n`);
+
+  it('keeps 8 groups more for each resource of its files or of the cluster: beside 1,000 more, 8,000 more names are typed before it starts afresh (less the groups of those in files)', () => {
+    const alone = keystrokesKept(new Inventory());
+    assert.ok(alone > 4_000 && alone < 4_096 + 8, `${alone} names typed into an inventory of one resource`);
+    const inFiles = keystrokesKept(inventoryOf({ 'file:///big.yaml': configMaps(1_000).join('---\n') }));
+    // Their names are 1,000 groups more, and their namespace 2.
+    assert.equal(inFiles, alone + 8_000 - 1_002, `names typed beside 1,000 resources in files (${alone} alone)`);
+    const inCluster = new Inventory();
+    inCluster.setCluster(configMaps(1_000).map((text) => parseManifest('file:///cluster.yaml', text).resources[0]));
+    // The cluster's resources keep no group: a new view of the cluster moves every group at once.
+    assert.equal(keystrokesKept(inCluster), alone + 8_000, `names typed beside 1,000 resources in the cluster (${alone} alone)`);
+  });
+});

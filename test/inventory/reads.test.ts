@@ -42,6 +42,50 @@ describe('ReadLog', () => {
     assert.equal(log.unchangedSince(after), true, 'what is recorded after holds as before');
   });
 
+  /** A log of a Deployment renamed again and again (each name a group of its own), and a read of the Service group recorded at the start. */
+  const renamedOver = (resourceCount: () => number) => {
+    const log = new ReadLog((r) => [r.kind, `name=${r.name}`], resourceCount);
+    const named = (name: string): Resource => ({ ...resource('Deployment'), name, object: { name } });
+    let current = named('web-0');
+    log.replaced([], [current]);
+    const { reads } = log.record(() => log.read('Service'));
+    let renames = 0;
+    const rename = () => {
+      const next = named(`web-${++renames}`);
+      log.replaced([current], [next]);
+      current = next;
+    };
+    return { log, reads, rename };
+  };
+
+  it('keeps up to 4,096 groups without counting the resources, and starts afresh past them when it holds none', () => {
+    let counted = 0;
+    const { log, reads, rename } = renamedOver(() => {
+      counted++;
+      return 0;
+    });
+    while (log.size < 4_096 && log.unchangedSince(reads)) rename();
+    assert.equal(log.size, 4_096);
+    rename();
+    assert.equal(log.size, 4_097, '4,096 groups are kept');
+    assert.equal(log.unchangedSince(reads), true, 'what was recorded holds');
+    assert.equal(counted, 0, 'no resource is counted while the log holds no more than 4,096 groups');
+    rename();
+    assert.ok(log.size < 10, `${log.size} groups: past 4,096 it started afresh`);
+    assert.equal(log.unchangedSince(reads), false);
+    assert.ok(counted > 0);
+  });
+
+  it('keeps 8 groups more for each resource its owner holds', () => {
+    const { log, reads, rename } = renamedOver(() => 1_000);
+    let largest = 0;
+    while (log.unchangedSince(reads) && largest < 20_000) {
+      largest = Math.max(largest, log.size);
+      rename();
+    }
+    assert.equal(largest, 4_096 + 8 * 1_000 + 1, 'it started afresh once past 4,096 groups and 8 for each of 1,000 resources');
+  });
+
   it('holds reads recorded in a log on its copy until a group moves there, while the log itself goes on apart', () => {
     const log = new ReadLog((r) => [r.kind]);
     const deployment = resource('Deployment');
