@@ -17,6 +17,12 @@ ruleTester(invalidYaml, {
       output: null,
     },
     {
+      name: 'a stray NUL in a file that is no UTF-16: an error at it, which kubectl refuses, with no word of UTF-16',
+      code: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nul\ndata:\n  a: b\0c\n',
+      findings: [{ message: 'Document 1 does not parse: control character U+0000, which kubectl refuses ("control characters are not allowed")', at: '\0', line: 6 }],
+      output: null,
+    },
+    {
       name: 'an alias bomb is refused with a clear message',
       code: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\ndata:\n  a: &a ["x","x","x","x","x","x","x","x","x"]\n  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n  e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n',
       findings: [{ message: /^Document 1 does not parse: .*alias/i }],
