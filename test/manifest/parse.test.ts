@@ -232,6 +232,14 @@ describe('characters kubectl refuses', () => {
     for (const allowed of ['"b\tc"', 'b\u0085c', 'b\u00a0c', 'b\u{1F600}c']) assert.equal(said(configMap(allowed)), undefined, JSON.stringify(allowed));
   });
 
+  it('a vertical tab and U+FFFF are control characters kubectl refuses, plain or quoted, each an error at it', () => {
+    for (const [value, code] of [['b\x0bc', '000B'], ['"b\x0bc"', '000B'], ['b\uFFFFc', 'FFFF'], ["'b\uFFFFc'", 'FFFF']]) {
+      const text = configMap(value);
+      const at = text.search(/[\x0b\uFFFF]/);
+      assert.deepEqual(said(text), { message: `control character U+${code}, which kubectl refuses ("control characters are not allowed")`, offset: at, length: 1 }, JSON.stringify(value));
+    }
+  });
+
   it('JSON is read by a JSON decoder, which takes DEL and C1 controls in strings, as kubectl does', () => {
     const file = parseManifest('file:///c.json', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"a": "b\x7fc\x85d\x9fe"}}');
     assert.deepEqual([errors(file), (file.documents[0].parsed.value as { data: { a: string } }).data.a], [[null], 'b\x7fc\x85d\x9fe']);
@@ -247,7 +255,7 @@ describe('characters kubectl refuses', () => {
   const { kubectl, skip } = renderTools();
   it('as kubectl does: what it refuses for a control character is an error, what it reads is not', { skip }, () => {
     // Tab, CR, NEL, U+00A0 and what lies past U+FFFF it reads; escaped in a double-quoted string, anything.
-    const values = ['"b\x01c"', 'b\x08c', '"b\x1bc"', 'b\x7fc', '"b\x9fc"', 'b\uFFFEc', '"b\tc"', 'b\u00a0c', 'b\u{1F600}c', '"b\\u0001c"', 'b\ufffdc'];
+    const values = ['"b\x01c"', 'b\x08c', 'b\x0bc', '"b\x1bc"', 'b\x7fc', '"b\x9fc"', 'b\uFFFEc', 'b\uFFFFc', '"b\tc"', 'b\u00a0c', 'b\u{1F600}c', '"b\\u0001c"', 'b\ufffdc'];
     for (const value of values) {
       const text = configMap(value);
       const refused = /control characters are not allowed/.test(kubectlRefuses(text, kubectl) ?? '');
@@ -275,9 +283,19 @@ describe('`---` lines', () => {
     assert.deepEqual(names(parseManifest('file:///s.yaml', `${configMap('a')}--- # next\n${configMap('b')}---   \n${configMap('c')}`)), ['ConfigMap/default/a', 'ConfigMap/default/b', 'ConfigMap/default/c']);
   });
 
+  it('one followed by a tab is a separator, with a comment after it or nothing; with content after it, kubectl refuses the file', () => {
+    assert.deepEqual(names(parseManifest('file:///s.yaml', `${configMap('a')}---\t\n${configMap('b')}---\t# next\n${configMap('c')}`)), ['ConfigMap/default/a', 'ConfigMap/default/b', 'ConfigMap/default/c']);
+    const file = parseManifest('file:///s.yaml', `${configMap('a')}---\tkind: Secret\n${configMap('b')}`);
+    assert.deepEqual(file.documents[1].parsed.error, {
+      message: 'kubectl refuses the file: its `---` line holds more than a comment ("invalid Yaml document separator"): put what follows `---` on the line below',
+      offset: 4,
+      length: 'kind: Secret'.length,
+    });
+  });
+
   it('as kubectl does', { skip: renderTools().skip }, () => {
     const { kubectl } = renderTools();
-    for (const text of [`${configMap('a')}--- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n`, `--- !!map\n${configMap('a')}`, `${configMap('a')}--- # next\n${configMap('b')}`, `${configMap('a')}---\t\n${configMap('b')}`]) {
+    for (const text of [`${configMap('a')}--- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n`, `--- !!map\n${configMap('a')}`, `${configMap('a')}--- # next\n${configMap('b')}`, `${configMap('a')}---\t\n${configMap('b')}`, `${configMap('a')}---\t# next\n${configMap('b')}`, `${configMap('a')}---\tkind: Secret\n${configMap('b')}`]) {
       const refused = /invalid Yaml document separator/.test(kubectlRefuses(text, kubectl) ?? '');
       assert.equal(errors(parseManifest('file:///s.yaml', text)).some((e) => /^kubectl refuses the file: /.test(e ?? '')), refused, JSON.stringify(text));
     }

@@ -14,6 +14,7 @@ describe('splitDocuments', () => {
     { name: '--- with a comment or content after it is a marker', text: 'a: 1\n--- # second\nb: 2\n--- {c: 3}\n', chunks: ['a: 1\n', '--- # second\nb: 2\n', '--- {c: 3}\n'] },
     { name: '... closes the document it ends', text: 'a: 1\n...\n---\nb: 2\n', chunks: ['a: 1\n...\n', '---\nb: 2\n'] },
     { name: 'markers only at column 0: an indented --- is block-scalar content', text: 'a: |\n  ---\n  x\n---\nb: 1\n', chunks: ['a: |\n  ---\n  x\n', '---\nb: 1\n'] },
+    { name: '--- or ... followed by a tab is a marker', text: 'a: 1\n...\t# end\n---\t\nb: 2\n---\t{c: 3}\n', chunks: ['a: 1\n...\t# end\n', '---\t\nb: 2\n', '---\t{c: 3}\n'] },
     { name: '---- and ---x are not markers', text: 'a: 1\n----\nb: ---x\n---x\n', chunks: ['a: 1\n----\nb: ---x\n---x\n'] },
     { name: 'CRLF line ends', text: 'a: 1\r\n---\r\nb: 2\r\n', chunks: ['a: 1\r\n', '---\r\nb: 2\r\n'] },
     { name: 'a marker on the last line without a newline', text: 'a: 1\n---', chunks: ['a: 1\n', '---'] },
