@@ -22,6 +22,21 @@ describe('readSettings', () => {
     assert.deepEqual(read(null).said, []);
   });
 
+  it('takes the Helm, Kustomize and path settings a client sends as written, and says nothing of them', () => {
+    const { settings, said } = read({
+      extraPath: ['/opt/bin', '/usr/local/bin'],
+      helm: { path: '/opt/helm/bin/helm', releaseName: 'shop', valuesFiles: { 'charts/web': ['values.yaml', 'envs/prod.yaml'], '/abs/charts/api': ['/abs/values-api.yaml'] } },
+      kustomize: { path: '/opt/kustomize', enablePlugins: true },
+    });
+    assert.deepEqual(said, []);
+    assert.deepEqual([settings.extraPath, settings.helm, settings.kustomize], [
+      ['/opt/bin', '/usr/local/bin'],
+      { path: '/opt/helm/bin/helm', releaseName: 'shop', valuesFiles: { 'charts/web': ['values.yaml', 'envs/prod.yaml'], '/abs/charts/api': ['/abs/values-api.yaml'] } },
+      { path: '/opt/kustomize', enablePlugins: true },
+    ]);
+    assert.equal(read({ kustomize: { enablePlugins: false } }).settings.kustomize.enablePlugins, false);
+  });
+
   it('leaves a value it cannot use at its default and says which, as written (a typo in cluster read the live cluster without a word)', () => {
     const { settings, said } = read({ cluster: 'Off', run: 'always', enable: 'false', rules: { 'single-replica': 'loud', 'pdb-missing': 'hint', 'singel-replica': 'off' }, kubeconfig: 42, extraPath: '/opt/bin' });
     assert.deepEqual([settings.cluster, settings.run, settings.enable, settings.rules, settings.kubeconfig, settings.extraPath], ['auto', 'onType', true, { 'pdb-missing': 'hint' }, undefined, []]);
