@@ -161,12 +161,26 @@ describe('writeFileAtomic', () => {
     assert.deepEqual(readdirSync(dir).filter((n) => n.includes('deleted-meanwhile')), [], 'nothing made, nothing left behind');
   });
 
+  it('what was no file of its own when the write began (nothing there, or a symbolic link) is said to have changed, never to have been deleted', { skip: !posix }, () => {
+    const changed = (error: Error) => error instanceof ChangedMeanwhileError && error.message === 'changed since it was read: not written (run again to fix it as it is now)';
+    const fresh = join(dir, 'new-meanwhile.yaml');
+    assert.throws(() => writeFileAtomic(fresh, 'fixed: 2\n', { unchanged: () => false }), changed);
+    assert.equal(existsSync(fresh), false);
+    const target = join(dir, 'linked-meanwhile-target.yaml');
+    const link = join(dir, 'linked-meanwhile.yaml');
+    writeFileSync(target, 'read: 1\n# their edit\n');
+    symlinkSync(target, link);
+    assert.throws(() => writeFileAtomic(link, 'fixed: 2\n', { unchanged: () => false }), changed);
+    assert.equal(readlinkSync(link), target);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('meanwhile') && !n.startsWith('deleted') && !n.startsWith('saved')).sort(), ['linked-meanwhile-target.yaml', 'linked-meanwhile.yaml'], 'nothing left behind');
+  });
+
   it('a file saved by someone else since its new content was made is left with their save, and nothing is left behind', () => {
     const path = join(dir, 'saved-meanwhile.yaml');
     writeFileSync(path, 'read: 1\n');
     const unchanged = () => readFileSync(path, 'utf8') === 'read: 1\n';
     writeFileSync(path, 'read: 1\n# their edit\n');
-    assert.throws(() => writeFileAtomic(path, 'fixed: 2\n', { unchanged }), ChangedMeanwhileError);
+    assert.throws(() => writeFileAtomic(path, 'fixed: 2\n', { unchanged }), (error: Error) => error instanceof ChangedMeanwhileError && error.message === 'changed since it was read: not written (run again to fix it as it is now)');
     assert.equal(readFileSync(path, 'utf8'), 'read: 1\n# their edit\n');
     assert.deepEqual(readdirSync(dir).filter((n) => n.includes('saved-meanwhile')), ['saved-meanwhile.yaml']);
     writeFileAtomic(path, 'fixed: 2\n', { unchanged: () => true });
