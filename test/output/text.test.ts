@@ -43,6 +43,40 @@ describe('toText: the report for people', () => {
     assert.doesNotMatch(toText([finding], 1, { colour: false }), /Not written/, 'only under --verbose');
   });
 
+  it('under --verbose, a finding with no fix left unwritten ends with its details; one with some has a line for each, in order, wrapped', () => {
+    const finding = {
+      ruleId: 'single-replica',
+      severity: 'warning' as const,
+      message: 'Deployment web runs 1 pod: one node drain takes it offline. Run 2 or more replicas.',
+      uri: '/chart/templates/deployment.yaml',
+      range: { start: { line: 9, character: 2 }, end: { line: 9, character: 10 } },
+      resource: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      related: [],
+      fixes: [],
+    };
+    const rendered = (unwrittenFixes: { title: string; reason: string }[]) => ({ ...finding, rendered: { tool: 'helm' as const, unit: '/chart' }, sourceFixes: [], unwrittenFixes });
+    const report = (lines: string[]) => ['/chart/templates/deployment.yaml', ...lines, '', '1 finding (1 warning) in 1 file'].join('\n');
+    const plain = report(['  10:3     warning Deployment web runs 1 pod: one node drain takes it offline.  single-replica', '                   Run 2 or more replicas.']);
+    assert.equal(toText([finding], 1, { colour: false, verbose: true }), plain, 'a finding of a file');
+    assert.equal(toText([rendered([])], 1, { colour: false, verbose: true }), plain, 'a rendered finding whose fixes are all written');
+    const unwritten = rendered([
+      { title: 'Run 2 replicas', reason: 'values key replicaCount is set with --set' },
+      { title: 'Ignore single-replica for Deployment web', reason: 'the template has no comment line to hold it' },
+    ]);
+    assert.equal(
+      toText([unwritten], 1, { colour: false, verbose: true, width: 80 }),
+      report([
+        '  10:3     warning Deployment web runs 1 pod: one node drain takes it offline.',
+        '                   single-replica',
+        '                   Run 2 or more replicas.',
+        '                   Not written (Run 2 replicas): values key replicaCount is set',
+        '                   with --set.',
+        '                   Not written (Ignore single-replica for Deployment web): the',
+        '                   template has no comment line to hold it.',
+      ]),
+    );
+  });
+
   it('wraps messages to the width given: a place wider than its column (a cluster resource\'s path) goes on a line of its own, so that the message starts where the wrap counted', () => {
     const finding = (range: Finding['range'], name: string): Finding => ({
       ruleId: 'single-replica',
