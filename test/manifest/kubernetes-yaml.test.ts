@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Alias } from 'yaml';
 import { parseManifest, parseWithPackage } from '../../server/src/manifest/parse';
 import { renderTools } from '../render/render-tools';
-import { kubectlReads } from './kubectl-reads';
+import { kubectlReads, kubectlRefuses } from './kubectl-reads';
 
 const base = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: merged\n';
 
@@ -70,6 +70,45 @@ describe('tags and anchors as Kubernetes reads them', () => {
       assert.deepEqual(read.data, data, yaml);
       if (x) assert.deepEqual(read.x, x, yaml);
     }
+  });
+});
+
+/** Values whose tag their text does not fit, and null keys: each read by the yaml package, each refused by kubectl. */
+const REFUSED: { data: string; says: string }[] = [
+  { data: '{a: !!float abc}', says: 'a value tagged !!float is no float: kubectl refuses the file ("cannot decode !!str `abc` as a !!float")' },
+  { data: '{a: !!int 1.5}', says: 'a value tagged !!int is no int: kubectl refuses the file ("cannot decode !!float `1.5` as a !!int")' },
+  { data: '{a: !!int ~}', says: 'a value tagged !!int is no int: kubectl refuses the file ("cannot decode !!null `~` as a !!int")' },
+  { data: '{a: !!bool 1}', says: 'a value tagged !!bool is no bool: kubectl refuses the file ("cannot decode !!int `1` as a !!bool")' },
+  { data: '{a: !!null x}', says: 'a value tagged !!null is no null: kubectl refuses the file ("cannot decode !!str `x` as a !!null")' },
+  { data: '{~: a}', says: 'a null key (`~`, `null`, or none): kubectl refuses the file, as JSON keys are text (quote it to mean the word)' },
+  { data: '\n  null: a', says: 'a null key (`~`, `null`, or none): kubectl refuses the file, as JSON keys are text (quote it to mean the word)' },
+  // Both: go-yaml refuses the tag as it decodes, before the conversion to JSON meets the key.
+  { data: '\n  null: a\n  b: !!float abc', says: 'a value tagged !!float is no float: kubectl refuses the file ("cannot decode !!str `abc` as a !!float")' },
+];
+/** Tagged values their text fits, and keys that only look null: read as kubectl reads them. */
+const READ = [
+  { data: '{a: !!float 1, b: !!int "12", c: !!int 0x1F, d: !!bool yes, e: !!null "", f: !!int 1_000, g: !!float "1.5"}', value: { a: 1, b: 12, c: 31, d: true, e: null, f: 1000, g: 1.5 } },
+  { data: '{"~": a, "null": b}', value: { '~': 'a', null: 'b' } },
+];
+
+describe('what kubectl refuses of tags and keys', () => {
+  const refused = (data: string) => parseManifest('file:///tagged.yaml', `${base}data: ${data}\n`).documents[0].parsed;
+
+  it('a value its tag does not fit, or a null key, is an error at it, in kubectl\'s words', () => {
+    for (const { data, says } of REFUSED) {
+      const text = `${base}data: ${data}\n`;
+      const { error } = refused(data);
+      assert.equal(error?.message, says, data);
+      const at = text.slice(error!.offset, error!.offset + error!.length);
+      assert.match(at, /abc|1\.5|~|^1$|^x$|null/, `${data}: placed at what is refused (${JSON.stringify(at)})`);
+    }
+    for (const { data, value } of READ) assert.deepEqual((refused(data).value as { data: unknown }).data, value, data);
+  });
+
+  const { kubectl, skip } = renderTools();
+  it('as kubectl does', { skip }, () => {
+    for (const { data } of REFUSED) assert.ok(kubectlRefuses(`${base}data: ${data}\n`, kubectl), `kubectl refuses ${data}`);
+    for (const { data, value } of READ) assert.deepEqual(kubectlReads(`${base}data: ${data}\n`, kubectl).data, value, data);
   });
 });
 

@@ -1,29 +1,60 @@
 import { isAlias, isMap, isScalar, isSeq, Scalar, visit, type Alias, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import { plainValue } from './plain-scalar';
+import { plainTag, plainValue } from './plain-scalar';
 
 /**
  * The plain scalars of a document the yaml package composed, keys among them, given the values go-yaml gives
  * them (see plainValue), and so are those tagged as numbers, booleans or nulls (`!!int 010` is 8). Done before
- * anything reads the document's keys: `010` and `10` are two keys, `y` and `on` one.
+ * anything reads the document's keys: `010` and `10` are two keys, `y` and `on` one. Returns the first thing
+ * kubectl refuses there, where the yaml package reads on: a value its tag does not fit (`!!float abc`), or a null
+ * key (`~: a`), which JSON cannot hold.
  */
-export function resolveAsKubernetes(doc: Document.Parsed): void {
+export function resolveAsKubernetes(doc: Document.Parsed): Refused | undefined {
+  // go-yaml refuses a misfit as it decodes; the conversion to JSON, after it, a null key.
+  let misfit: Refused | undefined;
+  let nullKey: Refused | undefined;
   visit(doc, {
-    Scalar(_, node) {
+    Pair(_, pair) {
+      if (pair.key === null) nullKey ??= refusal(isScalar(pair.value) || isMap(pair.value) || isSeq(pair.value) ? (pair.value as Node) : null, NULL_KEY);
+    },
+    Scalar(key, node) {
       if (typeof node.source !== 'string' || typeof node.value === 'symbol') return;
       if (node.type === Scalar.PLAIN && node.tag === undefined) node.value = plainValue(node.source);
       else if (node.tag !== undefined && TAGGED[node.tag]) {
-        const value = plainValue(node.source);
-        if (TAGGED[node.tag](value)) node.value = value;
+        const resolved = plainTag(node.source);
+        if (TAGGED[node.tag].includes(resolved)) node.value = plainValue(node.source);
+        else misfit ??= refusal(node, `a value tagged ${shortTag(node.tag)} is no ${shortTag(node.tag).slice(2)}: kubectl refuses the file ("cannot decode ${resolved} \`${node.source}\` as a ${shortTag(node.tag)}")`);
       }
+      if (key === 'key' && node.value === null) nullKey ??= refusal(node, NULL_KEY);
     },
   });
+  return misfit ?? nullKey;
 }
 
-const TAGGED: Record<string, (value: unknown) => boolean> = {
-  'tag:yaml.org,2002:int': (value) => typeof value === 'number',
-  'tag:yaml.org,2002:float': (value) => typeof value === 'number',
-  'tag:yaml.org,2002:bool': (value) => typeof value === 'boolean',
-  'tag:yaml.org,2002:null': (value) => value === null,
+function refusal(node: Node | null, message: string): Refused {
+  const [start, end] = node?.range ?? [0, 0];
+  return { message, offset: start, length: end - start };
+}
+
+/** What kubectl refuses in a document, and where. */
+export interface Refused {
+  message: string;
+  offset: number;
+  length: number;
+}
+
+const NULL_KEY = 'a null key (`~`, `null`, or none): kubectl refuses the file, as JSON keys are text (quote it to mean the word)';
+
+function shortTag(tag: string): string {
+  return tag.replace('tag:yaml.org,2002:', '!!');
+}
+
+
+/** For each tag of a value the plain scalar's own resolution decides, those it must have resolved to. */
+const TAGGED: Record<string, readonly string[]> = {
+  'tag:yaml.org,2002:int': ['!!int'],
+  'tag:yaml.org,2002:float': ['!!int', '!!float'],
+  'tag:yaml.org,2002:bool': ['!!bool'],
+  'tag:yaml.org,2002:null': ['!!null'],
 };
 
 /**

@@ -1,5 +1,5 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
-import { resolveAsKubernetes, withMergesAsKubernetes } from './kubernetes-yaml';
+import { resolveAsKubernetes, withMergesAsKubernetes, type Refused } from './kubernetes-yaml';
 import { LineIndex, skipSpaces, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
 import { readBlockYaml } from './block-yaml';
@@ -171,12 +171,13 @@ export function parseWithPackage(text: string): ParsedChunk {
   const hasTemplate = text.includes('{{');
   let doc: Document.Parsed;
   let duplicate: DuplicateKey | undefined;
+  let refused: Refused | undefined;
   try {
     // Duplicate keys are checked below: the package's own check is quadratic in the size of a mapping.
     // Merge keys (`<<: *base`) are applied where they stand, as Kubernetes reads them (see withMergesAsKubernetes).
     doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false, merge: true });
     if (doc.errors.length === 0) {
-      resolveAsKubernetes(doc);
+      refused = resolveAsKubernetes(doc);
       duplicate = firstDuplicateKey(doc.contents);
     }
   } catch (e) {
@@ -200,6 +201,7 @@ export function parseWithPackage(text: string): ParsedChunk {
     }
     return { error: { message, offset: error.pos[0], length: Math.max(0, error.pos[1] - error.pos[0]) } };
   }
+  if (refused) return hasTemplate ? { templateAt: firstTemplate(text) } : { error: refused };
   try {
     if (hasTemplate) {
       const templateAt = templateOutsideScalars(doc, text);

@@ -23,6 +23,15 @@ export function plainValue(source: string): unknown {
   return FLOAT.test(plain) ? finite(plain, source) : source;
 }
 
+/** The tag go-yaml resolves a plain scalar to: what an explicit tag on it must fit (`!!int 1.5` does not, `!!float 1` does). */
+export function plainTag(source: string): '!!null' | '!!bool' | '!!int' | '!!float' | '!!str' {
+  const value = plainValue(source);
+  if (value === null) return '!!null';
+  if (typeof value === 'boolean') return '!!bool';
+  if (typeof value !== 'number') return '!!str';
+  return SMALL_DECIMAL.test(source) || goInteger(source.replace(/_/g, '')) !== undefined ? '!!int' : '!!float';
+}
+
 /** A float Go can hold: past its range (`1e400`) ParseFloat fails, and go-yaml keeps the scalar a string. */
 function finite(text: string, source: string): number | string {
   const value = parseFloat(text);
