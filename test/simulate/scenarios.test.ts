@@ -310,6 +310,14 @@ describe('beyond the nine', () => {
     assert.equal(componentAt(five, 'api', 60), 'degraded');
   });
 
+  it('workers named like external etcd members (etcd-1, etcd-2) are no members: failing them leaves etcd and the API up (it lost quorum)', () => {
+    const topology = cluster({ controlPlanes: 2, etcd: { mode: 'external', members: 3 } });
+    topology.nodes = topology.nodes.map((n) => (n.name === 'worker-1' ? { ...n, name: 'etcd-1' } : n.name === 'worker-2' ? { ...n, name: 'etcd-2' } : n));
+    const result = simulate(topology, [], { fail: { kind: 'nodes', nodes: ['etcd-1', 'etcd-2'] }, duration: 1800, events: [] });
+    assert.equal(componentAt(result, 'api', 60), 'ok');
+    assert.equal(componentAt(result, 'etcd', 60), 'ok');
+  });
+
   it('a replacement serves only after the start its workload declares (kube-resilience/startup-seconds), and the assumptions say so', () => {
     const scenario: Scenario = { fail: { kind: 'nodes', nodes: ['worker-2'] }, duration: TWO_HOURS, events: [] };
     const quick = simulate(cluster(), [workload('app', { 'worker-1': 1, 'worker-2': 1 })], scenario);
