@@ -156,9 +156,18 @@ connection.onInitialized(async () => {
     await refreshPulledSettings();
   }
   settingsChanged();
-  if (foldersChange) connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => foldersChanged(added.map((f) => f.uri), removed.map((f) => f.uri)));
+  if (foldersChange) connection.workspace.onDidChangeWorkspaceFolders(workspaceFoldersChanged);
   scan.add(roots);
 });
+
+/** A client's change of workspace folders, whatever it sent: one of another shape is said, not failed on. */
+function workspaceFoldersChanged(event: unknown): void {
+  const uris = (list: unknown) => (Array.isArray(list) ? list.flatMap((folder) => (isObject(folder) && typeof folder.uri === 'string' ? [folder.uri] : [])) : undefined);
+  const added = uris(isObject(event) ? event.added : undefined);
+  const removed = uris(isObject(event) ? event.removed : undefined);
+  if (!added || !removed) return logError('ignored a DidChangeWorkspaceFolders notification: its event has no lists of folders added and removed');
+  foldersChanged(added, removed);
+}
 
 /** Workspace folders added or removed: the added ones are read, the removed ones' files leave the analysis. */
 function foldersChanged(added: string[], removed: string[]): void {

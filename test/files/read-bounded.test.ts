@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,20 @@ describe('readRegularFileBounded', () => {
   it('a FIFO with no writer is refused at once instead of waiting forever', { skip: !posix }, () => {
     execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
     assert.throws(() => readRegularFileBounded(join(dir, 'pipe.yaml'), 1024), { code: 'ENOTREGULAR', message: 'not a regular file (a FIFO)' });
+  });
+
+  it('a FIFO a writer waits on is refused without opening it: the writer goes on waiting, nothing it writes is taken and lost', { skip: !posix }, async () => {
+    const pipe = join(dir, 'stream.yaml');
+    execFileSync('mkfifo', [pipe]);
+    const writer = spawn('sh', ['-c', `echo "kind: ConfigMap" > '${pipe}'`], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.throws(() => readRegularFileBounded(pipe, 1024), { code: 'ENOTREGULAR', message: 'not a regular file (a FIFO)' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(writer.exitCode, null, 'the writer still waits for a reader');
+    } finally {
+      writer.kill();
+    }
   });
 
   it('a folder is refused', () => {

@@ -76,8 +76,16 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       const app = pathToFileURL(join(dir, 'app', 'web.yaml')).toString();
       const init = await client.initialize(folder('app').uri, undefined, {}, { workspaceFolders: true });
       assert.deepEqual(init.capabilities.workspace?.workspaceFolders, { supported: true, changeNotifications: true });
+      const logs = client.notifications<{ message: string }>('window/logMessage');
       await client.open(app, deployment('web', 3));
       await client.diagnostics(app, has('pdb-missing'));
+      // Of another shape: said in our words, not failed on in JavaScript's ("Cannot read properties of null").
+      await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: null, removed: null } });
+      await client.notify('workspace/didChangeWorkspaceFolders', {});
+      await logs.first((l) => l.message.includes('DidChangeWorkspaceFolders'));
+      await client.request('textDocument/hover', { textDocument: { uri: app }, position: { line: 0, character: 0 } });
+      const said = logs.values.map((l) => l.message).filter((m) => /WorkspaceFolders|TypeError|Cannot/.test(m));
+      assert.deepEqual(said, Array(2).fill('kube-resilience: ignored a DidChangeWorkspaceFolders notification: its event has no lists of folders added and removed'));
       await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder('policies')], removed: [] } });
       await client.diagnostics(app, lacks('pdb-missing'));
       await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder('policies')] } });

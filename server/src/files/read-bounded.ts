@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { ChangedMeanwhileError, TemporaryFileError } from './atomic-write';
 
 /** Why a file was not read; `code` lets callers tell these apart from the system's own errors (ENOENT, EACCES). */
@@ -21,6 +21,9 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * cap while it is read is refused at the cap, whatever its size said before.
  */
 export function readRegularFileBounded(path: string, maxBytes: number): Buffer {
+  // Looked at before it is opened: opening a FIFO lets a writer blocked on it go on, and what it writes is lost.
+  const before = statSync(path);
+  if (!before.isFile()) throw new UnreadableFileError('ENOTREGULAR', `not a regular file (${fileKind(before)})`);
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const stat = fstatSync(fd);
