@@ -409,6 +409,18 @@ describe('beyond the nine', () => {
     assert.ok(!eventsAbout(calm, 'autoscaling').some((e) => e.state === 'degraded'));
   });
 
+  it('keeps the autoscaling row degraded while the autoscaler pauses, without also saying it acts again; ok once enough nodes are back (both were said at once, and the row said ok)', () => {
+    const lost = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-lost' as const, node, at: 60 }));
+    const stays = simulate(cluster({ workers: 6 }), [], apiserverDown(lost, 3600));
+    assert.deepEqual(stays.components.find((c) => c.name === 'autoscaling')!.states, [{ at: 0, state: 'down' }, { at: 3600, state: 'degraded' }]);
+    assert.deepEqual(eventsAbout(stays, 'autoscaling').filter((e) => e.at === 3600).map((e) => e.state), ['degraded']);
+    // Rebooted just before the API returns, the nodes are back two minutes later.
+    const rebooted = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-reboot' as const, node, at: 3540 }));
+    const ends = simulate(cluster({ workers: 6 }), [], apiserverDown(rebooted, 3600));
+    assert.deepEqual(ends.components.find((c) => c.name === 'autoscaling')!.states, [{ at: 0, state: 'down' }, { at: 3600, state: 'degraded' }, { at: 3660, state: 'ok' }]);
+    assert.match(eventsAbout(ends, 'autoscaling').find((e) => e.at === 3660)!.reason, /enough nodes are ready again: the cluster autoscaler acts again/);
+  });
+
   it('an etcd quorum loss keeps reads for ~30 s', () => {
     const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'etcd' }, duration: 600, events: [] });
     assert.equal(componentAt(result, 'api', 0), 'degraded');

@@ -124,8 +124,54 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
     }
     components.push({ name: row.name, states });
   }
+  const halt = autoscalerHalt(ctx);
+  if (halt) haltAutoscaling(components.find((c) => c.name === 'autoscaling')!, events, halt, ctx.end);
   events.push(...outageNotes(ctx));
   return { components, events };
+}
+
+interface Halt {
+  from: number;
+  /** When enough nodes are ready again (Infinity: not within the scenario). */
+  to: number;
+  reason: string;
+}
+
+/**
+ * The cluster autoscaler's halt when the API returns to a cluster whose nodes are mostly unready: it stops all
+ * operations until enough of them are back. The autoscaling row said "autoscalers act again" at that very moment.
+ */
+function autoscalerHalt({ controlPlane: cp, topology, incidents, end }: SimContext): Halt | undefined {
+  const downAt = cp.segments.find((s) => !s.writes)?.from;
+  if (downAt === undefined) return undefined;
+  const back = cp.firstWrites(downAt);
+  const sick = Number.isFinite(back) && back <= end ? clusterUnhealthy(topology, incidents, back) : undefined;
+  if (!sick) return undefined;
+  const nodesBack = incidents.map((i) => i.backAt).filter((t) => t > back && Number.isFinite(t)).sort((a, b) => a - b);
+  return {
+    from: back,
+    to: nodesBack.find((t) => !clusterUnhealthy(topology, incidents, t)) ?? Infinity,
+    reason: `${sick.unready} of ${sick.total} nodes are still unready when the API returns: the cluster autoscaler stops all operations while more than 45 % of the nodes and more than 3 nodes are unready`,
+  };
+}
+
+/** The autoscaling row degraded while the halt lasts where it would be ok, said when it begins and when it ends. */
+function haltAutoscaling(row: ComponentResult, events: TimelineEvent[], halt: Halt, end: number): void {
+  const stateAt = (t: number) => row.states.filter((s) => s.at <= t).at(-1)?.state ?? 'ok';
+  const halted = (t: number) => t >= halt.from && t < halt.to;
+  const ends = halt.to <= end;
+  const points = [...new Set([...row.states.map((s) => s.at), halt.from, ...(ends ? [halt.to] : [])])].sort((a, b) => a - b);
+  const states: { at: number; state: State }[] = [];
+  for (const at of points) {
+    const state = halted(at) && stateAt(at) === 'ok' ? 'degraded' : stateAt(at);
+    if (states.at(-1)?.state !== state) states.push({ at, state });
+  }
+  const about = (e: TimelineEvent) => e.subject.type === 'component' && e.subject.name === 'autoscaling';
+  const said = events.filter((e) => about(e) && halted(e.at) && e.state === 'ok');
+  for (const e of said) Object.assign(e, { state: 'degraded', reason: halt.reason, fact: FACT.recovery });
+  if (!said.some((e) => e.at === halt.from)) events.push({ at: halt.from, subject: { type: 'component', name: 'autoscaling' }, state: 'degraded', reason: halt.reason, fact: FACT.recovery });
+  if (ends) events.push({ at: halt.to, subject: { type: 'component', name: 'autoscaling' }, state: stateAt(halt.to), reason: 'enough nodes are ready again: the cluster autoscaler acts again', fact: FACT.recovery });
+  row.states = states;
 }
 
 /** Facts worth telling at a moment without changing a row: DNS holding, tokens, recovery. */
@@ -147,16 +193,6 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
     });
   }
   if (Number.isFinite(back) && back <= ctx.end) {
-    const sick = clusterUnhealthy(ctx.topology, ctx.incidents, back);
-    if (sick) {
-      notes.push({
-        at: back,
-        subject: { type: 'component', name: 'autoscaling' },
-        state: 'degraded',
-        reason: `${sick.unready} of ${sick.total} nodes are still unready when the API returns: the cluster autoscaler stops all operations while more than 45 % of the nodes and more than 3 nodes are unready`,
-        fact: FACT.recovery,
-      });
-    }
     notes.push({
       at: back,
       subject: { type: 'component', name: 'controllers' },
