@@ -26,6 +26,14 @@ describe('traffic-surge handler', () => {
     });
   }
 
+  it('on a workload no pod of which runs (scaled to zero): nothing serves the traffic, no load is carried, nothing is hurt by it', () => {
+    const run = runOf(workload('idle', {}, { replicas: 0, hpa: { min: 0, max: 5 } }), apiDown);
+    const { capacity, reasons } = play(run, 300, { kind: 'traffic-surge', factor: 5 });
+    assert.match(reasons, /shop\/idle: traffic ×5, but no pod of it runs: nothing serves it, and its HPA does not scale it up from none/);
+    assert.doesNotMatch(reasons, /carries/);
+    assert.ok(capacity.every((p) => (p.load ?? 1) === 1 && p.ready === 0 && p.desired === 0), JSON.stringify(capacity));
+  });
+
   it('ignores a factor that is no surge', () => {
     const run = runOf(workload('web', { 'worker-1': 1 }));
     assert.equal(play(run, 0, { kind: 'traffic-surge', factor: 1 }).events.length, 0);

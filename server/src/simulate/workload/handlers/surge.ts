@@ -11,9 +11,11 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
   const { workload, label, slots } = run;
   const cp = run.ctx.controlPlane;
   const running = slots.filter((s) => s.alive).length;
+  // No pod to carry it (scaled to zero, or all gone): an HPA does not scale a workload up from zero replicas.
+  if (running === 0) return note(run, at, { reason: `${label}: traffic ×${factor}, but no pod of it runs: nothing serves it${workload.hpa ? ', and its HPA does not scale it up from none' : ''}`, fact: FACT.surge, always: true });
   const hpa = workload.hpa;
-  const scaledTo = hpa ? Math.min(hpa.max, Math.ceil(factor * Math.max(running, 1))) : running;
-  const demand = factor * Math.max(running, 1);
+  const scaledTo = hpa ? Math.min(hpa.max, Math.ceil(factor * running)) : running;
+  const demand = factor * running;
   const autoscaling = cp.at(at).controllers;
   run.load = factor;
   if (hpa && autoscaling && cp.at(at).scheduling) {
