@@ -95,7 +95,7 @@ function eventEditor(target: Target, scenario: Scenario, runsDns: boolean, actio
   const factorLabel = el('label', { class: 'inline', attrs: { hidden: true } }, '×', factor);
   kind.addEventListener('change', () => (factorLabel.hidden = kind.value !== 'traffic-surge'));
   const add = () => {
-    const at = Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60;
+    const at = Math.round(Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60);
     let event: ScenarioEvent;
     if (kind.value === 'coredns-restart') event = { kind: 'coredns-restart', at };
     else if (target.type === 'node') event = { kind: kind.value as 'node-reboot' | 'node-lost' | 'kube-proxy-restart', node: target.name, at };

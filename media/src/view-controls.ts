@@ -76,7 +76,7 @@ function voluntaryFieldset(scenario: Scenario, input: SimulationInput | undefine
   const workers = (input?.nodes ?? []).filter((n) => n.role === 'worker');
   const node = el('select', { attrs: { 'aria-label': 'Node to drain or scale down', 'data-focus': 'voluntary:node' } }, ...workers.map((n) => el('option', { attrs: { value: n.name } }, n.name)));
   const minutes = el('input', { attrs: { type: 'number', min: 0, max: Math.round(scenario.duration / 60), step: 1, value: 0, 'aria-label': 'Minutes from the start', 'data-focus': 'voluntary:at' } });
-  const at = () => Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60;
+  const at = () => Math.round(Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60);
   const add = (event: ScenarioEvent) => actions.setScenario(withEvent(scenario, event));
   const upgrading = scenario.events.some((e) => e.kind === 'upgrade-nodes');
   return el(

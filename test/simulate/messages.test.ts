@@ -30,6 +30,10 @@ describe('simulation messages', () => {
       [{ type: 'simulate', scenario: { ...scenario, events: [{ kind: 'node-reboot', at: 5 }] } }, /message\.scenario\.events\[0\]\.node: expected a string/],
       [{ type: 'simulate', scenario: { ...scenario, fail: { kind: 'nodes', nodes: [''] } } }, /message\.scenario\.fail\.nodes\[0\]: expected a non-empty name/],
       [{ type: 'export', scenario: { ...scenario, controlPlanes: 0 } }, /controlPlanes: expected a number in \[1, 9\]/],
+      // The simulator steps in whole seconds: 3600.5 was titled "1 h 1 s".
+      [{ type: 'simulate', scenario: { ...scenario, duration: 3600.5 } }, /message\.scenario\.duration: expected a whole number/],
+      [{ type: 'simulate', scenario: { ...scenario, events: [{ kind: 'coredns-restart', at: 0.5 }] } }, /message\.scenario\.events\[0\]\.at: expected a whole number/],
+      [{ type: 'simulate', scenario: { ...scenario, controlPlanes: 2.5 } }, /message\.scenario\.controlPlanes: expected a whole number/],
     ];
     for (const [message, error] of cases) {
       const checked = validateFromWebview(message);

@@ -49,6 +49,8 @@ describe('parseEvent', () => {
     assert.throws(() => parseEvent(`node-reboot:worker-1@${'9'.repeat(400)}s`), /is longer than any simulation: it covers at most 168 h/, 'it said "not never"');
     assert.throws(() => parseDuration('999999999999999999999d'), /"999999999999999999999d" is longer than any simulation: it covers at most 168 h$/, 'it said "not 2.4e+22 h 24 m 16 s"');
     assert.throws(() => parseDuration('169h'), /"169h" is longer than any simulation: it covers at most 168 h/);
+    assert.throws(() => parseDuration('0.4s'), /"0\.4s" is less than a second, the simulator's smallest step/, 'it said "not 0 s"');
+    assert.equal(parseDuration('0.5s'), 1);
     assert.equal(parseDuration('168h'), 168 * 3600);
     assert.throws(() => parseEvent('coredns-restart:now@1m'), /takes no arguments/);
     assert.throws(() => parseEvent('node-reboot:worker-1@later'), /is not a duration/);

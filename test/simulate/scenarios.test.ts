@@ -310,6 +310,18 @@ describe('beyond the nine', () => {
     assert.equal(componentAt(five, 'api', 60), 'degraded');
   });
 
+  it('what a scenario says twice counts once: a node failed twice, a reboot of one node at one moment repeated; two crashes at a moment crash two pods', () => {
+    const reboots = Array.from({ length: 50 }, () => ({ kind: 'node-reboot' as const, node: 'worker-2', at: 600 }));
+    const once = simulate(cluster(), shop(), apiserverDown([reboots[0]], 3600));
+    const repeated = simulate(cluster(), shop(), apiserverDown(reboots, 3600));
+    assert.equal(repeated.timeline.length, once.timeline.length);
+    assert.deepEqual(repeated.scenario.events, [reboots[0]]);
+    const twice = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['worker-2', 'worker-2'] }, duration: 600, events: [] });
+    assert.deepEqual(twice.scenario.fail, { kind: 'nodes', nodes: ['worker-2'] });
+    const crash = { kind: 'pod-crash' as const, namespace: 'shop', workload: 'api', mode: 'permanent' as const, at: 600 };
+    assert.equal(capacityAt(simulate(cluster(), shop(), apiserverDown([crash, crash], 3600)), 'api', 601).ready, capacityAt(simulate(cluster(), shop(), apiserverDown([crash], 3600)), 'api', 601).ready - 1);
+  });
+
   it('workers named like external etcd members (etcd-1, etcd-2) are no members: failing them leaves etcd and the API up (it lost quorum)', () => {
     const topology = cluster({ controlPlanes: 2, etcd: { mode: 'external', members: 3 } });
     topology.nodes = topology.nodes.map((n) => (n.name === 'worker-1' ? { ...n, name: 'etcd-1' } : n.name === 'worker-2' ? { ...n, name: 'etcd-2' } : n));

@@ -37,6 +37,11 @@ describeInChromium('simulation webview: drains, scale-downs and upgrades', (harn
     assert.equal(await view.page.getByRole('button', { name: 'Upgrade all nodes' }).isDisabled(), true, 'one upgrade at a time');
     assert.ok(await view.page.getByRole('button', { name: 'Remove: worker-3 is scaled down by the cluster autoscaler at 0 s' }).count() === 0);
     assert.equal(await view.page.getByRole('list', { name: 'Events during the outage' }).getByRole('listitem').count(), 3);
+    // Minutes typed with decimals are whole seconds (60.6 s was sent, which the host refuses).
+    await controls.getByRole('combobox', { name: 'Node to drain or scale down' }).selectOption('worker-1');
+    await controls.getByRole('spinbutton', { name: 'Minutes from the start' }).fill('1.01');
+    await controls.getByRole('button', { name: 'Drain' }).click();
+    assert.ok((await scenarioOf(view, 5)).events.some((e) => e.kind === 'drain' && e.node === 'worker-1' && e.at === 61));
     assert.deepEqual(view.consoleErrors, []);
     await view.page.close();
   });

@@ -139,6 +139,12 @@ function list<T>(value: unknown, path: string, item: (v: unknown, p: string) => 
   return value.map((v, i) => item(v, `${path}[${i}]`));
 }
 
+/** The simulator steps in whole seconds, and counts whole nodes (a duration of 3600.5 was titled "1 h 1 s"). */
+function whole(value: number, path: string): number {
+  if (!Number.isInteger(value)) fail(path, 'a whole number');
+  return value;
+}
+
 function at(value: unknown, path: string): number {
   return number(value, path, 0, MAX_DURATION_SECONDS * 4);
 }
@@ -155,7 +161,7 @@ const EVENT_KINDS: readonly ScenarioEvent['kind'][] = ['node-reboot', 'node-lost
 function scenarioEvent(value: unknown, path: string): ScenarioEvent {
   const o = record(value, path);
   const kind = oneOf(o.kind, EVENT_KINDS, `${path}.kind`);
-  const when = at(o.at, `${path}.at`);
+  const when = whole(at(o.at, `${path}.at`), `${path}.at`);
   switch (kind) {
     case 'node-reboot':
     case 'node-lost':
@@ -177,10 +183,10 @@ function scenarioAt(value: unknown, path: string): Scenario {
   const o = record(value, path);
   const scenario: Scenario = {
     fail: failure(o.fail, `${path}.fail`),
-    duration: number(o.duration, `${path}.duration`, 1, MAX_DURATION_SECONDS),
+    duration: whole(number(o.duration, `${path}.duration`, 1, MAX_DURATION_SECONDS), `${path}.duration`),
     events: list(o.events, `${path}.events`, scenarioEvent),
   };
-  if (o.controlPlanes !== undefined) scenario.controlPlanes = number(o.controlPlanes, `${path}.controlPlanes`, 1, 9);
+  if (o.controlPlanes !== undefined) scenario.controlPlanes = whole(number(o.controlPlanes, `${path}.controlPlanes`, 1, 9), `${path}.controlPlanes`);
   return scenario;
 }
 

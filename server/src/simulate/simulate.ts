@@ -11,6 +11,7 @@ import { simulateNodes } from './nodes';
 import { summarize } from './summary';
 import type { ComponentName, ComponentResult, Scenario, SimulationResult, TimelineEvent } from './types';
 import { withControlPlanes, workloadsOn } from './what-if';
+import { withoutRepeats } from './parse-scenario';
 import { simulateWorkload, type SimContext } from './workload-capacity';
 import type { DrainPlan } from './drain/plan';
 import { planDrains } from './drain/planner';
@@ -29,7 +30,8 @@ const ROW_ORDER: ComponentName[] = ['api', 'etcd', 'scheduling', 'controllers', 
 const SUBJECT_ORDER = { component: 0, node: 1, workload: 2 } as const;
 
 /** What each workload and each cluster function does while the control plane fails this way. Pure: no I/O. */
-export function simulate(topology: SimTopology, given: SimWorkload[], scenario: Scenario): SimulationResult {
+export function simulate(topology: SimTopology, given: SimWorkload[], asked: Scenario): SimulationResult {
+  const scenario = withoutRepeats(asked);
   const effective = withControlPlanes(topology, scenario.controlPlanes);
   const workloads = workloadsOn(effective, topology, given);
   const controlPlane = new ControlPlaneTimeline(effective, scenario);
