@@ -296,7 +296,7 @@ documents.onDidChangeContent((e) => {
 documents.onDidSave((e) => schedule(e.document.uri, 0));
 documents.onDidClose((e) => {
   openByDisk = undefined;
-  validation.closed(e.document.uri);
+  const stoodFor = validation.closed(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   const disk = diskUri(e.document.uri);
   // The same file still open by another path (through a link): its open text goes on standing for the file.
@@ -307,8 +307,16 @@ documents.onDidClose((e) => {
   }
   // What the other documents see falls back to the file on disk, when the workspace scan reads it; else to nothing
   // (a file opened from outside the workspace folders, or from a build folder, leaves the analysis with its editor).
-  if (isWorkspaceFile(disk) ? takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk)) : forget(e.document.uri, disk)) revalidateOpen();
+  let changed = isWorkspaceFile(disk) ? takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk)) : forget(e.document.uri, disk);
+  // Opened through a link deleted since, it no longer leads to the file it stood for, which is still there.
+  if (stoodFor && stoodFor !== disk && !openDocumentAt(stoodFor)) changed = backFromDisk(stoodFor) || changed;
+  if (changed) revalidateOpen();
 });
+
+/** The inventory takes the workspace file under `key` as it is on disk (or forgets it); whether that changed it. */
+function backFromDisk(key: string): boolean {
+  return isWorkspaceFile(key) ? takeFileFromDisk(inventory, key, key, () => textOnDisk(key)) : forget(key);
+}
 
 /** Whether the file at `disk` is one of the workspace's, as its scan reads them. */
 function isWorkspaceFile(disk: string): boolean {
@@ -382,7 +390,13 @@ function* followedInSteps(): Steps<void> {
     } else if (!openDocumentAt(disk)) {
       // A file the scan does not read (in `dist/`, `node_modules/`, outside the folders) does not join on an event either.
       if (event.type !== FileChangeType.Deleted && isWorkspaceFile(disk)) changed = (yield* takeFileFromDiskInSteps(inventory, disk, disk, () => textOnDisk(disk), () => !openDocumentAt(disk))) || changed;
-      else changed = forget(disk) || changed;
+      else if (forget(disk)) {
+        changed = true;
+        // A link the scan read a file by, deleted: the file may still be in the workspace by its own path.
+        const left = scan.realFileLeft(disk);
+        const own = left && pathToFileURL(left).toString();
+        if (own && !openDocumentAt(own)) backFromDisk(own);
+      }
     }
     yield;
   }

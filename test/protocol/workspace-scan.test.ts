@@ -33,9 +33,23 @@ async function countsWhileOpen(client: LspClient, app: string, budget: string): 
 }
 
 /** `app`'s diagnostics once it is validated after what was sent before (an edit answers after every earlier message). */
-async function revalidated(client: LspClient, app: string) {
-  const version = await client.change(app, `# edited\n${deployment('web', 3)}`);
+async function revalidated(client: LspClient, app: string, text = deployment('web', 3)) {
+  const version = await client.change(app, `# edited ${++edits}\n${text}`);
   return client.nextDiagnostics(app, version);
+}
+
+let edits = 0;
+
+/**
+ * Sends file events and returns once the server has followed them (it does so in slices, after the notification):
+ * a Deployment written for the purpose, told of last, has joined the workspace then.
+ */
+async function followed(client: LspClient, dir: string, changes: { uri: string; type: number }[]): Promise<void> {
+  const name = `marker-${++edits}`;
+  writeFileSync(join(dir, `${name}.yaml`), deployment(name, 2));
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [...changes, { uri: pathToFileURL(join(dir, `${name}.yaml`)).toString(), type: 1 }] });
+  const names = async () => (await client.request<{ workloads: { name: string }[] }>('kubeResilience/simulationInput', {})).workloads.map((w) => w.name);
+  for (let tries = 0; !(await names()).includes(name); tries++) assert.ok(tries < 600, 'the events are followed');
 }
 
 /** What the server said of a progress token: its begin, reports and end, in order. */
@@ -232,6 +246,33 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       assert.ok(lacks('pdb-multiple')(await client.diagnostics(budget, () => true)), 'the file on disk is the open one, not a second budget');
       await client.change(budget, pdb('web').replace('app: web', 'app: nothing'));
       await client.diagnostics(app, has('pdb-missing'));
+    }));
+
+  it('a link deleted that the scan read a file by, or that an open document stood for the file by: the file, still there, goes on counting (its budget was lost)', () =>
+    withServer('kr-lsp-link-gone-', async (dir, client) => {
+      mkdirSync(join(dir, 'real'));
+      writeFileSync(join(dir, 'real', 'web-pdb.yaml'), pdb('web'));
+      writeFileSync(join(dir, 'real', 'api-pdb.yaml'), pdb('api'));
+      // `a-link.yaml` comes before `real/` in the scan: the budget is read by the link. `zz/api-link.yaml` comes after.
+      symlinkSync(join(dir, 'real', 'web-pdb.yaml'), join(dir, 'a-link.yaml'));
+      mkdirSync(join(dir, 'zz'));
+      symlinkSync(join(dir, 'real', 'api-pdb.yaml'), join(dir, 'zz', 'api-link.yaml'));
+      await client.initialize(pathToFileURL(dir).toString());
+      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      await client.open(app, [deployment('web', 3), deployment('api', 3)].join('---\n'));
+      await client.diagnostics(app, lacks('pdb-missing'));
+      const both = [deployment('web', 3), deployment('api', 3)].join('---\n');
+
+      rmSync(join(dir, 'a-link.yaml'));
+      await followed(client, dir, [{ uri: pathToFileURL(join(dir, 'a-link.yaml')).toString(), type: 3 }]);
+      assert.ok(lacks('pdb-missing')(await revalidated(client, app, both)), 'web-pdb.yaml still counts');
+
+      const zLink = pathToFileURL(join(dir, 'zz', 'api-link.yaml')).toString();
+      await client.open(zLink, pdb('api'));
+      await revalidated(client, app, both);
+      rmSync(join(dir, 'zz', 'api-link.yaml'));
+      await client.notify('textDocument/didClose', { textDocument: { uri: zLink } });
+      assert.ok(lacks('pdb-missing')(await revalidated(client, app, both)), 'api-pdb.yaml still counts');
     }));
 
   it('a file open by two paths (one through a link) and closed by one: the open text still counts, not the file on disk', () =>

@@ -66,6 +66,8 @@ interface Job {
 export class Validation {
   private analysis = new IncrementalAnalysis();
   private readonly cache = new Map<string, { version: number; findings: Finding[] }>();
+  /** The file key each open document stands for in the inventory, where it is another than its own (see closed). */
+  private readonly stoodFor = new Map<string, string>();
   /** What was last published for each document: its findings, and the diagnostic each was sent as (in the same order). */
   private readonly published = new Map<string, Published>();
   private readonly timers = new Map<string, Scheduled>();
@@ -149,7 +151,11 @@ export class Validation {
     const { inventory } = this.host;
     const { version } = doc;
     const file = yield* this.parseInSteps(doc);
-    if (this.host.diskUri(uri) !== uri) inventory.removeFile(this.host.diskUri(uri));
+    const disk = this.host.diskUri(uri);
+    if (disk !== uri) {
+      inventory.removeFile(disk);
+      this.stoodFor.set(uri, disk);
+    }
     inventory.setFile(file);
     const options = { severities: this.host.severities(), cluster: this.host.cluster() };
     // A chart's or Kustomize root's files are analysed as they render (a patch is never a resource on its own).
@@ -200,7 +206,13 @@ export class Validation {
     this.analysis = new IncrementalAnalysis();
   }
 
-  closed(uri: string): void {
+  /**
+   * The document was closed: what was known of it goes. Returns the file key it stood for when it was last analysed
+   * (opened through a link, the file read from its real path), which it may no longer lead to (the link deleted).
+   */
+  closed(uri: string): string | undefined {
+    const stoodFor = this.stoodFor.get(uri);
+    this.stoodFor.delete(uri);
     this.jobs.delete(uri);
     this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
@@ -215,6 +227,7 @@ export class Validation {
     this.parsedAt.delete(uri);
     if (this.fixed?.uri === uri) this.fixed = undefined;
     this.analysis.forget(uri);
+    return stoodFor;
   }
 
   private validateOthers(): void {

@@ -94,7 +94,23 @@ export class WorkspaceScan {
    * link, or the link a workspace was opened through), and its open document then stands for that key.
    */
   keyOf(realPath: string): string | undefined {
-    return this.keys.get(realPath);
+    const key = this.keys.get(realPath);
+    // A key is the path the file was read by: once that path leads elsewhere (a link deleted), the file goes by its own.
+    if (key === undefined || realPathOf(pathOf(key) ?? '') === realPath) return key;
+    this.keys.delete(realPath);
+    return undefined;
+  }
+
+  /**
+   * The real path of the file read under `key`, once `key` leads to it no more (a link deleted): the file it read
+   * may still be in the workspace under its own path, not read there as it was known already.
+   */
+  realFileLeft(key: string): string | undefined {
+    for (const [real, known] of this.keys) {
+      if (known !== key || this.keyOf(real) === key) continue;
+      return real;
+    }
+    return undefined;
   }
 
   /**
