@@ -154,7 +154,9 @@ describe(`appendDocument and insertCommentAbove on the corpus's manifests (seed 
         // Above the line of each key of the resource (where a finding sits and an ignore comment goes).
         for (const path of pathsOf(resource.object).filter((p) => valueAt(resource.object, p) !== undefined && typeof p[p.length - 1] === 'string').slice(0, 8)) {
           const offset = file.lines.offset(rangeOfPath(resource, path).start);
-          const commentedText = applyEdits(seed.text, insertCommentAbove(file, offset, 'kube-resilience-ignore single-replica'));
+          const comment = insertCommentAbove(file, offset, 'kube-resilience-ignore single-replica');
+          if (!comment) continue;
+          const commentedText = applyEdits(seed.text, comment);
           const after = parseManifest(uri, commentedText);
           assert.deepEqual(after.resources.map((r) => r.object), objects, `${label}: a comment above ${path.join('.')} changes no object`);
           assert.match(commentedText.split('\n')[rangeOfPath(resource, path).start.line], /^\s*# kube-resilience-ignore single-replica\r?$/, `${label}: the comment is on its own line above ${path.join('.')}`);

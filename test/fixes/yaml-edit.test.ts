@@ -457,6 +457,19 @@ describe('insertCommentAbove', () => {
       edit: (_, file, at) => insertCommentAbove(file, file.text.indexOf('kind', at), 'note'),
       after: POD.replace('kind:', '# note\nkind:').replace(/\n/g, '\r\n'),
     },
+    ...[
+      ['a double-quoted string', '      command: ["sh", "-c", "sleep 1\n        && exec nginx"]\n'],
+      ['a single-quoted string', "      command: ['sh', '-c', 'sleep 1\n        && exec nginx']\n"],
+      ['a plain scalar', '      args: sleep 1\n        && exec nginx\n'],
+      ['a block scalar', '      args: |\n        sleep 1\n        && exec nginx\n'],
+    ].map(
+      ([what, lines]): Case => ({
+        name: `not on a line that starts inside ${what}: the comment would be its text (a command that no longer started nginx)`,
+        before: POD.replace('      image: x\n', `      image: x\n${lines}`),
+        edit: (_, file, at) => insertCommentAbove(file, file.text.indexOf('&& exec', at), 'note'),
+        after: undefined,
+      }),
+    ),
   ];
   for (const c of cases) check(c);
 });

@@ -31,6 +31,13 @@ describe('ignore comments', () => {
     const crlf = parseManifest('c.yaml', 'a: 1\r\n# kube-resilience-ignore x -- why\r\nb: 2\r\n');
     assert.deepEqual(ignoredByComment(crlf, 2), ['x']);
   });
+
+  it('a `#` line inside a value over lines (a block scalar, a quoted string) is its text, not a comment: it ignores nothing', () => {
+    const block = parseManifest('c.yaml', 'a: |\n  text\n  # kube-resilience-ignore x\nb: 2\n');
+    assert.deepEqual(ignoredByComment(block, 3), []);
+    const quoted = parseManifest('c.yaml', 'a: [sh, "sleep 1\n  # kube-resilience-ignore x\n  && run"]\nb: 2\n');
+    assert.deepEqual(ignoredByComment(quoted, 2), []);
+  });
 });
 
 describe('ignore annotation', () => {

@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
 import { yamlText } from './yaml-text';
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
+import { insideScalar } from '../manifest/inside-scalar';
 import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
 import { lineEndOf, lineStartOf } from '../manifest/text';
 import { documentEndBefore } from '../manifest/split';
@@ -463,10 +464,14 @@ export function appendDocument(resource: Resource, object: unknown): TextEdit[] 
   return [{ start: end, end, text: `${lead}---${style.newline}${body}` }];
 }
 
-/** Inserts a comment line above the line holding `offset`, at that line's indentation. */
-export function insertCommentAbove(file: ManifestFile, offset: number, comment: string): TextEdit[] {
+/**
+ * Inserts a comment line above the line holding `offset`, at that line's indentation; undefined where that line
+ * starts inside a value over lines (a quoted string's second line), where the comment would become its text.
+ */
+export function insertCommentAbove(file: ManifestFile, offset: number, comment: string): TextEdit[] | undefined {
   const text = new DocumentText(documentAt(file, offset) ?? { offset: 0, text: file.text });
   const lineStart = text.lineStart(offset);
+  if (insideScalar(file, lineStart)) return undefined;
   const indent = /^[ \t]*/.exec(text.slice(lineStart, text.lineEnd(lineStart)))?.[0] ?? '';
   const column = indent;
   return [{ start: lineStart, end: lineStart, text: `${column}# ${comment}${styleOf(file).newline}` }];

@@ -170,8 +170,8 @@ function ignoreFixes(ruleId: string, resource: Resource, file: ManifestFile, ran
   if (annotation) fixes.push({ title: `Ignore ${ruleId} for ${describeResource(resource)}`, edits: annotation });
   // JSON has no comments: kubectl would reject the file.
   if (!/\.json$/i.test(file.uri)) {
-    const offset = file.lines.offset(range.start);
-    fixes.push({ title: `Ignore ${ruleId} here`, edits: insertCommentAbove(file, offset, `${IGNORE_COMMENT} ${ruleId} -- accepted risk`) });
+    const edits = insertCommentAbove(file, file.lines.offset(range.start), `${IGNORE_COMMENT} ${ruleId} -- accepted risk`);
+    if (edits) fixes.push({ title: `Ignore ${ruleId} here`, edits });
   }
   return fixes;
 }

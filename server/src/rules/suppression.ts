@@ -1,5 +1,6 @@
 import { declaredFacts, IGNORE_ANNOTATION, parseRuleList } from '../manifest/declared';
 import type { ManifestFile, Resource } from '../manifest/parse';
+import { insideScalar } from '../manifest/inside-scalar';
 
 export { IGNORE_ANNOTATION, parseRuleList };
 export const IGNORE_COMMENT = 'kube-resilience-ignore';
@@ -24,5 +25,7 @@ export function ignoreCommentIds(lineText: string): { id: string; column: number
 /** Rules a `# kube-resilience-ignore a, b -- reason` comment on the line above `line` turns off. */
 export function ignoredByComment(file: ManifestFile, line: number): string[] {
   if (line <= 0) return [];
-  return ignoreCommentIds(file.lines.lineText(line - 1)).map((i) => i.id);
+  const ids = ignoreCommentIds(file.lines.lineText(line - 1)).map((i) => i.id);
+  // A `#` line inside a value over lines (a block scalar's, a quoted string's) is text of the value, not a comment.
+  return ids.length && insideScalar(file, file.lines.offset({ line: line - 1, character: 0 })) ? [] : ids;
 }
