@@ -36,8 +36,16 @@ describe('fix safety: what more pods of a workload change', () => {
       ['docker.dragonflydb.io/dragonflydb/dragonfly', 'Redis'],
       ['clickhouse/clickhouse-server:24', 'ClickHouse'],
       ['minio/minio', 'MinIO'],
+      // Versions in the name, vendors' paths, and stores whose second pod is a cluster of its own.
+      ['registry.redhat.io/rhel9/postgresql-15:latest', 'PostgreSQL'],
+      ['registry.redhat.io/rhel8/mysql-80', 'MySQL'],
+      ['registry.redhat.io/rhel9/redis-7', 'Redis'],
+      ['container-registry.oracle.com/mysql/community-server:8.4', 'MySQL'],
+      ['docker.elastic.co/elasticsearch/elasticsearch:8.15.0', 'Elasticsearch'],
+      ['opensearchproject/opensearch:2', 'Elasticsearch'],
+      ['cassandra:5', 'Cassandra'],
     ]) assert.equal(singlePrimaryStore(load(withImage(image)).first)?.name, name, image);
-    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
+    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc', 'example/community-server:1', 'quay.io/prometheuscommunity/elasticsearch-exporter', 'example/app-2']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
   });
 
   it('a StatefulSet, a ReadWriteOnce claim, an unknown claim, GPUs and in-memory sessions are each unsafe to multiply; a ReadWriteMany claim is not', () => {

@@ -11,7 +11,8 @@ import { describeGpus, gpuRequests } from '../rules/gpu-resources';
  */
 const SINGLE_PRIMARY_IMAGES: readonly { pattern: RegExp; name: string }[] = [
   { pattern: /(^|\/)(redis|redis-stack|redis-stack-server|valkey|keydb|dragonfly)$/, name: 'Redis' },
-  { pattern: /(^|\/)(mysql|mysql-server|percona|percona-server)$/, name: 'MySQL' },
+  // Oracle's are named by their path: container-registry.oracle.com/mysql/community-server.
+  { pattern: /(^|\/)(mysql|mysql-server|percona|percona-server|mysql\/(community|enterprise)-server)$/, name: 'MySQL' },
   { pattern: /(^|\/)mariadb$/, name: 'MariaDB' },
   { pattern: /(^|\/)(postgres|postgresql|postgis|timescaledb|timescaledb-ha)$/, name: 'PostgreSQL' },
   { pattern: /(^|\/)(mongo|mongodb|mongodb-community-server|mongodb-enterprise-server|percona-server-mongodb)$/, name: 'MongoDB' },
@@ -24,12 +25,16 @@ const SINGLE_PRIMARY_IMAGES: readonly { pattern: RegExp; name: string }[] = [
   { pattern: /(^|\/)(etcd)$/, name: 'etcd' },
   { pattern: /(^|\/)(zookeeper)$/, name: 'ZooKeeper' },
   { pattern: /(^|\/)(rabbitmq)$/, name: 'RabbitMQ' },
+  // A second pod with the first's settings starts a cluster of its own (single-node discovery, seeds of itself).
+  { pattern: /(^|\/)(elasticsearch|opensearch)$/, name: 'Elasticsearch' },
+  { pattern: /(^|\/)(cassandra)$/, name: 'Cassandra' },
 ];
 
 /** The repository path of an image reference: `docker.io/bitnami/postgresql:16@sha256:…` → `docker.io/bitnami/postgresql`. */
 function repositoryPath(image: string): string {
   const parts = image.split('@')[0].split('/');
-  parts[parts.length - 1] = parts[parts.length - 1].split(':')[0];
+  // Red Hat's and others' carry the version in the name: registry.redhat.io/rhel9/postgresql-15, rhel8/mysql-80.
+  parts[parts.length - 1] = parts[parts.length - 1].split(':')[0].replace(/-\d+$/, '');
   return parts.join('/').toLowerCase();
 }
 
