@@ -20,7 +20,7 @@ import {
 import { openDocuments, type OpenDocument } from './language/open-document';
 import { splitMessage } from './rules/message-parts';
 import { groupBy } from './grouped';
-import { fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
+import { breaksParsing, fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk, takeFileFromDiskInSteps } from './inventory/file-from-disk';
 import { pathOf, realPathOf } from './language/file-uri';
@@ -481,7 +481,7 @@ connection.onCodeAction(async (params, token) => {
       if (diagnostic.source !== 'kube-resilience') continue;
       const finding = findingOf(diagnostic) ?? all.find((f) => f.ruleId === diagnostic.code && containsPosition(f.range!, params.range.start));
       if (!finding) continue;
-      for (const fix of finding.fixes) actions.push(toCodeAction(uri, file.lines, fix, diagnostic, version));
+      for (const fix of finding.fixes) if (!breaksParsing(file, fix.edits)) actions.push(toCodeAction(uri, file.lines, fix, diagnostic, version));
       if ('rendered' in finding) actions.push(...renderedFixActions(uri, finding, diagnostic));
       if (seenRules.has(finding.ruleId)) continue;
       seenRules.add(finding.ruleId);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fixFile, fixFileInSteps, preferredFix, severalFixable } from '../../server/src/fixes/apply';
+import { breaksParsing, fixFile, fixFileInSteps, preferredFix, severalFixable } from '../../server/src/fixes/apply';
 import { IncrementalAnalysis } from '../../server/src/rules/incremental';
 import { runSteps } from '../../server/src/steps';
 import { removeField, setField } from '../../server/src/fixes/yaml-edit';
@@ -290,5 +290,27 @@ describe('severalFixable', () => {
     assert.equal(severalFixable(findingsOn(['xa', 'b', 'xc', 'd']).findings, 'needs-owner'), true);
     assert.equal(severalFixable(findingsOn(['a']).findings, 'needs-tier'), false);
     assert.equal(severalFixable(findingsOn(['a', 'b']).findings, 'needs-tier'), true);
+  });
+});
+
+describe('breaksParsing', () => {
+  const file = parseManifest(URI, `${CONFIG('a', 'data:\n  x: "1"\n')}---\n${CONFIG('b')}---\n${CONFIG('c')}`);
+  const at = (text: string) => file.text.indexOf(text);
+
+  it('tells an edit that makes a document stop parsing (an editor\'s quick fix is offered on its own, unchecked by a round)', () => {
+    assert.equal(breaksParsing(file, [{ start: at('  x: "1"'), end: at('  x: "1"'), text: '    y: 2\n' }]), true, 'a key indented past its siblings');
+    assert.equal(breaksParsing(file, [{ start: at('name: b'), end: at('name: b') + 'name: b'.length, text: 'name: [b' }]), true, 'an unclosed flow sequence');
+  });
+
+  it('passes an edit that keeps every document parsing, one that adds a document, and none', () => {
+    assert.equal(breaksParsing(file, [{ start: at('  x: "1"'), end: at('  x: "1"'), text: '  y: "2"\n' }]), false);
+    assert.equal(breaksParsing(file, [{ start: file.text.length, end: file.text.length, text: '---\nkind: PodDisruptionBudget\n' }]), false);
+    assert.equal(breaksParsing(file, []), false);
+  });
+
+  it('does not count against an edit what was broken before it', () => {
+    const broken = parseManifest(URI, `${CONFIG('a')}---\nkind: [\n---\n${CONFIG('c')}`);
+    const name = broken.text.indexOf('name: c');
+    assert.equal(breaksParsing(broken, [{ start: name, end: name + 'name: c'.length, text: 'name: d' }]), false);
   });
 });

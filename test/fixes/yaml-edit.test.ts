@@ -57,7 +57,22 @@ spec:
 `;
 
 describe('setField', () => {
+  const SPEC_FIRST = (first: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n${first}\n  template:\n    metadata: {labels: {app: web}}\n`;
   const cases: Case[] = [
+    ...[
+      ['a tag', '  !!str selector: {matchLabels: {app: web}}'],
+      ['an explicit key (`? `)', '  # the selector first\n  ? selector\n  : matchLabels:\n      app: web'],
+      ['an anchor', '  &s selector: {matchLabels: {app: web}}'],
+    ].flatMap(([what, first]) =>
+      (['start', 'end'] as const).map(
+        (position): Case => ({
+          name: `not into a mapping with a key written after ${what} (at its ${position}): the key's column is not its entry's (the YAML was broken, or replicas went into the selector)`,
+          before: SPEC_FIRST(first),
+          edit: (r) => setField(r, ['spec', 'replicas'], 2, position),
+          after: undefined,
+        }),
+      ),
+    ),
     {
       name: 'replaces a scalar in place, keeping comments above, inline and below',
       before: DEPLOYMENT,
@@ -317,7 +332,14 @@ describe('replaceField and removeField', () => {
 
 describe('appendToSequence', () => {
   const INDENTLESS = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: x\n  tolerations:\n  - key: a\n    operator: Exists\n';
+  const DASH_ALONE = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  tolerations:\n  -\n      key: a\n      operator: Exists\n';
   const cases: Case[] = [
+    {
+      name: 'items whose dash stands alone on the line above them: the new one at that dash (it went 2 columns in, a broken list)',
+      before: DASH_ALONE,
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b', operator: 'Exists' }),
+      after: `${DASH_ALONE}  -   key: b\n      operator: Exists\n`,
+    },
     {
       name: 'indented sequences',
       before: DEPLOYMENT,

@@ -1,7 +1,7 @@
 import { groupBy } from '../grouped';
 import type { Inventory } from '../inventory/inventory';
 import { factOf } from '../manifest/facts';
-import { documentAt, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
+import { documentAt, parseManifest, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { analyzeFile, ownFixesOf, type AnalyzeOptions } from '../rules/engine';
@@ -11,6 +11,21 @@ import { applyEdits, offsetAfterEdits, type EditRound, type Fix, type TextEdit }
 /** The fix a "fix" keystroke or `--fix` applies: the rule's preferred one (never an ignore action), and an unsafe one only when allowed. */
 export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undefined {
   return ownFixesOf(finding).find((f) => f.preferred && (allowUnsafe || !f.unsafe)) ?? undefined;
+}
+
+/**
+ * Whether `edits` make a document of the file stop parsing: a fix offered on its own (an editor's quick fix) is
+ * checked as --fix and Fix all check theirs, on the documents it edits only.
+ */
+export function breaksParsing(file: ManifestFile, edits: readonly TextEdit[]): boolean {
+  if (edits.length === 0) return false;
+  const first = documentAt(file, Math.min(...edits.map((e) => e.start)));
+  const last = documentAt(file, Math.max(...edits.map((e) => e.end)));
+  const from = first?.offset ?? 0;
+  const to = last ? last.offset + last.text.length : file.text.length;
+  const before = file.text.slice(from, to);
+  const after = applyEdits(before, edits.map((e) => ({ ...e, start: e.start - from, end: e.end - from })));
+  return brokenDocuments(parseManifest(file.uri, after)) > brokenDocuments(parseManifest(file.uri, before));
 }
 
 /**

@@ -203,6 +203,8 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
     return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
   }
   if (pairs.length === 0) return undefined;
+  // A key written after more than a sequence dash (`? key`, `!!str key`, `&a key`) starts past its entry's column.
+  if (pairs.some((pair) => !/^[ \t]*(?:-[ \t]+)*$/.test(text.slice(text.lineStart(nodeSpan(resource, pair.key)[0]), nodeSpan(resource, pair.key)[0])))) return undefined;
   const column = text.column(nodeSpan(resource, pairs[0].key)[0]);
   if (position === 'start') {
     const at = nodeSpan(resource, pairs[0].key)[0];
@@ -436,7 +438,9 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
   const itemColumn = text.column(nodeSpan(resource, first)[0]);
   // The file's own dash: `- item` or `-   item` (4-space files), so the new items line up with the old.
   const dashAt = text.lastIndexOf('-', nodeSpan(resource, first)[0] - 1);
-  const dashColumn = dashAt >= text.lineStart(nodeSpan(resource, first)[0]) ? text.column(dashAt) : Math.max(0, itemColumn - 2);
+  // The dash may stand alone on the line above its item (`-` then the item indented below it).
+  const ownDash = dashAt >= text.start && text.slice(dashAt + 1, nodeSpan(resource, first)[0]).trim() === '';
+  const dashColumn = ownDash ? text.column(dashAt) : Math.max(0, itemColumn - 2);
   const gap = Math.max(2, itemColumn - dashColumn);
   const rendered = items
     .flatMap((item) =>
