@@ -259,7 +259,33 @@ describe('setField', () => {
 });
 
 describe('replaceField and removeField', () => {
+  const FLOW_SPEC = (entries: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec: {\n${entries}}\n`;
+  const PDB_SPEC = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: db\nspec:\n  minAvailable:   # all of them, agreed with the DB team\n    3\n  selector: {matchLabels: {app: db}}\n';
   const cases: Case[] = [
+    {
+      name: 'a flow entry on lines of its own goes with its lines, its comma and its comment; the comments of the others stay where they were',
+      before: FLOW_SPEC('  selector: {matchLabels: {app: web}}, # selects web pods\n  replicas: 3, # three to start\n  template: {metadata: {labels: {app: web}}}\n'),
+      edit: (r) => removeField(r, ['spec', 'replicas']),
+      after: FLOW_SPEC('  selector: {matchLabels: {app: web}}, # selects web pods\n  template: {metadata: {labels: {app: web}}}\n'),
+    },
+    {
+      name: 'the first such entry, and a comment line above the next one stays',
+      before: FLOW_SPEC('  replicas: 3,\n  # the selector must match the template labels\n  selector: {matchLabels: {app: web}}\n'),
+      edit: (r) => removeField(r, ['spec', 'replicas']),
+      after: FLOW_SPEC('  # the selector must match the template labels\n  selector: {matchLabels: {app: web}}\n'),
+    },
+    {
+      name: 'the last such entry: the comma before it stays, which YAML allows',
+      before: FLOW_SPEC('  selector: {matchLabels: {app: web}}, # selects web pods\n  replicas: 3 # three to start\n'),
+      edit: (r) => removeField(r, ['spec', 'replicas']),
+      after: FLOW_SPEC('  selector: {matchLabels: {app: web}}, # selects web pods\n'),
+    },
+    {
+      name: 'a comment between a key and its value stays, the key and the value replaced each in its place',
+      before: PDB_SPEC,
+      edit: (r) => replaceField(r, ['spec', 'minAvailable'], 'maxUnavailable', 1),
+      after: PDB_SPEC.replace('minAvailable:', 'maxUnavailable:').replace('    3\n', '    1\n'),
+    },
     {
       name: 'replaceField swaps a pair in place, the comments around it kept',
       before: DEPLOYMENT,
@@ -315,10 +341,10 @@ describe('replaceField and removeField', () => {
       after: DEPLOYMENT.replace('  name: web # the name\n', '  name: web # the name\n  labels: !!map {}\n'),
     },
     {
-      name: 'removeField of the only flow entry takes a comma after it (`{ , }` does not parse)',
+      name: 'removeField of the only flow entry takes a comma after it (`{ , }` does not parse), with its line',
       before: 'apiVersion: v1\nkind: Service\nmetadata: {\n  name: s,\n  labels: {\n    a: b,\n  },\n}\n',
       edit: (r) => removeField(r, ['metadata', 'labels', 'a']),
-      after: 'apiVersion: v1\nkind: Service\nmetadata: {\n  name: s,\n  labels: {\n    \n  },\n}\n',
+      after: 'apiVersion: v1\nkind: Service\nmetadata: {\n  name: s,\n  labels: {\n  },\n}\n',
     },
     {
       name: 'removeField of a key that shares its line with a dash: no edit',

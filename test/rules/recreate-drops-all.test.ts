@@ -21,6 +21,12 @@ ruleTester(recreateDropsAll, {
       output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate # we always did it this way\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1\n'),
     },
     {
+      name: 'a rollingUpdate written already keeps its comments and keys: only what is missing or other is set (it was written again whole)',
+      code: web('  replicas: 3\n  strategy:\n    type: Recreate\n    rollingUpdate: # tuned for the canary rollout\n      # never below capacity\n      maxUnavailable: 0\n'),
+      findings: [{ at: 'type: Recreate', message: /^Deployment web: every rollout stops all 3 pods at once/ }],
+      output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate\n    rollingUpdate: # tuned for the canary rollout\n      # never below capacity\n      maxUnavailable: 0\n      maxSurge: 1\n'),
+    },
+    {
       name: 'the HPA floor counts; a flow-style strategy stays flow',
       code: documents(web('  strategy: {type: Recreate}\n'), hpa({ min: 2 })),
       findings: [{ at: 'type: Recreate', message: /^Deployment web: every rollout stops both pods at once, an outage per deploy\. It runs HPA minReplicas 2 with strategy Recreate/ }],

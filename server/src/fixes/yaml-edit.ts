@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
-import { yamlText } from './yaml-text';
+import { yamlScalar, yamlText } from './yaml-text';
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
 import { insideScalar } from '../manifest/inside-scalar';
 import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
@@ -374,12 +374,34 @@ export function replaceField(resource: Resource, path: Path, newKey: string, val
   if (!found) return undefined;
   const { file, parent, pair } = found;
   const style = styleOf(file);
-  const [start] = nodeSpan(resource, pair.key);
-  const end = pair.value ? valueSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  const [start, keyEnd] = nodeSpan(resource, pair.key);
+  const end = pair.value ? valueSpan(resource, pair.value)[1] : keyEnd;
+  // A comment between the key and its scalar value (`minAvailable: # agreed with the DB team` above `3`) stays: the
+  // key and the value are replaced each in its place (it was replaced with them).
+  if (pair.value && isScalar(pair.value) && (typeof value !== 'object' || value === null) && textOf(resource).slice(keyEnd, nodeSpan(resource, pair.value)[0]).includes('#')) {
+    return [
+      { start, end: keyEnd, text: yamlScalar(newKey) },
+      { start: valueSpan(resource, pair.value)[0], end, text: parent.flow ? JSON.stringify(value) : yamlScalar(value) },
+    ];
+  }
   // Rendered at the key's column: a mapping or list below it is indented from there.
   const column = textOf(resource).column(start);
   const text = parent.flow ? renderFlowEntry(newKey, value) : renderEntry(newKey, value, column, style).slice(column).replace(/\s+$/, '');
   return [{ start, end, text }];
+}
+
+/**
+ * The whole lines of a flow entry that has them to itself (a flow mapping written over lines in YAML), with its
+ * comma and the comment after it: removed so, the comments of the entries around it stay where they were (it was
+ * removed from the end of the entry before it, with that entry's comment). Undefined otherwise, and in JSON.
+ */
+function entryLines(text: DocumentText, start: number, end: number, file: ManifestFile): TextEdit | undefined {
+  if (/\.json$/i.test(file.uri)) return undefined;
+  const lineStart = text.lineStart(start);
+  if (text.slice(lineStart, start).trim() !== '') return undefined;
+  const after = end + /^[ \t]*,?[ \t]*(?:#[^\r\n]*)?/.exec(text.slice(end, text.lineEnd(end)))![0].length;
+  if (text.slice(after, text.lineEnd(after)).trim() !== '') return undefined;
+  return { start: lineStart, end: text.nextLineStart(after), text: '' };
 }
 
 /** Removes the pair at `path` with its whole lines (and a comment trailing it). */
@@ -391,6 +413,8 @@ export function removeField(resource: Resource, path: Path): TextEdit[] | undefi
   const [keyStart] = nodeSpan(resource, pair.key);
   const end = pair.value ? valueSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
   if (parent.flow) {
+    const ownLines = entryLines(text, keyStart, end, found.file);
+    if (ownLines) return [ownLines];
     const index = parent.items.indexOf(pair as never);
     if (index > 0) {
       const previous = parent.items[index - 1] as Pair<Node, Node | null>;

@@ -1,5 +1,7 @@
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
+import type { TextEdit } from '../fixes/edit';
+import { isObject } from '../is-object';
 import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook } from '../manifest/workload';
@@ -40,13 +42,21 @@ export const recreateDropsAll: Rule = {
             title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',
             preferred: true,
             unsafe: besideTheOld(deployment, inventory),
-            edits: [
-              ...(setField(deployment, [...strategy, 'type'], 'RollingUpdate') ?? []),
-              ...(setField(deployment, [...strategy, 'rollingUpdate'], { maxUnavailable: 0, maxSurge: 1 }) ?? []),
-            ],
+            edits: [...(setField(deployment, [...strategy, 'type'], 'RollingUpdate') ?? []), ...rollingUpdateEdits(deployment, [...strategy, 'rollingUpdate'])],
           },
         ],
       });
     }
   },
 };
+
+/**
+ * maxUnavailable 0 and maxSurge 1: each set in a rollingUpdate the Deployment has (its comments and other keys
+ * stay; the whole mapping was written again), or a rollingUpdate of them both.
+ */
+function rollingUpdateEdits(deployment: Resource, path: string[]): TextEdit[] {
+  const settings = { maxUnavailable: 0, maxSurge: 1 };
+  const existing = deployment.object?.spec?.strategy?.rollingUpdate;
+  if (!isObject(existing) || Object.keys(existing).length === 0) return setField(deployment, path, settings) ?? [];
+  return Object.entries(settings).flatMap(([key, value]) => (existing[key] === value ? [] : (setField(deployment, [...path, key], value) ?? [])));
+}
