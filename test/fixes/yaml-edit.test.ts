@@ -74,6 +74,18 @@ describe('setField', () => {
       ),
     ),
     {
+      name: 'replaces a tagged scalar with its tag (left in place, `!!str` made the new value the old one: a fix that changed nothing)',
+      before: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: !!int "1" # one for now'),
+      edit: (r) => setField(r, ['spec', 'replicas'], 2),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'replicas: 2 # one for now'),
+    },
+    {
+      name: 'and in a flow mapping',
+      before: DEPLOYMENT.replace('replicas: 1 # one for now', 'strategy: {type: !!str Recreate}'),
+      edit: (r) => setField(r, ['spec', 'strategy', 'type'], 'RollingUpdate'),
+      after: DEPLOYMENT.replace('replicas: 1 # one for now', 'strategy: {type: "RollingUpdate"}'),
+    },
+    {
       name: 'replaces a scalar in place, keeping comments above, inline and below',
       before: DEPLOYMENT,
       edit: (r) => setField(r, ['spec', 'replicas'], 2),

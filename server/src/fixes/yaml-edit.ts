@@ -284,7 +284,7 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
     if (parent.flow) {
       if (!pair) return insertIntoMap(resource, parent, key, value, position);
       if (!pair.value) return undefined;
-      const [start, end] = valueSpan(resource, pair.value);
+      const [start, end] = taggedValueSpan(resource, pair);
       const text = textOf(resource);
       const [open] = nodeSpan(resource, parent);
       const [keyStart] = nodeSpan(resource, pair.key);
@@ -295,7 +295,7 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
     }
     if (pair?.value && isScalar(pair.value) && pair.value.value !== null) {
       if (value !== null && typeof value === 'object') return replacePairValue(resource, pair, value);
-      const [start, end] = valueSpan(resource, pair.value);
+      const [start, end] = taggedValueSpan(resource, pair);
       return [{ start, end, text: renderScalar(value, style, pair.value) }];
     }
     if (pair?.value && (isMap(pair.value) || isSeq(pair.value)) && (pair.value as YAMLMap | YAMLSeq).items.length > 0) {
@@ -337,6 +337,23 @@ function valueSpan(resource: Resource, node: Node): [number, number] {
   let end = spanEnd;
   while (end > start && /[ \t\r\n]/.test(text.slice(end - 1, end))) end--;
   return [start, end];
+}
+
+/**
+ * A pair's value with the tag written before it (`!!int "120"`): replaced without it, the tag stayed and made the
+ * new value what the old one was (a fix that changed nothing).
+ */
+function taggedValueSpan(resource: Resource, pair: Pair<Node, Node | null>): [number, number] {
+  const value = pair.value!;
+  const [start, end] = valueSpan(resource, value);
+  if (!isScalar(value) || value.tag === undefined) return [start, end];
+  const text = textOf(resource);
+  const keyEnd = nodeSpan(resource, pair.key)[1];
+  let tagEnd = start;
+  while (tagEnd > keyEnd && /[ \t]/.test(text.slice(tagEnd - 1, tagEnd))) tagEnd--;
+  let tagStart = tagEnd;
+  while (tagStart > keyEnd && /\S/.test(text.slice(tagStart - 1, tagStart))) tagStart--;
+  return tagStart > keyEnd && text.slice(tagStart, tagEnd).startsWith('!') ? [tagStart, end] : [start, end];
 }
 
 /** Replaces a pair's whole value (scalar or collection) with `value`, rendered in block style. */
