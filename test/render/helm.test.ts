@@ -469,6 +469,16 @@ spec:
       assert.equal(unit.mapper.translateFix(basket.document, [{ kind: 'set', path: maxSkew, value: 2 }])?.title, 'set maxSkew: 2 in charts/cart-0.1.0/templates/deployment.yaml');
     });
 
+    it('a release name Helm does not take is refused before helm runs: one starting with `-` was read as a flag (`--output-dir=…` wrote the render out of the tree and reported nothing)', async () => {
+      const chart = writeChart(twoDocumentChart);
+      for (const release of ['--output-dir=/tmp/out', '-x', 'Web', 'web_1', 'a'.repeat(54), 'web.']) {
+        const unit = await render(chart, { release, helm: '/nonexistent/helm-must-not-run' });
+        assert.equal(unit.text, '');
+        assert.deepEqual(unit.problems.map((p) => p.message), [`the release name "${release}" is not one Helm takes: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 53 characters`], release);
+      }
+      for (const release of ['web', 'web-1', 'web.prod', 'a'.repeat(53)]) assert.equal((await render(chart, { release })).problems.length, 0, release);
+    });
+
     it('dependencies not vendored: one problem on Chart.yaml naming them, and helm is never asked to fetch them', async () => {
       const unit = await render(writeChart(missingDependencyChart), { helm: '/nonexistent/helm-must-not-run' });
       assert.equal(unit.text, '');

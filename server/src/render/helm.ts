@@ -35,6 +35,9 @@ export interface HelmRenderOptions {
 }
 
 export const DEFAULT_RELEASE = 'release';
+
+/** A release name as Helm validates it (DNS-1123 labels joined by dots). */
+const RELEASE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** Templates and values files larger than this are not read for mapping: nothing written by hand is. */
 const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
@@ -70,6 +73,11 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   const chartYaml = join(root, 'Chart.yaml');
   const unit = (text: string, problems: RenderProblem[], mapper: SourceMapper = chartOnly(chartYaml)): RenderedUnit => ({ tool: 'helm', root, text, mapper, problems, ...(options.namespace ? { namespace: options.namespace } : {}) });
 
+  // Helm's own rule for a release name; one starting with `-` was taken for a flag (`--output-dir=…` wrote the render
+  // outside the tree, and reported nothing).
+  if (!RELEASE_NAME.test(release) || release.length > 53) {
+    return unit('', [{ location: { path: chartYaml, line: 0 }, message: `the release name "${release}" is not one Helm takes: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 53 characters`, severity: 'error' }]);
+  }
   const chart = readChart(root);
   if ('problem' in chart) return unit('', [chart.problem]);
   const missing = missingDependencies(root, chart);
@@ -82,9 +90,11 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   try {
     const emptyKubeconfig = join(home, 'kubeconfig');
     writeFileSync(emptyKubeconfig, '');
-    const args = ['template', release, root, ...(options.namespace ? ['--namespace', options.namespace] : []), ...CURRENT_KINDS.flatMap((kind) => ['--api-versions', kind])];
-    for (const file of valuesFiles) args.push('--values', file);
-    for (const assignment of options.set ?? []) args.push('--set', assignment);
+    // Every value joined to its flag, and the names after `--`: none is read as a flag of its own.
+    const args = ['template', ...(options.namespace ? [`--namespace=${options.namespace}`] : []), ...CURRENT_KINDS.map((kind) => `--api-versions=${kind}`)];
+    for (const file of valuesFiles) args.push(`--values=${file}`);
+    for (const assignment of options.set ?? []) args.push(`--set=${assignment}`);
+    args.push('--', release, root);
     result = await runTool(options.helm, args, {
       cwd: root,
       maxStdoutBytes: MAX_RENDER_BYTES,
