@@ -139,6 +139,37 @@ describe('a Kustomize root that builds on a remote base', () => {
     assert.equal((await renderUnit(unit, { trusted: true, kustomizePath: '/nonexistent/kustomize' })).kind, 'missing', 'with plugins off kustomize inflates nothing');
   });
 
+  it('so is one whose kustomization is in UTF-16 and names a remote base (read as UTF-8 it named nothing, and kustomize fetched the base)', async () => {
+    const kustomization = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('resources:\n  - deployment.yaml\n  - https://github.com/example/base?ref=v1\n', 'utf16le')]);
+    const root = writeChart({ 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
+    writeFileSync(join(root, 'kustomization.yaml'), kustomization);
+    const result = await renderUnit({ tool: 'kustomize', root, files: [join(root, 'kustomization.yaml'), join(root, 'deployment.yaml')] }, { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+    assert.deepEqual(result, { kind: 'skipped', reason: 'it builds on a remote base, https://github.com/example/base?ref=v1 (named in kustomization.yaml), which is not fetched: its files are read one by one' });
+  });
+
+  it('so is one whose kustomization does not parse here (kustomize took the last of two `resources:` keys, a remote one, and fetched it)', async () => {
+    assert.equal(
+      await skippedFor('resources:\n  - deployment.yaml\nresources:\n  - https://github.com/example/base?ref=v1\n'),
+      'kustomization.yaml cannot be read (Map keys must be unique at line 3, column 1), so what it would have kustomize read is not known: its files are read one by one',
+    );
+  });
+
+  it('so is one a transformer folder of which names a FIFO or a remote base, or a base whose kustomization is a FIFO (they held the render, or were fetched)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
+    const fifoIn = (extra: Record<string, string>, fifo: string) => {
+      const root = writeChart({ 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', ...extra }, 'root');
+      execFileSync('mkfifo', [join(root, fifo)]);
+      return root;
+    };
+    const render = async (root: string) => {
+      const result = await renderUnit({ tool: 'kustomize', root, files: [join(root, 'kustomization.yaml')] }, { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+      return result.kind === 'skipped' ? result.reason : result.kind;
+    };
+    const transformer = fifoIn({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\ntransformers:\n  - t\n', 't/kustomization.yaml': 'resources:\n  - conf.yaml\n' }, join('t', 'conf.yaml'));
+    assert.equal(await render(transformer), `${join('t', 'conf.yaml')} (named in ${join('t', 'kustomization.yaml')}) is not a regular file (a FIFO or a device would hold the render): its files are read one by one`);
+    const base = fifoIn({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n  - base\n', 'base/deployment.yaml': 'kind: ConfigMap\n' }, join('base', 'kustomization.yaml'));
+    assert.equal(await render(base), `${join('base', 'kustomization.yaml')} cannot be read (not a regular file (a FIFO)), so what it would have kustomize read is not known: its files are read one by one`);
+  });
+
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
     const root = writeChart({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n  - pipe.yaml\n', 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
     execFileSync('mkfifo', [join(root, 'pipe.yaml')]);

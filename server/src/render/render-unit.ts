@@ -82,6 +82,7 @@ function notRenderedFor(root: string, { entry, namedIn, why }: UnrenderedInput):
   const where = relative(root, namedIn) || basename(namedIn);
   if (why === 'remote base') return `it builds on a remote base, ${entry} (named in ${where}), which is not fetched: its files are read one by one`;
   if (why === 'remote input') return `it reads ${entry} (named in ${where}) from the network, which is not fetched: its files are read one by one`;
+  if (why === 'unreadable') return `${where} cannot be read (${entry}), so what it would have kustomize read is not known: its files are read one by one`;
   return `${relative(root, entry) || entry} (named in ${where}) is not a regular file (a FIFO or a device would hold the render): its files are read one by one`;
 }
 

@@ -3,7 +3,7 @@ import { isFolder } from '../files/file-kind';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
+import { decodeManifest, MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 
 export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
@@ -109,7 +109,9 @@ export function readKustomization(file: string): KustomizationRefs {
   let value: any;
   try {
     // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
-    value = parse(readRegularFileBounded(file, MAX_MANIFEST_BYTES).toString('utf8'));
+    // Decoded as manifests are (a byte-order mark, UTF-16): read as UTF-8, one in UTF-16 named nothing, and its root
+    // was rendered unchecked.
+    value = parse(decodeManifest(readRegularFileBounded(file, MAX_MANIFEST_BYTES)).text);
   } catch (error) {
     refs.error = (error as Error).message;
     return refs;
@@ -140,6 +142,8 @@ export function readKustomization(file: string): KustomizationRefs {
   refs.remoteInputs.push(...[...patches, ...inputs].filter(isRemote));
   refs.patchFiles.push(...local(patches));
   refs.inputFiles.push(...local(inputs).filter((path) => !isFolder(path)));
+  // A folder named as a transformer, generator or validator is a kustomization kustomize builds: what it reads counts too.
+  refs.folders.push(...local([...strings(value.transformers), ...strings(value.generators), ...strings(value.validators)]).filter(isFolder));
   return refs;
 }
 
@@ -148,7 +152,7 @@ export interface UnrenderedInput {
   entry: string;
   /** The kustomization that names it. */
   namedIn: string;
-  why: 'remote base' | 'remote input' | 'not a regular file';
+  why: 'remote base' | 'remote input' | 'not a regular file' | 'unreadable';
 }
 
 /**
@@ -159,6 +163,8 @@ export interface UnrenderedInput {
 export function unrenderedInputsOf(kustomizations: readonly KustomizationRefs[]): UnrenderedInput[] {
   const found: UnrenderedInput[] = [];
   for (const refs of kustomizations) {
+    // What it names is not known (kustomize may read it otherwise: it takes the last of two keys, where it failed here).
+    if (refs.error !== undefined) found.push({ entry: refs.error.split('\n')[0].replace(/:\s*$/, ''), namedIn: refs.file, why: 'unreadable' });
     for (const entry of refs.remote) found.push({ entry, namedIn: refs.file, why: 'remote base' });
     for (const entry of refs.remoteInputs) found.push({ entry, namedIn: refs.file, why: 'remote input' });
     for (const path of [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles]) if (isIrregular(path)) found.push({ entry: path, namedIn: refs.file, why: 'not a regular file' });
@@ -171,7 +177,8 @@ export function kustomizationsOf(root: string): KustomizationRefs[] {
   const found: KustomizationRefs[] = [];
   const seen = new Set<string>();
   const visit = (folder: string) => {
-    const file = kustomizationIn(folder);
+    // A base's kustomization that is a FIFO is still the one kustomize reads (and waits on): found, readKustomization refuses it.
+    const file = kustomizationIn(folder) ?? irregularKustomizationIn(folder);
     if (!file || seen.has(file)) return;
     seen.add(file);
     const refs = readKustomization(file);
@@ -180,6 +187,11 @@ export function kustomizationsOf(root: string): KustomizationRefs[] {
   };
   visit(root);
   return found;
+}
+
+/** A file named as a kustomization in the folder that is no regular file (a FIFO, a device). */
+function irregularKustomizationIn(folder: string): string | undefined {
+  return KUSTOMIZATION_NAMES.map((name) => join(folder, name)).find(isIrregular);
 }
 
 /** Something other than a regular file or a folder (a FIFO, a socket, a device), links followed. */
