@@ -608,6 +608,30 @@ spec:
         assert.deepEqual((await render(published)).problems, []);
       });
 
+      it('a reference however deep in the schema, or a $schema under json-schema.org that is no published draft, is one too (past 256 levels helm read /etc/passwd; any path there was fetched)', async () => {
+        const deep = (ref: string) => `${'{"type": "object", "properties": {"a": '.repeat(300)}{"$ref": "${ref}"}${'}}'.repeat(300)}`;
+        const cases: [string, string][] = [
+          [deep('file:///etc/passwd'), 'file:///etc/passwd ($ref)'],
+          ['{"$schema": "https://json-schema.org/not-a-draft/schema"}', 'https://json-schema.org/not-a-draft/schema ($schema)'],
+          ['{"$schema": "http://json-schema.org/draft-05/schema#"}', 'http://json-schema.org/draft-05/schema# ($schema)'],
+        ];
+        for (const [schema, ref] of cases) {
+          const chart = writeChart({ ...subchartChart, 'values.schema.json': `${schema}\n` });
+          assert.deepEqual(said(await render(chart, notRun)), [`values.schema.json:1 warning Chart shop is not analysed: its values schema refers to ${ref}, which helm would fetch or read outside the chart; it is not rendered.`], ref);
+        }
+        for (const draft of ['http://json-schema.org/draft-04/schema#', 'https://json-schema.org/draft/2019-09/schema', 'https://json-schema.org/draft/2020-12/schema']) {
+          assert.deepEqual((await render(writeChart({ ...subchartChart, 'values.schema.json': `{"$schema": "${draft}"}\n` }))).problems, [], draft);
+        }
+      });
+
+      it('a link in the chart\'s .git folder is looked at as any other, unless .helmignore leaves .git out (helm loads it: `.Files.Get ".git/pw"` read /etc/passwd)', { skip: process.platform === 'win32' && 'links' }, async () => {
+        const chart = writeChart({ ...subchartChart, '.git/HEAD': 'ref: refs/heads/main\n' });
+        symlinkSync('/etc/hostname', join(chart, '.git', 'pw'));
+        assert.deepEqual(said(await render(chart, notRun)), [`Chart.yaml:1 warning Chart shop is not analysed: ${join('.git', 'pw')} is a link to ${realpathSync('/etc/hostname')}, outside the chart, which helm would read; it is not rendered.`]);
+        writeFileSync(join(chart, '.helmignore'), '.git/\n');
+        assert.deepEqual((await render(chart)).problems, [], 'left out by .helmignore, helm never reads it');
+      });
+
       it('a chart of more files than any chart is not looked through, so not rendered (past the bound it rendered unchecked)', async () => {
         const files: Record<string, string> = { ...subchartChart };
         for (let i = 0; i <= 10_000; i++) files[`files/f${i}.txt`] = '';

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { readRegularFileBounded } from '../files/read-bounded';
@@ -30,34 +31,36 @@ export function chartReadsOutside(root: string): { path: string; line: number; w
   const rules = HelmIgnore.of(root);
   const ignores = (path: string, folder: boolean) => rules.ignores(relative(root, path).split(sep).join('/'), folder);
   let found: ReturnType<typeof chartReadsOutside>;
-  const whole = walkChart(
-    root,
-    (path, entry) => {
-      const named = relative(root, path);
-      let file = path;
-      if (entry.isSymbolicLink()) {
-        // One that leads nowhere is helm's to report.
-        const target = realPathOrUndefined(path);
-        if (target === undefined || ignores(path, isFolder(target))) return false;
-        if (!within(realRoot, target)) found = problem(chartYaml, `${named} is a link to ${target}, outside the chart, which helm would read`);
-        // Helm walks a linked folder again under the link's name, where .helmignore's rules match otherwise.
-        else if (isFolder(target)) found = problem(chartYaml, `${named} is a link to the folder ${relative(realRoot, target) || '.'}, which helm reads again through the link`);
-        file = target;
-      } else if (ignores(path, false)) return false;
-      else if (!entry.isFile()) found = problem(chartYaml, `${named} is not a regular file (a FIFO or a device would hold the render)`);
-      if (found) return true;
-      // Named as helm loads it: by the link's name, wherever the link leads.
-      if (entry.name === SCHEMA) found = schemaProblem(file, path);
-      else if (entry.name.endsWith('.tgz') && basename(dirname(path)) === 'charts') {
-        const packed = archivedSchemaReference(readArchive(file));
-        if (packed) found = problem(chartYaml, packed === TOO_LARGE ? `${named} is too large to be looked through` : `the values schema packed in ${named} refers to ${packed}, which helm would fetch or read outside the chart`);
-      }
-      return !!found;
-    },
-    // A chart at the root of its repository: git's own folder there (helm ignores it when `helm create` wrote the chart).
-    (folder) => !ignores(folder, true) && folder !== join(root, '.git'),
-  );
-  return whole ? found : problem(chartYaml, 'it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart');
+  const visit = (path: string, entry: Dirent): boolean => {
+    const named = relative(root, path);
+    let file = path;
+    if (entry.isSymbolicLink()) {
+      // One that leads nowhere is helm's to report.
+      const target = realPathOrUndefined(path);
+      if (target === undefined || ignores(path, isFolder(target))) return false;
+      if (!within(realRoot, target)) found = problem(chartYaml, `${named} is a link to ${target}, outside the chart, which helm would read`);
+      // Helm walks a linked folder again under the link's name, where .helmignore's rules match otherwise.
+      else if (isFolder(target)) found = problem(chartYaml, `${named} is a link to the folder ${relative(realRoot, target) || '.'}, which helm reads again through the link`);
+      file = target;
+    } else if (ignores(path, false)) return false;
+    else if (!entry.isFile()) found = problem(chartYaml, `${named} is not a regular file (a FIFO or a device would hold the render)`);
+    if (found) return true;
+    // Named as helm loads it: by the link's name, wherever the link leads.
+    if (entry.name === SCHEMA) found = schemaProblem(file, path);
+    else if (entry.name.endsWith('.tgz') && basename(dirname(path)) === 'charts') {
+      const packed = archivedSchemaReference(readArchive(file));
+      if (packed) found = problem(chartYaml, packed === TOO_LARGE ? `${named} is too large to be looked through` : `the values schema packed in ${named} refers to ${packed}, which helm would fetch or read outside the chart`);
+    }
+    return !!found;
+  };
+  // A chart at the root of its repository: git's own folder there is walked apart (helm ignores it when `helm create`
+  // wrote the chart, and loads it otherwise: a link in it to /etc/passwd was read).
+  const git = join(root, '.git');
+  const whole = walkChart(root, visit, (folder) => !ignores(folder, true) && folder !== git);
+  if (!whole) return problem(chartYaml, 'it holds more than 10,000 files and folders that .helmignore does not leave out, more than any chart');
+  if (found || !isFolder(git) || ignores(git, true)) return found;
+  const wholeGit = walkChart(git, visit, (folder) => !ignores(folder, true));
+  return wholeGit ? found : problem(chartYaml, 'its .git folder, which helm loads with the chart unless .helmignore leaves it out, holds more than 10,000 files and folders: add `.git/` to .helmignore');
 
   function schemaProblem(file: string, shownAt: string): ReturnType<typeof chartReadsOutside> {
     const text = readSourceText(file);
@@ -147,14 +150,20 @@ function externalReference(text: string): { ref: string; line: number } | undefi
 }
 
 const REFERENCES = new Set(['$ref', '$dynamicRef', '$recursiveRef']);
-const PUBLISHED_DRAFT = /^https?:\/\/json-schema\.org\//;
+/** The meta-schemas helm's validator holds itself: any other address under json-schema.org it fetched. */
+const PUBLISHED_DRAFT = /^https?:\/\/json-schema\.org\/(draft-0[467]\/schema|draft\/(2019-09|2020-12)\/schema)#?$/;
 
-function firstExternal(node: unknown, depth = 0): { key: string; value: string } | undefined {
-  if (!node || typeof node !== 'object' || depth > 256) return undefined;
-  for (const [key, value] of Object.entries(node)) {
-    if (typeof value === 'string' && ((REFERENCES.has(key) && !value.startsWith('#')) || (key === '$schema' && !PUBLISHED_DRAFT.test(value)))) return { key, value };
-    const inner = firstExternal(value, depth + 1);
-    if (inner) return inner;
+/** The first reference of the schema that leads out of it, however deep (past 256 levels one was not looked for, and read). */
+function firstExternal(schema: unknown): { key: string; value: string } | undefined {
+  const nodes = [schema];
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    if (!node || typeof node !== 'object') continue;
+    const entries = Object.entries(node);
+    for (const [key, value] of entries) {
+      if (typeof value === 'string' && ((REFERENCES.has(key) && !value.startsWith('#')) || (key === '$schema' && !PUBLISHED_DRAFT.test(value)))) return { key, value };
+    }
+    // In the order written: the first found is the first in the file.
+    for (let i = entries.length - 1; i >= 0; i--) if (entries[i][1] && typeof entries[i][1] === 'object') nodes.push(entries[i][1]);
   }
   return undefined;
 }
