@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { workloadSelector } from '../../server/src/manifest/workload';
@@ -477,6 +477,15 @@ spec:
         assert.deepEqual(unit.problems.map((p) => p.message), [`the release name "${release}" is not one Helm takes: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 53 characters`], release);
       }
       for (const release of ['web', 'web-1', 'web.prod', 'a'.repeat(53)]) assert.equal((await render(chart, { release })).problems.length, 0, release);
+    });
+
+    it('a values file that cannot be read, a FIFO or none, is said before helm runs (from the editor\'s settings, helm waited on a FIFO for 60 s)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
+      const chart = writeChart(twoDocumentChart);
+      const fifo = join(dirname(chart), 'prod-values.yaml');
+      execFileSync('mkfifo', [fifo]);
+      const unit = await render(chart, { valuesFiles: [fifo], helm: '/nonexistent/helm-must-not-run' });
+      assert.deepEqual(unit.problems.map((p) => p.message), [`the values file ${fifo} cannot be read: not a regular file (a FIFO)`]);
+      assert.match((await render(chart, { valuesFiles: [join(dirname(chart), 'gone.yaml')], helm: '/nonexistent/helm-must-not-run' })).problems[0].message, /^the values file .*gone\.yaml cannot be read: /);
     });
 
     it('dependencies not vendored: one problem on Chart.yaml naming them, and helm is never asked to fetch them', async () => {

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isMap, isNode, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
-import { readRegularFileBounded } from '../files/read-bounded';
+import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { within } from '../files/within';
-import { decodeManifest } from '../inventory/manifest-files';
+import { decodeManifest, MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { parseChunk } from '../manifest/parse';
 import { lineNumberAt } from '../manifest/text';
 import { splitDocuments } from '../manifest/split';
@@ -77,6 +77,14 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   // outside the tree, and reported nothing).
   if (!RELEASE_NAME.test(release) || release.length > 53) {
     return unit('', [{ location: { path: chartYaml, line: 0 }, message: `the release name "${release}" is not one Helm takes: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 53 characters`, severity: 'error' }]);
+  }
+  // As --values is checked on the command line, a values file from the editor's settings: helm waited 60 s on a FIFO.
+  for (const file of valuesFiles) {
+    try {
+      readRegularFileBounded(file, MAX_MANIFEST_BYTES);
+    } catch (error) {
+      return unit('', [{ location: { path: chartYaml, line: 0 }, message: `the values file ${file} cannot be read: ${describeFileError(error)}`, severity: 'error' }]);
+    }
   }
   const chart = readChart(root);
   if ('problem' in chart) return unit('', [chart.problem]);
