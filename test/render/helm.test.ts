@@ -488,6 +488,19 @@ spec:
       assert.match((await render(chart, { valuesFiles: [join(dirname(chart), 'gone.yaml')], helm: '/nonexistent/helm-must-not-run' })).problems[0].message, /^the values file .*gone\.yaml cannot be read: /);
     });
 
+    it('with no temporary folder to be had (TMPDIR unusable), says so on the chart (it failed as a bug of this tool, and ended the run)', async () => {
+      const chart = writeChart(twoDocumentChart);
+      const before = process.env.TMPDIR;
+      process.env.TMPDIR = join(dirname(chart), 'no-such-folder');
+      try {
+        const unit = await render(chart, { helm: '/nonexistent/helm-must-not-run' });
+        assert.deepEqual(unit.problems.map((p) => p.message), [`helm template was not run: no temporary folder can be made in ${join(dirname(chart), 'no-such-folder')} (ENOENT: no such file or directory, mkdtemp '${join(dirname(chart), 'no-such-folder', 'kube-resilience-helm-')}XXXXXX'): set TMPDIR to a folder that takes new files`]);
+      } finally {
+        if (before === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = before;
+      }
+    });
+
     it('dependencies not vendored: one problem on Chart.yaml naming them, and helm is never asked to fetch them', async () => {
       const unit = await render(writeChart(missingDependencyChart), { helm: '/nonexistent/helm-must-not-run' });
       assert.equal(unit.text, '');

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isMap, isNode, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
@@ -16,6 +15,7 @@ import { valuesKeyLine, valuesSourceFor, type ValuesSource } from './helm-values
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { runTool, ToolError } from './run-tool';
 import type { RenderedUnit, RenderProblem, SourceLocation, SourceMapper } from './types';
+import { noTemporaryFolder, temporaryFolder, type TemporaryFolder } from '../files/temporary-folder';
 
 export interface HelmRenderOptions {
   /** The helm program (found by the caller from kubeResilience.helm.path, extraPath or PATH). */
@@ -93,7 +93,13 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   const outside = chartInputsOutside(root, chart.name);
   if (outside) return unit('', [outside]);
 
-  const home = mkdtempSync(join(tmpdir(), 'kube-resilience-helm-'));
+  let folder: TemporaryFolder;
+  try {
+    folder = temporaryFolder('kube-resilience-helm-');
+  } catch (error) {
+    return unit('', [{ location: { path: chartYaml, line: 0 }, message: `helm template was not run: ${noTemporaryFolder(error)}`, severity: 'error' }]);
+  }
+  const home = folder.path;
   let result;
   try {
     const emptyKubeconfig = join(home, 'kubeconfig');
@@ -123,7 +129,7 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
     if (error instanceof ToolError) return { ...unit('', [{ location: { path: chartYaml, line: 0 }, message: `helm template failed: ${error.message}`, severity: 'error' }]), ...(error.reason === 'timeout' ? { transient: true } : {}) };
     throw error;
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    folder.remove();
   }
   if (result.exitCode !== 0) return unit('', [renderError(root, chart.name, chartYaml, result.stderr || `helm exited with ${result.exitCode ?? result.signal}`, valuesFiles)]);
 

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { isMap, stringify } from 'yaml';
 import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
@@ -17,6 +16,7 @@ import { withoutAnnotations } from './without-annotations';
 import { namedFew } from './also-changes';
 import { stringMap } from '../manifest/workload';
 import type { FieldChange, RenderedUnit, SourceLocation, SourceMapper } from './types';
+import { noTemporaryFolder, temporaryFolder, type TemporaryFolder } from '../files/temporary-folder';
 
 const ORIGIN = 'config.kubernetes.io/origin';
 const TRANSFORMATIONS = 'alpha.config.kubernetes.io/transformations';
@@ -80,7 +80,13 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
   const absoluteRoot = resolve(root);
   const { program, args, searched } = kustomizeCommand(options);
   // A wrapper asks for the origin of every resource without touching the user's tree.
-  const wrapper = mkdtempSync(join(tmpdir(), 'kube-resilience-kustomize-'));
+  let folder: TemporaryFolder;
+  try {
+    folder = temporaryFolder('kube-resilience-kustomize-');
+  } catch (error) {
+    return notRendered(absoluteRoot, `kustomize was not run: ${noTemporaryFolder(error)}`);
+  }
+  const wrapper = folder.path;
   let output: Awaited<ReturnType<typeof runTool>>;
   try {
     writeFileSync(
@@ -90,7 +96,7 @@ export async function renderKustomize(root: string, options: KustomizeOptions = 
     const flags = options.enablePlugins ? ['--enable-alpha-plugins', '--enable-exec', '--enable-helm'] : [];
     output = await runTool(program, [...args, ...flags, wrapper], { env: toolEnv(searched, options.env), timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal, maxStdoutBytes: MAX_RENDER_BYTES });
   } finally {
-    rmSync(wrapper, { recursive: true, force: true });
+    folder.remove();
   }
   if (output.exitCode !== 0) {
     // The root is named as the wrapper names it (a path relative to a temporary folder): by its own path instead.
