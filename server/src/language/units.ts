@@ -16,6 +16,7 @@ import { ChartFolderWatch } from './chart-watch';
 import { manifestFilesOf } from './workspace-scan';
 import { isManifestName } from '../inventory/manifest-files';
 import type { ServerState } from './state';
+import { ConcurrencyLimit } from './concurrency-limit';
 
 interface UnitResult {
   findings: UnitFinding[];
@@ -25,6 +26,9 @@ interface UnitResult {
   /** What the unit renders, parsed, for the simulator. */
   renderedFile?: ManifestFile;
 }
+
+/** How many renders run at once in the editor. */
+const MAX_RENDERS_AT_ONCE = 2;
 
 /** Where a line of the rendered-against text sits in the current text: lines before and after the edit keep their place. */
 export function moveLine(before: string, after: string, line: number): number {
@@ -50,6 +54,11 @@ export class EditorUnits {
   private layoutFound: DeploymentUnits | undefined;
   private readonly results = new Map<string, UnitResult>();
   private readonly running = new Map<string, AbortController>();
+  /**
+   * Renders run a few at a time: a base that 40 overlays build on, saved, started 40 kubectl processes at once (each
+   * may take a core and gigabytes, for up to a minute).
+   */
+  private readonly turns = new ConcurrencyLimit(MAX_RENDERS_AT_ONCE);
   private mergedCache: { findings: UnitFinding[]; texts: Map<string, string> } | undefined;
 
   private readonly chartWatch: ChartFolderWatch;
@@ -171,6 +180,16 @@ export class EditorUnits {
     this.running.get(unit.root)?.abort();
     const controller = new AbortController();
     this.running.set(unit.root, controller);
+    if (!(await this.turns.acquire(controller.signal))) return;
+    try {
+      await this.renderNow(unit, controller);
+    } finally {
+      this.turns.release();
+      if (this.running.get(unit.root) === controller) this.running.delete(unit.root);
+    }
+  }
+
+  private async renderNow(unit: RenderUnit, controller: AbortController): Promise<void> {
     const settings = { ...this.settings(unit), signal: controller.signal };
     // The tools render what is on disk: so are the render's places, its fixes and its cache key read. An open file
     // typed into and not saved is another text, which findings move to (findingsFor) and which no fix is offered
@@ -195,7 +214,6 @@ export class EditorUnits {
       this.state.connection.console.error(`rendering ${unit.root} failed: ${(error as Error).message}`);
     } finally {
       progress.done();
-      if (this.running.get(unit.root) === controller) this.running.delete(unit.root);
     }
     this.state.revalidateOpen();
   }
