@@ -125,6 +125,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = Buffer.alloc(0);
+    let stderrCut = false;
     let settled = false;
     const finish = (error: Error | undefined, result?: RunResult) => {
       if (settled) return;
@@ -149,11 +150,14 @@ export function runTool(program: string, args: string[], options: RunOptions = {
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = Buffer.concat([stderr, chunk]);
-      if (stderr.length > maxStderr) stderr = stderr.subarray(stderr.length - maxStderr);
+      if (stderr.length > maxStderr) {
+        stderr = stderr.subarray(stderr.length - maxStderr);
+        stderrCut = true;
+      }
     });
     child.on('error', (error) => finish(new ToolError(`${name} could not start: ${error.message}`, 'not-started')));
     child.on('close', (exitCode, signal) =>
-      finish(undefined, { exitCode, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: stderr.toString('utf8') }),
+      finish(undefined, { exitCode, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: stderrCut ? cutStart(stderr.toString('utf8')) : stderr.toString('utf8') }),
     );
   });
 }
@@ -161,4 +165,9 @@ export function runTool(program: string, args: string[], options: RunOptions = {
 /** The PATH a tool is run with: the directories it was searched in, so it finds its own helpers the same way. */
 export function toolEnv(searched: string[], env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...env, PATH: searched.join(delimiter) };
+}
+
+/** The end of a text whose start was cut: from its first whole word on, marked as cut (it began "ude: template: …"). */
+function cutStart(text: string): string {
+  return `… ${text.replace(/^\S*\s*/, '')}`;
 }
