@@ -203,8 +203,13 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
     return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
   }
   if (pairs.length === 0) return undefined;
-  // A key written after more than a sequence dash (`? key`, `!!str key`, `&a key`) starts past its entry's column.
-  if (pairs.some((pair) => !/^[ \t]*(?:-[ \t]+)*$/.test(text.slice(text.lineStart(nodeSpan(resource, pair.key)[0]), nodeSpan(resource, pair.key)[0])))) return undefined;
+  // A key written after more than a sequence dash (`? key`, `!!str key`, `&a key`) starts past its entry's column: the
+  // first key gives the column, the last the place after it.
+  const writtenPlainly = (pair: Pair<Node, Node | null>) => {
+    const at = nodeSpan(resource, pair.key)[0];
+    return /^[ \t]*(?:-[ \t]+)*$/.test(text.slice(text.lineStart(at), at));
+  };
+  if (!writtenPlainly(pairs[0]) || !writtenPlainly(pairs[pairs.length - 1])) return undefined;
   const column = text.column(nodeSpan(resource, pairs[0].key)[0]);
   if (position === 'start') {
     const at = nodeSpan(resource, pairs[0].key)[0];
