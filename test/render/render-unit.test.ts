@@ -170,6 +170,18 @@ describe('a Kustomize root that builds on a remote base', () => {
     assert.equal(await render(base), `${join('base', 'kustomization.yaml')} cannot be read (not a regular file (a FIFO)), so what it would have kustomize read is not known: its files are read one by one`);
   });
 
+  it('so is one whose inline generator or transformer configuration names a FIFO (it held the render for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
+    for (const [config, fifo] of [
+      ['generators:\n  - |-\n    apiVersion: builtin\n    kind: ConfigMapGenerator\n    metadata:\n      name: g\n    files:\n      - key=data.txt\n', 'data.txt'],
+      ['transformers:\n  - |-\n    apiVersion: builtin\n    kind: PatchTransformer\n    metadata:\n      name: p\n    path: patch.yaml\n', 'patch.yaml'],
+    ]) {
+      const root = writeChart({ 'kustomization.yaml': `resources:\n  - deployment.yaml\n${config}`, 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
+      execFileSync('mkfifo', [join(root, fifo)]);
+      const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+      assert.deepEqual(result, { kind: 'skipped', reason: `${fifo} (named in kustomization.yaml) is not a regular file (a FIFO or a device would hold the render): its files are read one by one` }, config);
+    }
+  });
+
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
     const root = writeChart({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n  - pipe.yaml\n', 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
     execFileSync('mkfifo', [join(root, 'pipe.yaml')]);

@@ -155,7 +155,7 @@ export class Validation {
     if (disk !== uri) {
       inventory.removeFile(disk);
       this.stoodFor.set(uri, disk);
-    }
+    } else this.stoodFor.delete(uri);
     inventory.setFile(file);
     const options = { severities: this.host.severities(), cluster: this.host.cluster() };
     // A chart's or Kustomize root's files are analysed as they render (a patch is never a resource on its own).

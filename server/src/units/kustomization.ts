@@ -66,6 +66,24 @@ function fileEntries(value: unknown): string[] {
   return pathsOf(value).filter((entry) => !entry.includes('\n') && !/^\s*(apiVersion|kind|-|\{)/.test(entry));
 }
 
+/**
+ * The files an inline configuration of a transformer, generator or validator names (a YAML string in the list:
+ * a ConfigMapGenerator's `files`, a PatchTransformer's `path`, …): kustomize reads them as it reads a kustomization's.
+ */
+function inlineConfigFiles(value: unknown): string[] {
+  return strings(value)
+    .filter((entry) => entry.includes('\n'))
+    .flatMap((entry) => {
+      let config: unknown;
+      try {
+        config = parse(entry);
+      } catch {
+        return [];
+      }
+      return config && typeof config === 'object' ? [...generatorFiles([config]), ...pathsOf([config]), ...strings((config as { paths?: unknown }).paths)] : [];
+    });
+}
+
 function generatorFiles(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((generator) => {
@@ -130,6 +148,9 @@ export function readKustomization(file: string): KustomizationRefs {
   const inputs = [
     ...strings(value.transformers),
     ...strings(value.generators),
+    ...inlineConfigFiles(value.transformers),
+    ...inlineConfigFiles(value.generators),
+    ...inlineConfigFiles(value.validators),
     ...strings(value.validators),
     ...strings(value.configurations),
     ...strings(value.crds),
