@@ -5,6 +5,25 @@ import type { Finding } from '../../server/src/rules/types';
 
 const HOSTILE = 'x\u001b]0;PWNED\u0007\u001b[2J\u001b[31mred\r\nINJECTED\u202eexe.jpg';
 
+/** A finding of single-replica on line 10 of a chart's template, about the Deployment `name`. */
+function singleReplica(name: string, message: string): Finding {
+  return {
+    ruleId: 'single-replica',
+    severity: 'warning',
+    message,
+    uri: '/chart/templates/deployment.yaml',
+    range: { start: { line: 9, character: 2 }, end: { line: 9, character: 10 } },
+    resource: { kind: 'Deployment', namespace: 'shop', name },
+    related: [],
+    fixes: [],
+  };
+}
+
+/** The finding as its chart rendered it, with the fixes it could not write. */
+function rendered(finding: Finding, unwrittenFixes: { title: string; reason: string }[]) {
+  return { ...finding, rendered: { tool: 'helm' as const, unit: '/chart' }, sourceFixes: [], unwrittenFixes };
+}
+
 describe('toText: the report for people', () => {
   it('writes no terminal escape, fake line or reordering control that names in files and clusters bring (they set the title, cleared the screen)', () => {
     const finding: Finding = {
@@ -24,19 +43,7 @@ describe('toText: the report for people', () => {
   });
 
   it('says under --verbose why a rendered finding\'s fix is not written, its title\'s names without their terminal escapes too', () => {
-    const finding = {
-      ruleId: 'single-replica',
-      severity: 'warning' as const,
-      message: 'Deployment web runs 1 pod: one node drain takes it offline.',
-      uri: '/chart/templates/deployment.yaml',
-      range: { start: { line: 9, character: 2 }, end: { line: 9, character: 10 } },
-      resource: { kind: 'Deployment', namespace: 'shop', name: HOSTILE },
-      related: [],
-      fixes: [],
-      rendered: { tool: 'helm' as const, unit: '/chart' },
-      sourceFixes: [],
-      unwrittenFixes: [{ title: `Ignore single-replica for Deployment ${HOSTILE}`, reason: 'values key replicaCount is set with --set' }],
-    };
+    const finding = rendered(singleReplica(HOSTILE, 'Deployment web runs 1 pod: one node drain takes it offline.'), [{ title: `Ignore single-replica for Deployment ${HOSTILE}`, reason: 'values key replicaCount is set with --set' }]);
     const verbose = toText([finding], 1, { colour: false, verbose: true });
     assert.doesNotMatch(verbose, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     assert.match(verbose, /Not written \(Ignore single-replica for Deployment x \]0;PWNED .* exe\.jpg\): values key replicaCount is set with --set\./);
@@ -44,22 +51,12 @@ describe('toText: the report for people', () => {
   });
 
   it('under --verbose, a finding with no fix left unwritten ends with its details; one with some has a line for each, in order, wrapped', () => {
-    const finding = {
-      ruleId: 'single-replica',
-      severity: 'warning' as const,
-      message: 'Deployment web runs 1 pod: one node drain takes it offline. Run 2 or more replicas.',
-      uri: '/chart/templates/deployment.yaml',
-      range: { start: { line: 9, character: 2 }, end: { line: 9, character: 10 } },
-      resource: { kind: 'Deployment', namespace: 'shop', name: 'web' },
-      related: [],
-      fixes: [],
-    };
-    const rendered = (unwrittenFixes: { title: string; reason: string }[]) => ({ ...finding, rendered: { tool: 'helm' as const, unit: '/chart' }, sourceFixes: [], unwrittenFixes });
+    const finding = singleReplica('web', 'Deployment web runs 1 pod: one node drain takes it offline. Run 2 or more replicas.');
     const report = (lines: string[]) => ['/chart/templates/deployment.yaml', ...lines, '', '1 finding (1 warning) in 1 file'].join('\n');
     const plain = report(['  10:3     warning Deployment web runs 1 pod: one node drain takes it offline.  single-replica', '                   Run 2 or more replicas.']);
     assert.equal(toText([finding], 1, { colour: false, verbose: true }), plain, 'a finding of a file');
-    assert.equal(toText([rendered([])], 1, { colour: false, verbose: true }), plain, 'a rendered finding whose fixes are all written');
-    const unwritten = rendered([
+    assert.equal(toText([rendered(finding, [])], 1, { colour: false, verbose: true }), plain, 'a rendered finding whose fixes are all written');
+    const unwritten = rendered(finding, [
       { title: 'Run 2 replicas', reason: 'values key replicaCount is set with --set' },
       { title: 'Ignore single-replica for Deployment web', reason: 'the template has no comment line to hold it' },
     ]);

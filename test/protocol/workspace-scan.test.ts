@@ -48,8 +48,21 @@ async function followed(client: LspClient, dir: string, changes: { uri: string; 
   const name = `marker-${++edits}`;
   writeFileSync(join(dir, `${name}.yaml`), deployment(name, 2));
   await client.notify('workspace/didChangeWatchedFiles', { changes: [...changes, { uri: pathToFileURL(join(dir, `${name}.yaml`)).toString(), type: 1 }] });
-  const names = async () => (await client.request<{ workloads: { name: string }[] }>('kubeResilience/simulationInput', {})).workloads.map((w) => w.name);
-  for (let tries = 0; !(await names()).includes(name); tries++) assert.ok(tries < 600, 'the events are followed');
+  for (let tries = 0; !(await workloadNames(client)).includes(name); tries++) assert.ok(tries < 600, 'the events are followed');
+}
+
+/** The workloads the server analyses, open or read from disk (the simulation's input lists them all). */
+async function workloadNames(client: LspClient): Promise<string[]> {
+  return (await client.request<{ workloads: { name: string }[] }>('kubeResilience/simulationInput', {})).workloads.map((w) => w.name);
+}
+
+/** A server on `dir` with `app.yaml` open, a Deployment web of 3 replicas that no PDB covers yet; its uri. */
+async function openUncoveredApp(dir: string, client: LspClient): Promise<string> {
+  const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+  await client.initialize(pathToFileURL(dir).toString());
+  await client.open(app, deployment('web', 3));
+  await client.diagnostics(app, has('pdb-missing'));
+  return app;
 }
 
 /** What the server said of a progress token: its begin, reports and end, in order. */
@@ -133,11 +146,8 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
 
   it('follows a batch of events in slices, answering requests between them, and the last event of a file decides what it is', () =>
     withServer('kr-lsp-events-', async (dir, client) => {
-      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const app = await openUncoveredApp(dir, client);
       const budget = pathToFileURL(join(dir, 'web-pdb.yaml')).toString();
-      await client.initialize(pathToFileURL(dir).toString());
-      await client.open(app, deployment('web', 3));
-      await client.diagnostics(app, has('pdb-missing'));
       // A client that does not merge them sends a file's Created, Deleted, Created: it exists, and counts.
       writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
       await client.notify('workspace/didChangeWatchedFiles', { changes: [1, 3, 1].map((type) => ({ uri: budget, type })) });
@@ -148,18 +158,14 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       writeFileSync(join(dir, 'late.yaml'), deployment('late', 2));
       const gone = Array.from({ length: 20_000 }, (_, i) => ({ uri: pathToFileURL(join(dir, 'gone', `file-${i}.yaml`)).toString(), type: 3 }));
       await client.notify('workspace/didChangeWatchedFiles', { changes: [...gone, { uri: pathToFileURL(join(dir, 'late.yaml')).toString(), type: 1 }] });
-      const names = async () => (await client.request<{ workloads: { name: string }[] }>('kubeResilience/simulationInput', {})).workloads.map((w) => w.name);
-      assert.ok(!(await names()).includes('late'), 'answered between the events');
-      for (let tries = 0; !(await names()).includes('late'); tries++) assert.ok(tries < 600, 'the Deployment written joins once the batch is followed');
+      assert.ok(!(await workloadNames(client)).includes('late'), 'answered between the events');
+      for (let tries = 0; !(await workloadNames(client)).includes('late'); tries++) assert.ok(tries < 600, 'the Deployment written joins once the batch is followed');
     }));
 
   it('follows a folder named like a manifest (`policies.yaml/`): created, its files are read; deleted, they are forgotten', () =>
     withServer('kr-lsp-yaml-folder-', async (dir, client) => {
-      const app = pathToFileURL(join(dir, 'app.yaml')).toString();
+      const app = await openUncoveredApp(dir, client);
       const folder = pathToFileURL(join(dir, 'policies.yaml')).toString();
-      await client.initialize(pathToFileURL(dir).toString());
-      await client.open(app, deployment('web', 3));
-      await client.diagnostics(app, has('pdb-missing'));
       mkdirSync(join(dir, 'policies.yaml'));
       writeFileSync(join(dir, 'policies.yaml', 'web-pdb.yaml'), pdb('web'));
       await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: folder, type: 1 }] });
