@@ -307,15 +307,18 @@ documents.onDidClose((e) => {
   }
   // What the other documents see falls back to the file on disk, when the workspace scan reads it; else to nothing
   // (a file opened from outside the workspace folders, or from a build folder, leaves the analysis with its editor).
-  let changed = isWorkspaceFile(disk) ? takeFileFromDisk(inventory, e.document.uri, disk, () => textOnDisk(disk)) : forget(e.document.uri, disk);
+  let changed = backFromDisk(disk, e.document.uri);
   // Opened through a link deleted since, it no longer leads to the file it stood for, which is still there.
   if (stoodFor && stoodFor !== disk && !openDocumentAt(stoodFor)) changed = backFromDisk(stoodFor) || changed;
   if (changed) revalidateOpen();
 });
 
-/** The inventory takes the workspace file under `key` as it is on disk (or forgets it); whether that changed it. */
-function backFromDisk(key: string): boolean {
-  return isWorkspaceFile(key) ? takeFileFromDisk(inventory, key, key, () => textOnDisk(key)) : forget(key);
+/**
+ * The inventory takes the workspace file at `disk` as it is on disk, in place of what it holds under `key`, or forgets
+ * both when the scan does not read that file; whether that changed it.
+ */
+function backFromDisk(disk: string, key = disk): boolean {
+  return isWorkspaceFile(disk) ? takeFileFromDisk(inventory, key, disk, () => textOnDisk(disk)) : forget(key, disk);
 }
 
 /** Whether the file at `disk` is one of the workspace's, as its scan reads them. */
