@@ -22,12 +22,10 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  */
 export function readRegularFileBounded(path: string, maxBytes: number): Buffer {
   // Looked at before it is opened: opening a FIFO lets a writer blocked on it go on, and what it writes is lost.
-  const before = statSync(path);
-  if (!before.isFile()) throw new UnreadableFileError('ENOTREGULAR', `not a regular file (${fileKind(before)})`);
+  refuseIrregular(statSync(path));
   const fd = openSync(path, OPEN_FLAGS);
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UnreadableFileError('ENOTREGULAR', `not a regular file (${fileKind(stat)})`);
+    refuseIrregular(fstatSync(fd));
     return readBoundedFd(fd, maxBytes);
   } finally {
     closeSync(fd);
@@ -58,6 +56,20 @@ export function readBoundedFd(fd: number, maxBytes: number): Buffer {
 
 function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Why the file at `path` cannot be read as a regular file (gone, a FIFO, a folder…), looked at without opening it; undefined when it can. */
+export function unreadableFile(path: string): string | undefined {
+  try {
+    refuseIrregular(statSync(path));
+    return undefined;
+  } catch (error) {
+    return describeFileError(error);
+  }
+}
+
+function refuseIrregular(stat: Stats): void {
+  if (!stat.isFile()) throw new UnreadableFileError('ENOTREGULAR', `not a regular file (${fileKind(stat)})`);
 }
 
 function fileKind(stat: Stats): string {

@@ -1,7 +1,7 @@
 import { groupBy } from '../grouped';
 import type { Inventory } from '../inventory/inventory';
 import { factOf } from '../manifest/facts';
-import { documentAt, parseManifest, parseManifestInSteps, type ManifestFile } from '../manifest/parse';
+import { documentAt, parseManifest, parseManifestInSteps, type ManifestDocument, type ManifestFile } from '../manifest/parse';
 import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { analyzeFile, ownFixesOf, type AnalyzeOptions } from '../rules/engine';
@@ -19,13 +19,19 @@ export function preferredFix(finding: Finding, allowUnsafe = false): Fix | undef
  */
 export function breaksParsing(file: ManifestFile, edits: readonly TextEdit[]): boolean {
   if (edits.length === 0) return false;
-  const first = documentAt(file, Math.min(...edits.map((e) => e.start)));
-  const last = documentAt(file, Math.max(...edits.map((e) => e.end)));
-  const from = first?.offset ?? 0;
-  const to = last ? last.offset + last.text.length : file.text.length;
-  const before = file.text.slice(from, to);
-  const after = applyEdits(before, edits.map((e) => ({ ...e, start: e.start - from, end: e.end - from })));
-  return brokenDocuments(parseManifest(file.uri, after)) > brokenDocuments(parseManifest(file.uri, before));
+  const first = documentAt(file, Math.min(...edits.map((e) => e.start))) ?? file.documents[0];
+  const last = documentAt(file, Math.max(...edits.map((e) => e.end))) ?? file.documents[file.documents.length - 1];
+  if (!first || !last) return false;
+  const from = first.offset;
+  const after = applyEdits(file.text.slice(from, last.offset + last.text.length), edits.map((e) => ({ ...e, start: e.start - from, end: e.end - from })));
+  return breaks(file.documents.slice(first.index, last.index + 1), parseManifest(file.uri, after).documents);
+}
+
+/** Whether documents after a fix have more that do not parse than before it, or a template where there was none: what no fix may do. */
+function breaks(before: readonly ManifestDocument[], after: readonly ManifestDocument[]): boolean {
+  const broken = (documents: readonly ManifestDocument[]) => documents.filter((d) => d.parsed.error).length;
+  const templated = (documents: readonly ManifestDocument[]) => documents.some((d) => d.parsed.templateAt !== undefined);
+  return broken(after) > broken(before) || (templated(after) && !templated(before));
 }
 
 /**
@@ -259,7 +265,7 @@ function* tryTogether(
   yield;
   const reparsed = yield* parseManifestInSteps(uri, fixed, file);
   // A fix that would break the file, or that leaves its finding in place, is not applied.
-  if (brokenDocuments(reparsed) > brokenDocuments(file) || (reparsed.templateAt !== undefined && file.templateAt === undefined)) return undefined;
+  if (breaks(file.documents, reparsed.documents)) return undefined;
   yield* inventory.setFileInSteps(reparsed);
   const after = (yield* analyze(reparsed, inventory, options)).filter((f) => f.uri === uri);
   // Fixes are computed on demand against the inventory: asked while it holds the text they are for.
@@ -300,9 +306,6 @@ function survives(finding: Finding, fixTitle: string, place: number | undefined,
   );
 }
 
-function brokenDocuments(file: ManifestFile): number {
-  return file.documents.filter((d) => d.parsed.error).length;
-}
 
 function subject(finding: Finding): string {
   return `${finding.resource?.kind}|${finding.resource?.namespace}|${finding.resource?.name}`;

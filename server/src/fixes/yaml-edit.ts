@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, Node, Pair, Scalar, stringify, YAMLMap, YAMLSeq } from 'yaml';
-import { yamlScalar, yamlText } from './yaml-text';
+import { yamlText } from './yaml-text';
 import { documentAt, type ManifestDocument, type ManifestFile, type Resource } from '../manifest/parse';
 import { insideScalar } from '../manifest/inside-scalar';
 import { nodeAt, nodeSpan, pairOf, sharedAlong, type Path } from '../manifest/path';
@@ -352,13 +352,8 @@ function taggedValueSpan(resource: Resource, pair: Pair<Node, Node | null>): [nu
   const value = pair.value!;
   const [start, end] = valueSpan(resource, value);
   if (!isScalar(value) || value.tag === undefined) return [start, end];
-  const text = textOf(resource);
-  const keyEnd = nodeSpan(resource, pair.key)[1];
-  let tagEnd = start;
-  while (tagEnd > keyEnd && /[ \t]/.test(text.slice(tagEnd - 1, tagEnd))) tagEnd--;
-  let tagStart = tagEnd;
-  while (tagStart > keyEnd && /\S/.test(text.slice(tagStart - 1, tagStart))) tagStart--;
-  return tagStart > keyEnd && text.slice(tagStart, tagEnd).startsWith('!') ? [tagStart, end] : [start, end];
+  const tag = /\s(![^\s]*[ \t]+)$/.exec(textOf(resource).slice(nodeSpan(resource, pair.key)[1], start));
+  return tag ? [start - tag[1].length, end] : [start, end];
 }
 
 /** Replaces a pair's whole value (scalar or collection) with `value`, rendered in block style. */
@@ -402,8 +397,8 @@ export function replaceField(resource: Resource, path: Path, newKey: string, val
   // key and the value are replaced each in its place (it was replaced with them).
   if (pair.value && isScalar(pair.value) && (typeof value !== 'object' || value === null) && textOf(resource).slice(keyEnd, nodeSpan(resource, pair.value)[0]).includes('#')) {
     return [
-      { start, end: keyEnd, text: yamlScalar(newKey) },
-      { start: valueSpan(resource, pair.value)[0], end, text: parent.flow ? JSON.stringify(value) : yamlScalar(value) },
+      { start, end: keyEnd, text: renderScalar(newKey, style) },
+      { start: valueSpan(resource, pair.value)[0], end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style, pair.value) },
     ];
   }
   // Rendered at the key's column: a mapping or list below it is indented from there.

@@ -1,9 +1,9 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isMap, isNode, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
-import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
+import { readRegularFileBounded, unreadableFile } from '../files/read-bounded';
 import { within } from '../files/within';
-import { decodeManifest, MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
+import { decodeManifest } from '../inventory/manifest-files';
 import { parseChunk } from '../manifest/parse';
 import { lineNumberAt } from '../manifest/text';
 import { splitDocuments } from '../manifest/split';
@@ -80,11 +80,8 @@ export async function renderHelmChart(chartDir: string, options: HelmRenderOptio
   }
   // As --values is checked on the command line, a values file from the editor's settings: helm waited 60 s on a FIFO.
   for (const file of valuesFiles) {
-    try {
-      readRegularFileBounded(file, MAX_MANIFEST_BYTES);
-    } catch (error) {
-      return unit('', [{ location: { path: chartYaml, line: 0 }, message: `the values file ${file} cannot be read: ${describeFileError(error)}`, severity: 'error' }]);
-    }
+    const unreadable = unreadableFile(file);
+    if (unreadable) return unit('', [{ location: { path: chartYaml, line: 0 }, message: `the values file ${file} cannot be read: ${unreadable}`, severity: 'error' }]);
   }
   const chart = readChart(root);
   if ('problem' in chart) return unit('', [chart.problem]);
