@@ -3,6 +3,11 @@ import type { Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 
 export const DEFAULT_SCENARIO: Scenario = { fail: { kind: 'apiserver' }, duration: 2 * 3600, events: [] };
 
+/** The moment a minutes field names, in whole seconds within the scenario (decimals typed gave 60.6 s, which the host refuses). */
+export function secondsAt(minutes: string, scenario: Scenario): number {
+  return Math.round(Math.max(0, Math.min(Number(minutes) || 0, scenario.duration / 60)) * 60);
+}
+
 /** What the person clicked to add an event to: a node, or a workload (through one of its pods). */
 export type Target = { type: 'node'; name: string } | { type: 'workload'; namespace: string; name: string };
 

@@ -2,7 +2,7 @@ import type { NodeView, PodView, SimulationInput } from '../../server/src/simula
 import type { Scenario, ScenarioEvent, SimulationResult, State } from '../../server/src/simulate/types';
 import { el, present } from './dom';
 import type { Actions } from './page';
-import { type Target, withEvent } from './scenario';
+import { secondsAt, type Target, withEvent } from './scenario';
 
 /** The worst state the result gives a node (a rebooted or lost node, a failed control-plane node). */
 function nodeState(node: string, result: SimulationResult | undefined): State | undefined {
@@ -95,7 +95,7 @@ function eventEditor(target: Target, scenario: Scenario, runsDns: boolean, actio
   const factorLabel = el('label', { class: 'inline', attrs: { hidden: true } }, '×', factor);
   kind.addEventListener('change', () => (factorLabel.hidden = kind.value !== 'traffic-surge'));
   const add = () => {
-    const at = Math.round(Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60);
+    const at = secondsAt(minutes.value, scenario);
     let event: ScenarioEvent;
     if (kind.value === 'coredns-restart') event = { kind: 'coredns-restart', at };
     else if (target.type === 'node') event = { kind: kind.value as 'node-reboot' | 'node-lost' | 'kube-proxy-restart', node: target.name, at };

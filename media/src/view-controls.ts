@@ -3,7 +3,7 @@ import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate
 import { el } from './dom';
 import { describeEvent } from '../../server/src/simulate/describe';
 import type { Actions } from './page';
-import { withEvent, withoutEvent } from './scenario';
+import { secondsAt, withEvent, withoutEvent } from './scenario';
 
 const FAILURES: { kind: Failure['kind']; label: string }[] = [
   { kind: 'none', label: 'Nothing (drains, scale-downs, upgrades only)' },
@@ -76,7 +76,7 @@ function voluntaryFieldset(scenario: Scenario, input: SimulationInput | undefine
   const workers = (input?.nodes ?? []).filter((n) => n.role === 'worker');
   const node = el('select', { attrs: { 'aria-label': 'Node to drain or scale down', 'data-focus': 'voluntary:node' } }, ...workers.map((n) => el('option', { attrs: { value: n.name } }, n.name)));
   const minutes = el('input', { attrs: { type: 'number', min: 0, max: Math.round(scenario.duration / 60), step: 1, value: 0, 'aria-label': 'Minutes from the start', 'data-focus': 'voluntary:at' } });
-  const at = () => Math.round(Math.max(0, Math.min(Number(minutes.value) || 0, scenario.duration / 60)) * 60);
+  const at = () => secondsAt(minutes.value, scenario);
   const add = (event: ScenarioEvent) => actions.setScenario(withEvent(scenario, event));
   const upgrading = scenario.events.some((e) => e.kind === 'upgrade-nodes');
   return el(

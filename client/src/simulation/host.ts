@@ -25,9 +25,11 @@ export class SimulationHost {
   private pendingDrain: { namespace: string; workload: string } | undefined;
   private last: SimulationResult | undefined;
   private input: SimulationInput | undefined;
-  /** Only the newest simulation's answer is shown: the page may change faster than the engine answers. */
-  private generation = 0;
-  /** Cancels the simulation whose answer is awaited: one superseded or no longer shown still held a worker for seconds. */
+  /**
+   * The simulation whose answer is awaited, cancelled once a newer one is asked or the page is hidden or closed: only
+   * the newest answer is shown (the page may change faster than the engine answers), and one no longer awaited held
+   * a worker for seconds.
+   */
   private running: AbortController | undefined;
 
   constructor(private readonly ports: HostPorts) {}
@@ -149,21 +151,21 @@ export class SimulationHost {
   }
 
   private async simulate(scenario: Scenario): Promise<void> {
-    const generation = ++this.generation;
     this.cancelRunning();
     const running = (this.running = new AbortController());
     this.send({ type: 'busy' });
     try {
       const result = await this.run(scenario, running.signal);
-      if (this.running === running) this.running = undefined;
-      if (!result || generation !== this.generation) return;
+      // A newer simulation, or the page hidden or closed, cancelled this one: its answer, if it came all the same, is not shown.
+      if (!result || running.signal.aborted) return;
       this.last = result;
       this.send({ type: 'result', result });
       // The page then simulates again on the new cluster, which leaves the drawing unchanged: no loop.
       await this.sendInput(true);
     } catch (error) {
+      if (!running.signal.aborted) this.fail(`the simulation failed: ${(error as Error).message}`);
+    } finally {
       if (this.running === running) this.running = undefined;
-      if (generation === this.generation && !running.signal.aborted) this.fail(`the simulation failed: ${(error as Error).message}`);
     }
   }
 
