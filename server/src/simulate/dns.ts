@@ -112,9 +112,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
     for (const event of scenario.events) {
       if (event.kind !== 'coredns-restart' || cp.at(event.at).writes) continue;
       if (list.some((i) => i.state === 'dead' && event.at >= i.from && event.at < i.to)) continue;
-      const synced = cp.firstWrites(event.at) + TIMING.reconnect;
-      list.push({ from: event.at, to: Math.min(event.at + TIMING.dnsStartupTimeout, synced), state: 'waiting', why: 'CoreDNS restarted' });
-      if (event.at + TIMING.dnsStartupTimeout < synced) list.push({ from: event.at + TIMING.dnsStartupTimeout, to: synced, state: 'servfail', why: 'CoreDNS restarted' });
+      list.push(...startedWithoutApi(event.at, cp.firstWrites(event.at) + TIMING.reconnect));
     }
     return list;
   });
@@ -170,12 +168,13 @@ function crashIntervals(crash: DnsCrash, moves: readonly DnsMove[], { controlPla
   if (!restart) return [{ from: at, to: least(moves.filter((m) => m.at >= at).map((m) => m.at)), state: 'dead', why: what }];
   const { startsAt, servesAt } = restart;
   if (cp.at(startsAt).writes || !Number.isFinite(servesAt)) return [{ from: at, to: servesAt, state: 'crashed', why: what }];
-  const startedWaiting = Math.min(startsAt + TIMING.dnsStartupTimeout, servesAt);
-  return [
-    { from: at, to: startsAt, state: 'crashed', why: what },
-    { from: startsAt, to: startedWaiting, state: 'waiting', why: 'CoreDNS restarted' },
-    ...(startedWaiting < servesAt ? [{ from: startedWaiting, to: servesAt, state: 'servfail' as const, why: 'CoreDNS restarted' }] : []),
-  ];
+  return [{ from: at, to: startsAt, state: 'crashed', why: what }, ...startedWithoutApi(startsAt, servesAt)];
+}
+
+/** A replica started at `from` while the API is down: it waits for the API up to its startup timeout, then answers SERVFAIL until it has synced. */
+function startedWithoutApi(from: number, synced: number): Interval[] {
+  const waited = Math.min(from + TIMING.dnsStartupTimeout, synced);
+  return [{ from, to: waited, state: 'waiting', why: 'CoreDNS restarted' }, ...(waited < synced ? [{ from: waited, to: synced, state: 'servfail' as const, why: 'CoreDNS restarted' }] : [])];
 }
 
 /** A replica at one moment: what it does, why, and whether it was out of the kube-dns Service before that. */

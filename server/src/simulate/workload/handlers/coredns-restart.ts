@@ -1,8 +1,7 @@
-import { FACT, TIMING } from '../../facts';
-import { formatSeconds } from '../../format-time';
+import { FACT } from '../../facts';
 import { nodeIsDown } from '../../node-incidents';
 import { emit, note, type Handler } from '../run';
-import { ranCleanly } from './restart';
+import { countRestart, syncedAfter } from './restart';
 
 /**
  * CoreDNS restarts (the cluster's DNS workload): with the API up it syncs at once; with the API down its
@@ -14,14 +13,13 @@ export const onCorednsRestart: Handler<'coredns-restart'> = (run, _event, at) =>
   if (cp.at(at).writes) return;
   const restarted = run.slots.filter((s) => s.alive);
   if (!restarted.length) return;
-  const synced = cp.firstWrites(at) + TIMING.reconnect;
+  const synced = syncedAfter(run, at);
   for (const slot of restarted) {
     slot.alive = false;
-    slot.restarts = ranCleanly(slot, at) ? 1 : slot.restarts + 1;
-    emit(run, synced, { kind: 'coredns-synced', slot, generation: slot.generation });
+    countRestart(slot, at);
+    emit(run, synced.at, { kind: 'coredns-synced', slot, generation: slot.generation });
   }
-  const until = synced <= run.ctx.end ? `until the API returns (${formatSeconds(synced)})` : 'until the API returns';
-  note(run, at, { reason: `${run.label}: CoreDNS restarted while the API is down: its replicas cannot sync Services, so none is ready and they answer SERVFAIL ${until}`, fact: FACT.dns, always: true });
+  note(run, at, { reason: `${run.label}: CoreDNS restarted while the API is down: its replicas cannot sync Services, so none is ready and they answer SERVFAIL ${synced.when}`, fact: FACT.dns, always: true });
 };
 
 /** A restarted CoreDNS replica has synced with the API again: ready, unless its pod was replaced or its node went down meanwhile. */

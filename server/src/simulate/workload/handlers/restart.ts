@@ -14,7 +14,7 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, what: s
   const { workload, label, inPlaceStart } = run;
   const why = `${label}: ${what}${assumed ? ` (${assumed})` : ''}`;
   slot.alive = false;
-  slot.restarts = ranCleanly(slot, at) ? 1 : slot.restarts + 1;
+  countRestart(slot, at);
   const delay = restartBackoff(slot.restarts);
   const frozen = workload.fronted && !run.ctx.controlPlane.at(at).controllers;
   const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
@@ -48,8 +48,7 @@ function waitForApi(run: WorkloadRun, start: number): { until: number; why: stri
   const { workload, ctx } = run;
   const cp = ctx.controlPlane;
   if ((!workload.clusterDns && !workload.ingressController) || cp.at(start).writes) return undefined;
-  const until = cp.firstWrites(start) + TIMING.reconnect;
-  const when = until <= ctx.end ? `until the API returns (${formatSeconds(until)})` : 'until the API returns';
+  const { at: until, when } = syncedAfter(run, start);
   return workload.clusterDns
     ? { until, why: `CoreDNS started without the API cannot sync Services: not ready, and SERVFAIL for cluster names, ${when}`, fact: FACT.dns }
     : { until, why: `as an ingress controller it cannot start without the API (it gives up on it and crash-loops) ${when}`, fact: FACT.apiClients };
@@ -64,7 +63,17 @@ export const onContainerRestarted: Handler<'container-restarted'> = (run, { slot
   if (!slot.listed) refreshEndpoints(run, slot, at, generation, `${run.label}: the restarted pod is ready and back in its Service`, 'ready');
 };
 
-/** Whether the container ran long enough since it last came back for the kubelet to start its back-off over. */
-export function ranCleanly(slot: Slot, at: number): boolean {
-  return slot.upSince !== undefined && at - slot.upSince >= TIMING.backoffReset;
+/**
+ * Counts a restart towards the container's back-off, which the kubelet starts over once it has run 10 minutes
+ * without crashing since it last came back.
+ */
+export function countRestart(slot: Slot, at: number): void {
+  const ranCleanly = slot.upSince !== undefined && at - slot.upSince >= TIMING.backoffReset;
+  slot.restarts = ranCleanly ? 1 : slot.restarts + 1;
+}
+
+/** When a container that needs the API, started at `from` while it is down, has synced with it again (kubelets are back within `reconnect`), in words too. */
+export function syncedAfter(run: WorkloadRun, from: number): { at: number; when: string } {
+  const at = run.ctx.controlPlane.firstWrites(from) + TIMING.reconnect;
+  return { at, when: at <= run.ctx.end ? `until the API returns (${formatSeconds(at)})` : 'until the API returns' };
 }
