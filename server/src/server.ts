@@ -404,7 +404,7 @@ function* followedInSteps(): Steps<void> {
     yield;
   }
   // An event of a path that is no manifest may be a folder's: one deleted or renamed takes the files read from below it out.
-  if (deleted.length) changed = (yield* scan.forgetMissingUnderInSteps(deleted)) || changed;
+  if (deleted.length) changed = (yield* scan.forgetMissingInSteps(deleted)) || changed;
   // Open documents see the others through the inventory: a change it did not take (a chart's `.txt`) changes none of
   // their findings here (a chart it renders again revalidates them when its render is in).
   if (changed) revalidateOpen();
@@ -414,28 +414,17 @@ function firstOf<T>(map: Map<string, T>): T | undefined {
   return map.values().next().value;
 }
 
-/**
- * An event of a path that is no manifest may be a folder's: one deleted or renamed takes the files read from below
- * it out of the inventory, one created has its manifests read. Returns whether the inventory changed now.
- */
-function folderChanged(disk: string, type: FileChangeType): boolean {
-  const path = pathOf(disk);
-  if (!path) return false;
-  if (type === FileChangeType.Deleted) return scan.forgetMissing(path);
-  if (type === FileChangeType.Created) scan.folderCreated(path);
-  return false;
-}
-
 /** The uris a file operation names (`files` of `uri`s, or of `oldUri` and `newUri` for a rename), whatever the client sent. */
 function operationUris(params: unknown, field: 'uri' | 'oldUri' | 'newUri'): string[] {
   const files = isObject(params) && Array.isArray(params.files) ? params.files : [];
   return files.flatMap((file) => (isObject(file) && typeof file[field] === 'string' ? [file[field] as string] : []));
 }
 
+/** Folders deleted or renamed in the editor: the files read from below the old ones are forgotten, the new ones read. */
 function foldersOperated(deleted: string[], created: string[]): void {
-  let changed = false;
-  for (const uri of deleted) changed = folderChanged(diskUri(uri), FileChangeType.Deleted) || changed;
-  for (const uri of created) folderChanged(diskUri(uri), FileChangeType.Created);
+  const paths = (uris: string[]) => uris.map((uri) => pathOf(diskUri(uri))).filter((path): path is string => !!path);
+  const changed = scan.forgetMissing(paths(deleted));
+  for (const path of paths(created)) scan.folderCreated(path);
   if (changed) revalidateOpen();
 }
 

@@ -1,6 +1,21 @@
-import { sep } from 'node:path';
+import { dirname, sep } from 'node:path';
 
 /** Whether `path` is `folder` or lies below it (both absolute, spelled alike). */
 export function within(folder: string, path: string): boolean {
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/** Whether a path is one of `folders` or lies below one, found by its own folders: a walk of the list for each path was quadratic. */
+export function withinAny(folders: readonly string[]): (path: string) => boolean {
+  if (folders.length === 0) return () => false;
+  if (folders.length === 1) return (path) => within(folders[0], path);
+  const set = new Set(folders.map((folder) => (folder.length > 1 && folder.endsWith(sep) ? folder.slice(0, -1) : folder)));
+  return (path) => {
+    for (let at = path; ; ) {
+      if (set.has(at)) return true;
+      const up = dirname(at);
+      if (up === at) return false;
+      at = up;
+    }
+  };
 }

@@ -1,8 +1,8 @@
 import { statSync, type Stats } from 'node:fs';
-import { basename, dirname, sep } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
-import { within } from '../files/within';
+import { within, withinAny } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
 import { manifestFilesInSteps, readManifestFile, walkEnters, walkReaches } from '../inventory/manifest-files';
 import { cachedRealPaths, isFolder, realPathOrUndefined } from '../files/file-kind';
@@ -48,6 +48,8 @@ export class WorkspaceScan {
   private readonly realFolders = new Map<string, string | undefined>();
   /** The key of each file read, by its real path (see keyOf). */
   private readonly keys = new Map<string, string>();
+  /** The same, the other way: the real path of the file read under each key (a deleted link's file is found by it). */
+  private readonly realOfKey = new Map<string, string>();
   /** Folders waiting to be read (a workspace folder, or a folder created below `root`, one), the next first. */
   private readonly queue: { walk: string; root: string }[] = [];
   private run: Run | undefined;
@@ -95,9 +97,12 @@ export class WorkspaceScan {
    */
   keyOf(realPath: string): string | undefined {
     const key = this.keys.get(realPath);
+    if (key === undefined) return undefined;
     // A key is the path the file was read by: once that path leads elsewhere (a link deleted), the file goes by its own.
-    if (key === undefined || realPathOf(pathOf(key) ?? '') === realPath) return key;
+    const path = pathOf(key) ?? '';
+    if (path === realPath || realPathOf(path) === realPath) return key;
     this.keys.delete(realPath);
+    this.realOfKey.delete(key);
     return undefined;
   }
 
@@ -106,11 +111,8 @@ export class WorkspaceScan {
    * may still be in the workspace under its own path, not read there as it was known already.
    */
   realFileLeft(key: string): string | undefined {
-    for (const [real, known] of this.keys) {
-      if (known !== key || this.keyOf(real) === key) continue;
-      return real;
-    }
-    return undefined;
+    const real = this.realOfKey.get(key);
+    return real !== undefined && this.keyOf(real) !== key ? real : undefined;
   }
 
   /**
@@ -129,23 +131,17 @@ export class WorkspaceScan {
   }
 
   /**
-   * The files read from below `folder` that are gone from disk (or that the scan no longer reads) leave the
-   * inventory, but open ones; returns whether any did. A folder deleted or renamed comes as one event, or as
-   * none (reading the workspace again then finds what is there, and this what is not).
+   * The files read from below any of `folders` (or those files themselves) that are gone from disk, or that the scan
+   * no longer reads, leave the inventory, but open ones; returns whether any did. A folder deleted or renamed comes
+   * as one event, or as none (reading the workspace again then finds what is there, and this what is not). One walk
+   * of the inventory for them all: a batch of 10,000 deleted paths walked it 10,000 times, holding requests up 50 s.
    */
-  forgetMissing(folder: string): boolean {
-    return runSteps(this.forgetMissingInSteps(folder));
+  forgetMissing(folders: readonly string[]): boolean {
+    return runSteps(this.forgetMissingInSteps(folders));
   }
 
-  private *forgetMissingInSteps(folder: string): Steps<boolean> {
-    return yield* this.forgetMissingUnderInSteps([folder]);
-  }
-
-  /**
-   * forgetMissing of several folders (or files) in one walk of the inventory: a batch of 10,000 deleted paths walked
-   * it 10,000 times, and held every request up for 50 s.
-   */
-  *forgetMissingUnderInSteps(folders: readonly string[]): Steps<boolean> {
+  *forgetMissingInSteps(folders: readonly string[]): Steps<boolean> {
+    if (folders.length === 0) return false;
     const { inventory } = this.host;
     let forgot = false;
     // One look at each folder's real path: the files of a folder are many.
@@ -174,9 +170,11 @@ export class WorkspaceScan {
     for (const folder of removed) this.realFolders.delete(folder);
     this.queue.splice(0, this.queue.length, ...this.queue.filter((queued) => this.folders.has(queued.root)));
     const { inventory } = this.host;
+    const underRemoved = withinAny(removed);
+    const underKept = withinAny([...this.folders]);
     for (const file of inventory.allFiles()) {
       const path = pathOf(file.uri);
-      if (!path || !removed.some((folder) => within(folder, path)) || [...this.folders].some((folder) => within(folder, path))) continue;
+      if (!path || !underRemoved(path) || underKept(path)) continue;
       if (!this.host.isOpen(file.uri)) inventory.removeFile(file.uri);
     }
     // A file read under a folder removed may also be another folder's (a link to the same one), where it was left
@@ -184,7 +182,7 @@ export class WorkspaceScan {
     const remaining = [...this.realFolders.values()].filter((real): real is string => !!real);
     const shared = [...this.keys].some(([real, uri]) => {
       const path = pathOf(uri);
-      return !!path && removed.some((folder) => within(folder, path)) && remaining.some((folder) => within(folder, real));
+      return !!path && underRemoved(path) && remaining.some((folder) => within(folder, real));
     });
     if (shared) this.again();
   }
@@ -235,7 +233,7 @@ export class WorkspaceScan {
         run.read++;
         yield;
       }
-      if (this.folders.has(folder)) yield* this.forgetMissingInSteps(walk);
+      if (this.folders.has(folder)) yield* this.forgetMissingInSteps([walk]);
     }
   }
 
@@ -250,7 +248,9 @@ export class WorkspaceScan {
     // counted by the other).
     const knownPath = known !== undefined && known !== uri ? pathOf(known) : undefined;
     if (knownPath && inventory.getFile(known!) && this.holds(knownPath)) return;
+    if (known !== undefined) this.realOfKey.delete(known);
     this.keys.set(real, uri);
+    this.realOfKey.set(uri, real);
     if (this.host.isOpen(uri)) return;
     try {
       const revision = inventory.revisionOf(uri);
@@ -267,20 +267,6 @@ export class WorkspaceScan {
       // Unreadable files are simply not part of the workspace view.
     }
   }
-}
-
-/** Whether a path is one of `folders` or lies below one, found by its own folders: a walk of the list for each path was quadratic. */
-function withinAny(folders: readonly string[]): (path: string) => boolean {
-  if (folders.length === 1) return (path) => within(folders[0], path);
-  const set = new Set(folders.map((folder) => (folder.length > 1 && folder.endsWith(sep) ? folder.slice(0, -1) : folder)));
-  return (path) => {
-    for (let at = path; ; ) {
-      if (set.has(at)) return true;
-      const up = dirname(at);
-      if (up === at) return false;
-      at = up;
-    }
-  };
 }
 
 /** The manifest files of the workspace folders (uris), walked in steps. */

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { join, sep } from 'node:path';
+import { within, withinAny } from '../../server/src/files/within';
+
+const root = sep;
+const at = (...parts: string[]) => join(root, ...parts);
+
+describe('within', () => {
+  it('is the folder or below it, not a sibling that starts alike', () => {
+    assert.equal(within(at('a'), at('a')), true);
+    assert.equal(within(at('a'), at('a', 'b.yaml')), true);
+    assert.equal(within(at('a'), at('ab', 'c.yaml')), false);
+  });
+});
+
+describe('withinAny', () => {
+  it('answers as within does for any of the folders, found by the path\'s own folders', () => {
+    const under = withinAny([at('a', 'b'), at('c'), `${at('d')}${sep}`]);
+    assert.deepEqual(
+      [at('a', 'b'), at('a', 'b', 'x', 'y.yaml'), at('c', 'z.yaml'), at('d', 'e.yaml'), at('a', 'bc.yaml'), at('a'), at('e', 'c', 'x.yaml'), root].map(under),
+      [true, true, true, true, false, false, false, false],
+    );
+    assert.equal(withinAny([at('a')])(at('a', 'x.yaml')), true, 'one folder');
+    assert.equal(withinAny([])(at('a')), false, 'none');
+  });
+});
