@@ -16,11 +16,18 @@ function endedWhileHolding(end: string): { path: string; status: number | null }
 }
 
 describe('temporaryFolder', () => {
-  it('makes a folder that remove takes away', () => {
+  it('makes a folder that remove takes away, and forgets it then', async () => {
+    const listeners = () => process.listenerCount('exit') + process.listenerCount('SIGTERM');
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+    await settled();
+    const before = listeners();
     const folder = temporaryFolder('kr-folder-');
     assert.ok(existsSync(folder.path));
     folder.remove();
     assert.ok(!existsSync(folder.path));
+    for (let i = 0; i < 3; i++) temporaryFolder('kr-folder-').remove();
+    await settled();
+    assert.equal(listeners(), before, 'removed, it no longer waits for the process to end (one cleanup a render piled up)');
   });
 
   it('is taken away when the process ends first, by a signal or an exit (a render\'s folder stayed behind)', { skip: process.platform === 'win32' && 'no POSIX signals' }, () => {

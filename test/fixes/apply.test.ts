@@ -312,5 +312,7 @@ describe('breaksParsing', () => {
     const broken = parseManifest(URI, `${CONFIG('a')}---\nkind: [\n---\n${CONFIG('c')}`);
     const name = broken.text.indexOf('name: c');
     assert.equal(breaksParsing(broken, [{ start: name, end: name + 'name: c'.length, text: 'name: d' }]), false);
+    const alone = parseManifest(URI, 'kind: [\nname: c\n');
+    assert.equal(breaksParsing(alone, [{ start: alone.text.indexOf('c'), end: alone.text.indexOf('c') + 1, text: 'd' }]), false, 'an edit of the broken document itself');
   });
 });

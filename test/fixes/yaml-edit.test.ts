@@ -58,19 +58,22 @@ spec:
 
 describe('setField', () => {
   const SPEC_FIRST = (first: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n${first}\n  template:\n    metadata: {labels: {app: web}}\n`;
+  const SPEC_LAST = (last: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata: {labels: {app: web}}\n${last}\n`;
   const cases: Case[] = [
     ...[
       ['a tag', '  !!str selector: {matchLabels: {app: web}}'],
       ['an explicit key (`? `)', '  # the selector first\n  ? selector\n  : matchLabels:\n      app: web'],
       ['an anchor', '  &s selector: {matchLabels: {app: web}}'],
-    ].flatMap(([what, first]) =>
-      (['start', 'end'] as const).map(
-        (position): Case => ({
-          name: `not into a mapping with a key written after ${what} (at its ${position}): the key's column is not its entry's (the YAML was broken, or replicas went into the selector)`,
-          before: SPEC_FIRST(first),
-          edit: (r) => setField(r, ['spec', 'replicas'], 2, position),
-          after: undefined,
-        }),
+    ].flatMap(([what, odd]) =>
+      (['start', 'end'] as const).flatMap((position) =>
+        (['first', 'last'] as const).map(
+          (where): Case => ({
+            name: `not into a mapping whose ${where} key is written after ${what} (at its ${position}): that key's column is not its entry's (the YAML was broken, or replicas went into the selector)`,
+            before: where === 'first' ? SPEC_FIRST(odd) : SPEC_LAST(odd),
+            edit: (r) => setField(r, ['spec', 'replicas'], 2, position),
+            after: undefined,
+          }),
+        ),
       ),
     ),
     {

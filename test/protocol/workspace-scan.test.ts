@@ -152,6 +152,14 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
       await client.notify('workspace/didChangeWatchedFiles', { changes: [1, 3, 1].map((type) => ({ uri: budget, type })) });
       await client.diagnostics(app, lacks('pdb-missing'));
+      // Created then Deleted of a file gone: forgotten (the first event counted alone kept it).
+      rmSync(join(dir, 'web-pdb.yaml'));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [1, 3].map((type) => ({ uri: budget, type })) });
+      await client.diagnostics(app, has('pdb-missing'));
+      // Deleted then Created of a file there: read.
+      writeFileSync(join(dir, 'web-pdb.yaml'), pdb('web'));
+      await client.notify('workspace/didChangeWatchedFiles', { changes: [3, 1].map((type) => ({ uri: budget, type })) });
+      await client.diagnostics(app, lacks('pdb-missing'));
 
       // 20,000 events of files that are gone, then one of a Deployment written: a request asked right after the batch
       // is answered before the batch is followed to its end (it waited for all of it), and the Deployment joins after.

@@ -388,9 +388,11 @@ describe('beyond the nine', () => {
     const failed = dns([crash('permanent', 600), crash('permanent', 660)]);
     assert.deepEqual([599, 600, 660, 3599].map((t) => componentAt(failed, 'dns', t)), ['ok', 'degraded', 'down', 'down']);
 
-    // With the API up, a crashed replica is back after its back-off.
+    // With the API up, a crashed replica is back after its back-off, and one failed for good once its replacement serves.
     const calm = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns], { fail: { kind: 'none' }, duration: 3600, events: [crash('restartable', 600)] });
     assert.deepEqual([600, 610].map((t) => componentAt(calm, 'dns', t)), ['degraded', 'ok']);
+    const replaced = simulate(cluster({ coreDns: ['worker-1', 'worker-2'] }), [coredns], { fail: { kind: 'none' }, duration: 3600, events: [crash('permanent', 600)] });
+    assert.deepEqual([600, 3000].map((t) => componentAt(replaced, 'dns', t)), ['degraded', 'ok']);
   });
 
   it('a kube-proxy restart on a node that is down, or back without the API, restarts nothing: Services do not work there (it said they keep working)', () => {
