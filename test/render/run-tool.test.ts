@@ -92,6 +92,22 @@ describe('runTool', () => {
     assert.equal((await runTool(partWord, [], { maxStderrBytes: 20 })).stderr, '… template: x');
   });
 
+  it('stops a tool that holds more memory than allowed, and the processes it started', { skip: process.platform !== 'linux' && 'the memory of a process is read from /proc' }, async () => {
+    const pidFile = join(dir, 'hungry-grandchild.pid');
+    const grow = `${JSON.stringify(process.execPath)} -e 'const held = []; setInterval(() => held.push(Buffer.alloc(20e6, 1)), 5)'`;
+    const hungry = script('hungry', `sleep 30 & echo $! > ${pidFile}; exec ${grow}`);
+    const started = performance.now();
+    await assert.rejects(runTool(hungry, [], { maxMemoryBytes: 150e6, timeoutMs: 20_000 }), (e: unknown) => e instanceof ToolError && e.reason === 'out-of-memory' && e.message === 'hungry held more than 143 MB of memory');
+    assert.ok(performance.now() - started < 10_000, 'stopped long before its deadline');
+    const { readFileSync } = await import('node:fs');
+    assert.ok(await waitUntil(() => !alive(Number(readFileSync(pidFile, 'utf8')))), 'the sleep the tool started still runs');
+  });
+
+  it('lets a tool that stays under the memory allowed finish', { skip: process.platform !== 'linux' && 'the memory of a process is read from /proc' }, async () => {
+    const modest = script('modest', `exec ${JSON.stringify(process.execPath)} -e 'setTimeout(() => console.log("done"), 300)'`);
+    assert.equal((await runTool(modest, [], { maxMemoryBytes: 150e6 })).stdout, 'done\n');
+  });
+
   it('reports a program that cannot start', async () => {
     await assert.rejects(runTool(join(dir, 'absent'), []), (e: unknown) => e instanceof ToolError && e.reason === 'not-started');
   });

@@ -125,6 +125,7 @@ async function runProgram(program: string, exec: ExecConfig, env: NodeJS.Process
     const message = error instanceof Error ? error.message : String(error);
     if (reason === 'cancelled') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" was cancelled`);
     if (reason === 'timeout') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" did not answer within ${formatSeconds(timeoutMs)} (does it wait for a login in a browser or a terminal?)`);
+    if (reason === 'out-of-memory') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" ${message.replace(/^.*? held /, 'held ')}; it was stopped`);
     if (reason === 'output-too-large') throw new ClusterError('credentials', `exec credential plugin "${exec.command}" printed more than ${formatBytes(MAX_PLUGIN_OUTPUT_BYTES)}, the most a credential plugin may print; it was stopped`);
     throw new ClusterError('credentials', `exec credential plugin "${exec.command}" could not start: ${message.replace(/^.*? could not start: /, '')}`);
   }

@@ -4,6 +4,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { formatSeconds } from '../cluster/duration';
 import { onInterrupt } from '../on-interrupt';
+import { formatBytes } from '../files/read-bounded';
+import { DEFAULT_MAX_TOOL_MEMORY_BYTES, watchMemory } from './memory-watch';
 
 export function searchPath(options: { extraPath?: string[]; env?: NodeJS.ProcessEnv }): string[] {
   const env = options.env ?? process.env;
@@ -58,6 +60,8 @@ export interface RunOptions {
   maxStdoutBytes?: number;
   /** Bytes kept of stderr (the last ones, where tools put the error). */
   maxStderrBytes?: number;
+  /** The most memory the tool may hold before it is stopped (where the system tells it: Linux). */
+  maxMemoryBytes?: number;
 }
 
 export interface RunResult {
@@ -70,7 +74,7 @@ export interface RunResult {
 export class ToolError extends Error {
   constructor(
     message: string,
-    readonly reason: 'not-started' | 'timeout' | 'cancelled' | 'output-too-large',
+    readonly reason: 'not-started' | 'timeout' | 'cancelled' | 'output-too-large' | 'out-of-memory',
   ) {
     super(message);
   }
@@ -83,12 +87,13 @@ const DEFAULT_MAX_STDERR = 64 * 1024;
 /**
  * Runs a program with arguments, never through a shell, in its own process group so that a timeout or a
  * cancellation also ends whatever it started. Resolves with its exit code and output; rejects only when it
- * could not start, ran too long, was cancelled or printed more than allowed.
+ * could not start, ran too long, was cancelled, printed more than allowed or held more memory than allowed.
  */
 export function runTool(program: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT;
   const maxStderr = options.maxStderrBytes ?? DEFAULT_MAX_STDERR;
+  const maxMemory = options.maxMemoryBytes ?? DEFAULT_MAX_TOOL_MEMORY_BYTES;
   const name = program.split(/[\\/]/).pop() ?? program;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new ToolError(`${name} was cancelled`, 'cancelled'));
@@ -132,6 +137,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
       settled = true;
       forget();
       clearTimeout(timer);
+      stopWatchingMemory();
       options.signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
       else resolve(result!);
@@ -143,6 +149,7 @@ export function runTool(program: string, args: string[], options: RunOptions = {
     const onAbort = () => fail(`${name} was cancelled`, 'cancelled');
     const timer = setTimeout(() => fail(`${name} did not finish within ${formatSeconds(timeoutMs)}`, 'timeout'), timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const stopWatchingMemory = child.pid ? watchMemory(child.pid, maxMemory, () => fail(`${name} held more than ${formatBytes(maxMemory)} of memory`, 'out-of-memory')) : () => undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > maxStdout) return fail(`${name} printed more than ${Math.round(maxStdout / 1024 / 1024)} MiB`, 'output-too-large');
