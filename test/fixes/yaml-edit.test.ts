@@ -168,6 +168,12 @@ describe('setField', () => {
       after: DEPLOYMENT.replace('  replicas: 1', '  strategy:\n    type: Recreate\n  replicas: 1').replace(/\n/g, '\r\n'),
     },
     {
+      name: 'creates a missing section of the resource after the others, wherever its field goes in it (not above apiVersion)',
+      before: '# the budget\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n',
+      edit: (r) => setField(r, ['spec', 'maxUnavailable'], 1, 'start'),
+      after: '# the budget\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  maxUnavailable: 1\n',
+    },
+    {
       name: 'creates missing parents, nested',
       before: DEPLOYMENT,
       edit: (r) => setField(r, ['spec', 'strategy', 'rollingUpdate', 'maxUnavailable'], 0),

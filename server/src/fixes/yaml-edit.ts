@@ -327,7 +327,8 @@ export function setField(resource: Resource, path: Path, value: unknown, positio
     }
     const holder = emptyFlowHolder(resource, path.slice(0, depth));
     if (holder) return fillEmptyPair(resource, holder, { [childKey]: nest(rest as string[], value) });
-    return insertIntoMap(resource, ancestor, childKey, nest(rest as string[], value), position);
+    // A section the resource lacks goes after the others: at its start, a PDB's new `spec` went above `apiVersion`.
+    return insertIntoMap(resource, ancestor, childKey, nest(rest as string[], value), depth === 0 ? 'end' : position);
   }
   return undefined;
 }
