@@ -210,6 +210,27 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     await until(() => runningTools('helm', release).length === 0, 5_000, 'no helm left running');
   });
 
+  it('renders two charts at a time, each reported in its order: one by one, N charts that hang took N deadlines', { skip: process.platform === 'win32' }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-resilience-cli-charts-'));
+    const log = join(dir, 'runs.log');
+    // A helm that takes a second and says when it starts and ends: how many ran at once is read from its log.
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'helm'), `#!/bin/sh\necho start >> ${log}\nsleep 1\necho end >> ${log}\necho "helm: chart $(basename "$PWD") failed on purpose" >&2\nexit 1\n`, { mode: 0o755 });
+    const charts = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    for (const chart of charts) {
+      mkdirSync(join(dir, chart, 'templates'), { recursive: true });
+      writeFileSync(join(dir, chart, 'Chart.yaml'), `apiVersion: v2\nname: ${chart}\nversion: 0.1.0\n`);
+    }
+    const run = await runCli(['check', ...charts.map((c) => join(dir, c)), '--fail-on', 'none'], { PATH: [join(dir, 'bin'), process.env.PATH].join(delimiter) });
+    let running = 0;
+    let most = 0;
+    for (const line of readFileSync(log, 'utf8').trim().split('\n')) most = Math.max(most, (running += line === 'start' ? 1 : -1));
+    assert.equal(most, 2, readFileSync(log, 'utf8'));
+    assert.equal(readFileSync(log, 'utf8').match(/start/g)?.length, 5);
+    const reported = [...run.stdout.matchAll(/chart (c\d) failed on purpose/g)].map((m) => m[1]);
+    assert.deepEqual(reported, charts, run.stdout);
+  });
+
   it('without helm: one stderr line naming it and how to get it, the files analysed as before, the exit code unchanged', async () => {
     const chart = chartCopy();
     const run = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withoutHelm);

@@ -2,7 +2,8 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { analyzeRenderedUnit, mergeUnitFindings, preferredSourceFix, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
-import { renderUnit, type RenderSettings } from '../render/render-unit';
+import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings, type UnitRender } from '../render/render-unit';
+import { ConcurrencyLimit } from '../concurrency-limit';
 import type { RenderedUnit } from '../render/types';
 import { findUnits, type RenderUnit } from '../units/find-units';
 import type { Io } from './check';
@@ -81,8 +82,9 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const rendered: RenderedUnit[] = [];
   const saidMissing = new Set<string>();
   const unrendered = new Set<string>();
-  for (const unit of divided.units) {
-    const result = await renderUnit(unit, settings);
+  const results = await renderedAFewAtATime(divided.units, settings);
+  for (const [i, unit] of divided.units.entries()) {
+    const result = results[i];
     if (result.kind === 'rendered') {
       rendered.push(result.unit);
       continue;
@@ -98,6 +100,22 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const looked = new Set(paths.map((p) => resolve(p)));
   const deployersOf = (path: string) => (looked.has(resolve(path)) ? (divided.owned.get(resolve(path)) ?? []).map((unit) => unit.root) : []);
   return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], rendered, deployersOf };
+}
+
+/** Each unit rendered, in their order; a few at a time (see MAX_RENDERS_AT_ONCE). */
+function renderedAFewAtATime(units: readonly RenderUnit[], settings: RenderSettings): Promise<UnitRender[]> {
+  const turns = new ConcurrencyLimit(MAX_RENDERS_AT_ONCE);
+  const never = new AbortController().signal;
+  return Promise.all(
+    units.map(async (unit) => {
+      await turns.acquire(never);
+      try {
+        return await renderUnit(unit, settings);
+      } finally {
+        turns.release();
+      }
+    }),
+  );
 }
 
 /**

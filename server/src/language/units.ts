@@ -2,7 +2,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { within } from '../files/within';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
-import { renderUnit, type RenderSettings } from '../render/render-unit';
+import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings } from '../render/render-unit';
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
 import type { StepRunner, Steps } from '../steps';
@@ -16,7 +16,7 @@ import { ChartFolderWatch } from './chart-watch';
 import { manifestFilesOf } from './workspace-scan';
 import { isManifestName } from '../inventory/manifest-files';
 import type { ServerState } from './state';
-import { ConcurrencyLimit } from './concurrency-limit';
+import { ConcurrencyLimit } from '../concurrency-limit';
 
 interface UnitResult {
   findings: UnitFinding[];
@@ -26,9 +26,6 @@ interface UnitResult {
   /** What the unit renders, parsed, for the simulator. */
   renderedFile?: ManifestFile;
 }
-
-/** How many renders run at once in the editor. */
-const MAX_RENDERS_AT_ONCE = 2;
 
 /** Where a line of the rendered-against text sits in the current text: lines before and after the edit keep their place. */
 export function moveLine(before: string, after: string, line: number): number {
@@ -54,10 +51,7 @@ export class EditorUnits {
   private layoutFound: DeploymentUnits | undefined;
   private readonly results = new Map<string, UnitResult>();
   private readonly running = new Map<string, AbortController>();
-  /**
-   * Renders run a few at a time: a base that 40 overlays build on, saved, started 40 kubectl processes at once (each
-   * may take a core and gigabytes, for up to a minute).
-   */
+  /** Renders run a few at a time (see MAX_RENDERS_AT_ONCE). */
   private readonly turns = new ConcurrencyLimit(MAX_RENDERS_AT_ONCE);
   private mergedCache: { findings: UnitFinding[]; texts: Map<string, string> } | undefined;
 

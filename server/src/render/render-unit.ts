@@ -38,6 +38,12 @@ export type UnitRender =
   /** Not rendered on purpose (an untrusted workspace, a tool not wired yet): the reason in words. */
   | { kind: 'skipped'; reason: string };
 
+/**
+ * How many renders run at once: each may take a core and gigabytes for up to a minute (saving a base that 40
+ * overlays build on started 40 kubectl processes at once), and one by one, N roots that hang took N minutes.
+ */
+export const MAX_RENDERS_AT_ONCE = 2;
+
 const MAX_CACHED = 64;
 const cache = new Map<string, RenderedUnit>();
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConcurrencyLimit } from '../../server/src/language/concurrency-limit';
+import { ConcurrencyLimit } from '../server/src/concurrency-limit';
 
 describe('ConcurrencyLimit', () => {
   it('lets that many run at once, the others in the order they asked, each as a turn ends', async () => {
