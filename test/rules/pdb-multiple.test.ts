@@ -14,6 +14,14 @@ ruleTester(pdbMultiple, {
       code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n', { name: 'not-web', selector: '    matchExpressions:\n      - key: app\n        operator: NotIn\n        values: [web]\n' })),
     },
     { name: 'a policy/v1beta1 PDB with an empty selector selects no pod, so no second budget', code: documents(web, pdb('  maxUnavailable: 1\n'), everyPod('policy/v1beta1')) },
+    { name: 'one PDB written twice is one object (the second apply updates it), not two budgets', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n')) },
+    {
+      name: 'one PDB written once per environment\'s folder: alternatives, never both in one cluster',
+      code: pdb('  maxUnavailable: 1\n'),
+      files: { 'base/web.yaml': web, 'dev/pdb.yaml': pdb('  maxUnavailable: 2\n') },
+    },
+    { name: 'a second PDB the API server rejects (both budgets) is never created, so it shares no pod', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n  maxUnavailable: 1\n', { name: 'web-both' })) },
+    { name: 'nor one whose eviction policy it does not know', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: alwaysallow\n', { name: 'web-policy' })) },
   ],
   invalid: [
     {

@@ -19,13 +19,22 @@ ruleTester(pdbNoBudget, {
     {
       name: 'a whole number written as a string (a Helm `| quote`): rejected by the API server; written as a number',
       code: pdb('  minAvailable: "2" # from values\n'),
-      findings: [{ at: '"2"', message: /^PodDisruptionBudget web-pdb: minAvailable "2" is rejected by the API server, so the PDB is never created\. A budget is a whole number, or a string that is a percentage/ }],
+      findings: [{ at: '"2"', message: /^PodDisruptionBudget web-pdb: minAvailable "2" is rejected by the API server, so the PDB is never created\. A budget is a whole number from 0, or a string that is a percentage up to 100%/ }],
       output: pdb('  minAvailable: 2 # from values\n'),
     },
     {
       name: 'a fraction: rejected too, with no fix to guess',
       code: pdb('  maxUnavailable: 1.5\n'),
       findings: [{ at: '1.5', message: /maxUnavailable 1\.5 is rejected by the API server/ }],
+      output: null,
+    },
+    {
+      name: 'a percentage over 100% or a negative number: rejected too (the PDB is never created), with no fix to guess',
+      code: documents(pdb('  minAvailable: "101%"\n'), pdb('  maxUnavailable: -1\n', { name: 'negative' })),
+      findings: [
+        { at: '"101%"', message: 'PodDisruptionBudget web-pdb: minAvailable "101%" is rejected by the API server, so the PDB is never created. A budget is a whole number from 0, or a string that is a percentage up to 100% ("50%"); applying this one fails, and the pods it was written for have no budget: a drain may evict them all at once.' },
+        { at: '-1', message: /^PodDisruptionBudget negative: maxUnavailable -1 is rejected by the API server/ },
+      ],
       output: null,
     },
     {

@@ -20,5 +20,11 @@ ruleTester(pdbUnhealthyPodsBlock, {
       findings: [{ at: 'unhealthyPodEvictionPolicy', message: /^PodDisruptionBudget web-pdb: a node drain can hang on its pods that are not ready\. Its budget is maxUnavailable 1, and it has unhealthyPodEvictionPolicy IfHealthyBudget:/ }],
       output: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow # the default\n'),
     },
+    {
+      name: 'a value the API server does not take (alwaysallow): the PDB is never created, said so; AlwaysAllow written in its place',
+      code: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: alwaysallow\n'),
+      findings: [{ at: 'alwaysallow', message: 'PodDisruptionBudget web-pdb: unhealthyPodEvictionPolicy "alwaysallow" is rejected by the API server, so the PDB is never created: it takes IfHealthyBudget or AlwaysAllow, spelt so. Applying this one fails, and the pods it was written for have no budget.' }],
+      output: pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n'),
+    },
   ],
 });

@@ -38,6 +38,11 @@ function key(resource: Resource): string {
   return `${resource.kind}|${resource.namespace}|${resource.name ?? ''}`;
 }
 
+/** Whether two resources define one object: the same kind, namespace and name (two with `generateName` are two). */
+export function sameObject(a: Resource, b: Resource): boolean {
+  return a === b || (!!a.name && key(a) === key(b));
+}
+
 /**
  * Every resource the engine knows: files of the workspace (open documents replacing what is on
  * disk) and, beneath them, the live cluster. All cross-resource questions are answered here.

@@ -25,14 +25,26 @@ export interface PdbBudget {
 }
 
 /**
- * The PDB's budget, or undefined when it states none or one the API would reject: a value it does not take, or both
- * fields (then the PDB is never created).
+ * The PDB's budget, or undefined when it states none or one the API would reject: a value it does not take (a
+ * negative number, a percentage over 100%), or both fields (then the PDB is never created).
  */
 export function pdbBudget(pdb: Resource): PdbBudget | undefined {
   const fields = writtenBudgetFields(pdb);
   if (fields.length !== 1) return undefined;
   const value = parseIntOrPercent(pdb.object.spec[fields[0]]);
-  return value && { field: fields[0], value };
+  return value && value.value >= 0 && !(value.kind === 'percent' && value.value > 100) ? { field: fields[0], value } : undefined;
+}
+
+/** The values of unhealthyPodEvictionPolicy the API server takes. */
+export const EVICTION_POLICIES = ['IfHealthyBudget', 'AlwaysAllow'];
+
+/**
+ * Whether the API server rejects the PDB, so that it is never created: a budget it does not take (see pdbBudget),
+ * or an unhealthyPodEvictionPolicy it does not know (`alwaysallow`).
+ */
+export function rejectedPdb(pdb: Resource): boolean {
+  const policy: unknown = pdb.object?.spec?.unhealthyPodEvictionPolicy;
+  return (statesBudget(pdb) && !pdbBudget(pdb)) || (policy != null && !EVICTION_POLICIES.includes(policy as string));
 }
 
 /** The budget fields a PDB writes, whatever their values. */

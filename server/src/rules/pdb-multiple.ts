@@ -1,3 +1,5 @@
+import { sameObject } from '../inventory/inventory';
+import { rejectedPdb } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -15,10 +17,12 @@ export const pdbMultiple: Rule = {
   },
   check({ resources, inventory, report }) {
     for (const pdb of resources) {
-      if (pdb.kind !== 'PodDisruptionBudget') continue;
+      // A PDB the API server rejects is never created: it shares no pod (pdb-no-budget says why).
+      if (pdb.kind !== 'PodDisruptionBudget' || rejectedPdb(pdb)) continue;
       const shared = new Map<Resource, Resource[]>();
       for (const workload of inventory.workloadsSelectedBy(pdb)) {
-        const others = inventory.pdbsSelecting(workload).filter((other) => other !== pdb);
+        // Another definition of this very PDB (written twice, or once per environment's folder) is no other PDB.
+        const others = inventory.pdbsSelecting(workload).filter((other) => !sameObject(other, pdb) && !rejectedPdb(other));
         if (others.length > 0) shared.set(workload, others);
       }
       if (shared.size === 0) continue;

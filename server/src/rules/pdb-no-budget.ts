@@ -13,7 +13,7 @@ export const pdbNoBudget: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget states no budget, so it allows no eviction',
     description:
-      'A PodDisruptionBudget with neither minAvailable nor maxUnavailable looks harmless and blocks everything: the disruption controller computes the pods it expects only from one of those fields, so it expects 0, and a PDB that expects 0 pods is given `disruptionsAllowed: 0`. Every eviction of a selected pod then fails (the eviction API answers 429), so node drains hang and the cluster autoscaler never removes the nodes those pods run on. This holds in policy/v1 and in the old policy/v1beta1 alike: no API version defaults a budget. A budget written in a form the API server rejects (a string that is not a percentage, such as the `\"2\"` a Helm `| quote` writes, or a fraction) is reported too, as is one that writes both fields: such a PDB is never created, and the pods it was written for have none.',
+      'A PodDisruptionBudget with neither minAvailable nor maxUnavailable looks harmless and blocks everything: the disruption controller computes the pods it expects only from one of those fields, so it expects 0, and a PDB that expects 0 pods is given `disruptionsAllowed: 0`. Every eviction of a selected pod then fails (the eviction API answers 429), so node drains hang and the cluster autoscaler never removes the nodes those pods run on. This holds in policy/v1 and in the old policy/v1beta1 alike: no API version defaults a budget. A budget written in a form the API server rejects (a string that is not a percentage, such as the `\"2\"` a Helm `| quote` writes, a fraction, a negative number, a percentage over 100%) is reported too, as is one that writes both fields: such a PDB is never created, and the pods it was written for have none.',
     fix: 'Adds `maxUnavailable: 1` (one pod at a time), which is what such a PDB is usually meant to say; a whole number written as a string is written as the number.',
     example: documents(ordersDeployment(), examplePdb('')),
   },
@@ -38,7 +38,7 @@ export const pdbNoBudget: Rule = {
 
 /**
  * A budget written in a form the API server rejects (a string that is no percentage, such as the `"2"` a Helm
- * `| quote` writes; a fraction): the PDB is never created, so the pods it was written for have none.
+ * `| quote` writes; a fraction; below 0 or over 100%): the PDB is never created, so the pods it was written for have none.
  */
 function reportRejectedBudget(pdb: Resource, field: string, report: RuleContext['report']): void {
   const written = pdb.object.spec[field];
@@ -47,7 +47,7 @@ function reportRejectedBudget(pdb: Resource, field: string, report: RuleContext[
     resource: pdb,
     path: ['spec', field],
     target: 'value',
-    message: `${describeResource(pdb)}: ${field} ${JSON.stringify(written)} is rejected by the API server, so the PDB is never created. A budget is a whole number, or a string that is a percentage ("50%"); applying this one fails, and the pods it was written for have no budget: a drain may evict them all at once.`,
+    message: `${describeResource(pdb)}: ${field} ${JSON.stringify(written)} is rejected by the API server, so the PDB is never created. A budget is a whole number from 0, or a string that is a percentage up to 100% ("50%"); applying this one fails, and the pods it was written for have no budget: a drain may evict them all at once.`,
     fixes: () => [whole !== undefined ? { title: `Write ${field}: ${whole} (a number)`, preferred: true, edits: setField(pdb, ['spec', field], whole) ?? [] } : undefined],
   });
 }

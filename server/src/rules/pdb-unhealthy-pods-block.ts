@@ -1,9 +1,10 @@
 import { setField } from '../fixes/yaml-edit';
 import { fieldMissingFrom } from '../manifest/api-fields';
-import { describeBudget, pdbBudget } from '../manifest/pdb';
+import { describeBudget, EVICTION_POLICIES, pdbBudget } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
-import type { Rule } from './types';
+import type { Resource } from '../manifest/parse';
+import type { Rule, RuleContext } from './types';
 
 const POLICY_FIELD = ['spec', 'unhealthyPodEvictionPolicy'];
 
@@ -14,7 +15,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Unhealthy pods can block drains',
     description:
-      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage leaves fewer healthy pods than the budget requires, the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway. The field exists only in policy/v1: a policy/v1beta1 PDB (served until Kubernetes 1.25, before the field) is not reported, since moving it to policy/v1 changes what an empty selector means (no pods in v1beta1, every pod of the namespace in v1).',
+      'Without `unhealthyPodEvictionPolicy: AlwaysAllow`, a running pod that is not ready (crash-looping, stuck on a broken dependency) may only be evicted while the budget is met by healthy pods. When a bad rollout or an outage leaves fewer healthy pods than the budget requires, the broken pods cannot be evicted and node drains hang on pods that serve nothing. AlwaysAllow (Kubernetes 1.26+, on by default since 1.27) lets drains remove pods that are not ready anyway. The field exists only in policy/v1: a policy/v1beta1 PDB (served until Kubernetes 1.25, before the field) is not reported, since moving it to policy/v1 changes what an empty selector means (no pods in v1beta1, every pod of the namespace in v1). A value the API server does not take (`alwaysallow`) is reported as such: that PDB is never created.',
     fix: 'Adds `unhealthyPodEvictionPolicy: AlwaysAllow`.',
     example: documents(ordersDeployment(), examplePdb('  maxUnavailable: 1\n')),
   },
@@ -24,6 +25,10 @@ export const pdbUnhealthyPodsBlock: Rule = {
       if (pdb.kind !== 'PodDisruptionBudget' || fieldMissingFrom(pdb, POLICY_FIELD)) continue;
       const policy = pdb.object?.spec?.unhealthyPodEvictionPolicy;
       if (policy === 'AlwaysAllow') continue;
+      if (policy != null && !EVICTION_POLICIES.includes(policy as string)) {
+        reportUnknownPolicy(pdb, policy, report);
+        continue;
+      }
       const budget = pdbBudget(pdb);
       const stated = typeof policy === 'string' ? `unhealthyPodEvictionPolicy ${policy}` : 'no unhealthyPodEvictionPolicy (IfHealthyBudget)';
       report({
@@ -35,3 +40,14 @@ export const pdbUnhealthyPodsBlock: Rule = {
     }
   },
 };
+
+/** A policy the API server does not take (`alwaysallow`): the PDB is never created. */
+function reportUnknownPolicy(pdb: Resource, policy: unknown, report: RuleContext['report']): void {
+  report({
+    resource: pdb,
+    path: POLICY_FIELD,
+    target: 'value',
+    message: `${describeResource(pdb)}: unhealthyPodEvictionPolicy ${JSON.stringify(policy)} is rejected by the API server, so the PDB is never created: it takes ${EVICTION_POLICIES.join(' or ')}, spelt so. Applying this one fails, and the pods it was written for have no budget.`,
+    fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, POLICY_FIELD, 'AlwaysAllow') ?? [] }],
+  });
+}
