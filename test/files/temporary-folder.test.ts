@@ -26,7 +26,9 @@ describe('temporaryFolder', () => {
     folder.remove();
     assert.ok(!existsSync(folder.path));
     for (let i = 0; i < 3; i++) temporaryFolder('kr-folder-').remove();
-    await settled();
+    // The signals are given back two turns of the event loop later (see onInterrupt): a timer that ends a blocked poll
+    // runs before the second, so one wait was not always enough.
+    for (let turn = 0; turn < 50 && listeners() !== before; turn++) await settled();
     assert.equal(listeners(), before, 'removed, it no longer waits for the process to end (one cleanup a render piled up)');
   });
 
