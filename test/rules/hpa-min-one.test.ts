@@ -12,6 +12,7 @@ ruleTester(hpaMinOne, {
   valid: [
     { name: 'minReplicas 2', code: hpa({ min: 2 }) },
     { name: 'minReplicas 0: scale to zero is a decision', code: hpa({ min: 0 }) },
+    { name: 'it names a DaemonSet, which has no scale: it runs no pod of it (FailedGetScale)', code: hpa({ kind: 'DaemonSet', min: 1 }) },
     { name: 'its target scaled to zero on purpose (replicas: 0): the HPA does not scale it at all', code: [deployment({ spec: '  replicas: 0\n' }), hpa({ min: 1 })].join('---\n') },
   ],
   invalid: [

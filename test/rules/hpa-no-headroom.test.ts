@@ -16,6 +16,12 @@ ruleTester(hpaNoHeadroom, {
       output: null,
     },
     {
+      name: 'max below min: the API server rejects the HPA, said as such, with no workload it scales',
+      code: documents(hpa({ min: 5, max: 3 }), deployment()),
+      findings: [{ at: 'maxReplicas', related: [], message: 'HorizontalPodAutoscaler web: maxReplicas 3 is below minReplicas 5: the API server rejects it, so the HPA is never created, and its workload runs the replicas it states.' }],
+      output: null,
+    },
+    {
       name: 'max 1 with the default floor',
       code: hpa({ max: 1 }),
       findings: [{ at: 'maxReplicas', message: /maxReplicas 1 ≤ minReplicas 1 \(the default\)/ }],

@@ -38,6 +38,16 @@ ruleTester(singleReplica, {
     { name: 'a cluster add-on in kube-system is the cluster operator\'s', code: workload({ name: 'kube-dns-autoscaler', namespace: 'kube-system' }) },
   ],
   invalid: [
+    ...[
+      ['its scaleTargetRef has no apiVersion', (text: string) => text.replace('    apiVersion: apps/v1\n', '')],
+      ['its scaleTargetRef names the extensions group', (text: string) => text.replace('    apiVersion: apps/v1\n', '    apiVersion: extensions/v1beta1\n')],
+      ['its maxReplicas is below its minReplicas', (text: string) => text.replace('  maxReplicas: 10\n', '  maxReplicas: 1\n')],
+    ].map(([why, change]) => ({
+      name: `an HPA that cannot scale it (${why as string}: the controller finds no target, or the API server rejects it) keeps nothing running`,
+      code: deployment('  replicas: 1\n'),
+      files: { 'hpa.yaml': (change as (text: string) => string)(hpa({ min: 2 })) },
+      findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod/ }],
+    })),
     {
       name: 'replicas: 1, fixed in place with its comment kept',
       code: deployment('  replicas: 1 # one is enough?\n'),

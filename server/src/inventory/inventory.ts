@@ -3,7 +3,7 @@ import { pdbSelector } from '../manifest/pdb';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
-import { hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { hpaScales, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
@@ -258,24 +258,21 @@ export class Inventory {
     return result.slice();
   }
 
-  /** HorizontalPodAutoscalers whose scaleTargetRef names the workload. */
+  /** HorizontalPodAutoscalers that scale the workload (see hpaScales). */
   hpasTargeting(workload: Resource): Resource[] {
     return this.answer('hpas', workload, [`${workload.namespace}|HorizontalPodAutoscaler`], () =>
       nearestDefinitions(
-        this.ofKindIn(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => {
-          const ref = hpa.object?.spec?.scaleTargetRef;
-          return ref && ref.kind === workload.kind && ref.name === workload.name;
-        }),
+        this.ofKindIn(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => hpaScales(hpa, workload)),
         workload,
       ),
     );
   }
 
-  /** The workload an HPA's scaleTargetRef names, when it is known. */
+  /** The workload an HPA scales, when it is known (see hpaScales). */
   scaleTargetOf(hpa: Resource): Resource | undefined {
     const ref = hpa.object?.spec?.scaleTargetRef;
-    if (!ref || typeof ref !== 'object') return undefined;
-    return nearestDefinitions(this.inNamespace(hpa.namespace, ref.kind).filter((r) => r.name === ref.name), hpa)[0];
+    if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return undefined;
+    return nearestDefinitions(this.inNamespace(hpa.namespace, ref.kind).filter((r) => hpaScales(hpa, r)), hpa)[0];
   }
 
   /** Services whose selector matches the workload's pod labels. */

@@ -24,8 +24,36 @@ export function isLongRunning(resource: Resource): boolean {
 }
 
 /** Workloads whose replica count a person sets (and an HPA may own). */
+/** The workload kinds with a scale subresource: what an HPA can scale (a DaemonSet, a Job or a Pod it cannot). */
+export const SCALABLE_KINDS: readonly string[] = ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'];
+
 export function isScalable(resource: Resource): boolean {
-  return ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'].includes(resource.kind) && !isHelmHook(resource);
+  return SCALABLE_KINDS.includes(resource.kind) && !isHelmHook(resource);
+}
+
+/**
+ * Whether the HPA can scale the workload, as the HPA controller finds its target: by the group of its
+ * scaleTargetRef's apiVersion (any version), kind and name, through a scale subresource (a DaemonSet has none),
+ * and only if the API server took the HPA (maxReplicas at least 1 and at least minReplicas). A ref without an
+ * apiVersion, or with `extensions/v1beta1`, ends in FailedGetScale: "no matches for kind Deployment in group".
+ */
+export function hpaScales(hpa: Resource, workload: Resource): boolean {
+  const ref: unknown = hpa.object?.spec?.scaleTargetRef;
+  if (!ref || typeof ref !== 'object') return false;
+  const { apiVersion, kind, name } = ref as Record<string, unknown>;
+  return kind === workload.kind && name === workload.name && typeof apiVersion === 'string' && groupOf(apiVersion) === groupOf(workload.apiVersion) && isScalable(workload) && !rejectedHpa(hpa);
+}
+
+/** The API group of an apiVersion: `apps` of `apps/v1`, none of `v1`. */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** Whether the API server rejects the HPA, so that it never exists: maxReplicas missing or below 1, or below minReplicas. */
+export function rejectedHpa(hpa: Resource): boolean {
+  const { minReplicas, maxReplicas } = hpa.object?.spec ?? {};
+  return typeof maxReplicas !== 'number' || maxReplicas < 1 || (typeof minReplicas === 'number' && minReplicas > maxReplicas);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import { describeResource, hpaScalingDisabled } from '../manifest/workload';
+import { describeResource, hpaScalingDisabled, SCALABLE_KINDS, WORKLOAD_KINDS } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -34,6 +34,9 @@ export const hpaMinOne: Rule = {
       const spec = hpa.object?.spec ?? {};
       const min = spec.minReplicas;
       if (min !== undefined && min !== null && min !== 1) continue;
+      // A workload with no scale (a DaemonSet) is one the HPA cannot scale at all (FailedGetScale): it runs no pod of it.
+      const named: unknown = spec.scaleTargetRef?.kind;
+      if ((WORKLOAD_KINDS as readonly unknown[]).includes(named) && !SCALABLE_KINDS.includes(named as string)) continue;
       const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;

@@ -1,4 +1,4 @@
-import { describeResource, hpaScalingDisabled } from '../manifest/workload';
+import { describeResource, hpaScalingDisabled, rejectedHpa } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -9,7 +9,7 @@ export const hpaNoHeadroom: Rule = {
     scenario: 'involuntary-disruption',
     title: 'HPA cannot scale out',
     description:
-      'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly.',
+      'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly. A `maxReplicas` below `minReplicas` (or below 1) is reported as what it is: the API server rejects the HPA, so it is never created.',
     example: exampleHpa('  minReplicas: 3\n  maxReplicas: 3\n'),
   },
   check({ resources, inventory, report }) {
@@ -21,10 +21,13 @@ export const hpaNoHeadroom: Rule = {
       const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;
+      const floor = `minReplicas ${min}${typeof minReplicas === 'number' ? '' : ' (the default)'}`;
       report({
         resource: hpa,
         path: ['spec', 'maxReplicas'],
-        message: `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ minReplicas ${min}${typeof minReplicas === 'number' ? '' : ' (the default)'}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
+        message: rejectedHpa(hpa)
+          ? `${describeResource(hpa)}: maxReplicas ${maxReplicas} is below ${floor}: the API server rejects it, so the HPA is never created, and its workload runs the replicas it states.`
+          : `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ ${floor}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
       });
     }
