@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -134,6 +134,27 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     );
     assert.match(run.stdout, /k8s\/b\.yaml\n.*pdb-missing/, 'the unfixed file keeps its finding');
     assert.doesNotMatch(run.stdout, /k8s\/a\.yaml/);
+  });
+
+  it('Ctrl-C while the fixes are written: the file being written is finished, no other is, and the report lists those changed (exit 130)', { skip: !posix }, async () => {
+    const count = 300;
+    const names = Array.from({ length: count }, (_, i) => `k8s/app-${String(i).padStart(3, '0')}.yaml`);
+    for (const [i, name] of names.entries()) write(name, NEEDS_PDB(`app-${i}`));
+    const child = spawn(process.execPath, [CLI, 'check', '--fix', 'k8s', ...ONLY_PDB], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const ended = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
+    const fixed = (name: string) => readFileSync(join(dir, name), 'utf8').includes('kind: PodDisruptionBudget');
+    for (let wait = 0; !fixed(names[0]) && wait < 1_200; wait++) await new Promise((resolve) => setTimeout(resolve, 25));
+    child.kill('SIGINT');
+    assert.equal(await ended, 130, stderr);
+    const written = names.filter(fixed);
+    assert.ok(written.length > 0 && written.length < count, `${written.length} of ${count} files written after Ctrl-C`);
+    assert.match(stderr, /^kube-resilience check: interrupted: no more files are written\nkube-resilience check: applied (\d+) fixes in (\d+) files\n/);
+    const listed = [...stderr.matchAll(/^ {2}changed {3}(\S+) \(1 fix\)$/gm)].map((m) => m[1]);
+    assert.deepEqual(listed, written);
+    // Each file is whole: fixed, or as it was.
+    for (const name of names) if (!fixed(name)) assert.equal(readFileSync(join(dir, name), 'utf8'), NEEDS_PDB(`app-${names.indexOf(name)}`));
   });
 
   it('the spread fix on a pod template with an empty `labels:` is not applied over and over, and is said not applied (exit 2)', () => {

@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { analyzeRenderedUnit, mergeUnitFindings, preferredSourceFix, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
@@ -41,7 +41,7 @@ function settingsFrom(values: Record<string, unknown>): RenderSettings {
 /** A path as the user would name it: relative to where they are when it lies below, else absolute. */
 export function asGiven(path: string): string {
   const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return rel && within(resolve(process.cwd()), resolve(path)) ? rel : path;
 }
 
 export interface UnitsRendered {

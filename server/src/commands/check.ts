@@ -196,7 +196,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   let unfixed = unfixedUnits;
   if (values.fix) {
     if (paths.includes('-')) io.stderr('kube-resilience check: --fix leaves stdin alone (nothing to write back to)');
-    const outcome = fixFiles(paths, trees, sources, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] });
+    const outcome = await fixFiles(paths, trees, sources, inventory, { ...options, unsafeFixes: values['unsafe-fixes'] }, io);
     // "applied 0 fixes in 0 files" after the charts' fixes were said would read as if those were undone.
     if (unitFixes === 0 || paths.some((path) => path !== '-')) reportFixes(outcome, io);
     unfixed += outcome.unchanged.length + outcome.notApplied.length;

@@ -1,10 +1,11 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
 import { fixFile } from '../fixes/apply';
 import { describeFileError } from '../files/read-bounded';
+import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
 import { writeManifestFile, type ManifestEncoding } from '../inventory/manifest-files';
 import { parseManifest } from '../manifest/parse';
+import { onInterrupt } from '../on-interrupt';
 import { plural, sentenceList } from '../words';
 import type { Io } from './check';
 
@@ -28,13 +29,14 @@ const MAX_PASSES = 5;
  * already passed (an HPA's minReplicas raised to 2 makes its Deployment, in a file before, need a budget and
  * spreading): the files are passed over again while a pass writes one.
  */
-export function fixFiles(
+export async function fixFiles(
   paths: string[],
   trees: Map<string, string>,
   sources: Map<string, { text: string; encoding: ManifestEncoding }>,
   inventory: Inventory,
   options: Parameters<typeof fixFile>[3],
-): FixOutcome {
+  io?: Io,
+): Promise<FixOutcome> {
   const unchanged = new Map<string, string>();
   const fixes = new Map<string, number>();
   const notApplied = new Map<string, string[]>();
@@ -49,29 +51,29 @@ export function fixFiles(
     if ('reason' in target) unwritable.set(path, target.reason);
     else writable.set(path, target.real);
   }
-  for (let pass = 0, wrote = true; wrote && pass < MAX_PASSES; pass++) {
-    wrote = false;
-    for (const [path, real] of writable) {
-      if (unchanged.has(path)) continue;
-      const text = held.get(path)!;
-      const fixed = fixFile(path, text, inventory, options);
-      if (fixed.notApplied.length) notApplied.set(path, [...new Set(fixed.notApplied.map((f) => f.ruleId))]);
-      else notApplied.delete(path);
-      if (fixed.text === text) continue;
-      try {
-        const others = writeManifestFile(real, fixed.text, sources.get(path)!.encoding, text);
-        if (others > 0 && !unlinked.has(path)) unlinked.set(path, others);
-        held.set(path, fixed.text);
-        fixes.set(path, (fixes.get(path) ?? 0) + fixed.applied.length);
-        wrote = true;
-      } catch (error) {
-        // What the other files are fixed against, and what is reported, is what stays on disk.
-        inventory.setFile(parseManifest(path, text));
-        notApplied.delete(path);
-        const kept = fixes.has(path) ? ' (it keeps the fixes an earlier pass wrote)' : '';
-        unchanged.set(path, `${describeFileError(error)}${kept}`);
+  // Ctrl-C (or a cancelled job) between two files ends the run there, saying what was written: a signal is heard only
+  // when the event loop turns, and the writes ran in one go (3,000 files were all written after a Ctrl-C).
+  const outcome = (): FixOutcome => ({
+    changed: [...fixes].map(([path, count]) => ({ path, fixes: count })),
+    unchanged: [...unchanged].map(([path, reason]) => ({ path, reason })),
+    notApplied: [...notApplied].map(([path, ruleIds]) => ({ path, ruleIds })),
+    unlinked: [...unlinked].map(([path, others]) => ({ path, others })),
+  });
+  const forget = onInterrupt(() => {
+    if (!io) return;
+    io.stderr('kube-resilience check: interrupted: no more files are written');
+    reportFixes(outcome(), io, true);
+  });
+  try {
+    for (let pass = 0, wrote = true; wrote && pass < MAX_PASSES; pass++) {
+      wrote = false;
+      for (const [path, real] of writable) {
+        await turnOfTheEventLoop();
+        if (writeFixed(path, real)) wrote = true;
       }
     }
+  } finally {
+    forget();
   }
   // Judged against the other files as fixed: a fix there can call for one here that cannot be written.
   for (const [path, reason] of unwritable) {
@@ -80,12 +82,36 @@ export function fixFiles(
     if (fixFile(path, text, inventory, options).text !== text) unchanged.set(path, reason);
     inventory.setFile(parseManifest(path, text));
   }
-  return {
-    changed: [...fixes].map(([path, count]) => ({ path, fixes: count })),
-    unchanged: [...unchanged].map(([path, reason]) => ({ path, reason })),
-    notApplied: [...notApplied].map(([path, ruleIds]) => ({ path, ruleIds })),
-    unlinked: [...unlinked].map(([path, others]) => ({ path, others })),
-  };
+  return outcome();
+
+  /** Fixes the file and writes it; whether it wrote. */
+  function writeFixed(path: string, real: string): boolean {
+    if (unchanged.has(path)) return false;
+    const text = held.get(path)!;
+    const fixed = fixFile(path, text, inventory, options);
+    if (fixed.notApplied.length) notApplied.set(path, [...new Set(fixed.notApplied.map((f) => f.ruleId))]);
+    else notApplied.delete(path);
+    if (fixed.text === text) return false;
+    try {
+      const others = writeManifestFile(real, fixed.text, sources.get(path)!.encoding, text);
+      if (others > 0 && !unlinked.has(path)) unlinked.set(path, others);
+      held.set(path, fixed.text);
+      fixes.set(path, (fixes.get(path) ?? 0) + fixed.applied.length);
+      return true;
+    } catch (error) {
+      // What the other files are fixed against, and what is reported, is what stays on disk.
+      inventory.setFile(parseManifest(path, text));
+      notApplied.delete(path);
+      const kept = fixes.has(path) ? ' (it keeps the fixes an earlier pass wrote)' : '';
+      unchanged.set(path, `${describeFileError(error)}${kept}`);
+      return false;
+    }
+  }
+}
+
+/** Lets the event loop turn once: a signal that came meanwhile is handled then. */
+function turnOfTheEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The real path of `path` when it lies inside `tree` (links resolved on both sides), or why it does not. */
@@ -98,8 +124,8 @@ export function realTargetInside(path: string, tree: string): { real: string } |
   } catch (error) {
     return { reason: describeFileError(error) };
   }
-  const inside = relative(realTree, real);
-  if (inside.startsWith('..') || isAbsolute(inside)) return { reason: `a link to ${real}, outside ${tree}: not written` };
+  // By its folders, not its letters: `..app.yaml` lies inside the tree (it was said to be outside).
+  if (!within(realTree, real)) return { reason: `a link to ${real}, outside ${tree}: not written` };
   return { real };
 }
 
@@ -109,9 +135,10 @@ export function reportUnlinked(unlinked: readonly { path: string; others: number
 }
 
 /** On stderr, so that --format json and sarif stay one document on stdout. */
-export function reportFixes(outcome: FixOutcome, io: Io): void {
+export function reportFixes(outcome: FixOutcome, io: Io, interrupted = false): void {
   const fixes = outcome.changed.reduce((sum, file) => sum + file.fixes, 0);
   io.stderr(`kube-resilience check: applied ${plural(fixes, 'fix', 'fixes')} in ${plural(outcome.changed.length, 'file')}`);
+  if (interrupted) for (const file of outcome.changed) io.stderr(`  changed   ${file.path} (${plural(file.fixes, 'fix', 'fixes')})`);
   for (const { path, ruleIds } of outcome.notApplied) {
     const what = ruleIds.length === 1 ? `the fix of ${ruleIds[0]} did not take its finding` : `the fixes of ${sentenceList(ruleIds)} did not take their findings`;
     io.stderr(`  not applied in ${path}: ${what} away (or would break the file)`);
