@@ -6,7 +6,7 @@ import { collectGarbage } from '../collect-garbage';
 import { pausesOf } from '../steps';
 import { runSteps } from '../../server/src/steps';
 import { renderTools } from '../render/render-tools';
-import { kubectlNames, kubectlRefuses } from './kubectl-reads';
+import { kubectlNames, kubectlReads, kubectlRefuses } from './kubectl-reads';
 
 const rangeText = (file: ManifestFile, start: number, end: number) => file.text.slice(start, end);
 const names = (file: ManifestFile) => file.resources.map((r) => `${r.kind}/${r.namespace}/${r.name}`);
@@ -306,6 +306,22 @@ describe('lines that end in a lone CR (classic Mac OS)', () => {
   it('a file that does not parse for them says so, not what the parser makes of one long line', () => {
     const error = parseManifest('file:///m.yaml', 'apiVersion: apps/v1\rkind: Deployment\rmetadata:\r  name: web\r').documents[0].parsed.error!;
     assert.match(error.message, /^its lines end with a lone CR \(classic Mac OS line ends\), which kubectl reads and this tool does not: save it with LF or CRLF line ends\. The parser says: /);
+  });
+
+  it('one in a comment that hides the key after it from this tool, not from kubectl, is an error there: the Deployment was read in `default`, not in `shop`', () => {
+    for (const [name, brk] of [['a carriage return alone (a classic Mac OS line end)', '\r'], ['U+2028', '\u2028'], ['U+0085', '\u0085']]) {
+      const text = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # the web tier${brk}  namespace: shop\n`;
+      const error = parseManifest('file:///m.yaml', text).documents[0].parsed.error;
+      assert.deepEqual(error, { message: `${name}, which kubectl reads as a line break and this tool does not, so kubectl reads this document otherwise: write a line feed there (save the file with LF or CRLF line ends)`, offset: text.indexOf(brk), length: 1 }, name);
+    }
+  });
+
+  const { kubectl, skip } = renderTools();
+  it('as kubectl does: the key after one in a comment is a key to it', { skip }, () => {
+    for (const brk of ['\r', '\u2028', '\u0085']) {
+      const read = kubectlReads(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web # the web tier${brk}  namespace: shop\n`, kubectl) as { metadata: { namespace?: string } };
+      assert.equal(read.metadata.namespace, 'shop', JSON.stringify(brk));
+    }
   });
 
   it('one that parses all the same is read as before; a stray CR in a file of LF or CRLF line ends is no reason given for an error', () => {

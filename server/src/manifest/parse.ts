@@ -128,8 +128,40 @@ export function parseUncached(text: string): ParsedChunk {
   // is held to go-yaml's characters.
   const control = JSON_OPENING.test(text) ? null : CONTROL_CHARACTER.exec(text);
   if (control) return { error: controlCharacterError(text, control.index) };
+  const parsed = readYaml(text);
+  const foreign = parsed.error ? null : FOREIGN_LINE_BREAK.exec(text);
+  if (foreign && readOtherwiseByKubectl(text, parsed)) return { error: foreignLineBreakError(text, foreign.index) };
+  return parsed;
+}
+
+function readYaml(text: string): ParsedChunk {
   const read = readBlockYaml(text);
   return read ? { root: read.root, value: read.value } : parseWithPackage(text);
+}
+
+/**
+ * Line breaks to go-yaml, which kubectl reads YAML with, that are none to this tool's readers: a carriage return
+ * alone, NEL, U+2028 and U+2029. One in a comment hid the key after it (`# the web tier\rnamespace: shop`): the
+ * Deployment was read in `default`, and `--fix` wrote its PDB there.
+ */
+const FOREIGN_LINE_BREAK = /\r(?!\n)|[\u0085\u2028\u2029]/;
+
+/**
+ * Whether kubectl, breaking lines there too, reads other keys or values than `parsed` holds. Inside a string such a
+ * break is folded into a space by either reading ("x\ry" against "x y"): only what it changes beyond that counts.
+ * Where the text broken there does not parse here (go-yaml takes a quoted string going on at the line's start, the
+ * yaml package does not), nothing is said, as before.
+ */
+function readOtherwiseByKubectl(text: string, parsed: ParsedChunk): boolean {
+  const asKubectl = readYaml(text.replace(new RegExp(FOREIGN_LINE_BREAK.source, 'g'), '\n'));
+  if (asKubectl.error || asKubectl.templateAt !== undefined) return false;
+  const folded = (value: unknown) => JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replace(/[\s\u0085\u2028\u2029]+/g, ' ') : v));
+  return folded(asKubectl.value) !== folded(parsed.value);
+}
+
+function foreignLineBreakError(text: string, offset: number): NonNullable<ParsedChunk['error']> {
+  const what = text[offset] === '\r' ? 'a carriage return alone (a classic Mac OS line end)' : `U+${text.charCodeAt(offset).toString(16).toUpperCase().padStart(4, '0')}`;
+  return { message: `${what}, which kubectl reads as a line break and this tool does not, so kubectl reads this document otherwise: write a line feed there (save the file with LF or CRLF line ends)`, offset, length: 1 };
 }
 
 /** What kubectl reads with a JSON decoder rather than as YAML. */
