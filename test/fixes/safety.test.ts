@@ -44,8 +44,21 @@ describe('fix safety: what more pods of a workload change', () => {
       ['docker.elastic.co/elasticsearch/elasticsearch:8.15.0', 'Elasticsearch'],
       ['opensearchproject/opensearch:2', 'Elasticsearch'],
       ['cassandra:5', 'Cassandra'],
+      // Each of these got replicas: 2 as a safe fix too: a second primary, a duplicate broker id, a sealed Vault.
+      ['apache/kafka:3.8.0', 'Kafka broker'],
+      ['confluentinc/cp-kafka:7.7.1', 'Kafka broker'],
+      ['bitnami/kafka:3.8', 'Kafka broker'],
+      ['hashicorp/vault:1.17', 'Vault'],
+      ['hashicorp/consul:1.19', 'Consul server'],
+      ['nats:2.10', 'NATS server'],
+      ['cockroachdb/cockroach:v24.2.0', 'CockroachDB'],
+      ['couchdb:3', 'CouchDB'],
+      ['gvenzl/oracle-xe:21-slim', 'Oracle Database'],
+      ['container-registry.oracle.com/database/free:latest', 'Oracle Database'],
+      ['qdrant/qdrant:v1.11.0', 'search store'],
+      ['getmeili/meilisearch:v1.10', 'search store'],
     ]) assert.equal(singlePrimaryStore(load(withImage(image)).first)?.name, name, image);
-    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc', 'example/community-server:1', 'quay.io/prometheuscommunity/elasticsearch-exporter', 'example/app-2']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
+    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc', 'example/community-server:1', 'quay.io/prometheuscommunity/elasticsearch-exporter', 'example/app-2', 'danielqsj/kafka-exporter', 'hashicorp/vault-k8s', 'natsio/nats-box', 'example/database/app']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
   });
 
   it('a StatefulSet, a ReadWriteOnce claim, an unknown claim, GPUs and in-memory sessions are each unsafe to multiply; a ReadWriteMany claim is not', () => {

@@ -28,6 +28,16 @@ const SINGLE_PRIMARY_IMAGES: readonly { pattern: RegExp; name: string }[] = [
   // A second pod with the first's settings starts a cluster of its own (single-node discovery, seeds of itself).
   { pattern: /(^|\/)(elasticsearch|opensearch)$/, name: 'Elasticsearch' },
   { pattern: /(^|\/)(cassandra)$/, name: 'Cassandra' },
+  { pattern: /(^|\/)(cockroach)$/, name: 'CockroachDB' },
+  { pattern: /(^|\/)(couchdb)$/, name: 'CouchDB' },
+  // Oracle's own are named by their path (container-registry.oracle.com/database/free), gvenzl's by the edition.
+  { pattern: /(^|\/)(oracle-xe|oracle-free|database\/(express|free|enterprise))$/, name: 'Oracle Database' },
+  { pattern: /(^|\/)(qdrant|meilisearch)$/, name: 'search store' },
+  // A second broker with the first's settings takes its node id; a second Vault starts sealed with a store of its own.
+  { pattern: /(^|\/)(kafka|cp-kafka|cp-server)$/, name: 'Kafka broker' },
+  { pattern: /(^|\/)(vault)$/, name: 'Vault' },
+  { pattern: /(^|\/)(consul)$/, name: 'Consul server' },
+  { pattern: /(^|\/)(nats)$/, name: 'NATS server' },
 ];
 
 /** The repository path of an image reference: `docker.io/bitnami/postgresql:16@sha256:…` → `docker.io/bitnami/postgresql`. */
