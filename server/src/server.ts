@@ -20,7 +20,7 @@ import {
 import { openDocuments, type OpenDocument } from './language/open-document';
 import { splitMessage } from './rules/message-parts';
 import { groupBy } from './grouped';
-import { breaksParsing, fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
+import { breaksParsing, fixFileInSteps, preferredFix, severalFixable, tooLargeToFix } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk, takeFileFromDiskInSteps } from './inventory/file-from-disk';
 import { pathOf, realPathOf } from './language/file-uri';
@@ -589,6 +589,12 @@ async function fixWholeDocument(uri: string, ruleId: string | undefined, token?:
   await validation.findings(uri);
   const text = documents.get(uri)?.getText();
   if (text === undefined) return undefined;
+  const held = inventory.getFile(uri);
+  const tooLarge = held?.text === text ? tooLargeToFix(held) : undefined;
+  if (tooLarge) {
+    void connection.window.showWarningMessage(`Kube Resilience wrote no fixes in this file: ${tooLarge}.`);
+    return undefined;
+  }
   const accept = ruleId === undefined ? () => true : (f: Finding) => f.ruleId === ruleId;
   const scratch = inventory.scratch();
   // What the validation analysed of the document is not analysed again.

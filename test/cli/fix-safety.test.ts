@@ -136,6 +136,16 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     assert.doesNotMatch(run.stdout, /k8s\/a\.yaml/);
   });
 
+  it('a file of more documents than the memory can fix at once is left as it was, and said so (a 30 MB file ran out of memory with no word)', () => {
+    const many = write('k8s/many.yaml', Array.from({ length: 3_000 }, (_, i) => NEEDS_PDB(`app-${i}`)).join('---\n'));
+    const before = readFileSync(many, 'utf8');
+    // With a heap of 150 MB the fixes of about 2,000 documents are worked out at once.
+    const result = spawnSync(process.execPath, ['--max-old-space-size=150', CLI, 'check', '--fix', 'k8s', ...ONLY_PDB], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(readFileSync(many, 'utf8'), before);
+    assert.match(result.stderr, /^ {2}unchanged k8s\/many\.yaml: it holds 3,000 documents, more than the [12],\d{3} whose fixes this process has the memory to work out at once: split it into files$/m);
+  });
+
   it('Ctrl-C while the fixes are written: the file being written is finished, no other is, and the report lists those changed (exit 130)', { skip: !posix }, async () => {
     const count = 300;
     const names = Array.from({ length: count }, (_, i) => `k8s/app-${String(i).padStart(3, '0')}.yaml`);

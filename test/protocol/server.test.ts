@@ -280,6 +280,24 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     }
   }
 
+  it('Fix all on a file of more documents than its memory can fix at once writes nothing and says why (a 30 MB file ran --fix out of memory)', async () => {
+    // A server with a heap of 150 MB works out the fixes of about 2,000 documents at once.
+    const own = LspClient.start('--max-old-space-size=150', [SERVER, '--stdio']);
+    try {
+      await own.initialize(pathToFileURL(dir).toString());
+      const u = uri('too-many.yaml');
+      await own.open(u, Array.from({ length: 3_000 }, (_, i) => deployment(`many-${i}`, 1)).join('---\n'));
+      await own.diagnostics(u, has('single-replica'));
+      const fixAll = await own.codeActions(u, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.kube-resilience']);
+      assert.deepEqual((fixAll ?? []).filter((a) => isAction(a) && a.edit), []);
+      const said = own.serverRequests.filter((r) => r.method === 'window/showMessageRequest').map((r) => (r.params as { message: string }).message);
+      assert.equal(said.length, 1, JSON.stringify(said));
+      assert.match(said[0], /^Kube Resilience wrote no fixes in this file: it holds 3,000 documents, more than the [12],\d{3} whose fixes this process has the memory to work out at once: split it into files\.$/);
+    } finally {
+      own.kill();
+    }
+  });
+
   it('a client that resolves code actions gets the per-rule "Fix all" quick fix without its edit, computed when picked', () =>
     withResolvingClient(async (own) => {
       const u = uri('resolve.yaml');
