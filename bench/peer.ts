@@ -53,7 +53,8 @@ export async function startServer(name: ServerName, node = process.execPath): Pr
         codeAction: { isPreferredSupport: true, resolveSupport: { properties: ['edit'] }, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } } },
       },
     },
-    initializationOptions: name === 'ours' ? { settings: { cluster: 'off' } } : undefined,
+    // Ours runs the simulation command, as the VS Code extension does, so that it gets code lenses.
+    initializationOptions: name === 'ours' ? { settings: { cluster: 'off' }, clientCommands: ['kubeResilience.simulateWorkload'] } : undefined,
   });
   const initializeMs = performance.now() - started;
   await client.notify('initialized', {});

@@ -20,7 +20,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.yaml,*.yml,*.json,*.tpl,Kustomization}') },
     // Read at each start: a server restarted after a crash was given the settings of the extension's activation (a
     // context picked since, `cluster: off`, trust granted), and asks for none itself once given them.
-    initializationOptions: () => ({ settings: readSettings() }),
+    initializationOptions: () => ({ settings: readSettings(), clientCommands: [SIMULATE_WORKLOAD_COMMAND] }),
     outputChannel: output,
     traceOutputChannel: output,
     // A finding's hover links to the simulator ("Simulate a drain of the node it runs on"): that command only.

@@ -20,6 +20,7 @@ import {
 import { openDocuments, type OpenDocument } from './language/open-document';
 import { splitMessage } from './rules/message-parts';
 import { groupBy } from './grouped';
+import { SIMULATE_WORKLOAD_COMMAND } from './simulate/messages';
 import { breaksParsing, fixFileInSteps, preferredFix, severalFixable, tooLargeToFix } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk, takeFileFromDiskInSteps } from './inventory/file-from-disk';
@@ -78,6 +79,7 @@ let showsDisabledActions = false;
 let foldersChange = false;
 /** The client takes file watchers registered at run time, with patterns relative to a folder. */
 let watchesRelativePatterns = false;
+let runsSimulations = false;
 
 /** What feature modules (language/*.ts) share with this file. */
 const state: ServerState = {
@@ -95,6 +97,9 @@ const state: ServerState = {
   },
   get watchesRelativePatterns() {
     return watchesRelativePatterns;
+  },
+  get runsSimulations() {
+    return runsSimulations;
   },
   setCluster(next) {
     cluster = next;
@@ -128,6 +133,8 @@ connection.onInitialize((given): InitializeResult => {
   foldersChange = !!capabilities.workspace?.workspaceFolders;
   const watched = capabilities.workspace?.didChangeWatchedFiles;
   watchesRelativePatterns = !!watched?.dynamicRegistration && !!watched.relativePatternSupport;
+  // A lens or a link whose command the client does not have fails when picked (Neovim, Helix, Emacs).
+  runsSimulations = Array.isArray(options?.clientCommands) && options.clientCommands.includes(SIMULATE_WORKLOAD_COMMAND);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -438,7 +445,7 @@ connection.onHover(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const file = doc && inventory.getFile(doc.uri);
   if (!file) return null;
-  const markdown = hoverAt(file, params.position, inventory, findings, cluster, { ruleHref: ruleDocsHref, factsHref: factsDocsHref });
+  const markdown = hoverAt(file, params.position, inventory, findings, cluster, { ruleHref: ruleDocsHref, factsHref: factsDocsHref, drainLinks: runsSimulations });
   if (markdown) return { contents: { kind: 'markdown', value: markdown.text }, range: markdown.range };
   const rendered = renderedHover(findings, params.position.line, ruleDocsHref);
   return rendered ? { contents: { kind: 'markdown', value: rendered } } : null;

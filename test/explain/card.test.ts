@@ -44,7 +44,7 @@ function exampleCards(): { name: string; card: string; findings: Finding[] }[] {
     .filter((f) => /\.ya?ml$/.test(f))
     .flatMap((name) => {
       const { file, inventory, findings } = analysed(readFileSync(`examples/${name}`, 'utf8'));
-      const options = { ruleHref: (id: string) => `file:///docs/rules/${id}.md`, liveLine: () => 'Live: 3/3 ready on worker-1, worker-2, worker-3 · fits on 5 of 6 nodes by capacity' };
+      const options = { drainLinks: true, ruleHref: (id: string) => `file:///docs/rules/${id}.md`, liveLine: () => 'Live: 3/3 ready on worker-1, worker-2, worker-3 · fits on 5 of 6 nodes by capacity' };
       return file.resources.filter(isWorkload).map((w) => ({
         name: `${name}: ${describeResource(w)}`,
         card: hoverAt(file, kindRange(w).start, inventory, findings, undefined, options)!.text,

@@ -29,6 +29,12 @@ describe('the drain link of a finding\'s hover', () => {
     assert.deepEqual(linkArgs(text), [{ namespace: 'default', name: 'web', kind: 'Deployment', drain: true }]);
   });
 
+  it('not for a client that does not run the simulation (Neovim, Helix, Emacs): the link would fail when followed', () => {
+    const text = workload('Deployment', '  replicas: 1\n');
+    assert.ok(hover(text, 'kind: Deployment')?.includes('](command:kubeResilience.simulateWorkload?'));
+    for (const where of ['kind: Deployment', 'replicas']) assert.doesNotMatch(hover(text, where, {}, { drainLinks: false }) ?? '', /command:/, where);
+  });
+
   it('not where there is no finding', () => {
     const doc = workload('Deployment', '  replicas: 2\n').replace('              port: http\n', '              port: http\n            periodSeconds: 5\n');
     assert.doesNotMatch(hover(doc, 'periodSeconds')!, /Simulate a drain/);

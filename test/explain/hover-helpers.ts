@@ -14,12 +14,15 @@ export function analysed(text: string, others: Record<string, string> = {}): { f
   return { file, inventory, findings: analyzeFile(file, inventory) };
 }
 
-/** Hovers the first occurrence of `needle` (plus `shift` characters) in `text`, analysed with `others` as workspace files. */
+/**
+ * Hovers the first occurrence of `needle` (plus `shift` characters) in `text`, analysed with `others` as workspace
+ * files, for a client that runs the drain simulation (as VS Code does) unless `options` say otherwise.
+ */
 export function hover(text: string, needle: string, others: Record<string, string> = {}, options: HoverOptions = {}, shift = 0): string | undefined {
   const { file, inventory, findings } = analysed(text, others);
   const at = text.indexOf(needle);
   if (at < 0) throw new Error(`"${needle}" is not in the text`);
-  return hoverAt(file, file.lines.position(at + shift), inventory, findings, undefined, options)?.text;
+  return hoverAt(file, file.lines.position(at + shift), inventory, findings, undefined, { drainLinks: true, ...options })?.text;
 }
 
 export function workload(kind: string, spec: string, template = ''): string {

@@ -50,8 +50,8 @@ describe('hovers on names and values that mean something in Markdown', () => {
   const unescaped = (markdown: string, char: string) => [...markdown.matchAll(new RegExp(`\\\\?\\${char}`, 'g'))].filter((m) => !m[0].startsWith('\\')).length;
 
   it('shows them as written: no link, HTML, code span, emphasis or table column of theirs (a name planted a trusted command link)', () => {
-    const card = hoverAt(file, { line: 1, character: 2 }, inventory, findings)!.text;
-    const probe = hoverAt(file, file.lines.position(text.indexOf('readinessProbe')), inventory, findings)!.text;
+    const card = hoverAt(file, { line: 1, character: 2 }, inventory, findings, undefined, { drainLinks: true })!.text;
+    const probe = hoverAt(file, file.lines.position(text.indexOf('readinessProbe')), inventory, findings, undefined, { drainLinks: true })!.text;
     for (const markdown of [card, probe]) {
       assert.doesNotMatch(markdown, /(?<!\\)<(img|script)|\]\(command:(z|kubeResilience\.simulateWorkload\))/);
       // The lines that show them open no code span (the card's own, around rule ids, are elsewhere).

@@ -143,6 +143,9 @@ describe('language server under hostile input', { skip: existsSync(SERVER) ? fal
       ['codeAction/resolve', { data: 'forged' }, /^CodeActionResolve: the code action has no title$/],
       ['workspace/executeCommand', { command: null }, /^ExecuteCommand: command is not a string$/],
       ['workspace/executeCommand', { command: 'kubectl.delete' }, /^ExecuteCommand: unknown command "kubectl\.delete"$/],
+      // It was "Cannot read properties of null (reading 'kind')", and null for a kind of 5.
+      ['kubeResilience/liveObject', null, /^object: expected an object$/],
+      ['kubeResilience/liveObject', { kind: 5, namespace: 'default', name: {} }, /^object\.kind: expected a string$/],
     ] as const) {
       const error = await asked(method, params);
       assert.equal(error?.code, -32602, `${method}: ${JSON.stringify(error)}`);

@@ -65,7 +65,8 @@ describe('simulation requests and code lens over stdio', { skip: existsSync(SERV
     uri = pathToFileURL(path).toString();
     client = LspClient.start(SERVER);
     // No cluster is read: the simulation must fall back to the embedded demo cluster.
-    const result = await client.initialize(pathToFileURL(dir).toString(), { settings: { cluster: 'off' } });
+    // It runs the simulation command, as the VS Code extension does (and says so).
+    const result = await client.initialize(pathToFileURL(dir).toString(), { settings: { cluster: 'off' }, clientCommands: [SIMULATE_WORKLOAD_COMMAND] });
     assert.ok(result.capabilities.codeLensProvider, 'the server offers code lenses');
     await client.open(uri, CHECKOUT);
     await client.diagnostics(uri);
@@ -178,6 +179,23 @@ describe('simulation requests and code lens over stdio', { skip: existsSync(SERV
       ],
     );
     assert.deepEqual(resolved.map((l) => l.range), lenses.map((l) => l.range), 'resolving keeps the place');
+  });
+
+  it('offers a client that does not say it runs the simulation command (Neovim, Helix) no lens and no drain link: both failed when picked', async () => {
+    const own = LspClient.start(SERVER);
+    try {
+      await own.initialize(pathToFileURL(dir).toString(), { settings: { cluster: 'off' } });
+      await own.open(uri, CHECKOUT);
+      await own.diagnostics(uri);
+      assert.deepEqual(await own.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } }), []);
+      const card = await own.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(CHECKOUT, 'kind: Deployment') });
+      assert.match(card?.contents.value ?? '', /\| Failure \| What happens \|/);
+      assert.doesNotMatch(card?.contents.value ?? '', /command:/);
+      const shown = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(CHECKOUT, 'kind: Deployment') });
+      assert.match(shown?.contents.value ?? '', /\]\(command:kubeResilience\.simulateWorkload\?/, 'the client that runs it gets the link');
+    } finally {
+      own.kill();
+    }
   });
 
   it('refuses to resolve a lens it did not make, saying what is wrong, and keeps answering', async () => {

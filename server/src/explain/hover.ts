@@ -23,6 +23,8 @@ export interface HoverOptions {
   ruleHref?: RuleHref;
   /** Links the card's timings to the fact sheets they come from. */
   factsHref?: CardOptions['factsHref'];
+  /** Offers to simulate a drain of the workload's node (a link that runs the client's command: only where it has it). */
+  drainLinks?: boolean;
 }
 
 function ownFindings(resource: Resource, findings: readonly Finding[]): Finding[] {
@@ -51,7 +53,7 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
       const range = kindRange(resource);
       if (range.start.line === position.line && containsPosition({ start: { line: range.start.line, character: 0 }, end: range.end }, position)) {
         const own = ownFindings(resource, findings);
-        const action = own.length ? drainLink(resource, inventory) : undefined;
+        const action = own.length && options.drainLinks ? drainLink(resource, inventory) : undefined;
         const card = resilienceCard(resource, inventory, own, cluster, { liveLine: options.liveLine?.(resource), ruleHref: options.ruleHref, factsHref: options.factsHref, action });
         return { text: literalTildes(card), range };
       }
@@ -65,13 +67,13 @@ export function hoverAt(file: ManifestFile, position: Position, inventory: Inven
     const key = String(path[path.length - 1]);
     const lines = [`**${markdownText(key)}** — ${markdownText(describeResource(resource))}`, '', meaning];
     if (here.length) lines.push('', ...here.map((f) => findingTitleLine(f, options.ruleHref)));
-    return { text: literalTildes(withDrainLink(lines.join('\n'), here.length > 0, resource, inventory)), range };
+    return { text: literalTildes(withDrainLink(lines.join('\n'), here.length > 0 && !!options.drainLinks, resource, inventory)), range };
   }
   return undefined;
 }
 
-/** A hover that shows findings offers to simulate a drain of the node the workload runs on. */
-function withDrainLink(markdown: string, hasFindings: boolean, resource: Resource, inventory: Inventory): string {
-  const link = hasFindings ? drainLink(resource, inventory) : undefined;
+/** A hover that shows findings offers to simulate a drain of the node the workload runs on (where the client can). */
+function withDrainLink(markdown: string, offered: boolean, resource: Resource, inventory: Inventory): string {
+  const link = offered ? drainLink(resource, inventory) : undefined;
   return link ? `${markdown}\n\n${link}` : markdown;
 }

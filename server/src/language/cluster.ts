@@ -2,7 +2,9 @@ import { ClusterError } from '../cluster/errors';
 import { loadClusterForEditor } from '../cluster/load';
 import { topologyVerdict } from '../cluster/topology-detect';
 import type { ClusterInfo } from '../cluster/types';
-import { Methods, type ClusterFindingsResult, type ClusterStatus, type LiveObjectParams } from '../protocol';
+import { ErrorCodes, ResponseError } from 'vscode-languageserver/node';
+import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../protocol';
+import { validateObjectRef } from '../simulate/messages';
 import { clusterFindings, inventoryForCluster, liveObjectYaml } from './cluster-findings';
 import { clusterSettingsKey } from '../settings';
 import type { Feature } from './features';
@@ -37,7 +39,11 @@ class ClusterLoader {
   constructor(private readonly state: ServerState) {
     state.connection.onRequest(Methods.refreshCluster, () => this.load());
     state.connection.onRequest(Methods.clusterFindings, (): ClusterFindingsResult => this.findings());
-    state.connection.onRequest(Methods.liveObject, (params: LiveObjectParams) => liveObjectYaml(this.shown, params));
+    state.connection.onRequest(Methods.liveObject, (params: unknown) => {
+      const checked = validateObjectRef(params);
+      if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
+      return liveObjectYaml(this.shown, checked.value);
+    });
   }
 
   settingsChanged(): void {

@@ -68,7 +68,7 @@ async function codeLenses(state: ServerState, uri: string): Promise<CodeLens[]> 
   // Its parse is in the inventory once its findings are.
   await state.findings(uri);
   const file = state.inventory.getFile(uri);
-  if (!file) return [];
+  if (!file || !state.runsSimulations) return [];
   return file.resources
     .filter((r) => isWorkload(r) && r.name && r.node)
     .map((resource) => {

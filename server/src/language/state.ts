@@ -16,6 +16,11 @@ export interface ServerState {
   readonly roots: readonly string[];
   /** Whether the client takes file watchers registered at run time with patterns relative to a folder. */
   readonly watchesRelativePatterns: boolean;
+  /**
+   * Whether the client runs the workload simulation command (it says so in `initializationOptions.clientCommands`,
+   * as the VS Code extension does): only then are lenses and links that run it offered.
+   */
+  readonly runsSimulations: boolean;
   /** Replaces the cluster view (undefined: none) and re-analyses the open documents. */
   setCluster(cluster: ClusterInfo | undefined): void;
   /** The current findings of an open document (cached by version), once a validation of it in slices has ended. */

@@ -60,11 +60,15 @@ export type FromWebview =
   | { type: 'open-finding'; finding: FindingRef };
 
 /** A finding by what it is about, for the editor to find in the workspace. */
-export interface FindingRef {
-  ruleId: string;
+/** A resource named by its kind, namespace and name (a live object asked for). */
+export interface ObjectRef {
   kind: string;
   namespace: string;
   name: string;
+}
+
+export interface FindingRef extends ObjectRef {
+  ruleId: string;
 }
 
 /** The client command the code lens above a workload runs, with `SimulateWorkloadArgs`. */
@@ -306,13 +310,21 @@ function input(value: unknown, path: string): SimulationInput {
   };
 }
 
-function findingRef(value: unknown, path: string): FindingRef {
+function objectRef(value: unknown, path: string): ObjectRef {
   const o = record(value, path);
-  return { ruleId: name(o.ruleId, `${path}.ruleId`), kind: name(o.kind, `${path}.kind`), namespace: text(o.namespace, `${path}.namespace`), name: name(o.name, `${path}.name`) };
+  return { kind: name(o.kind, `${path}.kind`), namespace: text(o.namespace, `${path}.namespace`), name: name(o.name, `${path}.name`) };
+}
+
+function findingRef(value: unknown, path: string): FindingRef {
+  return { ruleId: name(record(value, path).ruleId, `${path}.ruleId`), ...objectRef(value, path) };
 }
 
 export function validateFindingRef(value: unknown): Validated<FindingRef> {
   return validate(value, findingRef, 'finding');
+}
+
+export function validateObjectRef(value: unknown): Validated<ObjectRef> {
+  return validate(value, objectRef, 'object');
 }
 
 /** A range of a document in LSP positions. */
