@@ -29,7 +29,7 @@ ruleTester(recreateDropsAll, {
     {
       name: 'the HPA floor counts; a flow-style strategy stays flow',
       code: documents(web('  strategy: {type: Recreate}\n'), hpa({ min: 2 })),
-      findings: [{ at: 'type: Recreate', message: /^Deployment web: every rollout stops both pods at once, an outage per deploy\. It runs HPA minReplicas 2 with strategy Recreate/ }],
+      findings: [{ at: 'type: Recreate', message: /^Deployment web: every rollout stops both pods at once, an outage per deploy\. It runs at least 2 replicas \(HPA minReplicas 2\) with strategy Recreate/ }],
       output: documents(web('  strategy: {type: "RollingUpdate", "rollingUpdate": {"maxUnavailable":0,"maxSurge":1}}\n'), hpa({ min: 2 })),
     },
     {

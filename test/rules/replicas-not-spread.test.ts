@@ -71,7 +71,7 @@ ruleTester(replicasNotSpread, {
       name: 'an HPA floor of 2 with one replica written; the HPA is related',
       code: web('', '  replicas: 1\n'),
       files: { 'hpa.yaml': hpa({ min: 2 }) },
-      findings: [{ at: 'kind: Deployment', message: /^Deployment web: both pods may run on one node and go down with it\. It runs HPA minReplicas 2\. Nothing spreads them/, related: ['hpa.yaml: minReplicas'] }],
+      findings: [{ at: 'kind: Deployment', message: /^Deployment web: both pods may run on one node and go down with it\. It runs at least 2 replicas \(HPA minReplicas 2\)\. Nothing spreads them/, related: ['hpa.yaml: minReplicas'] }],
     },
     {
       name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',

@@ -22,6 +22,12 @@ export function describeReplicas(replicas: EffectiveReplicas): string {
   return replicas.source === 'default' ? `${replicas.value} ${noun} (the default)` : `${replicas.value} ${noun}`;
 }
 
+/** What a workload runs, after "It runs": "at least 2 replicas (HPA minReplicas 2)" rather than "It runs HPA minReplicas 2". */
+export function describeRunning(replicas: EffectiveReplicas): string {
+  if (replicas.source !== 'hpa') return describeReplicas(replicas);
+  return `at least ${replicas.value} ${replicas.value === 1 ? 'replica' : 'replicas'} (HPA minReplicas ${replicas.value})`;
+}
+
 /** "both pods" for two, "all 3 pods" for more: what "every one of them" reads like in a message. */
 export function describeEveryPod(count: number): string {
   return count === 2 ? 'both pods' : `all ${count} pods`;

@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import type { Fix } from '../fixes/edit';
 import { appendToSequence, setField } from '../fixes/yaml-edit';
-import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
+import { describeEveryPod, describeRunning, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
 import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
@@ -65,7 +65,7 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   return {
     resource: dns,
     path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-    message: `Cluster DNS ${describeResource(dns)}${where} runs 1 pod: when it restarts, every DNS lookup fails. It runs ${describeReplicas(replicas)}${scaled}: when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; ${WHY}.`,
+    message: `Cluster DNS ${describeResource(dns)}${where} runs 1 pod: when it restarts, every DNS lookup fails. It runs ${describeRunning(replicas)}${scaled}: when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; ${WHY}.`,
     fixes,
   };
 }
@@ -80,7 +80,7 @@ function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   return {
     resource: dns,
     path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-    message: `Cluster DNS ${describeResource(dns)}: ${describeEveryPod(replicas.value)} may share one node and fail with it. It runs ${describeReplicas(replicas)} and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
+    message: `Cluster DNS ${describeResource(dns)}: ${describeEveryPod(replicas.value)} may share one node and fail with it. It runs ${describeRunning(replicas)} and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
     fixes: () => [
       {
         title: 'Spread the DNS pods across nodes (topologySpreadConstraints, ScheduleAnyway)',

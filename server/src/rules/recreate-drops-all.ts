@@ -2,7 +2,7 @@ import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import type { TextEdit } from '../fixes/edit';
 import { isObject } from '../is-object';
-import { describeEveryPod, describeReplicas, type Inventory } from '../inventory/inventory';
+import { describeEveryPod, describeRunning, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
@@ -36,7 +36,7 @@ export const recreateDropsAll: Rule = {
         resource: deployment,
         path: [...strategy, 'type'],
         target: 'pair',
-        message: `${describeResource(deployment)}: every rollout stops ${describeEveryPod(replicas.value)} at once, an outage per deploy. It runs ${describeReplicas(replicas)} with strategy Recreate, which stops them all before starting new ones, so each deploy is down until the new pods are ready.`,
+        message: `${describeResource(deployment)}: every rollout stops ${describeEveryPod(replicas.value)} at once, an outage per deploy. It runs ${describeRunning(replicas)} with strategy Recreate, which stops them all before starting new ones, so each deploy is down until the new pods are ready.`,
         fixes: () => [
           {
             title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',

@@ -1,5 +1,5 @@
 import { appendToSequence } from '../fixes/yaml-edit';
-import { describeEveryPod, describeReplicas, ownedByAnother } from '../inventory/inventory';
+import { describeEveryPod, describeRunning, ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeSelector, type LabelSelector } from '../manifest/selector';
 import { claimsHostPorts, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
@@ -36,7 +36,7 @@ export const replicasNotSpread: Rule = {
       report({
         resource: workload,
         path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-        message: `${describeResource(workload)}: ${describeEveryPod(replicas.value)} may run on one node and go down with it. It runs ${describeReplicas(replicas)}. ${why}: when that node dies the workload is down until they are rescheduled.`,
+        message: `${describeResource(workload)}: ${describeEveryPod(replicas.value)} may run on one node and go down with it. It runs ${describeRunning(replicas)}. ${why}: when that node dies the workload is down until they are rescheduled.`,
         fixes: () => [
           {
             title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
