@@ -6,6 +6,7 @@ const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n`
 
 ruleTester(pdbBlocksEviction, {
   valid: [
+    { name: 'a whole-number minAvailable on a DaemonSet is counted against its pods, not its controller', code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 1\n')) },
     { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
     { name: 'both fields written: the API rejects the PDB (pdb-no-budget says so), so no budget of it blocks', code: documents(web(3), pdb('  minAvailable: 3\n  maxUnavailable: 0\n')) },
     { name: 'minAvailable 2 of 3 leaves one eviction', code: documents(web(3), pdb('  minAvailable: 2\n')) },
@@ -60,9 +61,22 @@ ruleTester(pdbBlocksEviction, {
       unsafeOutput: documents(web(4), pdb('  maxUnavailable: 1\n')),
     },
     {
-      name: 'minAvailable 100% on a DaemonSet, whose size is unknown',
+      name: 'minAvailable 100% on a DaemonSet, whose size the disruption controller cannot read: no fix to a maxUnavailable, which blocks as well',
       code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 100%\n')),
-      findings: [{ at: 'minAvailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on this DaemonSet\. DaemonSet web: one pod per node, PDB minAvailable 100%:/, related: ['manifest.yaml: kind: DaemonSet'] }],
+      findings: [{ at: 'minAvailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of DaemonSet web\. The disruption controller counts minAvailable 100% against the pods' controllers, and a DaemonSet has no scale it can read/, related: ['manifest.yaml: kind: DaemonSet'] }],
+      output: null,
+    },
+    {
+      name: 'maxUnavailable 1 on a DaemonSet: the count against its controller fails, so no disruption is allowed',
+      code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  maxUnavailable: 1\n')),
+      findings: [{ at: 'maxUnavailable', message: "PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of DaemonSet web. The disruption controller counts maxUnavailable 1 against the pods' controllers, and a DaemonSet has no scale it can read, so the count fails: it then allows no disruption at all. A whole-number minAvailable is counted against the pods themselves." }],
+      output: null,
+    },
+    {
+      name: 'maxUnavailable 1 on bare pods, which no controller scales: they count for none, so no disruption is allowed',
+      code: documents('apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n', pdb('  maxUnavailable: 1\n')),
+      findings: [{ at: 'maxUnavailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of Pod web\. .* and a bare pod, which no controller scales, counts for none: it then allows no disruption at all\./ }],
+      output: null,
     },
     {
       name: 'the HPA floor is the replica count, and the PDB sits in its own file',
