@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeSelector, isEmptySelector, mapSelectorMatches, parseSelectorText, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
+import { describeSelector, isEmptySelector, mapSelectorMatches, parseSelectorText, selectorFault, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
 
 const pod = { app: 'web', tier: 'front', track: 'stable' };
 
@@ -28,8 +28,20 @@ describe('selectorMatches (metav1.LabelSelector)', () => {
   ];
   for (const [name, selector, expected] of cases) it(name, () => assert.equal(selectorMatches(selector, pod), expected));
 
-  it('compares values as strings (a number written unquoted)', () => {
-    assert.equal(selectorMatches({ matchLabels: { version: 2 as unknown as string } }, { version: '2' }), true);
+  it('selects nothing with what the API server rejects, and says what: a value that is no string ("cannot unmarshal number into … of type string"), an unknown operator, values missing or in excess', () => {
+    const faults: [LabelSelector, string][] = [
+      [{ matchLabels: { version: 2 as unknown as string } }, 'matchLabels version: 2 is no string (quote it)'],
+      [{ matchLabels: { enabled: true as unknown as string } }, 'matchLabels enabled: true is no string (quote it)'],
+      [{ matchExpressions: [{ key: 'app', operator: 'in', values: ['web'] }] }, 'the operator of app is "in", not one of In, NotIn, Exists, DoesNotExist'],
+      [{ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, 'app In has no values'],
+      [{ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['web'] }] }, 'app Exists has values, which it must not'],
+      [{ matchExpressions: [{ key: 'app', operator: 'In', values: [1 as unknown as string] }] }, 'the values of app are no list of strings'],
+    ];
+    for (const [selector, fault] of faults) {
+      assert.equal(selectorFault(selector), fault);
+      assert.equal(selectorMatches(selector, { version: '2', enabled: 'true', app: 'web' }), false, fault);
+    }
+    assert.equal(selectorFault({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'Exists' }, { key: 'app', operator: 'NotIn', values: ['db'] }] }), undefined);
   });
 
   it('isEmptySelector tells everything apart from nothing', () => {

@@ -79,8 +79,17 @@ ruleTester(pdbSelectsNothing, {
     {
       name: 'matchExpressions that are not a list, with nothing else known',
       code: documents(pdb(budget, { selector: '    matchExpressions: app\n' })),
-      findings: [{ at: 'selector', message: /has a malformed selector/ }],
+      findings: [{ at: 'selector', message: /has a selector the API server rejects \(matchExpressions is no list\), so the PDB is never created/ }],
     },
+    ...[
+      ['    matchLabels:\n      enabled: true\n', 'matchLabels enabled: true is no string (quote it)'],
+      ['    matchExpressions:\n      - key: app\n        operator: Exists\n        values: [web]\n', 'app Exists has values, which it must not'],
+      ['    matchExpressions:\n      - key: app\n        operator: in\n        values: [web]\n', 'the operator of app is "in", not one of In, NotIn, Exists, DoesNotExist'],
+    ].map(([selector, fault]) => ({
+      name: `a selector the API server rejects, though it looks like one that selects the Deployment: ${fault}`,
+      code: documents(deployment().replace('        app: web\n', '        app: web\n        enabled: "true"\n'), pdb(budget, { selector })),
+      findings: [{ at: 'selector', message: `PodDisruptionBudget web-pdb guards no pod: the workload it was meant for drains without a budget. It has a selector the API server rejects (${fault}), so the PDB is never created and selects no pods at all.` }],
+    })),
     {
       name: 'no selector at all',
       code: documents(deployment(), 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web-pdb\nspec:\n  maxUnavailable: 1\n'),

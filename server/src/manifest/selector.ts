@@ -30,10 +30,35 @@ export function selectorMatches(selector: LabelSelector | null | undefined, labe
 
 /** A selector whose parts have the shapes the API server accepts; any other is rejected there, so it selects nothing here. */
 export function isWellFormedSelector(selector: LabelSelector): boolean {
+  return selectorFault(selector) === undefined;
+}
+
+const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+
+/**
+ * What the API server rejects in a selector, in a few words, or undefined: a label value that is no string (`enabled:
+ * true`, `version: 1.0`: "cannot unmarshal bool into … of type string"), an operator it does not know (`in`), values
+ * missing for In and NotIn or given for Exists and DoesNotExist.
+ */
+export function selectorFault(selector: LabelSelector): string | undefined {
   const { matchLabels, matchExpressions } = selector;
-  const labelsOk = matchLabels === null || matchLabels === undefined || (typeof matchLabels === 'object' && !Array.isArray(matchLabels));
-  const expressionsOk = matchExpressions === null || matchExpressions === undefined || (Array.isArray(matchExpressions) && matchExpressions.every((r) => !!r && typeof r === 'object' && typeof r.key === 'string'));
-  return labelsOk && expressionsOk;
+  if (matchLabels !== null && matchLabels !== undefined) {
+    if (typeof matchLabels !== 'object' || Array.isArray(matchLabels)) return 'matchLabels is no mapping';
+    const odd = Object.entries(matchLabels).find(([, value]) => typeof value !== 'string');
+    if (odd) return `matchLabels ${odd[0]}: ${String(odd[1])} is no string (quote it)`;
+  }
+  if (matchExpressions === null || matchExpressions === undefined) return undefined;
+  if (!Array.isArray(matchExpressions)) return 'matchExpressions is no list';
+  for (const requirement of matchExpressions) {
+    if (!requirement || typeof requirement !== 'object' || typeof requirement.key !== 'string') return 'an expression has no key';
+    const { key, operator, values } = requirement;
+    if (!OPERATORS.includes(operator)) return `the operator of ${key} is ${JSON.stringify(operator)}, not one of ${OPERATORS.join(', ')}`;
+    const given = values === null || values === undefined ? [] : values;
+    if (!Array.isArray(given) || given.some((v) => typeof v !== 'string')) return `the values of ${key} are no list of strings`;
+    if ((operator === 'In' || operator === 'NotIn') && given.length === 0) return `${key} ${operator} has no values`;
+    if ((operator === 'Exists' || operator === 'DoesNotExist') && given.length > 0) return `${key} ${operator} has values, which it must not`;
+  }
+  return undefined;
 }
 
 function requirementHolds(requirement: LabelSelectorRequirement, labels: Labels): boolean {

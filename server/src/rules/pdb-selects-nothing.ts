@@ -1,7 +1,7 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { selectsNothingAsV1beta1 } from '../manifest/pdb';
-import { describeSelector, isWellFormedSelector, selectorMatches, type LabelSelector } from '../manifest/selector';
+import { describeSelector, selectorFault, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { ownedByAnother } from '../inventory/inventory';
 import { describeResource, isWorkload, podTemplateOf } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -11,7 +11,9 @@ import type { Rule } from './types';
 function brokenSelector(pdb: Resource, selector: unknown): string | undefined {
   if (selectsNothingAsV1beta1(pdb)) return 'has an empty selector, which policy/v1beta1 reads as no pod at all (policy/v1 reads it as every pod of the namespace)';
   if (selector === null || selector === undefined) return 'has no selector, so it selects no pods at all';
-  if (typeof selector !== 'object' || Array.isArray(selector) || !isWellFormedSelector(selector)) return 'has a malformed selector, which the API server rejects, so it selects no pods at all';
+  if (typeof selector !== 'object' || Array.isArray(selector)) return 'has a malformed selector, which the API server rejects, so it selects no pods at all';
+  const fault = selectorFault(selector);
+  if (fault) return `has a selector the API server rejects (${fault}), so the PDB is never created and selects no pods at all`;
   return undefined;
 }
 
