@@ -377,6 +377,18 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
       assert.equal(text.match(/replicas: 2/g)?.length, 2, 'both single replicas raised');
     }));
 
+  it('a change of no content that brings a new version is taken: Fix all then names that version (it named the one before, which the client refuses)', () =>
+    withVersionedEdits(async (own) => {
+      const u = uri('versioned-empty-change.yaml');
+      await own.open(u, deployment('versioned-empty', 1));
+      await own.diagnostics(u, has('single-replica'));
+      await own.notify('textDocument/didChange', { textDocument: { uri: u, version: 2 }, contentChanges: [] });
+      const published = await own.diagnostics(u, has('single-replica'), 2);
+      assert.ok(published.length > 0);
+      const fixAll = (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: TOP, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction)[0];
+      assert.equal((fixAll.edit as { documentChanges: { textDocument: { version: number } }[] }).documentChanges[0].textDocument.version, 2);
+    }));
+
   it('a client that takes versioned edits gets quick fixes as edits of the version they fix, which it refuses once typed into', () =>
     withVersionedEdits(async (own) => {
       const u = uri('versioned-quick-fix.yaml');

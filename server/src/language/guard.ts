@@ -100,17 +100,40 @@ export function withCheckedDocumentSync(connection: Connection, log: (message: s
     ...CHECKS,
     onDidChangeTextDocument: (params: unknown) => CHECKS.onDidChangeTextDocument(params) ?? (isOpen(String((field(params, 'textDocument') as { uri: string }).uri)) ? undefined : 'the document is not open (a didOpen comes first): the change is dropped'),
   };
-  return withCheckedHandlers(connection, checks, (what, problem) => {
-    log(`ignored a ${what} notification: ${problem}`);
-    return what === 'WillSaveTextDocumentWaitUntil' ? [] : undefined;
-  });
+  return withCheckedHandlers(
+    connection,
+    checks,
+    (what, problem) => {
+      log(`ignored a ${what} notification: ${problem}`);
+      return what === 'WillSaveTextDocumentWaitUntil' ? [] : undefined;
+    },
+    { onDidChangeTextDocument: withVersionKept },
+  );
+}
+
+const START = { line: 0, character: 0 };
+
+/**
+ * A change that brings a new version and no content (a client may send one) as an empty edit at the start: the
+ * library drops a change of no content, so the document kept its old version, and every fix then named that one,
+ * which a client that checks versions refuses.
+ */
+function withVersionKept(params: unknown): unknown {
+  const changes = field(params, 'contentChanges') as unknown[];
+  return changes.length > 0 ? params : { ...(params as object), contentChanges: [{ range: { start: START, end: START }, text: '' }] };
 }
 
 /**
  * The connection, with the handlers registered through it for the methods `checks` names called only with params
- * their check passes; for others, what `refused` gives (the method named without its `on`) is the answer.
+ * their check passes (as `adjusted` gives them, where it names the method); for others, what `refused` gives (the
+ * method named without its `on`) is the answer.
  */
-function withCheckedHandlers(connection: Connection, checks: Record<string, (params: unknown) => string | undefined>, refused: (what: string, problem: string) => unknown): Connection {
+function withCheckedHandlers(
+  connection: Connection,
+  checks: Record<string, (params: unknown) => string | undefined>,
+  refused: (what: string, problem: string) => unknown,
+  adjusted: Record<string, (params: unknown) => unknown> = {},
+): Connection {
   return new Proxy(connection, {
     get(target, key, receiver) {
       const check = typeof key === 'string' ? checks[key] : undefined;
@@ -119,7 +142,8 @@ function withCheckedHandlers(connection: Connection, checks: Record<string, (par
       return (handler: (params: unknown, ...rest: unknown[]) => unknown) =>
         value.call(target, (params: unknown, ...rest: unknown[]) => {
           const problem = check(params);
-          return problem ? refused(String(key).replace(/^on/, ''), problem) : handler(params, ...rest);
+          if (problem) return refused(String(key).replace(/^on/, ''), problem);
+          return handler(adjusted[key as string]?.(params) ?? params, ...rest);
         });
     },
   });
