@@ -40,11 +40,12 @@ describe('LifecycleGate', () => {
     assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'the server is initialized already: initialize is sent once' } }]);
   });
 
-  it('answers a request after shutdown with InvalidRequest (-32600); exit still goes through', () => {
+  it('answers a request after shutdown with InvalidRequest (-32600), drops a notification (a document opened then was analysed); exit still goes through', () => {
     const { gate: g, answers } = gate();
     g.admits(request(1, 'initialize'));
     assert.equal(g.admits(request(2, 'shutdown')), true);
     assert.equal(g.admits(request(3, 'textDocument/codeAction')), false);
+    assert.equal(g.admits(notification('textDocument/didOpen')), false);
     assert.equal(g.admits(notification('exit')), true);
     assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'the server has been shut down: textDocument/codeAction came after shutdown' } }]);
   });

@@ -5,7 +5,7 @@ import { isObject } from '../is-object';
  * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves to
  * it: a request before `initialize` is answered with ServerNotInitialized and a notification dropped (`exit`
  * excepted, so that a server never initialized can still be stopped); a request after `shutdown` is answered
- * with InvalidRequest, and so is a second `initialize`. Without it a request before `initialize` was served on a
+ * with InvalidRequest, and so is a second `initialize`, and a notification but `exit` is dropped. Without it a request before `initialize` was served on a
  * server that knew nothing of the client yet. A message that is none of a request, a notification and a response
  * is answered with InvalidRequest, as JSON-RPC asks.
  */
@@ -33,7 +33,8 @@ export class LifecycleGate {
       if (message.method === 'shutdown') this.phase = 'shut down';
       return true;
     }
-    if (Message.isNotification(message)) return !(this.phase === 'before initialize' && message.method !== 'exit');
+    // After shutdown too: a document opened then was analysed and its diagnostics sent to a client that had asked to stop.
+    if (Message.isNotification(message)) return this.phase === 'running' || message.method === 'exit';
     if (Message.isResponse(message)) return true;
     // Neither (an id of null or an object, no method, a body of null or a number): JSON-RPC answers it, with its id when
     // that is one; the protocol library only logged it, and a body of null threw here.
