@@ -21,7 +21,7 @@ import { openDocuments, type OpenDocument } from './language/open-document';
 import { splitMessage } from './rules/message-parts';
 import { groupBy } from './grouped';
 import { SIMULATE_WORKLOAD_COMMAND } from './simulate/messages';
-import { breaksParsing, fixFileInSteps, preferredFix, severalFixable, tooLargeToFix } from './fixes/apply';
+import { breaksParsing, fixFileInSteps, preferredFix, severalFixable } from './fixes/apply';
 import { composeRounds } from './fixes/edit';
 import { takeFileFromDisk, takeFileFromDiskInSteps } from './inventory/file-from-disk';
 import { pathOf, realPathOf } from './language/file-uri';
@@ -523,7 +523,7 @@ connection.onCodeAction(async (params, token) => {
  */
 async function wholeFileFix(doc: OpenDocument, title: string, kind: string, ruleId: string | undefined, now: boolean, token: CancellationToken): Promise<CodeAction | undefined> {
   if (resolvesEdits && !now) return { title, kind, data: { uri: doc.uri, ...(ruleId ? { ruleId } : {}) } satisfies FixRuleData };
-  const edit = await fixWholeDocument(doc.uri, ruleId, token);
+  const edit = await fixWholeDocument(doc.uri, ruleId, token, now);
   return edit && { title, kind, edit };
 }
 
@@ -581,7 +581,7 @@ connection.onCodeActionResolve(async (action, token) => {
   const data = action.data as Partial<FixRuleData> | undefined;
   const doc = data?.uri ? documents.get(data.uri) : undefined;
   if (!doc || (data!.ruleId !== undefined && typeof data!.ruleId !== 'string')) return action;
-  return { ...action, edit: (await fixWholeDocument(doc.uri, data!.ruleId, token)) ?? { changes: {} } };
+  return { ...action, edit: (await fixWholeDocument(doc.uri, data!.ruleId, token, true)) ?? { changes: {} } };
 });
 
 /**
@@ -589,19 +589,14 @@ connection.onCodeActionResolve(async (action, token) => {
  * (see inSlices) between turns of the event loop, so other requests are answered meanwhile, and
  * stops when the request is cancelled;
  * then answers with the edits the fixes amount to, each place apart: an editor keeps its cursor, folds
- * and scroll position around them, which one edit over the whole document took away.
+ * and scroll position around them, which one edit over the whole document took away. When the fixes were `asked`
+ * for (picked, or named, as on save), a file too large to fix is said in a message.
  */
-async function fixWholeDocument(uri: string, ruleId: string | undefined, token?: CancellationToken) {
+async function fixWholeDocument(uri: string, ruleId: string | undefined, token?: CancellationToken, asked = false) {
   // Once a validation of the document running in slices has ended, the fixes start from what it analysed.
   await validation.findings(uri);
   const text = documents.get(uri)?.getText();
   if (text === undefined) return undefined;
-  const held = inventory.getFile(uri);
-  const tooLarge = held?.text === text ? tooLargeToFix(held) : undefined;
-  if (tooLarge) {
-    void connection.window.showWarningMessage(`Kube Resilience wrote no fixes in this file: ${tooLarge}.`);
-    return undefined;
-  }
   const accept = ruleId === undefined ? () => true : (f: Finding) => f.ruleId === ruleId;
   const scratch = inventory.scratch();
   // What the validation analysed of the document is not analysed again.
@@ -609,7 +604,9 @@ async function fixWholeDocument(uri: string, ruleId: string | undefined, token?:
   const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyzeInSteps(file, inv, options));
   const outcome = await inSlices(new SlicedWork(steps), () => !token?.isCancellationRequested, () => idleCollection.worked());
   if (!outcome) return undefined;
-  const { text: fixed, file: fixedFile, rounds } = outcome.value;
+  const { text: fixed, file: fixedFile, rounds, refused } = outcome.value;
+  // Said when the fix was asked for (picked, or on save), not for every lightbulb that works it out beforehand.
+  if (refused && asked) void connection.window.showWarningMessage(`Kube Resilience wrote no fixes in this file: ${refused}.`);
   // Typed into meanwhile: the edits are of the text before, and would land in the wrong places.
   if (fixed === text || documents.get(uri)?.getText() !== text) return undefined;
   // The document holds `text` (checked above): its own line offsets give the ranges, nothing is parsed again.

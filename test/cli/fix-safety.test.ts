@@ -138,12 +138,17 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
 
   it('a file of more documents than the memory can fix at once is left as it was, and said so (a 30 MB file ran out of memory with no word)', () => {
     const many = write('k8s/many.yaml', Array.from({ length: 3_000 }, (_, i) => NEEDS_PDB(`app-${i}`)).join('---\n'));
+    // One of those outside the tree, behind a link: its fixes are not worked out either (they were, to say it is not written).
+    const outside = join(dir, 'outside.yaml');
+    writeFileSync(outside, Array.from({ length: 3_000 }, (_, i) => NEEDS_PDB(`out-${i}`)).join('---\n'));
+    symlinkSync(outside, join(dir, 'k8s', 'linked.yaml'));
     const before = readFileSync(many, 'utf8');
     // With a heap of 150 MB the fixes of about 2,000 documents are worked out at once.
     const result = spawnSync(process.execPath, ['--max-old-space-size=150', CLI, 'check', '--fix', 'k8s', ...ONLY_PDB], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
     assert.equal(result.status, 2, result.stderr);
     assert.equal(readFileSync(many, 'utf8'), before);
     assert.match(result.stderr, /^ {2}unchanged k8s\/many\.yaml: it holds 3,000 documents, more than the [12],\d{3} whose fixes this process has the memory to work out at once: split it into files$/m);
+    assert.doesNotMatch(result.stderr, /linked\.yaml/, 'nothing to say of a file whose fixes were not worked out');
   });
 
   it('Ctrl-C while the fixes are written: the file being written is finished, no other is, and the report lists those changed (exit 130)', { skip: !posix }, async () => {

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { fixFile, tooLargeToFix } from '../fixes/apply';
+import { fixFile } from '../fixes/apply';
 import { describeFileError } from '../files/read-bounded';
 import { within } from '../files/within';
 import type { Inventory } from '../inventory/inventory';
@@ -88,12 +88,11 @@ export async function fixFiles(
   function writeFixed(path: string, real: string): boolean {
     if (unchanged.has(path)) return false;
     const text = held.get(path)!;
-    const tooLarge = tooLargeToFix(inventory.getFile(path) ?? parseManifest(path, text));
-    if (tooLarge) {
-      unchanged.set(path, tooLarge);
+    const fixed = fixFile(path, text, inventory, options);
+    if (fixed.refused) {
+      unchanged.set(path, fixed.refused);
       return false;
     }
-    const fixed = fixFile(path, text, inventory, options);
     if (fixed.notApplied.length) notApplied.set(path, [...new Set(fixed.notApplied.map((f) => f.ruleId))]);
     else notApplied.delete(path);
     if (fixed.text === text) return false;

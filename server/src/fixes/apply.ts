@@ -10,8 +10,9 @@ import type { Finding } from '../rules/types';
 import { applyEdits, offsetAfterEdits, type EditRound, type Fix, type TextEdit } from './edit';
 
 /**
- * The memory working out one document's fixes may take, about: each round holds the file parsed and analysed again
- * beside the text before it (20,000 documents took 1.4 GB).
+ * The memory working out one document's fixes may take, with a margin: each round holds the file parsed and analysed
+ * again beside the text before it. 3,000 documents took about 60 KB each in a heap of 150 MB (20,000 took 1.4 GB of
+ * memory in all); a heap run to its limit aborts the process, so the bound is kept 1.5 times below that.
  */
 const BYTES_PER_FIXED_DOCUMENT = 100_000;
 
@@ -19,7 +20,7 @@ const BYTES_PER_FIXED_DOCUMENT = 100_000;
  * Why a file holds too many documents for its fixes to be worked out in this process's memory, or undefined: a 30 MB
  * file of 95,000 documents ran `--fix` out of memory (4.4 GB, and an abort with no word), where checking it took 2.5 GB.
  */
-export function tooLargeToFix(file: ManifestFile): string | undefined {
+function tooLargeToFix(file: ManifestFile): string | undefined {
   const most = Math.floor(getHeapStatistics().heap_size_limit / BYTES_PER_FIXED_DOCUMENT);
   if (file.documents.length <= most) return undefined;
   return `it holds ${file.documents.length.toLocaleString('en-US')} documents, more than the ${most.toLocaleString('en-US')} whose fixes this process has the memory to work out at once: split it into files`;
@@ -91,6 +92,8 @@ export interface FixedFile {
   notApplied: Finding[];
   /** The rounds of edits that made it, each with the text it edited (composeRounds makes them edits of the text given). */
   rounds: readonly EditRound[];
+  /** Why no fix was worked out at all (see tooLargeToFix). */
+  refused?: string;
 }
 
 type Analyze = (file: ManifestFile, inventory: Inventory, options: AnalyzeOptions) => Steps<Finding[]>;
@@ -119,6 +122,8 @@ export function* fixFileInSteps(
   const known = inventory.getFile(uri);
   // The inventory's own parse of this very text (the editor's) is kept: its documents are analysed already.
   let current: Fixed = { text, file: known?.text === text ? known : yield* parseManifestInSteps(uri, text, known), findings: [], rounds: [] };
+  const refused = tooLargeToFix(current.file);
+  if (refused) return { text, file: current.file, applied: [], notApplied: [], rounds: [], refused };
   inventory.setFile(current.file);
   current.findings = (yield* analyze(current.file, inventory, options)).filter((f) => f.uri === uri);
   for (let round = 0; round < 500; round++) {
