@@ -3,6 +3,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
+import { totalmem } from 'node:os';
+import { DEFAULT_MAX_TOOL_MEMORY_BYTES, watchMemory } from '../../server/src/render/memory-watch';
 import { findTool, runTool, ToolError } from '../../server/src/render/run-tool';
 import { renderTools } from './render-tools';
 
@@ -94,13 +97,28 @@ describe('runTool', () => {
 
   it('stops a tool that holds more memory than allowed, and the processes it started', { skip: process.platform !== 'linux' && 'the memory of a process is read from /proc' }, async () => {
     const pidFile = join(dir, 'hungry-grandchild.pid');
-    const grow = `${JSON.stringify(process.execPath)} -e 'const held = []; setInterval(() => held.push(Buffer.alloc(20e6, 1)), 5)'`;
+    const grow = `${JSON.stringify(process.execPath)} -e 'const held = []; setInterval(() => held.length < 30 && held.push(Buffer.alloc(20e6, 1)), 10)'`;
     const hungry = script('hungry', `sleep 30 & echo $! > ${pidFile}; exec ${grow}`);
     const started = performance.now();
     await assert.rejects(runTool(hungry, [], { maxMemoryBytes: 150e6, timeoutMs: 20_000 }), (e: unknown) => e instanceof ToolError && e.reason === 'out-of-memory' && e.message === 'hungry held more than 143 MB of memory');
     assert.ok(performance.now() - started < 10_000, 'stopped long before its deadline');
     const { readFileSync } = await import('node:fs');
     assert.ok(await waitUntil(() => !alive(Number(readFileSync(pidFile, 'utf8')))), 'the sleep the tool started still runs');
+  });
+
+  it('counts the memory of what the tool started: a wrapper that runs helm without `exec` is stopped too', { skip: process.platform !== 'linux' && 'the memory of a process is read from /proc' }, async () => {
+    const wrapper = script('hungry-wrapper', `${JSON.stringify(process.execPath)} -e 'const held = []; setInterval(() => held.length < 30 && held.push(Buffer.alloc(20e6, 1)), 10)'`);
+    await assert.rejects(runTool(wrapper, [], { maxMemoryBytes: 150e6, timeoutMs: 20_000 }), (e: unknown) => e instanceof ToolError && e.reason === 'out-of-memory');
+  });
+
+  it('stops looking once told to: a finished tool\'s process id, reused, is never stopped for it', { skip: process.platform !== 'linux' && 'the memory of a process is read from /proc' }, async () => {
+    const child = spawn(process.execPath, ['-e', 'const held = Buffer.alloc(200e6, 1); setTimeout(() => process.exit(held.length > 0 ? 0 : 1), 600)']);
+    let exceeded = 0;
+    const stop = watchMemory(child.pid!, 50e6, () => exceeded++);
+    stop();
+    await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(exceeded, 0);
+    assert.equal(DEFAULT_MAX_TOOL_MEMORY_BYTES, Math.min(2 * 1024 ** 3, Math.floor(totalmem() / 2)), '2 GB, or half the machine where that is less');
   });
 
   it('lets a tool that stays under the memory allowed finish', { skip: process.platform !== 'linux' && 'the memory of a process is read from /proc' }, async () => {
