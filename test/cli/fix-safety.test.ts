@@ -165,7 +165,7 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     assert.equal(await ended, 130, stderr);
     const written = names.filter(fixed);
     assert.ok(written.length > 0 && written.length < count, `${written.length} of ${count} files written after Ctrl-C`);
-    assert.match(stderr, /^kube-resilience check: interrupted: no more files are written\nkube-resilience check: applied \d+ fix(es)? in \d+ files?\n/);
+    assert.match(stderr, /^kube-resilience check: stopped: no more files are written\nkube-resilience check: applied \d+ fix(es)? in \d+ files?\n/);
     const listed = [...stderr.matchAll(/^ {2}changed {3}(\S+) \(1 fix\)$/gm)].map((m) => m[1]);
     assert.deepEqual(listed, written);
     // Each file is whole: fixed, or as it was.

@@ -55,6 +55,10 @@ describe('fix safety: what more pods of a workload change', () => {
       ['couchdb:3', 'CouchDB'],
       ['gvenzl/oracle-xe:21-slim', 'Oracle Database'],
       ['container-registry.oracle.com/database/free:latest', 'Oracle Database'],
+      ['container-registry.oracle.com/database/express:21.3.0-xe', 'Oracle Database'],
+      ['container-registry.oracle.com/database/enterprise:21.3.0.0', 'Oracle Database'],
+      ['gvenzl/oracle-free:23-slim', 'Oracle Database'],
+      ['confluentinc/cp-server:7.7.1', 'Kafka broker'],
       ['qdrant/qdrant:v1.11.0', 'search store'],
       ['getmeili/meilisearch:v1.10', 'search store'],
     ]) assert.equal(singlePrimaryStore(load(withImage(image)).first)?.name, name, image);

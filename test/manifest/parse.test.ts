@@ -309,7 +309,7 @@ describe('lines that end in a lone CR (classic Mac OS)', () => {
   });
 
   it('one in a comment that hides the key after it from this tool, not from kubectl, is an error there: the Deployment was read in `default`, not in `shop`', () => {
-    for (const [name, brk] of [['a carriage return alone (a classic Mac OS line end)', '\r'], ['U+2028', '\u2028'], ['U+0085', '\u0085']]) {
+    for (const [name, brk] of [['a carriage return alone (a classic Mac OS line end)', '\r'], ['U+2028', '\u2028'], ['U+2029', '\u2029'], ['U+0085', '\u0085']]) {
       const text = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # the web tier${brk}  namespace: shop\n`;
       const error = parseManifest('file:///m.yaml', text).documents[0].parsed.error;
       assert.deepEqual(error, { message: `${name}, which kubectl reads as a line break and this tool does not, so kubectl reads this document otherwise: write a line feed there (save the file with LF or CRLF line ends)`, offset: text.indexOf(brk), length: 1 }, name);
@@ -318,7 +318,7 @@ describe('lines that end in a lone CR (classic Mac OS)', () => {
 
   const { kubectl, skip } = renderTools();
   it('as kubectl does: the key after one in a comment is a key to it', { skip }, () => {
-    for (const brk of ['\r', '\u2028', '\u0085']) {
+    for (const brk of ['\r', '\u2028', '\u2029', '\u0085']) {
       const read = kubectlReads(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web # the web tier${brk}  namespace: shop\n`, kubectl) as { metadata: { namespace?: string } };
       assert.equal(read.metadata.namespace, 'shop', JSON.stringify(brk));
     }

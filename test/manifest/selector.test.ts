@@ -35,6 +35,8 @@ describe('selectorMatches (metav1.LabelSelector)', () => {
       [{ matchExpressions: [{ key: 'app', operator: 'in', values: ['web'] }] }, 'the operator of app is "in", not one of In, NotIn, Exists, DoesNotExist'],
       [{ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, 'app In has no values'],
       [{ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['web'] }] }, 'app Exists has values, which it must not'],
+      [{ matchExpressions: [{ key: 'app', operator: 'NotIn' }] }, 'app NotIn has no values'],
+      [{ matchExpressions: [{ key: 'app', operator: 'DoesNotExist', values: ['db'] }] }, 'app DoesNotExist has values, which it must not'],
       [{ matchExpressions: [{ key: 'app', operator: 'In', values: [1 as unknown as string] }] }, 'the values of app are no list of strings'],
     ];
     for (const [selector, fault] of faults) {
@@ -42,6 +44,9 @@ describe('selectorMatches (metav1.LabelSelector)', () => {
       assert.equal(selectorMatches(selector, { version: '2', enabled: 'true', app: 'web' }), false, fault);
     }
     assert.equal(selectorFault({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'Exists' }, { key: 'app', operator: 'NotIn', values: ['db'] }] }), undefined);
+    // A null value the API server reads as an empty string: taken, and matched as one.
+    const emptyValue = { matchLabels: { app: null as unknown as string } };
+    assert.deepEqual([selectorFault(emptyValue), selectorMatches(emptyValue, { app: '' }), selectorMatches(emptyValue, { app: 'web' })], [undefined, true, false]);
   });
 
   it('isEmptySelector tells everything apart from nothing', () => {

@@ -13,6 +13,12 @@ ruleTester(hpaMinOne, {
     { name: 'minReplicas 2', code: hpa({ min: 2 }) },
     { name: 'minReplicas 0: scale to zero is a decision', code: hpa({ min: 0 }) },
     { name: 'it names a DaemonSet, which has no scale: it runs no pod of it (FailedGetScale)', code: hpa({ kind: 'DaemonSet', min: 1 }) },
+    {
+      name: 'it names a DaemonSet in view, which has no scale',
+      code: [deployment({ kind: 'DaemonSet' }).replace('  selector:', '  selector:'), hpa({ kind: 'DaemonSet', min: 1 })].join('---\n'),
+    },
+    { name: 'its ref has no apiVersion: the controller finds no Deployment in the core group, so it scales nothing', code: [deployment(), hpa({ min: 1 }).replace('    apiVersion: apps/v1\n', '')].join('---\n') },
+    { name: 'the API server rejects it (maxReplicas 0): hpa-no-headroom says so', code: hpa({ min: 1, max: 0 }) },
     { name: 'its target scaled to zero on purpose (replicas: 0): the HPA does not scale it at all', code: [deployment({ spec: '  replicas: 0\n' }), hpa({ min: 1 })].join('---\n') },
   ],
   invalid: [

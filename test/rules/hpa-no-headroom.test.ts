@@ -22,6 +22,12 @@ ruleTester(hpaNoHeadroom, {
       output: null,
     },
     {
+      name: 'max 0 under a floor of 0: below 1, which the API server asks of maxReplicas',
+      code: hpa({ min: 0, max: 0 }),
+      findings: [{ at: 'maxReplicas', message: /^HorizontalPodAutoscaler web: maxReplicas 0 is below 1: the API server rejects it/ }],
+      output: null,
+    },
+    {
       name: 'max 1 with the default floor',
       code: hpa({ max: 1 }),
       findings: [{ at: 'maxReplicas', message: /maxReplicas 1 ≤ minReplicas 1 \(the default\)/ }],

@@ -6,6 +6,10 @@ const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n`
 
 ruleTester(pdbBlocksEviction, {
   valid: [
+    {
+      name: 'maxUnavailable 1 over a Deployment of 3 and a bare pod: the bare pod counts for none, the Deployment for 3, and one may go',
+      code: documents(web(3), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  labels:\n    app: web\nspec:\n  containers:\n    - name: debug\n      image: busybox:1.36\n', pdb('  maxUnavailable: 1\n')),
+    },
     { name: 'a whole-number minAvailable on a DaemonSet is counted against its pods, not its controller', code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 1\n')) },
     { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
     { name: 'both fields written: the API rejects the PDB (pdb-no-budget says so), so no budget of it blocks', code: documents(web(3), pdb('  minAvailable: 3\n  maxUnavailable: 0\n')) },

@@ -43,6 +43,18 @@ ruleTester(pdbMultiple, {
       output: null,
     },
     {
+      name: 'a policy/v1beta1 PDB with an eviction policy, a field it drops, is no rejected one: it shares the pods too',
+      code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: foo\n', { name: 'web-beta' }).replace('policy/v1', 'policy/v1beta1')),
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb shares its pods/ }, { at: 'selector', message: /^PodDisruptionBudget web-beta shares its pods/ }],
+      output: null,
+    },
+    {
+      name: 'two PDBs named by generateName are two objects, whatever their prefix',
+      code: documents(web, pdb('  maxUnavailable: 1\n').replace('  name: web-pdb\n', '  generateName: web-\n'), pdb('  maxUnavailable: 1\n').replace('  name: web-pdb\n', '  generateName: web-\n')),
+      findings: [{ at: 'selector', message: /shares its pods with another PDB/ }, { at: 'selector', message: /shares its pods with another PDB/ }],
+      output: null,
+    },
+    {
       name: 'the other PDB lives in another file and selects by expression',
       code: documents(web, pdb('  maxUnavailable: 1\n')),
       files: { 'all.yaml': pdb('  maxUnavailable: 1\n', { name: 'everything-web', selector: '    matchExpressions:\n      - key: app\n        operator: Exists\n' }) },

@@ -61,7 +61,8 @@ export async function fixFiles(
   });
   const forget = onInterrupt(() => {
     if (!io) return;
-    io.stderr('kube-resilience check: interrupted: no more files are written');
+    // However the run ends meanwhile: Ctrl-C, a signal, or an error.
+    io.stderr('kube-resilience check: stopped: no more files are written');
     reportFixes(outcome(), io, true);
   });
   try {

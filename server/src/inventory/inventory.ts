@@ -1,3 +1,4 @@
+import { plural } from '../words';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { pdbSelector } from '../manifest/pdb';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
@@ -25,7 +26,7 @@ export function describeReplicas(replicas: EffectiveReplicas): string {
 /** What a workload runs, after "It runs": "at least 2 replicas (HPA minReplicas 2)" rather than "It runs HPA minReplicas 2". */
 export function describeRunning(replicas: EffectiveReplicas): string {
   if (replicas.source !== 'hpa') return describeReplicas(replicas);
-  return `at least ${replicas.value} ${replicas.value === 1 ? 'replica' : 'replicas'} (HPA minReplicas ${replicas.value})`;
+  return `at least ${plural(replicas.value, 'replica')} (HPA minReplicas ${replicas.value})`;
 }
 
 /** "both pods" for two, "all 3 pods" for more: what "every one of them" reads like in a message. */
@@ -517,11 +518,13 @@ function labelIndexGroups(resource: Resource): string[] {
  * nor joins one environment's PDB to another's Deployment.
  */
 export function nearestDefinitions(resources: Resource[], from: Resource): Resource[] {
-  const byIdentity = new Map<string, Resource[]>();
+  // Resources named by generateName alone are each an object of their own.
+  const byIdentity = new Map<string | Resource, Resource[]>();
   for (const resource of resources) {
-    const same = byIdentity.get(key(resource));
+    const identity = resource.name ? key(resource) : resource;
+    const same = byIdentity.get(identity);
     if (same) same.push(resource);
-    else byIdentity.set(key(resource), [resource]);
+    else byIdentity.set(identity, [resource]);
   }
   if (byIdentity.size === resources.length) return resources;
   const nearest = new Set<Resource>();

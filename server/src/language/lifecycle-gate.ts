@@ -4,8 +4,9 @@ import { isObject } from '../is-object';
 /**
  * What the protocol asks of a server around `initialize` and `shutdown`, which the protocol library leaves to
  * it: a request before `initialize` is answered with ServerNotInitialized and a notification dropped (`exit`
- * excepted, so that a server never initialized can still be stopped); a request after `shutdown` is answered
- * with InvalidRequest, and so is a second `initialize`, and a notification but `exit` is dropped. Without it a request before `initialize` was served on a
+ * excepted, so that a server never initialized can still be stopped). After `shutdown`, a request is answered
+ * with InvalidRequest and a notification dropped, `exit` again excepted; a second `initialize` is answered with
+ * InvalidRequest too. Without it a request before `initialize` was served on a
  * server that knew nothing of the client yet. A message that is none of a request, a notification and a response
  * is answered with InvalidRequest, as JSON-RPC asks.
  */

@@ -1,3 +1,4 @@
+import { fieldMissingFrom } from './api-fields';
 import { formatIntOrPercent, parseIntOrPercent, scaleIntOrPercent, type IntOrPercent } from './int-or-percent';
 import type { Resource } from './parse';
 import { isEmptySelector } from './selector';
@@ -38,13 +39,22 @@ export function pdbBudget(pdb: Resource): PdbBudget | undefined {
 /** The values of unhealthyPodEvictionPolicy the API server takes. */
 export const EVICTION_POLICIES = ['IfHealthyBudget', 'AlwaysAllow'];
 
+/** Where unhealthyPodEvictionPolicy sits in a PDB (policy/v1 only: policy/v1beta1 drops it as a field it does not know). */
+export const EVICTION_POLICY_FIELD = ['spec', 'unhealthyPodEvictionPolicy'];
+
+/** The unhealthyPodEvictionPolicy a policy/v1 PDB writes that the API server does not take (`alwaysallow`), if any. */
+export function unknownEvictionPolicy(pdb: Resource): { written: unknown } | undefined {
+  const policy: unknown = pdb.object?.spec?.unhealthyPodEvictionPolicy;
+  if (policy == null || EVICTION_POLICIES.includes(policy as string) || fieldMissingFrom(pdb, EVICTION_POLICY_FIELD)) return undefined;
+  return { written: policy };
+}
+
 /**
  * Whether the API server rejects the PDB, so that it is never created: a budget it does not take (see pdbBudget),
- * or an unhealthyPodEvictionPolicy it does not know (`alwaysallow`).
+ * or an unhealthyPodEvictionPolicy it does not know.
  */
 export function rejectedPdb(pdb: Resource): boolean {
-  const policy: unknown = pdb.object?.spec?.unhealthyPodEvictionPolicy;
-  return (statesBudget(pdb) && !pdbBudget(pdb)) || (policy != null && !EVICTION_POLICIES.includes(policy as string));
+  return (statesBudget(pdb) && !pdbBudget(pdb)) || unknownEvictionPolicy(pdb) !== undefined;
 }
 
 /** The budget fields a PDB writes, whatever their values. */

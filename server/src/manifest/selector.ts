@@ -20,7 +20,8 @@ export function selectorMatches(selector: LabelSelector | null | undefined, labe
   if (selector === null || selector === undefined || typeof selector !== 'object' || !isWellFormedSelector(selector)) return false;
   const have = labels ?? {};
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (have[key] !== String(value)) return false;
+    // A null value is read by the API server as an empty string (Go's JSON decoder leaves the string's zero value).
+    if (have[key] !== (value === null ? '' : String(value))) return false;
   }
   for (const requirement of selector.matchExpressions ?? []) {
     if (!requirementHolds(requirement, have)) return false;
@@ -44,7 +45,7 @@ export function selectorFault(selector: LabelSelector): string | undefined {
   const { matchLabels, matchExpressions } = selector;
   if (matchLabels !== null && matchLabels !== undefined) {
     if (typeof matchLabels !== 'object' || Array.isArray(matchLabels)) return 'matchLabels is no mapping';
-    const odd = Object.entries(matchLabels).find(([, value]) => typeof value !== 'string');
+    const odd = Object.entries(matchLabels).find(([, value]) => typeof value !== 'string' && value !== null);
     if (odd) return `matchLabels ${odd[0]}: ${String(odd[1])} is no string (quote it)`;
   }
   if (matchExpressions === null || matchExpressions === undefined) return undefined;

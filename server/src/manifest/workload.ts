@@ -23,12 +23,17 @@ export function isLongRunning(resource: Resource): boolean {
   return isWorkload(resource) && !isHelmHook(resource);
 }
 
-/** Workloads whose replica count a person sets (and an HPA may own). */
 /** The workload kinds with a scale subresource: what an HPA can scale (a DaemonSet, a Job or a Pod it cannot). */
 export const SCALABLE_KINDS: readonly string[] = ['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController'];
 
+/** Workloads whose replica count a person sets (and an HPA may own). */
 export function isScalable(resource: Resource): boolean {
   return SCALABLE_KINDS.includes(resource.kind) && !isHelmHook(resource);
+}
+
+/** Whether a kind is one of the workloads without a scale (a DaemonSet, a Job, a Pod): nothing can scale it. */
+export function workloadKindWithoutScale(kind: string): boolean {
+  return (WORKLOAD_KINDS as readonly string[]).includes(kind) && !SCALABLE_KINDS.includes(kind);
 }
 
 /**

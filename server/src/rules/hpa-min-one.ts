@@ -1,6 +1,8 @@
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import { describeResource, hpaScalingDisabled, SCALABLE_KINDS, WORKLOAD_KINDS } from '../manifest/workload';
+import type { Inventory } from '../inventory/inventory';
+import type { Resource } from '../manifest/parse';
+import { describeResource, hpaScales, hpaScalingDisabled, rejectedHpa, workloadKindWithoutScale } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -34,9 +36,9 @@ export const hpaMinOne: Rule = {
       const spec = hpa.object?.spec ?? {};
       const min = spec.minReplicas;
       if (min !== undefined && min !== null && min !== 1) continue;
-      // A workload with no scale (a DaemonSet) is one the HPA cannot scale at all (FailedGetScale): it runs no pod of it.
-      const named: unknown = spec.scaleTargetRef?.kind;
-      if ((WORKLOAD_KINDS as readonly unknown[]).includes(named) && !SCALABLE_KINDS.includes(named as string)) continue;
+      // One the API server rejects is never created (hpa-no-headroom says so); one that cannot scale what it names (a
+      // DaemonSet, a ref without the workload's API group: FailedGetScale) runs no pod of it.
+      if (rejectedHpa(hpa) || namesUnscalable(hpa, inventory)) continue;
       const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;
@@ -64,4 +66,12 @@ export const hpaMinOne: Rule = {
 function unseenTarget(ref: { kind?: unknown; name?: unknown } | undefined): string {
   const named = `${typeof ref?.kind === 'string' ? ref.kind : 'workload'}${typeof ref?.name === 'string' ? ` ${ref.name}` : ''}`;
   return `the ${named} it scales is not among the resources read: nothing tells what a second pod of it does (a database would get a second primary)`;
+}
+
+/** Whether the HPA names a workload it cannot scale: one in view (see hpaScales), or a kind that has no scale. */
+function namesUnscalable(hpa: Resource, inventory: Inventory): boolean {
+  const ref = hpa.object?.spec?.scaleTargetRef;
+  if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return false;
+  const named = inventory.inNamespace(hpa.namespace, ref.kind).filter((r) => r.name === ref.name);
+  return named.length ? !named.some((workload) => hpaScales(hpa, workload)) : workloadKindWithoutScale(ref.kind);
 }

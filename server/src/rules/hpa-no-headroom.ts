@@ -26,7 +26,7 @@ export const hpaNoHeadroom: Rule = {
         resource: hpa,
         path: ['spec', 'maxReplicas'],
         message: rejectedHpa(hpa)
-          ? `${describeResource(hpa)}: maxReplicas ${maxReplicas} is below ${floor}: the API server rejects it, so the HPA is never created, and its workload runs the replicas it states.`
+          ? `${describeResource(hpa)}: maxReplicas ${maxReplicas} is below ${maxReplicas < 1 ? '1' : floor}: the API server rejects it, so the HPA is never created, and its workload runs the replicas it states.`
           : `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ ${floor}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
         related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
       });

@@ -1,12 +1,10 @@
 import { setField } from '../fixes/yaml-edit';
 import { fieldMissingFrom } from '../manifest/api-fields';
-import { describeBudget, EVICTION_POLICIES, pdbBudget } from '../manifest/pdb';
+import { describeBudget, EVICTION_POLICIES, EVICTION_POLICY_FIELD, pdbBudget, unknownEvictionPolicy } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Resource } from '../manifest/parse';
 import type { Rule, RuleContext } from './types';
-
-const POLICY_FIELD = ['spec', 'unhealthyPodEvictionPolicy'];
 
 export const pdbUnhealthyPodsBlock: Rule = {
   meta: {
@@ -22,11 +20,12 @@ export const pdbUnhealthyPodsBlock: Rule = {
   check({ resources, report }) {
     for (const pdb of resources) {
       // policy/v1beta1 has no such field, and the clusters that serve it (up to 1.25) predate it: nothing to ask for there.
-      if (pdb.kind !== 'PodDisruptionBudget' || fieldMissingFrom(pdb, POLICY_FIELD)) continue;
+      if (pdb.kind !== 'PodDisruptionBudget' || fieldMissingFrom(pdb, EVICTION_POLICY_FIELD)) continue;
       const policy = pdb.object?.spec?.unhealthyPodEvictionPolicy;
       if (policy === 'AlwaysAllow') continue;
-      if (policy != null && !EVICTION_POLICIES.includes(policy as string)) {
-        reportUnknownPolicy(pdb, policy, report);
+      const unknown = unknownEvictionPolicy(pdb);
+      if (unknown) {
+        reportUnknownPolicy(pdb, unknown.written, report);
         continue;
       }
       const budget = pdbBudget(pdb);
@@ -35,7 +34,7 @@ export const pdbUnhealthyPodsBlock: Rule = {
         resource: pdb,
         path: typeof policy === 'string' ? ['spec', 'unhealthyPodEvictionPolicy'] : [],
         message: `${describeResource(pdb)}: a node drain can hang on its pods that are not ready. ${budget ? `Its budget is ${describeBudget(budget)}, and it` : 'It'} has ${stated}: a pod that runs but is not ready may be evicted only while enough other pods are healthy to meet the budget, so when a bad rollout or an outage leaves fewer healthy than that, a node drain hangs on the very pods that serve nothing.`,
-        fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, POLICY_FIELD, 'AlwaysAllow') ?? [] }],
+        fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, EVICTION_POLICY_FIELD, 'AlwaysAllow') ?? [] }],
       });
     }
   },
@@ -45,9 +44,9 @@ export const pdbUnhealthyPodsBlock: Rule = {
 function reportUnknownPolicy(pdb: Resource, policy: unknown, report: RuleContext['report']): void {
   report({
     resource: pdb,
-    path: POLICY_FIELD,
+    path: EVICTION_POLICY_FIELD,
     target: 'value',
     message: `${describeResource(pdb)}: unhealthyPodEvictionPolicy ${JSON.stringify(policy)} is rejected by the API server, so the PDB is never created: it takes ${EVICTION_POLICIES.join(' or ')}, spelt so. Applying this one fails, and the pods it was written for have no budget.`,
-    fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, POLICY_FIELD, 'AlwaysAllow') ?? [] }],
+    fixes: () => [{ title: 'Let drains evict unhealthy pods (AlwaysAllow)', preferred: true, edits: setField(pdb, EVICTION_POLICY_FIELD, 'AlwaysAllow') ?? [] }],
   });
 }

@@ -59,7 +59,6 @@ export type FromWebview =
   /** Show a finding in its manifest with its fixes (a PDB that blocks a drain: rule pdb-blocks-eviction). */
   | { type: 'open-finding'; finding: FindingRef };
 
-/** A finding by what it is about, for the editor to find in the workspace. */
 /** A resource named by its kind, namespace and name (a live object asked for). */
 export interface ObjectRef {
   kind: string;
@@ -67,6 +66,7 @@ export interface ObjectRef {
   name: string;
 }
 
+/** A finding by what it is about, for the editor to find in the workspace. */
 export interface FindingRef extends ObjectRef {
   ruleId: string;
 }
