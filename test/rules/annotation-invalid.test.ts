@@ -33,6 +33,15 @@ ruleTester(annotationInvalid, {
       findings: [{ at: '3600', message: /^kube-resilience\/session-seconds is a YAML number, not a string: the API server rejects the whole Deployment\./ }],
       output: app('    kube-resilience/session-seconds: "3600"\n'),
     },
+    {
+      name: 'a boolean or a number is quoted as written: `yes` stays "yes" (it became "true") and `1.50` stays "1.50" (it became "1.5")',
+      code: app('    kube-resilience/sessions: yes # decided in review\n    kube-resilience/session-seconds: 1.50\n'),
+      findings: [
+        { at: 'yes', message: /^kube-resilience\/sessions is a YAML boolean, not a string: .* quote it \("yes"\)\.$/ },
+        { at: '1.50', message: /^kube-resilience\/session-seconds is a YAML number, not a string: .* quote it \("1\.50"\)\.$/ },
+      ],
+      output: app('    kube-resilience/sessions: "yes" # decided in review\n    kube-resilience/session-seconds: "1.50"\n'),
+    },
     { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", not a number of seconds: the probe rules ignore it\. It takes a positive whole number/ }] },
     {
       name: 'an unquoted number: the API server rejects it; the fix quotes it',

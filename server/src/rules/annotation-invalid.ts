@@ -13,6 +13,8 @@ import {
 import { setField } from '../fixes/yaml-edit';
 import type { ManifestDocument, ManifestFile, Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
+import { nodeAt, nodeSpan, type Path } from '../manifest/path';
+import { isScalar } from 'yaml';
 import { ignoreCommentIds } from './suppression';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -86,13 +88,14 @@ export const annotationInvalid: Rule = {
           continue;
         }
         if (value !== null && value !== undefined && typeof value !== 'string') {
-          const quoted = setField(resource, path, String(value));
+          const written = writtenText(resource, path) ?? String(value);
+          const quoted = setField(resource, path, written);
           report({
             resource,
             path,
             target: 'value',
-            message: `${key} is a YAML ${typeof value}, not a string: the API server rejects the whole ${resource.kind}. Annotation values must be strings; quote it ("${String(value)}").`,
-            fixes: quoted ? [{ title: `Quote the value ("${String(value)}")`, preferred: true, edits: quoted }] : [],
+            message: `${key} is a YAML ${typeof value}, not a string: the API server rejects the whole ${resource.kind}. Annotation values must be strings; quote it ("${written}").`,
+            fixes: quoted ? [{ title: `Quote the value ("${written}")`, preferred: true, edits: quoted }] : [],
           });
           continue;
         }
@@ -116,3 +119,16 @@ export const annotationInvalid: Rule = {
     }
   },
 };
+
+/**
+ * A plain scalar's text as written (`yes`, `1.10`), which quoting keeps: the value it was read as loses what was
+ * written (`yes` became "true", `1.10` "1.1").
+ */
+function writtenText(resource: Resource, path: Path): string | undefined {
+  const node = nodeAt(resource.node, path);
+  const text = resource.file?.text;
+  if (!node || !isScalar(node) || node.type !== 'PLAIN' || text === undefined) return undefined;
+  const [start, end] = nodeSpan(resource, node);
+  const written = text.slice(start, end);
+  return /^[^\s#'"][^\n#]*$/.test(written) ? written.trimEnd() : undefined;
+}
