@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeHandler, failureBudgetSeconds, frameworkOf, probeHandler, probeTimings, resolvePort, sameHandler } from '../../server/src/manifest/probe';
+import { describeHandler, failureBudgetSeconds, frameworkOf, portNameFault, probeHandler, probeTimings, resolvePort, sameHandler } from '../../server/src/manifest/probe';
 
 const container = { name: 'app', ports: [{ name: 'http', containerPort: 8080 }, { name: 'grpc', containerPort: 9090 }] };
 
@@ -58,5 +58,18 @@ describe('probe helpers', () => {
     assert.equal(frameworkOf('/actuator/health')?.liveness, '/actuator/health/liveness');
     assert.equal(frameworkOf('/q/health')?.name, 'Quarkus');
     assert.equal(frameworkOf('/actuator/health/liveness'), undefined);
+  });
+});
+
+describe('portNameFault: a port name as the API server checks it (IsValidPortName)', () => {
+  it('takes lowercase letters, digits and single hyphens inside, with a letter, up to 15 characters', () => {
+    for (const name of ['http', 'metrics-2', 'a', 'abcdefghijklmno']) assert.equal(portNameFault(name), undefined, name);
+  });
+
+  it('says what it refuses', () => {
+    assert.deepEqual(
+      ['8080', 'HTTP', 'web_ui', 'abcdefghijklmnop', '-http', 'http-', 'ht--tp'].map(portNameFault),
+      ['it has no letter', 'it has characters other than lowercase letters, digits and hyphens', 'it has characters other than lowercase letters, digits and hyphens', 'it is longer than 15 characters', 'it has a hyphen at an end, or two in a row', 'it has a hyphen at an end, or two in a row', 'it has a hyphen at an end, or two in a row'],
+    );
   });
 });

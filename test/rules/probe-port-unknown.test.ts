@@ -12,10 +12,21 @@ ruleTester(probePortUnknown, {
     },
     { name: 'a declared port name', code: app('  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
     { name: 'a port number (need not be declared)', code: app('  livenessProbe:\n    tcpSocket:\n      port: 8081\n') },
-    { name: 'a quoted number', code: app('  livenessProbe:\n    httpGet:\n      path: /livez\n      port: "8080"\n') },
     { name: 'an exec probe', code: app('  livenessProbe:\n    exec:\n      command: [true]\n') },
   ],
   invalid: [
+    {
+      name: 'a quoted number: a port name with no letter, which the API server refuses (it was taken for the number); the fix writes the number',
+      code: app('  livenessProbe:\n    httpGet:\n      path: /livez\n      port: "8080" # the admin port\n'),
+      findings: [{ at: '"8080"', message: /^Deployment web: livenessProbe's port "8080" is no port name the API server takes \(it has no letter\): it rejects the whole Deployment\./ }],
+      output: app('  livenessProbe:\n    httpGet:\n      path: /livez\n      port: 8080 # the admin port\n'),
+    },
+    {
+      name: 'a name in capitals, declared so too: refused as well, with no number to guess',
+      code: app('  readinessProbe:\n    tcpSocket:\n      port: HTTP\n'),
+      findings: [{ at: 'HTTP', message: /port "HTTP" is no port name the API server takes \(it has characters other than lowercase letters, digits and hyphens\)/ }],
+      output: null,
+    },
     {
       name: 'a named port that is UDP: a TCP check never reaches it',
       code: deploymentWith(indent('- name: statsd\n  image: example/statsd:1\n  ports:\n    - name: metrics\n      containerPort: 8125\n      protocol: UDP\n  livenessProbe:\n    tcpSocket:\n      port: metrics\n')),

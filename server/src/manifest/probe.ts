@@ -128,6 +128,19 @@ export function namedPortOf(probe: any): { field: 'httpGet' | 'tcpSocket'; name:
 }
 
 /**
+ * What the API server refuses in a probe's port written as a name, or undefined: a port name is at most 15
+ * lowercase letters, digits and single hyphens inside, with a letter (`"8080"` and `HTTP` are refused, and the
+ * workload with them).
+ */
+export function portNameFault(name: string): string | undefined {
+  if (name.length > 15) return 'it is longer than 15 characters';
+  if (!/^[a-z0-9-]+$/.test(name)) return 'it has characters other than lowercase letters, digits and hyphens';
+  if (!/[a-z]/.test(name)) return 'it has no letter';
+  if (/^-|-$|--/.test(name)) return 'it has a hyphen at an end, or two in a row';
+  return undefined;
+}
+
+/**
  * Whether the kubelet can never run the probe: it names a port the container does not declare, and the kubelet
  * discards its every result (probe-port-unknown). Such a liveness probe kills nothing, a slow start included.
  */

@@ -1,6 +1,9 @@
-import { declaredPorts, namedPortOf, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
+import { setField } from '../fixes/yaml-edit';
+import type { Resource } from '../manifest/parse';
+import type { Path } from '../manifest/path';
+import { declaredPorts, namedPortOf, portNameFault, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
-import type { Rule } from './types';
+import type { Rule, RuleContext } from './types';
 import { exampleDeployment } from './example-workload';
 
 /** What the kubelet does with a probe whose port it cannot resolve: it discards the result, so the probe's initial state sticks. */
@@ -31,7 +34,7 @@ export const probePortUnknown: Rule = {
     scenario: 'health-checks',
     title: 'A probe names a port the container does not declare',
     description:
-      'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any name, but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing. A name that resolves to a UDP port is as bad the other way: the kubelet connects over TCP (HTTP and TCP checks alike), nothing answers, and every check fails, unless a TCP port of the same number is declared too (DNS serves 53 over both).',
+      'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any well-formed name (lowercase, with a letter: it refuses `"8080"` and `HTTP`, and the workload with them, which is reported too), but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing. A name that resolves to a UDP port is as bad the other way: the kubelet connects over TCP (HTTP and TCP checks alike), nothing answers, and every check fails, unless a TCP port of the same number is declared too (DNS serves 53 over both).',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -50,6 +53,7 @@ export const probePortUnknown: Rule = {
       for (const { container, path, name } of containersOf(resource, true)) {
         const ports = declaredPorts(container);
         for (const field of PROBE_FIELDS) {
+          if (reportRefusedName(resource, container[field], [...path, field], `${describeContainer(resource, name)}: ${field}`, report)) continue;
           const named = namedPortOf(container[field]);
           if (!named) continue;
           const resolved = ports.find((p) => p.name === named.name);
@@ -76,3 +80,22 @@ export const probePortUnknown: Rule = {
     }
   },
 };
+
+/** A probe port written as a name the API server refuses (`"8080"`, `HTTP`): reported, with a number for digits; whether there was one. */
+function reportRefusedName(resource: Resource, probe: any, path: Path, what: string, report: RuleContext['report']): boolean {
+  for (const handler of ['httpGet', 'tcpSocket'] as const) {
+    const port: unknown = probe?.[handler]?.port;
+    const fault = typeof port === 'string' ? portNameFault(port) : undefined;
+    if (!fault) continue;
+    const digits = /^\d+$/.test(port as string) ? Number(port) : undefined;
+    report({
+      resource,
+      path: [...path, handler, 'port'],
+      target: 'value',
+      message: `${what}'s port "${port}" is no port name the API server takes (${fault}): it rejects the whole ${resource.kind}. A probe's port is a number, or the name of one of the container's ports: lowercase, with a letter, 15 characters at most.`,
+      fixes: () => [digits !== undefined ? { title: `Write the port as a number (${digits})`, preferred: true, edits: setField(resource, [...path, handler, 'port'], digits) ?? [] } : undefined],
+    });
+    return true;
+  }
+  return false;
+}
