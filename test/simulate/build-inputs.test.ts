@@ -8,6 +8,13 @@ import type { ClusterInfo } from '../../server/src/cluster/types';
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 import { snapshotFromValue } from '../../server/src/cluster/snapshot';
 
+/** The simulator's inputs from one manifest file and no cluster. */
+function inputsOfManifest(uri: string, text: string): ReturnType<typeof buildSimInputs> {
+  const inventory = new Inventory();
+  inventory.setFile(parseManifest(uri, text));
+  return buildSimInputs(inventory, undefined);
+}
+
 describe('simulator inputs from the demo cluster', () => {
   const cluster = demoCluster();
   const inventory = new Inventory();
@@ -37,11 +44,7 @@ describe('simulator inputs from the demo cluster', () => {
 });
 
 describe('simulator inputs from manifests alone', () => {
-  const inventory = new Inventory();
-  inventory.setFile(
-    parseManifest(
-      'app.yaml',
-      `apiVersion: apps/v1
+  const { topology, workloads } = inputsOfManifest('app.yaml', `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: shop, annotations: {kube-resilience/startup-seconds: "90"}}
 spec:
@@ -99,10 +102,7 @@ spec:
   template:
     metadata: {labels: {app: ingress}}
     spec: {hostNetwork: true, containers: [{name: c, image: registry.k8s.io/ingress-nginx/controller:v1.12.0, ports: [{containerPort: 80, hostPort: 80}, {containerPort: 443, hostPort: 443}, {containerPort: 10254}]}]}
-`,
-    ),
-  );
-  const { topology, workloads } = buildSimInputs(inventory, undefined);
+`);
   const byName = (name: string) => workloads.find((w) => w.name === name)!;
 
   it('assumes a small kubeadm cluster and says so', () => {
@@ -432,11 +432,7 @@ describe('simulator inputs: API servers the default/kubernetes EndpointSlice doe
 });
 
 describe('simulator inputs: a CoreDNS known from its manifest alone', () => {
-  const inventory = new Inventory();
-  inventory.setFile(
-    parseManifest(
-      'file:///coredns.yaml',
-      `apiVersion: apps/v1
+  const { topology, workloads } = inputsOfManifest('file:///coredns.yaml', `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: coredns, namespace: kube-system}
 spec:
@@ -445,10 +441,7 @@ spec:
   template:
     metadata: {labels: {k8s-app: kube-dns}}
     spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}
-`,
-    ),
-  );
-  const { topology, workloads } = buildSimInputs(inventory, undefined);
+`);
 
   it('is the cluster DNS, placed where that workload is (cluster DNS and its workload were placed apart)', () => {
     const coredns = workloads.find((w) => w.name === 'coredns')!;
