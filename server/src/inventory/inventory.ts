@@ -277,9 +277,14 @@ export class Inventory {
 
   /** The workload an HPA scales, when it is known (see hpaScales). */
   scaleTargetOf(hpa: Resource): Resource | undefined {
+    return this.namedBy(hpa).find((workload) => hpaScales(hpa, workload));
+  }
+
+  /** The resources of the kind and name an HPA's scaleTargetRef gives, whether it can scale them or not. */
+  namedBy(hpa: Resource): Resource[] {
     const ref = hpa.object?.spec?.scaleTargetRef;
-    if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return undefined;
-    return nearestDefinitions(this.inNamespace(hpa.namespace, ref.kind).filter((r) => hpaScales(hpa, r)), hpa)[0];
+    if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return [];
+    return nearestDefinitions(this.inNamespace(hpa.namespace, ref.kind).filter((r) => r.name === ref.name), hpa);
   }
 
   /** Services whose selector matches the workload's pod labels. */

@@ -70,8 +70,8 @@ function unseenTarget(ref: { kind?: unknown; name?: unknown } | undefined): stri
 
 /** Whether the HPA names a workload it cannot scale: one in view (see hpaScales), or a kind that has no scale. */
 function namesUnscalable(hpa: Resource, inventory: Inventory): boolean {
-  const ref = hpa.object?.spec?.scaleTargetRef;
-  if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return false;
-  const named = inventory.inNamespace(hpa.namespace, ref.kind).filter((r) => r.name === ref.name);
-  return named.length ? !named.some((workload) => hpaScales(hpa, workload)) : workloadKindWithoutScale(ref.kind);
+  const named = inventory.namedBy(hpa);
+  if (named.length) return !named.some((workload) => hpaScales(hpa, workload));
+  const kind: unknown = hpa.object?.spec?.scaleTargetRef?.kind;
+  return typeof kind === 'string' && workloadKindWithoutScale(kind);
 }
