@@ -42,6 +42,12 @@ ruleTester(annotationInvalid, {
       ],
       output: app('    kube-resilience/sessions: "yes" # decided in review\n    kube-resilience/session-seconds: "1.50"\n'),
     },
+    {
+      name: 'in a later document of the file, the text quoted is that document\'s own',
+      code: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n---\n${app('    kube-resilience/sessions: yes\n')}`,
+      findings: [{ at: 'yes', message: /quote it \("yes"\)\.$/ }],
+      output: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n---\n${app('    kube-resilience/sessions: "yes"\n')}`,
+    },
     { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", not a number of seconds: the probe rules ignore it\. It takes a positive whole number/ }] },
     {
       name: 'an unquoted number: the API server rejects it; the fix quotes it',

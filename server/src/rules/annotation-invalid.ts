@@ -13,7 +13,7 @@ import {
 import { setField } from '../fixes/yaml-edit';
 import type { ManifestDocument, ManifestFile, Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
-import { nodeAt, nodeSpan, type Path } from '../manifest/path';
+import { nodeAt, type Path } from '../manifest/path';
 import { isScalar } from 'yaml';
 import { ignoreCommentIds } from './suppression';
 import type { Rule } from './types';
@@ -126,9 +126,9 @@ export const annotationInvalid: Rule = {
  */
 function writtenText(resource: Resource, path: Path): string | undefined {
   const node = nodeAt(resource.node, path);
-  const text = resource.file?.text;
-  if (!node || !isScalar(node) || node.type !== 'PLAIN' || text === undefined) return undefined;
-  const [start, end] = nodeSpan(resource, node);
-  const written = text.slice(start, end);
+  // The document's own text, which node ranges are relative to: the file's whole text is not joined for this.
+  const text = resource.document?.text;
+  if (!node || !isScalar(node) || node.type !== 'PLAIN' || !node.range || text === undefined) return undefined;
+  const written = text.slice(node.range[0], node.range[1]);
   return /^[^\s#'"][^\n#]*$/.test(written) ? written.trimEnd() : undefined;
 }
