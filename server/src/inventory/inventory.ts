@@ -4,7 +4,7 @@ import { pdbSelector } from '../manifest/pdb';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
-import { hpaScales, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { groupOf, hpaScales, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
@@ -561,7 +561,7 @@ function foldersOf(uri: string): string[] {
 
 /** A kind from an API group outside Kubernetes itself (built-in groups have no dot or end in `.k8s.io`). */
 export function isCustomResource(resource: Resource): boolean {
-  const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
+  const group = groupOf(resource.apiVersion);
   return group.includes('.') && !group.endsWith('.k8s.io');
 }
 

@@ -50,7 +50,7 @@ export function hpaScales(hpa: Resource, workload: Resource): boolean {
 }
 
 /** The API group of an apiVersion: `apps` of `apps/v1`, none of `v1`. */
-function groupOf(apiVersion: string): string {
+export function groupOf(apiVersion: string): string {
   const slash = apiVersion.lastIndexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
