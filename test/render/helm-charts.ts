@@ -353,6 +353,18 @@ export const twoDocumentChart: ChartFiles = {
   'templates/two.yaml': `${plainDeployment('first', '4')}---\n${plainDeployment('second', '{{ .Values.second.replicas }}')}`,
 };
 
+/** A Deployment written above its Service in one template: helm prints the Service first (it sorts by kind). */
+export const deploymentAboveServiceChart: ChartFiles = {
+  'Chart.yaml': 'apiVersion: v2\nname: sorted\nversion: 0.1.0\n',
+  'templates/app.yaml': `${plainDeployment('web', '1 # one for now')}---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec: {selector: {app: web}, ports: [{port: 80}]}
+`,
+};
+
 /** Literal fields with a comment after them: `replicas: 1 # …` and a quoted `maxSkew`, which fixes set in place. */
 export const commentedLiteralsChart: ChartFiles = {
   'Chart.yaml': 'apiVersion: v2\nname: commented\nversion: 0.1.0\n',

@@ -26,6 +26,7 @@ import {
   aliasedSubchartChart,
   twoDocumentChart,
   commentedLiteralsChart,
+  deploymentAboveServiceChart,
   valuesLimitChart,
   writeChart,
   type PlacedFinding,
@@ -253,6 +254,19 @@ spec:
       const after = await render(chart);
       assert.match(after.text, /name: first\nspec:\n  replicas: 4\n/);
       assert.deepEqual(only(placedFindings(after), 'single-replica'), []);
+    });
+
+    it('a Deployment written above a Service in one template, which helm prints after it: its finding on its own replicas line, and the fix writes there (it wrote `replicas: 2` under the Service)', async () => {
+      const chart = writeChart(deploymentAboveServiceChart);
+      const unit = await render(chart);
+      assert.match(unit.text, /kind: Service[\s\S]*kind: Deployment/);
+      const [single] = only(placedFindings(unit), 'single-replica');
+      assert.equal(single?.at, 'templates/app.yaml:6');
+      const fix = unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set replicas: 2 in templates/app.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'templates', 'app.yaml'), 'utf8'), deploymentAboveServiceChart['templates/app.yaml'].replace('replicas: 1 # one for now', 'replicas: 2 # one for now'));
+      assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
     });
 
     it('a literal field of the template with a comment after it is set in place, the comment kept; a re-render finds it no more', async () => {

@@ -238,6 +238,8 @@ export class HelmSourceMapper implements SourceMapper {
    * The document of its template a rendered document comes from. Several in one template are told apart by their
    * order when none repeats in a `range` and each rendered once, else by their kind and literal name; none when
    * that leaves more than one (read as one, every document's findings and fixes went to the first's lines).
+   * helm prints a template's documents sorted by kind (a Service before the Deployment written above it), keeping
+   * the order of those of one kind: the order told apart is the one among documents of the same kind.
    */
   private skeletonOf(documentIndex: number): Skeleton | undefined {
     const { documents } = this.input;
@@ -245,8 +247,14 @@ export class HelmSourceMapper implements SourceMapper {
     const skeletons = template ? this.skeletonsOf(template) : undefined;
     if (!skeletons || skeletons.length <= 1) return skeletons?.[0];
     const source = documents[documentIndex].source;
+    const kindOf = (i: number) => (documents[i].object as { kind?: unknown } | undefined)?.kind;
+    const kind = kindOf(documentIndex);
     const siblings = documents.flatMap((d, i) => (d.template === template && d.source === source ? [i] : []));
-    if (!skeletons.some((s) => s.repeated) && siblings.length === skeletons.length) return skeletons[siblings.indexOf(documentIndex)];
+    if (!skeletons.some((s) => s.repeated)) {
+      const ofKind = skeletons.every((s) => s.kind !== undefined) ? skeletons.filter((s) => s.kind === kind) : siblings.every((i) => kindOf(i) === kind) ? skeletons : [];
+      const siblingsOfKind = siblings.filter((i) => kindOf(i) === kind);
+      if (ofKind.length > 0 && siblingsOfKind.length === ofKind.length) return ofKind[siblingsOfKind.indexOf(documentIndex)];
+    }
     const object = documents[documentIndex].object as { kind?: unknown; metadata?: { name?: unknown } } | undefined;
     const byKind = skeletons.filter((s) => s.kind === undefined || s.kind === object?.kind);
     if (byKind.length === 1) return byKind[0];
