@@ -197,6 +197,23 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     assert.deepEqual(await findingsOf(split), []);
   });
 
+  it('a base in one root\'s folder that another root deploys too, and ignores the rule for: --fix leaves it, and says why (it set replicas: 2 there, which the other root then rendered)', async () => {
+    const tree = join(work, 'nested-base');
+    const { deployment, files: base } = fixtureBase();
+    writeTree(tree, {
+      'x/kustomization.yaml': 'resources:\n  - base\n',
+      'x/base/kustomization.yaml': base['base/kustomization.yaml'],
+      'x/base/deployment.yaml': deployment,
+      'y/kustomization.yaml': 'resources:\n  - ../x/base\ncommonAnnotations:\n  kube-resilience/ignore: single-replica\n',
+    });
+    const [single] = (await checkUnits(findManifestFiles(tree), VALUES, io, {})).findings.filter((f) => f.ruleId === 'single-replica');
+    assert.equal(preferredSourceFix(single), undefined);
+    assert.match(single.unwrittenFixes.map((u) => u.reason).join('\n'), /^x\/base\/deployment\.yaml is deployed by y too, which has no such finding/m);
+    await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(readFileSync(join(tree, 'x', 'base', 'deployment.yaml'), 'utf8'), deployment);
+    assert.doesNotMatch((await renderKustomize(join(tree, 'y'))).text, /replicas: 2/);
+  });
+
   it('a patch --fix adds names the namespace the base file writes (kustomize matched no resource without it, and the fix was taken back)', async () => {
     const tree = join(work, 'namespaced');
     writeTree(tree, {
@@ -243,6 +260,21 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     const unit = await renderKustomize(overlay);
     assert.match(unit.text, /name: prod-web-pdb-v2\n/);
     assert.deepEqual((await findingsOf(overlay)).filter((f) => /pdb-missing/.test(f)), []);
+  });
+
+  it('a JSON 6902 operation of a patch file that sets the count: the finding there, left, and said as what it is (it was "an inline patch in ops.yaml: a block of text in the kustomization")', async () => {
+    const tree = join(work, 'operations');
+    const { name, files: base } = fixtureBase();
+    writeTree(tree, {
+      ...base,
+      'ops/kustomization.yaml': `resources:\n  - ../base\npatches:\n  - path: ops.yaml\n    target: {kind: Deployment, name: ${name}}\n`,
+      'ops/ops.yaml': '- op: replace\n  path: /spec/replicas\n  value: 1\n',
+    });
+    const { findings } = await checkUnits(findManifestFiles(join(tree, 'ops')), VALUES, io, {});
+    const single = findings.find((f) => f.ruleId === 'single-replica')!;
+    assert.equal(`${relative(tree, single.uri!)}:${single.range!.start.line + 1}`, 'ops/ops.yaml:3');
+    assert.match(single.message, /\(from a JSON 6902 operation in ops\.yaml\)/);
+    assert.deepEqual(single.unwrittenFixes, [{ title: 'Run 2 replicas', reason: 'a JSON 6902 operation in ops/ops.yaml sets it, which this edit does not change' }]);
   });
 
   it('a `replicas:` entry and an inline patch are where the count is set: findings there, the entry\'s count fixed, the inline patch and the shared base left alone (the base was edited, to no effect)', async () => {

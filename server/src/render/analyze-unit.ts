@@ -219,7 +219,7 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
   return [...groups.values()].map((group) => {
     const first = group[0];
     const roots = [...new Set(group.map((f) => f.rendered.unit))];
-    if (roots.length === 1 && inside(first)) return first;
+    if (roots.length === 1 && inside(first)) return withSourceFixes({ ...first }, () => editingOnlyTheirRoots({ fixes: first.sourceFixes, unwritten: first.unwrittenFixes }, roots, deployersOf, name));
     // Roots that deploy one base into different namespaces say the same thing but for the namespace.
     const withoutNamespace = (f: UnitFinding) => (f.resource?.namespace ? f.message.split(`${f.resource.namespace}/`).join('') : f.message);
     const sameButNamespace = new Set(group.map(withoutNamespace)).size === 1;
@@ -236,9 +236,25 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
       const fixes = agreedBaseFix(group, roots, deployersOf) ?? eachRootsFix(group, roots) ?? (group.find((f) => f.sourceFixes.some((fix) => fix.preferred)) ?? first).sourceFixes;
       // What could not be written for each root, named by the root it is of.
       const unwritten = group.flatMap((f) => f.unwrittenFixes.map(({ title, reason }) => ({ title, reason: roots.length > 1 ? `in ${name(f.rendered.unit)}, ${reason}` : reason })));
-      return { fixes, unwritten: [...groupBy(unwritten, (u) => `${u.title}\n${u.reason}`).values()].map(([first]) => first) };
+      return editingOnlyTheirRoots({ fixes, unwritten: [...groupBy(unwritten, (u) => `${u.title}\n${u.reason}`).values()].map(([first]) => first) }, roots, deployersOf, name);
     });
   });
+}
+
+/**
+ * The fixes that edit no file a root other than `roots` (those with the finding) deploys too: a base in one
+ * root's folder that another root deploys as well, and ignores the rule for or sets otherwise, would render
+ * otherwise there too. Those are not written, and say why.
+ */
+function editingOnlyTheirRoots({ fixes, unwritten }: TranslatedFixes, roots: string[], deployersOf: DeployersOf, name: (root: string) => string): TranslatedFixes {
+  const kept: SourceFix[] = [];
+  const refused: UnwrittenFix[] = [];
+  for (const fix of fixes) {
+    const shared = fix.edits.edits.map(({ path }) => ({ path, others: deployersOf(path).filter((root) => !roots.includes(root)) })).find(({ others }) => others.length);
+    if (!shared) kept.push(fix);
+    else refused.push({ title: fix.title, reason: `${name(shared.path)} is deployed by ${sentenceList(shared.others.map(name))} too, which has no such finding: the edit would change what ${shared.others.length > 1 ? 'they render' : 'it renders'}` });
+  }
+  return { fixes: kept, unwritten: [...unwritten, ...refused] };
 }
 
 /** Each text without the prefix and the suffix all of them share (`dev-a-v2`, `dev-a-b-v2` → `` and `-b`). */

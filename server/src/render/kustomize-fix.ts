@@ -8,7 +8,7 @@ import { valueAt } from '../manifest/workload';
 import type { Path } from '../manifest/path';
 import { kustomizationIn } from '../units/kustomization';
 import type { KustomizeOrigin } from './kustomize';
-import { patchFilesOf, type FieldSetter } from './kustomize-setters';
+import { isInlinePatch, patchFilesOf, setterSaid, type FieldSetter } from './kustomize-setters';
 import { nameSeenBy, withoutAffixes } from './kustomize-names';
 import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
@@ -57,7 +57,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
     const patched = input.patchSetting(input.index, change.path);
     // Set by an inline patch (its text is a block of a kustomization), or by a patch or `replicas:` entry outside this
     // root (a component or base other roots use): no edit of ours would be this root's alone, or take effect.
-    if (patched?.inline) return no(`an inline patch in ${shown(input.root, patched.resource.file!.uri)} sets it: a block of text in the kustomization, which this edit does not change`);
+    if (patched?.inline) return no(`${setterSaid(patched, shown(input.root, patched.resource.file!.uri))} sets it${isInlinePatch(patched) ? ': a block of text in the kustomization,' : ','} which this edit does not change`);
     if (patched && !within(input.root, patched.resource.file!.uri)) return no(`a patch outside this root sets it (${shown(input.root, patched.resource.file!.uri)}): a component or base other roots use too`);
     const own = patched ? undefined : ownSource(input);
     const target = patched?.resource ?? own;

@@ -18,6 +18,22 @@ export interface FieldSetter {
   replacement?: true;
 }
 
+/**
+ * What sets a field, as a message names it: `a replacement in F`, `replicas in F`, an inline patch (a block of text of
+ * the kustomization), a JSON 6902 operation of a patch file, or `patch F`.
+ */
+export function setterSaid(setter: FieldSetter, file: string): string {
+  if (setter.replacement) return `a replacement in ${file}`;
+  if (setter.path[0] === 'replicas') return `replicas in ${file}`;
+  if (!setter.inline) return `patch ${file}`;
+  return isInlinePatch(setter) ? `an inline patch in ${file}` : `a JSON 6902 operation in ${file}`;
+}
+
+/** Whether a setter is a patch written inline in its kustomization (its path starts at the kustomization's `patches:`). */
+export function isInlinePatch(setter: FieldSetter): boolean {
+  return !!setter.inline && !setter.replacement && typeof setter.path[0] === 'string';
+}
+
 /** A rendered resource as a kustomization's entries select it: by its name there, and its labels and annotations. */
 export interface Selected {
   kind: string;

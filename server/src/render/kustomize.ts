@@ -8,7 +8,7 @@ import { kustomizationIn, readKustomization } from '../units/kustomization';
 import { documentsPast, MAX_RENDER_BYTES, tooManyDocuments } from './render-bounds';
 import { findTool, runTool, toolEnv, type ToolLookup } from './run-tool';
 import { translateKustomizeFix } from './kustomize-fix';
-import { jsonOrInlinePatchSetting, patchFilesOf, replacementSetting, targetSelects, type FieldSetter, type Selected } from './kustomize-setters';
+import { jsonOrInlinePatchSetting, patchFilesOf, replacementSetting, setterSaid, targetSelects, type FieldSetter, type Selected } from './kustomize-setters';
 import { nameSeenBy } from './kustomize-names';
 import { shortened } from '../shortened';
 import { documentResource, findResource, locationIn, readSourceText, SourceFiles, sourcePath, writesField } from './source-yaml';
@@ -295,10 +295,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     origin(index, path) {
       const patched = patchSetting(index, path);
       if (!patched) return undefined;
-      const file = relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri);
-      if (patched.replacement) return `a replacement in ${file}`;
-      if (patched.path[0] === 'replicas') return `replicas in ${file}`;
-      return patched.inline && (patched.path[0] === 'patches' || patched.path[0] === 'patchesJson6902') ? `an inline patch in ${file}` : `patch ${file}`;
+      return setterSaid(patched, relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri));
     },
     translateFix(index, changes, refuse) {
       const edits = translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource, refuse });
