@@ -59,10 +59,18 @@ ruleTester(gpuLimitMismatch, {
       findings: [{ at: 'nvidia.com/gpu', line: 19, message: /^Deployment infer, container warm requests 1 nvidia\.com\/gpu with no limit/ }],
     },
     {
-      name: 'a different limit is replaced by the request',
+      name: 'a limit of 1 under a request of 2: the request is written into the limit only as an unsafe fix, since it takes a second GPU and which was meant is not known (it was a safe fix)',
       code: deployment('            requests:\n              amd.com/gpu: 2\n            limits:\n              memory: 8Gi\n              amd.com/gpu: 1\n'),
       findings: [{ at: 'amd.com/gpu', line: 18, message: /requests 2 amd\.com\/gpu with a limit of 1:/ }],
-      output: deployment('            requests:\n              amd.com/gpu: 2\n            limits:\n              memory: 8Gi\n              amd.com/gpu: 2\n'),
+      output: null,
+      unsafeOutput: deployment('            requests:\n              amd.com/gpu: 2\n            limits:\n              memory: 8Gi\n              amd.com/gpu: 2\n'),
+    },
+    {
+      name: 'a limit of 2 under a request of 1: lowering the limit to 1 is unsafe as well (it takes a GPU away)',
+      code: deployment('            requests:\n              nvidia.com/gpu: 1\n            limits:\n              nvidia.com/gpu: 2\n'),
+      findings: [{ at: 'nvidia.com/gpu', line: 18, message: /requests 1 nvidia\.com\/gpu with a limit of 2:/ }],
+      output: null,
+      unsafeOutput: deployment('            requests:\n              nvidia.com/gpu: 1\n            limits:\n              nvidia.com/gpu: 1\n'),
     },
   ],
 });

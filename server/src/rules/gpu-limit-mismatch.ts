@@ -15,7 +15,7 @@ export const gpuLimitMismatch: Rule = {
     description:
       'GPUs are extended resources, which cannot be overcommitted: a container that requests a GPU (even 0 of it) must set the same amount as its limit. The API server rejects a pod whose GPU request has no limit or a different one, so the workload creates no pods at all (a Deployment reports a ReplicaSet failure, a Job never starts).',
     fix: 'Sets the limit equal to the request.',
-    unsafeFixes: 'Unsafe when the request asks for 0 of the GPU and the limit for more: a limit of 0 runs the pod without the GPU its limit asked for, and which of the two was meant is not known.',
+    unsafeFixes: 'Unsafe when a limit is written with another amount: which of the two was meant is not known, and the fix changes the GPUs the pod runs with (a request of 0 under a limit of 1 runs it without one; a request of 2 under a limit of 1 takes a second GPU). Safe when no limit is written: the request is the only amount stated.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders-ranker:1.4
@@ -48,8 +48,8 @@ export const gpuLimitMismatch: Rule = {
               edits && {
                 title: `Set the ${gpu} limit to ${amount}`,
                 preferred: true,
-                // Which of the two the author meant is not known when the request asks for none: the fix would leave the pod no GPU.
-                unsafe: amount === 0 && (parseQuantity(limit) ?? 0) > 0 ? `the request asks for no ${gpu} where the limit asks for ${limit}: a limit of 0 runs the pod without one` : undefined,
+                // Which of the two the author meant is not known when both are written: the fix decides the GPUs the pod gets.
+                unsafe: limit === undefined || limit === null ? undefined : amount === 0 ? `the request asks for no ${gpu} where the limit asks for ${limit}: a limit of 0 runs the pod without one` : `the limit asks for ${limit} ${gpu} where the request asks for ${amount}: which was meant is not known, and the pod would run with ${amount}`,
                 edits,
               },
             ],
