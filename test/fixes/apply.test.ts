@@ -150,6 +150,24 @@ describe('fixFile', () => {
     assert.equal(analyses, 2, 'the file as it was, then as fixed');
   });
 
+  it('a fix that copies text another fix edits waits for the next round: the startup probe copies the liveness handler as fixed (it copied `/actuator/health`, the endpoint that checks dependencies)', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: {name: boot, annotations: {kube-resilience/startup-seconds: "300"}}
+spec:
+  containers:
+    - name: boot
+      image: springio/app:3
+      resources: {limits: {memory: 1Gi}, requests: {memory: 1Gi}}
+      livenessProbe: {httpGet: {path: /actuator/health, port: 8080}}
+      readinessProbe: {httpGet: {path: /actuator/health, port: 8080}}
+`;
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory());
+    assert.deepEqual([...applied].sort(), ['probe-liveness-equals-readiness', 'probe-startup-missing']);
+    assert.match(fixed, /livenessProbe: \{httpGet: \{path: "?\/actuator\/health\/liveness"?,/);
+    assert.match(fixed, /startupProbe:\n {8}httpGet:\n {10}path: \/actuator\/health\/liveness\n/);
+  });
+
   it('fixes the items of a List together, as documents: a List of 100 Deployments takes three rounds (replicas, then spread and PDBs), not a hundred', () => {
     const items = Array.from({ length: 100 }, (_, i) => `  - ${manifests.deployment({ name: `d${i}`, spec: '  replicas: 1\n' }).trimEnd().split('\n').join('\n    ')}\n`);
     const text = `apiVersion: v1\nkind: List\nitems:\n${items.join('')}`;

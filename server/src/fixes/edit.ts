@@ -18,6 +18,11 @@ export interface Fix {
    */
   unsafe?: string;
   edits: TextEdit[];
+  /**
+   * Text the fix writes a copy of (a liveness probe's handler in a new startup probe), as [start, end) offsets: a
+   * fix-all round applies no other fix that edits it in the same round, or the copy would be of the text before.
+   */
+  copies?: { start: number; end: number }[];
 }
 
 /** The title an editor shows: an unsafe fix says what it changes. */

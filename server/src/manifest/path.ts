@@ -90,6 +90,14 @@ export function nodeSpan(resource: Resource, node: Node): [number, number] {
   return [base + start, base + valueEnd];
 }
 
+/** The [start, end) offsets in its file of the node at `path`, in a list (empty when there is none). */
+export function spansAt(resource: Resource, path: Path): { start: number; end: number }[] {
+  const node = nodeAt(resource.node, path);
+  if (!node) return [];
+  const [start, end] = nodeSpan(resource, node);
+  return [{ start, end }];
+}
+
 /**
  * The range a finding about `path` points at: the key of the last existing pair along the path
  * (so `replicas: 1` underlines `replicas`), or the resource's `kind` key when nothing of the path exists.

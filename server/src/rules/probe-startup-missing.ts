@@ -1,5 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { declaredFacts } from '../manifest/declared';
+import { spansAt } from '../manifest/path';
 import { handlerAsWritten, livenessStartBudgetSeconds, portNeverResolves, probeTimings, slowStarterOf } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
@@ -57,6 +58,7 @@ export const probeStartupMissing: Rule = {
                     title: `Add a startup probe (${failureThreshold} × ${STARTUP_PERIOD_SECONDS} s = ${failureThreshold * STARTUP_PERIOD_SECONDS} s to start: ${startup} s and a 25 % margin)`,
                     preferred: true,
                     edits: setField(resource, [...path, 'startupProbe'], { ...handler, periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold }) ?? [],
+                    copies: spansAt(resource, [...path, 'livenessProbe']),
                   },
                 ]
               : [],
