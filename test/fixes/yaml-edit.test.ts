@@ -388,6 +388,18 @@ describe('appendToSequence', () => {
       after: `${DASH_ALONE}  -   key: b\n      operator: Exists\n`,
     },
     {
+      name: 'a dash with a comment after it, whose text holds a hyphen: the new item at the dash (the comment\'s hyphen was taken for it, and no fix was written)',
+      before: DASH_ALONE.replace('  -\n', '  -   # the control-plane one\n'),
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b', operator: 'Exists' }),
+      after: `${DASH_ALONE.replace('  -\n', '  -   # the control-plane one\n')}  -   key: b\n      operator: Exists\n`,
+    },
+    {
+      name: 'a dash alone with a comment line between it and its item',
+      before: DASH_ALONE.replace('  -\n', '  -\n    # the first one\n'),
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b', operator: 'Exists' }),
+      after: `${DASH_ALONE.replace('  -\n', '  -\n    # the first one\n')}  -   key: b\n      operator: Exists\n`,
+    },
+    {
       name: 'indented sequences',
       before: DEPLOYMENT,
       edit: (r) => appendToSequence(r, ['spec', 'template', 'spec', 'containers'], { name: 'sidecar', image: 'envoy' }),

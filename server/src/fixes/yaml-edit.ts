@@ -479,10 +479,8 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
   const first = seq.items[0] as Node;
   const itemColumn = text.column(nodeSpan(resource, first)[0]);
   // The file's own dash: `- item` or `-   item` (4-space files), so the new items line up with the old.
-  const dashAt = text.lastIndexOf('-', nodeSpan(resource, first)[0] - 1);
-  // The dash may stand alone on the line above its item (`-` then the item indented below it).
-  const ownDash = dashAt >= text.start && text.slice(dashAt + 1, nodeSpan(resource, first)[0]).trim() === '';
-  const dashColumn = ownDash ? text.column(dashAt) : Math.max(0, itemColumn - 2);
+  const dashAt = dashBefore(text, nodeSpan(resource, first)[0]);
+  const dashColumn = dashAt !== undefined ? text.column(dashAt) : Math.max(0, itemColumn - 2);
   const gap = Math.max(2, itemColumn - dashColumn);
   const rendered = items
     .flatMap((item) =>
@@ -494,6 +492,26 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
     .join(style.newline);
   const after = text.lineEnd(Math.max(nodeSpan(resource, last)[0], nodeSpan(resource, last)[1] - 1));
   return [{ start: after, end: after, text: style.newline + rendered }];
+}
+
+/**
+ * The dash of the sequence item starting at `itemStart`: before it on its line, or alone on a line above it (`-`
+ * then the item indented below), a comment after it or not (`-   # the control-plane one`, whose own hyphen is
+ * no dash). Undefined when there is none to see (an item written in a flow).
+ */
+function dashBefore(text: DocumentText, itemStart: number): number | undefined {
+  for (let end = itemStart; end > text.start; ) {
+    const lineStart = text.lineStart(end);
+    const before = text.slice(lineStart, end);
+    // A comment starts at a `#` at the line's start or after a space (the item's line has none before the item).
+    const comment = /(^|[ \t])#/.exec(before);
+    const code = comment ? before.slice(0, comment.index + comment[1].length) : before;
+    const trimmed = code.trimEnd();
+    if (trimmed.endsWith('-') && (trimmed.length === 1 || /[ \t]/.test(trimmed[trimmed.length - 2]))) return lineStart + trimmed.length - 1;
+    if (trimmed.trim() !== '') return undefined;
+    end = lineStart - 1;
+  }
+  return undefined;
 }
 
 /** Appends a new YAML document after the resource's own document (a generated PDB, say). */
