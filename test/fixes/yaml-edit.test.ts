@@ -228,6 +228,18 @@ describe('setField', () => {
       after: 'apiVersion: v1\nkind: Service\nmetadata: {name: s, labels: {enabled: "false"}}\n',
     },
     {
+      name: 'a flow map over lines whose last entry has a comma and a comment after it: the new entry on the next line, the comment kept with its entry (it moved to the new one)',
+      before: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {\n  hostNetwork: true,   # the node network\n}\n',
+      edit: (r) => setField(r, ['spec', 'priorityClassName'], 'high'),
+      after: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {\n  hostNetwork: true,   # the node network\n  "priorityClassName": "high",\n}\n',
+    },
+    {
+      name: 'a flow map over lines whose last entry has a comment and no comma: the comma goes after the entry, before the comment',
+      before: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {\n  hostNetwork: true  # the node network\n}\n',
+      edit: (r) => setField(r, ['spec', 'priorityClassName'], 'high'),
+      after: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {\n  hostNetwork: true,  # the node network\n  "priorityClassName": "high"\n}\n',
+    },
+    {
       name: 'JSON files get a new entry on its own line',
       uri: 'file:///edit.json',
       before: '{\n  "apiVersion": "apps/v1",\n  "kind": "Deployment",\n  "metadata": {\n    "name": "web"\n  },\n  "spec": {\n    "replicas": 1\n  }\n}\n',
@@ -386,6 +398,12 @@ describe('appendToSequence', () => {
       before: DASH_ALONE,
       edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b', operator: 'Exists' }),
       after: `${DASH_ALONE}  -   key: b\n      operator: Exists\n`,
+    },
+    {
+      name: 'a flow list over lines whose last item has a comment after it: the new items on the lines below, the comment kept with its item',
+      before: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations: [\n    {key: a}  # the first\n  ]\n',
+      edit: (r) => appendToSequence(r, ['spec', 'tolerations'], { key: 'b' }, { key: 'c' }),
+      after: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations: [\n    {key: a},  # the first\n    {\n      "key": "b"\n    },\n    {\n      "key": "c"\n    }\n  ]\n',
     },
     {
       name: 'a dash with a comment after it, whose text holds a hyphen: the new item at the dash (the comment\'s hyphen was taken for it, and no fix was written)',

@@ -168,6 +168,20 @@ function jsonIndentation(text: DocumentText, open: number, entry: number): { lea
   return { lead: ownLine ? lead : ' '.repeat(text.column(entry)), unit };
 }
 
+/**
+ * New entries of a flow collection written one a line, each on a line of its own after its last entry, which
+ * ends at `lastEnd`. A comma or a comment after that entry on its line (`limits: {…},   # lim`) stays with it: the
+ * new entries go on the lines below, with a comma after each when the last one has one.
+ */
+function onLinesAfter(text: DocumentText, lastEnd: number, entries: string[], newline: string): TextEdit[] {
+  const lineEnd = text.lineEnd(lastEnd);
+  const after = /^[ \t]*(,?)[ \t]*(#.*)?$/.exec(text.slice(lastEnd, lineEnd));
+  if (after?.[1]) return [{ start: lineEnd, end: lineEnd, text: entries.map((entry) => `${newline}${entry},`).join('') }];
+  const below = entries.map((entry, i) => `${i ? ',' : ''}${newline}${entry}`).join('');
+  if (after?.[2]) return [{ start: lastEnd, end: lastEnd, text: ',' }, { start: lineEnd, end: lineEnd, text: below }];
+  return [{ start: lastEnd, end: lastEnd, text: `,${below}` }];
+}
+
 /** Nests `value` under the remaining keys of a path: (['a','b'], 1) → {a: {b: 1}}. */
 export function nest(keys: readonly string[], value: unknown): unknown {
   return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
@@ -198,7 +212,7 @@ function insertIntoMap(resource: Resource, map: YAMLMap, key: string, value: unk
     if (text.slice(start, lastKeyStart).includes('\n')) {
       // One entry a line (a JSON file): the new entry gets its own line at the same column, laid out as the file is.
       const { lead, unit } = jsonIndentation(text, start, lastKeyStart);
-      return [{ start: lastEnd, end: lastEnd, text: `,${style.newline}${lead}${JSON.stringify(key)}: ${laidOut(value, lead, unit, style.newline)}` }];
+      return onLinesAfter(text, lastEnd, [`${lead}${JSON.stringify(key)}: ${laidOut(value, lead, unit, style.newline)}`], style.newline);
     }
     return [{ start: lastEnd, end: lastEnd, text: `, ${renderFlowEntry(key, value)}` }];
   }
@@ -474,7 +488,7 @@ export function appendToSequence(resource: Resource, path: Path, ...items: unkno
     if (!text.slice(nodeSpan(resource, seq)[0], lastStart).includes('\n')) return [{ start: end, end, text: items.map((item) => `, ${JSON.stringify(item)}`).join('') }];
     // One item a line (a JSON file): each new one on its own line at the same column, laid out as the file is.
     const { lead, unit } = jsonIndentation(text, nodeSpan(resource, seq)[0], lastStart);
-    return [{ start: end, end, text: items.map((item) => `,${style.newline}${lead}${laidOut(item, lead, unit, style.newline)}`).join('') }];
+    return onLinesAfter(text, end, items.map((item) => `${lead}${laidOut(item, lead, unit, style.newline)}`), style.newline);
   }
   const first = seq.items[0] as Node;
   const itemColumn = text.column(nodeSpan(resource, first)[0]);
