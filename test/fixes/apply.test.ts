@@ -168,6 +168,23 @@ spec:
     assert.match(fixed, /startupProbe:\n {8}httpGet:\n {10}path: \/actuator\/health\/liveness\n/);
   });
 
+  it('a readiness probe added on the liveness probe\'s own handler leaves the liveness probe as written (a second round made it three times more tolerant)', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: {name: cache}
+spec:
+  containers:
+    - name: cache
+      image: memcached:1.6
+      ports: [{containerPort: 11211}]
+      livenessProbe: {tcpSocket: {port: 11211}}
+      resources: {limits: {memory: 1Gi}, requests: {memory: 1Gi}}
+`;
+    const { text: fixed, applied } = fixFile(URI, text, new Inventory());
+    assert.deepEqual(applied, ['probe-readiness-missing']);
+    assert.match(fixed, /\n {6}livenessProbe: \{tcpSocket: \{port: 11211\}\}\n/);
+  });
+
   it('fixes the items of a List together, as documents: a List of 100 Deployments takes three rounds (replicas, then spread and PDBs), not a hundred', () => {
     const items = Array.from({ length: 100 }, (_, i) => `  - ${manifests.deployment({ name: `d${i}`, spec: '  replicas: 1\n' }).trimEnd().split('\n').join('\n    ')}\n`);
     const text = `apiVersion: v1\nkind: List\nitems:\n${items.join('')}`;

@@ -66,6 +66,18 @@ ruleTester(probeReadinessMissing, {
       output: app(ports('{containerPort: 53, protocol: UDP}', '{containerPort: 6379}') + '  readinessProbe:\n    tcpSocket:\n      port: 6379\n    periodSeconds: 10\n'),
     },
     {
+      name: 'the probe derived is the liveness probe\'s own handler: it gives up in a third of liveness\'s time, so the two are not one probe (probe-liveness-equals-readiness then changed the liveness probe)',
+      code: app(ports('{containerPort: 11211}') + '  livenessProbe:\n    tcpSocket: {port: 11211}\n'),
+      findings: [{ at: 'app', message: /declares port 11211/ }],
+      output: app(ports('{containerPort: 11211}') + '  livenessProbe:\n    tcpSocket: {port: 11211}\n  readinessProbe:\n    tcpSocket:\n      port: 11211\n    periodSeconds: 10\n    failureThreshold: 1\n'),
+    },
+    {
+      name: 'under a liveness probe of 2 × 5 s on the same handler: 3 s, once',
+      code: app(ports('{name: http, containerPort: 8080}') + '  livenessProbe:\n    httpGet: {path: /, port: http}\n    periodSeconds: 5\n    failureThreshold: 2\n'),
+      findings: [{ at: 'app' }],
+      output: app(ports('{name: http, containerPort: 8080}') + '  livenessProbe:\n    httpGet: {path: /, port: http}\n    periodSeconds: 5\n    failureThreshold: 2\n  readinessProbe:\n    httpGet:\n      path: /\n      port: http\n    periodSeconds: 3\n    failureThreshold: 1\n'),
+    },
+    {
       name: 'a bare Pod is neither rolled out nor replaced after a drain: only its container restarts bring traffic early',
       code: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n',
       files: { 'service.yaml': SERVICE_WEB },

@@ -1,12 +1,10 @@
 import { setField } from '../fixes/yaml-edit';
-import { describeHandler, failureBudgetSeconds, frameworkOfProbe, probeHandler, probeTimings, sameHandler, type ProbeHandler } from '../manifest/probe';
+import { describeHandler, failureBudgetSeconds, frameworkOfProbe, LIVENESS_TOLERANCE, probeHandler, probeTimings, sameHandler, type ProbeHandler } from '../manifest/probe';
 import { runningContainersOf, describeContainer, isHelmHook } from '../manifest/workload';
 import type { Resource } from '../manifest/parse';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
-/** A liveness probe this much more patient than readiness no longer restarts pods for what readiness handles. */
-const TOLERANCE = 3;
 
 /**
  * What this rule reports of the container, undefined when it reports nothing: its liveness and readiness probes share
@@ -18,7 +16,7 @@ export function livenessEqualsReadiness(resource: Resource, container: any): { l
   if (isHelmHook(resource) || !liveness || !sameHandler(liveness, probeHandler(container.readinessProbe, container))) return undefined;
   const livenessBudget = failureBudgetSeconds(container.livenessProbe);
   const readinessBudget = failureBudgetSeconds(container.readinessProbe);
-  return livenessBudget < TOLERANCE * readinessBudget ? { liveness, livenessBudget, readinessBudget } : undefined;
+  return livenessBudget < LIVENESS_TOLERANCE * readinessBudget ? { liveness, livenessBudget, readinessBudget } : undefined;
 }
 
 export const probeLivenessEqualsReadiness: Rule = {
@@ -52,7 +50,7 @@ export const probeLivenessEqualsReadiness: Rule = {
         if (!reported) continue;
         const { liveness, livenessBudget, readinessBudget } = reported;
         const timings = probeTimings(container.livenessProbe);
-        const tolerantThreshold = Math.max(timings.failureThreshold * TOLERANCE, Math.ceil((TOLERANCE * readinessBudget) / timings.periodSeconds));
+        const tolerantThreshold = Math.max(timings.failureThreshold * LIVENESS_TOLERANCE, Math.ceil((LIVENESS_TOLERANCE * readinessBudget) / timings.periodSeconds));
         const framework = liveness.type === 'httpGet' ? frameworkOfProbe(liveness.path, container) : undefined;
         const fixes = () => {
           const offered = [];

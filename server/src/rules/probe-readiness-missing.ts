@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
-import { declaredPorts, derivedReadinessProbe, describeHandler, isAuxiliaryPort, probeHandler, type DeclaredPort } from '../manifest/probe';
+import { declaredPorts, derivedReadinessProbe, describeHandler, isAuxiliaryPort, probeHandler, timedUnderLiveness, type DeclaredPort } from '../manifest/probe';
 import { containersOf, describeContainer, isHelmHook } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
@@ -40,7 +40,7 @@ export const probeReadinessMissing: Rule = {
     title: 'A serving container has no readiness probe',
     description:
       "Without a readiness probe a pod counts as ready the moment its process starts. Services and load balancers then send it requests before it can answer, on every rollout, every restart and every rescheduling after a node drain or crash, and keep sending them while it is overloaded or cut off from its dependencies. During a rolling update the Deployment also treats the new pod as available at once and removes an old one, so a broken version replaces a working one without resistance. Not asked of: Jobs and CronJobs, DaemonSets that no Service selects (node agents), containers whose only ports serve metrics, containers a Service selects on none of their ports (beside the one that serves), sidecar proxies (kube-rbac-proxy, mesh proxies, config reloaders), and Helm hooks and test pods (`helm.sh/hook`), which run once and serve nothing.",
-    fix: 'Adds a readiness probe derived from the container: `httpGet` on a port named `http*` (the framework\'s readiness path when liveness uses a framework\'s liveness path, else `/`), otherwise `tcpSocket` on the first TCP port. Offers nothing when no port can be derived.',
+    fix: 'Adds a readiness probe derived from the container: `httpGet` on a port named `http*` (the framework\'s readiness path when liveness uses a framework\'s liveness path, else `/`), otherwise `tcpSocket` on the first TCP port. When that is the liveness probe\'s own handler, the readiness probe gives up in a third of the time liveness takes (`periodSeconds`, `failureThreshold`), so that the two are not one probe. Offers nothing when no port can be derived.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -70,7 +70,7 @@ export const probeReadinessMissing: Rule = {
           if (open.length) serving = `it declares port ${describePort(open[0])}; no Service in view selects it, so one elsewhere is assumed`;
         }
         if (!serving) continue;
-        const probe = derivedReadinessProbe(container);
+        const probe = timedUnderLiveness(derivedReadinessProbe(container), container);
         const handler = probeHandler(probe, container);
         report({
           resource,
