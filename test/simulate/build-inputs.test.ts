@@ -431,17 +431,20 @@ describe('simulator inputs: API servers the default/kubernetes EndpointSlice doe
   });
 });
 
-describe('simulator inputs: a CoreDNS known from its manifest alone', () => {
-  const { topology, workloads } = inputsOfManifest('file:///coredns.yaml', `apiVersion: apps/v1
+/** A CoreDNS Deployment of `replicas`, known from its manifest alone. */
+const coreDnsDeployment = (replicas: number) => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: coredns, namespace: kube-system}
 spec:
-  replicas: 3
+  replicas: ${replicas}
   selector: {matchLabels: {k8s-app: kube-dns}}
   template:
     metadata: {labels: {k8s-app: kube-dns}}
     spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}
-`);
+`;
+
+describe('simulator inputs: a CoreDNS known from its manifest alone', () => {
+  const { topology, workloads } = inputsOfManifest('file:///coredns.yaml', coreDnsDeployment(3));
 
   it('is the cluster DNS, placed where that workload is (cluster DNS and its workload were placed apart)', () => {
     const coredns = workloads.find((w) => w.name === 'coredns')!;
@@ -458,5 +461,21 @@ spec:
     const dns = result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.at === 600);
     assert.deepEqual(dns.map((e) => e.state), ['degraded']);
     assert.ok(result.workloads.find((w) => w.name === 'coredns')!.capacity.some((p) => p.at === 600 && p.ready < p.desired));
+  });
+});
+
+describe('simulator inputs: a CoreDNS scaled to zero', () => {
+  const { topology, workloads } = inputsOfManifest('file:///coredns.yaml', coreDnsDeployment(0));
+
+  it('is cluster DNS with no replica, not DNS assumed placed elsewhere', () => {
+    assert.deepEqual(topology.coreDnsNodes, []);
+    assert.deepEqual(topology.clusterDnsScaledToZero, ['kube-system/coredns']);
+  });
+
+  it('so cluster DNS is down from the start, named why, whatever the outage (it was "ok" throughout)', () => {
+    const result = simulate(topology, workloads, { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'coredns-restart', at: 1200 }] });
+    const dns = result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns');
+    assert.deepEqual(dns.map((e) => [e.at, e.state]), [[0, 'down']]);
+    assert.match(dns[0].reason, /^kube-system\/coredns runs no replica \(replicas: 0\): no cluster name resolves/);
   });
 });

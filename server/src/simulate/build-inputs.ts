@@ -93,6 +93,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     etcd,
     managed,
     coreDnsNodes,
+    ...(dnsWorkloads.length && !coreDnsNodes.length ? { clusterDnsScaledToZero: dnsWorkloads.map((w) => `${w.namespace}/${w.name}`) } : {}),
     nodeLocalDns,
     assumptions,
     ...(down.length ? { apiServersDown: down } : {}),

@@ -32,6 +32,8 @@ export interface SimTopology {
   managed?: string;
   /** The node each CoreDNS replica runs on (one entry per replica). */
   coreDnsNodes: string[];
+  /** The cluster DNS workloads when they run no replica (`replicas: 0`): no cluster name is answered at all. */
+  clusterDnsScaledToZero?: string[];
   nodeLocalDns: boolean;
   /** What the builder could not know and assumed. */
   assumptions: string[];
