@@ -99,6 +99,11 @@ describe('pods that were not serving when the cluster was read', () => {
     assert.deepEqual(lateReboot.drains!.map((d) => [d.node, d.end]), [['worker-2', 730]], 'the drain waits until the node is back and its kubelet has reached the API (600 s + a 120 s reboot + 10 s), not for ever');
   });
 
+  it('on a NotReady node a reboot brings back before their toleration runs out: not evicted, and not said to tolerate it for ever (they were)', () => {
+    const rebooted = run(cluster, { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 600 }] }).result;
+    assert.deepEqual(eventsAbout(rebooted, 'web').filter((e) => /for ever|evicted/.test(e.reason)), []);
+  });
+
   it('evicted so, they stay Terminating on the NotReady node: a drain of it later still never finishes, and says what it waits for', () => {
     const drained = run(cluster, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 600 }] }).result;
     assert.deepEqual(drained.drains!.map((d) => [d.node, d.end, d.evicted]), [['worker-2', null, [{ workload: 'shop/web', at: 600 }]]]);

@@ -85,10 +85,12 @@ function evictedFromNotReady(run: WorkloadRun, slot: Slot, at: number): void {
   if (slot.generation !== 0 || slot.atStart?.why !== 'node-not-ready') return;
   const { pod, node } = slot.atStart;
   const toleration = tolerationOf(run.workload, notReadyTaintOf(run.ctx.topology, node));
+  // The node is back (its taint gone) before a finite toleration runs out: nothing evicts the pod.
+  if (Number.isFinite(toleration) && !Number.isFinite(at)) return;
   nodeControllerEvicts(run, slot, { node, notReadyAt: Number.isFinite(at) ? at : 0, evictAt: at, pod, when: `once its ${toleration} s toleration ran out` });
 }
 
-/** When the node controller evicts this workload's pods from a node NotReady at the read (Infinity: they tolerate it for ever; told at 0). */
+/** When the node controller evicts this workload's pods from a node NotReady at the read (Infinity: they tolerate it for ever, told at 0, or the node is back first). */
 function notReadyEvictionAt(run: WorkloadRun, node: string): number {
   const { topology, taints } = run.ctx;
   const toleration = tolerationOf(run.workload, notReadyTaintOf(topology, node));
