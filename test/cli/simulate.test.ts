@@ -240,6 +240,20 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.equal(run.status, 2);
   });
 
+  it('a document that does not parse and a template among the files: each named with where and why, the rest simulated, exit 2 (they were dropped in silence, exit 0)', () => {
+    const folder = join(dir, 'unreadable');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'api.yaml'), MANIFEST);
+    writeFileSync(join(folder, 'broken.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x\n  bad: [\n');
+    writeFileSync(join(folder, 'web.yaml'), MANIFEST.replaceAll('api', 'web').replace('name: web\n  namespace', 'name: {{ .Release.Name }}-web\n  namespace'));
+    const run = cli(['simulate', '--fail', 'apiserver', '--format', 'json', 'unreadable'], dir);
+    assert.match(run.stderr, /kube-resilience simulate: unreadable\/broken\.yaml:3: Document 1 does not parse: [^\n]*\. What it holds is not simulated\./);
+    assert.match(run.stderr, /kube-resilience simulate: unreadable\/web\.yaml:\d+: This file is a template \(Helm or similar\)[^\n]* What it holds is not simulated\./);
+    const simulated = (JSON.parse(run.stdout) as SimulationResult).workloads.map((w) => `${w.namespace}/${w.name}`);
+    assert.ok(simulated.includes('shop/api') && !simulated.some((w) => /web|\/x$/.test(w)), simulated.join(', '));
+    assert.equal(run.status, 2);
+  });
+
   it('names every event it accepts in --help, not only the voluntary ones', () => {
     const help = cli(['--help']).stdout;
     const kinds = EVENT_USAGE.split(', ').map((usage) => usage.split(/[:@]/)[0]);

@@ -5,6 +5,9 @@ import { CLUSTER_OPTIONS, loadClusterFromArgs } from './cluster-args';
 import { UsageError } from './usage-error';
 import { Inventory } from '../inventory/inventory';
 import { parseManifest } from '../manifest/parse';
+import { analyzeFile } from '../rules/engine';
+import { invalidYaml } from '../rules/invalid-yaml';
+import { templatedFile } from '../rules/templated-file';
 import { renderedUri } from '../render/analyze-unit';
 import { buildSimInputs } from '../simulate/build-inputs';
 import { FAILURE_USAGE, parseDrainList, parseDuration, parseEvent, parseFailure, ScenarioError, validateScenario, VOLUNTARY_EVENTS } from '../simulate/parse-scenario';
@@ -91,7 +94,15 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       io.stderr(`kube-resilience simulate: ${asGiven(problem.location.path)}:${problem.location.line + 1}: ${problem.message}`);
       if (problem.severity === 'error') renderFailed = true;
     }
-    for (const path of plainPaths) inventory.setFile(parseManifest(path, readManifest(path, io, 'simulate')));
+    for (const path of plainPaths) {
+      const file = parseManifest(path, readManifest(path, io, 'simulate'));
+      inventory.setFile(file);
+      // A template, or a document that does not parse, holds workloads the simulation cannot see: said as check says it.
+      for (const finding of analyzeFile(file, inventory, { rules: [templatedFile, invalidYaml] })) {
+        io.stderr(`kube-resilience simulate: ${path}:${(finding.range?.start.line ?? 0) + 1}: ${finding.message.replace(/\.?$/, '.')} What it holds is not simulated.`);
+        skipped = true;
+      }
+    }
   }
 
   const { topology, workloads } = buildSimInputs(inventory, cluster);
