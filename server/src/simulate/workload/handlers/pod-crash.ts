@@ -1,7 +1,7 @@
 import { FACT } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import type { Slot } from '../../capacity-state';
-import { listedCount, loseForGood, note, type Handler, type WorkloadRun } from '../run';
+import { listedCount, loseForGood, note, recordCrash, type Handler, type WorkloadRun } from '../run';
 import { restartInPlace } from './restart';
 
 /** A pod of the workload crashes: restarted in place, or gone for good and left to its controller. */
@@ -24,7 +24,7 @@ export const onPodCrash: Handler<'pod-crash'> = (run, { mode }, at) => {
 export function failForGood(run: WorkloadRun, slot: Slot, at: number, what: string): void {
   const { workload, label } = run;
   const cp = run.ctx.controlPlane;
-  run.crashes.push({ slot: slot.id, at, what });
+  recordCrash(run, { slot: slot.id, at, what });
   const writes = cp.at(at).writes;
   // With the API up but the controller manager down, nothing replaces it either, and its endpoints stay as they are.
   const controllersBack = cp.firstControllers(at);

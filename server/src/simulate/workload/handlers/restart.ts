@@ -3,7 +3,7 @@ import type { Slot } from '../../capacity-state';
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { nodeIsDown } from '../../node-incidents';
-import { dropDeadEndpoint, emit, note, refreshEndpoints, type Handler, type WorkloadRun } from '../run';
+import { dropDeadEndpoint, emit, note, recordCrash, refreshEndpoints, type Handler, type WorkloadRun } from '../run';
 
 /**
  * The kubelet restarts a container in place with back-off; it keeps its IP. Returns when it serves
@@ -21,14 +21,14 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, what: s
   // Unready for longer than a back-off: the endpoint controller, when it acts, takes the pod out of its Service.
   if (!inPlaceStart.comesUp || inPlaceStart.after > 0) dropDeadEndpoint(run, slot, at, `${label}: the restarted container is not ready, so its pod leaves its Service`);
   if (!inPlaceStart.comesUp) {
-    run.crashes.push({ slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: Infinity } });
+    recordCrash(run, { slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: Infinity } });
     note(run, at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off: ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });
     return undefined;
   }
   const started = at + delay + inPlaceStart.after;
   const apiWait = waitForApi(run, started);
   const ready = apiWait?.until ?? started;
-  run.crashes.push({ slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: ready } });
+  recordCrash(run, { slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: ready } });
   const startsIn = inPlaceStart.after ? `, serves again after its ${inPlaceStart.after} s start` : '';
   const reason = apiWait
     ? `${why}; the kubelet restarts it in place after ${delay} s back-off and it keeps its IP, but ${apiWait.why}${unseen}`
