@@ -61,8 +61,11 @@ describe('fix safety: what more pods of a workload change', () => {
       ['confluentinc/cp-server:7.7.1', 'Kafka broker'],
       ['qdrant/qdrant:v1.11.0', 'search store'],
       ['getmeili/meilisearch:v1.10', 'search store'],
+      ['memgraph/memgraph:2.19.0', 'Memgraph'],
+      ['memgraph/memgraph-mage:1.19', 'Memgraph'],
+      ['questdb/questdb:8.1.1', 'QuestDB'],
     ]) assert.equal(singlePrimaryStore(load(withImage(image)).first)?.name, name, image);
-    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc', 'example/community-server:1', 'quay.io/prometheuscommunity/elasticsearch-exporter', 'example/app-2', 'danielqsj/kafka-exporter', 'hashicorp/vault-k8s', 'natsio/nats-box', 'example/database/app']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
+    for (const image of ['oliver006/redis_exporter:v1', 'nginx:1.27', 'example/postgres-backup:1', 'prometheuscommunity/postgres-exporter', 'example/server:1', 'minio/mc', 'example/community-server:1', 'quay.io/prometheuscommunity/elasticsearch-exporter', 'example/app-2', 'danielqsj/kafka-exporter', 'hashicorp/vault-k8s', 'natsio/nats-box', 'example/database/app', 'memgraph/lab:2']) assert.equal(singlePrimaryStore(load(withImage(image)).first), undefined, image);
   });
 
   it('a StatefulSet, a ReadWriteOnce claim, an unknown claim, GPUs and in-memory sessions are each unsafe to multiply; a ReadWriteMany claim is not', () => {

@@ -33,6 +33,9 @@ const SINGLE_PRIMARY_IMAGES: readonly { pattern: RegExp; name: string }[] = [
   // Oracle's own are named by their path (container-registry.oracle.com/database/free), gvenzl's by the edition.
   { pattern: /(^|\/)(oracle-xe|oracle-free|database\/(express|free|enterprise))$/, name: 'Oracle Database' },
   { pattern: /(^|\/)(qdrant|meilisearch)$/, name: 'search store' },
+  // One writable instance in their open editions: a second pod is a second, empty database behind one Service.
+  { pattern: /(^|\/)(memgraph|memgraph-mage)$/, name: 'Memgraph' },
+  { pattern: /(^|\/)(questdb)$/, name: 'QuestDB' },
   // A second broker with the first's settings takes its node id; a second Vault starts sealed with a store of its own.
   { pattern: /(^|\/)(kafka|cp-kafka|cp-server)$/, name: 'Kafka broker' },
   { pattern: /(^|\/)(vault)$/, name: 'Vault' },
