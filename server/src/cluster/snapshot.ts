@@ -48,6 +48,8 @@ function parseText(text: string, path: string): any {
   try {
     return trimmed.startsWith('{') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
   } catch (error) {
+    // The reader recurses once a level: a file nested tens of thousands deep exhausts the stack.
+    if (error instanceof RangeError || /Maximum call stack size exceeded/.test((error as Error).message)) throw new ClusterError('snapshot', `snapshot ${path} is nested too deeply to read (tens of thousands of levels): no cluster writes that`);
     throw new ClusterError('snapshot', `snapshot ${path} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
   }
 }
