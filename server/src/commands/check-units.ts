@@ -47,6 +47,8 @@ export function asGiven(path: string): string {
 export interface UnitsRendered {
   /** Files to read one by one: plain manifests, and the files of units that were not rendered. */
   plainPaths: string[];
+  /** Those of plainPaths that are files of a unit not rendered (said of the unit as a whole: `--render off`, helm missing). */
+  ofUnrenderedUnits: ReadonlySet<string>;
   rendered: RenderedUnit[];
   /** The roots that deploy a file (absolute paths). */
   deployersOf: DeployersOf;
@@ -76,7 +78,7 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const plainPaths = [...(paths.includes('-') ? ['-'] : []), ...divided.plain];
   if (mode === 'off') {
     const owned = new Set(divided.units.flatMap(ownedOf));
-    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], rendered: [], deployersOf: () => [] };
+    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], ofUnrenderedUnits: owned, rendered: [], deployersOf: () => [] };
   }
   const settings = settingsFrom(values);
   const rendered: RenderedUnit[] = [];
@@ -99,7 +101,7 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   // A base outside the files looked at may be deployed by roots not looked at either: it is edited for none of them.
   const looked = new Set(paths.map((p) => resolve(p)));
   const deployersOf = (path: string) => (looked.has(resolve(path)) ? (divided.owned.get(resolve(path)) ?? []).map((unit) => unit.root) : []);
-  return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], rendered, deployersOf };
+  return { plainPaths: [...plainPaths, ...[...unrendered].filter((f) => !plainPaths.includes(f))], ofUnrenderedUnits: unrendered, rendered, deployersOf };
 }
 
 /** Each unit rendered, in their order; a few at a time (see MAX_RENDERS_AT_ONCE). */

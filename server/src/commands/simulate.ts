@@ -87,7 +87,7 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       // What it holds is not simulated: not a clean run, as check says of it.
       skipped = true;
     });
-    const { plainPaths, rendered } = await renderUnits(files, values, io, 'simulate');
+    const { plainPaths, ofUnrenderedUnits, rendered } = await renderUnits(files, values, io, 'simulate');
     for (const unit of rendered) inventory.setFile(parseManifest(renderedUri(unit), unit.text));
     // A unit that does not render deploys nothing the simulation can see: said, and the run is not a clean one.
     for (const problem of rendered.flatMap((unit) => unit.problems)) {
@@ -97,7 +97,9 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
     for (const path of plainPaths) {
       const file = parseManifest(path, readManifest(path, io, 'simulate'));
       inventory.setFile(file);
-      // A template, or a document that does not parse, holds workloads the simulation cannot see: said as check says it.
+      // A template, or a document that does not parse, holds workloads the simulation cannot see: said as check says it
+      // (those of a chart or root not rendered are said of it as a whole).
+      if (ofUnrenderedUnits.has(path)) continue;
       for (const finding of analyzeFile(file, inventory, { rules: [templatedFile, invalidYaml] })) {
         io.stderr(`kube-resilience simulate: ${path}:${(finding.range?.start.line ?? 0) + 1}: ${finding.message.replace(/\.?$/, '.')} What it holds is not simulated.`);
         skipped = true;
