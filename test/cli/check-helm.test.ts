@@ -29,6 +29,14 @@ function placed(stdout: string, chart: string): string[] {
 }
 
 describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is not built') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present') }, () => {
+  it('one template of a chart named: the summary counts the files its findings point into too (it said "7 findings in 1 file" of findings in 5)', async () => {
+    const chart = chartCopy();
+    const run = await runCli(['check', join(chart, 'templates', 'deployment.yaml'), '--fail-on', 'none'], withHelm);
+    const files = run.stdout.split('\n').filter((line) => line.startsWith(chart));
+    assert.ok(files.length > 1, run.stdout);
+    assert.match(run.stdout.trimEnd().split('\n').at(-1)!, new RegExp(` in ${files.length} files$`));
+  });
+
   it('podinfo: findings on its template and values lines, each naming the chart it was rendered from, and no "not analysed" notices', async () => {
     const chart = chartCopy();
     const run = await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm);

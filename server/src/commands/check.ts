@@ -215,9 +215,11 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
     io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.'), warnings }), null, 2));
   }
   else {
-    // Every file found and read counts, those of charts and Kustomize roots too (analysed as what they render).
-    const analysed = [...trees.keys()].filter((path) => !skipped.has(path) && !inventory.getFile(path)?.clusterSnapshot).length;
-    io.stdout(toText(findings, analysed, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
+    // Every file found and read counts, those of charts and Kustomize roots too (analysed as what they render), and
+    // a file a finding points into that was not named (the values.yaml of a chart one template of which was).
+    const analysed = new Set([...trees.keys()].filter((path) => !skipped.has(path) && !inventory.getFile(path)?.clusterSnapshot).map((path) => resolve(path)));
+    for (const finding of findings) if (finding.uri && !finding.uri.includes('://')) analysed.add(resolve(finding.uri));
+    io.stdout(toText(findings, analysed.size, { colour: io.isTty && !process.env.NO_COLOR, verbose: values.verbose, width: io.isTty ? io.columns : undefined }));
   }
 
   // Fixes asked for on stdin are fixes not written (nothing to write them back to).
