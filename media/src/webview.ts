@@ -134,8 +134,9 @@ function receive(message: ToWebview): void {
       return;
     }
     case 'result':
-      // A late answer for an older scenario is not what the controls show.
-      if (!sameScenario(message.result.scenario, state.scenario) && state.status.kind === 'busy') return;
+      // A late answer for an older scenario is not what the controls show, busy or not (one that needs a node ticked
+      // asks for nothing: an answer for the node just unticked came in idle, and was shown).
+      if (!sameScenario(message.result.scenario, state.scenario)) return;
       state.result = message.result;
       state.status = { kind: 'idle', text: `${message.result.workloads.length} workloads, ${message.result.timeline.length} events` };
       break;

@@ -88,6 +88,19 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     await view.page.close();
   });
 
+  test('an answer for a scenario the controls no longer show is dropped, even once the page waits for nothing (the unticked node\'s answer was shown)', async () => {
+    const view = await loaded();
+    await view.page.getByRole('radio', { name: 'Whole nodes' }).check();
+    const asked = (await view.waitForPosted('simulate', 2)) as Extract<FromWebview, { type: 'simulate' }>;
+    await view.send({ type: 'busy' });
+    await view.page.getByRole('checkbox', { name: 'cp-1' }).uncheck();
+    await view.page.getByText('Tick a node to fail').waitFor();
+    await view.send({ type: 'result', result: { ...result, scenario: asked.scenario } });
+    assert.equal(await view.page.locator('.status').textContent(), 'Tick a node to fail');
+    assert.equal(await view.page.getByRole('button', { name: 'Export report' }).isDisabled(), true);
+    await view.page.close();
+  });
+
   test('clicking a node or a workload adds an event at a chosen time', async () => {
     const view = await loaded();
     await view.page.getByRole('button', { name: 'worker-2', exact: true }).click();
