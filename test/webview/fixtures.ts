@@ -63,6 +63,14 @@ export const inputWithLongNodeName: SimulationInput = {
   nodes: [...input.nodes, { name: LONG_NODE_NAME, role: 'worker', zone: 'zone-a', etcdMember: false, dns: false, pods: [pod('shop', 'web', 'Deployment', 'web-4')] }],
 };
 
+/** A workload and its pod named as long as Kubernetes allows (63 characters), on worker-2. */
+export const LONG_WORKLOAD_NAME = `checkout-${'x'.repeat(44)}-canary-v2`;
+export const inputWithLongPodName: SimulationInput = {
+  ...input,
+  nodes: input.nodes.map((node) => (node.name === 'worker-2' ? { ...node, pods: [...node.pods, pod('shop', LONG_WORKLOAD_NAME, 'Deployment', `${LONG_WORKLOAD_NAME.slice(0, 57)}-7f9c2`)] } : node)),
+  workloads: [...input.workloads, { kind: 'Deployment', name: LONG_WORKLOAD_NAME, namespace: 'shop', replicas: 1, placement: 'assumed' }],
+};
+
 /** The same outage with shop/checkout back only at 2 h 30 m, so the time axis ends just past its last tick. */
 export const lateRecovery: SimulationResult = {
   ...result,

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { FromWebview, SimulationInput } from '../../server/src/simulate/messages';
 import type { SimulationResult } from '../../server/src/simulate/types';
 import { textContrast } from './contrast';
-import { input, inputWithLongNodeName, lateRecovery, LONG_NODE_NAME, result } from './fixtures';
+import { input, inputWithLongNodeName, inputWithLongPodName, lateRecovery, LONG_NODE_NAME, LONG_WORKLOAD_NAME, result } from './fixtures';
 import { describeInChromium, type Harness, type WebviewPage } from './harness';
 import { type Label, readLabels } from './label-boxes';
 import { CONTAINERS, cutOffLabels, LABELS, named, nodeNamesBrokenInsideWords, overlappingLabels } from './layout-checks';
@@ -123,6 +123,15 @@ describeInChromium('simulation webview layout from 800 to 2,000 px', (harness) =
         await view.page.close();
       });
     }
+
+    test(`${width} px: a pod named as long as Kubernetes allows stays inside its node's card (it ran over the next card, which took its clicks, and the page scrolled sideways)`, async (t) => {
+      const view = await loaded({ width }, inputWithLongPodName);
+      await layoutSpecification(t, view);
+      await t.test('the pod stays clickable', async () => {
+        await view.page.getByRole('button', { name: new RegExp(LONG_WORKLOAD_NAME.slice(0, 20)) }).first().click({ timeout: 2_000 });
+      });
+      await view.page.close();
+    });
 
     test(`${width} px: an axis that ends just past a tick, and a node named by a cloud provider`, async (t) => {
       const view = await loaded({ width }, inputWithLongNodeName, lateRecovery);
