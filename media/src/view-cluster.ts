@@ -107,7 +107,7 @@ function eventEditor(target: Target, scenario: Scenario, runsDns: boolean, actio
   const name = target.type === 'node' ? target.name : `${target.namespace}/${target.name}`;
   return el(
     'form',
-    { class: 'event-editor', attrs: { 'aria-label': `Add an event to ${name}` }, on: { submit: (e) => (e.preventDefault(), add()) } },
+    { class: 'event-editor', attrs: { 'aria-label': `Add an event to ${name}` }, on: { submit: (e) => (e.preventDefault(), add()), keydown: (e) => e.key === 'Escape' && actions.selectTarget(undefined) } },
     el('span', { class: 'editor-title' }, 'Add to ', el('strong', {}, name), ':'),
     kind,
     el('label', { class: 'inline' }, 'at ', minutes, ' min'),

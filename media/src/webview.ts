@@ -67,9 +67,12 @@ function simulate(scenario: Scenario): void {
 const actions: Actions = {
   setScenario: (scenario) => simulate(scenario),
   selectTarget(target: Target | undefined) {
+    const opener = state.target;
     state.target = target;
     render();
     if (target) root.querySelector<HTMLElement>('[data-focus="editor:kind"]')?.focus();
+    // The editor closed (an event added, Cancel, Escape): focus goes back to what opened it, not to the page.
+    else if (opener) openerOf(opener)?.focus();
   },
   exportReport: () => post({ type: 'export', scenario: state.scenario }),
   openFinding: (finding) => post({ type: 'open-finding', finding }),
@@ -108,6 +111,23 @@ function place(parent: HTMLElement, nodes: Node[]): void {
   while (parent.childNodes.length > nodes.length) parent.lastChild!.remove();
 }
 
+/** The node's button, or the first of the workload's pods, that opens the event editor for `target`. */
+function openerOf(target: Target): HTMLElement | null {
+  const focus = target.type === 'node' ? `target:node:${target.name}` : `:${target.namespace}/${target.name}`;
+  const selector = target.type === 'node' ? `[data-focus="${CSS.escape(focus)}"]` : `[data-focus^="target:pod:"][data-focus$="${CSS.escape(focus)}"]`;
+  return root.querySelector<HTMLElement>(selector);
+}
+
+/**
+ * Where keyboard focus goes when the control that had it is gone: the event now in its place, else the one before
+ * it, else the failure chosen (the last event removed).
+ */
+function focusInstead(focused: string): HTMLElement | null {
+  const removed = /^remove:(\d+)$/.exec(focused);
+  if (!removed) return null;
+  return root.querySelector<HTMLElement>(`[data-focus="remove:${Number(removed[1]) - 1}"]`) ?? root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(`fail:${state.scenario.fail.kind}`)}"]`);
+}
+
 /** Rebuilds what changed and puts keyboard focus back on the control that had it. */
 function render(): void {
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.focus;
@@ -122,7 +142,7 @@ function render(): void {
       renderTimeline(state.result, state.focus, needsNode(state.scenario) ? 'Tick a node under “Which nodes” to simulate its failure: with none ticked nothing fails.' : undefined),
     ]) as Node[],
   );
-  if (focused && (document.activeElement as HTMLElement | null)?.dataset?.focus !== focused) root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  if (focused && (document.activeElement as HTMLElement | null)?.dataset?.focus !== focused) (root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`) ?? focusInstead(focused))?.focus();
 }
 
 function receive(message: ToWebview): void {

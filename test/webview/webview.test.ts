@@ -203,6 +203,26 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     await view.page.close();
   });
 
+  test('keyboard focus stays on the page when the event editor closes or an event goes: on what opened the editor, then on the failure chosen (it fell to the page\'s body)', async () => {
+    const view = await loaded();
+    const focused = () => view.page.evaluate(() => (document.activeElement as HTMLElement).dataset.focus ?? document.activeElement!.tagName);
+    await view.page.locator('[data-focus="target:node:worker-2"]').focus();
+    await view.page.keyboard.press('Enter');
+    await view.page.keyboard.press('Escape');
+    assert.equal(await focused(), 'target:node:worker-2', 'Escape closes the editor');
+    await view.page.keyboard.press('Enter');
+    await view.page.getByRole('button', { name: 'Cancel' }).press('Enter');
+    assert.equal(await focused(), 'target:node:worker-2', 'Cancel');
+    await view.page.locator('[data-focus="target:pod:worker-2:shop/checkout"]').press('Enter');
+    await view.page.locator('[data-focus="editor:add"]').press('Enter');
+    await view.waitForPosted('simulate', 2);
+    assert.equal(await focused(), 'target:pod:worker-2:shop/checkout', 'Add event');
+    await view.page.locator('[data-focus="remove:0"]').press('Enter');
+    await view.waitForPosted('simulate', 3);
+    assert.equal(await focused(), 'fail:apiserver', 'the last event removed');
+    await view.page.close();
+  });
+
   test('arrow keys move through the timeline, and the tooltip follows', async () => {
     const view = await loaded();
     const focused = () => view.page.evaluate(() => (document.activeElement as HTMLElement).dataset.focus);
