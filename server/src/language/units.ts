@@ -1,5 +1,6 @@
 import { dirname, resolve, sep } from 'node:path';
 import { within } from '../files/within';
+import { lineMover } from './line-moves';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
 import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings } from '../render/render-unit';
@@ -25,20 +26,6 @@ interface UnitResult {
   rendered: boolean;
   /** What the unit renders, parsed, for the simulator. */
   renderedFile?: ManifestFile;
-}
-
-/** Where a line of the rendered-against text sits in the current text: lines before and after the edit keep their place. */
-export function moveLine(before: string, after: string, line: number): number {
-  if (before === after) return line;
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  if (line < head) return line;
-  if (line >= a.length - tail) return line + (b.length - a.length);
-  return Math.min(line, b.length - tail - 1, b.length - 1);
 }
 
 /**
@@ -227,10 +214,14 @@ export class EditorUnits {
     if (!path || !this.state.settings.render) return [];
     const { findings, texts } = this.merged();
     const out: Finding[] = [];
+    let move: ((line: number) => number) | undefined;
     for (const finding of findings) {
       if (finding.uri !== path || !finding.range) continue;
-      const text = textOf();
-      const line = moveLine(texts.get(path) ?? text, text, finding.range.start.line);
+      if (!move) {
+        const text = textOf();
+        move = lineMover(texts.get(path) ?? text, text);
+      }
+      const line = move(finding.range.start.line);
       const shift = line - finding.range.start.line;
       out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
     }
@@ -270,7 +261,8 @@ export class EditorUnits {
     const { findings, texts } = this.merged();
     const now = this.sourceText(path);
     const before = texts.get(path);
-    const at = (f: UnitFinding) => (before !== undefined && now !== undefined ? moveLine(before, now, f.range!.start.line) : f.range!.start.line);
+    const move = before !== undefined && now !== undefined ? lineMover(before, now) : (line: number) => line;
+    const at = (f: UnitFinding) => move(f.range!.start.line);
     // By what it says too: two findings of a rule on one line (a values key two workloads print) have fixes of their own.
     return findings.find((f) => f.uri === path && f.ruleId === shown.ruleId && f.message === shown.message && f.range && at(f) === shown.range?.start.line);
   }
