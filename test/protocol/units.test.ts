@@ -1,11 +1,14 @@
 // Kustomize roots in the editor: rendered in the background on open (trusted workspaces only), findings on the
 // patch and base lines, kept and moved while typing, a patch never analysed as a resource.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import type { Diagnostic } from 'vscode-languageserver';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver';
 import { renderTools } from '../render/render-tools';
+import { LspClient } from './lsp-client';
 import { editorsOnCopies } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
@@ -58,6 +61,34 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
     // The overlay is gone, and its rendered findings with it: the file is analysed on its own again.
     const alone = await client.diagnostics(qa, (d) => !d.some((x) => /qa\/web/.test(String(x.message))));
     assert.deepEqual(alone.map((d) => `${d.code}: ${d.message}`), ['pdb-missing: Deployment web: 3 replicas and no PDB: a drain may evict all 3 pods at once.']);
+  });
+
+  it('a base outside the workspace folder, that both overlays in it deploy: its fix is a patch in each overlay, not an edit of the base (which roots outside may deploy)', async () => {
+    const tree = join(mkdtempSync(join(tmpdir(), 'kr-outside-base-')), 'tree');
+    mkdirSync(join(tree, 'base'), { recursive: true });
+    writeFileSync(join(tree, 'base', 'deployment.yaml'), readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8'));
+    writeFileSync(join(tree, 'base', 'kustomization.yaml'), 'resources:\n  - deployment.yaml\n');
+    for (const overlay of ['a', 'b']) {
+      mkdirSync(join(tree, 'overlays', overlay), { recursive: true });
+      writeFileSync(join(tree, 'overlays', overlay, 'kustomization.yaml'), `namespace: ${overlay}\nresources:\n  - ../../base\n`);
+    }
+    const savedPath = process.env.PATH;
+    process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter);
+    const client = LspClient.start(SERVER);
+    process.env.PATH = savedPath;
+    try {
+      await client.initialize(pathToFileURL(join(tree, 'overlays')).toString(), { settings: { trusted: true, cluster: 'off' } });
+      const base = pathToFileURL(join(tree, 'base', 'deployment.yaml')).toString();
+      await client.open(base, readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'));
+      const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
+      const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
+      const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
+      const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((uri) => relative(tree, fileURLToPath(uri)));
+      assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
+    } finally {
+      await client.shutdown();
+      rmSync(dirname(tree), { recursive: true, force: true });
+    }
   });
 
   it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {

@@ -237,8 +237,11 @@ export class EditorUnits {
     const texts = new Map<string, string>();
     for (const result of this.results.values()) for (const [file, text] of result.texts) texts.set(file, text);
     const all = [...this.results.values()].flatMap((r) => r.findings);
-    const folder = this.state.roots.map(pathOf).find((p): p is string => !!p) ?? '';
-    const deployersOf = (file: string) => (this.layoutFound?.owned.get(resolve(file)) ?? []).map((unit) => unit.root);
+    const folders = this.state.roots.map(pathOf).filter((p): p is string => !!p);
+    const folder = folders[0] ?? '';
+    // A base outside the workspace folders may be deployed by roots outside them too: it is edited for none of them
+    // (each root in view gets a patch of its own), as `check` leaves a base outside the paths it checks.
+    const deployersOf = (file: string) => (folders.some((f) => within(f, resolve(file))) ? (this.layoutFound?.owned.get(resolve(file)) ?? []).map((unit) => unit.root) : []);
     return (this.mergedCache = { findings: mergeUnitFindings(all, folder, deployersOf), texts });
   }
 
