@@ -269,6 +269,19 @@ spec:
       assert.deepEqual(only(placedFindings(await render(chart)), 'single-replica'), []);
     });
 
+    it('a field added to a template written with CRLF line breaks is written with CRLF too (its lines ended in LF alone)', async () => {
+      const crlf = Object.fromEntries(Object.entries(commentedLiteralsChart).map(([file, text]) => [file, text.replace(/\n/g, '\r\n')]));
+      const chart = writeChart(crlf);
+      const unit = await render(chart);
+      const [single] = only(placedFindings(unit), 'single-replica');
+      const fix = unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['metadata', 'annotations', 'kube-resilience/ignore'], value: 'single-replica' }]);
+      assert.ok(fix, 'a fix is written');
+      applySourceEdits(fix!);
+      const written = readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8');
+      assert.match(written, /kube-resilience\/ignore: single-replica\r\n/);
+      assert.doesNotMatch(written, /[^\r]\n/, 'every line ends in CRLF');
+    });
+
     it('a literal field of the template with a comment after it is set in place, the comment kept; a re-render finds it no more', async () => {
       const chart = writeChart(commentedLiteralsChart);
       const unit = await render(chart);

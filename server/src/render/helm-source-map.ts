@@ -390,10 +390,12 @@ export class HelmSourceMapper implements SourceMapper {
     if (rest.some((step) => typeof step !== 'string')) return `the fix adds an item to a list ${this.relative(template)} does not write`;
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = nest(rest as string[], value);
-    const body = yamlLines(nested, childColumn).join('\n');
+    // In the template's own line breaks: a CRLF template got lines ending in LF alone.
+    const newline = /\r\n/.test(text) ? '\r\n' : '\n';
+    const body = yamlLines(nested, childColumn).join(newline);
     const insertAt = lineStarts[node.line + 1] ?? text.length;
-    const lead = insertAt === text.length && !text.endsWith('\n') ? '\n' : '';
-    return { path: template, against: text, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}\n` }] };
+    const lead = insertAt === text.length && !text.endsWith('\n') ? newline : '';
+    return { path: template, against: text, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}${newline}` }] };
   }
 
   /** Whether the document's template also renders under another name (its subchart is aliased more than once). */
