@@ -96,6 +96,20 @@ describe('Helm charts in the language server', { skip }, () => {
     assert.ok(!codes(saved).includes('single-replica@9'), codes(saved).join(' '));
   });
 
+  it('a render that fails in a file not open: each open file of the chart says so at its top, naming where (they showed no finding, as if clean)', async () => {
+    const { client, dir, openFile } = await editors.open(true);
+    const template = await openFile('templates/deployment.yaml');
+    const values = await openFile('values.yaml');
+    await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    writeFileSync(join(dir, 'values.yaml'), readFileSync(join(dir, 'values.yaml'), 'utf8').replace(/^tls:/m, 'tlsx:'));
+    await client.change(values, readFileSync(join(dir, 'values.yaml'), 'utf8'));
+    await client.notify('textDocument/didSave', { textDocument: { uri: values } });
+    for (const uri of [template, values]) {
+      const said = await client.diagnostics(uri, (d) => codes(d).includes('helm-render@0'));
+      assert.match(String(said.find((d) => d.code === 'helm-render')!.message), /^The chart podinfo did not render, so the findings of this file are not shown until it does: templates\/[\w/.-]+:\d+: /);
+    }
+  });
+
   it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why; once trust is granted, the open chart renders', async () => {
     const { client, openFile } = await editors.open(false);
     const chart = await openFile('Chart.yaml');

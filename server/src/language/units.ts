@@ -1,4 +1,4 @@
-import { dirname, resolve, sep } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { within } from '../files/within';
 import { lineMover } from './line-moves';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
@@ -81,12 +81,7 @@ export class EditorUnits {
     if (!this.state.settings.enable || !this.state.settings.render) return;
     const layout = await this.units();
     const units = new Set<RenderUnit>();
-    for (const path of uris.map(pathOf)) {
-      if (!path) continue;
-      for (const unit of layout.owned.get(resolve(path)) ?? []) units.add(unit);
-      // A chart's other files (_helpers.tpl, files it reads) are no manifests, and still shape its render.
-      for (const unit of layout.units) if (unit.tool === 'helm' && within(unit.root, resolve(path))) units.add(unit);
-    }
+    for (const path of uris.map(pathOf)) if (path) for (const unit of unitsHolding(layout, path)) units.add(unit);
     for (const unit of units) void this.render(unit);
   }
 
@@ -225,7 +220,21 @@ export class EditorUnits {
       const shift = line - finding.range.start.line;
       out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
     }
-    return out;
+    return [...out, ...this.failedElsewhere(path, uri)];
+  }
+
+  /**
+   * A file of a chart or root whose render failed in another file: said at its top, where it would otherwise look
+   * clean (the error is placed where the tool points, often a file that is not open).
+   */
+  private failedElsewhere(path: string, uri: string): Finding[] {
+    return this.layoutFound ? unitsHolding(this.layoutFound, path).flatMap((unit) => {
+      const failure = this.results.get(unit.root)?.findings.find((f) => f.ruleId === `${unit.tool}-render` && f.severity === 'error');
+      if (!failure?.uri || failure.uri === path) return [];
+      const where = `${relative(unit.root, failure.uri) || basename(failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
+      const what = unit.tool === 'helm' ? 'The chart' : 'The Kustomize root';
+      return [{ ...failure, uri, severity: 'info' as const, message: `${what} ${basename(unit.root)} did not render, so the findings of this file are not shown until it does: ${where}: ${failure.message}`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+    }) : [];
   }
 
   /**
@@ -281,6 +290,15 @@ export class EditorUnits {
   }
 }
 
+
+/**
+ * The units a file is part of: those that deploy it, and the chart it lies in (a chart's other files, its
+ * `_helpers.tpl` and the files it reads, are no manifests, and still shape its render).
+ */
+function unitsHolding(layout: DeploymentUnits, path: string): RenderUnit[] {
+  const at = resolve(path);
+  return [...new Set([...(layout.owned.get(at) ?? []), ...layout.units.filter((unit) => unit.tool === 'helm' && within(unit.root, at))])];
+}
 
 /** The units of the workspace folders (uris): their files listed, then divided. */
 function* unitsOf(folderUris: readonly string[]): Steps<DeploymentUnits> {
