@@ -571,7 +571,7 @@ function renderedFixActions(uri: string, finding: Finding, diagnostic: Diagnosti
   if (!units || !finding.range) return [];
   const { fixes, unwritten } = units.sourceFixesAt(uri, finding);
   const actions = fixes
-    .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => documents.get(pathToFileURL(path).toString())?.version))
+    .map((fix) => toSourceCodeAction(fix, diagnostic, (path) => units.sourceText(path), (path) => units.openDocument(path)))
     .filter((action): action is CodeAction => !!action);
   if (!showsDisabledActions) return actions;
   return [...actions, ...unwritten.map(({ title, reason }): CodeAction => ({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], disabled: { reason: `Not written: ${reason}` } }))];

@@ -16,10 +16,17 @@ describe('toSourceCodeAction: a fix of a rendered finding as a code action', () 
   });
 
   it('an edit of a file open in the editor names the version it was written for (refused once typed into), of a closed one none', () => {
-    const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText, (path) => (path === '/chart/values.yaml' ? 7 : undefined))!;
+    const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText, (path) => (path === '/chart/values.yaml' ? { uri: 'file:///chart/values.yaml', version: 7 } : undefined))!;
     assert.equal((action.edit!.documentChanges![0] as { textDocument: { version: number | null } }).textDocument.version, 7);
     const closed = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits }, diagnostic, readText)!;
     assert.equal((closed.edit!.documentChanges![0] as { textDocument: { version: number | null } }).textDocument.version, null);
+  });
+
+  it('an edit of an open file is named by the uri the editor opened it under, which may encode the path otherwise (a folder `podinfo@v2` as `podinfo%40v2`: the edit named another uri, with no version)', () => {
+    const atEdits = { edits: [{ ...edits.edits[0], path: '/charts/podinfo@v2/values.yaml' }], creates: [] };
+    const opened = { uri: 'file:///charts/podinfo%40v2/values.yaml', version: 2 };
+    const action = toSourceCodeAction({ title: 'Set replicaCount: 2', preferred: true, edits: atEdits }, diagnostic, readText, (path) => (path === '/charts/podinfo@v2/values.yaml' ? opened : undefined))!;
+    assert.deepEqual((action.edit!.documentChanges![0] as { textDocument: unknown }).textDocument, opened);
   });
 
   it('an unsafe fix is offered saying what it changes, never as the preferred action', () => {

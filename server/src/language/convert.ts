@@ -64,7 +64,7 @@ export function toSourceCodeAction(
   fix: SourceFix,
   diagnostic: Diagnostic,
   readText: (path: string) => string | undefined,
-  openVersion: (path: string) => number | undefined = () => undefined,
+  openDocument: (path: string) => { uri: string; version: number } | undefined = () => undefined,
 ): CodeAction | undefined {
   const documentChanges: NonNullable<WorkspaceEdit['documentChanges']> = [];
   for (const create of fix.edits.creates) {
@@ -77,8 +77,10 @@ export function toSourceCodeAction(
     // Saved since the fix was computed on it (or unreadable): its offsets would land in the wrong places.
     if (text !== file.against) return undefined;
     const lines = new LineIndex(text);
-    // Of the version it was written for when the file is open: an editor refuses it once the file was typed into since.
-    documentChanges.push({ textDocument: { uri: pathToFileURL(file.path).toString(), version: openVersion(file.path) ?? null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });
+    // Of the version it was written for when the file is open (named by the editor's own uri for it, which may
+    // encode the path otherwise): an editor refuses it once the file was typed into since.
+    const open = openDocument(file.path);
+    documentChanges.push({ textDocument: { uri: open?.uri ?? pathToFileURL(file.path).toString(), version: open?.version ?? null }, edits: toTextEdits(file.edits, (offset) => lines.position(offset)) });
   }
   return { title: offeredTitle(fix), kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: !!fix.preferred && !fix.unsafe, edit: { documentChanges } };
 }

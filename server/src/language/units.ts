@@ -146,10 +146,13 @@ export class EditorUnits {
     void this.touchedMany(this.state.documents.all().map((d) => d.uri));
   }
 
+  /** The open document of a file, under the uri the editor gave it (which may encode the path otherwise than Node). */
+  openDocument(path: string): { uri: string; version: number; getText(): string } | undefined {
+    return this.state.documents.all().find((d) => pathOf(d.uri) === path);
+  }
+
   private openText(path: string): string | undefined {
-    const open = this.state.documents.all().find((d) => pathOf(d.uri) === path);
-    if (open) return open.getText();
-    return undefined;
+    return this.openDocument(path)?.getText();
   }
 
   private async render(unit: RenderUnit): Promise<void> {
