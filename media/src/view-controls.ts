@@ -2,6 +2,7 @@ import type { SimulationInput } from '../../server/src/simulate/messages';
 import type { Failure, Scenario, ScenarioEvent } from '../../server/src/simulate/types';
 import { el } from './dom';
 import { describeEvent } from '../../server/src/simulate/describe';
+import { formatSeconds } from '../../server/src/simulate/format-time';
 import type { Actions } from './page';
 import { secondsAt, withEvent, withoutEvent } from './scenario';
 
@@ -97,18 +98,26 @@ function voluntaryFieldset(scenario: Scenario, input: SimulationInput | undefine
 }
 
 function durationControl(scenario: Scenario, actions: Actions): HTMLElement {
-  const minutes = Math.round(scenario.duration / 60);
-  const options = DURATIONS_MINUTES.includes(minutes) ? DURATIONS_MINUTES : [...DURATIONS_MINUTES, minutes].sort((a, b) => a - b);
+  // In seconds: a duration set otherwise (the command line's 90s, a restored state) is shown as it is, not rounded.
+  const choices = DURATIONS_MINUTES.map((m) => m * 60);
+  const options = choices.includes(scenario.duration) ? choices : [...choices, scenario.duration].sort((a, b) => a - b);
   return el(
     'label',
     { class: 'control field' },
     el('span', { class: 'field-label' }, scenario.fail.kind === 'none' ? 'Time to watch' : 'Outage length'),
     el(
       'select',
-      { attrs: { 'data-focus': 'duration' }, on: { change: (e) => actions.setScenario({ ...scenario, duration: Number((e.target as HTMLSelectElement).value) * 60 }) } },
-      ...options.map((m) => el('option', { attrs: { value: m, selected: m === minutes } }, m < 60 ? `${m} minutes` : m % 60 ? `${(m / 60).toFixed(1)} hours` : `${m / 60} hour${m === 60 ? '' : 's'}`)),
+      { attrs: { 'data-focus': 'duration' }, on: { change: (e) => actions.setScenario({ ...scenario, duration: Number((e.target as HTMLSelectElement).value) }) } },
+      ...options.map((seconds) => el('option', { attrs: { value: seconds, selected: seconds === scenario.duration } }, durationLabel(seconds))),
     ),
   );
+}
+
+/** "30 minutes", "1.5 hours", "2 hours"; any other length as the timeline writes it ("1 m 30 s"). */
+function durationLabel(seconds: number): string {
+  if (seconds < 3600) return seconds % 60 === 0 ? `${seconds / 60} minutes` : formatSeconds(seconds);
+  if (seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;
+  return seconds % 1800 === 0 ? `${seconds / 3600} hours` : formatSeconds(seconds);
 }
 
 function controlPlanesControl(scenario: Scenario, input: SimulationInput | undefined, actions: Actions): HTMLElement {

@@ -101,6 +101,17 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     await view.page.close();
   });
 
+  test('a scenario of a length not in the list (90 s from the command line) shows that length, not a rounded one ("2 minutes")', async () => {
+    const view = await loaded();
+    for (const [duration, label] of [[90, '1 m 30 s'], [20, '20 s'], [3630, '1 h 30 s'], [5400, '1.5 hours']] as const) {
+      await view.send({ type: 'scenario', scenario: { fail: { kind: 'apiserver' }, duration, events: [] } });
+      const select = view.page.getByRole('combobox', { name: 'Outage length' });
+      await view.page.waitForFunction((d) => (document.querySelector('[data-focus="duration"]') as HTMLSelectElement | null)?.value === String(d), duration);
+      assert.equal(await select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0].textContent), label);
+    }
+    await view.page.close();
+  });
+
   test('clicking a node or a workload adds an event at a chosen time', async () => {
     const view = await loaded();
     await view.page.getByRole('button', { name: 'worker-2', exact: true }).click();
