@@ -2,6 +2,7 @@
 // It talks to the extension only through acquireVsCodeApi(), and checks every message it receives.
 import { type FromWebview, sameScenario, type ToWebview, validateFromWebview, validateScenario, validateSimulationInput, validateSimulationResult, validateToWebview } from '../../server/src/simulate/messages';
 import type { Scenario } from '../../server/src/simulate/types';
+import { plural } from '../../server/src/words';
 import { el, present } from './dom';
 import type { Actions, PageState } from './page';
 import { DEFAULT_SCENARIO, fitScenario, type Target } from './scenario';
@@ -158,7 +159,7 @@ function receive(message: ToWebview): void {
       // asks for nothing: an answer for the node just unticked came in idle, and was shown).
       if (!sameScenario(message.result.scenario, state.scenario)) return;
       state.result = message.result;
-      state.status = { kind: 'idle', text: `${message.result.workloads.length} workloads, ${message.result.timeline.length} events` };
+      state.status = { kind: 'idle', text: `${plural(message.result.workloads.length, 'workload')}, ${plural(message.result.timeline.length, 'event')}` };
       break;
     case 'busy':
       state.status = { kind: 'busy', text: 'Simulating…' };

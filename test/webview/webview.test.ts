@@ -112,6 +112,15 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     await view.page.close();
   });
 
+  test('the status counts what the answer holds, in words that agree with the number ("1 workloads, 1 events")', async () => {
+    const view = await harness().open();
+    await view.send({ type: 'input', input });
+    const asked = (await view.waitForPosted('simulate')) as Extract<FromWebview, { type: 'simulate' }>;
+    await view.send({ type: 'result', result: { ...result, scenario: asked.scenario, workloads: result.workloads.slice(0, 1), timeline: result.timeline.slice(0, 1) } });
+    assert.equal(await view.page.locator('.status').textContent(), '1 workload, 1 event');
+    await view.page.close();
+  });
+
   test('clicking a node or a workload adds an event at a chosen time', async () => {
     const view = await loaded();
     await view.page.getByRole('button', { name: 'worker-2', exact: true }).click();
