@@ -78,6 +78,12 @@ ruleTester(probeReadinessMissing, {
       output: app(ports('{name: http, containerPort: 8080}') + '  livenessProbe:\n    httpGet: {path: /, port: http}\n    periodSeconds: 5\n    failureThreshold: 2\n  readinessProbe:\n    httpGet:\n      path: /\n      port: http\n    periodSeconds: 3\n    failureThreshold: 1\n'),
     },
     {
+      name: 'under a liveness probe that gives up in 1 s on the same handler: no readiness probe can give up in a third of that, so none is offered (its fix changed the liveness probe after)',
+      code: app(ports('{containerPort: 11211}') + '  livenessProbe:\n    tcpSocket: {port: 11211}\n    periodSeconds: 1\n    failureThreshold: 1\n'),
+      findings: [{ at: 'app', message: /declares port 11211/ }],
+      output: null,
+    },
+    {
       name: 'a bare Pod is neither rolled out nor replaced after a drain: only its container restarts bring traffic early',
       code: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n',
       files: { 'service.yaml': SERVICE_WEB },

@@ -82,12 +82,14 @@ export const LIVENESS_TOLERANCE = 3;
 /**
  * A new readiness probe on the liveness probe's own handler, timed to give up no later than a third of the time
  * liveness takes (LIVENESS_TOLERANCE): with its default timings it made liveness and readiness one probe, and
- * their rule's fix then changed the liveness probe the person wrote. Any other probe is given back as it is.
+ * their rule's fix then changed the liveness probe the person wrote. None when liveness gives up in under 3 s (a
+ * probe runs once a second at most); any other probe is given back as it is.
  */
 export function timedUnderLiveness(readiness: Record<string, unknown> | undefined, container: any): Record<string, unknown> | undefined {
   const liveness = probeHandler(container?.livenessProbe, container);
   if (!readiness || !sameHandler(liveness, probeHandler(readiness, container))) return readiness;
   const budget = failureBudgetSeconds(container.livenessProbe);
+  if (budget < LIVENESS_TOLERANCE) return undefined;
   const periodSeconds = budget >= LIVENESS_TOLERANCE * PROBE_DEFAULTS.periodSeconds ? PROBE_DEFAULTS.periodSeconds : Math.max(1, Math.floor(budget / LIVENESS_TOLERANCE));
   const failureThreshold = Math.max(1, Math.min(PROBE_DEFAULTS.failureThreshold, Math.floor(budget / (LIVENESS_TOLERANCE * periodSeconds))));
   return { ...readiness, periodSeconds, failureThreshold };
