@@ -387,7 +387,7 @@ describe('simulator inputs from a cluster whose nodes could not be read', () => 
     assert.deepEqual(topology.assumptions.slice(0, 3), [
       'nodes could not be read (forbidden (403)): the nodes are assumed below',
       "pods could not be read (forbidden (403)): each workload's pods are placed as assumed below and counted from its spec, all running and ready (its status may say fewer)",
-      'no node could be read: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)',
+      'no node could be read: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3), linux/amd64',
     ]);
   });
 });
@@ -469,7 +469,7 @@ describe('simulator inputs: a CoreDNS scaled to zero', () => {
 
   it('is cluster DNS with no replica, not DNS assumed placed elsewhere', () => {
     assert.deepEqual(topology.coreDnsNodes, []);
-    assert.deepEqual(topology.clusterDnsScaledToZero, ['kube-system/coredns']);
+    assert.equal(topology.clusterDnsWithoutReplicas, 'kube-system/coredns runs no replica (replicas: 0)');
   });
 
   it('so cluster DNS is down from the start, named why, whatever the outage (it was "ok" throughout)', () => {
@@ -477,5 +477,22 @@ describe('simulator inputs: a CoreDNS scaled to zero', () => {
     const dns = result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns');
     assert.deepEqual(dns.map((e) => [e.at, e.state]), [[0, 'down']]);
     assert.match(dns[0].reason, /^kube-system\/coredns runs no replica \(replicas: 0\): no cluster name resolves/);
+  });
+});
+
+describe('simulator inputs: the stock CoreDNS manifest and no cluster (its pods select kubernetes.io/os: linux)', () => {
+  const { topology, workloads } = inputsOfManifest('file:///coredns.yaml', coreDnsDeployment(2).replace('    spec: {containers:', '    spec: {nodeSelector: {kubernetes.io/os: linux}, containers:'));
+
+  it('runs on the assumed nodes, which carry the labels every kubelet sets (no node took it, and DNS was said to run "no replica (replicas: 0)")', () => {
+    assert.equal(topology.coreDnsNodes.length, 2);
+    assert.equal(topology.clusterDnsWithoutReplicas, undefined);
+    assert.ok(topology.assumptions.some((a) => /linux\/amd64/.test(a)), topology.assumptions.join('\n'));
+    const result = simulate(topology, workloads, { fail: { kind: 'none' }, duration: 600, events: [] });
+    assert.deepEqual(result.timeline.filter((e) => e.subject.type === 'component' && e.subject.name === 'dns' && e.state !== 'ok'), []);
+  });
+
+  it('on a node it cannot run on (Windows), is said to run no replica for that reason, not for replicas: 0', () => {
+    const windows = inputsOfManifest('file:///coredns.yaml', coreDnsDeployment(2).replace('    spec: {containers:', '    spec: {nodeSelector: {kubernetes.io/os: windows}, containers:'));
+    assert.equal(windows.topology.clusterDnsWithoutReplicas, 'kube-system/coredns runs no replica: no node of the cluster can run its pods, so they stay Pending');
   });
 });

@@ -15,7 +15,7 @@ import { voluntaryDisruptionFacts } from './disruption-inputs';
 import { scheduleNeverFires } from './cron';
 import { apiServersDown } from './api-servers-down';
 import { apiServerAddresses } from '../cluster/topology-detect';
-import { plural } from '../words';
+import { plural, sentenceList } from '../words';
 import { compareCodeUnits } from '../sorted';
 import { onNode } from './on-node';
 
@@ -93,7 +93,7 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
     etcd,
     managed,
     coreDnsNodes,
-    ...(dnsWorkloads.length && !coreDnsNodes.length ? { clusterDnsScaledToZero: dnsWorkloads.map((w) => `${w.namespace}/${w.name}`) } : {}),
+    ...(dnsWorkloads.length && !coreDnsNodes.length ? { clusterDnsWithoutReplicas: withoutReplicas(dnsWorkloads) } : {}),
     nodeLocalDns,
     assumptions,
     ...(down.length ? { apiServersDown: down } : {}),
@@ -157,15 +157,22 @@ function nodesOf(inventory: Inventory, cluster: ClusterInfo | undefined, assumpt
   if (podNodes.length) {
     // A node running the control plane's own static pods is a control-plane node.
     const controlPlane = new Set(inventory.ofKind('Pod').filter(isControlPlanePod).map((pod) => pod.object?.spec?.nodeName));
-    assumptions.push(`${noNodes(cluster)}: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), known by name only (a control plane where its static pods run)`);
+    assumptions.push(`${noNodes(cluster)}: its pods run on ${plural(podNodes.length, 'node')} (${podNodes.slice(0, 8).join(', ')}${podNodes.length > 8 ? ', …' : ''}), known by name only (linux/amd64; a control plane where its static pods run)`);
     return podNodes.map((name) => assumedNode(name, controlPlane.has(name)));
   }
   assumptions.push(
     cluster
-      ? `${noNodes(cluster)}: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3)`
-      : 'no cluster given: assumed a kubeadm cluster with 1 control-plane node (control-plane, stacked etcd) and 3 workers (worker-1…3); pass --demo, --snapshot or --context for a real one',
+      ? `${noNodes(cluster)}: assumed 1 control-plane node (control-plane) and 3 workers (worker-1…3), linux/amd64`
+      : 'no cluster given: assumed a kubeadm cluster with 1 control-plane node (control-plane, stacked etcd) and 3 workers (worker-1…3), linux/amd64; pass --demo, --snapshot or --context for a real one',
   );
   return [assumedNode('control-plane', true), ...['worker-1', 'worker-2', 'worker-3'].map((name) => assumedNode(name, false))];
+}
+
+/** Why cluster DNS workloads placed nowhere run no replica: scaled to zero, or no node takes their pods. */
+function withoutReplicas(dnsWorkloads: readonly SimWorkload[]): string {
+  const names = sentenceList(dnsWorkloads.map((w) => `${w.namespace}/${w.name}`));
+  const run = dnsWorkloads.length > 1 ? 'run' : 'runs';
+  return dnsWorkloads.every((w) => w.replicas === 0) ? `${names} ${run} no replica (replicas: 0)` : `${names} ${run} no replica: no node of the cluster can run ${dnsWorkloads.length > 1 ? 'their' : 'its'} pods, so they stay Pending`;
 }
 
 /** Why the simulation knows no node of a cluster: it listed none, or refused to. */
@@ -178,7 +185,8 @@ function assumedNode(name: string, controlPlane: boolean): Resource {
   return resourceFromObject({
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
+    // With the labels every kubelet sets: `nodeSelector: {kubernetes.io/os: linux}`, in most manifests, found no node.
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...(controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : {}) } },
     spec: controlPlane ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } : {},
   })!;
 }

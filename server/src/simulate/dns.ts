@@ -3,7 +3,7 @@ import { podsBackAt } from './node-incidents';
 import type { SimContext } from './workload-capacity';
 import type { NotServing } from './model';
 import type { State, TimelineEvent } from './types';
-import { plural, sentenceList } from '../words';
+import { plural } from '../words';
 import { least } from '../extremes';
 
 type ReplicaState = 'serving' | 'waiting' | 'servfail' | 'dead' | 'unlisted' | 'unready' | 'evicted' | 'crashed';
@@ -68,8 +68,8 @@ interface Residence {
 export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [], evictions: [], moves: [], crashes: [] }): DnsResult {
   const { controlPlane: cp, incidents, scenario, topology } = ctx;
   const replicas = topology.coreDnsNodes;
-  if (!replicas.length && topology.clusterDnsScaledToZero) {
-    const reason = `${sentenceList(topology.clusterDnsScaledToZero)} ${topology.clusterDnsScaledToZero.length > 1 ? 'run' : 'runs'} no replica (replicas: 0): no cluster name resolves, before, during or after the outage`;
+  if (!replicas.length && topology.clusterDnsWithoutReplicas) {
+    const reason = `${topology.clusterDnsWithoutReplicas}: no cluster name resolves, before, during or after the outage`;
     return { states: [{ at: 0, state: 'down' }], events: [{ at: 0, subject: { type: 'component', name: 'dns' }, state: 'down', reason, fact: FACT.dns }] };
   }
   if (!replicas.length) return { states: [{ at: 0, state: 'ok' }], events: [] };

@@ -32,8 +32,11 @@ export interface SimTopology {
   managed?: string;
   /** The node each CoreDNS replica runs on (one entry per replica). */
   coreDnsNodes: string[];
-  /** The cluster DNS workloads when they run no replica (`replicas: 0`): no cluster name is answered at all. */
-  clusterDnsScaledToZero?: string[];
+  /**
+   * Why cluster DNS has no replica anywhere, when its workloads are known and run none (`replicas: 0`, or pods no
+   * node can run): no cluster name is answered at all.
+   */
+  clusterDnsWithoutReplicas?: string;
   nodeLocalDns: boolean;
   /** What the builder could not know and assumed. */
   assumptions: string[];
