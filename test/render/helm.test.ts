@@ -282,6 +282,16 @@ spec:
       assert.doesNotMatch(written, /[^\r]\n/, 'every line ends in CRLF');
     });
 
+    it('a field added to an LF template that has one CRLF line elsewhere (a header pasted in) is written with LF, as the lines around it', async () => {
+      const mixed = Object.fromEntries(Object.entries(commentedLiteralsChart).map(([file, text]) => [file, file.startsWith('templates/') ? text.replace('\n', '\r\n') : text]));
+      const chart = writeChart(mixed);
+      const unit = await render(chart);
+      const [single] = only(placedFindings(unit), 'single-replica');
+      applySourceEdits(unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['metadata', 'annotations', 'kube-resilience/ignore'], value: 'single-replica' }])!);
+      const written = readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8');
+      assert.match(written, /[^\r]\n {4}kube-resilience\/ignore: single-replica\n/);
+    });
+
     it('a literal field of the template with a comment after it is set in place, the comment kept; a re-render finds it no more', async () => {
       const chart = writeChart(commentedLiteralsChart);
       const unit = await render(chart);

@@ -390,8 +390,9 @@ export class HelmSourceMapper implements SourceMapper {
     if (rest.some((step) => typeof step !== 'string')) return `the fix adds an item to a list ${this.relative(template)} does not write`;
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = nest(rest as string[], value);
-    // In the template's own line breaks: a CRLF template got lines ending in LF alone.
-    const newline = /\r\n/.test(text) ? '\r\n' : '\n';
+    // In the line breaks of the line it goes below, as the guard above does: a CRLF template got lines in LF alone.
+    const above = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
+    const newline = above.endsWith('\r\n') ? '\r\n' : '\n';
     const body = yamlLines(nested, childColumn).join(newline);
     const insertAt = lineStarts[node.line + 1] ?? text.length;
     const lead = insertAt === text.length && !text.endsWith('\n') ? newline : '';
