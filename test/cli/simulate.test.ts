@@ -254,6 +254,16 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.equal(run.status, 2);
   });
 
+  it('--render off: a chart\'s templates are read one by one, each named as a template it cannot simulate, exit 2 (nothing was said, exit 0)', () => {
+    const chart = join(dir, 'unrendered-chart');
+    mkdirSync(join(chart, 'templates'), { recursive: true });
+    writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: unrendered\nversion: 0.1.0\n');
+    writeFileSync(join(chart, 'templates', 'web.yaml'), MANIFEST.replace('name: api\n  namespace', 'name: {{ .Release.Name }}-api\n  namespace'));
+    const run = cli(['simulate', '--fail', 'apiserver', '--render', 'off', 'unrendered-chart'], dir);
+    assert.match(run.stderr, /kube-resilience simulate: unrendered-chart\/templates\/web\.yaml:\d+: This file is a template/);
+    assert.equal(run.status, 2);
+  });
+
   it('names every event it accepts in --help, not only the voluntary ones', () => {
     const help = cli(['--help']).stdout;
     const kinds = EVENT_USAGE.split(', ').map((usage) => usage.split(/[:@]/)[0]);

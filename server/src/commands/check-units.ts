@@ -47,7 +47,7 @@ export function asGiven(path: string): string {
 export interface UnitsRendered {
   /** Files to read one by one: plain manifests, and the files of units that were not rendered. */
   plainPaths: string[];
-  /** Those of plainPaths that are files of a unit not rendered (said of the unit as a whole: `--render off`, helm missing). */
+  /** Those of plainPaths that are files of a unit that could not be rendered, which a line said of the unit as a whole (helm missing). */
   ofUnrenderedUnits: ReadonlySet<string>;
   rendered: RenderedUnit[];
   /** The roots that deploy a file (absolute paths). */
@@ -78,7 +78,8 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const plainPaths = [...(paths.includes('-') ? ['-'] : []), ...divided.plain];
   if (mode === 'off') {
     const owned = new Set(divided.units.flatMap(ownedOf));
-    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], ofUnrenderedUnits: owned, rendered: [], deployersOf: () => [] };
+    // Asked not to render: their files are read one by one, each as what it is (a template named as one).
+    return { plainPaths: [...plainPaths, ...[...owned].filter((f) => !plainPaths.includes(f))], ofUnrenderedUnits: new Set(), rendered: [], deployersOf: () => [] };
   }
   const settings = settingsFrom(values);
   const rendered: RenderedUnit[] = [];

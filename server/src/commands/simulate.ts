@@ -98,7 +98,7 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       const file = parseManifest(path, readManifest(path, io, 'simulate'));
       inventory.setFile(file);
       // A template, or a document that does not parse, holds workloads the simulation cannot see: said as check says it
-      // (those of a chart or root not rendered are said of it as a whole).
+      // (those of a chart or root that could not be rendered, helm missing, are said of it as a whole).
       if (ofUnrenderedUnits.has(path)) continue;
       for (const finding of analyzeFile(file, inventory, { rules: [templatedFile, invalidYaml] })) {
         io.stderr(`kube-resilience simulate: ${path}:${(finding.range?.start.line ?? 0) + 1}: ${finding.message.replace(/\.?$/, '.')} What it holds is not simulated.`);
