@@ -104,10 +104,17 @@ describe('Helm charts in the language server', { skip }, () => {
     writeFileSync(join(dir, 'values.yaml'), readFileSync(join(dir, 'values.yaml'), 'utf8').replace(/^tls:/m, 'tlsx:'));
     await client.change(values, readFileSync(join(dir, 'values.yaml'), 'utf8'));
     await client.notify('textDocument/didSave', { textDocument: { uri: values } });
+    let failing = '';
     for (const uri of [template, values]) {
       const said = await client.diagnostics(uri, (d) => codes(d).includes('helm-render@0'));
-      assert.match(String(said.find((d) => d.code === 'helm-render')!.message), /^The chart podinfo did not render, so the findings of this file are not shown until it does: templates\/[\w/.-]+:\d+: /);
+      const notice = String(said.find((d) => d.code === 'helm-render')!.message);
+      assert.match(notice, /^The chart podinfo did not render, so the findings of this file are not shown until it does: templates\/[\w/.-]+:\d+: /);
+      failing = /: (templates\/[\w/.-]+):\d+: /.exec(notice)![1];
     }
+    // The file helm names holds the error itself, and no notice that the chart failed elsewhere.
+    const named = await openFile(failing);
+    const onNamed = await client.diagnostics(named, (d) => d.some((x) => x.code === 'helm-render'));
+    assert.deepEqual(onNamed.filter((d) => d.code === 'helm-render').map((d) => d.severity), [1]);
   });
 
   it('in an untrusted workspace: no helm runs, one information finding on Chart.yaml says why; once trust is granted, the open chart renders', async () => {

@@ -237,9 +237,15 @@ describeInChromium('simulation webview in Chromium', (harness) => {
     await view.page.locator('[data-focus="editor:add"]').press('Enter');
     await view.waitForPosted('simulate', 2);
     assert.equal(await focused(), 'target:pod:worker-2:shop/checkout', 'Add event');
-    await view.page.locator('[data-focus="remove:0"]').press('Enter');
+    await view.page.locator('[data-focus="target:node:worker-2"]').press('Enter');
+    await view.page.locator('[data-focus="editor:add"]').press('Enter');
     await view.waitForPosted('simulate', 3);
-    assert.equal(await focused(), 'fail:apiserver', 'the last event removed');
+    await view.page.locator('[data-focus="remove:1"]').press('Enter');
+    await view.waitForPosted('simulate', 4);
+    assert.equal(await focused(), 'remove:0', 'the last of two events removed: the one before it');
+    await view.page.locator('[data-focus="remove:0"]').press('Enter');
+    await view.waitForPosted('simulate', 5);
+    assert.equal(await focused(), 'fail:apiserver', 'the only event removed');
     await view.page.close();
   });
 
