@@ -19,13 +19,15 @@ const tools = renderTools();
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort();
 
 const editors = editorsOnCopies(SERVER, PODINFO, 'podinfo');
+/** The chart in a folder whose name an editor encodes otherwise than Node (VS Code writes `@` as `%40`). */
+const atEditors = editorsOnCopies(SERVER, PODINFO, 'podinfo@v2');
 
 
 
 const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build)') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present');
 
 describe('Helm charts in the language server', { skip }, () => {
-  after(() => editors.closeAll());
+  after(() => Promise.all([editors.closeAll(), atEditors.closeAll()]));
 
   it('in a trusted workspace: the template line and the values line show the rendered finding; the quick fix edits values.yaml', async () => {
     const { client, dir, uri, openFile } = await editors.open(true);
@@ -58,6 +60,20 @@ describe('Helm charts in the language server', { skip }, () => {
     const names = input.value.workloads.map((w) => `${w.namespace}/${w.name}`);
     assert.ok(names.includes('default/release-podinfo'), `the simulator runs what the chart renders: ${names.join(', ')}`);
     assert.ok(!names.some((n) => n.includes('{{')), 'no template is simulated as a workload');
+  });
+
+  it('a quick fix editing an open values.yaml names it by the uri the editor opened it under, with its version (in a folder `podinfo@v2` opened as `podinfo%40v2`, it named another uri and no version)', async () => {
+    const { client, dir, uri, openFile } = await atEditors.open(true);
+    const template = await openFile('templates/deployment.yaml');
+    const single = (await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'))).find((d) => d.code === 'single-replica')!;
+    const values = uri('values.yaml').replace('podinfo@v2', 'podinfo%40v2');
+    assert.notEqual(values, uri('values.yaml'));
+    const text = readFileSync(join(dir, 'values.yaml'), 'utf8');
+    await client.open(values, text);
+    const version = await client.change(values, text);
+    const actions = ((await client.codeActions(template, single.range, [single])) ?? []) as CodeAction[];
+    const edit = actions.find((a) => a.isPreferred)!.edit!.documentChanges!.find((c): c is TextDocumentEdit => 'textDocument' in c)!;
+    assert.deepEqual(edit.textDocument, { uri: values, version });
   });
 
   it('a fix the chart cannot be edited to make is shown greyed with why, to a client that shows such actions, and not offered to another', async () => {
