@@ -37,6 +37,21 @@ describe('lineMover', () => {
     assert.ok(move(8) >= move(7) + 1 && move(8) <= move(10) - 1, String(move(8)));
   });
 
+  it('a block of lines changed in place: each changed line keeps its place within the block', () => {
+    const after = [...before.slice(0, 4), 'x', 'y', 'z', ...before.slice(7)];
+    const move = lineMover(text(before), text(after));
+    assert.deepEqual([4, 5, 6].map(move), [4, 5, 6]);
+  });
+
+  it('a hundred lines changed at both ends and two inserted near the top: a line between them moves by the two (more changes than a shallow search allows)', () => {
+    const many = lines(300);
+    const after = many.map((line, i) => (i < 50 || i >= 250 ? `${line} edited` : line));
+    after.splice(25, 0, 'inserted 1', 'inserted 2');
+    const move = lineMover(text(many), text(after));
+    assert.equal(move(100), 102);
+    assert.equal(after[move(200)], many[200]);
+  });
+
   it('lines removed at the end: what is left keeps its place, and nothing moves past the text', () => {
     const after = before.slice(0, 6);
     const move = lineMover(text(before), text(after));
