@@ -212,6 +212,14 @@ describe('Kustomize roots, rendered', { skip: tools.skip }, () => {
     await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
     assert.equal(readFileSync(join(tree, 'x', 'base', 'deployment.yaml'), 'utf8'), deployment);
     assert.doesNotMatch((await renderKustomize(join(tree, 'y'))).text, /replicas: 2/);
+
+    // A third root with the finding makes it one finding of two roots: its fix still leaves the base alone.
+    writeTree(tree, { 'z/kustomization.yaml': 'resources:\n  - ../x/base\n' });
+    const [shared] = (await checkUnits(findManifestFiles(tree), VALUES, io, {})).findings.filter((f) => f.ruleId === 'single-replica');
+    assert.match(shared.message, /Rendered in x and z\./);
+    assert.equal(preferredSourceFix(shared), undefined);
+    await fixUnits([tree], () => findManifestFiles(tree), VALUES, io, {});
+    assert.equal(readFileSync(join(tree, 'x', 'base', 'deployment.yaml'), 'utf8'), deployment);
   });
 
   it('a patch --fix adds names the namespace the base file writes (kustomize matched no resource without it, and the fix was taken back)', async () => {
