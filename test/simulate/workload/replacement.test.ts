@@ -30,7 +30,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
       assert.equal(slot.node, c.node);
       assert.equal(readyAt(89), 1);
       assert.equal(readyAt(90), c.ready);
-      assert.match(reasons, c.node ? new RegExp(`the replacement runs on ${c.node}`) : /stays Pending/);
+      assert.match(reasons, c.node ? new RegExp(`the replacement runs on ${c.node}`) : /no schedulable node for a replacement pod: its node selector, node affinity or tolerations let it run on worker-3 only, none of which takes new pods now: it stays Pending/);
     });
   }
 
@@ -72,7 +72,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     const slot = awaitingReplacement(run.slots[0]);
     run.evictions.push({ drain: run.ctx.drains[0], at: 0, terminatedAt: 30, sessionsCut: false, slot: slot.id });
     const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
-    assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending until worker-3 takes new pods again at 2 m 30 s/);
+    assert.match(reasons, /no schedulable node for a replacement pod: its node selector, node affinity or tolerations let it run on worker-3 only, none of which takes new pods now: it stays Pending until worker-3 takes new pods again at 2 m 30 s/);
     assert.equal(readyAt(179), 0);
     assert.equal(readyAt(180), 1, 'scheduled when worker-3 is back, serving the assumed 30 s later');
     assert.equal(slot.node, 'worker-3');
@@ -108,7 +108,7 @@ describe('replacement-scheduled and replacement-ready handlers', () => {
     const run = runOf(workload('renderer', { 'worker-3': 1 }, { eligibleNodes: ['worker-3'] }), lost);
     const slot = awaitingReplacement(run.slots[0]);
     const { readyAt, reasons } = play(run, 30, { kind: 'replacement-scheduled', slot, generation: 1, why: 'Deployment shop/renderer: replaced' });
-    assert.match(reasons, /no schedulable node for a replacement pod: it stays Pending\./);
+    assert.match(reasons, /no schedulable node for a replacement pod: its node selector, node affinity or tolerations let it run on worker-3 only, none of which takes new pods now: it stays Pending\./);
     assert.doesNotMatch(reasons, /until/);
     assert.equal(readyAt(7200), 0);
   });
