@@ -199,9 +199,8 @@ function* tryBatches(
 function independent(candidates: Map<Finding, Fix>, file: ManifestFile, perDocument: 'one per rule' | 'one'): Finding[] {
   const taken = new Set<string>();
   const edits = new TakenRanges();
-  // The texts the fixes chosen copy (see Fix.copies): few, so a list.
-  const copied: { start: number; end: number }[] = [];
-  const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start <= b.end && b.start <= a.end;
+  // The texts the fixes chosen copy (see Fix.copies), kept as edits are.
+  const copied = new TakenRanges();
   const chosen: Finding[] = [];
   for (const [finding, fix] of candidates) {
     if (!finding.range) continue;
@@ -209,11 +208,11 @@ function independent(candidates: Map<Finding, Fix>, file: ManifestFile, perDocum
     const { kind, namespace, name } = finding.resource ?? {};
     const where = `${document}|${kind}/${namespace}/${name}`;
     const key = perDocument === 'one' ? where : `${where}|${finding.ruleId}`;
-    if (taken.has(key) || fix.edits.some((e) => edits.touches(e, where) || copied.some((c) => overlaps(e, c)))) continue;
+    if (taken.has(key) || fix.edits.some((e) => edits.touches(e, where) || copied.touches(e, where))) continue;
     if (fix.copies?.some((c) => edits.touches({ ...c, text: '' }, where))) continue;
     taken.add(key);
     for (const edit of fix.edits) edits.add(edit, where);
-    if (fix.copies) copied.push(...fix.copies);
+    for (const copy of fix.copies ?? []) copied.add({ ...copy, text: '' }, where);
     chosen.push(finding);
   }
   return chosen;
