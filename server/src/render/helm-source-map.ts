@@ -339,7 +339,7 @@ export class HelmSourceMapper implements SourceMapper {
     if (blocks.includes('define') || blocks.includes('block')) return `${this.relative(template)} writes it inside a \`define\` or \`block\`, where the condition to keep it could not name the chart's values`;
     const condition = blocks.includes('with') || blocks.includes('range') ? unless.replace(/(^|[\s(])\.(?=[A-Z])/g, '$1$.') : unless;
     const indent = /^[ \t]*/.exec(line)![0];
-    const newline = /\r\n$/.test(line) ? '\r\n' : '\n';
+    const newline = lineBreakOf(line);
     const kept = /\n$/.test(line) ? line : line + newline;
     return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
   }
@@ -391,8 +391,7 @@ export class HelmSourceMapper implements SourceMapper {
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = nest(rest as string[], value);
     // In the line breaks of the line it goes below, as the guard above does: a CRLF template got lines in LF alone.
-    const above = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
-    const newline = above.endsWith('\r\n') ? '\r\n' : '\n';
+    const newline = lineBreakOf(text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length));
     const body = yamlLines(nested, childColumn).join(newline);
     const insertAt = lineStarts[node.line + 1] ?? text.length;
     const lead = insertAt === text.length && !text.endsWith('\n') ? newline : '';
@@ -478,4 +477,9 @@ function itemContentColumn(text: string, lineStarts: Int32Array, item: SkeletonN
   const line = text.slice(lineStarts[item.line], lineStarts[item.line + 1] ?? text.length);
   const after = line.slice(item.column + 1);
   return item.column + 1 + (after.length - after.trimStart().length);
+}
+
+/** The line break a line of a template ends in, for lines written beside it: CRLF or LF. */
+function lineBreakOf(line: string): string {
+  return line.endsWith('\r\n') ? '\r\n' : '\n';
 }
