@@ -231,13 +231,14 @@ export class EditorUnits {
    * clean (the error is placed where the tool points, often a file that is not open).
    */
   private failedElsewhere(path: string, uri: string): Finding[] {
-    return this.layoutFound ? unitsHolding(this.layoutFound, path).flatMap((unit) => {
+    if (!this.layoutFound) return [];
+    return unitsHolding(this.layoutFound, path).flatMap((unit) => {
       const failure = this.results.get(unit.root)?.findings.find((f) => f.ruleId === `${unit.tool}-render` && f.severity === 'error');
       if (!failure?.uri || failure.uri === path) return [];
       const where = `${relative(unit.root, failure.uri) || basename(failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
       const what = unit.tool === 'helm' ? 'The chart' : 'The Kustomize root';
       return [{ ...failure, uri, severity: 'info' as const, message: `${what} ${basename(unit.root)} did not render, so the findings of this file are not shown until it does: ${where}: ${failure.message}`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
-    }) : [];
+    });
   }
 
   /**
