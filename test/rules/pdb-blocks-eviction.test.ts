@@ -3,6 +3,7 @@ import { deployment, documents, hpa, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
+const daemonSet = deployment({ kind: 'DaemonSet' });
 
 ruleTester(pdbBlocksEviction, {
   valid: [
@@ -10,7 +11,7 @@ ruleTester(pdbBlocksEviction, {
       name: 'maxUnavailable 1 over a Deployment of 3 and a bare pod: the bare pod counts for none, the Deployment for 3, and one may go',
       code: documents(web(3), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  labels:\n    app: web\nspec:\n  containers:\n    - name: debug\n      image: busybox:1.36\n', pdb('  maxUnavailable: 1\n')),
     },
-    { name: 'a whole-number minAvailable on a DaemonSet is counted against its pods, not its controller', code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 1\n')) },
+    { name: 'a whole-number minAvailable on a DaemonSet is counted against its pods, not its controller', code: documents(daemonSet, pdb('  minAvailable: 2\n')) },
     { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
     { name: 'both fields written: the API rejects the PDB (pdb-no-budget says so), so no budget of it blocks', code: documents(web(3), pdb('  minAvailable: 3\n  maxUnavailable: 0\n')) },
     { name: 'minAvailable 2 of 3 leaves one eviction', code: documents(web(3), pdb('  minAvailable: 2\n')) },
@@ -29,7 +30,7 @@ ruleTester(pdbBlocksEviction, {
       name: 'a workload of the same labels in another namespace',
       code: documents(deployment({ namespace: 'shop', spec: '  replicas: 1\n' }), pdb('  minAvailable: 1\n')),
     },
-    { name: 'a DaemonSet with minAvailable 1: its size is the node count, unknown here', code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 1\n')) },
+    { name: 'a DaemonSet with minAvailable 1: its size is the node count, unknown here', code: documents(daemonSet, pdb('  minAvailable: 1\n')) },
   ],
   invalid: [
     {
@@ -66,13 +67,13 @@ ruleTester(pdbBlocksEviction, {
     },
     {
       name: 'minAvailable 100% on a DaemonSet, whose size the disruption controller cannot read: no fix to a maxUnavailable, which blocks as well',
-      code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  minAvailable: 100%\n')),
+      code: documents(daemonSet, pdb('  minAvailable: 100%\n')),
       findings: [{ at: 'minAvailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of DaemonSet web\. The disruption controller counts minAvailable 100% against the pods' controllers, and a DaemonSet has no scale it can read/, related: ['manifest.yaml: kind: DaemonSet'] }],
       output: null,
     },
     {
       name: 'maxUnavailable 1 on a DaemonSet: the count against its controller fails, so no disruption is allowed',
-      code: documents(web(1).replace('kind: Deployment', 'kind: DaemonSet').replace('  replicas: 1\n', ''), pdb('  maxUnavailable: 1\n')),
+      code: documents(daemonSet, pdb('  maxUnavailable: 1\n')),
       findings: [{ at: 'maxUnavailable', message: "PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of DaemonSet web. The disruption controller counts maxUnavailable 1 against the pods' controllers, and a DaemonSet has no scale it can read, so the count fails: it then allows no disruption at all. A whole-number minAvailable is counted against the pods themselves." }],
       output: null,
     },
