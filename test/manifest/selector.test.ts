@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeSelector, isEmptySelector, mapSelectorMatches, parseSelectorText, selectorFault, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
+import { describeSelector, isEmptySelector, mapSelectorMatches, parseSelectorText, requiredLabel, selectorFault, selectorMatches, type LabelSelector } from '../../server/src/manifest/selector';
 
 const pod = { app: 'web', tier: 'front', track: 'stable' };
 
@@ -47,6 +47,8 @@ describe('selectorMatches (metav1.LabelSelector)', () => {
     // A null value the API server reads as an empty string: taken, and matched as one.
     const emptyValue = { matchLabels: { app: null as unknown as string } };
     assert.deepEqual([selectorFault(emptyValue), selectorMatches(emptyValue, { app: '' }), selectorMatches(emptyValue, { app: 'web' })], [undefined, true, false]);
+    // Read the same way where the selector is described and indexed (they said and filed `app=null`).
+    assert.deepEqual([describeSelector(emptyValue), requiredLabel(emptyValue)], ['app=', ['app', '']]);
   });
 
   it('isEmptySelector tells everything apart from nothing', () => {

@@ -19,14 +19,16 @@ export interface LabelSelector {
 export function selectorMatches(selector: LabelSelector | null | undefined, labels: Labels | null | undefined): boolean {
   if (selector === null || selector === undefined || typeof selector !== 'object' || !isWellFormedSelector(selector)) return false;
   const have = labels ?? {};
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    // A null value is read by the API server as an empty string (Go's JSON decoder leaves the string's zero value).
-    if (have[key] !== (value === null ? '' : String(value))) return false;
-  }
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (have[key] !== labelValue(value)) return false;
   for (const requirement of selector.matchExpressions ?? []) {
     if (!requirementHolds(requirement, have)) return false;
   }
   return true;
+}
+
+/** A matchLabels value as the API server reads it: null is an empty string (Go's JSON decoder leaves the string's zero value). */
+function labelValue(value: unknown): string {
+  return value === null ? '' : String(value);
 }
 
 /** A selector whose parts have the shapes the API server accepts; any other is rejected there, so it selects nothing here. */
@@ -93,7 +95,7 @@ export function isEmptySelector(selector: LabelSelector | null | undefined): boo
 export function describeSelector(selector: LabelSelector | null | undefined): string {
   if (!selector || typeof selector !== 'object') return '(none)';
   if (!isWellFormedSelector(selector)) return '(malformed)';
-  const parts = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  const parts = Object.entries(selector.matchLabels ?? {}).map(([k, v]) => `${k}=${labelValue(v)}`);
   for (const r of selector.matchExpressions ?? []) {
     if (r.operator === 'Exists') parts.push(r.key);
     else if (r.operator === 'DoesNotExist') parts.push(`!${r.key}`);
@@ -127,7 +129,7 @@ export function parseSelectorText(text: string): LabelSelector | undefined {
 export function requiredLabel(selector: LabelSelector | null | undefined): readonly [string, string] | undefined {
   if (selector === null || selector === undefined || typeof selector !== 'object' || !isWellFormedSelector(selector)) return undefined;
   const first = Object.entries(selector.matchLabels ?? {})[0];
-  return first ? [first[0], String(first[1])] : undefined;
+  return first ? [first[0], labelValue(first[1])] : undefined;
 }
 
 /**
