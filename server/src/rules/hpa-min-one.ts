@@ -38,8 +38,9 @@ export const hpaMinOne: Rule = {
       if (min !== undefined && min !== null && min !== 1) continue;
       // One the API server rejects is never created (hpa-no-headroom says so); one that cannot scale what it names (a
       // DaemonSet, a ref without the workload's API group: FailedGetScale) runs no pod of it.
-      if (rejectedHpa(hpa) || namesUnscalable(hpa, inventory)) continue;
-      const target = inventory.scaleTargetOf(hpa);
+      if (rejectedHpa(hpa)) continue;
+      const target = scalableTarget(hpa, inventory);
+      if (target === null) continue;
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;
       const targetName = spec.scaleTargetRef ? ` of ${spec.scaleTargetRef.kind ?? 'workload'} ${spec.scaleTargetRef.name ?? ''}`.trimEnd() : '';
@@ -68,10 +69,13 @@ function unseenTarget(ref: { kind?: unknown; name?: unknown } | undefined): stri
   return `the ${named} it scales is not among the resources read: nothing tells what a second pod of it does (a database would get a second primary)`;
 }
 
-/** Whether the HPA names a workload it cannot scale: one in view (see hpaScales), or a kind that has no scale. */
-function namesUnscalable(hpa: Resource, inventory: Inventory): boolean {
+/**
+ * The workload in view the HPA scales (see hpaScales); undefined when it names none in view that it could scale;
+ * null when it names what it cannot scale: one in view, or a kind that has no scale. One lookup, for both.
+ */
+function scalableTarget(hpa: Resource, inventory: Inventory): Resource | undefined | null {
   const named = inventory.namedBy(hpa);
-  if (named.length) return !named.some((workload) => hpaScales(hpa, workload));
+  if (named.length) return named.find((workload) => hpaScales(hpa, workload)) ?? null;
   const kind: unknown = hpa.object?.spec?.scaleTargetRef?.kind;
-  return typeof kind === 'string' && workloadKindWithoutScale(kind);
+  return typeof kind === 'string' && workloadKindWithoutScale(kind) ? null : undefined;
 }
