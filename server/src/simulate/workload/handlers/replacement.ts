@@ -1,6 +1,6 @@
 import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
-import { sentenceList } from '../../../words';
+import { namesListed } from '../../../words';
 import { crashLoopNote, eligibleNodes, emit, nextSchedulable, note, pickNode, placementBlock, refreshEndpoints, schedulable, type Handler } from '../run';
 
 /**
@@ -20,7 +20,7 @@ export const onReplacementScheduled: Handler<'replacement-scheduled'> = (run, { 
     const taken = blocked.length && blocked.every((b) => b) ? `: on every node that would take it, ${blocked[0]}` : '';
     // Its own rules keep it off the other nodes: said, or the node that is down would look like the only cause.
     const workers = run.ctx.topology.nodes.filter((n) => !n.controlPlane).length;
-    const only = !taken && eligible.length < workers ? `: its node selector, node affinity or tolerations let it run on ${eligible.length ? `${sentenceList(eligible.slice(0, 3))}${eligible.length > 3 ? ' and others' : ''} only, none of which takes new pods now` : 'no node of the cluster'}` : '';
+    const only = !taken && eligible.length < workers ? `: its node selector, node affinity or tolerations let it run on ${eligible.length ? `${namesListed(eligible, 3)} only, none of which takes new pods now` : 'no node of the cluster'}` : '';
     note(run, at, { reason: `${run.label}: no schedulable node for a replacement pod${taken}${only}: it stays Pending${until}`, fact: FACT.recovery, always: true });
     // The scheduler tries a Pending pod again when a node joins or is uncordoned.
     if (later) emit(run, run.ctx.controlPlane.firstScheduling(later.at), { kind: 'replacement-scheduled', slot, generation, why });
