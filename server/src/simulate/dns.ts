@@ -68,7 +68,7 @@ interface Residence {
 export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [], evictions: [], moves: [], crashes: [] }): DnsResult {
   const { controlPlane: cp, incidents, scenario, topology } = ctx;
   const replicas = topology.coreDnsNodes;
-  if (!replicas.length && topology.clusterDnsWithoutReplicas) {
+  if (topology.clusterDnsWithoutReplicas) {
     const reason = `${topology.clusterDnsWithoutReplicas}: no cluster name resolves, before, during or after the outage`;
     return { states: [{ at: 0, state: 'down' }], events: [{ at: 0, subject: { type: 'component', name: 'dns' }, state: 'down', reason, fact: FACT.dns }] };
   }
