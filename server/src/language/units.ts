@@ -41,6 +41,8 @@ export class EditorUnits {
   /** Renders run a few at a time (see MAX_RENDERS_AT_ONCE). */
   private readonly turns = new ConcurrencyLimit(MAX_RENDERS_AT_ONCE);
   private mergedCache: { findings: UnitFinding[]; texts: Map<string, string> } | undefined;
+  /** The last line mover of each file (see moverFor). */
+  private readonly movers = new Map<string, { before: string; now: string; move: (line: number) => number }>();
 
   private readonly chartWatch: ChartFolderWatch;
 
@@ -54,6 +56,7 @@ export class EditorUnits {
     this.layoutFound = undefined;
     this.results.clear();
     this.mergedCache = undefined;
+    this.movers.clear();
     for (const controller of this.running.values()) controller.abort();
     this.running.clear();
   }
@@ -217,13 +220,25 @@ export class EditorUnits {
       if (finding.uri !== path || !finding.range) continue;
       if (!move) {
         const text = textOf();
-        move = lineMover(texts.get(path) ?? text, text);
+        move = this.moverFor(path, texts.get(path) ?? text, text);
       }
       const line = move(finding.range.start.line);
       const shift = line - finding.range.start.line;
       out.push({ ...finding, uri, range: { start: { ...finding.range.start, line }, end: { ...finding.range.end, line: finding.range.end.line + shift } } });
     }
     return [...out, ...this.failedElsewhere(path, uri)];
+  }
+
+  /**
+   * Where the lines of a file as rendered are now, kept while neither text changes: a code action asks for every
+   * rendered diagnostic at its lines, and each asked for the same diff of the same two texts.
+   */
+  private moverFor(path: string, before: string, now: string): (line: number) => number {
+    const kept = this.movers.get(path);
+    if (kept && kept.before === before && kept.now === now) return kept.move;
+    const move = lineMover(before, now);
+    this.movers.set(path, { before, now, move });
+    return move;
   }
 
   /**
@@ -277,7 +292,7 @@ export class EditorUnits {
     const { findings, texts } = this.merged();
     const now = this.sourceText(path);
     const before = texts.get(path);
-    const move = before !== undefined && now !== undefined ? lineMover(before, now) : (line: number) => line;
+    const move = before !== undefined && now !== undefined ? this.moverFor(path, before, now) : (line: number) => line;
     const at = (f: UnitFinding) => move(f.range!.start.line);
     // By what it says too: two findings of a rule on one line (a values key two workloads print) have fixes of their own.
     return findings.find((f) => f.uri === path && f.ruleId === shown.ruleId && f.message === shown.message && f.range && at(f) === shown.range?.start.line);
