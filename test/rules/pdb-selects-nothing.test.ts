@@ -19,6 +19,15 @@ ruleTester(pdbSelectsNothing, {
       files: { 'alertmanager.yaml': 'apiVersion: monitoring.coreos.com/v1\nkind: Alertmanager\nmetadata:\n  name: main\nspec:\n  replicas: 3\n' },
     },
     {
+      name: 'selects by Exists and DoesNotExist, which take no values (the selector checks of the API server pass them)',
+      code: documents(deployment(), pdb(budget, { selector: '    matchExpressions:\n      - key: app\n        operator: Exists\n      - key: canary\n        operator: DoesNotExist\n' })),
+    },
+    {
+      name: 'a matchLabels value written null is an empty string, which a pod labelled so carries',
+      code: documents(deployment({ name: 'api' }), pdb(budget, { selector: '    matchLabels:\n      tier:\n' })),
+      cluster: cluster([pod('api-5d8f-abcde', { labels: { tier: '' } })]),
+    },
+    {
       name: 'selects by matchExpressions',
       code: documents(deployment(), pdb(budget, { selector: '    matchExpressions:\n      - key: app\n        operator: In\n        values: [web, www]\n' })),
     },
