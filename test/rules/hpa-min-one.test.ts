@@ -15,7 +15,7 @@ ruleTester(hpaMinOne, {
     { name: 'it names a DaemonSet, which has no scale: it runs no pod of it (FailedGetScale)', code: hpa({ kind: 'DaemonSet', min: 1 }) },
     {
       name: 'it names a DaemonSet in view, which has no scale',
-      code: [deployment({ kind: 'DaemonSet' }).replace('  selector:', '  selector:'), hpa({ kind: 'DaemonSet', min: 1 })].join('---\n'),
+      code: [deployment({ kind: 'DaemonSet' }), hpa({ kind: 'DaemonSet', min: 1 })].join('---\n'),
     },
     { name: 'its ref has no apiVersion: the controller finds no Deployment in the core group, so it scales nothing', code: [deployment(), hpa({ min: 1 }).replace('    apiVersion: apps/v1\n', '')].join('---\n') },
     { name: 'the API server rejects it (maxReplicas 0): hpa-no-headroom says so', code: hpa({ min: 1, max: 0 }) },
