@@ -102,6 +102,8 @@ describe('pods that were not serving when the cluster was read', () => {
   it('on a NotReady node a reboot brings back before their toleration runs out: not evicted, and not said to tolerate it for ever (they were)', () => {
     const rebooted = run(cluster, { fail: { kind: 'apiserver' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 600 }] }).result;
     assert.deepEqual(eventsAbout(rebooted, 'web').filter((e) => /for ever|evicted/.test(e.reason)), []);
+    assert.ok(eventsAbout(rebooted, 'web').some((e) => /ready at the start/.test(e.reason)), 'its pods on the NotReady node are told of, and the reboot run');
+    assert.equal(capacityAt(rebooted, 'web', 3599).ready, 1, 'not evicted, nothing replaces web-b during the outage');
   });
 
   it('evicted so, they stay Terminating on the NotReady node: a drain of it later still never finishes, and says what it waits for', () => {
