@@ -3,12 +3,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver';
 import { renderTools } from '../render/render-tools';
-import { LspClient } from './lsp-client';
 import { editorsOnCopies } from './units-editor';
 
 const SERVER = resolve('dist/server.js');
@@ -18,8 +17,22 @@ const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@$
 
 const editors = editorsOnCopies(SERVER, FIXTURE);
 
+/** A base and two overlays of it, opened with `overlays/` as the workspace folder: the base lies outside it. */
+const outsideBaseTree = join(mkdtempSync(join(tmpdir(), 'kr-outside-base-')), 'tree');
+mkdirSync(join(outsideBaseTree, 'base'), { recursive: true });
+writeFileSync(join(outsideBaseTree, 'base', 'deployment.yaml'), readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8'));
+writeFileSync(join(outsideBaseTree, 'base', 'kustomization.yaml'), 'resources:\n  - deployment.yaml\n');
+for (const overlay of ['a', 'b']) {
+  mkdirSync(join(outsideBaseTree, 'overlays', overlay), { recursive: true });
+  writeFileSync(join(outsideBaseTree, 'overlays', overlay, 'kustomization.yaml'), `namespace: ${overlay}\nresources:\n  - ../../base\n`);
+}
+const outsideBase = editorsOnCopies(SERVER, outsideBaseTree, '', 'overlays');
+
 describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? tools.skip : 'dist/server.js is not built (npm run build)' }, () => {
-  after(() => editors.closeAll());
+  after(async () => {
+    await Promise.all([editors.closeAll(), outsideBase.closeAll()]);
+    rmSync(dirname(outsideBaseTree), { recursive: true, force: true });
+  });
 
   it('in a trusted workspace: the overlay patch shows the rendered finding, which stays and moves while typing', async () => {
     const { client, dir, uri, openFile } = await editors.open(true);
@@ -64,31 +77,14 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
   });
 
   it('a base outside the workspace folder, that both overlays in it deploy: its fix is a patch in each overlay, not an edit of the base (which roots outside may deploy)', async () => {
-    const tree = join(mkdtempSync(join(tmpdir(), 'kr-outside-base-')), 'tree');
-    mkdirSync(join(tree, 'base'), { recursive: true });
-    writeFileSync(join(tree, 'base', 'deployment.yaml'), readFileSync(join(FIXTURE, 'base', 'deployment.yaml'), 'utf8'));
-    writeFileSync(join(tree, 'base', 'kustomization.yaml'), 'resources:\n  - deployment.yaml\n');
-    for (const overlay of ['a', 'b']) {
-      mkdirSync(join(tree, 'overlays', overlay), { recursive: true });
-      writeFileSync(join(tree, 'overlays', overlay, 'kustomization.yaml'), `namespace: ${overlay}\nresources:\n  - ../../base\n`);
-    }
-    const savedPath = process.env.PATH;
-    process.env.PATH = [tools.folder, savedPath].filter(Boolean).join(delimiter);
-    const client = LspClient.start(SERVER);
-    process.env.PATH = savedPath;
-    try {
-      await client.initialize(pathToFileURL(join(tree, 'overlays')).toString(), { settings: { trusted: true, cluster: 'off' } });
-      const base = pathToFileURL(join(tree, 'base', 'deployment.yaml')).toString();
-      await client.open(base, readFileSync(join(tree, 'base', 'deployment.yaml'), 'utf8'));
-      const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
-      const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
-      const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
-      const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((uri) => relative(tree, fileURLToPath(uri)));
-      assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
-    } finally {
-      await client.shutdown();
-      rmSync(dirname(tree), { recursive: true, force: true });
-    }
+    const { client, dir, uri, openFile } = await outsideBase.open(true);
+    const base = await openFile('base/deployment.yaml');
+    const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
+    const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
+    const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
+    const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((u) => relative(dir, fileURLToPath(u)));
+    assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
+    assert.ok(!edited.includes(relative(dir, fileURLToPath(uri('base/deployment.yaml')))));
   });
 
   it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {
