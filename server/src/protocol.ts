@@ -17,6 +17,8 @@ export const Methods = {
   liveObject: 'kubeResilience/liveObject',
   /** `{}` → `ClusterStatus`: reads the cluster again (settings unchanged) and answers the new status. */
   refreshCluster: 'kubeResilience/refreshCluster',
+  /** `ContextsParams` → `ContextListing`: the contexts of the kubeconfig files in use, for Select Context. */
+  listContexts: 'kubeResilience/listContexts',
 } as const;
 
 /** Commands the server runs (`workspace/executeCommand`, no arguments); VS Code's client registers them as commands. */
@@ -66,6 +68,11 @@ export interface LiveObjectParams {
   kind: string;
   namespace: string;
   name: string;
+}
+
+export interface ContextsParams {
+  /** `kubeResilience.kubeconfig` as the client resolves it (trust, the Kubernetes extension); absent: KUBECONFIG, else ~/.kube/config. */
+  kubeconfig?: string;
 }
 
 export interface ClusterFindingsResult {

@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { createMessageConnection, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { serverReader } from '../protocol/lsp-client';
 import { demoObjects } from '../../server/src/cluster/demo';
-import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../../server/src/protocol';
+import type { ContextListing } from '../../server/src/cluster/contexts';
+import { Methods, type ClusterFindingsResult, type ClusterStatus, type ContextsParams } from '../../server/src/protocol';
 import { FakeApiServer } from './fake-apiserver';
 import { credentialScript, tempDir, writeKubeconfig, writeScript } from './kubeconfig-fixtures';
 
@@ -110,6 +111,17 @@ describe('the language server reads the cluster in the background', () => {
     } finally {
       api.forbidden.clear();
     }
+  });
+
+  it('lists the contexts for Select Context: of the kubeconfig named, else of ~/.kube/config, and never from the cluster', async () => {
+    const other = writeKubeconfig(join(tempDir(), 'other'), [{ name: 'staging', server: 'https://staging.invalid', namespace: 'shop' }, { name: 'prod', server: 'https://prod.invalid' }], 'prod');
+    const listing = await server.connection.sendRequest<ContextListing>(Methods.listContexts, { kubeconfig: `${other}:${kubeconfig}` } satisfies ContextsParams);
+    assert.deepEqual(listing.files, [other, kubeconfig]);
+    assert.deepEqual(listing.contexts.map((c) => [c.name, c.namespace, c.file]), [['prod', undefined, other], ['staging', 'shop', other], ['test', undefined, kubeconfig]]);
+    assert.equal(listing.current, 'prod', 'the first file\'s current-context, as kubectl merges them');
+    const fallback = await server.connection.sendRequest<ContextListing>(Methods.listContexts, {});
+    assert.deepEqual(fallback, { files: [join(home, '.kube', 'config')], contexts: [], problems: [] });
+    await assert.rejects(server.connection.sendRequest(Methods.listContexts, { kubeconfig: 7 }), /kubeconfig must be a string/);
   });
 
   it('keeps answering diagnostics while a slow cluster is read', async () => {

@@ -1,5 +1,5 @@
 import type { ClusterChoice } from '../settings';
-import type { ContextListing, KubeconfigFile } from './contexts';
+import type { ContextListing } from '../../../server/src/cluster/contexts';
 
 export const DEMO_LABEL = 'Embedded demo cluster';
 
@@ -11,7 +11,7 @@ export interface ContextChoice {
 }
 
 /** What Select Context offers: each context, then the demo; with no context, a placeholder that says where it looked. */
-export function contextChoices(listing: ContextListing, files: readonly KubeconfigFile[], settings: { cluster: string; context?: string }): { contexts: ContextChoice[]; demo: ContextChoice; placeHolder: string } {
+export function contextChoices(listing: ContextListing, settings: { cluster: string; context?: string }): { contexts: ContextChoice[]; demo: ContextChoice; placeHolder: string } {
   const inUse = settings.cluster === 'demo' ? undefined : (settings.context ?? listing.current);
   const contexts = listing.contexts.map((c) => ({
     label: c.name,
@@ -23,6 +23,6 @@ export function contextChoices(listing: ContextListing, files: readonly Kubeconf
   // An item that cannot be chosen would be the one Enter picks: say it where the question is asked instead.
   const placeHolder = contexts.length
     ? 'Which cluster should the advisor read?'
-    : `No contexts in ${files.map((f) => f.path).join(', ') || 'any kubeconfig'}${listing.problems.length ? ` (${listing.problems.join('; ')})` : ''}: the demo cluster needs none`;
+    : `No contexts in ${listing.files.join(', ') || 'any kubeconfig'}${listing.problems.length ? ` (${listing.problems.join('; ')})` : ''}: the demo cluster needs none`;
   return { contexts, demo, placeHolder };
 }

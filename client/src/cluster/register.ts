@@ -85,7 +85,7 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     vscode.workspace.onDidCloseTextDocument(manifestsChanged),
     { dispose: () => clearTimeout(manifestsSettle) },
     client.onNotification(Methods.clusterStatus, receiveStatus),
-    vscode.commands.registerCommand(Commands.selectContext, selectContext),
+    vscode.commands.registerCommand(Commands.selectContext, () => selectContext(client)),
     vscode.commands.registerCommand(Commands.refreshCluster, async () => {
       try {
         // The server tells the status it ends with (clusterStatus) as every read does: answered here too, it was told twice.

@@ -1,9 +1,11 @@
+import { homedir } from 'node:os';
+import { readContexts, type ContextListing } from '../cluster/contexts';
 import { ClusterError } from '../cluster/errors';
 import { loadClusterForEditor } from '../cluster/load';
 import { topologyVerdict } from '../cluster/topology-detect';
 import type { ClusterInfo } from '../cluster/types';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver/node';
-import { Methods, type ClusterFindingsResult, type ClusterStatus } from '../protocol';
+import { Methods, type ClusterFindingsResult, type ClusterStatus, type ContextsParams } from '../protocol';
 import { validateObjectRef } from '../simulate/messages';
 import { clusterFindings, inventoryForCluster, liveObjectYaml } from './cluster-findings';
 import { clusterSettingsKey } from '../settings';
@@ -43,6 +45,11 @@ class ClusterLoader {
       const checked = validateObjectRef(params);
       if (!checked.ok) throw new ResponseError(ErrorCodes.InvalidParams, checked.error);
       return liveObjectYaml(this.shown, checked.value);
+    });
+    state.connection.onRequest(Methods.listContexts, (params: unknown): ContextListing => {
+      const kubeconfig = (params as ContextsParams | null)?.kubeconfig;
+      if (kubeconfig !== undefined && typeof kubeconfig !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'kubeconfig must be a string');
+      return readContexts(kubeconfig, process.env, homedir());
     });
   }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { kubeconfigPaths, listContexts, readKubeconfigFile } from '../../client/src/cluster/contexts';
+import { kubeconfigPaths, listContexts, readKubeconfigFile } from '../../server/src/cluster/contexts';
 
 const work = `
 apiVersion: v1

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
-import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES } from '../../../server/src/cluster/kubeconfig-paths';
-import { describeFileError, readRegularFileBounded } from '../../../server/src/files/read-bounded';
+import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES } from './kubeconfig-paths';
+import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 
 export interface KubeconfigFile {
   path: string;
@@ -10,7 +10,7 @@ export interface KubeconfigFile {
   problem?: string;
 }
 
-/** A kubeconfig file as the client reads it: a regular file, with a cap, so that the editor never waits on a device. */
+/** A kubeconfig file read for its contexts: a regular file, with a cap, so that the server never waits on a device. */
 export function readKubeconfigFile(path: string): KubeconfigFile {
   try {
     return { path, text: readRegularFileBounded(path, MAX_KUBECONFIG_BYTES).toString('utf8') };
@@ -30,6 +30,8 @@ export interface KubeContext {
 }
 
 export interface ContextListing {
+  /** The files read, in kubectl's order. */
+  files: string[];
   contexts: KubeContext[];
   current?: string;
   /** Files that exist but could not be read as a kubeconfig, with the reason. */
@@ -76,5 +78,10 @@ export function listContexts(files: KubeconfigFile[]): ContextListing {
       contexts.set(name, { name, cluster: text(context.cluster), user: text(context.user), namespace: text(context.namespace), file: file.path });
     }
   }
-  return { contexts: [...contexts.values()].sort((a, b) => a.name.localeCompare(b.name)), current, problems };
+  return { files: files.map((f) => f.path), contexts: [...contexts.values()].sort((a, b) => a.name.localeCompare(b.name)), current, problems };
+}
+
+/** The contexts of the kubeconfig files kubectl would read with this `kubeResilience.kubeconfig`, for Select Context. */
+export function readContexts(kubeconfig: string | undefined, env: { KUBECONFIG?: string }, home: string): ContextListing {
+  return listContexts(kubeconfigPaths(kubeconfig, env, home).map(readKubeconfigFile));
 }
