@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join, sep } from 'node:path';
-import { within, withinAny } from '../../server/src/files/within';
+import { shownWithin, within, withinAny } from '../../server/src/files/within';
 
 const root = sep;
 const at = (...parts: string[]) => join(root, ...parts);
@@ -23,5 +23,13 @@ describe('withinAny', () => {
     );
     assert.equal(withinAny([at('a')])(at('a', 'x.yaml')), true, 'one folder');
     assert.equal(withinAny([])(at('a')), false, 'none');
+  });
+});
+
+describe('shownWithin', () => {
+  it('names a path from the folder, and the folder itself by its own name rather than as nothing', () => {
+    assert.equal(shownWithin(join(sep, 'charts', 'web'), join(sep, 'charts', 'web', 'templates', 'deployment.yaml')), join('templates', 'deployment.yaml'));
+    assert.equal(shownWithin(join(sep, 'charts', 'web'), join(sep, 'charts', 'web')), 'web');
+    assert.equal(shownWithin(join(sep, 'charts', 'web'), join(sep, 'charts', 'base', 'values.yaml')), join('..', 'base', 'values.yaml'));
   });
 });

@@ -1,4 +1,4 @@
-import { dirname, sep } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
 
 /** Whether `path` is `folder` or lies below it (both absolute, spelled alike). */
 export function within(folder: string, path: string): boolean {
@@ -18,4 +18,9 @@ export function withinAny(folders: readonly string[]): (path: string) => boolean
       at = up;
     }
   };
+}
+
+/** A path as a message names it: relative to `folder`, or by its own name when it is the folder itself. */
+export function shownWithin(folder: string, path: string): string {
+  return relative(folder, path) || basename(path);
 }

@@ -1,5 +1,5 @@
-import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { within } from '../files/within';
+import { basename, dirname, resolve, sep } from 'node:path';
+import { shownWithin, within } from '../files/within';
 import { lineMover } from './line-moves';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
@@ -250,7 +250,7 @@ export class EditorUnits {
     return unitsHolding(this.layoutFound, path).flatMap((unit) => {
       const failure = this.results.get(unit.root)?.findings.find((f) => f.ruleId === `${unit.tool}-render` && f.severity === 'error');
       if (!failure?.uri || failure.uri === path) return [];
-      const where = `${relative(unit.root, failure.uri) || basename(failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
+      const where = `${shownWithin(unit.root, failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
       const what = unit.tool === 'helm' ? 'The chart' : 'The Kustomize root';
       return [{ ...failure, uri, severity: 'info' as const, message: `${what} ${basename(unit.root)} did not render, so the findings of this file are not shown until it does: ${where}: ${failure.message}`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
     });

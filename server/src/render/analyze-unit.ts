@@ -1,5 +1,6 @@
 import { groupBy } from '../grouped';
-import { basename, relative, sep } from 'node:path';
+import { sep } from 'node:path';
+import { shownWithin } from '../files/within';
 import type { ClusterInfo } from '../cluster/types';
 import { LazyProperty } from '../lazy-property';
 import { compareCodeUnits } from '../sorted';
@@ -214,7 +215,7 @@ export function mergeUnitFindings(findings: UnitFinding[], baseFolder: string, d
   }
   const groups = groupBy(findings, (finding) => `${place(finding)}|${number.get(finding)}`);
   // A root that is the folder itself is named by its own name ("Rendered in dev", not "Rendered in .").
-  const name = (root: string) => relative(baseFolder, root).split(sep).join('/') || basename(root);
+  const name = (root: string) => shownWithin(baseFolder, root).split(sep).join('/');
   const inside = (f: UnitFinding) => !!f.uri && (f.uri.startsWith(f.rendered.unit + sep) || f.uri === f.rendered.unit);
   return [...groups.values()].map((group) => {
     const first = group[0];

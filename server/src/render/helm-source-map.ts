@@ -1,4 +1,5 @@
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
+import { shownWithin } from '../files/within';
 import { literalPattern } from '../literal-pattern';
 import { yamlLines, yamlScalar } from '../fixes/yaml-text';
 import type { TextEdit } from '../fixes/edit';
@@ -224,7 +225,7 @@ export class HelmSourceMapper implements SourceMapper {
   }
 
   private relative(path: string): string {
-    return relative(this.input.chartDir, path) || basename(path);
+    return shownWithin(this.input.chartDir, path);
   }
 
   private skeletonsOf(template: string): Skeleton[] | undefined {

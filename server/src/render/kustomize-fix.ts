@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { yamlText } from '../fixes/yaml-text';
 import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
@@ -12,7 +12,7 @@ import { isInlinePatch, patchFilesOf, setterSaid, type FieldSetter } from './kus
 import { nameSeenBy, withoutAffixes } from './kustomize-names';
 import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
-import { within } from '../files/within';
+import { shownWithin, within } from '../files/within';
 import { literalPattern } from '../literal-pattern';
 
 export interface KustomizeFixInput {
@@ -138,7 +138,7 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
 
 /** A file as a message names it: relative to the folder above the root (`overlays/prod/patch.yaml`). */
 function shown(root: string, path: string): string {
-  return relative(dirname(root), path) || basename(path);
+  return shownWithin(dirname(root), path);
 }
 
 function editField(resource: Resource, at: Path, change: Exclude<FieldChange, { kind: 'add-resource' }>) {

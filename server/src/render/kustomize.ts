@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { shownWithin } from '../files/within';
 import { isMap, stringify } from 'yaml';
 import { parseChunk, parseManifest, parseManifestInSteps } from '../manifest/parse';
 import { runAtOnce, runSteps, type StepRunner, type Steps } from '../steps';
@@ -295,7 +296,7 @@ function kustomizeMapper(root: string, text: string, origins: KustomizeOrigin[],
     origin(index, path) {
       const patched = patchSetting(index, path);
       if (!patched) return undefined;
-      return setterSaid(patched, relative(root, patched.resource.file!.uri) || basename(patched.resource.file!.uri));
+      return setterSaid(patched, shownWithin(root, patched.resource.file!.uri));
     },
     translateFix(index, changes, refuse) {
       const edits = translateKustomizeFix({ root, index, changes, rendered: renderedObject(index), origin: origins[index], sources, patchSetting, originResource, refuse });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readlinkSync, statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
+import { shownWithin } from '../files/within';
 import { kustomizationIn, kustomizationsOf, unrenderedInputsOf, type UnrenderedInput } from '../units/kustomization';
 import { chartReadsOutside } from './chart-inputs';
 import type { RenderUnit } from '../units/find-units';
@@ -85,7 +86,7 @@ function otherFilesIn(root: string, known: ReadonlySet<string>): [string, string
 
 /** Why a Kustomize root is not rendered for an input outside its files. */
 function notRenderedFor(root: string, { entry, namedIn, why }: UnrenderedInput): string {
-  const where = relative(root, namedIn) || basename(namedIn);
+  const where = shownWithin(root, namedIn);
   if (why === 'remote base') return `it builds on a remote base, ${entry} (named in ${where}), which is not fetched: its files are read one by one`;
   if (why === 'remote input') return `it reads ${entry} (named in ${where}) from the network, which is not fetched: its files are read one by one`;
   if (why === 'unreadable') return `${where} cannot be read (${entry}), so what it would have kustomize read is not known: its files are read one by one`;
