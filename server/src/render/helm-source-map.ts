@@ -328,10 +328,7 @@ export class HelmSourceMapper implements SourceMapper {
     const { template, text, match } = editable;
     const node = match.nodes[match.nodes.length - 1];
     if (node.kind !== 'key' || node.children.length > 0) return `${this.relative(template)} writes it on more than one line`;
-    const lineStarts = lineStartsIn(text);
-    const start = lineStarts[node.line];
-    const end = lineStarts[node.line + 1] ?? text.length;
-    const line = text.slice(start, end);
+    const { start, end, text: line } = lineOf(text, lineStartsIn(text), node.line);
     if (!FIELD_LINE.test(line)) return `${this.relative(template)} writes it on a line that holds more than its key and one action`;
     if (unless === undefined) return { path: template, against: text, edits: [{ start, end, text: '' }] };
     // The autoscaler's condition reads the chart's root: inside a `with` or `range` the root is `$`, not `.`; inside a
@@ -379,9 +376,9 @@ export class HelmSourceMapper implements SourceMapper {
       const scalar = node.kind === 'key' ? literalScalar(node.value) : undefined;
       if (scalar === undefined) return computed;
       if (value !== null && typeof value === 'object') return `the fix writes a mapping or a list where ${this.relative(template)} writes one value`;
-      const lineText = text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length);
-      const at = lineText.indexOf(':', node.column) + 1;
-      const start = lineStarts[node.line] + at + (lineText.slice(at).length - lineText.slice(at).trimStart().length);
+      const line = lineOf(text, lineStarts, node.line);
+      const at = line.text.indexOf(':', node.column) + 1;
+      const start = line.start + at + (line.text.slice(at).length - line.text.slice(at).trimStart().length);
       // A comment after the value stays.
       return { path: template, against: text, edits: [{ start, end: start + scalar.length, text: yamlScalar(value) }] };
     }
@@ -392,9 +389,10 @@ export class HelmSourceMapper implements SourceMapper {
     const childColumn = node.kind === 'item' ? itemContentColumn(text, lineStarts, node) : (node.children.find((c) => c.kind !== 'opaque')?.column ?? node.column + 2);
     const nested = nest(rest as string[], value);
     // In the line breaks of the line it goes below, as the guard above does: a CRLF template got lines in LF alone.
-    const newline = lineBreakOf(text.slice(lineStarts[node.line], lineStarts[node.line + 1] ?? text.length));
+    const below = lineOf(text, lineStarts, node.line);
+    const newline = lineBreakOf(below.text);
     const body = yamlLines(nested, childColumn).join(newline);
-    const insertAt = lineStarts[node.line + 1] ?? text.length;
+    const insertAt = below.end;
     const lead = insertAt === text.length && !text.endsWith('\n') ? newline : '';
     return { path: template, against: text, edits: [{ start: insertAt, end: insertAt, text: `${lead}${body}${newline}` }] };
   }
@@ -475,9 +473,15 @@ function brief(value: unknown): string {
 
 /** The column an item's keys start at (`- name: x` → after the dash and its spaces). */
 function itemContentColumn(text: string, lineStarts: Int32Array, item: SkeletonNode): number {
-  const line = text.slice(lineStarts[item.line], lineStarts[item.line + 1] ?? text.length);
-  const after = line.slice(item.column + 1);
+  const after = lineOf(text, lineStarts, item.line).text.slice(item.column + 1);
   return item.column + 1 + (after.length - after.trimStart().length);
+}
+
+/** A line of a template: where it starts, where the next starts (the end of the text for the last), and its text with its line break. */
+function lineOf(text: string, lineStarts: Int32Array, line: number): { start: number; end: number; text: string } {
+  const start = lineStarts[line];
+  const end = lineStarts[line + 1] ?? text.length;
+  return { start, end, text: text.slice(start, end) };
 }
 
 /** The line break a line of a template ends in, for lines written beside it: CRLF or LF. */
