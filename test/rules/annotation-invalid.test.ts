@@ -41,12 +41,14 @@ ruleTester(annotationInvalid, {
         { at: '1.50', message: /^kube-resilience\/session-seconds is a YAML number, not a string: .* quote it \("1\.50"\)\.$/ },
       ],
       output: app('    kube-resilience/sessions: "yes" # decided in review\n    kube-resilience/session-seconds: "1.50"\n'),
+      fixLeaves: [/^kube-resilience\/sessions is "yes", which the session rules ignore\./, /^kube-resilience\/session-seconds is "1\.50", not a number of seconds/],
     },
     {
       name: 'in a later document of the file, the text quoted is that document\'s own',
       code: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n---\n${app('    kube-resilience/sessions: yes\n')}`,
       findings: [{ at: 'yes', message: /quote it \("yes"\)\.$/ }],
       output: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n---\n${app('    kube-resilience/sessions: "yes"\n')}`,
+      fixLeaves: [/^kube-resilience\/sessions is "yes", which the session rules ignore\./],
     },
     { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", not a number of seconds: the probe rules ignore it\. It takes a positive whole number/ }] },
     {

@@ -4,6 +4,7 @@ import { ruleTester } from './rule-tester';
 
 const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
 const daemonSet = deployment({ kind: 'DaemonSet' });
+const barePod = (name: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n`;
 
 ruleTester(pdbBlocksEviction, {
   valid: [
@@ -81,7 +82,26 @@ ruleTester(pdbBlocksEviction, {
       name: 'maxUnavailable 1 on bare pods, which no controller scales: they count for none, so no disruption is allowed',
       code: documents('apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n', pdb('  maxUnavailable: 1\n')),
       findings: [{ at: 'maxUnavailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of Pod web\. .* and a bare pod, which no controller scales, counts for none: it then allows no disruption at all\./ }],
+      output: documents('apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n', pdb('  minAvailable: 0\n')),
+    },
+    {
+      name: 'maxUnavailable 1 on two bare pods: the fix counts them as the disruption controller does, with a whole-number minAvailable one below',
+      code: documents(barePod('a'), barePod('b'), pdb('  maxUnavailable: 1 # one at a time\n')),
+      findings: [{ at: 'maxUnavailable', message: /every node drain blocks on the pods of Pod a\. .* a bare pod, which no controller scales, counts for none/ }],
+      output: documents(barePod('a'), barePod('b'), pdb('  minAvailable: 1 # one at a time\n')),
+    },
+    {
+      name: 'minAvailable 2 of two bare pods: maxUnavailable 1 would block as well, so the fix keeps a whole-number minAvailable',
+      code: documents(barePod('a'), barePod('b'), pdb('  minAvailable: 2\n')),
+      findings: [{ at: 'minAvailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on these pods\. 2 pods of Pod a, Pod b, PDB minAvailable 2:/ }],
+      output: documents(barePod('a'), barePod('b'), pdb('  minAvailable: 1\n')),
+    },
+    {
+      name: 'maxUnavailable 0 on bare pods: written as none, so its fix is unsafe',
+      code: documents(barePod('a'), barePod('b'), barePod('c'), pdb('  maxUnavailable: 0\n')),
+      findings: [{ at: 'maxUnavailable', message: /counts maxUnavailable 0 against the pods' controllers, and a bare pod/ }],
       output: null,
+      unsafeOutput: documents(barePod('a'), barePod('b'), barePod('c'), pdb('  minAvailable: 2\n')),
     },
     {
       name: 'the HPA floor is the replica count, and the PDB sits in its own file',

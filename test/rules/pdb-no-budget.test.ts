@@ -1,6 +1,15 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fixFile } from '../../server/src/fixes/apply';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
 import { pdbNoBudget } from '../../server/src/rules/pdb-no-budget';
 import { deployment, documents, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
+
+const barePod = (name: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n`;
+const daemonSet = deployment({ kind: 'DaemonSet' });
 
 ruleTester(pdbNoBudget, {
   valid: [
@@ -15,6 +24,18 @@ ruleTester(pdbNoBudget, {
       code: pdb('  # protects the web tier\n'),
       findings: [{ at: 'spec', line: 5, message: 'PodDisruptionBudget web-pdb states no budget, so it allows no eviction: node drains block. It sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on every pod it selects and the autoscaler cannot remove their nodes.' }],
       output: pdb('  # protects the web tier\n  maxUnavailable: 1\n'),
+    },
+    {
+      name: 'over two bare pods, which the disruption controller counts only against a whole-number minAvailable: one below their count',
+      code: documents(barePod('a'), barePod('b'), pdb('')),
+      findings: [{ at: 'spec', message: /blocks on the pods of Pod a, Pod b and the autoscaler/ }],
+      output: documents(barePod('a'), barePod('b'), pdb('  minAvailable: 1\n')),
+    },
+    {
+      name: 'over a DaemonSet, whose pod count is the cluster\'s: no written number lets one go at a time, so no fix',
+      code: documents(daemonSet, pdb('')),
+      findings: [{ at: 'spec', message: /blocks on the pods of DaemonSet web/ }],
+      output: null,
     },
     {
       name: 'a whole number written as a string (a Helm `| quote`): rejected by the API server; written as a number',
@@ -56,4 +77,14 @@ ruleTester(pdbNoBudget, {
       output: documents(deployment({ spec: '  replicas: 3\n' }), pdb('  maxUnavailable: 1\n').replace('policy/v1', 'policy/v1beta1')),
     },
   ],
+});
+
+describe('pdb-no-budget fixed with every rule on', () => {
+  it('leaves no budget another rule finds blocking: bare pods get a whole-number minAvailable, a DaemonSet no fix', () => {
+    const text = documents(barePod('a'), barePod('b'), pdb(''), daemonSet.replaceAll('web', 'agent'), pdb('', { name: 'agent-pdb', selector: '    matchLabels:\n      app: agent\n' }));
+    const inventory = new Inventory();
+    const fixed = fixFile('file:///test/pdbs.yaml', text, inventory).text;
+    const left = analyzeFile(parseManifest('file:///test/pdbs.yaml', fixed), inventory).filter((f) => f.ruleId.startsWith('pdb-'));
+    assert.deepEqual(left.map((f) => `${f.ruleId} ${f.resource?.name}`), ['pdb-no-budget agent-pdb']);
+  });
 });

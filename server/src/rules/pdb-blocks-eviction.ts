@@ -2,8 +2,10 @@ import { replaceField } from '../fixes/yaml-edit';
 import { describeReplicas, type ExpectedPods } from '../inventory/inventory';
 import { blocksAlways, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
-import { describeResource, isScalable } from '../manifest/workload';
+import { describeResource } from '../manifest/workload';
+import { oneAtATime, unscaledBy } from './pdb-counting';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
+import type { Fix } from '../fixes/edit';
 import type { Rule, RuleContext } from './types';
 
 /** `Deployment web: 3 replicas` for one workload, `5 pods of Deployment a, StatefulSet b` for several. */
@@ -22,28 +24,27 @@ function blocks(budget: PdbBudget, expected: ExpectedPods): boolean {
   return expected.count !== undefined && expected.count > 0 && disruptionsAllowed(budget, expected.count) === 0;
 }
 
-/**
- * The workload whose pods the disruption controller cannot count against the budget, when it is written as
- * maxUnavailable or a percentage: it scales those against the pods' controllers, and one with no scale (a DaemonSet,
- * a Job) fails the count, a bare pod counts for none; either way the PDB is given `disruptionsAllowed: 0`. A
- * whole-number minAvailable is counted against the pods themselves.
- */
-function unscaledBy(budget: PdbBudget, expected: ExpectedPods): Resource | undefined {
-  if (budget.field === 'minAvailable' && budget.value.kind === 'int') return undefined;
-  const unscalable = expected.workloads.find(({ workload }) => !isScalable(workload) && workload.kind !== 'Pod');
-  if (unscalable) return unscalable.workload;
-  const bare = expected.workloads.filter(({ workload }) => workload.kind === 'Pod');
-  return bare.length > 0 && bare.length === expected.workloads.length ? bare[0].workload : undefined;
-}
-
-function reportUnscaled(pdb: Resource, budget: PdbBudget, workload: Resource, report: RuleContext['report']): void {
+function reportUnscaled(pdb: Resource, budget: PdbBudget, workload: Resource, expected: ExpectedPods, report: RuleContext['report']): void {
   const what = workload.kind === 'Pod' ? 'a bare pod, which no controller scales, counts for none' : `a ${workload.kind} has no scale it can read, so the count fails`;
   report({
     resource: pdb,
     path: ['spec', budget.field],
     message: `${describeResource(pdb)} allows 0 evictions: every node drain blocks on the pods of ${describeResource(workload)}. The disruption controller counts ${describeBudget(budget)} against the pods' controllers, and ${what}: it then allows no disruption at all. A whole-number minAvailable is counted against the pods themselves.`,
     related: [{ resource: workload, message: 'the pods this PDB guards' }],
+    fixes: () => [oneAtATimeFix(pdb, budget, expected)],
   });
+}
+
+/** The budget written in place of this one that lets drains evict one pod at a time (see oneAtATime), when there is one. */
+function oneAtATimeFix(pdb: Resource, budget: PdbBudget, expected: ExpectedPods): Fix | undefined {
+  const next = oneAtATime(expected);
+  if (!next) return undefined;
+  return {
+    title: `Allow one pod at a time (${next.field}: ${next.value})`,
+    preferred: true,
+    unsafe: blocksAlways(budget) ? WRITTEN_AS_NONE : undefined,
+    edits: replaceField(pdb, ['spec', budget.field], next.field, next.value) ?? [],
+  };
 }
 
 /** A budget of none that the author wrote as such: relaxing it is a decision, not a correction. */
@@ -57,7 +58,7 @@ export const pdbBlocksEviction: Rule = {
     title: 'PodDisruptionBudget allows no eviction at all',
     description:
       'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. A budget of none is reported even when none of the pods it selects is in view: it blocks whatever it selects. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload. A maxUnavailable or a percentage over the pods of a DaemonSet, a Job or bare pods allows no eviction either: the disruption controller counts it against the pods\' controllers, and those have no scale it can read.',
-    fix: 'Replaces the budget with `maxUnavailable: 1`.',
+    fix: 'Replaces the budget with `maxUnavailable: 1`; over bare pods, which the disruption controller counts only against a whole-number minAvailable, with `minAvailable` one below their count. None is offered for the pods of a DaemonSet or a Job, whose count is the cluster\'s.',
     unsafeFixes: 'Unsafe when the budget is written as none (`maxUnavailable: 0` or `"0%"`, `minAvailable: "100%"`): someone may have meant it, for a database primary or a singleton, so the fix is offered and applied only with `--unsafe-fixes`. A `minAvailable` that merely reaches the replica count is fixed safely.',
     example: documents(ordersDeployment(), examplePdb('  minAvailable: 90%\n')),
   },
@@ -69,7 +70,7 @@ export const pdbBlocksEviction: Rule = {
       const expected = inventory.expectedPods(pdb);
       const unscaled = unscaledBy(budget, expected);
       if (unscaled) {
-        reportUnscaled(pdb, budget, unscaled, report);
+        reportUnscaled(pdb, budget, unscaled, expected, report);
         continue;
       }
       // A budget of none blocks whatever it selects, so it is reported even with none of its pods in view.
@@ -83,7 +84,7 @@ export const pdbBlocksEviction: Rule = {
         resource: pdb,
         path: ['spec', budget.field],
         message,
-        fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, unsafe: blocksAlways(budget) ? WRITTEN_AS_NONE : undefined, edits: replaceField(pdb, ['spec', budget.field], 'maxUnavailable', 1) ?? [] }],
+        fixes: () => [oneAtATimeFix(pdb, budget, expected)],
         related: expected.workloads.flatMap(({ workload, replicas }) => [
           { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
           ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),

@@ -4,6 +4,7 @@ import { pdbBudget, writtenBudgetFields } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
+import { oneAtATime } from './pdb-counting';
 import type { Rule, RuleContext } from './types';
 
 export const pdbNoBudget: Rule = {
@@ -14,7 +15,7 @@ export const pdbNoBudget: Rule = {
     title: 'PodDisruptionBudget states no budget, so it allows no eviction',
     description:
       'A PodDisruptionBudget with neither minAvailable nor maxUnavailable looks harmless and blocks everything: the disruption controller computes the pods it expects only from one of those fields, so it expects 0, and a PDB that expects 0 pods is given `disruptionsAllowed: 0`. Every eviction of a selected pod then fails (the eviction API answers 429), so node drains hang and the cluster autoscaler never removes the nodes those pods run on. This holds in policy/v1 and in the old policy/v1beta1 alike: no API version defaults a budget. A budget written in a form the API server rejects (a string that is not a percentage, such as the `\"2\"` a Helm `| quote` writes, a fraction, a negative number, a percentage over 100%) is reported too, as is one that writes both fields: such a PDB is never created, and the pods it was written for have none.',
-    fix: 'Adds `maxUnavailable: 1` (one pod at a time), which is what such a PDB is usually meant to say; a whole number written as a string is written as the number.',
+    fix: 'Adds `maxUnavailable: 1` (one pod at a time), which is what such a PDB is usually meant to say; over bare pods, which the disruption controller counts only against a whole-number minAvailable, `minAvailable` one below their count, and nothing for the pods of a DaemonSet or a Job, whose count is the cluster\'s. A whole number written as a string is written as the number.',
     example: documents(ordersDeployment(), examplePdb('')),
   },
   check({ resources, inventory, report }) {
@@ -24,13 +25,15 @@ export const pdbNoBudget: Rule = {
       if (fields.length === 2) reportBothBudgets(pdb, report);
       else if (fields.length === 1 && !pdbBudget(pdb)) reportRejectedBudget(pdb, fields[0], report);
       if (fields.length) continue;
-      const guarded = inventory.expectedPods(pdb).workloads;
-      const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas }) => `${describeResource(workload)} (${describeReplicas(replicas)})`).join(', ')}` : 'every pod it selects';
+      const expected = inventory.expectedPods(pdb);
+      const guarded = expected.workloads;
+      const next = oneAtATime(expected);
+      const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas }) => (workload.kind === 'Pod' ? describeResource(workload) : `${describeResource(workload)} (${describeReplicas(replicas)})`)).join(', ')}` : 'every pod it selects';
       report({
         resource: pdb,
         path: ['spec'],
         message: `${describeResource(pdb)} states no budget, so it allows no eviction: node drains block. It sets neither minAvailable nor maxUnavailable: the disruption controller then expects 0 pods and allows no eviction (disruptionsAllowed 0, in policy/v1 and v1beta1 alike), so every node drain blocks on ${pods} and the autoscaler cannot remove their nodes.`,
-        fixes: () => [{ title: 'Allow one pod at a time (maxUnavailable: 1)', preferred: true, edits: setField(pdb, ['spec', 'maxUnavailable'], 1, 'start') ?? [] }],
+        fixes: () => [next && { title: `Allow one pod at a time (${next.field}: ${next.value})`, preferred: true, edits: setField(pdb, ['spec', next.field], next.value, 'start') ?? [] }],
       });
     }
   },

@@ -1,0 +1,31 @@
+import type { ExpectedPods } from '../inventory/inventory';
+import type { PdbBudget } from '../manifest/pdb';
+import type { Resource } from '../manifest/parse';
+import { isScalable } from '../manifest/workload';
+
+/**
+ * The workload whose pods the disruption controller cannot count against the budget, when it is written as
+ * maxUnavailable or a percentage: it scales those against the pods' controllers, and one with no scale (a DaemonSet,
+ * a Job) fails the count, a bare pod counts for none; either way the PDB is given `disruptionsAllowed: 0`. A
+ * whole-number minAvailable is counted against the pods themselves.
+ */
+export function unscaledBy(budget: PdbBudget, expected: ExpectedPods): Resource | undefined {
+  if (budget.field === 'minAvailable' && budget.value.kind === 'int') return undefined;
+  const unscalable = expected.workloads.find(({ workload }) => !isScalable(workload) && workload.kind !== 'Pod');
+  if (unscalable) return unscalable.workload;
+  const bare = expected.workloads.filter(({ workload }) => workload.kind === 'Pod');
+  return bare.length > 0 && bare.length === expected.workloads.length ? bare[0].workload : undefined;
+}
+
+const ONE_UNAVAILABLE: PdbBudget = { field: 'maxUnavailable', value: { kind: 'int', value: 1 } };
+
+/**
+ * The budget that lets drains evict these pods one at a time: `maxUnavailable: 1`, or, for bare pods (which the
+ * disruption controller counts only against a whole-number minAvailable), minAvailable one below their count.
+ * Undefined when no written number does it: the pods of a DaemonSet or a Job, whose count is the cluster's.
+ */
+export function oneAtATime(expected: ExpectedPods): { field: PdbBudget['field']; value: number } | undefined {
+  if (!unscaledBy(ONE_UNAVAILABLE, expected)) return { field: 'maxUnavailable', value: 1 };
+  const bareOnly = expected.workloads.every(({ workload }) => workload.kind === 'Pod');
+  return bareOnly && expected.count !== undefined ? { field: 'minAvailable', value: Math.max(0, expected.count - 1) } : undefined;
+}
