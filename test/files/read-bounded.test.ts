@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { describeFileError, readRegularFileBounded, UnreadableFileError } from '../../server/src/files/read-bounded';
+import { describeFileError, readBoundedFd, readRegularFileBounded, UnreadableFileError } from '../../server/src/files/read-bounded';
 
 const posix = process.platform !== 'win32';
 
@@ -51,6 +51,22 @@ describe('readRegularFileBounded', () => {
       assert.equal(writer.exitCode, null, 'the writer still waits for a reader');
     } finally {
       writer.kill();
+    }
+  });
+
+  it('what says nothing is ready yet is refused when read as a file, not read for ever (as /proc/kmsg is, opened non-blocking)', { skip: !posix }, () => {
+    // A FIFO with a writer that writes nothing answers reads as /proc/kmsg does: EAGAIN, again and again.
+    const fifo = join(dir, 'quiet');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    try {
+      assert.throws(() => readBoundedFd(reader, 1024, { waitsForWriter: false }), (error: unknown) => error instanceof UnreadableFileError && /nothing is ready to read/.test(error.message));
+      writeFileSync(writer, 'kind: x\n');
+      closeSync(writer);
+      assert.equal(readBoundedFd(reader, 1024).toString(), 'kind: x\n', 'stdin, a pipe, waits for its writer');
+    } finally {
+      closeSync(reader);
     }
   });
 

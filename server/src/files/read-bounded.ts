@@ -26,14 +26,18 @@ export function readRegularFileBounded(path: string, maxBytes: number): Buffer {
   const fd = openSync(path, OPEN_FLAGS);
   try {
     refuseIrregular(fstatSync(fd));
-    return readBoundedFd(fd, maxBytes);
+    return readBoundedFd(fd, maxBytes, { waitsForWriter: false });
   } finally {
     closeSync(fd);
   }
 }
 
-/** Reads `fd` to its end, refusing at more than `maxBytes`; stdin given as a pipe waits for its writer. */
-export function readBoundedFd(fd: number, maxBytes: number): Buffer {
+/**
+ * Reads `fd` to its end, refusing at more than `maxBytes`. Stdin given as a pipe waits for its writer; a file that
+ * says nothing is ready yet (a kernel interface such as /proc/kmsg, opened non-blocking) is refused, as it would
+ * be read for ever.
+ */
+export function readBoundedFd(fd: number, maxBytes: number, { waitsForWriter = true } = {}): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
@@ -43,6 +47,7 @@ export function readBoundedFd(fd: number, maxBytes: number): Buffer {
       read = readSync(fd, chunk, 0, chunk.length, null);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      if (!waitsForWriter) throw new UnreadableFileError('ENOTREGULAR', 'it says nothing is ready to read, as a kernel interface does (/proc/kmsg): not a file\'s contents');
       pause(5);
       continue;
     }
@@ -121,6 +126,7 @@ export function describeFileError(error: unknown): string {
     EIO: 'input/output error',
     ENAMETOOLONG: 'the file name is too long',
     ENXIO: 'not a file that can be read (a socket, or a device without its driver)',
+    EINVAL: 'the system refuses to read it as a file (a kernel interface such as /proc/self/pagemap)',
   };
   return (code && known[code]) ?? code ?? (error as Error).message;
 }
