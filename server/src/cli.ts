@@ -3,7 +3,7 @@ import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
 import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
 import { withoutControls } from './printable';
-import { readBoundedFd } from './files/read-bounded';
+import { describeFileError, readBoundedFd } from './files/read-bounded';
 import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
 import { RULES } from './rules/index';
 
@@ -38,21 +38,26 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
 
 /**
  * Lines to a stream until its reader goes away (`check … | head -1` closes the pipe): the rest is dropped, and the
- * command finishes what it does (a --fix under way is not cut short) instead of dying on EPIPE.
+ * command finishes what it does (a --fix under way is not cut short) instead of dying on EPIPE. Any other failure
+ * to write (a full disk under `> report.sarif`) is told to `failed`: the report is cut short, and the run fails.
  */
-function linesTo(stream: NodeJS.WriteStream, clean: (text: string) => string = (text) => text): (text: string) => void {
+function linesTo(stream: NodeJS.WriteStream, clean: (text: string) => string = (text) => text, failed: (error: NodeJS.ErrnoException) => void = () => undefined): (text: string) => void {
   let open = true;
-  stream.on('error', () => {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
     open = false;
+    if (error.code !== 'EPIPE') failed(error);
   });
   return (text) => {
     if (open) stream.write(clean(text.endsWith('\n') ? text.slice(0, -1) : text) + '\n');
   };
 }
 
+/** The first write to stdout that failed other than by its reader leaving: what the output lost. */
+let outputFailure: NodeJS.ErrnoException | undefined;
+
 async function main(argv: string[]): Promise<number> {
   const io: Io = {
-    stdout: linesTo(process.stdout),
+    stdout: linesTo(process.stdout, undefined, (error) => (outputFailure ??= error)),
     // Messages name files, contexts and resources: their terminal escapes stay off the terminal.
     stderr: linesTo(process.stderr, (text) => text.split('\n').map(withoutControls).join('\n')),
     readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES),
@@ -97,9 +102,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Once what was written to stdout has gone out, or failed (a write's error is told after it returns). */
+function outputSettled(): Promise<void> {
+  return new Promise((resolve) => (process.stdout.destroyed ? setImmediate(resolve) : process.stdout.write('', () => setImmediate(resolve))));
+}
+
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
+  async (code) => {
+    await outputSettled();
+    if (outputFailure) process.stderr.write(`kube-resilience: the output could not be written whole: ${describeFileError(outputFailure)}\n`);
+    process.exitCode = outputFailure ? 2 : code;
   },
   (error) => {
     process.stderr.write(`kube-resilience: ${(error as Error).message}\n`);

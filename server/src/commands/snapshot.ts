@@ -17,8 +17,23 @@ const SNAPSHOT_MODE = 0o600;
 
 async function writeToStdout(chunks: Iterable<string>): Promise<void> {
   for (const chunk of chunks) {
-    if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    // Its reader gone, or a write failed (a full disk): the rest goes nowhere, and the command line says why.
+    if (process.stdout.destroyed) return;
+    if (!process.stdout.write(chunk)) await drainedOrFailed(process.stdout);
   }
+}
+
+/** When a stream takes writes again, or has failed and never will: a failed stream never drains. */
+function drainedOrFailed(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }
 
 /** Before reading a cluster for a minute, an output that cannot be written is known: without touching it. */
