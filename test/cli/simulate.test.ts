@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { validateSimulationResult } from '../../server/src/simulate/messages';
 import { EVENT_USAGE } from '../../server/src/simulate/parse-scenario';
 import type { SimulationResult } from '../../server/src/simulate/types';
+import { handOver, unprivileged, unprivilegedNode } from '../files/unprivileged';
 
 const CLI = resolve('dist/cli.js');
 const DEMO_STORY = ['simulate', '--demo', '--fail', 'apiserver', '--for', '2h', '--event', 'node-reboot:worker-a2@10m'];
@@ -238,6 +239,26 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     assert.match(run.stderr, /kube-resilience simulate: skipped with-dump\/dump\.yaml: larger than 32 MB/);
     assert.match(run.stdout, /What if every API server fails/);
     assert.equal(run.status, 2);
+  });
+
+  it('a file of the folder given that the runner may not read: named, the rest simulated, exit 2, as check does (it gave up the whole simulation)', { skip: process.platform === 'win32' }, () => {
+    const tree = mkdtempSync(join(tmpdir(), 'kr-simulate-locked-'));
+    try {
+      mkdirSync(join(tree, 'mix'));
+      writeFileSync(join(tree, 'mix/api.yaml'), MANIFEST);
+      writeFileSync(join(tree, 'mix/web.yaml'), MANIFEST.replaceAll('api', 'web'));
+      handOver(tree);
+      chmodSync(join(tree, 'mix/web.yaml'), 0o000);
+      const run = spawnSync(unprivilegedNode, [CLI, 'simulate', '--fail', 'apiserver', '--format', 'json', 'mix'], { cwd: tree, encoding: 'utf8', ...unprivileged });
+      assert.equal(run.stderr, `kube-resilience simulate: skipped ${join('mix', 'web.yaml')}: permission denied\n`);
+      assert.equal(run.status, 2);
+      assert.deepEqual(JSON.parse(run.stdout).workloads.map((w: { name: string }) => w.name), ['api']);
+      const named = spawnSync(unprivilegedNode, [CLI, 'simulate', '--fail', 'apiserver', join('mix', 'web.yaml')], { cwd: tree, encoding: 'utf8', ...unprivileged });
+      assert.equal(named.stderr, `kube-resilience simulate: cannot read ${join('mix', 'web.yaml')}: permission denied\n`, 'a file named is an unreadable path');
+      assert.equal(named.status, 2);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it('a document that does not parse and a template among the files: each named with where and why, the rest simulated, exit 2 (they were dropped in silence, exit 0)', () => {

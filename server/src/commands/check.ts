@@ -112,8 +112,18 @@ function readManifestSource(path: string, io: Io, command = 'check'): { text: st
   }
 }
 
-export function readManifest(path: string, io: Io, command?: string): string {
-  return readManifestSource(path, io, command).text;
+/**
+ * A manifest a run reads: one `named` that cannot be read is an unreadable path (a usage error); one a folder's walk
+ * found (in a folder whose permissions keep it out) is passed to `skip`, and the rest is read on.
+ */
+export function readFoundManifest(path: string, named: readonly string[], io: Io, command: string, skip: (path: string, reason: string) => void): { text: string; encoding: ManifestEncoding } | undefined {
+  if (path === '-' || named.includes(path)) return readManifestSource(path, io, command);
+  try {
+    return readManifestFile(path);
+  } catch (error) {
+    skip(path, describeFileError(error));
+    return undefined;
+  }
 }
 
 export async function runCheck(argv: string[], io: Io): Promise<number> {
@@ -174,17 +184,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (cluster) inventory.setCluster(cluster.resources);
   const sources = new Map<string, { text: string; encoding: ManifestEncoding }>();
   for (const path of units.plainPaths) {
-    let source;
-    // One found in a folder that cannot be read (its permissions) is named, and the rest is checked; one named is an unreadable path.
-    if (path === '-' || named.includes(path)) source = readManifestSource(path, io);
-    else {
-      try {
-        source = readManifestFile(path);
-      } catch (error) {
-        skip(path, describeFileError(error));
-        continue;
-      }
-    }
+    const source = readFoundManifest(path, named, io, 'check', skip);
+    if (!source) continue;
     sources.set(path, source);
     const file = parseManifest(path, source.text);
     inventory.setFile(file);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { collectFiles, readManifest, type Io } from './check';
+import { collectFiles, readFoundManifest, type Io } from './check';
 import { asGiven, renderUnits, RENDER_OPTIONS } from './check-units';
 import { CLUSTER_OPTIONS, loadClusterFromArgs } from './cluster-args';
 import { UsageError } from './usage-error';
@@ -82,11 +82,12 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   if (positionals.length) {
     // What a chart or overlay deploys is what runs: its workloads come from the render, not its templates.
     // A file a folder's walk passes over is said, as check says it.
-    const files = collectFiles(positionals, (path, reason) => {
+    const skip = (path: string, reason: string) => {
       io.stderr(`kube-resilience simulate: skipped ${path}: ${reason}`);
       // What it holds is not simulated: not a clean run, as check says of it.
       skipped = true;
-    });
+    };
+    const files = collectFiles(positionals, skip);
     const { plainPaths, ofUnrenderedUnits, rendered } = await renderUnits(files, values, io, 'simulate');
     for (const unit of rendered) inventory.setFile(parseManifest(renderedUri(unit), unit.text));
     // A unit that does not render deploys nothing the simulation can see: said, and the run is not a clean one.
@@ -95,7 +96,9 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
       if (problem.severity === 'error') renderFailed = true;
     }
     for (const path of plainPaths) {
-      const file = parseManifest(path, readManifest(path, io, 'simulate'));
+      const source = readFoundManifest(path, positionals, io, 'simulate', skip);
+      if (!source) continue;
+      const file = parseManifest(path, source.text);
       inventory.setFile(file);
       // A template, or a document that does not parse, holds workloads the simulation cannot see: said as check says it
       // (those of a chart or root that could not be rendered, helm missing, are said of it as a whole).
