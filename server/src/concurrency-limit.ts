@@ -6,15 +6,15 @@ export class ConcurrencyLimit {
   constructor(private readonly limit: number) {}
 
   /** Waits for a turn; false when `signal` aborts first (no turn is taken then). */
-  acquire(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
+  acquire(signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
     if (this.running < this.limit) {
       this.running++;
       return Promise.resolve(true);
     }
     return new Promise((resolve) => {
       const turn = () => {
-        signal.removeEventListener('abort', gaveUp);
+        signal?.removeEventListener('abort', gaveUp);
         this.running++;
         resolve(true);
       };
@@ -24,7 +24,7 @@ export class ConcurrencyLimit {
         resolve(false);
       };
       this.waiting.push(turn);
-      signal.addEventListener('abort', gaveUp, { once: true });
+      signal?.addEventListener('abort', gaveUp, { once: true });
     });
   }
 

@@ -49,6 +49,16 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
   };
 
+  it('fixes 16 roots without a word on stderr but its own (each waiting root set a listener on one signal: Node warned of a leak past 10)', () => {
+    for (let i = 1; i <= 16; i++) {
+      write(`roots/r${i}/kustomization.yaml`, 'resources:\n- web.yaml\n');
+      write(`roots/r${i}/web.yaml`, deployment(`web${i}`, 'nginx:1.27', 2));
+    }
+    const run = cli(['check', '--fix', 'roots', ...ONLY]);
+    assert.doesNotMatch(run.stderr, /Warning|leak/, run.stderr);
+    assert.match(run.stderr, /^kube-resilience check: applied 16 fixes to charts and Kustomize roots in 32 files\n$/);
+  });
+
   it('leaves a fix that can change what the app does (a second redis) alone, marks it, and applies it with --unsafe-fixes', () => {
     write('app/kustomization.yaml', 'resources:\n- cache.yaml\n');
     const before = deployment('cache', 'redis:7');
