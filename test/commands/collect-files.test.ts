@@ -15,9 +15,12 @@ describe('collectFileTrees: the files check reads, by the tree each was found in
     const skipped: string[] = [];
     const trees = collectFileTrees([join(dir, 'many')], (path, reason) => skipped.push(`${path}: ${reason}`), 3);
     assert.equal(trees.size, 3);
-    assert.deepEqual(skipped, [`${join(dir, 'many')}: it holds 3 manifests or more: only the first 3 found are checked (name its subfolders in runs of their own)`]);
+    assert.deepEqual(skipped, [`${join(dir, 'many')}: it holds more than 3 manifests: only the first 3 found are checked (name its subfolders in runs of their own)`]);
     const within: string[] = [];
-    collectFileTrees([join(dir, 'many')], (path) => within.push(path), 10);
+    assert.equal(collectFileTrees([join(dir, 'many')], (path) => within.push(path), 10).size, 4);
     assert.deepEqual(within, [], 'below the limit, nothing is said');
+    const exactly: string[] = [];
+    assert.equal(collectFileTrees([join(dir, 'many')], (path) => exactly.push(path), 4).size, 4);
+    assert.deepEqual(exactly, [], 'a folder of exactly the limit is checked whole, and nothing is said (it was "cut short", exit 2)');
   });
 });

@@ -77,10 +77,11 @@ export function collectFileTrees(paths: string[], skipped: (path: string, reason
       throw new UsageError(`cannot read ${found}: ${describeFileError(error)}`);
     };
     if (!stat.isDirectory()) return [[path, dirname(path)]];
-    const found = findManifestFiles(path, limit, unreadable);
+    // One more than the limit is looked for: a folder of exactly the limit is checked whole.
+    const found = findManifestFiles(path, limit + 1, unreadable);
     // Past the limit the rest is not checked: said, and the run is not clean (a finding there would pass CI unseen).
-    if (found.length >= limit) skipped(path, `it holds ${limit.toLocaleString('en')} manifests or more: only the first ${limit.toLocaleString('en')} found are checked (name its subfolders in runs of their own)`);
-    return found.map((file) => [file, path]);
+    if (found.length > limit) skipped(path, `it holds more than ${limit.toLocaleString('en')} manifests: only the first ${limit.toLocaleString('en')} found are checked (name its subfolders in runs of their own)`);
+    return found.slice(0, limit).map((file) => [file, path]);
   });
   // `check k8s k8s/app.yaml`, `./a.yaml a.yaml` or a folder and a link to it name one file twice: counted twice, its PDB would cover twice.
   const seen = new Set<string>();
