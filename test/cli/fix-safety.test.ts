@@ -67,6 +67,19 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     assert.deepEqual(report.findings.map((f: { file: string; ruleId: string }) => [f.file, f.ruleId]), [['tree/shared.yaml', 'pdb-missing']], 'what was not fixed is still reported');
   });
 
+  it('a file named, and met again through a link out of another tree given, is fixed whatever the order of the paths (`--fix tree outside/shared.yaml` left it)', { skip: !posix }, () => {
+    const outside = write('outside/shared.yaml', NEEDS_PDB('shared'));
+    mkdirSync(join(dir, 'tree'));
+    symlinkSync(outside, join(dir, 'tree', 'shared.yaml'));
+    for (const args of [['tree', join('outside', 'shared.yaml')], [join('outside', 'shared.yaml'), 'tree']]) {
+      writeFileSync(outside, NEEDS_PDB('shared'));
+      const run = cli(['check', '--fix', ...args, ...ONLY_PDB]);
+      assert.equal(run.status, 0, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(readFileSync(outside, 'utf8'), /kind: PodDisruptionBudget/, args.join(' '));
+      assert.ok(lstatSync(join(dir, 'tree', 'shared.yaml')).isSymbolicLink(), 'the link is still a link');
+    }
+  });
+
   it('a link to a file named directly that leaves its folder is not written either', { skip: !posix }, () => {
     const outside = write('outside/shared.yaml', NEEDS_PDB('shared'));
     const before = readFileSync(outside, 'utf8');

@@ -5,7 +5,7 @@ import { loadClusterFromArgs, CLUSTER_OPTIONS } from './cluster-args';
 import { checkUnits, fixUnits, RENDER_OPTIONS } from './check-units';
 import { UsageError } from './usage-error';
 import { describeFileError, withUnreadableName } from '../files/read-bounded';
-import { fixFiles, reportFixes, reportUnlinked } from './fix-files';
+import { fixFiles, realTargetInside, reportFixes, reportUnlinked } from './fix-files';
 import { preferredFix } from '../fixes/apply';
 import { plural } from '../words';
 import { Inventory } from '../inventory/inventory';
@@ -84,14 +84,21 @@ export function collectFileTrees(paths: string[], skipped: (path: string, reason
     return found.slice(0, limit).map((file) => [file, path]);
   });
   // `check k8s k8s/app.yaml`, `./a.yaml a.yaml` or a folder and a link to it name one file twice: counted twice, its PDB would cover twice.
-  const seen = new Set<string>();
+  const chosen = new Map<string, [string, string]>();
   for (const [file, tree] of files) {
     const identity = file === '-' ? file : realPath(file);
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    trees.set(file, tree);
+    const earlier = chosen.get(identity);
+    // Kept under a name whose tree holds it: a link out of its tree is never written, so `--fix t o/out.yaml` (t/link.yaml
+    // leading to o/out.yaml) left the file a person named unfixed, where `--fix o/out.yaml t` fixed it.
+    if (earlier && !(leadsOutOfTree(...earlier) && !leadsOutOfTree(file, tree))) continue;
+    chosen.set(identity, [file, tree]);
   }
+  for (const [file, tree] of chosen.values()) trees.set(file, tree);
   return trees;
+}
+
+function leadsOutOfTree(file: string, tree: string): boolean {
+  return file !== '-' && 'reason' in realTargetInside(file, tree);
 }
 
 /** The file's real path (links resolved), or its absolute path when it has none (it went away). */
