@@ -164,6 +164,16 @@ describe('check --fix never loses or escapes a file', { skip: existsSync(CLI) ? 
     assert.doesNotMatch(result.stderr, /linked\.yaml/, 'nothing to say of a file whose fixes were not worked out');
   });
 
+  it('a file its own fixes grow past what the memory can fix at once keeps them, and is not said to be unchanged too (it was both, exit 2)', () => {
+    // With a heap of 100 MB the fixes of about 1,500 documents are worked out at once: 800 Deployments are, and with
+    // a PDB each they are 1,600, which the next pass cannot work out again.
+    const grown = write('k8s/grown.yaml', Array.from({ length: 800 }, (_, i) => NEEDS_PDB(`app-${i}`)).join('---\n'));
+    const result = spawnSync(process.execPath, ['--max-old-space-size=100', CLI, 'check', '--fix', 'k8s', ...ONLY_PDB], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(result.stderr, 'kube-resilience check: applied 800 fixes in 1 file\n');
+    assert.equal(result.status, 0);
+    assert.equal(readFileSync(grown, 'utf8').match(/^kind: PodDisruptionBudget$/gm)?.length, 800);
+  });
+
   it('Ctrl-C while the fixes are written: the file being written is finished, no other is, and the report lists those changed (exit 130)', { skip: !posix }, async () => {
     const count = 300;
     const names = Array.from({ length: count }, (_, i) => `k8s/app-${String(i).padStart(3, '0')}.yaml`);

@@ -91,7 +91,9 @@ export async function fixFiles(
     const text = held.get(path)!;
     const fixed = fixFile(path, text, inventory, options);
     if (fixed.refused) {
-      unchanged.set(path, fixed.refused);
+      // Grown past the bound by what an earlier pass wrote (a PDB for each Deployment): that stays written, and
+      // whatever may be left is reported as findings. Said "unchanged", it was told as both changed and not.
+      if (!fixes.has(path)) unchanged.set(path, fixed.refused);
       return false;
     }
     if (fixed.notApplied.length) notApplied.set(path, [...new Set(fixed.notApplied.map((f) => f.ruleId))]);
