@@ -30,7 +30,8 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   check: runCheck,
   snapshot: runSnapshot,
   simulate: runSimulate,
-  async rules(_argv, io) {
+  async rules(argv, io) {
+    if (argv.length) throw new UsageError(`takes no arguments (got ${JSON.stringify(argv[0])})`);
     for (const rule of RULES) io.stdout(`${rule.meta.id.padEnd(36)} ${rule.meta.severity.padEnd(8)} ${rule.meta.title}`);
     return 0;
   },
@@ -67,6 +68,10 @@ async function main(argv: string[]): Promise<number> {
   };
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v') {
+    if (rest.length) {
+      io.stderr(`kube-resilience ${command}: takes no arguments (got ${JSON.stringify(rest[0])})`);
+      return 2;
+    }
     io.stdout(version);
     return 0;
   }

@@ -53,4 +53,15 @@ describe('kube-resilience COMMAND --help', { skip: existsSync(CLI) ? false : 'di
     assert.equal(run.status, 0);
     assert.match(run.stdout.trim(), /^\d+\.\d+\.\d+/);
   });
+
+  it('rules and --version refuse what they do not take, as check does (they exited 0 without a word)', () => {
+    for (const [args, said] of [
+      [['rules', 'extra'], 'kube-resilience rules: takes no arguments (got "extra")\n'],
+      [['rules', '--bogus'], 'kube-resilience rules: takes no arguments (got "--bogus")\n'],
+      [['--version', 'extra'], 'kube-resilience --version: takes no arguments (got "extra")\n'],
+    ] as const) {
+      const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+      assert.deepEqual([run.status, run.stdout, run.stderr], [2, '', said], args.join(' '));
+    }
+  });
 });
