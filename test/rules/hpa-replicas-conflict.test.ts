@@ -16,6 +16,13 @@ ruleTester(hpaReplicasConflict, {
   ],
   invalid: [
     {
+      name: 'minReplicas written null: the autoscaler\'s floor is its default, 1 (the message said "between null and 5")',
+      code: documents(deployment({ spec: '  replicas: 4\n' }), hpa({ max: 5 }).replace('  maxReplicas', '  minReplicas: null\n  maxReplicas')),
+      findings: [{ at: 'replicas', message: /HorizontalPodAutoscaler web scales it between 1 and 5;/ }],
+      output: null,
+      unsafeOutput: documents(deployment(), hpa({ max: 5 }).replace('  maxReplicas', '  minReplicas: null\n  maxReplicas')),
+    },
+    {
       name: 'replicas: 0 under an HPA that scales to zero (minReplicas 0): the HPA goes on scaling it, and every apply resets it to 0',
       code: documents(deployment({ spec: '  replicas: 0\n' }), hpa({ min: 0, max: 10 })),
       findings: [{ at: 'replicas', message: /sets replicas: 0 under an autoscaler: every apply resets its scale to 0\. HorizontalPodAutoscaler web scales it between 0 and 10/ }],

@@ -100,6 +100,13 @@ ruleTester(probeLivenessChecksDependencies, {
       findings: [{ at: '/readyz', message: /^Deployment web, container proxy: liveness checks dependencies/ }],
       output: null,
     },
+    { name: 'a readiness endpoint asked with a query (`/readyz?verbose`): the endpoint is the same', code: app('/readyz?verbose'), findings: [{ at: '/readyz?verbose', message: /calls \/readyz\?verbose, a readiness endpoint;/ }], output: null },
+    {
+      name: 'an aggregate health asked with a query: the same aggregate',
+      code: app('"/actuator/health?probe=liveness"'),
+      findings: [{ at: '"/actuator/health?probe=liveness"', message: /calls \/actuator\/health\?probe=liveness, Spring Boot's aggregate health/ }],
+      output: app('"/actuator/health/liveness"'),
+    },
     { name: 'a readiness endpoint: no automatic fix', code: app('/readyz'), findings: [{ at: '/readyz', message: /calls \/readyz, a readiness endpoint;.*Point liveness at an endpoint that checks only the process\./ }], output: null },
     { name: 'a path naming the database', code: app('/health/db'), findings: [{ at: '/health/db', message: /a path that names a dependency/ }], output: null },
   ],

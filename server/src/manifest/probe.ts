@@ -211,7 +211,9 @@ export function frameworkOfProbe(path: string, container: any): (typeof FRAMEWOR
  * Why a liveness path checks more than the process, or undefined when it does not: an aggregate
  * health endpoint, a readiness endpoint, or a path naming a dependency.
  */
-export function dependencyCheckOf(path: string, container: any): { reason: string; liveness?: string; framework?: string } | undefined {
+export function dependencyCheckOf(requested: string, container: any): { reason: string; liveness?: string; framework?: string } | undefined {
+  // The endpoint, whatever the query asks of it: `/readyz?verbose` is the readiness endpoint still.
+  const path = requested.replace(/[?#].*$/s, '').replace(/(.)\/+$/, '$1');
   const framework = frameworkOfProbe(path, container);
   if (framework) return { reason: `${framework.name}'s aggregate health, which includes ${framework.aggregates}`, liveness: framework.liveness, framework: framework.name };
   if (frameworkOf(path)) return undefined;

@@ -45,11 +45,11 @@ export const hpaReplicasConflict: Rule = {
       // replicas: 0 under an HPA with a floor is how its scaling is paused (the HPA controller leaves the target alone);
       // under one that scales to zero it is a conflict like any other.
       if (!hpa || hpaPausedBy(replicas, hpa)) continue;
-      const { minReplicas = 1, maxReplicas } = hpa.object?.spec ?? {};
+      const { minReplicas, maxReplicas } = hpa.object?.spec ?? {};
       report({
         resource: workload,
         path: ['spec', 'replicas'],
-        message: `${describeResource(workload)} sets replicas: ${replicas} under an autoscaler: every apply resets its scale to ${replicas}. ${describeResource(hpa)} scales it between ${minReplicas} and ${maxReplicas ?? '?'}; each apply undoes that until the autoscaler reacts again.`,
+        message: `${describeResource(workload)} sets replicas: ${replicas} under an autoscaler: every apply resets its scale to ${replicas}. ${describeResource(hpa)} scales it between ${minReplicas ?? 1} and ${maxReplicas ?? '?'}; each apply undoes that until the autoscaler reacts again.`,
         fixes: () => [{ title: 'Leave the scale to the HPA (remove spec.replicas)', preferred: true, unsafe: ONE_TIME_DROP, edits: removeField(workload, ['spec', 'replicas']) ?? [] }],
         related: [{ resource: hpa, path: ['spec', 'scaleTargetRef'], message: 'scales this workload' }],
       });
