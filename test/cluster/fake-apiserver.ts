@@ -15,7 +15,7 @@ export interface RecordedRequest {
 const KINDS: Record<string, string> = {
   nodes: 'Node', pods: 'Pod', deployments: 'Deployment', statefulsets: 'StatefulSet', daemonsets: 'DaemonSet',
   replicasets: 'ReplicaSet', jobs: 'Job', cronjobs: 'CronJob', poddisruptionbudgets: 'PodDisruptionBudget',
-  horizontalpodautoscalers: 'HorizontalPodAutoscaler', services: 'Service', endpointslices: 'EndpointSlice',
+  horizontalpodautoscalers: 'HorizontalPodAutoscaler', services: 'Service', endpointslices: 'EndpointSlice', limitranges: 'LimitRange',
   leases: 'Lease', configmaps: 'ConfigMap', secrets: 'Secret',
 };
 

@@ -12,6 +12,10 @@ import { downUrl, FakeApiServer } from './fake-apiserver';
 import { tempDir, writeKubeconfig } from './kubeconfig-fixtures';
 
 const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-password', namespace: 'shop' }, data: { password: 'aHVudGVyMg==' } };
+/** What gives a namespace's containers their memory when they state none: read, so that they are not said to have none. */
+const limitRange = { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'memory', namespace: 'shop' }, spec: { limits: [{ type: 'Container', default: { memory: '512Mi' } }] } };
+/** The objects a read gets: the demo's and the LimitRange (never the Secret). */
+const READ_OBJECTS = demoObjects().length + 1;
 
 function withManagedFields(object: any): any {
   return { ...object, metadata: { ...object.metadata, managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': {} } }] } };
@@ -23,7 +27,7 @@ describe('reading a live cluster (GET only)', () => {
   const request = (extra: Partial<ClusterRequest> = {}): ClusterRequest => ({ kubeconfig, trusted: true, env: {}, ...extra });
 
   before(async () => {
-    server = await FakeApiServer.start([...demoObjects().map(withManagedFields), secret]);
+    server = await FakeApiServer.start([...demoObjects().map(withManagedFields), limitRange, secret]);
     kubeconfig = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'test', server: server.url, ca: server.ca, token: 'reader-token' }], 'test');
   });
   beforeEach(() => {
@@ -48,10 +52,9 @@ describe('reading a live cluster (GET only)', () => {
     assert.equal(cluster.source, 'live');
     assert.equal(cluster.name, 'test');
     assert.deepEqual(cluster.missing, []);
-    const expected = demoObjects().length;
-    assert.equal(cluster.resources.length, expected);
+    assert.equal(cluster.resources.length, READ_OBJECTS);
     const kinds = new Set(cluster.resources.map((r) => r.kind));
-    for (const kind of ['Node', 'Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'Service', 'EndpointSlice', 'Lease', 'ConfigMap']) assert.ok(kinds.has(kind), kind);
+    for (const kind of ['Node', 'Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'Service', 'EndpointSlice', 'LimitRange', 'Lease', 'ConfigMap']) assert.ok(kinds.has(kind), kind);
     assert.ok(server.requests.every((r) => r.authorization === 'Bearer reader-token'));
     assert.equal(cluster.topology.controlPlaneCount, 1);
   });
@@ -106,7 +109,7 @@ describe('reading a live cluster (GET only)', () => {
     server.closeKeptAliveConnections = true;
     const cluster = await readLiveCluster(request({ pageSize: 2 }));
     assert.deepEqual(cluster.missing, []);
-    assert.equal(cluster.resources.length, demoObjects().length);
+    assert.equal(cluster.resources.length, READ_OBJECTS);
     assert.ok(server.closedKeptAlive > 0, 'requests did go out on kept-alive connections the server closed');
   });
 
@@ -121,9 +124,9 @@ describe('reading a live cluster (GET only)', () => {
 
   it('counts the pages of a list started over once against the object cap: the pages before the restart are let go', async () => {
     server.expireContinue.add('pods');
-    const cluster = await readLiveCluster(request({ pageSize: 3, limits: { maxObjects: demoObjects().length } }));
+    const cluster = await readLiveCluster(request({ pageSize: 3, limits: { maxObjects: READ_OBJECTS } }));
     assert.deepEqual(cluster.missing, []);
-    assert.equal(cluster.resources.length, demoObjects().length);
+    assert.equal(cluster.resources.length, READ_OBJECTS);
   });
 
   it('gives items their apiVersion and kind and drops managedFields', async () => {

@@ -7,6 +7,8 @@ import { ruleTester } from './rule-tester';
 
 const web = (container: string) => deployment({ container });
 const resources = (body: string) => `          resources:\n${body}`;
+/** A LimitRange of the default namespace whose Container item says `item` (lines at its indentation). */
+const limitRange = (item: string) => `apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\nspec:\n  limits:\n    - type: Container\n${item}`;
 
 ruleTester(memoryUnbounded, {
   valid: [
@@ -16,6 +18,16 @@ ruleTester(memoryUnbounded, {
       name: 'a LimitRange in the namespace gives the defaults',
       code: web(''),
       files: { 'limits.yaml': 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\nspec:\n  limits:\n    - type: Container\n      default:\n        memory: 512Mi\n' },
+    },
+    {
+      name: 'a LimitRange with only a max: the API server makes it the default limit, and that the default request',
+      code: web(''),
+      files: { 'limits.yaml': limitRange('      max:\n        memory: 1Gi\n') },
+    },
+    {
+      name: 'a LimitRange of the live cluster gives the defaults as one in the workspace does',
+      code: web(''),
+      cluster: cluster([fromObject({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'memory', namespace: 'default' }, spec: { limits: [{ type: 'Container', default: { memory: '512Mi' } }] } })]),
     },
     { name: 'a one-shot Job sees no surge', code: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: migrate:1\n' },
     { name: 'flow style', code: web('          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n') },
@@ -45,6 +57,25 @@ ruleTester(memoryUnbounded, {
         'limits.yaml': 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\n  namespace: shop\nspec:\n  limits:\n    - type: Container\n      default:\n        memory: 512Mi\n---\napiVersion: v1\nkind: LimitRange\nmetadata:\n  name: cpu\nspec:\n  limits:\n    - type: Container\n      default:\n        cpu: 500m\n',
       },
       findings: [{ at: 'name', message: /^Deployment web: no memory request\/limit: it can exhaust its node\./ }],
+    },
+    {
+      name: 'a LimitRange with only a default request: the container requests it, and has no limit',
+      code: web(''),
+      files: { 'limits.yaml': limitRange('      defaultRequest:\n        memory: 256Mi\n') },
+      findings: [{ at: 'name', message: /^Deployment web: no memory limit: it can exhaust its node\. It requests 256Mi \(the default of LimitRange memory\) of memory and sets no limit:/ }],
+      output: null,
+    },
+    {
+      name: 'a LimitRange with only a min: the API server makes it the default request, and there is no limit',
+      code: web(''),
+      files: { 'limits.yaml': limitRange('      min:\n        memory: 64Mi\n') },
+      findings: [{ at: 'name', message: /It requests 64Mi \(the default of LimitRange memory\) of memory and sets no limit/ }],
+    },
+    {
+      name: 'a memory of 0 is none: no reservation, and no cgroup limit',
+      code: web(resources('            requests:\n              memory: "0"\n            limits:\n              memory: 0Mi\n')),
+      findings: [{ at: 'resources', message: /^Deployment web: no memory request\/limit \(a memory of 0 is none\): it can exhaust its node\./ }],
+      output: null,
     },
     {
       name: 'CPU only',

@@ -36,6 +36,7 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   { name: 'horizontalpodautoscalers', apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', path: '/apis/autoscaling/v2/horizontalpodautoscalers' },
   { name: 'services', apiVersion: 'v1', kind: 'Service', path: '/api/v1/services' },
   { name: 'endpointslices', apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', path: '/apis/discovery.k8s.io/v1/endpointslices' },
+  { name: 'limitranges', apiVersion: 'v1', kind: 'LimitRange', path: '/api/v1/limitranges' },
   { name: 'leases (kube-system)', apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', path: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases' },
   { name: 'configmap kube-system/kubeadm-config', apiVersion: 'v1', kind: 'ConfigMap', path: '/api/v1/namespaces/kube-system/configmaps/kubeadm-config', single: true },
   { name: 'configmap kube-system/coredns', apiVersion: 'v1', kind: 'ConfigMap', path: '/api/v1/namespaces/kube-system/configmaps/coredns', single: true },

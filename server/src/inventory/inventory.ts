@@ -368,9 +368,10 @@ export class Inventory {
     for (const limitRange of this.inNamespace(namespace, 'LimitRange')) {
       const limits = limitRange.object?.spec?.limits;
       const container = (Array.isArray(limits) ? limits : []).find((l: any) => l?.type === 'Container');
-      const limit = container?.default?.memory;
-      // The API server fills defaultRequest from default when only the latter is written.
-      const request = container?.defaultRequest?.memory ?? limit;
+      // As the API server fills them in (SetDefaults_LimitRangeItem): a default limit from max, a default request
+      // from the default limit, else from min.
+      const limit = container?.default?.memory ?? container?.max?.memory;
+      const request = container?.defaultRequest?.memory ?? limit ?? container?.min?.memory;
       if (request !== undefined || limit !== undefined) return { request, limit, limitRange };
     }
     return {};
