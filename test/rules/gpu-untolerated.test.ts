@@ -89,7 +89,7 @@ ruleTester(gpuUntolerated, {
     {
       name: 'AMD GPUs: the taint keyed by their resource',
       code: job('').replace('nvidia.com/gpu: 1', 'amd.com/gpu: 2'),
-      findings: [{ at: 'amd.com/gpu', message: /requests 2 amd\.com\/gpu but has no toleration for amd\.com\/gpu \(assuming GPU nodes carry the amd\.com\/gpu taint/ }],
+      findings: [{ at: 'amd.com/gpu', message: /requests 2 amd\.com\/gpu but has no toleration for amd\.com\/gpu \(assuming GPU nodes carry the amd\.com\/gpu taint, named after the GPU they offer\)/ }],
     },
   ],
 });

@@ -92,7 +92,7 @@ export const gpuUntolerated: Rule = {
     scenario: 'special-hardware',
     title: 'GPU pods without a toleration for the GPU nodes\' taints',
     description:
-      'GPU node pools are usually tainted (`nvidia.com/gpu`) so that ordinary pods stay off the expensive nodes. A pod that requests a GPU (`nvidia.com/gpu`, `amd.com/gpu`, `gpu.intel.com/*`) but does not tolerate that taint stays Pending: no node both has a GPU and accepts it. With a cluster the taints are read from its GPU nodes; without one the rule assumes GPU nodes carry the `nvidia.com/gpu` taint and reports at info level (GKE adds that taint and the matching toleration itself; other clusters do not).',
+      'GPU node pools are usually tainted (`nvidia.com/gpu`) so that ordinary pods stay off the expensive nodes. A pod that requests a GPU (`nvidia.com/gpu`, `amd.com/gpu`, `gpu.intel.com/*`) but does not tolerate that taint stays Pending: no node both has a GPU and accepts it. With a cluster the taints are read from its GPU nodes; without one the rule assumes GPU nodes carry a taint named after the GPU requested (`nvidia.com/gpu`, `amd.com/gpu`) and reports at info level (GKE adds the `nvidia.com/gpu` taint and the matching toleration itself; other clusters do not).',
     fix: 'Adds a toleration for each GPU taint and, when the cluster shows a label all GPU nodes share (a node pool label or `nvidia.com/gpu.present`), a matching `nodeSelector`.',
     example: exampleDeployment(
       `        - name: app
@@ -115,7 +115,7 @@ export const gpuUntolerated: Rule = {
       if ((resource.kind === 'Pod' ? [resource] : context.inventory.podsOf(resource)).some(isPodReady)) continue;
       const taints = verdict.taints.map(describeTaint).join(', ');
       const basis = verdict.assumed
-        ? `no toleration for ${verdict.taints[0].key} (${knownNodes(context.cluster) ? `cluster ${context.cluster!.name} has no node offering ${requests[0].resource} now, so ` : ''}assuming GPU nodes carry the ${verdict.taints[0].key} taint: GKE adds that taint and the matching toleration itself, other clusters do not)`
+        ? `no toleration for ${verdict.taints[0].key} (${knownNodes(context.cluster) ? `cluster ${context.cluster!.name} has no node offering ${requests[0].resource} now, so ` : ''}assuming GPU nodes carry the ${verdict.taints[0].key} taint${verdict.taints[0].key === 'nvidia.com/gpu' ? ': GKE adds that taint and the matching toleration itself, other clusters do not' : ', named after the GPU they offer'})`
         : `no toleration for the GPU nodes' taint ${taints} in cluster ${context.cluster!.name}`;
       const tolerationsPath = [...template.path, 'spec', 'tolerations'];
       const edits = appendToSequence(resource, tolerationsPath, ...verdict.taints.map((t) => tolerationFor(t, verdict.assumed)));
