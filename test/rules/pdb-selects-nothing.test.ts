@@ -4,10 +4,20 @@ import { deployment, documents, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const budget = '  maxUnavailable: 1\n';
+const db = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' });
+const selecting = (labels: string) => pdb('  minAvailable: 1\n', { name: 'per-pod', selector: `    matchLabels:\n${labels}` });
 
 ruleTester(pdbSelectsNothing, {
   valid: [
     { name: 'selects the Deployment beside it', code: documents(deployment(), pdb(budget)) },
+    { name: 'one pod of a StatefulSet, by the name its controller labels it with (a budget per pod)', code: documents(db, selecting('      statefulset.kubernetes.io/pod-name: db-2\n')) },
+    { name: 'one pod of a StatefulSet, by its index', code: documents(db, selecting('      app: db\n      apps.kubernetes.io/pod-index: "0"\n')) },
+    {
+      name: 'every pod of a StatefulSet but one, by name',
+      code: documents(db, pdb(budget, { name: 'not-first', selector: '    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [db-0]}\n' })),
+    },
+    { name: 'the pods of a Job, by the name its controller labels them with', code: documents('apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    metadata:\n      labels:\n        app: migrate\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: migrate:1\n', selecting('      batch.kubernetes.io/job-name: migrate\n')) },
+    { name: 'one revision of a Deployment, by the pod-template-hash only the cluster knows', code: documents(deployment(), selecting('      app: web\n      pod-template-hash: 5d8f7b9c4\n')) },
     { name: 'selects a Deployment in another file', code: pdb(budget), files: { 'web.yaml': deployment() } },
     { name: 'a policy/v1beta1 PDB whose selector names labels selects by them, as policy/v1 does', code: documents(deployment(), pdb(budget).replace('policy/v1', 'policy/v1beta1')) },
     { name: 'nothing at all is known in its namespace: the workload ships elsewhere', code: pdb(budget) },
@@ -54,6 +64,16 @@ ruleTester(pdbSelectsNothing, {
           message: 'PodDisruptionBudget web-pdb guards no pod: the workload it was meant for drains without a budget. It selects app=web, which nothing known in namespace default carries, while Deployment shop/web in namespace shop does: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to shop).',
         },
       ],
+    },
+    {
+      name: 'a StatefulSet pod the StatefulSet does not run (db-3 of 3 replicas)',
+      code: documents(db, selecting('      statefulset.kubernetes.io/pod-name: db-3\n')),
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget per-pod guards no pod: .* It selects statefulset\.kubernetes\.io\/pod-name=db-3, but no workload or pod known in namespace default \(1 searched in the workspace\) carries those labels\.$/ }],
+    },
+    {
+      name: 'a pod-template-hash beside a label no workload carries: the rest of the selector still selects nothing',
+      code: documents(deployment(), selecting('      app: wbe\n      pod-template-hash: 5d8f7b9c4\n')),
+      findings: [{ at: 'selector', message: /It selects app=wbe,pod-template-hash=5d8f7b9c4, but no workload or pod known/ }],
     },
     {
       name: 'a label typo next to the workload it was meant for',

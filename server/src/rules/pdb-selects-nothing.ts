@@ -1,5 +1,6 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
+import { asksForControllerLabel, podLabelSets, withoutClusterSetLabels } from '../manifest/controller-labels';
 import { selectsNothingAsV1beta1 } from '../manifest/pdb';
 import { describeSelector, selectorFault, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { ownedByAnother } from '../inventory/inventory';
@@ -22,19 +23,31 @@ function selectedElsewhere(pdb: Resource, selector: LabelSelector, inventory: In
   return inventory.resources().filter((r) => r.namespace !== pdb.namespace && isWorkload(r) && !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
 }
 
-function unmatchedSelector(pdb: Resource, selector: LabelSelector, inventory: Inventory): string | undefined {
+/** Whether a workload's pods carry what the selector asks of the labels their controller gives them (a StatefulSet's pod names). */
+function selectsByControllerLabels(selector: LabelSelector, carriers: readonly Resource[], inventory: Inventory): boolean {
+  if (!asksForControllerLabel(selector)) return false;
+  return carriers.some((carrier) => {
+    const labels = podTemplateOf(carrier)?.labels;
+    return !!labels && podLabelSets(carrier, labels, inventory.effectiveReplicas(carrier).value, selector).some((pod) => selectorMatches(selector, pod));
+  });
+}
+
+function unmatchedSelector(pdb: Resource, written: LabelSelector, inventory: Inventory): string | undefined {
   if (inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
+  // Which pods carry a pod-template-hash is the cluster's to say: the rest of the selector is what manifests answer.
+  const selector = withoutClusterSetLabels(written);
   if (inventory.podCarriersMatching(pdb.namespace, selector).length > 0) return undefined;
   // Asked only now: a PDB that selects pods does not depend on every other workload of its namespace.
   const known = inventory.podCarriersIn(pdb.namespace);
+  if (selectsByControllerLabels(selector, known, inventory)) return undefined;
   const elsewhere = selectedElsewhere(pdb, selector, inventory);
   if (elsewhere.length) {
     const namespaces = [...new Set(elsewhere.map((w) => w.namespace))];
-    return `selects ${describeSelector(selector)}, which nothing known in namespace ${pdb.namespace} carries, while ${elsewhere.map(describeResource).join(', ')} in namespace ${namespaces.join(', ')} ${elsewhere.length === 1 ? 'does' : 'do'}: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to ${namespaces.join(' or ')})`;
+    return `selects ${describeSelector(written)}, which nothing known in namespace ${pdb.namespace} carries, while ${elsewhere.map(describeResource).join(', ')} in namespace ${namespaces.join(', ')} ${elsewhere.length === 1 ? 'does' : 'do'}: a PDB guards pods of its own namespace only, so its namespace is the mistake (move it to ${namespaces.join(' or ')})`;
   }
   if (known.length === 0) return undefined;
   const searched = inventory.hasCluster() ? 'the workspace and the live cluster' : 'the workspace';
-  return `selects ${describeSelector(selector)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels`;
+  return `selects ${describeSelector(written)}, but no workload or pod known in namespace ${pdb.namespace} (${known.length} searched in ${searched}) carries those labels`;
 }
 
 export const pdbSelectsNothing: Rule = {

@@ -1,0 +1,61 @@
+import type { Resource } from './parse';
+import type { LabelSelector, Labels } from './selector';
+
+/** Labels a controller sets on each pod it creates, whose values no manifest shows: a hash of the template, a Job's uid. */
+const SET_BY_THE_CLUSTER = new Set(['pod-template-hash', 'controller-revision-hash', 'pod-template-generation', 'controller-uid', 'batch.kubernetes.io/controller-uid']);
+
+const POD_NAME = 'statefulset.kubernetes.io/pod-name';
+const POD_INDEX = 'apps.kubernetes.io/pod-index';
+const JOB_NAMES = ['job-name', 'batch.kubernetes.io/job-name'];
+
+/** Every label key the selector asks about, with the values it names for each. */
+function askedValues(selector: LabelSelector): Map<string, string[]> {
+  const asked = new Map<string, string[]>();
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) asked.set(key, [...(asked.get(key) ?? []), String(value)]);
+  for (const requirement of selector.matchExpressions ?? []) {
+    if (requirement && typeof requirement.key === 'string') asked.set(requirement.key, [...(asked.get(requirement.key) ?? []), ...(Array.isArray(requirement.values) ? requirement.values.map(String) : [])]);
+  }
+  return asked;
+}
+
+/**
+ * The selector without what it asks of labels whose values only the cluster knows (`pod-template-hash`): no manifest
+ * says which pods carry those, so what is left is what manifests can answer.
+ */
+export function withoutClusterSetLabels(selector: LabelSelector): LabelSelector {
+  const matchLabels = Object.entries(selector.matchLabels ?? {}).filter(([key]) => !SET_BY_THE_CLUSTER.has(key));
+  const matchExpressions = (selector.matchExpressions ?? []).filter((requirement) => !SET_BY_THE_CLUSTER.has(requirement?.key));
+  return { ...selector, matchLabels: selector.matchLabels ? Object.fromEntries(matchLabels) : selector.matchLabels, matchExpressions: selector.matchExpressions ? matchExpressions : selector.matchExpressions };
+}
+
+/** Whether the selector asks for a label a controller gives its pods (a StatefulSet's pod names), which templates do not show. */
+export function asksForControllerLabel(selector: LabelSelector): boolean {
+  return [...askedValues(selector).keys()].some((key) => key === POD_NAME || key === POD_INDEX || JOB_NAMES.includes(key));
+}
+
+/**
+ * The labels of the pods `workload` runs, its controller's among them, as far as a selector can tell them apart: a
+ * StatefulSet's pods each carry their name and index (those the selector names, and one it does not), a Job's pods
+ * its name. `pods` is how many the workload runs.
+ */
+export function podLabelSets(workload: Resource, templateLabels: Labels, pods: number, selector: LabelSelector): Labels[] {
+  if (workload.kind === 'Job' && workload.name) return [{ ...templateLabels, ...Object.fromEntries(JOB_NAMES.map((key) => [key, workload.name!])) }];
+  if (workload.kind !== 'StatefulSet' || !workload.name) return [templateLabels];
+  const asked = askedValues(selector);
+  const named = [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
+  const indexes = new Set(named.filter((i): i is number => i !== undefined && i < pods));
+  // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
+  for (let i = 0; i < pods; i++) {
+    if (indexes.has(i)) continue;
+    indexes.add(i);
+    break;
+  }
+  return [...indexes].map((i) => ({ ...templateLabels, [POD_NAME]: `${workload.name}-${i}`, [POD_INDEX]: String(i) }));
+}
+
+/** The pod index a label value names after `prefix` (`db-2` → 2), if it names one. */
+function indexIn(value: string, prefix: string): number | undefined {
+  if (!value.startsWith(prefix)) return undefined;
+  const digits = value.slice(prefix.length);
+  return /^(0|[1-9]\d{0,8})$/.test(digits) ? Number(digits) : undefined;
+}
