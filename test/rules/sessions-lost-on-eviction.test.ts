@@ -22,6 +22,8 @@ const protectedPod = {
 const calls = (podMetadata: string, container: string, seconds = '3600') =>
   deployment({ spec: '  replicas: 1\n', podMetadata, container }).replace('name: web\nspec:', `name: web\n  annotations:\n    kube-resilience/sessions: in-memory\n    kube-resilience/session-seconds: "${seconds}"\nspec:`);
 const clientIp = service({ extra: '  sessionAffinity: ClientIP\n' });
+/** A log shipper beside the app, which declares no port, with its own lines. */
+const SHIPPER = (lines: string) => `        - name: shipper\n          image: busybox:1.36\n${lines}`;
 
 ruleTester(sessionsLostOnEviction, {
   valid: [
@@ -128,6 +130,20 @@ spec:
       files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
       findings: [{ message: /lacks a preStop hook that outlasts a session \(it waits 10 s, sessions last 300 s\) and terminationGracePeriodSeconds of at least 330 s \(now 30, the default\): / }],
       output: calls('', '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n      terminationGracePeriodSeconds: 330\n', '300'),
+    },
+    {
+      name: 'a sidecar\'s wait keeps no session of the app beside it: the container that serves needs its own preStop (the sidecar\'s was lengthened instead)',
+      code: calls('', `          ports:\n            - containerPort: 8080\n${SHIPPER('          lifecycle:\n            preStop:\n              exec:\n                command: [sh, -c, "sleep 10"]\n')}`, '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /lacks a preStop hook on web and terminationGracePeriodSeconds of at least 330 s/ }],
+      output: calls('', `          ports:\n            - containerPort: 8080\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n${SHIPPER('          lifecycle:\n            preStop:\n              exec:\n                command: [sh, -c, "sleep 10"]\n')}      terminationGracePeriodSeconds: 330\n`, '300'),
+    },
+    {
+      name: 'the container that serves waits less than a session, the sidecar long enough: the serving one is lengthened',
+      code: calls('', `          ports:\n            - containerPort: 8080\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 10\n${SHIPPER('          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n')}      terminationGracePeriodSeconds: 330\n`, '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /lacks a preStop hook that outlasts a session on web \(it waits 10 s, sessions last 300 s\): / }],
+      output: calls('', `          ports:\n            - containerPort: 8080\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n${SHIPPER('          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n')}      terminationGracePeriodSeconds: 330\n`, '300'),
     },
     {
       name: 'a single replica is not asked for a PDB, which would protect nothing',

@@ -3,8 +3,7 @@ import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { declaredFacts, SESSION_SECONDS_ANNOTATION, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
-import type { Path } from '../manifest/path';
-import { containersOf, describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
+import { containersOf, describeResource, isHelmHook, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import { addPdbFix, newPdbOf, type NewPdb } from './pdb-missing';
 import type { Rule } from './types';
@@ -51,11 +50,19 @@ function waitSeconds(preStop: any): number | undefined {
   return slept ? Number(slept[1]) : undefined;
 }
 
-/** The longest wait among the containers' preStop hooks, and the paths of the sleep actions shorter than `serving` (which a fix may lengthen). */
-function preStopWaits(workload: Resource, serving: number): { longest?: number; shortSleeps: Path[] } {
-  const waits = containersOf(workload).map(({ container, path }) => ({ seconds: waitSeconds(container?.lifecycle?.preStop), path, sleepAction: typeof container?.lifecycle?.preStop?.sleep?.seconds === 'number' }));
-  const known = waits.filter((w) => w.seconds !== undefined).map((w) => w.seconds!);
-  return { longest: known.length ? greatest(known) : undefined, shortSleeps: waits.filter((w) => w.sleepAction && w.seconds! < serving).map((w) => w.path) };
+/** The longest wait among the containers' preStop hooks: what the grace period must cover. */
+function longestPreStopWait(containers: readonly ContainerRef[]): number | undefined {
+  const known = containers.map(({ container }) => waitSeconds(container?.lifecycle?.preStop)).filter((seconds) => seconds !== undefined);
+  return known.length ? greatest(known) : undefined;
+}
+
+/**
+ * The containers that hold sessions: those that declare a port, or all when none does. Each gets SIGTERM once its own
+ * preStop ends, so a sidecar's wait (a log shipper's `sleep 10`) keeps no session of the app beside it.
+ */
+function sessionHolders(containers: readonly ContainerRef[]): ContainerRef[] {
+  const serving = containers.filter(({ container }) => Array.isArray(container?.ports) && container.ports.length > 0);
+  return serving.length ? serving : [...containers];
 }
 
 function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLength, pdb: NewPdb | undefined): Piece[] {
@@ -69,22 +76,26 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
     });
   }
   const containers = containersOf(workload);
-  const withoutPreStop = containers.filter(({ container }) => !container?.lifecycle?.preStop);
-  const waits = preStopWaits(workload, serving);
+  const holders = sessionHolders(containers);
+  const withoutPreStop = holders.filter(({ container }) => !container?.lifecycle?.preStop);
+  // Hooks that say how long they wait and wait less than a session lasts (a hook that does not say is the app's own drain).
+  const short = holders.map((ref) => ({ ref, seconds: waitSeconds(ref.container?.lifecycle?.preStop) })).filter(({ seconds }) => seconds !== undefined && seconds < serving);
   const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${assumption})`;
-  if (containers.length > 0 && withoutPreStop.length === containers.length) {
+  const on = (refs: readonly { name: string }[]) => (refs.length < containers.length ? ` on ${inWords(refs.map((ref) => ref.name))}` : '');
+  if (withoutPreStop.length > 0) {
     pieces.push({
-      missing: 'a preStop hook',
+      missing: `a preStop hook${on(withoutPreStop)}`,
       fix: { title: keepServing, edits: withoutPreStop.flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
     });
-  } else if (length.declared !== undefined && waits.longest !== undefined && waits.longest < serving) {
+  } else if (length.declared !== undefined && short.length > 0) {
+    const sleeps = short.filter(({ ref }) => typeof ref.container?.lifecycle?.preStop?.sleep?.seconds === 'number');
     pieces.push({
-      missing: `a preStop hook that outlasts a session (it waits ${waits.longest} s, sessions last ${length.declared} s)`,
-      fix: { title: keepServing, edits: waits.shortSleeps.flatMap((path) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
+      missing: `a preStop hook that outlasts a session${on(short.map(({ ref }) => ref))} (it waits ${Math.min(...short.map(({ seconds }) => seconds!))} s, sessions last ${length.declared} s)`,
+      fix: { title: keepServing, edits: sleeps.flatMap(({ ref }) => setField(workload, [...ref.path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
     });
   }
   // Sessions get `serving` seconds out of the Service, in the preStop wait or in the app's own drain after SIGTERM, then time to stop.
-  const needed = Math.max(serving, waits.longest ?? 0) + SHUTDOWN_SECONDS;
+  const needed = Math.max(serving, longestPreStopWait(containers) ?? 0) + SHUTDOWN_SECONDS;
   const grace = template.spec.terminationGracePeriodSeconds;
   const current = typeof grace === 'number' ? grace : SHUTDOWN_SECONDS;
   if (current < needed) {
@@ -128,7 +139,7 @@ export const sessionsLostOnEviction: Rule = {
     severity: 'warning',
     scenario: 'voluntary-disruption',
     title: 'In-memory sessions die with every evicted pod',
-    description: `A workload that keeps user sessions in its pods (declared with \`kube-resilience/sessions: "in-memory"\`, or fronted by a Service with \`sessionAffinity: ClientIP\`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. How long a session lasts (a call, a websocket room, a login) is declared with \`${SESSION_SECONDS_ANNOTATION}\`; without it the rule assumes ${ASSUMED_SESSION_SECONDS} s and says so. Four things soften the loss, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing); a preStop hook that keeps a leaving pod serving its sessions for their length (at most ${MAX_SERVING_SECONDS} s) after it is out of its Service, so no new session arrives and the running ones end; a grace period covering that wait plus ${SHUTDOWN_SECONDS} s to stop; and, when sessions outlast the ${AUTOSCALER_GRACE_SECONDS} s the cluster autoscaler grants an evicted pod (its \`--max-graceful-termination-sec\`, whatever the grace period) or their length is unknown, the pod annotation \`${SAFE_TO_EVICT}: "false"\`, so the autoscaler does not pick these nodes for scale-down. Declaring \`kube-resilience/sessions: "external"\` states that sessions live in a shared store and silences the ClientIP trigger.`,
+    description: `A workload that keeps user sessions in its pods (declared with \`kube-resilience/sessions: "in-memory"\`, or fronted by a Service with \`sessionAffinity: ClientIP\`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. How long a session lasts (a call, a websocket room, a login) is declared with \`${SESSION_SECONDS_ANNOTATION}\`; without it the rule assumes ${ASSUMED_SESSION_SECONDS} s and says so. Four things soften the loss, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing); a preStop hook that keeps a leaving pod serving its sessions for their length (at most ${MAX_SERVING_SECONDS} s) after it is out of its Service, so no new session arrives and the running ones end (on each container that serves: one that declares a port, or every one when none does, since each gets SIGTERM when its own hook ends); a grace period covering that wait plus ${SHUTDOWN_SECONDS} s to stop; and, when sessions outlast the ${AUTOSCALER_GRACE_SECONDS} s the cluster autoscaler grants an evicted pod (its \`--max-graceful-termination-sec\`, whatever the grace period) or their length is unknown, the pod annotation \`${SAFE_TO_EVICT}: "false"\`, so the autoscaler does not pick these nodes for scale-down. Declaring \`kube-resilience/sessions: "external"\` states that sessions live in a shared store and silences the ClientIP trigger.`,
     fix: `One fix per missing piece: appends a PDB (\`maxUnavailable: 1\`, the workload's selector); adds \`lifecycle.preStop.sleep.seconds\` of the session length (the sleep action of Kubernetes 1.30+, which needs no shell in the image); sets \`terminationGracePeriodSeconds\` to that wait plus ${SHUTDOWN_SECONDS} s; adds the pod annotation \`${SAFE_TO_EVICT}: "false"\`, the preferred fix when sessions outlast the autoscaler's ${AUTOSCALER_GRACE_SECONDS} s.`,
     example: ordersDeployment('    kube-resilience/sessions: in-memory\n    kube-resilience/session-seconds: "3600"\n'),
   },
