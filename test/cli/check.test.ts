@@ -153,6 +153,16 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
     assert.match(cli(['check', 'live', '--fail-on', 'none']).stdout, /in 1 file\.?\n?$/, 'the text summary counts the manifests analysed, not the snapshot');
   });
 
+  it('kernel interfaces named as files are refused with the reason, not read for ever (/proc/kmsg spun until killed) nor told as an error code (/proc/self/pagemap: EINVAL)', { skip: process.platform !== 'linux' }, () => {
+    const pagemap = spawnSync(process.execPath, [CLI, 'check', '/proc/self/pagemap'], { encoding: 'utf8', timeout: 20_000 });
+    assert.deepEqual([pagemap.status, pagemap.stderr], [2, 'kube-resilience check: cannot read /proc/self/pagemap: the system refuses to read it as a file (a kernel interface such as /proc/self/pagemap)\n']);
+    const kmsg = spawnSync(process.execPath, [CLI, 'check', '/proc/kmsg'], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(kmsg.signal, null, 'it ended by itself');
+    assert.equal(kmsg.status, 2);
+    // Only root may open it: read, it says nothing is ready; for anyone else, it is not theirs to read. Never a hint to pipe it.
+    assert.match(kmsg.stderr, /^kube-resilience check: cannot read \/proc\/kmsg: (it says nothing is ready to read, as a kernel interface does \(\/proc\/kmsg\): not a file's contents|permission denied|operation not permitted)\n$/);
+  });
+
   describe('exit codes', () => {
     it('0 when clean', () => {
       const run = cli(['check', 'clean.yaml']);

@@ -61,7 +61,7 @@ describe('readRegularFileBounded', () => {
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
     try {
-      assert.throws(() => readBoundedFd(reader, 1024, { waitsForWriter: false }), (error: unknown) => error instanceof UnreadableFileError && /nothing is ready to read/.test(error.message));
+      assert.throws(() => readBoundedFd(reader, 1024, { waitsForWriter: false }), (error: unknown) => error instanceof UnreadableFileError && error.code === 'ENOTREADY' && /nothing is ready to read/.test(error.message));
       writeFileSync(writer, 'kind: x\n');
       closeSync(writer);
       assert.equal(readBoundedFd(reader, 1024).toString(), 'kind: x\n', 'stdin, a pipe, waits for its writer');

@@ -78,6 +78,16 @@ ruleTester(memoryUnbounded, {
       output: null,
     },
     {
+      name: 'a 0 written is not replaced by a LimitRange\'s default: a request of 0 under a limit is none, a limit of 0 is none',
+      code: deployment({ container: resources('            requests:\n              memory: "0"\n            limits:\n              memory: 1Gi\n') + '        - name: b\n          image: nginx:1.27\n          resources:\n            requests:\n              memory: 256Mi\n            limits:\n              memory: "0"\n' }),
+      files: { 'limits.yaml': limitRange('      default:\n        memory: 512Mi\n      defaultRequest:\n        memory: 256Mi\n') },
+      findings: [
+        { at: 'memory', message: 'Deployment web: no memory request: it requests 0, which is none, under a limit of 1Gi. The scheduler counts it as using no memory, so under a surge its node runs short and the kubelet evicts it among the first. Set a request near its usual use.' },
+        { at: 'memory', message: /^Deployment web, container b: no memory limit: it can exhaust its node\. It requests 256Mi of memory and sets a limit of 0, which is none: / },
+      ],
+      output: null,
+    },
+    {
       name: 'CPU only',
       code: web(resources('            requests:\n              cpu: 100m\n')),
       findings: [{ at: 'resources', message: /^Deployment web: no memory request\/limit: it can exhaust its node\./ }],

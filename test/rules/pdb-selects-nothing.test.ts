@@ -17,6 +17,11 @@ ruleTester(pdbSelectsNothing, {
       code: documents(db, pdb(budget, { name: 'not-first', selector: '    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [db-0]}\n' })),
     },
     { name: 'the pods of a Job, by the name its controller labels them with', code: documents('apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\nspec:\n  template:\n    metadata:\n      labels:\n        app: migrate\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: migrate\n          image: migrate:1\n', selecting('      batch.kubernetes.io/job-name: migrate\n')) },
+    {
+      name: 'only a pod-template-hash, with a workload in another namespace: which pods carry it is the cluster\'s to say, so no namespace is called the mistake',
+      code: pdb(budget, { namespace: 'shop', selector: '    matchLabels:\n      pod-template-hash: 5d8f7b9c4\n' }),
+      files: { 'web.yaml': deployment() },
+    },
     { name: 'one revision of a Deployment, by the pod-template-hash only the cluster knows', code: documents(deployment(), selecting('      app: web\n      pod-template-hash: 5d8f7b9c4\n')) },
     { name: 'selects a Deployment in another file', code: pdb(budget), files: { 'web.yaml': deployment() } },
     { name: 'a policy/v1beta1 PDB whose selector names labels selects by them, as policy/v1 does', code: documents(deployment(), pdb(budget).replace('policy/v1', 'policy/v1beta1')) },

@@ -100,6 +100,7 @@ ruleTester(probeLivenessChecksDependencies, {
       findings: [{ at: '/readyz', message: /^Deployment web, container proxy: liveness checks dependencies/ }],
       output: null,
     },
+    { name: 'a readiness endpoint with a trailing slash and a query (`/readyz/?verbose`): the endpoint is the same', code: app('/readyz/?verbose'), findings: [{ at: '/readyz/?verbose', message: /a readiness endpoint;/ }], output: null },
     { name: 'a readiness endpoint asked with a query (`/readyz?verbose`): the endpoint is the same', code: app('/readyz?verbose'), findings: [{ at: '/readyz?verbose', message: /calls \/readyz\?verbose, a readiness endpoint;/ }], output: null },
     {
       name: 'an aggregate health asked with a query: the same aggregate',

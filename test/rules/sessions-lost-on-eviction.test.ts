@@ -146,6 +146,26 @@ spec:
       output: calls('', `          ports:\n            - containerPort: 8080\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n${SHIPPER('          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n')}      terminationGracePeriodSeconds: 330\n`, '300'),
     },
     {
+      name: 'one container without a hook and one whose wait is short (no port declared, both hold sessions): both said, one fix ends both (the second gap showed only after the first was fixed, and --fix took the fix back)',
+      code: calls('', SHIPPER('          lifecycle:\n            preStop:\n              sleep:\n                seconds: 10\n') + '      terminationGracePeriodSeconds: 330\n', '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /lacks a preStop hook on web and a preStop hook that outlasts a session on shipper \(it waits 10 s, sessions last 300 s\): / }],
+      output: calls('', '          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n' + SHIPPER('          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n') + '      terminationGracePeriodSeconds: 330\n', '300'),
+    },
+    {
+      name: 'a short wait in a command is the team\'s to lengthen: said, with no fix that could end it',
+      code: calls('', '          lifecycle:\n            preStop:\n              exec:\n                command: [sh, -c, "sleep 10"]\n      terminationGracePeriodSeconds: 330\n', '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /lacks a preStop hook that outlasts a session \(it waits 10 s, sessions last 300 s\): / }],
+      output: null,
+    },
+    {
+      name: 'two serving containers waiting 10 s and 20 s: the shortest wait is said, and the grace period covers the longest hook of any container',
+      code: calls('', `          ports:\n            - containerPort: 8080\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 10\n        - name: api\n          image: nginx:1.27\n          ports:\n            - containerPort: 9090\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 20\n${SHIPPER('          lifecycle:\n            preStop:\n              sleep:\n                seconds: 600\n')}`, '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+      findings: [{ message: /lacks a preStop hook that outlasts a session on web and api \(it waits 10 s, sessions last 300 s\) and terminationGracePeriodSeconds of at least 630 s \(now 30, the default\): / }],
+    },
+    {
       name: 'a single replica is not asked for a PDB, which would protect nothing',
       code: chat().replace('  replicas: 3\n', '  replicas: 1\n'),
       findings: [{ message: /^Deployment web: a drain or scale-down loses every user session on its pods\. It keeps sessions in memory \(kube-resilience\/sessions: in-memory\) and lacks a preStop hook, terminationGracePeriodSeconds/ }],

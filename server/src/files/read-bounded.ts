@@ -4,7 +4,7 @@ import { ChangedMeanwhileError, TemporaryFileError } from './atomic-write';
 /** Why a file was not read; `code` lets callers tell these apart from the system's own errors (ENOENT, EACCES). */
 export class UnreadableFileError extends Error {
   constructor(
-    readonly code: 'ENOTREGULAR' | 'ETOOLARGE' | 'EBADNAME',
+    readonly code: 'ENOTREGULAR' | 'ENOTREADY' | 'ETOOLARGE' | 'EBADNAME',
     message: string,
   ) {
     super(message);
@@ -47,7 +47,8 @@ export function readBoundedFd(fd: number, maxBytes: number, { waitsForWriter = t
       read = readSync(fd, chunk, 0, chunk.length, null);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      if (!waitsForWriter) throw new UnreadableFileError('ENOTREGULAR', 'it says nothing is ready to read, as a kernel interface does (/proc/kmsg): not a file\'s contents');
+      // Not ENOTREGULAR, whose advice is to pipe the file to stdin: piped, it would be read for ever there.
+      if (!waitsForWriter) throw new UnreadableFileError('ENOTREADY', 'it says nothing is ready to read, as a kernel interface does (/proc/kmsg): not a file\'s contents');
       pause(5);
       continue;
     }

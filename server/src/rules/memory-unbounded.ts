@@ -6,14 +6,17 @@ import { runningContainersOf, describeContainer, describeResource } from '../man
 import { exampleDeployment } from './example-workload';
 import type { Report, Rule } from './types';
 
-/** The memory a container states, or undefined: a memory of 0 is none (no reservation, no cgroup limit). */
-function memoryOf(resources: any, kind: 'requests' | 'limits'): unknown {
+/** The memory a container writes: an amount, 0 (which is none: no reservation, no cgroup limit), or nothing. */
+function writtenMemory(resources: any, kind: 'requests' | 'limits'): { amount: unknown } | 'zero' | undefined {
   const value = resources?.[kind]?.memory;
-  return value === null || value === undefined || value === '' || parseQuantity(value) === 0 ? undefined : value;
+  if (value === null || value === undefined || value === '') return undefined;
+  return parseQuantity(value) === 0 ? 'zero' : { amount: value };
 }
 
-function writtenZero(resources: any): boolean {
-  return [resources?.requests?.memory, resources?.limits?.memory].some((value) => value !== null && value !== undefined && value !== '' && parseQuantity(value) === 0);
+/** The memory a container gets: what it writes, else the LimitRange's default; a 0 written stays (no default replaces it), and is none. */
+function effectiveMemory(written: ReturnType<typeof writtenMemory>, defaulted: unknown): unknown {
+  if (written === undefined) return defaulted;
+  return written === 'zero' ? undefined : written.amount;
 }
 
 function shown(quantity: unknown): string {
@@ -40,19 +43,25 @@ export const memoryUnbounded: Rule = {
       if (ownedByAnother(workload) || isClusterAddon(workload) || BATCH_KINDS.includes(workload.kind)) continue;
       const defaults = inventory.memoryDefaults(workload.namespace);
       for (const { container, path, name } of runningContainersOf(workload)) {
-        const written = memoryOf(container.resources, 'requests');
-        const request = written ?? defaults.request;
-        const limit = memoryOf(container.resources, 'limits');
-        if (request !== undefined && (limit ?? defaults.limit) !== undefined) continue;
+        const writtenRequest = writtenMemory(container.resources, 'requests');
+        const writtenLimit = writtenMemory(container.resources, 'limits');
+        const request = effectiveMemory(writtenRequest, defaults.request);
+        const limit = effectiveMemory(writtenLimit, defaults.limit);
+        if (request !== undefined && limit !== undefined) continue;
         const where = describeContainer(workload, name);
         const finding: Report = { resource: workload, path: container.resources ? [...path, 'resources'] : [...path, 'name'], message: '' };
         if (request === undefined && limit === undefined) {
-          const zero = writtenZero(container.resources) ? ' (a memory of 0 is none)' : '';
+          const zero = writtenRequest === 'zero' || writtenLimit === 'zero' ? ' (a memory of 0 is none)' : '';
           finding.message = `${where}: no memory request/limit${zero}: it can exhaust its node. The scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.`;
         } else if (limit === undefined) {
-          const from = written === undefined ? ` (the default of ${describeResource(defaults.limitRange!)})` : '';
-          finding.message = `${where}: no memory limit: it can exhaust its node. It requests ${shown(request)}${from} of memory and sets no limit: under a surge it grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak.`;
-          if (written !== undefined) finding.path = [...path, 'resources', 'requests', 'memory'];
+          const from = writtenRequest === undefined ? ` (the default of ${describeResource(defaults.limitRange!)})` : '';
+          const none = writtenLimit === 'zero' ? 'sets a limit of 0, which is none' : 'sets no limit';
+          finding.message = `${where}: no memory limit: it can exhaust its node. It requests ${shown(request)}${from} of memory and ${none}: under a surge it grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak.`;
+          if (writtenRequest !== undefined) finding.path = [...path, 'resources', 'requests', 'memory'];
+        } else if (writtenRequest === 'zero') {
+          // A 0 written stays 0: the API server copies the limit only into a request not written at all.
+          finding.message = `${where}: no memory request: it requests 0, which is none, under a limit of ${shown(limit)}. The scheduler counts it as using no memory, so under a surge its node runs short and the kubelet evicts it among the first. Set a request near its usual use.`;
+          finding.path = [...path, 'resources', 'requests', 'memory'];
         } else {
           finding.severity = 'info';
           finding.message = `${where} limits memory to ${shown(limit)} but requests none, so it requests ${shown(limit)}. The API server sets the request to the limit, and the scheduler reserves that; write the request down so that it is a decision.`;

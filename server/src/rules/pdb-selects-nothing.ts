@@ -2,7 +2,7 @@ import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { asksForControllerLabel, podLabelSets, withoutClusterSetLabels } from '../manifest/controller-labels';
 import { selectsNothingAsV1beta1 } from '../manifest/pdb';
-import { describeSelector, selectorFault, selectorMatches, type LabelSelector } from '../manifest/selector';
+import { describeSelector, isEmptySelector, selectorFault, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { ownedByAnother } from '../inventory/inventory';
 import { describeResource, isWorkload, podTemplateOf } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
@@ -36,6 +36,8 @@ function unmatchedSelector(pdb: Resource, written: LabelSelector, inventory: Inv
   if (inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
   // Which pods carry a pod-template-hash is the cluster's to say: the rest of the selector is what manifests answer.
   const selector = withoutClusterSetLabels(written);
+  // Nothing left that manifests can answer: every pod would match, in every namespace.
+  if (isEmptySelector(selector) && !isEmptySelector(written)) return undefined;
   if (inventory.podCarriersMatching(pdb.namespace, selector).length > 0) return undefined;
   // Asked only now: a PDB that selects pods does not depend on every other workload of its namespace.
   const known = inventory.podCarriersIn(pdb.namespace);

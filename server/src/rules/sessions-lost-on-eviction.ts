@@ -82,17 +82,18 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
   const short = holders.map((ref) => ({ ref, seconds: waitSeconds(ref.container?.lifecycle?.preStop) })).filter(({ seconds }) => seconds !== undefined && seconds < serving);
   const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${assumption})`;
   const on = (refs: readonly { name: string }[]) => (refs.length < containers.length ? ` on ${inWords(refs.map((ref) => ref.name))}` : '');
-  if (withoutPreStop.length > 0) {
-    pieces.push({
-      missing: `a preStop hook${on(withoutPreStop)}`,
-      fix: { title: keepServing, edits: withoutPreStop.flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
-    });
-  } else if (length.declared !== undefined && short.length > 0) {
-    const sleeps = short.filter(({ ref }) => typeof ref.container?.lifecycle?.preStop?.sleep?.seconds === 'number');
-    pieces.push({
-      missing: `a preStop hook that outlasts a session${on(short.map(({ ref }) => ref))} (it waits ${Math.min(...short.map(({ seconds }) => seconds!))} s, sessions last ${length.declared} s)`,
-      fix: { title: keepServing, edits: sleeps.flatMap(({ ref }) => setField(workload, [...ref.path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []) },
-    });
+  // Both gaps at once: reported one at a time, the fix of the first brought the second, and --fix took it back.
+  const gaps = [
+    ...(withoutPreStop.length > 0 ? [`a preStop hook${on(withoutPreStop)}`] : []),
+    ...(length.declared !== undefined && short.length > 0 ? [`a preStop hook that outlasts a session${on(short.map(({ ref }) => ref))} (it waits ${Math.min(...short.map(({ seconds }) => seconds!))} s, sessions last ${length.declared} s)`] : []),
+  ];
+  if (gaps.length > 0) {
+    const lengthened = length.declared === undefined ? [] : short.map(({ ref }) => ref);
+    // A wait in a command (`sh -c "sleep 10"`) is the team's to lengthen: no fix can end this gap then.
+    const fixable = lengthened.every((ref) => typeof ref.container?.lifecycle?.preStop?.sleep?.seconds === 'number');
+    const edits = [...withoutPreStop, ...lengthened].flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []);
+    // One fix for both, on the first: each gap is said, and the fix ends them together.
+    gaps.forEach((missing, i) => pieces.push({ missing, fix: i === 0 && fixable ? { title: keepServing, edits } : undefined }));
   }
   // Sessions get `serving` seconds out of the Service, in the preStop wait or in the app's own drain after SIGTERM, then time to stop.
   const needed = Math.max(serving, longestPreStopWait(containers) ?? 0) + SHUTDOWN_SECONDS;
