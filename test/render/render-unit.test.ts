@@ -104,7 +104,16 @@ describe('a Kustomize root that builds on a remote base', () => {
   };
 
   it("so is one naming a base the way go-getter or scp writes it (kustomize ran git fetch for them)", async () => {
-    for (const base of ['git::https://github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v3.3.1', 'org-123@github.com:kubernetes-sigs/kustomize//examples/helloWorld']) {
+    for (const base of [
+      'git::https://github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v3.3.1',
+      'org-123@github.com:kubernetes-sigs/kustomize//examples/helloWorld',
+      // Spellings kustomize's repospec takes too, which were read as local folders and fetched.
+      'github.com:org/repo',
+      'GitHub.com/org/repo',
+      'GITHUB.COM:org/repo//deploy?ref=main',
+      'git@example.com/org/repo.git',
+      'gh:org/repo',
+    ]) {
       assert.equal(await skippedFor(`resources:\n  - deployment.yaml\n  - "${base}"\n`), `it builds on a remote base, ${base} (named in kustomization.yaml), which is not fetched: its files are read one by one`);
     }
   });
@@ -180,6 +189,22 @@ describe('a Kustomize root that builds on a remote base', () => {
       const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
       assert.deepEqual(result, { kind: 'skipped', reason: `${fifo} (named in kustomization.yaml) is not a regular file (a FIFO or a device would hold the render): its files are read one by one` }, config);
     }
+  });
+
+  it('so is one whose generator or transformer configuration file names a FIFO or a URL (only inline ones were read: the FIFO held the render, the URL was fetched)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n';
+    for (const [list, config, named] of [
+      ['generators', 'apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: g\nfiles:\n  - key=data.txt\n', 'data.txt'],
+      ['transformers', '---\napiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: p\npath: patch.yaml\n', 'patch.yaml'],
+    ]) {
+      const root = writeChart({ 'kustomization.yaml': `resources:\n  - deployment.yaml\n${list}:\n  - config.yaml\n`, 'config.yaml': config, 'deployment.yaml': deployment }, 'root');
+      execFileSync('mkfifo', [join(root, named)]);
+      const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+      assert.deepEqual(result, { kind: 'skipped', reason: `${named} (named in kustomization.yaml) is not a regular file (a FIFO or a device would hold the render): its files are read one by one` }, list);
+    }
+    const remote = writeChart({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\ngenerators:\n  - config.yaml\n', 'config.yaml': 'apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: g\nfiles:\n  - https://example.com/config.txt\n', 'deployment.yaml': deployment }, 'root');
+    const result = await renderUnit(findUnits(findManifestFiles(remote)).units[0], { trusted: true, kustomizePath: '/nonexistent/kustomize' });
+    assert.deepEqual(result, { kind: 'skipped', reason: 'it reads https://example.com/config.txt (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one' });
   });
 
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {

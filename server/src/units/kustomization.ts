@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isFolder } from '../files/file-kind';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { decodeManifest, MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 
 export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -42,9 +42,13 @@ export interface KustomizationRefs {
   error?: string;
 }
 
-/** A location kustomize fetches: a URL, a forced getter (`git::https://…`), an scp-like `user@host:path`, a bare code host. */
-function isRemote(entry: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^[a-z][a-z0-9+.-]*::/i.test(entry) || /^[^\s/@:]+@[^\s/:]+:/.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(entry);
+/**
+ * A location kustomize fetches, as its repospec parses one before it looks for a local folder: a URL, a forced getter
+ * (`git::https://…`), anything after a user name (`git@host:path`, `git@host/path`), GitHub however it is spelt
+ * (`github.com/…`, `GitHub.com:…`) and its `gh:` shorthand, and the other bare code hosts.
+ */
+export function isRemote(entry: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^[a-z][a-z0-9+.-]*::/i.test(entry) || /^[^\s/@:]+@/.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)[/:]/i.test(entry) || /^gh:/i.test(entry);
 }
 
 function strings(value: unknown): string[] {
@@ -67,21 +71,32 @@ function fileEntries(value: unknown): string[] {
 }
 
 /**
- * The files an inline configuration of a transformer, generator or validator names (a YAML string in the list:
- * a ConfigMapGenerator's `files`, a PatchTransformer's `path`, …): kustomize reads them as it reads a kustomization's.
+ * The files the configurations of transformers, generators and validators name (a ConfigMapGenerator's `files`, a
+ * PatchTransformer's `path`, …), whether written inline (a YAML string in the list) or in a file the list names:
+ * kustomize reads them as it reads a kustomization's.
  */
-function inlineConfigFiles(value: unknown): string[] {
-  return strings(value)
-    .filter((entry) => entry.includes('\n'))
-    .flatMap((entry) => {
-      let config: unknown;
-      try {
-        config = parse(entry);
-      } catch {
-        return [];
-      }
-      return config && typeof config === 'object' ? [...generatorFiles([config]), ...pathsOf([config]), ...strings((config as { paths?: unknown }).paths)] : [];
-    });
+function configFiles(value: unknown, folder: string): string[] {
+  return strings(value).flatMap((entry) => {
+    const text = entry.includes('\n') ? entry : configText(entry, folder);
+    let configs: unknown[];
+    try {
+      configs = text === undefined ? [] : parseAllDocuments(text).map((document) => document.toJS({ maxAliasCount: 100 }));
+    } catch {
+      return [];
+    }
+    return configs.flatMap((config) => (config && typeof config === 'object' ? [...generatorFiles([config]), ...pathsOf([config]), ...strings((config as { paths?: unknown }).paths)] : []));
+  });
+}
+
+/** A configuration file's text, read as a kustomization is (bounded, regular files only); none for a folder, a remote or an unreadable one. */
+function configText(entry: string, folder: string): string | undefined {
+  if (!entry || isRemote(entry)) return undefined;
+  try {
+    return decodeManifest(readRegularFileBounded(resolve(folder, entry), MAX_MANIFEST_BYTES)).text;
+  } catch {
+    // A FIFO or a device is said as an input of its own; a folder is a kustomization, read as one.
+    return undefined;
+  }
 }
 
 function generatorFiles(value: unknown): string[] {
@@ -146,12 +161,12 @@ export function readKustomization(file: string): KustomizationRefs {
   refs.inflatedCharts.push(...charts.chartFolders);
   const patches = [...fileEntries(value.patches), ...fileEntries(value.patchesStrategicMerge), ...pathsOf(value.patchesJson6902)];
   const inputs = [
-    ...strings(value.transformers),
-    ...strings(value.generators),
-    ...inlineConfigFiles(value.transformers),
-    ...inlineConfigFiles(value.generators),
-    ...inlineConfigFiles(value.validators),
-    ...strings(value.validators),
+    ...strings(value.transformers).filter((entry) => !entry.includes('\n')),
+    ...strings(value.generators).filter((entry) => !entry.includes('\n')),
+    ...configFiles(value.transformers, folder),
+    ...configFiles(value.generators, folder),
+    ...configFiles(value.validators, folder),
+    ...strings(value.validators).filter((entry) => !entry.includes('\n')),
     ...strings(value.configurations),
     ...strings(value.crds),
     ...pathsOf(value.replacements),
