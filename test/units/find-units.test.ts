@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findManifestFiles } from '../../server/src/inventory/manifest-files';
 import { findUnits, findUnitsInSteps } from '../../server/src/units/find-units';
-import { readKustomization } from '../../server/src/units/kustomization';
+import { kustomizationsOf, readKustomization } from '../../server/src/units/kustomization';
 import { pausesOf } from '../steps';
 
 const dir = mkdtempSync(join(tmpdir(), 'find-units-'));
@@ -43,6 +43,16 @@ describe('findUnits', () => {
   });
   const units = findUnits(findManifestFiles(root));
   const rel = (p: string) => relative(root, p);
+
+  it('follows a chain of 12,000 bases to its end, without overflowing the call stack (check crashed on it)', () => {
+    const files: Record<string, string> = { 'chain/d12000/kustomization.yaml': 'resources:\n  - deployment.yaml\n', 'chain/d12000/deployment.yaml': deployment };
+    for (let i = 0; i < 12_000; i++) files[`chain/d${i}/kustomization.yaml`] = `resources:\n  - ../d${i + 1}\n`;
+    const chain = join(tree(files), 'chain');
+    const { units } = findUnits(findManifestFiles(chain, 30_000));
+    assert.deepEqual(units.map((u) => relative(chain, u.root)), ['d0']);
+    assert.ok(units[0].files.includes(join(chain, 'd12000', 'deployment.yaml')), 'the last base\'s resource is among the root\'s files');
+    assert.equal(kustomizationsOf(join(chain, 'd0')).length, 12_001);
+  });
 
   it('in steps, pauses after each folder it looks into, and divides as at once', () => {
     const files = findManifestFiles(root);

@@ -107,14 +107,16 @@ function chartOfTemplatesIn(folder: string): string | undefined {
   return existsSync(join(chart, 'Chart.yaml')) ? chart : undefined;
 }
 
+/** The bases `refs` names, and theirs, read into `kustomizations`: with a stack of its own, as a chain of 12,000 bases overflowed the call stack. */
 function addNamedFolders(refs: KustomizationRefs, kustomizations: Map<string, KustomizationRefs>): void {
-  for (const folder of refs.folders) {
+  const pending = [...refs.folders];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     if (kustomizations.has(folder)) continue;
     const file = kustomizationIn(folder);
     if (!file) continue;
     const named = readKustomization(file);
     kustomizations.set(folder, named);
-    addNamedFolders(named, kustomizations);
+    pending.push(...named.folders);
   }
 }
 
@@ -131,12 +133,12 @@ function filesOf(root: string, kustomizations: Map<string, KustomizationRefs>): 
 /** The kustomization folders a root's render goes through: itself and its bases, each once. */
 function foldersOf(root: string, kustomizations: Map<string, KustomizationRefs>): string[] {
   const visited = new Set<string>();
-  const visit = (folder: string) => {
-    if (visited.has(folder) || !kustomizations.has(folder)) return;
+  const pending = [root];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    if (visited.has(folder) || !kustomizations.has(folder)) continue;
     visited.add(folder);
-    for (const base of kustomizations.get(folder)!.folders) visit(base);
-  };
-  visit(root);
+    pending.push(...[...kustomizations.get(folder)!.folders].reverse());
+  }
   return [...visited];
 }
 
