@@ -90,6 +90,22 @@ describe('findings of rendered units merged by source place', () => {
     ]);
   });
 
+  it('writes no fix back for an item of a List of more than 100 (each was worked out on the whole List parsed again: 1,000 items took 87 s), and says why', () => {
+    const listOf = (count: number): RenderedUnit => {
+      const items = unitOf(count).text.split('---\n').map((deployment) => `${deployment.trimEnd().replace(/^/gm, '    ').replace(/^ {4}apiVersion/, '  - apiVersion')}\n`).join('');
+      const translating: RenderedUnit['mapper'] = { locate: () => [{ path: '/project/base/list.yaml', line: 0 }], translateFix: () => ({ edits: [{ path: '/project/base/list.yaml', against: 'x', edits: [{ start: 0, end: 0, text: '#' }] }], creates: [] }) };
+      return { ...unitOf(1), text: `apiVersion: v1\nkind: List\nitems:\n${items}`, mapper: translating };
+    };
+    const fixesOf = (unit: RenderedUnit) => analyzeRenderedUnit(unit, { readText }).filter((f) => f.ruleId === 'single-replica').map((f) => [f.sourceFixes.length, f.unwrittenFixes.map((u) => u.reason)]);
+    assert.deepEqual(fixesOf(listOf(100))[99], [2, []]);
+    const refused = fixesOf(listOf(101));
+    assert.equal(refused.length, 101);
+    const [written, reasons] = refused[0] as [number, string[]];
+    assert.equal(written, 0);
+    assert.ok(reasons.length > 0);
+    assert.deepEqual(new Set(reasons), new Set(['it is an item of a List of 101, more than the 100 whose fixes are worked out one by one: render its items as documents of their own']));
+  });
+
   it("offers every root's fix at once when no two edit one file, and else the first root's alone", () => {
     // Each root's fix of a single replica edits the file `edited(root)` names.
     const unitEditing = (root: string, edited: string): RenderedUnit => {
