@@ -1,8 +1,9 @@
 // A process with work pending before it ends (see on-interrupt.test.ts): `pending` registers two cleanups, the
 // first of which throws; `forgotten` registers one and forgets it; `signalled-while-pending` signals itself while one
-// is pending and forgets it at once. Each cleanup appends its name to the file named.
+// is pending and forgets it at once; `busy-after-forgotten` forgets one, waits until it may be interrupted again, and
+// then works synchronously for 20 s. Each cleanup appends its name to the file named.
 import { appendFileSync } from 'node:fs';
-import { onInterrupt } from '../server/src/on-interrupt';
+import { interruptibleAgain, onInterrupt } from '../server/src/on-interrupt';
 
 const [mode, log] = process.argv.slice(2);
 const note = (name: string) => () => appendFileSync(log, `${name}\n`);
@@ -22,9 +23,18 @@ if (mode === 'pending') {
     note('ran on after the signal')();
     process.exit(0);
   }, 300);
+} else if (mode === 'busy-after-forgotten') {
+  // As check does after a render: a tool's cleanup forgotten, then a long analysis that gives the event loop no turn.
+  onInterrupt(note('forgotten'))();
+  void interruptibleAgain().then(() => {
+    process.stdout.write('ready\n');
+    for (const until = Date.now() + 20_000; Date.now() < until; );
+    note('worked to the end')();
+    process.exit(0);
+  });
 } else {
   onInterrupt(note('forgotten'))();
 }
 setInterval(() => undefined, 1000);
 // Once the loop has turned: a forgotten cleanup gives the signals their default back when it has polled for them.
-setTimeout(() => process.stdout.write('ready\n'), 20);
+if (mode !== 'busy-after-forgotten') setTimeout(() => process.stdout.write('ready\n'), 20);

@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'kr-interrupt-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the process in `mode`, sends it `signal` once it is ready, and says how it ended and what it did first. */
-async function interrupt(mode: 'pending' | 'forgotten' | 'signalled-while-pending', signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; done: string[] }> {
+async function interrupt(mode: 'pending' | 'forgotten' | 'signalled-while-pending' | 'busy-after-forgotten', signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; done: string[] }> {
   const log = join(dir, `${mode}-${signal ?? 'none'}.log`);
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'interrupted-process.ts'), mode, log], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, how) => done({ code, signal: how })));
@@ -37,5 +37,11 @@ describe('onInterrupt: work done before the process ends, however it ends', { sk
 
   it('with nothing pending, leaves the signal its default (a long synchronous run is stopped at once)', async () => {
     assert.deepEqual(await interrupt('forgotten', 'SIGINT'), { code: null, signal: 'SIGINT', done: [] });
+  });
+
+  it('synchronous work started once interruptibleAgain answers is stopped at once by Ctrl-C (the analysis after a render kept it waiting to its end)', async () => {
+    const started = Date.now();
+    assert.deepEqual(await interrupt('busy-after-forgotten', 'SIGINT'), { code: null, signal: 'SIGINT', done: [] });
+    assert.ok(Date.now() - started < 15_000, `ended after ${Date.now() - started} ms, not once the 20 s of work were done`);
   });
 });

@@ -39,6 +39,17 @@ export function onInterrupt(cleanup: () => void): () => void {
  */
 let unwatching: NodeJS.Immediate | undefined;
 
+/**
+ * Once the signals have their default back after the last cleanup was forgotten: synchronous work started then (the
+ * analysis after a render) is interrupted at once, where it kept Ctrl-C waiting for its end (20 s, or for ever).
+ */
+export function interruptibleAgain(): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (unwatching ? setImmediate(check) : resolve());
+    check();
+  });
+}
+
 function unwatchSoon(): void {
   unwatching = setImmediate(() => {
     unwatching = setImmediate(() => {

@@ -3,6 +3,7 @@ import { describeFileError, readRegularFileBounded } from '../files/read-bounded
 import { MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 import { analyzeRenderedUnit, mergeUnitFindings, preferredSourceFix, type DeployersOf, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings, type UnitRender } from '../render/render-unit';
+import { interruptibleAgain } from '../on-interrupt';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import type { RenderedUnit } from '../render/types';
 import { findUnits, type RenderUnit } from '../units/find-units';
@@ -86,6 +87,7 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const saidMissing = new Set<string>();
   const unrendered = new Set<string>();
   const results = await renderedAFewAtATime(divided.units, settings);
+  await interruptibleAgain();
   for (const [i, unit] of divided.units.entries()) {
     const result = results[i];
     if (result.kind === 'rendered') {
