@@ -67,6 +67,15 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.match(run.stdout, /HorizontalPodAutoscaler shop\/web-podinfo scales to 1 pod: .* With minReplicas 1,/);
   });
 
+  it('a --namespace that is no namespace name is refused before anything renders (`a/b` named every finding `a/b/web`)', async () => {
+    const chart = chartCopy();
+    for (const namespace of ['a/b', 'Shop', '-x', 'x'.repeat(64)]) {
+      const run = await runCli(['check', chart, `--namespace=${namespace}`], withHelm);
+      assert.equal(run.status, 2, namespace);
+      assert.equal(run.stderr, `kube-resilience check: --namespace ${JSON.stringify(namespace)} is no namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit\n`);
+    }
+  });
+
   it('a --values file that cannot be read (missing, a FIFO) is an unreadable path: exit 2 at once, helm never waits on it', { skip: process.platform === 'win32' }, async () => {
     const chart = chartCopy();
     const fifo = join(chart, '..', 'values-fifo.yaml');

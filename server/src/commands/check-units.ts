@@ -29,7 +29,12 @@ export interface UnitsCheck {
   findings: UnitFinding[];
 }
 
+/** A namespace name as Kubernetes takes one (RFC 1123 label): `a/b` named every finding `a/b/web`. */
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
 function settingsFrom(values: Record<string, unknown>): RenderSettings {
+  const namespace = values.namespace as string | undefined;
+  if (namespace !== undefined && !NAMESPACE_NAME.test(namespace)) throw new UsageError(`--namespace ${JSON.stringify(namespace)} is no namespace name: lowercase letters, digits and '-', at most 63, starting and ending with a letter or digit`);
   return {
     trusted: true, // the person running the CLI chose the folder: as in a trusted workspace
     release: values.release as string,
