@@ -56,6 +56,11 @@ ruleTester(probeLivenessEqualsReadiness, {
       output: withInit(true, '            failureThreshold: 9\n'),
     },
     {
+      name: 'an empty host on one is the pod\'s IP, as no host on the other: one handler',
+      code: container(probe('livenessProbe', http('/healthz', 'http')) + probe('readinessProbe', `${http('/healthz', 'http')}      host: ""\n`)),
+      findings: [{ at: 'livenessProbe', message: /^Deployment web: liveness equals readiness: outages restart all pods\. Both check GET \/healthz on port 8080/ }],
+    },
+    {
       name: 'Spring Boot aggregate on both: split into the liveness and readiness groups',
       code: container(probe('livenessProbe', http('/actuator/health', 'http')) + probe('readinessProbe', http('/actuator/health', 'http'))),
       findings: [{ at: 'livenessProbe', severity: 'warning', message: 'Deployment web: liveness equals readiness: outages restart all pods. Both check GET /actuator/health on port 8080: when a dependency outage fails that check, readiness takes the pods out of their Services after 30 s, and after 30 s liveness has the kubelet restart every replica at once, a restart storm that cures nothing.' }],

@@ -20,7 +20,8 @@ export function probeHandler(probe: any, container: any): ProbeHandler | undefin
   if (!probe || typeof probe !== 'object') return undefined;
   if (probe.httpGet) {
     const h = probe.httpGet;
-    return { type: 'httpGet', path: normalisePath(h.path), port: resolvePort(h.port, container), host: h.host, scheme: String(h.scheme ?? 'HTTP').toUpperCase() };
+    // An empty host is the pod's IP, as no host is.
+    return { type: 'httpGet', path: normalisePath(h.path), port: resolvePort(h.port, container), host: h.host || undefined, scheme: String(h.scheme ?? 'HTTP').toUpperCase() };
   }
   if (probe.tcpSocket) return { type: 'tcpSocket', port: resolvePort(probe.tcpSocket.port, container) };
   if (probe.exec) return { type: 'exec', command: JSON.stringify(probe.exec.command ?? []) };
