@@ -399,6 +399,23 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
       }
     });
 
+    it('a folder that can be listed but not entered says its manifest could not be read, not that it holds none (it said both)', { skip: process.platform === 'win32' }, () => {
+      const tree = mkdtempSync(join(tmpdir(), 'kr-cli-only-locked-'));
+      try {
+        mkdirSync(join(tree, 'shut'));
+        writeFileSync(join(tree, 'shut/app.yaml'), deployment('locked', 1));
+        handOver(tree);
+        // Listed, not entered: the walk sees the name and cannot look at the file.
+        chmodSync(join(tree, 'shut'), 0o444);
+        const run = spawnSync(unprivilegedNode, [CLI, 'check', 'shut'], { cwd: tree, encoding: 'utf8', ...unprivileged });
+        chmodSync(join(tree, 'shut'), 0o755);
+        assert.equal(run.stderr, `kube-resilience check: skipped ${join('shut', 'app.yaml')}: permission denied\nkube-resilience check: no manifest in shut could be read\n`);
+        assert.equal(run.status, 2);
+      } finally {
+        rmSync(tree, { recursive: true, force: true });
+      }
+    });
+
     it('a file met in the walk that cannot be read is named, and the rest is checked: exit 2 (it stopped the whole check)', { skip: process.platform === 'win32' }, () => {
       const tree = mkdtempSync(join(tmpdir(), 'kr-cli-mixed-'));
       try {

@@ -169,7 +169,8 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   // after those of the charts and Kustomize roots had been.
   if (values.fix) for (const path of named) if (path !== '-' && trees.has(path)) readManifestSource(path, io);
   // On stderr, so that --format json and sarif stay one document on stdout.
-  if (!trees.size) io.stderr(`kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
+  // After "skipped …": none found is not what happened, none could be read is.
+  if (!trees.size) io.stderr(skipped.size ? `kube-resilience check: no manifest in ${named.join(', ')} could be read` : `kube-resilience check: no manifest found in ${named.join(', ')} (looked for *.yaml, *.yml, *.json)`);
   const cluster = await loadClusterFromArgs(values, io);
   let unfixedUnits = 0;
   let unitFixes = 0;
