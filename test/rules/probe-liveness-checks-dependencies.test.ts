@@ -18,6 +18,7 @@ ${extra}`),
 ruleTester(probeLivenessChecksDependencies, {
   valid: [
     { name: 'pg_isready on the local socket', code: runs('[pg_isready, -U, postgres]') },
+    { name: 'curl of the pod\'s own liveness endpoint', code: runs('[curl, -f, "http://localhost:8080/healthz"]') },
     { name: 'pg_isready against localhost', code: runs('[pg_isready, -h, localhost]') },
     { name: 'redis-cli ping on 127.0.0.1', code: runs('[redis-cli, -h, 127.0.0.1, ping]') },
     { name: 'curl of the pod itself', code: runs('[sh, -c, "curl -fsS http://localhost:8080/healthz"]') },
@@ -100,6 +101,8 @@ ruleTester(probeLivenessChecksDependencies, {
       findings: [{ at: '/readyz', message: /^Deployment web, container proxy: liveness checks dependencies/ }],
       output: null,
     },
+    { name: 'an exec probe that curls the readiness endpoint of its own pod checks what it checks (no fix: a URL in a command is the team\'s to change)', code: runs('[curl, -fsS, "http://localhost:8080/readyz"]'), findings: [{ at: 'command', message: /calls \/readyz, a readiness endpoint;/ }], output: null },
+    { name: 'wget of Spring Boot\'s aggregate on 127.0.0.1, in a shell', code: runs('[sh, -c, "wget -qO- http://127.0.0.1:8080/actuator/health"]'), findings: [{ message: /calls \/actuator\/health, Spring Boot's aggregate health/ }], output: null },
     { name: 'a readiness endpoint with a trailing slash and a query (`/readyz/?verbose`): the endpoint is the same', code: app('/readyz/?verbose'), findings: [{ at: '/readyz/?verbose', message: /a readiness endpoint;/ }], output: null },
     { name: 'a readiness endpoint asked with a query (`/readyz?verbose`): the endpoint is the same', code: app('/readyz?verbose'), findings: [{ at: '/readyz?verbose', message: /calls \/readyz\?verbose, a readiness endpoint;/ }], output: null },
     {

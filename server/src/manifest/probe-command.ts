@@ -71,3 +71,21 @@ export function remoteHostChecked(command: unknown): { host: string; program: st
   }
   return undefined;
 }
+
+/**
+ * The path of the URL an exec command's curl or wget asks of the pod itself (`curl -f http://localhost:8080/readyz`
+ * → `/readyz`), if it asks one: what it checks is that endpoint, as an httpGet probe on it would.
+ */
+export function localPathRequested(command: unknown): string | undefined {
+  if (!Array.isArray(command)) return undefined;
+  const all = words(command);
+  for (let i = 0; i < all.length; i++) {
+    const program = all[i].split('/').pop()!;
+    if (program !== 'curl' && program !== 'wget') continue;
+    for (const word of all.slice(i + 1)) {
+      const url = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^:/?#]+)(?::\d+)?([/?#]\S*)?$/i.exec(word);
+      if (url && isLocal(url[1])) return url[2]?.startsWith('/') ? url[2] : '/';
+    }
+  }
+  return undefined;
+}

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { remoteHostChecked } from '../manifest/probe-command';
+import { localPathRequested, remoteHostChecked } from '../manifest/probe-command';
 import { dependencyCheckOf, failureBudgetSeconds, probeHandler } from '../manifest/probe';
 import { livenessEqualsReadiness } from './probe-liveness-equals-readiness';
 import { runningContainersOf, describeContainer } from '../manifest/workload';
@@ -13,7 +13,7 @@ export const probeLivenessChecksDependencies: Rule = {
     scenario: 'health-checks',
     title: 'Liveness probe checks dependencies',
     description:
-      "A liveness probe answers one question: is this process stuck beyond repair? When it calls an aggregate health endpoint (Spring Boot's `/actuator/health`, Quarkus' `/q/health`, MicroProfile's `/health`), a readiness endpoint, or a path that names a dependency, or runs a command that reaches another host (`pg_isready -h db`, `mysqladmin ping -h …`, `redis-cli -h … ping`, `curl` or `wget` of a URL that is not localhost, `nc host port`), a database or broker outage fails it on every replica at once, and the kubelet restarts them all. A restart cannot cure a dependency outage: the pods come back to the same outage, lose their caches and connections, and pile load on the dependency as it recovers.",
+      "A liveness probe answers one question: is this process stuck beyond repair? When it calls an aggregate health endpoint (Spring Boot's `/actuator/health`, Quarkus' `/q/health`, MicroProfile's `/health`), a readiness endpoint, or a path that names a dependency, or runs a command that reaches another host (`pg_isready -h db`, `mysqladmin ping -h …`, `redis-cli -h … ping`, `curl` or `wget` of a URL that is not localhost, `nc host port`), or curls such an endpoint of its own pod (`curl -f http://localhost:8080/readyz`), a database or broker outage fails it on every replica at once, and the kubelet restarts them all. A restart cannot cure a dependency outage: the pods come back to the same outage, lose their caches and connections, and pile load on the dependency as it recovers.",
     fix: "Points the liveness probe at the framework's liveness endpoint (`/actuator/health/liveness`, `/q/health/live`, `/health/live`). Other paths have no automatic fix: point liveness at an endpoint that checks only the process.",
     example: exampleDeployment(
       `        - name: app
@@ -42,22 +42,25 @@ export const probeLivenessChecksDependencies: Rule = {
           continue;
         }
         const liveness = probeHandler(container.livenessProbe, container);
-        if (liveness?.type !== 'httpGet') continue;
-        const check = dependencyCheckOf(liveness.path, container);
+        // An exec probe that curls the pod itself checks the endpoint it asks for, as an httpGet probe on it would.
+        const requested = liveness?.type === 'httpGet' ? liveness.path : localPathRequested(container.livenessProbe?.exec?.command);
+        if (requested === undefined) continue;
+        const check = dependencyCheckOf(requested, container);
         if (!check) continue;
         // probe-liveness-equals-readiness splits a framework endpoint both probes share, when it reports them (a
         // liveness three times as patient as readiness it leaves alone, and still checks the dependencies here).
         if (check.framework && livenessEqualsReadiness(resource, container)) continue;
         const budget = failureBudgetSeconds(container.livenessProbe);
-        const pathField = [...path, 'livenessProbe', 'httpGet', 'path'];
-        const fix = check.liveness
+        const pathField = liveness?.type === 'httpGet' ? [...path, 'livenessProbe', 'httpGet', 'path'] : [...path, 'livenessProbe', 'exec', 'command'];
+        // A URL inside a command is the team's to change: only an httpGet path is rewritten.
+        const fix = check.liveness && liveness?.type === 'httpGet'
           ? { title: `Use ${check.framework}'s liveness endpoint ${check.liveness}`, preferred: true, edits: setField(resource, pathField, check.liveness) ?? [] }
           : undefined;
         report({
           resource,
           path: pathField,
-          target: 'value',
-          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts every replica. It calls ${liveness.path}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
+          target: liveness?.type === 'httpGet' ? 'value' : undefined,
+          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts every replica. It calls ${requested}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
           fixes: [fix],
         });
       }
