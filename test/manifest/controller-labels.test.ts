@@ -9,10 +9,10 @@ describe('the labels controllers give their pods', () => {
   it("a StatefulSet's pods carry their names and indexes: those the selector names that it runs, and one it does not name", () => {
     const selector = { matchExpressions: [{ key: 'statefulset.kubernetes.io/pod-name', operator: 'In', values: ['db-2', 'db-7', 'db-01', 'web-0'] }] };
     assert.deepEqual(
-      podLabelSets(statefulSet, { app: 'db' }, 3, selector).map((labels) => [labels['statefulset.kubernetes.io/pod-name'], labels['apps.kubernetes.io/pod-index']]),
+      podLabelSets(statefulSet, { app: 'db' }, 3, [selector]).map((labels) => [labels['statefulset.kubernetes.io/pod-name'], labels['apps.kubernetes.io/pod-index']]),
       [['db-2', '2'], ['db-0', '0']],
     );
-    assert.deepEqual(podLabelSets(statefulSet, { app: 'db' }, 0, selector), [], 'a StatefulSet of no replica runs no pod');
+    assert.deepEqual(podLabelSets(statefulSet, { app: 'db' }, 0, [selector]), [], 'a StatefulSet of no replica runs no pod');
   });
 
   it('what only the cluster knows (a pod-template-hash) is left out of what a selector asks; the rest stays', () => {

@@ -3,10 +3,15 @@ import { deployment, documents, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = deployment({ spec: '  replicas: 3\n' });
+const db = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' });
+/** A budget for one pod of the StatefulSet db, by the name its controller labels it with. */
+const forPod = (pod: string) => pdb('  minAvailable: 0\n', { name: `${pod}-pdb`, selector: `    matchLabels:\n      statefulset.kubernetes.io/pod-name: ${pod}\n` });
 const everyPod = (apiVersion: string) => pdb('  maxUnavailable: 1\n', { name: 'every-pod', selector: '    {}\n' }).replace('policy/v1', apiVersion);
 
 ruleTester(pdbMultiple, {
   valid: [
+    { name: 'a budget for each pod of a StatefulSet, by the names its controller gives them: no pod has two', code: documents(db, forPod('db-0'), forPod('db-1'), forPod('db-2')) },
+    { name: 'a budget for a pod the StatefulSet does not run beside one for all its pods', code: documents(db, forPod('db-3'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })) },
     { name: 'one PDB per workload', code: documents(web, pdb('  maxUnavailable: 1\n'), deployment({ name: 'api' }), pdb('  maxUnavailable: 1\n', { name: 'api-pdb', selector: '    matchLabels:\n      app: api\n' })) },
     { name: 'a second PDB of the same labels in another namespace', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n', { name: 'other', namespace: 'shop' })) },
     {
@@ -24,6 +29,14 @@ ruleTester(pdbMultiple, {
     { name: 'nor one whose eviction policy it does not know', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: alwaysallow\n', { name: 'web-policy' })) },
   ],
   invalid: [
+    {
+      name: 'a budget for one pod of a StatefulSet beside one for all its pods: that pod has two (the controller\'s pod-name label, which no template shows, was not looked at)',
+      code: documents(db, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })),
+      findings: [
+        { at: 'selector', message: /^PodDisruptionBudget db-0-pdb shares its pods with another PDB: every node drain hangs on them\. PodDisruptionBudget db-0-pdb and PodDisruptionBudget db both select the pods of StatefulSet db,/ },
+        { at: 'selector', message: /^PodDisruptionBudget db shares its pods with another PDB: .* PodDisruptionBudget db and PodDisruptionBudget db-0-pdb both select the pods of StatefulSet db,/ },
+      ],
+    },
     {
       name: 'a policy/v1 PDB with an empty selector selects every pod of its namespace, those of another budget too',
       code: documents(web, pdb('  maxUnavailable: 1\n'), everyPod('policy/v1')),

@@ -1,6 +1,7 @@
 import { plural } from '../words';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { pdbSelector } from '../manifest/pdb';
+import { asksForControllerLabel } from '../manifest/controller-labels';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
@@ -361,6 +362,18 @@ export class Inventory {
     let list = this.derived.namespaceLists.get(at);
     if (!list) this.derived.namespaceLists.set(at, (list = (this.byNamespace().get(namespace) ?? []).filter(keep)));
     return list.slice();
+  }
+
+  /**
+   * The namespace's PDBs whose selectors name a label controllers give their pods (a StatefulSet's pod names), which
+   * no template shows: found once per state of the inventory, as every PDB asks for them.
+   */
+  pdbsByControllerLabels(namespace: string): Resource[] {
+    this.log.read(`${namespace}|PodDisruptionBudget`);
+    return this.namespaceList('controller-label-pdbs', namespace, (r) => {
+      const selector = r.kind === 'PodDisruptionBudget' ? pdbSelector(r) : undefined;
+      return !!selector && typeof selector === 'object' && asksForControllerLabel(selector as LabelSelector);
+    });
   }
 
   /** The memory a LimitRange in the namespace gives containers that state none, and which LimitRange it is. */

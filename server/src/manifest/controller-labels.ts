@@ -33,16 +33,23 @@ export function asksForControllerLabel(selector: LabelSelector): boolean {
   return [...askedValues(selector).keys()].some((key) => key === POD_NAME || key === POD_INDEX || JOB_NAMES.includes(key));
 }
 
+/** Whether the selector asks for a label whose value only the cluster knows (`pod-template-hash`). */
+export function asksForClusterSetLabel(selector: LabelSelector): boolean {
+  return [...askedValues(selector).keys()].some((key) => SET_BY_THE_CLUSTER.has(key));
+}
+
 /**
- * The labels of the pods `workload` runs, its controller's among them, as far as a selector can tell them apart: a
- * StatefulSet's pods each carry their name and index (those the selector names, and one it does not), a Job's pods
+ * The labels of the pods `workload` runs, its controller's among them, as far as `selectors` can tell them apart: a
+ * StatefulSet's pods each carry their name and index (those the selectors name, and one they do not), a Job's pods
  * its name. `pods` is how many the workload runs.
  */
-export function podLabelSets(workload: Resource, templateLabels: Labels, pods: number, selector: LabelSelector): Labels[] {
+export function podLabelSets(workload: Resource, templateLabels: Labels, pods: number, selectors: readonly LabelSelector[]): Labels[] {
   if (workload.kind === 'Job' && workload.name) return [{ ...templateLabels, ...Object.fromEntries(JOB_NAMES.map((key) => [key, workload.name!])) }];
   if (workload.kind !== 'StatefulSet' || !workload.name) return [templateLabels];
-  const asked = askedValues(selector);
-  const named = [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
+  const named = selectors.flatMap((selector) => {
+    const asked = askedValues(selector);
+    return [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
+  });
   const indexes = new Set(named.filter((i): i is number => i !== undefined && i < pods));
   // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
   for (let i = 0; i < pods; i++) {

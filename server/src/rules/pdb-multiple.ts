@@ -1,9 +1,37 @@
-import { sameObject } from '../inventory/inventory';
-import { rejectedPdb } from '../manifest/pdb';
+import { ownedByAnother, sameObject, type Inventory } from '../inventory/inventory';
+import { asksForClusterSetLabel, asksForControllerLabel, podLabelSets } from '../manifest/controller-labels';
+import { selectorMatches, type LabelSelector } from '../manifest/selector';
+import { pdbSelector, rejectedPdb } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
-import { describeResource } from '../manifest/workload';
+import { describeResource, podTemplateOf } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
+
+/**
+ * The workloads some pod of which `pdb` shares with other PDBs through the labels controllers give their pods (a
+ * budget for `db-0`, `statefulset.kubernetes.io/pod-name`, beside one for every pod of the StatefulSet), which the
+ * template labels do not show. A selector naming a label only the cluster knows (`pod-template-hash`) is left to it.
+ */
+function sharedByControllerLabels(pdb: Resource, inventory: Inventory): Map<Resource, Resource[]> {
+  const shared = new Map<Resource, Resource[]>();
+  const selector = pdbSelector(pdb) as LabelSelector | undefined;
+  if (!selector || typeof selector !== 'object' || asksForClusterSetLabel(selector)) return shared;
+  // A budget by controller labels meets any other; one by template labels only those by controller labels.
+  const candidates = asksForControllerLabel(selector) ? inventory.inNamespace(pdb.namespace, 'PodDisruptionBudget') : inventory.pdbsByControllerLabels(pdb.namespace);
+  const others = candidates
+    .filter((other) => !sameObject(other, pdb) && !rejectedPdb(other))
+    .map((other) => ({ other, selector: pdbSelector(other) as LabelSelector | undefined }))
+    .filter((o): o is { other: Resource; selector: LabelSelector } => !!o.selector && typeof o.selector === 'object' && !asksForClusterSetLabel(o.selector));
+  if (others.length === 0) return shared;
+  for (const carrier of inventory.podCarriersIn(pdb.namespace)) {
+    const labels = podTemplateOf(carrier)?.labels;
+    if (!labels || ownedByAnother(carrier)) continue;
+    const pods = inventory.effectiveReplicas(carrier).value;
+    const sharing = others.filter((o) => podLabelSets(carrier, labels, pods, [selector, o.selector]).some((pod) => selectorMatches(selector, pod) && selectorMatches(o.selector, pod)));
+    if (sharing.length) shared.set(carrier, sharing.map((o) => o.other));
+  }
+  return shared;
+}
 
 export const pdbMultiple: Rule = {
   meta: {
@@ -25,6 +53,7 @@ export const pdbMultiple: Rule = {
         const others = inventory.pdbsSelecting(workload).filter((other) => !sameObject(other, pdb) && !rejectedPdb(other));
         if (others.length > 0) shared.set(workload, others);
       }
+      for (const [workload, others] of sharedByControllerLabels(pdb, inventory)) shared.set(workload, [...new Set([...(shared.get(workload) ?? []), ...others])]);
       if (shared.size === 0) continue;
       const otherPdbs = [...new Set([...shared.values()].flat())];
       const workloads = [...shared.keys()];

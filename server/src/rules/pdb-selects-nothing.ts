@@ -28,7 +28,7 @@ function selectsByControllerLabels(selector: LabelSelector, carriers: readonly R
   if (!asksForControllerLabel(selector)) return false;
   return carriers.some((carrier) => {
     const labels = podTemplateOf(carrier)?.labels;
-    return !!labels && podLabelSets(carrier, labels, inventory.effectiveReplicas(carrier).value, selector).some((pod) => selectorMatches(selector, pod));
+    return !!labels && podLabelSets(carrier, labels, inventory.effectiveReplicas(carrier).value, [selector]).some((pod) => selectorMatches(selector, pod));
   });
 }
 
