@@ -1,8 +1,8 @@
 import { plural } from '../words';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { pdbSelector } from '../manifest/pdb';
-import { asksForControllerLabel } from '../manifest/controller-labels';
-import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector } from '../manifest/selector';
+import { asksForControllerLabel, podLabelSets } from '../manifest/controller-labels';
+import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector, type Labels } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
 import { groupOf, hpaScales, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
@@ -370,10 +370,13 @@ export class Inventory {
    */
   pdbsByControllerLabels(namespace: string): Resource[] {
     this.log.read(`${namespace}|PodDisruptionBudget`);
-    return this.namespaceList('controller-label-pdbs', namespace, (r) => {
-      const selector = r.kind === 'PodDisruptionBudget' ? pdbSelector(r) : undefined;
-      return !!selector && typeof selector === 'object' && asksForControllerLabel(selector as LabelSelector);
-    });
+    return this.namespaceList('controller-label-pdbs', namespace, (r) => r.kind === 'PodDisruptionBudget' && asksForControllerLabel(pdbSelector(r)));
+  }
+
+  /** The labels of a pod carrier's pods with those its controller gives them, as far as `selectors` tell them apart (see podLabelSets). */
+  podLabelSetsOf(carrier: Resource, selectors: readonly LabelSelector[]): Labels[] {
+    const labels = podTemplateOf(carrier)?.labels;
+    return labels ? podLabelSets(carrier, labels, this.effectiveReplicas(carrier).value, selectors) : [];
   }
 
   /** The memory a LimitRange in the namespace gives containers that state none, and which LimitRange it is. */

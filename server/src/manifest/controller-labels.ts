@@ -8,9 +8,10 @@ const POD_NAME = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX = 'apps.kubernetes.io/pod-index';
 const JOB_NAMES = ['job-name', 'batch.kubernetes.io/job-name'];
 
-/** Every label key the selector asks about, with the values it names for each. */
-function askedValues(selector: LabelSelector): Map<string, string[]> {
+/** Every label key the selector asks about, with the values it names for each (none for what is no selector). */
+function askedValues(selector: unknown): Map<string, string[]> {
   const asked = new Map<string, string[]>();
+  if (!isSelector(selector)) return asked;
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) asked.set(key, [...(asked.get(key) ?? []), String(value)]);
   for (const requirement of selector.matchExpressions ?? []) {
     if (requirement && typeof requirement.key === 'string') asked.set(requirement.key, [...(asked.get(requirement.key) ?? []), ...(Array.isArray(requirement.values) ? requirement.values.map(String) : [])]);
@@ -28,13 +29,17 @@ export function withoutClusterSetLabels(selector: LabelSelector): LabelSelector 
   return { ...selector, matchLabels: selector.matchLabels ? Object.fromEntries(matchLabels) : selector.matchLabels, matchExpressions: selector.matchExpressions ? matchExpressions : selector.matchExpressions };
 }
 
+function isSelector(value: unknown): value is LabelSelector {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** Whether the selector asks for a label a controller gives its pods (a StatefulSet's pod names), which templates do not show. */
-export function asksForControllerLabel(selector: LabelSelector): boolean {
+export function asksForControllerLabel(selector: unknown): selector is LabelSelector {
   return [...askedValues(selector).keys()].some((key) => key === POD_NAME || key === POD_INDEX || JOB_NAMES.includes(key));
 }
 
 /** Whether the selector asks for a label whose value only the cluster knows (`pod-template-hash`). */
-export function asksForClusterSetLabel(selector: LabelSelector): boolean {
+export function asksForClusterSetLabel(selector: unknown): boolean {
   return [...askedValues(selector).keys()].some((key) => SET_BY_THE_CLUSTER.has(key));
 }
 

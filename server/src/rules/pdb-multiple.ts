@@ -1,9 +1,9 @@
 import { ownedByAnother, sameObject, type Inventory } from '../inventory/inventory';
-import { asksForClusterSetLabel, asksForControllerLabel, podLabelSets } from '../manifest/controller-labels';
+import { asksForClusterSetLabel, asksForControllerLabel } from '../manifest/controller-labels';
 import { selectorMatches, type LabelSelector } from '../manifest/selector';
 import { pdbSelector, rejectedPdb } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
-import { describeResource, podTemplateOf } from '../manifest/workload';
+import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
@@ -14,21 +14,19 @@ import type { Rule } from './types';
  */
 function sharedByControllerLabels(pdb: Resource, inventory: Inventory): Map<Resource, Resource[]> {
   const shared = new Map<Resource, Resource[]>();
-  const selector = pdbSelector(pdb) as LabelSelector | undefined;
-  if (!selector || typeof selector !== 'object' || asksForClusterSetLabel(selector)) return shared;
+  const selector = pdbSelector(pdb) as LabelSelector;
+  if (asksForClusterSetLabel(selector)) return shared;
   // A budget by controller labels meets any other; one by template labels only those by controller labels.
   const candidates = asksForControllerLabel(selector) ? inventory.inNamespace(pdb.namespace, 'PodDisruptionBudget') : inventory.pdbsByControllerLabels(pdb.namespace);
-  const others = candidates
-    .filter((other) => !sameObject(other, pdb) && !rejectedPdb(other))
-    .map((other) => ({ other, selector: pdbSelector(other) as LabelSelector | undefined }))
-    .filter((o): o is { other: Resource; selector: LabelSelector } => !!o.selector && typeof o.selector === 'object' && !asksForClusterSetLabel(o.selector));
+  const others = candidates.filter((other) => !sameObject(other, pdb) && !rejectedPdb(other) && !asksForClusterSetLabel(pdbSelector(other)));
   if (others.length === 0) return shared;
   for (const carrier of inventory.podCarriersIn(pdb.namespace)) {
-    const labels = podTemplateOf(carrier)?.labels;
-    if (!labels || ownedByAnother(carrier)) continue;
-    const pods = inventory.effectiveReplicas(carrier).value;
-    const sharing = others.filter((o) => podLabelSets(carrier, labels, pods, [selector, o.selector]).some((pod) => selectorMatches(selector, pod) && selectorMatches(o.selector, pod)));
-    if (sharing.length) shared.set(carrier, sharing.map((o) => o.other));
+    if (ownedByAnother(carrier)) continue;
+    const sharing = others.filter((other) => {
+      const selectors = [selector, pdbSelector(other) as LabelSelector];
+      return inventory.podLabelSetsOf(carrier, selectors).some((pod) => selectors.every((s) => selectorMatches(s, pod)));
+    });
+    if (sharing.length) shared.set(carrier, sharing);
   }
   return shared;
 }

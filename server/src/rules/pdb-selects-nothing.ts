@@ -1,6 +1,6 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { asksForControllerLabel, podLabelSets, withoutClusterSetLabels } from '../manifest/controller-labels';
+import { asksForControllerLabel, withoutClusterSetLabels } from '../manifest/controller-labels';
 import { selectsNothingAsV1beta1 } from '../manifest/pdb';
 import { describeSelector, isEmptySelector, selectorFault, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { ownedByAnother } from '../inventory/inventory';
@@ -26,10 +26,7 @@ function selectedElsewhere(pdb: Resource, selector: LabelSelector, inventory: In
 /** Whether a workload's pods carry what the selector asks of the labels their controller gives them (a StatefulSet's pod names). */
 function selectsByControllerLabels(selector: LabelSelector, carriers: readonly Resource[], inventory: Inventory): boolean {
   if (!asksForControllerLabel(selector)) return false;
-  return carriers.some((carrier) => {
-    const labels = podTemplateOf(carrier)?.labels;
-    return !!labels && podLabelSets(carrier, labels, inventory.effectiveReplicas(carrier).value, [selector]).some((pod) => selectorMatches(selector, pod));
-  });
+  return carriers.some((carrier) => inventory.podLabelSetsOf(carrier, [selector]).some((pod) => selectorMatches(selector, pod)));
 }
 
 function unmatchedSelector(pdb: Resource, written: LabelSelector, inventory: Inventory): string | undefined {
