@@ -27,10 +27,14 @@ function hostOption(args: readonly string[], short: string, long = '--host'): st
   return undefined;
 }
 
-/** The host of a URL (`http://db:5432/x`, `mongodb://user@db/x`), or undefined when the word is no URL. */
+/** The scheme, host and path of a URL (`http://db:5432/x`, `mongodb://user@db/x`), or undefined when the word is no URL. */
+function urlParts(word: string): { scheme: string; host: string; path: string } | undefined {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^:/?#]+)(?::\d*)?([/?#]\S*)?/i.exec(word);
+  return match ? { scheme: match[1].toLowerCase(), host: match[2], path: match[3]?.startsWith('/') ? match[3] : '/' } : undefined;
+}
+
 function urlHost(word: string): string | undefined {
-  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^:/?#]+)/i.exec(word);
-  return match?.[1];
+  return urlParts(word)?.host;
 }
 
 /** Clients whose target host is an option, by program name. */
@@ -83,8 +87,8 @@ export function localPathRequested(command: unknown): string | undefined {
     const program = all[i].split('/').pop()!;
     if (program !== 'curl' && program !== 'wget') continue;
     for (const word of all.slice(i + 1)) {
-      const url = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^:/?#]+)(?::\d+)?([/?#]\S*)?$/i.exec(word);
-      if (url && isLocal(url[1])) return url[2]?.startsWith('/') ? url[2] : '/';
+      const url = urlParts(word);
+      if (url && /^https?$/.test(url.scheme) && isLocal(url.host)) return url.path;
     }
   }
   return undefined;

@@ -43,7 +43,8 @@ export const probeLivenessChecksDependencies: Rule = {
         }
         const liveness = probeHandler(container.livenessProbe, container);
         // An exec probe that curls the pod itself checks the endpoint it asks for, as an httpGet probe on it would.
-        const requested = liveness?.type === 'httpGet' ? liveness.path : localPathRequested(container.livenessProbe?.exec?.command);
+        const httpGet = liveness?.type === 'httpGet' ? liveness : undefined;
+        const requested = httpGet ? httpGet.path : localPathRequested(container.livenessProbe?.exec?.command);
         if (requested === undefined) continue;
         const check = dependencyCheckOf(requested, container);
         if (!check) continue;
@@ -51,15 +52,15 @@ export const probeLivenessChecksDependencies: Rule = {
         // liveness three times as patient as readiness it leaves alone, and still checks the dependencies here).
         if (check.framework && livenessEqualsReadiness(resource, container)) continue;
         const budget = failureBudgetSeconds(container.livenessProbe);
-        const pathField = liveness?.type === 'httpGet' ? [...path, 'livenessProbe', 'httpGet', 'path'] : [...path, 'livenessProbe', 'exec', 'command'];
+        const pathField = httpGet ? [...path, 'livenessProbe', 'httpGet', 'path'] : [...path, 'livenessProbe', 'exec', 'command'];
         // A URL inside a command is the team's to change: only an httpGet path is rewritten.
-        const fix = check.liveness && liveness?.type === 'httpGet'
+        const fix = check.liveness && httpGet
           ? { title: `Use ${check.framework}'s liveness endpoint ${check.liveness}`, preferred: true, edits: setField(resource, pathField, check.liveness) ?? [] }
           : undefined;
         report({
           resource,
           path: pathField,
-          target: liveness?.type === 'httpGet' ? 'value' : undefined,
+          target: httpGet ? 'value' : undefined,
           message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts every replica. It calls ${requested}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
           fixes: [fix],
         });
