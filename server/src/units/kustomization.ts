@@ -47,7 +47,7 @@ export interface KustomizationRefs {
  * (`git::https://…`), anything after a user name (`git@host:path`, `git@host/path`), GitHub however it is spelt
  * (`github.com/…`, `GitHub.com:…`) and its `gh:` shorthand, and the other bare code hosts.
  */
-export function isRemote(entry: string): boolean {
+function isRemote(entry: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^[a-z][a-z0-9+.-]*::/i.test(entry) || /^[^\s/@:]+@/.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)[/:]/i.test(entry) || /^gh:/i.test(entry);
 }
 
@@ -75,24 +75,30 @@ function fileEntries(value: unknown): string[] {
  * PatchTransformer's `path`, …), whether written inline (a YAML string in the list) or in a file the list names:
  * kustomize reads them as it reads a kustomization's.
  */
-function configFiles(value: unknown, folder: string): string[] {
-  return strings(value).flatMap((entry) => {
-    const text = entry.includes('\n') ? entry : configText(entry, folder);
-    let configs: unknown[];
-    try {
-      configs = text === undefined ? [] : parseAllDocuments(text).map((document) => document.toJS({ maxAliasCount: 100 }));
-    } catch {
-      return [];
-    }
-    return configs.flatMap((config) => (config && typeof config === 'object' ? [...generatorFiles([config]), ...pathsOf([config]), ...strings((config as { paths?: unknown }).paths)] : []));
-  });
+function configFiles(entry: string, folder: string): string[] {
+  const text = entry.includes('\n') ? entry : configText(entry, folder);
+  let configs: unknown[];
+  try {
+    configs = text === undefined ? [] : parseAllDocuments(text).map((document) => document.toJS({ maxAliasCount: 100 }));
+  } catch {
+    return [];
+  }
+  return configs.flatMap((config) => (config && typeof config === 'object' ? [...generatorFiles([config]), ...pathsOf([config]), ...strings((config as { paths?: unknown }).paths)] : []));
+}
+
+/**
+ * A file kustomize reads for its configuration, as text: bounded and regular files only (a FIFO or a link to /dev/zero
+ * must not hang the walk), decoded as manifests are (a byte-order mark, UTF-16).
+ */
+function readKustomizeFile(path: string): string {
+  return decodeManifest(readRegularFileBounded(path, MAX_MANIFEST_BYTES)).text;
 }
 
 /** A configuration file's text, read as a kustomization is (bounded, regular files only); none for a folder, a remote or an unreadable one. */
 function configText(entry: string, folder: string): string | undefined {
   if (!entry || isRemote(entry)) return undefined;
   try {
-    return decodeManifest(readRegularFileBounded(resolve(folder, entry), MAX_MANIFEST_BYTES)).text;
+    return readKustomizeFile(resolve(folder, entry));
   } catch {
     // A FIFO or a device is said as an input of its own; a folder is a kustomization, read as one.
     return undefined;
@@ -144,7 +150,7 @@ export function readKustomization(file: string): KustomizationRefs {
     // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
     // Decoded as manifests are (a byte-order mark, UTF-16): read as UTF-8, one in UTF-16 named nothing, and its root
     // was rendered unchecked.
-    value = parse(decodeManifest(readRegularFileBounded(file, MAX_MANIFEST_BYTES)).text);
+    value = parse(readKustomizeFile(file));
   } catch (error) {
     refs.error = (error as Error).message;
     return refs;
@@ -159,14 +165,12 @@ export function readKustomization(file: string): KustomizationRefs {
   }
   const charts = chartInputs(value, folder);
   refs.inflatedCharts.push(...charts.chartFolders);
+  const configurations = [...strings(value.transformers), ...strings(value.generators), ...strings(value.validators)];
   const patches = [...fileEntries(value.patches), ...fileEntries(value.patchesStrategicMerge), ...pathsOf(value.patchesJson6902)];
   const inputs = [
-    ...strings(value.transformers).filter((entry) => !entry.includes('\n')),
-    ...strings(value.generators).filter((entry) => !entry.includes('\n')),
-    ...configFiles(value.transformers, folder),
-    ...configFiles(value.generators, folder),
-    ...configFiles(value.validators, folder),
-    ...strings(value.validators).filter((entry) => !entry.includes('\n')),
+    // A configuration written inline is no file; those it names, and those its files name, are read.
+    ...configurations.filter((entry) => !entry.includes('\n')),
+    ...configurations.flatMap((entry) => configFiles(entry, folder)),
     ...strings(value.configurations),
     ...strings(value.crds),
     ...pathsOf(value.replacements),
@@ -179,7 +183,7 @@ export function readKustomization(file: string): KustomizationRefs {
   refs.patchFiles.push(...local(patches));
   refs.inputFiles.push(...local(inputs).filter((path) => !isFolder(path)));
   // A folder named as a transformer, generator or validator is a kustomization kustomize builds: what it reads counts too.
-  refs.folders.push(...local([...strings(value.transformers), ...strings(value.generators), ...strings(value.validators)]).filter(isFolder));
+  refs.folders.push(...local(configurations).filter(isFolder));
   return refs;
 }
 
