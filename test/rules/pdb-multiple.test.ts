@@ -10,6 +10,10 @@ const everyPod = (apiVersion: string) => pdb('  maxUnavailable: 1\n', { name: 'e
 
 ruleTester(pdbMultiple, {
   valid: [
+    {
+      name: 'a budget for one pod beside one that also asks of a pod-template-hash only the cluster knows: which pods both select is the cluster\'s to say',
+      code: documents(db, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n    matchExpressions:\n      - {key: pod-template-hash, operator: DoesNotExist}\n' })),
+    },
     { name: 'a budget for each pod of a StatefulSet, by the names its controller gives them: no pod has two', code: documents(db, forPod('db-0'), forPod('db-1'), forPod('db-2')) },
     { name: 'a budget for a pod the StatefulSet does not run beside one for all its pods', code: documents(db, forPod('db-3'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })) },
     { name: 'one PDB per workload', code: documents(web, pdb('  maxUnavailable: 1\n'), deployment({ name: 'api' }), pdb('  maxUnavailable: 1\n', { name: 'api-pdb', selector: '    matchLabels:\n      app: api\n' })) },

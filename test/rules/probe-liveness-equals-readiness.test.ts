@@ -39,6 +39,7 @@ const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: goproxy\nspec:\n  con
 
 ruleTester(probeLivenessEqualsReadiness, {
   valid: [
+    { name: 'readiness asks another host than liveness: two handlers', code: container(probe('livenessProbe', http('/healthz', 'http')) + probe('readinessProbe', `${http('/healthz', 'http')}      host: 10.0.0.1\n`)) },
     { name: 'liveness and readiness on different paths', code: container(probe('livenessProbe', http('/livez', 'http')) + probe('readinessProbe', http('/readyz', 'http'))) },
     { name: 'only a readiness probe', code: container(probe('readinessProbe', http('/ready', 'http'))) },
     {

@@ -27,6 +27,11 @@ const SHIPPER = (lines: string) => `        - name: shipper\n          image: bu
 
 ruleTester(sessionsLostOnEviction, {
   valid: [
+    {
+      name: 'the container that serves waits out the sessions; a sidecar that declares no port needs no hook of its own',
+      code: calls('', `          ports:\n            - containerPort: 8080\n          lifecycle:\n            preStop:\n              sleep:\n                seconds: 300\n${SHIPPER('')}      terminationGracePeriodSeconds: 330\n`, '300'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') },
+    },
     { name: 'no sessions declared and no sticky Service', code: documents(chat({ metadata: '' }), service()) },
     { name: 'every piece is there', code: documents(chat(protectedPod), pdb('  maxUnavailable: 1\n')) },
     { name: 'sessions declared external silence a ClientIP Service', code: documents(chat({ metadata: '  annotations:\n    kube-resilience/sessions: external\n' }), clientIp) },
