@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lineMover } from '../../server/src/language/line-moves';
+import { seeded } from '../fuzz/mutate';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`);
 const text = (list: string[]) => list.join('\n');
@@ -69,16 +70,6 @@ describe('lineMover', () => {
 });
 
 describe('lineMover on random edits', () => {
-  /** A small deterministic generator (xorshift), so a failure is seen again. */
-  function random(seed: number): () => number {
-    let x = seed;
-    return () => {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      return (x >>> 0) / 2 ** 32;
-    };
-  }
   function longestCommon(a: string[], b: string[]): number {
     const row = new Array<number>(b.length + 1).fill(0);
     for (const x of a) {
@@ -93,7 +84,7 @@ describe('lineMover on random edits', () => {
   }
 
   it('keeps every line in the text and in order, and keeps in place as many lines as the two texts share', () => {
-    const next = random(7);
+    const next = seeded(7);
     for (let n = 0; n < 300; n++) {
       const before = Array.from({ length: 1 + Math.floor(next() * 30) }, () => `v${Math.floor(next() * 5)}`);
       const after = [...before];

@@ -384,10 +384,11 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
     withVersionedEdits(async (own) => {
       const u = uri('versioned-empty-change.yaml');
       await own.open(u, deployment('versioned-empty', 1));
-      await own.diagnostics(u, has('single-replica'));
+      const first = await own.diagnostics(u, has('single-replica'));
       await own.notify('textDocument/didChange', { textDocument: { uri: u, version: 2 }, contentChanges: [] });
       const published = await own.diagnostics(u, (d, version) => version === 2 && has('single-replica')(d));
       assert.ok(published.length > 0, 'diagnostics published for version 2');
+      assert.deepEqual(published, first, 'a change of no content changes no finding');
       const fixAll = (await own.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: TOP, context: { diagnostics: [], only: ['source.fixAll.kube-resilience'] } })).filter(isAction)[0];
       assert.equal((fixAll.edit as { documentChanges: { textDocument: { version: number } }[] }).documentChanges[0].textDocument.version, 2);
     }));

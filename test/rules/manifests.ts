@@ -82,3 +82,8 @@ ${o.extra ?? ''}  ports:
 }
 
 export const documents = (...docs: string[]): string => docs.join('---\n');
+
+/** A Pod no controller owns, labelled app: web. */
+export function barePod(name: string): string {
+  return `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n`;
+}

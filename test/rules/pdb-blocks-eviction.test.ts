@@ -1,10 +1,9 @@
 import { pdbBlocksEviction } from '../../server/src/rules/pdb-blocks-eviction';
-import { deployment, documents, hpa, pdb } from './manifests';
+import { barePod, deployment, documents, hpa, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
 const daemonSet = deployment({ kind: 'DaemonSet' });
-const barePod = (name: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n`;
 
 ruleTester(pdbBlocksEviction, {
   valid: [
@@ -80,9 +79,9 @@ ruleTester(pdbBlocksEviction, {
     },
     {
       name: 'maxUnavailable 1 on bare pods, which no controller scales: they count for none, so no disruption is allowed',
-      code: documents('apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n', pdb('  maxUnavailable: 1\n')),
+      code: documents(barePod('web'), pdb('  maxUnavailable: 1\n')),
       findings: [{ at: 'maxUnavailable', message: /^PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of Pod web\. .* and a bare pod, which no controller scales, counts for none: it then allows no disruption at all\./ }],
-      output: documents('apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n', pdb('  minAvailable: 0\n')),
+      output: documents(barePod('web'), pdb('  minAvailable: 0\n')),
     },
     {
       name: 'maxUnavailable 1 on two bare pods: the fix counts them as the disruption controller does, with a whole-number minAvailable one below',

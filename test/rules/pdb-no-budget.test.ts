@@ -5,10 +5,9 @@ import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { pdbNoBudget } from '../../server/src/rules/pdb-no-budget';
-import { deployment, documents, pdb } from './manifests';
+import { barePod, deployment, documents, pdb } from './manifests';
 import { ruleTester } from './rule-tester';
 
-const barePod = (name: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels:\n    app: web\nspec:\n  containers:\n    - name: web\n      image: nginx:1.27\n`;
 const daemonSet = deployment({ kind: 'DaemonSet' });
 
 ruleTester(pdbNoBudget, {
