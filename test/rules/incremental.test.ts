@@ -313,6 +313,19 @@ describe('incremental analysis', () => {
     assert.equal(edit(pair('w7').replace('template:\n    metadata: {labels: {app: w7}}', 'template:\n    metadata: {labels: {app: w3}}')), 3, 'its PDB, and the PDB of the label its pods carry now');
   });
 
+  it('a new PDB by template labels analyses again the Deployment it selects and not the other PDBs of its namespace; one by a pod name, every PDB there', () => {
+    const pair = (name: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n---\n` +
+      `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: ${name}}}\n`;
+    const pdb = (name: string, labels: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {${labels}}}\n`;
+    const pairs = Array.from({ length: 20 }, (_, i) => pair(`w${i}`));
+    const byTemplate = analyseEdit(pairs, [...pairs, pdb('extra', 'app: w3')]);
+    assert.equal(byTemplate.analysed, 3, 'the new PDB, the Deployment it selects, and the PDB that selects it too');
+    assert.equal(byTemplate.findings.filter((f) => f.ruleId === 'pdb-multiple').length, 2);
+    const byPodName = analyseEdit(pairs, [...pairs, pdb('one-pod', 'statefulset.kubernetes.io/pod-name: w3-0')]);
+    assert.equal(byPodName.analysed, 21, 'the new PDB and the 20 others, each of which it may meet on a pod');
+  });
+
   it('in a file of more documents than one pause reuses, an edit at either side of a pause gives what a fresh analysis gives', () => {
     const documents = randomFile(random(31), 1_203);
     for (const at of [0, 499, 500, 501, 999, 1_000, 1_202]) {

@@ -369,7 +369,7 @@ export class Inventory {
    * no template shows: found once per state of the inventory, as every PDB asks for them.
    */
   pdbsByControllerLabels(namespace: string): Resource[] {
-    this.log.read(`${namespace}|PodDisruptionBudget`);
+    this.log.read(controllerLabelPdbsGroup(namespace));
     return this.namespaceList('controller-label-pdbs', namespace, (r) => r.kind === 'PodDisruptionBudget' && asksForControllerLabel(pdbSelector(r)));
   }
 
@@ -515,8 +515,18 @@ function groupsNamed(resource: Resource): string[] {
   const groups = [`${namespace}|${kind}`, `${namespace}|*`, `*|${kind}`, '*'];
   if (isCustomResource(resource)) groups.push(`${namespace}|+custom`);
   if (resource.name !== null) groups.push(nameGroup(namespace, resource.name));
+  if (kind === 'PodDisruptionBudget' && asksForControllerLabel(pdbSelector(resource))) groups.push(controllerLabelPdbsGroup(namespace));
   groups.push(...labelIndexGroups(resource));
   return groups;
+}
+
+/**
+ * The group of a namespace's PDBs by controller labels (see pdbsByControllerLabels): every PDB asks for them, and
+ * reading all the namespace's PDBs instead made one new PDB analyse every other again (Fix all's second round
+ * of the 106k-line file analysed 1,635 PDBs that nothing had changed).
+ */
+function controllerLabelPdbsGroup(namespace: string): string {
+  return `${namespace}|PodDisruptionBudget|controller-labels`;
 }
 
 /** The group of a namespace's resources of one name (see namedIn). */
