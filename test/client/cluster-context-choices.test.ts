@@ -21,6 +21,12 @@ describe('Select Context choices', () => {
     assert.match(placeHolder, /^No contexts in \/home\/ada\/\.kube\/config.*: the demo cluster needs none$/);
   });
 
+  it('marks no context in use when no cluster is read (cluster: off)', () => {
+    const { contexts, demo } = contextChoices(listContexts([kubeconfig]), { cluster: 'off' });
+    assert.deepEqual(contexts.map((c) => [c.label, c.description]), [['prod', 'current-context'], ['staging', '']]);
+    assert.equal(demo.description, 'no kubeconfig needed', 'nor the demo');
+  });
+
   it('marks the demo in use when it is chosen', () => {
     assert.equal(contextChoices(listContexts([kubeconfig]), { cluster: 'demo' }).demo.description, 'in use');
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterFinding } from '../../server/src/protocol';
-import { groupBySource, groupClusterFindings } from '../../client/src/cluster/findings-groups';
+import { groupBySource, groupClusterFindings, noFindingsNote } from '../../client/src/cluster/findings-groups';
 
 const controlPlane: ClusterFinding = { ruleId: 'control-plane-single', severity: 'warning', headline: 'one control plane', details: '', resource: { kind: 'Node', name: 'cp-1', namespace: '' }, source: 'cluster' };
 const dns: ClusterFinding = { ruleId: 'dns-single-point', severity: 'error', headline: 'DNS on one node', details: '', resource: { kind: 'Deployment', name: 'coredns', namespace: 'kube-system' }, source: 'cluster' };
@@ -41,5 +41,21 @@ describe('Cluster Findings view groups', () => {
       ],
     );
     assert.deepEqual(groupBySource([controlPlane]).map((s) => s.label), ['Cluster']);
+  });
+
+  it('gives a resource with findings in both sections a group of its own in each, told apart by id (VS Code refuses a tree with one id twice)', () => {
+    const dnsProbe: ClusterFinding = { ...dns, ruleId: 'probe-readiness-missing', headline: 'no readiness probe', source: 'workload' };
+    const groups = groupBySource([dns, dnsProbe]).flatMap((s) => s.groups);
+    assert.deepEqual(groups.map((g) => g.label), ['Deployment kube-system/coredns', 'Deployment kube-system/coredns']);
+    assert.equal(new Set(groups.map((g) => g.id)).size, 2);
+  });
+
+  it('says the cluster read has no findings only when a cluster was read', () => {
+    const read = { source: 'live' as const, name: 'prod', verdict: '', controlPlanes: 3, missing: [] };
+    assert.equal(noFindingsNote(read), 'No findings about the cluster itself.');
+    assert.equal(noFindingsNote(undefined), 'No cluster read yet.');
+    assert.equal(noFindingsNote({ ...read, source: 'none', name: '', controlPlanes: null }), 'No cluster read: manifests are checked on their own.');
+    assert.equal(noFindingsNote({ ...read, source: 'none', error: 'connect ECONNREFUSED 127.0.0.1:9\nmore', errorCause: 'connection refused by 127.0.0.1:9' }), 'No cluster read: connection refused by 127.0.0.1:9.');
+    assert.equal(noFindingsNote({ ...read, error: 'timed out' }), 'No findings about the cluster itself.', 'a failed read that kept the last view shows what that view found');
   });
 });

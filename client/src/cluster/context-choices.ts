@@ -12,7 +12,8 @@ export interface ContextChoice {
 
 /** What Select Context offers: each context, then the demo; with no context, a placeholder that says where it looked. */
 export function contextChoices(listing: ContextListing, settings: { cluster: string; context?: string }): { contexts: ContextChoice[]; demo: ContextChoice; placeHolder: string } {
-  const inUse = settings.cluster === 'demo' ? undefined : (settings.context ?? listing.current);
+  // With the demo, or with no cluster read (`off`), no context is in use.
+  const inUse = settings.cluster === 'demo' || settings.cluster === 'off' ? undefined : (settings.context ?? listing.current);
   const contexts = listing.contexts.map((c) => ({
     label: c.name,
     description: [c.name === inUse ? 'in use' : '', c.name === listing.current ? 'current-context' : ''].filter(Boolean).join(' · '),

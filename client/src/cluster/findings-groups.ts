@@ -1,8 +1,13 @@
-import type { ClusterFinding } from '../../../server/src/protocol';
+import type { ClusterFinding, ClusterStatus } from '../../../server/src/protocol';
 
 export interface FindingGroup {
   /** "Node worker-1", "Namespace kube-system/…", or "Cluster" for findings about no one resource. */
   label: string;
+  /**
+   * The group's own id in the tree, which VS Code needs unique: one resource may have findings in both sections (a
+   * CoreDNS Deployment's `dns-single-point` about the cluster, its probe findings about a live workload).
+   */
+  id: string;
   findings: ClusterFinding[];
 }
 
@@ -27,7 +32,7 @@ function resourceLabel(finding: ClusterFinding): string {
 }
 
 /** Cluster findings grouped by the resource they are about, worst first, each said once. */
-export function groupClusterFindings(findings: ClusterFinding[]): FindingGroup[] {
+export function groupClusterFindings(findings: ClusterFinding[], section = ''): FindingGroup[] {
   const groups = new Map<string, ClusterFinding[]>();
   const sorted = [...findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.ruleId.localeCompare(b.ruleId));
   for (const finding of sorted) {
@@ -37,12 +42,23 @@ export function groupClusterFindings(findings: ClusterFinding[]): FindingGroup[]
     if (members.some((m) => m.ruleId === finding.ruleId && m.headline === finding.headline && m.details === finding.details)) continue;
     groups.set(label, [...members, finding]);
   }
-  return [...groups].map(([label, members]) => ({ label, findings: members }));
+  return [...groups].map(([label, members]) => ({ label, id: `${section}:${label}`, findings: members }));
 }
 
 /** The view's top level: where findings come from, the cluster's own shape first; empty sources left out. */
 export function groupBySource(findings: ClusterFinding[]): SourceGroup[] {
-  return SOURCES.map(({ source, label }) => ({ label, source, groups: groupClusterFindings(findings.filter((f) => (f.source ?? 'cluster') === source)) })).filter(
+  return SOURCES.map(({ source, label }) => ({ label, source, groups: groupClusterFindings(findings.filter((f) => (f.source ?? 'cluster') === source), source) })).filter(
     (group) => group.groups.length > 0,
   );
+}
+
+/**
+ * What the view says when it has no finding to show: that the cluster read has none only when a cluster was read;
+ * no cluster read (`off`, or a read that failed with no earlier view kept) finds nothing either.
+ */
+export function noFindingsNote(status: ClusterStatus | undefined): string {
+  if (!status) return 'No cluster read yet.';
+  if (status.source !== 'none') return 'No findings about the cluster itself.';
+  if (status.error) return `No cluster read: ${(status.errorCause ?? status.error).split('\n')[0]}.`;
+  return 'No cluster read: manifests are checked on their own.';
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ClusterFinding, ClusterFindingsResult } from '../../../server/src/protocol';
-import { groupBySource, type FindingGroup, type SourceGroup } from './findings-groups';
+import type { ClusterFinding, ClusterFindingsResult, ClusterStatus } from '../../../server/src/protocol';
+import { groupBySource, noFindingsNote, type FindingGroup, type SourceGroup } from './findings-groups';
 import { markdownText } from '../../../server/src/explain/markdown-text';
 
 type Node = SourceGroup | FindingGroup | ClusterFinding | { note: string };
@@ -25,13 +25,17 @@ export class ClusterFindingsView implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly fetch: () => Promise<ClusterFindingsResult>) {}
+  /** @param status The cluster status the server told last (undefined while it reads). */
+  constructor(
+    private readonly fetch: () => Promise<ClusterFindingsResult>,
+    private readonly status: () => ClusterStatus | undefined,
+  ) {}
 
   async refresh(): Promise<void> {
     try {
       const { findings } = await this.fetch();
       this.sources = groupBySource(findings ?? []);
-      this.note = 'No findings about the cluster itself.';
+      this.note = noFindingsNote(this.status());
     } catch (error) {
       this.sources = [];
       this.note = `Cluster findings unavailable: ${(error as Error).message}`;
@@ -57,7 +61,7 @@ export class ClusterFindingsView implements vscode.TreeDataProvider<Node> {
     }
     if ('findings' in node) {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `group:${node.label}`;
+      item.id = `group:${node.id}`;
       item.description = `${node.findings.length}`;
       return item;
     }

@@ -37,7 +37,10 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
   };
   showStatus();
 
-  const findings = new ClusterFindingsView(() => client.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {}));
+  const findings = new ClusterFindingsView(
+    () => client.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {}),
+    () => status,
+  );
   const receiveStatus = (next: ClusterStatus) => {
     status = next;
     showStatus();
