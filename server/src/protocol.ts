@@ -21,7 +21,12 @@ export const Methods = {
   listContexts: 'kubeResilience/listContexts',
 } as const;
 
-/** Commands the server runs (`workspace/executeCommand`, no arguments); VS Code's client registers them as commands. */
+/**
+ * Commands the server runs (`workspace/executeCommand`, no arguments). A client registers them as commands from the
+ * server's capabilities, but for those it names in `initializationOptions.clientCommands`: VS Code's extension
+ * registers them itself, so that they are there while the server is not (the language client drops what it
+ * registered when the server stops, and the command palette then said "command not found").
+ */
 export const ServerCommands = {
   /** Reads the workspace folders' manifests again, as at start: after a cancelled read, say. */
   readWorkspaceAgain: 'kubeResilience.readWorkspaceAgain',

@@ -134,14 +134,16 @@ connection.onInitialize((given): InitializeResult => {
   const watched = capabilities.workspace?.didChangeWatchedFiles;
   watchesRelativePatterns = !!watched?.dynamicRegistration && !!watched.relativePatternSupport;
   // A lens or a link whose command the client does not have fails when picked (Neovim, Helix, Emacs).
-  runsSimulations = Array.isArray(options?.clientCommands) && options.clientCommands.includes(SIMULATE_WORKLOAD_COMMAND);
+  const clientCommands: unknown[] = Array.isArray(options?.clientCommands) ? options.clientCommands : [];
+  runsSimulations = clientCommands.includes(SIMULATE_WORKLOAD_COMMAND);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, FIX_RULE_KIND], resolveProvider: true },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true }, fileOperations: FOLDER_OPERATIONS },
-      executeCommandProvider: { commands: Object.values(ServerCommands) },
+      // Those the client registers itself are not offered for it to register (twice would fail there); it sends them still.
+      executeCommandProvider: { commands: Object.values(ServerCommands).filter((command) => !clientCommands.includes(command)) },
       ...Object.assign({}, ...FEATURES.map((f) => f.capabilities ?? {})),
     },
     serverInfo: { name: 'kube-resilience' },

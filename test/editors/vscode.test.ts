@@ -320,7 +320,7 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await waitForProblems(asExpected(expected.filter((f) => f !== pdbMissing)));
   });
 
-  step('reads the workspace again from the command palette: the server registers the command, and the findings stay', async () => {
+  step('reads the workspace again from the command palette: the extension registers the command, and the findings stay', async () => {
     await workbench.runCommand('Kube Resilience: Read the Workspace Again');
     await page.waitForTimeout(1_000);
     // A command nobody registered is an error VS Code shows in a dialog: "command '…' not found".

@@ -368,4 +368,11 @@ describe('workspace scan', { skip: existsSync(SERVER) ? false : 'dist/server.js 
       assert.deepEqual(commands, ['kubeResilience.readWorkspaceAgain']);
       for (const command of commands) assert.ok(declared.has(command), `${command} has a title in package.json`);
     }));
+
+  it('leaves out of its capabilities a command the client registers itself, and runs it when asked', () =>
+    withServer('kr-lsp-client-commands-', async (dir, client) => {
+      const init = await client.initialize(pathToFileURL(dir).toString(), { clientCommands: ['kubeResilience.readWorkspaceAgain'] });
+      assert.deepEqual(init.capabilities.executeCommandProvider?.commands, []);
+      assert.equal(await client.request('workspace/executeCommand', { command: 'kubeResilience.readWorkspaceAgain', arguments: [] }), null);
+    }));
 });
