@@ -40,7 +40,8 @@ function whatIfName(topology: SimTopology, index: number): string {
 /**
  * The workloads on a topology withControlPlanes changed: a DaemonSet that runs on the cluster's control-plane nodes
  * (kube-proxy, a CNI agent) runs a pod on each one the what-if adds, and none on one it leaves out (with 7 nodes,
- * kube-proxy was "1 of 5").
+ * kube-proxy was "1 of 5"). Another workload's pods on a node left out run on the first node kept, as the DNS
+ * row's CoreDNS replicas do (they stayed on a node no failure could reach: "2/2 throughout" beside "1 of 2 gone").
  */
 export function workloadsOn(topology: SimTopology, before: SimTopology, workloads: SimWorkload[]): SimWorkload[] {
   if (topology === before) return workloads;
@@ -49,9 +50,20 @@ export function workloadsOn(topology: SimTopology, before: SimTopology, workload
   const added = now.filter((n) => !was.includes(n));
   const dropped = was.filter((n) => !now.includes(n));
   return workloads.map((w) => {
-    if (w.kind !== 'DaemonSet' || !was.some((n) => (onNode(w.placement, n) ?? 0) > 0)) return w;
+    if (w.kind !== 'DaemonSet') return movedOff(w, dropped, now[0]);
+    if (!was.some((n) => (onNode(w.placement, n) ?? 0) > 0)) return w;
     const placement = Object.fromEntries([...Object.entries(w.placement).filter(([n]) => !dropped.includes(n)), ...added.map((n) => [n, 1] as const)]);
     const eligible = w.eligibleNodes && [...w.eligibleNodes.filter((n) => !dropped.includes(n)), ...added];
     return { ...w, placement, replicas: Object.values(placement).reduce((a, b) => a + b, 0), ...(eligible ? { eligibleNodes: eligible } : {}) };
   });
+}
+
+/** The workload with its pods on the `dropped` nodes on `kept` instead. */
+function movedOff(workload: SimWorkload, dropped: readonly string[], kept: string | undefined): SimWorkload {
+  const moved = dropped.reduce((sum, n) => sum + (onNode(workload.placement, n) ?? 0), 0);
+  if (moved === 0 || kept === undefined) return workload;
+  const placement = Object.fromEntries(Object.entries(workload.placement).filter(([n]) => !dropped.includes(n)));
+  placement[kept] = (onNode(placement, kept) ?? 0) + moved;
+  const notServing = workload.notServing?.map((pod) => (dropped.includes(pod.node) ? { ...pod, node: kept } : pod));
+  return { ...workload, placement, ...(notServing ? { notServing } : {}) };
 }
