@@ -234,7 +234,7 @@ function describe(now: ReplicaNow[], nodes: string[], nodeLocal: boolean, { cach
   const waiting = of('waiting');
   if (waiting.length) parts.push(`${ofAll(waiting.length)} restarted and wait up to ${TIMING.dnsStartupTimeout} s for the API`);
   const servfail = of('servfail');
-  if (servfail.length) parts.push(`${servfail.length} of ${total} restarted CoreDNS replicas started without the API: SERVFAIL for every cluster name, external names still resolve through forwarding`);
+  if (servfail.length) parts.push(`${ofAll(servfail.length)} restarted without the API: SERVFAIL for every cluster name, external names still resolve through forwarding`);
   if (serving.length) parts.push(`${serving.length} replica${serving.length === 1 ? ' keeps' : 's keep'} answering${cacheFrozen ? ' from the informer cache (frozen: no new Services)' : ''}`);
   else if (!servfail.length && !waiting.length) parts.push('no replica answers: cluster and external names fail');
   else if (!waiting.length) parts.push('cluster DNS is down');

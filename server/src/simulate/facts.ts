@@ -48,6 +48,11 @@ export const TIMING = {
   unreachableToleration: 300,
   /** Kubelets retry their lease with back-off capped at 7 s: they are back within about this long of the API. */
   reconnect: 10,
+  /**
+   * A restarted ingress-nginx controller tries the API this long before it exits (createApiserverClient: 10 tries,
+   * 1 s × 1.5ⁿ apart, then klog.Fatalf), so without the API it crash-loops.
+   */
+  ingressApiGiveUp: Math.round((1.5 ** 10 - 1) / 0.5),
   /** Kubelet crash-loop back-off: first delay and cap. */
   backoffFirst: 10,
   backoffCap: 300,

@@ -26,7 +26,7 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, what: s
     return undefined;
   }
   const started = at + delay + inPlaceStart.after;
-  const apiWait = waitForApi(run, started);
+  const apiWait = waitForApi(run, started, slot.restarts);
   const ready = apiWait?.until ?? started;
   recordCrash(run, { slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: ready } });
   const startsIn = inPlaceStart.after ? `, serves again after its ${inPlaceStart.after} s start` : '';
@@ -40,18 +40,30 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, what: s
 
 /**
  * A container that needs the API to start, started while the API is down: CoreDNS cannot list Services (its
- * ready plugin answers 503, and it answers SERVFAIL for cluster names), and an ingress controller gives up on
- * the API and crash-loops. Either serves once the API is back and it has synced (kubelets are back within
- * `reconnect`); undefined when the API is up at `start` or the container needs none.
+ * ready plugin answers 503, and it answers SERVFAIL for cluster names) and serves once the API is back and it has
+ * synced (kubelets are back within `reconnect`). An ingress controller gives up on the API and exits, again at each
+ * start, its back-off growing to 5 min (`restarts` so far): it serves once a start meets the API, up to 5 min after
+ * its return. Undefined when the API is up at `start` or the container needs none.
  */
-function waitForApi(run: WorkloadRun, start: number): { until: number; why: string; fact: string } | undefined {
+function waitForApi(run: WorkloadRun, start: number, restarts: number): { until: number; why: string; fact: string } | undefined {
   const { workload, ctx } = run;
   const cp = ctx.controlPlane;
   if ((!workload.clusterDns && !workload.ingressController) || cp.at(start).writes) return undefined;
-  const { at: until, when } = syncedAfter(run, start);
-  return workload.clusterDns
-    ? { until, why: `CoreDNS started without the API cannot sync Services: not ready, and SERVFAIL for cluster names, ${when}`, fact: FACT.dns }
-    : { until, why: `as an ingress controller it cannot start without the API (it gives up on it and crash-loops) ${when}`, fact: FACT.apiClients };
+  if (workload.clusterDns) {
+    const { at: until, when } = syncedAfter(run, start);
+    return { until, why: `CoreDNS started without the API cannot sync Services: not ready, and SERVFAIL for cluster names, ${when}`, fact: FACT.dns };
+  }
+  const { at: until, when } = syncedAt(run, startMeetingApi(start, cp.firstWrites(start), restarts), 'until one of its starts meets the API and it has synced');
+  const loop = `it gives up on it after ${formatSeconds(TIMING.ingressApiGiveUp)} and exits, and the kubelet starts it again after a back-off that grows to ${formatSeconds(TIMING.backoffCap)}`;
+  return { until, why: `as an ingress controller it cannot start without the API (${loop}) ${when}`, fact: FACT.apiClients };
+}
+
+/** The start of a crash-looping container (see waitForApi) that is running when the API is back at `apiBack`, or the first after it. */
+function startMeetingApi(start: number, apiBack: number, restarts: number): number {
+  if (!Number.isFinite(apiBack)) return apiBack;
+  let at = start;
+  for (let n = restarts; at + TIMING.ingressApiGiveUp < apiBack; ) at += TIMING.ingressApiGiveUp + restartBackoff(++n);
+  return Math.max(at, apiBack);
 }
 
 /** The restarted container is up again, unless its pod was replaced or its node went down meanwhile. */
@@ -74,6 +86,12 @@ export function countRestart(slot: Slot, at: number): void {
 
 /** When a container that needs the API, started at `from` while it is down, has synced with it again (kubelets are back within `reconnect`), in words too. */
 export function syncedAfter(run: WorkloadRun, from: number): { at: number; when: string } {
-  const at = run.ctx.controlPlane.firstWrites(from) + TIMING.reconnect;
-  return { at, when: at <= run.ctx.end ? `until the API returns (${formatSeconds(at)})` : 'until the API returns' };
+  return syncedAt(run, run.ctx.controlPlane.firstWrites(from));
+}
+
+/** When a container that meets the API at `met` has synced with it, in words too (`until`, with the moment). */
+function syncedAt(run: WorkloadRun, met: number, until = 'until the API is back and synced'): { at: number; when: string } {
+  const at = met + TIMING.reconnect;
+  // The moment is the sync's, after the API's return: said as the API's return, it read as that.
+  return { at, when: at <= run.ctx.end ? `${until} (${formatSeconds(at)})` : until };
 }
