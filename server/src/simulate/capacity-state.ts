@@ -50,7 +50,8 @@ export function describeCapacity(point: CapacityPoint, state: State): string {
   if (point.desired === 0) return '';
   // A sentence of its own after the reasons: "… frozen at 3 replicas. Now serving 3/3".
   const parts = [`${state === 'ok' ? 'Now serving' : 'Serving'} ${point.ready}/${point.desired}`];
-  if (point.blackholed > 0) parts.push(`${Math.round(point.blackholed * 100)} % of new connections go to dead endpoints`);
+  // Not "dead": a restarted CoreDNS that answers SERVFAIL, or a pod not ready that a frozen Service lists, runs.
+  if (point.blackholed > 0) parts.push(`${Math.round(point.blackholed * 100)} % of new connections go to listed pods that do not serve`);
   if ((point.load ?? 1) > 1) parts.push(`load ${point.load}× what it is sized for`);
   return parts.join(', ');
 }

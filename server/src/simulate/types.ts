@@ -28,7 +28,7 @@ export interface CapacityPoint {
   at: number;
   ready: number;
   desired: number;
-  /** Share (0–1) of new connections sent to dead endpoints that the frozen Service still lists. */
+  /** Share (0–1) of new connections sent to endpoints a Service lists that do not serve (dead, crash-looping, not ready). */
   blackholed: number;
   /** Traffic relative to what the running pods are sized for, when above 1 (a surge the frozen HPA cannot follow). */
   load?: number;
