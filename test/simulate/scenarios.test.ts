@@ -444,11 +444,17 @@ describe('beyond the nine', () => {
     assert.match(eventsAbout(ends, 'autoscaling').find((e) => e.at === 3660)!.reason, /enough nodes are ready again: the cluster autoscaler acts again/);
   });
 
-  it('an etcd quorum loss keeps reads for ~30 s', () => {
+  it('an etcd quorum loss keeps reads of cached data for ~30 s, and not kubectl get (a consistent read)', () => {
     const result = simulate(cluster({ controlPlanes: 3 }), shop(), { fail: { kind: 'etcd' }, duration: 600, events: [] });
     assert.equal(componentAt(result, 'api', 0), 'degraded');
     assert.equal(componentAt(result, 'api', 30), 'down');
     assert.equal(componentAt(result, 'api', 600), 'ok');
+    assert.match(eventsAbout(result, 'kubectl')[0].reason, /^`kubectl get` and writes fail at once \(both need etcd's quorum\); only reads of cached data \(informers\) are answered from the watch cache, for about 30 s/);
+  });
+
+  it('the loss of the only control plane is the loss of its API server, not of etcd\'s quorum alone', () => {
+    const result = simulate(cluster(), shop(), { fail: { kind: 'nodes', nodes: ['cp-1'] }, duration: 600, events: [] });
+    assert.equal(eventsAbout(result, 'api')[0].reason, 'no API server is running (and etcd has no quorum): nothing can read or write cluster state');
   });
 
   it('an operator loses the API at once', () => {

@@ -32,9 +32,10 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
       reason: (s, state) => {
         if (state === 'ok') return 'every API server serves and etcd has quorum';
         if (s.writes) return `${s.apiServers.length} of ${cp.cpNodes.length} API servers serve (${s.apiServers.join(', ')}); the load balancer and the default/kubernetes endpoints drop the others within ~15 s`;
-        if (s.cachedReads) return `etcd has no quorum: writes fail at once; API servers answer reads from their watch cache for about ${TIMING.watchCacheGrace} s, then fail (429)`;
-        if (!s.etcd.quorum) return 'etcd has no quorum: the API fails every request';
-        return 'no API server is running: nothing can read or write cluster state';
+        // The API servers' loss first: with the only control plane gone, "etcd has no quorum" named a consequence as the cause.
+        if (!s.apiServers.length) return `no API server is running${s.etcd.quorum ? '' : ' (and etcd has no quorum)'}: nothing can read or write cluster state`;
+        if (s.cachedReads) return `etcd has no quorum: writes and consistent reads (\`kubectl get\`) fail at once; API servers answer reads of cached data (informers' lists at resourceVersion 0, watches) from their watch cache for about ${TIMING.watchCacheGrace} s, then fail (429)`;
+        return 'etcd has no quorum: the API fails every request';
       },
       fact: FACT.api,
     },
@@ -96,7 +97,7 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
         state === 'down'
           ? 'kubectl, port-forward, logs, exec and dashboards all go through the API: unavailable'
           : state === 'degraded'
-            ? 'kubectl reads may still be answered from the watch cache for ~30 s; writes fail'
+            ? `\`kubectl get\` and writes fail at once (both need etcd's quorum); only reads of cached data (informers) are answered from the watch cache, for about ${TIMING.watchCacheGrace} s`
             : kubectlIdle(s)
               ? 'kubectl reads and writes work, but nothing acts on them'
               : 'kubectl works',
