@@ -41,12 +41,20 @@ describe('scenario 1: one control plane, API server down for 2 h, nothing else',
   });
 
   it('tells that by 80 % of the TTL every token has missed its refresh, and what that does with and without the extended expiry', () => {
-    const token = result.timeline.find((e) => /projected service-account token/.test(e.reason))!;
+    const token = result.timeline.find((e) => /projected service-account token has missed/.test(e.reason))!;
     assert.equal(token.at, 2886);
     assert.match(token.fact, /rule 12/);
     // Refreshed at their own moments before the outage: not all at 48 m (it said so), and custom-audience ones keep their own TTL.
     assert.match(token.reason, /by now every projected service-account token has missed its refresh .* the first were missed as the outage began/);
     assert.match(token.reason, /tokens expire 12–60 m into the outage .* custom-audience tokens \(cloud IAM\) are never extended and expire on their own TTL/);
+  });
+
+  it('tells when the first tokens expire where expiry is not extended: 12 m into the outage, before every token has missed its refresh', () => {
+    const first = result.timeline.find((e) => /first projected service-account tokens expire now/.test(e.reason))!;
+    assert.equal(first.at, 3607 - 2886);
+    assert.match(first.reason, /^where the API servers do not extend token expiry \(CIS-hardened\), .* every token has expired 1 h 7 s into the outage; with the default extended expiry nothing happens yet$/);
+    const short = simulate(cluster(), shop(), apiserverDown([], 700));
+    assert.ok(!short.timeline.some((e) => /tokens expire now/.test(e.reason)), 'an outage shorter than 12 m expires none');
   });
 });
 

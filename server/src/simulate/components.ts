@@ -182,6 +182,17 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
   const downAt = cp.segments.find((s) => !s.writes)?.from;
   if (downAt === undefined) return notes;
   const back = cp.firstWrites(downAt);
+  // A token refreshed just before the outage began is the last to miss its refresh; one due just then, the first to expire.
+  const firstExpiry = downAt + TIMING.tokenTtl - TIMING.tokenRefresh;
+  if (firstExpiry < back && firstExpiry <= ctx.end) {
+    notes.push({
+      at: firstExpiry,
+      subject: { type: 'component', name: 'api' },
+      state: 'down',
+      reason: `where the API servers do not extend token expiry (CIS-hardened), the first projected service-account tokens expire now, ${formatSeconds(TIMING.tokenTtl)} after their last refresh: their pods' API clients get 401 until the kubelet refreshes them once the API is back, and every token has expired ${formatSeconds(TIMING.tokenTtl)} into the outage; with the default extended expiry nothing happens yet`,
+      fact: FACT.tokens,
+    });
+  }
   const tokenAt = downAt + TIMING.tokenRefresh;
   if (tokenAt < back && tokenAt <= ctx.end) {
     notes.push({

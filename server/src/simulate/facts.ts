@@ -62,6 +62,8 @@ export const TIMING = {
   hpaSync: 15,
   /** Kubelet projected-token refresh: 80 % of the injected 3607 s TTL. */
   tokenRefresh: Math.round(0.8 * 3607),
+  /** The injected projected-token TTL (where the API server does not extend it). */
+  tokenTtl: 3607,
   /** kubectl drain waits this long before retrying an eviction the API refused with 429. */
   drainRetry: 5,
   /** The cluster autoscaler retries a refused eviction this often (EvictionRetryTime)… */
