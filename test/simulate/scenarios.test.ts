@@ -268,11 +268,11 @@ describe('scenario 9: the scheduler only is down', () => {
     assert.equal(componentAt(result, 'controllers', 0), 'ok');
   });
 
-  it('tells from the start that kubectl works but nothing acts on it, before it "works" again at the end', () => {
+  it('tells from the start that kubectl works but new pods stay Pending (controllers still create them), before it "works" again at the end', () => {
     assert.deepEqual(
       eventsAbout(result, 'kubectl').map((e) => [e.at, e.reason]),
       [
-        [0, 'kubectl reads and writes work, but nothing acts on them'],
+        [0, 'kubectl reads and writes work and controllers act on them, but no new pod is scheduled: new pods stay Pending'],
         [TWO_HOURS, 'kubectl works'],
       ],
     );
@@ -372,6 +372,7 @@ describe('beyond the nine', () => {
   it('with only the controller manager down, a rebooted node runs its pods again but the frozen Service does not find them', () => {
     const result = simulate(cluster(), shop(), { fail: { kind: 'controller-manager' }, duration: 3600, events: [{ kind: 'node-reboot', node: 'worker-2', at: 600 }] });
     assert.equal(componentAt(result, 'kubectl', 600), 'ok');
+    assert.equal(eventsAbout(result, 'kubectl')[0].reason, "kubectl reads and writes work, but no controller acts on them: a Deployment's new replicas, a Job's pods are never created");
     assert.deepEqual(capacityAt(result, 'api', 730), { at: 600, ready: 2, desired: 3, blackholed: 0.333 });
     assert.ok(eventsAbout(result, 'api').some((e) => e.at === 730 && /frozen endpoints/.test(e.reason)));
     assert.equal(capacityAt(result, 'api', 3600).ready, 3);

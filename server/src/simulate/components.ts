@@ -99,7 +99,7 @@ export function simulateComponents(ctx: SimContext): { components: ComponentResu
           : state === 'degraded'
             ? `\`kubectl get\` and writes fail at once (both need etcd's quorum); only reads of cached data (informers) are answered from the watch cache, for about ${TIMING.watchCacheGrace} s`
             : kubectlIdle(s)
-              ? 'kubectl reads and writes work, but nothing acts on them'
+              ? idleKubectl(s)
               : 'kubectl works',
       fact: FACT.people,
       caveat: kubectlIdle,
@@ -214,4 +214,12 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
     });
   }
   return notes;
+}
+
+/** What kubectl meets with the API up but the scheduler or the controller manager down: what acts on its writes. */
+function idleKubectl(s: ControlPlaneSegment): string {
+  if (!s.controllers && !s.scheduling) return 'kubectl reads and writes work, but nothing acts on them';
+  // With the controllers up a Deployment's new pods are created: they stay Pending, which "nothing acts" denied.
+  if (s.controllers) return 'kubectl reads and writes work and controllers act on them, but no new pod is scheduled: new pods stay Pending';
+  return 'kubectl reads and writes work, but no controller acts on them: a Deployment\'s new replicas, a Job\'s pods are never created';
 }
