@@ -71,8 +71,14 @@ export function summarize(timeline: TimelineEvent[], results: WorkloadResult[], 
   if (first.length > limit) lines.push(`${plural(first.length - limit, 'more impact')} in the timeline`);
   // A workload short of replicas from the start has no change to tell, but is affected all the same.
   const short = results.filter((w) => capacityVerdict(w).firstHit !== undefined).map((w) => `${w.namespace}/${w.name}`);
-  const hit = new Set([...workloads.map(subjectName), ...short]).size;
-  if (workloadCount > 0) lines.push(hit ? `${hit} of ${plural(workloadCount, 'workload')} affected` : workloadCount === 1 ? 'the 1 workload keeps serving throughout' : `all ${workloadCount} workloads keep serving throughout`);
+  // One scaled to zero serves nothing to keep: "keeps serving throughout" said so of a Deployment of no replica.
+  // (A CronJob has no pod between its runs, and is no such workload.)
+  const idleNames = new Set(results.filter((w) => w.kind !== 'CronJob' && w.capacity.every((p) => p.desired === 0)).map((w) => `${w.namespace}/${w.name}`));
+  const hit = [...new Set([...workloads.map(subjectName), ...short])].filter((name) => !idleNames.has(name)).length;
+  const idle = idleNames.size;
+  const serving = workloadCount - idle;
+  if (serving > 0) lines.push(hit ? `${hit} of ${plural(serving, 'workload')} affected` : serving === 1 ? 'the 1 workload keeps serving throughout' : `all ${serving} workloads keep serving throughout`);
+  if (idle > 0) lines.push(`${plural(idle, 'workload')} of no replica: ${idle === 1 ? 'it serves' : 'they serve'} nothing, before or after`);
   if (!lines.length) lines.push('nothing changes');
   return lines;
 }
