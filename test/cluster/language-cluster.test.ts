@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -202,5 +202,34 @@ describe('the language server reads the cluster in the background', () => {
     const status = await server.until(() => server.statuses[before], 'a status');
     assert.equal(status.source, 'none');
     assert.equal(status.error, undefined);
+  });
+
+  it('reads the cluster again when the kubeconfig\'s current-context changes on disk (kubectl config use-context), not when the rest of it does', async () => {
+    const path = join(tempDir(), 'config');
+    const contexts = [
+      { name: 'test', server: api.url, ca: api.ca, token: 't' },
+      { name: 'staging', server: api.url, ca: api.ca, token: 't' },
+    ];
+    writeKubeconfig(path, contexts, 'test');
+    let before = server.statuses.length;
+    await server.settings({ kubeconfig: path, trusted: true });
+    assert.equal((await server.until(() => server.statuses[before], 'a status after the settings change')).name, 'test');
+    before = server.statuses.length;
+    writeKubeconfig(path, [...contexts, { name: 'added', server: 'https://added.invalid' }], 'test');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.equal(server.statuses.length, before, 'a context added, the current one kept: nothing read again');
+    // As kubectl writes it: a new file renamed over the old.
+    writeKubeconfig(`${path}.tmp`, contexts, 'staging');
+    renameSync(`${path}.tmp`, path);
+    const switched = await server.until(() => server.statuses[before], 'a status after use-context');
+    assert.equal(switched.source, 'live');
+    assert.equal(switched.name, 'staging');
+    before = server.statuses.length;
+    await server.settings({ kubeconfig: path, trusted: true, context: 'test' });
+    assert.equal((await server.until(() => server.statuses[before], 'a status after a context is set')).name, 'test');
+    before = server.statuses.length;
+    writeKubeconfig(path, contexts, 'test');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.equal(server.statuses.length, before, 'with a context set, the current-context does not decide: nothing read again');
   });
 });

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { readContexts, type ContextListing } from '../cluster/contexts';
+import { kubeconfigPaths, readContexts, type ContextListing } from '../cluster/contexts';
 import { ClusterError } from '../cluster/errors';
 import { loadClusterForEditor } from '../cluster/load';
 import { topologyVerdict } from '../cluster/topology-detect';
@@ -10,6 +10,7 @@ import { validateObjectRef } from '../simulate/messages';
 import { clusterFindings, inventoryForCluster, liveObjectYaml } from './cluster-findings';
 import { clusterSettingsKey } from '../settings';
 import type { Feature } from './features';
+import { KubeconfigWatch } from './kubeconfig-watch';
 import type { ServerState } from './state';
 
 function statusOf(cluster: ClusterInfo | undefined, fallback?: string): ClusterStatus {
@@ -37,6 +38,12 @@ class ClusterLoader {
   /** The cluster the status bar and tree view speak of (the demo, when fallen back to). */
   private shown: ClusterInfo | undefined;
   private status: ClusterStatus = { source: 'none', name: '', verdict: 'reading the cluster…', controlPlanes: null, missing: [] };
+  /**
+   * The kubeconfig's current-context when the cluster was last read, while it decides which cluster is read (no
+   * context set): `kubectl config use-context` in a terminal, or a first kubeconfig written, reads the cluster again.
+   */
+  private followed: { current: string | undefined } | undefined;
+  private readonly kubeconfigWatch = new KubeconfigWatch(() => this.kubeconfigChanged());
 
   constructor(private readonly state: ServerState) {
     state.connection.onRequest(Methods.refreshCluster, () => this.load());
@@ -66,6 +73,7 @@ class ClusterLoader {
     this.running = controller;
     const settings = this.state.settings;
     const key = clusterSettingsKey(settings);
+    this.followCurrentContext();
     try {
       const { cluster, fallback } = await loadClusterForEditor({
         mode: settings.cluster,
@@ -101,6 +109,24 @@ class ClusterLoader {
     this.running = undefined;
     void this.state.connection.sendNotification(Methods.clusterStatus, this.status);
     return this.status;
+  }
+
+  /** Watches the kubeconfig files while their current-context decides the cluster, and notes that context now. */
+  private followCurrentContext(): void {
+    const { cluster, kubeconfig, context } = this.state.settings;
+    if (cluster !== 'auto' || context !== undefined) {
+      this.kubeconfigWatch.stop();
+      this.followed = undefined;
+      return;
+    }
+    this.kubeconfigWatch.follow(kubeconfigPaths(kubeconfig, process.env, homedir()));
+    this.followed = { current: readContexts(kubeconfig, process.env, homedir()).current };
+  }
+
+  private kubeconfigChanged(): void {
+    if (!this.followed) return;
+    // Other changes (a token refreshed, a context added) leave the cluster read as it is.
+    if (readContexts(this.state.settings.kubeconfig, process.env, homedir()).current !== this.followed.current) void this.load();
   }
 
   findings(): ClusterFindingsResult {
