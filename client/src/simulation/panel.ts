@@ -47,9 +47,18 @@ export class SimulationPanel {
     else if (focus) current.host.focus(focus.namespace, focus.name);
   }
 
-  /** A panel VS Code restored after a reload: the page restores its own state with getState(). */
+  /**
+   * A panel VS Code restored after a reload: the page restores its own state with getState(). VS Code restores a
+   * panel only once its tab is shown: one opened since (the command, in the meantime) is the one in use, and stays;
+   * the restored one goes (closing the panel in use lost its scenario).
+   */
   static revive(panel: vscode.WebviewPanel, context: vscode.ExtensionContext, client: LanguageClient, output: vscode.LogOutputChannel): void {
-    SimulationPanel.current?.panel.dispose();
+    const current = SimulationPanel.current;
+    if (current) {
+      panel.dispose();
+      current.panel.reveal();
+      return;
+    }
     panel.webview.options = SimulationPanel.options(context);
     SimulationPanel.current = new SimulationPanel(panel, context, client, output);
   }
