@@ -108,6 +108,37 @@ describe('the indentation matcher on templates', () => {
     assert.deepEqual(find(deployment, [...path, 'limits', 'memory'], { 4: 'app' }), { opaque: 39, values: 'resources' });
   });
 
+  it('a list printed at the column of an indentless sequence (`env:` with its items at its own column) belongs to that sequence, not to the container', () => {
+    const indentless = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'spec:',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      '        - name: app',
+      '          env:',
+      '          - name: MODE',
+      '            value: prod',
+      '          {{- if .Values.extraEnvs }}',
+      '{{ toYaml .Values.extraEnvs | indent 10 }}',
+      '          {{- end }}',
+      '          ports:',
+      '            - containerPort: 80',
+      '        - name: bare',
+      '          env:',
+      '{{ toYaml .Values.bareEnvs | indent 10 }}',
+      '',
+    ].join('\n');
+    const container = ['spec', 'template', 'spec', 'containers', 0];
+    assert.deepEqual(find(indentless, [...container, 'readinessProbe'], { 4: 'app' }), {}, 'a probe is no part of what extraEnvs prints');
+    const containers = parseSkeleton(indentless).root.children[2].children[0].children[0].children[0].children;
+    const env = containers[0].children.find((c) => c.key === 'env')!;
+    assert.deepEqual(env.children.map((c) => [c.kind, c.line + 1]), [['item', 9], ['opaque', 12]]);
+    assert.deepEqual(find(indentless, [...container, 'ports', 0, 'containerPort'], { 4: 'app' }), { line: 15 }, 'the keys after the block are still the container\'s');
+    assert.deepEqual(find(indentless, ['spec', 'template', 'spec', 'containers', 1, 'env', 0, 'name'], { 4: 'bare' }), { opaque: 18, values: 'bareEnvs' }, 'an empty key at the column of the block is its parent');
+  });
+
   it('`toYaml . | nindent 8` inside `with .Values.affinity` is the values key affinity', () => {
     assert.deepEqual(find(deployment, ['spec', 'template', 'spec', 'affinity'], {}), { line: 41, opaque: 42, values: 'affinity' });
   });
