@@ -435,6 +435,8 @@ function foldersOperated(deleted: string[], created: string[]): void {
   const changed = scan.forgetMissing(paths(deleted));
   for (const path of paths(created)) scan.folderCreated(path);
   if (changed) revalidateOpen();
+  // A chart or overlay copied in, renamed or deleted comes as its folder: its units are found anew.
+  if (deleted.length || created.length) void editorUnits()?.foldersChanged();
 }
 
 connection.workspace.onDidDeleteFiles((params) => foldersOperated(operationUris(params, 'uri'), []));

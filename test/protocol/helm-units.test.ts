@@ -1,7 +1,8 @@
 // Helm charts in the editor: a chart renders in the background when a template is opened (trusted workspaces
 // only), its findings sit on the template line and the values line, and the quick fix edits the values file.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -21,13 +22,29 @@ const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code}@$
 const editors = editorsOnCopies(SERVER, PODINFO, 'podinfo');
 /** The chart in a folder whose name an editor encodes otherwise than Node (VS Code writes `@` as `%40`). */
 const atEditors = editorsOnCopies(SERVER, PODINFO, 'podinfo@v2');
+/** A chart with another chart in its folder, elsewhere than under charts/ (extras/inner). */
+const NESTED = (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'kr-nested-'));
+  if (!existsSync(PODINFO)) return dir;
+  cpSync(PODINFO, dir, { recursive: true });
+  const inner = join(dir, 'extras', 'inner');
+  cpSync(PODINFO, inner, { recursive: true });
+  writeFileSync(join(inner, 'Chart.yaml'), readFileSync(join(inner, 'Chart.yaml'), 'utf8').replace(/^name: podinfo$/m, 'name: inner'));
+  return dir;
+})();
+const nestedEditors = editorsOnCopies(SERVER, NESTED, 'outer');
+/** The chart at charts/podinfo of a workspace folder two levels above it. */
+const inWorkspace = editorsOnCopies(SERVER, PODINFO, join('charts', 'podinfo'), join('..', '..'));
 
 
 
 const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build)') || tools.skip || (!existsSync(PODINFO) && 'the podinfo chart is not present');
 
 describe('Helm charts in the language server', { skip }, () => {
-  after(() => Promise.all([editors.closeAll(), atEditors.closeAll()]));
+  after(async () => {
+    await Promise.all([editors.closeAll(), atEditors.closeAll(), inWorkspace.closeAll(), nestedEditors.closeAll()]);
+    rmSync(NESTED, { recursive: true, force: true });
+  });
 
   it('in a trusted workspace: the template line and the values line show the rendered finding; the quick fix edits values.yaml', async () => {
     const { client, dir, uri, openFile } = await editors.open(true);
@@ -198,6 +215,50 @@ describe('Helm charts in the language server', { skip }, () => {
     const template = await openFile('templates/deployment.yaml');
     await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
     assert.deepEqual(client.serverRequests.filter((r) => r.method === 'client/registerCapability' && JSON.stringify(r.params).includes('didChangeWatchedFiles')), []);
+  });
+
+  it('a values file set for the chart outside it: its findings move as it is typed into, its quick fix is offered, and saving it renders the chart again', async () => {
+    const { client, dir, openFile } = await inWorkspace.open(true, { helm: { valuesFiles: { 'charts/podinfo': ['env/shared.yaml'] } } });
+    mkdirSync(join(dir, '..', '..', 'env'));
+    const sharedPath = join(dir, '..', '..', 'env', 'shared.yaml');
+    writeFileSync(sharedPath, '# shared values\nreplicaCount: 1\n');
+    const template = await openFile('templates/deployment.yaml');
+    const shared = await openFile(join('..', '..', 'env', 'shared.yaml'));
+    const onShared = (await client.diagnostics(shared, (d) => codes(d).includes('single-replica@1'))).find((d) => d.code === 'single-replica')!;
+    const actions = ((await client.codeActions(shared, onShared.range, [onShared])) ?? []) as CodeAction[];
+    const fix = actions.find((a) => a.isPreferred);
+    assert.ok(fix, `the values file's fix is offered: ${JSON.stringify(actions.map((a) => a.title))}`);
+    assert.match(fix.title, /^Run 2 replicas \(set replicaCount: 2 in .*shared\.yaml\)$/);
+    const typed = await client.change(shared, '# shared values\n# for every environment\n\nreplicaCount: 1\n');
+    await client.diagnostics(shared, (d) => codes(d).includes('single-replica@3'), typed);
+    writeFileSync(sharedPath, '# shared values\nreplicaCount: 3\n');
+    await client.change(shared, '# shared values\nreplicaCount: 3\n');
+    await client.notify('textDocument/didSave', { textDocument: { uri: shared } });
+    await client.diagnostics(template, (d) => !codes(d).includes('single-replica@9') && codes(d).includes('replicas-not-spread@9'));
+  });
+
+  it('a chart kept in another chart\'s folder but not under charts/ is a chart of its own: its files are its own, and their fixes are written', async () => {
+    const { client, openFile } = await nestedEditors.open(true);
+    const template = await openFile('extras/inner/templates/deployment.yaml');
+    const single = (await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'))).find((d) => d.code === 'single-replica')!;
+    assert.equal(single.message, 'Deployment release-inner runs 1 pod: one node drain or node failure takes it offline.');
+    const actions = ((await client.codeActions(template, single.range, [single])) ?? []) as CodeAction[];
+    assert.ok(actions.some((a) => a.isPreferred && a.title === 'Run 2 replicas (set replicaCount: 2 in values.yaml)'), JSON.stringify(actions.map((a) => [a.title, a.disabled])));
+  });
+
+  it('a chart folder renamed in the editor (one event for the folder) is found under its new name and renders', async () => {
+    const { client, dir, openFile } = await inWorkspace.open(true);
+    const values = await openFile('values.yaml');
+    await client.diagnostics(values, (d) => codes(d).includes('single-replica@2'));
+    await client.notify('textDocument/didClose', { textDocument: { uri: values } });
+    const renamed = join(dir, '..', 'renamed');
+    renameSync(dir, renamed);
+    await client.notify('workspace/didRenameFiles', { files: [{ oldUri: pathToFileURL(dir).toString(), newUri: pathToFileURL(renamed).toString() }] });
+    const template = pathToFileURL(join(renamed, 'templates', 'deployment.yaml')).toString();
+    await client.open(template, readFileSync(join(renamed, 'templates', 'deployment.yaml'), 'utf8'));
+    const shown = await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));
+    assert.ok(!codes(shown).some((c) => c.startsWith('templated-file')), codes(shown).join(' '));
+    renameSync(renamed, dir);
   });
 
   it('values files set for the chart, relative to the workspace folder (not to wherever the server started)', async () => {

@@ -90,6 +90,21 @@ describe('findUnits', () => {
     assert.deepEqual(units.owned.get(join(root, 'base/deployment.yaml'))!.map((u) => rel(u.root)), ['overlays/prod', 'overlays/staging']);
   });
 
+  it('a chart in another chart\'s folder but not under its charts/ is a chart of its own, whose files are its own only', () => {
+    const nested = tree({
+      'outer/Chart.yaml': 'apiVersion: v2\nname: outer\nversion: 1.0.0\n',
+      'outer/values.yaml': 'replicaCount: 1\n',
+      'outer/extras/inner/Chart.yaml': 'apiVersion: v2\nname: inner\nversion: 1.0.0\n',
+      'outer/extras/inner/values.yaml': 'replicaCount: 1\n',
+    });
+    const found = findUnits(findManifestFiles(nested));
+    const relNested = (p: string) => relative(nested, p);
+    assert.deepEqual(found.units.map((u) => [relNested(u.root), u.files.map(relNested).sort()]), [
+      ['outer', ['outer/Chart.yaml', 'outer/values.yaml']],
+      ['outer/extras/inner', ['outer/extras/inner/Chart.yaml', 'outer/extras/inner/values.yaml']],
+    ]);
+  });
+
   it('never takes patches, kustomizations or transformer configs for resources', () => {
     assert.deepEqual([...units.neverResources].map(rel).sort(), ['base/kustomization.yaml', 'overlays/prod/kustomization.yaml', 'overlays/prod/labels.yaml', 'overlays/prod/probes.yaml', 'overlays/prod/replicas.yaml', 'overlays/staging/Kustomization']);
   });

@@ -7,7 +7,7 @@ import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings } from '../render/
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
 import type { StepRunner, Steps } from '../steps';
-import { findUnitsInSteps, type DeploymentUnits, type RenderUnit } from '../units/find-units';
+import { findUnitsInSteps, innermostChart, type DeploymentUnits, type RenderUnit } from '../units/find-units';
 import { KUSTOMIZATION_NAMES, kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
 import { pathOf } from './file-uri';
@@ -84,7 +84,7 @@ export class EditorUnits {
     if (!this.state.settings.enable || !this.state.settings.render) return;
     const layout = await this.units();
     const units = new Set<RenderUnit>();
-    for (const path of uris.map(pathOf)) if (path) for (const unit of unitsHolding(layout, path)) units.add(unit);
+    for (const path of uris.map(pathOf)) if (path) for (const unit of this.unitsHolding(layout, path)) units.add(unit);
     for (const unit of units) void this.render(unit);
   }
 
@@ -98,7 +98,10 @@ export class EditorUnits {
     await this.touchedMany(changes.map((c) => c.uri));
   }
 
-  /** Workspace folders were added or removed: the workspace is divided again, and the units of open files render. */
+  /**
+   * Workspace folders were added or removed, or folders in them created, renamed or deleted (a chart copied in, a
+   * chart renamed: its files come as one folder event): the workspace is divided again, and the units of open files render.
+   */
   async foldersChanged(): Promise<void> {
     await this.divideAgain();
     await this.touchedMany(this.state.documents.all().map((d) => d.uri));
@@ -181,7 +184,8 @@ export class EditorUnits {
     try {
       const result = await renderUnit(unit, { ...settings, readText, run: inSlicesBetweenRequests });
       if (controller.signal.aborted) return;
-      const texts = new Map(unit.files.map((f) => [f, readText(f) ?? '']));
+      // Values files set for a chart outside it are sources of its findings too: their lines move, their fixes are offered.
+      const texts = new Map([...unit.files, ...(this.valuesFilesOf(unit) ?? [])].map((f) => [f, readText(f) ?? '']));
       if (result.kind === 'rendered') {
         const { findings, file } = await inSlicesBetweenRequests(analyzeRenderedUnitInSteps(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText }));
         if (controller.signal.aborted) return;
@@ -247,7 +251,7 @@ export class EditorUnits {
    */
   private failedElsewhere(path: string, uri: string): Finding[] {
     if (!this.layoutFound) return [];
-    return unitsHolding(this.layoutFound, path).flatMap((unit) => {
+    return this.unitsHolding(this.layoutFound, path).flatMap((unit) => {
       const failure = this.results.get(unit.root)?.findings.find((f) => f.ruleId === `${unit.tool}-render` && f.severity === 'error');
       if (!failure?.uri || failure.uri === path) return [];
       const where = `${shownWithin(unit.root, failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
@@ -307,16 +311,19 @@ export class EditorUnits {
   sourceText(path: string): string | undefined {
     return this.openText(path) ?? readSourceText(path);
   }
-}
 
-
-/**
- * The units a file is part of: those that deploy it, and the chart it lies in (a chart's other files, its
- * `_helpers.tpl` and the files it reads, are no manifests, and still shape its render).
- */
-function unitsHolding(layout: DeploymentUnits, path: string): RenderUnit[] {
-  const at = resolve(path);
-  return [...new Set([...(layout.owned.get(at) ?? []), ...layout.units.filter((unit) => unit.tool === 'helm' && within(unit.root, at))])];
+  /**
+   * The units a file is part of: those that deploy it, the chart it lies in (a chart's other files, its
+   * `_helpers.tpl` and the files it reads, are no manifests, and still shape its render), and the charts whose
+   * values files it is (`kubeResilience.helm.valuesFiles`, kept anywhere in the workspace).
+   */
+  private unitsHolding(layout: DeploymentUnits, path: string): RenderUnit[] {
+    const at = resolve(path);
+    const charts = layout.units.filter((unit) => unit.tool === 'helm');
+    const lying = innermostChart(charts.map((unit) => unit.root), at);
+    const valuesOf = charts.filter((unit) => this.valuesFilesOf(unit)?.includes(at));
+    return [...new Set([...(layout.owned.get(at) ?? []), ...charts.filter((unit) => unit.root === lying), ...valuesOf])];
+  }
 }
 
 /** The units of the workspace folders (uris): their files listed, then divided. */

@@ -86,7 +86,7 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   };
   for (const chart of topCharts) {
     const unit: RenderUnit = { tool: 'helm', root: chart, files: [] };
-    for (const path of absolute.keys()) if (within(chart, path)) own(path, unit);
+    for (const path of absolute.keys()) if (innermostChart(topCharts, path) === chart) own(path, unit);
     units.push(unit);
   }
   for (const root of roots) {
@@ -96,6 +96,16 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   }
   const plain = [...absolute.entries()].filter(([path]) => !owned.has(path) && !neverResources.has(path)).map(([, given]) => given);
   return { units, plain, neverResources, owned };
+}
+
+/**
+ * The chart of `charts` (none inside another's `charts/`) that a file lies in: the innermost. A chart kept in another's
+ * folder elsewhere than `charts/` (`outer/extras/inner`) is no subchart, renders on its own, and its files are its own.
+ */
+export function innermostChart(charts: readonly string[], path: string): string | undefined {
+  let found: string | undefined;
+  for (const chart of charts) if (within(chart, path) && (found === undefined || chart.length > found.length)) found = chart;
+  return found;
 }
 
 /** The chart whose `templates/` folder (or a folder below it) `folder` is, if any. */
