@@ -90,6 +90,37 @@ describe('OpenDocument', () => {
     }
   });
 
+  it('applies an edit of many places at once to a text with carriage returns too, as the library does, without the library\'s change at a time (5,900 took 6 s)', () => {
+    const next = random(21);
+    const libraryUpdate = TextDocument.update;
+    for (let round = 0; round < 30; round++) {
+      const start = Array.from({ length: 200 }, (_, i) => `key${i}: ${'v'.repeat(i % 7)}`).join(round % 3 ? '\r\n' : '\n') + '\r\n';
+      const ours = new OpenDocument('file:///c.yaml', 'yaml', 1, start);
+      const library = TextDocument.create('file:///c.yaml', 'yaml', 1, start);
+      const changes: TextDocumentContentChangeEvent[] = [];
+      // Each change on lines above the one before it, as a Replace All sends them (one across two lines now and then).
+      for (let line = library.lineCount - 2; line > 2; ) {
+        const from = { line: line - (next() < 0.2 ? 1 : 0), character: Math.floor(next() * 4) };
+        const to = { line, character: Math.floor(next() * 3) };
+        changes.push({ range: from.line === to.line && from.character > to.character ? { start: to, end: from } : { start: from, end: to }, text: ['', 'z', '\r\n', '\r', 'a: 1\r\n  b: 2\r\n'][Math.floor(next() * 5)] });
+        line = from.line - 1 - Math.floor(next() * 2);
+      }
+      libraryUpdate(library, changes, 2);
+      let changedOneAtATime = 0;
+      TextDocument.update = (document, edits, version) => {
+        changedOneAtATime++;
+        return libraryUpdate(document, edits, version);
+      };
+      try {
+        ours.update(changes, 2);
+      } finally {
+        TextDocument.update = libraryUpdate;
+      }
+      assert.equal(changedOneAtATime, 0, `round ${round}: ${changes.length} changes`);
+      assertSame(ours, library, `round ${round}`);
+    }
+  });
+
   it('keeps a text with carriage returns as the library does, before and after they appear', () => {
     const next = random(4);
     for (let round = 0; round < 60; round++) {
