@@ -599,14 +599,18 @@ connection.onCodeActionResolve(async (action, token) => {
 async function fixWholeDocument(uri: string, ruleId: string | undefined, token?: CancellationToken, asked = false) {
   // Once a validation of the document running in slices has ended, the fixes start from what it analysed.
   await validation.findings(uri);
-  const text = documents.get(uri)?.getText();
+  const opened = documents.get(uri);
+  const text = opened?.getText();
   if (text === undefined) return undefined;
   const accept = ruleId === undefined ? () => true : (f: Finding) => f.ruleId === ruleId;
   const scratch = inventory.scratch();
   // What the validation analysed of the document is not analysed again.
   const analysis = validation.analysisOnScratch(uri, scratch);
   const steps = fixFileInSteps(uri, text, scratch, { severities: settings.rules, cluster }, accept, (file, inv, options) => analysis.analyzeInSteps(file, inv, options));
-  const outcome = await inSlices(new SlicedWork(steps), () => !token?.isCancellationRequested, () => idleCollection.worked());
+  // Closed or typed into meanwhile, its edits would be of a text that is gone (see below): it stops at once.
+  const version = opened!.version;
+  const current = () => documents.get(uri) === opened && opened!.version === version;
+  const outcome = await inSlices(new SlicedWork(steps), () => !token?.isCancellationRequested && current(), () => idleCollection.worked());
   if (!outcome) return undefined;
   const { text: fixed, file: fixedFile, rounds, refused } = outcome.value;
   // Said when the fix was asked for (picked, or on save), not for every lightbulb that works it out beforehand.

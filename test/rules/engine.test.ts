@@ -60,6 +60,19 @@ describe('analyzeFile', () => {
     assert.ok(finding.fixes.every((f) => !f.preferred), 'ignoring is never the preferred fix');
   });
 
+  it('keeps at most twenty related locations of a finding, the last saying how many more there were', () => {
+    const relatesAll: Rule = {
+      ...countsReplicas,
+      check({ resources, report }) {
+        for (const resource of resources) report({ resource, path: ['spec', 'replicas'], message: 'all', related: resources.map((other) => ({ resource: other, message: `also ${other.name}` })) });
+      },
+    };
+    const many = Array.from({ length: 25 }, (_, i) => deployment(`web-${i}`)).join('---\n');
+    const related = analyse(many, { rules: [relatesAll] })[0].related;
+    assert.deepEqual(related.map((r) => r.message), [...Array.from({ length: 19 }, (_, i) => `Deployment web-${i}: also web-${i}`), 'Deployment web-19: also web-19 (and 5 more)']);
+    assert.equal(analyse(Array.from({ length: 20 }, (_, i) => deployment(`web-${i}`)).join('---\n'), { rules: [relatesAll] })[0].related.length, 20, 'twenty are kept as they are');
+  });
+
   it('overrides severities per rule, and `off` turns a rule off', () => {
     assert.equal(analyse(deployment('web'), { severities: { 'counts-replicas': 'error' } })[0].severity, 'error');
     assert.equal(analyse(deployment('web'), { severities: { 'counts-replicas': 'hint' } })[0].severity, 'hint');

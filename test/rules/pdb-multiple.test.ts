@@ -79,12 +79,26 @@ ruleTester(pdbMultiple, {
       output: null,
     },
     {
+      name: 'twenty-five PDBs over one Deployment: each names five others and says how many more, and carries twenty related locations, the last saying how many more',
+      code: documents(web, ...Array.from({ length: 25 }, (_, i) => pdb('  maxUnavailable: 1\n', { name: `web-${i}` }))),
+      findings: Array.from({ length: 25 }, (_, i) => {
+        const others = Array.from({ length: 25 }, (_, j) => j).filter((j) => j !== i);
+        const named = others.slice(0, 5).map((j) => `PodDisruptionBudget web-${j}`).join(', ');
+        return {
+          at: 'selector',
+          message: `PodDisruptionBudget web-${i} shares its pods with 24 other PDBs: every node drain hangs on them. PodDisruptionBudget web-${i}, ${named} and 19 more all select the pods of Deployment web, and the eviction API refuses to evict pods with more than one PDB. Keep one PDB per pod.`,
+          related: Array.from({ length: 20 }, () => 'manifest.yaml: selector'),
+        };
+      }),
+      output: null,
+    },
+    {
       name: 'three PDBs: each names the two others',
       code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n', { name: 'web-min' }), pdb('  minAvailable: 2\n', { name: 'web-two' })),
       findings: [
-        { at: 'selector', message: /^PodDisruptionBudget web-pdb shares its pods with 2 other PDBs: .* PodDisruptionBudget web-pdb and PodDisruptionBudget web-min, PodDisruptionBudget web-two all select/ },
-        { at: 'selector', message: /^PodDisruptionBudget web-min shares its pods with 2 other PDBs: .* PodDisruptionBudget web-min and PodDisruptionBudget web-pdb, PodDisruptionBudget web-two all select/ },
-        { at: 'selector', message: /^PodDisruptionBudget web-two shares its pods with 2 other PDBs: .* PodDisruptionBudget web-two and PodDisruptionBudget web-pdb, PodDisruptionBudget web-min all select/ },
+        { at: 'selector', message: /^PodDisruptionBudget web-pdb shares its pods with 2 other PDBs: .* PodDisruptionBudget web-pdb, PodDisruptionBudget web-min and PodDisruptionBudget web-two all select/ },
+        { at: 'selector', message: /^PodDisruptionBudget web-min shares its pods with 2 other PDBs: .* PodDisruptionBudget web-min, PodDisruptionBudget web-pdb and PodDisruptionBudget web-two all select/ },
+        { at: 'selector', message: /^PodDisruptionBudget web-two shares its pods with 2 other PDBs: .* PodDisruptionBudget web-two, PodDisruptionBudget web-pdb and PodDisruptionBudget web-min all select/ },
       ],
     },
   ],

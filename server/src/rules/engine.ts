@@ -109,11 +109,26 @@ function toFinding(rule: Rule, report: Report, file: ManifestFile | undefined): 
       range,
       resource: resource ? { kind: resource.kind, name: resource.name, namespace: resource.namespace } : null,
       ...(resource && onFile ? { fieldPath: report.path ?? [] } : {}),
-      related: (report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
+      related: boundedRelated(report.related ?? []).flatMap((r) => relatedLocation(r.resource, r.path, r.message)),
     },
     own,
     ignore,
   );
+}
+
+/** The most related locations a finding carries: each is a line of its diagnostic, and a cross-resource finding over hundreds listed them all. */
+export const MAX_RELATED = 20;
+
+/**
+ * At most MAX_RELATED related locations, the last saying how many more there are: 250 PDBs over one selector made
+ * 250 findings of 500 locations each, published as 125,000 lines of related information.
+ */
+function boundedRelated(related: NonNullable<Report['related']>): NonNullable<Report['related']> {
+  if (related.length <= MAX_RELATED) return related;
+  const kept = related.slice(0, MAX_RELATED);
+  const last = kept[MAX_RELATED - 1];
+  kept[MAX_RELATED - 1] = { ...last, message: `${last.message} (and ${related.length - MAX_RELATED} more)` };
+  return kept;
 }
 
 /** A rule's own fixes; one that cannot be written on odd input is no fix (the ignore actions remain). */
