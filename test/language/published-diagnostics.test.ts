@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver/node';
-import { diagnosticsReusing } from '../../server/src/language/published-diagnostics';
+import { diagnosticsReusing, MAX_DIAGNOSTICS, notShownDiagnostic, shownFindings } from '../../server/src/language/published-diagnostics';
 import type { Finding } from '../../server/src/rules/types';
 
 const finding = (line: number): Finding => ({ ruleId: 'single-replica', severity: 'warning', message: `at ${line}`, uri: 'file:///a.yaml', range: { start: { line, character: 0 }, end: { line, character: 1 } }, resource: null, related: [] }) as unknown as Finding;
@@ -45,5 +45,19 @@ describe('diagnosticsReusing', () => {
     assert.equal(more[1], before.diagnostics[1]);
     assert.equal(more[4], before.diagnostics[2]);
     assert.deepEqual(more.slice(2, 4).map((d) => d.message), ['at 4', 'at 5']);
+  });
+});
+
+describe('shownFindings', () => {
+  it('shows every finding of a document up to the most it is sent, and past that the most severe, in their order in the file', () => {
+    const few = [finding(1), finding(2)];
+    assert.equal(shownFindings(few), few);
+    const many = Array.from({ length: MAX_DIAGNOSTICS + 10 }, (_, i) => ({ ...finding(i), severity: i % 1000 === 999 ? 'error' : i % 2 ? 'info' : 'warning' }) as Finding);
+    const shown = shownFindings(many);
+    assert.equal(shown.length, MAX_DIAGNOSTICS);
+    assert.equal(shown.filter((f) => f.severity === 'error').length, 10, 'every error');
+    assert.equal(shown.filter((f) => f.severity === 'warning').length, many.filter((f) => f.severity === 'warning').length, 'every warning');
+    assert.ok(shown.every((f, i) => i === 0 || f.range!.start.line > shown[i - 1].range!.start.line), 'in the order of the file');
+    assert.equal(notShownDiagnostic(many.length).message, '10 more findings in this file are not shown: the editor shows the 10,000 most severe of its 10,010. `kube-resilience check` lists every one.');
   });
 });

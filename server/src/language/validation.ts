@@ -11,7 +11,7 @@ import { runSteps, type Steps } from '../steps';
 import { toDiagnostic } from './convert';
 import { describeError, perDocument } from './guard';
 import type { OpenDocument } from './open-document';
-import { diagnosticsReusing, type Published } from './published-diagnostics';
+import { diagnosticsReusing, notShownDiagnostic, shownFindings, type Published } from './published-diagnostics';
 import { inSlices, SlicedWork } from './sliced-work';
 import { editorUnits } from './units';
 
@@ -310,7 +310,7 @@ export class Validation {
   /** The findings of a validation are in: sent where they changed (or are the answer to the document's own edit). */
   private validated(uri: string, version: number, own: boolean, typed: boolean, started: number, findings: Finding[]): void {
     if (typed) this.costs.set(uri, performance.now() - started);
-    const previous = this.published.get(uri)?.findings;
+    const previous = this.published.get(uri)?.all;
     // Its own edit always answers (the client waits for this version); another's only when something changed.
     if (own || !previous || previous.length !== findings.length || previous.some((f, i) => f !== findings[i])) this.publish(uri, version, findings);
     const file = this.host.inventory.getFile(uri);
@@ -331,7 +331,7 @@ export class Validation {
    */
   private answeredFromPreviousParse(uri: string, doc: OpenDocument): boolean {
     const previous = this.host.inventory.getFile(uri);
-    const published = this.published.get(uri)?.findings;
+    const published = this.published.get(uri)?.all;
     if (!previous || !published || published.some((f) => f.rendered) || editorUnits()?.replacesPlainAnalysis(uri)) return false;
     const change = this.changeSinceParse(doc, previous);
     if (!change || !changeInsideIgnoredDocument(previous, change)) return false;
@@ -387,9 +387,10 @@ export class Validation {
    * keep a long-lived WeakMap's values whatever its keys, so each keystroke's diagnostics went to the old generation.
    */
   private publish(uri: string, version: number, findings: Finding[]): void {
-    const diagnostics = diagnosticsReusing(this.published.get(uri), findings, (finding) => toDiagnostic(finding, uri, (id) => this.host.docsHref(id)));
-    this.published.set(uri, { findings, diagnostics });
-    this.host.connection.sendDiagnostics({ uri, version, diagnostics });
+    const shown = shownFindings(findings);
+    const diagnostics = diagnosticsReusing(this.published.get(uri), shown, (finding) => toDiagnostic(finding, uri, (id) => this.host.docsHref(id)));
+    this.published.set(uri, { findings: shown, diagnostics, all: findings });
+    this.host.connection.sendDiagnostics({ uri, version, diagnostics: shown === findings ? diagnostics : [...diagnostics, notShownDiagnostic(findings.length)] });
   }
 }
 
