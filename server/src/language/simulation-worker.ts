@@ -1,5 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CancellationToken } from 'vscode-languageserver/node';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { formatSeconds } from '../simulate/format-time';
 import type { SimTopology, SimWorkload } from '../simulate/model';
 import { MAX_ITEMS } from '../simulate/messages';
 import { simulate } from '../simulate/simulate';
@@ -28,6 +30,17 @@ const BUNDLED = !__filename.endsWith('.ts');
 const IDLE_MS = 60_000;
 
 /**
+ * Simulations that run at once; the others wait their turn. Unbounded, 30 requests at once were 30 threads and 1.2 GB.
+ */
+export const MAX_SIMULATIONS_AT_ONCE = 2;
+
+/** How long one simulation may run before its worker is stopped: 20,000 reboots in one scenario ran on for minutes. */
+export const SIMULATION_DEADLINE_MS = 60_000;
+
+/** The heap one simulation's worker may take: one that needs more ends with an error, not the server. */
+const WORKER_HEAP_MB = 2_048;
+
+/**
  * Simulations run in a worker thread, so that the server answers other requests meanwhile and a cancelled request
  * stops the work: in the server's own thread, 1,000 reboots over 300 Deployments held every hover up for 15 s, and
  * cancelling changed nothing. One worker is kept for a minute after a simulation, compiled and warm: a new one for
@@ -38,24 +51,53 @@ export class SimulationWorkers {
   private warm: Worker | undefined;
   private busy = false;
   private idle: NodeJS.Timeout | undefined;
+  private readonly turns = new ConcurrencyLimit(MAX_SIMULATIONS_AT_ONCE);
+  private readonly deadlineMs: number;
+  private readonly inThread: boolean;
+  private readonly start: () => Worker;
 
-  run(job: SimulationJob, cancellation?: CancellationToken): Promise<WorkerOutcome> {
-    if (cancellation?.isCancellationRequested) return Promise.resolve({ cancelled: true });
+  /**
+   * @param options.inThread Simulate in the calling thread (run from the sources, a worker cannot load them).
+   * @param options.start Starts a worker (tests give a stand-in).
+   */
+  constructor(options: { deadlineMs?: number; inThread?: boolean; start?: () => Worker } = {}) {
+    this.deadlineMs = options.deadlineMs ?? SIMULATION_DEADLINE_MS;
+    this.inThread = options.inThread ?? !BUNDLED;
+    this.start = options.start ?? startWorker;
+  }
+
+  async run(job: SimulationJob, cancellation?: CancellationToken): Promise<WorkerOutcome> {
+    if (cancellation?.isCancellationRequested) return { cancelled: true };
     // Run from its sources (a TypeScript loader in the main thread only), the server simulates in its own thread.
-    if (!BUNDLED) return Promise.resolve(outcomeOf(job));
+    if (this.inThread) return outcomeOf(job);
+    const waiting = new AbortController();
+    const listening = cancellation?.onCancellationRequested(() => waiting.abort());
+    const turn = await this.turns.acquire(waiting.signal);
+    listening?.dispose();
+    if (!turn) return { cancelled: true };
+    try {
+      return await this.runInWorker(job, cancellation);
+    } finally {
+      this.turns.release();
+    }
+  }
+
+  private runInWorker(job: SimulationJob, cancellation?: CancellationToken): Promise<WorkerOutcome> {
     const shared = !this.busy;
-    const worker = shared ? (this.warm ??= this.warmWorker()) : startWorker();
+    const worker = shared ? (this.warm ??= this.warmWorker()) : this.start();
     if (shared) {
       this.busy = true;
       clearTimeout(this.idle);
     }
     return new Promise<WorkerOutcome>((resolve) => {
       const listening = cancellation?.onCancellationRequested(() => end({ cancelled: true }, false));
+      const deadline = setTimeout(() => end({ error: `it ran longer than ${formatSeconds(this.deadlineMs / 1000)} and was stopped: simulate fewer events or a shorter span` }, false), this.deadlineMs);
       const answered = (outcome: JobOutcome) => end(outcome, true);
       const failed = (error: Error) => end({ error: error.message }, false);
       const stopped = (code: number) => end({ error: `its worker stopped (exit code ${code}) before it answered` }, false);
       const end = (outcome: WorkerOutcome, reusable: boolean) => {
         listening?.dispose();
+        clearTimeout(deadline);
         worker.off('message', answered).off('error', failed).off('exit', stopped);
         if (shared) this.busy = false;
         if (shared && reusable) this.stayWarm(worker);
@@ -71,7 +113,7 @@ export class SimulationWorkers {
   }
 
   private warmWorker(): Worker {
-    const worker = startWorker();
+    const worker = this.start();
     worker.once('exit', () => {
       if (this.warm === worker) this.warm = undefined;
     });
@@ -90,7 +132,7 @@ export class SimulationWorkers {
 
 function startWorker(): Worker {
   // Nothing it writes may reach the server's stdout, the protocol's channel; what it says on stderr goes to the server's.
-  const worker = new Worker(__filename, { workerData: { [WORKER_MARK]: true }, stdout: true, stderr: true });
+  const worker = new Worker(__filename, { workerData: { [WORKER_MARK]: true }, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   worker.stderr.pipe(process.stderr);
   // An idle worker does not keep the server's process alive; one that fails between jobs does not take it down.
   worker.unref();
