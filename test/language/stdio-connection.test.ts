@@ -33,15 +33,20 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
   for (const [name, bytes] of [
     ['headers without a Content-Length', 'Content-Type: application/json\r\n\r\n{}'],
     ['a Content-Length that is no number', 'Content-Length: abc\r\n\r\n{}'],
+    // parseInt read "2" and "1": the next message was framed wrongly and lost, and the server answered nothing.
+    ['headers ended by LF alone, whose Content-Length runs on into the next message', `Content-Length: 2\n\n{}${frame({ jsonrpc: '2.0', id: 2, method: 'textDocument/hover', params: {} })}`],
+    ['a Content-Length in exponent notation', 'Content-Length: 1e1\r\n\r\n{"a":1234}'],
     ['a Content-Length of 10 GB (the body was buffered for ever)', 'Content-Length: 10737418240\r\n\r\n{}'],
     ['a header block that never ends (scanned again from its start with every chunk)', `X-Padding: ${'x'.repeat(70_000)}`],
   ]) {
-    it(`${name}: says so on stderr and exits 1, so the editor starts it again (it stayed alive, answering nothing)`, { timeout: 60_000 }, async () => {
+    it(`${name}: says so on stderr and exits 1, so the editor starts it again (it stayed alive, answering nothing)`, { timeout: 60_000 }, async (t) => {
       const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
       let stderr = '';
       server.stderr.on('data', (chunk) => (stderr += chunk));
       server.stdout.resume();
       const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
+      // A server that stays alive (what these cases were) must not hold the test run up once the case has timed out.
+      t.signal.addEventListener('abort', () => server.kill());
       server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
       server.stdin.write(bytes);
       assert.equal(await exited, 1);
@@ -93,6 +98,27 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
       await until(() => stdout.includes('"id":1'), 20_000, 'the answer to initialize');
       assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32700,"message":"the message is not JSON: [^"]+"\}\}/);
       assert.match(stdout, /"id":1,"result":\{"capabilities"/);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it('requests of the protocol\'s methods with params null are answered InvalidParams in the server\'s words (the library read them first: an InternalError, "reading \'workDoneToken\'")', async () => {
+    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    server.stdout.on('data', (chunk) => (stdout += chunk));
+    try {
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+      server.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
+      const asked = [
+        ['textDocument/hover', 'Hover: textDocument.uri is not a string'],
+        ['textDocument/completion', 'Completion: textDocument.uri is not a string'],
+        ['textDocument/codeAction', 'CodeAction: textDocument.uri is not a string'],
+        ['workspace/executeCommand', 'ExecuteCommand: command is not a string'],
+      ];
+      asked.forEach(([method], i) => server.stdin.write(frame({ jsonrpc: '2.0', id: 10 + i, method, params: null })));
+      await until(() => asked.every((_, i) => stdout.includes(`"id":${10 + i},`)), 20_000, 'an answer to each');
+      for (const [i, [, message]] of asked.entries()) assert.ok(stdout.includes(`{"jsonrpc":"2.0","id":${10 + i},"error":{"code":-32602,"message":"${message}"}}`), `${message}\n${stdout}`);
     } finally {
       server.kill();
     }

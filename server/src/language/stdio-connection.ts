@@ -70,6 +70,16 @@ export class HeardReader extends StreamMessageReader {
     private readonly admits: (message: Message) => boolean = () => true,
   ) {
     super(readable);
+    // A Content-Length the library reads with parseInt ("2\n\n{}Content-Length: 150", headers ended by LF alone, or
+    // "1e1") framed the next message wrongly: it was lost, with no word. Only a decimal number is one.
+    const buffer = Reflect.get(this, 'buffer') as { tryReadHeaders(lowerCaseKeys?: boolean): Map<string, string> | undefined };
+    const readHeaders = buffer.tryReadHeaders.bind(buffer);
+    buffer.tryReadHeaders = (lowerCaseKeys) => {
+      const headers = readHeaders(lowerCaseKeys);
+      const length = headers?.get('content-length');
+      if (length !== undefined && !/^\s*\d+\s*$/.test(length)) headers!.set('content-length', `not a decimal number: ${JSON.stringify(length.slice(0, 40))}`);
+      return headers;
+    };
     // The library reads each chunk in a private method, called through the instance: checked after it.
     const read = Reflect.get(this, 'onData') as (data: Buffer | string) => void;
     Reflect.set(this, 'onData', (data: Buffer | string) => {
@@ -88,7 +98,21 @@ export class HeardReader extends StreamMessageReader {
   override listen(callback: DataCallback): Disposable {
     return super.listen((message) => {
       this.heard();
-      if (this.admits(message)) callback(message);
+      if (this.admits(message)) callback(withParamsObject(message));
     });
   }
+}
+
+/** Methods whose params are void: `null` is theirs to have. */
+const NO_PARAMS = new Set(['shutdown', 'exit']);
+
+/**
+ * A message of the protocol's own methods with params `null`, as one with empty params: the library read them before
+ * any handler of ours could ("Cannot read properties of null (reading 'workDoneToken')", an InternalError), where
+ * empty params are refused as InvalidParams in the server's words. Our own methods read what they are sent.
+ */
+function withParamsObject(message: Message): Message {
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (params !== null || typeof method !== 'string' || NO_PARAMS.has(method) || method.startsWith('kubeResilience/')) return message;
+  return { ...message, params: {} } as Message;
 }
