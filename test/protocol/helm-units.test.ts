@@ -155,6 +155,10 @@ describe('Helm charts in the language server', { skip }, () => {
     const chart = await openFile('Chart.yaml');
     const notice = await client.diagnostics(chart, (d) => codes(d).includes('helm-render@0'));
     assert.match(String(notice.find((d) => d.code === 'helm-render')!.message), /helm runs only in a trusted workspace/);
+    // Each open file of the chart says why at its top too (a values file said nothing at all).
+    const values = await openFile('values.yaml');
+    const onValues = await client.diagnostics(values, (d) => codes(d).includes('helm-render@0'));
+    assert.match(String(onValues.find((d) => d.code === 'helm-render')!.message), /^The chart podinfo is not rendered, so its files are analysed one by one: helm runs only in a trusted workspace/);
     const template = await openFile('templates/deployment.yaml');
     await client.notify('workspace/didChangeConfiguration', { settings: { kubeResilience: { trusted: true, cluster: 'off' } } });
     await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'));

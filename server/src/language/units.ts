@@ -246,17 +246,21 @@ export class EditorUnits {
   }
 
   /**
-   * A file of a chart or root whose render failed in another file: said at its top, where it would otherwise look
-   * clean (the error is placed where the tool points, often a file that is not open).
+   * A file of a chart or root whose render failed in another file, or that is not rendered at all (an untrusted
+   * workspace, no helm found): said at its top, where it would otherwise look clean or say nothing of why (the
+   * error is placed where the tool points, often a file that is not open; the notice on its Chart.yaml or kustomization).
    */
   private failedElsewhere(path: string, uri: string): Finding[] {
     if (!this.layoutFound) return [];
     return this.unitsHolding(this.layoutFound, path).flatMap((unit) => {
-      const failure = this.results.get(unit.root)?.findings.find((f) => f.ruleId === `${unit.tool}-render` && f.severity === 'error');
+      const result = this.results.get(unit.root);
+      const failure = result?.findings.find((f) => f.ruleId === `${unit.tool}-render` && (f.severity === 'error' || !result.rendered));
       if (!failure?.uri || failure.uri === path) return [];
+      const what = `${unit.tool === 'helm' ? 'The chart' : 'The Kustomize root'} ${basename(unit.root)}`;
+      const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      if (!result!.rendered) return [{ ...failure, uri, severity: 'info' as const, message: `${what} is not rendered, so its files are analysed one by one: ${failure.message.slice(NOT_RENDERED.length)}`, range: top }];
       const where = `${shownWithin(unit.root, failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
-      const what = unit.tool === 'helm' ? 'The chart' : 'The Kustomize root';
-      return [{ ...failure, uri, severity: 'info' as const, message: `${what} ${basename(unit.root)} did not render, so the findings of this file are not shown until it does: ${where}: ${failure.message}`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+      return [{ ...failure, uri, severity: 'info' as const, message: `${what} did not render, so the findings of this file are not shown until it does: ${where}: ${failure.message}`, range: top }];
     });
   }
 
@@ -334,13 +338,16 @@ function* unitsOf(folderUris: readonly string[]): Steps<DeploymentUnits> {
 /** Runs work on the workspace's units in slices, with requests answered in between (a large render is seconds of parsing). */
 const inSlicesBetweenRequests: StepRunner = (steps) => inSlices(new SlicedWork(steps), () => true).then((outcome) => outcome!.value);
 
+/** How a unit's notice that it was not rendered begins; the reason follows. */
+const NOT_RENDERED = 'Not rendered, so its files are analysed one by one: ';
+
 /** One information finding per unit that was not rendered, on its Chart.yaml or kustomization, saying why. */
 function notice(unit: RenderUnit, reason: string): UnitFinding {
   const file = unit.tool === 'helm' ? `${unit.root}/Chart.yaml` : kustomizationIn(unit.root) ?? unit.root;
   return unitFindingWithoutFixes({
     ruleId: `${unit.tool}-render`,
     severity: 'info' as const,
-    message: `Not rendered, so its files are analysed one by one: ${reason}.`,
+    message: `${NOT_RENDERED}${reason}.`,
     uri: file,
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     resource: null,
