@@ -20,6 +20,20 @@ export function withinAny(folders: readonly string[]): (path: string) => boolean
   };
 }
 
+/** The innermost of `folders` a path is or lies below, found by its own folders as withinAny finds them. */
+export function innermostOf(folders: readonly string[]): (path: string) => string | undefined {
+  const byPath = new Map(folders.map((folder) => [folder.length > 1 && folder.endsWith(sep) ? folder.slice(0, -1) : folder, folder]));
+  return (path) => {
+    for (let at = path; ; ) {
+      const found = byPath.get(at);
+      if (found !== undefined) return found;
+      const up = dirname(at);
+      if (up === at) return undefined;
+      at = up;
+    }
+  };
+}
+
 /** A path as a message names it: relative to `folder`, or by its own name when it is the folder itself. */
 export function shownWithin(folder: string, path: string): string {
   return relative(folder, path) || basename(path);

@@ -1,5 +1,5 @@
 import { basename, dirname, resolve, sep } from 'node:path';
-import { shownWithin, within } from '../files/within';
+import { innermostOf, shownWithin, within } from '../files/within';
 import { lineMover } from './line-moves';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
@@ -7,7 +7,7 @@ import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings } from '../render/
 import { readSourceText } from '../render/source-yaml';
 import type { Finding } from '../rules/types';
 import type { StepRunner, Steps } from '../steps';
-import { findUnitsInSteps, innermostChart, type DeploymentUnits, type RenderUnit } from '../units/find-units';
+import { findUnitsInSteps, type DeploymentUnits, type RenderUnit } from '../units/find-units';
 import { KUSTOMIZATION_NAMES, kustomizationIn } from '../units/kustomization';
 import type { Feature } from './features';
 import { pathOf } from './file-uri';
@@ -324,7 +324,7 @@ export class EditorUnits {
   private unitsHolding(layout: DeploymentUnits, path: string): RenderUnit[] {
     const at = resolve(path);
     const charts = layout.units.filter((unit) => unit.tool === 'helm');
-    const lying = innermostChart(charts.map((unit) => unit.root), at);
+    const lying = innermostOf(charts.map((unit) => unit.root))(at);
     const valuesOf = charts.filter((unit) => this.valuesFilesOf(unit)?.includes(at));
     return [...new Set([...(layout.owned.get(at) ?? []), ...charts.filter((unit) => unit.root === lying), ...valuesOf])];
   }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { KUSTOMIZATION_NAMES, kustomizationIn, readKustomization, type KustomizationRefs } from './kustomization';
 import { runSteps, type Steps } from '../steps';
-import { within } from '../files/within';
+import { innermostOf, within } from '../files/within';
 
 /** A chart or a Kustomize root: what is rendered and deployed together. */
 export interface RenderUnit {
@@ -84,11 +84,15 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
     if (list) list.push(unit);
     else owned.set(path, [unit]);
   };
-  for (const chart of topCharts) {
-    const unit: RenderUnit = { tool: 'helm', root: chart, files: [] };
-    for (const path of absolute.keys()) if (innermostChart(topCharts, path) === chart) own(path, unit);
-    units.push(unit);
+  // A chart kept in another's folder elsewhere than `charts/` (`outer/extras/inner`) is no subchart: it renders on its
+  // own, and its files are its own, not the outer chart's too. Each file belongs to the innermost chart it lies in.
+  const charts = new Map(topCharts.map((chart) => [chart, { tool: 'helm', root: chart, files: [] } as RenderUnit]));
+  const chartOf = innermostOf(topCharts);
+  for (const path of absolute.keys()) {
+    const chart = chartOf(path);
+    if (chart !== undefined) own(path, charts.get(chart)!);
   }
+  units.push(...charts.values());
   for (const root of roots) {
     const unit: RenderUnit = { tool: 'kustomize', root, files: [] };
     for (const path of filesOf(root, kustomizations)) own(path, unit);
@@ -96,16 +100,6 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   }
   const plain = [...absolute.entries()].filter(([path]) => !owned.has(path) && !neverResources.has(path)).map(([, given]) => given);
   return { units, plain, neverResources, owned };
-}
-
-/**
- * The chart of `charts` (none inside another's `charts/`) that a file lies in: the innermost. A chart kept in another's
- * folder elsewhere than `charts/` (`outer/extras/inner`) is no subchart, renders on its own, and its files are its own.
- */
-export function innermostChart(charts: readonly string[], path: string): string | undefined {
-  let found: string | undefined;
-  for (const chart of charts) if (within(chart, path) && (found === undefined || chart.length > found.length)) found = chart;
-  return found;
 }
 
 /** The chart whose `templates/` folder (or a folder below it) `folder` is, if any. */
