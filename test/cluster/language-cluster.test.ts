@@ -218,12 +218,27 @@ describe('the language server reads the cluster in the background', () => {
     writeKubeconfig(path, [...contexts, { name: 'added', server: 'https://added.invalid' }], 'test');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     assert.equal(server.statuses.length, before, 'a context added, the current one kept: nothing read again');
-    // As kubectl writes it: a new file renamed over the old.
-    writeKubeconfig(`${path}.tmp`, contexts, 'staging');
-    renameSync(`${path}.tmp`, path);
+    // As kubectl writes it: the same file written over.
+    writeKubeconfig(path, contexts, 'staging');
     const switched = await server.until(() => server.statuses[before], 'a status after use-context');
     assert.equal(switched.source, 'live');
     assert.equal(switched.name, 'staging');
+    // As an editor saves it: a new file renamed over the old; to a context whose cluster does not answer.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const withGone = [...contexts, { name: 'gone', server: `https://127.0.0.1:${port}`, token: 't' }];
+    before = server.statuses.length;
+    writeKubeconfig(`${path}.tmp`, withGone, 'gone');
+    renameSync(`${path}.tmp`, path);
+    const gone = await server.until(() => server.statuses[before], 'a status after use-context gone');
+    assert.deepEqual([gone.source, gone.name], ['none', 'gone'], 'the last context\'s cluster is not kept as if it were this one');
+    const left = await server.connection.sendRequest<ClusterFindingsResult>(Methods.clusterFindings, {});
+    assert.deepEqual(left.findings, []);
+    before = server.statuses.length;
+    writeKubeconfig(path, contexts, 'staging');
+    assert.equal((await server.until(() => server.statuses[before], 'a status after use-context staging')).name, 'staging');
     before = server.statuses.length;
     await server.settings({ kubeconfig: path, trusted: true, context: 'test' });
     assert.equal((await server.until(() => server.statuses[before], 'a status after a context is set')).name, 'test');

@@ -72,8 +72,10 @@ class ClusterLoader {
     const controller = new AbortController();
     this.running = controller;
     const settings = this.state.settings;
-    const key = clusterSettingsKey(settings);
     this.followCurrentContext();
+    // The current-context it follows is part of what decides the cluster: a failed read after `use-context` kept the
+    // last context's view as if it were the same cluster's.
+    const key = `${clusterSettingsKey(settings)}|${this.followed?.current ?? ''}`;
     try {
       const { cluster, fallback } = await loadClusterForEditor({
         mode: settings.cluster,

@@ -4,9 +4,10 @@ import { unwatchFile, watchFile, type Stats } from 'node:fs';
 const POLL_MS = 1_000;
 
 /**
- * Tells when one of the kubeconfig files in use changes on disk: written, replaced, created or removed. Polled, not
- * watched: `kubectl config use-context` and editors replace the file (a rename), which ends an inotify watch, and a
- * file that does not exist yet (no ~/.kube/config before `kind create cluster`) can be polled but not watched.
+ * Tells when one of the kubeconfig files in use changes on disk: written over (as `kubectl config use-context` writes
+ * it), replaced (as an editor saves it, a rename, which ends an inotify watch), created or removed. Polled, not
+ * watched: a file that does not exist yet (no ~/.kube/config before `kind create cluster`) can be polled but not
+ * watched. A poll that meets a file half written reads it again at the next change.
  */
 export class KubeconfigWatch {
   private paths: readonly string[] = [];
