@@ -121,6 +121,24 @@ describe('OpenDocument', () => {
     }
   });
 
+  it('applies an edit of many places at once with carriage returns as the library does where one change is read after another\'s line ends', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line${i}`);
+    for (const [start, changes] of [
+      // A line feed after a lone \r joins them in one break: the next change at that very place is read on the line after it.
+      ['x\ry\n' + lines.join('\r\n'), [{ line: 1, character: 0, text: '\n' }, { line: 1, character: 0, text: 'Z' }]],
+      // A change past its line's end as the text was: a change before it on that line made the line longer.
+      ['a\r\nline1\r\n' + lines.join('\r\n'), [{ line: 1, character: 5, text: 'ABCDEF' }, { line: 1, character: 8, text: 'Z' }]],
+    ] as const) {
+      const many = Array.from({ length: 88 }, (_, i) => ({ range: { start: { line: 100 - i, character: 1 }, end: { line: 100 - i, character: 2 } }, text: 'q' }));
+      const tail = changes.map(({ line, character, text }) => ({ range: { start: { line, character }, end: { line, character } }, text }));
+      const ours = new OpenDocument('file:///l.yaml', 'yaml', 1, start);
+      const library = TextDocument.create('file:///l.yaml', 'yaml', 1, start);
+      TextDocument.update(library, [...many, ...tail], 2);
+      ours.update([...many, ...tail], 2);
+      assertSame(ours, library, JSON.stringify(changes));
+    }
+  });
+
   it('keeps a text with carriage returns as the library does, before and after they appear', () => {
     const next = random(4);
     for (let round = 0; round < 60; round++) {

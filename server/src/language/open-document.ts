@@ -172,7 +172,9 @@ export class OpenDocument implements TextDocument {
       const range = ordered(change.range);
       const start = this.exactOffset(range.start);
       const end = this.exactOffset(range.end);
-      if (start === undefined || end === undefined || end > before) break;
+      // Where line ends are carriage returns, a change at the very place of the one before it may be read after that
+      // one's line ends (a line feed put after a lone \r makes one break of two): it is applied on its own.
+      if (start === undefined || end === undefined || end > before || (this.whole && run.length > 0 && end === before)) break;
       run.push({ start, end, text: change.text });
       before = start;
     }
