@@ -75,11 +75,11 @@ ruleTester(pdbMultiple, {
       name: 'the other PDB lives in another file and selects by expression',
       code: documents(web, pdb('  maxUnavailable: 1\n')),
       files: { 'all.yaml': pdb('  maxUnavailable: 1\n', { name: 'everything-web', selector: '    matchExpressions:\n      - key: app\n        operator: Exists\n' }) },
-      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb shares its pods with another PDB: .* PodDisruptionBudget web-pdb and PodDisruptionBudget everything-web both select the pods of Deployment web/, related: ['all.yaml: selector', 'manifest.yaml: kind: Deployment'] }],
+      findings: [{ at: 'selector', message: /^PodDisruptionBudget web-pdb shares its pods with another PDB: .* PodDisruptionBudget web-pdb and PodDisruptionBudget everything-web both select the pods of Deployment web/, related: ['manifest.yaml: kind: Deployment', 'all.yaml: selector'] }],
       output: null,
     },
     {
-      name: 'twenty-five PDBs over one Deployment: each names five others and says how many more, and carries twenty related locations, the last saying how many more',
+      name: 'twenty-five PDBs over one Deployment: each names five others and says how many more, and carries twenty related locations, its Deployment first, the last saying how many more',
       code: documents(web, ...Array.from({ length: 25 }, (_, i) => pdb('  maxUnavailable: 1\n', { name: `web-${i}` }))),
       findings: Array.from({ length: 25 }, (_, i) => {
         const others = Array.from({ length: 25 }, (_, j) => j).filter((j) => j !== i);
@@ -87,7 +87,7 @@ ruleTester(pdbMultiple, {
         return {
           at: 'selector',
           message: `PodDisruptionBudget web-${i} shares its pods with 24 other PDBs: every node drain hangs on them. PodDisruptionBudget web-${i}, ${named} and 19 more all select the pods of Deployment web, and the eviction API refuses to evict pods with more than one PDB. Keep one PDB per pod.`,
-          related: Array.from({ length: 20 }, () => 'manifest.yaml: selector'),
+          related: ['manifest.yaml: kind: Deployment', ...Array.from({ length: 19 }, () => 'manifest.yaml: selector')],
         };
       }),
       output: null,

@@ -81,9 +81,10 @@ export const pdbMultiple: Rule = {
         resource: pdb,
         path: ['spec', 'selector'],
         message: `${describeResource(pdb)} shares its pods with ${otherPdbs.length === 1 ? 'another PDB' : `${otherPdbs.length} other PDBs`}: every node drain hangs on them. ${sentenceList([describeResource(pdb), ...namesUpTo(otherPdbs.map(describeResource), MAX_NAMED)])} ${otherPdbs.length === 1 ? 'both' : 'all'} select the pods of ${namesListed(workloads.map(describeResource), MAX_NAMED)}, and the eviction API refuses to evict pods with more than one PDB. Keep one PDB per pod.`,
+        // The workloads first: a finding keeps 20 related locations (see MAX_RELATED), and 20 other PDBs cut them all.
         related: [
-          ...otherPdbs.map((other) => ({ resource: other, path: ['spec', 'selector'], message: 'also selects these pods' })),
           ...workloads.map((workload) => ({ resource: workload, message: 'its pods are selected by several PDBs' })),
+          ...otherPdbs.map((other) => ({ resource: other, path: ['spec', 'selector'], message: 'also selects these pods' })),
         ],
       });
     }
