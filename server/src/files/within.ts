@@ -9,18 +9,11 @@ export function within(folder: string, path: string): boolean {
 export function withinAny(folders: readonly string[]): (path: string) => boolean {
   if (folders.length === 0) return () => false;
   if (folders.length === 1) return (path) => within(folders[0], path);
-  const set = new Set(folders.map((folder) => (folder.length > 1 && folder.endsWith(sep) ? folder.slice(0, -1) : folder)));
-  return (path) => {
-    for (let at = path; ; ) {
-      if (set.has(at)) return true;
-      const up = dirname(at);
-      if (up === at) return false;
-      at = up;
-    }
-  };
+  const innermost = innermostOf(folders);
+  return (path) => innermost(path) !== undefined;
 }
 
-/** The innermost of `folders` a path is or lies below, found by its own folders as withinAny finds them. */
+/** The innermost of `folders` a path is or lies below, found by walking up the path's own folders. */
 export function innermostOf(folders: readonly string[]): (path: string) => string | undefined {
   const byPath = new Map(folders.map((folder) => [folder.length > 1 && folder.endsWith(sep) ? folder.slice(0, -1) : folder, folder]));
   return (path) => {
