@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join, sep } from 'node:path';
-import { shownWithin, within, withinAny } from '../../server/src/files/within';
+import { innermostOf, shownWithin, within, withinAny } from '../../server/src/files/within';
 
 const root = sep;
 const at = (...parts: string[]) => join(root, ...parts);
@@ -23,6 +23,16 @@ describe('withinAny', () => {
     );
     assert.equal(withinAny([at('a')])(at('a', 'x.yaml')), true, 'one folder');
     assert.equal(withinAny([])(at('a')), false, 'none');
+  });
+});
+
+describe('innermostOf', () => {
+  it('gives the innermost folder a path lies in, as the folder was written, and none for a path in none', () => {
+    const chartOf = innermostOf([at('outer'), at('outer', 'extras', 'inner'), `${at('other')}${sep}`]);
+    assert.deepEqual(
+      [at('outer', 'values.yaml'), at('outer', 'extras', 'inner', 'templates', 'a.yaml'), at('outer', 'extras', 'x.yaml'), at('other', 'a.yaml'), at('outer2', 'a.yaml')].map(chartOf),
+      [at('outer'), at('outer', 'extras', 'inner'), at('outer'), `${at('other')}${sep}`, undefined],
+    );
   });
 });
 
