@@ -137,6 +137,10 @@ describe('the indentation matcher on templates', () => {
     assert.deepEqual(env.children.map((c) => [c.kind, c.line + 1]), [['item', 9], ['opaque', 12]]);
     assert.deepEqual(find(indentless, [...container, 'ports', 0, 'containerPort'], { 4: 'app' }), { line: 15 }, 'the keys after the block are still the container\'s');
     assert.deepEqual(find(indentless, ['spec', 'template', 'spec', 'containers', 1, 'env', 0, 'name'], { 4: 'bare' }), { opaque: 18, values: 'bareEnvs' }, 'an empty key at the column of the block is its parent');
+    // At the column of a key with a value, or with keys under it, the block prints keys beside it.
+    const besides = ['kind: Deployment', 'spec:', '  template:', '    spec:', '      containers:', '        - name: app', '          image: x', '{{ toYaml .Values.more | indent 10 }}', '          resources:', '            limits: {}', '{{ toYaml .Values.rest | indent 10 }}', ''].join('\n');
+    const app = parseSkeleton(besides).root.children[1].children[0].children[0].children[0].children[0];
+    assert.deepEqual(app.children.map((c) => [c.kind, c.line + 1]), [['key', 6], ['key', 7], ['opaque', 8], ['key', 9], ['opaque', 11]]);
   });
 
   it('`toYaml . | nindent 8` inside `with .Values.affinity` is the values key affinity', () => {

@@ -127,14 +127,14 @@ export function parseSkeletons(text: string): Skeleton[] {
       const indent = INDENT_OF_OUTPUT.exec(action);
       const printsAt = indent ? Number(indent[1]) : column;
       while (stack.length > 1 && stack[stack.length - 1].node.column > printsAt) stack.pop();
-      const top = () => stack[stack.length - 1].node;
-      // At the column of an item it prints more items of its list, whose key may sit at that column too (`env:`
-      // with its items below it at its own column); at the column of a key with nothing under it yet, that key's
-      // content, the same way. Else what it prints at a key's column is more keys beside it. (Popping every node at
-      // the column gave an `env:` list's block to the container, and a container's fix went into it.)
-      if (stack.length > 1 && top().column === printsAt && top().kind === 'item') stack.pop();
-      else if (stack.length > 1 && top().column === printsAt && !(top().kind === 'key' && top().value === '' && top().children.length === 0)) stack.pop();
-      const parent = top();
+      // At the column of an item it prints more items of that item's list, whose key may sit at that column too
+      // (`env:` with its items at its own column), and at the column of a key with nothing under it yet, that key's
+      // content: what it prints goes under the node below them. At a key's column, it prints more keys beside it.
+      // (Popping every node at the column gave an `env:` list's block to the container, and a container's fix went into it.)
+      const top = stack[stack.length - 1].node;
+      const opensHere = top.kind === 'key' && top.value === '' && top.children.length === 0;
+      if (stack.length > 1 && top.column === printsAt && !opensHere) stack.pop();
+      const parent = stack[stack.length - 1].node;
       parent.children.push({ kind: 'opaque', line, column: printsAt, value: trimmed, dot: lineDot, ...(lineInLoop ? { inLoop: true as const } : {}), children: [] });
       return;
     }
