@@ -27,6 +27,9 @@ export const FACT = {
   nodeUpgrade: 'rule 18: a rolling node upgrade drains one node at a time and replaces it with a fresh node before the next — facts/voluntary-disruption.md §4',
 } as const;
 
+/** The TTL the API server injects into projected service-account tokens (3607 s). */
+const TOKEN_TTL = 3607;
+
 export const TIMING = {
   /** Leader-election lease duration of the scheduler and controller manager (component-base default). */
   leaderLease: 15,
@@ -60,10 +63,10 @@ export const TIMING = {
   backoffReset: 600,
   /** HPA sync period. */
   hpaSync: 15,
-  /** Kubelet projected-token refresh: 80 % of the injected 3607 s TTL. */
-  tokenRefresh: Math.round(0.8 * 3607),
+  /** Kubelet projected-token refresh: 80 % of the injected TTL. */
+  tokenRefresh: Math.round(0.8 * TOKEN_TTL),
   /** The injected projected-token TTL (where the API server does not extend it). */
-  tokenTtl: 3607,
+  tokenTtl: TOKEN_TTL,
   /** kubectl drain waits this long before retrying an eviction the API refused with 429. */
   drainRetry: 5,
   /** The cluster autoscaler retries a refused eviction this often (EvictionRetryTime)… */
