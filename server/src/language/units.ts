@@ -1,6 +1,7 @@
 import { basename, dirname, resolve, sep } from 'node:path';
 import { innermostOf, shownWithin, within } from '../files/within';
 import { lineMover } from './line-moves';
+import { factOf } from '../manifest/facts';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
 import type { ManifestFile } from '../manifest/parse';
 import { MAX_RENDERS_AT_ONCE, renderUnit, type RenderSettings } from '../render/render-unit';
@@ -24,6 +25,8 @@ interface UnitResult {
   /** The text of each source file when the unit was rendered: findings move with later edits until the next render. */
   texts: Map<string, string>;
   rendered: boolean;
+  /** Why it was not rendered (an untrusted workspace, no helm found), when it was not. */
+  notRendered?: string;
   /** What the unit renders, parsed, for the simulator. */
   renderedFile?: ManifestFile;
 }
@@ -194,7 +197,7 @@ export class EditorUnits {
       } else {
         const reason = result.kind === 'missing' ? `${result.tool} was not found: ${result.hint}` : result.reason;
         this.mergedCache = undefined;
-        this.results.set(unit.root, { findings: [notice(unit, reason)], texts, rendered: false });
+        this.results.set(unit.root, { findings: [notice(unit, reason)], texts, rendered: false, notRendered: reason });
       }
     } catch (error) {
       this.state.connection.console.error(`rendering ${unit.root} failed: ${(error as Error).message}`);
@@ -258,7 +261,7 @@ export class EditorUnits {
       if (!failure?.uri || failure.uri === path) return [];
       const what = `${unit.tool === 'helm' ? 'The chart' : 'The Kustomize root'} ${basename(unit.root)}`;
       const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      if (!result!.rendered) return [{ ...failure, uri, severity: 'info' as const, message: `${what} is not rendered, so its files are analysed one by one: ${failure.message.slice(NOT_RENDERED.length)}`, range: top }];
+      if (result!.notRendered !== undefined) return [{ ...failure, uri, severity: 'info' as const, message: `${what} is not rendered, so its files are analysed one by one: ${result!.notRendered}.`, range: top }];
       const where = `${shownWithin(unit.root, failure.uri)}:${(failure.range?.start.line ?? 0) + 1}`;
       return [{ ...failure, uri, severity: 'info' as const, message: `${what} did not render, so the findings of this file are not shown until it does: ${where}: ${failure.message}`, range: top }];
     });
@@ -324,11 +327,14 @@ export class EditorUnits {
   private unitsHolding(layout: DeploymentUnits, path: string): RenderUnit[] {
     const at = resolve(path);
     const charts = layout.units.filter((unit) => unit.tool === 'helm');
-    const lying = innermostOf(charts.map((unit) => unit.root))(at);
+    const lying = factOf(chartFinders, layout, () => innermostOf(charts.map((unit) => unit.root)))(at);
     const valuesOf = charts.filter((unit) => this.valuesFilesOf(unit)?.includes(at));
     return [...new Set([...(layout.owned.get(at) ?? []), ...charts.filter((unit) => unit.root === lying), ...valuesOf])];
   }
 }
+
+/** The chart each path lies in, found once per division of the workspace: each open file's validation asks it. */
+const chartFinders = new WeakMap<DeploymentUnits, (path: string) => string | undefined>();
 
 /** The units of the workspace folders (uris): their files listed, then divided. */
 function* unitsOf(folderUris: readonly string[]): Steps<DeploymentUnits> {
@@ -338,16 +344,13 @@ function* unitsOf(folderUris: readonly string[]): Steps<DeploymentUnits> {
 /** Runs work on the workspace's units in slices, with requests answered in between (a large render is seconds of parsing). */
 const inSlicesBetweenRequests: StepRunner = (steps) => inSlices(new SlicedWork(steps), () => true).then((outcome) => outcome!.value);
 
-/** How a unit's notice that it was not rendered begins; the reason follows. */
-const NOT_RENDERED = 'Not rendered, so its files are analysed one by one: ';
-
 /** One information finding per unit that was not rendered, on its Chart.yaml or kustomization, saying why. */
 function notice(unit: RenderUnit, reason: string): UnitFinding {
   const file = unit.tool === 'helm' ? `${unit.root}/Chart.yaml` : kustomizationIn(unit.root) ?? unit.root;
   return unitFindingWithoutFixes({
     ruleId: `${unit.tool}-render`,
     severity: 'info' as const,
-    message: `${NOT_RENDERED}${reason}.`,
+    message: `Not rendered, so its files are analysed one by one: ${reason}.`,
     uri: file,
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     resource: null,
