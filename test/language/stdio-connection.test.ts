@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -8,6 +8,18 @@ import { HeardReader } from '../../server/src/language/stdio-connection';
 import { until } from '../render/running-tools';
 
 const SERVER = resolve('dist/server.js');
+
+/** Runs `work` with the built server over stdio and what it has written to stdout so far; the server is stopped after. */
+async function withServer(work: (server: ChildProcessWithoutNullStreams, stdout: () => string) => Promise<void>): Promise<void> {
+  const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let written = '';
+  server.stdout.on('data', (chunk) => (written += chunk));
+  try {
+    await work(server, () => written);
+  } finally {
+    server.kill();
+  }
+}
 
 const frame = (body: object) => {
   const json = JSON.stringify(body);
@@ -89,25 +101,17 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
   }
 
   it('a body that is not JSON is not lost framing: it is answered with a parse error (-32700, id null), and the server goes on', async () => {
-    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    server.stdout.on('data', (chunk) => (stdout += chunk));
-    try {
+    await withServer(async (server, stdout) => {
       server.stdin.write('Content-Length: 5\r\n\r\n{nope');
       server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
-      await until(() => stdout.includes('"id":1'), 20_000, 'the answer to initialize');
-      assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32700,"message":"the message is not JSON: [^"]+"\}\}/);
-      assert.match(stdout, /"id":1,"result":\{"capabilities"/);
-    } finally {
-      server.kill();
-    }
+      await until(() => stdout().includes('"id":1'), 20_000, 'the answer to initialize');
+      assert.match(stdout(), /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32700,"message":"the message is not JSON: [^"]+"\}\}/);
+      assert.match(stdout(), /"id":1,"result":\{"capabilities"/);
+    });
   });
 
   it('requests of the protocol\'s methods with params null are answered InvalidParams in the server\'s words (the library read them first: an InternalError, "reading \'workDoneToken\'")', async () => {
-    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    server.stdout.on('data', (chunk) => (stdout += chunk));
-    try {
+    await withServer(async (server, stdout) => {
       server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
       server.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
       const asked = [
@@ -117,25 +121,18 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
         ['workspace/executeCommand', 'ExecuteCommand: command is not a string'],
       ];
       asked.forEach(([method], i) => server.stdin.write(frame({ jsonrpc: '2.0', id: 10 + i, method, params: null })));
-      await until(() => asked.every((_, i) => stdout.includes(`"id":${10 + i},`)), 20_000, 'an answer to each');
-      for (const [i, [, message]] of asked.entries()) assert.ok(stdout.includes(`{"jsonrpc":"2.0","id":${10 + i},"error":{"code":-32602,"message":"${message}"}}`), `${message}\n${stdout}`);
-    } finally {
-      server.kill();
-    }
+      await until(() => asked.every((_, i) => stdout().includes(`"id":${10 + i},`)), 20_000, 'an answer to each');
+      for (const [i, [, message]] of asked.entries()) assert.ok(stdout().includes(`{"jsonrpc":"2.0","id":${10 + i},"error":{"code":-32602,"message":"${message}"}}`), `${message}\n${stdout()}`);
+    });
   });
 
   it('a request whose id is null is answered with InvalidRequest (-32600, id null); it was only logged, and its sender waited', async () => {
-    const server = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    server.stdout.on('data', (chunk) => (stdout += chunk));
-    try {
+    await withServer(async (server, stdout) => {
       server.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
       server.stdin.write(frame({ jsonrpc: '2.0', id: null, method: 'textDocument/hover', params: {} }));
-      await until(() => stdout.includes('-32600'), 20_000, 'an InvalidRequest answer');
-      assert.match(stdout, /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32600,"message":"not a request, a notification or a response: [^"]+"\}\}/);
-    } finally {
-      server.kill();
-    }
+      await until(() => stdout().includes('-32600'), 20_000, 'an InvalidRequest answer');
+      assert.match(stdout(), /\{"jsonrpc":"2\.0","id":null,"error":\{"code":-32600,"message":"not a request, a notification or a response: [^"]+"\}\}/);
+    });
   });
 
   it('a request before initialize is answered ServerNotInitialized, a notification dropped, and exit still ends the server (with 1: no shutdown came)', async (t) => {
