@@ -8,9 +8,12 @@ import { MAX_SIMULATIONS_AT_ONCE, SimulationWorkers, type SimulationJob } from '
 /** A stand-in worker: it answers when told to, and says whether it was stopped. */
 class FakeWorker extends EventEmitter {
   jobs: SimulationJob[] = [];
+  /** When each job was posted, counted over every worker. */
+  readonly postedAt = new Map<SimulationJob, number>();
   terminated = false;
   postMessage(job: SimulationJob): void {
     this.jobs.push(job);
+    this.postedAt.set(job, posts++);
   }
   terminate(): Promise<number> {
     this.terminated = true;
@@ -22,6 +25,7 @@ class FakeWorker extends EventEmitter {
 }
 
 const job = {} as SimulationJob;
+let posts = 0;
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 function workers(deadlineMs = 60_000): { pool: SimulationWorkers; started: FakeWorker[] } {
@@ -33,17 +37,17 @@ function workers(deadlineMs = 60_000): { pool: SimulationWorkers; started: FakeW
 describe('SimulationWorkers', () => {
   it(`runs at most ${MAX_SIMULATIONS_AT_ONCE} simulations at once; the others wait their turn, in order`, async () => {
     const { pool, started } = workers();
-    const outcomes = Array.from({ length: 5 }, () => pool.run(job));
+    const jobs = Array.from({ length: 5 }, (_, i) => ({ scenario: { duration: i } }) as unknown as SimulationJob);
+    const outcomes = jobs.map((one) => pool.run(one));
     await settle();
     assert.equal(started.length, MAX_SIMULATIONS_AT_ONCE, 'two workers for five requests');
-    started[1].answer();
-    await settle();
-    assert.equal(started.length, 3, 'an answer gives the next one its turn');
-    assert.equal(started[0].jobs.length + started[2].jobs.length, 2);
-    for (let i = 0; i < 10 && started.some((w) => w.jobs.length > 0 && !w.terminated && w.listenerCount('message') > 0); i++) {
-      for (const worker of started) if (worker.listenerCount('message') > 0) worker.answer();
+    // Each answer gives the next request its turn, on a worker of its own or the one kept warm.
+    for (let round = 0; round < 5; round++) {
+      started.find((worker) => worker.listenerCount('message') > 0)!.answer();
       await settle();
     }
+    const posted = started.flatMap((worker) => worker.jobs.map((one) => ({ one, at: worker.postedAt.get(one)! }))).sort((a, b) => a.at - b.at);
+    assert.deepEqual(posted.map(({ one }) => one), jobs, 'in the order they were asked');
     assert.deepEqual(await Promise.all(outcomes), Array.from({ length: 5 }, () => ({ refused: 'answered' })));
   });
 
@@ -58,6 +62,16 @@ describe('SimulationWorkers', () => {
     for (const worker of started) worker.answer();
     await Promise.all(running);
     assert.equal(started.length, 2);
+  });
+
+  it('leaves a worker that answered in time running, for the next simulation (its deadline ends with the answer)', async () => {
+    const { pool, started } = workers(50);
+    const outcome = pool.run(job);
+    await settle();
+    started[0].answer();
+    assert.deepEqual(await outcome, { refused: 'answered' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(started[0].terminated, false);
   });
 
   it('stops a simulation that outruns its deadline and says why', { timeout: 10_000 }, async () => {
