@@ -123,6 +123,12 @@ describe('the server over stdio, when the editor\'s framing is lost', { skip: ex
       asked.forEach(([method], i) => server.stdin.write(frame({ jsonrpc: '2.0', id: 10 + i, method, params: null })));
       await until(() => asked.every((_, i) => stdout().includes(`"id":${10 + i},`)), 20_000, 'an answer to each');
       for (const [i, [, message]] of asked.entries()) assert.ok(stdout().includes(`{"jsonrpc":"2.0","id":${10 + i},"error":{"code":-32602,"message":"${message}"}}`), `${message}\n${stdout()}`);
+      // Our own methods read what they are sent, null too, and shutdown's params are void: those stay as sent.
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 20, method: 'kubeResilience/liveObject', params: null }));
+      server.stdin.write(frame({ jsonrpc: '2.0', id: 21, method: 'shutdown', params: null }));
+      await until(() => stdout().includes('"id":21,'), 20_000, 'the answer to shutdown');
+      assert.ok(stdout().includes('{"jsonrpc":"2.0","id":20,"error":{"code":-32602,"message":"object: expected an object"}}'), stdout());
+      assert.ok(stdout().includes('{"jsonrpc":"2.0","id":21,"result":null}'), stdout());
     });
   });
 
