@@ -118,6 +118,12 @@ describe('a Kustomize root that builds on a remote base', () => {
     }
   });
 
+  it('is not one naming local files and folders with an @ in their names (only a user name before a host and a path is a remote)', async () => {
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n';
+    const local = await skippedFor('resources:\n  - deployment.yaml\n  - api@v2.yaml\n  - base@2/\n', { 'api@v2.yaml': deployment, 'base@2/kustomization.yaml': 'resources: []\n' });
+    assert.doesNotMatch(local, /remote|network/, local);
+  });
+
   it('so is one reading a patch, a generator file, a configuration, its OpenAPI schema or an inflated chart from a URL (each was fetched at every render)', async () => {
     for (const field of ['patches:\n  - path: http://127.0.0.1:9/p.yaml', 'patchesStrategicMerge:\n  - http://127.0.0.1:9/p.yaml', 'configurations:\n  - http://127.0.0.1:9/p.yaml', 'configMapGenerator:\n  - name: c\n    files:\n      - http://127.0.0.1:9/p.yaml', 'openapi:\n  path: http://127.0.0.1:9/p.yaml', 'helmCharts:\n  - name: p\n    repo: http://127.0.0.1:9/p.yaml']) {
       assert.equal(await skippedFor(`resources:\n  - deployment.yaml\n${field}\n`), 'it reads http://127.0.0.1:9/p.yaml (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one', field);

@@ -48,7 +48,7 @@ export interface KustomizationRefs {
  * (`github.com/…`, `GitHub.com:…`) and its `gh:` shorthand, and the other bare code hosts.
  */
 function isRemote(entry: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^[a-z][a-z0-9+.-]*::/i.test(entry) || /^[^\s/@:]+@/.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)[/:]/i.test(entry) || /^gh:/i.test(entry);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^[a-z][a-z0-9+.-]*::/i.test(entry) || /^[^\s/@:]+@[^\s/:]+[:/]\S/.test(entry) || /^(github\.com|gitlab\.com|bitbucket\.org)[/:]/i.test(entry) || /^gh:/i.test(entry);
 }
 
 function strings(value: unknown): string[] {
