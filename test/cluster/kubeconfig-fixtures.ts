@@ -1,4 +1,5 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -44,4 +45,13 @@ export function writeScript(path: string, body: string): string {
 export function credentialScript(token: string, markerFile?: string): string {
   const marker = markerFile ? `echo ran > '${markerFile}'\n` : '';
   return `${marker}echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'`;
+}
+
+/** A local port nothing listens on (one was listened on and closed): its cluster refuses every connection. */
+export async function closedPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  return port;
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -11,7 +10,7 @@ import { demoObjects } from '../../server/src/cluster/demo';
 import type { ContextListing } from '../../server/src/cluster/contexts';
 import { Methods, type ClusterFindingsResult, type ClusterStatus, type ContextsParams } from '../../server/src/protocol';
 import { FakeApiServer } from './fake-apiserver';
-import { credentialScript, tempDir, writeKubeconfig, writeScript } from './kubeconfig-fixtures';
+import { closedPort, credentialScript, tempDir, writeKubeconfig, writeScript } from './kubeconfig-fixtures';
 
 /** The language server from source (no bundle needed), with its cluster notifications collected. */
 class Server {
@@ -182,10 +181,7 @@ describe('the language server reads the cluster in the background', () => {
   });
 
   it('names the kubeconfig\'s current context and the cause in a few words when its cluster does not answer', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const config = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'gone', server: `https://127.0.0.1:${port}`, token: 't' }], 'gone');
     const before = server.statuses.length;
     await server.settings({ kubeconfig: config, trusted: true });
@@ -224,10 +220,7 @@ describe('the language server reads the cluster in the background', () => {
     assert.equal(switched.source, 'live');
     assert.equal(switched.name, 'staging');
     // As an editor saves it: a new file renamed over the old; to a context whose cluster does not answer.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const withGone = [...contexts, { name: 'gone', server: `https://127.0.0.1:${port}`, token: 't' }];
     before = server.statuses.length;
     writeKubeconfig(`${path}.tmp`, withGone, 'gone');

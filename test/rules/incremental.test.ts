@@ -129,6 +129,11 @@ function webDeployment(name: string): string {
   return `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n`;
 }
 
+/** A Deployment in namespace a with three replicas, and its PDB. */
+const pair = (name: string) =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n---\n` +
+  `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: ${name}}}\n`;
+
 /** Analyses `before`, then `after` as an edit of it: how many documents the edit analysed again, and what it found. */
 function analyseEdit(before: string[], after: string[]) {
   const inventory = new Inventory();
@@ -288,9 +293,6 @@ describe('incremental analysis', () => {
   });
 
   it('a keystroke in a Deployment analyses again the PDBs that may select its pods, not every PDB of its namespace', () => {
-    const pair = (name: string) =>
-      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n---\n` +
-      `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: ${name}}}\n`;
     const documents = Array.from({ length: 20 }, (_, i) => pair(`w${i}`));
     const inventory = new Inventory();
     const analysis = new IncrementalAnalysis();
@@ -314,9 +316,6 @@ describe('incremental analysis', () => {
   });
 
   it('a new PDB by template labels analyses again the Deployment it selects and not the other PDBs of its namespace; one by a pod name, every PDB there', () => {
-    const pair = (name: string) =>
-      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: a}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: app, image: x}]}\n---\n` +
-      `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: ${name}}}\n`;
     const pdb = (name: string, labels: string) => `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: ${name}, namespace: a}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {${labels}}}\n`;
     const pairs = Array.from({ length: 20 }, (_, i) => pair(`w${i}`));
     const byTemplate = analyseEdit(pairs, [...pairs, pdb('extra', 'app: w3')]);
