@@ -3,13 +3,14 @@
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Methods } from '../../server/src/protocol';
 import { validateSimulationInput } from '../../server/src/simulate/messages';
+import { copyChart } from '../render/helm-charts';
 import { renderTools } from '../render/render-tools';
 import { canListProcesses, runningTools, until } from '../render/running-tools';
 import { editorsOnCopies } from './units-editor';
@@ -24,9 +25,8 @@ const editors = editorsOnCopies(SERVER, PODINFO, 'podinfo');
 const atEditors = editorsOnCopies(SERVER, PODINFO, 'podinfo@v2');
 /** A chart with another chart in its folder, elsewhere than under charts/ (extras/inner). */
 const NESTED = (() => {
-  const dir = mkdtempSync(join(tmpdir(), 'kr-nested-'));
-  if (!existsSync(PODINFO)) return dir;
-  cpSync(PODINFO, dir, { recursive: true });
+  if (!existsSync(PODINFO)) return mkdtempSync(join(tmpdir(), 'kr-nested-'));
+  const dir = copyChart(PODINFO);
   const inner = join(dir, 'extras', 'inner');
   cpSync(PODINFO, inner, { recursive: true });
   writeFileSync(join(inner, 'Chart.yaml'), readFileSync(join(inner, 'Chart.yaml'), 'utf8').replace(/^name: podinfo$/m, 'name: inner'));
@@ -43,7 +43,7 @@ const skip = (!existsSync(SERVER) && 'dist/server.js is not built (npm run build
 describe('Helm charts in the language server', { skip }, () => {
   after(async () => {
     await Promise.all([editors.closeAll(), atEditors.closeAll(), inWorkspace.closeAll(), nestedEditors.closeAll()]);
-    rmSync(NESTED, { recursive: true, force: true });
+    rmSync(dirname(NESTED), { recursive: true, force: true });
   });
 
   it('in a trusted workspace: the template line and the values line show the rendered finding; the quick fix edits values.yaml', async () => {
