@@ -6,6 +6,24 @@ const web = deployment({ spec: '  replicas: 3\n' });
 const db = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' });
 /** A budget for one pod of the StatefulSet db, by the name its controller labels it with. */
 const forPod = (pod: string) => pdb('  minAvailable: 0\n', { name: `${pod}-pdb`, selector: `    matchLabels:\n      statefulset.kubernetes.io/pod-name: ${pod}\n` });
+const migrate = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+spec:
+  template:
+    metadata:
+      labels:
+        app: migrate
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: migrate:1.0
+`;
+/** A budget for the pods of the Job named, by the label its controller gives them (`job-name`, or its newer spelling). */
+const forJob = (key: string, job: string) => pdb('  maxUnavailable: 0\n', { name: `${job}-job-pdb`, selector: `    matchLabels:\n      ${key}: ${job}\n` });
+const byApp = pdb('  maxUnavailable: 1\n', { name: 'migrate-app', selector: '    matchLabels:\n      app: migrate\n' });
 const everyPod = (apiVersion: string) => pdb('  maxUnavailable: 1\n', { name: 'every-pod', selector: '    {}\n' }).replace('policy/v1', apiVersion);
 
 ruleTester(pdbMultiple, {
@@ -31,8 +49,18 @@ ruleTester(pdbMultiple, {
     },
     { name: 'a second PDB the API server rejects (both budgets) is never created, so it shares no pod', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n  maxUnavailable: 1\n', { name: 'web-both' })) },
     { name: 'nor one whose eviction policy it does not know', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: alwaysallow\n', { name: 'web-policy' })) },
+    { name: 'a budget for the pods of another Job, by the job-name its controller gives them, beside one for the pods of this Job', code: documents(migrate, forJob('batch.kubernetes.io/job-name', 'seed'), byApp) },
   ],
   invalid: [
+    {
+      name: 'a budget for the pods of a Job by the job-name its controller gives them, beside one by its template labels: its pods have two',
+      code: documents(migrate, forJob('job-name', 'migrate'), byApp),
+      findings: [
+        { at: 'selector', message: /^PodDisruptionBudget migrate-job-pdb shares its pods with another PDB: .* PodDisruptionBudget migrate-job-pdb and PodDisruptionBudget migrate-app both select the pods of Job migrate,/ },
+        { at: 'selector', message: /^PodDisruptionBudget migrate-app shares its pods with another PDB: .* PodDisruptionBudget migrate-app and PodDisruptionBudget migrate-job-pdb both select the pods of Job migrate,/ },
+      ],
+      output: null,
+    },
     {
       name: 'a budget for one pod of a StatefulSet beside one for all its pods: that pod has two (the controller\'s pod-name label, which no template shows, was not looked at)',
       code: documents(db, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })),
