@@ -213,6 +213,24 @@ describe('a Kustomize root that builds on a remote base', () => {
     assert.deepEqual(result, { kind: 'skipped', reason: 'it reads https://example.com/config.txt (named in kustomization.yaml) from the network, which is not fetched: its files are read one by one' });
   });
 
+  it('but one whose generator configuration file names a regular file of its folder is rendered, with what the file holds', { skip: tools.skip }, async () => {
+    const root = writeChart(
+      {
+        'kustomization.yaml': 'resources:\n  - deployment.yaml\ngenerators:\n  - config.yaml\n',
+        'config.yaml': 'apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: g\nfiles:\n  - key=data.txt\n',
+        'data.txt': 'read from the folder\n',
+        'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n',
+      },
+      'root',
+    );
+    const result = await renderUnit(findUnits(findManifestFiles(root)).units[0], { trusted: true, extraPath: [tools.folder ?? ''] });
+    assert.equal(result.kind, 'rendered');
+    const text = result.kind === 'rendered' ? result.unit.text : '';
+    assert.match(text, /kind: ConfigMap\n/);
+    assert.match(text, /key: \|\n\s+read from the folder\n/);
+    assert.match(text, /kind: Deployment\n/);
+  });
+
   it('so is one naming a FIFO (a render waited on it for its whole timeout)', { skip: process.platform === 'win32' && 'no FIFOs' }, async () => {
     const root = writeChart({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n  - pipe.yaml\n', 'deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' }, 'root');
     execFileSync('mkfifo', [join(root, 'pipe.yaml')]);
