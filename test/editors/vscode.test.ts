@@ -361,6 +361,22 @@ describe('VS Code (code-server) with the packaged extension', { skip: unavailabl
     await page.keyboard.press('Control+W');
   });
 
+  step('tells an open live object again with each view of the cluster: another context\'s has no such object', async () => {
+    const tree = page.locator('.monaco-list[aria-label="Cluster Findings"]');
+    await tree.locator('.monaco-list-row', { hasText: 'control-plane-single' }).first().click();
+    await page.locator('.view-line', { hasText: 'Live Node cp-1 in demo (read-only)' }).waitFor();
+    const choose = async (context: string) => {
+      await workbench.statusBarItem('⎈').click();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: context }).click();
+    };
+    await choose('exec-test');
+    await page.locator('.view-line', { hasText: 'Node cp-1 is not in the cluster view any more.' }).waitFor();
+    await choose('Embedded demo cluster');
+    await workbench.statusBarItem('⎈ demo').waitFor();
+    await page.locator('.view-line', { hasText: 'Live Node cp-1 in demo (read-only)' }).waitFor();
+    await page.keyboard.press('Control+W');
+  });
+
   step('opens "What if the control plane dies?" and renders the demo cluster\'s timeline', async () => {
     await workbench.runCommand('Kube Resilience: What if the control plane dies?');
     const view = page.frameLocator('iframe.webview').frameLocator('#active-frame');

@@ -15,13 +15,25 @@ function paramsOf(uri: vscode.Uri): LiveObjectParams {
   return { kind, namespace: namespace === '_' ? '' : namespace, name: file.replace(/\.yaml$/, '') };
 }
 
-/** Serves live objects to read-only editors (a content provider's documents cannot be saved). */
-export function liveObjectProvider(client: LanguageClient): vscode.TextDocumentContentProvider {
+/**
+ * Serves live objects to read-only editors (a content provider's documents cannot be saved). Each new view of the
+ * cluster (a refresh, another context) tells them again: an open one kept the object as the first read answered it.
+ */
+export function liveObjectProvider(client: LanguageClient, clusterTold: vscode.Event<void>): vscode.TextDocumentContentProvider & vscode.Disposable {
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const told = clusterTold(() => {
+    for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === LIVE_OBJECT_SCHEME) changed.fire(document.uri);
+  });
   return {
+    onDidChange: changed.event,
     async provideTextDocumentContent(uri) {
       const params = paramsOf(uri);
       const text = await client.sendRequest<string | null>(Methods.liveObject, params);
       return text ?? `# ${params.kind} ${params.namespace ? `${params.namespace}/` : ''}${params.name} is not in the cluster view any more.\n`;
+    },
+    dispose() {
+      told.dispose();
+      changed.dispose();
     },
   };
 }

@@ -63,6 +63,7 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
   };
   // A manifest that changes can answer a live workload's finding (billing gains its PDB): ask again once typing pauses.
   let manifestsSettle: ReturnType<typeof setTimeout> | undefined;
+  const liveObjects = liveObjectProvider(client, clusterTold.event);
   const manifestsChanged = (document: vscode.TextDocument) => {
     if (!['yaml', 'json'].includes(document.languageId) || document.uri.scheme === LIVE_OBJECT_SCHEME) return;
     clearTimeout(manifestsSettle);
@@ -81,7 +82,8 @@ export function registerClusterFace(context: vscode.ExtensionContext, client: La
     findings,
     kubernetesExtension,
     vscode.window.createTreeView(CLUSTER_FINDINGS_VIEW, { treeDataProvider: findings, showCollapseAll: true }),
-    vscode.workspace.registerTextDocumentContentProvider(LIVE_OBJECT_SCHEME, liveObjectProvider(client)),
+    liveObjects,
+    vscode.workspace.registerTextDocumentContentProvider(LIVE_OBJECT_SCHEME, liveObjects),
     vscode.commands.registerCommand(REVEAL_CLUSTER_FINDING, revealClusterFinding),
     vscode.workspace.onDidChangeTextDocument((e) => manifestsChanged(e.document)),
     vscode.workspace.onDidSaveTextDocument(manifestsChanged),
