@@ -123,6 +123,16 @@ describe('the language server reads the cluster in the background', () => {
     await assert.rejects(server.connection.sendRequest(Methods.listContexts, { kubeconfig: 7 }), /kubeconfig must be a string/);
   });
 
+  it('tells its status again, without reading the cluster, after settings that leave the cluster as it was (a client that cleans them otherwise showed "…" until the next read)', async () => {
+    const before = server.statuses.length;
+    const requests = api.requests.length;
+    await server.settings({ kubeconfig, trusted: true, extraPath: ['  '] });
+    const status = await server.until(() => server.statuses[before], 'the status told again');
+    assert.equal(status.source, 'live');
+    assert.equal(status.name, 'test');
+    assert.equal(api.requests.length, requests, 'the cluster is not read again');
+  });
+
   it('keeps answering diagnostics while a slow cluster is read', async () => {
     api.slow.set('nodes', 3_000);
     try {

@@ -62,9 +62,14 @@ class ClusterLoader {
 
   settingsChanged(): void {
     const key = clusterSettingsKey(this.state.settings);
-    if (key === this.key) return;
-    this.key = key;
-    void this.load();
+    if (key !== this.key) {
+      this.key = key;
+      void this.load();
+    } else if (!this.running) {
+      // A client that cleans its settings otherwise (a blank folder in extraPath) took them for another cluster, and
+      // waits for its status: the one it has is told again.
+      void this.state.connection.sendNotification(Methods.clusterStatus, this.status);
+    }
   }
 
   async load(): Promise<ClusterStatus> {
