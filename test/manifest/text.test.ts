@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commonPrefixLength, commonSuffixLength, LineIndex, lineStartsIn } from '../../server/src/manifest/text';
+import { commonPrefixLength, commonSuffixLength, editorLineStartsIn, LineIndex, lineStartsIn } from '../../server/src/manifest/text';
 
 /** Every position of every offset, so two indexes can be compared whole. */
 const positions = (index: LineIndex) => Array.from({ length: index.text.length + 1 }, (_, offset) => index.position(offset));
@@ -13,6 +13,36 @@ describe('LineIndex', () => {
     assert.equal(index.offset({ line: 3, character: 2 }), 14);
     assert.equal(index.lineText(1), 'bb: 2');
     for (let offset = -1; offset <= index.text.length + 1; offset++) assert.equal(index.lineOf(offset), index.position(offset).line, `offset ${offset}`);
+  });
+
+  it('counts lines as editors do: after \\n, \\r\\n, and a \\r alone (a finding below one was placed a line too high)', () => {
+    const index = new LineIndex('# notes\rmore notes\r\nkind: A\nname: a\r');
+    assert.equal(index.lineCount, 5);
+    assert.deepEqual([0, 1, 2, 3, 4].map((line) => index.lineText(line)), ['# notes', 'more notes', 'kind: A', 'name: a', '']);
+    assert.deepEqual(index.position(index.text.indexOf('kind')), { line: 2, character: 0 });
+    assert.equal(index.offset({ line: 1, character: 0 }), 8);
+  });
+
+  it('after changes that bring, take away or join carriage returns, equals the index built from scratch', () => {
+    let seed = 11;
+    // The high bits: the low ones of this generator repeat within a few steps.
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor(seed / 65_536) % below;
+    };
+    const pieces = ['\n', '\r', '\r\n', 'x', '', 'a\rb'];
+    let text = 'kind: A\r\nname: a\rb: 1\n';
+    let index = new LineIndex(text);
+    for (let step = 0; step < 600; step++) {
+      const start = random(text.length + 1);
+      const end = Math.min(text.length, start + random(3));
+      const inserted = pieces[random(pieces.length)];
+      const next = text.slice(0, start) + inserted + text.slice(end);
+      index = LineIndex.afterChange(index, { start, end, text: inserted }, next);
+      text = next;
+      assert.deepEqual(positions(index), positions(new LineIndex(text)), `step ${step}`);
+      assert.equal(index.lineCount, text.split(/\r\n|\r|\n/).length, `step ${step}: ${JSON.stringify(text)}`);
+    }
   });
 
   it('after a change, equals the index of the new text built from scratch', () => {
@@ -73,6 +103,18 @@ describe('lineStartsIn', () => {
       for (let i = 0; i < text.length; i++) if (text[i] === '\n') expected.push(i + 1);
       assert.deepEqual(Array.from(lineStartsIn(text)), expected);
     }
+  });
+});
+
+describe('editorLineStartsIn', () => {
+  it('gives where every line starts after any line break, and is lineStartsIn without a \\r alone', () => {
+    for (const text of ['', '\r', '\r\n', 'a\rb\r\nc\nd\r\r\n', '\r\r', 'a\n\rb', Array.from({ length: 3000 }, (_, i) => 'x'.repeat(i % 7)).join('\r')]) {
+      const expected = [0];
+      for (let i = 0; i < text.length; i++) if (text[i] === '\n' || (text[i] === '\r' && text[i + 1] !== '\n')) expected.push(i + 1);
+      assert.deepEqual(Array.from(editorLineStartsIn(text)), expected, JSON.stringify(text.slice(0, 40)));
+    }
+    const crlf = 'a\r\nb\r\n';
+    assert.deepEqual(editorLineStartsIn(crlf), lineStartsIn(crlf));
   });
 });
 

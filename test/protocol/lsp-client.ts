@@ -243,16 +243,22 @@ export function lineOf(text: string, needle: string, occurrence = 0): number {
   return positionOf(text, needle, occurrence).line;
 }
 
+/** Where each line of `text` starts, as an editor counts lines: after `\n`, `\r\n`, and a `\r` alone. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (const match of text.matchAll(/\r\n|\r|\n/g)) starts.push(match.index + match[0].length);
+  return starts;
+}
+
 export function positionAt(text: string, offset: number): Position {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length - 1;
-  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+  const starts = lineStarts(text);
+  let line = 0;
+  while (line + 1 < starts.length && starts[line + 1] <= offset) line++;
+  return { line, character: offset - starts[line] };
 }
 
 export function offsetAt(text: string, position: Position): number {
-  let offset = 0;
-  for (let line = 0; line < position.line; line++) offset = text.indexOf('\n', offset) + 1;
-  return offset + position.character;
+  return (lineStarts(text)[position.line] ?? text.length) + position.character;
 }
 
 /** The text a range covers. */
