@@ -65,6 +65,14 @@ describe('completion', () => {
     assert.deepEqual(labels(DEPLOYMENT('    a: b\n', `  # kube-res¦\n  replicas: 1\n`)), ['kube-resilience-ignore']);
   });
 
+  it('the directive completed mid-word replaces the whole word, and adds no second space before what follows', () => {
+    const [item] = complete(DEPLOYMENT('    a: b\n', `  # kube-resilience-ig¦nroe single-replica\n  replicas: 1\n`));
+    assert.equal(item.label, 'kube-resilience-ignore');
+    assert.deepEqual(item.range, { start: { line: 7, character: 4 }, end: { line: 7, character: 26 } });
+    assert.equal(item.insertText, 'kube-resilience-ignore');
+    assert.equal(complete(DEPLOYMENT('    a: b\n', `  # kube-res¦\n  replicas: 1\n`))[0].insertText, 'kube-resilience-ignore ');
+  });
+
   it('rule ids in the ignore annotation, quoted or not', () => {
     assert.ok(labels(DEPLOYMENT('    kube-resilience/ignore: ¦\n')).includes('pdb-missing'));
     const items = labels(DEPLOYMENT('    kube-resilience/ignore: "pdb-missing,sin¦"\n'));

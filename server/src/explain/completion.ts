@@ -73,7 +73,10 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
 
   const comment = /^(\s*#\s*)(\S*)$/.exec(before);
   if (comment && DIRECTIVE.startsWith(comment[2]) && comment[2].length > 0) {
-    return [{ label: DIRECTIVE, kind: 'directive', detail: 'Suppress rules for the finding on the next line', insertText: `${DIRECTIVE} `, range: lineRange(line, comment[1].length, character) }];
+    // The whole word, as rule ids are replaced: completed mid-word, `kube-resilience-ig¦nroe` kept its `nroe`.
+    const end = wordEnd(lineText, character, RULE_ID_CHARACTERS);
+    const insertText = lineText[end] === ' ' ? DIRECTIVE : `${DIRECTIVE} `;
+    return [{ label: DIRECTIVE, kind: 'directive', detail: 'Suppress rules for the finding on the next line', insertText, range: lineRange(line, comment[1].length, end) }];
   }
 
   const directive = /^\s*#\s*kube-resilience-ignore:?\s+(.*)$/.exec(before);
