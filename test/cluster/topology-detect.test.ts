@@ -103,6 +103,14 @@ describe('control-plane topology from what a reader can see', () => {
     assert.equal(topologyVerdict(topology), '3 control planes, but etcd of 2 members needs every one for a majority: losing any stops the API.');
   });
 
+  it('leaves out a kubeadm-config far larger than kubeadm writes (parsing one of 40,000 keys held a 5 s read for 14 s)', () => {
+    const padding = Array.from({ length: 6_000 }, (_, i) => `key${i}: value`).join('\n');
+    const topology = detectTopology(resources([node('cp-a', controlPlaneLabel), kubeadmConfig(`controlPlaneEndpoint: lb.example:6443\n${padding}\n`)]));
+    assert.ok(!topology.evidence.some((e) => e.includes('lb.example')), topology.evidence.join('\n'));
+    const small = detectTopology(resources([node('cp-a', controlPlaneLabel), kubeadmConfig('controlPlaneEndpoint: lb.example:6443\n')]));
+    assert.ok(small.evidence.some((e) => e.includes('lb.example')), small.evidence.join('\n'));
+  });
+
   it('k3s: servers by role label, embedded etcd by the etcd role', () => {
     const server = (name: string) => node(name, { 'node-role.kubernetes.io/control-plane': 'true', 'node-role.kubernetes.io/master': 'true', 'node-role.kubernetes.io/etcd': 'true' }, { annotations: { 'k3s.io/node-args': '["server"]' }, kubeletVersion: 'v1.33.4+k3s1' });
     const topology = detectTopology(resources([server('k3s-1'), server('k3s-2'), server('k3s-3'), node('agent-1', {}, { annotations: { 'k3s.io/node-args': '["agent"]' } })]));

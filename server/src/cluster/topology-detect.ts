@@ -83,10 +83,17 @@ interface KubeadmClusterConfiguration {
   etcd?: { local?: unknown; external?: { endpoints?: string[] } };
 }
 
+/**
+ * The most of a ClusterConfiguration read: kubeadm writes one or two kilobytes. Parsing YAML takes time that grows with
+ * the square of its keys, after the read's deadline: a ConfigMap of 40,000 keys (0.9 MB) held a 5 s read for 14 s,
+ * one of 36 MB ran the process out of memory.
+ */
+const MAX_CLUSTER_CONFIGURATION_CHARACTERS = 64 * 1024;
+
 function kubeadmConfiguration(resources: Resource[]): KubeadmClusterConfiguration | undefined {
   const config = resources.find((r) => r.kind === 'ConfigMap' && r.namespace === 'kube-system' && r.name === 'kubeadm-config');
   const text = config?.object?.data?.ClusterConfiguration;
-  if (typeof text !== 'string') return undefined;
+  if (typeof text !== 'string' || text.length > MAX_CLUSTER_CONFIGURATION_CHARACTERS) return undefined;
   try {
     const value = parseYaml(text);
     return value && typeof value === 'object' ? (value as KubeadmClusterConfiguration) : undefined;
