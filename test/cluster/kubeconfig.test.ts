@@ -89,6 +89,17 @@ describe('which kubeconfig and context', () => {
     assert.match(error.message, /kubeconfig .*broken is not valid: /);
   });
 
+  it('leaves out a context kubectl itself writes without a cluster, as kubectl does, and says so only when that context is asked for', () => {
+    const written = join(dir, 'set-context');
+    writeFileSync(
+      written,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://c.example"}}]\nusers: [{name: u, user: {token: t}}]\n' +
+        'contexts:\n  - {name: x, context: {cluster: c, user: u}}\n  - name: dev\n    context: {cluster: "", user: "", namespace: scratch}\ncurrent-context: x\n',
+    );
+    assert.equal(resolveKubeconfig({ explicit: written }).cluster.server, 'https://c.example');
+    assert.match(errorOf(() => resolveKubeconfig({ explicit: written, context: 'dev' })).message, /context "dev" is not in kubeconfig .*; known contexts: x \(left out as not usable: .*set-context: contexts\[1\]\.context\.cluster is missing\)/);
+  });
+
   it('says a field of the wrong type is one, not only in client-node\'s words (server: 5 was ".replace is not a function")', () => {
     const typed = join(dir, 'typed');
     writeFileSync(typed, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 5}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n');

@@ -19,7 +19,15 @@ export interface ResolvedKubeconfig {
   userDirectory: string;
 }
 
-function readOne(path: string): KubeConfig | undefined {
+/** How client-node names an entry it cannot use (`contexts[1].context.cluster is missing`). */
+const UNUSABLE_ENTRY = /^(clusters|users|contexts)\[\d+\]/;
+
+/**
+ * One kubeconfig file, and what in it cannot be used. An entry kubectl itself writes that way (`kubectl config
+ * set-context dev --namespace=scratch` leaves `cluster: ""`) made the whole file unreadable: as kubectl does, it is
+ * left out, and only the context in use must be whole.
+ */
+function readOne(path: string): { config: KubeConfig; unusable: string[] } | undefined {
   let text: string;
   try {
     text = readRegularFileBounded(path, MAX_KUBECONFIG_BYTES).toString('utf8');
@@ -27,12 +35,21 @@ function readOne(path: string): KubeConfig | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ClusterError('config', `cannot read kubeconfig ${path}: ${describeFileError(error)}`);
   }
-  const config = newKubeConfig();
-  if (!text.trim()) return config;
+  let config = newKubeConfig();
+  const unusable: string[] = [];
+  if (!text.trim()) return { config, unusable };
   try {
     // client-node reads token-file while it parses, whole (and knows no tokenFile): those are read here first, bounded.
     const parsed = TOKEN_FILE_FIELDS.some((field) => text.includes(field)) ? parseYaml(text, { maxAliasCount: 100 }) : undefined;
-    config.loadFromString(parsed && inlineTokenFiles(parsed, dirname(path)) ? stringifyYaml(parsed) : text);
+    const loaded = parsed && inlineTokenFiles(parsed, dirname(path)) ? stringifyYaml(parsed) : text;
+    try {
+      config.loadFromString(loaded);
+    } catch (error) {
+      if (!UNUSABLE_ENTRY.test((error as Error).message)) throw error;
+      unusable.push(`${path}: ${(error as Error).message}`);
+      config = newKubeConfig();
+      config.loadFromString(loaded, { onInvalidEntry: 'filter' });
+    }
     config.makePathsAbsolute(dirname(path));
   } catch (error) {
     if (error instanceof ClusterError) throw error;
@@ -41,26 +58,29 @@ function readOne(path: string): KubeConfig | undefined {
     const said = error instanceof TypeError ? `a field holds another type of value than kubectl reads there (a number or a list where text belongs, say): ${message}` : message;
     throw new ClusterError('config', `kubeconfig ${path} is not valid: ${said}`);
   }
-  return config;
+  return { config, unusable };
 }
 
 /**
  * Merges kubeconfig files the way kubectl does: the first file to define a cluster, user or context
  * by name wins, and so does the first `current-context`.
  */
-export function mergeKubeconfigs(paths: string[], mustExist: boolean): { config: KubeConfig; files: string[]; userDirectories: Map<string, string> } {
+export function mergeKubeconfigs(paths: string[], mustExist: boolean): { config: KubeConfig; files: string[]; userDirectories: Map<string, string>; unusable: string[] } {
   const clusters = new Map<string, Cluster>();
   const users = new Map<string, User>();
   const contexts = new Map<string, Context>();
   const userDirectories = new Map<string, string>();
   const files: string[] = [];
+  const unusable: string[] = [];
   let currentContext = '';
   for (const path of paths) {
-    const one = readOne(path);
-    if (!one) {
+    const read = readOne(path);
+    if (!read) {
       if (mustExist) throw new ClusterError('config', `kubeconfig ${path} does not exist`);
       continue;
     }
+    const one = read.config;
+    unusable.push(...read.unusable);
     files.push(path);
     for (const cluster of one.clusters ?? []) if (!clusters.has(cluster.name)) clusters.set(cluster.name, cluster);
     for (const user of one.users ?? []) {
@@ -73,13 +93,15 @@ export function mergeKubeconfigs(paths: string[], mustExist: boolean): { config:
   }
   const config = newKubeConfig();
   config.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
-  return { config, files, userDirectories };
+  return { config, files, userDirectories, unusable };
 }
 
 /** Finds the kubeconfig, merges it, and settles on one context, its cluster and its user. */
 export function resolveKubeconfig(sources: KubeconfigSources): ResolvedKubeconfig {
   const candidate = kubeconfigCandidate(sources);
-  const { config, files, userDirectories } = mergeKubeconfigs(candidate.paths, candidate.mustExist);
+  const { config, files, userDirectories, unusable } = mergeKubeconfigs(candidate.paths, candidate.mustExist);
+  // What was left out may be what was asked for: said where a context or cluster is not found.
+  const leftOut = unusable.length ? ` (left out as not usable: ${unusable.join('; ')})` : '';
   if (!files.length) {
     throw new ClusterError('no-kubeconfig', `no kubeconfig found (${candidate.origin}: ${candidate.paths.join(delimiter)})`);
   }
@@ -87,9 +109,9 @@ export function resolveKubeconfig(sources: KubeconfigSources): ResolvedKubeconfi
   const contextName = sources.context || config.currentContext;
   if (!contextName) throw new ClusterError('config', `kubeconfig ${named} sets no current-context; choose one of: ${contextList(config)}`);
   const context = config.getContextObject(contextName);
-  if (!context) throw new ClusterError('config', `context "${contextName}" is not in kubeconfig ${named}; known contexts: ${contextList(config)}`);
+  if (!context) throw new ClusterError('config', `context "${contextName}" is not in kubeconfig ${named}; known contexts: ${contextList(config)}${leftOut}`);
   const cluster = config.getCluster(context.cluster);
-  if (!cluster) throw new ClusterError('config', `context "${contextName}" names cluster "${context.cluster}", which kubeconfig ${named} does not define`);
+  if (!cluster) throw new ClusterError('config', `context "${contextName}" names cluster "${context.cluster}", which kubeconfig ${named} does not define${leftOut}`);
   // A context without a user reads anonymously; one naming a user the kubeconfig lacks is a mistake (kubectl refuses it).
   if (context.user && !config.getUser(context.user)) throw new ClusterError('config', `context "${contextName}" names user "${context.user}", which kubeconfig ${named} does not define`);
   const user = config.getUser(context.user) ?? ({ name: '' } as User);
