@@ -26,6 +26,8 @@ describe('exec credential plugins', { skip }, () => {
     writeScript(join(pluginDir, 'hanging-login'), 'sleep 30');
     writeScript(join(pluginDir, 'noisy-login'), `printf '\\033[2J\\033]0;pwned\\007token expired\\n' >&2\nexit 1`);
     writeScript(join(pluginDir, 'bare-token-login'), `echo sk-RAWTOKEN-1234567890`);
+    writeScript(join(pluginDir, 'object-token-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":{"a":1}}}'`);
+    writeScript(join(pluginDir, 'number-key-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"c","clientKeyData":5}}'`);
     writeScript(join(pluginDir, 'flooding-login'), `head -c ${65 * 1024 * 1024} /dev/zero`);
   });
   after(async () => {
@@ -75,6 +77,7 @@ describe('exec credential plugins', { skip }, () => {
       [{ command: ['cloud-login'] }, /exec section whose command is not a string/],
       [{ command: 'cloud-login', args: [['token']] }, /exec section whose args is not a list of strings/],
       [{ command: 'cloud-login', env: [{ name: 1, value: 'x' }] }, /exec section whose env is not a list of name and value strings/],
+      [{ command: 'not-installed-login', installHint: 5 }, /exec section whose installHint is not a string/],
     ] as const) {
       const error = await failure(readLiveCluster(request(kubeconfigWith(exec as unknown as FixtureContext['exec']))));
       assert.equal(error.kind, 'config');
@@ -125,6 +128,15 @@ describe('exec credential plugins', { skip }, () => {
     assert.doesNotMatch(noisy.message, /[\u0000-\u001f]/);
     const bare = await failure(readLiveCluster(request(kubeconfigWith({ command: 'bare-token-login' }))));
     assert.equal(bare.message, 'exec credential plugin "bare-token-login" printed no ExecCredential JSON (22 characters of something else, not shown: it may be a credential)');
+  });
+
+  it('refuses an ExecCredential whose token or key is not text (a token {"a":1} was sent as "Bearer [object Object]", a key 5 was "a bug")', async () => {
+    const before = server.requests.length;
+    for (const [command, field] of [['object-token-login', 'token'], ['number-key-login', 'clientKeyData']]) {
+      const error = await failure(readLiveCluster(request(kubeconfigWith({ command }))));
+      assert.equal(error.message, `exec credential plugin "${command}" returned a malformed ExecCredential: status.${field} is not a string`);
+    }
+    assert.equal(server.requests.length, before, 'nothing is sent with it');
   });
 
   it('says a plugin printed more than the 64 MB a plugin may print, rather than that it could not start', async () => {

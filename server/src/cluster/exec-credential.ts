@@ -105,6 +105,7 @@ function malformedExec(exec: ExecConfig): string | undefined {
     return 'env is not a list of name and value strings';
   }
   if (exec.apiVersion != null && typeof exec.apiVersion !== 'string') return 'apiVersion is not a string';
+  if (exec.installHint != null && typeof exec.installHint !== 'string') return 'installHint is not a string';
   // Counted without copying: aliases of one long string add up to gigabytes only once written out.
   const size = [exec.command, ...(exec.args ?? []), ...(exec.env ?? []).flatMap((entry) => [entry.name, entry.value ?? ''])].reduce((sum, text) => sum + text.length, 0);
   if (size > MAX_COMMAND_LINE_CHARACTERS) return `command, args and env hold ${size.toLocaleString('en-US')} characters, more than a command line carries`;
@@ -147,5 +148,8 @@ function parseCredential(stdout: string, command: string): ExecCredential {
   if (!status || (!status.token && !(status.clientCertificateData && status.clientKeyData))) {
     throw new ClusterError('credentials', `exec credential plugin "${command}" returned an ExecCredential without a token or client certificate`);
   }
+  // Sent as they are: a token `{"a":1}` went out as "Bearer [object Object]", a certificate of a number threw in Buffer.from.
+  const notText = (['token', 'clientCertificateData', 'clientKeyData', 'expirationTimestamp'] as const).find((field) => status[field] != null && typeof status[field] !== 'string');
+  if (notText) throw new ClusterError('credentials', `exec credential plugin "${command}" returned a malformed ExecCredential: status.${notText} is not a string`);
   return status;
 }
