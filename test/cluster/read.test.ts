@@ -77,6 +77,16 @@ describe('reading a live cluster (GET only)', () => {
     assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer reader-token']);
   });
 
+  it('reads the token file of an auth provider beside the kubeconfig, not in the folder the command runs in', async () => {
+    const home = tempDir();
+    writeFileSync(join(home, 'provider-token'), 'from-provider-file\n');
+    const config = join(home, 'config-provider');
+    writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', 'auth-provider:\n        name: custom\n        config:\n          tokenFile: provider-token'));
+    server.requests.length = 0;
+    assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, []);
+    assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer from-provider-file']);
+  });
+
   it('never asks for Secrets and never sends anything but GET', async () => {
     await readLiveCluster(request());
     assert.ok(server.requests.length >= RESOURCE_TYPES.length);

@@ -45,6 +45,13 @@ export function inlineTokenFiles(config: unknown, directory: string): boolean {
   let changed = false;
   for (const entry of users) {
     const user = (entry as { user?: Record<string, unknown> } | null)?.user;
+    // An auth provider's token file, which inlineCredentialFiles reads, is the kubeconfig's too: it was read from the
+    // folder the command ran in.
+    const provider = (user?.['auth-provider'] as { config?: Record<string, unknown> } | null | undefined)?.config;
+    if (provider && typeof provider.tokenFile === 'string' && provider.tokenFile && !isAbsolute(provider.tokenFile)) {
+      provider.tokenFile = join(directory, provider.tokenFile);
+      changed = true;
+    }
     const field = TOKEN_FILE_FIELDS.find((name) => typeof user?.[name] === 'string' && user[name]);
     if (!user || !field) continue;
     const file = user[field] as string;
