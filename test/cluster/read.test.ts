@@ -240,6 +240,12 @@ describe('reading a live cluster (GET only)', () => {
     await assert.rejects(readLiveCluster(request({ kubeconfig: untrusted })), /certificate is not trusted/);
   });
 
+  it('names the tls-server-name the certificate does not hold, rather than the server\'s address and a setting already set', async () => {
+    const trusted = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'named', server: server.url, ca: server.ca, token: 'reader-token' }], 'named');
+    writeFileSync(trusted, readFileSync(trusted, 'utf8').replace(/(\n( +)server: .*\n)/, '$1$2tls-server-name: wrong.example\n'));
+    await assert.rejects(readLiveCluster(request({ kubeconfig: trusted })), /the server's certificate is not valid for wrong\.example, the kubeconfig's tls-server-name: check it against the names the certificate holds/);
+  });
+
   it('stops when cancelled', async () => {
     server.slow.set('nodes', 5_000);
     const controller = new AbortController();

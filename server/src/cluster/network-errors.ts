@@ -43,6 +43,11 @@ export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, 
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection dropped';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `no route to ${server.host}`;
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    // The name checked is tls-server-name's where the kubeconfig sets one (Node names it on the error).
+    const checked = (error as { host?: unknown }).host;
+    if (typeof checked === 'string' && checked && checked !== server.hostname.replace(/^\[|\]$/g, '')) {
+      return `the server's certificate is not valid for ${checked}, the kubeconfig's tls-server-name: check it against the names the certificate holds`;
+    }
     return `the server's certificate is not valid for ${server.hostname}: check the server address, or set tls-server-name in the kubeconfig`;
   }
   if (code === 'CERT_HAS_EXPIRED') return `the server's certificate has expired (${server.host})`;
