@@ -49,6 +49,10 @@ ruleTester(pdbMultiple, {
     },
     { name: 'a second PDB the API server rejects (both budgets) is never created, so it shares no pod', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  minAvailable: 1\n  maxUnavailable: 1\n', { name: 'web-both' })) },
     { name: 'nor one whose eviction policy it does not know', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: alwaysallow\n', { name: 'web-policy' })) },
+    {
+      name: 'a budget for one pod whose selector the API server rejects (matchExpressions written as a mapping) beside one for all: it selects no pod (it stopped check as "a bug")',
+      code: documents(db, pdb('  maxUnavailable: 1\n', { name: 'db-0-pdb', selector: '    matchLabels:\n      statefulset.kubernetes.io/pod-name: db-0\n    matchExpressions: {}\n' }), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })),
+    },
     { name: 'a budget for the pods of another Job, by the job-name its controller gives them, beside one for the pods of this Job', code: documents(migrate, forJob('batch.kubernetes.io/job-name', 'seed'), byApp) },
   ],
   invalid: [

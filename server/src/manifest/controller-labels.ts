@@ -1,5 +1,5 @@
 import type { Resource } from './parse';
-import type { LabelSelector, Labels } from './selector';
+import { isWellFormedSelector, type LabelSelector, type Labels } from './selector';
 
 /** Labels a controller sets on each pod it creates, whose values no manifest shows: a hash of the template, a Job's uid. */
 const SET_BY_THE_CLUSTER = new Set(['pod-template-hash', 'controller-revision-hash', 'pod-template-generation', 'controller-uid', 'batch.kubernetes.io/controller-uid']);
@@ -11,7 +11,8 @@ const JOB_NAMES = ['job-name', 'batch.kubernetes.io/job-name'];
 /** Every label key the selector asks about, with the values it names for each (none for what is no selector). */
 function askedValues(selector: unknown): Map<string, string[]> {
   const asked = new Map<string, string[]>();
-  if (!isSelector(selector)) return asked;
+  // One the API server rejects (`matchExpressions: {}`) asks for nothing: it selects no pod (and stopped `check` as "a bug").
+  if (!isSelector(selector) || !isWellFormedSelector(selector)) return asked;
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) asked.set(key, [...(asked.get(key) ?? []), String(value)]);
   for (const requirement of selector.matchExpressions ?? []) {
     if (requirement && typeof requirement.key === 'string') asked.set(requirement.key, [...(asked.get(requirement.key) ?? []), ...(Array.isArray(requirement.values) ? requirement.values.map(String) : [])]);
@@ -24,6 +25,7 @@ function askedValues(selector: unknown): Map<string, string[]> {
  * says which pods carry those, so what is left is what manifests can answer.
  */
 export function withoutClusterSetLabels(selector: LabelSelector): LabelSelector {
+  if (!isWellFormedSelector(selector)) return selector;
   const matchLabels = Object.entries(selector.matchLabels ?? {}).filter(([key]) => !SET_BY_THE_CLUSTER.has(key));
   const matchExpressions = (selector.matchExpressions ?? []).filter((requirement) => !SET_BY_THE_CLUSTER.has(requirement?.key));
   return { ...selector, matchLabels: selector.matchLabels ? Object.fromEntries(matchLabels) : selector.matchLabels, matchExpressions: selector.matchExpressions ? matchExpressions : selector.matchExpressions };
