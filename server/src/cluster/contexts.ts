@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYamlValue } from '../manifest/yaml-value';
 import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES } from './kubeconfig-paths';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 
@@ -61,7 +61,7 @@ export function listContexts(files: KubeconfigFile[]): ContextListing {
     if (file.text === undefined || !file.text.trim()) continue;
     let doc: Record<string, unknown> | undefined;
     try {
-      doc = record(parse(file.text));
+      doc = record(parseYamlValue(file.text));
     } catch (error) {
       problems.push(`${file.path}: ${(error as Error).message.split('\n')[0]}`);
       continue;

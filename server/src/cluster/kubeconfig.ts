@@ -1,6 +1,7 @@
 import { delimiter, dirname } from 'node:path';
 import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
+import { parseYamlValue } from '../manifest/yaml-value';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { newKubeConfig } from './client-node';
 import { inlineTokenFiles, TOKEN_FILE_FIELDS } from './credential-files';
@@ -40,7 +41,7 @@ function readOne(path: string): { config: KubeConfig; unusable: string[] } | und
   if (!text.trim()) return { config, unusable };
   try {
     // client-node reads token-file while it parses, whole (and knows no tokenFile): those are read here first, bounded.
-    const parsed = TOKEN_FILE_FIELDS.some((field) => text.includes(field)) ? parseYaml(text, { maxAliasCount: 100 }) : undefined;
+    const parsed = TOKEN_FILE_FIELDS.some((field) => text.includes(field)) ? parseYamlValue(text, { maxAliasCount: 100 }) : undefined;
     const loaded = parsed && inlineTokenFiles(parsed, dirname(path)) ? stringifyYaml(parsed) : text;
     try {
       config.loadFromString(loaded);

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { parse as parseYaml } from 'yaml';
+import { parseYamlValue } from '../manifest/yaml-value';
 import { SNAPSHOT_PROVENANCE_KEY as PROVENANCE_KEY } from '../manifest/cluster-snapshot';
 import { resourceFromObject } from '../manifest/parse';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
@@ -46,7 +46,7 @@ function parseText(text: string, path: string): any {
   const trimmed = text.trimStart();
   if (!trimmed) throw new ClusterError('snapshot', `snapshot ${path} is empty`);
   try {
-    return trimmed.startsWith('{') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+    return trimmed.startsWith('{') ? JSON.parse(text) : parseYamlValue(text, { maxAliasCount: 100 });
   } catch (error) {
     // The reader recurses once a level: a file nested tens of thousands deep exhausts the stack.
     if (error instanceof RangeError || /Maximum call stack size exceeded/.test((error as Error).message)) throw new ClusterError('snapshot', `snapshot ${path} is nested too deeply to read (tens of thousands of levels): no cluster writes that`);

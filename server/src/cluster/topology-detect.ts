@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { parse as parseYaml } from 'yaml';
+import { parseYamlValue } from '../manifest/yaml-value';
 import type { Resource } from '../manifest/parse';
 import type { Topology } from './topology';
 import { plural } from '../words';
@@ -95,7 +95,7 @@ function kubeadmConfiguration(resources: Resource[]): KubeadmClusterConfiguratio
   const text = config?.object?.data?.ClusterConfiguration;
   if (typeof text !== 'string' || text.length > MAX_CLUSTER_CONFIGURATION_CHARACTERS) return undefined;
   try {
-    const value = parseYaml(text);
+    const value = parseYamlValue(text);
     return value && typeof value === 'object' ? (value as KubeadmClusterConfiguration) : undefined;
   } catch {
     return undefined;

@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { isFolder } from '../files/file-kind';
 import { readRegularFileBounded } from '../files/read-bounded';
 import { dirname, join, resolve } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
+import { parseYamlValue } from '../manifest/yaml-value';
 import { decodeManifest, MAX_MANIFEST_BYTES } from '../inventory/manifest-files';
 
 export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -79,7 +80,7 @@ function configFiles(entry: string, folder: string): string[] {
   const text = entry.includes('\n') ? entry : configText(entry, folder);
   let configs: unknown[];
   try {
-    configs = text === undefined ? [] : parseAllDocuments(text).map((document) => document.toJS({ maxAliasCount: 100 }));
+    configs = text === undefined ? [] : parseAllDocuments(text, { uniqueKeys: false }).map((document) => document.toJS({ maxAliasCount: 100 }));
   } catch {
     return [];
   }
@@ -150,7 +151,7 @@ export function readKustomization(file: string): KustomizationRefs {
     // Bounded and regular files only: a FIFO or a link to /dev/zero named kustomization.yaml must not hang the walk.
     // Decoded as manifests are (a byte-order mark, UTF-16): read as UTF-8, one in UTF-16 named nothing, and its root
     // was rendered unchecked.
-    value = parse(readKustomizeFile(file));
+    value = parseYamlValue(readKustomizeFile(file));
   } catch (error) {
     refs.error = (error as Error).message;
     return refs;
