@@ -87,6 +87,32 @@ describe('reading a live cluster (GET only)', () => {
     assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer from-provider-file']);
   });
 
+  it('sends an OIDC id-token that has not expired, and refreshes none that has: nothing reaches the identity provider', async () => {
+    const asked: string[] = [];
+    const idp = createHttpServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    try {
+      const jwt = (exp: number) => ['{"alg":"none"}', JSON.stringify({ exp })].map((part) => Buffer.from(part).toString('base64url')).join('.') + '.sig';
+      const withToken = (token: string) => {
+        const config = join(tempDir(), 'config');
+        const oidc = `auth-provider:\n        name: oidc\n        config:\n          client-id: kubectl\n          idp-issuer-url: http://127.0.0.1:${(idp.address() as AddressInfo).port}\n          id-token: ${token}\n          refresh-token: keep-me`;
+        writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', oidc));
+        return config;
+      };
+      const fresh = jwt(Math.floor(Date.now() / 1000) + 3600);
+      server.requests.length = 0;
+      assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(fresh) }))).missing, []);
+      assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], [`Bearer ${fresh}`]);
+      await assert.rejects(readLiveCluster(request({ kubeconfig: withToken(jwt(1000)) })), /the OIDC id-token of kubeconfig user ".*" has expired, and kube-resilience does not refresh it/);
+      assert.deepEqual(asked, []);
+    } finally {
+      idp.close();
+    }
+  });
+
   it('never asks for Secrets and never sends anything but GET', async () => {
     await readLiveCluster(request());
     assert.ok(server.requests.length >= RESOURCE_TYPES.length);

@@ -5,7 +5,7 @@ import type { User } from '@kubernetes/client-node';
 import { newKubeConfig } from './client-node';
 import { inlineCredentialFiles } from './credential-files';
 import { ClusterError } from './errors';
-import { execConfigOf, runExecPlugin, refuseSpawningAuthProvider, type ExecOptions } from './exec-credential';
+import { execConfigOf, runExecPlugin, refuseRefreshingOidc, refuseSpawningAuthProvider, type ExecOptions } from './exec-credential';
 import type { ResolvedKubeconfig } from './kubeconfig';
 import { proxyFromEnvironment } from './proxy-from-env';
 import { redactUrl } from './redact-url';
@@ -57,6 +57,7 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
     };
   } else {
     refuseSpawningAuthProvider(user);
+    refuseRefreshingOidc(user);
   }
   let server: URL | undefined;
   try {

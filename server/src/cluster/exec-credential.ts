@@ -65,6 +65,33 @@ export function refuseSpawningAuthProvider(user: User): void {
   );
 }
 
+/**
+ * Refuses an `oidc` auth-provider user whose id-token has expired where client-node would refresh it: that asks the
+ * identity provider for new tokens, outside the read's deadline, and a provider that rotates refresh tokens would then
+ * refuse the one kubectl keeps in the kubeconfig, which is not written back here. kubectl refreshes it and writes it.
+ */
+export function refuseRefreshingOidc(user: User): void {
+  const provider = user.authProvider;
+  const config = provider?.config;
+  if (provider?.name !== 'oidc' || !config || typeof config['id-token'] !== 'string' || !config['id-token']) return;
+  if (!config['client-id'] || !config['refresh-token'] || !config['idp-issuer-url']) return;
+  if (Date.now() / 1000 <= expiryOf(config['id-token'])) return;
+  throw new ClusterError(
+    'credentials',
+    `the OIDC id-token of kubeconfig user "${user.name}" has expired, and kube-resilience does not refresh it (a refresh would replace the refresh token kubectl keeps in the kubeconfig): run any kubectl command with this context once, which refreshes it, then read again`,
+  );
+}
+
+/** A JWT's `exp` in seconds, or 0 (expired) when it has none, as client-node reads it. */
+function expiryOf(jwt: string): number {
+  try {
+    const exp = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'))?.exp;
+    return typeof exp === 'number' ? exp : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Runs a kubeconfig's exec credential plugin and returns the credential it prints. */
 export async function runExecPlugin(user: User, cluster: Cluster, exec: ExecConfig, options: ExecOptions): Promise<ExecCredential> {
   if (!options.trusted) {
