@@ -6,7 +6,7 @@ import { connect, createServer as createNetServer, type AddressInfo, type Socket
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { demoObjects } from '../../server/src/cluster/demo';
 import { readLiveCluster } from '../../server/src/cluster/load';
 import { FakeApiServer } from './fake-apiserver';
@@ -43,6 +43,15 @@ describe('a cluster behind a proxy', () => {
     await new Promise<void>((done) => proxy!.listen(0, '127.0.0.1', done));
     return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   };
+
+  it('names a proxy that is no URL, and where it is set, rather than the user\'s credentials ("Invalid URL")', async () => {
+    for (const written of ['not a url', '127.0.0.1:3128']) {
+      await assert.rejects(readLiveCluster({ kubeconfig: behindProxy(written), trusted: true, env: {}, timeoutMs: 5_000 }), new RegExp(`the proxy \\(proxy-url\\) of cluster "c", "${written.replace(/\./g, '\\.')}", is not a URL`));
+    }
+    const remote = join(tempDir(), 'config');
+    writeFileSync(remote, readFileSync(behindProxy('http://unused:1'), 'utf8').replace("proxy-url: 'http://unused:1', ", '').replace('https://127.0.0.1:9', 'https://cluster.example:6443'));
+    await assert.rejects(readLiveCluster({ kubeconfig: remote, trusted: true, env: { HTTPS_PROXY: 'http://bad host:80' }, timeoutMs: 5_000 }), /the proxy in HTTPS_PROXY, "http:\/\/bad host:80", is not a URL/);
+  });
 
   it('that never answers CONNECT: each request gives up after the connect timeout, says so, and leaves no tunnel open (the process stayed alive)', { timeout: 30_000 }, async () => {
     const kubeconfig = behindProxy(await start(() => undefined));

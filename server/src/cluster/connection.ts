@@ -75,6 +75,11 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   // As kubectl does: the kubeconfig's proxy-url, else the environment's proxy for this server.
   const fromEnvironment = cluster.proxyUrl ? undefined : proxyFromEnvironment(server, options.env ?? process.env);
   const reached = fromEnvironment ? { ...cluster, proxyUrl: fromEnvironment.url } : cluster;
+  // A proxy that is no URL was said as the user's credentials being wrong ("Invalid URL").
+  if (reached.proxyUrl && !URL.canParse(reached.proxyUrl)) {
+    const where = fromEnvironment ? `in ${fromEnvironment.variable}` : `(proxy-url) of cluster "${cluster.name}"`;
+    throw new ClusterError('config', `the proxy ${where}, ${JSON.stringify(redactUrl(reached.proxyUrl))}, is not a URL (it takes one as http://host:port)`);
+  }
   const inlined = inlineCredentialFiles(reached, user);
   const single = newKubeConfig();
   single.loadFromOptions({ clusters: [inlined.cluster], users: [inlined.user], contexts: [{ ...context, user: user.name }], currentContext: context.name });
