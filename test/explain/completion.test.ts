@@ -73,6 +73,17 @@ describe('completion', () => {
     assert.equal(complete(DEPLOYMENT('    a: b\n', `  # kube-res¦\n  replicas: 1\n`))[0].insertText, 'kube-resilience-ignore ');
   });
 
+  it('no annotation key inside the indentation of a line that holds one (it split the line)', () => {
+    assert.deepEqual(labels(DEPLOYMENT('   ¦ team: shop\n')), []);
+    assert.ok(labels(DEPLOYMENT('    ¦\n')).includes('kube-resilience/sessions'), 'on a line of its own');
+  });
+
+  it('a value of sessions right after the colon takes the space YAML needs, and replaces what follows', () => {
+    const [item] = complete(DEPLOYMENT('    kube-resilience/sessions:¦ external\n'));
+    assert.equal(item.insertText, ' in-memory');
+    assert.deepEqual(item.range, { start: { line: 5, character: 29 }, end: { line: 5, character: 38 } });
+  });
+
   it('rule ids in the ignore annotation, quoted or not', () => {
     assert.ok(labels(DEPLOYMENT('    kube-resilience/ignore: ¦\n')).includes('pdb-missing'));
     const items = labels(DEPLOYMENT('    kube-resilience/ignore: "pdb-missing,sin¦"\n'));

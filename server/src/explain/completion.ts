@@ -1,5 +1,5 @@
 import { DECLARED_ANNOTATIONS, IGNORE_ANNOTATION, SESSIONS_ANNOTATION, SESSION_VALUES } from '../manifest/declared';
-import type { Position, Range } from '../manifest/text';
+import { skipSpaces, type Position, type Range } from '../manifest/text';
 import type { RuleMeta } from '../rules/types';
 
 export interface Completion {
@@ -96,14 +96,19 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
       return ruleCompletions(rules, listed, line, character - word.length, wordEnd(lineText, character, RULE_ID_CHARACTERS));
     }
     if (key === SESSIONS_ANNOTATION) {
-      const end = wordEnd(lineText, character, VALUE_CHARACTERS);
-      return SESSION_VALUES.map((v) => ({ label: v, kind: 'value' as const, detail: `${SESSIONS_ANNOTATION}`, documentation: SESSION_MEANING[v], insertText: v, range: lineRange(line, character - written.length, end) }));
+      // Right after the colon the value takes the space YAML needs there (`sessions:in-memory` is one key), and
+      // replaces the spaces and the word after the cursor.
+      const bare = before.endsWith(':');
+      const end = wordEnd(lineText, bare ? skipSpaces(lineText, character) : character, VALUE_CHARACTERS);
+      return SESSION_VALUES.map((v) => ({ label: v, kind: 'value' as const, detail: `${SESSIONS_ANNOTATION}`, documentation: SESSION_MEANING[v], insertText: bare ? ` ${v}` : v, range: lineRange(line, character - written.length, end) }));
     }
     return [];
   }
 
   const key = /^(\s*)(["']?)([\w./-]*)$/.exec(before);
-  if (key && key[1].length > 0 && parentKey(lines, line, key[1].length) === 'annotations') {
+  // Not inside the indentation of a line that holds something: a key there would split it.
+  const inIndentation = key?.[3] === '' && !key[2] && /^\s+\S/.test(lineText.slice(character));
+  if (key && key[1].length > 0 && !inIndentation && parentKey(lines, line, key[1].length) === 'annotations') {
     const [, indent, quote, typed] = key;
     // Completed inside a key, the rest of it is replaced, with the closing quote an editor may have put after the
     // cursor; a colon already there is kept (it was written twice: `kube-resilience/startup-seconds: silience/…: "30"`).
