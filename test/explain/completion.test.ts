@@ -70,11 +70,13 @@ describe('completion', () => {
     assert.equal(item.label, 'kube-resilience-ignore');
     assert.deepEqual(item.range, { start: { line: 7, character: 4 }, end: { line: 7, character: 26 } });
     assert.equal(item.insertText, 'kube-resilience-ignore');
+    assert.equal(complete(DEPLOYMENT('    a: b\n', `  # kube-resilience-ig¦nore: single-replica\n  replicas: 1\n`))[0].insertText, 'kube-resilience-ignore', 'nor before its colon');
     assert.equal(complete(DEPLOYMENT('    a: b\n', `  # kube-res¦\n  replicas: 1\n`))[0].insertText, 'kube-resilience-ignore ');
   });
 
   it('no annotation key inside the indentation of a line that holds one (it split the line)', () => {
     assert.deepEqual(labels(DEPLOYMENT('   ¦ team: shop\n')), []);
+    assert.deepEqual(labels(DEPLOYMENT('    ¦team: shop\n')), [], 'nor right before its key, which it replaced');
     assert.ok(labels(DEPLOYMENT('    ¦\n')).includes('kube-resilience/sessions'), 'on a line of its own');
   });
 
@@ -82,6 +84,8 @@ describe('completion', () => {
     const [item] = complete(DEPLOYMENT('    kube-resilience/sessions:¦ external\n'));
     assert.equal(item.insertText, ' in-memory');
     assert.deepEqual(item.range, { start: { line: 5, character: 29 }, end: { line: 5, character: 38 } });
+    const [beforeComment] = complete(DEPLOYMENT('    kube-resilience/sessions:¦ # why\n'));
+    assert.deepEqual([beforeComment.insertText, beforeComment.range.end.character], [' in-memory', 29], 'a comment after it keeps its space');
   });
 
   it('rule ids in the ignore annotation, quoted or not', () => {

@@ -75,7 +75,7 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
   if (comment && DIRECTIVE.startsWith(comment[2]) && comment[2].length > 0) {
     // The whole word, as rule ids are replaced: completed mid-word, `kube-resilience-ig¦nroe` kept its `nroe`.
     const end = wordEnd(lineText, character, RULE_ID_CHARACTERS);
-    const insertText = lineText[end] === ' ' ? DIRECTIVE : `${DIRECTIVE} `;
+    const insertText = /[\s:]/.test(lineText[end] ?? '') ? DIRECTIVE : `${DIRECTIVE} `;
     return [{ label: DIRECTIVE, kind: 'directive', detail: 'Suppress rules for the finding on the next line', insertText, range: lineRange(line, comment[1].length, end) }];
   }
 
@@ -99,15 +99,18 @@ export function completionsAt(lines: TextLines, position: Position, rules: reado
       // Right after the colon the value takes the space YAML needs there (`sessions:in-memory` is one key), and
       // replaces the spaces and the word after the cursor.
       const bare = before.endsWith(':');
-      const end = wordEnd(lineText, bare ? skipSpaces(lineText, character) : character, VALUE_CHARACTERS);
+      const next = skipSpaces(lineText, character);
+      // A comment after the spaces keeps them (`sessions: in-memory# why` is one value).
+      const end = bare && VALUE_CHARACTERS.test(lineText[next] ?? '') ? wordEnd(lineText, next, VALUE_CHARACTERS) : wordEnd(lineText, character, VALUE_CHARACTERS);
       return SESSION_VALUES.map((v) => ({ label: v, kind: 'value' as const, detail: `${SESSIONS_ANNOTATION}`, documentation: SESSION_MEANING[v], insertText: bare ? ` ${v}` : v, range: lineRange(line, character - written.length, end) }));
     }
     return [];
   }
 
   const key = /^(\s*)(["']?)([\w./-]*)$/.exec(before);
-  // Not inside the indentation of a line that holds something: a key there would split it.
-  const inIndentation = key?.[3] === '' && !key[2] && /^\s+\S/.test(lineText.slice(character));
+  // Not inside the indentation of a line that holds something, nor right before its key: a key there would split the
+  // line, or replace the key written.
+  const inIndentation = key?.[3] === '' && !key[2] && /^\s*\S/.test(lineText.slice(character));
   if (key && key[1].length > 0 && !inIndentation && parentKey(lines, line, key[1].length) === 'annotations') {
     const [, indent, quote, typed] = key;
     // Completed inside a key, the rest of it is replaced, with the closing quote an editor may have put after the
