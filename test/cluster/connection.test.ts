@@ -45,12 +45,14 @@ describe('a cluster behind a proxy', () => {
   };
 
   it('names a proxy that is no URL, and where it is set, rather than the user\'s credentials ("Invalid URL")', async () => {
-    for (const written of ['not a url', '127.0.0.1:3128']) {
-      await assert.rejects(readLiveCluster({ kubeconfig: behindProxy(written), trusted: true, env: {}, timeoutMs: 5_000 }), new RegExp(`the proxy \\(proxy-url\\) of cluster "c", "${written.replace(/\./g, '\\.')}", is not a URL`));
+    for (const written of ['not a url', '127.0.0.1:3128', 'proxy.corp:3128']) {
+      await assert.rejects(readLiveCluster({ kubeconfig: behindProxy(written), trusted: true, env: {}, timeoutMs: 5_000 }), new RegExp(`the proxy \\(proxy-url\\) of cluster "c", "${written.replace(/\./g, '\\.')}", is not a proxy URL`));
     }
     const remote = join(tempDir(), 'config');
     writeFileSync(remote, readFileSync(behindProxy('http://unused:1'), 'utf8').replace("proxy-url: 'http://unused:1', ", '').replace('https://127.0.0.1:9', 'https://cluster.example:6443'));
-    await assert.rejects(readLiveCluster({ kubeconfig: remote, trusted: true, env: { HTTPS_PROXY: 'http://bad host:80' }, timeoutMs: 5_000 }), /the proxy in HTTPS_PROXY, "http:\/\/bad host:80", is not a URL/);
+    await assert.rejects(readLiveCluster({ kubeconfig: remote, trusted: true, env: { HTTPS_PROXY: 'http://bad host:80' }, timeoutMs: 5_000 }), /the proxy in HTTPS_PROXY, "http:\/\/bad host:80", is not a proxy URL/);
+    const secret = await readLiveCluster({ kubeconfig: remote, trusted: true, env: { HTTPS_PROXY: 'http://user:s3cret@bad host:80' }, timeoutMs: 5_000 }).catch((error: Error) => error.message);
+    assert.doesNotMatch(String(secret), /s3cret/, 'its password is not shown');
   });
 
   it('that never answers CONNECT: each request gives up after the connect timeout, says so, and leaves no tunnel open (the process stayed alive)', { timeout: 30_000 }, async () => {

@@ -32,6 +32,9 @@ export interface CredentialOptions extends Omit<ExecOptions, 'baseDirectory'> {
 /** How long a connection to the API server (or a proxy's tunnel to it) may take to open. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
+/** The schemes of the proxies client-node's agents reach a cluster through. */
+const PROXY_SCHEMES = ['http:', 'https:', 'socks:', 'socks4:', 'socks4a:', 'socks5:', 'socks5h:'];
+
 const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
 
 /**
@@ -75,10 +78,11 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   // As kubectl does: the kubeconfig's proxy-url, else the environment's proxy for this server.
   const fromEnvironment = cluster.proxyUrl ? undefined : proxyFromEnvironment(server, options.env ?? process.env);
   const reached = fromEnvironment ? { ...cluster, proxyUrl: fromEnvironment.url } : cluster;
-  // A proxy that is no URL was said as the user's credentials being wrong ("Invalid URL").
-  if (reached.proxyUrl && !URL.canParse(reached.proxyUrl)) {
+  // A proxy that is no URL was said as the user's credentials being wrong ("Invalid URL"); `proxy.corp:3128` is one of
+  // the scheme `proxy.corp:`, which no agent speaks (the read went to an empty host).
+  if (reached.proxyUrl && !PROXY_SCHEMES.includes(URL.parse(reached.proxyUrl)?.protocol ?? '')) {
     const where = fromEnvironment ? `in ${fromEnvironment.variable}` : `(proxy-url) of cluster "${cluster.name}"`;
-    throw new ClusterError('config', `the proxy ${where}, ${JSON.stringify(redactUrl(reached.proxyUrl))}, is not a URL (it takes one as http://host:port)`);
+    throw new ClusterError('config', `the proxy ${where}, ${JSON.stringify(redactUrl(reached.proxyUrl))}, is not a proxy URL (http://, https:// or socks5:// and host:port)`);
   }
   const inlined = inlineCredentialFiles(reached, user);
   const single = newKubeConfig();
