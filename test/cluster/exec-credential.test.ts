@@ -28,6 +28,8 @@ describe('exec credential plugins', { skip }, () => {
     writeScript(join(pluginDir, 'bare-token-login'), `echo sk-RAWTOKEN-1234567890`);
     writeScript(join(pluginDir, 'object-token-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":{"a":1}}}'`);
     writeScript(join(pluginDir, 'number-key-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"c","clientKeyData":5}}'`);
+    writeScript(join(pluginDir, 'number-certificate-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":5,"clientKeyData":"k"}}'`);
+    writeScript(join(pluginDir, 'number-expiry-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"from-plugin","expirationTimestamp":5}}'`);
     writeScript(join(pluginDir, 'flooding-login'), `head -c ${65 * 1024 * 1024} /dev/zero`);
   });
   after(async () => {
@@ -132,7 +134,12 @@ describe('exec credential plugins', { skip }, () => {
 
   it('refuses an ExecCredential whose token or key is not text (a token {"a":1} was sent as "Bearer [object Object]", a key 5 was "a bug")', async () => {
     const before = server.requests.length;
-    for (const [command, field] of [['object-token-login', 'token'], ['number-key-login', 'clientKeyData']]) {
+    for (const [command, field] of [
+      ['object-token-login', 'token'],
+      ['number-key-login', 'clientKeyData'],
+      ['number-certificate-login', 'clientCertificateData'],
+      ['number-expiry-login', 'expirationTimestamp'],
+    ]) {
       const error = await failure(readLiveCluster(request(kubeconfigWith({ command }))));
       assert.equal(error.message, `exec credential plugin "${command}" returned a malformed ExecCredential: status.${field} is not a string`);
     }

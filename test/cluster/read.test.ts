@@ -95,10 +95,10 @@ describe('reading a live cluster (GET only)', () => {
     });
     await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
     try {
-      const jwt = (exp: number) => ['{"alg":"none"}', JSON.stringify({ exp })].map((part) => Buffer.from(part).toString('base64url')).join('.') + '.sig';
-      const withToken = (token: string) => {
+      const jwt = (exp?: number) => ['{"alg":"none"}', JSON.stringify({ exp })].map((part) => Buffer.from(part).toString('base64url')).join('.') + '.sig';
+      const withToken = (token: string, refreshToken = 'keep-me') => {
         const config = join(tempDir(), 'config');
-        const oidc = `auth-provider:\n        name: oidc\n        config:\n          client-id: kubectl\n          idp-issuer-url: http://127.0.0.1:${(idp.address() as AddressInfo).port}\n          id-token: ${token}\n          refresh-token: keep-me`;
+        const oidc = `auth-provider:\n        name: oidc\n        config:\n          client-id: kubectl\n          idp-issuer-url: http://127.0.0.1:${(idp.address() as AddressInfo).port}\n          id-token: ${token}\n          refresh-token: ${refreshToken}`;
         writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', oidc));
         return config;
       };
@@ -107,6 +107,12 @@ describe('reading a live cluster (GET only)', () => {
       assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(fresh) }))).missing, []);
       assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], [`Bearer ${fresh}`]);
       await assert.rejects(readLiveCluster(request({ kubeconfig: withToken(jwt(1000)) })), /the OIDC id-token of kubeconfig user ".*" has expired, and kube-resilience does not refresh it/);
+      // As client-node reads them: a token without `exp` never expires, and one it has no refresh token for is not refreshed.
+      const unending = jwt();
+      server.requests.length = 0;
+      assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(unending) }))).missing, []);
+      assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], [`Bearer ${unending}`]);
+      assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(jwt(1000), '""') }))).missing, []);
       assert.deepEqual(asked, []);
     } finally {
       idp.close();

@@ -75,20 +75,23 @@ export function refuseRefreshingOidc(user: User): void {
   const config = provider?.config;
   if (provider?.name !== 'oidc' || !config || typeof config['id-token'] !== 'string' || !config['id-token']) return;
   if (!config['client-id'] || !config['refresh-token'] || !config['idp-issuer-url']) return;
-  if (Date.now() / 1000 <= expiryOf(config['id-token'])) return;
+  // Compared as client-node compares: an `exp` missing or not a number never expires there.
+  if (!(Date.now() / 1000 > (expiryOf(config['id-token']) as number))) return;
   throw new ClusterError(
     'credentials',
     `the OIDC id-token of kubeconfig user "${user.name}" has expired, and kube-resilience does not refresh it (a refresh would replace the refresh token kubectl keeps in the kubeconfig): run any kubectl command with this context once, which refreshes it, then read again`,
   );
 }
 
-/** A JWT's `exp` in seconds, or 0 (expired) when it has none, as client-node reads it. */
-function expiryOf(jwt: string): number {
+/** A JWT's `exp` as client-node reads it: 0 (long expired) for what is no JWT, else whatever its payload holds. */
+function expiryOf(jwt: string): unknown {
+  const parts = jwt.split('.');
+  if (parts.length !== 3) return 0;
   try {
-    const exp = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'))?.exp;
-    return typeof exp === 'number' ? exp : 0;
+    return JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'))?.exp;
   } catch {
-    return 0;
+    // client-node fails on it too, before asking anyone.
+    return undefined;
   }
 }
 
