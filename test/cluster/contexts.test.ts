@@ -57,12 +57,14 @@ describe('kubeconfig context listing', () => {
     const listing = listContexts([
       { path: '/k/broken', text: 'contexts: [\n  - name: x\n' },
       { path: '/k/list', text: '- a\n- b\n' },
+      { path: '/k/twice', text: 'contexts: []\ncontexts: []\n' },
       { path: '/k/personal', text: personal },
     ]);
     assert.deepEqual(listing.contexts.map((c) => c.name), ['kind-dev', 'prod']);
-    assert.equal(listing.problems.length, 2);
+    assert.equal(listing.problems.length, 3);
     assert.match(listing.problems[0], /^\/k\/broken: /);
     assert.match(listing.problems[1], /^\/k\/list: not a kubeconfig/);
+    assert.equal(listing.problems[2], '/k/twice: Map keys must be unique at line 2, column 1', 'a key written twice, as kubectl refuses it');
   });
 
   it('skips empty files and contexts without a name', () => {

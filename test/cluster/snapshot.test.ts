@@ -93,6 +93,7 @@ describe('snapshots', () => {
     assert.match(loadError(join(dir, 'absent.json')), /cannot read snapshot .*absent\.json: no such file/);
     assert.match(loadError(write('empty.json', '  \n')), /snapshot .*empty\.json is empty/);
     assert.match(loadError(write('truncated.json', '{"apiVersion": "v1", "kind": "List", "items": [')), /is neither JSON nor YAML/);
+    assert.match(loadError(write('twice.yaml', 'apiVersion: v1\nkind: List\nitems: []\nitems: []\n')), /twice\.yaml is neither JSON nor YAML: Map keys must be unique at line 4, column 1/);
     assert.match(loadError(write('deep.yaml', `kind: List\nitems:\n- ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`)), /snapshot .*deep\.yaml is nested too deeply to read/, 'not in JavaScript\'s words ("Maximum call stack size exceeded")');
     assert.match(loadError(write('no-items.json', '{"apiVersion": "v1", "kind": "List"}')), /has no "items" array \(expected a v1 List/);
     assert.match(loadError(write('array.json', '[1, 2]')), /is not a Kubernetes List object/);
