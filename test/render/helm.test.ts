@@ -562,6 +562,11 @@ spec:
       }
     });
 
+    it('a Chart.yaml with a key written twice does not parse as a chart, as helm refuses it, and helm is never run', async () => {
+      const unit = await render(writeChart({ 'Chart.yaml': 'apiVersion: v2\nname: twice\nversion: 0.1.0\nname: again\n', 'templates/cm.yaml': 'kind: ConfigMap\n' }), { helm: '/nonexistent/helm-must-not-run' });
+      assert.deepEqual(unit.problems.map((p) => p.message), ['Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.']);
+    });
+
     it('an alias bomb in Chart.yaml or requirements.yaml is one problem on that file, and helm is never run (it stopped the whole run)', async () => {
       const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
       const chart = (files: Record<string, string>) => render(writeChart({ 'templates/cm.yaml': 'kind: ConfigMap\n', ...files }), { helm: '/nonexistent/helm-must-not-run' });
