@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commonPrefixLength, commonSuffixLength, editorLineStartsIn, LineIndex, lineStartsIn } from '../../server/src/manifest/text';
+import { commonPrefixLength, commonSuffixLength, editorLineStartsIn, LineIndex, lineNumberAt, lineStartsIn } from '../../server/src/manifest/text';
 
 /** Every position of every offset, so two indexes can be compared whole. */
 const positions = (index: LineIndex) => Array.from({ length: index.text.length + 1 }, (_, offset) => index.position(offset));
@@ -115,6 +115,15 @@ describe('editorLineStartsIn', () => {
     }
     const crlf = 'a\r\nb\r\n';
     assert.deepEqual(editorLineStartsIn(crlf), lineStartsIn(crlf));
+  });
+});
+
+describe('lineNumberAt', () => {
+  it('counts the lines before an offset as LineIndex does, a \\r alone among them (a Chart.yaml problem was placed a line too high)', () => {
+    for (const text of ['a\rb\r\nc\nd', '\r\r\n\n', 'no break', '# note\rmore\r\ndependencies:\n']) {
+      const index = new LineIndex(text);
+      for (let offset = 0; offset <= text.length; offset++) assert.equal(lineNumberAt(text, offset), index.lineOf(offset), `${JSON.stringify(text)} at ${offset}`);
+    }
   });
 });
 

@@ -1,9 +1,13 @@
 import { countLeading } from '../sorted';
 
-/** The 0-based line `offset` lies on (counted through the text: for a file read once, not a document edited). */
+/**
+ * The 0-based line `offset` lies on, as an editor counts lines (see editorLineStartsIn), counted through the text: for
+ * a file read once, not a document edited.
+ */
 export function lineNumberAt(text: string, offset: number): number {
   let line = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
+  const lineBreaks = /\r\n?|\n/g;
+  for (let found = lineBreaks.exec(text); found && lineBreaks.lastIndex <= offset; found = lineBreaks.exec(text)) line++;
   return line;
 }
 
