@@ -459,13 +459,13 @@ describe('language server over stdio', { skip: existsSync(SERVER) ? false : 'dis
 
   it('counts a carriage return alone as a line break, as editors do: a finding below one is where it is, and its quick fix keeps the file whole', async () => {
     const u = uri('pasted.yaml');
-    const text = `# notes pasted from an old editor\rwhose lines ended so\n${deployment('pasted', 1)}`;
+    const text = `# notes pasted from an old editor\r# whose lines ended so\n${deployment('pasted', 1)}`;
     await client.open(u, text);
     const single = (await client.diagnostics(u, has('single-replica'))).find((d) => d.code === 'single-replica')!;
     assert.equal(textAt(text, single.range), 'replicas');
     const fix = (await client.codeActions(u, single.range, [single]))!.filter(isAction).find((a) => a.isPreferred)!;
     const { text: fixed, version } = await client.apply(u, fix.edit);
-    assert.ok(fixed.startsWith('# notes pasted from an old editor\rwhose lines ended so\n'), 'the carriage return is kept');
+    assert.ok(fixed.startsWith('# notes pasted from an old editor\r# whose lines ended so\n'), 'the carriage return is kept');
     assert.match(fixed, /\n {2}replicas: 2\n/);
     const after = await client.diagnostics(u, lacks('single-replica'), version);
     assert.deepEqual(after.filter((d) => d.code === 'invalid-yaml'), []);
