@@ -12,7 +12,6 @@ import { countLeading } from '../sorted';
 import { runSteps, type Steps } from '../steps';
 import { isObject } from '../is-object';
 import { factOf } from './facts';
-import { scalarHolds } from './inside-scalar';
 
 /** What parsing one document's text gave; cached by that text, so independent of where it sits in a file. */
 export interface ParsedChunk {
@@ -130,8 +129,9 @@ export function parseUncached(text: string): ParsedChunk {
   const control = JSON_OPENING.test(text) ? null : CONTROL_CHARACTER.exec(text);
   if (control) return { error: controlCharacterError(text, control.index) };
   const parsed = readYaml(text);
-  const readOtherwise = parsed.error || !FOREIGN_LINE_BREAK.test(text) ? undefined : readOtherwiseByKubectl(text, parsed);
-  return readOtherwise ? { error: readOtherwise } : parsed;
+  const foreign = parsed.error ? null : FOREIGN_LINE_BREAK.exec(text);
+  if (foreign && readOtherwiseByKubectl(text, parsed)) return { error: foreignLineBreakError(text, foreign.index) };
+  return parsed;
 }
 
 function readYaml(text: string): ParsedChunk {
@@ -147,28 +147,21 @@ function readYaml(text: string): ParsedChunk {
 const FOREIGN_LINE_BREAK = /\r(?!\n)|[\u0085\u2028\u2029]/;
 
 /**
- * Why kubectl, breaking lines there too, reads another document than `parsed`, or undefined when it reads the same keys
- * and values. Inside a string such a break is folded into a space by either reading ("x\ry" against "x y"): only what
- * it changes beyond that counts. Where the text broken there does not parse here, kubectl refuses it as well when a
- * break outside every scalar (in a comment) made YAML of what followed (`# notes\rmore notes`: "mapping values are not
- * allowed in this context"); inside a quoted string go-yaml reads on where the yaml package does not, and nothing is
- * said, as before.
+ * Whether kubectl, breaking lines there too, reads other keys or values than `parsed` holds. Inside a string such a
+ * break is folded into a space by either reading ("x\ry" against "x y"): only what it changes beyond that counts.
+ * Where the text broken there does not parse here (go-yaml takes a quoted string going on at the line's start, the
+ * yaml package does not), nothing is said, as before.
  */
-function readOtherwiseByKubectl(text: string, parsed: ParsedChunk): ParsedChunk['error'] {
-  const breaks = new RegExp(FOREIGN_LINE_BREAK.source, 'g');
-  const asKubectl = readYaml(text.replace(breaks, '\n'));
-  if (asKubectl.templateAt !== undefined) return undefined;
-  if (asKubectl.error) {
-    const outside = [...text.matchAll(breaks)].find((found) => !scalarHolds(parsed.root, found.index));
-    return outside && foreignLineBreakError(text, outside.index, 'kubectl refuses this document, as what follows it is no YAML', 'remove it, or write a line feed there and begin what follows with `#` to go on with the comment');
-  }
+function readOtherwiseByKubectl(text: string, parsed: ParsedChunk): boolean {
+  const asKubectl = readYaml(text.replace(new RegExp(FOREIGN_LINE_BREAK.source, 'g'), '\n'));
+  if (asKubectl.error || asKubectl.templateAt !== undefined) return false;
   const folded = (value: unknown) => JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replace(/[\s\u0085\u2028\u2029]+/g, ' ') : v));
-  return folded(asKubectl.value) !== folded(parsed.value) ? foreignLineBreakError(text, FOREIGN_LINE_BREAK.exec(text)!.index, 'kubectl reads this document otherwise', 'write a line feed there (save the file with LF or CRLF line ends)') : undefined;
+  return folded(asKubectl.value) !== folded(parsed.value);
 }
 
-function foreignLineBreakError(text: string, offset: number, so: string, advice: string): NonNullable<ParsedChunk['error']> {
+function foreignLineBreakError(text: string, offset: number): NonNullable<ParsedChunk['error']> {
   const what = text[offset] === '\r' ? 'a carriage return alone (a classic Mac OS line end)' : `U+${text.charCodeAt(offset).toString(16).toUpperCase().padStart(4, '0')}`;
-  return { message: `${what}, which kubectl reads as a line break and this tool does not, so ${so}: ${advice}`, offset, length: 1 };
+  return { message: `${what}, which kubectl reads as a line break and this tool does not, so kubectl reads this document otherwise: write a line feed there (save the file with LF or CRLF line ends)`, offset, length: 1 };
 }
 
 /** What kubectl reads with a JSON decoder rather than as YAML. */
