@@ -45,7 +45,7 @@ describe('a cluster behind a proxy', () => {
   };
 
   it('names a proxy that is no URL, and where it is set, rather than the user\'s credentials ("Invalid URL")', async () => {
-    for (const written of ['not a url', '127.0.0.1:3128', 'proxy.corp:3128']) {
+    for (const written of ['not a url', '127.0.0.1:3128', 'proxy.corp:3128', 'socks5:proxy.corp:1080', 'socks5://']) {
       await assert.rejects(readLiveCluster({ kubeconfig: behindProxy(written), trusted: true, env: {}, timeoutMs: 5_000 }), new RegExp(`the proxy \\(proxy-url\\) of cluster "c", "${written.replace(/\./g, '\\.')}", is not a proxy URL`));
     }
     const remote = join(tempDir(), 'config');

@@ -116,7 +116,8 @@ describe('which kubeconfig and context', () => {
       errorOf(() => resolveKubeconfig({ explicit: `${first}${delimiter}${secondBroken}`, context: 'uses-broken' })).message,
       /^context "uses-broken" names cluster "broken", which cannot be used: kubeconfig .*first defines cluster "broken" without a server/,
     );
-    assert.equal(resolveKubeconfig({ explicit: `${second}${delimiter}${first}`, context: 'dev' }).cluster.server, 'https://prod.example', 'a usable one defined first wins');
+    assert.equal(resolveKubeconfig({ explicit: `${second}${delimiter}${first}`, context: 'dev' }).cluster.server, 'https://prod.example', 'a usable context defined first wins');
+    assert.equal(resolveKubeconfig({ explicit: `${secondBroken}${delimiter}${first}`, context: 'uses-broken' }).cluster.server, 'https://other.example', 'and a usable cluster');
   });
 
   it('says a field of the wrong type is one, not only in client-node\'s words (server: 5 was ".replace is not a function")', () => {

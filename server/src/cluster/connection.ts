@@ -79,8 +79,10 @@ export async function connectionFor(resolved: ResolvedKubeconfig, options: Crede
   const fromEnvironment = cluster.proxyUrl ? undefined : proxyFromEnvironment(server, options.env ?? process.env);
   const reached = fromEnvironment ? { ...cluster, proxyUrl: fromEnvironment.url } : cluster;
   // A proxy that is no URL was said as the user's credentials being wrong ("Invalid URL"); `proxy.corp:3128` is one of
-  // the scheme `proxy.corp:`, which no agent speaks (the read went to an empty host).
-  if (reached.proxyUrl && !PROXY_SCHEMES.includes(URL.parse(reached.proxyUrl)?.protocol ?? '')) {
+  // the scheme `proxy.corp:`, which no agent speaks, and `socks5:proxy.corp:1080` one without a host (the read went to
+  // an empty host).
+  const proxyUrl = reached.proxyUrl ? URL.parse(reached.proxyUrl) : undefined;
+  if (reached.proxyUrl && !(proxyUrl && PROXY_SCHEMES.includes(proxyUrl.protocol) && proxyUrl.hostname)) {
     const where = fromEnvironment ? `in ${fromEnvironment.variable}` : `(proxy-url) of cluster "${cluster.name}"`;
     throw new ClusterError('config', `the proxy ${where}, ${JSON.stringify(redactUrl(reached.proxyUrl))}, is not a proxy URL (http://, https:// or socks5:// and host:port)`);
   }
