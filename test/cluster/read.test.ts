@@ -106,7 +106,9 @@ describe('reading a live cluster (GET only)', () => {
       server.requests.length = 0;
       assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(fresh) }))).missing, []);
       assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], [`Bearer ${fresh}`]);
-      await assert.rejects(readLiveCluster(request({ kubeconfig: withToken(jwt(1000)) })), /the OIDC id-token of kubeconfig user ".*" has expired, and kube-resilience does not refresh it/);
+      for (const expired of [jwt(1000), 'not-a-jwt']) {
+        await assert.rejects(readLiveCluster(request({ kubeconfig: withToken(expired) })), /the OIDC id-token of kubeconfig user ".*" has expired, and kube-resilience does not refresh it/, expired);
+      }
       // As client-node reads them: a token without `exp` never expires, and one it has no refresh token for is not refreshed.
       const unending = jwt();
       server.requests.length = 0;
