@@ -25,7 +25,6 @@ function askedValues(selector: unknown): Map<string, string[]> {
  * says which pods carry those, so what is left is what manifests can answer.
  */
 export function withoutClusterSetLabels(selector: LabelSelector): LabelSelector {
-  if (!isWellFormedSelector(selector)) return selector;
   const matchLabels = Object.entries(selector.matchLabels ?? {}).filter(([key]) => !SET_BY_THE_CLUSTER.has(key));
   const matchExpressions = (selector.matchExpressions ?? []).filter((requirement) => !SET_BY_THE_CLUSTER.has(requirement?.key));
   return { ...selector, matchLabels: selector.matchLabels ? Object.fromEntries(matchLabels) : selector.matchLabels, matchExpressions: selector.matchExpressions ? matchExpressions : selector.matchExpressions };
