@@ -119,11 +119,13 @@ describe('editorLineStartsIn', () => {
 });
 
 describe('lineNumberAt', () => {
-  it('counts the lines before an offset as LineIndex does, a \\r alone among them (a Chart.yaml problem was placed a line too high)', () => {
+  it('counts the lines before an offset as an editor does, a \\r alone among them (a Chart.yaml problem was placed a line too high)', () => {
+    // The line breaks wholly before the offset: inside a `\r\n`, its `\r` alone is none.
+    const editorLine = (text: string, offset: number) => text.slice(0, offset).split(/\r\n|\r|\n/).length - 1 - (text[offset - 1] === '\r' && text[offset] === '\n' ? 1 : 0);
     for (const text of ['a\rb\r\nc\nd', '\r\r\n\n', 'no break', '# note\rmore\r\ndependencies:\n']) {
-      const index = new LineIndex(text);
-      for (let offset = 0; offset <= text.length; offset++) assert.equal(lineNumberAt(text, offset), index.lineOf(offset), `${JSON.stringify(text)} at ${offset}`);
+      for (let offset = 0; offset <= text.length; offset++) assert.equal(lineNumberAt(text, offset), editorLine(text, offset), `${JSON.stringify(text)} at ${offset}`);
     }
+    assert.equal(lineNumberAt('# note\rmore\r\ndependencies:\n', 14), 2, 'dependencies: on the third line');
   });
 });
 

@@ -5,10 +5,7 @@ import { countLeading } from '../sorted';
  * a file read once, not a document edited.
  */
 export function lineNumberAt(text: string, offset: number): number {
-  let line = 0;
-  const lineBreaks = /\r\n?|\n/g;
-  for (let found = lineBreaks.exec(text); found && lineBreaks.lastIndex <= offset; found = lineBreaks.exec(text)) line++;
-  return line;
+  return new LineIndex(text).lineOf(offset);
 }
 
 /** Where the line holding `offset` starts. */
