@@ -1,20 +1,25 @@
-import { parseDocument, type ToJSOptions } from 'yaml';
+import { parseDocument, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import { firstDuplicateKey } from './duplicate-keys';
-import { lineNumberAt, lineStartOf } from './text';
+import { LineIndex } from './text';
 
 /**
- * The value of a YAML text as the yaml package's `parse` gives it (broken YAML and a key written twice in one mapping
- * throw), in time that grows with its size only: the package's own check of keys compares each key of a mapping with
- * every other (a kubeconfig of 40,000 keys in one mapping took 13 s to read, a snapshot or a kustomization as long).
+ * A YAML text parsed as the yaml package parses it, a key written twice in one mapping among its errors as the package
+ * would put it there, but found in one pass: the package's own check compares each key of a mapping with every other
+ * (a kubeconfig of 40,000 keys in one mapping took 13 s to read, a snapshot, a kustomization or a Chart.yaml as long).
  */
-export function parseYamlValue(text: string, options: ToJSOptions = {}): unknown {
-  const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length > 0) throw doc.errors[0];
-  const duplicate = firstDuplicateKey(doc.contents);
+export function parseYamlDocument(text: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): Document.Parsed {
+  const doc = parseDocument(text, { ...options, uniqueKeys: false });
+  const duplicate = doc.errors.length ? undefined : firstDuplicateKey(doc.contents);
   if (duplicate) {
-    const [at] = duplicate.range;
-    // In the package's own words, where its check would have said them.
-    throw new Error(`Map keys must be unique at line ${lineNumberAt(text, at) + 1}, column ${at - lineStartOf(text, at) + 1}`);
+    const { line, character } = new LineIndex(text).position(duplicate.range[0]);
+    doc.errors.push(new YAMLParseError(duplicate.range, 'DUPLICATE_KEY', `Map keys must be unique at line ${line + 1}, column ${character + 1}`));
   }
+  return doc;
+}
+
+/** The value of a YAML text as the yaml package's `parse` gives it (broken YAML and a key written twice throw), see parseYamlDocument. */
+export function parseYamlValue(text: string, options: ToJSOptions = {}): unknown {
+  const doc = parseYamlDocument(text);
+  if (doc.errors.length > 0) throw doc.errors[0];
   return doc.toJS(options);
 }

@@ -1,7 +1,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isMap, isNode, isSeq, parseDocument, YAMLParseError, type Document, type Node as YamlNode } from 'yaml';
-import { firstDuplicateKey } from '../manifest/duplicate-keys';
+import { isMap, isNode, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import { parseYamlDocument } from '../manifest/yaml-value';
 import { readRegularFileBounded, unreadableFile } from '../files/read-bounded';
 import { within } from '../files/within';
 import { decodeManifest } from '../inventory/manifest-files';
@@ -223,17 +223,6 @@ class SubchartFolders {
   }
 }
 
-/**
- * Chart.yaml or requirements.yaml parsed, merge keys (`- <<: *dep`) as Helm reads them, a key written twice in one
- * mapping an error as the package would make it, but found in time linear in the file (its own check is quadratic).
- */
-function parseChartFile(text: string): Document.Parsed {
-  const doc = parseDocument(text, { merge: true, uniqueKeys: false });
-  const duplicate = doc.errors.length ? undefined : firstDuplicateKey(doc.contents);
-  if (duplicate) doc.errors.push(new YAMLParseError(duplicate.range, 'DUPLICATE_KEY', `Map keys must be unique: ${JSON.stringify(duplicate.key)}`));
-  return doc;
-}
-
 function readChart(root: string): ChartFacts | { problem: RenderProblem } {
   const chartYaml = join(root, 'Chart.yaml');
   const text = readSource(chartYaml);
@@ -243,7 +232,8 @@ function readChart(root: string): ChartFacts | { problem: RenderProblem } {
   let dependencies: ChartFacts['dependencies'];
   let dependenciesAt: ChartFacts['dependenciesAt'];
   try {
-    const doc = parseChartFile(text);
+    // Merge keys (`- <<: *dep`) as Helm reads them.
+    const doc = parseYamlDocument(text, { merge: true });
     name = doc.errors.length ? undefined : (doc.toJS() as { name?: unknown } | null)?.name;
     if (typeof name !== 'string') return problem('Chart.yaml does not parse as a chart (it needs at least a name): the chart is not rendered.');
     dependencies = listed(doc, text, chartYaml);
@@ -257,7 +247,7 @@ function readChart(root: string): ChartFacts | { problem: RenderProblem } {
     const requirementsPath = join(root, 'requirements.yaml');
     const requirements = readSource(requirementsPath);
     try {
-      const parsed = requirements !== undefined ? parseChartFile(requirements) : undefined;
+      const parsed = requirements !== undefined ? parseYamlDocument(requirements, { merge: true }) : undefined;
       dependencies = parsed && !parsed.errors.length ? listed(parsed, requirements!, requirementsPath) : [];
       if (dependencies.length && parsed) dependenciesAt = { path: requirementsPath, line: keyLine(parsed, requirements!, 'dependencies') };
     } catch (error) {
