@@ -1,5 +1,6 @@
 import { plural } from '../words';
 import { redactUrl } from './redact-url';
+import { bareHost } from '../bare-host';
 
 const UNTRUSTED_CERTIFICATE = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -45,7 +46,7 @@ export function describeNetworkError(error: NodeJS.ErrnoException, server: URL, 
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     // The name checked is tls-server-name's where the kubeconfig sets one (Node names it on the error).
     const checked = (error as { host?: unknown }).host;
-    if (typeof checked === 'string' && checked && checked !== server.hostname.replace(/^\[|\]$/g, '')) {
+    if (typeof checked === 'string' && checked && checked !== bareHost(server.hostname)) {
       return `the server's certificate is not valid for ${checked}, the kubeconfig's tls-server-name: check it against the names the certificate holds`;
     }
     return `the server's certificate is not valid for ${server.hostname}: check the server address, or set tls-server-name in the kubeconfig`;

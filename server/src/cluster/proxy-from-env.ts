@@ -1,3 +1,4 @@
+import { bareHost } from '../bare-host';
 /** A proxy the environment names for a server, and the variable that named it (said in messages about the proxy). */
 export interface EnvironmentProxy {
   url: string;
@@ -13,7 +14,7 @@ export function proxyFromEnvironment(server: URL, env: NodeJS.ProcessEnv): Envir
   const names = server.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy'] : ['HTTP_PROXY', 'http_proxy'];
   const variable = names.find((name) => env[name]?.trim());
   if (!variable) return undefined;
-  const host = server.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = bareHost(server.hostname).toLowerCase();
   const port = server.port || (server.protocol === 'https:' ? '443' : '80');
   if (isLoopback(host) || bypassed(host, port, env.NO_PROXY?.trim() || env.no_proxy?.trim() || '')) return undefined;
   const value = env[variable]!.trim();

@@ -1,3 +1,5 @@
+import { bareHost } from '../bare-host';
+
 /**
  * What an exec probe's command reaches beyond its own pod: a database client, an HTTP client or a
  * port check aimed at another host checks that host, a dependency, not the process.
@@ -5,7 +7,7 @@
 
 /** Hosts that are the pod itself: loopback, any-address, or the pod's own name or address from the environment. */
 function isLocal(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const bare = bareHost(host).toLowerCase();
   return ['localhost', '127.0.0.1', '::1', '0.0.0.0', ''].includes(bare) || bare.startsWith('127.') || bare.startsWith('$') || bare.startsWith('/') || bare.endsWith('.localhost');
 }
 
