@@ -11,6 +11,8 @@ export interface FixtureContext {
   /** A static bearer token, or an exec stanza, or neither. */
   token?: string;
   exec?: { command: string; args?: string[]; env?: { name: string; value: string }[]; installHint?: string };
+  /** The user's whole `user:` entry, written as given (an auth provider, token files). */
+  user?: Record<string, unknown>;
   namespace?: string;
 }
 
@@ -26,7 +28,7 @@ export function writeKubeconfig(path: string, contexts: FixtureContext[], curren
     clusters: contexts.map((c) => ({ name: `${c.name}-cluster`, cluster: { server: c.server, ...(c.ca ? { 'certificate-authority-data': Buffer.from(c.ca).toString('base64') } : {}) } })),
     users: contexts.map((c) => ({
       name: `${c.name}-user`,
-      user: c.exec ? { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...c.exec } } : c.token ? { token: c.token } : {},
+      user: c.user ?? (c.exec ? { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...c.exec } } : c.token ? { token: c.token } : {}),
     })),
     contexts: contexts.map((c) => ({ name: c.name, context: { cluster: `${c.name}-cluster`, user: `${c.name}-user`, ...(c.namespace ? { namespace: c.namespace } : {}) } })),
     ...(currentContext !== undefined ? { 'current-context': currentContext } : {}),

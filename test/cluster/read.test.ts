@@ -26,6 +26,15 @@ describe('reading a live cluster (GET only)', () => {
   let kubeconfig: string;
   const request = (extra: Partial<ClusterRequest> = {}): ClusterRequest => ({ kubeconfig, trusted: true, env: {}, ...extra });
 
+  /** A kubeconfig of this cluster whose user is `user`, written as `file` in `folder`, where its relative files lie. */
+  const withUser = (user: Record<string, unknown>, folder = tempDir(), file = 'config') => writeKubeconfig(join(folder, file), [{ name: 'test', server: server.url, ca: server.ca, user }], 'test');
+  /** The Authorization headers a whole read with `config` sent. */
+  const authorizationsOf = async (config: string, what?: string) => {
+    server.requests.length = 0;
+    assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, [], what);
+    return [...new Set(server.requests.map((r) => r.authorization))];
+  };
+
   before(async () => {
     server = await FakeApiServer.start([...demoObjects().map(withManagedFields), limitRange, secret]);
     kubeconfig = writeKubeconfig(join(tempDir(), 'config'), [{ name: 'test', server: server.url, ca: server.ca, token: 'reader-token' }], 'test');
@@ -63,28 +72,18 @@ describe('reading a live cluster (GET only)', () => {
     const home = tempDir();
     writeFileSync(join(home, 'token'), 'from-file\n');
     for (const field of ['tokenFile', 'token-file']) {
-      const config = join(home, `config-${field}`);
-      writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', `token: stale\n      ${field}: token`));
-      server.requests.length = 0;
-      assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, [], field);
-      assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer from-file'], field);
+      assert.deepEqual(await authorizationsOf(withUser({ token: 'stale', [field]: 'token' }, home, `config-${field}`), field), ['Bearer from-file'], field);
     }
     // A file that cannot be read leaves the token beside it standing, as in kubectl.
-    const config = join(home, 'config-gone');
-    writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', 'token: reader-token\n      tokenFile: gone'));
-    server.requests.length = 0;
-    assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, []);
-    assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer reader-token']);
+    assert.deepEqual(await authorizationsOf(withUser({ token: 'reader-token', tokenFile: 'gone' }, home, 'config-gone')), ['Bearer reader-token']);
   });
 
-  it('reads the token file of an auth provider beside the kubeconfig, not in the folder the command runs in', async () => {
+  it('reads the token file of an auth provider beside the kubeconfig, not in the folder the command runs in, and one named by its whole path where it is', async () => {
     const home = tempDir();
     writeFileSync(join(home, 'provider-token'), 'from-provider-file\n');
-    const config = join(home, 'config-provider');
-    writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', 'auth-provider:\n        name: custom\n        config:\n          tokenFile: provider-token'));
-    server.requests.length = 0;
-    assert.deepEqual((await readLiveCluster(request({ kubeconfig: config }))).missing, []);
-    assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], ['Bearer from-provider-file']);
+    const provider = (tokenFile: string) => ({ 'auth-provider': { name: 'custom', config: { tokenFile } } });
+    assert.deepEqual(await authorizationsOf(withUser(provider('provider-token'), home)), ['Bearer from-provider-file']);
+    assert.deepEqual(await authorizationsOf(withUser(provider(join(home, 'provider-token')))), ['Bearer from-provider-file'], 'a whole path is left as it is');
   });
 
   it('sends an OIDC id-token that has not expired, and refreshes none that has: nothing reaches the identity provider', async () => {
@@ -96,25 +95,18 @@ describe('reading a live cluster (GET only)', () => {
     await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
     try {
       const jwt = (exp?: number) => ['{"alg":"none"}', JSON.stringify({ exp })].map((part) => Buffer.from(part).toString('base64url')).join('.') + '.sig';
-      const withToken = (token: string, refreshToken = 'keep-me') => {
-        const config = join(tempDir(), 'config');
-        const oidc = `auth-provider:\n        name: oidc\n        config:\n          client-id: kubectl\n          idp-issuer-url: http://127.0.0.1:${(idp.address() as AddressInfo).port}\n          id-token: ${token}\n          refresh-token: ${refreshToken}`;
-        writeFileSync(config, readFileSync(kubeconfig, 'utf8').replace('token: reader-token', oidc));
-        return config;
-      };
+      const idpIssuerUrl = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+      const withToken = (token: string, refreshToken = 'keep-me') =>
+        withUser({ 'auth-provider': { name: 'oidc', config: { 'client-id': 'kubectl', 'idp-issuer-url': idpIssuerUrl, 'id-token': token, 'refresh-token': refreshToken } } });
       const fresh = jwt(Math.floor(Date.now() / 1000) + 3600);
-      server.requests.length = 0;
-      assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(fresh) }))).missing, []);
-      assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], [`Bearer ${fresh}`]);
+      assert.deepEqual(await authorizationsOf(withToken(fresh)), [`Bearer ${fresh}`]);
       for (const expired of [jwt(1000), 'not-a-jwt']) {
         await assert.rejects(readLiveCluster(request({ kubeconfig: withToken(expired) })), /the OIDC id-token of kubeconfig user ".*" has expired, and kube-resilience does not refresh it/, expired);
       }
       // As client-node reads them: a token without `exp` never expires, and one it has no refresh token for is not refreshed.
       const unending = jwt();
-      server.requests.length = 0;
-      assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(unending) }))).missing, []);
-      assert.deepEqual([...new Set(server.requests.map((r) => r.authorization))], [`Bearer ${unending}`]);
-      assert.deepEqual((await readLiveCluster(request({ kubeconfig: withToken(jwt(1000), '""') }))).missing, []);
+      assert.deepEqual(await authorizationsOf(withToken(unending)), [`Bearer ${unending}`]);
+      await authorizationsOf(withToken(jwt(1000), ''));
       assert.deepEqual(asked, []);
     } finally {
       idp.close();

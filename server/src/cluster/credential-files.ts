@@ -45,13 +45,6 @@ export function inlineTokenFiles(config: unknown, directory: string): boolean {
   let changed = false;
   for (const entry of users) {
     const user = (entry as { user?: Record<string, unknown> } | null)?.user;
-    // An auth provider's token file, which inlineCredentialFiles reads, is the kubeconfig's too: it was read from the
-    // folder the command ran in.
-    const provider = (user?.['auth-provider'] as { config?: Record<string, unknown> } | null | undefined)?.config;
-    if (provider && typeof provider.tokenFile === 'string' && provider.tokenFile && !isAbsolute(provider.tokenFile)) {
-      provider.tokenFile = join(directory, provider.tokenFile);
-      changed = true;
-    }
     const field = TOKEN_FILE_FIELDS.find((name) => typeof user?.[name] === 'string' && user[name]);
     if (!user || !field) continue;
     const file = user[field] as string;
@@ -66,4 +59,16 @@ export function inlineTokenFiles(config: unknown, directory: string): boolean {
     changed = true;
   }
   return changed;
+}
+
+/**
+ * The relative token files of the users' auth providers, which inlineCredentialFiles reads, made absolute against the
+ * kubeconfig's folder, as client-node's makePathsAbsolute makes the certificates' (it leaves these as written: they
+ * were read from the folder the command ran in).
+ */
+export function makeAuthProviderTokenFilesAbsolute(users: readonly User[], directory: string): void {
+  for (const user of users) {
+    const config = user.authProvider?.config as Record<string, unknown> | undefined;
+    if (config && typeof config.tokenFile === 'string' && config.tokenFile && !isAbsolute(config.tokenFile)) config.tokenFile = join(directory, config.tokenFile);
+  }
 }

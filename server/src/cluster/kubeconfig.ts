@@ -4,7 +4,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { parseYamlValue } from '../manifest/yaml-value';
 import { describeFileError, readRegularFileBounded } from '../files/read-bounded';
 import { newKubeConfig } from './client-node';
-import { inlineTokenFiles, TOKEN_FILE_FIELDS } from './credential-files';
+import { inlineTokenFiles, makeAuthProviderTokenFilesAbsolute, TOKEN_FILE_FIELDS } from './credential-files';
 import { ClusterError } from './errors';
 import { kubeconfigCandidate, MAX_KUBECONFIG_BYTES, type KubeconfigSources } from './kubeconfig-paths';
 
@@ -73,6 +73,7 @@ function readOne(path: string): { config: KubeConfig; unusable: Unusable } | und
       config.loadFromString(loaded, { onInvalidEntry: 'filter' });
     }
     config.makePathsAbsolute(dirname(path));
+    makeAuthProviderTokenFilesAbsolute(config.users, dirname(path));
   } catch (error) {
     if (error instanceof ClusterError) throw error;
     const message = (error as Error).message.split('\n')[0];
