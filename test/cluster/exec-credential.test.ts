@@ -30,6 +30,7 @@ describe('exec credential plugins', { skip }, () => {
     writeScript(join(pluginDir, 'number-key-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"c","clientKeyData":5}}'`);
     writeScript(join(pluginDir, 'number-certificate-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":5,"clientKeyData":"k"}}'`);
     writeScript(join(pluginDir, 'number-expiry-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"from-plugin","expirationTimestamp":5}}'`);
+    writeScript(join(pluginDir, 'expiring-login'), `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"from-plugin","expirationTimestamp":"2099-01-01T00:00:00Z"}}'`);
     writeScript(join(pluginDir, 'flooding-login'), `head -c ${65 * 1024 * 1024} /dev/zero`);
   });
   after(async () => {
@@ -64,6 +65,12 @@ describe('exec credential plugins', { skip }, () => {
     assert.deepEqual(cluster.missing, []);
     assert.ok(cluster.resources.length > 0);
     assert.ok(server.requests.every((r) => r.authorization === 'Bearer from-plugin'));
+  });
+
+  it('sends the token of a credential that says when it expires, in the text the API gives that time', async () => {
+    server.requests.length = 0;
+    assert.deepEqual((await readLiveCluster(request(kubeconfigWith({ command: 'expiring-login' })))).missing, []);
+    assert.ok(server.requests.length > 0 && server.requests.every((r) => r.authorization === 'Bearer from-plugin'));
   });
 
   it('resolves a relative command against the kubeconfig directory, as kubectl does', async () => {

@@ -78,6 +78,7 @@ describe('completion', () => {
     assert.deepEqual(labels(DEPLOYMENT('   ¦ team: shop\n')), []);
     assert.deepEqual(labels(DEPLOYMENT('    ¦team: shop\n')), [], 'nor right before its key, which it replaced');
     assert.ok(labels(DEPLOYMENT('    ¦\n')).includes('kube-resilience/sessions'), 'on a line of its own');
+    assert.ok(labels(DEPLOYMENT('    "¦"\n')).includes('kube-resilience/sessions'), 'inside the quotes an editor closed');
   });
 
   it('a value of sessions right after the colon takes the space YAML needs, and replaces what follows', () => {
