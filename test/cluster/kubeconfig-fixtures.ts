@@ -6,7 +6,10 @@ import { stringify } from 'yaml';
 
 export interface FixtureContext {
   name: string;
+  /** Its cluster's server; '' writes a cluster without one. */
   server: string;
+  /** false: a context without a cluster, as `kubectl config set-context dev --namespace=…` writes one. */
+  cluster?: false;
   ca?: string;
   /** A static bearer token, or an exec stanza, or neither. */
   token?: string;
@@ -25,12 +28,12 @@ export function writeKubeconfig(path: string, contexts: FixtureContext[], curren
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: contexts.map((c) => ({ name: `${c.name}-cluster`, cluster: { server: c.server, ...(c.ca ? { 'certificate-authority-data': Buffer.from(c.ca).toString('base64') } : {}) } })),
+    clusters: contexts.filter((c) => c.cluster !== false).map((c) => ({ name: `${c.name}-cluster`, cluster: { server: c.server, ...(c.ca ? { 'certificate-authority-data': Buffer.from(c.ca).toString('base64') } : {}) } })),
     users: contexts.map((c) => ({
       name: `${c.name}-user`,
       user: c.user ?? (c.exec ? { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...c.exec } } : c.token ? { token: c.token } : {}),
     })),
-    contexts: contexts.map((c) => ({ name: c.name, context: { cluster: `${c.name}-cluster`, user: `${c.name}-user`, ...(c.namespace ? { namespace: c.namespace } : {}) } })),
+    contexts: contexts.map((c) => ({ name: c.name, context: { cluster: c.cluster === false ? '' : `${c.name}-cluster`, user: `${c.name}-user`, ...(c.namespace ? { namespace: c.namespace } : {}) } })),
     ...(currentContext !== undefined ? { 'current-context': currentContext } : {}),
   };
   writeFileSync(path, stringify(config));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ClusterError } from '../../server/src/cluster/errors';
@@ -90,34 +90,23 @@ describe('which kubeconfig and context', () => {
   });
 
   it('leaves out a context kubectl itself writes without a cluster, as kubectl does, and says so only when that context is asked for', () => {
-    const written = join(dir, 'set-context');
-    writeFileSync(
-      written,
-      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://c.example"}}]\nusers: [{name: u, user: {token: t}}]\n' +
-        'contexts:\n  - {name: x, context: {cluster: c, user: u}}\n  - name: dev\n    context: {cluster: "", user: "", namespace: scratch}\ncurrent-context: x\n',
-    );
+    const written = writeKubeconfig(join(dir, 'set-context'), [{ name: 'x', server: 'https://c.example', token: 't' }, { name: 'dev', server: '', cluster: false, namespace: 'scratch' }], 'x');
     assert.equal(resolveKubeconfig({ explicit: written }).cluster.server, 'https://c.example');
     assert.match(errorOf(() => resolveKubeconfig({ explicit: written, context: 'dev' })).message, /^context "dev" cannot be used: kubeconfig .*set-context defines context "dev" without a cluster/);
   });
 
   it('takes an unusable context or cluster of the first file that defines it, as kubectl does, not a later file\'s of that name', () => {
-    const first = join(dir, 'first');
-    writeFileSync(
-      first,
-      'apiVersion: v1\nkind: Config\nclusters: [{name: broken, cluster: {certificate-authority-data: ""}}]\n' +
-        'contexts:\n  - name: dev\n    context: {cluster: "", namespace: scratch}\n  - name: uses-broken\n    context: {cluster: broken}\n',
-    );
+    const first = writeKubeconfig(join(dir, 'first'), [{ name: 'dev', server: '', cluster: false, namespace: 'scratch' }, { name: 'uses-broken', server: '' }]);
     const second = writeKubeconfig(join(dir, 'second'), [{ name: 'dev', server: 'https://prod.example' }, { name: 'uses-broken', server: 'https://other.example' }]);
     const merged = `${first}${delimiter}${second}`;
     assert.match(errorOf(() => resolveKubeconfig({ explicit: merged, context: 'dev' })).message, /^context "dev" cannot be used: kubeconfig .*first defines context "dev" without a cluster/);
-    const secondBroken = join(dir, 'second-broken');
-    writeFileSync(secondBroken, readFileSync(second, 'utf8').replaceAll('uses-broken-cluster', 'broken'));
     assert.match(
-      errorOf(() => resolveKubeconfig({ explicit: `${first}${delimiter}${secondBroken}`, context: 'uses-broken' })).message,
-      /^context "uses-broken" names cluster "broken", which cannot be used: kubeconfig .*first defines cluster "broken" without a server/,
+      errorOf(() => resolveKubeconfig({ explicit: merged, context: 'uses-broken' })).message,
+      /^context "uses-broken" names cluster "uses-broken-cluster", which cannot be used: kubeconfig .*first defines cluster "uses-broken-cluster" without a server/,
     );
-    assert.equal(resolveKubeconfig({ explicit: `${second}${delimiter}${first}`, context: 'dev' }).cluster.server, 'https://prod.example', 'a usable context defined first wins');
-    assert.equal(resolveKubeconfig({ explicit: `${secondBroken}${delimiter}${first}`, context: 'uses-broken' }).cluster.server, 'https://other.example', 'and a usable cluster');
+    const secondFirst = `${second}${delimiter}${first}`;
+    assert.equal(resolveKubeconfig({ explicit: secondFirst, context: 'dev' }).cluster.server, 'https://prod.example', 'a usable context defined first wins');
+    assert.equal(resolveKubeconfig({ explicit: secondFirst, context: 'uses-broken' }).cluster.server, 'https://other.example', 'and a usable cluster');
   });
 
   it('says a field of the wrong type is one, not only in client-node\'s words (server: 5 was ".replace is not a function")', () => {
