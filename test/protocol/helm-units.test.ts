@@ -25,7 +25,8 @@ const editors = editorsOnCopies(SERVER, PODINFO, 'podinfo');
 const atEditors = editorsOnCopies(SERVER, PODINFO, 'podinfo@v2');
 /** A chart with another chart in its folder, elsewhere than under charts/ (extras/inner). */
 const NESTED = (() => {
-  if (!existsSync(PODINFO)) return mkdtempSync(join(tmpdir(), 'kr-nested-'));
+  // Without podinfo the suite is skipped; the path still lies in a folder of its own, which is what `after` removes.
+  if (!existsSync(PODINFO)) return join(mkdtempSync(join(tmpdir(), 'kr-nested-')), 'chart');
   const dir = copyChart(PODINFO);
   const inner = join(dir, 'extras', 'inner');
   cpSync(PODINFO, inner, { recursive: true });
