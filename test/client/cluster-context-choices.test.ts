@@ -27,6 +27,14 @@ describe('Select Context choices', () => {
     assert.equal(demo.description, 'no kubeconfig needed', 'nor the demo');
   });
 
+  it("shows `$(…)` in a context's name, cluster, user or file as written, not as an icon, and chooses the context by its name", () => {
+    const odd = { path: '/home/ada/$(home)/config', text: 'contexts:\n  - name: dev-$(zap)\n    context: { cluster: $(cloud), user: ada }\n' };
+    const [context] = contextChoices(listContexts([odd]), { cluster: 'auto' }).contexts;
+    assert.equal(context.label, 'dev-\\$(zap)');
+    assert.equal(context.detail, 'cluster \\$(cloud) · user ada · /home/ada/\\$(home)/config');
+    assert.deepEqual(context.choice, { context: 'dev-$(zap)' });
+  });
+
   it('marks the demo in use when it is chosen', () => {
     assert.equal(contextChoices(listContexts([kubeconfig]), { cluster: 'demo' }).demo.description, 'in use');
   });

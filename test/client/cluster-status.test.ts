@@ -29,6 +29,11 @@ describe('cluster status bar text', () => {
     assert.equal(statusView(undefined, 'auto', true).text, '⎈ stopped');
   });
 
+  it("shows `$(…)` in a context's name or an error as written, not as an icon (VS Code draws one in the status bar)", () => {
+    assert.equal(statusView(status({ name: 'dev-$(zap)', controlPlanes: 3 }), 'auto').text, '⎈ dev-\\$(zap) · 3 control planes');
+    assert.equal(statusView(status({ name: 'x', error: 'refused by $(proxy)', source: 'none' }), 'auto').text, '⎈ x · refused by \\$(proxy)');
+  });
+
   it('shows a quorum-safe control plane without a warning', () => {
     const view = statusView(status({ controlPlanes: 3 }), 'auto');
     assert.equal(view.text, '⎈ prod · 3 control planes');

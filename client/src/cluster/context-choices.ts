@@ -1,5 +1,6 @@
 import type { ClusterChoice } from '../settings';
 import type { ContextListing } from '../../../server/src/cluster/contexts';
+import { literalLabel } from '../literal-label';
 
 export const DEMO_LABEL = 'Embedded demo cluster';
 
@@ -15,9 +16,9 @@ export function contextChoices(listing: ContextListing, settings: { cluster: str
   // With the demo, or with no cluster read (`off`), no context is in use.
   const inUse = settings.cluster === 'demo' || settings.cluster === 'off' ? undefined : (settings.context ?? listing.current);
   const contexts = listing.contexts.map((c) => ({
-    label: c.name,
+    label: literalLabel(c.name),
     description: [c.name === inUse ? 'in use' : '', c.name === listing.current ? 'current-context' : ''].filter(Boolean).join(' · '),
-    detail: [c.cluster && `cluster ${c.cluster}`, c.user && `user ${c.user}`, c.namespace && `namespace ${c.namespace}`, c.file].filter(Boolean).join(' · '),
+    detail: literalLabel([c.cluster && `cluster ${c.cluster}`, c.user && `user ${c.user}`, c.namespace && `namespace ${c.namespace}`, c.file].filter(Boolean).join(' · ')),
     choice: { context: c.name },
   }));
   const demo = { label: DEMO_LABEL, description: settings.cluster === 'demo' ? 'in use' : 'no kubeconfig needed', choice: { demo: true as const } };

@@ -2,6 +2,7 @@ import type { ClusterStatus } from '../../../server/src/protocol';
 import type { ClusterMode } from './resolve';
 import { plural } from '../../../server/src/words';
 import { codeSpan, markdownText } from '../../../server/src/explain/markdown-text';
+import { literalLabel } from '../literal-label';
 
 export interface StatusView {
   text: string;
@@ -59,7 +60,7 @@ export function plainText(markdown: string): string {
 /** The status bar item for the cluster in use: context, one-glance verdict, or what went wrong. */
 export function statusView(status: ClusterStatus | undefined, mode: ClusterMode, serverStopped = false): StatusView {
   const view = serverStopped ? STOPPED : statusMarkdown(status, mode);
-  return { ...view, label: plainText(`Kube Resilience cluster: ${view.tooltip}`) };
+  return { ...view, text: literalLabel(view.text), label: plainText(`Kube Resilience cluster: ${view.tooltip}`) };
 }
 
 function statusMarkdown(status: ClusterStatus | undefined, mode: ClusterMode): Omit<StatusView, 'label'> {
