@@ -2,7 +2,7 @@
 // that cannot be written leaves every file it touches as it was while the other files are still fixed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -114,6 +114,26 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     const run = cli(['check', 'app', ...ONLY]);
     assert.match(run.stdout, /single-replica \(fixable\)/);
     assert.match(run.stdout, /in 2 files/, 'the root\'s files count');
+  });
+
+  it('takes no name a link holds for the file it creates, though the link leads nowhere (it was replaced by a regular file)', { skip: !posix }, () => {
+    write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
+    write('app/web.yaml', deployment('web', 'nginx', 3));
+    symlinkSync(join(dir, 'elsewhere', 'web-pdb.yaml'), join(dir, 'app', 'web-pdb.yaml'));
+    const run = cli(['check', '--fix', 'app', ...ONLY]);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.ok(lstatSync(join(dir, 'app', 'web-pdb.yaml')).isSymbolicLink(), 'the link is as it was');
+    assert.match(read('app/web-pdb-2.yaml'), /kind: PodDisruptionBudget/);
+    assert.match(read('app/kustomization.yaml'), /- web-pdb-2\.yaml/);
+  });
+
+  it("names the file it creates for a resource inside the root, whatever the resource's name holds (`../../web` made one two folders up)", () => {
+    write('tree/app/kustomization.yaml', 'resources:\n- web.yaml\n');
+    write('tree/app/web.yaml', deployment('../../web', 'nginx', 3).replace('app: ../../web', 'app: web').replace('app: ../../web', 'app: web'));
+    const run = cli(['check', '--fix', 'tree', ...ONLY]);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.deepEqual(readdirSync(join(dir, 'tree', 'app')).sort(), ['..-..-web-pdb.yaml', 'kustomization.yaml', 'web.yaml']);
+    assert.deepEqual(readdirSync(dir), ['tree']);
   });
 
   it('a fix that cannot be written leaves every file it touches as it was; the other files are still fixed, and the run says why and exits 2', { skip: !posix }, () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -111,12 +111,23 @@ describe('writeSourceEdits: a fix of a chart or overlay is written whole or not 
     assert.equal(existsSync(join(dir, 'pdb.yaml')), false);
   });
 
-  it('writes nothing when a file to create exists already', () => {
+  it('writes nothing when a file to create exists already, and says so', () => {
     const text = 'replicaCount: 1\n';
     const values = file('values.yaml', text);
     file('pdb.yaml', 'mine\n');
-    assert.equal(writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'theirs\n' }] }), undefined);
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'theirs\n' }] });
+    assert.deepEqual(outcome, { path: join(dir, 'pdb.yaml'), reason: 'a file (or a link) is there already, which this fix would replace: not written', notPutBack: [], unlinked: [] });
     assert.equal(readFileSync(values, 'utf8'), text);
     assert.equal(readFileSync(join(dir, 'pdb.yaml'), 'utf8'), 'mine\n');
+  });
+
+  it('writes nothing where a link to nothing holds the name of a file to create (it was replaced by the new file)', { skip: process.platform === 'win32' && 'links' }, () => {
+    const text = 'replicaCount: 1\n';
+    const values = file('values.yaml', text);
+    symlinkSync(join(dir, 'nowhere', 'pdb.yaml'), join(dir, 'pdb.yaml'));
+    const outcome = writeSourceEdits({ edits: [setReplicas(values, text)], creates: [{ path: join(dir, 'pdb.yaml'), text: 'theirs\n' }] });
+    assert.ok(outcome && 'reason' in outcome, 'not written');
+    assert.equal(readFileSync(values, 'utf8'), text);
+    assert.ok(lstatSync(join(dir, 'pdb.yaml')).isSymbolicLink());
   });
 });

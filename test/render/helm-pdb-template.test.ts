@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -37,6 +37,17 @@ describe('pdbTemplate: the budget template a pdb-missing fix writes in a chart',
     const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'rel-web-pdb' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } };
     return pdbTemplate({ templatesDir, release: 'rel', workloadTemplate: WORKLOAD, skeleton: parseSkeleton(WORKLOAD), workload, pdb })!.text;
   };
+
+  it('writes no template where a file or a link to nothing holds its name (the link was replaced)', { skip: process.platform === 'win32' && 'links' }, () => {
+    const templatesDir = mkdtempSync(join(tmpdir(), 'kr-pdb-template-'));
+    dirs.push(templatesDir);
+    symlinkSync(join(templatesDir, 'nowhere.yaml'), join(templatesDir, 'web-pdb.yaml'));
+    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'rel-web-pdb' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } };
+    const input = { templatesDir, release: 'rel', workloadTemplate: WORKLOAD, skeleton: parseSkeleton(WORKLOAD), workload: { metadata: { name: 'rel-web' } }, pdb };
+    assert.equal(pdbTemplate(input), undefined);
+    rmSync(join(templatesDir, 'web-pdb.yaml'));
+    assert.equal(pdbTemplate(input)?.path, join(templatesDir, 'web-pdb.yaml'), 'written once the name is free');
+  });
 
   it('steps aside when the chart\'s own budget for the same pods renders (its whole file under a switch)', () => {
     const text = written(ownBudget('{{- if .Values.pdb.enabled | default false }}'));

@@ -227,10 +227,10 @@ export async function fixUnits(
       const checked = onInterrupt(() => void (outcome && !('reason' in outcome) && outcome.undo()));
       outcome = writeSourceEdits(fix.edits);
       // Replaced, even if put back later, a file has parted from its other hard links.
-      for (const { path, others } of outcome?.unlinked ?? []) if (!unlinked.has(asGiven(path))) unlinked.set(asGiven(path), others);
-      if (!outcome || 'reason' in outcome) {
+      for (const { path, others } of outcome.unlinked) if (!unlinked.has(asGiven(path))) unlinked.set(asGiven(path), others);
+      if ('reason' in outcome) {
         checked();
-        if (outcome) failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack.map(asGiven) });
+        failed.push({ ruleId: finding.ruleId, path: asGiven(outcome.path), reason: outcome.reason, notPutBack: outcome.notPutBack.map(asGiven) });
         continue;
       }
       const fixWritten = outcome;

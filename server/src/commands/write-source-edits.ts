@@ -1,4 +1,5 @@
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
+import { nameTaken } from '../files/file-kind';
 import { ChangedMeanwhileError } from '../files/atomic-write';
 import { describeFileError } from '../files/read-bounded';
 import { applyEdits } from '../fixes/edit';
@@ -22,12 +23,13 @@ export interface WrittenEdits {
 }
 
 /**
- * Writes a fix's source edits, all or none: a write that fails undoes those before it. Undefined (nothing
- * written) when a file to create exists already; the file that stopped it and why when one cannot be read
- * or written.
+ * Writes a fix's source edits, all or none: a write that fails undoes those before it. The file that stopped it
+ * and why when one cannot be read or written, or a file to create is there already (made since the fix was
+ * worked out, or a link: it would be replaced).
  */
-export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailure | undefined {
-  if (edits.creates.some((c) => existsSync(c.path))) return undefined;
+export function writeSourceEdits(edits: SourceEdits): WrittenEdits | WriteFailure {
+  const taken = edits.creates.find((c) => nameTaken(c.path));
+  if (taken) return { path: taken.path, reason: 'a file (or a link) is there already, which this fix would replace: not written', notPutBack: [], unlinked: [] };
   const writes: Write[] = [];
   for (const edit of edits.edits) {
     try {

@@ -1,9 +1,22 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 
 /** Whether `path` is a folder, links followed (false when nothing is there). */
 export function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether anything sits at `path`, a link that leads nowhere included: a name a new file may not take. A dangling
+ * link counted as free, and a fix's new file replaced it.
+ */
+export function nameTaken(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
   } catch {
     return false;
   }

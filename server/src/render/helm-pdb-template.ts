@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { yamlLines, yamlScalar } from '../fixes/yaml-text';
 import { readSourceText } from './source-yaml';
+import { nameTaken } from '../files/file-kind';
 import { matchPath, wholeFileCondition, wholeFileIf, type Skeleton, type SkeletonNode } from './template-skeleton';
 
 export interface PdbTemplateInput {
@@ -29,7 +30,7 @@ export function pdbTemplate(input: PdbTemplateInput): { path: string; text: stri
   if (pdb?.kind !== 'PodDisruptionBudget' || typeof pdb.metadata?.name !== 'string') return undefined;
   const fileName = `${pdb.metadata.name.startsWith(`${input.release}-`) ? pdb.metadata.name.slice(input.release.length + 1) : pdb.metadata.name}`.replace(/[^\w.-]/g, '-');
   const path = join(input.templatesDir, `${fileName.endsWith('-pdb') ? fileName : `${fileName}-pdb`}.yaml`);
-  if (existsSync(path)) return undefined;
+  if (nameTaken(path)) return undefined;
   const lines = input.workloadTemplate.split('\n').map((l) => l.replace(/\r$/, ''));
   const nameNode = matchPath(skeleton, ['metadata', 'name']).nodes[1];
   const namespaceNode = matchPath(skeleton, ['metadata', 'namespace']).nodes[1];

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { yamlText } from '../fixes/yaml-text';
 import { appendToSequence, removeField, setField } from '../fixes/yaml-edit';
@@ -14,6 +13,7 @@ import { documentResource, type SourceFiles, sourcePath } from './source-yaml';
 import type { FieldChange, SourceEdits } from './types';
 import { shownWithin, within } from '../files/within';
 import { literalPattern } from '../literal-pattern';
+import { nameTaken } from '../files/file-kind';
 
 export interface KustomizeFixInput {
   root: string;
@@ -74,10 +74,12 @@ export function translateKustomizeFix(input: KustomizeFixInput): SourceEdits | u
   const sharedBase = Object.keys(newPatch).length && !input.changes.some((c) => c.kind === 'add-resource') ? baseEdits(input, fieldChanges) : undefined;
   const created = new Set<string>();
   const fileName = (stem: string) => {
+    // From a resource's name, which a manifest may write as anything (`../../web`): a name in the root, as Helm's are.
+    const safe = stem.replace(/[^\w.-]/g, '-');
     for (let n = 1; ; n++) {
-      const name = `${stem}${n === 1 ? '' : `-${n}`}.yaml`;
+      const name = `${safe}${n === 1 ? '' : `-${n}`}.yaml`;
       const path = join(input.root, name);
-      if (!existsSync(path) && !created.has(path)) {
+      if (!nameTaken(path) && !created.has(path)) {
         created.add(path);
         return { name, path };
       }
