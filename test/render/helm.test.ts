@@ -318,6 +318,24 @@ spec:
       assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
     });
 
+    it('a values key to take out that a values file below the winning one sets too is left (taken out of the top file, the lower value rendered: a budget with both a minimum and a maximum)', async () => {
+      const chart = writeChart({
+        'Chart.yaml': autoscaledChart['Chart.yaml'],
+        'templates/web.yaml': autoscaledChart['templates/web.yaml'],
+        'values.yaml': 'replicaCount: 3\npdb:\n  minAvailable: 2\n',
+        'prod.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # prod keeps two\n',
+        'templates/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n',
+      });
+      const unit = await render(chart, { valuesFiles: [join(chart, 'prod.yaml')] });
+      const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
+      const reasons: string[] = [];
+      const change = [{ kind: 'set' as const, path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove' as const, path: ['spec', 'minAvailable'] }];
+      assert.equal(unit.mapper.translateFix(blocking.document, change, (reason) => reasons.push(reason)), undefined);
+      assert.deepEqual(reasons, ['values key pdb.minAvailable is set in values.yaml too: taken out of prod.yaml, it would render with that value']);
+      const alone = await render(chart, { set: ['replicaCount=2'] });
+      assert.match(alone.mapper.translateFix(only(placedFindings(alone), 'pdb-blocks-eviction')[0].document, change)?.title ?? '', /remove pdb\.minAvailable from values\.yaml/, 'where one file sets it, it is taken out there');
+    });
+
     it('replicas under an autoscaler a values switch turns on: the line is written only with the switch off (helm create\'s idiom), so the count holds without the autoscaler', async () => {
       const chart = writeChart({
         ...autoscaledChart,
@@ -477,6 +495,16 @@ spec:
       applySourceEdits(unit.mapper.translateFix(wishlist.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }])!);
       assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), aliasedSubchartChart['values.yaml'].replace('one pod is plenty.\n  replicaCount: 1', 'one pod is plenty.\n  replicaCount: 2'));
       assert.deepEqual(table(only(placedFindings(await render(chart)), 'single-replica')), ['single-replica charts/cart-0.1.0/templates/deployment.yaml:8 values.yaml:2']);
+    });
+
+    it('a subchart aliased twice: no budget template is written beside its workload (rendered under each alias, it selected the pods of both: two budgets over one set of pods)', async () => {
+      const chart = writeChart({ ...aliasedSubchartChart, 'values.yaml': 'basket:\n  replicaCount: 3\nwishlist:\n  replicaCount: 1\n' });
+      const unit = await render(chart);
+      const basket = only(placedFindings(unit), 'pdb-missing').find((f) => f.message.includes('release-basket'))!;
+      const deployment = parseManifest('file:///r.yaml', unit.text).documents[basket.document].resources[0];
+      const reasons: string[] = [];
+      assert.equal(unit.mapper.translateFix(basket.document, [{ kind: 'add-resource', object: pdbFor(deployment, `${deployment.name}-pdb`, workloadSelector(deployment)) }], (reason) => reasons.push(reason)), undefined);
+      assert.deepEqual(reasons, ['charts/cart-0.1.0/templates/deployment.yaml renders under every alias of its subchart: a new template beside it would render under each of them']);
     });
 
     it('a packed subchart (a .tgz under charts/): its findings on the entry of the dependencies list that brings it in, under each alias', async () => {

@@ -11,7 +11,7 @@ import type { Io } from './check';
 import { UsageError } from './usage-error';
 import { realTargetInside } from './fix-files';
 import { writeSourceEdits } from './write-source-edits';
-import { brokenRender, renderErrorsBefore, stillFound } from './render-check';
+import { brokenRender, renderErrorsBefore, fixVerdict, unitFindings } from './render-check';
 import { onInterrupt } from '../on-interrupt';
 import { within } from '../files/within';
 
@@ -218,7 +218,9 @@ export async function fixUnits(
       // The same fix found for another finding (a template line and the values line it reads) is not tried again.
       const edits = JSON.stringify([fix.edits.edits, fix.edits.creates]);
       if (unrenderable.has(edits)) continue;
-      const before = await renderErrorsBefore(resolve(finding.rendered.unit), edited, roundUnits, settings);
+      const unitRoot = resolve(finding.rendered.unit);
+      const before = await renderErrorsBefore(unitRoot, edited, roundUnits, settings);
+      const findingsBefore = await unitFindings(unitRoot, roundUnits, settings, options);
       // A fix right for the rendered resource may still stop its unit from rendering: it is taken back. Stopped
       // meanwhile (Ctrl-C during its writes, the render or while its output is read), it is taken back too: it was
       // never checked. Covered from before the writes: Ctrl-C then waits for them (it ended the process between two
@@ -234,14 +236,18 @@ export async function fixUnits(
         continue;
       }
       const fixWritten = outcome;
-      const verdict = await (async () => {
-        const broken = await brokenRender(before, settings);
-        return broken ?? ((await stillFound(resolve(finding.rendered.unit), finding, roundUnits, settings, options)) ? 'finding left' : undefined);
-      })().finally(checked);
+      const verdict = await (async () => (await brokenRender(before, settings)) ?? (await fixVerdict(unitRoot, finding, findingsBefore, roundUnits, settings, options)))().finally(checked);
       if (verdict === 'finding left') {
         // Not written again for another finding that offers it (a template line and the values line it reads).
         unrenderable.add(edits);
         failed.push({ ruleId: finding.ruleId, path: asGiven(targets[0]), reason: 'the fix leaves the finding in place (what it edits is not what renders), so it was taken back', notPutBack: fixWritten.undo().map(asGiven) });
+        continue;
+      }
+      if (verdict && 'brought' in verdict) {
+        unrenderable.add(edits);
+        const { ruleId, resource } = verdict.brought;
+        const about = resource ? ` on ${resource.kind} ${resource.namespace ? `${resource.namespace}/` : ''}${resource.name}` : '';
+        failed.push({ ruleId: finding.ruleId, path: asGiven(targets[0]), reason: `the fix brings ${ruleId}${about}, so it was taken back`, notPutBack: fixWritten.undo().map(asGiven) });
         continue;
       }
       if (verdict) {

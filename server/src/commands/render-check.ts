@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { analyzeRenderedUnit, type UnitAnalysisOptions } from '../render/analyze-unit';
+import { analyzeRenderedUnit, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
 import type { Finding } from '../rules/types';
 import type { RenderUnit } from '../units/find-units';
@@ -38,20 +38,39 @@ async function renderErrors(unit: RenderUnit, settings: RenderSettings): Promise
   return render.kind === 'rendered' ? render.unit.problems.filter((p) => p.severity === 'error').map((p) => p.message) : [];
 }
 
-/**
- * Whether the unit at `unitRoot` still has the finding once its fix is written (its rule, about the same field of the
- * same resource): the fix edited something that is not what renders (a branch of an `if` not taken, a subchart's
- * values a parent's global overrides), and must be taken back.
- */
-export async function stillFound(unitRoot: string, finding: Finding, roundUnits: readonly RenderUnit[], settings: RenderSettings, options: UnitAnalysisOptions): Promise<boolean> {
+/** The findings of the unit at `unitRoot` as its files are now on disk; none when it does not render. */
+export async function unitFindings(unitRoot: string, roundUnits: readonly RenderUnit[], settings: RenderSettings, options: UnitAnalysisOptions): Promise<UnitFinding[]> {
   const unit = roundUnits.find((u) => u.root === unitRoot);
   const render = unit ? await renderUnit(unit, settings) : undefined;
-  if (render?.kind !== 'rendered') return false;
-  const same = (other: Finding) =>
-    other.ruleId === finding.ruleId &&
-    other.resource?.kind === finding.resource?.kind &&
-    other.resource?.namespace === finding.resource?.namespace &&
-    other.resource?.name === finding.resource?.name &&
-    JSON.stringify(other.fieldPath ?? null) === JSON.stringify(finding.fieldPath ?? null);
-  return analyzeRenderedUnit(render.unit, options).some(same);
+  return render?.kind === 'rendered' ? analyzeRenderedUnit(render.unit, options) : [];
+}
+
+/**
+ * What a fix written did to its unit, `before` its findings until then: 'finding left' when the finding is still
+ * there (its rule, about the same field of the same resource): the fix edited something that is not what renders (a
+ * branch of an `if` not taken, a subchart's values a parent's global overrides). Else a finding it brought that was
+ * not there: an error, or a warning about another resource (a budget written into a subchart two aliases render
+ * selects the pods of both: two budgets over one set of pods). The first must be taken back, as must the second,
+ * which the rules would not otherwise see before the chart is installed. A warning about the fixed resource itself
+ * is what a fix may bring (a second replica asks for a budget and a spread), for the next round or the person.
+ */
+export async function fixVerdict(
+  unitRoot: string,
+  finding: Finding,
+  before: readonly Finding[],
+  roundUnits: readonly RenderUnit[],
+  settings: RenderSettings,
+  options: UnitAnalysisOptions,
+): Promise<'finding left' | { brought: Finding } | undefined> {
+  const after = await unitFindings(unitRoot, roundUnits, settings, options);
+  const sameResource = (a: Finding, b: Finding) => a.resource?.kind === b.resource?.kind && a.resource?.namespace === b.resource?.namespace && a.resource?.name === b.resource?.name;
+  if (after.some((other) => other.ruleId === finding.ruleId && sameResource(other, finding) && JSON.stringify(other.fieldPath ?? null) === JSON.stringify(finding.fieldPath ?? null))) return 'finding left';
+  const brought = after.find(
+    (other) =>
+      (other.severity === 'error' || (other.severity === 'warning' && !sameResource(other, finding))) &&
+      // Known by its resource, or by the template it came from: a name a template draws at random (a test hook's
+      // `randAlphaNum`) is another on each render.
+      !before.some((known) => known.ruleId === other.ruleId && (sameResource(known, other) || (known.uri === other.uri && known.resource?.kind === other.resource?.kind))),
+  );
+  return brought ? { brought } : undefined;
 }

@@ -7,7 +7,7 @@ import type { Path } from '../manifest/path';
 import { nest } from '../fixes/yaml-edit';
 import { lineStartsIn } from '../manifest/text';
 import { valueAt } from '../manifest/workload';
-import { editValuesKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
+import { editValuesKey, setsKey, valuesKeyLine, valuesKeyValue, valuesSourceFor, type ValuesSource } from './helm-values';
 import { pdbTemplate } from './helm-pdb-template';
 import { namedFew } from './also-changes';
 import { literalScalar, matchPath, parseSkeletons, soleAction, unquote, valuesKeyOf, wholeFileIf, blocksOpenAt, type Skeleton, type SkeletonMatch, type SkeletonNode } from './template-skeleton';
@@ -94,6 +94,8 @@ export class HelmSourceMapper implements SourceMapper {
       // written into a values file or a template, it would select nothing under another.
       if (change.kind === 'set' && namesRelease(change.value, this.input.release)) return no(`the value names this release (${this.input.release}): written into the chart, it would match nothing under another release name`);
       if (change.kind === 'add-resource') {
+        // Rendered under each alias, a budget written for one would select the pods of every other as well.
+        if (this.rendersUnderOtherNames(documentIndex)) return no(`${this.relativeTemplate(documentIndex)} renders under every alias of its subchart: a new template beside it would render under each of them`);
         const created = this.newTemplate(documentIndex, change.object);
         if (!created) {
           return no(
@@ -123,6 +125,9 @@ export class HelmSourceMapper implements SourceMapper {
           continue;
         }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
+        // Taken out of the file that won, the key would render with the value a file below it gives.
+        const below = change.kind === 'remove' ? this.valuesChain(documentIndex, origin.key).find((other) => other.path !== source.path && setsKey(other, origin.key)) : undefined;
+        if (below) return no(`values key ${origin.inFile.join('.')} is set in ${this.relative(below.path)} too: taken out of ${this.relative(source.path)}, it would render with that value`);
         const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change`);
         add(source.path, source.text, valueEdits);
@@ -292,12 +297,17 @@ export class HelmSourceMapper implements SourceMapper {
     }
     if (!key) return undefined;
     const document = this.input.documents[documentIndex];
-    // `global` is one map every chart shares, the top chart's winning: at the top of each values file, not under a subchart's key.
     const global = key[0] === 'global';
-    const chain = this.input.valuesFor(document).map((source) => (global ? { ...source, prefix: [] } : source));
-    const source = valuesSourceFor(chain, key);
+    const source = valuesSourceFor(this.valuesChain(documentIndex, key), key);
     const subcharts = global ? [] : (document.subcharts ?? []).map((subchart) => subchart.key);
     return source ? { key, source, inFile: [...source.prefix, ...key], fromTop: [...subcharts, ...key] } : undefined;
+  }
+
+  /** The values files the document's chart reads `key` from, the winning one last. */
+  private valuesChain(documentIndex: number, key: readonly string[]): ValuesSource[] {
+    // `global` is one map every chart shares, the top chart's winning: at the top of each values file, not under a subchart's key.
+    const global = key[0] === 'global';
+    return this.input.valuesFor(this.input.documents[documentIndex]).map((source) => (global ? { ...source, prefix: [] } : source));
   }
 
   /** Whether the field's whole value is one action of its template line (`replicas: {{ .Values.replicaCount }}`), not part of a `toYaml` block. */

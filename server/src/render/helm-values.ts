@@ -42,7 +42,7 @@ export function valuesKeyValue(source: ValuesSource, key: readonly string[]): un
 }
 
 /** Whether the file gives the key a value (a key written with nothing after it sets nothing). */
-function setsKey(source: ValuesSource, key: readonly string[]): boolean {
+export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
   const handle = valuesHandle(source);
   if (!handle?.node) return false;
   const node = nodeAt(handle.node, [...source.prefix, ...key]);
