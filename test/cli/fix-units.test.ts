@@ -108,6 +108,22 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     assert.match(cli(['check', 'overlays/c', '--format', 'json', '--fail-on', 'none', ...ONLY]).stdout, /single-replica/, 'c, not named, is as it was');
   });
 
+  it('reads a base that a root which renders deploys as that root\'s, though another root deploying it cannot render (its findings came twice, and --fix appended a second budget to the base)', () => {
+    const base = deployment('web', 'nginx:1.27', 3);
+    write('base/deploy.yaml', base);
+    write('base/kustomization.yaml', 'resources:\n- deploy.yaml\n');
+    write('one/kustomization.yaml', 'resources:\n- ../base\n');
+    write('two/kustomization.yaml', 'resources:\n- ../base\n- https://example.com/monitoring//base?ref=v1\n');
+    const checked = JSON.parse(cli(['check', '.', '--format', 'json', '--fail-on', 'none', ...ONLY]).stdout);
+    assert.deepEqual(checked.findings.map((f: any) => f.ruleId), ['pdb-missing'], 'once, from the root that renders');
+    const fixed = cli(['check', '--fix', '.', ...ONLY]);
+    assert.equal(fixed.status, 0, fixed.stdout + fixed.stderr);
+    assert.equal(read('base/deploy.yaml'), base);
+    assert.match(readdirSync(join(dir, 'one')).join(' '), /pdb/);
+    const built = spawnSync(tools.kubectl, ['kustomize', join(dir, 'one')], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+  });
+
   it('a safe fix is marked fixable in the report', () => {
     write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
     write('app/web.yaml', deployment('web', 'nginx'));

@@ -93,10 +93,12 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
   const unrendered = new Set<string>();
   const results = await renderedAFewAtATime(divided.units, settings);
   await interruptibleAgain();
+  const renderedUnits = new Set<RenderUnit>();
   for (const [i, unit] of divided.units.entries()) {
     const result = results[i];
     if (result.kind === 'rendered') {
       rendered.push(result.unit);
+      renderedUnits.add(unit);
       continue;
     }
     if (result.kind === 'skipped') io.stderr(`kube-resilience ${command}: ${unit.root}: not rendered: ${result.reason}`);
@@ -106,6 +108,10 @@ export async function renderUnits(paths: string[], values: Record<string, unknow
     }
     for (const file of ownedOf(unit)) unrendered.add(file);
   }
+  // A file a root that rendered deploys too (a base two overlays share, one of them with a remote base) is that
+  // root's: read on its own as well, its findings came twice, and its fixes went into it as into a plain file, a
+  // second budget appended to the base, which the other root then could no longer build.
+  for (const file of unrendered) if ((divided.owned.get(resolve(file)) ?? []).some((unit) => renderedUnits.has(unit))) unrendered.delete(file);
   // A base outside the files looked at may be deployed by roots not looked at either: it is edited for none of them.
   const looked = new Set(paths.map((p) => resolve(p)));
   const deployersOf = (path: string) => (looked.has(resolve(path)) ? (divided.owned.get(resolve(path)) ?? []).map((unit) => unit.root) : []);
