@@ -82,6 +82,22 @@ describe('findUnits', () => {
     }
   });
 
+  it('renders the root of a patch or resource named alone in a folder of its own below the root (the patch was fixed as a plain manifest)', () => {
+    const nested = tree({
+      'overlay/kustomization.yaml': 'resources:\n  - ../base\n  - extra/pdb.yaml\npatches:\n  - path: patches/replicas.yaml\n',
+      'overlay/patches/replicas.yaml': deployment,
+      'overlay/extra/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n',
+      'overlay/unlisted/notes.yaml': 'a: 1\n',
+    });
+    const patch = findUnits([join(nested, 'overlay', 'patches', 'replicas.yaml')]);
+    assert.deepEqual(patch.units.map((u) => [u.tool, relative(nested, u.root)]), [['kustomize', 'overlay']]);
+    assert.deepEqual(patch.plain, []);
+    assert.ok(patch.neverResources.has(join(nested, 'overlay', 'patches', 'replicas.yaml')));
+    assert.deepEqual(findUnits([join(nested, 'overlay', 'extra', 'pdb.yaml')]).units.map((u) => relative(nested, u.root)), ['overlay']);
+    const unlisted = findUnits([join(nested, 'overlay', 'unlisted', 'notes.yaml')]);
+    assert.deepEqual([unlisted.units, unlisted.plain], [[], [join(nested, 'overlay', 'unlisted', 'notes.yaml')]], 'a file the kustomization names not is no part of it');
+  });
+
   it('gives a root the files of its bases and patches, and a chart its subcharts', () => {
     const prod = units.units.find((u) => rel(u.root) === 'overlays/prod')!;
     assert.deepEqual(prod.files.map(rel).sort(), ['base/deployment.yaml', 'base/kustomization.yaml', 'overlays/prod/kustomization.yaml', 'overlays/prod/labels.yaml', 'overlays/prod/pdb.yaml', 'overlays/prod/probes.yaml', 'overlays/prod/replicas.yaml']);

@@ -56,6 +56,12 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
     if (chartFolders.some((chart) => within(chart, folder))) continue;
     const file = kustomizationIn(folder);
     if (file) kustomizations.set(folder, readKustomization(file));
+    else {
+      // A patch or resource named alone in a folder of its root (`overlays/prod/patches`) is part of that root, as
+      // a template is of its chart: read as a plain manifest, --fix appended a budget to the patch.
+      const above = kustomizationListing(folder, [...absolute.keys()].filter((path) => dirname(path) === folder));
+      if (above && !kustomizations.has(above.folder)) kustomizations.set(above.folder, above);
+    }
     yield;
   }
   // Bases named by another kustomization may hold no manifest of their own in the list (only a Kustomization).
@@ -100,6 +106,24 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   }
   const plain = [...absolute.entries()].filter(([path]) => !owned.has(path) && !neverResources.has(path)).map(([, given]) => given);
   return { units, plain, neverResources, owned };
+}
+
+/** How many folders up a kustomization naming a file of a folder without one is looked for. */
+const KUSTOMIZATION_LEVELS_UP = 4;
+
+/** The nearest kustomization in a folder above `folder` that names one of `files` (as a resource, a patch or an input). */
+function kustomizationListing(folder: string, files: readonly string[]): KustomizationRefs | undefined {
+  let above = folder;
+  for (let level = 0; level < KUSTOMIZATION_LEVELS_UP; level++) {
+    const parent = dirname(above);
+    if (parent === above) return undefined;
+    above = parent;
+    const file = kustomizationIn(above);
+    if (!file) continue;
+    const refs = readKustomization(file);
+    return [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles].some((path) => files.includes(path)) ? refs : undefined;
+  }
+  return undefined;
 }
 
 /** The chart whose `templates/` folder (or a folder below it) `folder` is, if any. */
