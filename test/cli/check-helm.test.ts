@@ -116,6 +116,25 @@ describe('check on a Helm chart', { skip: (!existsSync(CLI) && 'dist/cli.js is n
     assert.doesNotMatch(plain.stdout, /Not written/, 'only under --verbose');
   });
 
+  it('a --values file given for two charts: a fix written there is unsafe, naming the other chart (a safe fix of one gave the other\'s database a second replica)', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'kube-resilience-cli-charts-'));
+    for (const name of ['shop', 'other']) cpSync(PODINFO, join(tree, name), { recursive: true });
+    const common = join(tree, 'common.yaml');
+    writeFileSync(common, '# shared by every chart\nreplicaCount: 1\n');
+    const run = await runCli(['check', join(tree, 'shop'), join(tree, 'other'), '--values', common, '--format', 'json', '--fail-on', 'none'], withHelm);
+    const singles = JSON.parse(run.stdout).findings.filter((f: any) => f.ruleId === 'single-replica');
+    assert.deepEqual(singles.map((f: any) => f.file.replace(`${tree}/`, '')).sort(), ['common.yaml', 'other/templates/deployment.yaml', 'shop/templates/deployment.yaml'], run.stdout.slice(0, 2000));
+    for (const single of singles) {
+      const [preferred] = single.fixes.filter((x: any) => x.preferred);
+      assert.match(preferred.unsafe, /^it edits common\.yaml, which chart (shop|other) renders from too$/);
+      assert.ok(!preferred.unsafe.includes(single.file.includes('/shop/') ? 'shop' : 'other'), 'the other chart, not its own');
+    }
+    await runCli(['check', join(tree, 'shop'), join(tree, 'other'), tree, '--values', common, '--fix', '--fail-on', 'none'], withHelm);
+    assert.equal(readFileSync(common, 'utf8'), '# shared by every chart\nreplicaCount: 1\n');
+    const alone = await runCli(['check', join(tree, 'shop'), '--values', join(tree, 'shop', 'values.yaml'), '--format', 'json', '--fail-on', 'none'], withHelm);
+    assert.ok(JSON.parse(alone.stdout).findings.some((f: any) => f.ruleId === 'single-replica' && f.fixes.some((x: any) => x.preferred && !x.unsafe)), 'one chart: safe as before');
+  });
+
   it('--fix edits values.yaml and writes a PDB template; a second check finds none of the fixed findings', async () => {
     const chart = chartCopy();
     const before = placed((await runCli(['check', chart, '--format', 'json', '--fail-on', 'none'], withHelm)).stdout, chart);

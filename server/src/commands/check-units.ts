@@ -140,12 +140,19 @@ function renderedAFewAtATime(units: readonly RenderUnit[], settings: RenderSetti
  */
 export async function checkUnits(paths: string[], values: Record<string, unknown>, io: Io, options: UnitAnalysisOptions): Promise<UnitsCheck> {
   const { plainPaths, rendered, deployersOf } = await renderUnits(paths, values, io);
-  const findings = rendered.flatMap((unit) => analyzeRenderedUnit(unit, options));
+  const findings = rendered.flatMap((unit) => analyzeRenderedUnit(unit, { ...options, readByOthers: valuesReadBy(rendered, values) }));
   const base = commonFolder(paths.filter((p) => p !== '-').map((f) => resolve(f)));
   const merged = mergeUnitFindings(findings, base, deployersOf).map((f) =>
     Object.assign(f, { uri: f.uri ? asGiven(f.uri) : f.uri, related: f.related.map((r) => ({ ...r, uri: asGiven(r.uri) })), rendered: { ...f.rendered, unit: asGiven(f.rendered.unit) } }),
   );
   return { plainPaths, findings: merged };
+}
+
+/** A --values file is given to every chart of the run: the other charts rendered read it too. */
+function valuesReadBy(rendered: readonly RenderedUnit[], values: Record<string, unknown>): (path: string, unitRoot: string) => string[] {
+  const given = new Set(((values.values as string[] | undefined) ?? []).map((file) => resolve(file)));
+  const charts = rendered.filter((unit) => unit.tool === 'helm').map((unit) => unit.root);
+  return (path, unitRoot) => (given.has(resolve(path)) ? charts.filter((root) => root !== unitRoot) : []);
 }
 
 function commonFolder(paths: string[]): string {

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { sentenceList } from '../words';
 import type { SourceEdits } from './types';
 
@@ -14,4 +15,11 @@ export function namedFew(indexes: readonly number[], objectOf: (index: number) =
 export function alsoChangesSaid(also: NonNullable<SourceEdits['alsoChanges']>): string {
   const named = also.count > also.resources.length ? [...also.resources, `${also.count - also.resources.length} more`] : also.resources;
   return `it also changes ${sentenceList(named)}: the same ${also.by} sets ${also.count === 1 ? 'it' : 'them'}`;
+}
+
+/** Why a fix that edits a file other units render from is unsafe: `it edits common.yaml, which chart b renders from too`. */
+export function sharedFileSaid(others: readonly { root: string; path: string }[]): string {
+  const roots = [...new Set(others.map((o) => basename(o.root)))];
+  const named = roots.length > 3 ? [...roots.slice(0, 3), `${roots.length - 3} more`] : roots;
+  return `it edits ${basename(others[0].path)}, which ${roots.length === 1 ? 'chart' : 'charts'} ${sentenceList(named)} ${roots.length === 1 ? 'renders' : 'render'} from too`;
 }

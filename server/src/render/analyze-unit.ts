@@ -16,7 +16,7 @@ import type { Finding, SeverityOverride } from '../rules/types';
 import { splitMessage } from '../rules/message-parts';
 import { runSteps, type Steps } from '../steps';
 import { fieldChanges } from './fix-changes';
-import { alsoChangesSaid } from './also-changes';
+import { alsoChangesSaid, sharedFileSaid } from './also-changes';
 import { readSourceText } from './source-yaml';
 import type { RenderedUnit, SourceEdits, SourceLocation } from './types';
 
@@ -26,6 +26,11 @@ export interface UnitAnalysisOptions {
   rules?: AnalyzeOptions['rules'];
   /** Reads a source file (an editor passes its open documents' text); default: the file on disk. */
   readText?: (path: string) => string | undefined;
+  /**
+   * The other units that render from a file of this one (a values file given for every chart of a run): an edit
+   * there changes what they render too, which the fix was not judged safe for.
+   */
+  readByOthers?: (path: string, unitRoot: string) => string[];
 }
 
 /** A fix of a rendered finding, carried out in the files a person edits. */
@@ -129,7 +134,7 @@ export function* analyzeRenderedUnitInSteps(unit: RenderedUnit, options: UnitAna
     const related = finding.related.flatMap((r) =>
       r.uri === uri ? place(r.range, []).slice(0, 1).map((l) => ({ uri: l.path, range: rangeAt(l, lineIndex(l.path)), message: r.message })) : [r],
     );
-    const sourceFixes = () => (index === undefined ? NONE() : translateFixes(unit, file, finding, index));
+    const sourceFixes = () => (index === undefined ? NONE() : translateFixes(unit, file, finding, index, options.readByOthers));
     for (const location of locations) {
       findings.push(withSourceFixes({ ...finding, message, ...(origin ? { origin } : {}), uri: location.path, range: rangeAt(location, lineIndex(location.path)), fixes: [], related, rendered }, sourceFixes));
     }
@@ -154,7 +159,7 @@ function rangeAt(location: SourceLocation, lines: LineIndex | undefined): Range 
 }
 
 /** The rendered finding's fixes as edits of the unit's sources, and why each of the others could not be written. */
-function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Finding, index: number): TranslatedFixes {
+function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Finding, index: number, readByOthers: UnitAnalysisOptions['readByOthers'] = () => []): TranslatedFixes {
   const translated: TranslatedFixes = { fixes: [], unwritten: [] };
   // Each fix is worked out on its whole document parsed again: a List of 1,000 items took 87 s.
   const items = rendered.documents[index]?.resources.length ?? 0;
@@ -172,7 +177,8 @@ function translateFixes(unit: RenderedUnit, rendered: ManifestFile, finding: Fin
       continue;
     }
     // A values key another resource prints too, or a patch it takes too, changes that one as well: not what the fix was judged safe for.
-    const unsafe = fix.unsafe ?? (edits.alsoChanges ? alsoChangesSaid(edits.alsoChanges) : undefined);
+    const others = edits.edits.flatMap((edit) => readByOthers(edit.path, unit.root).map((root) => ({ root, path: edit.path })));
+    const unsafe = fix.unsafe ?? (edits.alsoChanges ? alsoChangesSaid(edits.alsoChanges) : others.length ? sharedFileSaid(others) : undefined);
     translated.fixes.push({ title: edits.title ? `${fix.title} (${edits.title})` : fix.title, preferred: fix.preferred, ...(unsafe ? { unsafe } : {}), edits });
   }
   return translated;
