@@ -242,6 +242,24 @@ describe('Helm charts in the language server', { skip }, () => {
     await client.diagnostics(template, (d) => !codes(d).includes('single-replica@9') && codes(d).includes('replicas-not-spread@9'));
   });
 
+  it('a values file set for two charts: its fix is offered as unsafe, naming the other chart, which it would change too', async () => {
+    const { client, dir, openFile } = await inWorkspace.open(true, { helm: { valuesFiles: { 'charts/podinfo': ['env/shared.yaml'], 'charts/other': ['env/shared.yaml'] } } });
+    cpSync(dir, join(dir, '..', 'other'), { recursive: true });
+    mkdirSync(join(dir, '..', '..', 'env'));
+    writeFileSync(join(dir, '..', '..', 'env', 'shared.yaml'), '# shared values\nreplicaCount: 1\n');
+    await openFile(join('..', 'other', 'templates', 'deployment.yaml'));
+    await openFile('templates/deployment.yaml');
+    const shared = await openFile(join('..', '..', 'env', 'shared.yaml'));
+    const onShared = (await client.diagnostics(shared, (d) => codes(d).includes('single-replica@1'))).find((d) => d.code === 'single-replica')!;
+    const actions = ((await client.codeActions(shared, onShared.range, [onShared])) ?? []) as CodeAction[];
+    const run2 = actions.filter((a) => a.title.startsWith('Run 2 replicas'));
+    assert.ok(run2.length > 0, JSON.stringify(actions.map((a) => a.title)));
+    for (const action of run2) {
+      assert.equal(action.isPreferred, false, action.title);
+      assert.match(action.title, /\(unsafe: it edits shared\.yaml, which chart (other|podinfo) renders from too\)$/);
+    }
+  });
+
   it('a chart kept in another chart\'s folder but not under charts/ is a chart of its own: its files are its own, and their fixes are written', async () => {
     const { client, openFile } = await nestedEditors.open(true);
     const template = await openFile('extras/inner/templates/deployment.yaml');

@@ -149,6 +149,12 @@ export class EditorUnits {
     return undefined;
   }
 
+  /** The other charts a values file is set for (`kubeResilience.helm.valuesFiles` may name one file for several). */
+  private chartsReading(path: string, root: string): string[] {
+    const charts = this.layoutFound?.units.filter((unit) => unit.tool === 'helm' && unit.root !== root) ?? [];
+    return charts.filter((unit) => this.valuesFilesOf(unit)?.includes(path)).map((unit) => unit.root);
+  }
+
   /** Settings changed (trust granted, a tool's path, the release name): what was rendered goes, and the open files' units render again. */
   settingsChanged(): void {
     this.reset();
@@ -190,7 +196,7 @@ export class EditorUnits {
       // Values files set for a chart outside it are sources of its findings too: their lines move, their fixes are offered.
       const texts = new Map([...unit.files, ...(this.valuesFilesOf(unit) ?? [])].map((f) => [f, readText(f) ?? '']));
       if (result.kind === 'rendered') {
-        const { findings, file } = await inSlicesBetweenRequests(analyzeRenderedUnitInSteps(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText }));
+        const { findings, file } = await inSlicesBetweenRequests(analyzeRenderedUnitInSteps(result.unit, { severities: this.state.settings.rules, cluster: this.state.cluster, readText, readByOthers: (path, root) => this.chartsReading(path, root) }));
         if (controller.signal.aborted) return;
         this.mergedCache = undefined;
         this.results.set(unit.root, { findings, texts, rendered: true, renderedFile: file });
