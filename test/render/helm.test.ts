@@ -318,6 +318,24 @@ spec:
       assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
     });
 
+    it('a key no values file sets, inside a map one does: written into the file that fills the map (in values.yaml, beside `pdb: {}`, it switched the budget on for every install)', async () => {
+      const chart = writeChart({
+        'Chart.yaml': autoscaledChart['Chart.yaml'],
+        'templates/web.yaml': autoscaledChart['templates/web.yaml'],
+        'values.yaml': 'replicaCount: 1\n# a budget only when one is set\npdb: {}\n',
+        'env.yaml': 'replicaCount: 3\npdb:\n  maxUnavailable: 1\n',
+        'templates/pdb.yaml': '{{- if .Values.pdb }}\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n{{- end }}\n',
+      });
+      const unit = await render(chart, { valuesFiles: [join(chart, 'env.yaml')] });
+      const [unhealthy] = only(placedFindings(unit), 'pdb-unhealthy-pods-block');
+      const fix = unit.mapper.translateFix(unhealthy.document, [{ kind: 'set', path: ['spec', 'unhealthyPodEvictionPolicy'], value: 'AlwaysAllow' }]);
+      assert.equal(fix?.title, 'set pdb.unhealthyPodEvictionPolicy: AlwaysAllow in env.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), 'replicaCount: 1\n# a budget only when one is set\npdb: {}\n');
+      assert.doesNotMatch((await render(chart)).text, /PodDisruptionBudget/, 'an install without env.yaml has no budget, as before');
+      assert.deepEqual(only(placedFindings(await render(chart, { valuesFiles: [join(chart, 'env.yaml')] })), 'pdb-unhealthy-pods-block'), []);
+    });
+
     it('a values key to take out that a values file below the winning one sets too is left (taken out of the top file, the lower value rendered: a budget with both a minimum and a maximum)', async () => {
       const chart = writeChart({
         'Chart.yaml': autoscaledChart['Chart.yaml'],

@@ -49,9 +49,16 @@ export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
   return node !== undefined && !(isScalar(node) && node.value === null);
 }
 
-/** The file whose value of the key the render used: the last that sets it, else the chart's own values.yaml (the first source of its chart). */
+/**
+ * The file whose value of the key the render used: the last that sets it; for a key none sets, the last that sets the
+ * map it would be in (a `pdb:` an environment's file fills, where the chart's values.yaml has `pdb: {}` to switch the
+ * budget off: written there, a key switched it on for every install); else the chart's own values.yaml (the first
+ * source of its chart).
+ */
 export function valuesSourceFor(sources: ValuesSource[], key: readonly string[]): ValuesSource | undefined {
-  for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key)) return sources[i];
+  for (let depth = key.length; depth > 0; depth--) {
+    for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key.slice(0, depth))) return sources[i];
+  }
   return sources.find((s) => s.prefix.length === 0) ?? sources[0];
 }
 
