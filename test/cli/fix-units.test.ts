@@ -124,6 +124,20 @@ describe('check --fix on Kustomize roots', { skip: (!existsSync(CLI) && 'dist/cl
     assert.equal(built.status, 0, built.stderr);
   });
 
+  it('fixes each piece a workload\'s sessions lack, one a round (each was taken back as "leaves the finding in place": the finding said one piece less)', () => {
+    const chat = deployment('chat', 'example/chat:1', 3)
+      .replace('  name: chat # keep this comment\n', '  name: chat # keep this comment\n  annotations:\n    kube-resilience/sessions: in-memory\n')
+      .replace('    spec:\n      containers:', '    spec:\n      topologySpreadConstraints:\n      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: chat}}}\n      containers:');
+    write('app/kustomization.yaml', 'resources:\n- chat.yaml\n- pdb.yaml\n');
+    write('app/chat.yaml', chat);
+    write('app/pdb.yaml', 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: chat\nspec:\n  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  selector:\n    matchLabels: {app: chat}\n');
+    assert.match(cli(['check', 'app', '--fail-on', 'none']).stdout, /sessions-lost-on-eviction \(fixable\)/);
+    const fixed = cli(['check', '--fix', 'app']);
+    assert.equal(fixed.status, 0, fixed.stdout + fixed.stderr);
+    assert.match(fixed.stderr, /applied 3 fixes/);
+    assert.match(fixed.stdout, /^No findings/);
+  });
+
   it('a safe fix is marked fixable in the report', () => {
     write('app/kustomization.yaml', 'resources:\n- web.yaml\n');
     write('app/web.yaml', deployment('web', 'nginx'));

@@ -28,20 +28,20 @@ describe('fixVerdict: what a fix written into a chart did to what it renders', {
 
   it('takes a fix back that leaves its finding in place', async () => {
     const { chart, units, before } = await chartOf(1);
-    assert.equal(await fixVerdict(chart, finding(before, 'single-replica'), before, units, settings(), {}), 'finding left');
+    assert.equal(await fixVerdict(chart, finding(before, 'single-replica'), 'Run 2 replicas (set replicaCount: 2 in values.yaml)', before, units, settings(), {}), 'finding left');
   });
 
   it('keeps a fix that brings a warning about its own resource (a second replica asks for a budget and a spread)', async () => {
     const { chart, units, before } = await chartOf(1);
     writeFileSync(join(chart, 'values.yaml'), 'replicaCount: 2\n');
-    assert.equal(await fixVerdict(chart, finding(before, 'single-replica'), before, units, settings(), {}), undefined);
+    assert.equal(await fixVerdict(chart, finding(before, 'single-replica'), 'Run 2 replicas (set replicaCount: 2 in values.yaml)', before, units, settings(), {}), undefined);
   });
 
   it('takes a fix back that brings an error (two budgets over one set of pods): the rules would not see it before the chart is installed', async () => {
     const { chart, units, before } = await chartOf(3);
     writeFileSync(join(chart, 'templates', 'pdb-a.yaml'), BUDGET('web-a'));
     writeFileSync(join(chart, 'templates', 'pdb-b.yaml'), BUDGET('web-b'));
-    const verdict = await fixVerdict(chart, finding(before, 'pdb-missing'), before, units, settings(), {});
+    const verdict = await fixVerdict(chart, finding(before, 'pdb-missing'), 'Add a PodDisruptionBudget', before, units, settings(), {});
     assert.ok(verdict && verdict !== 'finding left', 'brought');
     assert.equal(verdict.brought.ruleId, 'pdb-multiple');
   });

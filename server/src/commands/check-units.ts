@@ -249,7 +249,7 @@ export async function fixUnits(
         continue;
       }
       const fixWritten = outcome;
-      const verdict = await (async () => (await brokenRender(before, settings)) ?? (await fixVerdict(unitRoot, finding, findingsBefore, roundUnits, settings, options)))().finally(checked);
+      const verdict = await (async () => (await brokenRender(before, settings)) ?? (await fixVerdict(unitRoot, finding, fix.title, findingsBefore, roundUnits, settings, options)))().finally(checked);
       if (verdict === 'finding left') {
         // Not written again for another finding that offers it (a template line and the values line it reads).
         unrenderable.add(edits);

@@ -46,17 +46,27 @@ export async function unitFindings(unitRoot: string, roundUnits: readonly Render
 }
 
 /**
- * What a fix written did to its unit, `before` its findings until then: 'finding left' when the finding is still
- * there (its rule, about the same field of the same resource): the fix edited something that is not what renders (a
- * branch of an `if` not taken, a subchart's values a parent's global overrides). Else a finding it brought that was
- * not there: an error, or a warning about another resource (a budget written into a subchart two aliases render
- * selects the pods of both: two budgets over one set of pods). The first must be taken back, as must the second,
- * which the rules would not otherwise see before the chart is installed. A warning about the fixed resource itself
- * is what a fix may bring (a second replica asks for a budget and a spread), for the next round or the person.
+ * What the fix `fixTitle` written did to its unit, `before` its findings until then: 'finding left' when the finding
+ * is still there as it was (its rule, about the same field of the same resource, saying the same apart from the values
+ * key it names, or offering the same fix): the fix edited something that is not what renders (a branch of an `if` not
+ * taken, a subchart's values a parent's global overrides). A finding that says less, with another fix first, is one
+ * the fix took a step towards (each piece a workload's sessions lack is a fix of its own: taken back as left, none was
+ * ever written). Else a finding it brought that was not there: an error, or a warning about another resource (a
+ * budget written into a subchart two aliases render selects the pods of both: two budgets over one set of pods). The
+ * first must be taken back, as must the second, which the rules would not otherwise see before the chart is
+ * installed. A warning about the fixed resource itself is what a fix may bring (a second replica asks for a budget
+ * and a spread), for the next round or the person.
  */
+/** What a rendered finding says of its resource, without the values key it names (which a fix may make another). */
+function said(finding: Finding): string {
+  const { origin } = finding;
+  return origin && finding.message.endsWith(` (from ${origin})`) ? finding.message.slice(0, -` (from ${origin})`.length) : finding.message;
+}
+
 export async function fixVerdict(
   unitRoot: string,
   finding: Finding,
+  fixTitle: string,
   before: readonly Finding[],
   roundUnits: readonly RenderUnit[],
   settings: RenderSettings,
@@ -64,7 +74,12 @@ export async function fixVerdict(
 ): Promise<'finding left' | { brought: Finding } | undefined> {
   const after = await unitFindings(unitRoot, roundUnits, settings, options);
   const sameResource = (a: Finding, b: Finding) => a.resource?.kind === b.resource?.kind && a.resource?.namespace === b.resource?.namespace && a.resource?.name === b.resource?.name;
-  if (after.some((other) => other.ruleId === finding.ruleId && sameResource(other, finding) && JSON.stringify(other.fieldPath ?? null) === JSON.stringify(finding.fieldPath ?? null))) return 'finding left';
+  const left = (other: UnitFinding) =>
+    other.ruleId === finding.ruleId &&
+    sameResource(other, finding) &&
+    JSON.stringify(other.fieldPath ?? null) === JSON.stringify(finding.fieldPath ?? null) &&
+    (said(other) === said(finding) || other.sourceFixes.some((fix) => fix.title === fixTitle));
+  if (after.some(left)) return 'finding left';
   const brought = after.find(
     (other) =>
       (other.severity === 'error' || (other.severity === 'warning' && !sameResource(other, finding))) &&
