@@ -51,11 +51,10 @@ export async function unitFindings(unitRoot: string, roundUnits: readonly Render
  * key it names, or offering the same fix): the fix edited something that is not what renders (a branch of an `if` not
  * taken, a subchart's values a parent's global overrides). A finding that says less, with another fix first, is one
  * the fix took a step towards (each piece a workload's sessions lack is a fix of its own: taken back as left, none was
- * ever written). Else a finding it brought that was not there: an error, or a warning about another resource (a
- * budget written into a subchart two aliases render selects the pods of both: two budgets over one set of pods). The
- * first must be taken back, as must the second, which the rules would not otherwise see before the chart is
- * installed. A warning about the fixed resource itself is what a fix may bring (a second replica asks for a budget
- * and a spread), for the next round or the person.
+ * ever written). Else an error it brought that was not there (a budget written into a subchart two aliases render
+ * selects the pods of both: two budgets over one set of pods), which must be taken back too: nothing else would show
+ * it before the chart is installed. A warning is what a fix may bring (a second replica asks for a budget and a
+ * spread, of the workload an autoscaler's minimum raised too), for the next round or the person.
  */
 /** What a rendered finding says of its resource, without the values key it names (which a fix may make another). */
 function said(finding: Finding): string {
@@ -82,7 +81,7 @@ export async function fixVerdict(
   if (after.some(left)) return 'finding left';
   const brought = after.find(
     (other) =>
-      (other.severity === 'error' || (other.severity === 'warning' && !sameResource(other, finding))) &&
+      other.severity === 'error' &&
       // Known by its resource, or by the template it came from: a name a template draws at random (a test hook's
       // `randAlphaNum`) is another on each render.
       !before.some((known) => known.ruleId === other.ruleId && (sameResource(known, other) || (known.uri === other.uri && known.resource?.kind === other.resource?.kind))),
