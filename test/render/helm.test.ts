@@ -390,6 +390,21 @@ spec:
       assert.match((await render(chart, { set: ['autoscaling.enabled=false'] })).text, /\n {2}replicas: 3\n/);
     });
 
+    it('a values key another workload prints only on a line that did not render (`replicas:` under `if not .Values.hpa.enabled`) changes nothing of it: the fix is safe', async () => {
+      const chart = writeChart({
+        ...autoscaledChart,
+        'values.yaml': 'replicaCount: 1\nhpa:\n  enabled: true\n',
+        'templates/web.yaml': autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', '  {{- if not .Values.hpa.enabled }}\n  replicas: {{ .Values.replicaCount }}\n  {{- end }}\n'),
+        'templates/hpa.yaml': autoscaledChart['templates/hpa.yaml'].replace('minReplicas: 3', 'minReplicas: {{ .Values.replicaCount }}'),
+      });
+      const unit = await render(chart);
+      const [minOne] = only(placedFindings(unit), 'hpa-min-one');
+      const fix = unit.mapper.translateFix(minOne.document, [{ kind: 'set', path: ['spec', 'minReplicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set replicaCount: 2 in values.yaml');
+      assert.equal(fix?.alsoChanges, undefined);
+      assert.doesNotMatch(unit.text, /\n {2}replicas:/, 'the Deployment printed no replicas');
+    });
+
     it('a values key another workload prints too: its fix is unsafe, naming that one (one replicaCount made a safe fix of web run a second Redis)', async () => {
       const unit = await render(writeChart(sharedReplicasChart));
       const singles = only(placedFindings(unit), 'single-replica').filter((f) => f.at.startsWith('templates/'));

@@ -179,16 +179,20 @@ export class HelmSourceMapper implements SourceMapper {
       if (!document.template) return;
       const skeleton = this.skeletonOf(index);
       const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
-      const walk = (node: SkeletonNode) => {
+      // `at`: the fields the line sits at while only keys lead there. A field the rendered document lacks is on a line
+      // that did not render (a branch of an `if` not taken: `replicas:` under `if not .Values.hpa.enabled`), and
+      // prints nothing of this render.
+      const walk = (node: SkeletonNode, at: string[] | undefined) => {
+        const here = at && node.kind === 'key' && node.key !== undefined ? [...at, node.key] : node.kind === 'opaque' ? at : undefined;
         const key = printedKey(node);
-        if (key) {
+        if (key && !(here && valueAt(document.object, here) === undefined)) {
           const top = key[0] === 'global' ? key : [...subcharts, ...key];
           add(exactly, top.join('\0'), index);
           for (let n = 1; n <= top.length; n++) add(under, top.slice(0, n).join('\0'), index);
         }
-        node.children.forEach(walk);
+        for (const child of node.children) walk(child, here);
       };
-      if (skeleton) walk(skeleton.root);
+      if (skeleton) for (const child of skeleton.root.children) walk(child, []);
     });
     return (this.printed = { under, exactly });
   }
