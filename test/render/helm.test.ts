@@ -336,6 +336,19 @@ spec:
       assert.deepEqual(only(placedFindings(await render(chart, { valuesFiles: [join(chart, 'env.yaml')] })), 'pdb-unhealthy-pods-block'), []);
     });
 
+    it('a field whose line renders only when its own values key is set: the key is taken out, the line kept (taken out, the key went dead for every install that sets it)', async () => {
+      const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  {{- if .Values.pdb.minAvailable }}\n  minAvailable: {{ .Values.pdb.minAvailable }}\n  {{- end }}\n  {{- if .Values.pdb.maxUnavailable }}\n  maxUnavailable: {{ .Values.pdb.maxUnavailable }}\n  {{- end }}\n  selector:\n    matchLabels: {app: web}\n';
+      const chart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # all of them\n', 'templates/pdb.yaml': pdb });
+      const unit = await render(chart);
+      const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
+      const fix = unit.mapper.translateFix(blocking.document, [{ kind: 'set', path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove', path: ['spec', 'minAvailable'] }]);
+      assert.equal(fix?.title, 'set pdb.maxUnavailable: 1 in values.yaml, remove pdb.minAvailable from values.yaml');
+      applySourceEdits(fix!);
+      assert.equal(readFileSync(join(chart, 'templates', 'pdb.yaml'), 'utf8'), pdb);
+      assert.deepEqual(only(placedFindings(await render(chart)), 'pdb-blocks-eviction'), []);
+      assert.match((await render(chart, { set: ['pdb.minAvailable=1', 'pdb.maxUnavailable=null'] })).text, /\n {2}minAvailable: 1\n/, 'an install that sets it gets it');
+    });
+
     it('a values key to take out that a values file below the winning one sets too is left (taken out of the top file, the lower value rendered: a budget with both a minimum and a maximum)', async () => {
       const chart = writeChart({
         'Chart.yaml': autoscaledChart['Chart.yaml'],

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { shownWithin } from '../files/within';
 import { literalPattern } from '../literal-pattern';
 import { yamlLines, yamlScalar } from '../fixes/yaml-text';
-import type { TextEdit } from '../fixes/edit';
+import { applyEdits, composeRounds, type EditRound, type TextEdit } from '../fixes/edit';
 import type { Path } from '../manifest/path';
 import { nest } from '../fixes/yaml-edit';
 import { lineStartsIn } from '../manifest/text';
@@ -89,6 +89,7 @@ export class HelmSourceMapper implements SourceMapper {
     const titles: string[] = [];
     const alsoChanges = new Set<number>();
     const add = (path: string, against: string, more: TextEdit[]) => edits.set(path, { edits: [...(edits.get(path)?.edits ?? []), ...more], against });
+    const valuesRounds = new Map<string, EditRound[]>();
     for (const change of changes) {
       // A value that names this render's release (a selector on `release-podinfo`) is right for this release alone:
       // written into a values file or a template, it would select nothing under another.
@@ -111,7 +112,7 @@ export class HelmSourceMapper implements SourceMapper {
       const origin = this.originOf(documentIndex, change.path);
       if (origin) {
         if (this.setOnCommandLine(origin)) return no(`values key ${origin.fromTop.join('.')} is set with --set: change it where --set is given`);
-        if (change.kind === 'remove' && this.printedWhole(documentIndex, change.path)) {
+        if (change.kind === 'remove' && this.printedWhole(documentIndex, change.path) && !this.guardedByItsKey(documentIndex, change.path, origin.key)) {
           // Without its values key the template would still print the field, empty (`replicas:`, a null a schema
           // check refuses): the field's line goes; the key stays for whatever else reads it.
           // Under an autoscaler that renders only when a condition holds, the line is written only when it does not
@@ -128,9 +129,13 @@ export class HelmSourceMapper implements SourceMapper {
         // Taken out of the file that won, the key would render with the value a file below it gives.
         const below = change.kind === 'remove' ? this.valuesChain(documentIndex, origin.key).find((other) => other.path !== source.path && setsKey(other, origin.key)) : undefined;
         if (below) return no(`values key ${origin.inFile.join('.')} is set in ${this.relative(below.path)} too: taken out of ${this.relative(source.path)}, it would render with that value`);
-        const valueEdits = editValuesKey(source, origin.key, change.kind === 'set' ? change.value : undefined);
+        // Worked out on the file as the fix's earlier changes left it: a key set below one taken out (a budget's
+        // maximum for its minimum) was inserted inside the line removed, two edits over one place.
+        const rounds = valuesRounds.get(source.path) ?? [];
+        const current = rounds.length ? applyEdits(rounds[rounds.length - 1].text, rounds[rounds.length - 1].edits) : source.text;
+        const valueEdits = editValuesKey({ ...source, text: current }, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change`);
-        add(source.path, source.text, valueEdits);
+        valuesRounds.set(source.path, [...rounds, { text: current, edits: valueEdits }]);
         for (const other of this.othersPrinting(documentIndex, origin.fromTop)) alsoChanges.add(other);
         const inFile = [...source.prefix, ...origin.key].join('.');
         titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
@@ -145,6 +150,7 @@ export class HelmSourceMapper implements SourceMapper {
       add(literal.path, literal.against, literal.edits);
       titles.push(`set ${String(change.path[change.path.length - 1])}: ${brief(change.value)} in ${this.relative(literal.path)}`);
     }
+    for (const [path, rounds] of valuesRounds) add(path, rounds[0].text, composeRounds(rounds));
     if (edits.size === 0 && creates.length === 0) return no('it changes nothing in the chart\'s files');
     return { edits: [...edits].map(([path, e]) => ({ path, ...e })), creates, title: titles.join(', '), ...(alsoChanges.size ? { alsoChanges: namedFew([...alsoChanges], (i) => this.input.documents[i].object, 'values key') } : {}) };
   }
@@ -354,6 +360,20 @@ export class HelmSourceMapper implements SourceMapper {
     const newline = lineBreakOf(line);
     const kept = /\n$/.test(line) ? line : line + newline;
     return { path: template, against: text, edits: [{ start, end, text: `${indent}{{- if not (${condition}) }}${newline}${kept}${indent}{{- end }}${newline}` }] };
+  }
+
+  /**
+   * Whether the field's line renders only when its own values key is set (`{{- if .Values.pdb.minAvailable }}` on the
+   * line above, `{{- end }}` below): taking the key out leaves nothing printed, where taking the line out made the key
+   * dead for every install that sets it.
+   */
+  private guardedByItsKey(documentIndex: number, path: Path, key: readonly string[]): boolean {
+    const editable = this.editableMatch(documentIndex, path);
+    if (typeof editable === 'string') return false;
+    const lines = editable.text.split('\n');
+    const at = editable.match.nodes[editable.match.nodes.length - 1].line;
+    const opens = /^\s*\{\{-?\s*(?:if|with)\s+\.Values\.([\w.]+)\s*-?\}\}\s*$/.exec(lines[at - 1] ?? '');
+    return !!opens && opens[1] === key.join('.') && /^\s*\{\{-?\s*end\s*-?\}\}\s*$/.test(lines[at + 1] ?? '');
   }
 
   private relativeTemplate(documentIndex: number): string {
