@@ -82,6 +82,12 @@ describe('findUnits', () => {
     }
   });
 
+  it('renders a vendored subchart named alone with the chart whose charts/ folder holds it (alone, it rendered without the values its parent gives it)', () => {
+    const alone = findUnits([join(root, 'charts', 'shop', 'charts', 'redis', 'values.yaml')]);
+    assert.deepEqual(alone.units.map((u) => [u.tool, rel(u.root), u.files.map(rel)]), [['helm', 'charts/shop', ['charts/shop/charts/redis/values.yaml']]]);
+    assert.deepEqual(alone.plain, []);
+  });
+
   it('renders the root of a patch or resource named alone in a folder of its own below the root (the patch was fixed as a plain manifest)', () => {
     const nested = tree({
       'overlay/kustomization.yaml': 'resources:\n  - ../base\n  - extra/pdb.yaml\npatches:\n  - path: patches/replicas.yaml\n',

@@ -44,7 +44,8 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
   const chartFolders: string[] = [];
   for (const folder of folders) {
     // A template named alone (`check chart/templates`) belongs to the chart it is a template of: rendered with it.
-    const chart = existsSync(join(folder, 'Chart.yaml')) ? folder : chartOfTemplatesIn(folder);
+    const found = existsSync(join(folder, 'Chart.yaml')) ? folder : chartOfTemplatesIn(folder);
+    const chart = found === undefined ? undefined : parentChartOf(found);
     if (chart !== undefined && !chartFolders.includes(chart)) chartFolders.push(chart);
     yield;
   }
@@ -124,6 +125,17 @@ function kustomizationListing(folder: string, files: readonly string[]): Kustomi
     return [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles].some((path) => files.includes(path)) ? refs : undefined;
   }
   return undefined;
+}
+
+/**
+ * The chart a chart renders with: the chart whose `charts/` folder holds it (and so on up), else itself. A vendored
+ * subchart named alone rendered on its own, without the values its parent gives it, and its fixes went into the
+ * vendored copy, which `helm dependency update` replaces.
+ */
+function parentChartOf(chart: string): string {
+  let top = chart;
+  while (basename(dirname(top)) === 'charts' && existsSync(join(dirname(dirname(top)), 'Chart.yaml'))) top = dirname(dirname(top));
+  return top;
 }
 
 /** The chart whose `templates/` folder (or a folder below it) `folder` is, if any. */
