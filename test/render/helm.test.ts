@@ -403,6 +403,20 @@ spec:
       assert.match((await render(chart, { set: ['autoscaling.enabled=false'] })).text, /\n {2}replicas: 3\n/);
     });
 
+    it('a values key the same document prints for another field too (one probe map for liveness and readiness) is not edited: the fix would slow readiness down and leave the finding', async () => {
+      const probe = '  {{- toYaml .Values.probe | nindent 12 }}\n';
+      const template = autoscaledChart['templates/web.yaml'].replace('          readinessProbe:\n            httpGet: {path: /, port: 80}\n', `          livenessProbe:\n          ${probe}          readinessProbe:\n          ${probe}`);
+      const chart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'values.yaml': 'replicaCount: 2\nprobe:\n  httpGet: {path: /healthz, port: 8080}\n', 'templates/web.yaml': template });
+      const unit = await render(chart);
+      assert.deepEqual(unit.problems, []);
+      const [same] = only(placedFindings(unit), 'probe-liveness-equals-readiness');
+      assert.ok(same, unit.text);
+      const reasons: string[] = [];
+      const path = ['spec', 'template', 'spec', 'containers', 0, 'livenessProbe', 'failureThreshold'];
+      assert.equal(unit.mapper.translateFix(same.document, [{ kind: 'set', path, value: 9 }], (reason) => reasons.push(reason)), undefined);
+      assert.match(reasons[0], /^templates\/web\.yaml prints values key probe on line \d+ too: probe\.failureThreshold set for this field would be that one's as well$/);
+    });
+
     it('a values key another workload prints only on a line that did not render (`replicas:` under `if not .Values.hpa.enabled`) changes nothing of it: the fix is safe', async () => {
       const chart = writeChart({
         ...autoscaledChart,

@@ -57,7 +57,7 @@ interface Origin {
 
 export class HelmSourceMapper implements SourceMapper {
   private readonly skeletons = new Map<string, Skeleton[]>();
-  private printed?: { under: Map<string, number[]>; exactly: Map<string, number[]> };
+  private printed?: Printers;
 
   constructor(private readonly input: HelmMapInput) {}
 
@@ -136,6 +136,8 @@ export class HelmSourceMapper implements SourceMapper {
         const valueEdits = editValuesKey({ ...source, text: current }, origin.key, change.kind === 'set' ? change.value : undefined);
         if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change`);
         valuesRounds.set(source.path, [...rounds, { text: current, edits: valueEdits }]);
+        const alsoHere = this.otherLinePrinting(documentIndex, change.path, origin.fromTop);
+        if (alsoHere) return no(`${this.relativeTemplate(documentIndex)} prints values key ${alsoHere.key.join('.')} on line ${alsoHere.node.line + 1} too: ${origin.inFile.join('.')} set for this field would be that one's as well`);
         for (const other of this.othersPrinting(documentIndex, origin.fromTop)) alsoChanges.add(other);
         const inFile = [...source.prefix, ...origin.key].join('.');
         titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
@@ -168,14 +170,27 @@ export class HelmSourceMapper implements SourceMapper {
   }
 
   /**
+   * Another line of the document's template that prints the values key (`fromTop`), a key inside it or one it is
+   * inside, than the one that prints the field at `path`: a probe's settings printed for liveness and readiness alike
+   * (`{{- toYaml .Values.probe | nindent 12 }}` under both) made a fix of liveness slow readiness down too.
+   */
+  private otherLinePrinting(documentIndex: number, path: Path, fromTop: readonly string[]): { key: string[]; node: SkeletonNode } | undefined {
+    const { match } = this.match(documentIndex, path);
+    const own = match?.opaque ?? match?.nodes[match.nodes.length - 1];
+    const related = (key: readonly string[]) => key.slice(0, fromTop.length).join('\0') === fromTop.slice(0, key.length).join('\0');
+    return this.printers().lines.get(documentIndex)?.find((printer) => printer.node !== own && related(printer.key));
+  }
+
+  /**
    * Which rendered documents print each values key (as --set names it): `exactly` by the key, `under` by the key
    * and each key above it. Made once: asked for every finding, a scan of every document each time was cubic (a
    * `range` of 1,500 Deployments: 6.8 s to 32 s).
    */
-  private printers(): { under: Map<string, number[]>; exactly: Map<string, number[]> } {
+  private printers(): Printers {
     if (this.printed) return this.printed;
     const under = new Map<string, number[]>();
     const exactly = new Map<string, number[]>();
+    const lines = new Map<number, { key: string[]; node: SkeletonNode }[]>();
     const add = (map: Map<string, number[]>, key: string, index: number) => {
       const list = map.get(key);
       if (!list) map.set(key, [index]);
@@ -195,12 +210,13 @@ export class HelmSourceMapper implements SourceMapper {
           const top = key[0] === 'global' ? key : [...subcharts, ...key];
           add(exactly, top.join('\0'), index);
           for (let n = 1; n <= top.length; n++) add(under, top.slice(0, n).join('\0'), index);
+          lines.set(index, [...(lines.get(index) ?? []), { key: top, node }]);
         }
         for (const child of node.children) walk(child, here);
       };
       if (skeleton) for (const child of skeleton.root.children) walk(child, []);
     });
-    return (this.printed = { under, exactly });
+    return (this.printed = { under, exactly, lines });
   }
 
   /**
@@ -446,6 +462,13 @@ export class HelmSourceMapper implements SourceMapper {
     if (!template || text === undefined || !skeleton || skeleton.repeated) return undefined;
     return pdbTemplate({ templatesDir: dirname(template), release: this.input.release, workloadTemplate: text, skeleton, workload: document.object, pdb: object });
   }
+}
+
+/** Which rendered documents print each values key (see printers), and each document's lines that print one. */
+interface Printers {
+  under: Map<string, number[]>;
+  exactly: Map<string, number[]>;
+  lines: Map<number, { key: string[]; node: SkeletonNode }[]>;
 }
 
 /** Edits of one template, of the text they were computed on. */
