@@ -35,6 +35,8 @@ describe('fixVerdict: what a fix written into a chart did to what it renders', {
     const { chart, units, before } = await chartOf(1);
     writeFileSync(join(chart, 'values.yaml'), 'replicaCount: 2\n');
     assert.equal(await fixVerdict(chart, finding(before, 'single-replica'), 'Run 2 replicas (set replicaCount: 2 in values.yaml)', before, units, settings(), {}), undefined);
+    const raised = { severities: { 'pdb-missing': 'error' as const, 'replicas-not-spread': 'error' as const } };
+    assert.equal(await fixVerdict(chart, finding(before, 'single-replica'), 'Run 2 replicas (set replicaCount: 2 in values.yaml)', before, units, settings(), raised), undefined, 'raised to error by the person, still what a second replica asks for');
   });
 
   it('takes a fix back that brings an error (two budgets over one set of pods): the rules would not see it before the chart is installed', async () => {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { analyzeRenderedUnit, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
+import { RULES } from '../rules/index';
 import type { Finding } from '../rules/types';
 import type { RenderUnit } from '../units/find-units';
 
@@ -81,7 +82,9 @@ export async function fixVerdict(
   if (after.some(left)) return 'finding left';
   const brought = after.find(
     (other) =>
-      other.severity === 'error' &&
+      // The rule's own severity: one a person raised to error (`--rule pdb-missing=error`) is still what a second
+      // replica asks for.
+      RULES.find((rule) => rule.meta.id === other.ruleId)?.meta.severity === 'error' &&
       // Known by its resource, or by the template it came from: a name a template draws at random (a test hook's
       // `randAlphaNum`) is another on each render.
       !before.some((known) => known.ruleId === other.ruleId && (sameResource(known, other) || (known.uri === other.uri && known.resource?.kind === other.resource?.kind))),
