@@ -430,6 +430,16 @@ spec:
       assert.equal(fix?.title, 'set replicaCount: 2 in values.yaml');
       assert.equal(fix?.alsoChanges, undefined);
       assert.doesNotMatch(unit.text, /\n {2}replicas:/, 'the Deployment printed no replicas');
+      // Held back by the very key the fix sets (unset), the line would print it once set: that changes the Deployment.
+      const held = writeChart({
+        ...autoscaledChart,
+        'values.yaml': 'replicaCount: null\n',
+        'templates/web.yaml': autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', '  {{- if .Values.replicaCount }}\n  replicas: {{ .Values.replicaCount }}\n  {{- end }}\n'),
+        'templates/hpa.yaml': autoscaledChart['templates/hpa.yaml'].replace('minReplicas: 3', 'minReplicas: {{ .Values.replicaCount }}'),
+      });
+      const heldUnit = await render(held);
+      const [heldMinOne] = only(placedFindings(heldUnit), 'hpa-min-one');
+      assert.deepEqual(heldUnit.mapper.translateFix(heldMinOne.document, [{ kind: 'set', path: ['spec', 'minReplicas'], value: 2 }])?.alsoChanges, { resources: ['Deployment web'], count: 1, by: 'values key' });
     });
 
     it('a values key another workload prints too: its fix is unsafe, naming that one (one replicaCount made a safe fix of web run a second Redis)', async () => {

@@ -202,11 +202,16 @@ export class HelmSourceMapper implements SourceMapper {
       const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
       // `at`: the fields the line sits at while only keys lead there. A field the rendered document lacks is on a line
       // that did not render (a branch of an `if` not taken: `replicas:` under `if not .Values.hpa.enabled`), and
-      // prints nothing of this render.
+      // prints nothing of this render, unless the key it prints is unset: then what holds the line back may be that
+      // key itself (`{{- if .Values.replicaCount }}`), which a fix setting it would print.
+      const unset = (key: string[]) => {
+        const source = valuesSourceFor(this.input.valuesFor(document), key);
+        return !source || !valuesKeyValue(source, key);
+      };
       const walk = (node: SkeletonNode, at: string[] | undefined) => {
         const here = at && node.kind === 'key' && node.key !== undefined ? [...at, node.key] : node.kind === 'opaque' ? at : undefined;
         const key = printedKey(node);
-        if (key && !(here && valueAt(document.object, here) === undefined)) {
+        if (key && !(here && valueAt(document.object, here) === undefined && !unset(key))) {
           const top = key[0] === 'global' ? key : [...subcharts, ...key];
           add(exactly, top.join('\0'), index);
           for (let n = 1; n <= top.length; n++) add(under, top.slice(0, n).join('\0'), index);
