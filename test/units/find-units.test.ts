@@ -90,7 +90,11 @@ describe('findUnits', () => {
 
   it('renders the root of a patch or resource named alone in a folder of its own below the root (the patch was fixed as a plain manifest)', () => {
     const nested = tree({
-      'overlay/kustomization.yaml': 'resources:\n  - ../base\n  - extra/pdb.yaml\npatches:\n  - path: patches/replicas.yaml\n',
+      'overlay/kustomization.yaml': 'resources:\n  - ../base\n  - extra/pdb.yaml\n  - inner/below/x.yaml\npatches:\n  - path: patches/replicas.yaml\n  - path: deep/er/replicas.yaml\nconfigMapGenerator:\n  - name: settings\n    files:\n      - generated/settings.yaml\n',
+      'overlay/deep/er/replicas.yaml': deployment,
+      'overlay/generated/settings.yaml': 'a: 1\n',
+      'overlay/inner/kustomization.yaml': 'resources: []\n',
+      'overlay/inner/below/x.yaml': deployment,
       'overlay/patches/replicas.yaml': deployment,
       'overlay/extra/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n',
       'overlay/unlisted/notes.yaml': 'a: 1\n',
@@ -100,6 +104,10 @@ describe('findUnits', () => {
     assert.deepEqual(patch.plain, []);
     assert.ok(patch.neverResources.has(join(nested, 'overlay', 'patches', 'replicas.yaml')));
     assert.deepEqual(findUnits([join(nested, 'overlay', 'extra', 'pdb.yaml')]).units.map((u) => relative(nested, u.root)), ['overlay']);
+    assert.deepEqual(findUnits([join(nested, 'overlay', 'deep', 'er', 'replicas.yaml')]).units.map((u) => relative(nested, u.root)), ['overlay'], 'two folders down');
+    assert.deepEqual(findUnits([join(nested, 'overlay', 'generated', 'settings.yaml')]).units.map((u) => relative(nested, u.root)), ['overlay'], "a generator's input");
+    const past = findUnits([join(nested, 'overlay', 'inner', 'below', 'x.yaml')]);
+    assert.deepEqual([past.units.map((u) => relative(nested, u.root)), past.plain], [['overlay'], []], 'past a nearer kustomization that names it not');
     const unlisted = findUnits([join(nested, 'overlay', 'unlisted', 'notes.yaml')]);
     assert.deepEqual([unlisted.units, unlisted.plain], [[], [join(nested, 'overlay', 'unlisted', 'notes.yaml')]], 'a file the kustomization names not is no part of it');
   });
