@@ -349,21 +349,27 @@ spec:
       assert.match((await render(chart, { set: ['pdb.minAvailable=1', 'pdb.maxUnavailable=null'] })).text, /\n {2}minAvailable: 1\n/, 'an install that sets it gets it');
     });
 
-    it('a values key to take out that a values file below the winning one sets too is left (taken out of the top file, the lower value rendered: a budget with both a minimum and a maximum)', async () => {
-      const chart = writeChart({
-        'Chart.yaml': autoscaledChart['Chart.yaml'],
-        'templates/web.yaml': autoscaledChart['templates/web.yaml'],
-        'values.yaml': 'replicaCount: 3\npdb:\n  minAvailable: 2\n',
-        'prod.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # prod keeps two\n',
-        'templates/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n',
-      });
-      const unit = await render(chart, { valuesFiles: [join(chart, 'prod.yaml')] });
-      const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
-      const reasons: string[] = [];
+    it('a values key to take out that a values file below the winning one sets too is set to null in the winning one (taken out there, the lower value rendered: a budget with both a minimum and a maximum)', async () => {
+      const pdbTemplate = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n';
+      const guardedTemplate = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- if .Values.pdb.minAvailable }}\n  minAvailable: {{ .Values.pdb.minAvailable }}\n  {{- end }}\n  {{- if .Values.pdb.maxUnavailable }}\n  maxUnavailable: {{ .Values.pdb.maxUnavailable }}\n  {{- end }}\n';
+      for (const template of [pdbTemplate, guardedTemplate]) {
+        const values = 'replicaCount: 3\npdb:\n  minAvailable: 2\n';
+        const chart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': values, 'prod.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # prod keeps two\n', 'templates/pdb.yaml': template });
+        const prod = { valuesFiles: [join(chart, 'prod.yaml')] };
+        const unit = await render(chart, prod);
+        const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
+        const change = [{ kind: 'set' as const, path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove' as const, path: ['spec', 'minAvailable'] }];
+        const fix = unit.mapper.translateFix(blocking.document, change);
+        assert.equal(fix?.title, 'set pdb.maxUnavailable: 1 in prod.yaml, set pdb.minAvailable: null in prod.yaml');
+        applySourceEdits(fix!);
+        assert.equal(readFileSync(join(chart, 'values.yaml'), 'utf8'), values, 'the default install as it was');
+        const after = await render(chart, prod);
+        assert.match(after.text, /\n {2}maxUnavailable: 1\n/);
+        assert.doesNotMatch(after.text, /minAvailable/);
+        assert.deepEqual(only(placedFindings(after), 'pdb-blocks-eviction'), []);
+      }
+      const alone = await render(writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2\n', 'templates/pdb.yaml': pdbTemplate }));
       const change = [{ kind: 'set' as const, path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove' as const, path: ['spec', 'minAvailable'] }];
-      assert.equal(unit.mapper.translateFix(blocking.document, change, (reason) => reasons.push(reason)), undefined);
-      assert.deepEqual(reasons, ['values key pdb.minAvailable is set in values.yaml too: taken out of prod.yaml, it would render with that value']);
-      const alone = await render(chart, { set: ['replicaCount=2'] });
       assert.match(alone.mapper.translateFix(only(placedFindings(alone), 'pdb-blocks-eviction')[0].document, change)?.title ?? '', /remove pdb\.minAvailable from values\.yaml/, 'where one file sets it, it is taken out there');
     });
 

@@ -126,21 +126,22 @@ export class HelmSourceMapper implements SourceMapper {
           continue;
         }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
-        // Taken out of the file that won, the key would render with the value a file below it gives.
-        const below = change.kind === 'remove' ? this.valuesChain(documentIndex, origin.key).find((other) => other.path !== source.path && setsKey(other, origin.key)) : undefined;
-        if (below) return no(`values key ${origin.inFile.join('.')} is set in ${this.relative(below.path)} too: taken out of ${this.relative(source.path)}, it would render with that value`);
+        // Taken out of the file that won, the key would render with the value a file below it gives: it is set to
+        // null there, which Helm takes for no value, whatever the files below say.
+        const below = change.kind === 'remove' && this.valuesChain(documentIndex, origin.key).some((other) => other.path !== source.path && setsKey(other, origin.key));
+        const value = change.kind === 'set' ? change.value : below ? null : undefined;
         // Worked out on the file as the fix's earlier changes left it: a key set below one taken out (a budget's
         // maximum for its minimum) was inserted inside the line removed, two edits over one place.
         const rounds = valuesRounds.get(source.path) ?? [];
         const current = rounds.length ? applyEdits(rounds[rounds.length - 1].text, rounds[rounds.length - 1].edits) : source.text;
-        const valueEdits = editValuesKey({ ...source, text: current }, origin.key, change.kind === 'set' ? change.value : undefined);
+        const valueEdits = editValuesKey({ ...source, text: current }, origin.key, value);
         if (!valueEdits) return no(`values key ${[...source.prefix, ...origin.key].join('.')} in ${this.relative(source.path)} is written in a form this edit does not change`);
         valuesRounds.set(source.path, [...rounds, { text: current, edits: valueEdits }]);
         const alsoHere = this.otherLinePrinting(documentIndex, change.path, origin.fromTop);
         if (alsoHere) return no(`${this.relativeTemplate(documentIndex)} prints values key ${alsoHere.key.join('.')} on line ${alsoHere.node.line + 1} too: ${origin.inFile.join('.')} set for this field would be that one's as well`);
         for (const other of this.othersPrinting(documentIndex, origin.fromTop)) alsoChanges.add(other);
         const inFile = [...source.prefix, ...origin.key].join('.');
-        titles.push(change.kind === 'set' ? `set ${inFile}: ${brief(change.value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
+        titles.push(value !== undefined ? `set ${inFile}: ${brief(value)} in ${this.relative(source.path)}` : `remove ${inFile} from ${this.relative(source.path)}`);
         continue;
       }
       if (change.kind !== 'set') return no(`${this.relativeTemplate(documentIndex)} writes ${String(change.path[change.path.length - 1])} from no values key this can trace (a line of one action does), and no other template line is removed`);
