@@ -347,6 +347,13 @@ spec:
       assert.equal(readFileSync(join(chart, 'templates', 'pdb.yaml'), 'utf8'), pdb);
       assert.deepEqual(only(placedFindings(await render(chart)), 'pdb-blocks-eviction'), []);
       assert.match((await render(chart, { set: ['pdb.minAvailable=1', 'pdb.maxUnavailable=null'] })).text, /\n {2}minAvailable: 1\n/, 'an install that sets it gets it');
+      // Guarded by another key, or by its own without the `end` right below it: the line goes, as for any line.
+      for (const other of [pdb.replace('{{- if .Values.pdb.minAvailable }}', '{{- if .Values.pdb.enabled }}'), pdb.replace('  minAvailable: {{ .Values.pdb.minAvailable }}\n  {{- end }}\n', '  minAvailable: {{ .Values.pdb.minAvailable }}\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  {{- end }}\n')]) {
+        const otherChart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': 'replicaCount: 2\npdb:\n  enabled: true\n  minAvailable: 2\n', 'templates/pdb.yaml': other });
+        const otherUnit = await render(otherChart);
+        const [otherBlocking] = only(placedFindings(otherUnit), 'pdb-blocks-eviction');
+        assert.match(otherUnit.mapper.translateFix(otherBlocking.document, [{ kind: 'remove', path: ['spec', 'minAvailable'] }])?.title ?? '', /^remove minAvailable from templates\/pdb\.yaml$/);
+      }
     });
 
     it('a values key to take out that a values file below the winning one sets too is set to null in the winning one (taken out there, the lower value rendered: a budget with both a minimum and a maximum)', async () => {

@@ -86,6 +86,8 @@ describe('findUnits', () => {
     const alone = findUnits([join(root, 'charts', 'shop', 'charts', 'redis', 'values.yaml')]);
     assert.deepEqual(alone.units.map((u) => [u.tool, rel(u.root), u.files.map(rel)]), [['helm', 'charts/shop', ['charts/shop/charts/redis/values.yaml']]]);
     assert.deepEqual(alone.plain, []);
+    const nested = tree({ 'top/Chart.yaml': 'apiVersion: v2\nname: top\nversion: 1.0.0\n', 'top/charts/mid/Chart.yaml': 'apiVersion: v2\nname: mid\nversion: 1.0.0\n', 'top/charts/mid/charts/low/Chart.yaml': 'apiVersion: v2\nname: low\nversion: 1.0.0\n', 'top/charts/mid/charts/low/values.yaml': 'x: 1\n' });
+    assert.deepEqual(findUnits([join(nested, 'top', 'charts', 'mid', 'charts', 'low', 'values.yaml')]).units.map((u) => relative(nested, u.root)), ['top'], "a subchart's subchart, with the top chart");
   });
 
   it('renders the root of a patch or resource named alone in a folder of its own below the root (the patch was fixed as a plain manifest)', () => {
