@@ -318,6 +318,23 @@ spec:
       assert.deepEqual(only(placedFindings(after), 'hpa-replicas-conflict'), []);
     });
 
+    it('a key an override sets to null (Helm takes its value away) is set in that override, where values.yaml\'s value was edited for nothing', async () => {
+      const chart = writeChart({
+        'Chart.yaml': autoscaledChart['Chart.yaml'],
+        'templates/web.yaml': autoscaledChart['templates/web.yaml'],
+        'values.yaml': 'replicaCount: 2\npdb:\n  maxUnavailable: 1\n',
+        'prod.yaml': 'pdb:\n  maxUnavailable: null\n  minAvailable: 2\n',
+        'templates/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n',
+      });
+      const prod = { valuesFiles: [join(chart, 'prod.yaml')] };
+      const unit = await render(chart, prod);
+      const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
+      const fix = unit.mapper.translateFix(blocking.document, [{ kind: 'set', path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove', path: ['spec', 'minAvailable'] }]);
+      assert.equal(fix?.title, 'set pdb.maxUnavailable: 1 in prod.yaml, remove pdb.minAvailable from prod.yaml');
+      applySourceEdits(fix!);
+      assert.match((await render(chart, prod)).text, /\n {2}maxUnavailable: 1\n/);
+    });
+
     it('a key no values file sets, inside a map one does: written into the file that fills the map (in values.yaml, beside `pdb: {}`, it switched the budget on for every install)', async () => {
       const chart = writeChart({
         'Chart.yaml': autoscaledChart['Chart.yaml'],

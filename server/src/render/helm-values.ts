@@ -41,6 +41,13 @@ export function valuesKeyValue(source: ValuesSource, key: readonly string[]): un
   return valueAt(valuesHandle(source)?.object, [...source.prefix, ...key]);
 }
 
+/** Whether the file writes the key with no value (`key:` or `key: null`). */
+function writesNull(source: ValuesSource, key: readonly string[]): boolean {
+  const handle = valuesHandle(source);
+  const node = handle?.node ? nodeAt(handle.node, [...source.prefix, ...key]) : undefined;
+  return isScalar(node) && node.value === null;
+}
+
 /** Whether the file gives the key a value (a key written with nothing after it sets nothing). */
 export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
   const handle = valuesHandle(source);
@@ -56,7 +63,9 @@ export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
  * source of its chart).
  */
 export function valuesSourceFor(sources: ValuesSource[], key: readonly string[]): ValuesSource | undefined {
-  for (let depth = key.length; depth > 0; depth--) {
+  // A null the key is given above a file that sets it takes the value away (Helm's way to unset one): that file decides.
+  for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key) || (writesNull(sources[i], key) && sources.slice(0, i).some((below) => setsKey(below, key)))) return sources[i];
+  for (let depth = key.length - 1; depth > 0; depth--) {
     for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key.slice(0, depth))) return sources[i];
   }
   return sources.find((s) => s.prefix.length === 0) ?? sources[0];
