@@ -40,6 +40,8 @@ const PODINFO = resolve([join('..', 'shared'), join('..', '..', 'shared')].map((
 const render = (chart: string, options: Partial<HelmRenderOptions> = {}) => renderHelmChart(chart, { helm: tools.helm, ...options });
 const table = (findings: PlacedFinding[]) => findings.map((f) => [f.rule, f.at, f.values ?? '-'].join(' '));
 const only = (findings: PlacedFinding[], rule: string) => findings.filter((f) => f.rule === rule);
+/** A chart of one Deployment (`web`, its replicas from `replicaCount`) and the files given. */
+const webChart = (files: Record<string, string>) => writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], ...files });
 
 describe('Helm charts rendered with the real helm', { skip: tools.skip }, () => {
   describe('podinfo (a real chart)', { skip: !existsSync(PODINFO) && 'the podinfo chart is not present' }, () => {
@@ -319,9 +321,7 @@ spec:
     });
 
     it('a key an override sets to null (Helm takes its value away) is set in that override, where values.yaml\'s value was edited for nothing', async () => {
-      const chart = writeChart({
-        'Chart.yaml': autoscaledChart['Chart.yaml'],
-        'templates/web.yaml': autoscaledChart['templates/web.yaml'],
+      const chart = webChart({
         'values.yaml': 'replicaCount: 2\npdb:\n  maxUnavailable: 1\n',
         'prod.yaml': 'pdb:\n  maxUnavailable: null\n  minAvailable: 2\n',
         'templates/pdb.yaml': 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n',
@@ -336,9 +336,7 @@ spec:
     });
 
     it('a key no values file sets, inside a map one does: written into the file that fills the map (in values.yaml, beside `pdb: {}`, it switched the budget on for every install)', async () => {
-      const chart = writeChart({
-        'Chart.yaml': autoscaledChart['Chart.yaml'],
-        'templates/web.yaml': autoscaledChart['templates/web.yaml'],
+      const chart = webChart({
         'values.yaml': 'replicaCount: 1\n# a budget only when one is set\npdb: {}\n',
         'env.yaml': 'replicaCount: 3\npdb:\n  maxUnavailable: 1\n',
         'templates/pdb.yaml': '{{- if .Values.pdb }}\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n{{- end }}\n',
@@ -355,7 +353,7 @@ spec:
 
     it('a field whose line renders only when its own values key is set: the key is taken out, the line kept (taken out, the key went dead for every install that sets it)', async () => {
       const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  {{- if .Values.pdb.minAvailable }}\n  minAvailable: {{ .Values.pdb.minAvailable }}\n  {{- end }}\n  {{- if .Values.pdb.maxUnavailable }}\n  maxUnavailable: {{ .Values.pdb.maxUnavailable }}\n  {{- end }}\n  selector:\n    matchLabels: {app: web}\n';
-      const chart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # all of them\n', 'templates/pdb.yaml': pdb });
+      const chart = webChart({ 'values.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # all of them\n', 'templates/pdb.yaml': pdb });
       const unit = await render(chart);
       const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
       const fix = unit.mapper.translateFix(blocking.document, [{ kind: 'set', path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove', path: ['spec', 'minAvailable'] }]);
@@ -366,7 +364,7 @@ spec:
       assert.match((await render(chart, { set: ['pdb.minAvailable=1', 'pdb.maxUnavailable=null'] })).text, /\n {2}minAvailable: 1\n/, 'an install that sets it gets it');
       // Guarded by another key, or by its own without the `end` right below it: the line goes, as for any line.
       for (const other of [pdb.replace('{{- if .Values.pdb.minAvailable }}', '{{- if .Values.pdb.enabled }}'), pdb.replace('  minAvailable: {{ .Values.pdb.minAvailable }}\n  {{- end }}\n', '  minAvailable: {{ .Values.pdb.minAvailable }}\n  unhealthyPodEvictionPolicy: AlwaysAllow\n  {{- end }}\n')]) {
-        const otherChart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': 'replicaCount: 2\npdb:\n  enabled: true\n  minAvailable: 2\n', 'templates/pdb.yaml': other });
+        const otherChart = webChart({ 'values.yaml': 'replicaCount: 2\npdb:\n  enabled: true\n  minAvailable: 2\n', 'templates/pdb.yaml': other });
         const otherUnit = await render(otherChart);
         const [otherBlocking] = only(placedFindings(otherUnit), 'pdb-blocks-eviction');
         assert.match(otherUnit.mapper.translateFix(otherBlocking.document, [{ kind: 'remove', path: ['spec', 'minAvailable'] }])?.title ?? '', /^remove minAvailable from templates\/pdb\.yaml$/);
@@ -378,7 +376,7 @@ spec:
       const guardedTemplate = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- if .Values.pdb.minAvailable }}\n  minAvailable: {{ .Values.pdb.minAvailable }}\n  {{- end }}\n  {{- if .Values.pdb.maxUnavailable }}\n  maxUnavailable: {{ .Values.pdb.maxUnavailable }}\n  {{- end }}\n';
       for (const template of [pdbTemplate, guardedTemplate]) {
         const values = 'replicaCount: 3\npdb:\n  minAvailable: 2\n';
-        const chart = writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': values, 'prod.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # prod keeps two\n', 'templates/pdb.yaml': template });
+        const chart = webChart({ 'values.yaml': values, 'prod.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2 # prod keeps two\n', 'templates/pdb.yaml': template });
         const prod = { valuesFiles: [join(chart, 'prod.yaml')] };
         const unit = await render(chart, prod);
         const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
@@ -392,7 +390,7 @@ spec:
         assert.doesNotMatch(after.text, /minAvailable/);
         assert.deepEqual(only(placedFindings(after), 'pdb-blocks-eviction'), []);
       }
-      const alone = await render(writeChart({ 'Chart.yaml': autoscaledChart['Chart.yaml'], 'templates/web.yaml': autoscaledChart['templates/web.yaml'], 'values.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2\n', 'templates/pdb.yaml': pdbTemplate }));
+      const alone = await render(webChart({ 'values.yaml': 'replicaCount: 2\npdb:\n  minAvailable: 2\n', 'templates/pdb.yaml': pdbTemplate }));
       const change = [{ kind: 'set' as const, path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove' as const, path: ['spec', 'minAvailable'] }];
       assert.match(alone.mapper.translateFix(only(placedFindings(alone), 'pdb-blocks-eviction')[0].document, change)?.title ?? '', /remove pdb\.minAvailable from values\.yaml/, 'where one file sets it, it is taken out there');
     });
