@@ -1,7 +1,7 @@
 // Helm charts in the editor: a chart renders in the background when a template is opened (trusted workspaces
 // only), its findings sit on the template line and the values line, and the quick fix edits the values file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -258,6 +258,32 @@ describe('Helm charts in the language server', { skip }, () => {
       assert.equal(action.isPreferred, false, action.title);
       assert.match(action.title, /\(unsafe: it edits shared\.yaml, which chart (other|podinfo) renders from too\)$/);
     }
+  });
+
+  it("a fix that creates a file is not offered once a file or a link holds its name, though it was worked out before; and it asks the editor to refuse a file there rather than write into it", { skip: process.platform === 'win32' && 'links' }, async () => {
+    const { client, dir, openFile } = await editors.open(true);
+    writeFileSync(join(dir, 'values.yaml'), readFileSync(join(dir, 'values.yaml'), 'utf8').replace(/^replicaCount: 1$/m, 'replicaCount: 2'));
+    const template = await openFile('templates/deployment.yaml');
+    const missing = (await client.diagnostics(template, (d) => d.some((x) => x.code === 'pdb-missing'))).find((d) => d.code === 'pdb-missing')!;
+    const creating = (actions: CodeAction[]) => actions.filter((a) => a.edit?.documentChanges?.some((c) => 'kind' in c && c.kind === 'create'));
+    const [before] = creating(((await client.codeActions(template, missing.range, [missing])) ?? []) as CodeAction[]);
+    assert.ok(before, 'offered while the name is free');
+    assert.deepEqual(before.edit!.documentChanges!.filter((c) => 'kind' in c).map((c) => (c as { options?: unknown }).options), [{ overwrite: false, ignoreIfExists: false }]);
+    symlinkSync(join(dirname(dir), 'elsewhere.yaml'), join(dir, 'templates', 'podinfo-pdb.yaml'));
+    assert.deepEqual(creating(((await client.codeActions(template, missing.range, [missing])) ?? []) as CodeAction[]), [], 'a link to nothing holds the name now');
+    assert.ok(!existsSync(join(dirname(dir), 'elsewhere.yaml')));
+  });
+
+  it('a values file set for the chart from outside the workspace folder is not edited by a fix (charts out of view may read it)', async () => {
+    const outside = join(mkdtempSync(join(tmpdir(), 'kr-outside-values-')), 'shared.yaml');
+    writeFileSync(outside, 'replicaCount: 1\n');
+    const { client, openFile } = await editors.open(true, { helm: { valuesFiles: { podinfo: [outside] } } }, {}, { disabledSupport: true });
+    const template = await openFile('templates/deployment.yaml');
+    const single = (await client.diagnostics(template, (d) => codes(d).includes('single-replica@9'))).find((d) => d.code === 'single-replica')!;
+    const actions = ((await client.codeActions(template, single.range, [single])) ?? []) as CodeAction[];
+    assert.deepEqual(actions.filter((a) => a.title.startsWith('Run 2 replicas') && !a.disabled), [], JSON.stringify(actions.map((a) => a.title)));
+    assert.ok(actions.some((a) => a.title.startsWith('Run 2 replicas') && a.disabled?.reason === `Not written: ${outside} lies outside the workspace folders`), JSON.stringify(actions.map((a) => [a.title, a.disabled])));
+    rmSync(dirname(outside), { recursive: true, force: true });
   });
 
   it('a chart kept in another chart\'s folder but not under charts/ is a chart of its own: its files are its own, and their fixes are written', async () => {

@@ -1,7 +1,7 @@
 // Kustomize roots in the editor: rendered in the background on open (trusted workspaces only), findings on the
 // patch and base lines, kept and moved while typing, a patch never analysed as a resource.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +27,18 @@ for (const overlay of ['a', 'b']) {
   writeFileSync(join(outsideBaseTree, 'overlays', overlay, 'kustomization.yaml'), `namespace: ${overlay}\nresources:\n  - ../../base\n`);
 }
 const outsideBase = editorsOnCopies(SERVER, outsideBaseTree, '', 'overlays');
+/** The same overlays with the base linked into the workspace folder from outside it (`base` a link to that folder). */
+const linkedBaseTree = join(mkdtempSync(join(tmpdir(), 'kr-linked-base-')), 'tree');
+mkdirSync(linkedBaseTree);
+cpSync(join(outsideBaseTree, 'overlays'), join(linkedBaseTree, 'overlays'), { recursive: true });
+if (process.platform !== 'win32') symlinkSync(join(outsideBaseTree, 'base'), join(linkedBaseTree, 'base'));
+const linkedBase = editorsOnCopies(SERVER, linkedBaseTree);
 
 describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? tools.skip : 'dist/server.js is not built (npm run build)' }, () => {
   after(async () => {
-    await Promise.all([editors.closeAll(), outsideBase.closeAll()]);
+    await Promise.all([editors.closeAll(), outsideBase.closeAll(), linkedBase.closeAll()]);
     rmSync(dirname(outsideBaseTree), { recursive: true, force: true });
+    rmSync(dirname(linkedBaseTree), { recursive: true, force: true });
   });
 
   it('in a trusted workspace: the overlay patch shows the rendered finding, which stays and moves while typing', async () => {
@@ -78,6 +85,17 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
 
   it('a base outside the workspace folder, that both overlays in it deploy: its fix is a patch in each overlay, not an edit of the base (which roots outside may deploy)', async () => {
     const { client, dir, uri, openFile } = await outsideBase.open(true);
+    const base = await openFile('base/deployment.yaml');
+    const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
+    const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
+    const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
+    const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((u) => relative(dir, fileURLToPath(u)));
+    assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
+    assert.ok(!edited.includes(relative(dir, fileURLToPath(uri('base/deployment.yaml')))));
+  });
+
+  it('a base linked into the workspace folder from outside it is outside it too: its fix is a patch in each overlay (the base was edited through the link)', { skip: process.platform === 'win32' && 'links' }, async () => {
+    const { client, dir, uri, openFile } = await linkedBase.open(true);
     const base = await openFile('base/deployment.yaml');
     const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
     const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];

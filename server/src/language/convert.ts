@@ -69,7 +69,9 @@ export function toSourceCodeAction(
   const documentChanges: NonNullable<WorkspaceEdit['documentChanges']> = [];
   for (const create of fix.edits.creates) {
     const uri = pathToFileURL(create.path).toString();
-    documentChanges.push({ kind: 'create', uri, options: { ignoreIfExists: true } });
+    // A file there by now (written meanwhile, a link) makes the editor refuse the whole edit: ignored, the text
+    // below went into it, in front of what it held or through the link.
+    documentChanges.push({ kind: 'create', uri, options: { overwrite: false, ignoreIfExists: false } });
     documentChanges.push({ textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: create.text }] });
   }
   for (const file of fix.edits.edits) {

@@ -1,5 +1,6 @@
 import { basename, dirname, resolve, sep } from 'node:path';
 import { innermostOf, shownWithin, within } from '../files/within';
+import { cachedRealPaths, nameTaken, realPathOrUndefined } from '../files/file-kind';
 import { lineMover } from './line-moves';
 import { factOf } from '../manifest/facts';
 import { analyzeRenderedUnitInSteps, mergeUnitFindings, unitFindingWithoutFixes, type SourceFix, type UnitFinding, type UnwrittenFix } from '../render/analyze-unit';
@@ -286,7 +287,8 @@ export class EditorUnits {
     const folder = folders[0] ?? '';
     // A base outside the workspace folders may be deployed by roots outside them too: it is edited for none of them
     // (each root in view gets a patch of its own), as `check` leaves a base outside the paths it checks.
-    const deployersOf = (file: string) => (folders.some((f) => within(f, resolve(file))) ? (this.layoutFound?.owned.get(resolve(file)) ?? []).map((unit) => unit.root) : []);
+    const real = cachedRealPaths();
+    const deployersOf = (file: string) => (this.inWorkspace(file, real) ? (this.layoutFound?.owned.get(resolve(file)) ?? []).map((unit) => unit.root) : []);
     return (this.mergedCache = { findings: mergeUnitFindings(all, folder, deployersOf), texts });
   }
 
@@ -298,8 +300,37 @@ export class EditorUnits {
     const { texts } = this.merged();
     const unchanged = (file: string) => this.sourceText(file) === texts.get(file);
     const finding = this.renderedFindingAt(uri, shown);
+    const fixes: SourceFix[] = [];
     // With the rule's fixes that no edit of the sources carries out, and why.
-    return { fixes: finding?.sourceFixes.filter((fix) => fix.edits.edits.every((e) => unchanged(e.path))) ?? [], unwritten: finding?.unwrittenFixes ?? [] };
+    const unwritten = [...(finding?.unwrittenFixes ?? [])];
+    for (const fix of finding?.sourceFixes ?? []) {
+      if (!fix.edits.edits.every((e) => unchanged(e.path))) continue;
+      const reason = this.notWrittenHere(fix);
+      if (reason) unwritten.push({ title: fix.title, reason });
+      else fixes.push(fix);
+    }
+    return { fixes, unwritten };
+  }
+
+  /**
+   * Why a fix worked out at the render is no edit to offer now: a file it edits lies outside the workspace folders
+   * (a values file set from elsewhere, which charts not in view may read; a base linked in), or a file it creates is
+   * there by now (its name was free at the render).
+   */
+  private notWrittenHere(fix: SourceFix): string | undefined {
+    const outside = [...fix.edits.edits.map((e) => e.path), ...fix.edits.creates.map((c) => dirname(c.path))].find((path) => !this.inWorkspace(path));
+    if (outside !== undefined) return `${outside} lies outside the workspace folders`;
+    const taken = fix.edits.creates.find((c) => nameTaken(c.path));
+    return taken ? `${basename(taken.path)} is there by now` : undefined;
+  }
+
+  /** Whether a file lies in a workspace folder, links resolved (a base linked in from elsewhere counted as inside). */
+  private inWorkspace(path: string, real: (path: string) => string | undefined = realPathOrUndefined): boolean {
+    const at = real(path) ?? resolve(path);
+    return this.state.roots.some((root) => {
+      const folder = pathOf(root);
+      return !!folder && within(real(folder) ?? folder, at);
+    });
   }
 
   /** The rendered finding shown at this line (moved with the lines typed above it since the render). */
