@@ -34,6 +34,17 @@ cpSync(join(outsideBaseTree, 'overlays'), join(linkedBaseTree, 'overlays'), { re
 if (process.platform !== 'win32') symlinkSync(join(outsideBaseTree, 'base'), join(linkedBaseTree, 'base'));
 const linkedBase = editorsOnCopies(SERVER, linkedBaseTree);
 
+/** That the fix of the base's single replica, asked on the base, edits files of the overlays only. */
+async function assertBaseFixedInOverlays({ client, dir, uri, openFile }: Awaited<ReturnType<typeof outsideBase.open>>): Promise<void> {
+    const base = await openFile('base/deployment.yaml');
+    const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
+    const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
+    const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
+    const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((u) => relative(dir, fileURLToPath(u)));
+    assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
+    assert.ok(!edited.includes(relative(dir, fileURLToPath(uri('base/deployment.yaml')))));
+}
+
 describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? tools.skip : 'dist/server.js is not built (npm run build)' }, () => {
   after(async () => {
     await Promise.all([editors.closeAll(), outsideBase.closeAll(), linkedBase.closeAll()]);
@@ -84,25 +95,11 @@ describe('Kustomize roots in the language server', { skip: existsSync(SERVER) ? 
   });
 
   it('a base outside the workspace folder, that both overlays in it deploy: its fix is a patch in each overlay, not an edit of the base (which roots outside may deploy)', async () => {
-    const { client, dir, uri, openFile } = await outsideBase.open(true);
-    const base = await openFile('base/deployment.yaml');
-    const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
-    const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
-    const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
-    const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((u) => relative(dir, fileURLToPath(u)));
-    assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
-    assert.ok(!edited.includes(relative(dir, fileURLToPath(uri('base/deployment.yaml')))));
+    await assertBaseFixedInOverlays(await outsideBase.open(true));
   });
 
   it('a base linked into the workspace folder from outside it is outside it too: its fix is a patch in each overlay (the base was edited through the link)', { skip: process.platform === 'win32' && 'links' }, async () => {
-    const { client, dir, uri, openFile } = await linkedBase.open(true);
-    const base = await openFile('base/deployment.yaml');
-    const single = (await client.diagnostics(base, (d) => d.some((x) => x.code === 'single-replica' && /Rendered in/.test(JSON.stringify(x))))).find((d) => d.code === 'single-replica')!;
-    const actions = ((await client.codeActions(base, single.range, [single])) ?? []) as CodeAction[];
-    const run = actions.find((a) => a.title.startsWith('Run 2 replicas'))!;
-    const edited = (run.edit?.documentChanges ?? []).map((change) => ('textDocument' in change ? change.textDocument.uri : 'uri' in change ? change.uri : '')).map((u) => relative(dir, fileURLToPath(u)));
-    assert.ok(edited.length > 0 && edited.every((file) => file.startsWith(`overlays${sep}`)), edited.join(', '));
-    assert.ok(!edited.includes(relative(dir, fileURLToPath(uri('base/deployment.yaml')))));
+    await assertBaseFixedInOverlays(await linkedBase.open(true));
   });
 
   it('in an untrusted workspace: no kustomize runs, one information finding says why, files are analysed as today', async () => {
