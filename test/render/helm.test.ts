@@ -335,6 +335,24 @@ spec:
       assert.match((await render(chart, prod)).text, /\n {2}maxUnavailable: 1\n/);
     });
 
+    it('a key an override sets to null is set there even where no file below gives it a value (values.yaml was edited, under the null)', async () => {
+      const chart = webChart({ 'values.yaml': 'replicaCount: null\n', 'prod.yaml': 'replicaCount: null\n' });
+      writeFileSync(join(chart, 'templates', 'web.yaml'), readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8').replace('{{ .Values.replicaCount }}', '{{ .Values.replicaCount | default 1 }}'));
+      const unit = await render(chart, { valuesFiles: [join(chart, 'prod.yaml')] });
+      const [single] = only(placedFindings(unit), 'single-replica').filter((f) => f.at.startsWith('templates/'));
+      assert.equal(unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }])?.title, 'set replicaCount: 2 in prod.yaml');
+    });
+
+    it('a key to take out that only files given to the install set is left (set to null there, Helm would render the null: no chart default holds it)', async () => {
+      const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  {{- toYaml .Values.pdb | nindent 2 }}\n';
+      const chart = webChart({ 'values.yaml': 'replicaCount: 2\npdb: {}\n', 'a.yaml': 'pdb:\n  minAvailable: 2\n', 'b.yaml': 'pdb:\n  minAvailable: 2\n', 'templates/pdb.yaml': pdb });
+      const unit = await render(chart, { valuesFiles: [join(chart, 'a.yaml'), join(chart, 'b.yaml')] });
+      const [blocking] = only(placedFindings(unit), 'pdb-blocks-eviction');
+      const reasons: string[] = [];
+      assert.equal(unit.mapper.translateFix(blocking.document, [{ kind: 'set', path: ['spec', 'maxUnavailable'], value: 1 }, { kind: 'remove', path: ['spec', 'minAvailable'] }], (reason) => reasons.push(reason)), undefined);
+      assert.deepEqual(reasons, ['values key pdb.minAvailable is set in a.yaml too: taken out of b.yaml, it would render with that value']);
+    });
+
     it('a key no values file sets, inside a map one does: written into the file that fills the map (in values.yaml, beside `pdb: {}`, it switched the budget on for every install)', async () => {
       const chart = webChart({
         'values.yaml': 'replicaCount: 1\n# a budget only when one is set\npdb: {}\n',
@@ -443,6 +461,26 @@ spec:
       const path = ['spec', 'template', 'spec', 'containers', 0, 'livenessProbe', 'failureThreshold'];
       assert.equal(unit.mapper.translateFix(same.document, [{ kind: 'set', path, value: 9 }], (reason) => reasons.push(reason)), undefined);
       assert.match(reasons[0], /^templates\/web\.yaml prints values key probe on line \d+ too: probe\.failureThreshold set for this field would be that one's as well$/);
+    });
+
+    it('the two branches of an `if` writing one field from one values key are one field, not two: the fix is written', async () => {
+      const branches = '          {{- if .Values.tls.enabled }}\n          livenessProbe:\n            httpGet: {path: /, port: 443, scheme: HTTPS}\n            failureThreshold: {{ .Values.liveness.failureThreshold }}\n          {{- else }}\n          livenessProbe:\n            httpGet: {path: /, port: 80}\n            failureThreshold: {{ .Values.liveness.failureThreshold }}\n          {{- end }}\n          readinessProbe:\n            httpGet: {path: /, port: 80}\n';
+      const template = autoscaledChart['templates/web.yaml'].replace('          readinessProbe:\n            httpGet: {path: /, port: 80}\n', branches);
+      const unit = await render(webChart({ 'values.yaml': 'replicaCount: 2\ntls:\n  enabled: false\nliveness:\n  failureThreshold: 3\n', 'templates/web.yaml': template }));
+      const [same] = only(placedFindings(unit), 'probe-liveness-equals-readiness');
+      const path = ['spec', 'template', 'spec', 'containers', 0, 'livenessProbe', 'failureThreshold'];
+      assert.equal(unit.mapper.translateFix(same.document, [{ kind: 'set', path, value: 9 }])?.title, 'set liveness.failureThreshold: 9 in values.yaml');
+    });
+
+    it("a subchart's line held back by another key than the global it prints changes nothing of it: the top chart's fix of that global is safe", async () => {
+      const worker = autoscaledChart['templates/web.yaml'].replace(/\bweb\b/g, 'worker').replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', '  replicas: 2\n  {{- if .Values.slow }}\n  minReadySeconds: {{ .Values.global.replicas }}\n  {{- end }}\n');
+      const chart = webChart({ 'values.yaml': 'global:\n  replicas: 1\n', 'charts/sub/Chart.yaml': 'apiVersion: v2\nname: sub\nversion: 0.1.0\n', 'charts/sub/values.yaml': 'slow: false\n', 'charts/sub/templates/worker.yaml': worker });
+      writeFileSync(join(chart, 'templates', 'web.yaml'), readFileSync(join(chart, 'templates', 'web.yaml'), 'utf8').replace('{{ .Values.replicaCount }}', '{{ .Values.global.replicas }}'));
+      const unit = await render(chart);
+      const single = only(placedFindings(unit), 'single-replica').find((f) => f.at.startsWith('templates/'))!;
+      const fix = unit.mapper.translateFix(single.document, [{ kind: 'set', path: ['spec', 'replicas'], value: 2 }]);
+      assert.equal(fix?.title, 'set global.replicas: 2 in values.yaml');
+      assert.equal(fix?.alsoChanges, undefined);
     });
 
     it('a values key another workload prints only on a line that did not render (`replicas:` under `if not .Values.hpa.enabled`) changes nothing of it: the fix is safe', async () => {

@@ -127,8 +127,13 @@ export class HelmSourceMapper implements SourceMapper {
         }
         const source = change.kind === 'set' ? this.overridingSource(documentIndex, origin) : origin.source;
         // Taken out of the file that won, the key would render with the value a file below it gives: it is set to
-        // null there, which Helm takes for no value, whatever the files below say.
-        const below = change.kind === 'remove' && this.valuesChain(documentIndex, origin.key).some((other) => other.path !== source.path && setsKey(other, origin.key));
+        // null there, which Helm takes for no value where a chart's own values.yaml holds the key (elsewhere it
+        // renders the null, `minAvailable: null`, which a schema refuses).
+        const chain = this.valuesChain(documentIndex, origin.key);
+        const below = change.kind === 'remove' ? chain.find((other) => other.path !== source.path && setsKey(other, origin.key)) : undefined;
+        if (below && !chain.some((other) => this.isChartDefaults(documentIndex, other) && setsKey(other, origin.key))) {
+          return no(`values key ${origin.inFile.join('.')} is set in ${this.relative(below.path)} too: taken out of ${this.relative(source.path)}, it would render with that value`);
+        }
         const value = change.kind === 'set' ? change.value : below ? null : undefined;
         // Worked out on the file as the fix's earlier changes left it: a key set below one taken out (a budget's
         // maximum for its minimum) was inserted inside the line removed, two edits over one place.
@@ -175,11 +180,14 @@ export class HelmSourceMapper implements SourceMapper {
    * inside, than the one that prints the field at `path`: a probe's settings printed for liveness and readiness alike
    * (`{{- toYaml .Values.probe | nindent 12 }}` under both) made a fix of liveness slow readiness down too.
    */
-  private otherLinePrinting(documentIndex: number, path: Path, fromTop: readonly string[]): { key: string[]; node: SkeletonNode } | undefined {
+  private otherLinePrinting(documentIndex: number, path: Path, fromTop: readonly string[]): PrintingLine | undefined {
     const { match } = this.match(documentIndex, path);
     const own = match?.opaque ?? match?.nodes[match.nodes.length - 1];
+    const lines = this.printers().lines.get(documentIndex) ?? [];
+    const ownTrail = lines.find((printer) => printer.node === own)?.trail;
     const related = (key: readonly string[]) => key.slice(0, fromTop.length).join('\0') === fromTop.slice(0, key.length).join('\0');
-    return this.printers().lines.get(documentIndex)?.find((printer) => printer.node !== own && related(printer.key));
+    // A line at the same place is the other branch of an `if` writing the same field, not another field.
+    return lines.find((printer) => printer.node !== own && printer.trail !== ownTrail && related(printer.key));
   }
 
   /**
@@ -191,7 +199,7 @@ export class HelmSourceMapper implements SourceMapper {
     if (this.printed) return this.printed;
     const under = new Map<string, number[]>();
     const exactly = new Map<string, number[]>();
-    const lines = new Map<number, { key: string[]; node: SkeletonNode }[]>();
+    const lines = new Map<number, PrintingLine[]>();
     const add = (map: Map<string, number[]>, key: string, index: number) => {
       const list = map.get(key);
       if (!list) map.set(key, [index]);
@@ -206,21 +214,27 @@ export class HelmSourceMapper implements SourceMapper {
       // prints nothing of this render, unless the key it prints is unset: then what holds the line back may be that
       // key itself (`{{- if .Values.replicaCount }}`), which a fix setting it would print.
       const unset = (key: string[]) => {
-        const source = valuesSourceFor(this.input.valuesFor(document), key);
+        const source = valuesSourceFor(this.valuesChain(index, key), key);
         return !source || !valuesKeyValue(source, key);
       };
-      const walk = (node: SkeletonNode, at: string[] | undefined) => {
+      // `trail`: the keys to the line and the place of each item on the way, whatever rendered (two branches of an
+      // `if` writing one field have the same trail).
+      const walk = (node: SkeletonNode, at: string[] | undefined, trail: string) => {
         const here = at && node.kind === 'key' && node.key !== undefined ? [...at, node.key] : node.kind === 'opaque' ? at : undefined;
         const key = printedKey(node);
         if (key && !(here && valueAt(document.object, here) === undefined && !unset(key))) {
           const top = key[0] === 'global' ? key : [...subcharts, ...key];
           add(exactly, top.join('\0'), index);
           for (let n = 1; n <= top.length; n++) add(under, top.slice(0, n).join('\0'), index);
-          lines.set(index, [...(lines.get(index) ?? []), { key: top, node }]);
+          lines.set(index, [...(lines.get(index) ?? []), { key: top, node, trail }]);
         }
-        for (const child of node.children) walk(child, here);
+        walkChildren(node, here, trail);
       };
-      if (skeleton) for (const child of skeleton.root.children) walk(child, []);
+      const walkChildren = (node: SkeletonNode, at: string[] | undefined, trail: string) => {
+        let item = 0;
+        for (const child of node.children) walk(child, at, child.kind === 'item' ? `${trail}\0-${item++}` : child.kind === 'key' && child.key !== undefined ? `${trail}\0${child.key}` : trail);
+      };
+      if (skeleton) walkChildren(skeleton.root, [], '');
     });
     return (this.printed = { under, exactly, lines });
   }
@@ -333,6 +347,12 @@ export class HelmSourceMapper implements SourceMapper {
     const source = valuesSourceFor(this.valuesChain(documentIndex, key), key);
     const subcharts = global ? [] : (document.subcharts ?? []).map((subchart) => subchart.key);
     return source ? { key, source, inFile: [...source.prefix, ...key], fromTop: [...subcharts, ...key] } : undefined;
+  }
+
+  /** Whether a values file is a chart's own values.yaml (the document's chart's or a parent's), not one given to the install. */
+  private isChartDefaults(documentIndex: number, source: ValuesSource): boolean {
+    const charts = [this.input.chartDir, ...(this.input.documents[documentIndex]?.subcharts ?? []).map((subchart) => subchart.dir)];
+    return charts.some((chart) => source.path === join(chart, 'values.yaml'));
   }
 
   /** The values files the document's chart reads `key` from, the winning one last. */
@@ -474,7 +494,14 @@ export class HelmSourceMapper implements SourceMapper {
 interface Printers {
   under: Map<string, number[]>;
   exactly: Map<string, number[]>;
-  lines: Map<number, { key: string[]; node: SkeletonNode }[]>;
+  lines: Map<number, PrintingLine[]>;
+}
+
+/** A template line that prints a values key (`key`, as --set names it), and the place of the field it writes (`trail`). */
+interface PrintingLine {
+  key: string[];
+  node: SkeletonNode;
+  trail: string;
 }
 
 /** Edits of one template, of the text they were computed on. */

@@ -63,8 +63,8 @@ export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
  * source of its chart).
  */
 export function valuesSourceFor(sources: ValuesSource[], key: readonly string[]): ValuesSource | undefined {
-  // A null the key is given above a file that sets it takes the value away (Helm's way to unset one): that file decides.
-  for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key) || (writesNull(sources[i], key) && sources.slice(0, i).some((below) => setsKey(below, key)))) return sources[i];
+  // A null the key is given takes away what files below give it (Helm's way to unset one): that file decides.
+  for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key) || writesNull(sources[i], key)) return sources[i];
   for (let depth = key.length - 1; depth > 0; depth--) {
     for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key.slice(0, depth))) return sources[i];
   }
