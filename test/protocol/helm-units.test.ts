@@ -197,6 +197,21 @@ describe('Helm charts in the language server', { skip }, () => {
     await until(() => helms().length === 0, 5_000, 'no helm left running');
   });
 
+  it('closing the last open file of a chart stops its render (helm ran on to its deadline at full CPU, for no file shown)', { skip: !canListProcesses && 'no /proc to list processes' }, async () => {
+    const release = `close-${process.pid}-${Date.now()}`;
+    const { client, dir, openFile } = await editors.open(true, { helm: { releaseName: release } });
+    writeFileSync(join(dir, 'templates', 'many.yaml'), '{{- range $i := until 3000000 }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{{ $i }}\n{{- end }}\n');
+    const helms = () => runningTools('helm', release);
+    const template = await openFile('templates/deployment.yaml');
+    const values = await openFile('values.yaml');
+    await until(() => helms().length > 0, 30_000, 'helm started');
+    await client.notify('textDocument/didClose', { textDocument: { uri: template } });
+    await new Promise((done) => setTimeout(done, 500));
+    assert.ok(helms().length > 0, 'values.yaml, a file of the chart, is still open');
+    await client.notify('textDocument/didClose', { textDocument: { uri: values } });
+    await until(() => helms().length === 0, 5_000, 'no helm left running');
+  });
+
   it('a file the chart reads with .Files.Get (no manifest) is watched, and its change renders the chart again', async () => {
     const workspace = { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } };
     const { client, dir, uri, openFile } = await editors.open(true, {}, workspace);

@@ -84,6 +84,24 @@ export class EditorUnits {
     await this.touchedMany([uri]);
   }
 
+  /**
+   * A file was closed: a render running for a unit no open file belongs to any more is stopped (a chart whose render
+   * takes a minute kept helm at full CPU until its deadline, for no file shown); opening one of its files renders it again.
+   */
+  closed(): void {
+    const layout = this.layoutFound;
+    if (!layout || this.running.size === 0) return;
+    const open = new Set(this.state.documents.all().flatMap((d) => {
+      const path = pathOf(d.uri);
+      return path ? this.unitsHolding(layout, path).map((unit) => unit.root) : [];
+    }));
+    for (const [root, controller] of this.running) {
+      if (open.has(root)) continue;
+      controller.abort();
+      this.running.delete(root);
+    }
+  }
+
   private async touchedMany(uris: readonly string[]): Promise<void> {
     if (!this.state.settings.enable || !this.state.settings.render) return;
     const layout = await this.units();
@@ -428,6 +446,7 @@ export const unitsFeature: Feature = {
     instance = new EditorUnits(state);
     state.documents.onDidOpen((e) => void instance!.touched(e.document.uri));
     state.documents.onDidSave((e) => void instance!.touched(e.document.uri));
+    state.documents.onDidClose(() => instance!.closed());
   },
   settingsChanged() {
     instance?.settingsChanged();
