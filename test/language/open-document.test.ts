@@ -38,6 +38,21 @@ function randomChange(next: () => number, document: TextDocument, inserts: reado
   return { range: { start: position(), end: next() < 0.5 ? position() : position() }, text };
 }
 
+/** 300 lines of keys and values of several lengths. */
+const MANY_LINES = Array.from({ length: 300 }, (_, i) => `key${i}: ${'v'.repeat(i % 7)}`).join('\n') + '\n';
+
+/** That `changes`, applied in one update, make of `start` what they make of the library's document, and that the log of them rebuilds it. */
+function assertAppliedAsLibrary(start: string, changes: TextDocumentContentChangeEvent[], context: string): void {
+  const ours = new OpenDocument('file:///m.yaml', 'yaml', 1, start);
+  const library = TextDocument.create('file:///m.yaml', 'yaml', 1, start);
+  const before = ours.revision;
+  TextDocument.update(library, changes, 2);
+  ours.update(changes, 2);
+  assertSame(ours, library, context);
+  const replayed = ours.changesSince(before)?.reduce((current, c) => current.slice(0, c.start) + c.text + current.slice(c.end), start);
+  assert.equal(replayed, ours.getText(), `${context}: the log rebuilds the text`);
+}
+
 describe('OpenDocument', () => {
   it('answers as the library document does after random edits, line breaks and reversed ranges included', () => {
     const next = random(9);
@@ -66,10 +81,8 @@ describe('OpenDocument', () => {
   it('applies an edit of many places at once (each change before the one before it, as an editor sends one) as the library does', () => {
     const next = random(13);
     for (let round = 0; round < 40; round++) {
-      const start = Array.from({ length: 300 }, (_, i) => `key${i}: ${'v'.repeat(i % 7)}`).join('\n') + '\n';
-      const ours = new OpenDocument('file:///m.yaml', 'yaml', 1, start);
+      const start = MANY_LINES;
       const library = TextDocument.create('file:///m.yaml', 'yaml', 1, start);
-      const before = ours.revision;
       // From the end backwards: inserts, deletions across lines, two changes at one place, reversed ranges, and
       // now and then a character past its line's end, where the text before applies one change at a time.
       const changes: TextDocumentContentChangeEvent[] = [];
@@ -82,11 +95,31 @@ describe('OpenDocument', () => {
         if (next() < 0.1) changes.push({ range: { start: range.start, end: range.start }, text: 'q' });
         line -= 1 + Math.floor(next() * 3);
       }
-      TextDocument.update(library, changes, 2);
-      ours.update(changes, 2);
-      assertSame(ours, library, `round ${round}`);
-      const replayed = ours.changesSince(before)?.reduce((current, c) => current.slice(0, c.start) + c.text + current.slice(c.end), start);
-      assert.equal(replayed, ours.getText(), `round ${round}: the log rebuilds the text`);
+      assertAppliedAsLibrary(start, changes, `round ${round}`);
+    }
+  });
+
+  it('applies an edit of many places from the top down at once (each change after the text the one before it put in, as Neovim sends a substitution) as the library does', () => {
+    const next = random(17);
+    for (let round = 0; round < 40; round++) {
+      const start = MANY_LINES;
+      // Each change read on the text the ones before it made: at or after the end of what the last one put in, now and
+      // then right there, across lines, reversed, or at a character past its line's end (applied on its own).
+      const copy = TextDocument.create('file:///a.yaml', 'yaml', 1, start);
+      const changes: TextDocumentContentChangeEvent[] = [];
+      for (let at = 0; at < copy.getText().length - 60; ) {
+        const from = at + (next() < 0.1 ? 0 : Math.floor(next() * 40));
+        const to = from + (next() < 0.3 ? 0 : Math.floor(next() * 12));
+        const range = { start: copy.positionAt(from), end: copy.positionAt(to) };
+        if (next() < 0.03) range.end = { line: range.end.line, character: range.end.character + 80 };
+        const text = ['', 'z', '\n', 'a: 1\n  b: 2\n', 'replaced'][Math.floor(next() * 5)];
+        const change = { range: next() < 0.1 ? { start: range.end, end: range.start } : range, text };
+        changes.push(change);
+        TextDocument.update(copy, [change], 2);
+        at = copy.offsetAt(range.start) + text.length;
+        if (copy.offsetAt(range.end) > copy.offsetAt(range.start) + text.length) at = copy.offsetAt(range.start) + text.length;
+      }
+      assertAppliedAsLibrary(start, changes, `round ${round}`);
     }
   });
 

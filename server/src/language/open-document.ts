@@ -128,10 +128,22 @@ export class OpenDocument implements TextDocument {
   update(changes: readonly TextDocumentContentChangeEvent[], version: number): void {
     this.updates++;
     for (let i = 0; i < changes.length; ) {
-      const run = this.descendingRun(changes, i);
-      const count = Math.max(1, run.length);
-      if (run.length >= CHANGES_APPLIED_AT_ONCE) this.replaceRun(run, version);
-      else for (const change of changes.slice(i, i + count)) this.applyOne(change, version);
+      const descending = this.descendingRun(changes, i);
+      if (descending.length >= CHANGES_APPLIED_AT_ONCE) {
+        // Reversed, the run is in the text's order; of two insertions at one place, the later one in the run goes
+        // first, as applying them in turn puts it (the sort in applyEdits keeps the order of equal places).
+        this.replaceRun([...descending].reverse(), descending, version);
+        i += descending.length;
+        continue;
+      }
+      const ascending = this.ascendingRun(changes, i);
+      if (ascending.edits.length >= CHANGES_APPLIED_AT_ONCE) {
+        this.replaceRun(ascending.edits, ascending.logged, version);
+        i += ascending.edits.length;
+        continue;
+      }
+      const count = Math.max(1, descending.length);
+      for (const change of changes.slice(i, i + count)) this.applyOne(change, version);
       i += count;
     }
     this.currentVersion = version;
@@ -181,6 +193,54 @@ export class OpenDocument implements TextDocument {
     return run;
   }
 
+  /**
+   * The changes from `from` on while each starts at or after the end of the text the one before it put in (a
+   * substitution over a whole file, as Neovim sends it, top to bottom), as `edits` of the text as it is and as
+   * `logged`, offsets into the text each applies to after the ones before it. Positions after a change are read
+   * back into the text as it is: on the line its text ends on, by the characters after that end; below it, by the
+   * lines it added. Texts without a carriage return only. One at a time, 20,000 such changes of a 100,000-line file
+   * took 2 to 4 s.
+   */
+  private ascendingRun(changes: readonly TextDocumentContentChangeEvent[], from: number): { edits: TextChange[]; logged: TextChange[] } {
+    const edits: TextChange[] = [];
+    const logged: TextChange[] = [];
+    if (this.whole) return { edits, logged };
+    // After the last change: where its text ends (line and character, in the text as changed), and the offset in the
+    // text as it is that follows that point; `shift` is how much longer the changes made the text.
+    let after: { line: number; character: number; offset: number } | undefined;
+    let shift = 0;
+    for (let i = from; i < changes.length; i++) {
+      const change = changes[i];
+      if (!('range' in change) || !change.range || change.text.includes('\r')) break;
+      const range = ordered(change.range);
+      const start = this.offsetAfter(range.start, after);
+      const end = this.offsetAfter(range.end, after);
+      if (start === undefined || end === undefined || (after && start < after.offset)) break;
+      edits.push({ start, end, text: change.text });
+      logged.push({ start: start + shift, end: end + shift, text: change.text });
+      shift += change.text.length - (end - start);
+      const breaks = lineStartsIn(change.text);
+      const lastLine = breaks[breaks.length - 1];
+      after = { line: range.start.line + breaks.length - 1, character: (breaks.length > 1 ? 0 : range.start.character) + change.text.length - lastLine, offset: end };
+    }
+    return { edits, logged };
+  }
+
+  /** The offset in the text as it is of a position in the text as changes have changed it up to `after` (see ascendingRun). */
+  private offsetAfter(position: Position, after: { line: number; character: number; offset: number } | undefined): number | undefined {
+    const { line, character } = position;
+    if (!Number.isInteger(line) || !Number.isInteger(character)) return undefined;
+    if (!after) return this.exactOffset(position);
+    if (line < after.line || (line === after.line && character < after.character)) return undefined;
+    const afterLine = this.lineOf(after.offset);
+    if (line === after.line) {
+      const offset = after.offset + (character - after.character);
+      const lineEnd = afterLine + 1 < this.lineStarts.length ? this.lineStarts[afterLine + 1] - 1 : this.length;
+      return offset <= lineEnd ? offset : undefined;
+    }
+    return this.exactOffset({ line: line - after.line + afterLine, character });
+  }
+
   /** The offset of a position on an existing line, at or before its end; undefined for any other. */
   private exactOffset({ line, character }: Position): number | undefined {
     const whole = this.whole;
@@ -194,20 +254,18 @@ export class OpenDocument implements TextDocument {
     return starts[line] + character <= lineEnd ? starts[line] + character : undefined;
   }
 
-  /** Applies a descending run in one pass over the text. */
-  private replaceRun(run: readonly TextChange[], version: number): void {
-    // Reversed, the run is in the text's order; of two insertions at one place, the later one in the run goes
-    // first, as applying them in turn puts it (the sort in applyEdits keeps the order of equal places).
-    const changed = applyEdits(this.getText(), [...run].reverse());
+  /** Applies a run of changes in one pass over the text: `edits` of the text as it is, in its order, and the changes as `logged`. */
+  private replaceRun(edits: readonly TextChange[], logged: readonly TextChange[], version: number): void {
+    const changed = applyEdits(this.getText(), edits);
     if (this.whole) {
       this.whole = TextDocument.create(this.uri, this.languageId, version, changed);
-      for (const change of run) this.record(change);
+      for (const change of logged) this.record(change);
       return;
     }
     this.pieces = [changed];
     this.length = changed.length;
     this.lineStarts = lineStartsIn(changed);
-    for (const change of run) this.record(change);
+    for (const change of logged) this.record(change);
   }
 
   /** A text set whole: the log starts again. */
