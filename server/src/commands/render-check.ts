@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { analyzeRenderedUnit, type UnitAnalysisOptions, type UnitFinding } from '../render/analyze-unit';
 import { renderUnit, type RenderSettings } from '../render/render-unit';
+import { subject } from '../fixes/apply';
 import { RULES } from '../rules/index';
 import type { Finding } from '../rules/types';
 import type { RenderUnit } from '../units/find-units';
@@ -46,6 +47,12 @@ export async function unitFindings(unitRoot: string, roundUnits: readonly Render
   return render?.kind === 'rendered' ? analyzeRenderedUnit(render.unit, options) : [];
 }
 
+/** What a rendered finding says of its resource, without the values key it names (which a fix may make another). */
+function said(finding: Finding): string {
+  const { origin } = finding;
+  return origin && finding.message.endsWith(` (from ${origin})`) ? finding.message.slice(0, -` (from ${origin})`.length) : finding.message;
+}
+
 /**
  * What the fix `fixTitle` written did to its unit, `before` its findings until then: 'finding left' when the finding
  * is still there as it was (its rule, about the same field of the same resource, saying the same apart from the values
@@ -57,12 +64,6 @@ export async function unitFindings(unitRoot: string, roundUnits: readonly Render
  * it before the chart is installed. A warning is what a fix may bring (a second replica asks for a budget and a
  * spread, of the workload an autoscaler's minimum raised too), for the next round or the person.
  */
-/** What a rendered finding says of its resource, without the values key it names (which a fix may make another). */
-function said(finding: Finding): string {
-  const { origin } = finding;
-  return origin && finding.message.endsWith(` (from ${origin})`) ? finding.message.slice(0, -` (from ${origin})`.length) : finding.message;
-}
-
 export async function fixVerdict(
   unitRoot: string,
   finding: Finding,
@@ -73,7 +74,7 @@ export async function fixVerdict(
   options: UnitAnalysisOptions,
 ): Promise<'finding left' | { brought: Finding } | undefined> {
   const after = await unitFindings(unitRoot, roundUnits, settings, options);
-  const sameResource = (a: Finding, b: Finding) => a.resource?.kind === b.resource?.kind && a.resource?.namespace === b.resource?.namespace && a.resource?.name === b.resource?.name;
+  const sameResource = (a: Finding, b: Finding) => subject(a) === subject(b);
   const left = (other: UnitFinding) =>
     other.ruleId === finding.ruleId &&
     sameResource(other, finding) &&

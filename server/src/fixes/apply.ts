@@ -333,7 +333,8 @@ function survives(finding: Finding, fixTitle: string, place: number | undefined,
 }
 
 
-function subject(finding: Finding): string {
+/** The resource a finding is about, as one text (kind, namespace, name). */
+export function subject(finding: Finding): string {
   return `${finding.resource?.kind}|${finding.resource?.namespace}|${finding.resource?.name}`;
 }
 
