@@ -41,18 +41,15 @@ export function valuesKeyValue(source: ValuesSource, key: readonly string[]): un
   return valueAt(valuesHandle(source)?.object, [...source.prefix, ...key]);
 }
 
-/** Whether the file writes the key with no value (`key:` or `key: null`). */
-function writesNull(source: ValuesSource, key: readonly string[]): boolean {
+/** The node the file writes for the key, a `null` included (`key:`), if it writes one. */
+function keyNode(source: ValuesSource, key: readonly string[]): ReturnType<typeof nodeAt> {
   const handle = valuesHandle(source);
-  const node = handle?.node ? nodeAt(handle.node, [...source.prefix, ...key]) : undefined;
-  return isScalar(node) && node.value === null;
+  return handle?.node ? nodeAt(handle.node, [...source.prefix, ...key]) : undefined;
 }
 
 /** Whether the file gives the key a value (a key written with nothing after it sets nothing). */
 export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
-  const handle = valuesHandle(source);
-  if (!handle?.node) return false;
-  const node = nodeAt(handle.node, [...source.prefix, ...key]);
+  const node = keyNode(source, key);
   return node !== undefined && !(isScalar(node) && node.value === null);
 }
 
@@ -64,7 +61,7 @@ export function setsKey(source: ValuesSource, key: readonly string[]): boolean {
  */
 export function valuesSourceFor(sources: ValuesSource[], key: readonly string[]): ValuesSource | undefined {
   // A null the key is given takes away what files below give it (Helm's way to unset one): that file decides.
-  for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key) || writesNull(sources[i], key)) return sources[i];
+  for (let i = sources.length - 1; i >= 0; i--) if (keyNode(sources[i], key) !== undefined) return sources[i];
   for (let depth = key.length - 1; depth > 0; depth--) {
     for (let i = sources.length - 1; i >= 0; i--) if (setsKey(sources[i], key.slice(0, depth))) return sources[i];
   }
