@@ -209,6 +209,7 @@ export class HelmSourceMapper implements SourceMapper {
       if (!document.template) return;
       const skeleton = this.skeletonOf(index);
       const subcharts = (document.subcharts ?? []).map((subchart) => subchart.key);
+      lines.set(index, []);
       // `at`: the fields the line sits at while only keys lead there. A field the rendered document lacks is on a line
       // that did not render (a branch of an `if` not taken: `replicas:` under `if not .Values.hpa.enabled`), and
       // prints nothing of this render, unless the key it prints is unset: then what holds the line back may be that
@@ -226,7 +227,7 @@ export class HelmSourceMapper implements SourceMapper {
           const top = key[0] === 'global' ? key : [...subcharts, ...key];
           add(exactly, top.join('\0'), index);
           for (let n = 1; n <= top.length; n++) add(under, top.slice(0, n).join('\0'), index);
-          lines.set(index, [...(lines.get(index) ?? []), { key: top, node, trail }]);
+          lines.get(index)!.push({ key: top, node, trail });
         }
         walkChildren(node, here, trail);
       };
@@ -413,9 +414,9 @@ export class HelmSourceMapper implements SourceMapper {
     const editable = this.editableMatch(documentIndex, path);
     if (typeof editable === 'string') return false;
     const lines = editable.text.split('\n');
-    const at = editable.match.nodes[editable.match.nodes.length - 1].line;
-    const opens = /^\s*\{\{-?\s*(?:if|with)\s+\.Values\.([\w.]+)\s*-?\}\}\s*$/.exec(lines[at - 1] ?? '');
-    return !!opens && opens[1] === key.join('.') && /^\s*\{\{-?\s*end\s*-?\}\}\s*$/.test(lines[at + 1] ?? '');
+    const node = editable.match.nodes[editable.match.nodes.length - 1];
+    const condition = /^(?:if|with)\s+(.+)$/.exec(soleAction(lines[node.line - 1] ?? '') ?? '')?.[1];
+    return condition !== undefined && soleAction(lines[node.line + 1] ?? '') === 'end' && valuesKeyOf(condition, node.dot)?.join('\0') === key.join('\0');
   }
 
   private relativeTemplate(documentIndex: number): string {
