@@ -484,28 +484,24 @@ spec:
     });
 
     it('a values key another workload prints only on a line that did not render (`replicas:` under `if not .Values.hpa.enabled`) changes nothing of it: the fix is safe', async () => {
-      const chart = writeChart({
-        ...autoscaledChart,
-        'values.yaml': 'replicaCount: 1\nhpa:\n  enabled: true\n',
-        'templates/web.yaml': autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', '  {{- if not .Values.hpa.enabled }}\n  replicas: {{ .Values.replicaCount }}\n  {{- end }}\n'),
-        'templates/hpa.yaml': autoscaledChart['templates/hpa.yaml'].replace('minReplicas: 3', 'minReplicas: {{ .Values.replicaCount }}'),
-      });
-      const unit = await render(chart);
-      const [minOne] = only(placedFindings(unit), 'hpa-min-one');
-      const fix = unit.mapper.translateFix(minOne.document, [{ kind: 'set', path: ['spec', 'minReplicas'], value: 2 }]);
+      // The Deployment writes replicas under `guard`; the autoscaler's minimum comes from the same key.
+      const guarded = (values: string, guard: string) =>
+        render(
+          writeChart({
+            ...autoscaledChart,
+            'values.yaml': values,
+            'templates/web.yaml': autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', `  {{- if ${guard} }}\n  replicas: {{ .Values.replicaCount }}\n  {{- end }}\n`),
+            'templates/hpa.yaml': autoscaledChart['templates/hpa.yaml'].replace('minReplicas: 3', 'minReplicas: {{ .Values.replicaCount }}'),
+          }),
+        );
+      const minOneFix = (unit: Awaited<ReturnType<typeof render>>) => unit.mapper.translateFix(only(placedFindings(unit), 'hpa-min-one')[0].document, [{ kind: 'set', path: ['spec', 'minReplicas'], value: 2 }]);
+      const unit = await guarded('replicaCount: 1\nhpa:\n  enabled: true\n', 'not .Values.hpa.enabled');
+      const fix = minOneFix(unit);
       assert.equal(fix?.title, 'set replicaCount: 2 in values.yaml');
       assert.equal(fix?.alsoChanges, undefined);
       assert.doesNotMatch(unit.text, /\n {2}replicas:/, 'the Deployment printed no replicas');
       // Held back by the very key the fix sets (unset), the line would print it once set: that changes the Deployment.
-      const held = writeChart({
-        ...autoscaledChart,
-        'values.yaml': 'replicaCount: null\n',
-        'templates/web.yaml': autoscaledChart['templates/web.yaml'].replace('  replicas: {{ .Values.replicaCount }} # the HPA owns it once running\n', '  {{- if .Values.replicaCount }}\n  replicas: {{ .Values.replicaCount }}\n  {{- end }}\n'),
-        'templates/hpa.yaml': autoscaledChart['templates/hpa.yaml'].replace('minReplicas: 3', 'minReplicas: {{ .Values.replicaCount }}'),
-      });
-      const heldUnit = await render(held);
-      const [heldMinOne] = only(placedFindings(heldUnit), 'hpa-min-one');
-      assert.deepEqual(heldUnit.mapper.translateFix(heldMinOne.document, [{ kind: 'set', path: ['spec', 'minReplicas'], value: 2 }])?.alsoChanges, { resources: ['Deployment web'], count: 1, by: 'values key' });
+      assert.deepEqual(minOneFix(await guarded('replicaCount: null\n', '.Values.replicaCount'))?.alsoChanges, { resources: ['Deployment web'], count: 1, by: 'values key' });
     });
 
     it('a values key another workload prints too: its fix is unsafe, naming that one (one replicaCount made a safe fix of web run a second Redis)', async () => {
