@@ -55,16 +55,16 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
 
   const kustomizations = new Map<string, KustomizationRefs>();
   const filesIn = groupBy([...absolute.keys()], (path) => dirname(path));
-  const nearestAbove = new KustomizationsAbove();
+  const read = new KustomizationsRead();
   for (const folder of folders) {
     if (chartFolders.some((chart) => within(chart, folder))) continue;
-    const file = kustomizationIn(folder);
-    if (file) kustomizations.set(folder, readKustomization(file));
+    const own = read.in(folder);
+    if (own) kustomizations.set(folder, own);
     else {
       // A patch or resource named alone in a folder of its root (`overlays/prod/patches`) is part of that root, as
       // a template is of its chart: read as a plain manifest, --fix appended a budget to the patch.
       const files = filesIn.get(folder) ?? [];
-      const above = nearestAbove.naming(folder, (refs) => [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles].some((path) => files.includes(path)));
+      const above = read.above(folder, (refs) => [...refs.resourceFiles, ...refs.patchFiles, ...refs.inputFiles].some((path) => files.includes(path)));
       if (above && !kustomizations.has(above.folder)) kustomizations.set(above.folder, above);
     }
     yield;
@@ -117,15 +117,17 @@ export function* findUnitsInSteps(manifestFiles: string[]): Steps<DeploymentUnit
 const KUSTOMIZATION_LEVELS_UP = 4;
 
 /**
- * The kustomizations in the folders above a folder (up to KUSTOMIZATION_LEVELS_UP), each folder looked into and each
- * kustomization read once: asked for every folder of a tree without one, a look of its own for each took 10,000
- * folders of plain manifests from 1 s to 18 s.
+ * The kustomizations of folders, each folder looked into and each kustomization read once: asked for every folder of
+ * a tree without one, a look above of its own for each took 10,000 folders of plain manifests from 1 s to 18 s.
  */
-class KustomizationsAbove {
+class KustomizationsRead {
   private readonly read = new Map<string, KustomizationRefs | undefined>();
 
-  /** The nearest that `names` the folder's files (a kustomization between them may be another root's, naming none). */
-  naming(folder: string, names: (refs: KustomizationRefs) => boolean): KustomizationRefs | undefined {
+  /**
+   * The nearest in a folder above `folder` (up to KUSTOMIZATION_LEVELS_UP) that `names` the folder's files (a
+   * kustomization between them may be another root's, naming none).
+   */
+  above(folder: string, names: (refs: KustomizationRefs) => boolean): KustomizationRefs | undefined {
     let above = folder;
     for (let level = 0; level < KUSTOMIZATION_LEVELS_UP; level++) {
       const parent = dirname(above);
@@ -137,7 +139,8 @@ class KustomizationsAbove {
     return undefined;
   }
 
-  private in(folder: string): KustomizationRefs | undefined {
+  /** The kustomization of `folder`, if it has one. */
+  in(folder: string): KustomizationRefs | undefined {
     if (!this.read.has(folder)) {
       const file = kustomizationIn(folder);
       this.read.set(folder, file ? readKustomization(file) : undefined);
