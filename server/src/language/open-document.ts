@@ -206,8 +206,8 @@ export class OpenDocument implements TextDocument {
     const logged: TextChange[] = [];
     if (this.whole) return { edits, logged };
     // After the last change: where its text ends (line and character, in the text as changed), and the offset in the
-    // text as it is that follows that point; `shift` is how much longer the changes made the text.
-    let after: { line: number; character: number; offset: number } | undefined;
+    // text as it is that follows that point, on its line `at`; `shift` is how much longer the changes made the text.
+    let after: After | undefined;
     let shift = 0;
     for (let i = from; i < changes.length; i++) {
       const change = changes[i];
@@ -221,24 +221,22 @@ export class OpenDocument implements TextDocument {
       shift += change.text.length - (end - start);
       const breaks = lineStartsIn(change.text);
       const lastLine = breaks[breaks.length - 1];
-      after = { line: range.start.line + breaks.length - 1, character: (breaks.length > 1 ? 0 : range.start.character) + change.text.length - lastLine, offset: end };
+      after = { line: range.start.line + breaks.length - 1, character: (breaks.length > 1 ? 0 : range.start.character) + change.text.length - lastLine, offset: end, at: this.lineOf(end) };
     }
     return { edits, logged };
   }
 
   /** The offset in the text as it is of a position in the text as changes have changed it up to `after` (see ascendingRun). */
-  private offsetAfter(position: Position, after: { line: number; character: number; offset: number } | undefined): number | undefined {
+  private offsetAfter(position: Position, after: After | undefined): number | undefined {
     const { line, character } = position;
     if (!Number.isInteger(line) || !Number.isInteger(character)) return undefined;
     if (!after) return this.exactOffset(position);
     if (line < after.line || (line === after.line && character < after.character)) return undefined;
-    const afterLine = this.lineOf(after.offset);
     if (line === after.line) {
       const offset = after.offset + (character - after.character);
-      const lineEnd = afterLine + 1 < this.lineStarts.length ? this.lineStarts[afterLine + 1] - 1 : this.length;
-      return offset <= lineEnd ? offset : undefined;
+      return offset <= this.lineEnd(after.at) ? offset : undefined;
     }
-    return this.exactOffset({ line: line - after.line + afterLine, character });
+    return this.exactOffset({ line: line - after.line + after.at, character });
   }
 
   /** The offset of a position on an existing line, at or before its end; undefined for any other. */
@@ -250,8 +248,12 @@ export class OpenDocument implements TextDocument {
     }
     const starts = this.lineStarts;
     if (line < 0 || line >= starts.length || character < 0) return undefined;
-    const lineEnd = line + 1 < starts.length ? starts[line + 1] - 1 : this.length;
-    return starts[line] + character <= lineEnd ? starts[line] + character : undefined;
+    return starts[line] + character <= this.lineEnd(line) ? starts[line] + character : undefined;
+  }
+
+  /** Where a line of a text without carriage returns ends: at its line feed, or at the end of the text. */
+  private lineEnd(line: number): number {
+    return line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] - 1 : this.length;
   }
 
   /** Applies a run of changes in one pass over the text: `edits` of the text as it is, in its order, and the changes as `logged`. */
@@ -345,6 +347,14 @@ export class OpenDocument implements TextDocument {
   private lineOf(offset: number): number {
     return countLeading(this.lineStarts.length, (i) => this.lineStarts[i] <= offset) - 1;
   }
+}
+
+/** Where the last change of an ascending run left the text (see ascendingRun). */
+interface After {
+  line: number;
+  character: number;
+  offset: number;
+  at: number;
 }
 
 /** A position of whole, non-negative numbers: what a client sends that is not one is read as the nearest that is. */
