@@ -61,6 +61,9 @@ describe('control-plane topology from what a reader can see', () => {
     assert.ok(topology.evidence.some((e) => e.includes('kubeadm-config has no controlPlaneEndpoint')));
     assert.ok(topology.evidence.some((e) => e.includes('1 kube-apiserver static pod in kube-system (kube-apiserver-cp-1)')));
     assert.equal(topologyVerdict(topology), 'One control plane: while it is down there is no API, and nothing is rescheduled, replaced or scaled; running pods keep serving.');
+    // Its controller manager runs v1.33.4 with no flag of its own, and holds both leases on cp-1.
+    assert.deepEqual(topology.nodeMonitorGrace, { seconds: 50, how: 'no --node-monitor-grace-period flag; the image of kube-controller-manager-cp-1 is v1.33.4, whose default is 50 s' });
+    assert.deepEqual(topology.leaders, { scheduler: 'cp-1', controllerManager: 'cp-1' });
   });
 
   it('kubeadm HA: three control-plane nodes, three stacked etcd members, three endpoints', () => {
@@ -173,5 +176,51 @@ describe('control-plane topology from what a reader can see', () => {
     const listed = resources([kubernetesSlice(['fd00::1', '10.0.0.2'])]);
     assert.deepEqual(detectTopology(listed).apiServerEndpoints, ['[fd00::1]:6443', '10.0.0.2:6443']);
     assert.deepEqual(apiServerAddresses(listed), ['fd00::1', '10.0.0.2']);
+  });
+
+  describe('the node-monitor grace period', () => {
+    const controllerManager = (nodeName: string, container: object) => ({ ...staticPod('kube-controller-manager', nodeName), spec: { nodeName, containers: [{ name: 'kube-controller-manager', ...container }] } });
+    const lease = (name: string, holderIdentity: string) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: 'kube-system' }, spec: { holderIdentity } });
+    const graceOf = (objects: object[]) => detectTopology(resources([node('cp-1', controlPlaneLabel), node('cp-2', controlPlaneLabel), ...objects])).nodeMonitorGrace;
+
+    it('is read from the controller manager\'s flag, written with = or as the next word, the last one counting', () => {
+      assert.deepEqual(graceOf([controllerManager('cp-1', { command: ['kube-controller-manager', '--node-monitor-grace-period=20s'], image: 'registry.k8s.io/kube-controller-manager:v1.30.1' })]), {
+        seconds: 20,
+        how: '--node-monitor-grace-period=20s in kube-controller-manager-cp-1',
+      });
+      assert.equal(graceOf([controllerManager('cp-1', { command: ['kube-controller-manager'], args: ['--node-monitor-grace-period', '1m30s', '--node-monitor-grace-period=45s'] })])?.seconds, 45);
+      assert.equal(graceOf([controllerManager('cp-1', { command: ['kube-controller-manager', '--node-monitor-grace-period=1.5m'] })])?.seconds, 90);
+    });
+
+    it('takes the leader\'s flag where the instances disagree: its node controller is the one that acts', () => {
+      const pods = [controllerManager('cp-1', { command: ['kube-controller-manager', '--node-monitor-grace-period=20s'] }), controllerManager('cp-2', { command: ['kube-controller-manager', '--node-monitor-grace-period=30s'] })];
+      assert.equal(graceOf([...pods, lease('kube-controller-manager', 'cp-2_0b9e2d4f-8a61')])?.seconds, 30);
+      assert.equal(graceOf(pods)?.seconds, 20);
+    });
+
+    it('is read from kubeadm\'s extraArgs, as a map (v1beta3) or a list (v1beta4), where no pod shows it', () => {
+      assert.equal(graceOf([kubeadmConfig('controllerManager:\n  extraArgs:\n    node-monitor-grace-period: 25s\n')])?.seconds, 25);
+      assert.equal(graceOf([kubeadmConfig('controllerManager:\n  extraArgs:\n  - name: node-monitor-grace-period\n    value: 35s\n')])?.seconds, 35);
+    });
+
+    it('is told by the version without a flag: 40 s before v1.32, 50 s since', () => {
+      assert.deepEqual(graceOf([controllerManager('cp-1', { command: ['kube-controller-manager'], image: 'registry.k8s.io/kube-controller-manager:v1.31.4@sha256:0123' })]), {
+        seconds: 40,
+        how: 'no --node-monitor-grace-period flag; the image of kube-controller-manager-cp-1 is v1.31.4, whose default is 40 s',
+      });
+      assert.equal(graceOf([kubeadmConfig('kubernetesVersion: v1.32.0\n')])?.seconds, 50);
+      // A value that is no duration is left for the version to tell.
+      assert.equal(graceOf([controllerManager('cp-1', { command: ['kube-controller-manager', '--node-monitor-grace-period=soon'], image: 'kube-controller-manager:v1.29.0' })])?.seconds, 40);
+    });
+
+    it('is unknown where neither flags nor a version are seen', () => {
+      assert.equal(graceOf([controllerManager('cp-1', { command: ['kube-controller-manager'], image: 'mirror.example/kcm:latest' })]), undefined);
+      assert.equal(graceOf([]), undefined);
+    });
+
+    it('names the leaders from the leases\' holders, and none from a holder without a node', () => {
+      const topology = detectTopology(resources([node('cp-1', controlPlaneLabel), lease('kube-scheduler', 'cp-1_1234'), lease('kube-controller-manager', 'no-underscore')]));
+      assert.deepEqual(topology.leaders, { scheduler: 'cp-1', controllerManager: undefined });
+    });
   });
 });

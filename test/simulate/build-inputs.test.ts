@@ -27,6 +27,12 @@ describe('simulator inputs from the demo cluster', () => {
     assert.equal(topology.nodes.find((n) => n.name === 'worker-b1')!.zone, 'zone-b');
   });
 
+  it('takes the node-monitor grace period and the leaders the cluster was read with, and assumes neither', () => {
+    assert.equal(topology.nodeMonitorGrace, 50);
+    assert.deepEqual(topology.leaders, { scheduler: 'cp-1', controllerManager: 'cp-1' });
+    assert.ok(!topology.assumptions.some((a) => /grace period/.test(a)), topology.assumptions.join('\n'));
+  });
+
   it('sees where CoreDNS runs from its pods, and which workload they are (a drain of its pods is felt by cluster DNS)', () => {
     assert.deepEqual(topology.coreDnsNodes, ['worker-a1', 'worker-a1']);
     assert.ok(!topology.assumptions.some((a) => /CoreDNS/.test(a)));
@@ -162,6 +168,11 @@ describe('simulator inputs from a managed cluster', () => {
     const result = simulate(topology, [], { fail: { kind: 'apiserver' }, duration: 600, events: [] });
     assert.match(result.assumptions[0], /managed by GKE: the provider runs it highly available and hides it, so this is a what-if only/);
     assert.equal(result.components.find((c) => c.name === 'api')!.states[0].state, 'down');
+  });
+
+  it('says the node-monitor grace period it assumes for a control plane it cannot see', () => {
+    assert.equal(topology.nodeMonitorGrace, undefined);
+    assert.ok(topology.assumptions.includes("the controller manager's flags and version were not seen: its node-monitor grace period assumed 50 s, the default since v1.32 (40 s before)"), topology.assumptions.join('\n'));
   });
 });
 

@@ -431,11 +431,13 @@ describe('beyond the nine', () => {
     assert.deepEqual(eventsAbout(result, 'worker-2').map((e) => [e.at, e.state]), [[0, 'down'], [3500, 'down'], [3630, 'ok']]);
   });
 
-  it('tells the cluster autoscaler pausing when many nodes are still unready at recovery', () => {
+  it('tells the cluster autoscaler pausing when many nodes are unready at recovery, once the node controller has marked them NotReady', () => {
     const lost = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-lost' as const, node, at: 60 }));
     const result = simulate(cluster({ workers: 6 }), [], apiserverDown(lost, 3600));
-    const pause = eventsAbout(result, 'autoscaling').find((e) => e.at === 3600 && e.state === 'degraded')!;
-    assert.match(pause.reason, /4 of 7 nodes are still unready when the API returns/);
+    // Their Ready condition is the one written before the outage until the returning controller manager's grace period ends.
+    const pause = eventsAbout(result, 'autoscaling').find((e) => e.state === 'degraded' && e.at > 0)!;
+    assert.equal(pause.at, 3650);
+    assert.match(pause.reason, /4 of 7 nodes are unready 50 s after the API returns, once the node controller has marked them NotReady/);
     assert.match(pause.fact, /rule 14/);
     const calm = simulate(cluster({ workers: 6 }), [], apiserverDown(lost.slice(0, 1), 3600));
     assert.ok(!eventsAbout(calm, 'autoscaling').some((e) => e.state === 'degraded'));
@@ -444,13 +446,27 @@ describe('beyond the nine', () => {
   it('keeps the autoscaling row degraded while the autoscaler pauses, without also saying it acts again; ok once enough nodes are back (both were said at once, and the row said ok)', () => {
     const lost = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-lost' as const, node, at: 60 }));
     const stays = simulate(cluster({ workers: 6 }), [], apiserverDown(lost, 3600));
-    assert.deepEqual(stays.components.find((c) => c.name === 'autoscaling')!.states, [{ at: 0, state: 'down' }, { at: 3600, state: 'degraded' }]);
-    assert.deepEqual(eventsAbout(stays, 'autoscaling').filter((e) => e.at === 3600).map((e) => e.state), ['degraded']);
+    assert.deepEqual(stays.components.find((c) => c.name === 'autoscaling')!.states, [{ at: 0, state: 'down' }, { at: 3600, state: 'ok' }, { at: 3650, state: 'degraded' }]);
+    assert.deepEqual(eventsAbout(stays, 'autoscaling').filter((e) => e.at === 3650).map((e) => e.state), ['degraded']);
     // Rebooted just before the API returns, the nodes are back two minutes later.
-    const rebooted = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-reboot' as const, node, at: 3540 }));
+    const rebooted = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node) => ({ kind: 'node-reboot' as const, node, at: 3590 }));
     const ends = simulate(cluster({ workers: 6 }), [], apiserverDown(rebooted, 3600));
-    assert.deepEqual(ends.components.find((c) => c.name === 'autoscaling')!.states, [{ at: 0, state: 'down' }, { at: 3600, state: 'degraded' }, { at: 3660, state: 'ok' }]);
-    assert.match(eventsAbout(ends, 'autoscaling').find((e) => e.at === 3660)!.reason, /enough nodes are ready again: the cluster autoscaler acts again/);
+    assert.deepEqual(ends.components.find((c) => c.name === 'autoscaling')!.states, [{ at: 0, state: 'down' }, { at: 3600, state: 'ok' }, { at: 3650, state: 'degraded' }, { at: 3710, state: 'ok' }]);
+    assert.match(eventsAbout(ends, 'autoscaling').find((e) => e.at === 3710)!.reason, /enough nodes are ready again: the cluster autoscaler acts again/);
+  });
+
+  it('an API outage shorter than a lease moves no lease: scheduling and the controllers are ok once it is back (they stayed degraded to the end)', () => {
+    const result = simulate(cluster(), shop(), apiserverDown([], 10));
+    for (const name of ['scheduling', 'controllers'] as const) assert.deepEqual(result.components.find((c) => c.name === name)!.states, [{ at: 0, state: 'down' }, { at: 10, state: 'ok' }]);
+  });
+
+  it('counts nodes NotReady when the cluster was read among those that pause the cluster autoscaler', () => {
+    const nodes = cluster({ workers: 6 });
+    const unready = { ...nodes, notReadyNodes: ['worker-5', 'worker-6'] };
+    const lost = ['worker-1', 'worker-2'].map((node) => ({ kind: 'node-lost' as const, node, at: 60 }));
+    const result = simulate(unready, [], apiserverDown(lost, 3600));
+    assert.match(eventsAbout(result, 'autoscaling').find((e) => e.at === 3650)!.reason, /^4 of 7 nodes are unready/);
+    assert.ok(!eventsAbout(simulate(nodes, [], apiserverDown(lost, 3600)), 'autoscaling').some((e) => e.state === 'degraded' && e.at > 0));
   });
 
   it('an etcd quorum loss keeps reads of cached data for ~30 s, and not kubectl get (a consistent read)', () => {

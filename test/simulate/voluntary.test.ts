@@ -159,6 +159,13 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     assert.equal(capacityAt(result, 'edge', 3600).ready, 3, 'nothing is evicted');
   });
 
+  it('the autoscaler stops for unready nodes once the node controller has marked them NotReady, not while they still read Ready', () => {
+    const lost = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node): ScenarioEvent => ({ kind: 'node-lost', node, at: 100 }));
+    const halted = (at: number) => simulate(cluster({ workers: 6 }), [], watch([...lost, { kind: 'scale-down', node: 'worker-6', at }])).drains![0].notRemovedBecause;
+    assert.equal(halted(140), null);
+    assert.equal(halted(150), 'the cluster autoscaler stops all operations: 4 of 7 nodes are unready (more than 45 % and more than 3)');
+  });
+
   it('a PDB that allows no disruption keeps the node too, and names the PDB', () => {
     const result = simulate(gpuCluster(), [renderer({ eligibleNodes: ['gpu-1', 'worker-1'], disruptionBudget: minAvailable1('render/gpu-renderer'), pdb: true })], watch([{ kind: 'scale-down', node: 'gpu-1', at: 0 }]));
     assert.match(result.drains![0].notRemovedBecause!, /PodDisruptionBudget render\/gpu-renderer of render\/gpu-renderer allows no disruption/);

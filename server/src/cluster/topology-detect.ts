@@ -4,6 +4,7 @@ import type { Resource } from '../manifest/parse';
 import type { Topology } from './topology';
 import { plural } from '../words';
 import { greatest } from '../extremes';
+import { nodeMonitorGrace, type KubeadmControllerManager } from './node-monitor-grace';
 
 const CONTROL_PLANE_ROLES = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 const APISERVER_IDENTITY = 'apiserver.kubernetes.io/identity';
@@ -78,7 +79,7 @@ function kubernetesEndpoints(resources: Resource[]): string[] {
   return addresses.map((a) => (port ? `${a.includes(':') ? `[${a}]` : a}:${port}` : a));
 }
 
-interface KubeadmClusterConfiguration {
+interface KubeadmClusterConfiguration extends KubeadmControllerManager {
   controlPlaneEndpoint?: string;
   etcd?: { local?: unknown; external?: { endpoints?: string[] } };
 }
@@ -100,6 +101,15 @@ function kubeadmConfiguration(resources: Resource[]): KubeadmClusterConfiguratio
   } catch {
     return undefined;
   }
+}
+
+/** The node whose instance holds a leader lease of kube-system (its holder is `<node>_<uuid>`), where one is held. */
+function leaseHolderNode(resources: Resource[], name: string): string | undefined {
+  const lease = resources.find((r) => r.kind === 'Lease' && r.namespace === 'kube-system' && r.name === name);
+  const holder = lease?.object?.spec?.holderIdentity;
+  if (typeof holder !== 'string') return undefined;
+  const node = holder.split('_')[0];
+  return node && node !== holder ? node : undefined;
 }
 
 /** What the control plane looks like, from what a read-only client can see; each number says how it was found. */
@@ -145,6 +155,17 @@ export function detectTopology(resources: Resource[]): Topology {
   topology.controlPlaneCount = count > 0 ? count : undefined;
   if (count > 0 && new Set(counts.filter((c) => c > 0)).size > 1) evidence.push(`the sources disagree (${counts.join('/')}); counting the largest, ${count}`);
   if (count === 0) evidence.push('no control-plane node, API server pod, identity lease or kubernetes endpoint was visible: the number of control planes is unknown');
+
+  const leaders = { scheduler: leaseHolderNode(resources, 'kube-scheduler'), controllerManager: leaseHolderNode(resources, 'kube-controller-manager') };
+  if (leaders.scheduler || leaders.controllerManager) {
+    topology.leaders = leaders;
+    evidence.push(`leader leases in kube-system: ${[leaders.scheduler && `the scheduler's on ${leaders.scheduler}`, leaders.controllerManager && `the controller manager's on ${leaders.controllerManager}`].filter(Boolean).join(', ')}`);
+  }
+  const grace = nodeMonitorGrace(staticPods(pods, 'kube-controller-manager'), leaders.controllerManager, kubeadm);
+  if (grace) {
+    topology.nodeMonitorGrace = grace;
+    evidence.push(`node-monitor grace period ${grace.seconds} s (${grace.how})`);
+  }
 
   if (kubeadm) {
     topology.controlPlaneEndpoint = kubeadm.controlPlaneEndpoint || undefined;

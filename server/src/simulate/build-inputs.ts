@@ -18,6 +18,7 @@ import { apiServerAddresses } from '../cluster/topology-detect';
 import { plural, sentenceList } from '../words';
 import { compareCodeUnits } from '../sorted';
 import { onNode } from './on-node';
+import { TIMING } from './facts';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
@@ -88,10 +89,15 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   }
   const reported = nodeResources.filter((n) => notReady.has(n.name!) && nodeReadyStatus(n) === 'False').map((n) => n.name!);
   const taintedFor = cluster?.readAt === undefined ? {} : notReadyTaintedFor(nodeResources.filter((n) => notReady.has(n.name!)), cluster.readAt);
+  const grace = cluster?.topology.nodeMonitorGrace?.seconds;
+  if (cluster && grace === undefined) assumptions.push(`the controller manager's flags and version were not seen: its node-monitor grace period assumed ${TIMING.nodeMonitorGrace} s, the default since v1.32 (40 s before)`);
+  const leaders = cluster?.topology.leaders;
   const topology: SimTopology = {
     nodes,
     etcd,
     managed,
+    ...(grace !== undefined ? { nodeMonitorGrace: grace } : {}),
+    ...(leaders ? { leaders } : {}),
     coreDnsNodes,
     ...(dnsWorkloads.length && !coreDnsNodes.length ? { clusterDnsWithoutReplicas: withoutReplicas(dnsWorkloads) } : {}),
     nodeLocalDns,

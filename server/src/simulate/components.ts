@@ -139,20 +139,25 @@ interface Halt {
 }
 
 /**
- * The cluster autoscaler's halt when the API returns to a cluster whose nodes are mostly unready: it stops all
- * operations until enough of them are back. The autoscaling row said "autoscalers act again" at that very moment.
+ * The cluster autoscaler's halt once the API returns to a cluster whose nodes are mostly unready: it stops all
+ * operations until enough of them are back. The autoscaling row said "autoscalers act again" at the API's return;
+ * nodes lost meanwhile count only once the node controller marks them NotReady, a grace period later.
  */
 function autoscalerHalt({ controlPlane: cp, topology, incidents, end }: SimContext): Halt | undefined {
   const downAt = cp.segments.find((s) => !s.writes)?.from;
   if (downAt === undefined) return undefined;
   const back = cp.firstWrites(downAt);
-  const sick = Number.isFinite(back) && back <= end ? clusterUnhealthy(topology, incidents, back) : undefined;
-  if (!sick) return undefined;
-  const nodesBack = incidents.map((i) => i.backAt).filter((t) => t > back && Number.isFinite(t)).sort((a, b) => a - b);
+  if (!Number.isFinite(back) || back > end) return undefined;
+  const marked = incidents.map((i) => cp.notReadyAt(i.at)).filter((t) => t > back && t <= end);
+  const from = [back, ...marked].sort((a, b) => a - b).find((t) => clusterUnhealthy(topology, incidents, cp, t));
+  const sick = from === undefined ? undefined : clusterUnhealthy(topology, incidents, cp, from);
+  if (from === undefined || !sick) return undefined;
+  const nodesBack = incidents.map((i) => i.backAt).filter((t) => t > from && Number.isFinite(t)).sort((a, b) => a - b);
+  const when = from === back ? 'when the API returns' : `${formatSeconds(from - back)} after the API returns, once the node controller has marked them NotReady`;
   return {
-    from: back,
-    to: nodesBack.find((t) => !clusterUnhealthy(topology, incidents, t)) ?? Infinity,
-    reason: `${sick.unready} of ${sick.total} nodes are still unready when the API returns: the cluster autoscaler stops all operations while more than 45 % of the nodes and more than 3 nodes are unready`,
+    from,
+    to: nodesBack.find((t) => !clusterUnhealthy(topology, incidents, cp, t)) ?? Infinity,
+    reason: `${sick.unready} of ${sick.total} nodes are unready ${when}: the cluster autoscaler stops all operations while more than 45 % of the nodes and more than 3 nodes are unready`,
   };
 }
 
@@ -209,7 +214,7 @@ function outageNotes(ctx: SimContext): TimelineEvent[] {
       at: back,
       subject: { type: 'component', name: 'controllers' },
       state: cp.at(back).controllers ? 'ok' : 'down',
-      reason: `the API is back after ${formatSeconds(back - downAt)}: no mass eviction (the node controller starts its ${TIMING.nodeMonitorGrace} s grace period afresh); controllers replace lost pods; each CronJob runs at most one missed schedule`,
+      reason: `the API is back after ${formatSeconds(back - downAt)}: no mass eviction (the node controller starts its ${cp.nodeMonitorGrace} s grace period afresh); controllers replace lost pods; each CronJob runs at most one missed schedule`,
       fact: FACT.recovery,
     });
   }

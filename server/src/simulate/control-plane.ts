@@ -22,6 +22,9 @@ export interface ControlPlaneSegment {
   controllersLeaseMoving: boolean;
 }
 
+/** What the instances alone make of a moment, before the windows that follow a change (cached reads, lease moves). */
+type RawSegment = Omit<ControlPlaneSegment, 'cachedReads' | 'schedulingLeaseMoving' | 'controllersLeaseMoving'> & { schedulers: string[]; managers: string[] };
+
 type Instance = 'apiserver' | 'scheduler' | 'controller-manager' | 'etcd';
 const INSTANCES: Instance[] = ['apiserver', 'scheduler', 'controller-manager', 'etcd'];
 
@@ -34,12 +37,15 @@ interface Outage {
 export class ControlPlaneTimeline {
   readonly segments: ControlPlaneSegment[];
   readonly cpNodes: string[];
+  /** The node controller's grace period for a silent node, in seconds. */
+  readonly nodeMonitorGrace: number;
 
   constructor(
     readonly topology: SimTopology,
     readonly scenario: Scenario,
   ) {
     this.cpNodes = controlPlaneNodes(topology).map((n) => n.name);
+    this.nodeMonitorGrace = topology.nodeMonitorGrace ?? TIMING.nodeMonitorGrace;
     this.segments = this.build();
   }
 
@@ -81,7 +87,7 @@ export class ControlPlaneTimeline {
     return [...points].filter((p) => p >= 0).sort((a, b) => a - b);
   }
 
-  private raw(t: number): Omit<ControlPlaneSegment, 'cachedReads' | 'schedulingLeaseMoving' | 'controllersLeaseMoving'> & { schedulers: string[]; managers: string[] } {
+  private raw(t: number): RawSegment {
     const stacked = this.topology.etcd.mode === 'stacked';
     const members = stacked ? this.cpNodes.length : this.topology.etcd.members;
     // External members run on hosts that are no nodes of the cluster: no node's failure, reboot or loss reaches them (a
@@ -104,36 +110,50 @@ export class ControlPlaneTimeline {
     // Before the outage every instance runs: the state changes are measured against it.
     const healthy = this.raw(-1);
     const raws = points.map((t) => this.raw(t));
-    const lost = (before: string[], now: string[]) => before.some((n) => !now.includes(n));
-    // Windows that follow a change: cached reads after quorum loss, lease hand-over after losing an instance.
-    const windows = new Set<number>();
+    const schedulerMoves = this.leaseMoves(raws, healthy, (r) => r.schedulers, this.topology.leaders?.scheduler);
+    const managerMoves = this.leaseMoves(raws, healthy, (r) => r.managers, this.topology.leaders?.controllerManager);
+    // Windows that follow a change: cached reads after quorum loss, lease hand-over after losing the leader.
+    const windows = new Set<number>([...schedulerMoves, ...managerMoves].map((t) => t + TIMING.leaderLease));
     raws.forEach((r, i) => {
       const before = raws[i - 1] ?? healthy;
       if (before.etcd.quorum && !r.etcd.quorum) windows.add(r.from + TIMING.watchCacheGrace);
-      if (r.scheduling && lost(before.schedulers, r.schedulers)) windows.add(r.from + TIMING.leaderLease);
-      if (r.controllers && lost(before.managers, r.managers)) windows.add(r.from + TIMING.leaderLease);
     });
     const all = [...new Set([...points, ...windows])].sort((a, b) => a - b);
     const segments: ControlPlaneSegment[] = [];
     let quorumLostAt = -Infinity;
-    let schedulerLossAt = -Infinity;
-    let managerLossAt = -Infinity;
     let previous = healthy;
+    const lastBefore = (moves: number[], t: number) => moves.filter((m) => m <= t).at(-1) ?? -Infinity;
     for (const t of all) {
       const r = this.raw(t);
       if (previous.etcd.quorum && !r.etcd.quorum) quorumLostAt = t;
-      if (lost(previous.schedulers, r.schedulers)) schedulerLossAt = t;
-      if (lost(previous.managers, r.managers)) managerLossAt = t;
       const { schedulers: _s, managers: _m, ...segment } = r;
       segments.push({
         ...segment,
         cachedReads: !r.etcd.quorum && r.apiServers.length > 0 && t < quorumLostAt + TIMING.watchCacheGrace,
-        schedulingLeaseMoving: r.scheduling && t < schedulerLossAt + TIMING.leaderLease,
-        controllersLeaseMoving: r.controllers && t < managerLossAt + TIMING.leaderLease,
+        schedulingLeaseMoving: r.scheduling && t < lastBefore(schedulerMoves, t) + TIMING.leaderLease,
+        controllersLeaseMoving: r.controllers && t < lastBefore(managerMoves, t) + TIMING.leaderLease,
       });
       previous = r;
     }
     return segments;
+  }
+
+  /**
+   * When a leader lease starts moving: an instance is lost while others run on, and the leader was among those lost.
+   * A leader known from the cluster's lease that keeps running keeps it; after a move, or once every instance lost
+   * it, the new holder is unknown, and the next loss is taken to be the leader's.
+   */
+  private leaseMoves(raws: RawSegment[], healthy: RawSegment, instances: (r: RawSegment) => string[], knownLeader: string | undefined): number[] {
+    let leader = knownLeader && this.cpNodes.includes(knownLeader) ? knownLeader : undefined;
+    const moves: number[] = [];
+    raws.forEach((r, i) => {
+      const before = instances(raws[i - 1] ?? healthy);
+      const now = instances(r);
+      if (!before.some((n) => !now.includes(n)) || (leader !== undefined && now.includes(leader))) return;
+      leader = undefined;
+      if (now.length) moves.push(r.from);
+    });
+    return moves;
   }
 
   at(t: number): ControlPlaneSegment {
@@ -157,12 +177,22 @@ export class ControlPlaneTimeline {
     return this.firstTime(from, (s) => s.writes);
   }
 
+  /** When the controller manager next acts: it reaches the API and its leader holds the lease. */
   firstControllers(from: number): number {
-    return this.firstTime(from, (s) => s.controllers);
+    return this.firstTime(from, (s) => s.controllers && !s.controllersLeaseMoving);
   }
 
+  /** When new pods are next made and bound: controllers and scheduler act. */
   firstScheduling(from: number): number {
-    return this.firstTime(from, (s) => s.scheduling && s.controllers);
+    return this.firstTime(from, (s) => s.scheduling && !s.schedulingLeaseMoving && s.controllers && !s.controllersLeaseMoving);
+  }
+
+  /**
+   * When the node controller marks a node that went silent at `at` NotReady: a grace period after it could watch the
+   * node, counted afresh by a controller manager that returns or takes the lease over (its node health starts empty).
+   */
+  notReadyAt(at: number): number {
+    return this.firstControllers(at) + this.nodeMonitorGrace;
   }
 
   apiState(s: ControlPlaneSegment): State {

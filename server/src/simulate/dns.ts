@@ -99,7 +99,7 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       const hits = incidents.filter((i) => i.node === residence.node && i.kind !== 'replaced' && i.at >= residence.from && i.at < residence.to);
       for (const incident of hits) {
         const podsBack = podsBackAt(incidents, incident.node, incident.at, (t) => cp.firstWrites(t));
-        const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
+        const notReadyAt = cp.notReadyAt(incident.at);
         const evictAt = ctx.taints.evictionAt(incident.node, notReadyAt, TIMING.unreachableToleration);
         // The CoreDNS workload's run knows its own toleration of the node: where it is known, its replacement decides.
         const replaced = known || evictAt < podsBack ? replacedAfter(incident.at, evictAt) : Infinity;

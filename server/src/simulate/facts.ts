@@ -20,7 +20,7 @@ export const FACT = {
   people: 'rule 13: kubectl, logs, exec and dashboards need the API — facts/control-plane.md §2',
   recovery: 'rule 14: on recovery the node controller starts a fresh grace period and controllers replace lost pods — facts/control-plane.md §3, facts/data-plane.md §6',
   zoneDisruption: 'rule 14: the node controller taints one node of a zone every 10 s; none in a zone partially down (> 2 NotReady, ≥ 55 %) of 50 nodes or fewer, one every 100 s in a larger one, and none while every node is NotReady — facts/control-plane.md §3',
-  nodeLifecycle: 'rule 14: a node is NotReady after the 50 s grace period, its pods evicted 300 s later — facts/control-plane.md §3',
+  nodeLifecycle: 'rule 14: a node is NotReady after the node-monitor grace period (50 s, 40 s before v1.32), its pods evicted 300 s later — facts/control-plane.md §3',
   eviction: 'rule 15: an eviction goes through the API and its PodDisruptionBudget: refused (429) while the budget allows no disruption — facts/voluntary-disruption.md §1',
   kubectlDrain: 'rule 16: kubectl drain cordons, evicts, retries a refused eviction every 5 s and waits each pod\'s full grace period; DaemonSet and mirror pods stay, pods without a controller stop it unless forced — facts/voluntary-disruption.md §2',
   autoscalerScaleDown: 'rule 17: the cluster autoscaler removes a node only when every pod on it can move, gives up after 2 min of refused evictions and caps graceful termination at 600 s — facts/voluntary-disruption.md §3',
@@ -37,7 +37,7 @@ export const TIMING = {
   watchCacheGrace: 30,
   /** CoreDNS startup_timeout before serving with an unsynced API. */
   dnsStartupTimeout: 5,
-  /** node-monitor-grace-period since v1.32 (40 s before). */
+  /** node-monitor-grace-period since v1.32 (40 s before), where the cluster does not tell its own. */
   nodeMonitorGrace: 50,
   /** --node-eviction-rate: nodes a second the node controller taints in a zone (one every 10 s, burst 1)… */
   nodeEvictionRate: 0.1,

@@ -38,6 +38,10 @@ export interface SimTopology {
    */
   clusterDnsWithoutReplicas?: string;
   nodeLocalDns: boolean;
+  /** The node controller's grace period for a silent node (seconds), where the cluster tells it (else TIMING's default). */
+  nodeMonitorGrace?: number;
+  /** The control-plane nodes whose scheduler and controller manager hold the leader leases, where known. */
+  leaders?: { scheduler?: string; controllerManager?: string };
   /** What the builder could not know and assumed. */
   assumptions: string[];
   /** Control-plane nodes whose API server was not serving when the cluster was read: down from the start. */

@@ -253,7 +253,7 @@ function notReadySpans(topology: SimTopology, cp: ControlPlaneTimeline, incident
   for (const node of topology.notReadyNodes ?? []) add(node, { from: 0, to: least(onNode(incidents, node).map((i) => back(node, i.at))) });
   for (const incident of incidents) {
     if (incident.kind === 'replaced') continue;
-    add(incident.node, { from: cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace, to: back(incident.node, incident.at) });
+    add(incident.node, { from: cp.notReadyAt(incident.at), to: back(incident.node, incident.at) });
   }
   for (const [node, list] of spans) spans.set(node, merged(list));
   return spans;

@@ -8,6 +8,9 @@ import type { Scenario, TimelineEvent } from '../../../server/src/simulate/types
 import { simulate } from '../../../server/src/simulate/simulate';
 import { cluster, workload } from '../fixtures';
 import { HEALTHY, play, runOf } from './harness';
+import type { SimulationResult } from '../../../server/src/simulate/types';
+
+const componentStates = (result: SimulationResult, name: string) => result.components.find((c) => c.name === name)!.states;
 
 const apiDown = (duration: number): Scenario => ({ fail: { kind: 'apiserver' }, duration, events: [] });
 const incident = (kind: NodeIncident['kind'], at: number, backAt: number): NodeIncident => ({ node: 'worker-1', kind, at, backAt, what: `worker-1 ${kind}`, fact: FACT.nothingReplaced });
@@ -26,6 +29,39 @@ describe('node-down handler', () => {
       assert.match(reasons, c.expect.says);
     });
   }
+
+  it('waits the grace period the cluster\'s controller manager was read with (20 s here), not the default', () => {
+    const scenario: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'node-lost', node: 'worker-1', at: 100 }] };
+    const result = simulate({ ...cluster(), nodeMonitorGrace: 20 }, [workload('web', { 'worker-1': 1, 'worker-2': 1 })], scenario);
+    const reasons = result.timeline.filter((e) => e.subject.name === 'web').map((e) => e.reason).join('\n');
+    assert.match(reasons, /control plane notices after the 20 s grace period/);
+    assert.equal(result.timeline.find((e) => e.subject.name === 'web' && e.state === 'ok' && e.at > 100)!.at, 100 + 20 + 300 + 30);
+  });
+
+  describe('a controller manager\'s leader lost with its control-plane node', () => {
+    // cp-1 and worker-1 go together (one rack): the node controller that marks worker-1 NotReady must first hold the lease.
+    const scenario: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'node-lost', node: 'cp-1', at: 100 }, { kind: 'node-lost', node: 'worker-1', at: 100 }] };
+    const unlisted = (leaders: { controllerManager?: string } | undefined) => {
+      const result = simulate({ ...cluster({ controlPlanes: 3 }), ...(leaders ? { leaders } : {}) }, [workload('web', { 'worker-1': 1, 'worker-2': 1 })], scenario);
+      const dropped = result.timeline.find((e) => e.subject.name === 'web' && /marked NotReady/.test(e.reason))!;
+      return { at: dropped.at, reason: dropped.reason, result };
+    };
+
+    it('delays marking nodes NotReady by the lease hand-over, counted afresh by the new leader', () => {
+      const { at, reason } = unlisted({ controllerManager: 'cp-1' });
+      assert.equal(at, 100 + 15 + 50);
+      assert.match(reason, /worker-1 marked NotReady 50 s after a surviving controller manager took the lease over/);
+    });
+
+    it('does not when the leader\'s node survives', () => {
+      assert.equal(unlisted({ controllerManager: 'cp-2' }).at, 100 + 50);
+      assert.equal(componentStates(unlisted({ controllerManager: 'cp-2' }).result, 'controllers').some((s) => s.state === 'degraded'), false);
+    });
+
+    it('takes the lost node for the leader\'s when the leases were not read', () => {
+      assert.equal(unlisted(undefined).at, 100 + 15 + 50);
+    });
+  });
 
   it('evicts after the pods\' own toleration of an unreachable node, when they set one (30 s: replaced at 50 + 30 + 30 s)', () => {
     const i = incident('lost', 0, Infinity);

@@ -1,7 +1,8 @@
 import type { ControlPlaneTimeline } from '../control-plane';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
-import { nodeIsDown, type NodeIncident } from '../node-incidents';
+import type { NodeIncident } from '../node-incidents';
+import { onNode as incidentsOn } from '../by-node';
 import type { Scenario } from '../types';
 import { disruptionsAllowed } from '../../manifest/pdb';
 import type { DrainPlan } from './plan';
@@ -43,10 +44,19 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
   return undefined;
 }
 
-/** The autoscaler stops every operation while more than 45 % of the nodes and more than 3 nodes are unready (IsClusterHealthy). */
-export function clusterUnhealthy(topology: SimTopology, incidents: NodeIncident[], t: number): { unready: number; total: number } | undefined {
+/**
+ * The autoscaler stops every operation while more than 45 % of the nodes and more than 3 nodes are unready
+ * (IsClusterHealthy). It reads their Ready condition: a node that went down counts once the node controller has
+ * marked it NotReady (a grace period later), and one NotReady when the cluster was read until it is back.
+ */
+export function clusterUnhealthy(topology: SimTopology, incidents: NodeIncident[], cp: ControlPlaneTimeline, t: number): { unready: number; total: number } | undefined {
   const total = topology.nodes.length;
-  const unready = topology.nodes.filter((n) => nodeIsDown(incidents, n.name, t)).length;
+  const notReadyWhenRead = new Set(topology.notReadyNodes ?? []);
+  const unready = topology.nodes.filter(({ name }) => {
+    const own = incidentsOn(incidents, name);
+    if (notReadyWhenRead.has(name) && !own.some((i) => i.backAt <= t)) return true;
+    return own.some((i) => t >= cp.notReadyAt(i.at) && t < i.backAt);
+  }).length;
   return unready > TIMING.autoscalerOkUnready && unready > TIMING.autoscalerMaxUnreadyShare * total ? { unready, total } : undefined;
 }
 
@@ -60,7 +70,7 @@ export function planDrains({ scenario, topology, workloads, controlPlane, incide
     }
     if (event.kind === 'scale-down') {
       const segment = controlPlane.at(event.at);
-      const sick = clusterUnhealthy(topology, incidents, event.at);
+      const sick = clusterUnhealthy(topology, incidents, controlPlane, event.at);
       // It needs the API only: with the controller manager down it still evicts, and nothing replaces what it evicts.
       const halted = !segment.writes
         ? 'the cluster autoscaler needs the API and stops with it'

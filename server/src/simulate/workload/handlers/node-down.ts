@@ -16,13 +16,13 @@ export const onNodeDown: Handler<'node-down'> = (run, { incident }) => {
   // Replicas already down there still follow the node: their return waits for it again.
   for (const slot of onNode.filter((s) => !s.alive)) slotDown(run, slot, incident);
   if (!here.length) return;
-  const { writes, controllers } = cp.at(incident.at);
+  const { writes, controllers, controllersLeaseMoving } = cp.at(incident.at);
   const consequence = workload.staticPod
     ? 'the kubelet starts static pods again from disk when the node is back'
     : !writes
       ? `nothing recreates ${here.length === 1 ? 'it' : 'them'} while the API is down`
       : controllers
-        ? `the control plane notices after the ${TIMING.nodeMonitorGrace} s grace period`
+        ? `the control plane notices after ${controllersLeaseMoving ? `its controller manager's lease moves (~${TIMING.leaderLease} s) and ` : ''}the ${cp.nodeMonitorGrace} s grace period`
         : 'with the controller manager down nobody marks the node NotReady or updates endpoints';
   note(run, incident.at, { reason: `${incident.what}: ${plural(here.length, 'pod')} of ${label} gone (${here.length} of ${desired}), ${consequence}`, fact: incident.fact });
   for (const slot of here) {
@@ -67,10 +67,10 @@ function slotDown(run: WorkloadRun, slot: Slot, incident: NodeIncident): void {
   }
   // The kubelet needs the API to learn which regular pods are bound to its node (rule 7).
   const podsBack = kubeletBackAfter(run, incident.node, incident.at);
-  const notReadyAt = cp.firstControllers(incident.at) + TIMING.nodeMonitorGrace;
+  const notReadyAt = cp.notReadyAt(incident.at);
   if (notReadyAt < podsBack) {
-    const since = cp.firstControllers(incident.at) > incident.at ? 'the controller manager could watch it again' : 'its kubelet stopped reporting';
-    dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${TIMING.nodeMonitorGrace} s after ${since}: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
+    const since = cp.firstControllers(incident.at) === incident.at ? 'its kubelet stopped reporting' : cp.at(incident.at).controllers ? "a surviving controller manager took the lease over" : 'the controller manager could watch it again';
+    dropDeadEndpoint(run, slot, notReadyAt, `${incident.node} marked NotReady ${cp.nodeMonitorGrace} s after ${since}: ${label}'s pods there leave its Service`, FACT.nodeLifecycle);
     // A kubelet that stops reporting leaves its node Unknown: tainted unreachable.
     const toleration = tolerationOf(workload, 'node.kubernetes.io/unreachable');
     const own = workload.nodeLossToleration?.['node.kubernetes.io/unreachable'] !== undefined;
