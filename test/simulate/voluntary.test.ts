@@ -2,6 +2,7 @@
 // video calls during an autoscaler scale-down, and a GPU pool that should empty.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { formatSeconds } from '../../server/src/simulate/format-time';
 import type { SimWorkload } from '../../server/src/simulate/model';
 import { validateSimulationResult } from '../../server/src/simulate/messages';
 import { simulate } from '../../server/src/simulate/simulate';
@@ -431,6 +432,16 @@ describe('cluster DNS against what the CoreDNS workload does', () => {
       { at: 0, state: 'down' },
       { at: 110, state: 'ok' },
     ]);
+  });
+});
+
+describe('a drain of two pods with in-memory sessions that a budget lets go one at a time', () => {
+  it('says when each loses its sessions, not the last one\'s moment for both', () => {
+    const billing = workload('billing', { 'worker-1': 2, 'worker-2': 1 }, { sessions: 'in-memory', startSeconds: 1200, pdb: true, disruptionBudget: maxUnavailable1('shop/billing') });
+    const result = simulate(cluster(), [billing], watch([{ kind: 'drain', node: 'worker-1', at: 0 }], 3 * 3600));
+    const cuts = result.workloads[0].evictions!.filter((e) => e.sessionsCut).map((e) => e.stopped!);
+    assert.equal(cuts.length, 2);
+    assert.match(result.summary![0], new RegExp(`the 2 shop/billing pods lose their in-memory sessions at ${formatSeconds(cuts[0])} and ${formatSeconds(cuts[1])}\\.$`));
   });
 });
 

@@ -63,6 +63,8 @@ export const TIMING = {
   backoffReset: 600,
   /** HPA sync period. */
   hpaSync: 15,
+  /** The HPA leaves the replica count alone while the metric is within this share of its target (--horizontal-pod-autoscaler-tolerance). */
+  hpaTolerance: 0.1,
   /** Kubelet projected-token refresh: 80 % of the injected TTL. */
   tokenRefresh: Math.round(0.8 * TOKEN_TTL),
   /** The injected projected-token TTL (where the API server does not extend it). */

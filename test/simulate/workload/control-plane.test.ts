@@ -22,4 +22,11 @@ describe('control-plane-change handler', () => {
       assert.match(reasons, c.says);
     });
   }
+
+  it('an HPA freezes at its replica count, not at the pods that run (it said 1 of a Deployment of 2 with one pod dead)', () => {
+    const run = runOf(workload('app', { 'worker-1': 1, 'worker-2': 1 }, { hpa: { min: 1, max: 5 } }));
+    run.slots[1].alive = false;
+    const { reasons } = play(run, 0, { kind: 'control-plane-change', segment: segment(false, false), previous: { writes: true, controllers: true, scheduling: true } });
+    assert.match(reasons, /its HPA is frozen at 2 replicas \(no scale-out/);
+  });
 });

@@ -5,6 +5,12 @@ import type { Scenario } from '../../../server/src/simulate/types';
 import { workload } from '../fixtures';
 import { emit } from '../../../server/src/simulate/workload/run';
 import { HEALTHY, play, runOf } from './harness';
+import type { ScenarioEvent } from '../../../server/src/simulate/types';
+import { simulate } from '../../../server/src/simulate/simulate';
+import { cluster } from '../fixtures';
+import { capacityAt } from '../expect';
+
+const pick = ({ ready, blackholed }: { ready: number; blackholed: number }) => ({ ready, blackholed });
 
 const apiDown: Scenario = { fail: { kind: 'apiserver' }, duration: 3600, events: [] };
 const LIVENESS_30 = { seconds: 30, probe: 'liveness', container: 'app', formula: 'initialDelaySeconds 0 + 3 × 10 s' } as const;
@@ -34,6 +40,17 @@ describe('pod-crash handler', () => {
       assert.match(reasons, c.says);
     });
   }
+
+  it('a container waiting out its back-off is not ready: with the controllers acting its pod leaves its Service (no connection is sent to it); with the API down the frozen Service keeps sending it some', () => {
+    const crashing = (fail: Scenario['fail']) => {
+      const events = [100, 200, 300].map((at): ScenarioEvent => ({ kind: 'pod-crash', namespace: 'shop', workload: 'web', mode: 'restartable', at }));
+      return simulate(cluster(), [workload('web', { 'worker-1': 1, 'worker-2': 1 })], { fail, duration: 3600, events });
+    };
+    // The third crash waits 40 s.
+    for (const fail of [{ kind: 'none' }, { kind: 'scheduler' }] as const) assert.deepEqual(pick(capacityAt(crashing(fail), 'web', 330)), { ready: 1, blackholed: 0 });
+    assert.deepEqual(pick(capacityAt(crashing({ kind: 'apiserver' }), 'web', 330)), { ready: 1, blackholed: 0.5 });
+    assert.equal(capacityAt(crashing({ kind: 'none' }), 'web', 340).ready, 2);
+  });
 
   it('with the API down, names no Service for a workload no Service selects', () => {
     const run = runOf(workload('worker', { 'worker-1': 1, 'worker-2': 1 }, { fronted: false }), apiDown);

@@ -89,10 +89,11 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
       const kept = run.evictions.filter((e) => e.drain === plan && !e.sessionsCut && !e.unconfirmed && e.stoppingPod === undefined && workload.sessions === 'in-memory');
       const pods = (n: number) => (n === 1 ? `the ${workloadKey(workload)} pod` : `the ${n} ${workloadKey(workload)} pods`);
       if (cut.length) {
-        // A moment of the timeline, as every "at" is (the drain may start later than 0).
-        const at = greatest(cut.map((e) => e.sessionsCutAt ?? e.terminatedAt));
+        // Moments of the timeline, as every "at" is (the drain may start later than 0); each pod's own, as a budget
+        // lets them go one at a time (the last pod's moment read as every pod's).
+        const at = moments(cut.map((e) => e.sessionsCutAt ?? e.terminatedAt));
         const capped = d.by === 'autoscaler' && (workload.terminationGrace ?? 0) > TIMING.autoscalerGraceCap;
-        reasons.push(capped ? `${pods(cut.length)} keep their sessions until ${formatSeconds(at)}, when the autoscaler's grace cap cuts them` : `${pods(cut.length)} ${cut.length === 1 ? 'loses its' : 'lose their'} in-memory sessions at ${formatSeconds(at)}`);
+        reasons.push(capped ? `${pods(cut.length)} keep their sessions until ${at}, when the autoscaler's grace cap cuts them` : `${pods(cut.length)} ${cut.length === 1 ? 'loses its' : 'lose their'} in-memory sessions at ${at}`);
       } else if (kept.length) reasons.push(`${pods(kept.length)} ${kept.length === 1 ? 'keeps its' : 'keep their'} sessions until they end (at ${formatSeconds(greatest(kept.map((e) => e.terminatedAt)))})`);
     }
     if (stuck.length) {
@@ -117,3 +118,12 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
 function severalBudgets(pdb: string): boolean {
   return pdb.includes(' and ');
 }
+
+/** Moments of the timeline in words, earliest first: "30 s and 20 m 30 s"; many as the span they fall in. */
+function moments(times: readonly number[]): string {
+  const distinct = [...new Set(times)].sort((a, b) => a - b);
+  if (distinct.length > MOMENTS_LISTED) return `${formatSeconds(distinct[0])} to ${formatSeconds(distinct[distinct.length - 1])}`;
+  return sentenceList(distinct.map(formatSeconds));
+}
+
+const MOMENTS_LISTED = 4;

@@ -37,7 +37,7 @@ export const onControlPlaneChange: Handler<'control-plane-change'> = (run, { seg
   }
   if (workload.hpa && segment.controllers !== previous.controllers) {
     note(run, at, {
-      reason: segment.controllers ? `${label}: its HPA acts again` : `${label}: its HPA is frozen at ${plural(run.slots.filter((s) => s.alive).length, 'replica')} (no scale-out or scale-in)`,
+      reason: segment.controllers ? `${label}: its HPA acts again` : `${label}: its HPA is frozen at ${plural(run.desired, 'replica')} (no scale-out or scale-in)`,
       fact: FACT.controlLoops,
       always: true,
     });

@@ -18,8 +18,9 @@ export function restartInPlace(run: WorkloadRun, slot: Slot, at: number, what: s
   const delay = restartBackoff(slot.restarts);
   const frozen = workload.fronted && !run.ctx.controlPlane.at(at).controllers;
   const unseen = frozen ? `; ${workload.probes.readiness ? 'its failing readiness probe' : 'the restart'} does not take it out of the frozen Service meanwhile` : '';
-  // Unready for longer than a back-off: the endpoint controller, when it acts, takes the pod out of its Service.
-  if (!inPlaceStart.comesUp || inPlaceStart.after > 0) dropDeadEndpoint(run, slot, at, `${label}: the restarted container is not ready, so its pod leaves its Service`);
+  // Not ready from the crash on (its back-off, then its start): the endpoint controller, when it acts, takes the pod
+  // out of its Service within seconds; one back before it acts (the API down through the back-off) never left.
+  dropDeadEndpoint(run, slot, at, `${label}: the restarted container is not ready, so its pod leaves its Service`);
   if (!inPlaceStart.comesUp) {
     recordCrash(run, { slot: slot.id, at, what, restart: { startsAt: at + delay, servesAt: Infinity } });
     note(run, at, { reason: `${why}; the kubelet restarts it in place after ${delay} s back-off: ${inPlaceStart.why}${unseen}`, fact: `${FACT.runningPods}; ${FACT.probeKills}`, repeat });

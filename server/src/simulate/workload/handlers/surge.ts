@@ -13,10 +13,12 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
   const running = slots.filter((s) => s.alive).length;
   // No pod to carry it (scaled to zero, or all gone): an HPA does not scale a workload up from zero replicas.
   if (running === 0) return note(run, at, { reason: `${label}: traffic ×${factor}, but no pod of it runs: nothing serves it${workload.hpa ? ', and its HPA does not scale it up from none' : ''}`, fact: FACT.surge, always: true });
-  const hpa = workload.hpa;
+  // Within its tolerance the HPA changes nothing, whatever the control plane does (the load was at its target).
+  const tolerated = !!workload.hpa && factor <= 1 + TIMING.hpaTolerance;
+  const hpa = tolerated ? undefined : workload.hpa;
   const scaledTo = hpa ? Math.min(hpa.max, Math.ceil(factor * running)) : running;
   const demand = factor * running;
-  const autoscaling = cp.at(at).controllers;
+  const { controllers: autoscaling, writes } = cp.at(at);
   run.load = factor;
   if (hpa && autoscaling && cp.at(at).scheduling) {
     const relief = cp.firstScheduling(at + TIMING.hpaSync) + run.podStart;
@@ -25,7 +27,7 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
     return;
   }
   note(run, at, {
-    reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${!hpa ? 'it has no HPA' : autoscaling ? `its HPA asks for ${plural(scaledTo, 'pod')} but no scheduler binds them` : 'its HPA is frozen with the API'}: no scale-out, each pod carries ${factor}× its load`,
+    reason: `${label}: traffic ×${factor} on ${plural(running, 'pod')}; ${tolerated ? `within its HPA's ${TIMING.hpaTolerance * 100} % tolerance, which leaves the replica count alone` : !hpa ? 'it has no HPA' : autoscaling ? `its HPA asks for ${plural(scaledTo, 'pod')} but no scheduler binds them` : writes ? 'its HPA runs in the controller manager, which is not acting' : 'its HPA is frozen with the API'}: no scale-out, each pod carries ${factor}× its load`,
     fact: FACT.surge,
   });
   // New pods need the scheduler as well as the HPA.
