@@ -1,5 +1,13 @@
-/** Builds elements whose text is always text: data from a cluster or a manifest never becomes markup. */
+import { withoutControls } from '../../server/src/printable';
+
+/**
+ * Builds elements whose text is always text: data from a cluster or a manifest never becomes markup, and its hidden
+ * characters (a U+202E that shows "gpj.exe" as "exe.jpg", a zero-width space that makes two names alike) are shown
+ * as their escapes, in the text and in the names and tooltips people read.
+ */
 export type Child = Node | string | false | null | undefined;
+
+const READ_ATTRIBUTES = new Set(['title', 'aria-label']);
 
 export interface Props {
   class?: string;
@@ -16,11 +24,12 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props =
   for (const [name, value] of Object.entries(props.attrs ?? {})) {
     if (value === undefined || value === false) continue;
     if (name.toLowerCase().startsWith('on')) throw new Error(`inline handler ${name} refused`);
-    element.setAttribute(name, value === true ? '' : String(value));
+    const text = value === true ? '' : String(value);
+    element.setAttribute(name, READ_ATTRIBUTES.has(name) ? withoutControls(text) : text);
   }
   for (const [property, value] of Object.entries(props.style ?? {})) element.style.setProperty(property, value);
   for (const [type, listener] of Object.entries(props.on ?? {})) element.addEventListener(type, listener as EventListener);
-  element.append(...present(children));
+  element.append(...present(children).map((child) => (typeof child === 'string' ? withoutControls(child) : child)));
   return element;
 }
 

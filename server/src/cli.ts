@@ -2,7 +2,7 @@ import { runCheck, CHECK_USAGE, type Io } from './commands/check';
 import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
 import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
-import { withoutControls } from './printable';
+import { inertInCiLogs, withoutControls } from './printable';
 import { describeFileError, readBoundedFd } from './files/read-bounded';
 import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
 import { RULES } from './rules/index';
@@ -58,9 +58,10 @@ let outputFailure: NodeJS.ErrnoException | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const io: Io = {
-    stdout: linesTo(process.stdout, undefined, (error) => (outputFailure ??= error)),
-    // Messages name files, contexts and resources: their terminal escapes stay off the terminal.
-    stderr: linesTo(process.stderr, (text) => text.split('\n').map(withoutControls).join('\n')),
+    // Reports are written as they are meant to look (colours on a terminal); what they hold from outside is cleaned by each.
+    stdout: linesTo(process.stdout, (text) => text.split('\n').map(inertInCiLogs).join('\n'), (error) => (outputFailure ??= error)),
+    // One message a line: they name files, contexts and resources, whose line breaks and terminal escapes are shown escaped.
+    stderr: linesTo(process.stderr, (text) => inertInCiLogs(withoutControls(text))),
     readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES),
     isTty: !!process.stdout.isTTY,
     columns: process.stdout.columns,
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!command) {
-    io.stderr(USAGE);
+    for (const line of USAGE.split('\n')) io.stderr(line);
     return 2;
   }
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -98,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
     return await run(rest, io);
   } catch (error) {
     const known = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    const [said, ...more] = (error as Error).message.split('\n');
+    // Ours are one line, names and all (shown escaped); Node's parse errors put a hint on lines of their own.
+    const [said, ...more] = error instanceof UsageError ? [error.message] : (error as Error).message.split('\n');
     // Node's "argument is ambiguous" (`--for -5m`) tells how to pass a value starting with a dash on its last line.
     const dash = /ambiguous/.test(said) ? more.find((line) => /starting with a dash/.test(line)) : undefined;
     io.stderr(`kube-resilience ${command}: ${said}${dash ? ` ${dash}` : ''}`);
@@ -119,7 +121,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = outputFailure ? 2 : code;
   },
   (error) => {
-    process.stderr.write(`kube-resilience: ${(error as Error).message}\n`);
+    process.stderr.write(`kube-resilience: ${inertInCiLogs(withoutControls(String((error as Error).message)))}\n`);
     process.exitCode = 2;
   },
 );

@@ -1,16 +1,67 @@
 /**
- * Control characters, and the Unicode controls that reorder text on screen (U+202E shows "gpj.exe" as
- * "exe.jpg"): what text from outside (an API answer, a plugin's stderr, a resource's name) must not bring to a
- * terminal, where they clear the screen, set its title or start fake lines.
+ * Characters text from outside (an API answer, a plugin's stderr, a resource's or a file's name) must not bring to a
+ * terminal or a log raw: control characters, which clear the screen, set its title or start fake lines; the Unicode
+ * controls that reorder text on screen (U+202E shows "gpj.exe" as "exe.jpg"); and the invisible ones (zero-width
+ * characters, marks, the BOM, tag characters), which make `web` and `web\u200b` two names that look alike.
  */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+/** Those JSON.stringify leaves as they are (it escapes the controls of ASCII but DEL). */
+const HIDDEN_IN_JSON = /[\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
-/** Text from outside as it may be shown: one line, no control characters (no terminal escapes). */
+/** Text from outside as it may be shown: one line, each hidden character written as its escape, trimmed. */
 export function printable(text: string): string {
-  return withoutControls(text).trim();
+  return withoutControls(text.trim());
 }
 
-/** One line of output as it may reach a terminal: each run of control characters a space, the rest as it is. */
+/**
+ * One line of output as it may reach a terminal: each hidden character written as its escape (`\n`, `\u001b`,
+ * `\u200b`), so that names that differ are seen to differ, and can be looked for; the rest as it is. The escapes are
+ * also JSON's, so a JSON document keeps its value.
+ */
 export function withoutControls(text: string): string {
-  return text.replace(CONTROLS, ' ');
+  return text.replace(HIDDEN, escaped);
+}
+
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escaped(hidden: string): string {
+  return NAMED_ESCAPES[hidden] ?? [...hidden].map(unicodeEscape).join('');
+}
+
+/** `\uXXXX` for each UTF-16 unit (a tag character is two). */
+function unicodeEscape(character: string): string {
+  let out = '';
+  for (let i = 0; i < character.length; i++) out += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
+/**
+ * A line of output as a CI log may read it: GitHub Actions takes a line that starts with `::` (after blanks), and
+ * `##[` anywhere, for a workflow command (`::error …::`, `##[set-output name=…]`), which a name or a file's name
+ * could forge. Their first character is written as its escape (JSON's, so a JSON document keeps its value).
+ */
+export function inertInCiLogs(line: string): string {
+  return line.replaceAll('##[', '#\\u0023[').replace(/^(\s*):(?=:)/, '$1\\u003a');
+}
+
+/** Lone surrogates (`"\ud800"` in YAML) as U+FFFD, as Go decodes them: strict JSON parsers refuse them escaped. */
+export function wellFormed(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/**
+ * A value as the JSON the CLI writes: well-formed strings and keys, hidden characters outside ASCII escaped (JSON
+ * escapes those of ASCII itself), and nothing a CI log takes for a command.
+ */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      if (typeof v === 'string') return wellFormed(v);
+      if (!v || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).every((k) => wellFormed(k) === k)) return v;
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [wellFormed(k), inner]));
+    },
+    2,
+  );
+  return inertInCiLogs(text.replace(HIDDEN_IN_JSON, escaped));
 }

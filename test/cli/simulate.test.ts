@@ -183,7 +183,7 @@ describe('kube-resilience simulate', { skip: existsSync(CLI) ? false : 'dist/cli
     ['an unknown failure', ['--demo', '--fail', 'kubelet'], /--fail takes none\|apiserver\|etcd\|scheduler\|controller-manager\|nodes:NAME/],
     ['a drain of an unknown node', ['--demo', '--drain', 'worker-zz'], /unknown node "worker-zz"/],
     ['a scale-down of a control-plane node (the autoscaler never removes one)', ['--demo', '--event', 'scale-down:cp-1@0'], /cp-1 is a control-plane node, which the cluster autoscaler never scales down/],
-    ['a node named with terminal escapes (said without them)', ['--demo', '--drain', 'w\u001b]0;PWNED\u0007\u001b[2J'], /unknown node "w \]0;PWNED \[2J"/],
+    ['a node named with terminal escapes (said with them escaped, on one line)', ['--demo', '--drain', 'w\u001b]0;PWNED\u0007\r\n::error::forged'], /unknown node "w\\u001b\]0;PWNED\\u0007\\r\\n::error::forged"/],
     ['an empty --drain', ['--demo', '--drain', ','], /--drain takes NODE\[,NODE…\]/],
     ['a drain with a crash but no failure', ['--demo', '--drain', 'worker-a1', '--event', 'coredns-restart@1m'], /--fail is required .* unless the scenario only drains/],
     ['no failure', ['--demo'], /--fail is required/],

@@ -167,7 +167,7 @@ describe('a read of a cluster is bounded, whatever the server sends', () => {
     server.faults.clear();
     server.faults.set('nodes', 'non-json');
     const reason = await reasonFor('nodes');
-    assert.match(reason, /^the answer is not JSON \(<html><body> \[31mGateway says hello <\/body>/);
+    assert.match(reason, /^the answer is not JSON \(<html><body>\\u001b\[31mGateway says hello\\u0007<\/body>/);
     assert.doesNotMatch(reason, /[\u0000-\u001f]/);
   });
 

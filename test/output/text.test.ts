@@ -39,14 +39,15 @@ describe('toText: the report for people', () => {
     const text = toText([finding], 1, { colour: false, verbose: true });
     assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     assert.equal(text.split('\n').filter((line) => line.includes('INJECTED')).length, 2, 'the file name and the finding, each on its own line');
-    assert.match(text, /Deployment shop\/x \]0;PWNED \[2J \[31mred INJECTED exe\.jpg runs 1 pod/);
+    // Each written as its escape: the name can be told from another and looked for.
+    assert.ok(text.includes('Deployment shop/x\\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred\\r\\nINJECTED\\u202eexe.jpg runs 1 pod'), text);
   });
 
   it('says under --verbose why a rendered finding\'s fix is not written, its title\'s names without their terminal escapes too', () => {
     const finding = rendered(singleReplica(HOSTILE, 'Deployment web runs 1 pod: one node drain takes it offline.'), [{ title: `Ignore single-replica for Deployment ${HOSTILE}`, reason: 'values key replicaCount is set with --set' }]);
     const verbose = toText([finding], 1, { colour: false, verbose: true });
     assert.doesNotMatch(verbose, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
-    assert.match(verbose, /Not written \(Ignore single-replica for Deployment x \]0;PWNED .* exe\.jpg\): values key replicaCount is set with --set\./);
+    assert.ok(verbose.includes('Not written (Ignore single-replica for Deployment x\\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred\\r\\nINJECTED\\u202eexe.jpg): values key replicaCount is set with --set.'), verbose);
     assert.doesNotMatch(toText([finding], 1, { colour: false }), /Not written/, 'only under --verbose');
   });
 

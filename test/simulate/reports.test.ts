@@ -86,6 +86,15 @@ describe('simulation reports', () => {
     for (const line of lines) assert.doesNotMatch(line, /(?<!\\)[<[\]*_`]/, line);
   });
 
+  it('renders no link, entity, strikethrough or mention a name brings into Markdown, and shows its hidden characters escaped', () => {
+    const name = 'x https://evil.example/login www.evil.example &#x202E;gpj.exe ~~gone~~ @github/team me@corp.example\u200b';
+    const markdown = renderSimulationMarkdown(simulate(cluster(), [workload(name, { 'worker-1': 1 })], { fail: { kind: 'apiserver' }, duration: 3600, events: [] }));
+    const row = markdown.split('\n').find((line) => line.startsWith('| shop/x'))!;
+    assert.ok(row.startsWith('| shop/x https\\[:\\]//evil.example/login www\\[.\\]evil.example &amp;#x202E;gpj.exe \\~\\~gone\\~\\~ \\[@\\]github/team me\\[@\\]corp.example\\\\u200b |'), row);
+    // A kubeadm context's name is no mention and no address: it is left as it is.
+    assert.match(renderSimulationMarkdown(result, { cluster: 'kubernetes-admin@kubernetes' }), /Cluster: \*\*kubernetes-admin@kubernetes\*\*/);
+  });
+
   it('escapes table cells in Markdown', () => {
     const markdown = renderSimulationMarkdown(result);
     assert.match(markdown, /\| shop\/cart\\\|legacy \| Deployment \| observed \| 0\/1 \| 100 % \| 10 m \| 2 h 10 s \|/);

@@ -173,12 +173,16 @@ describeInChromium('simulation webview in Chromium', (harness) => {
       scenario,
       timeline: [{ at: 0, subject: { type: 'workload', name: HOSTILE, namespace: 'shop' }, state: 'down', reason: HOSTILE, fact: HOSTILE }],
       workloads: [{ kind: 'Deployment', name: HOSTILE, namespace: 'shop', placement: 'observed', capacity: [] }],
-      assumptions: [HOSTILE],
+      assumptions: [HOSTILE, 'read as gpj\u202eexe.js, a\u200bb'],
     };
     await view.send({ type: 'result', result: hostileResult });
     await view.page.getByRole('group', { name: `shop/${HOSTILE}` }).locator('.segment').first().hover();
     assert.equal(await view.page.locator('img').count(), 0);
     assert.ok((await view.page.locator('body').innerText()).includes(HOSTILE));
+    // Hidden characters are shown as their escapes: the name reads as written, and unlike another's.
+    // (In the assumptions, folded: their text is there, not shown.)
+    const text = (await view.page.locator('body').textContent()) ?? '';
+    assert.ok(text.includes('read as gpj\\u202eexe.js, a\\u200bb') && !/[\u202e\u200b]/.test(text), text);
     assert.equal(await view.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
     assert.deepEqual(view.strayRequests(), []);
     assert.deepEqual(view.consoleErrors, []);

@@ -1,3 +1,4 @@
+import { jsonText } from '../printable';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -222,7 +223,7 @@ export async function runCheck(argv: string[], io: Io): Promise<number> {
   if (format === 'json') io.stdout(toJsonReport(findings, cluster));
   else if (format === 'sarif') {
     const warnings = (cluster?.missing ?? []).map((m) => `could not read ${m.resource} from ${cluster!.name}: ${m.reason} (findings that need them are missing too)`);
-    io.stdout(JSON.stringify(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.'), warnings }), null, 2));
+    io.stdout(jsonText(toSarif(findings, RULES, io.version, { root: resolve(values['sarif-root'] ?? '.'), warnings })));
   }
   else {
     // Every file found and read counts, those of charts and Kustomize roots too (analysed as what they render), and

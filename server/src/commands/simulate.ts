@@ -1,3 +1,4 @@
+import { jsonText } from '../printable';
 import { parseArgs } from 'node:util';
 import { collectFiles, readFoundManifest, type Io } from './check';
 import { asGiven, renderUnits, RENDER_OPTIONS } from './check-units';
@@ -115,7 +116,7 @@ export async function runSimulate(argv: string[], io: Io): Promise<number> {
   const result = simulate(topology, workloads, scenario);
 
   const options = { cluster: cluster?.name };
-  if (format === 'json') io.stdout(JSON.stringify(result, null, 2));
+  if (format === 'json') io.stdout(jsonText(result));
   else if (format === 'markdown') io.stdout(renderSimulationMarkdown(result, options));
   else io.stdout(renderSimulationText(result, options));
   return renderFailed || skipped ? 2 : 0;

@@ -1,5 +1,6 @@
 import { isUnitFinding, reportedFixes } from '../render/analyze-unit';
 import type { Finding } from '../rules/types';
+import { jsonText } from '../printable';
 
 /** The cluster a report was made with, and the resource types it did not let be read (their findings are missing too). */
 export interface ReportedCluster {
@@ -10,7 +11,7 @@ export interface ReportedCluster {
 
 /** The CLI's JSON report: one object, version 1, LSP-style 0-based ranges; with `cluster` when one was read. */
 export function toJsonReport(findings: readonly Finding[], cluster?: ReportedCluster): string {
-  return JSON.stringify(
+  return jsonText(
     {
       version: 1,
       ...(cluster ? { cluster: { source: cluster.source, name: cluster.name, missing: cluster.missing.map(({ resource, reason }) => ({ resource, reason })) } } : {}),
@@ -26,7 +27,5 @@ export function toJsonReport(findings: readonly Finding[], cluster?: ReportedClu
         ...(isUnitFinding(f) && f.unwrittenFixes.length ? { unwrittenFixes: f.unwrittenFixes.map(({ title, reason }) => ({ title, reason })) } : {}),
       })),
     },
-    null,
-    2,
   );
 }

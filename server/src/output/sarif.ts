@@ -156,7 +156,7 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
             ],
           },
         },
-        ...(options.warnings?.length ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: options.warnings.map((text) => ({ level: 'warning', message: { text } })) }] } : {}),
+        ...(options.warnings?.length ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: options.warnings.map((text) => ({ level: 'warning', message: { text: plainText(text) } })) }] } : {}),
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(root.path + sep).toString() } },
         // Regions count columns as the editor does, in UTF-16 code units (SARIF's default is code points).
         columnKind: 'utf16CodeUnits',
@@ -164,7 +164,7 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
           ruleId: finding.ruleId,
           ...(index.has(finding.ruleId) ? { ruleIndex: index.get(finding.ruleId) } : {}),
           level: LEVEL[finding.severity],
-          message: { text: finding.message },
+          message: { text: plainText(finding.message) },
           locations:
             finding.uri && finding.range
               ? [{ physicalLocation: { artifactLocation: artifactLocation(finding.uri, root), region: region(finding.range) } }]
@@ -176,11 +176,19 @@ export function toSarif(findings: readonly Finding[], rules: readonly Rule[], ve
           ...(finding.rendered ? { properties: { rendered: { tool: finding.rendered.tool, unit: renderedUnit(finding.rendered.unit, root) } } } : {}),
           relatedLocations: finding.related.map((r, id) => ({
             id,
-            message: { text: r.message },
+            message: { text: plainText(r.message) },
             physicalLocation: { artifactLocation: artifactLocation(r.uri, root), region: region(r.range, false) },
           })),
         })),
       },
     ],
   };
+}
+
+/**
+ * A message as SARIF's plain text: `[text](target)` in it is an embedded link (SARIF 2.1.0 §3.11.6), so square brackets
+ * of its own (a resource named `[Open fix](https://…)`, a YAML error's "]") are escaped with a backslash.
+ */
+function plainText(message: string): string {
+  return message.replace(/[[\]]/g, (bracket) => `\\${bracket}`);
 }

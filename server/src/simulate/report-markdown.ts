@@ -6,11 +6,18 @@ import { reasonWithoutSubject, subjectName } from './summary';
 import type { SimulationResult } from './types';
 
 /**
- * Text as a table cell or line of the report: what would draw a column, a link or image, HTML, a code span or
- * emphasis is escaped (names come from manifests and clusters; a PR comment rendered a workload's `<img …>`).
+ * Text as a table cell or line of the report: what would draw a column, a link or image, HTML, an entity, a code
+ * span, emphasis or strikethrough is escaped, and hidden characters are written as their escapes (names come from
+ * manifests and clusters; a PR comment rendered a workload's `<img …>`). Renderers link bare URLs and addresses and
+ * mention `@someone` whatever is escaped around them: those are broken up, as security reports do (`https[:]//`).
  */
 function cell(text: string): string {
-  return text.replace(/[\\|[\]<>`*_]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  return withoutControls(text)
+    .replace(/[\\|[\]<>`*_~]/g, (c) => `\\${c}`)
+    .replaceAll('&', '&amp;')
+    .replaceAll('://', '\\[:\\]//')
+    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}\\[.\\]`)
+    .replace(/(^|[^\w-])@(?=[\w-])|@(?=[\w-]+\.[\w-])/g, (_match, before: string | undefined) => `${before ?? ''}\\[@\\]`);
 }
 
 /** The simulation as a Markdown report (the CLI's --format markdown and the webview's export). */
