@@ -15,6 +15,14 @@ describe('what a live object keeps once slimmed (and so what a snapshot can hold
     assert.ok(levels > 50 && levels < 200, `${levels} levels kept`);
   });
 
+  it('keeps a key named __proto__ as a field, as JSON.parse does, not as the prototype (a node\'s spec.__proto__ cordoned it)', () => {
+    const node = slimObject(JSON.parse('{"kind":"Node","metadata":{"name":"w"},"spec":{"__proto__":{"unschedulable":true}}}'));
+    assert.equal(node.spec.unschedulable, undefined);
+    assert.equal(Object.getPrototypeOf(node.spec), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(node.spec, '__proto__')?.value, { unschedulable: true });
+    assert.equal(JSON.stringify(node.spec), '{"__proto__":{"unschedulable":true}}');
+  });
+
   it('drops env and envFrom from containers, init containers and ephemeral containers', () => {
     const pod = slimObject({
       apiVersion: 'v1',

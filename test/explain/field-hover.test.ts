@@ -60,6 +60,9 @@ describe('field hovers', () => {
     assert.match(hover(empty, 'livenessProbe')!, /This probe is empty: the kubelet runs none\./);
     const merged = workload('Deployment', '  replicas: 2\n').replace('            httpGet:', '            <<: {periodSeconds: 5}\n            httpGet:');
     assert.doesNotMatch(hover(merged, '<<') ?? '', /Symbol/);
+    // Keys named like members of every object are no probe fields: no JavaScript source for them.
+    const odd = workload('Deployment', '  replicas: 2\n').replace('            httpGet:', '            constructor: 1\n            toString: 2\n            httpGet:');
+    for (const key of ['constructor', 'toString']) assert.doesNotMatch(hover(odd, key) ?? '', /native code|function/, key);
   });
 
   it('declared annotations: what they state and accept', () => {

@@ -86,6 +86,15 @@ describe('parseManifest', () => {
     assert.deepEqual(errors(file).map((e) => e === null), [true, false, true]);
   });
 
+  it('a tag named like a member of every object says so, where the parser failed on it with its own TypeError', () => {
+    for (const tag of ['!<constructor>', '!<toString>', '!<__proto__>']) {
+      const text = `apiVersion: v1\nkind: ConfigMap\ndata:\n  a: ${tag} x\n`;
+      const error = parseManifest('m.yaml', text).documents[0].parsed.error!;
+      assert.equal(error.message, `its tag ${tag} is named like a built-in member of JavaScript objects, which the YAML parser cannot read (another unknown tag would be read as a plain value)`);
+      assert.equal(text.slice(error.offset, error.offset + error.length), tag);
+    }
+  });
+
   it('duplicate keys are an error, not a silent last-one-wins', () => {
     const file = parseManifest('m.yaml', 'apiVersion: v1\nkind: Service\nkind: ConfigMap\n');
     const error = file.documents[0].parsed.error!;

@@ -25,6 +25,7 @@ ruleTester(probeLivenessChecksDependencies, {
     { name: 'wget of the pod\'s own address from the environment', code: runs('[sh, -c, "wget -q -O- http://$POD_IP:8080/live"]') },
     { name: 'nc to a local port', code: runs('[nc, -z, 127.0.0.1, "5432"]') },
     { name: 'a file check', code: runs('[cat, /tmp/healthy]') },
+    { name: 'programs named like members of every object, given a URL (valueOf was read as a database client)', code: runs('[/app/bin/valueOf, "http://db:5432/"]') + '---\n' + runs('[hasOwnProperty, --host, db]').replace('name: web', 'name: web-2') },
     { name: 'Spring Boot liveness group', code: app('/actuator/health/liveness') },
     { name: 'Quarkus liveness', code: app('/q/health/live') },
     { name: 'a plain /healthz', code: app('/healthz') },

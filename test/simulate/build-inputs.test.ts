@@ -389,6 +389,23 @@ describe('simulator inputs from a cluster whose nodes could not be read', () => 
     assert.ok(topology.assumptions.some((a) => a.startsWith('the cluster listed no nodes: its pods run on 5 nodes (cp-1, gpu-b1, worker-a1, worker-a2, worker-b1)')), topology.assumptions.join('\n'));
   });
 
+  it('says of a refused type it does not know that it is left out (one named constructor was said with JavaScript\'s source)', () => {
+    const demo = demoCluster();
+    const inventory = new Inventory();
+    inventory.setCluster(demo.resources);
+    const { topology } = buildSimInputs(inventory, { ...demo, missing: [{ resource: 'constructor', reason: 'forbidden (403)' }] });
+    assert.equal(topology.assumptions[0], 'constructor could not be read (forbidden (403)): left out');
+  });
+
+  it('places the pods of a node named __proto__ on it, as those of any other name (a snapshot can hold one)', () => {
+    const demo = demoCluster();
+    const renamed = demo.resources.map((r) => resourceFromObject(JSON.parse(JSON.stringify(r.object).replaceAll('"worker-a1"', '"__proto__"')))!);
+    const inventory = new Inventory();
+    inventory.setCluster(renamed);
+    const api = buildSimInputs(inventory, { ...demo, resources: renamed }).workloads.find((w) => w.name === 'orders-api')!;
+    assert.deepEqual(Object.entries(api.placement).sort(), [['__proto__', 1], ['worker-a2', 1], ['worker-b1', 1]]);
+  });
+
   it('says which types the cluster refused, first, and what stands in for them (a read refused is no empty cluster)', () => {
     const demo = demoCluster();
     const cluster: ClusterInfo = { ...demo, resources: demo.resources.filter((r) => r.kind !== 'Node' && r.kind !== 'Pod'), missing: [{ resource: 'nodes', reason: 'forbidden (403)' }, { resource: 'pods', reason: 'forbidden (403)' }] };

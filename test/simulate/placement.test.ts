@@ -9,6 +9,12 @@ const nodes = [
   { name: 'b-2', zone: 'b' },
 ];
 
+it('places on a node named __proto__ as on any other (its pods were lost: the assignment set the record\'s prototype)', () => {
+  const placement = assumedPlacement(2, [{ name: '__proto__', zone: 'a' }, { name: 'b-1', zone: 'b' }], { byZone: false, onePerNode: true }, 'shop/api');
+  assert.deepEqual(Object.entries(placement).sort(), [['__proto__', 1], ['b-1', 1]]);
+  assert.equal(Object.getPrototypeOf(placement), Object.prototype);
+});
+
 it('spreads replicas round-robin and is deterministic', () => {
   const one = assumedPlacement(5, nodes, { byZone: false, onePerNode: false }, 'shop/api');
   assert.deepEqual(one, assumedPlacement(5, [...nodes].reverse(), { byZone: false, onePerNode: false }, 'shop/api'));

@@ -81,7 +81,11 @@ function compact(value: any, key?: string, depth = 0): any {
     if (child === undefined || (container && (childKey === 'env' || childKey === 'envFrom'))) continue;
     if (childKey === 'annotations' && key === 'metadata' && child && typeof child === 'object') child = readableAnnotations(child);
     const compacted = compact(child, childKey, depth + 1);
-    if (compacted !== undefined) copy[intern(childKey)] = compacted;
+    if (compacted === undefined) continue;
+    // A key `__proto__` (JSON.parse keeps it as a field) set by assignment would be the copy's prototype instead, its
+    // fields read as the object's own (a node's `spec.__proto__: {unschedulable: true}` cordoned it).
+    if (childKey === '__proto__') Object.defineProperty(copy, childKey, { value: compacted, enumerable: true, writable: true, configurable: true });
+    else copy[intern(childKey)] = compacted;
   }
   return copy;
 }

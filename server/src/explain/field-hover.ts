@@ -41,7 +41,7 @@ function probeText(resource: Resource, path: Path): string | undefined {
     timeoutSeconds: `Seconds one probe may take (${t.timeoutSeconds} s); a slow answer under load counts as a failure.`,
     successThreshold: `Consecutive successes before a failed probe counts as passing again (${t.successThreshold}; must be 1 for liveness and startup).`,
   };
-  return `${typeof key === 'string' && specific[key] ? `${specific[key]}\n\n` : ''}${PROBE_MEANING[found.field]}\n\nThis probe: ${timing}${start}`;
+  return `${typeof key === 'string' && Object.hasOwn(specific, key) ? `${specific[key]}\n\n` : ''}${PROBE_MEANING[found.field]}\n\nThis probe: ${timing}${start}`;
 }
 
 function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {

@@ -1,4 +1,4 @@
-import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node } from 'yaml';
+import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, type Node, type YAMLError } from 'yaml';
 import { resolveAsKubernetes, withMergesAsKubernetes, type Refused } from './kubernetes-yaml';
 import { LineIndex, skipSpaces, type PiecedText, type TextChange } from './text';
 import { firstDuplicateKey, type DuplicateKey } from './duplicate-keys';
@@ -223,7 +223,7 @@ export function parseWithPackage(text: string): ParsedChunk {
     }
     const error = doc.errors[0];
     // Lines that end in a CR alone (classic Mac OS) are one long line to the package, which then says something else.
-    const message = text.includes('\r') && !text.includes('\n') ? `its lines end with a lone CR (classic Mac OS line ends), which kubectl reads and this tool does not: save it with LF or CRLF line ends. The parser says: ${unreadable(error)}` : unreadable(error);
+    const message = text.includes('\r') && !text.includes('\n') ? `its lines end with a lone CR (classic Mac OS line ends), which kubectl reads and this tool does not: save it with LF or CRLF line ends. The parser says: ${unreadable(error)}` : (builtinTagMessage(error, text) ?? unreadable(error));
     const end = text.trimEnd().length;
     if (error.pos[0] >= end && end > 0) {
       // Reported at the very end (an unclosed bracket or quote): point at the last line written, not past it.
@@ -300,6 +300,17 @@ function duplicateKeyMessage(key: string): string {
 }
 
 /** Why the yaml package gave up, in words for the person who wrote the document. */
+/**
+ * The parser looks a tag up among its own by name in a plain object, so one named like a member every object has
+ * (`!<constructor>`, `!<toString>`) is found there and fails it with its own TypeError ("tag.resolve is not a
+ * function"): said as what it is. Other unknown tags it reads as plain values.
+ */
+function builtinTagMessage(error: YAMLError, text: string): string | undefined {
+  if (!/is not a function/.test(error.message)) return undefined;
+  const tag = /^!\S*/.exec(text.slice(error.pos[0], error.pos[1]))?.[0];
+  return tag ? `its tag ${tag} is named like a built-in member of JavaScript objects, which the YAML parser cannot read (another unknown tag would be read as a plain value)` : undefined;
+}
+
 function unreadable(error: unknown): string {
   const message = String((error as Error)?.message ?? error).split('\n')[0];
   if (error instanceof RangeError || /call stack/i.test(message)) return 'it nests collections too deeply to be read';

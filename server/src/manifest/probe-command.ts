@@ -60,7 +60,7 @@ export function remoteHostChecked(command: unknown): { host: string; program: st
   for (let i = 0; i < all.length; i++) {
     const program = all[i].split('/').pop()!;
     const rest = all.slice(i + 1);
-    const client = HOST_CLIENTS[program];
+    const client = Object.hasOwn(HOST_CLIENTS, program) ? HOST_CLIENTS[program] : undefined;
     if (client) {
       const host = hostOption(rest, client.short, client.long) ?? rest.map(urlHost).find(Boolean);
       if (host && !isLocal(host)) return { host, program };

@@ -17,7 +17,7 @@ import { apiServersDown } from './api-servers-down';
 import { apiServerAddresses } from '../cluster/topology-detect';
 import { plural, sentenceList } from '../words';
 import { compareCodeUnits } from '../sorted';
-import { onNode } from './on-node';
+import { countOnNode } from './on-node';
 import { TIMING } from './facts';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
@@ -34,7 +34,7 @@ export interface SimInputs {
  */
 export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | undefined): SimInputs {
   // What the cluster refused (a user who may not list pods) is said first: what follows is assumed in its place.
-  const assumptions: string[] = (cluster?.missing ?? []).map((m) => `${m.resource} could not be read (${m.reason}): ${MISSING_MEANS[m.resource] ?? 'left out'}`);
+  const assumptions: string[] = (cluster?.missing ?? []).map((m) => `${m.resource} could not be read (${m.reason}): ${Object.hasOwn(MISSING_MEANS, m.resource) ? MISSING_MEANS[m.resource] : 'left out'}`);
   const nodeResources = nodesOf(inventory, cluster, assumptions);
   const cpNames = new Set(cluster?.topology.controlPlaneNodes ?? []);
   let nodes: SimNode[] = nodeResources.map((node) => toSimNode(node, cpNames));
@@ -387,7 +387,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     livePods++;
     const node = pod.object?.spec?.nodeName;
     if (typeof node !== 'string' || !node) continue;
-    observed[node] = (onNode(observed, node) ?? 0) + 1;
+    countOnNode(observed, node);
     const why = notServingWhy(pod, node, notReady);
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }

@@ -6,3 +6,10 @@
 export function onNode<T>(record: Readonly<Record<string, T>> | undefined, node: string): T | undefined {
   return record && Object.hasOwn(record, node) ? record[node] : undefined;
 }
+
+/** Counts one more on the node's own entry; a node named `__proto__` too, whose assignment would set the record's prototype. */
+export function countOnNode(record: Record<string, number>, node: string): void {
+  const value = (onNode(record, node) ?? 0) + 1;
+  if (node === '__proto__') Object.defineProperty(record, node, { value, enumerable: true, writable: true, configurable: true });
+  else record[node] = value;
+}

@@ -1,4 +1,4 @@
-import { onNode } from './on-node';
+import { countOnNode } from './on-node';
 
 /** A deterministic stand-in for the scheduler when no live pods tell where replicas run. */
 
@@ -24,7 +24,7 @@ export function assumedPlacement(replicas: number, nodes: SpreadNode[], rules: S
   const count = rules.onePerNode ? Math.min(replicas, order.length) : replicas;
   for (let i = 0; i < count; i++) {
     const node = order[(start + i) % order.length].name;
-    placement[node] = (onNode(placement, node) ?? 0) + 1;
+    countOnNode(placement, node);
   }
   return placement;
 }
