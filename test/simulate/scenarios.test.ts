@@ -235,6 +235,12 @@ describe('scenario 7: as 1, CoreDNS on workers, CoreDNS restarts at 20 m', () =>
   it('is harmless while the API is up', () => {
     const calm = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [{ kind: 'coredns-restart', at: 1200 }] });
     assert.equal(componentAt(calm, 'dns', 1205), 'ok');
+    // Said, where it looked ignored.
+    assert.match(eventsAbout(calm, 'dns').find((e) => e.at === 1200)!.reason, /^CoreDNS restarted with the API up: its replicas list Services and endpoints from the API as they start and answer again within seconds$/);
+    const coredns = workload('coredns', { 'worker-1': 1, 'worker-2': 1 }, { namespace: 'kube-system', clusterDns: true });
+    const told = simulate(cluster(), [coredns], { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [{ kind: 'coredns-restart', at: 1200 }] });
+    assert.match(eventsAbout(told, 'coredns').find((e) => e.at === 1200)!.reason, /^Deployment kube-system\/coredns: restarted with the API up, which its replicas sync with as they start: ready again within seconds/);
+    assert.equal(capacityAt(told, 'coredns', 1200).ready, 2);
   });
 });
 

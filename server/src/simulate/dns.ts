@@ -159,6 +159,11 @@ export function simulateDns(ctx: SimContext, history: DnsHistory = { replicas: [
       fact: FACT.dns,
     });
   }
+  // With the API up a restart is no outage: said, or the restart asked for looked ignored.
+  for (const event of scenario.events) {
+    if (event.kind !== 'coredns-restart' || event.at > ctx.end || !cp.at(event.at).writes || stateAt(event.at) !== 'ok') continue;
+    events.push({ at: event.at, subject: { type: 'component', name: 'dns' }, state: 'ok', reason: 'CoreDNS restarted with the API up: its replicas list Services and endpoints from the API as they start and answer again within seconds', fact: FACT.dns });
+  }
   return { states, events };
 }
 

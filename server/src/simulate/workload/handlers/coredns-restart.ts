@@ -10,9 +10,10 @@ import { countRestart, syncedAfter } from './restart';
  */
 export const onCorednsRestart: Handler<'coredns-restart'> = (run, _event, at) => {
   const cp = run.ctx.controlPlane;
-  if (cp.at(at).writes) return;
   const restarted = run.slots.filter((s) => s.alive);
   if (!restarted.length) return;
+  // Said, or the restart asked for looked ignored.
+  if (cp.at(at).writes) return note(run, at, { reason: `${run.label}: restarted with the API up, which its replicas sync with as they start: ready again within seconds`, fact: FACT.dns, always: true });
   const synced = syncedAfter(run, at);
   for (const slot of restarted) {
     slot.alive = false;
