@@ -221,6 +221,46 @@ describe('resilience card on a workload kind line', () => {
     assert.equal(row(card, 'Scale-down'), 'its node is kept, and paid for: a bare pod');
   });
 
+  it('a PDB the API server rejects is no PDB: it blocks nothing, and is not counted beside another', () => {
+    const rejected = hover(workload('Deployment', '  replicas: 3\n'), 'kind: Deployment', { 'pdb.yaml': PDB('minAvailable: "2"') })!;
+    assert.doesNotMatch(row(rejected, 'Node drain'), /hangs/);
+    assert.doesNotMatch(rejected, /a PDB allowing 0/);
+    const beside = hover(workload('Deployment', '  replicas: 3\n'), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1'), 'pdb-2.yaml': PDB('minAvailable: "1"').replace('name: web-pdb', 'name: web-pdb-2') })!;
+    assert.match(row(beside, 'Node drain'), /^PDB lets 1 of 3 pods go at a time/);
+  });
+
+  it('a bare pod under a PDB of maxUnavailable: drains hang on it, --force or not (the PDB counts it for none)', () => {
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: one\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app\n';
+    const card = hover(pod, 'kind: Pod', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.equal(row(card, 'Node drain'), 'hangs: its PDB allows no eviction of a bare pod (429), `--force` or not');
+  });
+
+  it('the autoscaler moves a pod that says safe-to-evict "true", or whose only local volume is memory-backed or named safe to evict', () => {
+    const withVolume = (volume: string, annotations = '') =>
+      workload('Deployment', '  replicas: 2\n', `${annotations}      volumes:\n        - name: scratch\n          ${volume}\n`);
+    const scaleDown = (text: string) => (text.includes('| Scale-down |') ? row(text, 'Scale-down') : undefined);
+    assert.equal(scaleDown(hover(withVolume('emptyDir: {}'), 'kind: Deployment')!), 'its node is kept, and paid for: local storage');
+    assert.equal(scaleDown(hover(withVolume('emptyDir: {medium: Memory}'), 'kind: Deployment')!), undefined);
+    const annotated = (value: string) => withVolume('emptyDir: {}').replace('    metadata:\n      labels:', `    metadata:\n      annotations:\n        ${value}\n      labels:`);
+    assert.equal(scaleDown(hover(annotated('cluster-autoscaler.kubernetes.io/safe-to-evict: "true"'), 'kind: Deployment')!), undefined);
+    assert.equal(scaleDown(hover(annotated('cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes: scratch'), 'kind: Deployment')!), undefined);
+  });
+
+  it('scaled to 0 with a PDB allowing 0: no pod holds its node', () => {
+    const card = hover(workload('Deployment', '  replicas: 0\n'), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 0') })!;
+    assert.equal(row(card, 'Scale-down'), 'scaled to 0: nothing to evict');
+    assert.doesNotMatch(verdict(card), /never scales down/);
+  });
+
+  it('a Job with backoffLimit 0 fails when a drain or a node failure takes its pod; with the default 6 it is rerun', () => {
+    const job = (limit: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\nspec:\n${limit}  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: app\n          image: example/app\n`;
+    const strict = hover(job('  backoffLimit: 0\n'), 'kind: Job')!;
+    assert.equal(row(strict, 'Node drain'), 'its evicted pod counts as failed: with backoffLimit 0 the Job fails, not rerun');
+    assert.match(row(strict, 'Node failure'), /counted as failed: with backoffLimit 0 the Job fails$/);
+    assert.match(verdict(strict), /one node drain fails the Job \(backoffLimit 0\)/);
+    assert.equal(row(hover(job(''), 'kind: Job')!, 'Node drain'), 'its pod is evicted and rerun from scratch');
+  });
+
   it('no card off the kind line of a resource that is not a workload', () => {
     assert.equal(hover(PDB('maxUnavailable: 1'), 'kind: PodDisruptionBudget'), undefined);
   });

@@ -70,6 +70,15 @@ describe('field hovers', () => {
     assert.match(hover(doc, 'kube-resilience/sessions')!, /Accepts "in-memory" \(sessions die with the pod\) or "external"/);
   });
 
+  it('a PDB the API server rejects limits nothing; one over a bare pod written as maxUnavailable allows no eviction, as its finding says', () => {
+    const rejected = PDB('minAvailable: "2"');
+    assert.match(hover(rejected, 'minAvailable', { 'web.yaml': workload('Deployment', '  replicas: 5\n') })!, /Here: the API server rejects this PodDisruptionBudget, so it is never created and limits no eviction\./);
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: one\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app\n';
+    const bare = hover(PDB('maxUnavailable: 1'), 'maxUnavailable', { 'pod.yaml': pod })!;
+    assert.match(bare, /Here: the disruption controller counts the bare pod one for none against maxUnavailable → no eviction allowed\./);
+    assert.doesNotMatch(bare, /1 eviction allowed/);
+  });
+
   it('nothing on fields no rule reads', () => {
     assert.equal(hover(workload('Deployment', '  replicas: 2\n'), 'image'), undefined);
   });

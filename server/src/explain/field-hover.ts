@@ -2,7 +2,8 @@ import type { Inventory } from '../inventory/inventory';
 import { declaredAnnotationSpec } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget } from '../manifest/pdb';
+import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
+import { unscaledBy } from '../rules/pdb-counting';
 import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
 import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
@@ -46,9 +47,20 @@ function probeText(resource: Resource, path: Path): string | undefined {
 
 function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {
   if (resource.kind !== 'PodDisruptionBudget') return undefined;
-  const { workloads, count } = inventory.expectedPods(resource);
+  const expected = inventory.expectedPods(resource);
+  const { workloads, count } = expected;
   const names = workloads.map(({ workload }) => markdownText(workload.name ?? '')).join(', ');
-  const now = !workloads.length ? '' : count === undefined ? ` Here it selects ${names}, which ${withoutScale(resource)}` : ` Here: ${describePdbBudget(resource, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, count))} at a time.`;
+  const budget = pdbBudget(resource);
+  const unscaled = budget && unscaledBy(budget, expected);
+  const now = rejectedPdb(resource)
+    ? ' Here: the API server rejects this PodDisruptionBudget, so it is never created and limits no eviction.'
+    : !workloads.length
+      ? ''
+      : count === undefined
+        ? ` Here it selects ${names}, which ${withoutScale(resource)}`
+        : unscaled
+          ? ` Here: the disruption controller counts the bare pod ${markdownText(unscaled.name ?? '')} for none against ${budget.field === 'maxUnavailable' ? 'maxUnavailable' : 'a percentage'} → no eviction allowed.`
+          : ` Here: ${describePdbBudget(resource, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, count))} at a time.`;
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'

@@ -3,7 +3,8 @@ import { declaredFacts } from '../manifest/declared';
 import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
-import { describePdbBudget, evictionsAllowedBy } from '../manifest/pdb';
+import { describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
+import { unscaledBy } from '../rules/pdb-counting';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
 import { containersOf, declaredAnnotations, podTemplateOf } from '../manifest/workload';
@@ -44,7 +45,12 @@ export interface Posture {
   /** Seconds pods stay bound to an unreachable node before eviction; null when they tolerate it forever. */
   unreachableSeconds: number | null;
   safeToEvictFalse: boolean;
+  /** Volumes on the node's disk (hostPath, emptyDir but memory-backed) the cluster autoscaler will not evict a pod with. */
   localStorage: boolean;
+  /** Its pod says `safe-to-evict: "true"`: the autoscaler moves it though it has local storage or no controller. */
+  safeToEvictTrue: boolean;
+  /** How many failed pods its Job takes before it fails (Jobs and CronJobs; 6 unless set). */
+  backoffLimit?: number;
   containers: ContainerProbes[];
   /** How long the app says it needs to start (kube-resilience/startup-seconds). */
   startupSeconds?: number;
@@ -87,9 +93,11 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
   const replicas = inventory.effectiveReplicas(resource);
   const hpas = inventory.hpasTargeting(resource);
   const expected = replicas.value;
-  const pdbs = inventory.pdbsSelecting(resource).map((pdb) => {
-    return { name: pdb.name ?? '(unnamed)', budget: describePdbBudget(pdb, expected), allowed: evictionsAllowedBy(pdb, expected) };
-  });
+  // One the API server rejects is never created: it limits nothing.
+  const pdbs = inventory
+    .pdbsSelecting(resource)
+    .filter((pdb) => !rejectedPdb(pdb))
+    .map((pdb) => ({ name: pdb.name ?? '(unnamed)', budget: describePdbBudget(pdb, expected), allowed: allowedBy(pdb, expected, inventory) }));
   const fronted = inventory.servicesFronting(resource).length > 0;
   const containers = containersOf(resource).map(({ container, name }) => {
     const liveness = probeHandler(container.livenessProbe, container);
@@ -120,9 +128,35 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     preStop: containersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),
     safeToEvictFalse: declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict'] === 'false',
-    localStorage: (Array.isArray(spec.volumes) ? spec.volumes : []).some((v: any) => v && typeof v === 'object' && ('emptyDir' in v || 'hostPath' in v)),
+    localStorage: localVolumes(spec, declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes']),
+    safeToEvictTrue: declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict'] === 'true',
+    ...(resource.kind === 'Job' || resource.kind === 'CronJob' ? { backoffLimit: backoffLimitOf(resource) } : {}),
     containers,
     startupSeconds: declaredFacts(resource).startupSeconds,
     nodeAgent: agentPostureOf(resource),
   };
+}
+
+/**
+ * Evictions the PDB allows with every pod healthy: none where the disruption controller cannot count the pods
+ * against it (a bare pod or a DaemonSet's under maxUnavailable or a percentage: see unscaledBy).
+ */
+function allowedBy(pdb: Resource, expected: number, inventory: Inventory): number {
+  const budget = pdbBudget(pdb);
+  return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected);
+}
+
+/**
+ * Whether a volume holds the pod to its node for the cluster autoscaler: a hostPath, or an emptyDir on the node's
+ * disk (a memory-backed one does not count), unless the pod names it in `safe-to-evict-local-volumes`.
+ */
+function localVolumes(spec: any, safeToEvictLocal: string | undefined): boolean {
+  const named = new Set((safeToEvictLocal ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+  const volumes: unknown[] = Array.isArray(spec.volumes) ? spec.volumes : [];
+  return volumes.some((v: any) => v && typeof v === 'object' && !named.has(v.name) && ('hostPath' in v || ('emptyDir' in v && v.emptyDir?.medium !== 'Memory')));
+}
+
+function backoffLimitOf(resource: Resource): number {
+  const jobSpec = resource.kind === 'CronJob' ? resource.object?.spec?.jobTemplate?.spec : resource.object?.spec;
+  return typeof jobSpec?.backoffLimit === 'number' ? jobSpec.backoffLimit : HOVER_TIMING.jobBackoffLimit;
 }

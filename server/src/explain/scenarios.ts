@@ -56,8 +56,11 @@ function nodeDrain(p: Posture): ScenarioRow {
   const drain = (text: string, harm?: Harm, verdict?: string) => row('Node drain', text, harm, verdict);
   const n = p.replicas.value;
   if (p.kind === 'DaemonSet') return drain('skipped (`--ignore-daemonsets`): runs until the node stops');
+  // `--force` deletes it through the eviction API too: its PDB, which counts a bare pod for none, refuses that.
+  if (p.kind === 'Pod' && p.pdbs.some((x) => x.allowed === 0)) return drain('hangs: its PDB allows no eviction of a bare pod (429), `--force` or not', 'stall', 'node drains hang on it: its PDB allows 0 evictions');
   if (p.kind === 'Pod') return drain('a bare pod is deleted for good (drain needs `--force`)', 'outage', 'one node drain deletes it for good');
   if (n === 0) return drain('scaled to 0: nothing to evict');
+  if (BATCH.has(p.kind) && p.backoffLimit === 0) return drain('its evicted pod counts as failed: with backoffLimit 0 the Job fails, not rerun', 'outage', 'one node drain fails the Job (backoffLimit 0)');
   if (BATCH.has(p.kind)) return drain('its pod is evicted and rerun from scratch');
   if (p.pdbs.length > 1) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
   const pdb = p.pdbs[0];
@@ -89,7 +92,7 @@ function nodeFailure(p: Posture): ScenarioRow {
   if (p.kind === 'StatefulSet') return failure(`${who} until force-deleted (≥ ~${evicted} s)`, offline ? 'outage' : 'stall', offline ? `${allOffline} until force-deleted` : 'pods on a dead node wait for a force-delete');
   const start = p.startupSeconds ?? 0;
   const timing = start ? `~${evicted + start} s (toleration ${p.unreachableSeconds} s + ${start} s start)` : `~${evicted} s (toleration ${p.unreachableSeconds} s)`;
-  const then = start ? '' : BATCH.has(p.kind) ? ', then rerun' : offline ? ', then replaced' : '; the rest serve';
+  const then = start ? '' : BATCH.has(p.kind) ? (p.backoffLimit === 0 ? ', counted as failed: with backoffLimit 0 the Job fails' : ', then rerun') : offline ? ', then replaced' : '; the rest serve';
   return failure(`${who} ${timing}${then}`, offline && !BATCH.has(p.kind) ? 'outage' : undefined, `${allOffline} for ~${evicted + start} s`);
 }
 
@@ -97,16 +100,18 @@ function nodeFailure(p: Posture): ScenarioRow {
 function scaleDown(p: Posture): ScenarioRow | undefined {
   const scale = (text: string, harm?: Harm, verdict?: string) => row('Scale-down', text, harm, verdict);
   if (p.kind === 'DaemonSet') return scale('its pod goes with its node; it holds no node up');
+  // No pod, nothing to hold a node: whatever its PDB or annotations say.
+  if (p.replicas.value === 0) return scale('scaled to 0: nothing to evict');
   const blockers: string[] = [];
   if (p.safeToEvictFalse) blockers.push('safe-to-evict "false"');
-  if (p.kind === 'Pod') blockers.push('a bare pod');
-  if (p.localStorage) blockers.push('local storage');
+  // safe-to-evict "true" lets the autoscaler move a pod without a controller or with local storage (not past its PDB).
+  if (p.kind === 'Pod' && !p.safeToEvictTrue) blockers.push('a bare pod');
+  if (p.localStorage && !p.safeToEvictTrue) blockers.push('local storage');
   if (p.pdbs.some((x) => x.allowed === 0)) blockers.push('a PDB allowing 0');
   if (blockers.length) {
     const why = `${blockers[0]}${blockers.length > 1 ? ` +${blockers.length - 1}` : ''}`;
     return scale(`its node is kept, and paid for: ${why}`, 'flaw', `its node never scales down (${blockers[0]})`);
   }
-  if (p.replicas.value === 0) return scale('scaled to 0: nothing to evict');
   return undefined;
 }
 

@@ -17,6 +17,8 @@ export const HOVER_TIMING = {
   backoffCap: 300,
   /** HPA downscale stabilization, in seconds (data-plane.md §4). */
   hpaDownscaleStabilization: 300,
+  /** A Job's backoffLimit unless set: the failed pods it takes before it fails (an evicted pod counts as one). */
+  jobBackoffLimit: 6,
 } as const;
 
 /** The fact sheets (docs/facts/<sheet>.md) and sections the timings above come from. */
