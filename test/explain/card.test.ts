@@ -127,6 +127,17 @@ describe('resilience card on a workload kind line', () => {
     assert.match(verdict(killed), /: one node drain can take all 3 pods offline for good — /);
   });
 
+  it('a startup probe that gives up before the declared start kills every start, as liveness would; one that outlasts it holds liveness back', () => {
+    const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "1200"\n');
+    const probed = (threshold: number) =>
+      slow.replace('          readinessProbe:', `          startupProbe:\n            httpGet:\n              path: /live\n              port: http\n            failureThreshold: ${threshold}\n            periodSeconds: 10\n          livenessProbe:\n            httpGet:\n              path: /live\n              port: http\n          readinessProbe:`);
+    const short = hover(probed(30), 'kind: Deployment')!;
+    assert.equal(row(short, 'Node drain'), 'all 3 pods may go at once; 1200 s starts crash-loop at 300 s (its startup probe)');
+    assert.match(verdict(short), /for good/);
+    assert.equal(row(hover(probed(130), 'kind: Deployment')!, 'Node drain'), 'all 3 pods may go at once: down \\~1200 s until replaced');
+    assert.match(hover(probed(30), 'startupProbe')!, /A start longer than 300 s \(initialDelaySeconds \+ failureThreshold × periodSeconds\) is killed: the startup probe gives up then/);
+  });
+
   it('dependency down without a readiness probe: requests fail only where something sends them', () => {
     const worker = workload('Deployment', '  replicas: 2\n').replace(/ {10}ports:[\s\S]*$/, '');
     assert.equal(row(hover(worker, 'kind: Deployment')!, 'Dependency down'), 'only its own work fails: nothing sends it requests');

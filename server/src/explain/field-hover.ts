@@ -34,7 +34,12 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const key = path[path.length - 1];
   const budget = failureBudgetSeconds(probe);
   const timing = `${handler ? markdownText(describeHandler(handler)) : 'no handler'}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
-  const start = found.field === 'livenessProbe' ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.` : '';
+  const start =
+    found.field === 'livenessProbe'
+      ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.`
+      : found.field === 'startupProbe'
+        ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed: the startup probe gives up then, and the container restarts.`
+        : '';
   const specific: Record<string, string> = {
     failureThreshold: `Consecutive failures before the probe acts: ${t.failureThreshold} × ${t.periodSeconds} s = ${budget} s.`,
     periodSeconds: `How often the probe runs: every ${t.periodSeconds} s; with failureThreshold ${t.failureThreshold} it acts after ${budget} s.`,

@@ -29,6 +29,8 @@ export interface ContainerProbes {
   hasStartup: boolean;
   /** Seconds liveness allows a start (initialDelaySeconds + failureThreshold × periodSeconds); undefined without liveness. */
   livenessStartBudget?: number;
+  /** The same of its startup probe, which holds liveness back and kills the start itself when it runs out. */
+  startupStartBudget?: number;
   /** Something sends it requests: it declares a port that is not only for metrics, or a Service fronts the workload. */
   receivesRequests: boolean;
 }
@@ -110,6 +112,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
       hasStartup: !!container.startupProbe,
       livenessStartBudget: container.livenessProbe && !portNeverResolves(container, container.livenessProbe) ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
+      startupStartBudget: container.startupProbe && !portNeverResolves(container, container.startupProbe) ? livenessStartBudgetSeconds(container.startupProbe) : undefined,
       receivesRequests: fronted || declaredPorts(container).some((port) => !isAuxiliaryPort(port)),
     };
   });

@@ -34,10 +34,15 @@ function every(n: number): string {
   return n === 2 ? 'both' : `all ${n}`;
 }
 
-/** The container whose liveness kills a start the workload declares, before it ends (no startup probe holds it back). */
+/** The container whose probes kill a start the workload declares before it ends: its startup probe, else its liveness probe. */
 function startKiller(p: Posture): ContainerProbes | undefined {
   const start = p.startupSeconds;
-  return start === undefined ? undefined : p.containers.find((c) => !c.hasStartup && c.livenessStartBudget !== undefined && c.livenessStartBudget < start);
+  return start === undefined ? undefined : p.containers.find((c) => (startBudget(c) ?? Infinity) < start);
+}
+
+/** Seconds its probes let a start take: its startup probe's, which holds liveness back, else its liveness probe's. */
+function startBudget(c: ContainerProbes): number | undefined {
+  return c.hasStartup ? c.startupStartBudget : c.livenessStartBudget;
 }
 
 /** What follows evicted pods: back once replaced, after a declared start, or never (their replacements crash-loop). */
@@ -49,7 +54,7 @@ function recovery(p: Posture): { text: string; forGood: boolean } {
 
 /** "1200 s starts crash-loop at 30 s": liveness kills each replacement before its declared start ends. */
 function crashLoop(p: Posture, killer: ContainerProbes): string {
-  return `${p.startupSeconds} s starts crash-loop at ${killer.livenessStartBudget} s`;
+  return `${p.startupSeconds} s starts crash-loop at ${startBudget(killer)} s${killer.hasStartup ? ' (its startup probe)' : ''}`;
 }
 
 function nodeDrain(p: Posture): ScenarioRow {
