@@ -212,6 +212,13 @@ describe('resilience card on a workload kind line', () => {
     assert.doesNotMatch(ds, /replica|spread|HPA/);
   });
 
+  it('a DaemonSet rolled out with maxSurge starts each new pod before the old one stops; maxSurge beside a maxUnavailable that is not 0 is refused', () => {
+    const rolled = (rollingUpdate: string) => hover(workload('DaemonSet', `  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate:\n${rollingUpdate}`), 'kind: DaemonSet')!;
+    assert.match(rolled('      maxUnavailable: 0\n      maxSurge: 1\n'), /· rollout 1 node at a time, each new pod started before the old one stops \(maxSurge\) ·/);
+    assert.match(rolled('      maxSurge: "10%"\n'), /· rollout settings the API server rejects \(maxSurge with a maxUnavailable that is not 0\) ·/);
+    assert.match(rolled('      maxUnavailable: "25%"\n'), /· rollout 25% of nodes at a time ·/);
+  });
+
   it('a node agent: the verdict says where nodes run without it; a line says its priority and the taints it tolerates', () => {
     const card = hover(readFileSync('examples/node-agents.yaml', 'utf8'), 'kind: DaemonSet')!;
     assert.match(verdict(card), /^\*\*⚠ DaemonSet kube-system\/node-local-dns\*\*: tainted nodes get no node-local DNS caching — 2 findings$/);

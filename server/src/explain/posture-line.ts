@@ -42,15 +42,24 @@ function probesPart(p: Posture): string {
   return `probes: ${each.map((c) => `${markdownText(c.name)} ${c.probes}`).join('; ')}`;
 }
 
-/** How a DaemonSet's pods are replaced on a rollout: `maxUnavailable` nodes at a time, or by hand with OnDelete. */
+/**
+ * How a DaemonSet's pods are replaced on a rollout: `maxUnavailable` nodes at a time; with maxSurge (and
+ * maxUnavailable 0) a new pod starts on a node before the old one stops; or by hand with OnDelete. The API server
+ * takes exactly one of the two non-zero (maxUnavailable is 1 unless written).
+ */
 function rolloutPart(resource: Resource): string {
   const strategy = resource.object?.spec?.updateStrategy;
   if (strategy?.type === 'OnDelete') return 'rollout on delete only';
   const unavailable = strategy?.rollingUpdate?.maxUnavailable ?? 1;
-  const surge = strategy?.rollingUpdate?.maxSurge;
-  const written = markdownText(String(unavailable));
-  const nodes = typeof unavailable === 'number' ? plural(unavailable, 'node') : written.endsWith('%') ? `${written} of nodes` : `maxUnavailable ${written}`;
-  return `rollout ${nodes} at a time${surge && surge !== '0%' ? ` (surge ${markdownText(String(surge))})` : ''}`;
+  const surge = strategy?.rollingUpdate?.maxSurge ?? 0;
+  const zero = (value: unknown) => value === 0 || value === '0%' || value === '0';
+  if (!zero(surge) && !zero(unavailable)) return 'rollout settings the API server rejects (maxSurge with a maxUnavailable that is not 0)';
+  const amount = (value: unknown) => {
+    const written = markdownText(String(value));
+    return typeof value === 'number' ? plural(value, 'node') : written.endsWith('%') ? `${written} of nodes` : written;
+  };
+  if (!zero(surge)) return `rollout ${amount(surge)} at a time, each new pod started before the old one stops (maxSurge)`;
+  return `rollout ${typeof unavailable === 'number' || String(unavailable).endsWith('%') ? amount(unavailable) : `maxUnavailable ${amount(unavailable)}`} at a time`;
 }
 
 /** A node agent in one line: "Node agent: kube-proxy (Service routing) · priority system-node-critical · tolerates every taint". */
