@@ -339,6 +339,29 @@ describe('simulator inputs: the budgets over a workload\'s pods', () => {
     assert.deepEqual(budgetOf(web, pdb('web', '')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 0 } } });
   });
 
+  it('a budget the API server rejects is none: it is never created (it was read as allowing no eviction, beside another as a second budget)', () => {
+    assert.equal(budgetOf(web, pdb('bad', '  minAvailable: 2\n  maxUnavailable: 1\n')), undefined);
+    assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n'), pdb('bad', '  minAvailable: "2"\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } } });
+  });
+
+  it('unhealthyPodEvictionPolicy AlwaysAllow is carried with the budget (policy/v1 only)', () => {
+    assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } }, alwaysAllowUnhealthy: true });
+    assert.equal(budgetOf(web, pdb('web', '  maxUnavailable: 1\n  unhealthyPodEvictionPolicy: AlwaysAllow\n').replace('policy/v1', 'policy/v1beta1'))?.alwaysAllowUnhealthy, undefined);
+  });
+
+  it('local storage as the autoscaler counts it: not a memory-backed emptyDir, nor a volume named safe to evict', () => {
+    const withVolume = (volume: string, annotations = '') => {
+      const text = web.replace('    metadata:\n      labels:', `    metadata:\n${annotations}      labels:`).replace('      containers:', `      volumes:\n        - name: scratch\n          ${volume}\n      containers:`);
+      const inventory = new Inventory();
+      inventory.setFile(parseManifest('file:///shop.yaml', text));
+      return buildSimInputs(inventory, undefined).workloads.find((w) => w.name === 'web')!.localStorage;
+    };
+    assert.equal(withVolume('emptyDir: {}'), true);
+    assert.equal(withVolume('hostPath: {path: /var/log}'), true);
+    assert.equal(withVolume('emptyDir: {medium: Memory}'), undefined);
+    assert.equal(withVolume('emptyDir: {}', '      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes: "scratch, other"\n'), undefined);
+  });
+
   it('two budgets: the first that states one, and the other named (the eviction API then evicts none of its pods)', () => {
     assert.deepEqual(budgetOf(web, pdb('web', '  maxUnavailable: 1\n'), pdb('second', '  maxUnavailable: 0\n')), { pdb: 'shop/web', budget: { field: 'maxUnavailable', value: { kind: 'int', value: 1 } }, others: ['shop/second'] });
   });

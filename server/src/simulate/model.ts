@@ -115,7 +115,7 @@ export interface SimWorkload {
    * The PodDisruptionBudget that guards its pods and its budget; `others`, the further budgets that select
    * its pods too (then the eviction API refuses every eviction of them).
    */
-  disruptionBudget?: { pdb: string; budget: PdbBudget; others?: string[] };
+  disruptionBudget?: { pdb: string; budget: PdbBudget; others?: string[]; /** unhealthyPodEvictionPolicy: AlwaysAllow: a pod not ready may always go. */ alwaysAllowUnhealthy?: true };
   /** cluster-autoscaler.kubernetes.io/safe-to-evict on its pods, when written. */
   safeToEvict?: boolean;
   /** Its pods mount emptyDir or hostPath volumes (local storage the autoscaler will not throw away). */

@@ -115,6 +115,27 @@ describe('eviction-attempt handler', () => {
   }
 });
 
+describe('eviction-attempt handler, a pod not ready under a budget that allows no eviction', () => {
+  const attempt = (alwaysAllowUnhealthy: boolean) => {
+    const drain = kubectlDrain('worker-1');
+    const guard = { ...budget('maxUnavailable', 1), ...(alwaysAllowUnhealthy ? { alwaysAllowUnhealthy: true as const } : {}) };
+    const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 2 }, { disruptionBudget: guard }), HEALTHY, [drain], 3600);
+    // Two of three not ready: the budget needs 2 healthy and 1 is.
+    run.slots[0].alive = false;
+    run.slots[1].alive = false;
+    play(run, 0, { kind: 'eviction-attempt', slot: run.slots[0], generation: 0, drain, firstTry: 0 });
+    return run;
+  };
+
+  it('IfHealthyBudget (the default): refused while the healthy pods do not meet the budget', () => {
+    assert.equal(attempt(false).evictions.length, 0);
+  });
+
+  it('AlwaysAllow: let through, whatever the budget says (it was read as the default, and the drain never finished)', () => {
+    assert.equal(attempt(true).evictions.length, 1);
+  });
+});
+
 describe('eviction-refused handler', () => {
   const cases = [
     { name: 'kubectl keeps retrying: the refusal stays open', drain: kubectlDrain('worker-1'), open: 1, gaveUp: 0 },

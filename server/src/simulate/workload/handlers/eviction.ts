@@ -53,6 +53,8 @@ export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { all
     const all = [guard.pdb, ...guard.others];
     return { allowed: false, pdb: all.join(' and '), why: `its pods are selected by ${all.length} PodDisruptionBudgets (${all.join(', ')}): the eviction API refuses to evict a pod with more than one (it answers 500)` };
   }
+  // AlwaysAllow: a pod that is not ready goes whatever the budget says.
+  if (guard.alwaysAllowUnhealthy && !slot.alive) return { allowed: true };
   const healthy = run.slots.filter((s) => s.alive).length;
   const needed = desiredHealthy(guard.budget, run.desired);
   // An unhealthy pod may go when the budget is met; a healthy one only when one more can be spared.
