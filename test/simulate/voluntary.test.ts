@@ -160,6 +160,13 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     assert.equal(capacityAt(result, 'edge', 3600).ready, 3, 'nothing is evicted');
   });
 
+  it('the autoscaler does not pick a node whose pod\'s budget allows no disruption now, counting the pods not ready when read (it cordoned, was refused 2 min and gave up)', () => {
+    const web = (notServing: SimWorkload['notServing']) => workload('web', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { pdb: true, disruptionBudget: maxUnavailable1('shop/web'), ...(notServing ? { notServing } : {}) });
+    const refused = simulate(cluster(), [web([{ pod: 'web-2', node: 'worker-2', why: 'not-ready' }])], watch([{ kind: 'scale-down', node: 'worker-1', at: 0 }]));
+    assert.equal(refused.drains![0].notRemovedBecause, 'the PodDisruptionBudget shop/web of shop/web allows no disruption (it needs 2 healthy and 2 are)');
+    assert.equal(simulate(cluster(), [web(undefined)], watch([{ kind: 'scale-down', node: 'worker-1', at: 0 }])).drains![0].notRemovedBecause, null);
+  });
+
   it('the autoscaler stops for unready nodes once the node controller has marked them NotReady, not while they still read Ready', () => {
     const lost = ['worker-1', 'worker-2', 'worker-3', 'worker-4'].map((node): ScenarioEvent => ({ kind: 'node-lost', node, at: 100 }));
     const halted = (at: number) => simulate(cluster({ workers: 6 }), [], watch([...lost, { kind: 'scale-down', node: 'worker-6', at }])).drains![0].notRemovedBecause;

@@ -4,7 +4,7 @@ import { workloadKey, type SimTopology, type SimWorkload } from '../model';
 import type { NodeIncident } from '../node-incidents';
 import { onNode as incidentsOn } from '../by-node';
 import type { Scenario } from '../types';
-import { disruptionsAllowed } from '../../manifest/pdb';
+import { desiredHealthy } from '../../manifest/pdb';
 import type { DrainPlan } from './plan';
 import { onNode } from '../on-node';
 
@@ -25,6 +25,16 @@ export function kubectlRefusal(workloads: SimWorkload[], node: string): string |
   return `kubectl drain refuses to start: ${bare.map(workloadKey).join(', ')} ${bare.length === 1 ? 'is a pod' : 'are pods'} without a controller, deleted only with --force (and then lost for good)`;
 }
 
+/** Its pods that were ready when the cluster was read: those its budget counts as healthy. */
+function healthyWhenRead(w: SimWorkload): number {
+  return Math.max(0, w.replicas - (w.notServing?.length ?? 0));
+}
+
+/** Disruptions its budget allows as the pods were read: the autoscaler does not pick a node a budget holds now. */
+function allowedNow(w: SimWorkload): number {
+  return Math.max(0, healthyWhenRead(w) - desiredHealthy(w.disruptionBudget!.budget, w.replicas));
+}
+
 /** Why the cluster autoscaler will not pick the node (FAQ: "What types of pods can prevent CA from removing a node?"). */
 export function autoscalerRefusal(workloads: SimWorkload[], node: string, topology: SimTopology): string | undefined {
   const workers = topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
@@ -34,7 +44,7 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
     if (w.kind === 'Pod' && !w.safeToEvict) return `${pod.replace('a pod of ', '')} is a pod without a controller`;
     if (w.localStorage && !w.safeToEvict) return `${pod} has local storage (emptyDir or hostPath) and no safe-to-evict: "true" annotation`;
     if (w.disruptionBudget?.others?.length) return `${pod} is selected by ${w.disruptionBudget.others.length + 1} PodDisruptionBudgets, and the eviction API evicts no such pod`;
-    if (w.disruptionBudget && disruptionsAllowed(w.disruptionBudget.budget, w.replicas) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption`;
+    if (w.disruptionBudget && allowedNow(w) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption (it needs ${desiredHealthy(w.disruptionBudget.budget, w.replicas)} healthy and ${healthyWhenRead(w)} ${healthyWhenRead(w) === 1 ? 'is' : 'are'})`;
     if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
     if (!(w.eligibleNodes ?? workers).some((n) => n !== node)) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
     if (w.hostPorts?.length && !(w.eligibleNodes ?? workers).some((n) => n !== node && !on(w, n))) {
