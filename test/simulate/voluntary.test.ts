@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatSeconds } from '../../server/src/simulate/format-time';
-import type { SimWorkload } from '../../server/src/simulate/model';
+import type { SimTopology, SimWorkload } from '../../server/src/simulate/model';
 import { validateSimulationResult } from '../../server/src/simulate/messages';
 import { simulate } from '../../server/src/simulate/simulate';
 import type { Scenario, ScenarioEvent } from '../../server/src/simulate/types';
@@ -151,6 +151,21 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     assert.deepEqual(drain.evicted, []);
     assert.match(result.summary![0], /^Scaling gpu-1 down does not happen: no other node can run/);
     assert.equal(capacityAt(result, 'gpu-renderer', 3600).ready, 1, 'nothing is evicted');
+  });
+
+  it('the autoscaler leaves the GPU node when the only other one is cordoned by a drain, NotReady or down: no usable node can take the renderer', () => {
+    const twoGpus = () => {
+      const topology = gpuCluster();
+      topology.nodes.push({ name: 'gpu-2', controlPlane: false, labels: { 'nvidia.com/gpu.present': 'true' }, taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }], capacity: { gpu: 4 } });
+      return topology;
+    };
+    const both = renderer({ eligibleNodes: ['gpu-1', 'gpu-2'] });
+    const scaleDown = { kind: 'scale-down' as const, node: 'gpu-1', at: 60 };
+    const refusal = (topology: SimTopology, events: ScenarioEvent[]) => simulate(topology, [both], watch([...events, scaleDown])).drains!.find((d) => d.node === 'gpu-1')!.notRemovedBecause;
+    assert.equal(refusal(twoGpus(), []), null, 'gpu-2 can take it');
+    assert.match(refusal(twoGpus(), [{ kind: 'drain', node: 'gpu-2', at: 0 }])!, /no other node can run render\/gpu-renderer's pod/);
+    assert.match(refusal({ ...twoGpus(), notReadyNodes: ['gpu-2'] }, [])!, /no other node can run render\/gpu-renderer's pod/);
+    assert.match(refusal(twoGpus(), [{ kind: 'node-lost', node: 'gpu-2', at: 30 }])!, /no other node can run render\/gpu-renderer's pod/);
   });
 
   it('the autoscaler leaves a node whose pod takes a host port every other node of the workload holds already', () => {

@@ -1,7 +1,7 @@
 import type { ControlPlaneTimeline } from '../control-plane';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
-import type { NodeIncident } from '../node-incidents';
+import { nodeFailedAt, type NodeIncident } from '../node-incidents';
 import { onNode as incidentsOn } from '../by-node';
 import type { Scenario } from '../types';
 import { desiredHealthy } from '../../manifest/pdb';
@@ -36,8 +36,9 @@ function allowedNow(w: SimWorkload): number {
 }
 
 /** Why the cluster autoscaler will not pick the node (FAQ: "What types of pods can prevent CA from removing a node?"). */
-export function autoscalerRefusal(workloads: SimWorkload[], node: string, topology: SimTopology): string | undefined {
-  const workers = topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
+export function autoscalerRefusal(workloads: SimWorkload[], node: string, topology: SimTopology, usable: (node: string) => boolean = () => true): string | undefined {
+  // Where a pod could go: a worker that takes pods now (not cordoned by a drain, not NotReady, not down).
+  const workers = topology.nodes.filter((n) => !n.controlPlane && usable(n.name)).map((n) => n.name);
   for (const w of workloads.filter((w) => on(w, node) && w.kind !== 'DaemonSet' && !w.staticPod)) {
     const pod = `a pod of ${workloadKey(w)}`;
     if (w.safeToEvict === false) return `${pod} is annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`;
@@ -46,8 +47,8 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
     if (w.disruptionBudget?.others?.length) return `${pod} is selected by ${w.disruptionBudget.others.length + 1} PodDisruptionBudgets, and the eviction API evicts no such pod`;
     if (w.disruptionBudget && allowedNow(w) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption (it needs ${desiredHealthy(w.disruptionBudget.budget, w.replicas)} healthy and ${healthyWhenRead(w)} ${healthyWhenRead(w) === 1 ? 'is' : 'are'})`;
     if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
-    if (!(w.eligibleNodes ?? workers).some((n) => n !== node)) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
-    if (w.hostPorts?.length && !(w.eligibleNodes ?? workers).some((n) => n !== node && !on(w, n))) {
+    if (!(w.eligibleNodes ?? workers).some((n) => n !== node && usable(n))) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
+    if (w.hostPorts?.length && !(w.eligibleNodes ?? workers).some((n) => n !== node && usable(n) && !on(w, n))) {
       return `no other node can run ${workloadKey(w)}'s pod: each runs one of its pods already, holding host port ${w.hostPorts.join(', ')} there`;
     }
   }
@@ -73,6 +74,9 @@ export function clusterUnhealthy(topology: SimTopology, incidents: NodeIncident[
 /** The drains and scale-downs the scenario names, each as the node's cordon and why (if at all) nothing is evicted. */
 export function planDrains({ scenario, topology, workloads, controlPlane, incidents }: PlanInputs): DrainPlan[] {
   const plans: DrainPlan[] = [];
+  const notReadyWhenRead = new Set(topology.notReadyNodes ?? []);
+  const takesPods = (node: string, t: number) =>
+    !notReadyWhenRead.has(node) && !nodeFailedAt(incidents, node, t) && !plans.some((p) => p.node === node && !p.halted && p.start <= t && t < p.uncordonAt);
   for (const event of scenario.events) {
     if (event.kind === 'drain') {
       const halted = kubectlRefusal(workloads, event.node) ?? (!controlPlane.at(event.at).writes ? 'kubectl drain cannot even cordon the node: the API is down' : undefined);
@@ -86,7 +90,7 @@ export function planDrains({ scenario, topology, workloads, controlPlane, incide
         ? 'the cluster autoscaler needs the API and stops with it'
         : sick
           ? `the cluster autoscaler stops all operations: ${sick.unready} of ${sick.total} nodes are unready (more than 45 % and more than 3)`
-          : autoscalerRefusal(workloads, event.node, topology);
+          : autoscalerRefusal(workloads, event.node, topology, (node) => takesPods(node, event.at));
       // A node the autoscaler does not pick is never tainted: it keeps taking pods.
       plans.push({ node: event.node, by: 'autoscaler', start: event.at, uncordonAt: halted ? event.at : Infinity, ...(halted ? { halted } : {}) });
     }
