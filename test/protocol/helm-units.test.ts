@@ -262,8 +262,9 @@ describe('Helm charts in the language server', { skip }, () => {
     cpSync(dir, join(dir, '..', 'other'), { recursive: true });
     mkdirSync(join(dir, '..', '..', 'env'));
     writeFileSync(join(dir, '..', '..', 'env', 'shared.yaml'), '# shared values\nreplicaCount: 1\n');
-    await openFile(join('..', 'other', 'templates', 'deployment.yaml'));
-    await openFile('templates/deployment.yaml');
+    // Once both charts have rendered (a template not rendered yet says only templated-file): before, the values file is
+    // known to be read by the one that has.
+    for (const template of [join('..', 'other', 'templates', 'deployment.yaml'), join('templates', 'deployment.yaml')]) await client.diagnostics(await openFile(template), (d) => codes(d).includes('single-replica@9'));
     const shared = await openFile(join('..', '..', 'env', 'shared.yaml'));
     const onShared = (await client.diagnostics(shared, (d) => codes(d).includes('single-replica@1'))).find((d) => d.code === 'single-replica')!;
     const actions = ((await client.codeActions(shared, onShared.range, [onShared])) ?? []) as CodeAction[];
