@@ -262,6 +262,10 @@ describe('resilience card on a workload kind line', () => {
     const annotated = (value: string) => withVolume('emptyDir: {}').replace('    metadata:\n      labels:', `    metadata:\n      annotations:\n        ${value}\n      labels:`);
     assert.equal(scaleDown(hover(annotated('cluster-autoscaler.kubernetes.io/safe-to-evict: "true"'), 'kind: Deployment')!), undefined);
     assert.equal(scaleDown(hover(annotated('cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes: scratch'), 'kind: Deployment')!), undefined);
+    // It reads the pods' annotations: safe-to-evict "false" on the Deployment itself holds no node (the card said it did).
+    const plain = workload('Deployment', '  replicas: 2\n');
+    assert.equal(scaleDown(hover(plain.replace('  name: web\n', '  name: web\n  annotations:\n    cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n'), 'kind: Deployment')!), undefined);
+    assert.match(scaleDown(hover(plain.replace('    metadata:\n      labels:', '    metadata:\n      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n      labels:'), 'kind: Deployment')!) ?? '', /safe-to-evict "false"/);
   });
 
   it('scaled to 0 with a PDB allowing 0: no pod holds its node', () => {

@@ -7,8 +7,9 @@ import { describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '.
 import { unscaledBy } from '../rules/pdb-counting';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
-import { containersOf, declaredAnnotations, podTemplateOf } from '../manifest/workload';
+import { containersOf, podTemplateOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
+import { autoscalerEviction } from '../manifest/autoscaler-eviction';
 
 export interface PdbView {
   name: string;
@@ -47,7 +48,7 @@ export interface Posture {
   /** Seconds pods stay bound to an unreachable node before eviction; null when they tolerate it forever. */
   unreachableSeconds: number | null;
   safeToEvictFalse: boolean;
-  /** Volumes on the node's disk (hostPath, emptyDir but memory-backed) the cluster autoscaler will not evict a pod with. */
+  /** See AutoscalerEviction. */
   localStorage: boolean;
   /** Its pod says `safe-to-evict: "true"`: the autoscaler moves it though it has local storage or no controller. */
   safeToEvictTrue: boolean;
@@ -130,9 +131,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
     preStop: containersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),
-    safeToEvictFalse: declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict'] === 'false',
-    localStorage: localVolumes(spec, declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes']),
-    safeToEvictTrue: declaredAnnotations(resource)['cluster-autoscaler.kubernetes.io/safe-to-evict'] === 'true',
+    ...autoscalerEvictionOf(resource),
     ...(resource.kind === 'Job' || resource.kind === 'CronJob' ? { backoffLimit: backoffLimitOf(resource) } : {}),
     containers,
     startupSeconds: declaredFacts(resource).startupSeconds,
@@ -149,14 +148,9 @@ function allowedBy(pdb: Resource, expected: number, inventory: Inventory): numbe
   return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected);
 }
 
-/**
- * Whether a volume holds the pod to its node for the cluster autoscaler: a hostPath, or an emptyDir on the node's
- * disk (a memory-backed one does not count), unless the pod names it in `safe-to-evict-local-volumes`.
- */
-function localVolumes(spec: any, safeToEvictLocal: string | undefined): boolean {
-  const named = new Set((safeToEvictLocal ?? '').split(',').map((n) => n.trim()).filter(Boolean));
-  const volumes: unknown[] = Array.isArray(spec.volumes) ? spec.volumes : [];
-  return volumes.some((v: any) => v && typeof v === 'object' && !named.has(v.name) && ('hostPath' in v || ('emptyDir' in v && v.emptyDir?.medium !== 'Memory')));
+function autoscalerEvictionOf(resource: Resource): Pick<Posture, 'safeToEvictFalse' | 'safeToEvictTrue' | 'localStorage'> {
+  const { safeToEvict, localStorage } = autoscalerEviction(resource);
+  return { safeToEvictFalse: safeToEvict === false, safeToEvictTrue: safeToEvict === true, localStorage };
 }
 
 function backoffLimitOf(resource: Resource): number {

@@ -49,6 +49,11 @@ export function unknownEvictionPolicy(pdb: Resource): { written: unknown } | und
   return { written: policy };
 }
 
+/** Whether the PDB lets a pod that is not ready go whatever its budget says (AlwaysAllow; policy/v1 only: v1beta1 drops the field). */
+export function evictsUnhealthyAlways(pdb: Resource): boolean {
+  return pdb.object?.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !fieldMissingFrom(pdb, EVICTION_POLICY_FIELD);
+}
+
 /**
  * Whether the API server rejects the PDB, so that it is never created: a budget it does not take (see pdbBudget),
  * or an unhealthyPodEvictionPolicy it does not know.

@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import { fieldMissingFrom } from '../manifest/api-fields';
-import { describeBudget, EVICTION_POLICIES, EVICTION_POLICY_FIELD, pdbBudget, unknownEvictionPolicy } from '../manifest/pdb';
+import { describeBudget, EVICTION_POLICIES, EVICTION_POLICY_FIELD, evictsUnhealthyAlways, pdbBudget, unknownEvictionPolicy } from '../manifest/pdb';
 import { describeResource } from '../manifest/workload';
 import { documents, examplePdb, ordersDeployment } from './example-disruption';
 import type { Resource } from '../manifest/parse';
@@ -21,8 +21,8 @@ export const pdbUnhealthyPodsBlock: Rule = {
     for (const pdb of resources) {
       // policy/v1beta1 has no such field, and the clusters that serve it (up to 1.25) predate it: nothing to ask for there.
       if (pdb.kind !== 'PodDisruptionBudget' || fieldMissingFrom(pdb, EVICTION_POLICY_FIELD)) continue;
+      if (evictsUnhealthyAlways(pdb)) continue;
       const policy = pdb.object?.spec?.unhealthyPodEvictionPolicy;
-      if (policy === 'AlwaysAllow') continue;
       const unknown = unknownEvictionPolicy(pdb);
       if (unknown) {
         reportUnknownPolicy(pdb, unknown.written, report);
