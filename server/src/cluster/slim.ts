@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { setOwnField } from '../own-field';
 
 /**
  * Drops what no rule, topology question or simulation reads, so that 150,000 pods fit in an editor's
@@ -82,10 +83,7 @@ function compact(value: any, key?: string, depth = 0): any {
     if (childKey === 'annotations' && key === 'metadata' && child && typeof child === 'object') child = readableAnnotations(child);
     const compacted = compact(child, childKey, depth + 1);
     if (compacted === undefined) continue;
-    // A key `__proto__` (JSON.parse keeps it as a field) set by assignment would be the copy's prototype instead, its
-    // fields read as the object's own (a node's `spec.__proto__: {unschedulable: true}` cordoned it).
-    if (childKey === '__proto__') Object.defineProperty(copy, childKey, { value: compacted, enumerable: true, writable: true, configurable: true });
-    else copy[intern(childKey)] = compacted;
+    setOwnField(copy, intern(childKey), compacted);
   }
   return copy;
 }

@@ -1,3 +1,5 @@
+import { setOwnField } from '../own-field';
+
 /**
  * A node's entry in a record keyed by node name: its own entry only. `constructor`, `toString` and `valueOf` are
  * valid node names, and every object inherits a member of that name (read as a count, a node named `constructor`
@@ -7,9 +9,7 @@ export function onNode<T>(record: Readonly<Record<string, T>> | undefined, node:
   return record && Object.hasOwn(record, node) ? record[node] : undefined;
 }
 
-/** Counts one more on the node's own entry; a node named `__proto__` too, whose assignment would set the record's prototype. */
+/** Counts one more on the node's own entry (a node named `__proto__` too). */
 export function countOnNode(record: Record<string, number>, node: string): void {
-  const value = (onNode(record, node) ?? 0) + 1;
-  if (node === '__proto__') Object.defineProperty(record, node, { value, enumerable: true, writable: true, configurable: true });
-  else record[node] = value;
+  setOwnField(record, node, (onNode(record, node) ?? 0) + 1);
 }
