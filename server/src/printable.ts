@@ -4,9 +4,11 @@
  * controls that reorder text on screen (U+202E shows "gpj.exe" as "exe.jpg"); and the invisible ones (zero-width
  * characters, marks, the BOM, tag characters), which make `web` and `web\u200b` two names that look alike.
  */
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const BEYOND_ASCII_CONTROLS = '\\u007f-\\u009f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';
+const TAG_CHARACTERS = '\\udb40[\\udc00-\\udc7f]';
+const HIDDEN = new RegExp(`[\\u0000-\\u001f${BEYOND_ASCII_CONTROLS}]|${TAG_CHARACTERS}`, 'g');
 /** Those JSON.stringify leaves as they are (it escapes the controls of ASCII but DEL). */
-const HIDDEN_IN_JSON = /[\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const HIDDEN_IN_JSON = new RegExp(`[${BEYOND_ASCII_CONTROLS}]|${TAG_CHARACTERS}`, 'g');
 
 /** Text from outside as it may be shown: one line, each hidden character written as its escape, trimmed. */
 export function printable(text: string): string {

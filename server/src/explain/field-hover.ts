@@ -50,22 +50,23 @@ function probeText(resource: Resource, path: Path): string | undefined {
   return `${typeof key === 'string' && Object.hasOwn(specific, key) ? `${specific[key]}\n\n` : ''}${PROBE_MEANING[found.field]}\n\nThis probe: ${timing}${start}`;
 }
 
+/** What the PDB does to the pods it selects, with their numbers: empty when it selects none. */
+function pdbNow(pdb: Resource, inventory: Inventory): string {
+  if (rejectedPdb(pdb)) return ' Here: the API server rejects this PodDisruptionBudget, so it is never created and limits no eviction.';
+  const expected = inventory.expectedPods(pdb);
+  const { workloads, count } = expected;
+  if (!workloads.length) return '';
+  const names = workloads.map(({ workload }) => markdownText(workload.name ?? '')).join(', ');
+  if (count === undefined) return ` Here it selects ${names}, which ${withoutScale(pdb)}`;
+  const budget = pdbBudget(pdb);
+  const unscaled = budget && unscaledBy(budget, expected);
+  if (budget && unscaled) return ` Here: the disruption controller counts the bare pod ${markdownText(unscaled.name ?? '')} for none against ${budget.field === 'maxUnavailable' ? 'maxUnavailable' : 'a percentage'} → no eviction allowed.`;
+  return ` Here: ${describePdbBudget(pdb, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(pdb, count))} at a time.`;
+}
+
 function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {
   if (resource.kind !== 'PodDisruptionBudget') return undefined;
-  const expected = inventory.expectedPods(resource);
-  const { workloads, count } = expected;
-  const names = workloads.map(({ workload }) => markdownText(workload.name ?? '')).join(', ');
-  const budget = pdbBudget(resource);
-  const unscaled = budget && unscaledBy(budget, expected);
-  const now = rejectedPdb(resource)
-    ? ' Here: the API server rejects this PodDisruptionBudget, so it is never created and limits no eviction.'
-    : !workloads.length
-      ? ''
-      : count === undefined
-        ? ` Here it selects ${names}, which ${withoutScale(resource)}`
-        : unscaled
-          ? ` Here: the disruption controller counts the bare pod ${markdownText(unscaled.name ?? '')} for none against ${budget.field === 'maxUnavailable' ? 'maxUnavailable' : 'a percentage'} → no eviction allowed.`
-          : ` Here: ${describePdbBudget(resource, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(resource, count))} at a time.`;
+  const now = pdbNow(resource, inventory);
   const meaning =
     key === 'minAvailable'
       ? 'Pods that must stay healthy during voluntary disruptions (drains, autoscaler scale-down); percentages round up. When it equals the replica count, no pod can ever be evicted and drains hang.'
