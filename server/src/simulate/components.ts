@@ -143,20 +143,20 @@ interface Halt {
  * operations until enough of them are back. The autoscaling row said "autoscalers act again" at the API's return;
  * nodes lost meanwhile count only once the node controller marks them NotReady, a grace period later.
  */
-function autoscalerHalt({ controlPlane: cp, topology, incidents, end }: SimContext): Halt | undefined {
+function autoscalerHalt({ controlPlane: cp, topology, taints, end }: SimContext): Halt | undefined {
   const downAt = cp.segments.find((s) => !s.writes)?.from;
   if (downAt === undefined) return undefined;
   const back = cp.firstWrites(downAt);
   if (!Number.isFinite(back) || back > end) return undefined;
-  const marked = incidents.map((i) => cp.notReadyAt(i.at)).filter((t) => t > back && t <= end);
-  const from = [back, ...marked].sort((a, b) => a - b).find((t) => clusterUnhealthy(topology, incidents, cp, t));
-  const sick = from === undefined ? undefined : clusterUnhealthy(topology, incidents, cp, from);
-  if (from === undefined || !sick) return undefined;
-  const nodesBack = incidents.map((i) => i.backAt).filter((t) => t > from && Number.isFinite(t)).sort((a, b) => a - b);
+  const spans = [...taints.notReady.values()].flat();
+  const changes = (after: number) => [...new Set(spans.flatMap((s) => [s.from, s.to]))].filter((t) => t > after && Number.isFinite(t)).sort((a, b) => a - b);
+  const halted = [back, ...changes(back).filter((t) => t <= end)].map((t) => ({ t, sick: clusterUnhealthy(topology, taints.notReady, t) })).find((h) => h.sick);
+  if (!halted?.sick) return undefined;
+  const { t: from, sick } = halted;
   const when = from === back ? 'when the API returns' : `${formatSeconds(from - back)} after the API returns, once the node controller has marked them NotReady`;
   return {
     from,
-    to: nodesBack.find((t) => !clusterUnhealthy(topology, incidents, cp, t)) ?? Infinity,
+    to: changes(from).find((t) => !clusterUnhealthy(topology, taints.notReady, t)) ?? Infinity,
     reason: `${sick.unready} of ${sick.total} nodes are unready ${when}: the cluster autoscaler stops all operations while more than 45 % of the nodes and more than 3 nodes are unready`,
   };
 }

@@ -3,16 +3,11 @@ import { formatSeconds } from './format-time';
 import { least } from '../extremes';
 import { compareCodeUnits } from '../sorted';
 import { onNode as entryOf } from './on-node';
-import { onNode } from './by-node';
-import { podsBackAt, type NodeIncident } from './node-incidents';
+import type { NodeIncident } from './node-incidents';
+import { notReadySpans, type Span } from './node-readiness';
 import type { ControlPlaneTimeline } from './control-plane';
 import type { SimNode, SimTopology } from './model';
 
-/** A stretch of time [from, to). */
-interface Span {
-  from: number;
-  to: number;
-}
 
 /** Why the node controller left a NotReady node untainted, from `at` until `until` (Infinity: to the simulation's end). */
 export interface TaintHold {
@@ -48,6 +43,8 @@ interface Limiter {
 export class NoExecuteTaints {
   private readonly taints = new Map<string, Span[]>();
   private readonly holds = new Map<string, TaintHold[]>();
+  /** When the node controller has each node NotReady (see notReadySpans). */
+  readonly notReady: ReadonlyMap<string, readonly Span[]>;
 
   constructor(
     topology: SimTopology,
@@ -55,6 +52,7 @@ export class NoExecuteTaints {
     incidents: readonly NodeIncident[],
   ) {
     const notReady = notReadySpans(topology, cp, incidents);
+    this.notReady = notReady;
     const nodes = [...notReady.keys()];
     const zones = zonesOf(topology.nodes);
     const zoneOf = (node: string) => zones.byNode.get(node) ?? `${node}\0`;
@@ -236,37 +234,6 @@ export function holdReason(hold: TaintHold): string {
   const partially = `${zoneName(hold.zone)} is partially disrupted (${hold.notReady} of its ${hold.size} nodes NotReady: more than 2, and 55 % or more)`;
   if (hold.cause === 'partial') return `${partially}, where, in a zone of ${TIMING.largeZone} nodes or fewer, the node controller adds no NoExecute taint`;
   return `${partially}, where the node controller adds its NoExecute taint to one node every ${formatSeconds(1 / TIMING.secondaryEvictionRate)}`;
-}
-
-/**
- * When the node controller sees each node NotReady, merged by node: from the read for a node NotReady then (a
- * controller manager starting again reads its Ready condition as it stands), until an incident brings it back; and
- * from the grace period after a failure (counted from when the controller manager can watch it) until its kubelet
- * reports again.
- */
-function notReadySpans(topology: SimTopology, cp: ControlPlaneTimeline, incidents: readonly NodeIncident[]): Map<string, Span[]> {
-  const spans = new Map<string, Span[]>();
-  const add = (node: string, span: Span) => {
-    if (span.from < span.to) spans.set(node, [...(spans.get(node) ?? []), span]);
-  };
-  const back = (node: string, at: number) => podsBackAt(incidents as NodeIncident[], node, at, (t) => cp.firstWrites(t));
-  for (const node of topology.notReadyNodes ?? []) add(node, { from: 0, to: least(onNode(incidents, node).map((i) => back(node, i.at))) });
-  for (const incident of incidents) {
-    if (incident.kind === 'replaced') continue;
-    add(incident.node, { from: cp.notReadyAt(incident.at), to: back(incident.node, incident.at) });
-  }
-  for (const [node, list] of spans) spans.set(node, merged(list));
-  return spans;
-}
-
-function merged(spans: Span[]): Span[] {
-  const out: Span[] = [];
-  for (const span of [...spans].sort((a, b) => a.from - b.from)) {
-    const last = out.at(-1);
-    if (last && span.from <= last.to) last.to = Math.max(last.to, span.to);
-    else out.push({ ...span });
-  }
-  return out;
 }
 
 interface Zones {

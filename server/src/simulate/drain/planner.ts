@@ -2,7 +2,7 @@ import type { ControlPlaneTimeline } from '../control-plane';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
 import { nodeFailedAt, type NodeIncident } from '../node-incidents';
-import { onNode as incidentsOn } from '../by-node';
+import { notReadyAt, notReadySpans, type Span } from '../node-readiness';
 import type { Scenario } from '../types';
 import { desiredHealthy } from '../../manifest/pdb';
 import type { DrainPlan } from './plan';
@@ -37,18 +37,19 @@ function allowedNow(w: SimWorkload): number {
 
 /** Why the cluster autoscaler will not pick the node (FAQ: "What types of pods can prevent CA from removing a node?"). */
 export function autoscalerRefusal(workloads: SimWorkload[], node: string, topology: SimTopology, usable: (node: string) => boolean = () => true): string | undefined {
-  // Where a pod could go: a worker that takes pods now (not cordoned by a drain, not NotReady, not down).
-  const workers = topology.nodes.filter((n) => !n.controlPlane && usable(n.name)).map((n) => n.name);
+  const workers = topology.nodes.filter((n) => !n.controlPlane).map((n) => n.name);
   for (const w of workloads.filter((w) => on(w, node) && w.kind !== 'DaemonSet' && !w.staticPod)) {
     const pod = `a pod of ${workloadKey(w)}`;
+    // Where its pod could go: another node it may run on that takes pods now (not cordoned by a drain, not NotReady, not down).
+    const elsewhere = (w.eligibleNodes ?? workers).filter((n) => n !== node && usable(n));
     if (w.safeToEvict === false) return `${pod} is annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`;
     if (w.kind === 'Pod' && !w.safeToEvict) return `${pod.replace('a pod of ', '')} is a pod without a controller`;
     if (w.localStorage && !w.safeToEvict) return `${pod} has local storage (emptyDir or hostPath) and no safe-to-evict: "true" annotation`;
     if (w.disruptionBudget?.others?.length) return `${pod} is selected by ${w.disruptionBudget.others.length + 1} PodDisruptionBudgets, and the eviction API evicts no such pod`;
     if (w.disruptionBudget && allowedNow(w) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption (it needs ${desiredHealthy(w.disruptionBudget.budget, w.replicas)} healthy and ${healthyWhenRead(w)} ${healthyWhenRead(w) === 1 ? 'is' : 'are'})`;
     if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
-    if (!(w.eligibleNodes ?? workers).some((n) => n !== node && usable(n))) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
-    if (w.hostPorts?.length && !(w.eligibleNodes ?? workers).some((n) => n !== node && usable(n) && !on(w, n))) {
+    if (!elsewhere.length) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
+    if (w.hostPorts?.length && !elsewhere.some((n) => !on(w, n))) {
       return `no other node can run ${workloadKey(w)}'s pod: each runs one of its pods already, holding host port ${w.hostPorts.join(', ')} there`;
     }
   }
@@ -57,26 +58,21 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
 
 /**
  * The autoscaler stops every operation while more than 45 % of the nodes and more than 3 nodes are unready
- * (IsClusterHealthy). It reads their Ready condition: a node that went down counts once the node controller has
- * marked it NotReady (a grace period later), and one NotReady when the cluster was read until it is back.
+ * (IsClusterHealthy). It reads their Ready condition, as the node controller writes it (`notReady`, see
+ * notReadySpans): a node that went down counts once marked NotReady, a grace period later.
  */
-export function clusterUnhealthy(topology: SimTopology, incidents: NodeIncident[], cp: ControlPlaneTimeline, t: number): { unready: number; total: number } | undefined {
+export function clusterUnhealthy(topology: SimTopology, notReady: ReadonlyMap<string, readonly Span[]>, t: number): { unready: number; total: number } | undefined {
   const total = topology.nodes.length;
-  const notReadyWhenRead = new Set(topology.notReadyNodes ?? []);
-  const unready = topology.nodes.filter(({ name }) => {
-    const own = incidentsOn(incidents, name);
-    if (notReadyWhenRead.has(name) && !own.some((i) => i.backAt <= t)) return true;
-    return own.some((i) => t >= cp.notReadyAt(i.at) && t < i.backAt);
-  }).length;
+  const unready = topology.nodes.filter(({ name }) => notReadyAt(notReady, name, t)).length;
   return unready > TIMING.autoscalerOkUnready && unready > TIMING.autoscalerMaxUnreadyShare * total ? { unready, total } : undefined;
 }
 
 /** The drains and scale-downs the scenario names, each as the node's cordon and why (if at all) nothing is evicted. */
 export function planDrains({ scenario, topology, workloads, controlPlane, incidents }: PlanInputs): DrainPlan[] {
   const plans: DrainPlan[] = [];
-  const notReadyWhenRead = new Set(topology.notReadyNodes ?? []);
+  const notReady = notReadySpans(topology, controlPlane, incidents);
   const takesPods = (node: string, t: number) =>
-    !notReadyWhenRead.has(node) && !nodeFailedAt(incidents, node, t) && !plans.some((p) => p.node === node && !p.halted && p.start <= t && t < p.uncordonAt);
+    !notReadyAt(notReady, node, t) && !nodeFailedAt(incidents, node, t) && !plans.some((p) => p.node === node && !p.halted && p.start <= t && t < p.uncordonAt);
   for (const event of scenario.events) {
     if (event.kind === 'drain') {
       const halted = kubectlRefusal(workloads, event.node) ?? (!controlPlane.at(event.at).writes ? 'kubectl drain cannot even cordon the node: the API is down' : undefined);
@@ -84,7 +80,7 @@ export function planDrains({ scenario, topology, workloads, controlPlane, incide
     }
     if (event.kind === 'scale-down') {
       const segment = controlPlane.at(event.at);
-      const sick = clusterUnhealthy(topology, incidents, controlPlane, event.at);
+      const sick = clusterUnhealthy(topology, notReady, event.at);
       // It needs the API only: with the controller manager down it still evicts, and nothing replaces what it evicts.
       const halted = !segment.writes
         ? 'the cluster autoscaler needs the API and stops with it'
