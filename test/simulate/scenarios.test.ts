@@ -232,6 +232,10 @@ describe('scenario 7: as 1, CoreDNS on workers, CoreDNS restarts at 20 m', () =>
     assert.match(down.reason, /SERVFAIL for every cluster name, external names still resolve/);
   });
 
+  it('says nothing of a restart with the API up: the API is down here', () => {
+    assert.ok(!result.timeline.some((e) => /with the API up/.test(e.reason)));
+  });
+
   it('is harmless while the API is up', () => {
     const calm = simulate(cluster(), shop(), { fail: { kind: 'scheduler' }, duration: TWO_HOURS, events: [{ kind: 'coredns-restart', at: 1200 }] });
     assert.equal(componentAt(calm, 'dns', 1205), 'ok');
