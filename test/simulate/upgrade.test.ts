@@ -82,7 +82,8 @@ function baseOf(workers: number, workloads: SimWorkload[], scenario: Scenario): 
   const topology = cluster({ workers });
   const controlPlane = new ControlPlaneTimeline(topology, scenario);
   const incidents = nodeIncidents(scenario);
-  return { topology, scenario, controlPlane, incidents, taints: new NoExecuteTaints(topology, controlPlane, incidents), drains: planDrains({ scenario, topology, workloads, controlPlane, incidents }), end: scenario.duration + 3600 };
+  const taints = new NoExecuteTaints(topology, controlPlane, incidents);
+  return { topology, scenario, controlPlane, incidents, taints, drains: planDrains({ scenario, topology, workloads, controlPlane, incidents, notReady: taints.notReady }), end: scenario.duration + 3600 };
 }
 
 /** The upgrade's drains (node, start, uncordoned) and replaced nodes, with the drain end that `ends` gives. */

@@ -38,7 +38,7 @@ export function simulate(topology: SimTopology, given: SimWorkload[], asked: Sce
   const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at));
   const incidents = nodeIncidents(scenario);
   const taints = new NoExecuteTaints(effective, controlPlane, incidents);
-  const base: SimContext = { topology: effective, scenario, controlPlane, incidents, taints, drains: planDrains({ scenario, topology: effective, workloads, controlPlane, incidents }), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
+  const base: SimContext = { topology: effective, scenario, controlPlane, incidents, taints, drains: planDrains({ scenario, topology: effective, workloads, controlPlane, incidents, notReady: taints.notReady }), end: Math.max(scenario.duration, lastEvent) + RECOVERY_VIEW };
   const { ctx, runs } = voluntaryDisruptions(base, workloads);
 
   const { components, events: componentEvents } = simulateComponents(ctx);

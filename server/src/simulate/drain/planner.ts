@@ -2,7 +2,7 @@ import type { ControlPlaneTimeline } from '../control-plane';
 import { FACT, TIMING } from '../facts';
 import { workloadKey, type SimTopology, type SimWorkload } from '../model';
 import { nodeFailedAt, type NodeIncident } from '../node-incidents';
-import { notReadyAt, notReadySpans, type Span } from '../node-readiness';
+import { notReadyAt, type Span } from '../node-readiness';
 import type { Scenario } from '../types';
 import { desiredHealthy } from '../../manifest/pdb';
 import type { DrainPlan } from './plan';
@@ -14,6 +14,8 @@ interface PlanInputs {
   workloads: SimWorkload[];
   controlPlane: ControlPlaneTimeline;
   incidents: NodeIncident[];
+  /** When the node controller has each node NotReady (the NoExecute taints' notReady). */
+  notReady: ReadonlyMap<string, readonly Span[]>;
 }
 
 const on = (workload: SimWorkload, node: string) => (onNode(workload.placement, node) ?? 0) > 0;
@@ -68,9 +70,8 @@ export function clusterUnhealthy(topology: SimTopology, notReady: ReadonlyMap<st
 }
 
 /** The drains and scale-downs the scenario names, each as the node's cordon and why (if at all) nothing is evicted. */
-export function planDrains({ scenario, topology, workloads, controlPlane, incidents }: PlanInputs): DrainPlan[] {
+export function planDrains({ scenario, topology, workloads, controlPlane, incidents, notReady }: PlanInputs): DrainPlan[] {
   const plans: DrainPlan[] = [];
-  const notReady = notReadySpans(topology, controlPlane, incidents);
   const takesPods = (node: string, t: number) =>
     !notReadyAt(notReady, node, t) && !nodeFailedAt(incidents, node, t) && !plans.some((p) => p.node === node && !p.halted && p.start <= t && t < p.uncordonAt);
   for (const event of scenario.events) {
