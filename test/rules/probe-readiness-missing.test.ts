@@ -5,6 +5,12 @@ import { ruleTester } from './rule-tester';
 const app = (body: string) => deploymentWith(indent(`- name: app\n  image: example/app:1.0\n${body}`));
 const ports = (...list: string[]) => `  ports:\n${list.map((p) => `    - ${p}\n`).join('')}`;
 
+/** A Deployment whose init container `tls` declares port https 8443 (`init` adds to it) beside a worker (`worker` adds to it). */
+function withTlsInit(init: string, worker = ''): string {
+  const tls = indent(`- name: tls\n  image: example/tls-terminator:1\n  ports:\n    - {name: https, containerPort: 8443}\n${init}`);
+  return deploymentWith(indent(`- name: worker\n  image: example/worker:1\n${worker}`)).replace('      containers:\n', `      initContainers:\n${tls}      containers:\n`);
+}
+
 ruleTester(probeReadinessMissing, {
   valid: [
     { name: 'a readiness probe is there', code: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
@@ -33,8 +39,20 @@ ruleTester(probeReadinessMissing, {
       ),
       files: { 'service.yaml': SERVICE_WEB.replace('targetPort: http', 'targetPort: https') },
     },
+    {
+      name: 'a plain init container declares the port the Service targets: it has exited before the pod serves',
+      code: withTlsInit('', '  readinessProbe:\n    tcpSocket: {port: 9000}\n  ports:\n    - {containerPort: 9000}\n'),
+      files: { 'service.yaml': SERVICE_WEB.replace('targetPort: http', 'targetPort: https') },
+    },
   ],
   invalid: [
+    {
+      name: 'a native sidecar (an init container that always restarts) takes the traffic: it is the one asked for a probe, not the app beside it',
+      code: withTlsInit('  restartPolicy: Always\n'),
+      files: { 'service.yaml': SERVICE_WEB.replace('targetPort: http', 'targetPort: https') },
+      findings: [{ at: 'tls', message: /^Deployment web, container tls: no readiness probe: traffic comes before it is ready\. Service web sends it traffic on port https 8443:/ }],
+      output: withTlsInit('  restartPolicy: Always\n  readinessProbe:\n    tcpSocket:\n      port: https\n    periodSeconds: 10\n'),
+    },
     {
       name: 'a port named http: an httpGet readiness probe on it',
       code: app(ports('{name: http, containerPort: 8080}')),

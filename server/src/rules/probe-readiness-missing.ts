@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import { declaredPorts, derivedReadinessProbe, describeHandler, isAuxiliaryPort, probeHandler, timedUnderLiveness, type DeclaredPort } from '../manifest/probe';
-import { containersOf, describeContainer, isHelmHook } from '../manifest/workload';
+import { describeContainer, isHelmHook, runningContainersOf } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -53,7 +53,8 @@ export const probeReadinessMissing: Rule = {
   check({ resources, inventory, report }) {
     for (const resource of resources) {
       if (BATCH_KINDS.has(resource.kind) || isHelmHook(resource)) continue;
-      const containers = containersOf(resource);
+      // A native sidecar serves as a container does, and its readiness counts towards the pod's.
+      const containers = runningContainersOf(resource);
       const services = inventory.servicesFronting(resource).filter((service) => servingServicePorts(service).length > 0);
       // A DaemonSet no Service selects is a node agent: nothing routes requests to it.
       if (resource.kind === 'DaemonSet' && !services.length) continue;
