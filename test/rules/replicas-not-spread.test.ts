@@ -11,6 +11,9 @@ const antiAffinity = (namespaces: string) =>
 const spread = (key: string, selector = 'app: web') =>
   `      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: ${key}\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector:\n            matchLabels:\n              ${selector}\n`;
 
+const hostPortInit = (restartPolicy: string) =>
+  `      initContainers:\n        - name: proxy\n          image: example/proxy:1\n${restartPolicy}          ports:\n            - {containerPort: 8443, hostPort: 443}\n`;
+
 ruleTester(replicasNotSpread, {
   valid: [
     { name: 'a hostname spread constraint on its own labels', code: web(spread('kubernetes.io/hostname')) },
@@ -29,12 +32,18 @@ ruleTester(replicasNotSpread, {
     { name: 'anti-affinity whose namespace selector uses labels not in view counts', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {team: shop}\n')) },
     { name: 'anti-affinity whose namespace selector names its own namespace', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: default}\n')) },
     { name: 'a host port keeps two pods off one node', code: deployment({ spec: '  replicas: 3\n', container: '          ports:\n            - containerPort: 6666\n              hostPort: 6666\n' }) },
+    { name: 'a host port on a native sidecar (an init container that always restarts) keeps two pods off one node too', code: web(hostPortInit('          restartPolicy: Always\n')) },
     { name: 'ports under hostNetwork are host ports', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: true\n', container: '          ports:\n            - containerPort: 9100\n' }) },
     { name: 'hostNetwork: yes is true to Kubernetes (YAML 1.1)', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: yes\n', container: '          ports:\n            - containerPort: 9100\n' }) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: web().replace('name: web\n', 'name: web\n  namespace: kube-system\n') },
     { name: 'a DaemonSet is on every node anyway', code: web().replace('kind: Deployment', 'kind: DaemonSet') },
   ],
   invalid: [
+    {
+      name: 'a host port on a plain init container is given back once it has run: nothing keeps the pods apart',
+      code: web(hostPortInit('')),
+      findings: [{ message: /all 3 pods may run on one node/ }],
+    },
     {
       name: 'nothing spreads three replicas: the fix uses the workload selector, not the version label',
       code: web(),

@@ -86,7 +86,9 @@ export function strayFailureDomainSelectors(podSpec: any, labels: Labels): (Labe
  * puts two of them on one node, so they are spread by construction.
  */
 export function claimsHostPorts(podSpec: any): boolean {
-  return list(podSpec?.containers).some((container) =>
+  // The scheduler counts a native sidecar's host ports (an init container that always restarts runs beside the others).
+  const sidecars = list(podSpec?.initContainers).filter((container) => container?.restartPolicy === 'Always');
+  return [...list(podSpec?.containers), ...sidecars].some((container) =>
     list(container?.ports).some((port) => (typeof port?.hostPort === 'number' && port.hostPort > 0) || (podSpec?.hostNetwork === true && port?.containerPort !== undefined)),
   );
 }
