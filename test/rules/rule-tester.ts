@@ -25,6 +25,8 @@ export interface ValidCase {
   /** Other workspace files, by name. */
   files?: Record<string, string>;
   cluster?: ClusterInfo;
+  /** The YAML is meant not to parse (a rule's answer to broken input). */
+  broken?: boolean;
   /** Analyse this file instead of `code` (with `code` as one more workspace file). */
 }
 
@@ -45,6 +47,8 @@ function analyse(rule: Rule, c: ValidCase): { findings: Finding[]; inventory: In
   if (c.cluster) inventory.setCluster(c.cluster.resources);
   for (const [name, text] of Object.entries(c.files ?? {})) inventory.setFile(parseManifest(`file:///test/${name}`, text));
   const file = parseManifest(URI, c.code);
+  // A case whose YAML does not parse would pass as "does not fire" whatever the rule did.
+  if (!c.broken) for (const [name, parsed] of [['manifest.yaml', file], ...Object.entries(c.files ?? {}).map(([n, t]) => [n, parseManifest(`file:///test/${n}`, t)] as const)] as const) assert.deepEqual(parsed.documents.flatMap((d) => (d.parsed.error ? [`${name}: ${d.parsed.error}`] : [])), []);
   inventory.setFile(file);
   const findings = analyzeFile(file, inventory, { rules: [rule], cluster: c.cluster }).filter((f) => f.ruleId === rule.meta.id);
   return { findings, inventory };
