@@ -43,6 +43,11 @@ ruleTester(gpuUntolerated, {
   ],
   invalid: [
     {
+      name: 'an init container and the app container asking for one GPU each: the pod asks for one, since init containers run first and give it back',
+      code: job('      initContainers:\n        - name: warmup\n          image: example/warmup:1\n          resources:\n            limits:\n              nvidia.com/gpu: 1\n'),
+      findings: [{ message: /It requests 1 nvidia\.com\/gpu but/ }],
+    },
+    {
       name: 'no cluster: info, naming the assumption; the fix adds the toleration',
       code: job(''),
       findings: [

@@ -24,7 +24,7 @@ export const gpuKeepsNodesUp: Rule = {
   check({ resources, inventory, report }) {
     for (const resource of resources) {
       if (resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') continue;
-      const requests = gpuRequests(resource).filter((r) => !r.path.includes('initContainers'));
+      const requests = gpuRequests(resource).filter((r) => r.held);
       if (!requests.length) continue;
       const replicas = inventory.effectiveReplicas(resource).value;
       if (replicas < 1) continue;

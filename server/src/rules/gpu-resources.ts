@@ -15,6 +15,8 @@ export interface GpuRequest {
   amount: number;
   /** Path to the `requests` (or `limits`, when only limits say it) entry. */
   path: Path;
+  /** Held for the pod's whole life: an app container's or a native sidecar's, not a plain init container's, which gives it back once it has run. */
+  held: boolean;
 }
 
 /**
@@ -29,7 +31,8 @@ const gpuRequestsOf = new WeakMap<object, GpuRequest[]>();
 
 function readGpuRequests(workload: Resource): GpuRequest[] {
   const found: GpuRequest[] = [];
-  for (const { container, path } of containersOf(workload, true)) {
+  for (const { container, path, init } of containersOf(workload, true)) {
+    const held = !init || container.restartPolicy === 'Always';
     const resources = container.resources && typeof container.resources === 'object' ? container.resources : {};
     const seen = new Set<string>();
     for (const field of ['requests', 'limits'] as const) {
@@ -39,7 +42,7 @@ function readGpuRequests(workload: Resource): GpuRequest[] {
         const amount = parseQuantity(raw);
         if (amount === undefined || amount <= 0) continue;
         seen.add(key);
-        found.push({ resource: key, amount, path: [...path, 'resources', field, key] });
+        found.push({ resource: key, amount, path: [...path, 'resources', field, key], held });
       }
     }
   }
@@ -57,9 +60,23 @@ export function conventionalGpuTaintKey(resource: string): string {
   return resource;
 }
 
-/** "1 nvidia.com/gpu" / "2 amd.com/gpu" for messages. */
+/** What a pod of these requests asks for in all, "1 nvidia.com/gpu" / "2 amd.com/gpu", for messages. */
 export function describeGpus(requests: readonly GpuRequest[]): string {
-  const totals = new Map<string, number>();
-  for (const r of requests) totals.set(r.resource, (totals.get(r.resource) ?? 0) + r.amount);
-  return [...totals].map(([name, amount]) => `${amount} ${name}`).join(' and ');
+  return [...podGpus(requests)].map(([name, amount]) => `${amount} ${name}`).join(' and ');
+}
+
+/**
+ * What a pod asks of each GPU resource, as the scheduler counts it: its app containers and native sidecars together,
+ * or a plain init container with the sidecars started before it, when that is more (init containers run one at a
+ * time, before the app containers, and give back what they held). Requests come in container order, init containers first.
+ */
+function podGpus(requests: readonly GpuRequest[]): Map<string, number> {
+  const held = new Map<string, number>();
+  const peak = new Map<string, number>();
+  for (const { resource, amount, held: throughout } of requests) {
+    if (throughout) held.set(resource, (held.get(resource) ?? 0) + amount);
+    else peak.set(resource, Math.max(peak.get(resource) ?? 0, (held.get(resource) ?? 0) + amount));
+  }
+  for (const [resource, amount] of peak) held.set(resource, Math.max(held.get(resource) ?? 0, amount));
+  return held;
 }
