@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { applyEdits } from '../../server/src/fixes/edit';
 import { Inventory } from '../../server/src/inventory/inventory';
 import { parseManifest } from '../../server/src/manifest/parse';
+import { containersOf, podTemplateOf } from '../../server/src/manifest/workload';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { sessionsLostOnEviction } from '../../server/src/rules/sessions-lost-on-eviction';
 import { deployment, documents, pdb, service } from './manifests';
@@ -189,11 +191,19 @@ describe('sessions-lost-on-eviction fixes', () => {
     assert.deepEqual(pieces.map((f) => !!f.preferred), [true, false, false, false]);
   });
 
-  const fixesOf = (text: string) => {
+  const findingsOf = (text: string) => {
     const inventory = new Inventory();
     const file = parseManifest('file:///calls.yaml', text);
     inventory.setFile(file);
-    return analyzeFile(file, inventory, { rules: [sessionsLostOnEviction] })[0].fixes.filter((f) => !f.title.startsWith('Ignore'));
+    return analyzeFile(file, inventory, { rules: [sessionsLostOnEviction] });
+  };
+  const fixesOf = (text: string) => findingsOf(text)[0].fixes.filter((f) => !f.title.startsWith('Ignore'));
+  const sleeping = (seconds: number) => `          lifecycle:\n            preStop:\n              sleep:\n                seconds: ${seconds}\n`;
+  /** The preStop sleeps the API server refuses: validateSleepAction rejects one of more seconds than the pod's terminationGracePeriodSeconds (30 unset). */
+  const sleepsBeyondGrace = (text: string) => {
+    const [workload] = parseManifest('file:///calls.yaml', text).resources;
+    const grace = podTemplateOf(workload)!.spec.terminationGracePeriodSeconds ?? 30;
+    return containersOf(workload).map(({ container }) => container?.lifecycle?.preStop?.sleep?.seconds).filter((seconds) => seconds > grace);
   };
 
   it('sessions longer than the autoscaler grants: the annotation is the preferred fix, and its title says why', () => {
@@ -203,20 +213,58 @@ describe('sessions-lost-on-eviction fixes', () => {
 
   it('without a declared length, the fixes say what they assume', () => {
     const titles = fixesOf(chat()).map((f) => f.title);
-    assert.ok(titles.includes('Keep serving sessions 60 s after leaving the Service (preStop sleep, Kubernetes 1.30+; assumes sessions end within 60 s: declare kube-resilience/session-seconds)'), titles.join('\n'));
+    assert.ok(titles.includes('Keep serving sessions 60 s after leaving the Service (preStop sleep, Kubernetes 1.30+; terminationGracePeriodSeconds: 90; assumes sessions end within 60 s: declare kube-resilience/session-seconds)'), titles.join('\n'));
     assert.ok(titles.some((t) => t.startsWith('Give sessions 60 s and the app 30 s to stop (terminationGracePeriodSeconds: 90; assumes sessions end within 60 s')), titles.join('\n'));
   });
 
   it('the preferred fix is titled by what it adds: the PDB first, then the preStop wait, then the grace period', () => {
     const preferred = (text: string) => fixesOf(text).filter((f) => f.preferred).map((f) => f.title);
     const budget = pdb('  maxUnavailable: 1\n');
-    const sleeping = (seconds: number) => `          lifecycle:\n            preStop:\n              sleep:\n                seconds: ${seconds}\n`;
     assert.deepEqual(preferred(chat()), ['Add a PodDisruptionBudget web-pdb (maxUnavailable: 1)']);
-    assert.deepEqual(preferred(documents(calls('', sleeping(10), '300'), budget)), ['Keep serving sessions 300 s after leaving the Service (preStop sleep, Kubernetes 1.30+)']);
+    assert.deepEqual(preferred(documents(calls('', sleeping(10), '300'), budget)), ['Keep serving sessions 300 s after leaving the Service (preStop sleep, Kubernetes 1.30+; terminationGracePeriodSeconds: 330)']);
     assert.deepEqual(preferred(documents(calls('', sleeping(300), '300'), budget)), ['Give sessions 300 s and the app 30 s to stop (terminationGracePeriodSeconds: 330)']);
     assert.deepEqual(preferred(documents(chat({ ...protectedPod, podSpec: '', container: sleeping(20) }), budget)), [
       'Give sessions 60 s and the app 30 s to stop (terminationGracePeriodSeconds: 90; assumes sessions end within 60 s: declare kube-resilience/session-seconds)',
     ]);
+  });
+
+  it('the preStop fix applied alone, as an editor applies it, lengthens the grace period too: a sleep of 300 s in the default 30 s was refused by the API server', () => {
+    const text = calls('', '', '300');
+    const [keepServing] = fixesOf(text).filter((f) => f.preferred);
+    assert.equal(keepServing.title, 'Keep serving sessions 300 s after leaving the Service (preStop sleep, Kubernetes 1.30+; terminationGracePeriodSeconds: 330)');
+    const fixed = applyEdits(text, keepServing.edits);
+    assert.equal(fixed, calls('', `${sleeping(300)}      terminationGracePeriodSeconds: 330\n`, '300'));
+    assert.deepEqual(findingsOf(fixed).map((f) => f.message), [], 'one replica, sessions within the autoscaler\'s grant: nothing is left to ask for');
+  });
+
+  it('a short preStop sleep lengthened alone takes the grace period written beside it along, keeping its comment', () => {
+    const text = documents(calls('', `${sleeping(10)}      terminationGracePeriodSeconds: 45 # flushes the queue\n`, '300'), pdb('  maxUnavailable: 1\n'));
+    const [keepServing] = fixesOf(text).filter((f) => f.preferred);
+    const fixed = applyEdits(text, keepServing.edits);
+    assert.equal(fixed, documents(calls('', `${sleeping(300)}      terminationGracePeriodSeconds: 330 # flushes the queue\n`, '300'), pdb('  maxUnavailable: 1\n')));
+    assert.deepEqual(findingsOf(fixed).map((f) => f.message), []);
+  });
+
+  it('every fix it offers, applied alone, leaves each preStop sleep within the grace period, a longer one written there kept', () => {
+    const budget = pdb('  maxUnavailable: 1\n');
+    const manifests = [
+      chat(),
+      calls('', ''),
+      calls('', '', '300'),
+      calls('', '', '86400'),
+      documents(calls('', sleeping(10), '300'), budget),
+      documents(calls('', `${sleeping(10)}      terminationGracePeriodSeconds: 45\n`, '300'), budget),
+      documents(calls('', `${sleeping(10)}      terminationGracePeriodSeconds: 900\n`, '300'), budget),
+      calls('', SHIPPER(sleeping(10)), '300'),
+      calls('', `          ports:\n            - containerPort: 8080\n${SHIPPER(sleeping(600))}`, '300'),
+    ];
+    for (const text of manifests) {
+      for (const fix of fixesOf(text)) {
+        const fixed = applyEdits(text, fix.edits);
+        assert.deepEqual(sleepsBeyondGrace(fixed), [], `${fix.title}:\n${fixed}`);
+        if (text.includes('terminationGracePeriodSeconds: 900')) assert.match(fixed, /terminationGracePeriodSeconds: 900\n/, `${fix.title} keeps the longer grace period`);
+      }
+    }
   });
 
   it('a session longer than an hour keeps the pod serving an hour at most', () => {

@@ -76,11 +76,16 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
     });
   }
   const containers = containersOf(workload);
+  // Sessions get `serving` seconds out of the Service, in the preStop wait or in the app's own drain after SIGTERM, then time to stop.
+  const needed = Math.max(serving, longestPreStopWait(containers) ?? 0) + SHUTDOWN_SECONDS;
+  const grace = template.spec.terminationGracePeriodSeconds;
+  const graceTooShort = (typeof grace === 'number' ? grace : SHUTDOWN_SECONDS) < needed;
+  const lengthenGrace = graceTooShort ? setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], needed) : [];
   const holders = sessionHolders(containers);
   const withoutPreStop = holders.filter(({ container }) => !container?.lifecycle?.preStop);
   // Hooks that say how long they wait and wait less than a session lasts (a hook that does not say is the app's own drain).
   const short = holders.map((ref) => ({ ref, seconds: waitSeconds(ref.container?.lifecycle?.preStop) })).filter(({ seconds }) => seconds !== undefined && seconds < serving);
-  const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${assumption})`;
+  const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${graceTooShort ? `; terminationGracePeriodSeconds: ${needed}` : ''}${assumption})`;
   const on = (refs: readonly { name: string }[]) => (refs.length < containers.length ? ` on ${inWords(refs.map((ref) => ref.name))}` : '');
   // Both gaps at once: reported one at a time, the fix of the first brought the second, and --fix took it back.
   const gaps = [
@@ -90,19 +95,17 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
   if (gaps.length > 0) {
     const lengthened = length.declared === undefined ? [] : short.map(({ ref }) => ref);
     // A wait in a command (`sh -c "sleep 10"`) is the team's to lengthen: no fix can end this gap then.
-    const fixable = lengthened.every((ref) => typeof ref.container?.lifecycle?.preStop?.sleep?.seconds === 'number');
-    const edits = [...withoutPreStop, ...lengthened].flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []);
+    // The API server refuses a sleep longer than the grace period, so the fix lengthens both: applied alone (an editor's quick fix), it leaves a pod that is accepted.
+    const fixable = lengthened.every((ref) => typeof ref.container?.lifecycle?.preStop?.sleep?.seconds === 'number') && lengthenGrace !== undefined;
+    const sleeps = [...withoutPreStop, ...lengthened].flatMap(({ path }) => setField(workload, [...path, 'lifecycle', 'preStop', 'sleep', 'seconds'], serving) ?? []);
+    const edits = [...sleeps, ...(lengthenGrace ?? [])];
     // One fix for both, on the first: each gap is said, and the fix ends them together.
     gaps.forEach((missing, i) => pieces.push({ missing, fix: i === 0 && fixable ? { title: keepServing, edits } : undefined }));
   }
-  // Sessions get `serving` seconds out of the Service, in the preStop wait or in the app's own drain after SIGTERM, then time to stop.
-  const needed = Math.max(serving, longestPreStopWait(containers) ?? 0) + SHUTDOWN_SECONDS;
-  const grace = template.spec.terminationGracePeriodSeconds;
-  const current = typeof grace === 'number' ? grace : SHUTDOWN_SECONDS;
-  if (current < needed) {
+  if (graceTooShort) {
     pieces.push({
       missing: `terminationGracePeriodSeconds of at least ${needed} s (now ${typeof grace === 'number' ? grace : `${SHUTDOWN_SECONDS}, the default`})`,
-      fix: { title: `Give sessions ${serving} s and the app ${SHUTDOWN_SECONDS} s to stop (terminationGracePeriodSeconds: ${needed}${assumption})`, edits: setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], needed) ?? [] },
+      fix: { title: `Give sessions ${serving} s and the app ${SHUTDOWN_SECONDS} s to stop (terminationGracePeriodSeconds: ${needed}${assumption})`, edits: lengthenGrace ?? [] },
     });
   }
   // Sessions the autoscaler's grace covers need no more than the grace period; longer ones, or ones of unknown length, need the node kept.
@@ -141,7 +144,7 @@ export const sessionsLostOnEviction: Rule = {
     scenario: 'voluntary-disruption',
     title: 'In-memory sessions die with every evicted pod',
     description: `A workload that keeps user sessions in its pods (declared with \`kube-resilience/sessions: "in-memory"\`, or fronted by a Service with \`sessionAffinity: ClientIP\`) loses every session on a pod when a node drain or the cluster autoscaler evicts it. How long a session lasts (a call, a websocket room, a login) is declared with \`${SESSION_SECONDS_ANNOTATION}\`; without it the rule assumes ${ASSUMED_SESSION_SECONDS} s and says so. Four things soften the loss, and the rule asks for each one missing: a PodDisruptionBudget (one pod at a time; asked for only with 2 or more replicas, since with one it protects nothing); a preStop hook that keeps a leaving pod serving its sessions for their length (at most ${MAX_SERVING_SECONDS} s) after it is out of its Service, so no new session arrives and the running ones end (on each container that serves: one that declares a port, or every one when none does, since each gets SIGTERM when its own hook ends); a grace period covering that wait plus ${SHUTDOWN_SECONDS} s to stop; and, when sessions outlast the ${AUTOSCALER_GRACE_SECONDS} s the cluster autoscaler grants an evicted pod (its \`--max-graceful-termination-sec\`, whatever the grace period) or their length is unknown, the pod annotation \`${SAFE_TO_EVICT}: "false"\`, so the autoscaler does not pick these nodes for scale-down. Declaring \`kube-resilience/sessions: "external"\` states that sessions live in a shared store and silences the ClientIP trigger.`,
-    fix: `One fix per missing piece: appends a PDB (\`maxUnavailable: 1\`, the workload's selector); adds \`lifecycle.preStop.sleep.seconds\` of the session length (the sleep action of Kubernetes 1.30+, which needs no shell in the image); sets \`terminationGracePeriodSeconds\` to that wait plus ${SHUTDOWN_SECONDS} s; adds the pod annotation \`${SAFE_TO_EVICT}: "false"\`, the preferred fix when sessions outlast the autoscaler's ${AUTOSCALER_GRACE_SECONDS} s.`,
+    fix: `One fix per missing piece: appends a PDB (\`maxUnavailable: 1\`, the workload's selector); adds \`lifecycle.preStop.sleep.seconds\` of the session length (the sleep action of Kubernetes 1.30+, which needs no shell in the image) and, where the grace period does not cover that wait plus ${SHUTDOWN_SECONDS} s, sets it as the next fix does (the API server refuses a sleep longer than the grace period); sets \`terminationGracePeriodSeconds\` to that wait plus ${SHUTDOWN_SECONDS} s; adds the pod annotation \`${SAFE_TO_EVICT}: "false"\`, the preferred fix when sessions outlast the autoscaler's ${AUTOSCALER_GRACE_SECONDS} s.`,
     example: ordersDeployment('    kube-resilience/sessions: in-memory\n    kube-resilience/session-seconds: "3600"\n'),
   },
   check({ resources, inventory, report }) {
