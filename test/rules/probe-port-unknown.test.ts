@@ -13,6 +13,13 @@ ruleTester(probePortUnknown, {
     { name: 'a declared port name', code: app('  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
     { name: 'a port number (need not be declared)', code: app('  livenessProbe:\n    tcpSocket:\n      port: 8081\n') },
     { name: 'an exec probe', code: app('  livenessProbe:\n    exec:\n      command: [true]\n') },
+    {
+      name: 'a plain init container runs no probes (the API server refuses them there, which is no port\'s doing)',
+      code: deploymentWith(indent('- name: app\n  image: a\n'), '').replace(
+        '      containers:',
+        '      initContainers:\n        - name: migrate\n          image: example/migrate\n          livenessProbe:\n            httpGet: {path: /x, port: nope}\n      containers:',
+      ),
+    },
   ],
   invalid: [
     {

@@ -2,7 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { declaredPorts, namedPortOf, portNameFault, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
-import { containersOf, describeContainer } from '../manifest/workload';
+import { describeContainer, runningContainersOf } from '../manifest/workload';
 import type { Rule, RuleContext } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -50,7 +50,8 @@ export const probePortUnknown: Rule = {
   },
   check({ resources, report }) {
     for (const resource of resources) {
-      for (const { container, path, name } of containersOf(resource, true)) {
+      // A plain init container runs no probes (the API server refuses them there): what its ports resolve to matters to none.
+      for (const { container, path, name } of runningContainersOf(resource)) {
         const ports = declaredPorts(container);
         for (const field of PROBE_FIELDS) {
           if (reportRefusedName(resource, container[field], [...path, field], `${describeContainer(resource, name)}: ${field}`, report)) continue;
