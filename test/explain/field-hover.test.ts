@@ -40,6 +40,12 @@ describe('field hovers', () => {
     assert.match(hover(workload('Deployment', '  replicas: 1\n'), 'replicas')!, /Pods the controller keeps running/);
   });
 
+  it('resources and memory: the pod\'s own (spec.resources) are explained as the containers\' are, and the containers\' name them', () => {
+    const doc = workload('Deployment', '  replicas: 2\n', '      resources:\n        limits:\n          memory: 4Gi\n');
+    assert.match(hover(doc, 'resources')!, /The pod's own \(spec\.resources, Kubernetes 1\.34\+\) count for all its containers together and take precedence over theirs\./);
+    assert.match(hover(doc, 'memory')!, /above a limit \(the container's, or the pod's for all its containers together\) the kernel OOM-kills/);
+  });
+
   it('a DaemonSet\'s and a StatefulSet\'s rolling update defaults are theirs, not a Deployment\'s', () => {
     const daemons = workload('DaemonSet', '  updateStrategy:\n    rollingUpdate:\n      maxUnavailable: 2\n');
     assert.match(hover(daemons, 'maxUnavailable')!, /a DaemonSet's and a StatefulSet's 1/);

@@ -114,6 +114,20 @@ describe('pod requests', () => {
     assert.deepEqual(podRequests(spec), { cpu: 3 }, 'setup runs beside the proxy: 1 + 2');
   });
 
+  it('the pod\'s own requests (spec.resources) take precedence over its containers\' for CPU and memory; overhead adds to them', () => {
+    const spec = {
+      resources: { requests: { memory: '4Gi' } },
+      overhead: { memory: '128Mi' },
+      containers: [{ name: 'app', resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { 'nvidia.com/gpu': 1 } } }, { name: 'b' }],
+    };
+    assert.deepEqual(podRequests(spec), { cpu: 0.25, memory: 4 * 2 ** 30 + 128 * 2 ** 20, 'nvidia.com/gpu': 1 });
+  });
+
+  it('a pod-level limit without a request is the request when no container requests that resource; else the containers\' (the API server\'s defaults)', () => {
+    const spec = { resources: { limits: { cpu: '2', memory: '4Gi' } }, containers: [{ name: 'app', resources: { requests: { cpu: '500m' } } }] };
+    assert.deepEqual(podRequests(spec), { cpu: 0.5, memory: 4 * 2 ** 30 });
+  });
+
   it('node allocatable reads quantities, falling back to capacity', () => {
     assert.deepEqual(nodeAllocatable(gpuNode('g', { gpus: 8 })), { cpu: 4, memory: 16 * 2 ** 30, pods: 110, 'nvidia.com/gpu': 8 });
     const capacityOnly = node('c');
@@ -144,6 +158,12 @@ describe('placement over a cluster', () => {
     assert.equal(describePlacement(placePod({ spec: big }, cpuNodes.slice(0, 2))), 'fits on 0 of 2 nodes: 2 with less than 6 CPU allocatable');
     const hungry = { containers: [{ name: 'db', resources: { requests: { memory: '20Gi' } } }] };
     assert.equal(describePlacement(placePod({ spec: hungry }, cpuNodes.slice(0, 1))), 'fits on 0 of 1 node: 1 with less than 20Gi memory allocatable');
+  });
+
+  it('weighs a pod-level request, not its containers\' (none here), against allocatable memory', () => {
+    const big = { resources: { requests: { memory: '4Gi' }, limits: { memory: '4Gi' } }, containers: [{ name: 'app' }, { name: 'b' }] };
+    const small = [node('small-0', { allocatable: { memory: '2Gi' } }), node('small-1', { allocatable: { memory: '2Gi' } })];
+    assert.equal(describePlacement(placePod({ spec: big }, small)), 'fits on 0 of 2 nodes: 2 with less than 4Gi memory allocatable');
   });
 
   it('cordoned nodes and control-plane taints count against a pod; DaemonSet pods tolerate the cordon', () => {

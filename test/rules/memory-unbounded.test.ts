@@ -9,6 +9,8 @@ const web = (container: string) => deployment({ container });
 const resources = (body: string) => `          resources:\n${body}`;
 /** A LimitRange of the default namespace whose Container item says `item` (lines at its indentation). */
 const limitRange = (item: string) => `apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: memory\nspec:\n  limits:\n    - type: Container\n${item}`;
+/** Pod-level resources (the pod template's `spec.resources`, Kubernetes 1.34+): lines at their indentation. */
+const podResources = (body: string) => `      resources:\n${body}`;
 
 ruleTester(memoryUnbounded, {
   valid: [
@@ -35,8 +37,33 @@ ruleTester(memoryUnbounded, {
       name: 'an init container that runs to its end before the app starts',
       code: deployment({ podSpec: '      initContainers:\n        - name: migrate\n          image: migrate:1\n', container: '          resources: {requests: {memory: 1Gi}, limits: {memory: 1Gi}}\n' }),
     },
+    {
+      name: 'a pod-level memory request and limit count and bound every container of the pod',
+      code: 'apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  resources: {requests: {memory: 4Gi}, limits: {memory: 4Gi}}\n  containers: [{name: app, image: example/app:1}, {name: b, image: example/b:1}]\n',
+    },
+    {
+      name: 'a pod-level limit alone bounds the containers together, and the API server makes it the pod\'s request',
+      code: deployment({ podSpec: podResources('        limits:\n          memory: 2Gi\n'), container: '        - name: sidecar\n          image: envoy\n' }),
+    },
+    {
+      name: 'under a pod-level request, a container limit without a request is not reported: the pod\'s request is the one counted',
+      code: deployment({ podSpec: podResources('        requests:\n          memory: 1Gi\n'), container: resources('            limits:\n              memory: 512Mi\n') }),
+    },
   ],
   invalid: [
+    {
+      name: 'a pod-level request without a limit: the pod is counted, but a container without a limit can still exhaust its node',
+      code: deployment({ podSpec: podResources('        requests:\n          memory: 4Gi\n'), container: resources('            limits:\n              memory: 512Mi\n') + '        - name: sidecar\n          image: envoy\n' }),
+      findings: [
+        {
+          at: 'name',
+          line: 23,
+          message:
+            "Deployment web, container sidecar: no memory limit: it can exhaust its node. The pod requests 4Gi of memory for all its containers (spec.resources), which the scheduler counts, but neither the pod nor the container sets a limit: under a surge the pod grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak, for the container or for the pod.",
+        },
+      ],
+      output: null,
+    },
     {
       name: 'no resources at all: at the container name, no fix',
       code: web(''),

@@ -43,6 +43,11 @@ ruleTester(nodeAgentPriority, {
       output: daemonSet('collector', 'logging', '      priorityClassName: system-node-critical\n', 'cr.fluentbit.io/fluent/fluent-bit:3.2', '          resources:\n            requests:\n              memory: 64Mi\n'),
     },
     {
+      name: 'a pod-level memory request (spec.resources) is the request the kubelet ranks it by',
+      code: daemonSet('kube-proxy', 'kube-system', '      resources:\n        requests:\n          memory: 128Mi\n', 'registry.k8s.io/kube-proxy:v1.33.4'),
+      findings: [{ message: /; it requests 128Mi memory, and every byte above that counts against it\./ }],
+    },
+    {
       name: 'an unknown DaemonSet on the host network, with the cluster\'s globalDefault class named',
       code: daemonSet('probe', 'ops', '      hostNetwork: true\n', 'example/probe:1'),
       files: { 'classes.yaml': 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: normal\nvalue: 1000\nglobalDefault: true\n' },

@@ -77,6 +77,12 @@ ruleTester(unschedulable, {
       findings: [{ at: 'containers', message: /fits on 0 of 2 nodes: 2 with less than 64Gi memory allocatable/ }],
     },
     {
+      name: 'a pod-level memory request larger than any node, its containers requesting none',
+      code: deployment('      resources: {requests: {memory: 4Gi}, limits: {memory: 4Gi}}\n'),
+      cluster: cluster([node('a', { allocatable: { memory: '2Gi' } }), node('b', { allocatable: { memory: '2Gi' } })]),
+      findings: [{ message: /fits on 0 of 2 nodes: 2 with less than 4Gi memory allocatable/ }],
+    },
+    {
       name: 'with a cluster autoscaler it is a warning that names it',
       code: deployment('', gpuLimit),
       cluster: cluster([node('cpu-0'), fromObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' }, data: {} })]),

@@ -150,6 +150,15 @@ spec:
   });
 });
 
+describe('simulator inputs: memory limits, a surge\'s OOM kills in place rather than node pressure', () => {
+  const pod = (name: string, resources: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  resources: ${resources}\n  containers: [{name: app, image: example/app:1}, {name: b, image: example/b:1}]\n`;
+  const { workloads } = inputsOfManifest('pods.yaml', `${pod('bounded', '{requests: {memory: 4Gi}, limits: {memory: 4Gi}}')}---\n${pod('counted', '{requests: {memory: 4Gi}}')}`);
+
+  it('a pod-level memory limit (spec.resources) caps its containers together; a pod-level request alone caps nothing', () => {
+    assert.deepEqual(workloads.map((w) => [w.name, w.memoryLimit]), [['bounded', true], ['counted', false]]);
+  });
+});
+
 describe('simulator inputs from a managed cluster', () => {
   const node = (name: string) => resourceFromObject({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'cloud.google.com/gke-nodepool': 'default', 'topology.kubernetes.io/zone': 'europe-west1-b' } } })!;
   const cluster: ClusterInfo = {

@@ -104,6 +104,11 @@ const podSpecField = (resource: Resource, path: Path) => {
   const spec = podSpecPath(resource);
   return under(path, spec) && path.length === spec!.length + 1;
 };
+/** Within a container's resources or the pod's own (spec.resources, which count for all its containers together). */
+const inResources = (resource: Resource, path: Path) => {
+  const spec = podSpecPath(resource);
+  return (inContainer(resource, path) && path.includes('resources')) || (!!spec && under(path, [...spec, 'resources']));
+};
 const rollingUpdateField = (_resource: Resource, path: Path) => path[0] === 'spec' && (path[1] === 'strategy' || path[1] === 'updateStrategy') && path.includes('rollingUpdate');
 
 /**
@@ -159,12 +164,13 @@ const FIELDS: Record<string, { place: (resource: Resource, path: Path) => boolea
     text: () => 'Keeps replicas apart (on `kubernetes.io/hostname`: on different nodes), so one node failure does not take them all.',
   },
   resources: {
-    place: inContainer,
-    text: () => 'Requests decide where the pod fits and what it is guaranteed; limits cap it. Without a memory request or limit, a surge ends in node-pressure evictions (which ignore PDBs and grace periods) or OOM kills of neighbours.',
+    place: (resource, path) => inContainer(resource, path) || podSpecField(resource, path),
+    text: () =>
+      "Requests decide where the pod fits and what it is guaranteed; limits cap it. The pod's own (spec.resources, Kubernetes 1.34+) count for all its containers together and take precedence over theirs. Without a memory request or limit, on the pod or the container, a surge ends in node-pressure evictions (which ignore PDBs and grace periods) or OOM kills of neighbours.",
   },
   memory: {
-    place: (resource, path) => inContainer(resource, path) && path.includes('resources'),
-    text: () => 'Memory: a container above its limit is OOM-killed and restarted in place; without a request, the pod is among the first the kubelet evicts under memory pressure.',
+    place: inResources,
+    text: () => "Memory: above a limit (the container's, or the pod's for all its containers together) the kernel OOM-kills and the container restarts in place; without a request, the pod is among the first the kubelet evicts under memory pressure.",
   },
   nodeName: {
     place: podSpecField,

@@ -192,19 +192,20 @@ export function matchesRequiredNodeAffinity(podSpec: any, node: Resource): boole
 
 export type ResourceAmounts = Record<string, number>;
 
-/** A container's requests; a resource with only a limit is requested at that limit, as the API server defaults it. */
-function containerRequests(container: any): ResourceAmounts {
+/** The quantities of a resource list (requests, limits, overhead, allocatable) that parse. */
+function amountsOf(list: unknown): ResourceAmounts {
   const amounts: ResourceAmounts = {};
-  const requests = container?.resources?.requests;
-  const limits = container?.resources?.limits;
-  for (const source of [limits, requests]) {
-    if (!source || typeof source !== 'object') continue;
-    for (const [name, raw] of Object.entries(source)) {
-      const amount = parseQuantity(raw);
-      if (amount !== undefined) amounts[name] = amount;
-    }
+  if (!list || typeof list !== 'object') return amounts;
+  for (const [name, raw] of Object.entries(list)) {
+    const amount = parseQuantity(raw);
+    if (amount !== undefined) amounts[name] = amount;
   }
   return amounts;
+}
+
+/** A container's requests; a resource with only a limit is requested at that limit, as the API server defaults it. */
+function containerRequests(container: any): ResourceAmounts {
+  return { ...amountsOf(container?.resources?.limits), ...amountsOf(container?.resources?.requests) };
 }
 
 function add(into: ResourceAmounts, amounts: ResourceAmounts): ResourceAmounts {
@@ -218,8 +219,31 @@ function maxOf(into: ResourceAmounts, amounts: ResourceAmounts): ResourceAmounts
 }
 
 /**
+ * Resources a pod can request for itself as a whole (spec.resources, PodLevelResources: beta and on by default
+ * since Kubernetes 1.34). Hugepages can be too, but nothing here weighs them.
+ */
+const POD_LEVEL_RESOURCES = ['cpu', 'memory'];
+
+/**
+ * The pod's own requests, which take precedence over its containers' (component-helpers' PodRequests): per
+ * resource, the request written, else its pod-level limit when no container requests it, as the API server
+ * defaults it (when containers do, it defaults to theirs, which is what they add up to already).
+ */
+function podLevelRequests(podSpec: any, containers: ResourceAmounts): ResourceAmounts {
+  const requests = amountsOf(podSpec?.resources?.requests);
+  const limits = amountsOf(podSpec?.resources?.limits);
+  const amounts: ResourceAmounts = {};
+  for (const name of POD_LEVEL_RESOURCES) {
+    if (Object.hasOwn(requests, name)) amounts[name] = requests[name];
+    else if (Object.hasOwn(limits, name) && !Object.hasOwn(containers, name)) amounts[name] = limits[name];
+  }
+  return amounts;
+}
+
+/**
  * What the scheduler reserves for a pod: the sum of its containers (with sidecars: init containers
- * that keep running) versus the largest init container that runs alone before them, plus overhead.
+ * that keep running) versus the largest init container that runs alone before them, or the pod's own
+ * requests where it sets them; plus overhead.
  */
 export function podRequests(podSpec: any): ResourceAmounts {
   const sidecars: ResourceAmounts = {};
@@ -234,9 +258,9 @@ export function podRequests(podSpec: any): ResourceAmounts {
     }
   }
   const running = add({ ...sidecars }, asList(podSpec?.containers).reduce<ResourceAmounts>((sum, c) => add(sum, containerRequests(c)), {}));
-  const total = maxOf(running, initPeak);
-  const overhead = podSpec?.overhead;
-  if (overhead && typeof overhead === 'object') add(total, containerRequests({ resources: { requests: overhead } }));
+  const containers = maxOf(running, initPeak);
+  const total = { ...containers, ...podLevelRequests(podSpec, containers) };
+  add(total, amountsOf(podSpec?.overhead));
   for (const [name, amount] of Object.entries(total)) if (amount === 0) delete total[name];
   return total;
 }
@@ -248,14 +272,7 @@ export function nodeAllocatable(node: Resource): ResourceAmounts {
 
 function readAllocatable(node: Resource): ResourceAmounts {
   const status = node.object?.status ?? {};
-  const source = status.allocatable && typeof status.allocatable === 'object' ? status.allocatable : status.capacity;
-  const amounts: ResourceAmounts = {};
-  if (!source || typeof source !== 'object') return amounts;
-  for (const [name, raw] of Object.entries(source)) {
-    const amount = parseQuantity(raw);
-    if (amount !== undefined) amounts[name] = amount;
-  }
-  return amounts;
+  return amountsOf(status.allocatable && typeof status.allocatable === 'object' ? status.allocatable : status.capacity);
 }
 
 /** Resources the scheduler compares; ephemeral-storage and hugepages are left out (capacity is often not reported). */

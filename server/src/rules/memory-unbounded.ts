@@ -2,7 +2,7 @@ import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { formatBytes, parseQuantity } from '../manifest/quantity';
-import { runningContainersOf, describeContainer, describeResource } from '../manifest/workload';
+import { runningContainersOf, describeContainer, describeResource, podTemplateOf } from '../manifest/workload';
 import { exampleDeployment } from './example-workload';
 import type { Report, Rule } from './types';
 
@@ -34,7 +34,7 @@ export const memoryUnbounded: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Container memory without request or limit',
     description:
-      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. A LimitRange in the namespace (in the workspace or the live cluster) that gives containers a default request and limit counts as stating them, with the defaults the API server fills in (a `max` is the default limit, a default limit or else a `min` the default request). A memory of 0 is none. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Jobs and CronJobs, which see no surge, are not reported.',
+      'Memory is the one resource a node cannot throttle. A container with no memory request is scheduled as if it used nothing, so nodes are overcommitted without anyone deciding it; one with no limit can grow until the node runs short. Under a surge the kubelet then evicts pods that use more than they request (those without a request first) and the kernel OOM killer picks processes, often neighbours that did nothing wrong. A limit without a request is merely implicit (the API copies the limit into the request) and is reported as info. A LimitRange in the namespace (in the workspace or the live cluster) that gives containers a default request and limit counts as stating them, with the defaults the API server fills in (a `max` is the default limit, a default limit or else a `min` the default request). A memory of 0 is none. Pod-level resources (`spec.resources`, Kubernetes 1.34+) come first: a pod-level memory limit bounds all the containers together, so none of them is reported, and with a pod-level request alone (which the scheduler counts) only a container without a limit is. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Jobs and CronJobs, which see no surge, are not reported.',
     fix: 'When a memory limit exists without a request, copies the limit into `requests.memory`; otherwise none, since only the team knows how much memory the app needs.',
     example: exampleDeployment('        - name: app\n          image: example/orders:2.3\n          resources:\n            requests: {cpu: 250m}\n'),
   },
@@ -42,15 +42,25 @@ export const memoryUnbounded: Rule = {
     for (const workload of resources) {
       if (ownedByAnother(workload) || isClusterAddon(workload) || BATCH_KINDS.includes(workload.kind)) continue;
       const defaults = inventory.memoryDefaults(workload.namespace);
+      // Pod-level resources (spec.resources, Kubernetes 1.34+) take precedence over the containers'. A pod-level
+      // limit caps all the containers together, so none can exhaust the node, and it gets the pod counted: the API
+      // server defaults the pod's request to the containers' (when they request any) or else to that limit. A
+      // pod-level request alone is what the scheduler counts, and bounds nothing. LimitRanges default only containers.
+      const podResources = podTemplateOf(workload)?.spec?.resources;
+      if (effectiveMemory(writtenMemory(podResources, 'limits'), undefined) !== undefined) continue;
+      const podRequest = effectiveMemory(writtenMemory(podResources, 'requests'), undefined);
       for (const { container, path, name } of runningContainersOf(workload)) {
         const writtenRequest = writtenMemory(container.resources, 'requests');
         const writtenLimit = writtenMemory(container.resources, 'limits');
         const request = effectiveMemory(writtenRequest, defaults.request);
         const limit = effectiveMemory(writtenLimit, defaults.limit);
-        if (request !== undefined && limit !== undefined) continue;
+        if ((request !== undefined || podRequest !== undefined) && limit !== undefined) continue;
         const where = describeContainer(workload, name);
         const finding: Report = { resource: workload, path: container.resources ? [...path, 'resources'] : [...path, 'name'], message: '' };
-        if (request === undefined && limit === undefined) {
+        if (podRequest !== undefined) {
+          const none = writtenLimit === 'zero' ? "the pod sets no limit and the container's limit of 0 is none" : 'neither the pod nor the container sets a limit';
+          finding.message = `${where}: no memory limit: it can exhaust its node. The pod requests ${shown(podRequest)} of memory for all its containers (spec.resources), which the scheduler counts, but ${none}: under a surge the pod grows past its request until the node runs short, then the kubelet evicts pods using more than they request and the kernel's OOM killer may take neighbours first. Set a limit near its peak, for the container or for the pod.`;
+        } else if (request === undefined && limit === undefined) {
           const zero = writtenRequest === 'zero' || writtenLimit === 'zero' ? ' (a memory of 0 is none)' : '';
           finding.message = `${where}: no memory request/limit${zero}: it can exhaust its node. The scheduler counts it as using no memory, so under a surge the node runs out, the kubelet evicts it among the first, and the kernel's OOM killer may take neighbours down with it. Set a request near its usual use and a limit near its peak.`;
         } else if (limit === undefined) {

@@ -423,7 +423,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     ...(tolerated ? { nodeLossToleration: tolerated } : {}),
     ...(startBudget ? { startBudget } : {}),
     pdb: inventory.pdbsSelecting(resource).length > 0,
-    memoryLimit: containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined),
+    // A pod-level limit (spec.resources) caps its containers together: a surge past it is OOM-killed in the pod too.
+    memoryLimit: spec.resources?.limits?.memory !== undefined || (containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined)),
     fronted: inventory.servicesFronting(resource).length > 0,
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
     ...(spec.restartPolicy === 'Never' ? { restartNever: true } : {}),

@@ -79,7 +79,7 @@ export interface SimWorkload {
   startBudget?: StartBudget;
   hpa?: { min: number; max: number };
   pdb: boolean;
-  /** Whether every container sets a memory limit (OOM-kill in place rather than node pressure). */
+  /** Whether every container sets a memory limit, or the pod one for them all (OOM-kill in place rather than node pressure). */
   memoryLimit: boolean;
   /** Why it talks to the API itself (controller, operator, ingress controller …), when it does. */
   apiClient?: string;
