@@ -35,6 +35,12 @@ function urlParts(word: string): { scheme: string; host: string; path: string } 
   return match ? { scheme: match[1].toLowerCase(), host: match[2], path: match[3]?.startsWith('/') ? match[3] : '/' } : undefined;
 }
 
+/** A URL curl and wget take without a scheme (`localhost:8080/readyz`), which they fetch over HTTP. */
+function schemelessUrlParts(word: string): { scheme: string; host: string; path: string } | undefined {
+  const match = /^(\[[^\]]+\]|[\w.-]+)(?::\d+)?([/?#]\S*)?$/.exec(word);
+  return match && !word.startsWith('-') ? { scheme: 'http', host: match[1], path: match[2]?.startsWith('/') ? match[2] : '/' } : undefined;
+}
+
 function urlHost(word: string): string | undefined {
   return urlParts(word)?.host;
 }
@@ -89,7 +95,7 @@ export function localPathRequested(command: unknown): string | undefined {
     const program = all[i].split('/').pop()!;
     if (program !== 'curl' && program !== 'wget') continue;
     for (const word of all.slice(i + 1)) {
-      const url = urlParts(word);
+      const url = urlParts(word) ?? schemelessUrlParts(word);
       if (url && /^https?$/.test(url.scheme) && isLocal(url.host)) return url.path;
     }
   }
