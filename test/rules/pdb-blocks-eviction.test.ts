@@ -13,6 +13,7 @@ ruleTester(pdbBlocksEviction, {
     },
     { name: 'a whole-number minAvailable on a DaemonSet is counted against its pods, not its controller', code: documents(daemonSet, pdb('  minAvailable: 2\n')) },
     { name: 'maxUnavailable 1', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
+    { name: 'maxUnavailable 0 over a Deployment scaled to zero: no pod for a drain to wait on', code: documents(web(0), pdb('  maxUnavailable: 0\n')) },
     { name: 'both fields written: the API rejects the PDB (pdb-no-budget says so), so no budget of it blocks', code: documents(web(3), pdb('  minAvailable: 3\n  maxUnavailable: 0\n')) },
     { name: 'minAvailable 2 of 3 leaves one eviction', code: documents(web(3), pdb('  minAvailable: 2\n')) },
     { name: 'minAvailable 010 is 8 to Kubernetes (octal, as YAML 1.1 reads it): two of 10 may go', code: documents(web(10), pdb('  minAvailable: 010\n')) },
