@@ -70,6 +70,13 @@ ruleTester(hpaMinOne, {
       unsafeOutput: hpa({ min: 2 }),
     },
     {
+      name: 'an Argo Rollout in view (a custom resource with a scale of its own) is as unknown as one not in view: reported all the same',
+      code: hpa({ kind: 'Rollout', min: 1 }).replace('apiVersion: apps/v1', 'apiVersion: argoproj.io/v1alpha1'),
+      files: { 'rollout.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: web\nspec:\n  replicas: 5\n' },
+      findings: [{ at: 'minReplicas', message: /at low load it runs 1 pod of Rollout web/ }],
+      output: null,
+    },
+    {
       name: 'a GPU workload: a second pod doubles its GPUs, so the fix is unsafe',
       code: hpa({ min: 1 }),
       files: { 'web.yaml': deployment({ container: '          resources:\n            limits:\n              nvidia.com/gpu: 1\n' }) },

@@ -2,7 +2,7 @@ import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { describeResource, hpaScales, hpaScalingDisabled, rejectedHpa, workloadKindWithoutScale } from '../manifest/workload';
+import { describeResource, hpaScales, hpaScalingDisabled, isWorkload, rejectedHpa, workloadKindWithoutScale } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -74,7 +74,8 @@ function unseenTarget(ref: { kind?: unknown; name?: unknown } | undefined): stri
  * null when it names what it cannot scale: one in view, or a kind that has no scale. One lookup, for both.
  */
 function scalableTarget(hpa: Resource, inventory: Inventory): Resource | undefined | null {
-  const named = inventory.namedBy(hpa);
+  // A custom resource (an Argo Rollout) may have a scale of its own: named in view, it says no more than unseen.
+  const named = inventory.namedBy(hpa).filter(isWorkload);
   if (named.length) return named.find((workload) => hpaScales(hpa, workload)) ?? null;
   const kind: unknown = hpa.object?.spec?.scaleTargetRef?.kind;
   return typeof kind === 'string' && workloadKindWithoutScale(kind) ? null : undefined;
