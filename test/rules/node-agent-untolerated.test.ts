@@ -42,6 +42,15 @@ ruleTester(nodeAgentUntolerated, {
       output: daemonSet('node-tuner', '      tolerations:\n        - operator: Exists\n', 'example/tuner:1').replace('      tolerations:\n        - operator: Exists\n      containers:', '      containers:') + '      tolerations:\n        - operator: Exists\n',
     },
     {
+      name: 'node affinity terms are ORed: one that admits every Linux node makes it an agent of every node, whatever the other picks',
+      code: daemonSet(
+        'node-tuner',
+        '      affinity:\n        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n              - matchExpressions: [{key: kubernetes.io/os, operator: In, values: [linux]}]\n              - matchExpressions: [{key: node-role.kubernetes.io/control-plane, operator: Exists}]\n',
+        'example/tuner:1',
+      ),
+      findings: [{ message: /tolerates no taint:/ }],
+    },
+    {
       name: 'with a cluster: the live nodes it cannot run on, by name and taint (not the Windows node its OS keeps it off)',
       code: daemonSet('kube-proxy', '      nodeSelector:\n        kubernetes.io/os: linux\n', PROXY),
       cluster: live,

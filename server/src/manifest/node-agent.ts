@@ -130,13 +130,14 @@ const PLATFORM_LABELS = new Set(['kubernetes.io/os', 'kubernetes.io/arch', 'beta
 /**
  * Whether the pod spec picks a kind of node (a GPU pool, the control plane) rather than every node
  * of its platform: a nodeSelector or required node affinity term on a label other than the OS and
- * architecture. Terms that only exclude (NotIn, DoesNotExist) pick nothing.
+ * architecture, in every term. Terms that only exclude (NotIn, DoesNotExist) pick nothing.
  */
 export function targetsSomeNodes(podSpec: any): boolean {
   if (Object.keys(stringMap(podSpec?.nodeSelector)).some((key) => !PLATFORM_LABELS.has(key))) return true;
   const terms = podSpec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!Array.isArray(terms)) return false;
-  return terms.some(
+  if (!Array.isArray(terms) || terms.length === 0) return false;
+  // Terms are ORed: one that admits every node of the platform admits the agent everywhere.
+  return terms.every(
     (term: any) =>
       Array.isArray(term?.matchFields) && term.matchFields.length > 0 ||
       (Array.isArray(term?.matchExpressions) ? term.matchExpressions : []).some(
