@@ -115,6 +115,12 @@ describe('resilience card on a workload kind line', () => {
     assert.equal(row(hover(workload('Deployment', '  replicas: 2\n'), 'kind: Deployment')!, 'Dependency down'), 'out of the Service after 30 s, if readiness checks it');
   });
 
+  it('dependency down: a native sidecar whose liveness is its readiness restarts every replica too (it runs, and is probed, for the pod\'s whole life)', () => {
+    const sidecar = '      initContainers:\n        - name: proxy\n          image: example/proxy:1\n          restartPolicy: Always\n          livenessProbe: {httpGet: {path: /ready, port: 9901}}\n          readinessProbe: {httpGet: {path: /ready, port: 9901}}\n';
+    const card = hover(workload('Deployment', '  replicas: 2\n', sidecar), 'kind: Deployment')!;
+    assert.equal(row(card, 'Dependency down'), 'proxy: liveness restarts both pods after 30 s: a restart storm');
+  });
+
   it('a declared slow start shows in drains and failures: how long a replacement takes, and when liveness kills it first', () => {
     const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "600"\n');
     const card = hover(slow, 'kind: Deployment')!;

@@ -103,6 +103,12 @@ ruleTester(probeLivenessChecksDependencies, {
       output: null,
     },
     { name: 'an exec probe that curls the readiness endpoint of its own pod checks what it checks (no fix: a URL in a command is the team\'s to change)', code: runs('[curl, -fsS, "http://localhost:8080/readyz"]'), findings: [{ at: 'command', message: /calls \/readyz, a readiness endpoint;/ }], output: null },
+    {
+      name: 'a bare Pod is one pod: its container is restarted, no replicas',
+      code: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: client\nspec:\n  containers:\n    - name: client\n      image: example/app:1.0\n      livenessProbe:\n        exec:\n          command: [pg_isready, -h, db.shop.svc]\n',
+      findings: [{ message: /^Pod client: liveness checks db\.shop\.svc, so its outage restarts its container\. .* longer than 30 s fails it and the kubelet restarts the container, which cannot cure the outage\./ }],
+      output: null,
+    },
     { name: 'curl of a URL with no scheme, which curl fetches over HTTP (`localhost:8080/readyz`)', code: runs('[sh, -c, "curl -fsS localhost:8080/readyz"]'), findings: [{ message: /calls \/readyz, a readiness endpoint;/ }], output: null },
     { name: 'wget of a URL with no scheme, after an option that takes a value', code: runs('[wget, -T, "2", -qO-, "127.0.0.1:8080/ready"]'), findings: [{ message: /calls \/ready, a readiness endpoint;/ }], output: null },
     { name: 'wget of Spring Boot\'s aggregate on 127.0.0.1, in a shell', code: runs('[sh, -c, "wget -qO- http://127.0.0.1:8080/actuator/health"]'), findings: [{ message: /calls \/actuator\/health, Spring Boot's aggregate health/ }], output: null },

@@ -7,7 +7,7 @@ import { describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '.
 import { unscaledBy } from '../rules/pdb-counting';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
-import { containersOf, podTemplateOf } from '../manifest/workload';
+import { podTemplateOf, runningContainersOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
 import { autoscalerEviction } from '../manifest/autoscaler-eviction';
 
@@ -102,7 +102,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     .filter((pdb) => !rejectedPdb(pdb))
     .map((pdb) => ({ name: pdb.name ?? '(unnamed)', budget: describePdbBudget(pdb, expected), allowed: allowedBy(pdb, expected, inventory) }));
   const fronted = inventory.servicesFronting(resource).length > 0;
-  const containers = containersOf(resource).map(({ container, name }) => {
+  const containers = runningContainersOf(resource).map(({ container, name }) => {
     const liveness = probeHandler(container.livenessProbe, container);
     const readiness = probeHandler(container.readinessProbe, container);
     return {
@@ -129,7 +129,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     pdbs,
     spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace),
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
-    preStop: containersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
+    preStop: runningContainersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),
     ...autoscalerEvictionOf(resource),
     ...(resource.kind === 'Job' || resource.kind === 'CronJob' ? { backoffLimit: backoffLimitOf(resource) } : {}),

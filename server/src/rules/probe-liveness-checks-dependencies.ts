@@ -6,6 +6,9 @@ import { runningContainersOf, describeContainer } from '../manifest/workload';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
+const REPLICAS = { restarts: 'every replica', failsAndRestarts: 'fails it on every replica and the kubelet restarts them all' };
+const BARE_POD = { restarts: 'its container', failsAndRestarts: 'fails it and the kubelet restarts the container' };
+
 export const probeLivenessChecksDependencies: Rule = {
   meta: {
     id: 'probe-liveness-checks-dependencies',
@@ -31,13 +34,15 @@ export const probeLivenessChecksDependencies: Rule = {
   },
   check({ resources, report }) {
     for (const resource of resources) {
+      // A bare Pod is one pod: no replicas to restart at once.
+      const { restarts, failsAndRestarts } = resource.kind === 'Pod' ? BARE_POD : REPLICAS;
       for (const { container, path, name } of runningContainersOf(resource)) {
         const remote = remoteHostChecked(container.livenessProbe?.exec?.command);
         if (remote) {
           report({
             resource,
             path: [...path, 'livenessProbe', 'exec', 'command'],
-            message: `${describeContainer(resource, name)}: liveness checks ${remote.host}, so its outage restarts every replica. Liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host} longer than ${failureBudgetSeconds(container.livenessProbe)} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
+            message: `${describeContainer(resource, name)}: liveness checks ${remote.host}, so its outage restarts ${restarts}. Liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host} longer than ${failureBudgetSeconds(container.livenessProbe)} s ${failsAndRestarts}, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
           });
           continue;
         }
@@ -61,7 +66,7 @@ export const probeLivenessChecksDependencies: Rule = {
           resource,
           path: pathField,
           target: httpGet ? 'value' : undefined,
-          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts every replica. It calls ${requested}, ${check.reason}; a dependency outage longer than ${budget} s fails it on every replica and the kubelet restarts them all, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
+          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts ${restarts}. It calls ${requested}, ${check.reason}; a dependency outage longer than ${budget} s ${failsAndRestarts}, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
           fixes: [fix],
         });
       }
