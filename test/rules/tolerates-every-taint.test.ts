@@ -34,6 +34,29 @@ ruleTester(toleratesEveryTaint, {
       findings: [{ at: 'operator: Exists', line: 19, message: `Deployment shop/orders tolerates every taint for effect NoSchedule: it may run on tainted pools (GPU, control plane, dedicated). It has \`operator: Exists\` without a key: ${SCHEDULING}. Tolerate the taints it needs by key instead.` }],
     },
     {
+      name: 'a catch-all for PreferNoSchedule first does not hide a bare one after it: both stories, on the bare one',
+      code: deployment('        - operator: Exists\n          effect: PreferNoSchedule\n        - operator: Exists\n'),
+      findings: [{ at: 'operator: Exists', line: 19, message: `Deployment shop/orders tolerates every taint: it may run on tainted pools, and never leaves a dead node. It has \`operator: Exists\` without a key: ${SCHEDULING}; ${FOREVER}. Tolerate the taints it needs by key instead.` }],
+    },
+    {
+      name: 'a bounded NoExecute catch-all first does not hide a NoSchedule one after it: the pools story, on the NoSchedule one',
+      code: deployment('        - operator: Exists\n          effect: NoExecute\n          tolerationSeconds: 60\n        - operator: Exists\n          effect: NoSchedule\n'),
+      findings: [{ at: 'operator: Exists', line: 20, message: `Deployment shop/orders tolerates every taint: it may run on tainted pools (GPU, control plane, dedicated). It has \`operator: Exists\` without a key: ${SCHEDULING}. Tolerate the taints it needs by key instead.` }],
+    },
+    {
+      name: 'a catch-all for NoSchedule and one for NoExecute are a bare `operator: Exists`: both stories, on the first, the second related',
+      code: deployment('        # split by effect\n        - operator: Exists\n          effect: NoSchedule\n        - operator: Exists\n          effect: NoExecute\n'),
+      findings: [
+        {
+          at: 'operator: Exists',
+          line: 18,
+          message: `Deployment shop/orders tolerates every taint: it may run on tainted pools, and never leaves a dead node. It has \`operator: Exists\` without a key: ${SCHEDULING}; ${FOREVER}. Tolerate the taints it needs by key instead.`,
+          related: ['manifest.yaml: operator'],
+        },
+      ],
+      output: null,
+    },
+    {
       name: 'with a cluster: the tainted nodes within reach, GPU nodes counted',
       code: deployment('        - operator: Exists\n          effect: NoSchedule\n'),
       cluster: cluster([node('cp-1', { controlPlane: true }), node('w-1'), gpuNode('gpu-1'), gpuNode('gpu-2')], { name: 'prod' }),

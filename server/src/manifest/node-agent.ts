@@ -110,7 +110,7 @@ export function isNetworkAgent(agent: NodeAgent | undefined): boolean {
 }
 
 /** Whether a toleration matches every taint of an effect: `operator: Exists` without a key (an empty effect covers all). */
-function catchAllFor(toleration: Toleration, effect: string): boolean {
+export function catchAllFor(toleration: Toleration, effect: string): boolean {
   return toleration.operator === 'Exists' && !toleration.key && (!toleration.effect || toleration.effect === effect);
 }
 

@@ -1,8 +1,9 @@
 import type { ClusterInfo } from '../cluster/types';
 import { ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
+import { catchAllFor, effectsToleratedEverywhere } from '../manifest/node-agent';
 import type { Resource } from '../manifest/parse';
-import { isConditionTaint, matchesNodeSelector, matchesRequiredNodeAffinity, nodeAllocatable, nodeLabels, nodeTaints, podTolerations } from '../manifest/scheduling';
+import { isConditionTaint, matchesNodeSelector, matchesRequiredNodeAffinity, nodeAllocatable, nodeLabels, nodeTaints, podTolerations, type Toleration } from '../manifest/scheduling';
 import { describeResource, podTemplateOf, type PodTemplate } from '../manifest/workload';
 import { plural } from '../words';
 import { exampleDeployment } from './example-workload';
@@ -44,20 +45,24 @@ export const toleratesEveryTaint: Rule = {
       if (resource.kind === 'DaemonSet' || ownedByAnother(resource) || isClusterAddon(resource)) continue;
       const template = podTemplateOf(resource);
       if (!template) continue;
-      const tolerations = podTolerations(template.spec);
-      const index = tolerations.findIndex((t) => t.operator === 'Exists' && !t.key);
-      if (index < 0) continue;
-      const catchAll = tolerations[index];
-      const parts = partsOf(resource, template, catchAll, cluster);
+      const effects = effectsToleratedEverywhere(template.spec);
+      if (!effects.length) continue;
+      const catchAlls = podTolerations(template.spec)
+        .map((toleration, index) => ({ toleration, index }))
+        .filter(({ toleration }) => effects.some((effect) => catchAllFor(toleration, effect)));
+      const parts = partsOf(resource, template, catchAlls, cluster);
       if (!parts.length) continue;
+      const [first, ...others] = catchAlls.filter((c) => parts.some((p) => p.causes.includes(c)));
       const inShort = parts.length === 2 ? 'it may run on tainted pools, and never leaves a dead node' : parts[0].inShort;
-      const effect = catchAll.effect ? ` for effect ${catchAll.effect}` : '';
+      const effect = effects.length === 1 ? ` for effect ${effects[0]}` : '';
+      const operatorOf = (c: CatchAll) => [...template.path, 'spec', 'tolerations', indexInSource(template, c.index), 'operator'];
       report({
         resource,
-        // The catch-all toleration's own `operator: Exists`.
-        path: [...template.path, 'spec', 'tolerations', indexInSource(template, index), 'operator'],
+        // The catch-all toleration's own `operator: Exists`: the first of those the finding is about.
+        path: operatorOf(first),
         target: 'pair',
         message: `${describeResource(resource)} tolerates every taint${effect}: ${inShort}. It has \`operator: Exists\` without a key: ${parts.map((p) => p.text).join('; ')}. Tolerate the taints it needs by key instead.`,
+        related: others.map((c) => ({ resource, path: operatorOf(c), message: `also \`operator: Exists\` without a key${c.toleration.effect ? `, for effect ${c.toleration.effect}` : ''}` })),
       });
     }
   },
@@ -74,26 +79,36 @@ function indexInSource(template: PodTemplate, index: number): number {
   return index;
 }
 
-/** What a catch-all toleration lets happen: in a few words, and in full. */
+/** A toleration that matches every taint of some blocking effect, and its place among the pod's tolerations. */
+interface CatchAll {
+  toleration: Toleration;
+  index: number;
+}
+
+/** What the catch-all tolerations let happen: in a few words, in full, and which of them let it. */
 interface Consequence {
   inShort: string;
   text: string;
+  causes: CatchAll[];
 }
 
-function partsOf(resource: Resource, template: PodTemplate, catchAll: { effect?: string; tolerationSeconds?: number }, cluster: ClusterInfo | undefined): Consequence[] {
+function partsOf(resource: Resource, template: PodTemplate, catchAlls: CatchAll[], cluster: ClusterInfo | undefined): Consequence[] {
   const parts: Consequence[] = [];
-  const noSchedule = !catchAll.effect || catchAll.effect === 'NoSchedule';
-  const noExecute = !catchAll.effect || catchAll.effect === 'NoExecute';
-  if (noSchedule && !gpuRequests(resource).length) {
+  const noSchedule = catchAlls.filter((c) => catchAllFor(c.toleration, 'NoSchedule'));
+  if (noSchedule.length && !gpuRequests(resource).length) {
     parts.push({
       inShort: 'it may run on tainted pools (GPU, control plane, dedicated)',
       text: `the scheduler may put its pods on GPU nodes, control-plane nodes and dedicated pools${taintedNodesInReach(template, cluster)}, where they take room meant for those nodes' own pods; a pending one can make the cluster autoscaler add a node of a tainted pool for it, and while one runs on a GPU node the autoscaler removes that node only if the pod can move elsewhere, so the GPU pool may not scale to zero`,
+      causes: noSchedule,
     });
   }
-  if (noExecute && typeof catchAll.tolerationSeconds !== 'number' && resource.kind !== 'Pod') {
+  // The taint manager goes by the first toleration that matches a taint: a later catch-all's lack of tolerationSeconds counts for nothing.
+  const noExecute = catchAlls.find((c) => catchAllFor(c.toleration, 'NoExecute'));
+  if (noExecute && typeof noExecute.toleration.tolerationSeconds !== 'number' && resource.kind !== 'Pod') {
     parts.push({
       inShort: 'its pods are never moved off a dead node',
       text: 'it also tolerates node.kubernetes.io/unreachable and not-ready for ever, so when its node dies its pods are never evicted and never replaced',
+      causes: [noExecute],
     });
   }
   return parts;
