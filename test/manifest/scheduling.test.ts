@@ -195,6 +195,7 @@ describe('nodeLossTolerationSeconds: how long a pod stays on a node the node con
     const timed = (seconds: number) => ({ key: unreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
     assert.equal(nodeLossTolerationSeconds(spec({ operator: 'Exists' }, timed(60)), unreachable), null);
     assert.equal(nodeLossTolerationSeconds(spec(timed(600), timed(60)), unreachable), 600);
+    assert.equal(nodeLossTolerationSeconds(spec(timed(30), { operator: 'Exists' }), unreachable), 30, 'a later toleration without seconds is not the one matched: not for ever');
   });
 
   it('does not take a toleration of another taint, of another effect, or of the other node-loss taint', () => {

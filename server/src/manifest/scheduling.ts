@@ -87,6 +87,8 @@ export function podTolerations(podSpec: any): Toleration[] {
 /** The NoExecute taints the node controller puts on a node that stops reporting (Ready Unknown) or reports NotReady (False). */
 export type NodeLossTaint = 'node.kubernetes.io/unreachable' | 'node.kubernetes.io/not-ready';
 
+export const NODE_LOSS_TAINTS: readonly NodeLossTaint[] = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
+
 /**
  * How long a pod of this spec stays on a node carrying `taint` before the node controller evicts it, by its own
  * tolerations: the first matching one's `tolerationSeconds` (null, for ever, when it sets none), or undefined when

@@ -1,7 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { resourceFromObject, type Resource } from '../manifest/parse';
-import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod, type NodeLossTaint } from '../manifest/scheduling';
+import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS_TAINTS, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
 import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
@@ -110,9 +110,6 @@ export function buildSimInputs(inventory: Inventory, cluster: ClusterInfo | unde
   return { topology, workloads };
 }
 
-/** The NoExecute taints the node controller puts on a node that is NotReady or stops reporting: pods' eviction countdowns start from them. */
-const NODE_CONTROLLER_NO_EXECUTE: readonly NodeLossTaint[] = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'];
-
 /**
  * How long each node had carried the node controller's NoExecute taint when the cluster was read (`readAt`), by the
  * taint's `timeAdded`; a node without one (or with a time after the read: another clock) is left out.
@@ -121,7 +118,7 @@ function notReadyTaintedFor(nodes: readonly Resource[], readAt: number): Record<
   const since: Record<string, number> = {};
   for (const node of nodes) {
     const added = nodeTaints(node)
-      .filter((t) => t.effect === 'NoExecute' && (NODE_CONTROLLER_NO_EXECUTE as readonly string[]).includes(t.key))
+      .filter((t) => t.effect === 'NoExecute' && (NODE_LOSS_TAINTS as readonly string[]).includes(t.key))
       .map((t) => Date.parse(String(t.timeAdded)));
     const first = Math.min(...added.filter((time) => time <= readAt));
     if (Number.isFinite(first)) since[node.name!] = Math.floor((readAt - first) / 1000);
@@ -222,7 +219,7 @@ function nodeLossToleration(spec: any, kind: string): SimWorkload['nodeLossToler
   // A DaemonSet's pods stay on a NotReady node whatever they say: the simulator knows them by their kind.
   if (kind === 'DaemonSet') return undefined;
   const own: NonNullable<SimWorkload['nodeLossToleration']> = {};
-  for (const taint of NODE_CONTROLLER_NO_EXECUTE) {
+  for (const taint of NODE_LOSS_TAINTS) {
     const seconds = nodeLossTolerationSeconds(spec, taint);
     if (seconds !== undefined) own[taint] = seconds;
   }
