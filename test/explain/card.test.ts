@@ -284,9 +284,29 @@ describe('resilience card on a workload kind line', () => {
     const job = (limit: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\nspec:\n${limit}  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: app\n          image: example/app\n`;
     const strict = hover(job('  backoffLimit: 0\n'), 'kind: Job')!;
     assert.equal(row(strict, 'Node drain'), 'its evicted pod counts as failed: with backoffLimit 0 the Job fails, not rerun');
-    assert.match(row(strict, 'Node failure'), /counted as failed: with backoffLimit 0 the Job fails$/);
+    assert.match(row(strict, 'Node failure'), /, then it counts as failed: with backoffLimit 0 the Job fails$/);
     assert.match(verdict(strict), /one node drain fails the Job \(backoffLimit 0\)/);
     assert.equal(row(hover(job(''), 'kind: Job')!, 'Node drain'), 'its pod is evicted and rerun from scratch');
+  });
+
+  it('a podFailurePolicy decides what a disruption does to a Job: Ignore reruns the pod whatever backoffLimit, FailJob fails the Job at once', () => {
+    const job = (action: string) =>
+      `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: etl\nspec:\n  backoffLimit: 0\n  podFailurePolicy:\n    rules:\n      - action: FailJob\n        onExitCodes: {operator: In, values: [42]}\n      - action: ${action}\n        onPodConditions: [{type: DisruptionTarget}]\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: app\n          image: example/app\n`;
+    const tolerant = hover(job('Ignore'), 'kind: Job')!;
+    assert.equal(row(tolerant, 'Node drain'), 'its pod is evicted and rerun: its podFailurePolicy ignores disruptions, whatever backoffLimit');
+    assert.match(row(tolerant, 'Node failure'), /, then rerun: its podFailurePolicy ignores disruptions$/);
+    assert.doesNotMatch(verdict(tolerant), /fails the Job/);
+    const failing = hover(job('FailJob').replace('  backoffLimit: 0\n', ''), 'kind: Job')!;
+    assert.equal(row(failing, 'Node drain'), 'its evicted pod fails the Job at once (its podFailurePolicy), not rerun');
+    assert.match(verdict(failing), /one node drain fails the Job \(podFailurePolicy FailJob\)/);
+  });
+
+  it('a suspended CronJob starts no Job: nothing for a drain or a node failure to take', () => {
+    const cron = `apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 3 * * *"\n  suspend: true\n  jobTemplate:\n    spec:\n      backoffLimit: 0\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: app\n              image: example/app\n`;
+    const card = hover(cron, 'kind: CronJob')!;
+    assert.equal(row(card, 'Node drain'), 'suspended: it starts no Job');
+    assert.equal(row(card, 'Node failure'), 'suspended: it starts no Job');
+    assert.doesNotMatch(verdict(card), /fails the Job/);
   });
 
   it('no card off the kind line of a resource that is not a workload', () => {

@@ -7,6 +7,7 @@ import { describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '.
 import { unscaledBy } from '../rules/pdb-counting';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
+import { disruptedPodAction, type DisruptedPodAction } from '../manifest/pod-failure-policy';
 import { podTemplateOf, runningContainersOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
 import { autoscalerEviction } from '../manifest/autoscaler-eviction';
@@ -54,6 +55,10 @@ export interface Posture {
   safeToEvictTrue: boolean;
   /** How many failed pods its Job takes before it fails (Jobs and CronJobs; 6 unless set). */
   backoffLimit?: number;
+  /** What its Job does with a pod a drain or a node's loss took (Jobs and CronJobs; see disruptedPodAction). */
+  disruptedPod?: DisruptedPodAction;
+  /** A Job or CronJob with `suspend: true`: it runs no pod, or starts no Job. */
+  suspended?: boolean;
   containers: ContainerProbes[];
   /** How long the app says it needs to start (kube-resilience/startup-seconds). */
   startupSeconds?: number;
@@ -132,7 +137,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     preStop: runningContainersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),
     ...autoscalerEvictionOf(resource),
-    ...(resource.kind === 'Job' || resource.kind === 'CronJob' ? { backoffLimit: backoffLimitOf(resource) } : {}),
+    ...(resource.kind === 'Job' || resource.kind === 'CronJob' ? jobPostureOf(resource) : {}),
     containers,
     startupSeconds: declaredFacts(resource).startupSeconds,
     nodeAgent: agentPostureOf(resource),
@@ -153,7 +158,11 @@ function autoscalerEvictionOf(resource: Resource): Pick<Posture, 'safeToEvictFal
   return { safeToEvictFalse: safeToEvict === false, safeToEvictTrue: safeToEvict === true, localStorage };
 }
 
-function backoffLimitOf(resource: Resource): number {
+function jobPostureOf(resource: Resource): Pick<Posture, 'backoffLimit' | 'disruptedPod' | 'suspended'> {
   const jobSpec = resource.kind === 'CronJob' ? resource.object?.spec?.jobTemplate?.spec : resource.object?.spec;
-  return typeof jobSpec?.backoffLimit === 'number' ? jobSpec.backoffLimit : HOVER_TIMING.jobBackoffLimit;
+  return {
+    backoffLimit: typeof jobSpec?.backoffLimit === 'number' ? jobSpec.backoffLimit : HOVER_TIMING.jobBackoffLimit,
+    disruptedPod: disruptedPodAction(jobSpec),
+    suspended: resource.object?.spec?.suspend === true,
+  };
 }

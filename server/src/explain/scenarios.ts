@@ -64,8 +64,10 @@ function nodeDrain(p: Posture): ScenarioRow {
   // `--force` deletes it through the eviction API too: its PDB, which counts a bare pod for none, refuses that.
   if (p.kind === 'Pod' && p.pdbs.some((x) => x.allowed === 0)) return drain('hangs: its PDB allows no eviction of a bare pod (429), `--force` or not', 'stall', 'node drains hang on it: its PDB allows 0 evictions');
   if (p.kind === 'Pod') return drain('a bare pod is deleted for good (drain needs `--force`)', 'outage', 'one node drain deletes it for good');
+  if (p.suspended) return drain(suspendedText(p));
   if (n === 0) return drain('scaled to 0: nothing to evict');
-  if (BATCH.has(p.kind) && p.backoffLimit === 0) return drain('its evicted pod counts as failed: with backoffLimit 0 the Job fails, not rerun', 'outage', 'one node drain fails the Job (backoffLimit 0)');
+  if (BATCH.has(p.kind) && p.disruptedPod === 'Ignore') return drain('its pod is evicted and rerun: its podFailurePolicy ignores disruptions, whatever backoffLimit');
+  if (BATCH.has(p.kind) && jobFailsOnDisruption(p)) return drain(`its evicted pod ${jobFailsOnDisruption(p)}, not rerun`, 'outage', `one node drain fails the Job (${failureCause(p)})`);
   if (BATCH.has(p.kind)) return drain('its pod is evicted and rerun from scratch');
   if (p.pdbs.length > 1) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
   const pdb = p.pdbs[0];
@@ -86,6 +88,7 @@ function nodeFailure(p: Posture): ScenarioRow {
   const marked = T.nodeMonitorGrace;
   if (p.kind === 'DaemonSet') return failure("only that node's pod is lost, until the node returns");
   if (p.kind === 'Pod') return failure(`out of endpoints after ~${marked} s; a bare pod is never replaced`, 'outage', 'one node failure loses it for good');
+  if (p.suspended) return failure(suspendedText(p));
   if (n === 0) return failure('scaled to 0: nothing runs there');
   const offline = n === 1 || !p.spread;
   const who = BATCH.has(p.kind) ? 'its pod is lost' : n === 1 ? 'down' : p.spread ? 'pods there down' : `${every(n)} may be down`;
@@ -97,8 +100,31 @@ function nodeFailure(p: Posture): ScenarioRow {
   if (p.kind === 'StatefulSet') return failure(`${who} until force-deleted (≥ ~${evicted} s)`, offline ? 'outage' : 'stall', offline ? `${allOffline} until force-deleted` : 'pods on a dead node wait for a force-delete');
   const start = p.startupSeconds ?? 0;
   const timing = start ? `~${evicted + start} s (toleration ${p.unreachableSeconds} s + ${start} s start)` : `~${evicted} s (toleration ${p.unreachableSeconds} s)`;
-  const then = start ? '' : BATCH.has(p.kind) ? (p.backoffLimit === 0 ? ', counted as failed: with backoffLimit 0 the Job fails' : ', then rerun') : offline ? ', then replaced' : '; the rest serve';
+  const then = start ? '' : BATCH.has(p.kind) ? batchAfterLoss(p) : offline ? ', then replaced' : '; the rest serve';
   return failure(`${who} ${timing}${then}`, offline && !BATCH.has(p.kind) ? 'outage' : undefined, `${allOffline} for ~${evicted + start} s`);
+}
+
+/** A suspended Job runs no pod; a suspended CronJob starts no Job (one it started runs on, as it would anyway). */
+function suspendedText(p: Posture): string {
+  return p.kind === 'CronJob' ? 'suspended: it starts no Job' : 'suspended: no pod of it runs';
+}
+
+/** How a pod a Job lost to a disruption fails the Job, in words; undefined when it is rerun. */
+function jobFailsOnDisruption(p: Posture): string | undefined {
+  if (p.disruptedPod === 'FailJob') return 'fails the Job at once (its podFailurePolicy)';
+  if (p.disruptedPod === 'Count' && p.backoffLimit === 0) return 'counts as failed: with backoffLimit 0 the Job fails';
+  return undefined;
+}
+
+function failureCause(p: Posture): string {
+  return p.disruptedPod === 'FailJob' ? 'podFailurePolicy FailJob' : 'backoffLimit 0';
+}
+
+/** What follows a Job's pod lost with its node, after the time it takes to evict it. */
+function batchAfterLoss(p: Posture): string {
+  if (p.disruptedPod === 'Ignore') return ', then rerun: its podFailurePolicy ignores disruptions';
+  const fails = jobFailsOnDisruption(p);
+  return fails ? `, then it ${fails}` : ', then rerun';
 }
 
 /** What a scale-down does, or undefined when it is only a drain after the autoscaler's wait (the drain's row says it). */
@@ -106,6 +132,7 @@ function scaleDown(p: Posture): ScenarioRow | undefined {
   const scale = (text: string, harm?: Harm, verdict?: string) => row('Scale-down', text, harm, verdict);
   if (p.kind === 'DaemonSet') return scale('its pod goes with its node; it holds no node up');
   // No pod, nothing to hold a node: whatever its PDB or annotations say.
+  if (p.suspended) return scale(suspendedText(p));
   if (p.replicas.value === 0) return scale('scaled to 0: nothing to evict');
   const blockers: string[] = [];
   if (p.safeToEvictFalse) blockers.push('safe-to-evict "false"');
