@@ -4,6 +4,7 @@ import { ruleTester } from './rule-tester';
 
 const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
 const daemonSet = deployment({ kind: 'DaemonSet' });
+const cronJob = 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: web\nspec:\n  schedule: "@hourly"\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          labels:\n            app: web\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: web\n              image: example/web:1\n';
 
 ruleTester(pdbBlocksEviction, {
   valid: [
@@ -76,6 +77,12 @@ ruleTester(pdbBlocksEviction, {
       name: 'maxUnavailable 1 on a DaemonSet: the count against its controller fails, so no disruption is allowed',
       code: documents(daemonSet, pdb('  maxUnavailable: 1\n')),
       findings: [{ at: 'maxUnavailable', message: "PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods of DaemonSet web. The disruption controller counts maxUnavailable 1 against the pods' controllers, and a DaemonSet has no scale it can read, so the count fails: it then allows no disruption at all. A whole-number minAvailable is counted against the pods themselves." }],
+      output: null,
+    },
+    {
+      name: 'a percentage over a CronJob\'s pods: their controller is the Job, which has no scale',
+      code: documents(cronJob, pdb('  minAvailable: "50%"\n')),
+      findings: [{ at: 'minAvailable', message: /and a Job \(what a CronJob's pods belong to\) has no scale it can read, so the count fails/ }],
       output: null,
     },
     {

@@ -27,7 +27,9 @@ function blocks(budget: PdbBudget, expected: ExpectedPods): boolean {
 }
 
 function reportUnscaled(pdb: Resource, budget: PdbBudget, workload: Resource, expected: ExpectedPods, report: RuleContext['report']): void {
-  const what = workload.kind === 'Pod' ? 'a bare pod, which no controller scales, counts for none' : `a ${workload.kind} has no scale it can read, so the count fails`;
+  // A CronJob's pods are its Jobs': their controller is the Job.
+  const controller = workload.kind === 'CronJob' ? 'Job (what a CronJob\'s pods belong to)' : workload.kind;
+  const what = workload.kind === 'Pod' ? 'a bare pod, which no controller scales, counts for none' : `a ${controller} has no scale it can read, so the count fails`;
   report({
     resource: pdb,
     path: ['spec', budget.field],
