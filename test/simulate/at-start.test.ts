@@ -169,7 +169,7 @@ describe('pods already stopping when the cluster was read', () => {
     ];
     const blocked = run(guarded, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-1', at: 0 }] }).result;
     assert.deepEqual(blocked.drains![0].evicted, [{ workload: 'shop/old', at: 0 }, { workload: 'shop/old', at: 0 }, { workload: 'shop/web', at: 0 }]);
-    assert.deepEqual(blocked.drains![0].blocked, [{ workload: 'shop/web', pdb: 'shop/web', from: 0, to: null }], 'the one serving pod stays blocked');
+    assert.deepEqual(blocked.drains![0].blocked, [{ workload: 'shop/web', pdb: 'shop/web', from: 0, to: null, untilReady: false }], 'the one serving pod stays blocked');
   });
 
   it('are gone by the end of their grace period: a drain later does not wait for them', () => {

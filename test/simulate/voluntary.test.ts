@@ -29,12 +29,18 @@ describe('voluntary question 1: draining the node of a 20-minute Tomcat', () => 
       start: 0,
       end: 1260,
       notRemovedBecause: null,
-      blocked: [{ workload: 'legacy/billing', pdb: 'legacy/billing-pdb', from: 0, to: 1200 }],
+      blocked: [{ workload: 'legacy/billing', pdb: 'legacy/billing-pdb', from: 0, to: 1200, untilReady: true }],
       evicted: [
         { workload: 'legacy/billing', at: 0 },
         { workload: 'legacy/billing', at: 1200 },
       ],
     });
+  });
+
+  it('the drain waits on the first replacement, not on a budget that allows none: no finding of pdb-blocks-eviction is cited (check reports none)', () => {
+    const node = result.timeline.find((e) => e.subject.type === 'node' && /blocked/.test(e.reason))!;
+    assert.match(node.reason, /the PodDisruptionBudget legacy\/billing-pdb of legacy\/billing allows no disruption while a pod of it is not ready until 20 m/);
+    assert.doesNotMatch(node.reason, /pdb-blocks-eviction/);
   });
 
   it('serves at 2/3 for 20 minutes after each eviction, and whole again at 40 minutes', () => {
@@ -198,7 +204,7 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     const result = simulate(gpuCluster(), [renderer({ disruptionBudget: minAvailable1('render/gpu-renderer'), pdb: true })], watch([{ kind: 'drain', node: 'gpu-1', at: 0 }], 3600));
     const drain = result.drains![0];
     assert.equal(drain.end, null);
-    assert.deepEqual(drain.blocked, [{ workload: 'render/gpu-renderer', pdb: 'render/gpu-renderer', from: 0, to: null }]);
+    assert.deepEqual(drain.blocked, [{ workload: 'render/gpu-renderer', pdb: 'render/gpu-renderer', from: 0, to: null, untilReady: false }]);
     assert.match(result.summary![0], /render\/gpu-renderer's PDB render\/gpu-renderer allows no eviction, so the drain never finishes/);
     const node = result.timeline.find((e) => e.subject.type === 'node' && /blocked/.test(e.reason))!;
     assert.match(node.reason, /pdb-blocks-eviction/);
@@ -208,7 +214,7 @@ describe('voluntary question 3: a GPU pool that should empty', () => {
     const twice = { ...maxUnavailable1('render/gpu-renderer'), others: ['render/second'] };
     const drained = simulate(gpuCluster(), [renderer({ disruptionBudget: twice, pdb: true })], watch([{ kind: 'drain', node: 'gpu-1', at: 0 }], 3600));
     assert.equal(drained.drains![0].end, null);
-    assert.deepEqual(drained.drains![0].blocked, [{ workload: 'render/gpu-renderer', pdb: 'render/gpu-renderer and render/second', from: 0, to: null }]);
+    assert.deepEqual(drained.drains![0].blocked, [{ workload: 'render/gpu-renderer', pdb: 'render/gpu-renderer and render/second', from: 0, to: null, untilReady: false }]);
     assert.match(drained.summary![0], /render\/gpu-renderer's PDBs render\/gpu-renderer and render\/second together allow no eviction, so the drain never finishes/);
     assert.match(drained.timeline.find((e) => e.subject.type === 'node' && /blocked/.test(e.reason))!.reason, /pdb-multiple/);
     const scaled = simulate(gpuCluster(), [renderer({ eligibleNodes: ['gpu-1', 'worker-1'], disruptionBudget: twice, pdb: true })], watch([{ kind: 'scale-down', node: 'gpu-1', at: 0 }]));

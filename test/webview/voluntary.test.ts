@@ -68,12 +68,32 @@ describeInChromium('simulation webview: drains, scale-downs and upgrades', (harn
     const scenario: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 0 }] };
     await view.send({ type: 'scenario', scenario });
     assert.deepEqual(await scenarioOf(view, 2), scenario, 'a scenario sent by the extension (a hover) is simulated');
-    const drains: SimulationResult['drains'] = [{ node: 'worker-2', by: 'kubectl', start: 0, end: null, notRemovedBecause: null, blocked: [{ workload: 'shop/checkout', pdb: 'shop/checkout-pdb', from: 0, to: null }], evicted: [] }];
+    const drains: SimulationResult['drains'] = [{ node: 'worker-2', by: 'kubectl', start: 0, end: null, notRemovedBecause: null, blocked: [{ workload: 'shop/checkout', pdb: 'shop/checkout-pdb', from: 0, to: null, untilReady: false }], evicted: [] }];
     await view.send({ type: 'result', result: { ...result, scenario, drains } });
     const section = view.page.getByRole('region', { name: 'Drains' });
     assert.match(await section.innerText(), /kubectl drain of worker-2 from 0 s: never empty within the simulated time; 0 pods evicted\.[\s\S]*Blocked by the PodDisruptionBudget shop\/checkout-pdb of shop\/checkout from 0 s to the end/);
     await section.getByRole('button', { name: 'Show the PDB finding and its fix' }).click();
     assert.deepEqual(await view.waitForPosted('open-finding'), { type: 'open-finding', finding: { ruleId: 'pdb-blocks-eviction', kind: 'PodDisruptionBudget', namespace: 'shop', name: 'checkout-pdb' } });
+    await view.page.close();
+  });
+
+  test('two budgets over one pod link to pdb-multiple on the first; a drain waiting on a replacement links to no finding', async () => {
+    const view = await loaded();
+    const scenario: Scenario = { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: 'worker-2', at: 0 }] };
+    await view.send({ type: 'scenario', scenario });
+    await scenarioOf(view, 2);
+    const blocked = [
+      { workload: 'shop/checkout', pdb: 'shop/checkout-pdb and shop/all-pods', from: 0, to: null, untilReady: false },
+      { workload: 'legacy/billing', pdb: 'legacy/billing-pdb', from: 0, to: 1200, untilReady: true },
+    ];
+    const drains: SimulationResult['drains'] = [{ node: 'worker-2', by: 'kubectl', start: 0, end: null, notRemovedBecause: null, blocked, evicted: [] }];
+    await view.send({ type: 'result', result: { ...result, scenario, drains } });
+    const section = view.page.getByRole('region', { name: 'Drains' });
+    assert.match(await section.innerText(), /Held by the PodDisruptionBudget legacy\/billing-pdb of legacy\/billing while a pod of it is not ready, from 0 s to 20 m/);
+    const buttons = section.getByRole('button', { name: 'Show the PDB finding and its fix' });
+    assert.equal(await buttons.count(), 1, 'only the budgets as written have a finding');
+    await buttons.click();
+    assert.deepEqual(await view.waitForPosted('open-finding'), { type: 'open-finding', finding: { ruleId: 'pdb-multiple', kind: 'PodDisruptionBudget', namespace: 'shop', name: 'checkout-pdb' } });
     await view.page.close();
   });
 

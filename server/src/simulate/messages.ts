@@ -272,7 +272,7 @@ function drain(value: unknown, path: string): DrainResult {
     notRemovedBecause: nullable(d.notRemovedBecause, `${path}.notRemovedBecause`, text),
     blocked: list(d.blocked, `${path}.blocked`, (v, p) => {
       const b = record(v, p);
-      return { workload: name(b.workload, `${p}.workload`), pdb: name(b.pdb, `${p}.pdb`), from: at(b.from, `${p}.from`), to: nullable(b.to, `${p}.to`, at) };
+      return { workload: name(b.workload, `${p}.workload`), pdb: name(b.pdb, `${p}.pdb`), from: at(b.from, `${p}.from`), to: nullable(b.to, `${p}.to`, at), untilReady: boolean(b.untilReady, `${p}.untilReady`) };
     }),
     evicted: list(d.evicted, `${path}.evicted`, (v, p) => {
       const e = record(v, p);

@@ -111,6 +111,6 @@ export interface DrainResult {
   /** Why the node stays (the autoscaler does not pick it, or gives up; kubectl refuses to start). */
   notRemovedBecause: string | null;
   /** Evictions a PodDisruptionBudget refused, per workload, and for how long (to: null while still refused at the end). */
-  blocked: { workload: string; pdb: string; from: number; to: number | null }[];
+  blocked: { workload: string; pdb: string; from: number; to: number | null; untilReady: boolean }[];
   evicted: { workload: string; at: number }[];
 }

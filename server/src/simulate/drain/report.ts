@@ -24,7 +24,7 @@ export function drainEnd(plan: DrainPlan, runs: WorkloadRunOf[], end: number): n
 
 export function drainResult(plan: DrainPlan, runs: WorkloadRunOf[], end: number): DrainResult {
   const gaveUp = runs.flatMap(({ run }) => run.gaveUp.filter((g) => g.drain === plan));
-  const refusals = runs.flatMap(({ workload, run }) => run.refusals.filter((r) => r.drain === plan && r.pdb).map((r) => ({ workload: workloadKey(workload), pdb: r.pdb!, from: r.from, to: r.to })));
+  const refusals = runs.flatMap(({ workload, run }) => run.refusals.filter((r) => r.drain === plan && r.pdb).map((r) => ({ workload: workloadKey(workload), pdb: r.pdb!, from: r.from, to: r.to, untilReady: !!r.untilReady })));
   return {
     node: plan.node,
     by: plan.by,
@@ -49,7 +49,9 @@ export function drainNodeEvents(plan: DrainPlan, result: DrainResult): TimelineE
     const until = b.to === null ? ' for the rest of the simulated time' : ` until ${formatSeconds(b.to)}`;
     const why = severalBudgets(b.pdb)
       ? `the PodDisruptionBudgets ${b.pdb} both select ${b.workload}'s pods, and the eviction API evicts no such pod${until} (finding pdb-multiple)`
-      : `the PodDisruptionBudget ${b.pdb} of ${b.workload} allows no disruption${until} (finding pdb-blocks-eviction)`;
+      : b.untilReady
+        ? `the PodDisruptionBudget ${b.pdb} of ${b.workload} allows no disruption while a pod of it is not ready${until}`
+        : `the PodDisruptionBudget ${b.pdb} of ${b.workload} allows no disruption${until} (finding pdb-blocks-eviction)`;
     events.push({ at: b.from, subject, state: 'degraded', reason: `the drain of ${plan.node} is blocked: ${why}`, fact: `${FACT.eviction}; ${fact}` });
   }
   if (result.notRemovedBecause) events.push({ at: Math.max(plan.start, ...result.blocked.map((b) => b.to ?? b.from)), subject, state: 'ok', reason: `${plan.node} stays: ${result.notRemovedBecause}; the node is uncordoned`, fact });
@@ -77,7 +79,8 @@ export function drainSummary(plans: DrainPlan[], results: DrainResult[], runs: W
       const w = runs.find((r) => workloadKey(r.workload) === b.workload)?.workload;
       const start = w?.startSeconds !== undefined ? ` and each replacement needs ${formatSeconds(w.startSeconds)} to start` : '';
       const budget = severalBudgets(b.pdb) ? `PDBs ${b.pdb} together allow` : `PDB ${b.pdb} allows`;
-      reasons.push(b.to === null && d.end === null ? `${b.workload}'s ${budget} no eviction, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
+      const waiting = b.untilReady ? ' while a pod of it is not ready' : '';
+      reasons.push(b.to === null && d.end === null ? `${b.workload}'s ${budget} no eviction${waiting}, so the drain never finishes` : `${b.workload}'s PDB ${b.pdb} lets one pod go at a time${start}`);
     }
     // Pods on a node no kubelet runs on: the drain evicted them, or the node controller did before it.
     const stuck: string[] = [];

@@ -36,4 +36,4 @@ export type WorkloadEvent =
   /** The PDB let the eviction through: the pod terminates and its controller replaces it. */
   | { kind: 'eviction'; slot: Slot; drain: DrainPlan }
   /** The PDB (or the API being down) refused the eviction: the drain retries. */
-  | { kind: 'eviction-refused'; slot: Slot; generation: number; drain: DrainPlan; firstTry: number; why: string; pdb?: string };
+  | { kind: 'eviction-refused'; slot: Slot; generation: number; drain: DrainPlan; firstTry: number; why: string; pdb?: string; untilReady?: boolean };

@@ -97,6 +97,8 @@ export interface RefusalRecord {
   to: number | null;
   /** The PDB that refused it (unset when the API itself was down). */
   pdb?: string;
+  /** Its budget allows an eviction once every pod is ready: it waits on a replacement, not on the budget as written. */
+  untilReady?: boolean;
 }
 
 export type Handler<K extends WorkloadEvent['kind']> = (run: WorkloadRun, event: Extract<WorkloadEvent, { kind: K }>, at: number) => void;

@@ -43,7 +43,7 @@ export const onNodeRemoved: Handler<'node-removed'> = (run, { drain }, at) => {
 };
 
 /** How many pods the PDB lets go now, or why none. */
-export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { allowed: true } | { allowed: false; why: string; pdb?: string } {
+export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { allowed: true } | { allowed: false; why: string; pdb?: string; untilReady?: boolean } {
   if (!run.ctx.controlPlane.at(at).writes) return { allowed: false, why: 'the API is down, so the eviction request fails' };
   // The eviction API lets a pod already being deleted go whatever its budget says.
   if (stopping(slot)) return { allowed: true };
@@ -60,7 +60,8 @@ export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { all
   // An unhealthy pod may go when the budget is met; a healthy one only when one more can be spared.
   const allowed = slot.alive ? healthy - needed : healthy >= needed ? 1 : 0;
   if (allowed > 0) return { allowed: true };
-  return { allowed: false, pdb: guard.pdb, why: `its PodDisruptionBudget ${guard.pdb} needs ${needed} healthy and ${healthy} ${healthy === 1 ? 'is' : 'are'}: 0 disruptions allowed, the eviction API answers 429` };
+  // A budget that lets one go once every pod is ready again is waiting on a replacement, not blocking for good.
+  return { allowed: false, pdb: guard.pdb, untilReady: needed < run.desired, why: `its PodDisruptionBudget ${guard.pdb} needs ${needed} healthy and ${healthy} ${healthy === 1 ? 'is' : 'are'}: 0 disruptions allowed, the eviction API answers 429` };
 }
 
 /** The drain asks the eviction API for one pod: let through, or refused by the PDB. */
@@ -74,7 +75,7 @@ export const onEvictionAttempt: Handler<'eviction-attempt'> = (run, event, at) =
     run.handlers.eviction(run, { kind: 'eviction', slot, drain }, at);
     return;
   }
-  run.handlers['eviction-refused'](run, { kind: 'eviction-refused', slot, generation, drain, firstTry: event.firstTry, why: verdict.why, pdb: verdict.pdb }, at);
+  run.handlers['eviction-refused'](run, { kind: 'eviction-refused', slot, generation, drain, firstTry: event.firstTry, why: verdict.why, pdb: verdict.pdb, untilReady: verdict.untilReady }, at);
 };
 
 function openRefusal(run: WorkloadRun, drain: DrainPlan) {
@@ -87,11 +88,11 @@ function closeRefusal(run: WorkloadRun, drain: DrainPlan, at: number): void {
 }
 
 /** A refused eviction: kubectl retries every 5 s for as long as it runs; the autoscaler for 2 min, then gives the node up. */
-export const onEvictionRefused: Handler<'eviction-refused'> = (run, { slot, generation, drain, firstTry, why, pdb }, at) => {
+export const onEvictionRefused: Handler<'eviction-refused'> = (run, { slot, generation, drain, firstTry, why, pdb, untilReady }, at) => {
   const { label } = run;
   const fact = `${FACT.eviction}; ${factOf(drain)}`;
   if (!openRefusal(run, drain)) {
-    run.refusals.push({ drain, from: at, to: null, ...(pdb ? { pdb } : {}) });
+    run.refusals.push({ drain, from: at, to: null, ...(pdb ? { pdb, untilReady: !!untilReady } : {}) });
     const retry = drain.by === 'kubectl' ? `kubectl drain retries every ${TIMING.drainRetry} s and does not finish until it goes` : `the autoscaler retries every ${TIMING.autoscalerEvictionRetry} s for at most ${formatSeconds(TIMING.autoscalerEvictionLimit)}`;
     note(run, at, { reason: `${label}: the eviction of its pod on ${drain.node} is refused: ${why}; ${retry}`, fact, always: true });
   }
