@@ -18,6 +18,7 @@ ruleTester(replicasNotSpread, {
   valid: [
     { name: 'a hostname spread constraint on its own labels', code: web(spread('kubernetes.io/hostname')) },
     { name: 'a zone spread constraint', code: web(spread('topology.kubernetes.io/zone')) },
+    { name: 'a region spread constraint: pods in different regions are on different nodes', code: web(spread('topology.kubernetes.io/region')) },
     {
       name: 'required pod anti-affinity on hostname',
       code: web('      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: kubernetes.io/hostname\n              labelSelector:\n                matchExpressions:\n                  - {key: app, operator: In, values: [web]}\n'),

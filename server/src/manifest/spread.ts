@@ -2,8 +2,10 @@ import type { LabelSelector, Labels } from './selector';
 import { selectorMatches } from './selector';
 
 export const HOSTNAME_TOPOLOGY = 'kubernetes.io/hostname';
-/** Topology keys that put replicas into separate failure domains (a node, a zone). */
-export const FAILURE_DOMAIN_KEYS = [HOSTNAME_TOPOLOGY, 'topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
+export const ZONE_KEYS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
+const REGION_KEYS = ['topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/region'];
+/** Topology keys that put replicas into separate failure domains (a node, a zone, a region): pods in different ones are on different nodes. */
+export const FAILURE_DOMAIN_KEYS = [HOSTNAME_TOPOLOGY, ...ZONE_KEYS, ...REGION_KEYS];
 
 export interface SpreadTerm {
   topologyKey?: unknown;
@@ -50,13 +52,13 @@ export function spreadTerms(podSpec: any): SpreadTerm[] {
   ].filter((term): term is SpreadTerm => !!term && typeof term === 'object');
 }
 
-/** The spread terms on a node or zone key. */
+/** The spread terms on a node, zone or region key. */
 function failureDomainTerms(podSpec: any): SpreadTerm[] {
   return spreadTerms(podSpec).filter(onFailureDomain);
 }
 
 /**
- * Whether a pod spec spreads pods carrying `labels` (in `namespace`, when given) across nodes or zones:
+ * Whether a pod spec spreads pods carrying `labels` (in `namespace`, when given) across nodes, zones or regions:
  * a topology spread constraint or a pod anti-affinity term (required or preferred) on a failure-domain
  * key whose selector matches the pod's own labels in the pod's own namespace.
  */
@@ -72,7 +74,7 @@ export function otherNamespacesLookedAt(podSpec: any, labels: Labels, namespace:
 }
 
 /**
- * Selectors of node or zone spread terms that miss the pod's own labels: written to spread, spreading nothing.
+ * Selectors of node, zone or region spread terms that miss the pod's own labels: written to spread, spreading nothing.
  * Undefined for a term with no labelSelector, which counts no pods at all.
  */
 export function strayFailureDomainSelectors(podSpec: any, labels: Labels): (LabelSelector | undefined)[] {

@@ -14,7 +14,7 @@ export const replicasNotSpread: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Replicas may all land on one node',
     description:
-      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
+      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone or region) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
     fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector.',
     example: ordersDeployment(),
   },

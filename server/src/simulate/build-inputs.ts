@@ -2,7 +2,7 @@ import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { resourceFromObject, type Resource } from '../manifest/parse';
 import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS_TAINTS, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
-import { FAILURE_DOMAIN_KEYS, HOSTNAME_TOPOLOGY } from '../manifest/spread';
+import { HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
 import { livenessStartBudgetSeconds, portNeverResolves, probeTimings } from '../manifest/probe';
@@ -296,7 +296,7 @@ const listOf = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 
 /** The failure domain a topology key spreads over: a node, a zone, or one the model does not know. */
 function domainOf(key: unknown): 'node' | 'zone' | undefined {
-  return key === HOSTNAME_TOPOLOGY ? 'node' : FAILURE_DOMAIN_KEYS.includes(String(key)) ? 'zone' : undefined;
+  return key === HOSTNAME_TOPOLOGY ? 'node' : ZONE_KEYS.includes(String(key)) ? 'zone' : undefined;
 }
 
 /** Whether a spread or affinity term is about the pods of these labels (a workload's own). */
