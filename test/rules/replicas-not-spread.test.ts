@@ -32,6 +32,8 @@ ruleTester(replicasNotSpread, {
     { name: 'anti-affinity over every namespace (namespaceSelector: {})', code: web(antiAffinity('              namespaces: [other]\n              namespaceSelector: {}\n')) },
     { name: 'anti-affinity whose namespace selector uses labels not in view counts', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {team: shop}\n')) },
     { name: 'anti-affinity whose namespace selector names its own namespace', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: default}\n')) },
+    { name: 'anti-affinity whose namespace selector leaves out only other namespaces (NotIn)', code: web(antiAffinity('              namespaceSelector:\n                matchExpressions:\n                  - {key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system]}\n')) },
+    { name: 'anti-affinity whose namespace selector names its own namespace beside labels not in view counts', code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: default, team: shop}\n')) },
     { name: 'a host port keeps two pods off one node', code: deployment({ spec: '  replicas: 3\n', container: '          ports:\n            - containerPort: 6666\n              hostPort: 6666\n' }) },
     { name: 'a host port on a native sidecar (an init container that always restarts) keeps two pods off one node too', code: web(hostPortInit('          restartPolicy: Always\n')) },
     { name: 'ports under hostNetwork are host ports', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: true\n', container: '          ports:\n            - containerPort: 9100\n' }) },
@@ -70,7 +72,17 @@ ruleTester(replicasNotSpread, {
     {
       name: 'anti-affinity whose namespace selector names another namespace keeps nothing apart',
       code: web(antiAffinity('              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: cache}\n')),
-      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Nothing spreads them across nodes:/ }],
+      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its anti-affinity looks for its pods only in namespace cache, not in default where they run:/ }],
+    },
+    {
+      name: 'anti-affinity whose namespace selector leaves out its own namespace (NotIn) keeps nothing apart, and says which namespaces it looks in',
+      code: web(antiAffinity('              namespaceSelector:\n                matchExpressions:\n                  - {key: kubernetes.io/metadata.name, operator: NotIn, values: [prod]}\n')).replace('name: web\n', 'name: web\n  namespace: prod\n'),
+      findings: [{ at: 'replicas', message: /^Deployment prod\/web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its anti-affinity looks for its pods only in namespaces matching kubernetes\.io\/metadata\.name notin \(prod\), not in prod where they run:/ }],
+    },
+    {
+      name: 'a namespace selector whose name label leaves out its own namespace keeps nothing apart, whatever its other labels',
+      code: web(antiAffinity('              namespaces: [cache]\n              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: search, team: shop}\n')),
+      findings: [{ at: 'replicas', message: /It runs 3 replicas\. Its anti-affinity looks for its pods only in namespace cache and namespaces matching kubernetes\.io\/metadata\.name=search,team=shop, not in default where they run:/ }],
     },
     {
       name: 'a spread on a key that is no failure domain does not count',

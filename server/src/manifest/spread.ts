@@ -1,5 +1,5 @@
 import type { LabelSelector, Labels } from './selector';
-import { selectorMatches } from './selector';
+import { isWellFormedSelector, selectorMatches } from './selector';
 
 export const HOSTNAME_TOPOLOGY = 'kubernetes.io/hostname';
 export const ZONE_KEYS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
@@ -19,19 +19,46 @@ export interface SpreadTerm {
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 /**
- * Whether an anti-affinity term looks at pods of `namespace`: with neither `namespaces` nor
- * `namespaceSelector` it looks at its own pod's namespace; `namespaceSelector: {}` means every namespace.
- * A selector on other namespace labels cannot be judged from manifests, and counts as covering it.
+ * Whether an anti-affinity term looks at pods of `namespace`: with neither `namespaces` nor `namespaceSelector` it
+ * looks at its own pod's namespace; `namespaceSelector: {}` means every namespace. Undefined when only namespace
+ * labels manifests do not show can tell.
  */
-function coversNamespace(term: SpreadTerm, namespace: string | undefined): boolean {
+function coversNamespace(term: SpreadTerm, namespace: string | undefined): boolean | undefined {
   const names = list(term.namespaces).filter((n): n is string => typeof n === 'string');
   const selector = term.namespaceSelector;
   if (namespace === undefined || (!names.length && (selector === undefined || selector === null))) return true;
   if (names.includes(namespace)) return true;
   if (selector === undefined || selector === null || typeof selector !== 'object') return false;
-  const keys = [...Object.keys(selector.matchLabels ?? {}), ...list(selector.matchExpressions).map((e) => e?.key)];
-  if (keys.some((key) => key !== NAMESPACE_NAME_LABEL)) return true;
-  return selectorMatches(selector, { [NAMESPACE_NAME_LABEL]: namespace });
+  return selectsNamespace(selector, namespace);
+}
+
+/**
+ * Whether a namespace selector takes in `namespace`, judged on the name label alone: a name requirement that fails
+ * excludes it; when every name requirement holds and the selector reads other labels too, it is undefined.
+ */
+function selectsNamespace(selector: LabelSelector, namespace: string): boolean | undefined {
+  if (!isWellFormedSelector(selector)) return false;
+  let otherLabels = false;
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (key !== NAMESPACE_NAME_LABEL) otherLabels = true;
+    else if (value !== namespace) return false;
+  }
+  for (const requirement of selector.matchExpressions ?? []) {
+    if (requirement.key !== NAMESPACE_NAME_LABEL) otherLabels = true;
+    else if (!selectorMatches({ matchExpressions: [requirement] }, { [NAMESPACE_NAME_LABEL]: namespace })) return false;
+  }
+  return otherLabels ? undefined : true;
+}
+
+/** The namespaces a selector names, when naming them is all it does (the name label, by matchLabels or In). */
+function namesSelected(selector: LabelSelector): string[] | undefined {
+  if (!isWellFormedSelector(selector)) return undefined;
+  const labels = Object.entries(selector.matchLabels ?? {});
+  const expressions = selector.matchExpressions ?? [];
+  if (labels.length + expressions.length !== 1) return undefined;
+  if (labels.length) return labels[0][0] === NAMESPACE_NAME_LABEL ? [String(labels[0][1])] : undefined;
+  const [requirement] = expressions;
+  return requirement.key === NAMESPACE_NAME_LABEL && requirement.operator === 'In' ? (requirement.values ?? []) : undefined;
 }
 
 function onFailureDomain(term: SpreadTerm | undefined): term is SpreadTerm {
@@ -63,14 +90,29 @@ function failureDomainTerms(podSpec: any): SpreadTerm[] {
  * key whose selector matches the pod's own labels in the pod's own namespace.
  */
 export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels, namespace?: string): boolean {
-  return failureDomainTerms(podSpec).some((term) => selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace));
+  return failureDomainTerms(podSpec).some((term) => selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace) !== false);
 }
 
-/** The namespaces named by anti-affinity terms that select the pod's labels but never look at its own namespace. */
-export function otherNamespacesLookedAt(podSpec: any, labels: Labels, namespace: string): string[] {
-  return failureDomainTerms(podSpec)
-    .filter((term) => selectorMatches(term.labelSelector, labels) && !coversNamespace(term, namespace))
-    .flatMap((term) => list(term.namespaces).filter((n): n is string => typeof n === 'string'));
+/** Where spread terms look for a workload's pods instead of its own namespace: namespaces by name, and namespace selectors that do more than name them. */
+export interface NamespacesLookedAt {
+  names: string[];
+  selectors: LabelSelector[];
+}
+
+/** Where anti-affinity terms that select the pod's labels look for them, when they never look in its own namespace. */
+export function otherNamespacesLookedAt(podSpec: any, labels: Labels, namespace: string): NamespacesLookedAt {
+  const names = new Set<string>();
+  const selectors: LabelSelector[] = [];
+  for (const term of failureDomainTerms(podSpec)) {
+    if (!selectorMatches(term.labelSelector, labels) || coversNamespace(term, namespace) !== false) continue;
+    for (const name of list(term.namespaces)) if (typeof name === 'string') names.add(name);
+    const selector = term.namespaceSelector;
+    if (!selector) continue;
+    const named = namesSelected(selector);
+    if (named) for (const name of named) names.add(name);
+    else selectors.push(selector);
+  }
+  return { names: [...names], selectors };
 }
 
 /**

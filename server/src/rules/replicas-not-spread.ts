@@ -2,7 +2,7 @@ import { appendToSequence } from '../fixes/yaml-edit';
 import { describeEveryPod, describeRunning, ownedByAnother } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeSelector, type LabelSelector } from '../manifest/selector';
-import { claimsHostPorts, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
+import { claimsHostPorts, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
@@ -29,8 +29,8 @@ export const replicasNotSpread: Rule = {
       const elsewhere = otherNamespacesLookedAt(template.spec, template.labels, workload.namespace);
       const why = stray.length
         ? strayTerms(stray)
-        : elsewhere.length
-          ? `Its anti-affinity looks for its pods only in namespace ${[...new Set(elsewhere)].join(', ')}, not in ${workload.namespace} where they run`
+        : elsewhere.names.length || elsewhere.selectors.length
+          ? `Its anti-affinity looks for its pods only in ${describeNamespaces(elsewhere)}, not in ${workload.namespace} where they run`
           : 'Nothing spreads them across nodes';
       const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
       report({
@@ -57,4 +57,10 @@ function strayTerms(selectors: readonly (LabelSelector | undefined)[]): string {
   const none = unnamed === 1 ? 'a term with no labelSelector, which counts no pods' : `${unnamed} terms with no labelSelector, which count no pods`;
   if (!named.length) return `Its spread ${unnamed === 1 ? 'term has' : 'terms have'} no labelSelector, so ${unnamed === 1 ? 'it counts' : 'they count'} no pods`;
   return `Its spread terms select ${named.map(describeSelector).join(' and ')}, which its own pods do not carry${unnamed ? `, and it has ${none}` : ''}`;
+}
+
+/** "namespace cache, shop and namespaces matching team=shop". */
+function describeNamespaces({ names, selectors }: NamespacesLookedAt): string {
+  const named = names.length ? [`namespace ${names.join(', ')}`] : [];
+  return [...named, ...selectors.map((selector) => `namespaces matching ${describeSelector(selector)}`)].join(' and ');
 }
