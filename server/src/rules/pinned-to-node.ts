@@ -1,37 +1,15 @@
 import { ownedByAnother } from '../inventory/inventory';
-import type { Path } from '../manifest/path';
+import { nodePin, type NodePin } from '../manifest/node-pin';
 import { HOSTNAME_TOPOLOGY } from '../manifest/spread';
 import { describeResource, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
 
-interface Pin {
-  node: string;
-  path: Path;
-  how: string;
-}
-
-/** The one hostname every required node-affinity term allows, when there is exactly one. */
-function affinityPin(spec: any): string | undefined {
-  const terms = spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!Array.isArray(terms) || terms.length === 0) return undefined;
-  const hosts = new Set<string>();
-  for (const term of terms) {
-    const requirements = [...(Array.isArray(term?.matchExpressions) ? term.matchExpressions : []), ...(Array.isArray(term?.matchFields) ? term.matchFields : [])];
-    const pinning = requirements.find((r: any) => (r?.key === HOSTNAME_TOPOLOGY || r?.key === 'metadata.name') && r?.operator === 'In' && Array.isArray(r.values));
-    if (!pinning) return undefined; // a term that allows any host frees the pod
-    for (const value of pinning.values) hosts.add(String(value));
-  }
-  return hosts.size === 1 ? [...hosts][0] : undefined;
-}
-
-function pinOf(spec: any, specPath: Path): Pin | undefined {
-  if (typeof spec?.nodeName === 'string' && spec.nodeName) return { node: spec.nodeName, path: [...specPath, 'nodeName'], how: `nodeName: ${spec.nodeName} binds it to that node, bypassing the scheduler` };
-  const selected = spec?.nodeSelector?.[HOSTNAME_TOPOLOGY];
-  if (typeof selected === 'string' && selected) return { node: selected, path: [...specPath, 'nodeSelector', HOSTNAME_TOPOLOGY], how: `nodeSelector ${HOSTNAME_TOPOLOGY}: ${selected} allows only that node` };
-  const pinned = affinityPin(spec);
-  if (pinned) return { node: pinned, path: [...specPath, 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'], how: `required node affinity allows only node ${pinned}` };
-  return undefined;
+/** How the pin keeps the pod on its node, for the message. */
+function describePin({ node, by }: NodePin): string {
+  if (by === 'nodeName') return `nodeName: ${node} binds it to that node, bypassing the scheduler`;
+  if (by === 'nodeSelector') return `nodeSelector ${HOSTNAME_TOPOLOGY}: ${node} allows only that node`;
+  return `required node affinity allows only node ${node}`;
 }
 
 export const pinnedToNode: Rule = {
@@ -50,12 +28,12 @@ export const pinnedToNode: Rule = {
       if (workload.kind === 'DaemonSet' || !workload.node || ownedByAnother(workload)) continue;
       const template = podTemplateOf(workload);
       if (!template) continue;
-      const pin = pinOf(template.spec, [...template.path, 'spec']);
+      const pin = nodePin(template.spec);
       if (!pin) continue;
       report({
         resource: workload,
-        path: pin.path,
-        message: `${describeResource(workload)} is pinned to node ${pin.node}: its pods stay down while that node is. Its ${pin.how}; if the node dies or is drained, the pods cannot move and stay down until it returns. Select a node label several nodes share (a pool or zone) or use preferred node affinity instead.`,
+        path: [...template.path, 'spec', ...pin.field],
+        message: `${describeResource(workload)} is pinned to node ${pin.node}: its pods stay down while that node is. Its ${describePin(pin)}; if the node dies or is drained, the pods cannot move and stay down until it returns. Select a node label several nodes share (a pool or zone) or use preferred node affinity instead.`,
       });
     }
   },
