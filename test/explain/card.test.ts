@@ -78,6 +78,14 @@ describe('resilience card on a workload kind line', () => {
     assert.match(card, /\nPosture: 4–10 replicas \(HPA web-hpa\) · no spread · PDB web-pdb · probes: readiness only\n/);
   });
 
+  it('replicas their own required affinity holds on one node are not spread, whatever spreads them, and the posture says why', () => {
+    const together = '      affinity:\n        podAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: kubernetes.io/hostname\n              labelSelector: {matchLabels: {app: web}}\n';
+    const card = hover(workload('Deployment', '  replicas: 3\n', together + SPREAD), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.match(row(card, 'Node failure'), /^all 3 may be down /);
+    assert.match(card, /\nPosture: 3 replicas · spread by hostname, held on one node by its own pod affinity · PDB web-pdb · /);
+    assert.match(hover(workload('Deployment', '  replicas: 3\n', together), 'kind: Deployment')!, /\nPosture: 3 replicas · held on one node by its own pod affinity · no PDB · /);
+  });
+
   it('one replica: a drain is an outage until replaced, a node failure one for the grace period plus tolerationSeconds', () => {
     const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
     assert.equal(row(card, 'Node drain'), 'its only pod is evicted: down until replaced');

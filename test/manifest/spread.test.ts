@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { otherNamespacesLookedAt, spreadsAcrossFailureDomains } from '../../server/src/manifest/spread';
+import { heldTogetherBy, otherNamespacesLookedAt, spreadsAcrossFailureDomains } from '../../server/src/manifest/spread';
 
 const labels = { app: 'a' };
+const zoneTerm = { topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: labels } };
+const together = (topologyKey: string) => ({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey, labelSelector: { matchLabels: labels } }] } } });
 const constraint = (topologyKey: string) => ({ topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: labels } }] });
 
 describe('spreadsAcrossFailureDomains', () => {
@@ -10,6 +12,40 @@ describe('spreadsAcrossFailureDomains', () => {
     it(`a spread on ${key} puts the pods on different nodes`, () => assert.equal(spreadsAcrossFailureDomains(constraint(key), labels, 'prod'), true));
   }
   it('a spread on a key that is no failure domain does not', () => assert.equal(spreadsAcrossFailureDomains(constraint('node.kubernetes.io/instance-type'), labels, 'prod'), false));
+  it('no spread holds against a required affinity to its own pods on the hostname', () => {
+    for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) assert.equal(spreadsAcrossFailureDomains({ ...constraint(key), ...together('kubernetes.io/hostname') }, labels, 'prod'), false, key);
+  });
+  it('held in one zone, only a spread over nodes counts', () => {
+    assert.equal(spreadsAcrossFailureDomains({ ...constraint('kubernetes.io/hostname'), ...together('topology.kubernetes.io/zone') }, labels, 'prod'), true);
+    for (const key of ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region']) assert.equal(spreadsAcrossFailureDomains({ ...constraint(key), ...together('topology.kubernetes.io/zone') }, labels, 'prod'), false, key);
+  });
+  it('held in one region, a spread over zones counts', () => assert.equal(spreadsAcrossFailureDomains({ ...constraint('topology.kubernetes.io/zone'), ...together('topology.kubernetes.io/region') }, labels, 'prod'), true));
+});
+
+describe('heldTogetherBy', () => {
+  it('nothing without required pod affinity', () => assert.equal(heldTogetherBy(constraint('kubernetes.io/hostname'), labels, 'prod'), undefined));
+  it('the narrowest required term on its own pods, with its index', () => {
+    const spec = { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [zoneTerm, { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: labels } }] } } };
+    assert.deepEqual(heldTogetherBy(spec, labels, 'prod'), { term: spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[1], index: 1, domain: 'node' });
+  });
+  const notHeld: [string, object][] = [
+    ['a term on other pods', { labelSelector: { matchLabels: { app: 'cache' } } }],
+    ['a term with no labelSelector', { labelSelector: undefined }],
+    ['a term on a key that is no failure domain', { topologyKey: 'node.kubernetes.io/instance-type' }],
+    ['a term that looks in other namespaces', { namespaces: ['cache'] }],
+    ['a term whose namespace selector reads labels manifests do not show', { namespaceSelector: { matchLabels: { team: 'shop' } } }],
+  ];
+  for (const [title, change] of notHeld) {
+    it(`not by ${title}`, () => assert.equal(heldTogetherBy({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ ...zoneTerm, ...change }] } } }, labels, 'prod'), undefined));
+  }
+  it('by a term whose namespace selector names its own namespace', () => {
+    const term = { ...zoneTerm, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'prod' } } };
+    assert.equal(heldTogetherBy({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } }, labels, 'prod')?.domain, 'zone');
+  });
+  it('not by preferred affinity, a wish', () => {
+    const spec = { affinity: { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: zoneTerm }] } } };
+    assert.equal(heldTogetherBy(spec, labels, 'prod'), undefined);
+  });
 });
 
 describe('otherNamespacesLookedAt', () => {

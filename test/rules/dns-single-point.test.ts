@@ -32,6 +32,16 @@ const antiAffinity = `      affinity:
               topologyKey: kubernetes.io/hostname
 `;
 
+const heldTogether = `      affinity:
+        podAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            - labelSelector:
+                matchLabels: {k8s-app: kube-dns}
+              topologyKey: kubernetes.io/hostname
+      topologySpreadConstraints:
+        - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {k8s-app: kube-dns}}}
+`;
+
 const autoscaler = (params: string) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kube-dns-autoscaler\n  namespace: kube-system\nspec:\n  selector: {matchLabels: {k8s-app: kube-dns-autoscaler}}\n  template:\n    metadata: {labels: {k8s-app: kube-dns-autoscaler}}\n    spec:\n      containers:\n      - name: autoscaler\n        image: registry.k8s.io/cpa/cluster-proportional-autoscaler:1.8.4\n        command:\n          - /cluster-proportional-autoscaler\n          - --namespace=kube-system\n          - --configmap=kube-dns-autoscaler\n          - --target=Deployment/coredns\n          - --default-params=${params}\n`;
 
@@ -75,6 +85,23 @@ ruleTester(dnsSinglePoint, {
       output:
         coredns('  replicas: 2\n') +
         '      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              k8s-app: kube-dns\n',
+    },
+    {
+      name: 'two replicas its own required affinity holds on one node, whatever spreads them: no spread fix, which could not help',
+      code: coredns('  replicas: 2\n', heldTogether),
+      findings: [
+        {
+          at: 'replicas',
+          message: /^Cluster DNS Deployment kube-system\/coredns: both pods must share one node and fail with it\. It runs 2 replicas and its required pod affinity on kubernetes\.io\/hostname selects its own pods: they must run on one node, and when that node dies/,
+        },
+      ],
+      output: null,
+    },
+    {
+      name: 'one replica its own required affinity holds on one node: no fix that says it spreads them',
+      code: coredns('  replicas: 1\n', heldTogether),
+      findings: [{ at: 'replicas', message: /runs 1 replica:/ }],
+      output: null,
     },
     {
       name: 'a DNS autoscaler that may go down to 1',

@@ -8,6 +8,10 @@ import { ruleTester } from './rule-tester';
 const web = (podSpec = '', spec = '  replicas: 3\n') => deployment({ spec, podSpec, podMetadata: '' }).replace('        app: web\n    spec:', '        app: web\n        version: v2\n    spec:');
 const antiAffinity = (namespaces: string) =>
   `      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: kubernetes.io/hostname\n${namespaces}              labelSelector:\n                matchLabels: {app: web}\n`;
+const podAffinity = (key: string, term = '              labelSelector:\n                matchLabels: {app: web}\n') =>
+  `        podAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: ${key}\n${term}`;
+const selfAffinity = (key: string) => `      affinity:\n${podAffinity(key)}`;
+const spreadFix = '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n';
 const spread = (key: string, selector = 'app: web') =>
   `      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: ${key}\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector:\n            matchLabels:\n              ${selector}\n`;
 
@@ -40,6 +44,24 @@ ruleTester(replicasNotSpread, {
     { name: 'hostNetwork: yes is true to Kubernetes (YAML 1.1)', code: deployment({ spec: '  replicas: 3\n', podSpec: '      hostNetwork: yes\n', container: '          ports:\n            - containerPort: 9100\n' }) },
     { name: 'a kube-system add-on is the cluster operator\'s', code: web().replace('name: web\n', 'name: web\n  namespace: kube-system\n') },
     { name: 'a DaemonSet is on every node anyway', code: web().replace('kind: Deployment', 'kind: DaemonSet') },
+    { name: 'required affinity to its own pods on a zone, spread over nodes: one zone, different nodes', code: web(selfAffinity('topology.kubernetes.io/zone') + spread('kubernetes.io/hostname')) },
+    { name: 'required affinity to its own pods on a region, spread over zones', code: web(selfAffinity('topology.kubernetes.io/region') + spread('topology.kubernetes.io/zone')) },
+    { name: 'required affinity to other pods (a cache) leaves the spread alone', code: web(`      affinity:\n${podAffinity('kubernetes.io/hostname', '              labelSelector:\n                matchLabels: {app: cache}\n')}` + spread('kubernetes.io/hostname')) },
+    {
+      name: 'required affinity to its labels in another namespace leaves the spread alone',
+      code: web(`      affinity:\n${podAffinity('kubernetes.io/hostname', '              namespaces: [cache]\n              labelSelector:\n                matchLabels: {app: web}\n')}` + spread('kubernetes.io/hostname')),
+    },
+    {
+      name: 'preferred affinity to its own pods is a wish a spread constraint outweighs',
+      code: web('      affinity:\n        podAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n' + spread('kubernetes.io/hostname')),
+    },
+    { name: 'pinned by nodeName: pinned-to-node says so, and no spreading could help', code: web('      nodeName: worker-7\n') },
+    { name: 'pinned by a hostname nodeSelector', code: web('      nodeSelector:\n        kubernetes.io/hostname: worker-7\n') },
+    {
+      name: 'pinned by required node affinity with one host',
+      code: web('      affinity:\n        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n              - matchExpressions:\n                  - {key: kubernetes.io/hostname, operator: In, values: [worker-7]}\n'),
+    },
+    { name: 'pinned and held together by its own affinity: still pinned-to-node\'s', code: web('      nodeName: worker-7\n' + selfAffinity('kubernetes.io/hostname')) },
   ],
   invalid: [
     {
@@ -83,6 +105,46 @@ ruleTester(replicasNotSpread, {
       name: 'a namespace selector whose name label leaves out its own namespace keeps nothing apart, whatever its other labels',
       code: web(antiAffinity('              namespaces: [cache]\n              namespaceSelector:\n                matchLabels: {kubernetes.io/metadata.name: search, team: shop}\n')),
       findings: [{ at: 'replicas', message: /It runs 3 replicas\. Its anti-affinity looks for its pods only in namespace cache and namespaces matching kubernetes\.io\/metadata\.name=search,team=shop, not in default where they run:/ }],
+    },
+    {
+      name: 'required affinity to its own pods on hostname: they must share one node, and no spread constraint can help',
+      code: web(selfAffinity('kubernetes.io/hostname')),
+      findings: [
+        {
+          at: 'replicas',
+          message:
+            'Deployment web: all 3 pods must run on one node and go down with it. It runs 3 replicas. Its required pod affinity on kubernetes.io/hostname selects its own pods (app=web): the scheduler puts each pod on the node where the others run, and no spread constraint or anti-affinity can place one elsewhere. When that node dies the workload is down until they are rescheduled; if the pods need not share a node, make the affinity preferred or remove it.',
+          related: ['manifest.yaml: topologyKey'],
+        },
+      ],
+      output: null,
+    },
+    {
+      name: 'required affinity to its own pods on hostname beside a spread constraint: the affinity wins',
+      code: web(selfAffinity('kubernetes.io/hostname') + spread('kubernetes.io/hostname')),
+      findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods must run on one node and go down with it\. It runs 3 replicas\. Its required pod affinity on kubernetes\.io\/hostname selects its own pods \(app=web\): / }],
+      output: null,
+    },
+    {
+      name: 'required affinity to its own pods on hostname beside one on a zone and preferred anti-affinity: the affinity wins, and the hostname term is the one named',
+      code: web(
+        `      affinity:\n${podAffinity('topology.kubernetes.io/zone')}            - topologyKey: kubernetes.io/hostname\n              labelSelector:\n                matchExpressions:\n                  - {key: app, operator: In, values: [web]}\n` +
+          '        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n',
+      ),
+      findings: [{ at: 'replicas', message: /must run on one node and go down with it\. It runs 3 replicas\. Its required pod affinity on kubernetes\.io\/hostname selects its own pods \(app in \(web\)\): /, related: ['manifest.yaml: topologyKey'] }],
+      output: null,
+    },
+    {
+      name: 'required affinity to its own pods on a zone holds them in one zone, where a zone spread spreads nothing: the fix spreads them over nodes',
+      code: web(selfAffinity('topology.kubernetes.io/zone') + spread('topology.kubernetes.io/zone')),
+      findings: [
+        {
+          at: 'replicas',
+          message:
+            'Deployment web: all 3 pods may run on one node and go down with it. It runs 3 replicas. Its required pod affinity on topology.kubernetes.io/zone selects its own pods (app=web), so they all run in one zone, and nothing spreads them across its nodes: when that node dies the workload is down until they are rescheduled.',
+        },
+      ],
+      output: web(selfAffinity('topology.kubernetes.io/zone') + spread('topology.kubernetes.io/zone') + spreadFix),
     },
     {
       name: 'a spread on a key that is no failure domain does not count',

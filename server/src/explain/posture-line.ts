@@ -1,6 +1,6 @@
 import type { Resource } from '../manifest/parse';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
-import { spreadTerms } from '../manifest/spread';
+import { heldTogetherBy, spreadTerms } from '../manifest/spread';
 import { isScalable, podTemplateOf } from '../manifest/workload';
 import type { AgentPosture, ContainerProbes, Posture } from './posture';
 import { plural } from '../words';
@@ -15,12 +15,15 @@ function replicasPart(p: Posture, resource: Resource): string {
   return `${plural(r.value, 'replica')}${r.source === 'default' ? ' (default)' : ''}`;
 }
 
-/** "hostname, zone": the last part of each topology key a spread rule uses. */
+/** "spread by hostname, zone": the last part of each topology key a spread rule uses. */
 function spreadPart(resource: Resource, p: Posture): string {
-  const keys = new Set(spreadTerms(podTemplateOf(resource)?.spec).flatMap((term) => (term.topologyKey ? [String(term.topologyKey)] : [])));
-  if (!keys.size) return 'no spread';
+  const template = podTemplateOf(resource);
+  const keys = new Set(spreadTerms(template?.spec).flatMap((term) => (term.topologyKey ? [String(term.topologyKey)] : [])));
+  const held = p.spread || !template ? undefined : heldTogetherBy(template.spec, template.labels, resource.namespace);
+  const together = held && `held ${held.domain === 'node' ? 'on one node' : `in one ${held.domain}`} by its own pod affinity`;
+  if (!keys.size) return together ?? 'no spread';
   const over = [...keys].map((key) => markdownText(key.split('/').pop()!)).join(', ');
-  return p.spread ? `spread by ${over}` : `spread by ${over}, not on its own labels`;
+  return p.spread ? `spread by ${over}` : `spread by ${over}, ${together ?? 'not on its own labels'}`;
 }
 
 function pdbPart(p: Posture): string {

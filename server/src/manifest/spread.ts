@@ -2,10 +2,20 @@ import type { LabelSelector, Labels } from './selector';
 import { isWellFormedSelector, selectorMatches } from './selector';
 
 export const HOSTNAME_TOPOLOGY = 'kubernetes.io/hostname';
+/** The zone label and its deprecated beta name, which older nodes still carry (the same for regions). */
 export const ZONE_KEYS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
 const REGION_KEYS = ['topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/region'];
-/** Topology keys that put replicas into separate failure domains (a node, a zone, a region): pods in different ones are on different nodes. */
-export const FAILURE_DOMAIN_KEYS = [HOSTNAME_TOPOLOGY, ...ZONE_KEYS, ...REGION_KEYS];
+
+/** What topology keys separate replicas into: pods in different ones are on different nodes. */
+export type FailureDomain = 'node' | 'zone' | 'region';
+/** Narrowest first: a node lies in a zone, a zone in a region. */
+const NARROW_TO_WIDE: readonly FailureDomain[] = ['node', 'zone', 'region'];
+
+function domainOf(key: unknown): FailureDomain | undefined {
+  if (key === HOSTNAME_TOPOLOGY) return 'node';
+  const name = String(key);
+  return ZONE_KEYS.includes(name) ? 'zone' : REGION_KEYS.includes(name) ? 'region' : undefined;
+}
 
 export interface SpreadTerm {
   topologyKey?: unknown;
@@ -19,7 +29,7 @@ export interface SpreadTerm {
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 /**
- * Whether an anti-affinity term looks at pods of `namespace`: with neither `namespaces` nor `namespaceSelector` it
+ * Whether a pod (anti-)affinity term looks at pods of `namespace`: with neither `namespaces` nor `namespaceSelector` it
  * looks at its own pod's namespace; `namespaceSelector: {}` means every namespace. Undefined when only namespace
  * labels manifests do not show can tell.
  */
@@ -62,7 +72,7 @@ function namesSelected(selector: LabelSelector): string[] | undefined {
 }
 
 function onFailureDomain(term: SpreadTerm | undefined): term is SpreadTerm {
-  return !!term && FAILURE_DOMAIN_KEYS.includes(String(term.topologyKey));
+  return !!term && domainOf(term.topologyKey) !== undefined;
 }
 
 function list(value: unknown): any[] {
@@ -84,13 +94,47 @@ function failureDomainTerms(podSpec: any): SpreadTerm[] {
   return spreadTerms(podSpec).filter(onFailureDomain);
 }
 
+/** A required pod affinity term that holds a workload's pods in one failure domain, and its index in the required list. */
+export interface CoLocation {
+  term: SpreadTerm;
+  index: number;
+  domain: FailureDomain;
+}
+
+/**
+ * The required pod affinity term on a failure-domain key that selects the pod's own labels in its own namespace (the
+ * narrowest, when several do): the scheduler lets the first pod in anywhere, as it matches its own term, and every
+ * other one only into the node, zone or region where those run. A namespace selector on labels manifests do not show
+ * is not taken to hold them.
+ */
+export function heldTogetherBy(podSpec: any, labels: Labels, namespace?: string): CoLocation | undefined {
+  const required = podSpec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!Array.isArray(required)) return undefined;
+  let held: CoLocation | undefined;
+  for (let index = 0; index < required.length; index++) {
+    const term = required[index];
+    const domain = domainOf(term?.topologyKey);
+    if (!domain || !selectorMatches(term.labelSelector, labels) || coversNamespace(term, namespace) !== true) continue;
+    if (!held || narrower(domain, held.domain)) held = { term, index, domain };
+  }
+  return held;
+}
+
+function narrower(domain: FailureDomain, than: FailureDomain): boolean {
+  return NARROW_TO_WIDE.indexOf(domain) < NARROW_TO_WIDE.indexOf(than);
+}
+
 /**
  * Whether a pod spec spreads pods carrying `labels` (in `namespace`, when given) across nodes, zones or regions:
  * a topology spread constraint or a pod anti-affinity term (required or preferred) on a failure-domain
- * key whose selector matches the pod's own labels in the pod's own namespace.
+ * key whose selector matches the pod's own labels in the pod's own namespace, over domains narrower than one a
+ * required affinity of their own holds them in (held on one node, nothing spreads them).
  */
 export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels, namespace?: string): boolean {
-  return failureDomainTerms(podSpec).some((term) => selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace) !== false);
+  const held = heldTogetherBy(podSpec, labels, namespace);
+  return failureDomainTerms(podSpec).some(
+    (term) => (!held || narrower(domainOf(term.topologyKey)!, held.domain)) && selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace) !== false,
+  );
 }
 
 /** Where spread terms look for a workload's pods instead of its own namespace: namespaces by name, and namespace selectors that do more than name them. */

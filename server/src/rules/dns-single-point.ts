@@ -3,7 +3,7 @@ import type { Fix } from '../fixes/edit';
 import { appendToSequence, setField } from '../fixes/yaml-edit';
 import { describeEveryPod, describeRunning, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
+import { heldTogetherBy, HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
 import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
 import type { Report, Rule } from './types';
 import { plural } from '../words';
@@ -57,9 +57,12 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   if (dns.file && replicas.source !== 'hpa' && template) {
     const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
     const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
+    // Pods its own affinity holds on one node cannot be spread: no fix then.
     const spread = spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace)
       ? []
-      : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
+      : heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node'
+        ? undefined
+        : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
     if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, edits: [...edits, ...spread] });
   }
   return {
@@ -77,17 +80,24 @@ function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace)) return undefined;
   const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
   const path = [...template.path, 'spec', 'topologySpreadConstraints'];
+  const held = heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node';
+  const why = held
+    ? `its required pod affinity on ${HOSTNAME_TOPOLOGY} selects its own pods: they must run on one node`
+    : `nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node`;
   return {
     resource: dns,
     path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
-    message: `Cluster DNS ${describeResource(dns)}: ${describeEveryPod(replicas.value)} may share one node and fail with it. It runs ${describeRunning(replicas)} and nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
-    fixes: () => [
-      {
-        title: 'Spread the DNS pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
-        preferred: true,
-        edits: appendToSequence(dns, path, { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
-      },
-    ],
+    message: `Cluster DNS ${describeResource(dns)}: ${describeEveryPod(replicas.value)} ${held ? 'must' : 'may'} share one node and fail with it. It runs ${describeRunning(replicas)} and ${why}, and when that node dies or reboots every DNS lookup in the cluster fails until they are rescheduled; ${WHY}.`,
+    fixes: () =>
+      held
+        ? []
+        : [
+            {
+              title: 'Spread the DNS pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
+              preferred: true,
+              edits: appendToSequence(dns, path, { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
+            },
+          ],
   };
 }
 

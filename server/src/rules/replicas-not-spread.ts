@@ -1,8 +1,11 @@
 import { appendToSequence } from '../fixes/yaml-edit';
-import { describeEveryPod, describeRunning, ownedByAnother } from '../inventory/inventory';
+import { describeEveryPod, describeRunning, ownedByAnother, type EffectiveReplicas } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
+import { nodePin } from '../manifest/node-pin';
+import type { Resource } from '../manifest/parse';
+import type { Path } from '../manifest/path';
 import { describeSelector, type LabelSelector } from '../manifest/selector';
-import { claimsHostPorts, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
+import { claimsHostPorts, type CoLocation, heldTogetherBy, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
 import type { Rule } from './types';
@@ -14,7 +17,7 @@ export const replicasNotSpread: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Replicas may all land on one node',
     description:
-      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone or region) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it.',
+      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone or region) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it. A required pod affinity to its own pods on `kubernetes.io/hostname` puts every replica on the first one\'s node whatever spreads them (no fix is offered: make it preferred, or remove it if the pods need not share a node); on a zone or region, only spreading over narrower domains counts. Pods pinned to one node are left to `pinned-to-node`.',
     fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector.',
     example: ordersDeployment(),
   },
@@ -24,18 +27,31 @@ export const replicasNotSpread: Rule = {
       const template = podTemplateOf(workload);
       if (!template) continue;
       const replicas = inventory.effectiveReplicas(workload);
-      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, workload.namespace) || claimsHostPorts(template.spec)) continue;
+      // A pod pinned to one node cannot be spread: pinned-to-node says so.
+      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, workload.namespace) || claimsHostPorts(template.spec) || nodePin(template.spec)) continue;
+      const held = heldTogetherBy(template.spec, template.labels, workload.namespace);
+      const path = replicas.source === 'spec' ? ['spec', 'replicas'] : [];
+      const related = [
+        ...(held ? [affinityLocation(workload, template.path, held)] : []),
+        ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : []),
+      ];
+      if (held?.domain === 'node') {
+        report({ resource: workload, path, message: mustShareNode(workload, replicas, held), related });
+        continue;
+      }
       const stray = strayFailureDomainSelectors(template.spec, template.labels);
       const elsewhere = otherNamespacesLookedAt(template.spec, template.labels, workload.namespace);
-      const why = stray.length
-        ? strayTerms(stray)
-        : elsewhere.names.length || elsewhere.selectors.length
-          ? `Its anti-affinity looks for its pods only in ${describeNamespaces(elsewhere)}, not in ${workload.namespace} where they run`
-          : 'Nothing spreads them across nodes';
+      const why = held
+        ? `${requiredAffinity(held)}, so they all run in one ${held.domain}, and nothing spreads them across its nodes`
+        : stray.length
+          ? strayTerms(stray)
+          : elsewhere.names.length || elsewhere.selectors.length
+            ? `Its anti-affinity looks for its pods only in ${describeNamespaces(elsewhere)}, not in ${workload.namespace} where they run`
+            : 'Nothing spreads them across nodes';
       const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
       report({
         resource: workload,
-        path: replicas.source === 'spec' ? ['spec', 'replicas'] : [],
+        path,
         message: `${describeResource(workload)}: ${describeEveryPod(replicas.value)} may run on one node and go down with it. It runs ${describeRunning(replicas)}. ${why}: when that node dies the workload is down until they are rescheduled.`,
         fixes: () => [
           {
@@ -44,11 +60,27 @@ export const replicasNotSpread: Rule = {
             edits: appendToSequence(workload, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
           },
         ],
-        related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: 'sets the replica floor' }] : [],
+        related,
       });
     }
   },
 };
+
+/** Where the affinity that holds the pods together is written. */
+function affinityLocation(workload: Resource, templatePath: Path, { index, domain }: CoLocation): { resource: Resource; path: Path; message: string } {
+  const path = [...templatePath, 'spec', 'affinity', 'podAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', index, 'topologyKey'];
+  return { resource: workload, path, message: `the required pod affinity that holds every pod ${domain === 'node' ? 'on one node' : `in one ${domain}`}` };
+}
+
+/** Held on one node by its own affinity: no spreading helps, and dropping the affinity may change what the application does, so no fix. */
+function mustShareNode(workload: Resource, replicas: EffectiveReplicas, held: CoLocation): string {
+  return `${describeResource(workload)}: ${describeEveryPod(replicas.value)} must run on one node and go down with it. It runs ${describeRunning(replicas)}. ${requiredAffinity(held)}: the scheduler puts each pod on the node where the others run, and no spread constraint or anti-affinity can place one elsewhere. When that node dies the workload is down until they are rescheduled; if the pods need not share a node, make the affinity preferred or remove it.`;
+}
+
+/** "Its required pod affinity on kubernetes.io/hostname selects its own pods (app=web)". */
+function requiredAffinity({ term }: CoLocation): string {
+  return `Its required pod affinity on ${String(term.topologyKey)} selects its own pods (${describeSelector(term.labelSelector)})`;
+}
 
 /** Why spread terms that select other pods, or none (no labelSelector), spread nothing. */
 function strayTerms(selectors: readonly (LabelSelector | undefined)[]): string {
