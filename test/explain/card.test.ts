@@ -86,6 +86,12 @@ describe('resilience card on a workload kind line', () => {
     assert.match(hover(workload('Deployment', '  replicas: 3\n', together), 'kind: Deployment')!, /\nPosture: 3 replicas · held on one node by its own pod affinity · no PDB · /);
   });
 
+  it('a KEDA ScaledObject is the autoscaler: its floor and ceiling, said as KEDA\'s, not an HPA\'s', () => {
+    const keda = 'apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web-keda\nspec:\n  scaleTargetRef: {name: web}\n  minReplicaCount: 3\n  maxReplicaCount: 10\n  triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]\n';
+    const card = hover(workload('Deployment', ''), 'kind: Deployment', { 'keda.yaml': keda })!;
+    assert.match(card, /\nPosture: 3–10 replicas \(KEDA ScaledObject web-keda\) · no spread · no PDB · probes: readiness only\n/);
+  });
+
   it('one replica: a drain is an outage until replaced, a node failure one for the grace period plus tolerationSeconds', () => {
     const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
     assert.equal(row(card, 'Node drain'), 'its only pod is evicted: down until replaced');

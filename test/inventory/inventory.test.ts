@@ -22,6 +22,8 @@ const pdb = (name: string, namespace = 'default', selector = `app: ${name}`) =>
   `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}-pdb\n  namespace: ${namespace}\nspec:\n  maxUnavailable: 1\n  selector:\n    matchLabels: {${selector}}\n`;
 const hpa = (name: string, target: string, min?: number, kind = 'Deployment') =>
   `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: ${name}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: ${kind}, name: ${target}}\n${min === undefined ? '' : `  minReplicas: ${min}\n`}  maxReplicas: 10\n`;
+const scaledObject = (name: string, target: string, spec = '', annotations = '') =>
+  `apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: ${name}\n${annotations ? `  annotations: {${annotations}}\n` : ''}spec:\n  scaleTargetRef: {name: ${target}}\n${spec}  triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]\n`;
 const service = (name: string, selector: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector: {${selector}}\n`;
 
 function inventoryOf(files: Record<string, string>): Inventory {
@@ -71,6 +73,21 @@ describe('Inventory', () => {
     assert.deepEqual(names(inventory.hpasTargeting(find(inventory, 'Deployment', 'web'))), ['web-hpa']);
   });
 
+  it('hpasTargeting: a KEDA ScaledObject counts as the HPA KEDA makes, its scaleTargetRef a Deployment of apps/v1 unless it says otherwise', () => {
+    const inventory = inventoryOf({
+      'file:///w/web.yaml': deployment('web'),
+      'file:///w/keda.yaml': [
+        scaledObject('web-keda', 'web', '  minReplicaCount: 3\n'),
+        scaledObject('paused', 'web', '', '"autoscaling.keda.sh/paused": "true"'),
+        scaledObject('refused', 'web', '  minReplicaCount: 5\n  maxReplicaCount: 3\n'),
+        scaledObject('other', 'api'),
+      ].join('---\n'),
+    });
+    const web = find(inventory, 'Deployment', 'web');
+    assert.deepEqual(names(inventory.hpasTargeting(web)), ['web-keda'], 'not one paused, nor one KEDA refuses');
+    assert.equal(inventory.scaleTargetOf(find(inventory, 'ScaledObject', 'web-keda')), web);
+  });
+
   it('servicesFronting: a Service whose map selector matches the pod labels', () => {
     const inventory = inventoryOf({
       'file:///w/web.yaml': deployment('web', 'default', 3, 'app: web, tier: front'),
@@ -86,6 +103,10 @@ describe('Inventory', () => {
       { name: 'no replicas field: the API default of 1', files: { 'a.yaml': deployment('web', 'default', null) }, expected: { value: 1, source: 'default' } },
       { name: 'an HPA in another file sets the floor', files: { 'a.yaml': deployment('web', 'default', 1), 'b.yaml': hpa('h', 'web', 3) }, expected: { value: 3, source: 'hpa', hpa: 'h' } },
       { name: 'an HPA without minReplicas: its default of 1', files: { 'a.yaml': deployment('web', 'default', 5), 'b.yaml': hpa('h', 'web') }, expected: { value: 1, source: 'hpa', hpa: 'h' } },
+      { name: 'a KEDA ScaledObject sets the floor: its minReplicaCount', files: { 'a.yaml': deployment('web', 'default', null), 'b.yaml': scaledObject('k', 'web', '  minReplicaCount: 3\n  maxReplicaCount: 10\n') }, expected: { value: 3, source: 'hpa', hpa: 'k' } },
+      { name: 'a ScaledObject without minReplicaCount: scaled to zero while idle', files: { 'a.yaml': deployment('web', 'default', 2), 'b.yaml': scaledObject('k', 'web') }, expected: { value: 0, source: 'hpa', hpa: 'k' } },
+      { name: 'replicas: 0 under a ScaledObject: KEDA scales it back up to its minReplicaCount', files: { 'a.yaml': deployment('web', 'default', 0), 'b.yaml': scaledObject('k', 'web', '  minReplicaCount: 2\n') }, expected: { value: 2, source: 'hpa', hpa: 'k' } },
+      { name: 'a paused ScaledObject scales nothing: spec.replicas counts', files: { 'a.yaml': deployment('web', 'default', 4), 'b.yaml': scaledObject('k', 'web', '  minReplicaCount: 2\n', '"autoscaling.keda.sh/paused": "true"') }, expected: { value: 4, source: 'spec' } },
     ];
     for (const c of cases) {
       it(c.name, () => {

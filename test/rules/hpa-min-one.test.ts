@@ -5,7 +5,7 @@ import { parseManifest } from '../../server/src/manifest/parse';
 import { analyzeFile } from '../../server/src/rules/engine';
 import { hpaMinOne } from '../../server/src/rules/hpa-min-one';
 import { HEADLINE_LIMIT, headlineLength, splitMessage } from '../../server/src/rules/message-parts';
-import { deployment, hpa } from './manifests';
+import { deployment, documents, hpa, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(hpaMinOne, {
@@ -20,6 +20,9 @@ ruleTester(hpaMinOne, {
     { name: 'its ref has no apiVersion: the controller finds no Deployment in the core group, so it scales nothing', code: [deployment(), hpa({ min: 1 }).replace('    apiVersion: apps/v1\n', '')].join('---\n') },
     { name: 'the API server rejects it (maxReplicas 0): hpa-no-headroom says so', code: hpa({ min: 1, max: 0 }) },
     { name: 'its target scaled to zero on purpose (replicas: 0): the HPA does not scale it at all', code: [deployment({ spec: '  replicas: 0\n' }), hpa({ min: 1 })].join('---\n') },
+    { name: 'a KEDA ScaledObject without minReplicaCount: it scales to zero on purpose (its default of 0)', code: documents(deployment(), scaledObject()) },
+    { name: 'a KEDA ScaledObject of minReplicaCount 3', code: documents(deployment(), scaledObject({ spec: '  minReplicaCount: 3\n' })) },
+    { name: 'a paused KEDA ScaledObject of minReplicaCount 1: it scales nothing', code: documents(deployment(), scaledObject({ spec: '  minReplicaCount: 1\n', annotations: '    autoscaling.keda.sh/paused: "true"\n' })) },
   ],
   invalid: [
     {
@@ -34,6 +37,19 @@ ruleTester(hpaMinOne, {
         },
       ],
       output: hpa({ min: 2 }).replace('  minReplicas: 2\n', '  minReplicas: 2 # nights are quiet\n'),
+    },
+    {
+      name: 'a KEDA ScaledObject of minReplicaCount 1: its own fields are raised, minReplicaCount to 2 and maxReplicaCount 2 to 3 (never an HPA\'s)',
+      code: scaledObject({ spec: '  minReplicaCount: 1\n  maxReplicaCount: 2\n' }),
+      files: { 'web.yaml': deployment() },
+      findings: [
+        {
+          at: 'minReplicaCount',
+          message: 'ScaledObject web (KEDA) scales to 1 pod: a node failure takes it offline. With minReplicaCount 1, at low load it runs 1 pod of Deployment web, and while the control plane is down KEDA\'s HPA cannot scale, so 1 pod is all the capacity there is.',
+          related: ['web.yaml: kind: Deployment'],
+        },
+      ],
+      output: scaledObject({ spec: '  minReplicaCount: 2\n  maxReplicaCount: 3\n' }),
     },
     {
       name: 'minReplicas unset: added',

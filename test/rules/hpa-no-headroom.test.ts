@@ -1,5 +1,5 @@
 import { hpaNoHeadroom } from '../../server/src/rules/hpa-no-headroom';
-import { deployment, documents, hpa } from './manifests';
+import { deployment, documents, hpa, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(hpaNoHeadroom, {
@@ -7,8 +7,23 @@ ruleTester(hpaNoHeadroom, {
     { name: 'room above the floor', code: hpa({ min: 2, max: 6 }) },
     { name: 'default floor of 1 under a max of 2', code: hpa({ max: 2 }) },
     { name: 'its target scaled to zero on purpose (replicas: 0): the HPA does not scale it at all', code: documents(hpa({ min: 3, max: 3 }), deployment({ spec: '  replicas: 0\n' })) },
+    { name: 'a KEDA ScaledObject of the defaults: 0 to 100', code: scaledObject() },
+    { name: 'a KEDA ScaledObject of 0 to 1: KEDA adds its one pod from zero', code: scaledObject({ spec: '  maxReplicaCount: 1\n' }) },
+    { name: 'a paused KEDA ScaledObject: it scales nothing', code: scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 3\n', annotations: '    autoscaling.keda.sh/paused: "true"\n' }) },
   ],
   invalid: [
+    {
+      name: 'a KEDA ScaledObject whose maxReplicaCount equals its minReplicaCount: its own fields said',
+      code: documents(scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 3\n' }), deployment()),
+      findings: [{ at: 'maxReplicaCount', related: ['manifest.yaml: kind: Deployment'], message: 'ScaledObject web (KEDA): maxReplicaCount 3 ≤ minReplicaCount 3: it can never add a pod. A load surge or the loss of a node finds no headroom.' }],
+      output: null,
+    },
+    {
+      name: 'a KEDA ScaledObject whose maxReplicaCount is below its minReplicaCount: KEDA refuses it, said as such',
+      code: documents(scaledObject({ spec: '  minReplicaCount: 5\n  maxReplicaCount: 3\n' }), deployment()),
+      findings: [{ at: 'maxReplicaCount', related: [], message: 'ScaledObject web (KEDA): maxReplicaCount 3 is below minReplicaCount 5: KEDA refuses it, so it makes no HPA, and its workload runs the replicas it states.' }],
+      output: null,
+    },
     {
       name: 'max equals min',
       code: documents(hpa({ min: 3, max: 3 }), deployment()),

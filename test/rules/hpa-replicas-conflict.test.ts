@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { hpaReplicasConflict } from '../../server/src/rules/hpa-replicas-conflict';
 import { cluster, clusterFindings, deploymentObject, fromObject } from '../cluster-fixtures';
-import { deployment, documents, hpa } from './manifests';
+import { deployment, documents, hpa, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 ruleTester(hpaReplicasConflict, {
@@ -13,6 +13,7 @@ ruleTester(hpaReplicasConflict, {
     { name: 'the HPA targets another Deployment', code: documents(deployment({ spec: '  replicas: 3\n' }), hpa({ target: 'api', min: 2 })) },
     { name: 'the HPA targets a StatefulSet of the same name', code: documents(deployment({ spec: '  replicas: 3\n' }), hpa({ kind: 'StatefulSet', min: 2 })) },
     { name: 'an HPA of the same name in another namespace', code: deployment({ spec: '  replicas: 3\n' }), files: { 'hpa.yaml': hpa({ min: 2, namespace: 'shop' }) } },
+    { name: 'a paused KEDA ScaledObject: KEDA scales nothing meanwhile', code: documents(deployment({ spec: '  replicas: 3\n' }), scaledObject({ spec: '  minReplicaCount: 3\n', annotations: '    autoscaling.keda.sh/paused: "true"\n' })) },
   ],
   invalid: [
     {
@@ -43,6 +44,20 @@ ruleTester(hpaReplicasConflict, {
       ],
       output: null,
       unsafeOutput: deployment({ spec: '  # sized for launch day\n' }),
+    },
+    {
+      name: 'replicas under a KEDA ScaledObject (the HPA KEDA makes owns the scale): said as KEDA\'s, between its minReplicaCount and maxReplicaCount',
+      code: documents(deployment({ spec: '  replicas: 2\n' }), scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 10\n' })),
+      findings: [{ at: 'replicas', message: 'Deployment web sets replicas: 2 under an autoscaler: every apply resets its scale to 2. ScaledObject web (KEDA) scales it between 3 and 10; each apply undoes that until the autoscaler reacts again.' }],
+      output: null,
+      unsafeOutput: documents(deployment(), scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 10\n' })),
+    },
+    {
+      name: 'replicas: 0 under a ScaledObject is no pause: KEDA scales it back up to its minReplicaCount, and every apply resets it to 0',
+      code: documents(deployment({ spec: '  replicas: 0\n' }), scaledObject({ spec: '  minReplicaCount: 2\n' })),
+      findings: [{ at: 'replicas', message: /sets replicas: 0 under an autoscaler: every apply resets its scale to 0\. ScaledObject web \(KEDA\) scales it between 2 and 100;/ }],
+      output: null,
+      unsafeOutput: documents(deployment(), scaledObject({ spec: '  minReplicaCount: 2\n' })),
     },
     {
       name: 'a StatefulSet with an HPA without minReplicas',

@@ -67,6 +67,25 @@ ${o.min === undefined ? '' : `  minReplicas: ${o.min}\n`}  maxReplicas: ${o.max 
 `;
 }
 
+/** A KEDA ScaledObject of the Deployment `target` (by KEDA's defaults: no apiVersion nor kind); `spec` holds lines under spec before triggers. */
+export function scaledObject(o: { target?: string; spec?: string; annotations?: string } = {}): string {
+  const target = o.target ?? 'web';
+  const annotations = o.annotations ? `\n  annotations:\n${o.annotations}` : '';
+  return `apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: ${target}${annotations}
+spec:
+  scaleTargetRef:
+    name: ${target}
+${o.spec ?? ''}  triggers:
+    - type: cpu
+      metricType: Utilization
+      metadata:
+        value: "60"
+`;
+}
+
 export function service(o: { name?: string; app?: string; extra?: string } = {}): string {
   return `apiVersion: v1
 kind: Service

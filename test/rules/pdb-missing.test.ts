@@ -1,7 +1,7 @@
 import { pdbMissing } from '../../server/src/rules/pdb-missing';
 import { resourceFromObject } from '../../server/src/manifest/parse';
 import { cluster } from '../cluster-fixtures';
-import { deployment, documents, hpa, pdb } from './manifests';
+import { deployment, documents, hpa, pdb, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (replicas: number, namespace?: string) => deployment({ spec: `  replicas: ${replicas} # sized for the launch\n`, namespace });
@@ -26,6 +26,7 @@ ruleTester(pdbMissing, {
     { name: 'one replica (single-replica covers it)', code: web(1) },
     { name: 'three replicas written, but the HPA floor is 1', code: web(3), files: { 'hpa.yaml': hpa({ min: 1 }) } },
     { name: 'a kube-system add-on', code: web(2, 'kube-system') },
+    { name: 'three replicas written, but a KEDA ScaledObject scales it to zero while idle (minReplicaCount 0, its default)', code: web(3), files: { 'keda.yaml': scaledObject() } },
   ],
   invalid: [
     {
@@ -46,6 +47,13 @@ ruleTester(pdbMissing, {
       files: { 'hpa.yaml': hpa({ min: 2 }) },
       findings: [{ message: /^Deployment web: HPA minReplicas 2 and no PDB: a drain may evict both pods at once\. /, related: ['hpa.yaml: minReplicas'] }],
       output: documents(web(1), generated()),
+    },
+    {
+      name: 'no replicas field, but a KEDA ScaledObject keeps at least 3 pods (minReplicaCount 3): its floor, said as KEDA\'s',
+      code: deployment(),
+      files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 10\n' }) },
+      findings: [{ message: /^Deployment web: KEDA minReplicaCount 3 and no PDB: a drain may evict all 3 pods at once\. /, related: ['keda.yaml: minReplicaCount'] }],
+      output: documents(deployment(), generated()),
     },
     {
       name: 'a PDB of the same labels in another namespace does not count; the new one keeps the namespace',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { replicasNotSpread } from '../../server/src/rules/replicas-not-spread';
 import { cluster, clusterFindings, deploymentObject, fromObject } from '../cluster-fixtures';
-import { deployment, hpa } from './manifests';
+import { deployment, hpa, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (podSpec = '', spec = '  replicas: 3\n') => deployment({ spec, podSpec, podMetadata: '' }).replace('        app: web\n    spec:', '        app: web\n        version: v2\n    spec:');
@@ -156,6 +156,12 @@ ruleTester(replicasNotSpread, {
       code: web('', '  replicas: 1\n'),
       files: { 'hpa.yaml': hpa({ min: 2 }) },
       findings: [{ at: 'kind: Deployment', message: /^Deployment web: both pods may run on one node and go down with it\. It runs at least 2 replicas \(HPA minReplicas 2\)\. Nothing spreads them/, related: ['hpa.yaml: minReplicas'] }],
+    },
+    {
+      name: 'no replicas field under a KEDA ScaledObject of minReplicaCount 3: its floor, said as KEDA\'s; the ScaledObject is related',
+      code: web('', ''),
+      files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 10\n' }) },
+      findings: [{ at: 'kind: Deployment', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs at least 3 replicas \(KEDA minReplicaCount 3\)\. Nothing spreads them/, related: ['keda.yaml: minReplicaCount'] }],
     },
     {
       name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',

@@ -1,5 +1,5 @@
 import { singleReplica } from '../../server/src/rules/single-replica';
-import { deployment as workload, documents, hpa, pdb } from './manifests';
+import { deployment as workload, documents, hpa, pdb, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const deployment = (spec: string) => `apiVersion: apps/v1
@@ -33,6 +33,8 @@ ruleTester(singleReplica, {
       files: { 'hpa.yaml': 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 2\n  maxReplicas: 5\n' },
     },
     { name: 'an HPA with minReplicas 1 owns the count too (hpa-min-one covers it)', code: documents(deployment(''), hpa({ min: 1 })) },
+    { name: 'a KEDA ScaledObject owns the count: the HPA KEDA makes keeps its minReplicaCount (3 here)', code: documents(deployment(''), scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 10\n' })) },
+    { name: 'a KEDA ScaledObject that scales to zero (minReplicaCount 0, its default): idle it runs no pod, which is not one', code: documents(deployment('  replicas: 1\n'), scaledObject()) },
     { name: 'a DaemonSet has no replicas', code: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {containers: [{name: a, image: a}]}\n' },
     { name: 'suppressed by a comment', code: deployment('  # kube-resilience-ignore single-replica -- a batch console nobody waits for\n  replicas: 1\n') },
     { name: 'a cluster add-on in kube-system is the cluster operator\'s', code: workload({ name: 'kube-dns-autoscaler', namespace: 'kube-system' }) },
@@ -59,6 +61,13 @@ ruleTester(singleReplica, {
       code: deployment(''),
       findings: [{ at: 'kind: Deployment', message: /runs 1 pod: one node drain or node failure takes it offline\. With no replicas field \(the default is 1\),/ }],
       output: deployment('').replace('spec:\n  selector', 'spec:\n  replicas: 2\n  selector'),
+    },
+    {
+      name: 'a paused ScaledObject owns nothing: KEDA removes its HPA',
+      code: deployment('  replicas: 1\n'),
+      files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 3\n', annotations: '    autoscaling.keda.sh/paused: "true"\n' }) },
+      findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod/ }],
+      output: deployment('  replicas: 2\n'),
     },
     {
       name: 'an HPA in another namespace does not own it',

@@ -159,6 +159,31 @@ describe('simulator inputs: memory limits, a surge\'s OOM kills in place rather 
   });
 });
 
+describe('simulator inputs of a workload a KEDA ScaledObject scales', () => {
+  it('runs its minReplicaCount and scales up to its maxReplicaCount, as the HPA KEDA makes', () => {
+    const { workloads } = inputsOfManifest(
+      'file:///w/worker.yaml',
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker}
+spec:
+  selector: {matchLabels: {app: worker}}
+  template:
+    metadata: {labels: {app: worker}}
+    spec: {containers: [{name: w, image: worker}]}
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata: {name: worker}
+spec: {scaleTargetRef: {name: worker}, minReplicaCount: 3, maxReplicaCount: 10, triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]}
+`,
+    );
+    const worker = workloads.find((w) => w.name === 'worker')!;
+    assert.equal(worker.replicas, 3);
+    assert.deepEqual(worker.hpa, { min: 3, max: 10 });
+  });
+});
+
 describe('simulator inputs from a managed cluster', () => {
   const node = (name: string) => resourceFromObject({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'cloud.google.com/gke-nodepool': 'default', 'topology.kubernetes.io/zone': 'europe-west1-b' } } })!;
   const cluster: ClusterInfo = {

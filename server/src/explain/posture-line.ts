@@ -1,4 +1,5 @@
 import type { Resource } from '../manifest/parse';
+import { isScaledObject } from '../manifest/scaled-object';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
 import { heldTogetherBy, spreadTerms } from '../manifest/spread';
 import { isScalable, podTemplateOf } from '../manifest/workload';
@@ -10,7 +11,7 @@ function replicasPart(p: Posture, resource: Resource): string {
   const r = p.replicas;
   if (resource.kind === 'DaemonSet') return '1 pod per node';
   if (resource.kind === 'Pod') return 'a bare pod';
-  if (r.source === 'hpa') return `${r.value}${p.hpas[0]?.max !== undefined ? `–${p.hpas[0].max}` : '+'} replicas (HPA ${markdownText(r.hpa?.name ?? '')})`;
+  if (r.hpa) return `${r.value}${p.hpas[0]?.max !== undefined ? `–${p.hpas[0].max}` : '+'} replicas (${isScaledObject(r.hpa) ? 'KEDA ScaledObject' : 'HPA'} ${markdownText(r.hpa.name ?? '')})`;
   if (resource.kind === 'Job' || resource.kind === 'CronJob') return `${plural(r.value, 'pod')} per run`;
   return `${plural(r.value, 'replica')}${r.source === 'default' ? ' (default)' : ''}`;
 }

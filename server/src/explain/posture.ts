@@ -1,4 +1,5 @@
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
+import { autoscalerBounds } from '../manifest/autoscaler';
 import { declaredFacts } from '../manifest/declared';
 import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, probeHandler, sameHandler } from '../manifest/probe';
@@ -126,11 +127,10 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
   return {
     kind: resource.kind,
     replicas,
-    hpas: hpas.map((h) => ({
-      name: h.name ?? '(unnamed)',
-      min: typeof h.object?.spec?.minReplicas === 'number' ? h.object.spec.minReplicas : 1,
-      max: typeof h.object?.spec?.maxReplicas === 'number' ? h.object.spec.maxReplicas : undefined,
-    })),
+    hpas: hpas.map((h) => {
+      const { min, max } = autoscalerBounds(h);
+      return { name: h.name ?? '(unnamed)', min, max };
+    }),
     pdbs,
     spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace),
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,

@@ -5,29 +5,31 @@ import { asksForControllerLabel, podLabelSets } from '../manifest/controller-lab
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector, type Labels } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
-import { groupOf, hpaScales, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { AUTOSCALER_KINDS, autoscalerBounds, autoscales, describeFloor, scaleTargetRefOf } from '../manifest/autoscaler';
+import { groupOf, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
 import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
   value: number;
-  /** Where the number comes from: an HPA's minReplicas, spec.replicas, or the API default of 1. */
+  /** Where the number comes from: an autoscaler's floor (an HPA's minReplicas, a KEDA ScaledObject's minReplicaCount), spec.replicas, or the API default of 1. */
   source: 'hpa' | 'spec' | 'default';
+  /** The autoscaler: an HPA or a ScaledObject. */
   hpa?: Resource;
 }
 
-/** The count as a message states it: `3 replicas`, `HPA minReplicas 2`, `1 replica (the default)`. */
+/** The count as a message states it: `3 replicas`, `HPA minReplicas 2`, `KEDA minReplicaCount 3`, `1 replica (the default)`. */
 export function describeReplicas(replicas: EffectiveReplicas): string {
-  if (replicas.source === 'hpa') return `HPA minReplicas ${replicas.value}`;
+  if (replicas.hpa) return describeFloor(replicas.hpa, replicas.value);
   const noun = replicas.value === 1 ? 'replica' : 'replicas';
   return replicas.source === 'default' ? `${replicas.value} ${noun} (the default)` : `${replicas.value} ${noun}`;
 }
 
 /** What a workload runs, after "It runs": "at least 2 replicas (HPA minReplicas 2)" rather than "It runs HPA minReplicas 2". */
 export function describeRunning(replicas: EffectiveReplicas): string {
-  if (replicas.source !== 'hpa') return describeReplicas(replicas);
-  return `at least ${plural(replicas.value, 'replica')} (HPA minReplicas ${replicas.value})`;
+  if (!replicas.hpa) return describeReplicas(replicas);
+  return `at least ${plural(replicas.value, 'replica')} (${describeFloor(replicas.hpa, replicas.value)})`;
 }
 
 /** "both pods" for two, "all 3 pods" for more: what "every one of them" reads like in a message. */
@@ -266,26 +268,26 @@ export class Inventory {
     return result.slice();
   }
 
-  /** HorizontalPodAutoscalers that scale the workload (see hpaScales). */
+  /** The autoscalers that scale the workload: HorizontalPodAutoscalers, and KEDA ScaledObjects as the HPA KEDA makes of each (see autoscales). */
   hpasTargeting(workload: Resource): Resource[] {
-    return this.answer('hpas', workload, [`${workload.namespace}|HorizontalPodAutoscaler`], () =>
+    return this.answer('hpas', workload, autoscalerGroups(workload.namespace), () =>
       nearestDefinitions(
-        this.ofKindIn(workload.namespace, 'HorizontalPodAutoscaler').filter((hpa) => hpaScales(hpa, workload)),
+        AUTOSCALER_KINDS.flatMap((kind) => this.ofKindIn(workload.namespace, kind).filter((autoscaler) => autoscales(autoscaler, workload))),
         workload,
       ),
     );
   }
 
-  /** The workload an HPA scales, when it is known (see hpaScales). */
-  scaleTargetOf(hpa: Resource): Resource | undefined {
-    return this.namedBy(hpa).find((workload) => hpaScales(hpa, workload));
+  /** The workload an autoscaler scales, when it is known (see autoscales). */
+  scaleTargetOf(autoscaler: Resource): Resource | undefined {
+    return this.namedBy(autoscaler).find((workload) => autoscales(autoscaler, workload));
   }
 
-  /** The resources of the kind and name an HPA's scaleTargetRef gives, whether it can scale them or not. */
-  namedBy(hpa: Resource): Resource[] {
-    const ref = hpa.object?.spec?.scaleTargetRef;
-    if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return [];
-    return nearestDefinitions(this.inNamespace(hpa.namespace, ref.kind).filter((r) => r.name === ref.name), hpa);
+  /** The resources of the kind and name an autoscaler's scaleTargetRef gives, whether it can scale them or not. */
+  namedBy(autoscaler: Resource): Resource[] {
+    const ref = scaleTargetRefOf(autoscaler);
+    if (!ref || typeof ref.kind !== 'string') return [];
+    return nearestDefinitions(this.inNamespace(autoscaler.namespace, ref.kind).filter((r) => r.name === ref.name), autoscaler);
   }
 
   /** Services whose selector matches the workload's pod labels. */
@@ -324,15 +326,12 @@ export class Inventory {
     return index;
   }
 
-  /** The HPA's minReplicas (default 1) when one targets the workload, else spec.replicas (default 1). */
+  /** The autoscaler's floor when one targets the workload (see autoscalerBounds), else spec.replicas (default 1). */
   effectiveReplicas(workload: Resource): EffectiveReplicas {
     const targeting = this.hpasTargeting(workload)[0];
     // Scaled to zero under an HPA with a floor, it runs no pod: the autoscaler leaves it alone.
     const hpa = targeting && !hpaScalingDisabled(workload, targeting) ? targeting : undefined;
-    if (hpa) {
-      const min = hpa.object?.spec?.minReplicas;
-      return { value: typeof min === 'number' ? min : 1, source: 'hpa', hpa };
-    }
+    if (hpa) return { value: autoscalerBounds(hpa).min, source: 'hpa', hpa };
     const replicas = workload.object?.spec?.replicas;
     if (isScalable(workload) && typeof replicas === 'number') return { value: replicas, source: 'spec' };
     return { value: 1, source: 'default' };
@@ -410,6 +409,11 @@ function selectorLabels(selector: unknown): LabelPair[] | undefined {
 /** The same for a Service's plain map selector. */
 function mapSelectorLabels(selector: unknown): LabelPair[] | undefined {
   return selector && typeof selector === 'object' ? selectorLabels({ matchLabels: selector }) : undefined;
+}
+
+/** The groups holding a namespace's autoscalers. */
+function autoscalerGroups(namespace: string): string[] {
+  return AUTOSCALER_KINDS.map((kind) => `${namespace}|${kind}`);
 }
 
 /** The groups holding a namespace's pod carriers. */

@@ -43,10 +43,14 @@ export function workloadKindWithoutScale(kind: string): boolean {
  * apiVersion, or with `extensions/v1beta1`, ends in FailedGetScale: "no matches for kind Deployment in group".
  */
 export function hpaScales(hpa: Resource, workload: Resource): boolean {
-  const ref: unknown = hpa.object?.spec?.scaleTargetRef;
+  return refersToScalable(hpa.object?.spec?.scaleTargetRef, workload) && !rejectedHpa(hpa);
+}
+
+/** Whether a scaleTargetRef names the workload (by the group of its apiVersion, kind and name) and the workload has a scale. */
+export function refersToScalable(ref: unknown, workload: Resource): boolean {
   if (!ref || typeof ref !== 'object') return false;
   const { apiVersion, kind, name } = ref as Record<string, unknown>;
-  return kind === workload.kind && name === workload.name && typeof apiVersion === 'string' && groupOf(apiVersion) === groupOf(workload.apiVersion) && isScalable(workload) && !rejectedHpa(hpa);
+  return kind === workload.kind && name === workload.name && typeof apiVersion === 'string' && groupOf(apiVersion) === groupOf(workload.apiVersion) && isScalable(workload);
 }
 
 /** The API group of an apiVersion: `apps` of `apps/v1`, none of `v1`. */
@@ -70,9 +74,12 @@ export function hpaScalingDisabled(target: Resource, hpa: Resource): boolean {
   return isScalable(target) && hpaPausedBy(target.object?.spec?.replicas, hpa);
 }
 
-/** Whether a target scaled to `replicas` turns the HPA's scaling off: 0, under a floor that is not 0. */
+/**
+ * Whether a target scaled to `replicas` turns the HPA's scaling off: 0, under a floor that is not 0. Not a KEDA
+ * ScaledObject's: KEDA scales a target at zero back up to its minReplicaCount itself.
+ */
 export function hpaPausedBy(replicas: unknown, hpa: Resource): boolean {
-  return replicas === 0 && hpa.object?.spec?.minReplicas !== 0;
+  return replicas === 0 && hpa.kind === 'HorizontalPodAutoscaler' && hpa.object?.spec?.minReplicas !== 0;
 }
 
 /** Where the pod template (an object with metadata and spec) sits in a workload. */

@@ -1,4 +1,6 @@
-import { describeResource, hpaScalingDisabled, rejectedHpa } from '../manifest/workload';
+import { autoscalerBounds, describeAutoscaler, inertAutoscaler, isAutoscaler } from '../manifest/autoscaler';
+import { isScaledObject, pausedScaledObject } from '../manifest/scaled-object';
+import { hpaScalingDisabled } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
 import type { Rule } from './types';
 
@@ -9,26 +11,29 @@ export const hpaNoHeadroom: Rule = {
     scenario: 'involuntary-disruption',
     title: 'HPA cannot scale out',
     description:
-      'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly. A `maxReplicas` below `minReplicas` (or below 1) is reported as what it is: the API server rejects the HPA, so it is never created.',
+      'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly. A `maxReplicas` below `minReplicas` (or below 1) is reported as what it is: the API server rejects the HPA, so it is never created. A KEDA ScaledObject is read by its `minReplicaCount` (default 0) and `maxReplicaCount` (default 100): KEDA refuses one whose maximum is below its minimum, and makes no HPA.',
     example: exampleHpa('  minReplicas: 3\n  maxReplicas: 3\n'),
   },
   check({ resources, inventory, report }) {
     for (const hpa of resources) {
-      if (hpa.kind !== 'HorizontalPodAutoscaler') continue;
-      const { minReplicas, maxReplicas } = hpa.object?.spec ?? {};
-      const min = typeof minReplicas === 'number' ? minReplicas : 1;
-      if (typeof maxReplicas !== 'number' || maxReplicas > min) continue;
+      // A paused ScaledObject scales nothing: KEDA removes its HPA.
+      if (!isAutoscaler(hpa) || (isScaledObject(hpa) && pausedScaledObject(hpa))) continue;
+      const { min, max, minField, maxField } = autoscalerBounds(hpa);
+      if (max === undefined || max > min) continue;
       const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;
-      const floor = `minReplicas ${min}${typeof minReplicas === 'number' ? '' : ' (the default)'}`;
+      const floor = `${minField} ${min}${typeof hpa.object?.spec?.[minField] === 'number' ? '' : ' (the default)'}`;
+      const keda = isScaledObject(hpa);
+      const refusedBy = keda ? 'KEDA refuses it, so it makes no HPA' : 'the API server rejects it, so the HPA is never created';
       report({
         resource: hpa,
-        path: ['spec', 'maxReplicas'],
-        message: rejectedHpa(hpa)
-          ? `${describeResource(hpa)}: maxReplicas ${maxReplicas} is below ${maxReplicas < 1 ? '1' : floor}: the API server rejects it, so the HPA is never created, and its workload runs the replicas it states.`
-          : `${describeResource(hpa)}: maxReplicas ${maxReplicas} ≤ ${floor}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
-        related: target ? [{ resource: target, message: 'the workload this HPA scales' }] : [],
+        path: ['spec', maxField],
+        message:
+          inertAutoscaler(hpa) && (max < min || max < 1)
+            ? `${describeAutoscaler(hpa)}: ${maxField} ${max} is below ${max < 1 ? '1' : floor}: ${refusedBy}, and its workload runs the replicas it states.`
+            : `${describeAutoscaler(hpa)}: ${maxField} ${max} ≤ ${floor}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
+        related: target ? [{ resource: target, message: `the workload this ${keda ? 'ScaledObject' : 'HPA'} scales` }] : [],
       });
     }
   },

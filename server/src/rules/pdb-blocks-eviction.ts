@@ -1,5 +1,6 @@
 import { replaceField } from '../fixes/yaml-edit';
 import { describeReplicas, type ExpectedPods } from '../inventory/inventory';
+import { autoscalerBounds } from '../manifest/autoscaler';
 import { blocksAlways, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
@@ -61,7 +62,7 @@ export const pdbBlocksEviction: Rule = {
     scenario: 'voluntary-disruption',
     title: 'PodDisruptionBudget allows no eviction at all',
     description:
-      'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. A budget of none is reported even when none of the pods it selects is in view: it blocks whatever it selects. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload. A maxUnavailable or a percentage over the pods of a DaemonSet, a Job or bare pods allows no eviction either: the disruption controller counts it against the pods\' controllers, and those have no scale it can read.',
+      'A PodDisruptionBudget that allows 0 disruptions (maxUnavailable 0 or "0%", minAvailable "100%", or a minAvailable that, rounded up against the expected pods as the disruption controller does, reaches the replica count) makes every eviction of those pods fail. A budget of none is reported even when none of the pods it selects is in view: it blocks whatever it selects. Node drains for upgrades and maintenance then hang until someone deletes a pod or the PDB by hand, and the cluster autoscaler never removes the nodes they run on. The replica count is the HPA\'s minReplicas when an HPA targets the workload (a KEDA ScaledObject\'s minReplicaCount when one scales it). A maxUnavailable or a percentage over the pods of a DaemonSet, a Job or bare pods allows no eviction either: the disruption controller counts it against the pods\' controllers, and those have no scale it can read.',
     fix: 'Replaces the budget with `maxUnavailable: 1`; over bare pods, which the disruption controller counts only against a whole-number minAvailable, with `minAvailable` one below their count. None is offered for the pods of a DaemonSet or a Job, whose count is the cluster\'s.',
     unsafeFixes: 'Unsafe when the budget is written as none (`maxUnavailable: 0` or `"0%"`, `minAvailable: "100%"`): someone may have meant it, for a database primary or a singleton, so the fix is offered and applied only with `--unsafe-fixes`. A `minAvailable` that merely reaches the replica count is fixed safely.',
     example: documents(ordersDeployment(), examplePdb('  minAvailable: 90%\n')),
@@ -91,7 +92,7 @@ export const pdbBlocksEviction: Rule = {
         fixes: () => [oneAtATimeFix(pdb, budget, expected)],
         related: expected.workloads.flatMap(({ workload, replicas }) => [
           { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeReplicas(replicas)})` },
-          ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', 'minReplicas'], message: `sets the replica floor of ${describeResource(workload)}` }] : []),
+          ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', autoscalerBounds(replicas.hpa).minField], message: `sets the replica floor of ${describeResource(workload)}` }] : []),
         ]),
       });
     }

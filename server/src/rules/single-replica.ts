@@ -37,7 +37,7 @@ export const singleReplica: Rule = {
     scenario: 'involuntary-disruption',
     title: 'One replica and no autoscaler',
     description:
-      'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once and need no replicas.',
+      'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. A workload an autoscaler scales (an HPA, or a KEDA ScaledObject) has its count from it instead. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once and need no replicas.',
     fix: 'Sets `replicas: 2`; not offered for a Deployment that mounts a PersistentVolumeClaim or uses the Recreate strategy (a second pod is no replica there).',
     unsafeFixes: 'Unsafe for a StatefulSet, a single-primary store image (redis, mysql, mariadb, postgres, mongo, …), a workload with a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there is a second primary, a stuck pod, a second GPU bill or split sessions, not more of the same.',
     example: ordersDeployment().replace('replicas: 3', 'replicas: 1'),

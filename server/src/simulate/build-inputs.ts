@@ -1,5 +1,6 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
+import { autoscalerBounds } from '../manifest/autoscaler';
 import { resourceFromObject, type Resource } from '../manifest/parse';
 import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS_TAINTS, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
 import { HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
@@ -430,9 +431,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     eligibleNodes: eligible,
   };
   if (hpa) {
-    const min = hpa.object?.spec?.minReplicas;
-    const max = hpa.object?.spec?.maxReplicas;
-    workload.hpa = { min: typeof min === 'number' ? min : 1, max: typeof max === 'number' ? max : replicas };
+    const { min, max } = autoscalerBounds(hpa);
+    workload.hpa = { min, max: max ?? replicas };
   }
   if (apiClient) {
     workload.apiClient = apiClient.what;

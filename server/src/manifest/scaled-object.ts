@@ -1,0 +1,56 @@
+import type { Resource } from './parse';
+import { groupOf, metadataAnnotations, refersToScalable } from './workload';
+
+/**
+ * KEDA's ScaledObject (keda.sh), as KEDA reads it: it makes and owns an HPA (keda-hpa-<name>) with minReplicas
+ * max(minReplicaCount, 1) and maxReplicas maxReplicaCount, and under a minReplicaCount of 0 scales the target between
+ * 0 and 1 itself.
+ */
+export function isScaledObject(resource: Resource): boolean {
+  return resource.kind === 'ScaledObject' && groupOf(resource.apiVersion) === 'keda.sh';
+}
+
+/** minReplicaCount's default: scaled to zero while its triggers are idle. */
+const DEFAULT_MIN = 0;
+const DEFAULT_MAX = 100;
+
+/** minReplicaCount and maxReplicaCount, with KEDA's defaults (0 and 100). */
+export function scaledObjectBounds(scaledObject: Resource): { min: number; max: number } {
+  const { minReplicaCount, maxReplicaCount } = scaledObject.object?.spec ?? {};
+  return { min: typeof minReplicaCount === 'number' ? minReplicaCount : DEFAULT_MIN, max: typeof maxReplicaCount === 'number' ? maxReplicaCount : DEFAULT_MAX };
+}
+
+/** The scaleTargetRef with KEDA's defaults: apiVersion apps/v1, kind Deployment. */
+export function scaledObjectTargetRef(scaledObject: Resource): { apiVersion: unknown; kind: unknown; name: unknown } | undefined {
+  const ref: unknown = scaledObject.object?.spec?.scaleTargetRef;
+  if (!ref || typeof ref !== 'object') return undefined;
+  const { apiVersion, kind, name } = ref as Record<string, unknown>;
+  return { apiVersion: apiVersion ?? 'apps/v1', kind: kind ?? 'Deployment', name };
+}
+
+/** Whether KEDA scales the workload: the one its scaleTargetRef names, unless KEDA refuses it or it is paused. */
+export function scaledObjectScales(scaledObject: Resource, workload: Resource): boolean {
+  return refersToScalable(scaledObjectTargetRef(scaledObject), workload) && !refusedScaledObject(scaledObject) && !pausedScaledObject(scaledObject);
+}
+
+const PAUSED_REPLICAS = 'autoscaling.keda.sh/paused-replicas';
+const PAUSED = 'autoscaling.keda.sh/paused';
+/** What Go's strconv.ParseBool reads as false; any other value, true or not a boolean, pauses. */
+const NOT_PAUSED = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
+
+/** Whether an annotation pauses it: KEDA then stops scaling (and removes its HPA), whatever its bounds say. */
+export function pausedScaledObject(scaledObject: Resource): boolean {
+  const annotations = metadataAnnotations(scaledObject);
+  if (Object.hasOwn(annotations, PAUSED_REPLICAS)) return true;
+  return Object.hasOwn(annotations, PAUSED) && !NOT_PAUSED.has(annotations[PAUSED]);
+}
+
+/**
+ * Whether KEDA refuses it and makes no HPA (its checkReplicaCountBoundsAreValid): a minReplicaCount, read as the HPA's
+ * floor of at least 1 when it is written, above maxReplicaCount; an idleReplicaCount not below it.
+ */
+export function refusedScaledObject(scaledObject: Resource): boolean {
+  const { minReplicaCount, idleReplicaCount } = scaledObject.object?.spec ?? {};
+  const min = typeof minReplicaCount === 'number' ? Math.max(minReplicaCount, 1) : 0;
+  return min > scaledObjectBounds(scaledObject).max || (typeof idleReplicaCount === 'number' && idleReplicaCount >= min);
+}
