@@ -20,6 +20,16 @@ ruleTester(pinnedToNode, {
   ],
   invalid: [
     {
+      name: 'the requirements of one term are ANDed: hosts In [node-a, node-b] and NotIn [node-b] allow node-a only',
+      code: db(requiredHosts(host('In', 'node-a, node-b') + host('NotIn', 'node-b'))),
+      findings: [{ message: /^Deployment db is pinned to node node-a:/ }],
+    },
+    {
+      name: 'the hostname In [node-a, node-b] and the node\'s name In [node-a] in one term allow node-a only',
+      code: db(requiredHosts(host('In', 'node-a, node-b')).replace('              - matchExpressions:\n', '              - matchFields: [{key: metadata.name, operator: In, values: [node-a]}]\n                matchExpressions:\n')),
+      findings: [{ message: /^Deployment db is pinned to node node-a:/ }],
+    },
+    {
       name: 'nodeName',
       code: db('      nodeName: worker-3 # the one with the big disk\n'),
       findings: [
