@@ -180,7 +180,7 @@ spec: {scaleTargetRef: {name: worker}, minReplicaCount: 3, maxReplicaCount: 10, 
     );
     const worker = workloads.find((w) => w.name === 'worker')!;
     assert.equal(worker.replicas, 3);
-    assert.deepEqual(worker.hpa, { min: 3, max: 10 });
+    assert.deepEqual(worker.hpa, { min: 3, max: 10, keda: true });
   });
 });
 

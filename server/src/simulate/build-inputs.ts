@@ -1,6 +1,7 @@
 import type { ClusterInfo } from '../cluster/types';
 import { Inventory, ownedByAnother } from '../inventory/inventory';
 import { autoscalerBounds } from '../manifest/autoscaler';
+import { isScaledObject } from '../manifest/scaled-object';
 import { resourceFromObject, type Resource } from '../manifest/parse';
 import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS_TAINTS, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
 import { HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
@@ -432,7 +433,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
   };
   if (hpa) {
     const { min, max } = autoscalerBounds(hpa);
-    workload.hpa = { min, max: max ?? replicas };
+    workload.hpa = { min, max: max ?? replicas, ...(isScaledObject(hpa) ? { keda: true } : {}) };
   }
   if (apiClient) {
     workload.apiClient = apiClient.what;

@@ -77,7 +77,8 @@ export interface SimWorkload {
   nodeLossToleration?: Partial<Record<NodeLossTaint, number | null>>;
   /** What its startup or liveness probe allows a (re)started container before killing it; unset when no probe kills during a start. */
   startBudget?: StartBudget;
-  hpa?: { min: number; max: number };
+  /** Its autoscaler's bounds; `keda` for a KEDA ScaledObject, whose operator (not the HPA it makes) scales it up from none. */
+  hpa?: { min: number; max: number; keda?: boolean };
   pdb: boolean;
   /** Whether every container sets a memory limit, or the pod one for them all (OOM-kill in place rather than node pressure). */
   memoryLimit: boolean;

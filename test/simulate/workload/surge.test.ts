@@ -53,6 +53,13 @@ describe('traffic-surge handler', () => {
     assert.ok(capacity.every((p) => (p.load ?? 1) === 1 && p.ready === 0 && p.desired === 0), JSON.stringify(capacity));
   });
 
+  it('scaled to zero by KEDA: its triggers, not the HPA, bring it up from none, which the simulation does not follow', () => {
+    const run = runOf(workload('idle', {}, { replicas: 0, hpa: { min: 0, max: 5, keda: true } }), apiDown);
+    const { reasons } = play(run, 300, { kind: 'traffic-surge', factor: 5 });
+    assert.match(reasons, /shop\/idle: traffic ×5, but no pod of it runs: nothing serves it until KEDA activates it: its triggers scale it up from none, and the simulation does not follow them/);
+    assert.doesNotMatch(reasons, /its HPA does not scale/);
+  });
+
   it('keeps nothing per cycle of the loop it is in: a week of it kept a note and a crash record for every kill of every pod (gigabytes on 10,000 pods)', () => {
     const run = runOf(workload('web', { 'worker-1': 1, 'worker-2': 1 }), { ...apiDown, duration: 7 * 24 * 3600 }, [], 7 * 24 * 3600);
     const { capacity } = play(run, 100, { kind: 'traffic-surge', factor: 3 });

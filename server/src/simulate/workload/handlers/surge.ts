@@ -11,8 +11,10 @@ export const onSurge: Handler<'traffic-surge'> = (run, { factor }, at) => {
   const { workload, label, slots } = run;
   const cp = run.ctx.controlPlane;
   const running = slots.filter((s) => s.alive).length;
-  // No pod to carry it (scaled to zero, or all gone): an HPA does not scale a workload up from zero replicas.
-  if (running === 0) return note(run, at, { reason: `${label}: traffic ×${factor}, but no pod of it runs: nothing serves it${workload.hpa ? ', and its HPA does not scale it up from none' : ''}`, fact: FACT.surge, always: true });
+  // No pod to carry it (scaled to zero, or all gone): an HPA does not scale a workload up from zero replicas; KEDA does
+  // when its triggers activate, which follow event sources (a queue, a schedule) this simulation does not see.
+  const fromNone = !workload.hpa ? '' : workload.hpa.keda ? ' until KEDA activates it: its triggers scale it up from none, and the simulation does not follow them' : ', and its HPA does not scale it up from none';
+  if (running === 0) return note(run, at, { reason: `${label}: traffic ×${factor}, but no pod of it runs: nothing serves it${fromNone}`, fact: FACT.surge, always: true });
   // Within its tolerance the HPA changes nothing, whatever the control plane does (the load was at its target).
   const tolerated = !!workload.hpa && factor <= 1 + TIMING.hpaTolerance;
   const hpa = tolerated ? undefined : workload.hpa;
