@@ -15,6 +15,16 @@ describe('the labels controllers give their pods', () => {
     assert.deepEqual(podLabelSets(statefulSet, { app: 'db' }, 0, [selector]), [], 'a StatefulSet of no replica runs no pod');
   });
 
+  it('a StatefulSet whose ordinals start at 1 runs db-1 to db-3: its pod-index labels count from there too, and db-0 is none of its pods', () => {
+    const fromOne = fromObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, ordinals: { start: 1 }, template: { metadata: { labels: { app: 'db' } } } } });
+    const byName = { matchExpressions: [{ key: 'statefulset.kubernetes.io/pod-name', operator: 'In', values: ['db-0', 'db-3', 'db-4'] }] };
+    const byIndex = { matchLabels: { 'apps.kubernetes.io/pod-index': '0' } };
+    assert.deepEqual(
+      podLabelSets(fromOne, { app: 'db' }, 3, [byName, byIndex]).map((labels) => [labels['statefulset.kubernetes.io/pod-name'], labels['apps.kubernetes.io/pod-index']]),
+      [['db-3', '3'], ['db-1', '1']],
+    );
+  });
+
   it('what only the cluster knows (a pod-template-hash) is left out of what a selector asks; the rest stays', () => {
     assert.deepEqual(withoutClusterSetLabels({ matchLabels: { app: 'web', 'pod-template-hash': 'abc' }, matchExpressions: [{ key: 'controller-revision-hash', operator: 'Exists' }] }), { matchLabels: { app: 'web' }, matchExpressions: [] });
     assert.equal(asksForControllerLabel({ matchLabels: { 'batch.kubernetes.io/job-name': 'migrate' } }), true);

@@ -4,6 +4,8 @@ import { ruleTester } from './rule-tester';
 
 const web = deployment({ spec: '  replicas: 3\n' });
 const db = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' });
+/** The StatefulSet db of 3 replicas whose ordinals start at 1: its pods are db-1, db-2 and db-3. */
+const dbFromOne = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n  ordinals:\n    start: 1\n' });
 /** A budget for one pod of the StatefulSet db, by the name its controller labels it with. */
 const forPod = (pod: string) => pdb('  minAvailable: 0\n', { name: `${pod}-pdb`, selector: `    matchLabels:\n      statefulset.kubernetes.io/pod-name: ${pod}\n` });
 const migrate = `apiVersion: batch/v1
@@ -34,6 +36,7 @@ ruleTester(pdbMultiple, {
     },
     { name: 'a budget for each pod of a StatefulSet, by the names its controller gives them: no pod has two', code: documents(db, forPod('db-0'), forPod('db-1'), forPod('db-2')) },
     { name: 'a budget for a pod the StatefulSet does not run beside one for all its pods', code: documents(db, forPod('db-3'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })) },
+    { name: 'a budget for db-0 beside one for all the pods of a StatefulSet whose ordinals start at 1: it runs no db-0', code: documents(dbFromOne, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })) },
     { name: 'one PDB per workload', code: documents(web, pdb('  maxUnavailable: 1\n'), deployment({ name: 'api' }), pdb('  maxUnavailable: 1\n', { name: 'api-pdb', selector: '    matchLabels:\n      app: api\n' })) },
     { name: 'a second PDB of the same labels in another namespace', code: documents(web, pdb('  maxUnavailable: 1\n'), pdb('  maxUnavailable: 1\n', { name: 'other', namespace: 'shop' })) },
     {
@@ -71,6 +74,14 @@ ruleTester(pdbMultiple, {
       findings: [
         { at: 'selector', message: /^PodDisruptionBudget db-0-pdb shares its pods with another PDB: every node drain hangs on them\. PodDisruptionBudget db-0-pdb and PodDisruptionBudget db both select the pods of StatefulSet db,/ },
         { at: 'selector', message: /^PodDisruptionBudget db shares its pods with another PDB: .* PodDisruptionBudget db and PodDisruptionBudget db-0-pdb both select the pods of StatefulSet db,/ },
+      ],
+    },
+    {
+      name: 'a budget for db-3 beside one for all the pods of a StatefulSet whose ordinals start at 1: db-3 is its third pod, and has two',
+      code: documents(dbFromOne, forPod('db-3'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })),
+      findings: [
+        { at: 'selector', message: /^PodDisruptionBudget db-3-pdb shares its pods with another PDB: every node drain hangs on them\. PodDisruptionBudget db-3-pdb and PodDisruptionBudget db both select the pods of StatefulSet db,/ },
+        { at: 'selector', message: /^PodDisruptionBudget db shares its pods with another PDB: .* PodDisruptionBudget db and PodDisruptionBudget db-3-pdb both select the pods of StatefulSet db,/ },
       ],
     },
     {

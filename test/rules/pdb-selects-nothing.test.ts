@@ -5,6 +5,8 @@ import { ruleTester } from './rule-tester';
 
 const budget = '  maxUnavailable: 1\n';
 const db = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' });
+/** The StatefulSet db of 3 replicas whose ordinals start at 1: its pods are db-1, db-2 and db-3. */
+const dbFromOne = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n  ordinals:\n    start: 1\n' });
 const selecting = (labels: string) => pdb('  minAvailable: 1\n', { name: 'per-pod', selector: `    matchLabels:\n${labels}` });
 
 ruleTester(pdbSelectsNothing, {
@@ -12,6 +14,8 @@ ruleTester(pdbSelectsNothing, {
     { name: 'selects the Deployment beside it', code: documents(deployment(), pdb(budget)) },
     { name: 'one pod of a StatefulSet, by the name its controller labels it with (a budget per pod)', code: documents(db, selecting('      statefulset.kubernetes.io/pod-name: db-2\n')) },
     { name: 'one pod of a StatefulSet, by its index', code: documents(db, selecting('      app: db\n      apps.kubernetes.io/pod-index: "0"\n')) },
+    { name: 'the last pod of a StatefulSet whose ordinals start at 1 (db-3 of 3 replicas)', code: documents(dbFromOne, selecting('      statefulset.kubernetes.io/pod-name: db-3\n')) },
+    { name: 'the same by its index', code: documents(dbFromOne, selecting('      apps.kubernetes.io/pod-index: "3"\n')) },
     {
       name: 'every pod of a StatefulSet but one, by name',
       code: documents(db, pdb(budget, { name: 'not-first', selector: '    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [db-0]}\n' })),
@@ -74,6 +78,11 @@ ruleTester(pdbSelectsNothing, {
       name: 'a StatefulSet pod the StatefulSet does not run (db-3 of 3 replicas)',
       code: documents(db, selecting('      statefulset.kubernetes.io/pod-name: db-3\n')),
       findings: [{ at: 'selector', message: /^PodDisruptionBudget per-pod guards no pod: .* It selects statefulset\.kubernetes\.io\/pod-name=db-3, but no workload or pod known in namespace default \(1 searched in the workspace\) carries those labels\.$/ }],
+    },
+    {
+      name: 'db-0 of a StatefulSet whose ordinals start at 1: it runs db-1 to db-3',
+      code: documents(dbFromOne, selecting('      statefulset.kubernetes.io/pod-name: db-0\n')),
+      findings: [{ at: 'selector', message: /It selects statefulset\.kubernetes\.io\/pod-name=db-0, but no workload or pod known in namespace default \(1 searched in the workspace\) carries those labels\.$/ }],
     },
     {
       name: 'a pod-template-hash beside a label no workload carries: the rest of the selector still selects nothing',

@@ -52,18 +52,26 @@ export function asksForClusterSetLabel(selector: unknown): boolean {
 export function podLabelSets(workload: Resource, templateLabels: Labels, pods: number, selectors: readonly LabelSelector[]): Labels[] {
   if (workload.kind === 'Job' && workload.name) return [{ ...templateLabels, ...Object.fromEntries(JOB_NAMES.map((key) => [key, workload.name!])) }];
   if (workload.kind !== 'StatefulSet' || !workload.name) return [templateLabels];
+  const first = firstOrdinal(workload);
+  const runs = (i: number) => i >= first && i < first + pods;
   const named = selectors.flatMap((selector) => {
     const asked = askedValues(selector);
     return [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
   });
-  const indexes = new Set(named.filter((i): i is number => i !== undefined && i < pods));
+  const indexes = new Set(named.filter((i): i is number => i !== undefined && runs(i)));
   // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
-  for (let i = 0; i < pods; i++) {
+  for (let i = first; runs(i); i++) {
     if (indexes.has(i)) continue;
     indexes.add(i);
     break;
   }
   return [...indexes].map((i) => ({ ...templateLabels, [POD_NAME]: `${workload.name}-${i}`, [POD_INDEX]: String(i) }));
+}
+
+/** The index of a StatefulSet's first pod: spec.ordinals.start, 0 unless written (from `start: 1` its pods are `db-1`, `db-2`…). */
+function firstOrdinal(statefulSet: Resource): number {
+  const start: unknown = statefulSet.object?.spec?.ordinals?.start;
+  return typeof start === 'number' && Number.isInteger(start) && start >= 0 ? start : 0;
 }
 
 /** The pod index a label value names after `prefix` (`db-2` → 2), if it names one. */
