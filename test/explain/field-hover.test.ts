@@ -27,6 +27,13 @@ describe('field hovers', () => {
     assert.match(text, /Here: minAvailable 50% rounds up to 2 over 3 pods of web → 1 eviction allowed at a time\./);
   });
 
+  it('a PDB budget over one pod of a StatefulSet, by its name: scaled against all its replicas, as the disruption controller does', () => {
+    const statefulSet = workload('StatefulSet', '  replicas: 3\n');
+    const pod = (budget: string) => PDB(budget).replace('      app: web\n', '      statefulset.kubernetes.io/pod-name: web-0\n');
+    assert.match(hover(pod('maxUnavailable: 1'), 'maxUnavailable', { 'web.yaml': statefulSet })!, /Here: maxUnavailable 1 over 1 of the 3 pods of web → 0 evictions allowed at a time\./);
+    assert.match(hover(pod('minAvailable: 0'), 'minAvailable', { 'web.yaml': statefulSet })!, /Here: minAvailable 0 over 1 of the 3 pods of web → 1 eviction allowed at a time\./);
+  });
+
   it('tolerations and the grace period quote the defaults', () => {
     const doc = workload('Deployment', '  replicas: 2\n', '      terminationGracePeriodSeconds: 45\n      tolerations: []\n');
     assert.match(hover(doc, 'tolerations')!, /tolerationSeconds 300: after a node crash its pods are evicted \\~40–50 s \(node marked unhealthy\) \+ 300 s later/);

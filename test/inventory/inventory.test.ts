@@ -65,6 +65,34 @@ describe('Inventory', () => {
     assert.deepEqual(names(inventory.workloadsSelectedBy(find(inventory, 'PodDisruptionBudget', 'web-pdb'))), ['web']);
   });
 
+  describe('PDBs that pick pods of a StatefulSet out by the labels its controller gives them', () => {
+    const db = deployment('db').replace('kind: Deployment', 'kind: StatefulSet');
+    const byName = (pod: string) => pdb(pod, 'default', `statefulset.kubernetes.io/pod-name: ${pod}`);
+
+    it('select that StatefulSet, and of its pods those they name: one of 3 for db-0, none for db-3', () => {
+      const inventory = inventoryOf({ 'file:///w/db.yaml': db, 'file:///w/pdbs.yaml': [byName('db-0'), byName('db-3'), pdb('every', 'default', 'app: db')].join('---\n') });
+      const dbZero = find(inventory, 'PodDisruptionBudget', 'db-0-pdb');
+      assert.deepEqual(names(inventory.workloadsSelectedBy(dbZero)), ['db']);
+      const { workloads, count, selected } = inventory.expectedPods(dbZero);
+      assert.deepEqual({ workloads: workloads.map((w) => [w.workload.name, w.replicas.value, w.selected]), count, selected }, { workloads: [['db', 3, 1]], count: 3, selected: 1 });
+      assert.deepEqual(names(inventory.workloadsSelectedBy(find(inventory, 'PodDisruptionBudget', 'db-3-pdb'))), []);
+      assert.deepEqual(inventory.expectedPods(find(inventory, 'PodDisruptionBudget', 'every-pdb')).selected, 3);
+      const statefulSet = find(inventory, 'StatefulSet', 'db');
+      assert.deepEqual(names(inventory.pdbsSelecting(statefulSet)), ['every-pdb'], 'over every pod of it');
+      assert.deepEqual(names(inventory.pdbsSelectingAnyPodOf(statefulSet)), ['db-0-pdb', 'every-pdb']);
+    });
+
+    it('a question about db-3 follows the HPA that sets the replica count: with minReplicas 4, db runs db-3', () => {
+      const inventory = inventoryOf({ 'file:///w/db.yaml': db, 'file:///w/pdb.yaml': byName('db-3') });
+      const guard = () => find(inventory, 'PodDisruptionBudget', 'db-3-pdb');
+      assert.deepEqual(names(inventory.workloadsSelectedBy(guard())), []);
+      const { reads } = inventory.recordReads(() => inventory.workloadsSelectedBy(guard()));
+      inventory.setFile(parseManifest('file:///w/hpa.yaml', hpa('db', 'db', 4, 'StatefulSet')));
+      assert.equal(inventory.unchangedSince(reads), false, 'the answer kept for the PDB was read again, and reads the HPAs too');
+      assert.deepEqual(names(inventory.workloadsSelectedBy(guard())), ['db']);
+    });
+  });
+
   it('hpasTargeting: by kind and name in the same namespace', () => {
     const inventory = inventoryOf({
       'file:///w/web.yaml': deployment('web'),

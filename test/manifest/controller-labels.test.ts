@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asksForControllerLabel, podLabelSets, withoutClusterSetLabels } from '../../server/src/manifest/controller-labels';
+import { asksForControllerLabel, podLabelSets, podsSelected, withoutClusterSetLabels, withoutControllerLabels } from '../../server/src/manifest/controller-labels';
 import { fromObject } from '../cluster-fixtures';
 
 const statefulSet = fromObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, template: { metadata: { labels: { app: 'db' } } } } });
@@ -23,6 +23,23 @@ describe('the labels controllers give their pods', () => {
       podLabelSets(fromOne, { app: 'db' }, 3, [byName, byIndex]).map((labels) => [labels['statefulset.kubernetes.io/pod-name'], labels['apps.kubernetes.io/pod-index']]),
       [['db-3', '3'], ['db-1', '1']],
     );
+  });
+
+  it("a selector picking pods of a StatefulSet out by name or index selects those it runs, one each; one by its template's labels selects all", () => {
+    const selected = (selector: object, replicas = 3) => podsSelected(statefulSet, { app: 'db' }, replicas, selector);
+    assert.equal(selected({ matchLabels: { 'statefulset.kubernetes.io/pod-name': 'db-0' } }), 1);
+    assert.equal(selected({ matchLabels: { app: 'db', 'apps.kubernetes.io/pod-index': '1' } }), 1);
+    assert.equal(selected({ matchExpressions: [{ key: 'apps.kubernetes.io/pod-index', operator: 'In', values: ['1', '2', '7'] }] }), 2, 'it runs no db-7');
+    assert.equal(selected({ matchExpressions: [{ key: 'statefulset.kubernetes.io/pod-name', operator: 'NotIn', values: ['db-0'] }] }), 2);
+    assert.equal(selected({ matchExpressions: [{ key: 'statefulset.kubernetes.io/pod-name', operator: 'NotIn', values: ['db-0'] }] }, 10), 9);
+    assert.equal(selected({ matchLabels: { app: 'db' } }), 3);
+    assert.equal(selected({ matchLabels: { app: 'web' } }), 0);
+    const fromOne = fromObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, ordinals: { start: 1 } } });
+    assert.equal(podsSelected(fromOne, { app: 'db' }, 3, { matchLabels: { 'statefulset.kubernetes.io/pod-name': 'db-0' } }), 0);
+  });
+
+  it('what a selector asks of the labels controllers give pods is left out of what it asks of templates', () => {
+    assert.deepEqual(withoutControllerLabels({ matchLabels: { 'apps.kubernetes.io/pod-index': '1', app: 'db' }, matchExpressions: [{ key: 'job-name', operator: 'Exists' }] }), { matchLabels: { app: 'db' }, matchExpressions: [] });
   });
 
   it('what only the cluster knows (a pod-template-hash) is left out of what a selector asks; the rest stays', () => {

@@ -5,6 +5,12 @@ import { ruleTester } from './rule-tester';
 const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
 const daemonSet = deployment({ kind: 'DaemonSet' });
 const cronJob = 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: web\nspec:\n  schedule: "@hourly"\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          labels:\n            app: web\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: web\n              image: example/web:1\n';
+const db = deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' });
+/** A budget for the pods of db the selector lines pick out by the labels its controller gives them. */
+const picking = (budget: string, name: string, selector: string) => pdb(budget, { name, selector });
+const byName = (pod: string) => `    matchLabels:\n      statefulset.kubernetes.io/pod-name: ${pod}\n`;
+const byIndex = (index: string) => `    matchLabels:\n      app: db\n      apps.kubernetes.io/pod-index: "${index}"\n`;
+const allButDbZero = '    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [db-0]}\n';
 
 ruleTester(pdbBlocksEviction, {
   valid: [
@@ -33,6 +39,9 @@ ruleTester(pdbBlocksEviction, {
       code: documents(deployment({ namespace: 'shop', spec: '  replicas: 1\n' }), pdb('  minAvailable: 1\n')),
     },
     { name: 'a DaemonSet with minAvailable 1: its size is the node count, unknown here', code: documents(daemonSet, pdb('  minAvailable: 1\n')) },
+    { name: 'minAvailable 1 over every pod of a StatefulSet of 3 but db-0: one of its two may go', code: documents(db, picking('  minAvailable: 1\n', 'db-rest', allButDbZero)) },
+    { name: 'maxUnavailable 2 over every pod but db-0: counted against all 3, it wants 1 healthy of the 2, and one may go', code: documents(db, picking('  maxUnavailable: 2\n', 'db-rest', allButDbZero)) },
+    { name: 'minAvailable 0 over db-0', code: documents(db, picking('  minAvailable: 0\n', 'db-0', byName('db-0'))) },
   ],
   invalid: [
     {
@@ -132,6 +141,30 @@ ruleTester(pdbBlocksEviction, {
       findings: [{ at: 'maxUnavailable', message: 'PodDisruptionBudget web-pdb allows 0 evictions: every node drain blocks on the pods it selects. It has maxUnavailable 0, whatever pods it selects: a drain waits on each of them until it is deleted by hand, and the autoscaler cannot remove their nodes.' }],
       output: null,
       unsafeOutput: pdb('  maxUnavailable: 1\n'),
+    },
+    {
+      name: 'a budget per pod of a StatefulSet, by its name and by its index: each selects 1 pod of 3, and neither lets it go (the percentage is counted against all 3)',
+      code: documents(db, picking('  minAvailable: 1\n', 'db-0', byName('db-0')), picking('  minAvailable: "50%"\n', 'db-1', byIndex('1'))),
+      findings: [
+        {
+          at: 'minAvailable',
+          message: 'PodDisruptionBudget db-0 allows 0 evictions: every node drain blocks on this StatefulSet. StatefulSet db: 1 pod of 3 replicas, PDB minAvailable 1: a drain waits until a pod is deleted by hand, and the autoscaler cannot remove its nodes.',
+          related: ['manifest.yaml: replicas'],
+        },
+        {
+          at: 'minAvailable',
+          message: 'PodDisruptionBudget db-1 allows 0 evictions: every node drain blocks on this StatefulSet. StatefulSet db: 1 pod of 3 replicas, PDB minAvailable 50% rounds up to 2: a drain waits until a pod is deleted by hand, and the autoscaler cannot remove its nodes. The disruption controller counts minAvailable 50% against all 3 pods of StatefulSet db, not the 1 this PDB selects.',
+        },
+      ],
+      output: null,
+      unsafeOutput: documents(db, picking('  minAvailable: 0\n', 'db-0', byName('db-0')), picking('  minAvailable: 0\n', 'db-1', byIndex('1'))),
+    },
+    {
+      name: 'maxUnavailable 1 over every pod of a StatefulSet of 3 but db-0: counted against all 3, it wants 2 healthy of the 2 it selects',
+      code: documents(db, picking('  maxUnavailable: 1\n', 'db-rest', allButDbZero)),
+      findings: [{ at: 'maxUnavailable', message: /^PodDisruptionBudget db-rest allows 0 evictions: .* StatefulSet db: 2 pods of 3 replicas, PDB maxUnavailable 1: .* The disruption controller counts maxUnavailable 1 against all 3 pods of StatefulSet db, not the 2 this PDB selects\.$/ }],
+      output: null,
+      unsafeOutput: documents(db, picking('  minAvailable: 1\n', 'db-rest', allButDbZero)),
     },
     { name: 'minAvailable 100% with nothing in view', code: pdb('  minAvailable: "100%"\n'), findings: [{ at: 'minAvailable', message: /allows 0 evictions: every node drain blocks on the pods it selects\. It has minAvailable 100%, whatever pods it selects/ }] },
   ],

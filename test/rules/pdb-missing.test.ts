@@ -27,6 +27,13 @@ ruleTester(pdbMissing, {
     { name: 'three replicas written, but the HPA floor is 1', code: web(3), files: { 'hpa.yaml': hpa({ min: 1 }) } },
     { name: 'a kube-system add-on', code: web(2, 'kube-system') },
     { name: 'three replicas written, but a KEDA ScaledObject scales it to zero while idle (minReplicaCount 0, its default)', code: web(3), files: { 'keda.yaml': scaledObject() } },
+    {
+      name: 'a StatefulSet with a PDB for each of its pods, by the names its controller gives them (pdb-blocks-eviction says what they allow)',
+      code: documents(
+        deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 2\n' }),
+        ...['db-0', 'db-1'].map((pod) => pdb('  minAvailable: 1\n', { name: pod, selector: `    matchLabels:\n      statefulset.kubernetes.io/pod-name: ${pod}\n` })),
+      ),
+    },
   ],
   invalid: [
     {

@@ -35,6 +35,18 @@ ruleTester(pdbMultiple, {
       code: documents(db, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n    matchExpressions:\n      - {key: pod-template-hash, operator: DoesNotExist}\n' })),
     },
     { name: 'a budget for each pod of a StatefulSet, by the names its controller gives them: no pod has two', code: documents(db, forPod('db-0'), forPod('db-1'), forPod('db-2')) },
+    {
+      name: 'a budget for db-0 beside one for every other pod of db: no pod has two',
+      code: documents(db, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db-rest', selector: '    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [db-0]}\n' })),
+    },
+    {
+      name: 'a budget for every pod of db but db-0 beside one for pods no StatefulSet names (none of db\'s): the template, which carries no pod name, matches both',
+      code: documents(
+        db,
+        pdb('  maxUnavailable: 1\n', { name: 'db-rest', selector: '    matchLabels:\n      app: db\n    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [db-0]}\n' }),
+        pdb('  maxUnavailable: 1\n', { name: 'not-stateful', selector: '    matchLabels:\n      app: db\n    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: DoesNotExist}\n' }),
+      ),
+    },
     { name: 'a budget for a pod the StatefulSet does not run beside one for all its pods', code: documents(db, forPod('db-3'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })) },
     { name: 'a budget for db-0 beside one for all the pods of a StatefulSet whose ordinals start at 1: it runs no db-0', code: documents(dbFromOne, forPod('db-0'), pdb('  maxUnavailable: 1\n', { name: 'db', selector: '    matchLabels:\n      app: db\n' })) },
     { name: 'one PDB per workload', code: documents(web, pdb('  maxUnavailable: 1\n'), deployment({ name: 'api' }), pdb('  maxUnavailable: 1\n', { name: 'api-pdb', selector: '    matchLabels:\n      app: api\n' })) },

@@ -31,6 +31,12 @@ ruleTester(pdbNoBudget, {
       output: documents(barePod('a'), barePod('b'), pdb('  minAvailable: 1\n')),
     },
     {
+      name: 'over one pod of a StatefulSet by its name: minAvailable one below the pods it selects (maxUnavailable 1 is counted against all 3 replicas, and would block)',
+      code: documents(deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' }), pdb('', { name: 'db-0', selector: '    matchLabels:\n      statefulset.kubernetes.io/pod-name: db-0\n' })),
+      findings: [{ at: 'spec', message: /blocks on the pods of StatefulSet db \(1 pod of 3 replicas\) and the autoscaler/ }],
+      output: documents(deployment({ kind: 'StatefulSet', name: 'db', spec: '  replicas: 3\n' }), pdb('  minAvailable: 0\n', { name: 'db-0', selector: '    matchLabels:\n      statefulset.kubernetes.io/pod-name: db-0\n' })),
+    },
+    {
       name: 'over a DaemonSet, whose pod count is the cluster\'s: no written number lets one go at a time, so no fix',
       code: documents(daemonSet, pdb('')),
       findings: [{ at: 'spec', message: /blocks on the pods of DaemonSet web/ }],

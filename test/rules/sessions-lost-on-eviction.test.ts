@@ -36,6 +36,10 @@ ruleTester(sessionsLostOnEviction, {
     },
     { name: 'no sessions declared and no sticky Service', code: documents(chat({ metadata: '' }), service()) },
     { name: 'every piece is there', code: documents(chat(protectedPod), pdb('  maxUnavailable: 1\n')) },
+    {
+      name: 'every piece is there, in a StatefulSet whose budget is for one of its pods, by the name its controller gives it (pdb-blocks-eviction says what it allows)',
+      code: documents(chat(protectedPod).replace('kind: Deployment', 'kind: StatefulSet'), pdb('  minAvailable: 0\n', { selector: '    matchLabels:\n      statefulset.kubernetes.io/pod-name: web-0\n' })),
+    },
     { name: 'sessions declared external silence a ClientIP Service', code: documents(chat({ metadata: '  annotations:\n    kube-resilience/sessions: external\n' }), clientIp) },
     { name: 'a ClientIP Service that fronts other pods', code: documents(chat({ metadata: '' }), service({ app: 'api', extra: '  sessionAffinity: ClientIP\n' })) },
   ],

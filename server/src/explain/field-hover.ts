@@ -54,14 +54,15 @@ function probeText(resource: Resource, path: Path): string | undefined {
 function pdbNow(pdb: Resource, inventory: Inventory): string {
   if (rejectedPdb(pdb)) return ' Here: the API server rejects this PodDisruptionBudget, so it is never created and limits no eviction.';
   const expected = inventory.expectedPods(pdb);
-  const { workloads, count } = expected;
+  const { workloads, count, selected } = expected;
   if (!workloads.length) return '';
   const names = workloads.map(({ workload }) => markdownText(workload.name ?? '')).join(', ');
   if (count === undefined) return ` Here it selects ${names}, which ${withoutScale(pdb)}`;
   const budget = pdbBudget(pdb);
   const unscaled = budget && unscaledBy(budget, expected);
   if (budget && unscaled) return ` Here: the disruption controller counts the bare pod ${markdownText(unscaled.name ?? '')} for none against ${budget.field === 'maxUnavailable' ? 'maxUnavailable' : 'a percentage'} → no eviction allowed.`;
-  return ` Here: ${describePdbBudget(pdb, count)} over ${plural(count, 'pod')} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(pdb, count))} at a time.`;
+  const pods = selected === count ? plural(count, 'pod') : `${selected} of the ${count} pods`;
+  return ` Here: ${describePdbBudget(pdb, count)} over ${pods} of ${names} → ${describeEvictionsAllowed(evictionsAllowedBy(pdb, count, selected))} at a time.`;
 }
 
 function pdbText(resource: Resource, key: string, inventory: Inventory): string | undefined {

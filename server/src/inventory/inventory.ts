@@ -1,7 +1,7 @@
 import { plural } from '../words';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { pdbSelector } from '../manifest/pdb';
-import { asksForControllerLabel, podLabelSets } from '../manifest/controller-labels';
+import { asksForControllerLabel, getsControllerLabels, podLabelSets, podsSelected, withoutControllerLabels } from '../manifest/controller-labels';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector, type Labels } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
@@ -37,11 +37,23 @@ export function describeEveryPod(count: number): string {
   return count === 2 ? 'both pods' : `all ${count} pods`;
 }
 
+/** What a workload runs of which a PDB selects some pods, as a message states it: `3 replicas`, `1 pod of 3 replicas`. */
+export function describeSelectedReplicas(selected: number, replicas: EffectiveReplicas): string {
+  return selected === replicas.value ? describeReplicas(replicas) : `${plural(selected, 'pod')} of ${describeRunning(replicas)}`;
+}
+
 /** The pods a PDB guards: the workloads it selects, and their expected pod count when every one of them has a scale. */
 export interface ExpectedPods {
-  workloads: { workload: Resource; replicas: EffectiveReplicas }[];
+  /** `selected`: how many of the workload's pods the PDB selects, fewer than its replicas when it picks some out by name or index. */
+  workloads: { workload: Resource; replicas: EffectiveReplicas; selected: number }[];
   /** undefined when a selected workload has no scale the disruption controller could read (a DaemonSet, a Job). */
   count: number | undefined;
+  /**
+   * How many of those pods the PDB selects (undefined with count): fewer than count when it picks some of a StatefulSet's
+   * out (`statefulset.kubernetes.io/pod-name: db-0`), while the disruption controller counts maxUnavailable and
+   * percentages against all of them.
+   */
+  selected: number | undefined;
 }
 
 function key(resource: Resource): string {
@@ -237,7 +249,7 @@ export class Inventory {
     return [...this.byNamespace().values()].flat().filter((r) => r.kind === kind);
   }
 
-  /** PodDisruptionBudgets whose selector matches the workload's pod labels. */
+  /** PodDisruptionBudgets whose selector matches the workload's pod labels: those over every pod of it. */
   pdbsSelecting(workload: Resource): Resource[] {
     const labels = podTemplateOf(workload)?.labels;
     const question = labelQuestion('pdbs', workload.namespace, labels);
@@ -266,6 +278,19 @@ export class Inventory {
     const result = compute();
     if (!kept) known.set(key, { uri, result });
     return result.slice();
+  }
+
+  /**
+   * The PDBs over some pod of the workload: those over every one (pdbsSelecting), and those that pick some out by the
+   * labels its controller gives them (`statefulset.kubernetes.io/pod-name: db-0`).
+   */
+  pdbsSelectingAnyPodOf(workload: Resource): Resource[] {
+    const overEvery = this.pdbsSelecting(workload);
+    // Other pods carry their template's labels only, which pdbsSelecting asked about; reading the PDBs by pod names
+    // too would analyse every Deployment again when one of those changes.
+    if (!getsControllerLabels(workload)) return overEvery;
+    const picking = this.pdbsByControllerLabels(workload.namespace).filter((pdb) => !overEvery.includes(pdb) && this.selectsSomePodOf(pdbSelector(pdb) as LabelSelector, workload));
+    return picking.length ? nearestDefinitions([...overEvery, ...picking], workload) : overEvery;
   }
 
   /** The autoscalers that scale the workload: HorizontalPodAutoscalers, and KEDA ScaledObjects as the HPA KEDA makes of each (see autoscales). */
@@ -307,12 +332,16 @@ export class Inventory {
     return this.answer('selected', pdb, carrierQuestion(pdb.namespace, selector).groups, () => nearestDefinitions(this.podCarriersMatching(pdb.namespace, selector).filter((r) => !ownedByAnother(r)), pdb));
   }
 
-  /** The namespace's pod carriers (those owned by a controller too) whose pod labels the selector matches. */
+  /**
+   * The namespace's pod carriers (those owned by a controller too) some pod of which the selector matches, by its
+   * labels and those its controller gives it (see podLabelSetsOf).
+   */
   podCarriersMatching(namespace: string, selector: unknown): Resource[] {
     const question = carrierQuestion(namespace, selector);
     for (const group of question.groups) this.log.read(group);
-    const carriers = this.labelIndex('carriers', namespace);
-    return carriers.candidates(question.labels).filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
+    const candidates = this.labelIndex('carriers', namespace).candidates(question.labels);
+    if (question.byControllerLabels) return candidates.filter((r) => this.selectsSomePodOf(selector as LabelSelector, r));
+    return candidates.filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
   }
 
   /**
@@ -337,11 +366,17 @@ export class Inventory {
     return { value: 1, source: 'default' };
   }
 
-  /** The workloads a PDB selects and the pod count the disruption controller expects for them. */
+  /** The workloads a PDB selects, the pod count the disruption controller expects for them, and how many of those it selects. */
   expectedPods(pdb: Resource): ExpectedPods {
-    const workloads = this.workloadsSelectedBy(pdb).map((workload) => ({ workload, replicas: this.effectiveReplicas(workload) }));
+    const selector = pdbSelector(pdb);
+    const picksPods = asksForControllerLabel(selector);
+    const workloads = this.workloadsSelectedBy(pdb).map((workload) => {
+      const replicas = this.effectiveReplicas(workload);
+      return { workload, replicas, selected: picksPods ? this.podsSelectedOf(workload, selector) : replicas.value };
+    });
     const known = workloads.every(({ workload }) => isScalable(workload) || workload.kind === 'Pod');
-    return { workloads, count: known ? workloads.reduce((sum, w) => sum + w.replicas.value, 0) : undefined };
+    if (!known) return { workloads, count: undefined, selected: undefined };
+    return { workloads, count: workloads.reduce((sum, w) => sum + w.replicas.value, 0), selected: workloads.reduce((sum, w) => sum + w.selected, 0) };
   }
 
   /** Everything in the namespace that carries pod labels: workloads with their templates, and pods read from a cluster. */
@@ -376,6 +411,16 @@ export class Inventory {
   podLabelSetsOf(carrier: Resource, selectors: readonly LabelSelector[]): Labels[] {
     const labels = podTemplateOf(carrier)?.labels;
     return labels ? podLabelSets(carrier, labels, this.effectiveReplicas(carrier).value, selectors) : [];
+  }
+
+  private selectsSomePodOf(selector: LabelSelector, carrier: Resource): boolean {
+    return this.podLabelSetsOf(carrier, [selector]).some((pod) => selectorMatches(selector, pod));
+  }
+
+  /** How many of a pod carrier's pods the selector selects, by the labels their controller gives them too (see podsSelected). */
+  private podsSelectedOf(carrier: Resource, selector: LabelSelector): number {
+    const labels = podTemplateOf(carrier)?.labels;
+    return labels ? podsSelected(carrier, labels, this.effectiveReplicas(carrier).value, selector) : 0;
   }
 
   /** The memory a LimitRange in the namespace gives containers that state none, and which LimitRange it is. */
@@ -430,6 +475,8 @@ function carrierQuestion(namespace: string, selector: unknown): LabelQuestion {
 interface LabelQuestion {
   labels: readonly LabelPair[] | undefined;
   groups: readonly string[];
+  /** A selector asking for labels controllers give pods (a StatefulSet's pod names), which it matches against each carrier's pods. */
+  byControllerLabels?: boolean;
 }
 
 /**
@@ -445,8 +492,18 @@ function labelQuestion(index: LabelIndexName, namespace: string, about: unknown)
 }
 
 function newLabelQuestion(index: LabelIndexName, namespace: string, about: unknown): LabelQuestion {
+  if (index === 'carriers' && asksForControllerLabel(about)) return controllerLabelQuestion(namespace, about);
   const labels = index === 'carriers' ? selectorLabels(about) : matchableLabels(about);
   return { labels, groups: questionGroups(namespace, index, labels) ?? everyItemGroups(index, namespace) };
+}
+
+/**
+ * A question about pod carriers by a selector asking for labels controllers give pods: filed under what it asks of
+ * templates, and reading the namespace's autoscalers, as which pods a carrier runs (`db-4`?) hangs on its replica count.
+ */
+function controllerLabelQuestion(namespace: string, selector: LabelSelector): LabelQuestion {
+  const labels = selectorLabels(withoutControllerLabels(selector));
+  return { labels, groups: [...(questionGroups(namespace, 'carriers', labels) ?? carrierGroups(namespace)), ...autoscalerGroups(namespace)], byControllerLabels: true };
 }
 
 /** The groups a question naming no labels reads: every item the index holds. */

@@ -1,5 +1,5 @@
 import type { Resource } from './parse';
-import { isWellFormedSelector, type LabelSelector, type Labels } from './selector';
+import { isWellFormedSelector, selectorMatches, type LabelSelector, type Labels } from './selector';
 
 /** Labels a controller sets on each pod it creates, whose values no manifest shows: a hash of the template, a Job's uid. */
 const SET_BY_THE_CLUSTER = new Set(['pod-template-hash', 'controller-revision-hash', 'pod-template-generation', 'controller-uid', 'batch.kubernetes.io/controller-uid']);
@@ -7,6 +7,8 @@ const SET_BY_THE_CLUSTER = new Set(['pod-template-hash', 'controller-revision-ha
 const POD_NAME = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX = 'apps.kubernetes.io/pod-index';
 const JOB_NAMES = ['job-name', 'batch.kubernetes.io/job-name'];
+/** Labels a controller gives each pod whose values manifests tell: a StatefulSet's pod names and indexes, a Job's name. */
+const SET_BY_THE_CONTROLLER = new Set([POD_NAME, POD_INDEX, ...JOB_NAMES]);
 
 /** Every label key the selector asks about, with the values it names for each (none for what is no selector). */
 function askedValues(selector: unknown): Map<string, string[]> {
@@ -25,8 +27,17 @@ function askedValues(selector: unknown): Map<string, string[]> {
  * says which pods carry those, so what is left is what manifests can answer.
  */
 export function withoutClusterSetLabels(selector: LabelSelector): LabelSelector {
-  const matchLabels = Object.entries(selector.matchLabels ?? {}).filter(([key]) => !SET_BY_THE_CLUSTER.has(key));
-  const matchExpressions = (selector.matchExpressions ?? []).filter((requirement) => !SET_BY_THE_CLUSTER.has(requirement?.key));
+  return withoutKeys(selector, SET_BY_THE_CLUSTER);
+}
+
+/** The selector without what it asks of labels a controller gives pods (a StatefulSet's pod names): what it asks of their templates. */
+export function withoutControllerLabels(selector: LabelSelector): LabelSelector {
+  return withoutKeys(selector, SET_BY_THE_CONTROLLER);
+}
+
+function withoutKeys(selector: LabelSelector, keys: ReadonlySet<string>): LabelSelector {
+  const matchLabels = Object.entries(selector.matchLabels ?? {}).filter(([key]) => !keys.has(key));
+  const matchExpressions = (selector.matchExpressions ?? []).filter((requirement) => !keys.has(requirement?.key));
   return { ...selector, matchLabels: selector.matchLabels ? Object.fromEntries(matchLabels) : selector.matchLabels, matchExpressions: selector.matchExpressions ? matchExpressions : selector.matchExpressions };
 }
 
@@ -36,12 +47,17 @@ function isSelector(value: unknown): value is LabelSelector {
 
 /** Whether the selector asks for a label a controller gives its pods (a StatefulSet's pod names), which templates do not show. */
 export function asksForControllerLabel(selector: unknown): selector is LabelSelector {
-  return [...askedValues(selector).keys()].some((key) => key === POD_NAME || key === POD_INDEX || JOB_NAMES.includes(key));
+  return [...askedValues(selector).keys()].some((key) => SET_BY_THE_CONTROLLER.has(key));
 }
 
 /** Whether the selector asks for a label whose value only the cluster knows (`pod-template-hash`). */
 export function asksForClusterSetLabel(selector: unknown): boolean {
   return [...askedValues(selector).keys()].some((key) => SET_BY_THE_CLUSTER.has(key));
+}
+
+/** Whether the workload's controller gives its pods labels a selector may ask for (a StatefulSet's pod names, a Job's name). */
+export function getsControllerLabels(workload: Resource): boolean {
+  return (workload.kind === 'StatefulSet' || workload.kind === 'Job') && !!workload.name;
 }
 
 /**
@@ -50,8 +66,24 @@ export function asksForClusterSetLabel(selector: unknown): boolean {
  * its name. `pods` is how many the workload runs.
  */
 export function podLabelSets(workload: Resource, templateLabels: Labels, pods: number, selectors: readonly LabelSelector[]): Labels[] {
-  if (workload.kind === 'Job' && workload.name) return [{ ...templateLabels, ...Object.fromEntries(JOB_NAMES.map((key) => [key, workload.name!])) }];
-  if (workload.kind !== 'StatefulSet' || !workload.name) return [templateLabels];
+  return podsAlike(workload, templateLabels, pods, selectors).map((alike) => alike.labels);
+}
+
+/** How many of the `pods` that `workload` runs the selector selects, by the labels their controller gives them too (one for `db-0`). */
+export function podsSelected(workload: Resource, templateLabels: Labels, pods: number, selector: LabelSelector): number {
+  return podsAlike(workload, templateLabels, pods, [selector]).reduce((sum, alike) => sum + (selectorMatches(selector, alike.labels) ? alike.count : 0), 0);
+}
+
+/** Pods of a workload that carry the same labels as far as some selectors can tell: their labels, and how many they are. */
+interface PodsAlike {
+  labels: Labels;
+  count: number;
+}
+
+/** podLabelSets with how many pods each set of labels stands for: one it does not name stands for every pod the selectors do not name. */
+function podsAlike(workload: Resource, templateLabels: Labels, pods: number, selectors: readonly LabelSelector[]): PodsAlike[] {
+  if (workload.kind === 'Job' && workload.name) return [{ labels: { ...templateLabels, ...Object.fromEntries(JOB_NAMES.map((key) => [key, workload.name!])) }, count: pods }];
+  if (workload.kind !== 'StatefulSet' || !workload.name) return [{ labels: templateLabels, count: pods }];
   const first = firstOrdinal(workload);
   const runs = (i: number) => i >= first && i < first + pods;
   const named = selectors.flatMap((selector) => {
@@ -59,13 +91,15 @@ export function podLabelSets(workload: Resource, templateLabels: Labels, pods: n
     return [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
   });
   const indexes = new Set(named.filter((i): i is number => i !== undefined && runs(i)));
+  const podOf = (i: number) => ({ ...templateLabels, [POD_NAME]: `${workload.name}-${i}`, [POD_INDEX]: String(i) });
+  const alike = [...indexes].map((i) => ({ labels: podOf(i), count: 1 }));
   // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
   for (let i = first; runs(i); i++) {
     if (indexes.has(i)) continue;
-    indexes.add(i);
+    alike.push({ labels: podOf(i), count: pods - indexes.size });
     break;
   }
-  return [...indexes].map((i) => ({ ...templateLabels, [POD_NAME]: `${workload.name}-${i}`, [POD_INDEX]: String(i) }));
+  return alike;
 }
 
 /** The index of a StatefulSet's first pod: spec.ordinals.start, 0 unless written (from `start: 1` its pods are `db-1`, `db-2`…). */

@@ -84,10 +84,18 @@ export function describePdbBudget(pdb: Resource, expectedPods?: number): string 
   return budget ? describeBudget(budget, expectedPods) : 'no minAvailable or maxUnavailable';
 }
 
-/** Evictions the PDB allows while every expected pod is healthy: none when it states no budget. */
-export function evictionsAllowedBy(pdb: Resource, expectedPods: number): number {
+/** Evictions the PDB allows while every pod it selects is healthy (see disruptionsAllowed): none when it states no budget. */
+export function evictionsAllowedBy(pdb: Resource, expectedPods: number, selected = expectedPods): number {
   const budget = pdbBudget(pdb);
-  return budget ? disruptionsAllowed(budget, expectedPods) : 0;
+  return budget ? disruptionsAllowed(budget, expectedPods, selected) : 0;
+}
+
+/**
+ * Whether the disruption controller counts the budget against the scale of the pods' controllers (maxUnavailable, a
+ * percentage) rather than against the pods the PDB selects (a whole-number minAvailable).
+ */
+export function countedAgainstControllers(budget: PdbBudget): boolean {
+  return budget.field === 'maxUnavailable' || budget.value.kind === 'percent';
 }
 
 /** A budget that allows no disruption whatever the number of pods: maxUnavailable 0 or 0%, minAvailable 100%. */
@@ -105,9 +113,13 @@ export function desiredHealthy(budget: PdbBudget, expectedPods: number): number 
   return budget.field === 'minAvailable' ? scaled : Math.max(0, expectedPods - scaled);
 }
 
-/** Evictions allowed while every expected pod is healthy. */
-export function disruptionsAllowed(budget: PdbBudget, expectedPods: number): number {
-  return Math.max(0, expectedPods - desiredHealthy(budget, expectedPods));
+/**
+ * Evictions allowed while the `selected` pods are healthy: all `expectedPods` unless the PDB picks some of a
+ * StatefulSet's out by name or index, while the disruption controller counts maxUnavailable and percentages against
+ * every pod of their controller (maxUnavailable 1 over db-0 of 3 wants 2 healthy, and allows none).
+ */
+export function disruptionsAllowed(budget: PdbBudget, expectedPods: number, selected = expectedPods): number {
+  return Math.max(0, selected - desiredHealthy(budget, expectedPods));
 }
 
 /** "1 eviction allowed", "0 evictions allowed". */

@@ -1,5 +1,5 @@
 import type { ExpectedPods } from '../inventory/inventory';
-import type { PdbBudget } from '../manifest/pdb';
+import { countedAgainstControllers, type PdbBudget } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { isScalable } from '../manifest/workload';
 
@@ -10,7 +10,7 @@ import { isScalable } from '../manifest/workload';
  * whole-number minAvailable is counted against the pods themselves.
  */
 export function unscaledBy(budget: PdbBudget, expected: ExpectedPods): Resource | undefined {
-  if (budget.field === 'minAvailable' && budget.value.kind === 'int') return undefined;
+  if (!countedAgainstControllers(budget)) return undefined;
   const unscalable = expected.workloads.find(({ workload }) => !isScalable(workload) && workload.kind !== 'Pod');
   if (unscalable) return unscalable.workload;
   const bare = expected.workloads.filter(({ workload }) => workload.kind === 'Pod');
@@ -20,11 +20,21 @@ export function unscaledBy(budget: PdbBudget, expected: ExpectedPods): Resource 
 const ONE_UNAVAILABLE: PdbBudget = { field: 'maxUnavailable', value: { kind: 'int', value: 1 } };
 
 /**
+ * Whether the PDB selects only some of its workloads' pods (a StatefulSet's db-0, by the name its controller gives it),
+ * while the disruption controller counts maxUnavailable and percentages against all of them.
+ */
+export function picksSomePods(expected: ExpectedPods): boolean {
+  return expected.selected !== undefined && expected.count !== undefined && expected.selected < expected.count;
+}
+
+/**
  * The budget that lets drains evict these pods one at a time: `maxUnavailable: 1`, or, for bare pods (which the
- * disruption controller counts only against a whole-number minAvailable), minAvailable one below their count.
+ * disruption controller counts only against a whole-number minAvailable) and pods picked out of a StatefulSet (for
+ * which it counts maxUnavailable 1 against all of the StatefulSet's), minAvailable one below their count.
  * Undefined when no written number does it: the pods of a DaemonSet or a Job, whose count is the cluster's.
  */
 export function oneAtATime(expected: ExpectedPods): { field: PdbBudget['field']; value: number } | undefined {
+  if (picksSomePods(expected)) return { field: 'minAvailable', value: Math.max(0, expected.selected! - 1) };
   if (!unscaledBy(ONE_UNAVAILABLE, expected)) return { field: 'maxUnavailable', value: 1 };
   const bareOnly = expected.workloads.every(({ workload }) => workload.kind === 'Pod');
   return bareOnly && expected.count !== undefined ? { field: 'minAvailable', value: Math.max(0, expected.count - 1) } : undefined;

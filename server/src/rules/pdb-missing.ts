@@ -68,7 +68,7 @@ function pdbSelectorFor(workload: Resource, inventory: Inventory): unknown {
   const others = (selector: unknown) =>
     inventory
       .podCarriersMatching(workload.namespace, selector)
-      .some((r) => !ownedByAnother(r) && !(r.kind === workload.kind && r.name === workload.name) && inventory.pdbsSelecting(r).length > 0);
+      .some((r) => !ownedByAnother(r) && !(r.kind === workload.kind && r.name === workload.name) && inventory.pdbsSelectingAnyPodOf(r).length > 0);
   const own = workloadSelector(workload);
   if (own && !others(own)) return own;
   const labels = podTemplateOf(workload)?.labels;
@@ -83,7 +83,7 @@ export const pdbMissing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Several replicas and no PodDisruptionBudget',
     description:
-      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload (a KEDA ScaledObject\'s minReplicaCount when one scales it); a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once: they need no budget, and a PDB does not count their pods.',
+      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload (a KEDA ScaledObject\'s minReplicaCount when one scales it); a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace, those the controller gives each pod too (a budget for a StatefulSet\'s pod `db-0` by `statefulset.kubernetes.io/pod-name`: pdb-blocks-eviction says what it allows). Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once: they need no budget, and a PDB does not count their pods.',
     fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`; `<name>-<kind>-pdb` when another workload of that name is defined in its folder, and numbered when a PDB applied with it has the name already; the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload. When that selector also selects the pods of another workload that has a budget already, the new one selects every label of the pod template instead; when those do too, no fix is offered (two budgets over one pod make every eviction of it fail).',
     example: ordersDeployment(),
   },
@@ -92,7 +92,7 @@ export const pdbMissing: Rule = {
       if ((resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') || isClusterAddon(resource) || isHelmHook(resource)) continue;
       const replicas = inventory.effectiveReplicas(resource);
       if (replicas.value < 2) continue;
-      if (inventory.pdbsSelecting(resource).length > 0) continue;
+      if (inventory.pdbsSelectingAnyPodOf(resource).length > 0) continue;
       const pdb = newPdbOf(resource, inventory);
       report({
         resource,

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { describeReplicas } from '../inventory/inventory';
+import { describeSelectedReplicas } from '../inventory/inventory';
 import { pdbBudget, writtenBudgetFields } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
@@ -28,7 +28,7 @@ export const pdbNoBudget: Rule = {
       const expected = inventory.expectedPods(pdb);
       const guarded = expected.workloads;
       const next = oneAtATime(expected);
-      const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas }) => (workload.kind === 'Pod' ? describeResource(workload) : `${describeResource(workload)} (${describeReplicas(replicas)})`)).join(', ')}` : 'every pod it selects';
+      const pods = guarded.length ? `the pods of ${guarded.map(({ workload, replicas, selected }) => (workload.kind === 'Pod' ? describeResource(workload) : `${describeResource(workload)} (${describeSelectedReplicas(selected, replicas)})`)).join(', ')}` : 'every pod it selects';
       report({
         resource: pdb,
         path: ['spec'],

@@ -1,6 +1,6 @@
 import type { Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { asksForControllerLabel, withoutClusterSetLabels } from '../manifest/controller-labels';
+import { withoutClusterSetLabels } from '../manifest/controller-labels';
 import { selectsNothingAsV1beta1 } from '../manifest/pdb';
 import { describeSelector, isEmptySelector, selectorFault, selectorMatches, type LabelSelector } from '../manifest/selector';
 import { ownedByAnother } from '../inventory/inventory';
@@ -23,12 +23,6 @@ function selectedElsewhere(pdb: Resource, selector: LabelSelector, inventory: In
   return inventory.resources().filter((r) => r.namespace !== pdb.namespace && isWorkload(r) && !ownedByAnother(r) && selectorMatches(selector, podTemplateOf(r)?.labels));
 }
 
-/** Whether a workload's pods carry what the selector asks of the labels their controller gives them (a StatefulSet's pod names). */
-function selectsByControllerLabels(selector: LabelSelector, carriers: readonly Resource[], inventory: Inventory): boolean {
-  if (!asksForControllerLabel(selector)) return false;
-  return carriers.some((carrier) => inventory.podLabelSetsOf(carrier, [selector]).some((pod) => selectorMatches(selector, pod)));
-}
-
 function unmatchedSelector(pdb: Resource, written: LabelSelector, inventory: Inventory): string | undefined {
   if (inventory.customResourcesIn(pdb.namespace).length > 0) return undefined;
   // Which pods carry a pod-template-hash is the cluster's to say: the rest of the selector is what manifests answer.
@@ -38,7 +32,6 @@ function unmatchedSelector(pdb: Resource, written: LabelSelector, inventory: Inv
   if (inventory.podCarriersMatching(pdb.namespace, selector).length > 0) return undefined;
   // Asked only now: a PDB that selects pods does not depend on every other workload of its namespace.
   const known = inventory.podCarriersIn(pdb.namespace);
-  if (selectsByControllerLabels(selector, known, inventory)) return undefined;
   const elsewhere = selectedElsewhere(pdb, selector, inventory);
   if (elsewhere.length) {
     const namespaces = [...new Set(elsewhere.map((w) => w.namespace))];

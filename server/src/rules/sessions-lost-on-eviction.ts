@@ -154,7 +154,7 @@ export const sessionsLostOnEviction: Rule = {
       const sticky = sessions === 'external' ? [] : inventory.servicesFronting(workload).filter((s) => s.object?.spec?.sessionAffinity === 'ClientIP');
       if (sessions !== 'in-memory' && sticky.length === 0) continue;
       // A budget of one pod at a time protects nothing when there is only one pod.
-      const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelecting(workload).length === 0;
+      const needsPdb = inventory.effectiveReplicas(workload).value >= 2 && inventory.pdbsSelectingAnyPodOf(workload).length === 0;
       const length = sessionLength(workload);
       const pieces = missingPieces(workload, needsPdb, length, needsPdb ? newPdbOf(workload, inventory) : undefined);
       if (pieces.length === 0) continue;
