@@ -13,6 +13,18 @@ ruleTester(hpaNoHeadroom, {
   ],
   invalid: [
     {
+      name: 'minReplicas written in quotes ("2") is no integer: the API server rejects the HPA; the fix writes the number',
+      code: hpa({ max: 5 }).replace('  maxReplicas: 5\n', '  minReplicas: "2" # two at night\n  maxReplicas: 5\n'),
+      findings: [{ at: '"2"', message: 'HorizontalPodAutoscaler web: minReplicas "2" is no integer: the API server rejects it, so it never scales anything, and its workload runs the replicas it states.' }],
+      output: hpa({ max: 5 }).replace('  maxReplicas: 5\n', '  minReplicas: 2 # two at night\n  maxReplicas: 5\n'),
+    },
+    {
+      name: 'a fraction of a KEDA ScaledObject is no integer either, and no number to write',
+      code: scaledObject({ spec: '  maxReplicaCount: 2.5\n' }),
+      findings: [{ at: '2.5', message: /^ScaledObject \S+ \(KEDA\): maxReplicaCount 2\.5 is no integer: the API server rejects it/ }],
+      output: null,
+    },
+    {
       name: 'a KEDA ScaledObject whose maxReplicaCount equals its minReplicaCount: its own fields said',
       code: documents(scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 3\n' }), deployment()),
       findings: [{ at: 'maxReplicaCount', related: ['manifest.yaml: kind: Deployment'], message: 'ScaledObject web (KEDA): maxReplicaCount 3 ≤ minReplicaCount 3: it can never add a pod. A load surge or the loss of a node finds no headroom.' }],

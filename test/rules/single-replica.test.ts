@@ -44,6 +44,7 @@ ruleTester(singleReplica, {
       ['its scaleTargetRef has no apiVersion', (text: string) => text.replace('    apiVersion: apps/v1\n', '')],
       ['its scaleTargetRef names the extensions group', (text: string) => text.replace('    apiVersion: apps/v1\n', '    apiVersion: extensions/v1beta1\n')],
       ['its maxReplicas is below its minReplicas', (text: string) => text.replace('  maxReplicas: 10\n', '  maxReplicas: 1\n')],
+      ['its minReplicas is written in quotes, no integer', (text: string) => text.replace('  minReplicas: 2\n', '  minReplicas: "2"\n')],
     ].map(([why, change]) => ({
       name: `an HPA that cannot scale it (${why as string}: the controller finds no target, or the API server rejects it) keeps nothing running`,
       code: deployment('  replicas: 1\n'),

@@ -1,3 +1,4 @@
+import { writtenNotInteger } from './integer-field';
 import type { Resource } from './parse';
 import { isScaledObject, pausedScaledObject, refusedScaledObject, scaledObjectBounds, scaledObjectScales, scaledObjectTargetRef } from './scaled-object';
 import { describeResource, hpaScales, rejectedHpa } from './workload';
@@ -35,6 +36,13 @@ export function autoscales(autoscaler: Resource, workload: Resource): boolean {
 /** Whether it scales nothing whatever it names: an HPA the API server rejects; a ScaledObject KEDA refuses, or paused. */
 export function inertAutoscaler(autoscaler: Resource): boolean {
   return isScaledObject(autoscaler) ? refusedScaledObject(autoscaler) || pausedScaledObject(autoscaler) : rejectedHpa(autoscaler);
+}
+
+/** The first of its bounds written as no integer (`minReplicas: "2"`), which has the API server refuse it. */
+export function boundNotInteger(autoscaler: Resource): { field: string; value: unknown } | undefined {
+  const { minField, maxField } = autoscalerBounds(autoscaler);
+  const field = [minField, maxField].find((name) => writtenNotInteger(autoscaler.object?.spec?.[name]));
+  return field ? { field, value: autoscaler.object.spec[field] } : undefined;
 }
 
 /** Its scaleTargetRef as its controller reads it (a ScaledObject's with KEDA's defaults). */

@@ -1,4 +1,5 @@
 import type { Resource } from './parse';
+import { writtenNotInteger } from './integer-field';
 import { groupOf, metadataAnnotations, refersToScalable } from './workload';
 
 /**
@@ -50,7 +51,9 @@ export function pausedScaledObject(scaledObject: Resource): boolean {
  * floor of at least 1 when it is written, above maxReplicaCount; an idleReplicaCount not below it.
  */
 export function refusedScaledObject(scaledObject: Resource): boolean {
-  const { minReplicaCount, idleReplicaCount } = scaledObject.object?.spec ?? {};
+  const { minReplicaCount, maxReplicaCount, idleReplicaCount } = scaledObject.object?.spec ?? {};
+  // Its CRD's schema types them as integers: the API server refuses the object before KEDA sees it.
+  if (writtenNotInteger(minReplicaCount) || writtenNotInteger(maxReplicaCount)) return true;
   const min = typeof minReplicaCount === 'number' ? Math.max(minReplicaCount, 1) : 0;
   return min > scaledObjectBounds(scaledObject).max || (typeof idleReplicaCount === 'number' && idleReplicaCount >= min);
 }

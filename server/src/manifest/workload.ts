@@ -2,6 +2,7 @@ import type { Resource } from './parse';
 import type { Path } from './path';
 import type { LabelSelector, Labels } from './selector';
 import { factOf } from './facts';
+import { writtenNotInteger } from './integer-field';
 
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'Pod'] as const;
 
@@ -59,10 +60,11 @@ export function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** Whether the API server rejects the HPA, so that it never exists: maxReplicas missing or below 1, or below minReplicas. */
+/** Whether the API server rejects the HPA, so that it never exists: maxReplicas missing or below 1, or below minReplicas; either written as no integer. */
 export function rejectedHpa(hpa: Resource): boolean {
   const { minReplicas, maxReplicas } = hpa.object?.spec ?? {};
-  return typeof maxReplicas !== 'number' || maxReplicas < 1 || (typeof minReplicas === 'number' && minReplicas > maxReplicas);
+  if (!Number.isInteger(maxReplicas) || maxReplicas < 1 || writtenNotInteger(minReplicas)) return true;
+  return typeof minReplicas === 'number' && minReplicas > maxReplicas;
 }
 
 /**

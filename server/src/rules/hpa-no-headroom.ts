@@ -1,4 +1,5 @@
-import { autoscalerBounds, describeAutoscaler, inertAutoscaler, isAutoscaler } from '../manifest/autoscaler';
+import { setField } from '../fixes/yaml-edit';
+import { autoscalerBounds, boundNotInteger, describeAutoscaler, inertAutoscaler, isAutoscaler } from '../manifest/autoscaler';
 import { isScaledObject, pausedScaledObject } from '../manifest/scaled-object';
 import { hpaScalingDisabled } from '../manifest/workload';
 import { exampleHpa } from './example-disruption';
@@ -11,16 +12,30 @@ export const hpaNoHeadroom: Rule = {
     scenario: 'involuntary-disruption',
     title: 'HPA cannot scale out',
     description:
-      'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly. A `maxReplicas` below `minReplicas` (or below 1) is reported as what it is: the API server rejects the HPA, so it is never created. A KEDA ScaledObject is read by its `minReplicaCount` (default 0) and `maxReplicaCount` (default 100): KEDA refuses one whose maximum is below its minimum, and makes no HPA.',
+      'An HPA whose `maxReplicas` is not above its `minReplicas` can never add a pod: a load surge, or the extra load on the survivors when a node with some replicas dies, finds no headroom, and the autoscaler only reports that it is limited. Either give it room above the floor or drop the HPA and set the replica count directly. A `maxReplicas` below `minReplicas` (or below 1) is reported as what it is: the API server rejects the HPA, so it is never created. A KEDA ScaledObject is read by its `minReplicaCount` (default 0) and `maxReplicaCount` (default 100): KEDA refuses one whose maximum is below its minimum, and makes no HPA. A bound written as no integer (`minReplicas: "2"`, `2.5`) is reported too: the API server cannot decode it and rejects the object; digits in quotes are written as the number.',
     example: exampleHpa('  minReplicas: 3\n  maxReplicas: 3\n'),
   },
   check({ resources, inventory, report }) {
     for (const hpa of resources) {
       // A paused ScaledObject scales nothing: KEDA removes its HPA.
       if (!isAutoscaler(hpa) || (isScaledObject(hpa) && pausedScaledObject(hpa))) continue;
+      const target = inventory.scaleTargetOf(hpa);
+      const related = target ? [{ resource: target, message: `the workload this ${isScaledObject(hpa) ? 'ScaledObject' : 'HPA'} scales` }] : [];
+      const notInteger = boundNotInteger(hpa);
+      if (notInteger) {
+        const digits = typeof notInteger.value === 'string' && /^\d+$/.test(notInteger.value.trim()) ? Number(notInteger.value) : undefined;
+        report({
+          resource: hpa,
+          path: ['spec', notInteger.field],
+          target: 'value',
+          message: `${describeAutoscaler(hpa)}: ${notInteger.field} ${JSON.stringify(notInteger.value)} is no integer: the API server rejects it, so it never scales anything, and its workload runs the replicas it states.`,
+          related,
+          fixes: () => [digits === undefined ? undefined : { title: `Write ${notInteger.field} as a number (${digits})`, preferred: true, edits: setField(hpa, ['spec', notInteger.field], digits) ?? [] }],
+        });
+        continue;
+      }
       const { min, max, minField, maxField } = autoscalerBounds(hpa);
       if (max === undefined || max > min) continue;
-      const target = inventory.scaleTargetOf(hpa);
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;
       const floor = `${minField} ${min}${typeof hpa.object?.spec?.[minField] === 'number' ? '' : ' (the default)'}`;
@@ -33,7 +48,7 @@ export const hpaNoHeadroom: Rule = {
           inertAutoscaler(hpa) && (max < min || max < 1)
             ? `${describeAutoscaler(hpa)}: ${maxField} ${max} is below ${max < 1 ? '1' : floor}: ${refusedBy}, and its workload runs the replicas it states.`
             : `${describeAutoscaler(hpa)}: ${maxField} ${max} ≤ ${floor}: it can never add a pod. A load surge or the loss of a node finds no headroom.`,
-        related: target ? [{ resource: target, message: `the workload this ${keda ? 'ScaledObject' : 'HPA'} scales` }] : [],
+        related,
       });
     }
   },
