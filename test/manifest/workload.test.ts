@@ -66,7 +66,7 @@ describe('workload helpers', () => {
   });
 
   it('small helpers', () => {
-    assert.deepEqual(stringMap({ a: 1, b: true, c: null, d: 'x' }), { a: '1', b: 'true', d: 'x' });
+    assert.deepEqual(stringMap({ a: 1, b: true, c: null, d: 'x' }), { a: '1', b: 'true', c: '', d: 'x' }, 'null is the empty string, as the API server decodes it');
     assert.deepEqual(stringMap(['a']), {});
     assert.equal(valueAt({ a: [{ b: 2 }] }, ['a', 0, 'b']), 2);
     assert.equal(valueAt({ a: 'text' }, ['a', 'b']), undefined);

@@ -19,6 +19,11 @@ const byExpression = (operator: string) => ({ selector: `    matchExpressions:\n
 
 ruleTester(pdbMissing, {
   valid: [
+    {
+      name: 'a label left empty on both sides (`tier:` as Helm renders an unset value): null is the empty string to the API server, so the PDB selects the pods',
+      code: web(3).replace('        app: web\n', '        app: web\n        tier:\n'),
+      files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n', { selector: '    matchLabels:\n      app: web\n      tier:\n' }) },
+    },
     { name: 'a PDB beside it', code: documents(web(3), pdb('  maxUnavailable: 1\n')) },
     { name: 'scaled to zero under an HPA of minReplicas 3: no pod runs (the HPA leaves a target at zero alone)', code: documents(web(0), hpa({ min: 3, max: 3 })) },
     { name: 'a PDB in another file', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') } },

@@ -211,10 +211,11 @@ export function declaredAnnotations(resource: Resource): Record<string, string> 
   return { ...metadataAnnotations(resource), ...(podTemplateOf(resource)?.annotations ?? {}) };
 }
 
+/** A map of strings (labels, annotations, a nodeSelector) as the API server reads it: a null value is an empty string (Go's JSON decoder leaves the string's zero value), as selector.ts reads matchLabels. */
 export function stringMap(value: unknown): Record<string, string> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = String(v);
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v === null ? '' : String(v);
   return out;
 }
 
