@@ -52,6 +52,18 @@ ruleTester(singleReplica, {
       findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod/ }],
     })),
     {
+      name: 'replicas written in quotes ("3") is no integer: the API server rejects the Deployment; the fix writes the number',
+      code: deployment('  replicas: "3" # three for the launch\n'),
+      findings: [{ at: '"3"', message: 'Deployment web: replicas "3" is no integer: the API server rejects the whole Deployment, so it runs no pod at all. The replica count is a number.' }],
+      output: deployment('  replicas: 3 # three for the launch\n'),
+    },
+    {
+      name: 'a fraction of a replica is no integer either, and no number to write',
+      code: deployment('  replicas: 2.5\n'),
+      findings: [{ at: '2.5', message: /replicas 2\.5 is no integer/ }],
+      output: null,
+    },
+    {
       name: 'replicas: 1, fixed in place with its comment kept',
       code: deployment('  replicas: 1 # one is enough?\n'),
       findings: [{ at: 'replicas', line: 6, message: 'Deployment web runs 1 pod: one node drain or node failure takes it offline. With replicas: 1, a node drain or node failure takes it offline until a replacement is scheduled and ready, and while the control plane is down it is not replaced at all.' }],

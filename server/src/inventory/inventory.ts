@@ -362,7 +362,8 @@ export class Inventory {
     const hpa = targeting && !hpaScalingDisabled(workload, targeting) ? targeting : undefined;
     if (hpa) return { value: autoscalerBounds(hpa).min, source: 'hpa', hpa };
     const replicas = workload.object?.spec?.replicas;
-    if (isScalable(workload) && typeof replicas === 'number') return { value: replicas, source: 'spec' };
+    // A count the API server cannot decode ("3", 2.5) is none it runs; single-replica says so.
+    if (isScalable(workload) && Number.isInteger(replicas)) return { value: replicas, source: 'spec' };
     return { value: 1, source: 'default' };
   }
 

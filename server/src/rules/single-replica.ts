@@ -3,10 +3,11 @@ import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
+import { writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
-import type { Rule } from './types';
+import type { Rule, RuleContext } from './types';
 
 /** Why a second pod is not simply more of the same, when it is not: then `replicas: 2` is no fix. */
 function singletonReason(workload: Resource): string | undefined {
@@ -47,6 +48,10 @@ export const singleReplica: Rule = {
       if (resource.kind !== 'Deployment' && resource.kind !== 'StatefulSet') continue;
       if (isClusterAddon(resource) || isHelmHook(resource)) continue;
       const replicas = resource.object?.spec?.replicas;
+      if (writtenNotInteger(replicas)) {
+        reportNotInteger(resource, replicas, report);
+        continue;
+      }
       if (replicas !== undefined && replicas !== null && replicas !== 1) continue;
       if (inventory.hpasTargeting(resource).length > 0) continue;
       const stated = replicas === 1 ? 'replicas: 1' : 'no replicas field (the default is 1)';
@@ -60,3 +65,15 @@ export const singleReplica: Rule = {
     }
   },
 };
+
+/** A replica count the API server cannot decode (`replicas: "3"`, `2.5`): it rejects the workload, which then runs nothing. */
+function reportNotInteger(resource: Resource, replicas: unknown, report: RuleContext['report']): void {
+  const digits = typeof replicas === 'string' && /^\d+$/.test(replicas.trim()) ? Number(replicas) : undefined;
+  report({
+    resource,
+    path: ['spec', 'replicas'],
+    target: 'value',
+    message: `${describeResource(resource)}: replicas ${JSON.stringify(replicas)} is no integer: the API server rejects the whole ${resource.kind}, so it runs no pod at all. The replica count is a number.`,
+    fixes: () => [digits === undefined ? undefined : { title: `Write replicas as a number (${digits})`, preferred: true, edits: setField(resource, ['spec', 'replicas'], digits) ?? [] }],
+  });
+}

@@ -289,7 +289,9 @@ function replicasOf(resource: Resource, inventory: Inventory, eligible: number):
       // A live cluster's count is what runs now (an HPA may have moved it above its minimum).
       const current = resource.object?.spec?.replicas;
       if (!resource.document && typeof current === 'number') return current;
-      return inventory.effectiveReplicas(resource).value;
+      const effective = inventory.effectiveReplicas(resource);
+      // A count that is no integer (2.5) is none the API server takes: what can be simulated of it is, and said so.
+      return effective.source === 'default' && typeof current === 'number' ? current : effective.value;
     }
   }
 }
