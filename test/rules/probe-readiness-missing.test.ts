@@ -11,6 +11,24 @@ function withTlsInit(init: string, worker = ''): string {
   return deploymentWith(indent(`- name: worker\n  image: example/worker:1\n${worker}`)).replace('      containers:\n', `      initContainers:\n${tls}      containers:\n`);
 }
 
+/** A container web whose limits end in a commented-out entry (`then` written after it), and a sidecar after it. */
+function twoContainers(then: string): string {
+  return deploymentWith(
+    indent(`- name: web
+  image: nginx
+  ports:
+    - containerPort: 80
+  resources:
+    limits:
+      memory: 1Gi
+      # cpu: "1"
+${then}- name: side
+  image: busybox
+  readinessProbe: {exec: {command: [true]}}
+`),
+  );
+}
+
 ruleTester(probeReadinessMissing, {
   valid: [
     { name: 'a readiness probe is there', code: app(ports('{name: http, containerPort: 8080}') + '  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n') },
@@ -46,6 +64,12 @@ ruleTester(probeReadinessMissing, {
     },
   ],
   invalid: [
+    {
+      name: 'a container whose last field ends in a deeper comment gets its probe below that comment, not in the next container',
+      code: twoContainers(''),
+      findings: [{ at: 'web' }],
+      output: twoContainers('  readinessProbe:\n    tcpSocket:\n      port: 80\n    periodSeconds: 10\n'),
+    },
     {
       name: 'a native sidecar (an init container that always restarts) takes the traffic: it is the one asked for a probe, not the app beside it',
       code: withTlsInit('  restartPolicy: Always\n'),

@@ -189,7 +189,9 @@ export function nest(keys: readonly string[], value: unknown): unknown {
 
 /** Offset just after the last line of a pair (its value included), where a sibling entry can go. */
 function afterPair(text: DocumentText, resource: Resource, pair: Pair<Node, Node | null>): number {
-  const end = pair.value ? nodeSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
+  // Trimmed as valueSpan trims: a mapping ending in a comment deeper than its keys spans the next line's indentation,
+  // and the line after it was taken for its last (a probe for one container was written into the next).
+  const end = pair.value ? valueSpan(resource, pair.value)[1] : nodeSpan(resource, pair.key)[1];
   const lastLineEnd = text.lineEnd(Math.max(nodeSpan(resource, pair.key)[0], end - 1));
   return lastLineEnd;
 }
