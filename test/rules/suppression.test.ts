@@ -32,6 +32,13 @@ describe('ignore comments', () => {
     assert.deepEqual(ignoredByComment(crlf, 2), ['x']);
   });
 
+  it('comments stacked right above a line all apply to it (a second "Ignore … here" adds its own below the first); a line between ends them', () => {
+    const file = parseManifest('c.yaml', 'a: 1\n# kube-resilience-ignore x -- one\n# kube-resilience-ignore y -- two\nb: 2\n');
+    assert.deepEqual(ignoredByComment(file, 3), ['y', 'x']);
+    const apart = parseManifest('c.yaml', '# kube-resilience-ignore x\n# a note\n# kube-resilience-ignore y\nb: 2\n');
+    assert.deepEqual(ignoredByComment(apart, 3), ['y']);
+  });
+
   it('a `#` line inside a value over lines (a block scalar, a quoted string) is its text, not a comment: it ignores nothing', () => {
     const block = parseManifest('c.yaml', 'a: |\n  text\n  # kube-resilience-ignore x\nb: 2\n');
     assert.deepEqual(ignoredByComment(block, 3), []);

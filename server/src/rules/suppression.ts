@@ -22,10 +22,17 @@ export function ignoreCommentIds(lineText: string): { id: string; column: number
   return ids;
 }
 
-/** Rules a `# kube-resilience-ignore a, b -- reason` comment on the line above `line` turns off. */
+/**
+ * Rules `# kube-resilience-ignore a, b -- reason` comments right above `line` turn off: the one on the line above, and
+ * those stacked over it (an editor's second "Ignore … here" on a line adds its comment below the first).
+ */
 export function ignoredByComment(file: ManifestFile, line: number): string[] {
-  if (line <= 0) return [];
-  const ids = ignoreCommentIds(file.lines.lineText(line - 1)).map((i) => i.id);
-  // A `#` line inside a value over lines (a block scalar's, a quoted string's) is text of the value, not a comment.
-  return ids.length && insideScalar(file, file.lines.offset({ line: line - 1, character: 0 })) ? [] : ids;
+  const ids: string[] = [];
+  for (let above = line - 1; above >= 0; above--) {
+    const here = ignoreCommentIds(file.lines.lineText(above)).map((i) => i.id);
+    // A `#` line inside a value over lines (a block scalar's, a quoted string's) is text of the value, not a comment.
+    if (!here.length || insideScalar(file, file.lines.offset({ line: above, character: 0 }))) break;
+    ids.push(...here);
+  }
+  return ids;
 }
