@@ -320,6 +320,12 @@ describe('replaceField and removeField', () => {
       after: PDB_SPEC.replace('minAvailable:', 'maxUnavailable:').replace('    3\n', '    1\n'),
     },
     {
+      name: 'a tagged value after such a comment goes with its tag (`!!str 100%` left `!!str 1`, a string the API server refuses)',
+      before: PDB_SPEC.replace('    3\n', '    !!str 100%\n'),
+      edit: (r) => replaceField(r, ['spec', 'minAvailable'], 'maxUnavailable', 1),
+      after: PDB_SPEC.replace('minAvailable:', 'maxUnavailable:').replace('    3\n', '    1\n'),
+    },
+    {
       name: 'replaceField swaps a pair in place, the comments around it kept',
       before: DEPLOYMENT,
       edit: (r) => replaceField(r, ['spec', 'replicas'], 'minReadySeconds', 5),

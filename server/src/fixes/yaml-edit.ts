@@ -415,7 +415,8 @@ export function replaceField(resource: Resource, path: Path, newKey: string, val
   if (pair.value && isScalar(pair.value) && (typeof value !== 'object' || value === null) && textOf(resource).slice(keyEnd, nodeSpan(resource, pair.value)[0]).includes('#')) {
     return [
       { start, end: keyEnd, text: renderScalar(newKey, style) },
-      { start: valueSpan(resource, pair.value)[0], end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style, pair.value) },
+      // With its tag (`!!str 100%`): left in place, the tag made the new value a string the API server refuses.
+      { start: taggedValueSpan(resource, pair)[0], end, text: parent.flow ? JSON.stringify(value) : renderScalar(value, style, pair.value) },
     ];
   }
   // Rendered at the key's column: a mapping or list below it is indented from there.
