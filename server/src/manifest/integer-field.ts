@@ -5,3 +5,8 @@
 export function writtenNotInteger(value: unknown): boolean {
   return value !== undefined && value !== null && !Number.isInteger(value);
 }
+
+/** The number digits in quotes stand for (`"3"`), which a fix can write instead; undefined for anything else. */
+export function quotedDigits(value: unknown): number | undefined {
+  return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}

@@ -3,7 +3,7 @@ import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import type { Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
-import { writtenNotInteger } from '../manifest/integer-field';
+import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
@@ -68,7 +68,7 @@ export const singleReplica: Rule = {
 
 /** A replica count the API server cannot decode (`replicas: "3"`, `2.5`): it rejects the workload, which then runs nothing. */
 function reportNotInteger(resource: Resource, replicas: unknown, report: RuleContext['report']): void {
-  const digits = typeof replicas === 'string' && /^\d+$/.test(replicas.trim()) ? Number(replicas) : undefined;
+  const digits = quotedDigits(replicas);
   report({
     resource,
     path: ['spec', 'replicas'],
