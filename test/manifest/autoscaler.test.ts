@@ -8,10 +8,11 @@ const scaledObject = (spec: Record<string, unknown>) => resourceFromObject({ api
 
 describe('an autoscaler, HPA or ScaledObject', () => {
   it('bounds: an HPA\'s minReplicas (default 1) and maxReplicas; a ScaledObject\'s minReplicaCount (default 0) and maxReplicaCount (default 100)', () => {
-    assert.deepEqual(autoscalerBounds(hpa({ maxReplicas: 5 })), { min: 1, max: 5, minField: 'minReplicas', maxField: 'maxReplicas' });
-    assert.deepEqual(autoscalerBounds(hpa({ minReplicas: 2 })), { min: 2, max: undefined, minField: 'minReplicas', maxField: 'maxReplicas' });
-    assert.deepEqual(autoscalerBounds(scaledObject({})), { min: 0, max: 100, minField: 'minReplicaCount', maxField: 'maxReplicaCount' });
-    assert.deepEqual(autoscalerBounds(scaledObject({ minReplicaCount: 3, maxReplicaCount: 10 })), { min: 3, max: 10, minField: 'minReplicaCount', maxField: 'maxReplicaCount' });
+    assert.deepEqual(autoscalerBounds(hpa({ maxReplicas: 5 })), { min: 1, max: 5, activeMin: 1, minField: 'minReplicas', maxField: 'maxReplicas' });
+    assert.deepEqual(autoscalerBounds(hpa({ minReplicas: 2 })), { min: 2, max: undefined, activeMin: 2, minField: 'minReplicas', maxField: 'maxReplicas' });
+    assert.deepEqual(autoscalerBounds(scaledObject({})), { min: 0, max: 100, activeMin: 0, minField: 'minReplicaCount', maxField: 'maxReplicaCount' });
+    assert.deepEqual(autoscalerBounds(scaledObject({ minReplicaCount: 3, maxReplicaCount: 10 })), { min: 3, max: 10, activeMin: 3, minField: 'minReplicaCount', maxField: 'maxReplicaCount' });
+    assert.deepEqual(autoscalerBounds(scaledObject({ idleReplicaCount: 0, minReplicaCount: 2 })), { min: 0, max: 100, activeMin: 2, minField: 'minReplicaCount', maxField: 'maxReplicaCount' }, 'idle, it runs its idleReplicaCount');
   });
 
   it('a ScaledObject is said as KEDA\'s, not as an HPA', () => {

@@ -14,8 +14,17 @@ describe('KEDA ScaledObject', () => {
   });
 
   it('scales to zero by default, up to 100', () => {
-    assert.deepEqual(scaledObjectBounds(scaledObject({})), { min: 0, max: 100 });
-    assert.deepEqual(scaledObjectBounds(scaledObject({ minReplicaCount: 3, maxReplicaCount: 10 })), { min: 3, max: 10 });
+    assert.deepEqual(scaledObjectBounds(scaledObject({})), { min: 0, max: 100, activeMin: 0 });
+    assert.deepEqual(scaledObjectBounds(scaledObject({ minReplicaCount: 3, maxReplicaCount: 10 })), { min: 3, max: 10, activeMin: 3 });
+  });
+
+  it('runs its idleReplicaCount while its triggers are idle: that is its floor, minReplicaCount the floor while it scales', () => {
+    assert.deepEqual(scaledObjectBounds(scaledObject({ idleReplicaCount: 0, minReplicaCount: 1, maxReplicaCount: 10 })), { min: 0, max: 10, activeMin: 1 });
+  });
+
+  it('takes an empty kind or apiVersion in its scaleTargetRef for KEDA\'s defaults, as a missing one', () => {
+    const empty = scaledObject({ scaleTargetRef: { name: 'worker', kind: '', apiVersion: '' } });
+    assert.equal(scaledObjectScales(empty, workload('Deployment')), true);
   });
 
   it('names a Deployment of apps/v1 when its scaleTargetRef says only the name', () => {

@@ -1,5 +1,5 @@
 import { pdbBlocksEviction } from '../../server/src/rules/pdb-blocks-eviction';
-import { barePod, deployment, documents, hpa, pdb } from './manifests';
+import { barePod, deployment, documents, hpa, pdb, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const web = (replicas: number) => deployment({ spec: `  replicas: ${replicas}\n` });
@@ -44,6 +44,13 @@ ruleTester(pdbBlocksEviction, {
     { name: 'minAvailable 0 over db-0', code: documents(db, picking('  minAvailable: 0\n', 'db-0', byName('db-0'))) },
   ],
   invalid: [
+    {
+      name: 'a budget of none over a workload KEDA keeps at zero while idle: its pods come up with load, and drains then block on them',
+      code: documents(web(2).replace('  replicas: 2\n', ''), pdb('  maxUnavailable: 0\n')),
+      files: { 'keda.yaml': scaledObject({ spec: '  maxReplicaCount: 20\n' }) },
+      findings: [{ at: 'maxUnavailable' }],
+      output: null,
+    },
     {
       name: 'minAvailable 90% of 3 rounds up to 3',
       code: documents(web(3), pdb('  minAvailable: 90% # keep most of them\n')),

@@ -17,6 +17,8 @@ export interface AutoscalerBounds {
   min: number;
   /** An HPA's maxReplicas (undefined when unstated: the API server rejects such an HPA); a ScaledObject's maxReplicaCount (default 100). */
   max: number | undefined;
+  /** The floor while it scales (a ScaledObject's minReplicaCount, whatever its idleReplicaCount); an HPA's is min. */
+  activeMin: number;
   /** The fields under spec that set them. */
   minField: 'minReplicas' | 'minReplicaCount';
   maxField: 'maxReplicas' | 'maxReplicaCount';
@@ -25,7 +27,8 @@ export interface AutoscalerBounds {
 export function autoscalerBounds(autoscaler: Resource): AutoscalerBounds {
   if (isScaledObject(autoscaler)) return { ...scaledObjectBounds(autoscaler), minField: 'minReplicaCount', maxField: 'maxReplicaCount' };
   const { minReplicas, maxReplicas } = autoscaler.object?.spec ?? {};
-  return { min: typeof minReplicas === 'number' ? minReplicas : 1, max: typeof maxReplicas === 'number' ? maxReplicas : undefined, minField: 'minReplicas', maxField: 'maxReplicas' };
+  const min = typeof minReplicas === 'number' ? minReplicas : 1;
+  return { min, max: typeof maxReplicas === 'number' ? maxReplicas : undefined, activeMin: min, minField: 'minReplicas', maxField: 'maxReplicas' };
 }
 
 /** Whether the autoscaler scales the workload (see hpaScales, scaledObjectScales). */

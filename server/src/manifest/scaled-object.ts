@@ -15,10 +15,16 @@ export function isScaledObject(resource: Resource): boolean {
 const DEFAULT_MIN = 0;
 const DEFAULT_MAX = 100;
 
-/** minReplicaCount and maxReplicaCount, with KEDA's defaults (0 and 100). */
-export function scaledObjectBounds(scaledObject: Resource): { min: number; max: number } {
-  const { minReplicaCount, maxReplicaCount } = scaledObject.object?.spec ?? {};
-  return { min: typeof minReplicaCount === 'number' ? minReplicaCount : DEFAULT_MIN, max: typeof maxReplicaCount === 'number' ? maxReplicaCount : DEFAULT_MAX };
+/**
+ * The pods it keeps at the least and at the most, with KEDA's defaults (0 and 100): its idleReplicaCount when one is
+ * set (what it runs while its triggers are idle, below minReplicaCount, which holds only while they are active), else
+ * minReplicaCount; and maxReplicaCount.
+ */
+export function scaledObjectBounds(scaledObject: Resource): { min: number; max: number; activeMin: number } {
+  const { minReplicaCount, maxReplicaCount, idleReplicaCount } = scaledObject.object?.spec ?? {};
+  const active = Number.isInteger(minReplicaCount) ? Math.max(0, minReplicaCount) : DEFAULT_MIN;
+  const min = Number.isInteger(idleReplicaCount) ? Math.max(0, Math.min(idleReplicaCount, active)) : active;
+  return { min, max: Number.isInteger(maxReplicaCount) ? maxReplicaCount : DEFAULT_MAX, activeMin: active };
 }
 
 /** The scaleTargetRef with KEDA's defaults: apiVersion apps/v1, kind Deployment. */
@@ -26,7 +32,8 @@ export function scaledObjectTargetRef(scaledObject: Resource): { apiVersion: unk
   const ref: unknown = scaledObject.object?.spec?.scaleTargetRef;
   if (!ref || typeof ref !== 'object') return undefined;
   const { apiVersion, kind, name } = ref as Record<string, unknown>;
-  return { apiVersion: apiVersion ?? 'apps/v1', kind: kind ?? 'Deployment', name };
+  // KEDA defaults an empty one too (Go reads a missing or null field as "").
+  return { apiVersion: apiVersion || 'apps/v1', kind: kind || 'Deployment', name };
 }
 
 /** Whether KEDA scales the workload: the one its scaleTargetRef names, unless KEDA refuses it or it is paused. */

@@ -1,4 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
+import { quotedDigits } from '../manifest/integer-field';
 import { autoscalerBounds, boundNotInteger, describeAutoscaler, inertAutoscaler, isAutoscaler } from '../manifest/autoscaler';
 import { isScaledObject, pausedScaledObject } from '../manifest/scaled-object';
 import { hpaScalingDisabled } from '../manifest/workload';
@@ -23,7 +24,7 @@ export const hpaNoHeadroom: Rule = {
       const related = target ? [{ resource: target, message: `the workload this ${isScaledObject(hpa) ? 'ScaledObject' : 'HPA'} scales` }] : [];
       const notInteger = boundNotInteger(hpa);
       if (notInteger) {
-        const digits = typeof notInteger.value === 'string' && /^\d+$/.test(notInteger.value.trim()) ? Number(notInteger.value) : undefined;
+        const digits = quotedDigits(notInteger.value);
         report({
           resource: hpa,
           path: ['spec', notInteger.field],
@@ -34,7 +35,8 @@ export const hpaNoHeadroom: Rule = {
         });
         continue;
       }
-      const { min, max, minField, maxField } = autoscalerBounds(hpa);
+      // The headroom of a ScaledObject is above its floor while it scales, not its idle count.
+      const { activeMin: min, max, minField, maxField } = autoscalerBounds(hpa);
       if (max === undefined || max > min) continue;
       // A target scaled to zero on purpose is one the HPA does not scale at all.
       if (target && hpaScalingDisabled(target, hpa)) continue;

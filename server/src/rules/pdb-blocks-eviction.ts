@@ -32,8 +32,9 @@ function countedAgainst(budget: PdbBudget, expected: ExpectedPods): string {
 }
 
 function blocks(budget: PdbBudget, expected: ExpectedPods): boolean {
-  // Workloads in view all scaled to zero have no pod for a drain to wait on (once scaled up, the finding comes back).
-  if (expected.count === 0 && expected.workloads.length > 0) return false;
+  // Workloads in view all scaled to zero by hand have no pod for a drain to wait on (once scaled up, the finding comes
+  // back); an autoscaler's floor of 0 (KEDA's) is no such count: its pods come up with load, when drains meet them.
+  if (expected.count === 0 && expected.workloads.length > 0 && !expected.workloads.some(({ replicas }) => replicas.hpa)) return false;
   if (blocksAlways(budget)) return true;
   return expected.count !== undefined && expected.count > 0 && disruptionsAllowed(budget, expected.count, expected.selected) === 0;
 }
