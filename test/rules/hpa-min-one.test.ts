@@ -22,6 +22,7 @@ ruleTester(hpaMinOne, {
     { name: 'its target scaled to zero on purpose (replicas: 0): the HPA does not scale it at all', code: [deployment({ spec: '  replicas: 0\n' }), hpa({ min: 1 })].join('---\n') },
     { name: 'a KEDA ScaledObject without minReplicaCount: it scales to zero on purpose (its default of 0)', code: documents(deployment(), scaledObject()) },
     { name: 'a KEDA ScaledObject of minReplicaCount 3', code: documents(deployment(), scaledObject({ spec: '  minReplicaCount: 3\n' })) },
+    { name: 'a KEDA ScaledObject of minReplicaCount 1 and idleReplicaCount 0: idle, it runs none, on purpose', code: documents(deployment(), scaledObject({ spec: '  idleReplicaCount: 0\n  minReplicaCount: 1\n' })) },
     { name: 'a paused KEDA ScaledObject of minReplicaCount 1: it scales nothing', code: documents(deployment(), scaledObject({ spec: '  minReplicaCount: 1\n', annotations: '    autoscaling.keda.sh/paused: "true"\n' })) },
   ],
   invalid: [
