@@ -232,6 +232,15 @@ describe('sessions-lost-on-eviction fixes', () => {
     ]);
   });
 
+  it('a grace period written in quotes ("120") has the API server reject the pod: said so, and the fix writes the number, never less than it meant', () => {
+    const quoted = documents(chat({ ...protectedPod, podSpec: '      terminationGracePeriodSeconds: "120"\n', container: sleeping(60) }), pdb('  maxUnavailable: 1\n'));
+    const [finding] = findingsOf(quoted);
+    assert.match(finding.message, /terminationGracePeriodSeconds of at least 90 s written as a number \(now "120", no integer: the API server rejects the pod\)/);
+    const grace = fixesOf(quoted).find((f) => f.title.startsWith('Give sessions'))!;
+    assert.equal(grace.title, 'Give sessions 60 s and the app 30 s to stop (terminationGracePeriodSeconds: 120; assumes sessions end within 60 s: declare kube-resilience/session-seconds)');
+    assert.match(applyEdits(quoted, grace.edits), /\n {6}terminationGracePeriodSeconds: 120\n/);
+  });
+
   it('the preStop fix applied alone, as an editor applies it, lengthens the grace period too: a sleep of 300 s in the default 30 s was refused by the API server', () => {
     const text = calls('', '', '300');
     const [keepServing] = fixesOf(text).filter((f) => f.preferred);

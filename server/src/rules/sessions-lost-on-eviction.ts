@@ -2,6 +2,7 @@ import type { Fix } from '../fixes/edit';
 import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { declaredFacts, SESSION_SECONDS_ANNOTATION, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
+import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { containersOf, describeResource, isHelmHook, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
@@ -79,13 +80,17 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
   // Sessions get `serving` seconds out of the Service, in the preStop wait or in the app's own drain after SIGTERM, then time to stop.
   const needed = Math.max(serving, longestPreStopWait(containers) ?? 0) + SHUTDOWN_SECONDS;
   const grace = template.spec.terminationGracePeriodSeconds;
-  const graceTooShort = (typeof grace === 'number' ? grace : SHUTDOWN_SECONDS) < needed;
-  const lengthenGrace = graceTooShort ? setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], needed) : [];
+  // Written as no integer ("120"), the API server rejects the pod: the fix writes a number, never less than meant.
+  const refusedGrace = writtenNotInteger(grace);
+  const graceSeconds = typeof grace === 'number' ? grace : (quotedDigits(grace) ?? SHUTDOWN_SECONDS);
+  const graceTooShort = refusedGrace || graceSeconds < needed;
+  const graceWanted = Math.max(needed, graceSeconds);
+  const lengthenGrace = graceTooShort ? setField(workload, [...template.path, 'spec', 'terminationGracePeriodSeconds'], graceWanted) : [];
   const holders = sessionHolders(containers);
   const withoutPreStop = holders.filter(({ container }) => !container?.lifecycle?.preStop);
   // Hooks that say how long they wait and wait less than a session lasts (a hook that does not say is the app's own drain).
   const short = holders.map((ref) => ({ ref, seconds: waitSeconds(ref.container?.lifecycle?.preStop) })).filter(({ seconds }) => seconds !== undefined && seconds < serving);
-  const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${graceTooShort ? `; terminationGracePeriodSeconds: ${needed}` : ''}${assumption})`;
+  const keepServing = `Keep serving sessions ${serving} s after leaving the Service (preStop sleep, Kubernetes 1.30+${graceTooShort ? `; terminationGracePeriodSeconds: ${graceWanted}` : ''}${assumption})`;
   const on = (refs: readonly { name: string }[]) => (refs.length < containers.length ? ` on ${inWords(refs.map((ref) => ref.name))}` : '');
   // Both gaps at once: reported one at a time, the fix of the first brought the second, and --fix took it back.
   const gaps = [
@@ -104,8 +109,10 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
   }
   if (graceTooShort) {
     pieces.push({
-      missing: `terminationGracePeriodSeconds of at least ${needed} s (now ${typeof grace === 'number' ? grace : `${SHUTDOWN_SECONDS}, the default`})`,
-      fix: { title: `Give sessions ${serving} s and the app ${SHUTDOWN_SECONDS} s to stop (terminationGracePeriodSeconds: ${needed}${assumption})`, edits: lengthenGrace ?? [] },
+      missing: refusedGrace
+        ? `terminationGracePeriodSeconds of at least ${needed} s written as a number (now ${JSON.stringify(grace)}, no integer: the API server rejects the pod)`
+        : `terminationGracePeriodSeconds of at least ${needed} s (now ${typeof grace === 'number' ? grace : `${SHUTDOWN_SECONDS}, the default`})`,
+      fix: { title: `Give sessions ${serving} s and the app ${SHUTDOWN_SECONDS} s to stop (terminationGracePeriodSeconds: ${graceWanted}${assumption})`, edits: lengthenGrace ?? [] },
     });
   }
   // Sessions the autoscaler's grace covers need no more than the grace period; longer ones, or ones of unknown length, need the node kept.
