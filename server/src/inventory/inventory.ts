@@ -289,7 +289,7 @@ export class Inventory {
     // Other pods carry their template's labels only, which pdbsSelecting asked about; reading the PDBs by pod names
     // too would analyse every Deployment again when one of those changes.
     if (!getsControllerLabels(workload)) return overEvery;
-    const picking = this.pdbsByControllerLabels(workload.namespace).filter((pdb) => !overEvery.includes(pdb) && this.selectsSomePodOf(pdbSelector(pdb) as LabelSelector, workload));
+    const picking = this.pdbsByControllerLabels(workload.namespace).filter((pdb) => !overEvery.includes(pdb) && this.selectsSomePodOf(workload, [pdbSelector(pdb) as LabelSelector]));
     return picking.length ? nearestDefinitions([...overEvery, ...picking], workload) : overEvery;
   }
 
@@ -340,7 +340,7 @@ export class Inventory {
     const question = carrierQuestion(namespace, selector);
     for (const group of question.groups) this.log.read(group);
     const candidates = this.labelIndex('carriers', namespace).candidates(question.labels);
-    if (question.byControllerLabels) return candidates.filter((r) => this.selectsSomePodOf(selector as LabelSelector, r));
+    if (question.byControllerLabels) return candidates.filter((r) => this.selectsSomePodOf(r, [selector as LabelSelector]));
     return candidates.filter((r) => selectorMatches(selector as LabelSelector, podTemplateOf(r)?.labels));
   }
 
@@ -414,8 +414,9 @@ export class Inventory {
     return labels ? podLabelSets(carrier, labels, this.effectiveReplicas(carrier).value, selectors) : [];
   }
 
-  private selectsSomePodOf(selector: LabelSelector, carrier: Resource): boolean {
-    return this.podLabelSetsOf(carrier, [selector]).some((pod) => selectorMatches(selector, pod));
+  /** Whether some pod of the carrier, with the labels its controller gives it, matches every one of `selectors`. */
+  selectsSomePodOf(carrier: Resource, selectors: readonly LabelSelector[]): boolean {
+    return this.podLabelSetsOf(carrier, selectors).some((pod) => selectors.every((selector) => selectorMatches(selector, pod)));
   }
 
   /** How many of a pod carrier's pods the selector selects, by the labels their controller gives them too (see podsSelected). */
