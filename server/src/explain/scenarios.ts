@@ -67,7 +67,8 @@ function nodeDrain(p: Posture): ScenarioRow {
   if (p.suspended) return drain(suspendedText(p));
   if (n === 0) return drain('scaled to 0: nothing to evict');
   if (BATCH.has(p.kind) && p.disruptedPod === 'Ignore') return drain('its pod is evicted and rerun: its podFailurePolicy ignores disruptions, whatever backoffLimit');
-  if (BATCH.has(p.kind) && jobFailsOnDisruption(p)) return drain(`its evicted pod ${jobFailsOnDisruption(p)}, not rerun`, 'outage', `one node drain fails the Job (${failureCause(p)})`);
+  const fails = BATCH.has(p.kind) ? jobFailsOnDisruption(p) : undefined;
+  if (fails) return drain(`its evicted pod ${fails}, not rerun`, 'outage', `one node drain fails the Job (${failureCause(p)})`);
   if (BATCH.has(p.kind)) return drain('its pod is evicted and rerun from scratch');
   if (p.pdbs.length > 1) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
   const pdb = p.pdbs[0];
