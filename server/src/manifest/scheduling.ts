@@ -1,6 +1,6 @@
 import type { Resource } from './parse';
 import { parseQuantity } from './quantity';
-import { stringMap, type PodTemplate } from './workload';
+import { isNativeSidecar, stringMap, type PodTemplate } from './workload';
 import type { Labels } from './selector';
 import { plural } from '../words';
 
@@ -252,7 +252,7 @@ export function podRequests(podSpec: any): ResourceAmounts {
   const initPeak: ResourceAmounts = {};
   for (const init of asList(podSpec?.initContainers)) {
     const own = containerRequests(init);
-    if (init.restartPolicy === 'Always') {
+    if (isNativeSidecar(init)) {
       add(sidecars, own);
       maxOf(initPeak, sidecars);
     } else {

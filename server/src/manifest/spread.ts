@@ -1,5 +1,6 @@
 import type { LabelSelector, Labels } from './selector';
 import { isWellFormedSelector, selectorMatches } from './selector';
+import { isNativeSidecar } from './workload';
 
 export const HOSTNAME_TOPOLOGY = 'kubernetes.io/hostname';
 /** The zone label and its deprecated beta name, which older nodes still carry (the same for regions). */
@@ -175,7 +176,7 @@ export function strayFailureDomainSelectors(podSpec: any, labels: Labels): (Labe
  */
 export function claimsHostPorts(podSpec: any): boolean {
   // The scheduler counts a native sidecar's host ports (an init container that always restarts runs beside the others).
-  const sidecars = list(podSpec?.initContainers).filter((container) => container?.restartPolicy === 'Always');
+  const sidecars = list(podSpec?.initContainers).filter(isNativeSidecar);
   return [...list(podSpec?.containers), ...sidecars].some((container) =>
     list(container?.ports).some((port) => (typeof port?.hostPort === 'number' && port.hostPort > 0) || (podSpec?.hostNetwork === true && port?.containerPort !== undefined)),
   );

@@ -167,7 +167,17 @@ const allContainers = new WeakMap<object, ContainerRef[]>();
  * `restartPolicy: Always`, which keep running beside them, probed and restarted as they are).
  */
 export function runningContainersOf(resource: Resource): ContainerRef[] {
-  return factOf(runningContainers, resource.object, () => containersOf(resource, true).filter((ref) => !ref.init || ref.container.restartPolicy === 'Always'));
+  return factOf(runningContainers, resource.object, () => containersOf(resource, true).filter(runsThroughout));
+}
+
+/** Whether the container runs for the pod's whole life: an app container, or a native sidecar. */
+export function runsThroughout(ref: ContainerRef): boolean {
+  return !ref.init || isNativeSidecar(ref.container);
+}
+
+/** Whether an init container is a native sidecar: one that always restarts, and runs beside the app containers once started. */
+export function isNativeSidecar(initContainer: any): boolean {
+  return initContainer?.restartPolicy === 'Always';
 }
 
 const runningContainers = new WeakMap<object, ContainerRef[]>();

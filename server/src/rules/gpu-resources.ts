@@ -2,7 +2,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { parseQuantity } from '../manifest/quantity';
 import { nodeAllocatable } from '../manifest/scheduling';
-import { containersOf } from '../manifest/workload';
+import { containersOf, runsThroughout } from '../manifest/workload';
 import { factOf } from '../manifest/facts';
 
 /** GPU resource names: NVIDIA (whole GPUs and MIG slices), AMD and Intel device plugins. */
@@ -31,8 +31,9 @@ const gpuRequestsOf = new WeakMap<object, GpuRequest[]>();
 
 function readGpuRequests(workload: Resource): GpuRequest[] {
   const found: GpuRequest[] = [];
-  for (const { container, path, init } of containersOf(workload, true)) {
-    const held = !init || container.restartPolicy === 'Always';
+  for (const ref of containersOf(workload, true)) {
+    const { container, path } = ref;
+    const held = runsThroughout(ref);
     const resources = container.resources && typeof container.resources === 'object' ? container.resources : {};
     const seen = new Set<string>();
     for (const field of ['requests', 'limits'] as const) {
