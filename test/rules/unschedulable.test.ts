@@ -80,7 +80,19 @@ ruleTester(unschedulable, {
       name: 'a pod-level memory request larger than any node, its containers requesting none',
       code: deployment('      resources: {requests: {memory: 4Gi}, limits: {memory: 4Gi}}\n'),
       cluster: cluster([node('a', { allocatable: { memory: '2Gi' } }), node('b', { allocatable: { memory: '2Gi' } })]),
-      findings: [{ message: /fits on 0 of 2 nodes: 2 with less than 4Gi memory allocatable/ }],
+      findings: [{ at: 'memory', message: /fits on 0 of 2 nodes: 2 with less than 4Gi memory allocatable/ }],
+    },
+    {
+      name: 'a pod-level memory limit, taken for its request, larger than any node: the range is on the limit',
+      code: deployment('      resources:\n        limits:\n          memory: 8Gi\n'),
+      cluster: cluster([node('a', { allocatable: { memory: '2Gi' } })]),
+      findings: [{ at: 'memory', message: /fits on 0 of 1 node: 1 with less than 8Gi memory allocatable/ }],
+    },
+    {
+      name: 'a pod-level CPU request beside containers whose memory does not fit: the range is on the containers',
+      code: deployment('      resources:\n        requests:\n          cpu: 100m\n', '          resources:\n            requests:\n              memory: 64Gi\n'),
+      cluster: cluster([node('a')]),
+      findings: [{ at: 'containers', message: /1 with less than 64Gi memory allocatable/ }],
     },
     {
       name: 'with a cluster autoscaler it is a warning that names it',

@@ -1,4 +1,5 @@
 import type { Resource } from './parse';
+import type { Path } from './path';
 import { parseQuantity } from './quantity';
 import { isNativeSidecar, stringMap, type PodTemplate } from './workload';
 import type { Labels } from './selector';
@@ -231,16 +232,20 @@ const POD_LEVEL_RESOURCES = ['cpu', 'memory'];
  * resource, the request written, else its pod-level limit when no container requests it, as the API server
  * defaults it (when containers do, it defaults to theirs, which is what they add up to already).
  */
-function podLevelRequests(podSpec: any, containers: ResourceAmounts): ResourceAmounts {
+function podLevelRequests(podSpec: any, containers: ResourceAmounts): { amounts: ResourceAmounts; fields: PodLevelFields } {
   const requests = amountsOf(podSpec?.resources?.requests);
   const limits = amountsOf(podSpec?.resources?.limits);
   const amounts: ResourceAmounts = {};
+  const fields: PodLevelFields = {};
   for (const name of POD_LEVEL_RESOURCES) {
-    if (Object.hasOwn(requests, name)) amounts[name] = requests[name];
-    else if (Object.hasOwn(limits, name) && !Object.hasOwn(containers, name)) amounts[name] = limits[name];
+    if (Object.hasOwn(requests, name)) [amounts[name], fields[name]] = [requests[name], 'requests'];
+    else if (Object.hasOwn(limits, name) && !Object.hasOwn(containers, name)) [amounts[name], fields[name]] = [limits[name], 'limits'];
   }
-  return amounts;
+  return { amounts, fields };
 }
+
+/** Which field of the pod's own `spec.resources` each resource's request was taken from. */
+type PodLevelFields = Record<string, 'requests' | 'limits'>;
 
 /**
  * What the scheduler reserves for a pod: the sum of its containers (with sidecars: init containers
@@ -248,6 +253,19 @@ function podLevelRequests(podSpec: any, containers: ResourceAmounts): ResourceAm
  * requests where it sets them; plus overhead.
  */
 export function podRequests(podSpec: any): ResourceAmounts {
+  return podRequestsAndFields(podSpec).requests;
+}
+
+/**
+ * Where the pod's request of `name` is written when the pod sets it for itself (`spec.resources`): the path
+ * in the pod spec a finding about it points at; undefined when its containers decide it.
+ */
+export function podLevelRequestPath(podSpec: any, name: string): Path | undefined {
+  const field = podRequestsAndFields(podSpec).fields[name];
+  return field && ['resources', field, name];
+}
+
+function podRequestsAndFields(podSpec: any): { requests: ResourceAmounts; fields: PodLevelFields } {
   const sidecars: ResourceAmounts = {};
   const initPeak: ResourceAmounts = {};
   for (const init of asList(podSpec?.initContainers)) {
@@ -261,10 +279,11 @@ export function podRequests(podSpec: any): ResourceAmounts {
   }
   const running = add({ ...sidecars }, asList(podSpec?.containers).reduce<ResourceAmounts>((sum, c) => add(sum, containerRequests(c)), {}));
   const containers = maxOf(running, initPeak);
-  const total = { ...containers, ...podLevelRequests(podSpec, containers) };
+  const podLevel = podLevelRequests(podSpec, containers);
+  const total = { ...containers, ...podLevel.amounts };
   add(total, amountsOf(podSpec?.overhead));
   for (const [name, amount] of Object.entries(total)) if (amount === 0) delete total[name];
-  return total;
+  return { requests: total, fields: podLevel.fields };
 }
 
 /** What the node offers pods: status.allocatable, else status.capacity. */
@@ -303,6 +322,8 @@ export interface NodeVerdict {
   fits: boolean;
   kind?: ReasonKind;
   reason?: string;
+  /** The resource the node lacks, when that is why. */
+  resource?: string;
 }
 
 export interface PodPlacementInput {
@@ -356,9 +377,9 @@ function judgePrepared(pod: PreparedPod, node: Resource): NodeVerdict {
     const offered = allocatable[name];
     if (offered === undefined || offered === 0) {
       if (name === 'cpu' || name === 'memory' || name === 'pods') continue; // not reported: unknown, not zero
-      return { node, fits: false, kind: 'resources', reason: `without ${name}` };
+      return { node, fits: false, kind: 'resources', reason: `without ${name}`, resource: name };
     }
-    if (offered < amount) return { node, fits: false, kind: 'resources', reason: `with less than ${formatAmount(name, amount)} allocatable` };
+    if (offered < amount) return { node, fits: false, kind: 'resources', reason: `with less than ${formatAmount(name, amount)} allocatable`, resource: name };
   }
   return { node, fits: true };
 }
@@ -367,22 +388,30 @@ export interface Placement {
   total: number;
   fitting: Resource[];
   /** Why the other nodes do not fit, most common first: "3 tainted … without a toleration". */
-  reasons: { kind: ReasonKind; reason: string; count: number }[];
+  reasons: PlacementReason[];
   requests: ResourceAmounts;
+}
+
+/** Why some of the nodes do not fit, and on how many. */
+export interface PlacementReason {
+  kind: ReasonKind;
+  reason: string;
+  resource?: string;
+  count: number;
 }
 
 /** On how many of the nodes the pod could run, judged on capacity (not on the room running pods leave). */
 export function placePod(input: PodPlacementInput, nodes: readonly Resource[]): Placement {
   const pod = preparePod(input);
   const fitting: Resource[] = [];
-  const counts = new Map<string, { kind: ReasonKind; reason: string; count: number }>();
+  const counts = new Map<string, PlacementReason>();
   for (const node of nodes) {
     const verdict = judgePrepared(pod, node);
     if (verdict.fits) {
       fitting.push(node);
       continue;
     }
-    const entry = counts.get(verdict.reason!) ?? { kind: verdict.kind!, reason: verdict.reason!, count: 0 };
+    const entry = counts.get(verdict.reason!) ?? { kind: verdict.kind!, reason: verdict.reason!, resource: verdict.resource, count: 0 };
     entry.count++;
     counts.set(verdict.reason!, entry);
   }

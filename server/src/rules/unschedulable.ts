@@ -2,7 +2,7 @@ import { plural } from '../words';
 import type { ClusterInfo } from '../cluster/types';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { describePlacement, placePod, placementInput, type Placement, type ReasonKind, type ResourceAmounts, type Toleration, podRequests } from '../manifest/scheduling';
+import { describePlacement, placePod, placementInput, type Placement, type ReasonKind, type ResourceAmounts, type Toleration, podLevelRequestPath, podRequests } from '../manifest/scheduling';
 import { describeResource, isPodReady, isWorkload, podTemplateOf } from '../manifest/workload';
 import type { Rule } from './types';
 
@@ -89,7 +89,9 @@ export const unschedulable: Rule = {
         continue;
       }
       const main = placement.reasons[0];
-      const path: Path = main ? [...template.path, 'spec', REASON_FIELD[main.kind]] : [];
+      // A request the pod sets for itself is what does not fit, not its containers'.
+      const podLevel = main?.kind === 'resources' && main.resource ? podLevelRequestPath(template.spec, main.resource) : undefined;
+      const path: Path = main ? [...template.path, 'spec', ...(podLevel ?? [REASON_FIELD[main.kind]])] : [];
       const autoscaler = autoscalerIn(cluster);
       const pending = `its pods stay Pending${autoscaler ? ` unless ${autoscaler} can add a node that matches` : ''}`;
       report({
