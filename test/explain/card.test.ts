@@ -92,6 +92,12 @@ describe('resilience card on a workload kind line', () => {
     assert.match(card, /\nPosture: 3–10 replicas \(KEDA ScaledObject web-keda\) · no spread · no PDB · probes: readiness only\n/);
   });
 
+  it('a workload KEDA\'s paused-replicas holds: its count, said as held by that ScaledObject', () => {
+    const keda = 'apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web-keda\n  annotations: {autoscaling.keda.sh/paused-replicas: "2"}\nspec:\n  scaleTargetRef: {name: web}\n  minReplicaCount: 3\n  maxReplicaCount: 10\n  triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]\n';
+    const card = hover(workload('Deployment', '  replicas: 5\n'), 'kind: Deployment', { 'keda.yaml': keda })!;
+    assert.match(card, /\nPosture: 2 replicas \(held by the paused-replicas of KEDA ScaledObject web-keda\) · no spread · no PDB · no HPA · probes: readiness only\n/);
+  });
+
   it('one replica: a drain is an outage until replaced, a node failure one for the grace period plus tolerationSeconds', () => {
     const card = hover(workload('Deployment', '  replicas: 1\n'), 'kind: Deployment')!;
     assert.equal(row(card, 'Node drain'), 'its only pod is evicted: down until replaced');

@@ -125,7 +125,7 @@ describe('Inventory', () => {
   });
 
   describe('effectiveReplicas', () => {
-    const cases: { name: string; files: Record<string, string>; expected: { value: number; source: string; hpa?: string } }[] = [
+    const cases: { name: string; files: Record<string, string>; expected: { value: number; source: string; hpa?: string; heldBy?: string } }[] = [
       { name: 'spec.replicas', files: { 'a.yaml': deployment('web', 'default', 4) }, expected: { value: 4, source: 'spec' } },
       { name: 'replicas: 0 is a number, not the default', files: { 'a.yaml': deployment('web', 'default', 0) }, expected: { value: 0, source: 'spec' } },
       { name: 'no replicas field: the API default of 1', files: { 'a.yaml': deployment('web', 'default', null) }, expected: { value: 1, source: 'default' } },
@@ -135,12 +135,19 @@ describe('Inventory', () => {
       { name: 'a ScaledObject without minReplicaCount: scaled to zero while idle', files: { 'a.yaml': deployment('web', 'default', 2), 'b.yaml': scaledObject('k', 'web') }, expected: { value: 0, source: 'hpa', hpa: 'k' } },
       { name: 'replicas: 0 under a ScaledObject: KEDA scales it back up to its minReplicaCount', files: { 'a.yaml': deployment('web', 'default', 0), 'b.yaml': scaledObject('k', 'web', '  minReplicaCount: 2\n') }, expected: { value: 2, source: 'hpa', hpa: 'k' } },
       { name: 'a paused ScaledObject scales nothing: spec.replicas counts', files: { 'a.yaml': deployment('web', 'default', 4), 'b.yaml': scaledObject('k', 'web', '  minReplicaCount: 2\n', '"autoscaling.keda.sh/paused": "true"') }, expected: { value: 4, source: 'spec' } },
+      {
+        name: "KEDA's paused-replicas holds it at its count, whatever its replicas and the ScaledObject's floor say",
+        files: { 'a.yaml': deployment('web', 'default', 4), 'b.yaml': scaledObject('k', 'web', '  minReplicaCount: 3\n', '"autoscaling.keda.sh/paused-replicas": "2"') },
+        expected: { value: 2, source: 'paused', heldBy: 'k' },
+      },
+      { name: 'paused-replicas holds a workload scaled to zero too', files: { 'a.yaml': deployment('web', 'default', 0), 'b.yaml': scaledObject('k', 'web', '', '"autoscaling.keda.sh/paused-replicas": "+3"') }, expected: { value: 3, source: 'paused', heldBy: 'k' } },
+      { name: 'a paused-replicas of no count KEDA scales to ("-1") pauses it all the same: spec.replicas counts', files: { 'a.yaml': deployment('web', 'default', 4), 'b.yaml': scaledObject('k', 'web', '', '"autoscaling.keda.sh/paused-replicas": "-1"') }, expected: { value: 4, source: 'spec' } },
     ];
     for (const c of cases) {
       it(c.name, () => {
         const inventory = inventoryOf(c.files);
         const replicas = inventory.effectiveReplicas(find(inventory, 'Deployment', 'web'));
-        assert.deepEqual({ value: replicas.value, source: replicas.source, ...(replicas.hpa ? { hpa: replicas.hpa.name! } : {}) }, c.expected);
+        assert.deepEqual({ value: replicas.value, source: replicas.source, ...(replicas.hpa ? { hpa: replicas.hpa.name! } : {}), ...(replicas.heldBy ? { heldBy: replicas.heldBy.name! } : {}) }, c.expected);
       });
     }
     it('a DaemonSet has no replica count of its own', () => {

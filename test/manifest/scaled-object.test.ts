@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resourceFromObject } from '../../server/src/manifest/parse';
-import { isScaledObject, pausedScaledObject, refusedScaledObject, scaledObjectBounds, scaledObjectScales } from '../../server/src/manifest/scaled-object';
+import { holdsReplicas, isScaledObject, pausedReplicaCount, pausedScaledObject, refusedScaledObject, scaledObjectBounds, scaledObjectScales } from '../../server/src/manifest/scaled-object';
 
 const scaledObject = (spec: Record<string, unknown>, annotations?: Record<string, string>) =>
   resourceFromObject({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'worker', ...(annotations ? { annotations } : {}) }, spec: { scaleTargetRef: { name: 'worker' }, ...spec } })!;
@@ -42,6 +42,26 @@ describe('KEDA ScaledObject', () => {
     assert.equal(paused({ 'autoscaling.keda.sh/paused': 'false' }), false);
     assert.equal(paused({}), false);
     assert.equal(scaledObjectScales(scaledObject({}, { 'autoscaling.keda.sh/paused': 'true' }), workload('Deployment')), false);
+  });
+
+  it('holds its target at the count paused-replicas gives, read as KEDA reads it (a 32-bit integer, signed or not)', () => {
+    const held = (value: string) => pausedReplicaCount(scaledObject({}, { 'autoscaling.keda.sh/paused-replicas': value }));
+    assert.deepEqual(['0', '2', '+2', '007', '2147483647'].map(held), [0, 2, 2, 7, 2147483647]);
+    assert.equal(pausedReplicaCount(scaledObject({})), undefined, 'not paused');
+    assert.equal(pausedReplicaCount(scaledObject({}, { 'autoscaling.keda.sh/paused': 'true' })), undefined, 'paused at whatever count it runs');
+  });
+
+  it('holds no count by a paused-replicas KEDA cannot read or scale to: it makes no HPA then, and scales nothing', () => {
+    const held = (value: string) => pausedReplicaCount(scaledObject({}, { 'autoscaling.keda.sh/paused-replicas': value }));
+    assert.deepEqual(['', 'two', '2.5', ' 2', '0x2', '-1', '2147483648'].map(held), Array(7).fill(undefined));
+  });
+
+  it('holds only the workload it would scale, and only when KEDA does not refuse it', () => {
+    const annotations = { 'autoscaling.keda.sh/paused-replicas': '2' };
+    assert.equal(holdsReplicas(scaledObject({}, annotations), workload('Deployment')), true);
+    assert.equal(holdsReplicas(scaledObject({}, annotations), workload('StatefulSet')), false);
+    assert.equal(holdsReplicas(scaledObject({ minReplicaCount: 5, maxReplicaCount: 3 }, annotations), workload('Deployment')), false);
+    assert.equal(holdsReplicas(scaledObject({}, { 'autoscaling.keda.sh/paused-replicas': 'two' }), workload('Deployment')), false);
   });
 
   it('is refused when its floor (at least 1 once written) is above its maximum, or its idle count not below the floor', () => {

@@ -104,6 +104,12 @@ ruleTester(dnsSinglePoint, {
       output: null,
     },
     {
+      name: 'three replicas written, held at 1 by KEDA\'s paused-replicas: no fix that writes replicas, which KEDA overrides',
+      code: `${coredns('  replicas: 3\n')}---\napiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: coredns\n  namespace: kube-system\n  annotations: {autoscaling.keda.sh/paused-replicas: "1"}\nspec:\n  scaleTargetRef: {name: coredns}\n  triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]\n`,
+      findings: [{ at: 'kind: Deployment', message: /runs 1 replica \(held by KEDA's paused-replicas\):/ }],
+      output: null,
+    },
+    {
       name: 'a DNS autoscaler that may go down to 1',
       code: coredns(''),
       files: { 'autoscaler.yaml': autoscaler(`{"linear":{"coresPerReplica":256,"nodesPerReplica":16,"min":1}}`) },

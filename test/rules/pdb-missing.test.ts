@@ -29,6 +29,7 @@ ruleTester(pdbMissing, {
     { name: 'a PDB in another file', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n') } },
     { name: 'a PDB selecting by matchExpressions', code: web(3), files: { 'pdb.yaml': pdb('  maxUnavailable: 1\n', byExpression('In')) } },
     { name: 'one replica (single-replica covers it)', code: web(1) },
+    { name: 'three replicas written, but KEDA\'s paused-replicas holds it at 1', code: web(3), files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 2\n', annotations: '    autoscaling.keda.sh/paused-replicas: "1"\n' }) } },
     { name: 'three replicas written, but the HPA floor is 1', code: web(3), files: { 'hpa.yaml': hpa({ min: 1 }) } },
     { name: 'a kube-system add-on', code: web(2, 'kube-system') },
     { name: 'three replicas written, but a KEDA ScaledObject scales it to zero while idle (minReplicaCount 0, its default)', code: web(3), files: { 'keda.yaml': scaledObject() } },
@@ -66,6 +67,13 @@ ruleTester(pdbMissing, {
       files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 3\n  maxReplicaCount: 10\n' }) },
       findings: [{ message: /^Deployment web: KEDA minReplicaCount 3 and no PDB: a drain may evict all 3 pods at once\. /, related: ['keda.yaml: minReplicaCount'] }],
       output: documents(deployment(), generated()),
+    },
+    {
+      name: 'one replica written, but KEDA\'s paused-replicas holds it at 3: said so, the annotation related',
+      code: web(1),
+      files: { 'keda.yaml': scaledObject({ annotations: '    autoscaling.keda.sh/paused-replicas: "3"\n' }) },
+      findings: [{ message: /^Deployment web: 3 replicas \(held by KEDA's paused-replicas\) and no PDB: a drain may evict all 3 pods at once\. /, related: ['keda.yaml: autoscaling.keda.sh/paused-replicas'] }],
+      output: documents(web(1), generated()),
     },
     {
       name: 'a PDB of the same labels in another namespace does not count; the new one keeps the namespace',

@@ -164,6 +164,12 @@ ruleTester(replicasNotSpread, {
       findings: [{ at: 'kind: Deployment', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs at least 3 replicas \(KEDA minReplicaCount 3\)\. Nothing spreads them/, related: ['keda.yaml: minReplicaCount'] }],
     },
     {
+      name: 'one replica written, held at 3 by KEDA\'s paused-replicas: said so; the annotation is related',
+      code: web('', '  replicas: 1\n'),
+      files: { 'keda.yaml': scaledObject({ annotations: '    autoscaling.keda.sh/paused-replicas: "3"\n' }) },
+      findings: [{ at: 'kind: Deployment', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas \(held by KEDA's paused-replicas\)\. Nothing spreads them/, related: ['keda.yaml: autoscaling.keda.sh/paused-replicas'] }],
+    },
+    {
       name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',
       code: 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: legacy\nspec:\n  replicas: 2\n  selector:\n    name: legacy\n  template:\n    metadata:\n      labels:\n        name: legacy\n    spec:\n      containers:\n        - name: legacy\n          image: legacy:1\n',
       findings: [{ at: 'replicas', message: /^ReplicationController legacy: both pods may run on one node and go down with it\. It runs 2 replicas\. Nothing spreads them/ }],

@@ -26,6 +26,18 @@ const withClaim = workload({ name: 'mysql', spec: '  replicas: 1\n', podSpec: ' 
 ruleTester(singleReplica, {
   valid: [
     { name: 'two replicas', code: deployment('  replicas: 2\n') },
+    {
+      name: 'one replica written, but KEDA\'s paused-replicas holds it at 3',
+      code: documents(deployment('  replicas: 1\n'), scaledObject({ annotations: '    autoscaling.keda.sh/paused-replicas: "3"\n' })),
+    },
+    {
+      name: 'held at 0 by KEDA\'s paused-replicas: it runs no pod',
+      code: documents(deployment('  replicas: 1\n'), scaledObject({ annotations: '    autoscaling.keda.sh/paused-replicas: "0"\n' })),
+    },
+    {
+      name: 'three replicas, under a paused-replicas of 1 in a ScaledObject KEDA refuses (minReplicaCount above maxReplicaCount): it never scales it there',
+      code: documents(deployment('  replicas: 3\n'), scaledObject({ spec: '  minReplicaCount: 5\n  maxReplicaCount: 2\n', annotations: '    autoscaling.keda.sh/paused-replicas: "1"\n' })),
+    },
     { name: 'scaled to zero on purpose', code: deployment('  replicas: 0\n') },
     {
       name: 'an HPA owns the count',
@@ -74,6 +86,25 @@ ruleTester(singleReplica, {
       code: deployment(''),
       findings: [{ at: 'kind: Deployment', message: /runs 1 pod: one node drain or node failure takes it offline\. With no replicas field \(the default is 1\),/ }],
       output: deployment('').replace('spec:\n  selector', 'spec:\n  replicas: 2\n  selector'),
+    },
+    {
+      name: 'held at 1 by KEDA\'s paused-replicas, whatever its replicas and its ScaledObject\'s floor say: no fix raises its replicas field',
+      code: deployment('  replicas: 3\n'),
+      files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 2\n', annotations: '    autoscaling.keda.sh/paused-replicas: "1"\n' }) },
+      findings: [
+        {
+          at: 'kind: Deployment',
+          message: /^Deployment web runs 1 pod: one node drain or node failure takes it offline\. ScaledObject web \(KEDA\) is paused with paused-replicas "1": KEDA holds it at 1 replica whatever its replicas field says, so a node drain or node failure takes it offline until a replacement is scheduled and ready, .* Raise paused-replicas, or remove it to have KEDA scale the workload again\.$/,
+          related: ['keda.yaml: autoscaling.keda.sh/paused-replicas'],
+        },
+      ],
+    },
+    {
+      name: 'a paused-replicas KEDA cannot read ("one") pauses it all the same: its replicas field counts',
+      code: deployment('  replicas: 1\n'),
+      files: { 'keda.yaml': scaledObject({ spec: '  minReplicaCount: 3\n', annotations: '    autoscaling.keda.sh/paused-replicas: "one"\n' }) },
+      findings: [{ at: 'replicas', message: /^Deployment web runs 1 pod/ }],
+      output: deployment('  replicas: 2\n'),
     },
     {
       name: 'a paused ScaledObject owns nothing: KEDA removes its HPA',

@@ -160,27 +160,38 @@ describe('simulator inputs: memory limits, a surge\'s OOM kills in place rather 
 });
 
 describe('simulator inputs of a workload a KEDA ScaledObject scales', () => {
-  it('runs its minReplicaCount and scales up to its maxReplicaCount, as the HPA KEDA makes', () => {
+  /** Deployment worker (`spec` under its spec) and a ScaledObject of it between 3 and 10 (`metadata` its own). */
+  const worker = (spec: string, metadata: string) => {
     const { workloads } = inputsOfManifest(
       'file:///w/worker.yaml',
       `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: worker}
 spec:
-  selector: {matchLabels: {app: worker}}
+${spec}  selector: {matchLabels: {app: worker}}
   template:
     metadata: {labels: {app: worker}}
     spec: {containers: [{name: w, image: worker}]}
 ---
 apiVersion: keda.sh/v1alpha1
 kind: ScaledObject
-metadata: {name: worker}
+metadata: ${metadata}
 spec: {scaleTargetRef: {name: worker}, minReplicaCount: 3, maxReplicaCount: 10, triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]}
 `,
     );
-    const worker = workloads.find((w) => w.name === 'worker')!;
-    assert.equal(worker.replicas, 3);
-    assert.deepEqual(worker.hpa, { min: 3, max: 10, keda: true });
+    return workloads.find((w) => w.name === 'worker')!;
+  };
+
+  it('runs its minReplicaCount and scales up to its maxReplicaCount, as the HPA KEDA makes', () => {
+    const scaled = worker('', '{name: worker}');
+    assert.equal(scaled.replicas, 3);
+    assert.deepEqual(scaled.hpa, { min: 3, max: 10, keda: true });
+  });
+
+  it('runs the count its paused-replicas holds it at, and nothing scales it meanwhile', () => {
+    const held = worker('  replicas: 5\n', '{name: worker, annotations: {autoscaling.keda.sh/paused-replicas: "2"}}');
+    assert.equal(held.replicas, 2);
+    assert.equal(held.hpa, undefined);
   });
 });
 

@@ -12,6 +12,7 @@ function replicasPart(p: Posture, resource: Resource): string {
   if (resource.kind === 'DaemonSet') return '1 pod per node';
   if (resource.kind === 'Pod') return 'a bare pod';
   if (r.hpa) return `${r.value}${p.hpas[0]?.max !== undefined ? `–${p.hpas[0].max}` : '+'} replicas (${isScaledObject(r.hpa) ? 'KEDA ScaledObject' : 'HPA'} ${markdownText(r.hpa.name ?? '')})`;
+  if (r.heldBy) return `${plural(r.value, 'replica')} (held by the paused-replicas of KEDA ScaledObject ${markdownText(r.heldBy.name ?? '')})`;
   if (resource.kind === 'Job' || resource.kind === 'CronJob') return `${plural(r.value, 'pod')} per run`;
   return `${plural(r.value, 'replica')}${r.source === 'default' ? ' (default)' : ''}`;
 }

@@ -7,22 +7,29 @@ import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
 import { AUTOSCALER_KINDS, autoscalerBounds, autoscales, describeFloor, scaleTargetRefOf } from '../manifest/autoscaler';
 import { groupOf, hpaScalingDisabled, isLongRunning, isScalable, podTemplateOf, WORKLOAD_KINDS, workloadSelector } from '../manifest/workload';
+import { holdsReplicas, isScaledObject, pausedReplicaCount } from '../manifest/scaled-object';
 import { groupBy } from '../grouped';
 import { LabelIndex, type LabelPair } from './label-index';
 import { ReadLog, type Reads } from './reads';
 
 export interface EffectiveReplicas {
   value: number;
-  /** Where the number comes from: an autoscaler's floor (an HPA's minReplicas, a KEDA ScaledObject's minReplicaCount), spec.replicas, or the API default of 1. */
-  source: 'hpa' | 'spec' | 'default';
+  /**
+   * Where the number comes from: an autoscaler's floor (an HPA's minReplicas, a KEDA ScaledObject's minReplicaCount),
+   * a paused ScaledObject's paused-replicas, spec.replicas, or the API default of 1.
+   */
+  source: 'hpa' | 'paused' | 'spec' | 'default';
   /** The autoscaler: an HPA or a ScaledObject. */
   hpa?: Resource;
+  /** The ScaledObject whose paused-replicas holds it at value. */
+  heldBy?: Resource;
 }
 
-/** The count as a message states it: `3 replicas`, `HPA minReplicas 2`, `KEDA minReplicaCount 3`, `1 replica (the default)`. */
+/** The count as a message states it: `3 replicas`, `HPA minReplicas 2`, `KEDA minReplicaCount 3`, `1 replica (the default)`, `2 replicas (held by KEDA's paused-replicas)`. */
 export function describeReplicas(replicas: EffectiveReplicas): string {
   if (replicas.hpa) return describeFloor(replicas.hpa, replicas.value);
   const noun = replicas.value === 1 ? 'replica' : 'replicas';
+  if (replicas.heldBy) return `${replicas.value} ${noun} (held by KEDA's paused-replicas)`;
   return replicas.source === 'default' ? `${replicas.value} ${noun} (the default)` : `${replicas.value} ${noun}`;
 }
 
@@ -355,12 +362,28 @@ export class Inventory {
     return index;
   }
 
-  /** The autoscaler's floor when one targets the workload (see autoscalerBounds), else spec.replicas (default 1). */
+  /** The paused KEDA ScaledObjects that hold the workload at their paused-replicas count (see holdsReplicas). */
+  heldBy(workload: Resource): Resource[] {
+    return this.answer('held', workload, [`${workload.namespace}|ScaledObject`], () =>
+      nearestDefinitions(
+        this.ofKindIn(workload.namespace, 'ScaledObject').filter((scaledObject) => isScaledObject(scaledObject) && holdsReplicas(scaledObject, workload)),
+        workload,
+      ),
+    );
+  }
+
+  /**
+   * The autoscaler's floor when one targets the workload (see autoscalerBounds), else the count a paused ScaledObject
+   * holds it at, else spec.replicas (default 1).
+   */
   effectiveReplicas(workload: Resource): EffectiveReplicas {
     const targeting = this.hpasTargeting(workload)[0];
     // Scaled to zero under an HPA with a floor, it runs no pod: the autoscaler leaves it alone.
     const hpa = targeting && !hpaScalingDisabled(workload, targeting) ? targeting : undefined;
     if (hpa) return { value: autoscalerBounds(hpa).min, source: 'hpa', hpa };
+    const heldBy = this.heldBy(workload)[0];
+    const held = heldBy && pausedReplicaCount(heldBy);
+    if (held !== undefined) return { value: held, source: 'paused', heldBy };
     const replicas = workload.object?.spec?.replicas;
     // A count the API server cannot decode ("3", 2.5) is none it runs; single-replica says so.
     if (isScalable(workload) && Number.isInteger(replicas)) return { value: replicas, source: 'spec' };

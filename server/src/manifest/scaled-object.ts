@@ -41,7 +41,7 @@ export function scaledObjectScales(scaledObject: Resource, workload: Resource): 
   return refersToScalable(scaledObjectTargetRef(scaledObject), workload) && !refusedScaledObject(scaledObject) && !pausedScaledObject(scaledObject);
 }
 
-const PAUSED_REPLICAS = 'autoscaling.keda.sh/paused-replicas';
+export const PAUSED_REPLICAS = 'autoscaling.keda.sh/paused-replicas';
 const PAUSED = 'autoscaling.keda.sh/paused';
 /** What Go's strconv.ParseBool reads as false; any other value, true or not a boolean, pauses. */
 const NOT_PAUSED = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
@@ -51,6 +51,25 @@ export function pausedScaledObject(scaledObject: Resource): boolean {
   const annotations = metadataAnnotations(scaledObject);
   if (Object.hasOwn(annotations, PAUSED_REPLICAS)) return true;
   return Object.hasOwn(annotations, PAUSED) && !NOT_PAUSED.has(annotations[PAUSED]);
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+/**
+ * The count paused-replicas holds its target at, as KEDA reads it (Go's strconv.ParseInt into 32 bits): it scales the
+ * target to it before it stops. Undefined without one, or with one it cannot read or scale to ("two", -1): KEDA then
+ * makes no HPA and scales nothing, paused all the same.
+ */
+export function pausedReplicaCount(scaledObject: Resource): number | undefined {
+  const value = metadataAnnotations(scaledObject)[PAUSED_REPLICAS];
+  if (value === undefined || !/^[+-]?[0-9]+$/.test(value)) return undefined;
+  const count = Number(value);
+  return count >= 0 && count <= MAX_INT32 ? count : undefined;
+}
+
+/** Whether it holds the workload at its paused-replicas count: KEDA scales it there only as it would scale it at all. */
+export function holdsReplicas(scaledObject: Resource, workload: Resource): boolean {
+  return pausedReplicaCount(scaledObject) !== undefined && refersToScalable(scaledObjectTargetRef(scaledObject), workload) && !refusedScaledObject(scaledObject);
 }
 
 /**

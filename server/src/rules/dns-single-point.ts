@@ -54,7 +54,8 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   const scaled = autoscaler ? ` (${autoscaler.name} sizes it, but its parameters let it go down to 1: set preventSinglePointFailure)` : '';
   const template = podTemplateOf(dns);
   const fixes: (Fix | undefined)[] = [];
-  if (dns.file && replicas.source !== 'hpa' && template) {
+  // Its replicas field sets nothing that an autoscaler's floor or a paused-replicas sets.
+  if (dns.file && (replicas.source === 'spec' || replicas.source === 'default') && template) {
     const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
     const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
     // Pods its own affinity holds on one node cannot be spread: no fix then.

@@ -1,6 +1,6 @@
 import { replaceField } from '../fixes/yaml-edit';
 import { describeSelectedReplicas, type ExpectedPods } from '../inventory/inventory';
-import { autoscalerBounds } from '../manifest/autoscaler';
+import { countSetBy } from './count-set-by';
 import { blocksAlways, countedAgainstControllers, describeBudget, disruptionsAllowed, pdbBudget, type PdbBudget } from '../manifest/pdb';
 import type { Resource } from '../manifest/parse';
 import { describeResource } from '../manifest/workload';
@@ -107,7 +107,7 @@ export const pdbBlocksEviction: Rule = {
         fixes: () => [oneAtATimeFix(pdb, budget, expected)],
         related: expected.workloads.flatMap(({ workload, replicas, selected }) => [
           { resource: workload, path: workload.object?.spec?.replicas === undefined ? [] : ['spec', 'replicas'], message: `the pods this PDB guards (${describeSelectedReplicas(selected, replicas)})` },
-          ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', autoscalerBounds(replicas.hpa).minField], message: `sets the replica floor of ${describeResource(workload)}` }] : []),
+          ...countSetBy(replicas, workload),
         ]),
       });
     }

@@ -2,7 +2,7 @@ import type { Fix } from '../fixes/edit';
 import { appendDocument } from '../fixes/yaml-edit';
 import { describeEveryPod, describeReplicas, inOneFolder, ownedByAnother, type Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
-import { autoscalerBounds } from '../manifest/autoscaler';
+import { countSetBy } from './count-set-by';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
@@ -83,7 +83,7 @@ export const pdbMissing: Rule = {
     scenario: 'voluntary-disruption',
     title: 'Several replicas and no PodDisruptionBudget',
     description:
-      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload (a KEDA ScaledObject\'s minReplicaCount when one scales it); a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace, those the controller gives each pod too (a budget for a StatefulSet\'s pod `db-0` by `statefulset.kubernetes.io/pod-name`: pdb-blocks-eviction says what it allows). Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once: they need no budget, and a PDB does not count their pods.',
+      'Without a PodDisruptionBudget, a node drain (an upgrade, a maintenance window) or the cluster autoscaler removing a node may evict every replica of the workload at once, even though there are several. A PDB makes voluntary disruptions take the pods one at a time. The replica count is the HPA\'s minReplicas when an HPA targets the workload (a KEDA ScaledObject\'s minReplicaCount when one scales it, its `autoscaling.keda.sh/paused-replicas` when one holds it paused); a PDB anywhere in the workspace (or the live cluster) counts when its selector (matchLabels and matchExpressions) matches the pod labels in the same namespace, those the controller gives each pod too (a budget for a StatefulSet\'s pod `db-0` by `statefulset.kubernetes.io/pod-name`: pdb-blocks-eviction says what it allows). Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once: they need no budget, and a PDB does not count their pods.',
     fix: 'Appends a policy/v1 PodDisruptionBudget (`<name>-pdb`; `<name>-<kind>-pdb` when another workload of that name is defined in its folder, and numbered when a PDB applied with it has the name already; the workload\'s selector, `maxUnavailable: 1`, `unhealthyPodEvictionPolicy: AlwaysAllow`) as a new document after the workload. When that selector also selects the pods of another workload that has a budget already, the new one selects every label of the pod template instead; when those do too, no fix is offered (two budgets over one pod make every eviction of it fail).',
     example: ordersDeployment(),
   },
@@ -98,7 +98,7 @@ export const pdbMissing: Rule = {
         resource,
         message: `${describeResource(resource)}: ${describeReplicas(replicas)} and no PDB: a drain may evict ${describeEveryPod(replicas.value)} at once. A node drain or an autoscaler scale-down evicts without limit; a PDB makes them take the pods one at a time.`,
         fixes: () => (pdb ? [{ ...addPdbFix(resource, pdb), preferred: true }] : []),
-        related: replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', autoscalerBounds(replicas.hpa).minField], message: 'sets the replica floor' }] : [],
+        related: countSetBy(replicas),
       });
     }
   },

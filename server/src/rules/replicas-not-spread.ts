@@ -1,7 +1,7 @@
 import { appendToSequence } from '../fixes/yaml-edit';
 import { describeEveryPod, describeRunning, ownedByAnother, type EffectiveReplicas } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
-import { autoscalerBounds } from '../manifest/autoscaler';
+import { countSetBy } from './count-set-by';
 import { nodePin } from '../manifest/node-pin';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
@@ -34,7 +34,7 @@ export const replicasNotSpread: Rule = {
       const path = replicas.source === 'spec' ? ['spec', 'replicas'] : [];
       const related = [
         ...(held ? [affinityLocation(workload, template.path, held)] : []),
-        ...(replicas.hpa ? [{ resource: replicas.hpa, path: ['spec', autoscalerBounds(replicas.hpa).minField], message: 'sets the replica floor' }] : []),
+        ...countSetBy(replicas),
       ];
       if (held?.domain === 'node') {
         report({ resource: workload, path, message: mustShareNode(workload, replicas, held), related });

@@ -1,11 +1,13 @@
 import type { Fix } from '../fixes/edit';
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import type { Inventory } from '../inventory/inventory';
+import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
+import { describeAutoscaler } from '../manifest/autoscaler';
 import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
+import { countSetBy } from './count-set-by';
 import { ordersDeployment } from './example-disruption';
 import type { Rule, RuleContext } from './types';
 
@@ -38,7 +40,7 @@ export const singleReplica: Rule = {
     scenario: 'involuntary-disruption',
     title: 'One replica and no autoscaler',
     description:
-      'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. A workload an autoscaler scales (an HPA, or a KEDA ScaledObject) has its count from it instead. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once and need no replicas.',
+      'With one replica, every node drain, node failure, eviction or rollout of a Deployment with maxUnavailable leaves the workload with no ready pod until a replacement is scheduled, pulled and ready. While the control plane is down, a lost pod is not replaced at all. A workload an autoscaler scales (an HPA, or a KEDA ScaledObject) has its count from it instead, and one a paused ScaledObject holds by `autoscaling.keda.sh/paused-replicas` runs that count, whatever its replicas field says. Cluster add-ons (kube-system, addon-manager labels) are left to the cluster operator, and Helm hooks and test pods (`helm.sh/hook`) run once and need no replicas.',
     fix: 'Sets `replicas: 2`; not offered for a Deployment that mounts a PersistentVolumeClaim or uses the Recreate strategy (a second pod is no replica there).',
     unsafeFixes: 'Unsafe for a StatefulSet, a single-primary store image (redis, mysql, mariadb, postgres, mongo, …), a workload with a ReadWriteOnce volume, GPUs or in-memory sessions: a second pod there is a second primary, a stuck pod, a second GPU bill or split sessions, not more of the same.',
     example: ordersDeployment().replace('replicas: 3', 'replicas: 1'),
@@ -50,6 +52,11 @@ export const singleReplica: Rule = {
       const replicas = resource.object?.spec?.replicas;
       if (writtenNotInteger(replicas)) {
         reportNotInteger(resource, replicas, report);
+        continue;
+      }
+      const count = inventory.effectiveReplicas(resource);
+      if (count.heldBy) {
+        if (count.value === 1) reportHeld(resource, count, count.heldBy, report);
         continue;
       }
       if (replicas !== undefined && replicas !== null && replicas !== 1) continue;
@@ -65,6 +72,15 @@ export const singleReplica: Rule = {
     }
   },
 };
+
+/** One pod by KEDA's paused-replicas: its replicas field counts for nothing, and raising it is no fix. */
+function reportHeld(resource: Resource, count: EffectiveReplicas, scaledObject: Resource, report: RuleContext['report']): void {
+  report({
+    resource,
+    message: `${describeResource(resource)} runs 1 pod: one node drain or node failure takes it offline. ${describeAutoscaler(scaledObject)} is paused with paused-replicas "1": KEDA holds it at 1 replica whatever its replicas field says, so ${OUTAGE[resource.kind === 'StatefulSet' ? 'StatefulSet' : 'Deployment']}, and while the control plane is down it is not replaced at all. Raise paused-replicas, or remove it to have KEDA scale the workload again.`,
+    related: countSetBy(count),
+  });
+}
 
 /** A replica count the API server cannot decode (`replicas: "3"`, `2.5`): it rejects the workload, which then runs nothing. */
 function reportNotInteger(resource: Resource, replicas: unknown, report: RuleContext['report']): void {
