@@ -16,7 +16,7 @@ const KINDS: Record<string, string> = {
   nodes: 'Node', pods: 'Pod', deployments: 'Deployment', statefulsets: 'StatefulSet', daemonsets: 'DaemonSet',
   replicasets: 'ReplicaSet', jobs: 'Job', cronjobs: 'CronJob', poddisruptionbudgets: 'PodDisruptionBudget',
   horizontalpodautoscalers: 'HorizontalPodAutoscaler', services: 'Service', endpointslices: 'EndpointSlice', limitranges: 'LimitRange',
-  leases: 'Lease', configmaps: 'ConfigMap', secrets: 'Secret',
+  leases: 'Lease', configmaps: 'ConfigMap', secrets: 'Secret', scaledobjects: 'ScaledObject',
 };
 
 const CLUSTER_SCOPED = new Set(['Node']);

@@ -8,6 +8,11 @@ import { demoObjects } from '../../server/src/cluster/demo';
 import { ClusterError } from '../../server/src/cluster/errors';
 import { readLiveCluster, type ClusterRequest } from '../../server/src/cluster/load';
 import { RESOURCE_TYPES } from '../../server/src/cluster/read';
+import { Inventory } from '../../server/src/inventory/inventory';
+import { parseManifest } from '../../server/src/manifest/parse';
+import { analyzeFile } from '../../server/src/rules/engine';
+import { singleReplica } from '../../server/src/rules/single-replica';
+import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 import { downUrl, FakeApiServer } from './fake-apiserver';
 import { tempDir, writeKubeconfig } from './kubeconfig-fixtures';
 
@@ -200,6 +205,64 @@ describe('reading a live cluster (GET only)', () => {
     assert.equal(cluster.missing[0].resource, 'nodes');
     assert.match(cluster.missing[0].reason, /dropped/);
     assert.equal(cluster.resources.filter((r) => r.kind === 'Node').length, 0);
+  });
+
+  describe('KEDA ScaledObjects', () => {
+    /** Scales the demo's Deployment legacy/billing between 5 and 10, with what a snapshot must never hold. */
+    const scaledObject = {
+      apiVersion: 'keda.sh/v1alpha1',
+      kind: 'ScaledObject',
+      metadata: { name: 'billing', namespace: 'legacy', annotations: { 'team.example.com/pager': 'hunter2' } },
+      spec: { scaleTargetRef: { name: 'billing' }, minReplicaCount: 5, maxReplicaCount: 10, triggers: [{ type: 'rabbitmq', metadata: { host: 'amqp://reader:hunter2@rabbit:5672/' } }] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }], originalReplicaCount: 3 },
+    };
+    const billing = `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: billing, namespace: legacy}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: billing}}\n  template:\n    metadata: {labels: {app: billing}}\n    spec: {containers: [{name: app, image: billing}]}\n`;
+    const withScaledObject = async <T>(work: () => Promise<T>) => {
+      const objects = server.objects;
+      server.objects = [...objects, scaledObject];
+      try {
+        return await work();
+      } finally {
+        server.objects = objects;
+        server.faults.delete('scaledobjects');
+      }
+    };
+
+    it('reads them, slimmed to what KEDA scales between which counts, and counts the workloads they scale as scaled, in the cluster and in manifests', async () => {
+      const cluster = await withScaledObject(() => readLiveCluster(request()));
+      assert.deepEqual(cluster.missing, []);
+      assert.ok(server.requests.some((r) => r.method === 'GET' && r.path === '/apis/keda.sh/v1alpha1/scaledobjects'));
+      const read = cluster.resources.find((r) => r.kind === 'ScaledObject')!;
+      assert.equal(read.apiVersion, 'keda.sh/v1alpha1');
+      assert.deepEqual(read.object.spec, { scaleTargetRef: { name: 'billing' }, minReplicaCount: 5, maxReplicaCount: 10 });
+      assert.doesNotMatch(JSON.stringify(read.object), /hunter2|status/);
+      const inventory = new Inventory();
+      inventory.setCluster(cluster.resources);
+      const deployment = cluster.resources.find((r) => r.kind === 'Deployment' && r.name === 'billing')!;
+      assert.deepEqual(inventory.effectiveReplicas(deployment), { value: 5, source: 'hpa', hpa: read });
+      assert.deepEqual(buildSimInputs(inventory, cluster).workloads.find((w) => w.name === 'billing')!.hpa, { min: 5, max: 10, keda: true }, 'the simulator scales it as KEDA would');
+      const manifest = parseManifest('file:///w/billing.yaml', billing);
+      inventory.setFile(manifest);
+      assert.deepEqual(analyzeFile(manifest, inventory, { rules: [singleReplica], cluster }).map((f) => f.message), [], 'one replica written, but the cluster\'s ScaledObject keeps 5');
+    });
+
+    it('reads none, quietly, from a cluster without KEDA (its API answers 404)', async () => {
+      const cluster = await withScaledObject(() => {
+        server.faults.set('scaledobjects', { status: 404 });
+        return readLiveCluster(request());
+      });
+      assert.deepEqual(cluster.missing, []);
+      assert.equal(cluster.resources.filter((r) => r.kind === 'ScaledObject').length, 0);
+      assert.ok(cluster.resources.some((r) => r.kind === 'Deployment'));
+    });
+
+    it('says so when they are forbidden, as for any list', async () => {
+      server.forbidden.add('scaledobjects');
+      const cluster = await withScaledObject(() => readLiveCluster(request()));
+      assert.deepEqual(cluster.missing.map((m) => m.resource), ['scaledobjects']);
+      assert.match(cluster.missing[0].reason, /^forbidden \(403\): scaledobjects is forbidden: User "reader" cannot list/);
+      assert.ok(cluster.resources.some((r) => r.kind === 'Deployment'));
+    });
   });
 
   it('treats an absent kubeadm-config as an answer, not as missing', async () => {

@@ -67,4 +67,28 @@ describe('what a live object keeps once slimmed (and so what a snapshot can hold
     assert.doesNotMatch(JSON.stringify([cronJob, statefulSet, custom]), /hunter2/);
     assert.deepEqual(statefulSet.spec.volumeClaimTemplates, [{ metadata: { name: 'data', annotations: {} } }]);
   });
+
+  it('keeps of a KEDA ScaledObject what it scales, between which counts, and its pauses: not its triggers, other annotations nor status', () => {
+    const scaledObject = slimObject({
+      apiVersion: 'keda.sh/v1alpha1',
+      kind: 'ScaledObject',
+      metadata: { name: 'worker', namespace: 'shop', annotations: { 'autoscaling.keda.sh/paused-replicas': '2', 'autoscaling.keda.sh/paused': 'true', 'vault.example.com/token': 'hunter2' } },
+      spec: {
+        scaleTargetRef: { name: 'worker' },
+        minReplicaCount: 1,
+        maxReplicaCount: 20,
+        idleReplicaCount: 0,
+        pollingInterval: 30,
+        fallback: { failureThreshold: 3, replicas: 6 },
+        triggers: [{ type: 'postgresql', metadata: { connectionString: 'postgres://app:hunter2@db/app' }, authenticationRef: { name: 'db-auth' } }],
+      },
+      status: { pausedReplicaCount: 2, externalMetricNames: ['s0-postgresql'] },
+    });
+    assert.deepEqual(scaledObject, {
+      apiVersion: 'keda.sh/v1alpha1',
+      kind: 'ScaledObject',
+      metadata: { name: 'worker', namespace: 'shop', annotations: { 'autoscaling.keda.sh/paused-replicas': '2', 'autoscaling.keda.sh/paused': 'true' } },
+      spec: { scaleTargetRef: { name: 'worker' }, minReplicaCount: 1, maxReplicaCount: 20, idleReplicaCount: 0 },
+    });
+  });
 });

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { demoCluster } from '../../server/src/cluster/demo';
 import { ClusterError } from '../../server/src/cluster/errors';
 import { loadSnapshot, snapshotChunks, snapshotFromValue } from '../../server/src/cluster/snapshot';
+import { Inventory } from '../../server/src/inventory/inventory';
 import { tempDir } from './kubeconfig-fixtures';
 
 const dir = tempDir('kr-snapshot-');
@@ -63,6 +64,30 @@ describe('snapshots', () => {
     assert.deepEqual(loaded.missing, []);
     assert.equal(loaded.name, join(dir, 'kubectl.json'), 'named by its path when it does not say where it came from');
     assert.equal(loaded.readAt, undefined, 'nor when');
+  });
+
+  it('keeps KEDA ScaledObjects, slimmed as a live read slims them, and the workloads they scale are counted as scaled', () => {
+    const kubectl = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'worker', namespace: 'shop' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'w' }] } } } },
+        {
+          apiVersion: 'keda.sh/v1alpha1',
+          kind: 'ScaledObject',
+          metadata: { name: 'worker', namespace: 'shop', annotations: { 'autoscaling.keda.sh/paused-replicas': '4' } },
+          spec: { scaleTargetRef: { name: 'worker' }, minReplicaCount: 2, triggers: [{ type: 'redis', metadata: { address: 'redis:6379', password: 'hunter2' } }] },
+        },
+      ],
+    };
+    const loaded = loadSnapshot(write('keda.json', JSON.stringify(kubectl)));
+    const text = [...snapshotChunks(loaded, { context: 'keda', takenAt: '2026-12-02T12:00:00Z', missing: [] })].join('');
+    assert.doesNotMatch(text, /hunter2|triggers/);
+    const again = loadSnapshot(write('keda-again.json', text));
+    const inventory = new Inventory();
+    inventory.setCluster(again.resources);
+    const replicas = inventory.effectiveReplicas(again.resources.find((r) => r.kind === 'Deployment')!);
+    assert.deepEqual({ value: replicas.value, source: replicas.source, heldBy: replicas.heldBy?.name }, { value: 4, source: 'paused', heldBy: 'worker' });
   });
 
   it('reads the items of a List inside the List (two kubectl outputs joined), which it dropped', () => {

@@ -457,12 +457,20 @@ describe('simulator inputs from a cluster whose nodes could not be read', () => 
     assert.ok(topology.assumptions.some((a) => a.startsWith('the cluster listed no nodes: its pods run on 5 nodes (cp-1, gpu-b1, worker-a1, worker-a2, worker-b1)')), topology.assumptions.join('\n'));
   });
 
-  it('says of a refused type it does not know that it is left out (one named constructor was said with JavaScript\'s source)', () => {
+  /** What the simulation first assumes of the demo cluster when `resource` was refused. */
+  const saidOfRefused = (resource: string) => {
     const demo = demoCluster();
     const inventory = new Inventory();
     inventory.setCluster(demo.resources);
-    const { topology } = buildSimInputs(inventory, { ...demo, missing: [{ resource: 'constructor', reason: 'forbidden (403)' }] });
-    assert.equal(topology.assumptions[0], 'constructor could not be read (forbidden (403)): left out');
+    return buildSimInputs(inventory, { ...demo, missing: [{ resource, reason: 'forbidden (403)' }] }).topology.assumptions[0];
+  };
+
+  it('says of a refused type it does not know that it is left out (one named constructor was said with JavaScript\'s source)', () => {
+    assert.equal(saidOfRefused('constructor'), 'constructor could not be read (forbidden (403)): left out');
+  });
+
+  it('says of KEDA ScaledObjects it could not read that the workloads count their own replicas', () => {
+    assert.equal(saidOfRefused('scaledobjects'), "scaledobjects could not be read (forbidden (403)): replica counts are the workloads' own, as if KEDA scaled none of them");
   });
 
   it('places the pods of a node named __proto__ on it, as those of any other name (a snapshot can hold one)', () => {

@@ -17,6 +17,8 @@ export interface ResourceType {
   kind: string;
   path: string;
   single?: boolean;
+  /** A list of a custom resource, served only where its CRD is installed: a 404 says there is none, and is no failed read. */
+  optional?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   { name: 'cronjobs', apiVersion: 'batch/v1', kind: 'CronJob', path: '/apis/batch/v1/cronjobs' },
   { name: 'poddisruptionbudgets', apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', path: '/apis/policy/v1/poddisruptionbudgets' },
   { name: 'horizontalpodautoscalers', apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', path: '/apis/autoscaling/v2/horizontalpodautoscalers' },
+  { name: 'scaledobjects', apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', path: '/apis/keda.sh/v1alpha1/scaledobjects', optional: true },
   { name: 'services', apiVersion: 'v1', kind: 'Service', path: '/api/v1/services' },
   { name: 'endpointslices', apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', path: '/apis/discovery.k8s.io/v1/endpointslices' },
   { name: 'limitranges', apiVersion: 'v1', kind: 'LimitRange', path: '/api/v1/limitranges' },
@@ -62,7 +65,7 @@ export interface ReadResult {
   missing: MissingResource[];
   /** Resource types that answered (a missing single ConfigMap counts as answered). */
   answered: number;
-  /** Lists that answered: none means no Kubernetes API answered (a wrong URL, a proxy answering 404 to all). */
+  /** Lists that answered (an optional one absent does not count): none means no Kubernetes API answered (a wrong URL, a proxy answering 404 to all). */
   listsAnswered: number;
   skipped: SkippedItems[];
 }
@@ -89,6 +92,7 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
   const read: TypeRead = { connectTimeoutMs: options.connectTimeoutMs, signal: deadline.signal, limits, budget: new ByteBudget(limits.maxTotalBytes), objects: new ObjectBudget(limits.maxObjects), pageSize: options.pageSize ?? 500 };
   const perType: any[][] = types.map(() => []);
   const missing: (MissingResource | undefined)[] = types.map(() => undefined);
+  const absent: boolean[] = types.map(() => false);
   const skipped: SkippedItems[] = [];
   let next = 0;
   const worker = async () => {
@@ -101,8 +105,9 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
         // A server no request could connect to is not tried type by type: a stalled TLS handshake took four rounds
         // of the connect timeout (20 s, said to be 5 s).
         if (read.unreachable) throw new ApiGetError(undefined, read.unreachable);
-        const { objects, notObjects } = await readType(connection, type, read);
+        const { objects, notObjects, notServed } = await readType(connection, type, read);
         perType[index] = objects;
+        absent[index] = !!notServed;
         if (notObjects) skipped.push({ resource: type.name, count: notObjects });
       } catch (error) {
         perType[index] = [];
@@ -117,11 +122,11 @@ export async function readCluster(connection: ApiConnection, options: ReadOption
     deadline.dispose();
   }
   const found = missing.filter((m): m is MissingResource => !!m);
-  const listsAnswered = types.filter((type, i) => !type.single && !missing[i]).length;
+  const listsAnswered = types.filter((type, i) => !type.single && !missing[i] && !absent[i]).length;
   return { objects: perType.flat(), missing: found, answered: types.length - found.length, listsAnswered, skipped };
 }
 
-async function readType(connection: ApiConnection, type: ResourceType, read: TypeRead): Promise<{ objects: any[]; notObjects: number }> {
+async function readType(connection: ApiConnection, type: ResourceType, read: TypeRead): Promise<{ objects: any[]; notObjects: number; notServed?: boolean }> {
   if (type.single) {
     try {
       const object = await getWithRetry(connection, type.path, read);
@@ -161,6 +166,8 @@ async function readType(connection: ApiConnection, type: ResourceType, read: Typ
           tokens.clear();
           continue;
         }
+        // A cluster without the CRD (no KEDA) has no such list to serve.
+        if (error instanceof ApiGetError && error.status === 404 && type.optional && !token) return { objects: [], notObjects: 0, notServed: true };
         throw error;
       }
       for (const object of page.objects) objects.push(object);

@@ -18,6 +18,7 @@ export function slimObject(object: any): any {
   }
   if (object.kind === 'Pod') slimPod(object);
   else if (object.kind === 'Node') slimNode(object);
+  else if (object.kind === 'ScaledObject' && typeof object.apiVersion === 'string' && object.apiVersion.startsWith('keda.sh/')) slimScaledObject(object);
   else if (object.spec?.template?.spec) slimPodTemplate(object.spec.template);
   else if (object.spec?.jobTemplate?.spec?.template?.spec) slimPodTemplate(object.spec.jobTemplate.spec.template);
   return compact(object);
@@ -30,11 +31,11 @@ function slimPodTemplate(template: any): void {
 }
 
 /**
- * Kubernetes' own annotations and the advisor's are what the engine reads. Others are a team's or a
+ * Kubernetes' own annotations, KEDA's pauses and the advisor's are what the engine reads. Others are a team's or a
  * tool's, and tools keep credentials there (an injected token, a copy of the applied manifest), so they
  * never leave the cluster; neither does the last-applied copy, which repeats every env value.
  */
-const READ_ANNOTATION = /^(kube-resilience\/|([a-z0-9-]+\.)*(kubernetes\.io|k8s\.io)\/)/;
+const READ_ANNOTATION = /^(kube-resilience\/|([a-z0-9-]+\.)*(kubernetes\.io|k8s\.io)\/|autoscaling\.keda\.sh\/paused(-replicas)?$)/;
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function readableAnnotations(annotations: Record<string, unknown>): Record<string, unknown> {
@@ -137,6 +138,14 @@ function slimPod(pod: any): void {
       ? status.containerStatuses.map((c: any) => ({ name: c?.name, ready: c?.ready, restartCount: c?.restartCount, started: c?.started }))
       : undefined,
   };
+}
+
+/** What KEDA scales and between which counts; its triggers (hosts, queues, credentials' names) and status are left out. */
+function slimScaledObject(scaledObject: any): void {
+  const spec = scaledObject.spec;
+  delete scaledObject.status;
+  if (!spec || typeof spec !== 'object') return;
+  scaledObject.spec = { scaleTargetRef: spec.scaleTargetRef, minReplicaCount: spec.minReplicaCount, maxReplicaCount: spec.maxReplicaCount, idleReplicaCount: spec.idleReplicaCount };
 }
 
 function slimNode(node: any): void {

@@ -134,6 +134,7 @@ const MISSING_MEANS: Record<string, string> = {
   nodes: 'the nodes are assumed below',
   poddisruptionbudgets: 'drains are simulated with the workspace\'s budgets only',
   horizontalpodautoscalers: 'replica counts are the workloads\' own',
+  scaledobjects: 'replica counts are the workloads\' own, as if KEDA scaled none of them',
 };
 
 /** The nodes the cluster's pods are bound to, by name, sorted. */
