@@ -1,6 +1,6 @@
 import { pdbSelectsNothing } from '../../server/src/rules/pdb-selects-nothing';
-import { cluster, pod } from '../cluster-fixtures';
-import { deployment, documents, pdb } from './manifests';
+import { cluster, fromObject, pod } from '../cluster-fixtures';
+import { deployment, documents, pdb, scaledObject } from './manifests';
 import { ruleTester } from './rule-tester';
 
 const budget = '  maxUnavailable: 1\n';
@@ -107,6 +107,13 @@ ruleTester(pdbSelectsNothing, {
       code: documents(deployment({ name: 'api' }), pdb(budget)),
       cluster: cluster([pod('api-1', { labels: { app: 'api' } })]),
       findings: [{ at: 'selector', message: /no workload or pod known in namespace default \(2 searched in the workspace and the live cluster\)/ }],
+    },
+    {
+      name: 'a KEDA ScaledObject in the namespace, live or in the workspace, makes no pods: no operator stands behind it',
+      code: documents(deployment(), pdb(budget, { selector: '    matchLabels:\n      app: wbe\n' })),
+      files: { 'keda.yaml': scaledObject() },
+      cluster: cluster([fromObject({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'api', namespace: 'default' }, spec: { scaleTargetRef: { name: 'api' } } })]),
+      findings: [{ at: 'selector', message: /selects app=wbe, but no workload or pod known/ }],
     },
     {
       name: 'built-in kinds of a *.k8s.io group are no custom resources',

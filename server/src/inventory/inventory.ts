@@ -409,10 +409,13 @@ export class Inventory {
     return this.namespaceList('carriers', namespace, isLongRunning);
   }
 
-  /** Custom resources in the namespace (monitoring.coreos.com, …): an operator may create pods from them that no manifest shows. */
+  /**
+   * Custom resources in the namespace (monitoring.coreos.com, …): an operator may create pods from them that no manifest
+   * shows. Not KEDA's ScaledObjects, which scale a workload and run no pod of their own.
+   */
   customResourcesIn(namespace: string): Resource[] {
     this.log.read(`${namespace}|+custom`);
-    return this.namespaceList('custom', namespace, isCustomResource);
+    return this.namespaceList('custom', namespace, (r) => isCustomResource(r) && !isScaledObject(r));
   }
 
   private namespaceList(name: string, namespace: string, keep: (resource: Resource) => boolean): Resource[] {
