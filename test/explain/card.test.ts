@@ -127,6 +127,39 @@ describe('resilience card on a workload kind line', () => {
     assert.match(verdict(card), /: one node failure can take all 3 pods offline until force-deleted — /);
   });
 
+  describe('a StatefulSet whose PDBs pick its pods out by name (statefulset.kubernetes.io/pod-name)', () => {
+    const web = (replicas: number) => workload('StatefulSet', `  replicas: ${replicas}\n  serviceName: web\n`);
+    const byName = (name: string, budget: string, selector = `matchLabels:\n      statefulset.kubernetes.io/pod-name: ${name}`) =>
+      `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${name}\nspec:\n  ${budget}\n  selector:\n    ${selector}\n`;
+    const perPod = (budget: string) => ({ 'pdbs.yaml': ['web-0', 'web-1', 'web-2'].map((name) => byName(name, budget)).join('---\n') });
+
+    for (const budget of ['maxUnavailable: 0', 'minAvailable: 1']) {
+      it(`one per pod, each ${budget}: each is listed with its pod, and together they hold every pod (no "no PDB", no two budgets over one pod)`, () => {
+        const card = hover(web(3), 'kind: StatefulSet', perPod(budget))!;
+        assert.match(card, /\nPosture: 3 replicas · no spread · 3 PDBs: web-0 \(pod web-0\), web-1 \(pod web-1\), web-2 \(pod web-2\) · /);
+        assert.equal(row(card, 'Node drain'), 'hangs: its 3 PDBs allow 0 of 3 pods to go (429)');
+        assert.equal(row(card, 'Scale-down'), 'its node is kept, and paid for: a PDB allowing 0');
+      });
+    }
+
+    it('one over pod 0 only: it holds web-0, and pods 1 and 2 go as if there were none', () => {
+      const card = hover(web(3), 'kind: StatefulSet', { 'pdb.yaml': byName('web-0', 'minAvailable: 1') })!;
+      assert.match(card, /\nPosture: 3 replicas · no spread · PDB web-0 \(pod web-0 only\) · /);
+      assert.equal(row(card, 'Node drain'), 'hangs on pod web-0: its PDB allows no eviction (429); 2 pods with no PDB may go at once');
+    });
+
+    it('one over all but pod 0, too many to name: counted, and it paces the pods it selects while web-0 goes freely', () => {
+      const card = hover(web(5), 'kind: StatefulSet', { 'pdb.yaml': byName('web-rest', 'minAvailable: 3', 'matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [web-0]}') })!;
+      assert.match(card, /\nPosture: 5 replicas · no spread · PDB web-rest \(4 of 5 pods only\) · /);
+      assert.equal(row(card, 'Node drain'), 'PDB lets 2 of 5 pods go at a time (1 with no PDB), 30 s each to stop');
+    });
+
+    it('one over pod 0 beside one over every pod: web-0 has two, and the eviction API evicts it never', () => {
+      const card = hover(web(3), 'kind: StatefulSet', { 'pdb.yaml': PDB('maxUnavailable: 1'), 'pdb-0.yaml': byName('web-0', 'maxUnavailable: 1') })!;
+      assert.equal(row(card, 'Node drain'), 'hangs: 2 PDBs match its pods (eviction API 500)');
+    });
+  });
+
   it('dependency down: a liveness probe on the readiness handler restarts every replica; readiness alone takes them out', () => {
     const text = workload('Deployment', '  replicas: 2\n').replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /ready\n              port: http\n          readinessProbe:');
     const card = hover(text, 'kind: Deployment')!;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asksForControllerLabel, podLabelSets, podsSelected, withoutClusterSetLabels, withoutControllerLabels } from '../../server/src/manifest/controller-labels';
+import { asksForControllerLabel, podLabelSets, podNamesSelected, podsSelected, withoutClusterSetLabels, withoutControllerLabels } from '../../server/src/manifest/controller-labels';
 import { fromObject } from '../cluster-fixtures';
 
 const statefulSet = fromObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, template: { metadata: { labels: { app: 'db' } } } } });
@@ -36,6 +36,17 @@ describe('the labels controllers give their pods', () => {
     assert.equal(selected({ matchLabels: { app: 'web' } }), 0);
     const fromOne = fromObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, ordinals: { start: 1 } } });
     assert.equal(podsSelected(fromOne, { app: 'db' }, 3, { matchLabels: { 'statefulset.kubernetes.io/pod-name': 'db-0' } }), 0);
+  });
+
+  it("the pods a selector selects are named as their StatefulSet names them, from its first ordinal; other workloads' pods have no name to give", () => {
+    const named = (workload: typeof statefulSet, selector: object, replicas = 3) => podNamesSelected(workload, { app: 'db' }, replicas, selector);
+    assert.deepEqual(named(statefulSet, { matchLabels: { 'statefulset.kubernetes.io/pod-name': 'db-0' } }), ['db-0']);
+    assert.deepEqual(named(statefulSet, { matchExpressions: [{ key: 'statefulset.kubernetes.io/pod-name', operator: 'NotIn', values: ['db-0'] }] }, 4), ['db-1', 'db-2', 'db-3']);
+    assert.deepEqual(named(statefulSet, { matchLabels: { app: 'web' } }), []);
+    const fromOne = fromObject({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { replicas: 3, ordinals: { start: 1 } } });
+    assert.deepEqual(named(fromOne, { matchLabels: { app: 'db' } }), ['db-1', 'db-2', 'db-3']);
+    const deployment = fromObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'db' }, spec: { replicas: 3 } });
+    assert.deepEqual(named(deployment, { matchLabels: { app: 'db' } }), []);
   });
 
   it('what a selector asks of the labels controllers give pods is left out of what it asks of templates', () => {

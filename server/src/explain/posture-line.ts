@@ -3,7 +3,7 @@ import { isScaledObject } from '../manifest/scaled-object';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
 import { heldTogetherBy, spreadTerms } from '../manifest/spread';
 import { isScalable, podTemplateOf } from '../manifest/workload';
-import type { AgentPosture, ContainerProbes, Posture } from './posture';
+import type { AgentPosture, ContainerProbes, PdbView, Posture } from './posture';
 import { plural } from '../words';
 import { markdownText } from './markdown-text';
 
@@ -28,11 +28,26 @@ function spreadPart(resource: Resource, p: Posture): string {
   return p.spread ? `spread by ${over}` : `spread by ${over}, ${together ?? 'not on its own labels'}`;
 }
 
-function pdbPart(p: Posture): string {
-  if (p.pdbs.length > 1) return `${p.pdbs.length} PDBs`;
-  const pdb = p.pdbs[0];
-  return pdb ? `PDB ${markdownText(pdb.name)}` : 'no PDB';
+/** What of the workload's pods a PDB selects, when not all: `pod web-0`, `pods web-0, web-1`, `2 of 3 pods`. */
+export function coveredPods(pdb: PdbView, replicas: number): string {
+  if (pdb.podNames) return `${pdb.podNames.length === 1 ? 'pod' : 'pods'} ${pdb.podNames.map(markdownText).join(', ')}`;
+  return `${pdb.selected} of ${plural(replicas, 'pod')}`;
 }
+
+/** "PDB web-pdb", "PDB db-0 (pod db-0 only)", "3 PDBs: db-0 (pod db-0), …": the budgets and, where they select only some pods, which. */
+function pdbPart(p: Posture): string {
+  const n = p.replicas.value;
+  const some = (pdb: PdbView) => pdb.selected < n;
+  const pdb = p.pdbs[0];
+  if (!pdb) return 'no PDB';
+  if (!p.pdbs.some(some)) return p.pdbs.length > 1 ? `${p.pdbs.length} PDBs` : `PDB ${markdownText(pdb.name)}`;
+  if (p.pdbs.length === 1) return `PDB ${markdownText(pdb.name)} (${coveredPods(pdb, n)} only)`;
+  if (p.pdbs.length <= NAMED_PDBS) return `${p.pdbs.length} PDBs: ${p.pdbs.map((x) => `${markdownText(x.name)} (${some(x) ? coveredPods(x, n) : 'every pod'})`).join(', ')}`;
+  return p.pdbsShareAPod ? `${p.pdbs.length} PDBs` : `${p.pdbs.length} PDBs over ${p.pdbs.reduce((sum, x) => sum + x.selected, 0)} of ${plural(n, 'pod')}`;
+}
+
+/** PDBs over some pods each that the posture line names: more are counted. */
+const NAMED_PDBS = 3;
 
 function probesOf(c: ContainerProbes): string {
   const kinds = [c.livenessBudget !== undefined && 'liveness', c.readinessBudget !== undefined && 'readiness', c.hasStartup && 'startup'].filter((k): k is string => !!k);

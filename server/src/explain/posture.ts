@@ -4,7 +4,8 @@ import { declaredFacts } from '../manifest/declared';
 import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, probeHandler, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
-import { describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
+import { describePdbBudget, evictionsAllowedBy, pdbBudget, pdbSelector, rejectedPdb } from '../manifest/pdb';
+import type { LabelSelector } from '../manifest/selector';
 import { unscaledBy } from '../rules/pdb-counting';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
 import { spreadsAcrossFailureDomains } from '../manifest/spread';
@@ -13,12 +14,19 @@ import { podTemplateOf, runningContainersOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
 import { autoscalerEviction } from '../manifest/autoscaler-eviction';
 
+/** Pods of a workload a card names, of those one PDB selects: more are counted. */
+export const NAMED_PODS = 3;
+
 export interface PdbView {
   name: string;
   /** `maxUnavailable 1`, or `no minAvailable or maxUnavailable`. */
   budget: string;
-  /** Evictions allowed with every pod healthy (0 when the PDB states no budget). */
+  /** Evictions allowed with every pod it selects healthy (0 when the PDB states no budget). */
   allowed: number;
+  /** How many of the workload's pods it selects: fewer than its replicas when it picks some of a StatefulSet's out by name or index. */
+  selected: number;
+  /** The names of those pods when it selects fewer than all, and no more than a card names (`web-0`). */
+  podNames?: string[];
 }
 
 export interface ContainerProbes {
@@ -43,7 +51,10 @@ export interface Posture {
   kind: string;
   replicas: EffectiveReplicas;
   hpas: { name: string; min: number; max?: number }[];
+  /** The PDBs over some pod of it: over every one, or over those they pick out of a StatefulSet by name or index. */
   pdbs: PdbView[];
+  /** Some pod of it is selected by more than one of those PDBs: the eviction API refuses to evict it. */
+  pdbsShareAPod: boolean;
   spread: boolean;
   graceSeconds: number;
   preStop: boolean;
@@ -103,10 +114,14 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
   const hpas = inventory.hpasTargeting(resource);
   const expected = replicas.value;
   // One the API server rejects is never created: it limits nothing.
-  const pdbs = inventory
-    .pdbsSelecting(resource)
-    .filter((pdb) => !rejectedPdb(pdb))
-    .map((pdb) => ({ name: pdb.name ?? '(unnamed)', budget: describePdbBudget(pdb, expected), allowed: allowedBy(pdb, expected, inventory) }));
+  const guarding = inventory.pdbsSelectingAnyPodOf(resource).filter((pdb) => !rejectedPdb(pdb));
+  const selectors = guarding.map((pdb) => pdbSelector(pdb) as LabelSelector);
+  const pdbs = guarding.map((pdb, i) => {
+    const selected = inventory.podsSelectedOf(resource, selectors[i]);
+    const podNames = selected < expected && selected <= NAMED_PODS ? inventory.podNamesSelectedOf(resource, selectors[i]) : [];
+    return { name: pdb.name ?? '(unnamed)', budget: describePdbBudget(pdb, expected), allowed: allowedBy(pdb, expected, selected, inventory), selected, ...(podNames.length ? { podNames } : {}) };
+  });
+  const pdbsShareAPod = selectors.some((a, i) => selectors.slice(i + 1).some((b) => inventory.selectsSomePodOf(resource, [a, b])));
   const fronted = inventory.servicesFronting(resource).length > 0;
   const containers = runningContainersOf(resource).map(({ container, name }) => {
     const liveness = probeHandler(container.livenessProbe, container);
@@ -132,6 +147,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       return { name: h.name ?? '(unnamed)', min, max };
     }),
     pdbs,
+    pdbsShareAPod,
     spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace),
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
     preStop: runningContainersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
@@ -145,12 +161,12 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
 }
 
 /**
- * Evictions the PDB allows with every pod healthy: none where the disruption controller cannot count the pods
- * against it (a bare pod or a DaemonSet's under maxUnavailable or a percentage: see unscaledBy).
+ * Evictions the PDB allows with the `selected` pods healthy: none where the disruption controller cannot count the
+ * pods against it (a bare pod or a DaemonSet's under maxUnavailable or a percentage: see unscaledBy).
  */
-function allowedBy(pdb: Resource, expected: number, inventory: Inventory): number {
+function allowedBy(pdb: Resource, expected: number, selected: number, inventory: Inventory): number {
   const budget = pdbBudget(pdb);
-  return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected);
+  return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected, selected);
 }
 
 function autoscalerEvictionOf(resource: Resource): Pick<Posture, 'safeToEvictFalse' | 'safeToEvictTrue' | 'localStorage'> {

@@ -1,4 +1,5 @@
-import type { ContainerProbes, Posture } from './posture';
+import { NAMED_PODS, type ContainerProbes, type PdbView, type Posture } from './posture';
+import { coveredPods } from './posture-line';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
 import { markdownText } from './markdown-text';
@@ -70,17 +71,32 @@ function nodeDrain(p: Posture): ScenarioRow {
   const fails = BATCH.has(p.kind) ? jobFailsOnDisruption(p) : undefined;
   if (fails) return drain(`its evicted pod ${fails}, not rerun`, 'outage', `one node drain fails the Job (${failureCause(p)})`);
   if (BATCH.has(p.kind)) return drain('its pod is evicted and rerun from scratch');
-  if (p.pdbs.length > 1) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
-  const pdb = p.pdbs[0];
-  if (pdb?.allowed === 0) return drain(`hangs: its PDB allows 0 of ${plural(n, 'pod')} to go (429)`, 'stall', `node drains hang on it: its PDB allows 0 evictions`);
+  if (p.pdbsShareAPod) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
+  // No pod has two budgets now: each budget counts the pods it selects, and the pods none selects go as if there were none.
+  const unguarded = Math.max(0, n - p.pdbs.reduce((sum, x) => sum + x.selected, 0));
+  const blocking = p.pdbs.filter((x) => x.allowed === 0);
+  const its = (pdbs: readonly PdbView[]) => (pdbs.length === 1 ? 'its PDB allows' : `its ${pdbs.length} PDBs allow`);
+  const hang = `node drains hang on it: ${blocking.length === 1 ? 'its PDB allows' : 'its PDBs allow'} 0 evictions`;
+  if (blocking.length && blocking.reduce((sum, x) => sum + x.selected, 0) >= n) return drain(`hangs: ${its(blocking)} 0 of ${plural(n, 'pod')} to go (429)`, 'stall', hang);
+  if (blocking.length) return drain(`hangs on ${heldPods(blocking, n)}: ${its(blocking)} no eviction (429)${unguarded ? `; ${plural(unguarded, 'pod')} with no PDB may go at once` : ''}`, 'stall', hang);
   const after = recovery(p);
-  if (pdb && after.forGood) return drain(`PDB lets ${pdb.allowed} go${after.text}, drain stalls`, 'outage', 'a node drain loses pods for good: replacements crash-loop');
-  if (pdb) return drain(`PDB lets ${pdb.allowed} of ${plural(n, 'pod')} go at a time, ${p.graceSeconds} s each to stop`);
+  const lets = p.pdbs.length ? `${p.pdbs.length === 1 ? 'PDB lets' : 'PDBs let'} ${unguarded + p.pdbs.reduce((sum, x) => sum + x.allowed, 0)}` : undefined;
+  const bare = unguarded && lets ? ` (${unguarded} with no PDB)` : '';
+  if (lets && after.forGood) return drain(`${lets} go${bare}${after.text}, drain stalls`, 'outage', 'a node drain loses pods for good: replacements crash-loop');
+  if (lets) return drain(`${lets} of ${plural(n, 'pod')} go at a time${bare}, ${p.graceSeconds} s each to stop`);
   const forGood = after.forGood ? ' for good' : '';
   if (n === 1) return drain(`its only pod is evicted${after.text}`, 'outage', `one node drain takes it offline${forGood}`);
   if (!p.spread) return drain(`${every(n)} pods may go at once${after.text}`, 'outage', `one node drain can take ${every(n)} pods offline${forGood}`);
   if (after.forGood) return drain(`pods on that node go${after.text}`, 'outage', 'a node drain loses pods for good: replacements crash-loop');
   return drain('pods on that node go at once; the others serve');
+}
+
+/** The pods budgets that allow no eviction hold: `pod web-0`, `pods web-0, web-1`, or how many they are. */
+function heldPods(blocking: readonly PdbView[], replicas: number): string {
+  if (blocking.length === 1) return coveredPods(blocking[0], replicas);
+  const names = blocking.flatMap((x) => x.podNames ?? []);
+  const held = blocking.reduce((sum, x) => sum + x.selected, 0);
+  return names.length === held && held <= NAMED_PODS ? `pods ${names.map(markdownText).join(', ')}` : `${held} of ${plural(replicas, 'pod')}`;
 }
 
 function nodeFailure(p: Posture): ScenarioRow {

@@ -1,7 +1,7 @@
 import { plural } from '../words';
 import type { ManifestFile, Resource } from '../manifest/parse';
 import { pdbSelector } from '../manifest/pdb';
-import { asksForControllerLabel, getsControllerLabels, podLabelSets, podsSelected, withoutControllerLabels } from '../manifest/controller-labels';
+import { asksForControllerLabel, getsControllerLabels, podLabelSets, podNamesSelected, podsSelected, withoutControllerLabels } from '../manifest/controller-labels';
 import { mapSelectorMatches, matchableLabels, requiredLabel, selectorMatches, type LabelSelector, type Labels } from '../manifest/selector';
 import { factOf } from '../manifest/facts';
 import { runSteps, type Steps } from '../steps';
@@ -446,9 +446,15 @@ export class Inventory {
   }
 
   /** How many of a pod carrier's pods the selector selects, by the labels their controller gives them too (see podsSelected). */
-  private podsSelectedOf(carrier: Resource, selector: LabelSelector): number {
+  podsSelectedOf(carrier: Resource, selector: LabelSelector): number {
     const labels = podTemplateOf(carrier)?.labels;
     return labels ? podsSelected(carrier, labels, this.effectiveReplicas(carrier).value, selector) : 0;
+  }
+
+  /** The names of a StatefulSet's pods the selector selects (`db-0`), of the `pods` it runs (see podNamesSelected). */
+  podNamesSelectedOf(carrier: Resource, selector: LabelSelector, pods = this.effectiveReplicas(carrier).value): string[] {
+    const labels = podTemplateOf(carrier)?.labels;
+    return labels ? podNamesSelected(carrier, labels, pods, selector) : [];
   }
 
   /** The memory a LimitRange in the namespace gives containers that state none, and which LimitRange it is. */

@@ -74,6 +74,26 @@ export function podsSelected(workload: Resource, templateLabels: Labels, pods: n
   return podsAlike(workload, templateLabels, pods, [selector]).reduce((sum, alike) => sum + (selectorMatches(selector, alike.labels) ? alike.count : 0), 0);
 }
 
+/**
+ * The names of the pods of a StatefulSet the selector selects (`db-0`), by the labels its controller gives them too;
+ * none for other workloads, whose pods have no name a manifest tells. `pods` is how many it runs.
+ */
+export function podNamesSelected(workload: Resource, templateLabels: Labels, pods: number, selector: LabelSelector): string[] {
+  if (workload.kind !== 'StatefulSet' || !workload.name) return [];
+  const first = firstOrdinal(workload);
+  const names: string[] = [];
+  for (let i = first; i < first + pods; i++) {
+    const pod = statefulSetPod(workload.name, templateLabels, i);
+    if (selectorMatches(selector, pod)) names.push(pod[POD_NAME]);
+  }
+  return names;
+}
+
+/** The labels of a StatefulSet's pod of index `i`: its template's, its name and its index. */
+function statefulSetPod(statefulSet: string, templateLabels: Labels, i: number): Labels {
+  return { ...templateLabels, [POD_NAME]: `${statefulSet}-${i}`, [POD_INDEX]: String(i) };
+}
+
 /** Pods of a workload that carry the same labels as far as some selectors can tell: their labels, and how many they are. */
 interface PodsAlike {
   labels: Labels;
@@ -91,7 +111,7 @@ function podsAlike(workload: Resource, templateLabels: Labels, pods: number, sel
     return [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
   });
   const indexes = new Set(named.filter((i): i is number => i !== undefined && runs(i)));
-  const podOf = (i: number) => ({ ...templateLabels, [POD_NAME]: `${workload.name}-${i}`, [POD_INDEX]: String(i) });
+  const podOf = (i: number) => statefulSetPod(workload.name!, templateLabels, i);
   const alike = [...indexes].map((i) => ({ labels: podOf(i), count: 1 }));
   // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
   for (let i = first; runs(i); i++) {
