@@ -7,6 +7,7 @@ import { resourceFromObject, type Resource } from '../../server/src/manifest/par
 import { buildSimInputs } from '../../server/src/simulate/build-inputs';
 import { detectTopology } from '../../server/src/cluster/topology-detect';
 import { simulate } from '../../server/src/simulate/simulate';
+import { slotsAtStart } from '../../server/src/simulate/workload/at-start';
 import type { Scenario } from '../../server/src/simulate/types';
 import { capacity, capacityAt, eventsAbout } from './expect';
 import { cluster as clusterShape, workload as simWorkload } from './fixtures';
@@ -363,5 +364,17 @@ describe('CoreDNS pods that were not serving when the cluster was read', () => {
     const back = dnsStates(drained).find((s) => s.state === 'ok');
     assert.ok(back && back.at > 60, JSON.stringify(dnsStates(drained)));
     assert.equal(back.at, capacity(drained, 'coredns').find((p) => p.at > 60 && p.ready === 2)!.at, 'DNS is whole again when the workload\'s replacement is ready');
+  });
+});
+
+describe('a StatefulSet pod not ready when read, where budgets pick its pods out by name', () => {
+  it('is the pod of its name that starts down, not the first on its node', () => {
+    const web = simWorkload('web', { 'worker-1': 2, 'worker-2': 1 }, {
+      kind: 'StatefulSet',
+      podNames: { 'worker-1': ['web-0', 'web-1'], 'worker-2': ['web-2'] },
+      notServing: [{ pod: 'web-1', node: 'worker-1', why: 'not-ready' }],
+    });
+    const slots = slotsAtStart(web);
+    assert.deepEqual(slots.map((s) => [s.pod, s.alive]), [['web-0', true], ['web-1', false], ['web-2', true]]);
   });
 });

@@ -412,6 +412,64 @@ describe('simulator inputs: the budgets over a workload\'s pods', () => {
   });
 });
 
+describe('simulator inputs: budgets that pick pods of a StatefulSet out by name (statefulset.kubernetes.io/pod-name)', () => {
+  const web = 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 3\n  serviceName: web\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n';
+  const byName = (pod: string, budget = 'maxUnavailable: 0') =>
+    `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: ${pod}\n  namespace: shop\nspec:\n  ${budget}\n  selector:\n    matchLabels:\n      statefulset.kubernetes.io/pod-name: ${pod}\n`;
+  const none = { field: 'maxUnavailable', value: { kind: 'int', value: 0 } };
+  const webOf = (...documents: string[]) => inputsOfManifest('file:///shop.yaml', documents.join('---\n')).workloads.find((w) => w.name === 'web')!;
+
+  it('one per pod: each budget with the pod it selects, none over every pod, and the pods named where they are assumed to run', () => {
+    const w = webOf(web, byName('web-0'), byName('web-1'), byName('web-2'));
+    assert.equal(w.disruptionBudget, undefined);
+    assert.deepEqual(w.podBudgets, ['web-0', 'web-1', 'web-2'].map((pod) => ({ pdb: `shop/${pod}`, budget: none, pods: [pod] })));
+    assert.deepEqual(Object.values(w.podNames!).flat().sort(), ['web-0', 'web-1', 'web-2']);
+    assert.deepEqual(Object.fromEntries(Object.entries(w.podNames!).map(([node, names]) => [node, names.length])), w.placement);
+    assert.equal(w.pdb, true);
+  });
+
+  it('one over pod 0 only: that budget, over web-0; pods 1 and 2 have none', () => {
+    const w = webOf(web, byName('web-0', 'minAvailable: 1'));
+    assert.deepEqual(w.podBudgets, [{ pdb: 'shop/web-0', budget: { field: 'minAvailable', value: { kind: 'int', value: 1 } }, pods: ['web-0'] }]);
+    assert.equal(w.disruptionBudget, undefined);
+  });
+
+  it('a drain of the node of web-0 never finishes: its budget refuses it, while a drain of the node of web-1 evicts web-1', () => {
+    const inputs = inputsOfManifest('file:///shop.yaml', [web, byName('web-0')].join('---\n'));
+    const w = inputs.workloads.find((x) => x.name === 'web')!;
+    const nodeOf = (pod: string) => Object.entries(w.podNames!).find(([, names]) => names.includes(pod))![0];
+    const drain = (pod: string) => simulate(inputs.topology, inputs.workloads, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: nodeOf(pod), at: 0 }] }).drains![0];
+    assert.deepEqual(drain('web-0').blocked, [{ workload: 'shop/web', pdb: 'shop/web-0', from: 0, to: null, untilReady: false }]);
+    assert.equal(drain('web-0').end, null);
+    assert.deepEqual(drain('web-1').blocked, []);
+    assert.notEqual(drain('web-1').end, null);
+  });
+
+  it('from a cluster: the pods named where they run, and the scale-down of the node of a pod whose budget allows none refused', () => {
+    const object = (text: string) => parseManifest('file:///x.yaml', text).resources[0].object;
+    const pod = (name: string, node: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'shop', labels: { app: 'web', 'statefulset.kubernetes.io/pod-name': name }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'web-uid', controller: true }] }, spec: { nodeName: node, containers: [{ name: 'web', image: 'nginx' }] }, status: { phase: 'Running' } });
+    const demo = demoCluster();
+    const read = [...[web, byName('web-1')].map(object), pod('web-0', 'worker-b1'), pod('web-1', 'worker-a1'), pod('web-2', 'worker-a2')];
+    const resources = [...demo.resources.filter((r) => r.kind === 'Node'), ...read.map((o) => resourceFromObject(o)!)];
+    const inventory = new Inventory();
+    inventory.setCluster(resources);
+    const inputs = buildSimInputs(inventory, { ...demo, resources });
+    const w = inputs.workloads.find((x) => x.name === 'web')!;
+    assert.deepEqual(w.podNames, { 'worker-b1': ['web-0'], 'worker-a1': ['web-1'], 'worker-a2': ['web-2'] });
+    const scaleDown = (node: string) => simulate(inputs.topology, inputs.workloads, { fail: { kind: 'none' }, duration: 600, events: [{ kind: 'scale-down', node, at: 0 }] }).drains![0].notRemovedBecause;
+    assert.equal(scaleDown('worker-a1'), 'the PodDisruptionBudget shop/web-1 of shop/web allows no disruption (it needs 3 healthy and 1 is)');
+    assert.equal(scaleDown('worker-a2'), null, 'web-2 has no budget');
+  });
+
+  it('a budget over a Job by its name selects every pod of it: its budget, as one over all of them', () => {
+    const job = 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\n  namespace: shop\nspec:\n  template:\n    metadata:\n      labels:\n        app: once\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: job\n          image: busybox\n';
+    const pdb = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: once\n  namespace: shop\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      job-name: once\n';
+    const once = inputsOfManifest('file:///shop.yaml', [job, pdb].join('---\n')).workloads.find((w) => w.name === 'once')!;
+    assert.deepEqual(once.disruptionBudget, { pdb: 'shop/once', budget: { field: 'minAvailable', value: { kind: 'int', value: 1 } } });
+    assert.equal(once.podBudgets, undefined);
+  });
+});
+
 describe('simulator inputs: replica counts it can follow', () => {
   const web = (replicas: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n`;
   const inputsOf = (replicas: string) => {

@@ -79,14 +79,15 @@ export function podsSelected(workload: Resource, templateLabels: Labels, pods: n
  * none for other workloads, whose pods have no name a manifest tells. `pods` is how many it runs.
  */
 export function podNamesSelected(workload: Resource, templateLabels: Labels, pods: number, selector: LabelSelector): string[] {
+  const first = firstOrdinal(workload);
+  return statefulSetPodNames(workload, pods).filter((_, i) => selectorMatches(selector, statefulSetPod(workload.name!, templateLabels, first + i)));
+}
+
+/** The names of the `pods` a StatefulSet runs, from its first ordinal (`db-0`, `db-1` …); none for other workloads. */
+export function statefulSetPodNames(workload: Resource, pods: number): string[] {
   if (workload.kind !== 'StatefulSet' || !workload.name) return [];
   const first = firstOrdinal(workload);
-  const names: string[] = [];
-  for (let i = first; i < first + pods; i++) {
-    const pod = statefulSetPod(workload.name, templateLabels, i);
-    if (selectorMatches(selector, pod)) names.push(pod[POD_NAME]);
-  }
-  return names;
+  return Array.from({ length: Math.max(0, pods) }, (_, i) => `${workload.name}-${first + i}`);
 }
 
 /** The labels of a StatefulSet's pod of index `i`: its template's, its name and its index. */

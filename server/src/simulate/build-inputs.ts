@@ -9,6 +9,7 @@ import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
 import { livenessStartBudgetSeconds, portNeverResolves, probeTimings } from '../manifest/probe';
 import { containersOf, isLongRunning, podTemplateOf, type ContainerRef } from '../manifest/workload';
+import { statefulSetPodNames } from '../manifest/controller-labels';
 import { apiClientOf } from './api-clients';
 import type { NotServing, SimNode, SimTopology, SimWorkload } from './model';
 import { assumedPlacement, type SpreadRules } from './placement';
@@ -19,7 +20,8 @@ import { apiServersDown } from './api-servers-down';
 import { apiServerAddresses } from '../cluster/topology-detect';
 import { plural, sentenceList } from '../words';
 import { compareCodeUnits } from '../sorted';
-import { countOnNode } from './on-node';
+import { countOnNode, onNode } from './on-node';
+import { setOwnField } from '../own-field';
 import { TIMING } from './facts';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
@@ -274,6 +276,17 @@ function scaledTo(observed: Record<string, number>, count: number): Record<strin
   return Object.fromEntries(placed.filter((s) => s.pods > 0).map((s) => [s.node, s.pods]));
 }
 
+/**
+ * Pod names given to an assumed placement, in the order of its nodes: which of a StatefulSet's pods runs where is
+ * not known until they run.
+ */
+function namedInOrder(placement: Record<string, number>, names: readonly string[]): Record<string, string[]> {
+  const named: Record<string, string[]> = {};
+  let next = 0;
+  for (const [node, count] of Object.entries(placement).sort(([a], [b]) => a.localeCompare(b))) setOwnField(named, node, names.slice(next, (next += count)));
+  return named;
+}
+
 function replicasOf(resource: Resource, inventory: Inventory, eligible: number): number {
   switch (resource.kind) {
     case 'DaemonSet':
@@ -381,6 +394,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
 
   const pods = resource.kind === 'Pod' ? [resource] : inventory.podsOf(resource);
   const observed: Record<string, number> = {};
+  const observedNames: Record<string, string[]> = {};
   const notServing: NotServing[] = [];
   // Pods read from the cluster, on a node or not (all Pending): what runs is known, even when it is nothing.
   let livePods = 0;
@@ -390,6 +404,9 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     const node = pod.object?.spec?.nodeName;
     if (typeof node !== 'string' || !node) continue;
     countOnNode(observed, node);
+    const named = onNode(observedNames, node);
+    if (named) named.push(pod.name ?? '');
+    else setOwnField(observedNames, node, [pod.name ?? '']);
     const why = notServingWhy(pod, node, notReady);
     if (why) notServing.push({ pod: pod.name ?? '(a pod without a name)', node, why, ...(why === 'stopping' && notReady.has(node) ? { stuck: true } : {}) });
   }
@@ -424,7 +441,7 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     ...(declaredFacts(resource).startupSeconds !== undefined ? { startSeconds: declaredFacts(resource).startupSeconds } : {}),
     ...(tolerated ? { nodeLossToleration: tolerated } : {}),
     ...(startBudget ? { startBudget } : {}),
-    pdb: inventory.pdbsSelecting(resource).length > 0,
+    pdb: inventory.pdbsSelectingAnyPodOf(resource).length > 0,
     // A pod-level limit (spec.resources) caps its containers together: a surge past it is OOM-killed in the pod too.
     memoryLimit: spec.resources?.limits?.memory !== undefined || (containers.length > 0 && containers.every((c) => c.container.resources?.limits?.memory !== undefined)),
     fronted: inventory.servicesFronting(resource).length > 0,
@@ -442,7 +459,8 @@ function toSimWorkload(resource: Resource, inventory: Inventory, nodeResources: 
     workload.apiClient = apiClient.what;
     if (apiClient.ingress) workload.ingressController = true;
   }
-  Object.assign(workload, voluntaryDisruptionFacts(resource, inventory, spec));
+  Object.assign(workload, voluntaryDisruptionFacts(resource, inventory, spec, replicas));
+  if (workload.podBudgets) workload.podNames = placement === observed ? observedNames : namedInOrder(placement, statefulSetPodNames(resource, replicas));
   if (isStaticPod(resource)) workload.staticPod = true;
   // Its pods as read from the cluster, or as its manifest labels them.
   if (resource.namespace === 'kube-system' && (pods.some(isClusterDnsPod) || labels['k8s-app'] === CLUSTER_DNS_LABEL)) workload.clusterDns = true;

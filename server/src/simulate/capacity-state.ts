@@ -16,6 +16,8 @@ export interface Slot {
   restarts: number;
   /** When its container last came back from a restart (unset: running since before the start). */
   upSince?: number;
+  /** The name of its pod, where a budget picks pods out by name (see SimWorkload.podNames). */
+  pod?: string;
   /** The pod as the cluster was read, when it did not serve then. */
   atStart?: NotServing;
 }

@@ -2,14 +2,21 @@ import type { Inventory } from '../inventory/inventory';
 import { declaredFacts } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import { autoscalerEviction } from '../manifest/autoscaler-eviction';
-import { evictsUnhealthyAlways, pdbBudget, rejectedPdb } from '../manifest/pdb';
-import type { SimWorkload } from './model';
+import { evictsUnhealthyAlways, pdbBudget, pdbSelector, rejectedPdb, type PdbBudget } from '../manifest/pdb';
+import type { LabelSelector } from '../manifest/selector';
+import type { PodBudget, SimWorkload } from './model';
 
 
-type DisruptionFacts = Pick<SimWorkload, 'terminationGrace' | 'sessions' | 'sessionSeconds' | 'disruptionBudget' | 'safeToEvict' | 'localStorage'>;
+type DisruptionFacts = Pick<SimWorkload, 'terminationGrace' | 'sessions' | 'sessionSeconds' | 'disruptionBudget' | 'podBudgets' | 'safeToEvict' | 'localStorage'>;
 
-/** What a drain or a scale-down needs to know of a workload: its grace period, sessions, PDB and what the autoscaler reads on its pods. */
-export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventory, podSpec: any): DisruptionFacts {
+/** What a PDB stating no budget allows: no eviction (the disruption controller expects 0 pods: pdb-no-budget). */
+const NO_EVICTION: PdbBudget = { field: 'maxUnavailable', value: { kind: 'int', value: 0 } };
+
+/**
+ * What a drain or a scale-down needs to know of a workload: its grace period, sessions, PDBs and what the autoscaler
+ * reads on its pods. `pods`: how many it is simulated with, for the budgets that pick some of them out by name.
+ */
+export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventory, podSpec: any, pods: number): DisruptionFacts {
   const facts: DisruptionFacts = {};
   const grace = podSpec?.terminationGracePeriodSeconds;
   if (typeof grace === 'number' && Number.isFinite(grace) && grace >= 0) facts.terminationGrace = grace;
@@ -17,17 +24,29 @@ export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventor
   if (declared.sessions) facts.sessions = declared.sessions;
   if (declared.sessionSeconds !== undefined) facts.sessionSeconds = declared.sessionSeconds;
   // One the API server rejects is never created: it guards nothing.
-  const pdbs = inventory.pdbsSelecting(resource).filter((pdb) => !rejectedPdb(pdb));
+  const overEvery = inventory.pdbsSelecting(resource);
+  const guarding = inventory.pdbsSelectingAnyPodOf(resource).filter((pdb) => !rejectedPdb(pdb));
+  // A budget that picks pods out by the labels their controller gives them selects some of a StatefulSet's (by name or
+  // index), and every one of a Job's (by its name).
+  const picksSome = (pdb: Resource) => resource.kind === 'StatefulSet' && !overEvery.includes(pdb);
+  const pdbs = guarding.filter((pdb) => !picksSome(pdb));
   const guard = pdbs.find((pdb) => pdbBudget(pdb)) ?? pdbs[0];
   if (guard) {
-    const others = pdbs.filter((pdb) => pdb !== guard).map((pdb) => `${pdb.namespace}/${pdb.name}`);
-    // A PDB stating no budget allows no eviction (the disruption controller expects 0 pods: pdb-no-budget), and
-    // with two budgets over its pods the eviction API refuses them whatever either says.
-    const budget = pdbBudget(guard) ?? { field: 'maxUnavailable' as const, value: { kind: 'int' as const, value: 0 } };
-    facts.disruptionBudget = { pdb: `${guard.namespace}/${guard.name}`, budget, ...(others.length ? { others } : {}), ...(evictsUnhealthyAlways(guard) ? { alwaysAllowUnhealthy: true } : {}) };
+    const others = pdbs.filter((pdb) => pdb !== guard).map(pdbKey);
+    // With two budgets over its pods the eviction API refuses them whatever either says.
+    facts.disruptionBudget = { pdb: pdbKey(guard), budget: pdbBudget(guard) ?? NO_EVICTION, ...(others.length ? { others } : {}), ...(evictsUnhealthyAlways(guard) ? { alwaysAllowUnhealthy: true } : {}) };
   }
+  const podBudgets = guarding.filter(picksSome).flatMap((pdb): PodBudget[] => {
+    const selected = inventory.podNamesSelectedOf(resource, pdbSelector(pdb) as LabelSelector, pods);
+    return selected.length ? [{ pdb: pdbKey(pdb), budget: pdbBudget(pdb) ?? NO_EVICTION, pods: selected, ...(evictsUnhealthyAlways(pdb) ? { alwaysAllowUnhealthy: true as const } : {}) }] : [];
+  });
+  if (podBudgets.length) facts.podBudgets = podBudgets;
   const { safeToEvict, localStorage } = autoscalerEviction(resource);
   if (safeToEvict !== undefined) facts.safeToEvict = safeToEvict;
   if (localStorage) facts.localStorage = true;
   return facts;
+}
+
+function pdbKey(pdb: Resource): string {
+  return `${pdb.namespace}/${pdb.name}`;
 }

@@ -117,12 +117,29 @@ export interface SimWorkload {
    * its pods too (then the eviction API refuses every eviction of them).
    */
   disruptionBudget?: { pdb: string; budget: PdbBudget; others?: string[]; /** unhealthyPodEvictionPolicy: AlwaysAllow: a pod not ready may always go. */ alwaysAllowUnhealthy?: true };
+  /** The budgets over some of its pods only, those they pick out of a StatefulSet by name or index (see PodBudget). */
+  podBudgets?: PodBudget[];
+  /** The names of its pods on each node, in the order of its placement there: set where podBudgets pick some of them out. */
+  podNames?: Record<string, string[]>;
   /** cluster-autoscaler.kubernetes.io/safe-to-evict on its pods, when written. */
   safeToEvict?: boolean;
   /** Its pods mount emptyDir or hostPath volumes (local storage the autoscaler will not throw away). */
   localStorage?: boolean;
   /** Nodes a replacement pod may be scheduled to (taints, node selectors); all workers when unset. */
   eligibleNodes?: string[];
+}
+
+/**
+ * A PodDisruptionBudget over some pods of a StatefulSet only (`statefulset.kubernetes.io/pod-name: web-0`): the pods it
+ * selects, by name. The disruption controller counts its healthy pods among those, and its budget as it counts any
+ * (see desiredHealthy): a whole-number minAvailable against them, maxUnavailable and percentages against the replicas.
+ */
+export interface PodBudget {
+  pdb: string;
+  budget: PdbBudget;
+  pods: string[];
+  /** unhealthyPodEvictionPolicy: AlwaysAllow: a pod not ready may always go. */
+  alwaysAllowUnhealthy?: true;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The drain-start, eviction-attempt, eviction and eviction-refused handlers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { SimWorkload } from '../../../server/src/simulate/model';
 import type { Scenario } from '../../../server/src/simulate/types';
 import { termination } from '../../../server/src/simulate/workload/handlers/eviction';
 import { workload } from '../fixtures';
@@ -113,6 +114,71 @@ describe('eviction-attempt handler', () => {
       if (c.scenario === apiDown) assert.equal(run.evictions[0].at, 600, 'evicted by a retry once the API is back');
     });
   }
+});
+
+describe('eviction-attempt handler, a StatefulSet of 3 whose budgets pick pods out by name (statefulset.kubernetes.io/pod-name)', () => {
+  const int = (field: 'minAvailable' | 'maxUnavailable', value: number) => ({ field, value: { kind: 'int' as const, value } });
+  const web = (podBudgets: SimWorkload['podBudgets'], extra: Partial<SimWorkload> = {}) =>
+    workload('web', { 'worker-1': 1, 'worker-2': 1, 'worker-3': 1 }, { kind: 'StatefulSet', podNames: { 'worker-1': ['web-0'], 'worker-2': ['web-1'], 'worker-3': ['web-2'] }, podBudgets, ...extra });
+  const perPod = (field: 'minAvailable' | 'maxUnavailable', value: number) => ['web-0', 'web-1', 'web-2'].map((pod) => ({ pdb: `shop/${pod}`, budget: int(field, value), pods: [pod] }));
+  /** Asks to evict the pod on the node: whether it went, and why not. */
+  const attempt = (w: SimWorkload, node: string) => {
+    const drain = kubectlDrain(node);
+    const run = runOf(w, HEALTHY, [drain], 3600);
+    const slot = run.slots.find((s) => s.node === node)!;
+    const { reasons } = play(run, 0, { kind: 'eviction-attempt', slot, generation: 0, drain, firstTry: 0 });
+    return { evicted: run.evictions.length, refusedBy: run.refusals.find((r) => r.to === null)?.pdb, reasons };
+  };
+
+  // maxUnavailable is counted against the StatefulSet's 3 replicas, a whole-number minAvailable against the pod.
+  for (const [field, value, needs] of [['maxUnavailable', 0, 3], ['minAvailable', 1, 1]] as const) {
+    it(`one per pod, each ${field} ${value}: each refuses the eviction of its pod (429); it let every pod go`, () => {
+      for (const [node, pod] of [['worker-1', 'web-0'], ['worker-3', 'web-2']]) {
+        const { evicted, refusedBy, reasons } = attempt(web(perPod(field, value)), node);
+        assert.equal(evicted, 0);
+        assert.equal(refusedBy, `shop/${pod}`);
+        assert.match(reasons, new RegExp(`its PodDisruptionBudget shop/${pod} \\(over pod ${pod}\\) needs ${needs} healthy and 1 is: 0 disruptions allowed, the eviction API answers 429`));
+      }
+    });
+  }
+
+  it('one per pod, each minAvailable 0: each lets its pod go', () => {
+    assert.equal(attempt(web(perPod('minAvailable', 0)), 'worker-2').evicted, 1);
+  });
+
+  it('one per pod, each maxUnavailable 1: counted against all 3 replicas, each wants 2 healthy of its 1 pod, and refuses', () => {
+    const { evicted, reasons } = attempt(web(perPod('maxUnavailable', 1)), 'worker-2');
+    assert.equal(evicted, 0);
+    assert.match(reasons, /its PodDisruptionBudget shop\/web-1 \(over pod web-1\) needs 2 healthy and 1 is/);
+  });
+
+  it('one over pod 0 only: web-0 stays, web-1 and web-2 go as if there were none', () => {
+    const only0 = web([{ pdb: 'shop/web-0', budget: int('maxUnavailable', 0), pods: ['web-0'] }]);
+    assert.deepEqual([attempt(only0, 'worker-1').evicted, attempt(only0, 'worker-2').evicted, attempt(only0, 'worker-3').evicted], [0, 1, 1]);
+  });
+
+  it('one over web-1 and web-2, minAvailable 1, both on the drained node: it counts its own 2 pods healthy, not the 3, and lets one go at a time', () => {
+    const drain = kubectlDrain('worker-1');
+    const rest = workload('web', { 'worker-1': 2, 'worker-2': 1 }, {
+      kind: 'StatefulSet',
+      podNames: { 'worker-1': ['web-1', 'web-2'], 'worker-2': ['web-0'] },
+      podBudgets: [{ pdb: 'shop/web-rest', budget: int('minAvailable', 1), pods: ['web-1', 'web-2'] }],
+      eligibleNodes: ['worker-1', 'worker-2', 'worker-3'],
+    });
+    const run = runOf(rest, HEALTHY, [drain], 3600);
+    play(run, 0, { kind: 'drain-start', drain });
+    const [first, second] = run.evictions.map((e) => e.at);
+    assert.equal(first, 0);
+    assert.ok(second > 0, `the second waits until the first is replaced and ready (evicted at ${second})`);
+  });
+
+  it('one over pod 0 beside one over every pod: web-0 has two, and the eviction API refuses it (500); web-1 has one', () => {
+    const both = web([{ pdb: 'shop/web-0', budget: int('maxUnavailable', 1), pods: ['web-0'] }], { disruptionBudget: { pdb: 'shop/web', budget: int('maxUnavailable', 1) } });
+    const refused = attempt(both, 'worker-1');
+    assert.equal(refused.refusedBy, 'shop/web and shop/web-0');
+    assert.match(refused.reasons, /its pod web-0 is selected by 2 PodDisruptionBudgets \(shop\/web, shop\/web-0\)/);
+    assert.equal(attempt(both, 'worker-2').evicted, 1);
+  });
 });
 
 describe('eviction-attempt handler, a pod not ready under a budget that allows no eviction', () => {

@@ -5,6 +5,7 @@ import { nodeFailedAt, type NodeIncident } from '../node-incidents';
 import { notReadyAt, type Span } from '../node-readiness';
 import type { Scenario } from '../types';
 import { desiredHealthy } from '../../manifest/pdb';
+import { budgetsOver, type PodGuard } from '../budgets-over';
 import type { DrainPlan } from './plan';
 import { onNode } from '../on-node';
 
@@ -27,14 +28,34 @@ export function kubectlRefusal(workloads: SimWorkload[], node: string): string |
   return `kubectl drain refuses to start: ${bare.map(workloadKey).join(', ')} ${bare.length === 1 ? 'is a pod' : 'are pods'} without a controller, deleted only with --force (and then lost for good)`;
 }
 
-/** Its pods that were ready when the cluster was read: those its budget counts as healthy. */
-function healthyWhenRead(w: SimWorkload): number {
-  return Math.max(0, w.replicas - (w.notServing?.length ?? 0));
+/** The pods a budget selects that were ready when the cluster was read: those it counts as healthy. */
+function healthyWhenRead(w: SimWorkload, guard: PodGuard): number {
+  if (!guard.pods) return Math.max(0, w.replicas - (w.notServing?.length ?? 0));
+  const running = new Set(Object.values(w.podNames ?? {}).flat());
+  const down = new Set((w.notServing ?? []).map((p) => p.pod));
+  return guard.pods.filter((pod) => running.has(pod) && !down.has(pod)).length;
 }
 
-/** Disruptions its budget allows as the pods were read: the autoscaler does not pick a node a budget holds now. */
-function allowedNow(w: SimWorkload): number {
-  return Math.max(0, healthyWhenRead(w) - desiredHealthy(w.disruptionBudget!.budget, w.replicas));
+/** Disruptions a budget allows as the pods were read: the autoscaler does not pick a node a budget holds now. */
+function allowedNow(w: SimWorkload, guard: PodGuard): number {
+  return Math.max(0, healthyWhenRead(w, guard) - desiredHealthy(guard.budget, w.replicas));
+}
+
+/** Why the autoscaler will not evict the workload's pods on the node, as their budgets stand when the cluster was read. */
+function budgetRefusal(w: SimWorkload, node: string): string | undefined {
+  // Named where budgets pick some out by name; otherwise every pod has the same budgets.
+  const pods: (string | undefined)[] = onNode(w.podNames, node) ?? [undefined];
+  for (const name of pods) {
+    const pod = `a pod of ${workloadKey(w)}${name === undefined ? '' : ` (${name})`}`;
+    const { names, guard } = budgetsOver(w, name);
+    if (names.length > 1) return `${pod} is selected by ${names.length} PodDisruptionBudgets, and the eviction API evicts no such pod`;
+    if (guard && allowedNow(w, guard) === 0) {
+      const healthy = healthyWhenRead(w, guard);
+      return `the PodDisruptionBudget ${guard.pdb} of ${workloadKey(w)} allows no disruption (it needs ${desiredHealthy(guard.budget, w.replicas)} healthy and ${healthy} ${healthy === 1 ? 'is' : 'are'})`;
+    }
+    if (w.namespace === 'kube-system' && !guard) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
+  }
+  return undefined;
 }
 
 /** Why the cluster autoscaler will not pick the node (FAQ: "What types of pods can prevent CA from removing a node?"). */
@@ -47,9 +68,8 @@ export function autoscalerRefusal(workloads: SimWorkload[], node: string, topolo
     if (w.safeToEvict === false) return `${pod} is annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "false"`;
     if (w.kind === 'Pod' && !w.safeToEvict) return `${pod.replace('a pod of ', '')} is a pod without a controller`;
     if (w.localStorage && !w.safeToEvict) return `${pod} has local storage (emptyDir or hostPath) and no safe-to-evict: "true" annotation`;
-    if (w.disruptionBudget?.others?.length) return `${pod} is selected by ${w.disruptionBudget.others.length + 1} PodDisruptionBudgets, and the eviction API evicts no such pod`;
-    if (w.disruptionBudget && allowedNow(w) === 0) return `the PodDisruptionBudget ${w.disruptionBudget.pdb} of ${workloadKey(w)} allows no disruption (it needs ${desiredHealthy(w.disruptionBudget.budget, w.replicas)} healthy and ${healthyWhenRead(w)} ${healthyWhenRead(w) === 1 ? 'is' : 'are'})`;
-    if (w.namespace === 'kube-system' && !w.disruptionBudget) return `${pod} runs in kube-system without a PodDisruptionBudget (--skip-nodes-with-system-pods)`;
+    const held = budgetRefusal(w, node);
+    if (held) return held;
     if (!elsewhere.length) return `no other node can run ${workloadKey(w)}'s pod (its node selector, tolerations or the resources it asks for), so the node is not unneeded while it runs`;
     if (w.hostPorts?.length && !elsewhere.some((n) => !on(w, n))) {
       return `no other node can run ${workloadKey(w)}'s pod: each runs one of its pods already, holding host port ${w.hostPorts.join(', ')} there`;

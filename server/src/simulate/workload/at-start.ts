@@ -3,8 +3,12 @@ import { FACT } from '../facts';
 import type { NotServing, SimWorkload } from '../model';
 import { namesUpTo, plural } from '../../words';
 import type { Note, WorkloadRun } from './run';
+import { onNode } from '../on-node';
 
-/** One replica per pod of the placement, by node; a pod that did not serve when the cluster was read starts down and out of its Service. */
+/**
+ * One replica per pod of the placement, by node, named where its names are known; a pod that did not serve when the
+ * cluster was read starts down and out of its Service.
+ */
 export function slotsAtStart(workload: SimWorkload): Slot[] {
   const down = new Map<string, NotServing[]>();
   for (const pod of workload.notServing ?? []) {
@@ -15,9 +19,11 @@ export function slotsAtStart(workload: SimWorkload): Slot[] {
   const slots: Slot[] = [];
   for (const [node, count] of Object.entries(workload.placement).sort(([a], [b]) => a.localeCompare(b))) {
     const pods = down.get(node) ?? [];
+    const names = onNode(workload.podNames, node);
     for (let i = 0; i < count; i++) {
-      const atStart = pods[i];
-      slots.push({ id: slots.length, node, alive: !atStart, listed: !atStart, listedIsCurrent: !atStart, generation: 0, restarts: 0, ...(atStart ? { atStart } : {}) });
+      const pod = names?.[i];
+      const atStart = names ? pods.find((p) => p.pod === pod) : pods[i];
+      slots.push({ id: slots.length, node, alive: !atStart, listed: !atStart, listedIsCurrent: !atStart, generation: 0, restarts: 0, ...(pod !== undefined ? { pod } : {}), ...(atStart ? { atStart } : {}) });
     }
   }
   return slots;

@@ -4,6 +4,7 @@ import { FACT, TIMING } from '../../facts';
 import { formatSeconds } from '../../format-time';
 import { workloadKey } from '../../model';
 import { desiredHealthy } from '../../../manifest/pdb';
+import { budgetsOver } from '../../budgets-over';
 import { recreatedAtStart } from '../at-start';
 import { dropDeadEndpoint, emit, kubeletBackAfter, kubeletConfirmsFrom, note, replace, stoppedBy, type EvictionRecord, type Handler, type WorkloadRun } from '../run';
 import { firstFailure, nodeFailedAt } from '../../node-incidents';
@@ -47,21 +48,25 @@ export function evictionVerdict(run: WorkloadRun, slot: Slot, at: number): { all
   if (!run.ctx.controlPlane.at(at).writes) return { allowed: false, why: 'the API is down, so the eviction request fails' };
   // The eviction API lets a pod already being deleted go whatever its budget says.
   if (stopping(slot)) return { allowed: true };
-  const guard = run.workload.disruptionBudget;
+  const { names, guard } = budgetsOver(run.workload, slot.pod);
   if (!guard) return { allowed: true };
-  if (guard.others?.length) {
-    const all = [guard.pdb, ...guard.others];
-    return { allowed: false, pdb: all.join(' and '), why: `its pods are selected by ${all.length} PodDisruptionBudgets (${all.join(', ')}): the eviction API refuses to evict a pod with more than one (it answers 500)` };
+  if (names.length > 1) {
+    const which = slot.pod ? `its pod ${slot.pod} is` : 'its pods are';
+    return { allowed: false, pdb: names.join(' and '), why: `${which} selected by ${names.length} PodDisruptionBudgets (${names.join(', ')}): the eviction API refuses to evict a pod with more than one (it answers 500)` };
   }
   // AlwaysAllow: a pod that is not ready goes whatever the budget says.
   if (guard.alwaysAllowUnhealthy && !slot.alive) return { allowed: true };
-  const healthy = run.slots.filter((s) => s.alive).length;
+  // The disruption controller counts the healthy pods among those the budget selects.
+  const counted = guard.pods ? new Set(guard.pods) : undefined;
+  const selected = counted ? run.slots.filter((s) => s.pod !== undefined && counted.has(s.pod)) : run.slots;
+  const healthy = selected.filter((s) => s.alive).length;
   const needed = desiredHealthy(guard.budget, run.desired);
   // An unhealthy pod may go when the budget is met; a healthy one only when one more can be spared.
   const allowed = slot.alive ? healthy - needed : healthy >= needed ? 1 : 0;
   if (allowed > 0) return { allowed: true };
+  const over = guard.pods ? ` (over ${guard.pods.length === 1 ? `pod ${guard.pods[0]}` : `${guard.pods.length} of its pods`})` : '';
   // A budget that lets one go once every pod is ready again is waiting on a replacement, not blocking for good.
-  return { allowed: false, pdb: guard.pdb, untilReady: needed < run.desired, why: `its PodDisruptionBudget ${guard.pdb} needs ${needed} healthy and ${healthy} ${healthy === 1 ? 'is' : 'are'}: 0 disruptions allowed, the eviction API answers 429` };
+  return { allowed: false, pdb: guard.pdb, untilReady: needed < (guard.pods?.length ?? run.desired), why: `its PodDisruptionBudget ${guard.pdb}${over} needs ${needed} healthy and ${healthy} ${healthy === 1 ? 'is' : 'are'}: 0 disruptions allowed, the eviction API answers 429` };
 }
 
 /** The drain asks the eviction API for one pod: let through, or refused by the PDB. */
