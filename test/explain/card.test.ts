@@ -186,6 +186,16 @@ describe('resilience card on a workload kind line', () => {
     assert.match(verdict(killed), /: one node drain can take all 3 pods offline for good — /);
   });
 
+  it('a probe timing in quotes has the API server reject the workload: the verdict says so, and no crash-loop is worked out from default timings', () => {
+    const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "600"\n');
+    const card = hover(slow.replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /live\n              port: http\n            initialDelaySeconds: "900"\n          readinessProbe:'), 'kind: Deployment')!;
+    assert.match(verdict(card), /^\*\*⚠ Deployment web\*\*: the API server rejects it \(livenessProbe initialDelaySeconds "900" is no integer\): no pod runs — /);
+    assert.equal(row(card, 'Node drain'), 'all 3 pods may go at once: down \\~600 s until replaced');
+    assert.equal(row(card, 'Dependency down'), 'no pod runs: the API server rejects livenessProbe initialDelaySeconds "900", no integer');
+    assert.match(card, /probes: livenessProbe initialDelaySeconds "900" refused by the API server/);
+    assert.doesNotMatch(card, /crash-loop/);
+  });
+
   it('a startup probe that gives up before the declared start kills every start, as liveness would; one that outlasts it holds liveness back', () => {
     const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "1200"\n');
     const probed = (threshold: number) =>

@@ -22,6 +22,13 @@ describe('field hovers', () => {
     assert.match(hover(doc, 'readinessProbe')!, /Readiness: while it fails/);
   });
 
+  it('probe timings in quotes: the API server rejects the pod, and no budget is worked out from the defaults', () => {
+    const doc = workload('Deployment', '  replicas: 2\n').replace('              port: http\n', '              port: http\n            periodSeconds: "5"\n            failureThreshold: 4\n');
+    const text = hover(doc, 'failureThreshold')!;
+    assert.match(text, /This probe: GET \/ready on port 8080; its periodSeconds "5" is no integer, so the API server rejects the pod, and no timing of this probe runs\.$/);
+    assert.doesNotMatch(text, /every 10 s|4 × 10 s/);
+  });
+
   it('PDB budgets: scaled against the pods they select', () => {
     const text = hover(PDB('minAvailable: 50%'), 'minAvailable', { 'web.yaml': workload('Deployment', '  replicas: 3\n') })!;
     assert.match(text, /Here: minAvailable 50% rounds up to 2 over 3 pods of web → 1 eviction allowed at a time\./);

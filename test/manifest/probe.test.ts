@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeHandler, failureBudgetSeconds, frameworkOf, portNameFault, probeHandler, probeTimings, resolvePort, sameHandler } from '../../server/src/manifest/probe';
+import { describeHandler, failureBudgetSeconds, frameworkOf, livenessStartBudgetSeconds, portNameFault, probeHandler, probeTimings, refusedTiming, resolvePort, sameHandler } from '../../server/src/manifest/probe';
 
 const container = { name: 'app', ports: [{ name: 'http', containerPort: 8080 }, { name: 'grpc', containerPort: 9090 }] };
 
@@ -40,17 +40,26 @@ describe('probe helpers', () => {
     assert.equal(describeHandler(probeHandler({ grpc: { port: 9090, service: 'health' } }, container)!), 'gRPC port 9090 service health');
   });
 
-  it('fills timings with the Kubernetes defaults and ignores non-numbers', () => {
+  it('fills timings with the Kubernetes defaults', () => {
     assert.deepEqual(probeTimings({}), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
-    assert.deepEqual(probeTimings({ periodSeconds: 5, failureThreshold: '6' }), { initialDelaySeconds: 0, periodSeconds: 5, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
+    assert.deepEqual(probeTimings({ periodSeconds: 5, failureThreshold: null }), { initialDelaySeconds: 0, periodSeconds: 5, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
     assert.equal(failureBudgetSeconds({ periodSeconds: 5, failureThreshold: 6 }), 30);
     assert.equal(failureBudgetSeconds(undefined), 30);
   });
 
-  it('reads a 0 period, timeout or threshold as its default, as the API server sets it (a probe "every 0 s … 0 s to act"), and a negative or fractional one too', () => {
+  it('reads a 0 period, timeout or threshold as its default, as the API server sets it (a probe "every 0 s … 0 s to act"), and a negative one too', () => {
     assert.deepEqual(probeTimings({ periodSeconds: 0, failureThreshold: 0, timeoutSeconds: 0, successThreshold: 0, initialDelaySeconds: 0 }), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
-    assert.equal(failureBudgetSeconds({ failureThreshold: -3, periodSeconds: 1.5 }), 30);
-    assert.equal(probeTimings({ initialDelaySeconds: -5 }).initialDelaySeconds, 0);
+    assert.equal(failureBudgetSeconds({ failureThreshold: -3, periodSeconds: 5 }), 15);
+    assert.equal(probeTimings({ initialDelaySeconds: -5 })?.initialDelaySeconds, 0);
+  });
+
+  it('has no timings for a probe with one written as no integer ("6", 1.5), which the API server cannot decode: not its defaults either', () => {
+    assert.deepEqual(refusedTiming({ periodSeconds: 5, failureThreshold: '6' }), { field: 'failureThreshold', value: '6' });
+    assert.deepEqual(refusedTiming({ periodSeconds: 1.5 }), { field: 'periodSeconds', value: 1.5 });
+    assert.equal(refusedTiming({ periodSeconds: 5, timeoutSeconds: null }), undefined);
+    assert.equal(probeTimings({ initialDelaySeconds: '30' }), undefined);
+    assert.equal(failureBudgetSeconds({ failureThreshold: '6' }), undefined);
+    assert.equal(livenessStartBudgetSeconds({ initialDelaySeconds: '300' }), undefined);
   });
 
   it('knows the aggregate health endpoints of frameworks', () => {

@@ -42,6 +42,11 @@ ruleTester(probeLivenessChecksDependencies, {
   ],
   invalid: [
     {
+      name: 'a liveness threshold in quotes gives no seconds to quote (the API server refuses it, which probe-startup-missing and probe-liveness-equals-readiness say)',
+      code: app('/actuator/health', '    failureThreshold: "5"\n'),
+      findings: [{ at: '/actuator/health', message: /^Deployment web: liveness checks dependencies, so their outage restarts every replica\. .*; a dependency outage fails it on every replica/ }],
+    },
+    {
       name: 'pg_isready -h db checks the database, not the process',
       code: runs('[pg_isready, -h, db, -p, "5432"]'),
       findings: [

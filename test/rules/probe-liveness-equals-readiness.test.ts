@@ -51,6 +51,12 @@ ruleTester(probeLivenessEqualsReadiness, {
   ],
   invalid: [
     {
+      name: 'a shared handler with a readiness period in quotes: the API server rejects the Deployment, which is said instead of comparing seconds worked out from defaults; the fix writes the number (and liveness, 9 × 10 s, is then three times as patient)',
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080), '    periodSeconds: "10"\n')),
+      findings: [{ at: '"10"', message: 'Deployment web: readinessProbe\'s periodSeconds "10" is no integer, so the API server rejects it. It refuses the whole Deployment, which then runs no pod at all. Probe timings are whole numbers: write 10.' }],
+      output: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080), '    periodSeconds: 10\n')),
+    },
+    {
       name: 'a native sidecar (an init container that always restarts) is probed beside the app as its containers are',
       code: withInit(true),
       findings: [{ at: 'livenessProbe', message: /^Deployment web, container proxy: liveness equals readiness: outages restart all pods\. Both check GET \/healthz on port 9901/ }],

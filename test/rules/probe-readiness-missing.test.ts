@@ -126,6 +126,12 @@ ruleTester(probeReadinessMissing, {
       output: null,
     },
     {
+      name: 'under a liveness probe on the same handler whose period is in quotes: it has no time to give up in (the API server refuses it), so no probe is timed under its defaults',
+      code: app(ports('{containerPort: 11211}') + '  livenessProbe:\n    tcpSocket: {port: 11211}\n    periodSeconds: "60"\n'),
+      findings: [{ at: 'app', message: /declares port 11211/ }],
+      output: null,
+    },
+    {
       name: 'a bare Pod is neither rolled out nor replaced after a drain: only its container restarts bring traffic early',
       code: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\nspec:\n  containers:\n    - name: app\n      image: example/app:1.0\n      ports:\n        - {name: http, containerPort: 8080}\n',
       files: { 'service.yaml': SERVICE_WEB },

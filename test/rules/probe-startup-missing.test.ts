@@ -18,8 +18,30 @@ ruleTester(probeStartupMissing, {
       name: 'a liveness probe naming a port the container does not declare never runs, so it kills no slow start (probe-port-unknown says so)',
       code: app('example/app:1.0', `  ports:\n    - name: web\n      containerPort: 8080\n${LIVENESS.replace('port: 8080', 'port: http')}`, declares('300')),
     },
+    {
+      name: 'a refused liveness timing on readiness\' own handler is said once, by probe-liveness-equals-readiness',
+      code: app('example/app:1.0', `${LIVENESS.replace('30', '"30"')}  readinessProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n`, declares('300')),
+    },
   ],
   invalid: [
+    {
+      name: 'a liveness delay in quotes is no integer: the API server rejects the Deployment, which is said instead of a budget worked out from the default delay; the fix writes the number, and 300 + 3 × 10 s then outlasts the start',
+      code: app('example/app:1.0', LIVENESS.replace('initialDelaySeconds: 30', 'initialDelaySeconds: "300" # five minutes to warm up'), declares('300')),
+      findings: [
+        {
+          at: '"300"',
+          severity: 'error',
+          message: 'Deployment web: livenessProbe\'s initialDelaySeconds "300" is no integer, so the API server rejects it. It refuses the whole Deployment, which then runs no pod at all. Probe timings are whole numbers: write 300.',
+        },
+      ],
+      output: app('example/app:1.0', LIVENESS.replace('initialDelaySeconds: 30', 'initialDelaySeconds: 300 # five minutes to warm up'), declares('300')),
+    },
+    {
+      name: 'a fractional period is no integer either, and no number to write; an assumed slow start says it as surely',
+      code: app('tomcat:10', LIVENESS + '    periodSeconds: 2.5\n'),
+      findings: [{ at: '2.5', severity: 'error', message: /^Deployment web: livenessProbe's periodSeconds 2\.5 is no integer, so the API server rejects it\. .* Probe timings are whole numbers\.$/ }],
+      output: null,
+    },
     {
       name: 'a declared start of 300 s against a 60 s budget',
       code: app('example/app:1.0', LIVENESS, declares('300')),

@@ -271,6 +271,13 @@ ${containers}`,
 `), undefined);
   });
 
+  it('is nothing for a probe with a timing in quotes: the API server refuses it, and its defaults are no budget either', () => {
+    assert.equal(budgetOf(`        - name: app
+          image: billing:7
+          livenessProbe: {httpGet: {path: /livez, port: 8080}, initialDelaySeconds: "1500"}
+`), undefined);
+  });
+
   it('is the tightest container, and nothing when no probe kills during a start', () => {
     assert.equal(budgetOf(`        - name: app
           image: billing:7

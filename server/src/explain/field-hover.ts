@@ -4,7 +4,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
 import { unscaledBy } from '../rules/pdb-counting';
-import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
+import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, type ProbeField } from '../manifest/probe';
 import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
@@ -31,9 +31,12 @@ function probeText(resource: Resource, path: Path): string | undefined {
   if (!probe || typeof probe !== 'object') return `${PROBE_MEANING[found.field]}\n\nThis probe is empty: the kubelet runs none.`;
   const t = probeTimings(probe);
   const handler = probeHandler(probe, container);
+  const handled = handler ? markdownText(describeHandler(handler)) : 'no handler';
+  const refused = refusedTiming(probe);
+  if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(JSON.stringify(refused?.value))} is no integer, so the API server rejects the pod, and no timing of this probe runs.`;
   const key = path[path.length - 1];
   const budget = failureBudgetSeconds(probe);
-  const timing = `${handler ? markdownText(describeHandler(handler)) : 'no handler'}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
+  const timing = `${handled}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
   const start =
     found.field === 'livenessProbe'
       ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.`

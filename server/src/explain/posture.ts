@@ -2,7 +2,7 @@ import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { autoscalerBounds } from '../manifest/autoscaler';
 import { declaredFacts } from '../manifest/declared';
 import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
-import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, probeHandler, sameHandler } from '../manifest/probe';
+import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, PROBE_FIELDS, probeHandler, refusedTiming, sameHandler } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describePdbBudget, evictionsAllowedBy, pdbBudget, pdbSelector, rejectedPdb } from '../manifest/pdb';
 import type { LabelSelector } from '../manifest/selector';
@@ -31,8 +31,12 @@ export interface PdbView {
 
 export interface ContainerProbes {
   name: string;
+  /** Undefined without a readiness probe, or with one the API server refuses (`refused`). */
   readinessBudget?: number;
+  /** Undefined without a liveness probe, or with one the API server refuses (`refused`). */
   livenessBudget?: number;
+  /** Its first probe timing written as no integer (`livenessProbe periodSeconds "10"`): the API server rejects the pod. */
+  refused?: string;
   /** Liveness restarts on what readiness is for: it shares readiness' handler, or checks dependencies. */
   livenessRestartsOnDependencies: boolean;
   /** Liveness runs readiness' very check. */
@@ -136,6 +140,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
       livenessStartBudget: container.livenessProbe && !portNeverResolves(container, container.livenessProbe) ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
       startupStartBudget: container.startupProbe && !portNeverResolves(container, container.startupProbe) ? livenessStartBudgetSeconds(container.startupProbe) : undefined,
       receivesRequests: fronted || declaredPorts(container).some((port) => !isAuxiliaryPort(port)),
+      refused: refusedProbeTiming(container),
     };
   });
   const grace = spec.terminationGracePeriodSeconds;
@@ -167,6 +172,14 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
 function allowedBy(pdb: Resource, expected: number, selected: number, inventory: Inventory): number {
   const budget = pdbBudget(pdb);
   return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected, selected);
+}
+
+function refusedProbeTiming(container: any): string | undefined {
+  for (const field of PROBE_FIELDS) {
+    const refused = refusedTiming(container[field]);
+    if (refused) return `${field} ${refused.field} ${JSON.stringify(refused.value)}`;
+  }
+  return undefined;
 }
 
 function autoscalerEvictionOf(resource: Resource): Pick<Posture, 'safeToEvictFalse' | 'safeToEvictTrue' | 'localStorage'> {

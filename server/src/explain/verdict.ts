@@ -20,6 +20,12 @@ function agentRisks(p: Posture): Risk[] {
   return risks;
 }
 
+/** A probe timing the API server refuses: it rejects the whole workload, before any failure. */
+function refusedRisks(p: Posture): Risk[] {
+  const refused = p.containers.find((c) => c.refused)?.refused;
+  return refused ? [{ harm: 'outage', verdict: `the API server rejects it (${markdownText(refused)} is no integer): no pod runs` }] : [];
+}
+
 /** What the workload rides out, when nothing hurts it. */
 function sturdy(p: Posture): string {
   if (p.kind === 'DaemonSet') return "one pod per node: a node failure costs only that node's pod";
@@ -33,7 +39,7 @@ function sturdy(p: Posture): string {
  * survives; flagged when anything hurts or a rule found something.
  */
 export function verdictLine(resource: Resource, p: Posture, rows: readonly ScenarioRow[], findings: readonly Finding[]): string {
-  const risks = [...rows.flatMap((r) => (r.risk ? [r.risk] : [])), ...agentRisks(p)];
+  const risks = [...refusedRisks(p), ...rows.flatMap((r) => (r.risk ? [r.risk] : [])), ...agentRisks(p)];
   const worst = HARMS.map((harm) => risks.find((r) => r.harm === harm)).find((r) => r);
   const flag = worst || findings.length ? '⚠' : '✓';
   const count = findings.length ? ` — ${plural(findings.length, 'finding')}` : '';

@@ -1,3 +1,5 @@
+import { writtenNotInteger } from './integer-field';
+
 /** The parts of a probe that decide what it checks, with named ports resolved against the container. */
 export type ProbeHandler =
   | { type: 'httpGet'; path: string; port: string; host?: string; scheme: string }
@@ -6,6 +8,9 @@ export type ProbeHandler =
   | { type: 'grpc'; port: string; service: string };
 
 export const PROBE_DEFAULTS = { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 };
+export type ProbeTimings = typeof PROBE_DEFAULTS;
+export type ProbeTimingField = keyof ProbeTimings;
+const TIMING_FIELDS = Object.keys(PROBE_DEFAULTS) as ProbeTimingField[];
 
 /** A named port becomes the number the container declares for it, so `http` and `8080` compare equal. */
 export function resolvePort(port: unknown, container: any): string {
@@ -55,13 +60,25 @@ export function describeHandler(handler: ProbeHandler): string {
 
 /**
  * A probe field as the kubelet runs it: a whole number from `least` on, else its default. The API server sets a 0
- * period, timeout or threshold to its default (as if unset), and rejects a negative or fractional one.
+ * period, timeout or threshold to its default (as if unset); a negative one it rejects, which is not read here.
  */
 function countOr(value: unknown, least: number, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= least ? value : fallback;
 }
 
-export function probeTimings(probe: any): typeof PROBE_DEFAULTS {
+/**
+ * The first of the probe's timings written as no integer (`periodSeconds: "10"`, `2.5`): the API server cannot decode
+ * it and rejects the pod, so the probe runs on no timings at all, its defaults included.
+ */
+export function refusedTiming(probe: any): { field: ProbeTimingField; value: unknown } | undefined {
+  if (!probe || typeof probe !== 'object') return undefined;
+  const field = TIMING_FIELDS.find((name) => writtenNotInteger(probe[name]));
+  return field ? { field, value: probe[field] } : undefined;
+}
+
+/** The probe's timings as the kubelet runs them; undefined when the API server refuses one of them (refusedTiming). */
+export function probeTimings(probe: any): ProbeTimings | undefined {
+  if (refusedTiming(probe)) return undefined;
   return {
     initialDelaySeconds: countOr(probe?.initialDelaySeconds, 0, PROBE_DEFAULTS.initialDelaySeconds),
     periodSeconds: countOr(probe?.periodSeconds, 1, PROBE_DEFAULTS.periodSeconds),
@@ -71,10 +88,10 @@ export function probeTimings(probe: any): typeof PROBE_DEFAULTS {
   };
 }
 
-/** Seconds of consecutive failure before the probe acts (restart for liveness, unready for readiness). */
-export function failureBudgetSeconds(probe: any): number {
+/** Seconds of consecutive failure before the probe acts (restart for liveness, unready for readiness); undefined when its timings are refused. */
+export function failureBudgetSeconds(probe: any): number | undefined {
   const t = probeTimings(probe);
-  return t.failureThreshold * t.periodSeconds;
+  return t && t.failureThreshold * t.periodSeconds;
 }
 
 /** A liveness probe this much more patient than readiness on one handler no longer restarts pods for what readiness handles. */
@@ -84,13 +101,13 @@ export const LIVENESS_TOLERANCE = 3;
  * A new readiness probe on the liveness probe's own handler, timed to give up no later than a third of the time
  * liveness takes (LIVENESS_TOLERANCE): with its default timings it made liveness and readiness one probe, and
  * their rule's fix then changed the liveness probe the person wrote. None when liveness gives up in under 3 s (a
- * probe runs once a second at most); any other probe is given back as it is.
+ * probe runs once a second at most) or on timings the API server refuses; any other probe is given back as it is.
  */
 export function timedUnderLiveness(readiness: Record<string, unknown> | undefined, container: any): Record<string, unknown> | undefined {
   const liveness = probeHandler(container?.livenessProbe, container);
   if (!readiness || !sameHandler(liveness, probeHandler(readiness, container))) return readiness;
   const budget = failureBudgetSeconds(container.livenessProbe);
-  if (budget < LIVENESS_TOLERANCE) return undefined;
+  if (budget === undefined || budget < LIVENESS_TOLERANCE) return undefined;
   const periodSeconds = budget >= LIVENESS_TOLERANCE * PROBE_DEFAULTS.periodSeconds ? PROBE_DEFAULTS.periodSeconds : Math.max(1, Math.floor(budget / LIVENESS_TOLERANCE));
   const failureThreshold = Math.max(1, Math.min(PROBE_DEFAULTS.failureThreshold, Math.floor(budget / (LIVENESS_TOLERANCE * periodSeconds))));
   return { ...readiness, periodSeconds, failureThreshold };
@@ -119,10 +136,10 @@ export function handlerAsWritten(probe: any): Record<string, unknown> | undefine
   return field ? { [field]: probe[field] } : undefined;
 }
 
-/** Seconds a container may take to start before liveness kills it: initialDelaySeconds + failureThreshold × periodSeconds. */
-export function livenessStartBudgetSeconds(probe: any): number {
+/** Seconds a container may take to start before liveness kills it: initialDelaySeconds + failureThreshold × periodSeconds; undefined when its timings are refused. */
+export function livenessStartBudgetSeconds(probe: any): number | undefined {
   const t = probeTimings(probe);
-  return t.initialDelaySeconds + t.failureThreshold * t.periodSeconds;
+  return t && t.initialDelaySeconds + t.failureThreshold * t.periodSeconds;
 }
 
 export interface DeclaredPort {

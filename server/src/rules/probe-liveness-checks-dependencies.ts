@@ -9,6 +9,12 @@ import { exampleDeployment } from './example-workload';
 const REPLICAS = { restarts: 'every replica', failsAndRestarts: 'fails it on every replica and the kubelet restarts them all' };
 const BARE_POD = { restarts: 'its container', failsAndRestarts: 'fails it and the kubelet restarts the container' };
 
+/** " longer than 30 s", the probe's failure budget; nothing on timings the API server refuses (probe-startup-missing and probe-liveness-equals-readiness say so). */
+function longerThan(probe: any): string {
+  const budget = failureBudgetSeconds(probe);
+  return budget === undefined ? '' : ` longer than ${budget} s`;
+}
+
 export const probeLivenessChecksDependencies: Rule = {
   meta: {
     id: 'probe-liveness-checks-dependencies',
@@ -42,7 +48,7 @@ export const probeLivenessChecksDependencies: Rule = {
           report({
             resource,
             path: [...path, 'livenessProbe', 'exec', 'command'],
-            message: `${describeContainer(resource, name)}: liveness checks ${remote.host}, so its outage restarts ${restarts}. Liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host} longer than ${failureBudgetSeconds(container.livenessProbe)} s ${failsAndRestarts}, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
+            message: `${describeContainer(resource, name)}: liveness checks ${remote.host}, so its outage restarts ${restarts}. Liveness runs ${remote.program} against ${remote.host}, another host, so it checks a dependency, not this process; an outage of ${remote.host}${longerThan(container.livenessProbe)} ${failsAndRestarts}, which cannot cure the outage. Check ${remote.host} in the readiness probe, and let liveness check only the process (localhost).`,
           });
           continue;
         }
@@ -56,7 +62,6 @@ export const probeLivenessChecksDependencies: Rule = {
         // probe-liveness-equals-readiness splits a framework endpoint both probes share, when it reports them (a
         // liveness three times as patient as readiness it leaves alone, and still checks the dependencies here).
         if (check.framework && livenessEqualsReadiness(resource, container)) continue;
-        const budget = failureBudgetSeconds(container.livenessProbe);
         const pathField = httpGet ? [...path, 'livenessProbe', 'httpGet', 'path'] : [...path, 'livenessProbe', 'exec', 'command'];
         // A URL inside a command is the team's to change: only an httpGet path is rewritten.
         const fix = check.liveness && httpGet
@@ -66,7 +71,7 @@ export const probeLivenessChecksDependencies: Rule = {
           resource,
           path: pathField,
           target: httpGet ? 'value' : undefined,
-          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts ${restarts}. It calls ${requested}, ${check.reason}; a dependency outage longer than ${budget} s ${failsAndRestarts}, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
+          message: `${describeContainer(resource, name)}: liveness checks dependencies, so their outage restarts ${restarts}. It calls ${requested}, ${check.reason}; a dependency outage${longerThan(container.livenessProbe)} ${failsAndRestarts}, which cannot cure the outage. ${check.liveness ? `Use ${check.liveness}.` : 'Point liveness at an endpoint that checks only the process.'}`,
           fixes: [fix],
         });
       }

@@ -1,22 +1,37 @@
 import { setField } from '../fixes/yaml-edit';
-import { describeHandler, failureBudgetSeconds, frameworkOfProbe, LIVENESS_TOLERANCE, probeHandler, probeTimings, sameHandler, type ProbeHandler } from '../manifest/probe';
-import { runningContainersOf, describeContainer, isHelmHook } from '../manifest/workload';
+import { describeHandler, failureBudgetSeconds, frameworkOfProbe, LIVENESS_TOLERANCE, probeHandler, probeTimings, sameHandler, type ProbeHandler, type ProbeTimings } from '../manifest/probe';
+import { runningContainersOf, describeContainer, isHelmHook, type ContainerRef } from '../manifest/workload';
 import type { Resource } from '../manifest/parse';
-import type { Rule } from './types';
+import { refusedTimingReport } from './refused-probe-timing';
+import type { Report, Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
+
+/** The liveness probe's handler, when readiness runs the very same one (Helm hooks left out: they serve nothing). */
+function sharedHandler(resource: Resource, container: any): ProbeHandler | undefined {
+  const liveness = probeHandler(container.livenessProbe, container);
+  return !isHelmHook(resource) && liveness && sameHandler(liveness, probeHandler(container.readinessProbe, container)) ? liveness : undefined;
+}
 
 /**
  * What this rule reports of the container, undefined when it reports nothing: its liveness and readiness probes share
  * a handler and liveness gives up less than three times later (a liveness that patient restarts only a process stuck
  * for long).
  */
-export function livenessEqualsReadiness(resource: Resource, container: any): { liveness: ProbeHandler; livenessBudget: number; readinessBudget: number } | undefined {
-  const liveness = probeHandler(container.livenessProbe, container);
-  if (isHelmHook(resource) || !liveness || !sameHandler(liveness, probeHandler(container.readinessProbe, container))) return undefined;
+export function livenessEqualsReadiness(resource: Resource, container: any): { liveness: ProbeHandler; livenessBudget: number; readinessBudget: number; timings: ProbeTimings } | undefined {
+  const liveness = sharedHandler(resource, container);
+  const timings = probeTimings(container.livenessProbe);
   const livenessBudget = failureBudgetSeconds(container.livenessProbe);
   const readinessBudget = failureBudgetSeconds(container.readinessProbe);
-  return livenessBudget < LIVENESS_TOLERANCE * readinessBudget ? { liveness, livenessBudget, readinessBudget } : undefined;
+  // Timings the API server refuses are no seconds to compare (refusedSharedTiming says so).
+  if (!liveness || !timings || livenessBudget === undefined || readinessBudget === undefined) return undefined;
+  return livenessBudget < LIVENESS_TOLERANCE * readinessBudget ? { liveness, livenessBudget, readinessBudget, timings } : undefined;
+}
+
+/** Probes sharing a handler with a timing the API server refuses: this rule says so, rather than compare seconds neither has. */
+export function refusedSharedTiming(resource: Resource, ref: ContainerRef): Report | undefined {
+  if (!sharedHandler(resource, ref.container)) return undefined;
+  return refusedTimingReport(resource, ref, 'livenessProbe') ?? refusedTimingReport(resource, ref, 'readinessProbe');
 }
 
 export const probeLivenessEqualsReadiness: Rule = {
@@ -26,7 +41,7 @@ export const probeLivenessEqualsReadiness: Rule = {
     scenario: 'health-checks',
     title: 'Liveness and readiness probes check the same thing',
     description:
-      'When liveness and readiness call the same handler, anything that makes the pod unready (a database outage, a slow dependency, an overload) also makes the kubelet restart it, on every replica at once. Restarts cure nothing there and throw away warm caches and sessions; readiness alone would have taken the pods out of the Service until the dependency came back.',
+      'When liveness and readiness call the same handler, anything that makes the pod unready (a database outage, a slow dependency, an overload) also makes the kubelet restart it, on every replica at once. Restarts cure nothing there and throw away warm caches and sessions; readiness alone would have taken the pods out of the Service until the dependency came back. When one of the two probes has a timing written as no integer (`periodSeconds: "10"`), that is reported instead: the API server cannot decode it and rejects the workload, and no seconds are compared; digits in quotes are written as the number.',
     fix: "For Spring Boot, Quarkus and MicroProfile endpoints, points each probe at the framework's own liveness and readiness group; otherwise makes liveness three times more tolerant than readiness.",
     example: exampleDeployment(
       `        - name: app
@@ -45,11 +60,16 @@ export const probeLivenessEqualsReadiness: Rule = {
   check({ resources, report }) {
     for (const resource of resources) {
       if (isHelmHook(resource)) continue;
-      for (const { container, path, name } of runningContainersOf(resource)) {
+      for (const ref of runningContainersOf(resource)) {
+        const { container, path, name } = ref;
+        const refused = refusedSharedTiming(resource, ref);
+        if (refused) {
+          report(refused);
+          continue;
+        }
         const reported = livenessEqualsReadiness(resource, container);
         if (!reported) continue;
-        const { liveness, livenessBudget, readinessBudget } = reported;
-        const timings = probeTimings(container.livenessProbe);
+        const { liveness, livenessBudget, readinessBudget, timings } = reported;
         const tolerantThreshold = Math.max(timings.failureThreshold * LIVENESS_TOLERANCE, Math.ceil((LIVENESS_TOLERANCE * readinessBudget) / timings.periodSeconds));
         const framework = liveness.type === 'httpGet' ? frameworkOfProbe(liveness.path, container) : undefined;
         const fixes = () => {

@@ -3,6 +3,8 @@ import { declaredFacts } from '../manifest/declared';
 import { spansAt } from '../manifest/path';
 import { handlerAsWritten, livenessStartBudgetSeconds, portNeverResolves, probeTimings, slowStarterOf } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
+import { refusedSharedTiming } from './probe-liveness-equals-readiness';
+import { refusedTimingReport } from './refused-probe-timing';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -17,7 +19,7 @@ export const probeStartupMissing: Rule = {
     scenario: 'health-checks',
     title: 'A slow start outlasts the liveness probe',
     description:
-      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info.",
+      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info. A liveness timing written as no integer (`initialDelaySeconds: \"300\"`) is reported instead of a budget: the API server cannot decode it and rejects the workload, and its default is no budget either; digits in quotes are written as the number.",
     fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary.',
     example: exampleDeployment(
       `        - name: app
@@ -35,14 +37,21 @@ export const probeStartupMissing: Rule = {
   check({ resources, report }) {
     for (const resource of resources) {
       const declared = declaredFacts(resource).startupSeconds;
-      for (const { container, path, name } of containersOf(resource)) {
+      for (const ref of containersOf(resource)) {
+        const { container, path, name } = ref;
         if (!container.livenessProbe || container.startupProbe || portNeverResolves(container, container.livenessProbe)) continue;
         const slow = declared === undefined ? slowStarterOf(container.image) : undefined;
         const startup = declared ?? slow?.seconds;
         if (startup === undefined) continue;
         const budget = livenessStartBudgetSeconds(container.livenessProbe);
-        if (startup <= budget) continue;
         const t = probeTimings(container.livenessProbe);
+        if (budget === undefined || !t) {
+          // probe-liveness-equals-readiness says it of a liveness probe that shares readiness' handler.
+          const refused = refusedTimingReport(resource, ref, 'livenessProbe');
+          if (refused && !refusedSharedTiming(resource, ref)) report(refused);
+          continue;
+        }
+        if (startup <= budget) continue;
         const handler = handlerAsWritten(container.livenessProbe);
         const failureThreshold = Math.ceil((startup * START_MARGIN) / STARTUP_PERIOD_SECONDS);
         const source = slow ? `${slow.name} typically needs ~${startup} s to start (assumed from the image; declare kube-resilience/startup-seconds to be exact)` : `it declares a start of ${startup} s`;

@@ -361,7 +361,8 @@ function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefine
     if (!probe || (!container.startupProbe && portNeverResolves(container, probe))) continue;
     const t = probeTimings(probe);
     const seconds = livenessStartBudgetSeconds(probe);
-    if (tightest && tightest.seconds <= seconds) continue;
+    // Timings the API server refuses bound no start: they are no seconds, their defaults included.
+    if (!t || seconds === undefined || (tightest && tightest.seconds <= seconds)) continue;
     tightest = { seconds, probe: container.startupProbe ? 'startup' : 'liveness', container: name, formula: `initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s` };
   }
   return tightest;
