@@ -335,6 +335,9 @@ describe('resilience card on a workload kind line', () => {
     const plain = workload('Deployment', '  replicas: 2\n');
     assert.equal(scaleDown(hover(plain.replace('  name: web\n', '  name: web\n  annotations:\n    cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n'), 'kind: Deployment')!), undefined);
     assert.match(scaleDown(hover(plain.replace('    metadata:\n      labels:', '    metadata:\n      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n      labels:'), 'kind: Deployment')!) ?? '', /safe-to-evict "false"/);
+    // Written as a YAML boolean it is no annotation: the API server rejects the pod with it (annotation-invalid says so).
+    assert.equal(scaleDown(hover(plain.replace('    metadata:\n      labels:', '    metadata:\n      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: false\n      labels:'), 'kind: Deployment')!), undefined);
+    assert.equal(scaleDown(hover(annotated('cluster-autoscaler.kubernetes.io/safe-to-evict: true'), 'kind: Deployment')!), 'its node is kept, and paid for: local storage');
   });
 
   it('scaled to 0 with a PDB allowing 0: no pod holds its node', () => {

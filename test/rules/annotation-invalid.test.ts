@@ -52,6 +52,15 @@ ruleTester(annotationInvalid, {
     },
     { name: 'startup-seconds zero', code: app('    kube-resilience/startup-seconds: "0"\n'), findings: [{ at: '"0"', message: /is "0", not a number of seconds: the probe rules ignore it\. It takes a positive whole number/ }] },
     {
+      name: 'any annotation written as a boolean or a number, on the workload or its pods: the API server rejects it all the same (the autoscaler\'s safe-to-evict was read as set); the fix quotes it',
+      code: app('    prometheus.io/scrape: true\n').replace('        app: web\n    spec:', '        app: web\n      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: false # keep the sessions\n    spec:'),
+      findings: [
+        { at: 'true', message: 'prometheus.io/scrape is a YAML boolean, not a string: the API server rejects the whole Deployment. Annotation values must be strings; quote it ("true").' },
+        { at: 'false', message: 'cluster-autoscaler.kubernetes.io/safe-to-evict is a YAML boolean, not a string: the API server rejects the whole Deployment. Annotation values must be strings; quote it ("false").' },
+      ],
+      output: app('    prometheus.io/scrape: "true"\n').replace('        app: web\n    spec:', '        app: web\n      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false" # keep the sessions\n    spec:'),
+    },
+    {
       name: 'an unquoted number: the API server rejects it; the fix quotes it',
       code: app('    kube-resilience/startup-seconds: 120 # measured\n'),
       findings: [{ at: '120', message: 'kube-resilience/startup-seconds is a YAML number, not a string: the API server rejects the whole Deployment. Annotation values must be strings; quote it ("120").' }],

@@ -124,6 +124,12 @@ spec:
       output: chat({ ...protectedPod, metadata: '', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n' }).replace('kind: Deployment', 'kind: StatefulSet'),
     },
     {
+      name: 'the autoscaler annotation written as a YAML boolean (false) is none: the API server rejects the pod (annotation-invalid says so), so it is asked for, and its fix writes it as a string',
+      code: documents(chat({ ...protectedPod, podMetadata: '      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: false\n' }), pdb('  maxUnavailable: 1\n')),
+      findings: [{ at: 'kube-resilience/sessions', message: /^Deployment web: a drain or scale-down loses every user session on its pods\. It keeps sessions in memory .* and lacks the pod annotation cluster-autoscaler.kubernetes.io\/safe-to-evict: "false" \(sessions of unknown length/ }],
+      output: documents(chat(protectedPod), pdb('  maxUnavailable: 1\n')),
+    },
+    {
       name: 'hour-long calls declared: the pod keeps serving an hour out of its Service, the grace covers it, and the autoscaler annotation is preferred, saying why',
       code: calls('', ''),
       findings: [

@@ -85,21 +85,26 @@ export interface WrittenAnnotation {
 
 /** Every `kube-resilience/…` annotation on the resource and on its pod template, in that order. */
 export function writtenAnnotations(resource: Resource): WrittenAnnotation[] {
-  return factOf(written, resource.object, () => readWrittenAnnotations(resource));
+  return factOf(written, resource.object, () => everyAnnotation(resource).filter(({ key }) => key.startsWith(ANNOTATION_PREFIX)));
 }
 
 const written = new WeakMap<object, WrittenAnnotation[]>();
 
-function readWrittenAnnotations(resource: Resource): WrittenAnnotation[] {
+/** Every annotation on the resource and on its pod template, in that order, whoever reads it. */
+export function everyAnnotation(resource: Resource): WrittenAnnotation[] {
+  return factOf(every, resource.object, () => readAnnotations(resource));
+}
+
+const every = new WeakMap<object, WrittenAnnotation[]>();
+
+function readAnnotations(resource: Resource): WrittenAnnotation[] {
   const templatePath = podTemplatePath(resource);
   const places: Path[] = [['metadata', 'annotations']];
   if (templatePath && templatePath.length > 0) places.push([...templatePath, 'metadata', 'annotations']);
   return places.flatMap((place) => {
     const annotations = valueAt(resource.object, place);
     if (!annotations || typeof annotations !== 'object' || Array.isArray(annotations)) return [];
-    return Object.entries(annotations)
-      .filter(([key]) => key.startsWith(ANNOTATION_PREFIX))
-      .map(([key, value]) => ({ key, value, path: [...place, key] }));
+    return Object.entries(annotations).map(([key, value]) => ({ key, value, path: [...place, key] }));
   });
 }
 

@@ -141,7 +141,7 @@ function readPodTemplate(resource: Resource): PodTemplate | undefined {
   return {
     path,
     labels: stringMap(metadata.labels),
-    annotations: stringMap(metadata.annotations),
+    annotations: annotationMap(metadata.annotations),
     spec: template.spec && typeof template.spec === 'object' ? template.spec : {},
   };
 }
@@ -219,6 +219,15 @@ export function metadataAnnotations(resource: Resource): Record<string, string> 
 /** Annotations of the workload and of its pod template, the template's winning. */
 export function declaredAnnotations(resource: Resource): Record<string, string> {
   return { ...metadataAnnotations(resource), ...(podTemplateOf(resource)?.annotations ?? {}) };
+}
+
+/**
+ * A pod's annotations as the API server takes them: a value written as no string (`safe-to-evict: false`, a YAML
+ * boolean) it refuses with the whole object (annotation-invalid says so), so it sets nothing.
+ */
+function annotationMap(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return stringMap(Object.fromEntries(Object.entries(value).filter(([, v]) => v === null || typeof v === 'string')));
 }
 
 /** A map of strings (labels, annotations, a nodeSelector) as the API server reads it: a null value is an empty string (Go's JSON decoder leaves the string's zero value), as selector.ts reads matchLabels. */

@@ -1,6 +1,8 @@
 import {
+  ANNOTATION_PREFIX,
   DECLARED_ANNOTATIONS,
   declaredAnnotationSpec,
+  everyAnnotation,
   IGNORE_ANNOTATION,
   parseRuleList,
   parseSessions,
@@ -8,7 +10,6 @@ import {
   SESSION_SECONDS_ANNOTATION,
   SESSIONS_ANNOTATION,
   STARTUP_SECONDS_ANNOTATION,
-  writtenAnnotations,
 } from '../manifest/declared';
 import { setField } from '../fixes/yaml-edit';
 import type { ManifestDocument, ManifestFile, Resource } from '../manifest/parse';
@@ -64,7 +65,7 @@ export const annotationInvalid: Rule = {
     scenario: 'input',
     title: 'A kube-resilience annotation or ignore comment that means nothing',
     description:
-      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`), `kube-resilience/session-seconds` (how long a session lasts, in whole seconds) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing. An annotation value written as a bare YAML number or boolean is worse: annotation values are strings, and the API server rejects the whole resource.',
+      'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`), `kube-resilience/session-seconds` (how long a session lasts, in whole seconds) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing. Any annotation value written as a bare YAML number or boolean (`cluster-autoscaler.kubernetes.io/safe-to-evict: false` as well as these) is worse: annotation values are strings, and the API server rejects the whole resource; the rules read such an annotation as unset.',
     fix: 'Quotes a value written as a YAML number or boolean. Other values have no automatic fix: the message names what is accepted.',
     example: exampleDeployment(
       `        - name: app
@@ -77,8 +78,9 @@ export const annotationInvalid: Rule = {
   },
   check({ file, documents, resources, ruleIds, report }) {
     for (const resource of resources) {
-      for (const { key, value, path } of writtenAnnotations(resource)) {
-        if (!declaredAnnotationSpec(key)) {
+      for (const { key, value, path } of everyAnnotation(resource)) {
+        const ours = key.startsWith(ANNOTATION_PREFIX);
+        if (ours && !declaredAnnotationSpec(key)) {
           report({
             resource,
             path,
@@ -99,6 +101,7 @@ export const annotationInvalid: Rule = {
           });
           continue;
         }
+        if (!ours) continue;
         const problem = problemWith(key, value, ruleIds);
         if (problem) report({ resource, path, target: 'value', message: problem });
       }
