@@ -35,6 +35,18 @@ ruleTester(probePortUnknown, {
       output: null,
     },
     {
+      name: 'a named port whose number is in quotes: the API server rejects the Deployment, which is said once for both probes, not that the container names no ports; the fix writes the number',
+      code: deploymentWith(indent('- name: app\n  image: example/app:1.0\n  ports:\n    - name: http\n      containerPort: "8080"\n  livenessProbe:\n    tcpSocket:\n      port: http\n  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n')),
+      findings: [
+        {
+          at: '"8080"',
+          severity: 'error',
+          message: 'Deployment web: livenessProbe uses port "http", whose containerPort "8080" is no integer, so the API server rejects it. It refuses the whole Deployment, which then runs no pod at all. A containerPort is a number: write 8080.',
+        },
+      ],
+      output: deploymentWith(indent('- name: app\n  image: example/app:1.0\n  ports:\n    - name: http\n      containerPort: 8080\n  livenessProbe:\n    tcpSocket:\n      port: http\n  readinessProbe:\n    httpGet:\n      path: /ready\n      port: http\n')),
+    },
+    {
       name: 'a named port that is UDP: a TCP check never reaches it',
       code: deploymentWith(indent('- name: statsd\n  image: example/statsd:1\n  ports:\n    - name: metrics\n      containerPort: 8125\n      protocol: UDP\n  livenessProbe:\n    tcpSocket:\n      port: metrics\n')),
       findings: [{ at: 'metrics', line: 24, severity: 'error', message: 'Deployment web: livenessProbe checks UDP port "metrics", so it always fails. Port "metrics" is 8125/UDP: a TCP check connects over TCP and can never reach a UDP port, so the kubelet restarts the container over and over.' }],

@@ -1,4 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
+import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { declaredPorts, namedPortOf, portNameFault, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
@@ -34,7 +35,7 @@ export const probePortUnknown: Rule = {
     scenario: 'health-checks',
     title: 'A probe names a port the container does not declare',
     description:
-      'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any well-formed name (lowercase, with a letter: it refuses `"8080"` and `HTTP`, and the workload with them, which is reported too), but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing. A name that resolves to a UDP port is as bad the other way: the kubelet connects over TCP (HTTP and TCP checks alike), nothing answers, and every check fails, unless a TCP port of the same number is declared too (DNS serves 53 over both).',
+      'A probe may name its port (`port: http`) instead of numbering it; the name must be one of the container\'s own `ports`. The API server accepts any well-formed name (lowercase, with a letter: it refuses `"8080"` and `HTTP`, and the workload with them, which is reported too), but the kubelet cannot resolve an unknown one: it throws the probe\'s result away every time, so the probe keeps its initial state forever. A readiness probe then never passes, a startup probe never passes (and holds the other probes back), and a liveness probe silently does nothing. A name that resolves to a UDP port is as bad the other way: the kubelet connects over TCP (HTTP and TCP checks alike), nothing answers, and every check fails, unless a TCP port of the same number is declared too (DNS serves 53 over both). A port the probe names whose `containerPort` is written as no integer (`containerPort: \"8080\"`) is not missing: the API server refuses it and the workload with it, which is reported instead, with the number written for digits.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -53,6 +54,7 @@ export const probePortUnknown: Rule = {
       // A plain init container runs no probes (the API server refuses them there): what its ports resolve to matters to none.
       for (const { container, path, name } of runningContainersOf(resource)) {
         const ports = declaredPorts(container);
+        const saidRefused = new Set<number>();
         for (const field of PROBE_FIELDS) {
           if (reportRefusedName(resource, container[field], [...path, field], `${describeContainer(resource, name)}: ${field}`, report)) continue;
           const named = namedPortOf(container[field]);
@@ -69,6 +71,12 @@ export const probePortUnknown: Rule = {
             continue;
           }
           if (resolved) continue;
+          const refused = refusedPortIndex(container, named.name);
+          if (refused >= 0) {
+            if (!saidRefused.has(refused)) reportRefusedPort(resource, container.ports[refused].containerPort, [...path, 'ports', refused, 'containerPort'], `${describeContainer(resource, name)}: ${field}`, named.name, report);
+            saidRefused.add(refused);
+            continue;
+          }
           const declared = ports.filter((p) => p.name).map((p) => `${p.name} (${p.containerPort})`);
           report({
             resource,
@@ -81,6 +89,24 @@ export const probePortUnknown: Rule = {
     }
   },
 };
+
+/** Where among the container's ports the one of this name sits when its containerPort is written as no integer (`"8080"`), else -1. */
+function refusedPortIndex(container: any, name: string): number {
+  const ports: unknown[] = Array.isArray(container?.ports) ? container.ports : [];
+  return ports.findIndex((port: any) => port?.name === name && writtenNotInteger(port.containerPort));
+}
+
+/** A port a probe names whose number is written as no integer: the API server refuses it, and the workload; no port is missing. */
+function reportRefusedPort(resource: Resource, containerPort: unknown, path: Path, what: string, portName: string, report: RuleContext['report']): void {
+  const digits = quotedDigits(containerPort);
+  report({
+    resource,
+    path,
+    target: 'value',
+    message: `${what} uses port "${portName}", whose containerPort ${JSON.stringify(containerPort)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. A containerPort is a number${digits === undefined ? '' : `: write ${digits}`}.`,
+    fixes: () => [digits === undefined ? undefined : { title: `Write containerPort as a number (${digits})`, preferred: true, edits: setField(resource, path, digits) ?? [] }],
+  });
+}
 
 /** A probe port written as a name the API server refuses (`"8080"`, `HTTP`): reported, with a number for digits; whether there was one. */
 function reportRefusedName(resource: Resource, probe: any, path: Path, what: string, report: RuleContext['report']): boolean {
