@@ -29,6 +29,18 @@ ruleTester(gpuLimitMismatch, {
   ],
   invalid: [
     {
+      name: 'half a GPU, requested and limited alike: no whole number, so the API server rejects the pod; said once, at the request, with no amount to guess',
+      code: deployment('            requests:\n              nvidia.com/gpu: 0.5\n            limits:\n              nvidia.com/gpu: 0.5\n'),
+      findings: [{ at: '0.5', line: 18, message: 'Deployment infer requests 0.5 nvidia.com/gpu, no whole number: the API server rejects the pod. A GPU is an extended resource, counted whole (it must be an integer), so until it is no pod is created.' }],
+      output: null,
+    },
+    {
+      name: 'a fraction in a limit alone (500m), which stands for the request',
+      code: deployment('            limits:\n              amd.com/gpu: 500m\n'),
+      findings: [{ at: '500m', message: /^Deployment infer is limited to 0\.5 amd\.com\/gpu, no whole number: the API server rejects the pod\./ }],
+      output: null,
+    },
+    {
       name: 'a request without a limit: the limit is added, the quoting kept',
       code: deployment('            requests:\n              cpu: "2"\n              nvidia.com/gpu: "1" # the L4\n'),
       findings: [

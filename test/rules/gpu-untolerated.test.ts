@@ -26,6 +26,7 @@ const gke = cluster([gpuNode('gpu-1')], { topology: { managed: 'GKE' } });
 ruleTester(gpuUntolerated, {
   valid: [
     { name: 'no GPU requested', code: job('').replace(/          resources:\n.*\n.*\n/, '') },
+    { name: 'half a GPU is none: the API server rejects the pod (gpu-limit-mismatch says so), which no toleration helps', code: job('').replace('nvidia.com/gpu: 1 # one card is enough', 'nvidia.com/gpu: 0.5') },
     { name: 'tolerates nvidia.com/gpu with Exists (no cluster)', code: job('      tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n          effect: NoSchedule\n') },
     { name: 'tolerates everything (empty key, Exists)', code: job('      tolerations:\n        - operator: Exists\n') },
     { name: 'tolerates the live taint exactly', code: job('      tolerations:\n        - key: nvidia.com/gpu\n          value: present\n          effect: NoSchedule\n'), cluster: tainted },

@@ -41,7 +41,8 @@ function readGpuRequests(workload: Resource): GpuRequest[] {
       for (const [key, raw] of Object.entries(entries)) {
         if (!isGpuResource(key) || seen.has(key)) continue;
         const amount = parseQuantity(raw);
-        if (amount === undefined || amount <= 0) continue;
+        // A fraction (0.5) is no GPU: the API server rejects the pod (gpu-limit-mismatch says so).
+        if (amount === undefined || amount <= 0 || !Number.isInteger(amount)) continue;
         seen.add(key);
         found.push({ resource: key, amount, path: [...path, 'resources', field, key], held });
       }
