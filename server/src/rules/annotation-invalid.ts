@@ -63,7 +63,7 @@ export const annotationInvalid: Rule = {
     id: 'annotation-invalid',
     severity: 'warning',
     scenario: 'input',
-    title: 'A kube-resilience annotation or ignore comment that means nothing',
+    title: 'An annotation the API server refuses, or a kube-resilience annotation or ignore comment that means nothing',
     description:
       'The annotations `kube-resilience/startup-seconds` (a positive whole number of seconds), `kube-resilience/sessions` (`in-memory` or `external`), `kube-resilience/session-seconds` (how long a session lasts, in whole seconds) and `kube-resilience/ignore` (comma-separated rule ids), and the comment `# kube-resilience-ignore rule-id -- reason`, state facts the rules rely on. A value they cannot read is silently worthless: the rules then act as if nothing was declared, and an ignore with a misspelt rule id ignores nothing. Any annotation value written as a bare YAML number or boolean (`cluster-autoscaler.kubernetes.io/safe-to-evict: false` as well as these) is worse: annotation values are strings, and the API server rejects the whole resource; the rules read such an annotation as unset.',
     fix: 'Quotes a value written as a YAML number or boolean. Other values have no automatic fix: the message names what is accepted.',
