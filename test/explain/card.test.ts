@@ -154,6 +154,13 @@ describe('resilience card on a workload kind line', () => {
       assert.equal(row(card, 'Node drain'), 'PDB lets 2 of 5 pods go at a time (1 with no PDB), 30 s each to stop');
     });
 
+    it('one over pod 0 of 2 billion replicas: named at once, without naming every pod of the StatefulSet (the hover ran out of memory)', () => {
+      const started = Date.now();
+      const card = hover(web(2_000_000_000), 'kind: StatefulSet', { 'pdb.yaml': byName('web-0', 'minAvailable: 1') })!;
+      assert.match(card, /\nPosture: 2000000000 replicas · no spread · PDB web-0 \(pod web-0 only\) · /);
+      assert.ok(Date.now() - started < 2000);
+    });
+
     it('one over pod 0 beside one over every pod: web-0 has two, and the eviction API evicts it never', () => {
       const card = hover(web(3), 'kind: StatefulSet', { 'pdb.yaml': PDB('maxUnavailable: 1'), 'pdb-0.yaml': byName('web-0', 'maxUnavailable: 1') })!;
       assert.equal(row(card, 'Node drain'), 'hangs: 2 PDBs match its pods (eviction API 500)');

@@ -49,6 +49,15 @@ describe('the labels controllers give their pods', () => {
     assert.deepEqual(named(deployment, { matchLabels: { app: 'db' } }), []);
   });
 
+  it('a StatefulSet of 2 billion replicas (or 1e20): the pods a selector picks out by name are named without naming every other pod', () => {
+    const byName = { matchLabels: { 'statefulset.kubernetes.io/pod-name': 'db-1' } };
+    const started = Date.now();
+    assert.deepEqual(podNamesSelected(statefulSet, { app: 'db' }, 2_000_000_000, byName), ['db-1']);
+    assert.deepEqual(podNamesSelected(statefulSet, { app: 'db' }, 1e20, byName), ['db-1']);
+    assert.deepEqual(podNamesSelected(statefulSet, { app: 'db' }, 2_000_000_000, { matchExpressions: [{ key: 'apps.kubernetes.io/pod-index', operator: 'In', values: ['7', '3'] }] }), ['db-3', 'db-7'], 'in the order of their ordinals');
+    assert.ok(Date.now() - started < 1000);
+  });
+
   it('what a selector asks of the labels controllers give pods is left out of what it asks of templates', () => {
     assert.deepEqual(withoutControllerLabels({ matchLabels: { 'apps.kubernetes.io/pod-index': '1', app: 'db' }, matchExpressions: [{ key: 'job-name', operator: 'Exists' }] }), { matchLabels: { app: 'db' }, matchExpressions: [] });
   });

@@ -75,12 +75,22 @@ export function podsSelected(workload: Resource, templateLabels: Labels, pods: n
 }
 
 /**
- * The names of the pods of a StatefulSet the selector selects (`db-0`), by the labels its controller gives them too;
- * none for other workloads, whose pods have no name a manifest tells. `pods` is how many it runs.
+ * The names of the pods of a StatefulSet the selector selects (`db-0`), by the labels its controller gives them too, in
+ * the order of their ordinals; none for other workloads, whose pods have no name a manifest tells. `pods` is how many it
+ * runs: only the pods the selector names are looked at one by one, and those it does not name are named only when it
+ * selects them (then there are as many names as pods: callers ask where those are few).
  */
 export function podNamesSelected(workload: Resource, templateLabels: Labels, pods: number, selector: LabelSelector): string[] {
+  if (workload.kind !== 'StatefulSet' || !workload.name) return [];
+  const name = workload.name;
+  const selects = (i: number) => selectorMatches(selector, statefulSetPod(name, templateLabels, i));
   const first = firstOrdinal(workload);
-  return statefulSetPodNames(workload, pods).filter((_, i) => selectorMatches(selector, statefulSetPod(workload.name!, templateLabels, first + i)));
+  const named = namedIndexes(workload, pods, [selector]);
+  const indexes = [...named].filter(selects);
+  // The pods it does not name all carry the same labels as far as it can tell: it selects all of them or none.
+  const other = firstUnnamed(first, pods, named);
+  if (other !== undefined && selects(other)) for (let i = other; i < first + pods; i++) if (!named.has(i)) indexes.push(i);
+  return indexes.sort((a, b) => a - b).map((i) => `${name}-${i}`);
 }
 
 /** The names of the `pods` a StatefulSet runs, from its first ordinal (`db-0`, `db-1` …); none for other workloads. */
@@ -105,22 +115,29 @@ interface PodsAlike {
 function podsAlike(workload: Resource, templateLabels: Labels, pods: number, selectors: readonly LabelSelector[]): PodsAlike[] {
   if (workload.kind === 'Job' && workload.name) return [{ labels: { ...templateLabels, ...Object.fromEntries(JOB_NAMES.map((key) => [key, workload.name!])) }, count: pods }];
   if (workload.kind !== 'StatefulSet' || !workload.name) return [{ labels: templateLabels, count: pods }];
+  const indexes = namedIndexes(workload, pods, selectors);
+  const podOf = (i: number) => statefulSetPod(workload.name!, templateLabels, i);
+  const alike = [...indexes].map((i) => ({ labels: podOf(i), count: 1 }));
+  // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
+  const other = firstUnnamed(firstOrdinal(workload), pods, indexes);
+  if (other !== undefined) alike.push({ labels: podOf(other), count: pods - indexes.size });
+  return alike;
+}
+
+/** The ordinals of a StatefulSet's `pods` that the selectors name, by pod name or index. */
+function namedIndexes(workload: Resource, pods: number, selectors: readonly LabelSelector[]): Set<number> {
   const first = firstOrdinal(workload);
-  const runs = (i: number) => i >= first && i < first + pods;
   const named = selectors.flatMap((selector) => {
     const asked = askedValues(selector);
     return [...(asked.get(POD_NAME) ?? []).map((value) => indexIn(value, `${workload.name}-`)), ...(asked.get(POD_INDEX) ?? []).map((value) => indexIn(value, ''))];
   });
-  const indexes = new Set(named.filter((i): i is number => i !== undefined && runs(i)));
-  const podOf = (i: number) => statefulSetPod(workload.name!, templateLabels, i);
-  const alike = [...indexes].map((i) => ({ labels: podOf(i), count: 1 }));
-  // One pod the selector does not name, for what it asks of the others (`NotIn [db-0]`).
-  for (let i = first; runs(i); i++) {
-    if (indexes.has(i)) continue;
-    alike.push({ labels: podOf(i), count: pods - indexes.size });
-    break;
-  }
-  return alike;
+  return new Set(named.filter((i): i is number => i !== undefined && i >= first && i < first + pods));
+}
+
+/** The first ordinal of the `pods` from `first` that is not `named`, if any. */
+function firstUnnamed(first: number, pods: number, named: ReadonlySet<number>): number | undefined {
+  for (let i = first; i < first + pods; i++) if (!named.has(i)) return i;
+  return undefined;
 }
 
 /** The index of a StatefulSet's first pod: spec.ordinals.start, 0 unless written (from `start: 1` its pods are `db-1`, `db-2`…). */
