@@ -441,6 +441,18 @@ describe('simulator inputs: budgets that pick pods of a StatefulSet out by name 
     assert.equal(w.disruptionBudget, undefined);
   });
 
+  it('one over every pod but web-0 (its template\'s labels and NotIn [web-0]): over web-1 and web-2 only, so minAvailable 2 lets none of them go, and web-0 goes freely', () => {
+    const rest = 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: rest\n  namespace: shop\nspec:\n  minAvailable: 2\n  selector:\n    matchLabels: {app: web}\n    matchExpressions:\n      - {key: statefulset.kubernetes.io/pod-name, operator: NotIn, values: [web-0]}\n';
+    const inputs = inputsOfManifest('file:///shop.yaml', [web, rest].join('---\n'));
+    const w = inputs.workloads.find((x) => x.name === 'web')!;
+    assert.equal(w.disruptionBudget, undefined);
+    assert.deepEqual(w.podBudgets, [{ pdb: 'shop/rest', budget: { field: 'minAvailable', value: { kind: 'int', value: 2 } }, pods: ['web-1', 'web-2'] }]);
+    const nodeOf = (pod: string) => Object.entries(w.podNames!).find(([, names]) => names.includes(pod))![0];
+    const drain = (pod: string) => simulate(inputs.topology, inputs.workloads, { fail: { kind: 'none' }, duration: 3600, events: [{ kind: 'drain', node: nodeOf(pod), at: 0 }] }).drains![0];
+    assert.equal(drain('web-1').blocked[0]?.pdb, 'shop/rest');
+    assert.deepEqual(drain('web-0').blocked, []);
+  });
+
   it('a drain of the node of web-0 never finishes: its budget refuses it, while a drain of the node of web-1 evicts web-1', () => {
     const inputs = inputsOfManifest('file:///shop.yaml', [web, byName('web-0')].join('---\n'));
     const w = inputs.workloads.find((x) => x.name === 'web')!;

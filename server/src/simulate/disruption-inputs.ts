@@ -3,7 +3,7 @@ import { declaredFacts } from '../manifest/declared';
 import type { Resource } from '../manifest/parse';
 import { autoscalerEviction } from '../manifest/autoscaler-eviction';
 import { evictsUnhealthyAlways, pdbBudget, pdbSelector, rejectedPdb, type PdbBudget } from '../manifest/pdb';
-import type { LabelSelector } from '../manifest/selector';
+import { asksForControllerLabel } from '../manifest/controller-labels';
 import type { PodBudget, SimWorkload } from './model';
 
 
@@ -24,11 +24,17 @@ export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventor
   if (declared.sessions) facts.sessions = declared.sessions;
   if (declared.sessionSeconds !== undefined) facts.sessionSeconds = declared.sessionSeconds;
   // One the API server rejects is never created: it guards nothing.
-  const overEvery = inventory.pdbsSelecting(resource);
   const guarding = inventory.pdbsSelectingAnyPodOf(resource).filter((pdb) => !rejectedPdb(pdb));
-  // A budget that picks pods out by the labels their controller gives them selects some of a StatefulSet's (by name or
-  // index), and every one of a Job's (by its name).
-  const picksSome = (pdb: Resource) => resource.kind === 'StatefulSet' && !overEvery.includes(pdb);
+  // A budget that asks for the labels their controller gives pods selects some of a StatefulSet's (by name or index:
+  // `In [db-0]`, or `NotIn [db-0]` beside its template's labels), and every one of a Job's (by its name).
+  const picked = new Map<Resource, string[]>();
+  for (const pdb of guarding) {
+    const selector = pdbSelector(pdb);
+    if (resource.kind !== 'StatefulSet' || !asksForControllerLabel(selector)) continue;
+    const names = inventory.podNamesSelectedOf(resource, selector, pods);
+    if (names.length < pods) picked.set(pdb, names);
+  }
+  const picksSome = (pdb: Resource) => picked.has(pdb);
   const pdbs = guarding.filter((pdb) => !picksSome(pdb));
   const guard = pdbs.find((pdb) => pdbBudget(pdb)) ?? pdbs[0];
   if (guard) {
@@ -37,7 +43,7 @@ export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventor
     facts.disruptionBudget = { pdb: pdbKey(guard), budget: pdbBudget(guard) ?? NO_EVICTION, ...(others.length ? { others } : {}), ...(evictsUnhealthyAlways(guard) ? { alwaysAllowUnhealthy: true } : {}) };
   }
   const podBudgets = guarding.filter(picksSome).flatMap((pdb): PodBudget[] => {
-    const selected = inventory.podNamesSelectedOf(resource, pdbSelector(pdb) as LabelSelector, pods);
+    const selected = picked.get(pdb)!;
     return selected.length ? [{ pdb: pdbKey(pdb), budget: pdbBudget(pdb) ?? NO_EVICTION, pods: selected, ...(evictsUnhealthyAlways(pdb) ? { alwaysAllowUnhealthy: true as const } : {}) }] : [];
   });
   if (podBudgets.length) facts.podBudgets = podBudgets;
