@@ -61,6 +61,15 @@ ruleTester(annotationInvalid, {
       output: app('    prometheus.io/scrape: "true"\n').replace('        app: web\n    spec:', '        app: web\n      annotations:\n        cluster-autoscaler.kubernetes.io/safe-to-evict: "false" # keep the sessions\n    spec:'),
     },
     {
+      name: 'a map or a list as an annotation value: the API server rejects it, and no "[object Object]" is offered to quote',
+      code: app('    example.com/config: {level: debug}\n    example.com/hosts: [a, b]\n'),
+      findings: [
+        { at: '{level: debug}', message: 'example.com/config is a YAML map, not a string: the API server rejects the whole Deployment. Annotation values must be strings.' },
+        { at: '[a, b]', message: 'example.com/hosts is a YAML list, not a string: the API server rejects the whole Deployment. Annotation values must be strings.' },
+      ],
+      output: null,
+    },
+    {
       name: 'an unquoted number: the API server rejects it; the fix quotes it',
       code: app('    kube-resilience/startup-seconds: 120 # measured\n'),
       findings: [{ at: '120', message: 'kube-resilience/startup-seconds is a YAML number, not a string: the API server rejects the whole Deployment. Annotation values must be strings; quote it ("120").' }],

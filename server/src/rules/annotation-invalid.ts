@@ -89,6 +89,16 @@ export const annotationInvalid: Rule = {
           });
           continue;
         }
+        if (value !== null && typeof value === 'object') {
+          // A map or a list is no value to quote: what string was meant is not known.
+          report({
+            resource,
+            path,
+            target: 'value',
+            message: `${key} is a YAML ${Array.isArray(value) ? 'list' : 'map'}, not a string: the API server rejects the whole ${resource.kind}. Annotation values must be strings.`,
+          });
+          continue;
+        }
         if (value !== null && value !== undefined && typeof value !== 'string') {
           const written = writtenText(resource, path) ?? String(value);
           const quoted = setField(resource, path, written);
