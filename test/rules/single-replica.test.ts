@@ -38,6 +38,10 @@ ruleTester(singleReplica, {
       name: 'three replicas, under a paused-replicas of 1 in a ScaledObject KEDA refuses (minReplicaCount above maxReplicaCount): it never scales it there',
       code: documents(deployment('  replicas: 3\n'), scaledObject({ spec: '  minReplicaCount: 5\n  maxReplicaCount: 2\n', annotations: '    autoscaling.keda.sh/paused-replicas: "1"\n' })),
     },
+    {
+      name: 'three replicas, under a paused-replicas of 1 written as a YAML number: the API server rejects that ScaledObject (annotation-invalid), so nothing holds it at 1',
+      code: documents(deployment('  replicas: 3\n'), scaledObject({ annotations: '    autoscaling.keda.sh/paused-replicas: 1\n' })),
+    },
     { name: 'scaled to zero on purpose', code: deployment('  replicas: 0\n') },
     {
       name: 'an HPA owns the count',

@@ -61,8 +61,9 @@ const MAX_INT32 = 2 ** 31 - 1;
  * makes no HPA and scales nothing, paused all the same.
  */
 export function pausedReplicaCount(scaledObject: Resource): number | undefined {
-  const value = metadataAnnotations(scaledObject)[PAUSED_REPLICAS];
-  if (value === undefined || !/^[+-]?[0-9]+$/.test(value)) return undefined;
+  // Written as a YAML number (`paused-replicas: 1`) it has the API server reject the ScaledObject: it holds nothing.
+  const value: unknown = scaledObject.object?.metadata?.annotations?.[PAUSED_REPLICAS];
+  if (typeof value !== 'string' || !/^[+-]?[0-9]+$/.test(value)) return undefined;
   const count = Number(value);
   return count >= 0 && count <= MAX_INT32 ? count : undefined;
 }
