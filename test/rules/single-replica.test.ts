@@ -74,6 +74,12 @@ ruleTester(singleReplica, {
       output: deployment('  replicas: 3 # three for the launch\n'),
     },
     {
+      name: 'an infinite count (.inf) is said as one, not as null, which the API server would take for unset',
+      code: deployment('  replicas: .inf\n'),
+      findings: [{ at: '.inf', message: /replicas Infinity is no integer/ }],
+      output: null,
+    },
+    {
       name: 'a fraction of a replica is no integer either, and no number to write',
       code: deployment('  replicas: 2.5\n'),
       findings: [{ at: '2.5', message: /replicas 2\.5 is no integer/ }],

@@ -9,6 +9,7 @@ import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
 import { markdownText } from './markdown-text';
+import { shownValue } from '../manifest/integer-field';
 
 const PROBE_MEANING: Record<ProbeField, string> = {
   livenessProbe: 'Liveness: when it fails `failureThreshold` times in a row, the kubelet kills and restarts the container. It should check only that the process is not stuck; if it checks dependencies, a dependency outage restarts every replica at once. It keeps working while the control plane is down.',
@@ -33,7 +34,7 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const handler = probeHandler(probe, container);
   const handled = handler ? markdownText(describeHandler(handler)) : 'no handler';
   const refused = refusedTiming(probe);
-  if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(JSON.stringify(refused?.value))} is no integer, so the API server rejects the pod, and no timing of this probe runs.`;
+  if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(shownValue(refused?.value))} is no integer, so the API server rejects the pod, and no timing of this probe runs.`;
   const key = path[path.length - 1];
   const budget = failureBudgetSeconds(probe);
   const timing = `${handled}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;

@@ -13,6 +13,7 @@ import { disruptedPodAction, type DisruptedPodAction } from '../manifest/pod-fai
 import { podTemplateOf, runningContainersOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
 import { autoscalerEviction } from '../manifest/autoscaler-eviction';
+import { shownValue } from '../manifest/integer-field';
 
 /** Pods of a workload a card names, of those one PDB selects: more are counted. */
 export const NAMED_PODS = 3;
@@ -177,7 +178,7 @@ function allowedBy(pdb: Resource, expected: number, selected: number, inventory:
 function refusedProbeTiming(container: any): string | undefined {
   for (const field of PROBE_FIELDS) {
     const refused = refusedTiming(container[field]);
-    if (refused) return `${field} ${refused.field} ${JSON.stringify(refused.value)}`;
+    if (refused) return `${field} ${refused.field} ${shownValue(refused.value)}`;
   }
   return undefined;
 }

@@ -10,3 +10,11 @@ export function writtenNotInteger(value: unknown): boolean {
 export function quotedDigits(value: unknown): number | undefined {
   return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
+
+/**
+ * A value written as no integer, as a message quotes it: a string in quotes, a number as it reads. A number too large for
+ * a double (`1e999`) reads as Infinity, which JSON would show as null, a value the API server does take.
+ */
+export function shownValue(value: unknown): string {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+}

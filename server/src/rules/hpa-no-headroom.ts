@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { quotedDigits } from '../manifest/integer-field';
+import { quotedDigits, shownValue } from '../manifest/integer-field';
 import { autoscalerBounds, boundNotInteger, describeAutoscaler, inertAutoscaler, isAutoscaler } from '../manifest/autoscaler';
 import { isScaledObject, pausedScaledObject } from '../manifest/scaled-object';
 import { hpaScalingDisabled } from '../manifest/workload';
@@ -29,7 +29,7 @@ export const hpaNoHeadroom: Rule = {
           resource: hpa,
           path: ['spec', notInteger.field],
           target: 'value',
-          message: `${describeAutoscaler(hpa)}: ${notInteger.field} ${JSON.stringify(notInteger.value)} is no integer: the API server rejects it, so it never scales anything, and its workload runs the replicas it states.`,
+          message: `${describeAutoscaler(hpa)}: ${notInteger.field} ${shownValue(notInteger.value)} is no integer: the API server rejects it, so it never scales anything, and its workload runs the replicas it states.`,
           related,
           fixes: () => [digits === undefined ? undefined : { title: `Write ${notInteger.field} as a number (${digits})`, preferred: true, edits: setField(hpa, ['spec', notInteger.field], digits) ?? [] }],
         });

@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
+import { quotedDigits, shownValue, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { declaredPorts, namedPortOf, portNameFault, PROBE_FIELDS, type ProbeField } from '../manifest/probe';
@@ -103,7 +103,7 @@ function reportRefusedPort(resource: Resource, containerPort: unknown, path: Pat
     resource,
     path,
     target: 'value',
-    message: `${what} uses port "${portName}", whose containerPort ${JSON.stringify(containerPort)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. A containerPort is a number${digits === undefined ? '' : `: write ${digits}`}.`,
+    message: `${what} uses port "${portName}", whose containerPort ${shownValue(containerPort)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. A containerPort is a number${digits === undefined ? '' : `: write ${digits}`}.`,
     fixes: () => [digits === undefined ? undefined : { title: `Write containerPort as a number (${digits})`, preferred: true, edits: setField(resource, path, digits) ?? [] }],
   });
 }

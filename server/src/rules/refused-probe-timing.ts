@@ -1,5 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
-import { quotedDigits } from '../manifest/integer-field';
+import { quotedDigits, shownValue } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { refusedTiming, type ProbeField } from '../manifest/probe';
@@ -21,7 +21,7 @@ export function refusedTimingReport(resource: Resource, container: { path: Path;
     resource,
     path: at,
     target: 'value',
-    message: `${describeContainer(resource, container.name)}: ${probe}'s ${field} ${JSON.stringify(value)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. Probe timings are whole numbers${digits === undefined ? '' : `: write ${digits}`}.`,
+    message: `${describeContainer(resource, container.name)}: ${probe}'s ${field} ${shownValue(value)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. Probe timings are whole numbers${digits === undefined ? '' : `: write ${digits}`}.`,
     fixes: () => [digits === undefined ? undefined : { title: `Write ${field} as a number (${digits})`, preferred: true, edits: setField(resource, at, digits) ?? [] }],
   };
 }

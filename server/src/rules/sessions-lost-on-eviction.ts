@@ -2,7 +2,7 @@ import type { Fix } from '../fixes/edit';
 import { setField } from '../fixes/yaml-edit';
 import { ownedByAnother } from '../inventory/inventory';
 import { declaredFacts, SESSION_SECONDS_ANNOTATION, SESSIONS_ANNOTATION, writtenAnnotations } from '../manifest/declared';
-import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
+import { quotedDigits, shownValue, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { containersOf, describeResource, isHelmHook, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
@@ -110,7 +110,7 @@ function missingPieces(workload: Resource, needsPdb: boolean, length: SessionLen
   if (graceTooShort) {
     pieces.push({
       missing: refusedGrace
-        ? `terminationGracePeriodSeconds of at least ${needed} s written as a number (now ${JSON.stringify(grace)}, no integer: the API server rejects the pod)`
+        ? `terminationGracePeriodSeconds of at least ${needed} s written as a number (now ${shownValue(grace)}, no integer: the API server rejects the pod)`
         : `terminationGracePeriodSeconds of at least ${needed} s (now ${typeof grace === 'number' ? grace : `${SHUTDOWN_SECONDS}, the default`})`,
       fix: { title: `Give sessions ${serving} s and the app ${SHUTDOWN_SECONDS} s to stop (terminationGracePeriodSeconds: ${graceWanted}${assumption})`, edits: lengthenGrace ?? [] },
     });

@@ -4,7 +4,7 @@ import { setField } from '../fixes/yaml-edit';
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeAutoscaler } from '../manifest/autoscaler';
-import { quotedDigits, writtenNotInteger } from '../manifest/integer-field';
+import { quotedDigits, shownValue, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { countSetBy } from './count-set-by';
@@ -89,7 +89,7 @@ function reportNotInteger(resource: Resource, replicas: unknown, report: RuleCon
     resource,
     path: ['spec', 'replicas'],
     target: 'value',
-    message: `${describeResource(resource)}: replicas ${JSON.stringify(replicas)} is no integer: the API server rejects the whole ${resource.kind}, so it runs no pod at all. The replica count is a number.`,
+    message: `${describeResource(resource)}: replicas ${shownValue(replicas)} is no integer: the API server rejects the whole ${resource.kind}, so it runs no pod at all. The replica count is a number.`,
     fixes: () => [digits === undefined ? undefined : { title: `Write replicas as a number (${digits})`, preferred: true, edits: setField(resource, ['spec', 'replicas'], digits) ?? [] }],
   });
 }
