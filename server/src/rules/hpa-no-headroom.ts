@@ -1,5 +1,5 @@
-import { setField } from '../fixes/yaml-edit';
-import { quotedDigits, shownValue } from '../manifest/integer-field';
+import { numberForDigits } from '../fixes/number-for-digits';
+import { shownValue } from '../manifest/integer-field';
 import { autoscalerBounds, boundNotInteger, describeAutoscaler, inertAutoscaler, isAutoscaler } from '../manifest/autoscaler';
 import { isScaledObject, pausedScaledObject } from '../manifest/scaled-object';
 import { hpaScalingDisabled } from '../manifest/workload';
@@ -24,14 +24,13 @@ export const hpaNoHeadroom: Rule = {
       const related = target ? [{ resource: target, message: `the workload this ${isScaledObject(hpa) ? 'ScaledObject' : 'HPA'} scales` }] : [];
       const notInteger = boundNotInteger(hpa);
       if (notInteger) {
-        const digits = quotedDigits(notInteger.value);
         report({
           resource: hpa,
           path: ['spec', notInteger.field],
           target: 'value',
           message: `${describeAutoscaler(hpa)}: ${notInteger.field} ${shownValue(notInteger.value)} is no integer: the API server rejects it, so it never scales anything, and its workload runs the replicas it states.`,
           related,
-          fixes: () => [digits === undefined ? undefined : { title: `Write ${notInteger.field} as a number (${digits})`, preferred: true, edits: setField(hpa, ['spec', notInteger.field], digits) ?? [] }],
+          fixes: () => [numberForDigits(hpa, ['spec', notInteger.field], notInteger.value)],
         });
         continue;
       }

@@ -1,4 +1,4 @@
-import { setField } from '../fixes/yaml-edit';
+import { numberForDigits } from '../fixes/number-for-digits';
 import { quotedDigits, shownValue, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
@@ -104,7 +104,7 @@ function reportRefusedPort(resource: Resource, containerPort: unknown, path: Pat
     path,
     target: 'value',
     message: `${what} uses port "${portName}", whose containerPort ${shownValue(containerPort)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. A containerPort is a number${digits === undefined ? '' : `: write ${digits}`}.`,
-    fixes: () => [digits === undefined ? undefined : { title: `Write containerPort as a number (${digits})`, preferred: true, edits: setField(resource, path, digits) ?? [] }],
+    fixes: () => [numberForDigits(resource, path, containerPort)],
   });
 }
 
@@ -114,13 +114,12 @@ function reportRefusedName(resource: Resource, probe: any, path: Path, what: str
     const port: unknown = probe?.[handler]?.port;
     const fault = typeof port === 'string' ? portNameFault(port) : undefined;
     if (!fault) continue;
-    const digits = /^\d+$/.test(port as string) ? Number(port) : undefined;
     report({
       resource,
       path: [...path, handler, 'port'],
       target: 'value',
       message: `${what}'s port "${port}" is no port name the API server takes (${fault}): it rejects the whole ${resource.kind}. A probe's port is a number, or the name of one of the container's ports: lowercase, with a letter, 15 characters at most.`,
-      fixes: () => [digits !== undefined ? { title: `Write the port as a number (${digits})`, preferred: true, edits: setField(resource, [...path, handler, 'port'], digits) ?? [] } : undefined],
+      fixes: () => [numberForDigits(resource, [...path, handler, 'port'], port, 'the port')],
     });
     return true;
   }

@@ -1,4 +1,4 @@
-import { setField } from '../fixes/yaml-edit';
+import { numberForDigits } from '../fixes/number-for-digits';
 import { quotedDigits, shownValue } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
@@ -22,6 +22,6 @@ export function refusedTimingReport(resource: Resource, container: { path: Path;
     path: at,
     target: 'value',
     message: `${describeContainer(resource, container.name)}: ${probe}'s ${field} ${shownValue(value)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. Probe timings are whole numbers${digits === undefined ? '' : `: write ${digits}`}.`,
-    fixes: () => [digits === undefined ? undefined : { title: `Write ${field} as a number (${digits})`, preferred: true, edits: setField(resource, at, digits) ?? [] }],
+    fixes: () => [numberForDigits(resource, at, value)],
   };
 }

@@ -1,10 +1,11 @@
+import { numberForDigits } from '../fixes/number-for-digits';
 import type { Fix } from '../fixes/edit';
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
 import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { describeAutoscaler } from '../manifest/autoscaler';
-import { quotedDigits, shownValue, writtenNotInteger } from '../manifest/integer-field';
+import { shownValue, writtenNotInteger } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import { describeResource, isHelmHook, podTemplateOf } from '../manifest/workload';
 import { countSetBy } from './count-set-by';
@@ -84,12 +85,11 @@ function reportHeld(resource: Resource, count: EffectiveReplicas, scaledObject: 
 
 /** A replica count the API server cannot decode (`replicas: "3"`, `2.5`): it rejects the workload, which then runs nothing. */
 function reportNotInteger(resource: Resource, replicas: unknown, report: RuleContext['report']): void {
-  const digits = quotedDigits(replicas);
   report({
     resource,
     path: ['spec', 'replicas'],
     target: 'value',
     message: `${describeResource(resource)}: replicas ${shownValue(replicas)} is no integer: the API server rejects the whole ${resource.kind}, so it runs no pod at all. The replica count is a number.`,
-    fixes: () => [digits === undefined ? undefined : { title: `Write replicas as a number (${digits})`, preferred: true, edits: setField(resource, ['spec', 'replicas'], digits) ?? [] }],
+    fixes: () => [numberForDigits(resource, ['spec', 'replicas'], replicas)],
   });
 }
