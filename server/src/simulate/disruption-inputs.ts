@@ -34,23 +34,24 @@ export function voluntaryDisruptionFacts(resource: Resource, inventory: Inventor
     const names = inventory.podNamesSelectedOf(resource, selector, pods);
     if (names.length < pods) picked.set(pdb, names);
   }
-  const picksSome = (pdb: Resource) => picked.has(pdb);
-  const pdbs = guarding.filter((pdb) => !picksSome(pdb));
+  const pdbs = guarding.filter((pdb) => !picked.has(pdb));
   const guard = pdbs.find((pdb) => pdbBudget(pdb)) ?? pdbs[0];
   if (guard) {
     const others = pdbs.filter((pdb) => pdb !== guard).map(pdbKey);
     // With two budgets over its pods the eviction API refuses them whatever either says.
-    facts.disruptionBudget = { pdb: pdbKey(guard), budget: pdbBudget(guard) ?? NO_EVICTION, ...(others.length ? { others } : {}), ...(evictsUnhealthyAlways(guard) ? { alwaysAllowUnhealthy: true } : {}) };
+    facts.disruptionBudget = { ...guardOf(guard), ...(others.length ? { others } : {}) };
   }
-  const podBudgets = guarding.filter(picksSome).flatMap((pdb): PodBudget[] => {
-    const selected = picked.get(pdb)!;
-    return selected.length ? [{ pdb: pdbKey(pdb), budget: pdbBudget(pdb) ?? NO_EVICTION, pods: selected, ...(evictsUnhealthyAlways(pdb) ? { alwaysAllowUnhealthy: true as const } : {}) }] : [];
-  });
+  const podBudgets = [...picked].filter(([, pods]) => pods.length).map(([pdb, pods]): PodBudget => ({ ...guardOf(pdb), pods }));
   if (podBudgets.length) facts.podBudgets = podBudgets;
   const { safeToEvict, localStorage } = autoscalerEviction(resource);
   if (safeToEvict !== undefined) facts.safeToEvict = safeToEvict;
   if (localStorage) facts.localStorage = true;
   return facts;
+}
+
+/** What the eviction API reads of a budget, over whichever pods it selects. */
+function guardOf(pdb: Resource): Omit<PodBudget, 'pods'> {
+  return { pdb: pdbKey(pdb), budget: pdbBudget(pdb) ?? NO_EVICTION, ...(evictsUnhealthyAlways(pdb) ? { alwaysAllowUnhealthy: true as const } : {}) };
 }
 
 function pdbKey(pdb: Resource): string {
