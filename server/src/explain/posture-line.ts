@@ -3,7 +3,7 @@ import { isScaledObject } from '../manifest/scaled-object';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
 import { heldTogetherBy, spreadTerms } from '../manifest/spread';
 import { isScalable, podTemplateOf } from '../manifest/workload';
-import type { AgentPosture, ContainerProbes, PdbView, Posture } from './posture';
+import { podsSelectedBy, type AgentPosture, type ContainerProbes, type PdbView, type Posture } from './posture';
 import { plural } from '../words';
 import { markdownText } from './markdown-text';
 
@@ -43,7 +43,7 @@ function pdbPart(p: Posture): string {
   if (!p.pdbs.some(some)) return p.pdbs.length > 1 ? `${p.pdbs.length} PDBs` : `PDB ${markdownText(pdb.name)}`;
   if (p.pdbs.length === 1) return `PDB ${markdownText(pdb.name)} (${coveredPods(pdb, n)} only)`;
   if (p.pdbs.length <= NAMED_PDBS) return `${p.pdbs.length} PDBs: ${p.pdbs.map((x) => `${markdownText(x.name)} (${some(x) ? coveredPods(x, n) : 'every pod'})`).join(', ')}`;
-  return p.pdbsShareAPod ? `${p.pdbs.length} PDBs` : `${p.pdbs.length} PDBs over ${p.pdbs.reduce((sum, x) => sum + x.selected, 0)} of ${plural(n, 'pod')}`;
+  return p.pdbsShareAPod ? `${p.pdbs.length} PDBs` : `${p.pdbs.length} PDBs over ${podsSelectedBy(p.pdbs)} of ${plural(n, 'pod')}`;
 }
 
 /** PDBs over some pods each that the posture line names: more are counted. */

@@ -30,6 +30,11 @@ export interface PdbView {
   podNames?: string[];
 }
 
+/** How many pods the budgets select between them (a pod two of them select counted twice). */
+export function podsSelectedBy(pdbs: readonly PdbView[]): number {
+  return pdbs.reduce((sum, pdb) => sum + pdb.selected, 0);
+}
+
 export interface ContainerProbes {
   name: string;
   /** Undefined without a readiness probe, or with one the API server refuses (`refused`). */

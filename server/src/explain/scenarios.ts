@@ -1,4 +1,4 @@
-import { NAMED_PODS, type ContainerProbes, type PdbView, type Posture } from './posture';
+import { NAMED_PODS, podsSelectedBy, type ContainerProbes, type PdbView, type Posture } from './posture';
 import { coveredPods } from './posture-line';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
@@ -73,11 +73,11 @@ function nodeDrain(p: Posture): ScenarioRow {
   if (BATCH.has(p.kind)) return drain('its pod is evicted and rerun from scratch');
   if (p.pdbsShareAPod) return drain(`hangs: ${p.pdbs.length} PDBs match its pods (eviction API 500)`, 'stall', `node drains hang on it: ${p.pdbs.length} PDBs match its pods`);
   // No pod has two budgets now: each budget counts the pods it selects, and the pods none selects go as if there were none.
-  const unguarded = Math.max(0, n - p.pdbs.reduce((sum, x) => sum + x.selected, 0));
+  const unguarded = Math.max(0, n - podsSelectedBy(p.pdbs));
   const blocking = p.pdbs.filter((x) => x.allowed === 0);
   const its = (pdbs: readonly PdbView[]) => (pdbs.length === 1 ? 'its PDB allows' : `its ${pdbs.length} PDBs allow`);
   const hang = `node drains hang on it: ${blocking.length === 1 ? 'its PDB allows' : 'its PDBs allow'} 0 evictions`;
-  if (blocking.length && blocking.reduce((sum, x) => sum + x.selected, 0) >= n) return drain(`hangs: ${its(blocking)} 0 of ${plural(n, 'pod')} to go (429)`, 'stall', hang);
+  if (blocking.length && podsSelectedBy(blocking) >= n) return drain(`hangs: ${its(blocking)} 0 of ${plural(n, 'pod')} to go (429)`, 'stall', hang);
   if (blocking.length) return drain(`hangs on ${heldPods(blocking, n)}: ${its(blocking)} no eviction (429)${unguarded ? `; ${plural(unguarded, 'pod')} with no PDB may go at once` : ''}`, 'stall', hang);
   const after = recovery(p);
   const lets = p.pdbs.length ? `${p.pdbs.length === 1 ? 'PDB lets' : 'PDBs let'} ${unguarded + p.pdbs.reduce((sum, x) => sum + x.allowed, 0)}` : undefined;
@@ -95,7 +95,7 @@ function nodeDrain(p: Posture): ScenarioRow {
 function heldPods(blocking: readonly PdbView[], replicas: number): string {
   if (blocking.length === 1) return coveredPods(blocking[0], replicas);
   const names = blocking.flatMap((x) => x.podNames ?? []);
-  const held = blocking.reduce((sum, x) => sum + x.selected, 0);
+  const held = podsSelectedBy(blocking);
   return names.length === held && held <= NAMED_PODS ? `pods ${names.map(markdownText).join(', ')}` : `${held} of ${plural(replicas, 'pod')}`;
 }
 
