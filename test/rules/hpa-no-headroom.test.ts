@@ -31,6 +31,12 @@ ruleTester(hpaNoHeadroom, {
       output: null,
     },
     {
+      name: 'a KEDA ScaledObject idle at 0 (idleReplicaCount) whose maxReplicaCount equals its minReplicaCount: once active it can never add a pod, whatever it runs while idle',
+      code: documents(scaledObject({ spec: '  idleReplicaCount: 0\n  minReplicaCount: 3\n  maxReplicaCount: 3\n' }), deployment()),
+      findings: [{ at: 'maxReplicaCount', related: ['manifest.yaml: kind: Deployment'], message: 'ScaledObject web (KEDA): maxReplicaCount 3 ≤ minReplicaCount 3: it can never add a pod. A load surge or the loss of a node finds no headroom.' }],
+      output: null,
+    },
+    {
       name: 'a KEDA ScaledObject whose maxReplicaCount is below its minReplicaCount: KEDA refuses it, said as such',
       code: documents(scaledObject({ spec: '  minReplicaCount: 5\n  maxReplicaCount: 3\n' }), deployment()),
       findings: [{ at: 'maxReplicaCount', related: [], message: 'ScaledObject web (KEDA): maxReplicaCount 3 is below minReplicaCount 5: KEDA refuses it, so it makes no HPA, and its workload runs the replicas it states.' }],
