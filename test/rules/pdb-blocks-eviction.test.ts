@@ -30,6 +30,16 @@ ruleTester(pdbBlocksEviction, {
     { name: 'no budget at all is pdb-no-budget\'s, in policy/v1beta1 too (no version defaults one)', code: documents(web(1), pdb('').replace('policy/v1', 'policy/v1beta1')) },
     { name: 'a workload scaled to zero has nothing to evict', code: documents(web(0), pdb('  minAvailable: 1\n')) },
     {
+      name: 'maxUnavailable 0 over a Deployment scaled to zero under an HPA of minReplicas 3: the HPA leaves a target at zero alone, so no pod comes up with load',
+      code: documents(web(0), pdb('  maxUnavailable: 0\n')),
+      files: { 'hpa.yaml': hpa({ min: 3 }) },
+    },
+    {
+      name: 'maxUnavailable 0 over a Deployment KEDA\'s paused-replicas holds at 0: paused, no pod comes up with load',
+      code: documents(web(2), pdb('  maxUnavailable: 0\n')),
+      files: { 'keda.yaml': scaledObject({ spec: '  maxReplicaCount: 20\n', annotations: '    autoscaling.keda.sh/paused-replicas: "0"\n' }) },
+    },
+    {
       name: 'HPA floor of 4 above minAvailable 3',
       code: documents(web(3), pdb('  minAvailable: 3\n')),
       files: { 'hpa.yaml': hpa({ min: 4 }) },
