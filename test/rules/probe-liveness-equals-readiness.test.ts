@@ -48,6 +48,10 @@ ruleTester(probeLivenessEqualsReadiness, {
     },
     { name: 'an init container that runs to its end first: no restart storm of the app', code: withInit(false) },
     { name: 'same path on different ports', code: container(probe('livenessProbe', http('/healthz', 8081)) + probe('readinessProbe', http('/healthz', 'http'))) },
+    {
+      name: 'a timing in quotes on probes of two handlers is not this rule\'s to say (probe-startup-missing says it of liveness): it reports only probes that share one',
+      code: container(probe('livenessProbe', http('/livez', 'http'), '    periodSeconds: "10"\n') + probe('readinessProbe', http('/readyz', 'http'), '    failureThreshold: "3"\n')),
+    },
   ],
   invalid: [
     {
