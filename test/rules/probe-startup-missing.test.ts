@@ -14,6 +14,8 @@ ruleTester(probeStartupMissing, {
     { name: 'a slow starter without liveness probe (nothing kills it)', code: app('tomcat:10', '  ports:\n    - containerPort: 8080\n') },
     { name: 'a slow starter whose liveness waits long enough', code: app('docker.elastic.co/elasticsearch/elasticsearch:8.15.0', LIVENESS.replace('30', '150')) },
     { name: 'an invalid declaration counts as none', code: app('example/app:1.0', LIVENESS, declares('2m')) },
+    { name: 'a liveness delay in quotes with no start declared or assumed: no start for it to outlast, so not this rule\'s to say', code: app('example/app:1.0', LIVENESS.replace('30', '"30"')) },
+    { name: 'a liveness delay in quotes on a slow starter that has a startup probe: nothing for this rule to add', code: app('tomcat:10', LIVENESS.replace('30', '"30"') + '  startupProbe:\n    tcpSocket:\n      port: 8080\n    failureThreshold: 30\n') },
     {
       name: 'a liveness probe naming a port the container does not declare never runs, so it kills no slow start (probe-port-unknown says so)',
       code: app('example/app:1.0', `  ports:\n    - name: web\n      containerPort: 8080\n${LIVENESS.replace('port: 8080', 'port: http')}`, declares('300')),
