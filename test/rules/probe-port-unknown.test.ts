@@ -64,6 +64,11 @@ ruleTester(probePortUnknown, {
       output: null,
     },
     {
+      name: 'a misspelt name beside another port whose number is in quotes: the name is undeclared, said as such; the refused number is not the probe\'s port',
+      code: app('  livenessProbe:\n    tcpSocket:\n      port: htp\n').replace('containerPort: 9090', 'containerPort: "9090"'),
+      findings: [{ at: 'htp', message: /^Deployment web: livenessProbe uses undeclared port "htp": liveness never runs\./ }],
+    },
+    {
       name: 'liveness over TCP on a misspelt name',
       code: app('  livenessProbe:\n    tcpSocket:\n      port: htp\n'),
       findings: [{ at: 'htp', message: /livenessProbe uses undeclared port "htp": liveness never runs\. The container names http \(8080\), metrics \(9090\): the liveness probe never runs at all, so a hung container is never restarted\./ }],
