@@ -12,6 +12,10 @@ ruleTester(annotationInvalid, {
     },
     { name: 'sessions kept in an external store', code: app('    kube-resilience/sessions: "external"\n') },
     { name: 'other annotations are none of our business', code: app('    example.com/startup-seconds: soon\n') },
+    {
+      name: "other tools' annotations written as strings, or left empty (null, which the API server takes as an empty string)",
+      code: app('    cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n    prometheus.io/scrape: "true"\n    example.com/owner:\n'),
+    },
     { name: 'a comment naming known rules, with a reason', code: app('    a: b\n').replace('  replicas: 2', '  # kube-resilience-ignore single-replica, pdb-missing -- a test cluster\n  replicas: 2') },
   ],
   invalid: [

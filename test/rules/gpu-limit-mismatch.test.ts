@@ -25,6 +25,7 @@ ruleTester(gpuLimitMismatch, {
     { name: 'request and limit equal (number and string)', code: deployment('            requests:\n              nvidia.com/gpu: 2\n            limits:\n              nvidia.com/gpu: "2"\n') },
     { name: 'only a limit (the request defaults to it)', code: deployment('            limits:\n              nvidia.com/gpu: 1\n') },
     { name: 'a request of 0 with a limit of 0: no GPU, and valid', code: deployment('            requests:\n              nvidia.com/gpu: 0\n            limits:\n              nvidia.com/gpu: 0\n') },
+    { name: 'a whole GPU written in thousandths (1000m) is one GPU, and whole', code: deployment('            requests:\n              nvidia.com/gpu: 1000m\n            limits:\n              nvidia.com/gpu: 1000m\n') },
     { name: 'CPU request without a limit is fine', code: deployment('            requests:\n              cpu: 500m\n') },
   ],
   invalid: [
