@@ -1,7 +1,7 @@
 import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { lineEndOf, lineStartOf, skipSpaces } from './text';
 import { DOCUMENT_MARKER } from './split';
-import { BlockMap, BlockSeq, ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, setEntry, type Node } from './package-nodes';
+import { BlockMap, BlockSeq, endAt, ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, nodeEndOf, OUTSIDE, place, setEntry, startOf, type Node } from './package-nodes';
 import { plainValue } from './plain-scalar';
 
 /** A document read by readBlockYaml: its root collection, as the yaml package would compose it, and its plain value. */
@@ -38,7 +38,7 @@ export function readBlockYaml(text: string): BlockRead | undefined {
 /** The scalar of a quoted value that starts at `at` and ends at `end`. */
 function quotedNode(text: string, at: number, read: { value: string; end: number }): Scalar {
   const node = newScalar(read.value, text.charCodeAt(at) === 0x22 ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE);
-  node.range = [at, read.end, read.end];
+  place(node, at, read.end, read.end);
   return node;
 }
 
@@ -139,7 +139,7 @@ class BlockReader {
       const item = this.value(key.end, indent, true);
       items.push(newPair(key.node, item.node));
       setEntry(value, key.value, item.value);
-      nodeEnd = item.node.range![2];
+      nodeEnd = nodeEndOf(item.node);
       const next = this.region;
       if (next.indent === indent && !this.isDash(next.contentStart)) {
         at = next.contentStart;
@@ -149,7 +149,7 @@ class BlockReader {
       break;
     }
     const map = new BlockMap(exactLength(items));
-    map.range = [(map.items[0].key as Scalar).range![0], nodeEnd, this.closing(indent, nodeEnd)];
+    place(map, startOf(map.items[0].key as Scalar), nodeEnd, this.closing(indent, nodeEnd));
     this.depth--;
     return { node: map, value };
   }
@@ -165,7 +165,7 @@ class BlockReader {
       const item = this.value(at + 1, indent, false);
       items.push(item.node);
       values.push(item.value);
-      nodeEnd = item.node.range![2];
+      nodeEnd = nodeEndOf(item.node);
       const next = this.region;
       if (next.indent === indent && this.isDash(next.contentStart)) {
         at = next.contentStart;
@@ -180,7 +180,7 @@ class BlockReader {
     // Comments after a scalar item, or after a sequence in the root mapping, go to the sequence or not by rules of the package's own: leave those to it.
     const lastIsScalar = seq.items[seq.items.length - 1] instanceof Scalar;
     if (!region.claimed && region.commentIndent >= indent && (lastIsScalar || indent === this.rootIndent)) throw OUTSIDE;
-    seq.range = [start, nodeEnd, this.closing(indent, nodeEnd)];
+    place(seq, start, nodeEnd, this.closing(indent, nodeEnd));
     this.depth--;
     return { node: seq, value };
   }
@@ -240,7 +240,7 @@ class BlockReader {
     } else if (lineEnd === this.text.length) {
       nodeEnd = lineEnd;
     }
-    node.range = [node.range![0], valueEnd, nodeEnd];
+    place(node, startOf(node), valueEnd, nodeEnd);
     return { node, value };
   }
 
@@ -258,7 +258,7 @@ class BlockReader {
     if (region.commentIndent >= 0) throw OUTSIDE;
     const node = newScalar(null, Scalar.PLAIN);
     // A comment after the empty value extends its range to the next token.
-    node.range = [at, at, at < lineEnd ? region.contentStart : at];
+    place(node, at, at, at < lineEnd ? region.contentStart : at);
     return { node, value: null };
   }
 
@@ -279,7 +279,7 @@ class BlockReader {
       value = plainValue(text.slice(at, keyEnd));
       node = newScalar(value, Scalar.PLAIN);
       end = keyEnd;
-      node.range = [at, end, end];
+      place(node, at, end, end);
     }
     if (text.charCodeAt(end) !== 0x3a) throw OUTSIDE;
     return { node, value, end: end + 1 };
@@ -326,7 +326,7 @@ class BlockReader {
     if (!commented) end = this.continuation(lines, end, lineEnd, indent);
     const value = plainValue(fold(lines));
     const node = newScalar(value, Scalar.PLAIN);
-    node.range = [at, end, end];
+    place(node, at, end, end);
     return { node, value, end };
   }
 
@@ -413,7 +413,7 @@ class BlockReader {
     const body = folded ? fold(lines) : lines.join('\n');
     const value = strip ? body : `${body}\n`;
     const node = newScalar(value, folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL);
-    node.range = [at, end, end];
+    place(node, at, end, end);
     const region = this.scan(end);
     if (region.indent > indent || region.commentIndent > indent) throw OUTSIDE;
     return { node, value };
@@ -548,7 +548,7 @@ class FlowReader {
     }
     this.depth--;
     const node = isMap ? new FlowMap(exactLength(items) as Pair[]) : new FlowSeq(exactLength(items));
-    node.range = [start, this.at, this.at];
+    place(node, start, this.at, this.at);
     return { node, value, end: this.at };
   }
 
@@ -587,7 +587,7 @@ class FlowReader {
     const valueEnd = trimSpacesBefore(text, end);
     const value = plainValue(text.slice(start, valueEnd));
     const node = newScalar(value, Scalar.PLAIN);
-    node.range = [start, valueEnd, valueEnd];
+    place(node, start, valueEnd, valueEnd);
     this.at = valueEnd;
     return this.spacedAfter({ node, value });
   }
@@ -595,7 +595,7 @@ class FlowReader {
   /** An item's range ends after the spaces that follow it. */
   private spacedAfter<T extends { node: Node }>(read: T): T {
     this.spaces();
-    read.node.range![2] = this.at;
+    endAt(read.node, this.at);
     return read;
   }
 }

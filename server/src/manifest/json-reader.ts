@@ -1,7 +1,7 @@
 import { Scalar, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { BlockRead } from './block-yaml';
 import { skipSpaces } from './text';
-import { ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, setEntry, type Node } from './package-nodes';
+import { endAt, ESCAPES, exactLength, FlowMap, FlowSeq, MAX_DEPTH, newPair, newScalar, OUTSIDE, place, setEntry, type Node } from './package-nodes';
 import { plainValue } from './plain-scalar';
 
 /**
@@ -52,7 +52,7 @@ class JsonReader {
     const node = read.node as YAMLMap | YAMLSeq;
     this.spaces();
     // At the top too the node ends after the first line break; any blank lines after it are the document's.
-    node.range![2] = text.charCodeAt(this.at) === 0x0a ? this.at + 1 : this.at;
+    endAt(node, text.charCodeAt(this.at) === 0x0a ? this.at + 1 : this.at);
     if (/[^ \n]/.test(text.slice(this.at))) throw OUTSIDE;
     return { root: node, value: read.value as Record<string, unknown> | unknown[] };
   }
@@ -95,7 +95,7 @@ class JsonReader {
     this.at++;
     this.depth--;
     const node = isMap ? new FlowMap(exactLength(items) as Pair[]) : new FlowSeq(exactLength(items));
-    node.range = [start, this.at, this.at];
+    place(node, start, this.at, this.at);
     return { node, value };
   }
 
@@ -103,7 +103,7 @@ class JsonReader {
   private item(place: Place): Read {
     const c = this.text.charCodeAt(this.at);
     const read = c === 0x7b || c === 0x5b ? this.collection() : c === 0x22 ? this.string() : this.bare();
-    read.node.range![2] = this.endAfter(place);
+    endAt(read.node, this.endAfter(place));
     return read;
   }
 
@@ -129,7 +129,7 @@ class JsonReader {
       from = i + 1;
     }
     const node = newScalar(value, Scalar.QUOTE_DOUBLE);
-    node.range = [start, this.at, this.at];
+    place(node, start, this.at, this.at);
     return { node, value };
   }
 
@@ -158,7 +158,7 @@ class JsonReader {
     this.at = end;
     const value = plainValue(source);
     const node = newScalar(value, Scalar.PLAIN);
-    node.range = [start, end, end];
+    place(node, start, end, end);
     return { node, value };
   }
 
