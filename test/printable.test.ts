@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inertInCiLogs, jsonText, printable, wellFormed, withoutControls } from '../server/src/printable';
+import { inertInCiLogs, inertLinesInCiLogs, jsonText, printable, wellFormed, withoutControls } from '../server/src/printable';
 
 describe('text from outside as it may be shown', () => {
   it('writes control, reordering and invisible characters as their escapes, so that names that differ look different', () => {
@@ -20,6 +20,16 @@ describe('text from outside as it may be shown', () => {
     assert.equal(inertInCiLogs('  ::error file=a::b'), '  \\u003a:error file=a::b');
     assert.equal(inertInCiLogs('x ##[set-output name=v]pass'), 'x #\\u0023[set-output name=v]pass');
     assert.equal(inertInCiLogs('a :: b # [c]'), 'a :: b # [c]');
+  });
+
+  it('makes every line of a text inert as a line of its own, and gives back a text with no such line as it is', () => {
+    assert.equal(inertLinesInCiLogs('a\n \t::error::x\nb ##[c]\n::d'), 'a\n \t\\u003a:error::x\nb #\\u0023[c]\n\\u003a:d');
+    assert.equal(inertLinesInCiLogs('::first'), '\\u003a:first');
+    assert.equal(inertLinesInCiLogs('a\n  ::b'), 'a\n  \\u003a:b');
+    // Only a line break starts a line: a carriage return inside a line is the line's.
+    assert.equal(inertLinesInCiLogs('a\r::b\nx: ::y\n\n'), 'a\r::b\nx: ::y\n\n');
+    const report = 'line :: one\n  "a": "::b"\n'.repeat(1000);
+    assert.equal(inertLinesInCiLogs(report), report);
   });
 
   it('writes lone surrogates as U+FFFD and keeps pairs', () => {

@@ -2,7 +2,7 @@ import { runCheck, CHECK_USAGE, type Io } from './commands/check';
 import { runSnapshot, SNAPSHOT_USAGE } from './commands/snapshot';
 import { runSimulate, SIMULATE_USAGE } from './commands/simulate';
 import { UsageError } from './commands/usage-error';
-import { inertInCiLogs, withoutControls } from './printable';
+import { inertInCiLogs, inertLinesInCiLogs, withoutControls } from './printable';
 import { describeFileError, readBoundedFd } from './files/read-bounded';
 import { MAX_MANIFEST_BYTES } from './inventory/manifest-files';
 import { RULES } from './rules/index';
@@ -59,7 +59,7 @@ let outputFailure: NodeJS.ErrnoException | undefined;
 async function main(argv: string[]): Promise<number> {
   const io: Io = {
     // Reports are written as they are meant to look (colours on a terminal); what they hold from outside is cleaned by each.
-    stdout: linesTo(process.stdout, (text) => text.split('\n').map(inertInCiLogs).join('\n'), (error) => (outputFailure ??= error)),
+    stdout: linesTo(process.stdout, inertLinesInCiLogs, (error) => (outputFailure ??= error)),
     // One message a line: they name files, contexts and resources, whose line breaks and terminal escapes are shown escaped.
     stderr: linesTo(process.stderr, (text) => inertInCiLogs(withoutControls(text))),
     readStdin: () => readBoundedFd(0, MAX_MANIFEST_BYTES),

@@ -46,6 +46,18 @@ export function inertInCiLogs(line: string): string {
   return line.replaceAll('##[', '#\\u0023[').replace(/^(\s*):(?=:)/, '$1\\u003a');
 }
 
+/** A line break or the text's start, then blanks, then `::`: where a line of a text is one inertInCiLogs changes. */
+const COMMAND_AT_LINE_START = /(?:^|\n)[^\S\n]*::/;
+
+/**
+ * Each line of a text as inertInCiLogs writes it. A text that holds neither form is given back whole: a JSON report of
+ * 3,600 findings is 5 MB, and splitting it into lines to find none took 5 % of its `check`.
+ */
+export function inertLinesInCiLogs(text: string): string {
+  if (!text.includes('##[') && !COMMAND_AT_LINE_START.test(text)) return text;
+  return text.split('\n').map(inertInCiLogs).join('\n');
+}
+
 /** Lone surrogates (`"\ud800"` in YAML) as U+FFFD, as Go decodes them: strict JSON parsers refuse them escaped. */
 export function wellFormed(text: string): string {
   return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
