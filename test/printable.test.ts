@@ -43,4 +43,11 @@ describe('text from outside as it may be shown', () => {
     assert.deepEqual(JSON.parse(text), { 'node\ufffd': ['x\u200b ##[error]y', 'a\u0085b\u007f'], ok: 1 });
     assert.equal(text, JSON.stringify(JSON.parse(text), null, 2).replace(/[\u007f\u0085\u200b]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace('##[', '#\\u0023['));
   });
+
+  it('writes lone surrogates in a value with no other as U+FFFD too, and text that only spells an escape as it is', () => {
+    assert.deepEqual(JSON.parse(jsonText({ a: ['ok', { b: 'x\udfff' }] })), { a: ['ok', { b: 'x\ufffd' }] });
+    assert.deepEqual(JSON.parse(jsonText({ 'k\ud83d': 1 })), { 'k\ufffd': 1 });
+    assert.deepEqual(JSON.parse(jsonText({ path: 'C:\\ud800', pair: '😀' })), { path: 'C:\\ud800', pair: '😀' });
+    assert.equal(jsonText({ a: [1, 'b'] }), '{\n  "a": [\n    1,\n    "b"\n  ]\n}');
+  });
 });

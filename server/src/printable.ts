@@ -68,14 +68,19 @@ export function wellFormed(text: string): string {
  * escapes those of ASCII itself), and nothing a CI log takes for a command.
  */
 export function jsonText(value: unknown): string {
-  const text = JSON.stringify(
-    value,
-    (_key, v: unknown) => {
-      if (typeof v === 'string') return wellFormed(v);
-      if (!v || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).every((k) => wellFormed(k) === k)) return v;
-      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [wellFormed(k), inner]));
-    },
-    2,
-  );
+  const plain = JSON.stringify(value, null, 2);
+  // JSON.stringify writes each lone surrogate as its escape: a text without one needs no value made well-formed, and
+  // the replacer, called for each of the 100,000 values of a report of 3,600 findings, took 4 % of its `check`.
+  const text = ESCAPED_SURROGATE.test(plain) ? JSON.stringify(value, wellFormedValues, 2) : plain;
   return inertInCiLogs(text.replace(HIDDEN_IN_JSON, escaped));
+}
+
+/** A surrogate's escape in JSON text (or text that spells one: `\\ud800` in a value; it only costs the slower way). */
+const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
+
+/** Strings and keys of a value, as JSON.stringify hands them to a replacer, made well-formed. */
+function wellFormedValues(_key: string, v: unknown): unknown {
+  if (typeof v === 'string') return wellFormed(v);
+  if (!v || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).every((k) => wellFormed(k) === k)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, inner]) => [wellFormed(k), inner]));
 }
