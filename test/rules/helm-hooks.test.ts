@@ -39,6 +39,7 @@ const sameProbes = deployment({
   container: '          livenessProbe:\n            httpGet: {path: /healthz, port: 8080}\n            periodSeconds: 10\n            failureThreshold: 3\n          readinessProbe:\n            httpGet: {path: /healthz, port: 8080}\n            periodSeconds: 10\n            failureThreshold: 3\n',
 });
 const recreate = deployment({ spec: '  replicas: 3\n  strategy:\n    type: Recreate\n' });
+const everyPodAtOnce = deployment({ spec: '  replicas: 3\n  strategy:\n    rollingUpdate:\n      maxUnavailable: 100%\n' });
 const inMemorySessions = deployment({ spec: '  replicas: 1\n', podMetadata: '      annotations:\n        kube-resilience/sessions: in-memory\n' });
 
 ruleTester(singleReplica, {
@@ -73,8 +74,14 @@ ruleTester(probeLivenessEqualsReadiness, {
 });
 
 ruleTester(recreateDropsAll, {
-  valid: [{ name: 'a hook Deployment with the Recreate strategy', code: withHook(recreate) }],
-  invalid: [{ name: 'the same Deployment without the hook annotation', code: recreate, findings: [{ message: /Recreate/ }] }],
+  valid: [
+    { name: 'a hook Deployment with the Recreate strategy', code: withHook(recreate) },
+    { name: 'a hook Deployment whose maxUnavailable lets every pod go', code: withHook(everyPodAtOnce) },
+  ],
+  invalid: [
+    { name: 'the same Deployment without the hook annotation', code: recreate, findings: [{ message: /Recreate/ }] },
+    { name: 'the same rolling Deployment without the hook annotation', code: everyPodAtOnce, findings: [{ message: /maxUnavailable 100%/ }] },
+  ],
 });
 
 ruleTester(sessionsLostOnEviction, {

@@ -1,12 +1,14 @@
 import { moreReplicasRisk } from '../fixes/safety';
 import { setField } from '../fixes/yaml-edit';
-import type { TextEdit } from '../fixes/edit';
+import type { Fix, TextEdit } from '../fixes/edit';
 import { isObject } from '../is-object';
 import { describeEveryPod, describeRunning, type Inventory } from '../inventory/inventory';
+import { formatIntOrPercent } from '../manifest/int-or-percent';
 import type { Resource } from '../manifest/parse';
+import { resolvedMaxUnavailable, rollingUpdateFenceposts } from '../manifest/rolling-update';
 import { describeResource, isHelmHook } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
-import type { Rule } from './types';
+import type { Rule, RuleContext } from './types';
 
 /** What a surge pod running beside the old ones changes, when it changes more than capacity. */
 function besideTheOld(deployment: Resource, inventory: Inventory): string | undefined {
@@ -19,36 +21,60 @@ export const recreateDropsAll: Rule = {
     id: 'recreate-drops-all',
     severity: 'info',
     scenario: 'voluntary-disruption',
-    title: 'Recreate strategy stops every replica on each rollout',
+    title: 'Every rollout stops all replicas at once (Recreate, or a maxUnavailable of them all)',
     description:
-      'A Deployment with `strategy: Recreate` kills all its pods before it starts any new one, so every rollout (a new image, a changed ConfigMap reference, a label) is a full outage lasting as long as the new pods need to start and become ready, however many replicas there are. Recreate is right only when two versions must never run side by side; otherwise a rolling update that surges one pod keeps full capacity throughout.',
-    fix: 'Sets `type: RollingUpdate` with `maxUnavailable: 0` and `maxSurge: 1`.',
-    unsafeFixes: 'Unsafe when a new pod beside the old ones changes what the app does: a single-primary store image, a ReadWriteOnce volume (the surge pod cannot mount it and the rollout stalls; often the very reason for Recreate), GPUs or in-memory sessions.',
+      'A Deployment with `strategy: Recreate` kills all its pods before it starts any new one, and a RollingUpdate whose maxUnavailable comes to its whole replica count (`100%`, or a number at or above the count; a percentage rounds down, as the Deployment controller rounds it) lets the controller stop them all at once while the new ones start. Either way every rollout (a new image, a changed ConfigMap reference, a label) is a full outage lasting as long as the new pods need to start and become ready, however many replicas there are. Recreate is right only when two versions must never run side by side; otherwise a rolling update that surges one pod keeps full capacity throughout. Rollout settings the API server refuses are not judged, since it never creates or changes a Deployment with them: a maxUnavailable or maxSurge that is negative or a string but no percentage (`"3"`), a maxUnavailable over 100%, or both 0.',
+    fix: 'Sets `maxUnavailable: 0` and `maxSurge: 1`, and `type: RollingUpdate` in place of Recreate.',
+    unsafeFixes: 'Unsafe when a new pod beside the old ones changes what the app does: a single-primary store image, a ReadWriteOnce volume (the surge pod cannot mount it and the rollout stalls; often the very reason for Recreate or for letting every pod go), GPUs or in-memory sessions.',
     example: ordersDeployment().replace('  selector:', '  strategy:\n    type: Recreate\n  selector:'),
   },
   check({ resources, inventory, report }) {
     for (const deployment of resources) {
-      if (deployment.kind !== 'Deployment' || isHelmHook(deployment) || deployment.object?.spec?.strategy?.type !== 'Recreate') continue;
-      const replicas = inventory.effectiveReplicas(deployment);
-      if (replicas.value < 2) continue;
-      const strategy = ['spec', 'strategy'];
-      report({
-        resource: deployment,
-        path: [...strategy, 'type'],
-        target: 'pair',
-        message: `${describeResource(deployment)}: every rollout stops ${describeEveryPod(replicas.value)} at once, an outage per deploy. It runs ${describeRunning(replicas)} with strategy Recreate, which stops them all before starting new ones, so each deploy is down until the new pods are ready.`,
-        fixes: () => [
-          {
-            title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',
-            preferred: true,
-            unsafe: besideTheOld(deployment, inventory),
-            edits: [...(setField(deployment, [...strategy, 'type'], 'RollingUpdate') ?? []), ...rollingUpdateEdits(deployment, [...strategy, 'rollingUpdate'])],
-          },
-        ],
-      });
+      if (deployment.kind !== 'Deployment' || isHelmHook(deployment)) continue;
+      if (deployment.object?.spec?.strategy?.type === 'Recreate') checkRecreate(deployment, inventory, report);
+      // Left unset, maxUnavailable is 25% rounded down: below every replica count.
+      else if (deployment.object?.spec?.strategy?.rollingUpdate?.maxUnavailable != null) checkRollingUpdate(deployment, inventory, report);
     }
   },
 };
+
+const STRATEGY = ['spec', 'strategy'];
+
+function checkRecreate(deployment: Resource, inventory: Inventory, report: RuleContext['report']): void {
+  const replicas = inventory.effectiveReplicas(deployment);
+  if (replicas.value < 2) return;
+  report({
+    resource: deployment,
+    path: [...STRATEGY, 'type'],
+    target: 'pair',
+    message: `${describeResource(deployment)}: every rollout stops ${describeEveryPod(replicas.value)} at once, an outage per deploy. It runs ${describeRunning(replicas)} with strategy Recreate, which stops them all before starting new ones, so each deploy is down until the new pods are ready.`,
+    fixes: () => [rollOnePodAtATime(deployment, inventory, setField(deployment, [...STRATEGY, 'type'], 'RollingUpdate') ?? [])],
+  });
+}
+
+function checkRollingUpdate(deployment: Resource, inventory: Inventory, report: RuleContext['report']): void {
+  const fenceposts = rollingUpdateFenceposts(deployment);
+  if (!fenceposts) return;
+  const replicas = inventory.effectiveReplicas(deployment);
+  if (replicas.value < 2 || resolvedMaxUnavailable(fenceposts, replicas.value) < replicas.value) return;
+  report({
+    resource: deployment,
+    path: [...STRATEGY, 'rollingUpdate', 'maxUnavailable'],
+    target: 'value',
+    message: `${describeResource(deployment)}: every rollout stops ${describeEveryPod(replicas.value)} at once, an outage per deploy. It runs ${describeRunning(replicas)} with RollingUpdate maxUnavailable ${formatIntOrPercent(fenceposts.maxUnavailable)}, which lets the controller stop them all while the new ones start, so each deploy is down until the new pods are ready.`,
+    fixes: () => [rollOnePodAtATime(deployment, inventory, [])],
+  });
+}
+
+/** The fix: a rolling update that starts one new pod before it stops an old one (with `typeEdits` that make the strategy roll). */
+function rollOnePodAtATime(deployment: Resource, inventory: Inventory, typeEdits: TextEdit[]): Fix {
+  return {
+    title: 'Roll one pod at a time (RollingUpdate, maxUnavailable 0, maxSurge 1)',
+    preferred: true,
+    unsafe: besideTheOld(deployment, inventory),
+    edits: [...typeEdits, ...rollingUpdateEdits(deployment, [...STRATEGY, 'rollingUpdate'])],
+  };
+}
 
 /**
  * maxUnavailable 0 and maxSurge 1: each set in a rollingUpdate the Deployment has (its comments and other keys
