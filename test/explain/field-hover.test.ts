@@ -41,6 +41,14 @@ describe('field hovers', () => {
     assert.match(hover(pod('minAvailable: 0'), 'minAvailable', { 'web.yaml': statefulSet })!, /Here: minAvailable 0 over 1 of the 3 pods of web → 1 eviction allowed at a time\./);
   });
 
+  it('a Deployment\'s strategy and maxUnavailable: a rolling update that lets every pod go is no better than Recreate, and the finding is named', () => {
+    const doc = workload('Deployment', '  replicas: 3\n  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 100%\n');
+    assert.match(hover(doc, 'strategy')!, /RollingUpdate \(default: 25% maxUnavailable, 25% maxSurge\) keeps serving while maxUnavailable stays below the replica count; Recreate kills every pod first/);
+    const text = hover(doc, 'maxUnavailable')!;
+    assert.match(text, /at the pod count or above \(100%\) every pod goes at once, an outage on each rollout/);
+    assert.match(text, /- `recreate-drops-all` \(info\): /);
+  });
+
   it('tolerations and the grace period quote the defaults', () => {
     const doc = workload('Deployment', '  replicas: 2\n', '      terminationGracePeriodSeconds: 45\n      tolerations: []\n');
     assert.match(hover(doc, 'tolerations')!, /tolerationSeconds 300: after a node crash its pods are evicted \\~40–50 s \(node marked unhealthy\) \+ 300 s later/);

@@ -150,11 +150,11 @@ const FIELDS: Record<string, { place: (resource: Resource, path: Path) => boolea
   },
   strategy: {
     place: ofKind('Deployment'),
-    text: () => 'How a rollout replaces pods: RollingUpdate (default: 25% maxUnavailable, 25% maxSurge) keeps serving; Recreate kills every pod first, an outage on each rollout.',
+    text: () => 'How a rollout replaces pods: RollingUpdate (default: 25% maxUnavailable, 25% maxSurge) keeps serving while maxUnavailable stays below the replica count; Recreate kills every pod first, an outage on each rollout.',
   },
   maxUnavailable: {
     place: rollingUpdateField,
-    text: () => 'Pods that may be missing during a rolling update (a Deployment\'s default 25%, rounded down; a DaemonSet\'s and a StatefulSet\'s 1); 0 with maxSurge ≥ 1 keeps full capacity.',
+    text: () => 'Pods that may be missing during a rolling update (a Deployment\'s default 25%, rounded down; a DaemonSet\'s and a StatefulSet\'s 1); 0 with maxSurge ≥ 1 keeps full capacity, and at the pod count or above (100%) every pod goes at once, an outage on each rollout.',
   },
   maxSurge: {
     place: rollingUpdateField,
