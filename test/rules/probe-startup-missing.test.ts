@@ -5,6 +5,8 @@ import { ruleTester } from './rule-tester';
 const LIVENESS = '  livenessProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    initialDelaySeconds: 30\n';
 const app = (image: string, body = LIVENESS, annotations = '') => deploymentWith(indent(`- name: app\n  image: ${image}\n${body}`), annotations);
 const declares = (seconds: string) => `  annotations:\n    kube-resilience/startup-seconds: "${seconds}"\n`;
+/** A startup probe on the liveness handler, with these timing lines (flush left under the probe). */
+const startupProbe = (timings: string) => `  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n${indent(timings, 4)}`;
 
 ruleTester(probeStartupMissing, {
   valid: [
@@ -24,6 +26,15 @@ ruleTester(probeStartupMissing, {
       name: 'a refused liveness timing on readiness\' own handler is said once, by probe-liveness-equals-readiness',
       code: app('example/app:1.0', `${LIVENESS.replace('30', '"30"')}  readinessProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n`, declares('300')),
     },
+    { name: 'a startup probe that gives up exactly when the declared start ends (30 × 10 s = 300 s)', code: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30\nperiodSeconds: 10\n'), declares('300')) },
+    { name: 'a startup probe whose initial delay counts toward the start (60 + 24 × 10 s = 300 s)', code: app('example/app:1.0', LIVENESS + startupProbe('initialDelaySeconds: 60\nfailureThreshold: 24\n'), declares('300')) },
+    { name: 'a short startup probe on a slow starter image with no start declared: an image\'s typical start does not overrule a startup probe', code: app('tomcat:10', LIVENESS + startupProbe('failureThreshold: 2\n')) },
+    { name: 'a short startup probe with no liveness probe and no start declared', code: app('example/app:1.0', startupProbe('failureThreshold: 1\n')) },
+    { name: 'a startup probe timing in quotes with no start declared: no start for it to cut short', code: app('example/app:1.0', LIVENESS + startupProbe('periodSeconds: "10"\n')) },
+    {
+      name: 'a startup probe naming a port the container does not declare never succeeds, whatever its budget (probe-port-unknown says so)',
+      code: app('example/app:1.0', `  ports:\n    - name: web\n      containerPort: 8080\n${startupProbe('failureThreshold: 3\n').replace('port: 8080', 'port: http')}`, declares('300')),
+    },
   ],
   invalid: [
     {
@@ -42,6 +53,43 @@ ruleTester(probeStartupMissing, {
       name: 'a fractional period is no integer either, and no number to write; an assumed slow start says it as surely',
       code: app('tomcat:10', LIVENESS + '    periodSeconds: 2.5\n'),
       findings: [{ at: '2.5', severity: 'error', message: /^Deployment web: livenessProbe's periodSeconds 2\.5 is no integer, so the API server rejects it\. .* Probe timings are whole numbers\.$/ }],
+      output: null,
+    },
+    {
+      name: 'a 20-minute start under a startup probe that gives up after 5 minutes: the fix sets the smallest failureThreshold that covers it, keeping the comment',
+      code: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30 # five minutes\nperiodSeconds: 10\n'), declares('1200')),
+      findings: [
+        {
+          at: 'failureThreshold',
+          severity: 'error',
+          message:
+            'Deployment web: startupProbe gives up after 300 s (failureThreshold 30 × periodSeconds 10); the declared start takes 1200 s: the kubelet restarts it before it is up, every time, and every replacement after a drain or node failure crash-loops the same way.',
+        },
+      ],
+      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 120 # five minutes\nperiodSeconds: 10\n'), declares('1200')),
+    },
+    {
+      name: 'one second short of the declared start (30 × 10 s = 300 s for a 301 s start): 31 periods cover it',
+      code: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30\nperiodSeconds: 10\n'), declares('301')),
+      findings: [{ at: 'failureThreshold', message: /^Deployment web: startupProbe gives up after 300 s \(failureThreshold 30 × periodSeconds 10\); the declared start takes 301 s: / }],
+      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 31\nperiodSeconds: 10\n'), declares('301')),
+    },
+    {
+      name: 'failureThreshold unwritten (3) under the probe\'s own period and initial delay, and no liveness probe: the probe key, and ⌈(100 − 10) ÷ 5⌉ = 18',
+      code: app('example/app:1.0', startupProbe('initialDelaySeconds: 10\nperiodSeconds: 5\n'), declares('100')),
+      findings: [{ at: 'startupProbe', message: /^Deployment web: startupProbe gives up after 25 s \(initialDelaySeconds 10 \+ failureThreshold 3 × periodSeconds 5\); the declared start takes 100 s: / }],
+      output: app('example/app:1.0', startupProbe('initialDelaySeconds: 10\nperiodSeconds: 5\nfailureThreshold: 18\n'), declares('100')),
+    },
+    {
+      name: 'a startup period in quotes is no integer: the API server rejects the Deployment, which is said instead of a budget; the fix writes the number',
+      code: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30\nperiodSeconds: "10"\n'), declares('300')),
+      findings: [{ at: '"10"', severity: 'error', message: /^Deployment web: startupProbe's periodSeconds "10" is no integer, so the API server rejects it\. .*: write 10\.$/ }],
+      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30\nperiodSeconds: 10\n'), declares('300')),
+    },
+    {
+      name: 'a fractional startup threshold is no integer, and no number to write',
+      code: app('example/app:1.0', startupProbe('failureThreshold: 2.5\n'), declares('300')),
+      findings: [{ at: '2.5', message: /^Deployment web: startupProbe's failureThreshold 2\.5 is no integer, so the API server rejects it\. .* Probe timings are whole numbers\.$/ }],
       output: null,
     },
     {

@@ -30,7 +30,7 @@ export interface DeclaredAnnotationSpec {
 export const DECLARED_ANNOTATIONS: readonly DeclaredAnnotationSpec[] = [
   {
     key: STARTUP_SECONDS_ANNOTATION,
-    description: 'How long the app needs to start, in seconds; probe rules compare it with the liveness budget.',
+    description: 'How long the app needs to start, in seconds; probe rules compare it with the seconds the liveness or startup probe allows a start.',
     accepts: 'a positive whole number of seconds, quoted (e.g. "120")',
   },
   {

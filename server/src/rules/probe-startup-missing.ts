@@ -5,6 +5,7 @@ import { handlerAsWritten, livenessStartBudgetSeconds, portNeverResolves, probeT
 import { containersOf, describeContainer } from '../manifest/workload';
 import { refusedSharedTiming } from './probe-liveness-equals-readiness';
 import { refusedTimingReport } from './refused-probe-timing';
+import { startupProbeTooShort } from './startup-probe-too-short';
 import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
@@ -17,10 +18,10 @@ export const probeStartupMissing: Rule = {
     id: 'probe-startup-missing',
     severity: 'error',
     scenario: 'health-checks',
-    title: 'A slow start outlasts the liveness probe',
+    title: 'A slow start outlasts the liveness or startup probe',
     description:
-      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info. A liveness timing written as no integer (`initialDelaySeconds: \"300\"`) is reported instead of a budget: the API server cannot decode it and rejects the workload, and its default is no budget either; digits in quotes are written as the number.",
-    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary.',
+      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info. A liveness timing written as no integer (`initialDelaySeconds: \"300\"`) is reported instead of a budget: the API server cannot decode it and rejects the workload, and its default is no budget either; digits in quotes are written as the number. A startup probe that gives up first kills the start the same way: the kubelet restarts the container once `initialDelaySeconds + failureThreshold × periodSeconds` have passed without a success, so a declared start longer than that crash-loops as well (an image's typical start is not weighed against a startup probe someone timed); a startup probe timing the API server refuses is reported instead of its budget.",
+    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary. A startup probe that gives up too early gets the smallest `failureThreshold` that covers the declared start, ⌈(start − initialDelaySeconds) ÷ periodSeconds⌉ with its own period.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1
@@ -39,7 +40,13 @@ export const probeStartupMissing: Rule = {
       const declared = declaredFacts(resource).startupSeconds;
       for (const ref of containersOf(resource)) {
         const { container, path, name } = ref;
-        if (!container.livenessProbe || container.startupProbe || portNeverResolves(container, container.livenessProbe)) continue;
+        if (container.startupProbe) {
+          // An image's typical start is too rough to overrule a startup probe someone timed.
+          const tooShort = declared !== undefined && typeof container.startupProbe === 'object' && startupProbeTooShort(resource, ref, declared);
+          if (tooShort) report(tooShort);
+          continue;
+        }
+        if (!container.livenessProbe || portNeverResolves(container, container.livenessProbe)) continue;
         const slow = declared === undefined ? slowStarterOf(container.image) : undefined;
         const startup = declared ?? slow?.seconds;
         if (startup === undefined) continue;
