@@ -198,9 +198,21 @@ describe('resilience card on a workload kind line', () => {
     const card = hover(slow.replace('          readinessProbe:', '          livenessProbe:\n            httpGet:\n              path: /live\n              port: http\n            initialDelaySeconds: "900"\n          readinessProbe:'), 'kind: Deployment')!;
     assert.match(verdict(card), /^\*\*⚠ Deployment web\*\*: the API server rejects it \(livenessProbe initialDelaySeconds "900" is no integer\): no pod runs — /);
     assert.equal(row(card, 'Node drain'), 'all 3 pods may go at once: down \\~600 s until replaced');
-    assert.equal(row(card, 'Dependency down'), 'no pod runs: the API server rejects livenessProbe initialDelaySeconds "900", no integer');
+    assert.equal(row(card, 'Dependency down'), 'no pod runs: the API server rejects livenessProbe initialDelaySeconds "900", which is no integer');
     assert.match(card, /probes: livenessProbe initialDelaySeconds "900" refused by the API server/);
     assert.doesNotMatch(card, /crash-loop/);
+  });
+
+  it('a probe value the API server refuses after defaulting rejects the workload as well: the card says why, and works out no crash-loop from it', () => {
+    const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "600"\n');
+    const withStartup = (line: string) => slow.replace('          readinessProbe:', `          startupProbe:\n            httpGet:\n              path: /live\n              port: http\n            ${line}\n          readinessProbe:`);
+    const card = hover(withStartup('successThreshold: 3'), 'kind: Deployment')!;
+    assert.match(verdict(card), /^\*\*⚠ Deployment web\*\*: the API server rejects it \(startupProbe successThreshold 3 must be 1\): no pod runs — /);
+    assert.equal(row(card, 'Dependency down'), 'no pod runs: the API server rejects startupProbe successThreshold 3, which must be 1');
+    assert.match(card, /probes: startupProbe successThreshold 3 refused by the API server/);
+    assert.doesNotMatch(card, /crash-loop/);
+    assert.match(verdict(hover(withStartup('initialDelaySeconds: -1'), 'kind: Deployment')!), /\(startupProbe initialDelaySeconds -1 is negative\)/);
+    assert.match(verdict(hover(withStartup('terminationGracePeriodSeconds: 0'), 'kind: Deployment')!), /\(startupProbe terminationGracePeriodSeconds 0 must be greater than 0\)/);
   });
 
   it('a startup probe that gives up before the declared start kills every start, as liveness would; one that outlasts it holds liveness back', () => {

@@ -29,6 +29,17 @@ describe('field hovers', () => {
     assert.doesNotMatch(text, /every 10 s|4 × 10 s/);
   });
 
+  it('probe values the API server refuses after defaulting: the hover says why, and works out no budget', () => {
+    const doc = (lines: string) => workload('Deployment', '  replicas: 2\n').replace('              port: http\n', `              port: http\n${lines}`);
+    assert.match(hover(doc('            periodSeconds: -5\n'), 'readinessProbe')!, /its periodSeconds -5 is negative, so the API server rejects the pod, and no timing of this probe runs\.$/);
+    assert.match(hover(doc('            terminationGracePeriodSeconds: 0\n'), 'readinessProbe')!, /its terminationGracePeriodSeconds 0 must be greater than 0, so the API server rejects the pod/);
+    assert.match(hover(doc('            successThreshold: 2\n'), 'successThreshold')!, /Consecutive successes before a failed probe counts as passing again \(2; must be 1 for liveness and startup\)/, 'readiness may ask for 2');
+    const liveness = doc('').replace('          readinessProbe:', '          livenessProbe:\n            tcpSocket:\n              port: 8080\n            successThreshold: 2\n          readinessProbe:');
+    const text = hover(liveness, 'livenessProbe')!;
+    assert.match(text, /its successThreshold 2 must be 1, so the API server rejects the pod/);
+    assert.doesNotMatch(text, /every 10 s/);
+  });
+
   it('PDB budgets: scaled against the pods they select', () => {
     const text = hover(PDB('minAvailable: 50%'), 'minAvailable', { 'web.yaml': workload('Deployment', '  replicas: 3\n') })!;
     assert.match(text, /Here: minAvailable 50% rounds up to 2 over 3 pods of web → 1 eviction allowed at a time\./);

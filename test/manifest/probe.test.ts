@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeHandler, failureBudgetSeconds, frameworkOf, livenessStartBudgetSeconds, portNameFault, probeHandler, probeTimings, refusedTiming, resolvePort, sameHandler } from '../../server/src/manifest/probe';
+import { describeHandler, failureBudgetSeconds, frameworkOf, portNameFault, probeHandler, probeTimings, refusedTiming, resolvePort, sameHandler, startBudgetSeconds } from '../../server/src/manifest/probe';
 
 const container = { name: 'app', ports: [{ name: 'http', containerPort: 8080 }, { name: 'grpc', containerPort: 9090 }] };
 
@@ -41,25 +41,54 @@ describe('probe helpers', () => {
   });
 
   it('fills timings with the Kubernetes defaults', () => {
-    assert.deepEqual(probeTimings({}), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
-    assert.deepEqual(probeTimings({ periodSeconds: 5, failureThreshold: null }), { initialDelaySeconds: 0, periodSeconds: 5, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
-    assert.equal(failureBudgetSeconds({ periodSeconds: 5, failureThreshold: 6 }), 30);
-    assert.equal(failureBudgetSeconds(undefined), 30);
+    assert.deepEqual(probeTimings({}, 'livenessProbe'), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
+    assert.deepEqual(probeTimings({ periodSeconds: 5, failureThreshold: null }, 'readinessProbe'), { initialDelaySeconds: 0, periodSeconds: 5, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
+    assert.equal(failureBudgetSeconds({ periodSeconds: 5, failureThreshold: 6 }, 'livenessProbe'), 30);
+    assert.equal(failureBudgetSeconds(undefined, 'readinessProbe'), 30);
   });
 
-  it('reads a 0 period, timeout or threshold as its default, as the API server sets it (a probe "every 0 s … 0 s to act"), and a negative one too', () => {
-    assert.deepEqual(probeTimings({ periodSeconds: 0, failureThreshold: 0, timeoutSeconds: 0, successThreshold: 0, initialDelaySeconds: 0 }), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 });
-    assert.equal(failureBudgetSeconds({ failureThreshold: -3, periodSeconds: 5 }), 15);
-    assert.equal(probeTimings({ initialDelaySeconds: -5 })?.initialDelaySeconds, 0);
+  it('reads a 0 period, timeout or threshold as its default, as the API server sets it (a probe "every 0 s … 0 s to act"): a 0 is no refusal, on any probe', () => {
+    const zeros = { periodSeconds: 0, failureThreshold: 0, timeoutSeconds: 0, successThreshold: 0, initialDelaySeconds: 0 };
+    for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+      assert.deepEqual(probeTimings(zeros, kind), { initialDelaySeconds: 0, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 }, kind);
+      assert.equal(refusedTiming(zeros, kind), undefined, kind);
+    }
   });
 
   it('has no timings for a probe with one written as no integer ("6", 1.5), which the API server cannot decode: not its defaults either', () => {
-    assert.deepEqual(refusedTiming({ periodSeconds: 5, failureThreshold: '6' }), { field: 'failureThreshold', value: '6' });
-    assert.deepEqual(refusedTiming({ periodSeconds: 1.5 }), { field: 'periodSeconds', value: 1.5 });
-    assert.equal(refusedTiming({ periodSeconds: 5, timeoutSeconds: null }), undefined);
-    assert.equal(probeTimings({ initialDelaySeconds: '30' }), undefined);
-    assert.equal(failureBudgetSeconds({ failureThreshold: '6' }), undefined);
-    assert.equal(livenessStartBudgetSeconds({ initialDelaySeconds: '300' }), undefined);
+    assert.deepEqual(refusedTiming({ periodSeconds: 5, failureThreshold: '6' }, 'livenessProbe'), { field: 'failureThreshold', value: '6', why: 'is no integer' });
+    assert.deepEqual(refusedTiming({ periodSeconds: 1.5 }, 'readinessProbe'), { field: 'periodSeconds', value: 1.5, why: 'is no integer' });
+    assert.equal(refusedTiming({ periodSeconds: 5, timeoutSeconds: null }, 'livenessProbe'), undefined);
+    assert.equal(probeTimings({ initialDelaySeconds: '30' }, 'livenessProbe'), undefined);
+    assert.equal(failureBudgetSeconds({ failureThreshold: '6' }, 'readinessProbe'), undefined);
+    assert.equal(startBudgetSeconds({ initialDelaySeconds: '300' }, 'startupProbe'), undefined);
+  });
+
+  it('has no timings for a probe with a negative one, which the API server refuses after defaulting (validateProbe): the defaults are not read in its place', () => {
+    for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+      assert.deepEqual(refusedTiming({ [field]: -1 }, 'readinessProbe'), { field, value: -1, why: 'is negative' }, field);
+    }
+    assert.equal(failureBudgetSeconds({ failureThreshold: -3, periodSeconds: 5 }, 'readinessProbe'), undefined);
+    assert.equal(startBudgetSeconds({ initialDelaySeconds: -5 }, 'livenessProbe'), undefined);
+  });
+
+  it('refuses a successThreshold other than 1 on a liveness or startup probe (0 is defaulted to 1), and takes any count on readiness', () => {
+    for (const kind of ['livenessProbe', 'startupProbe'] as const) {
+      for (const value of [2, -1]) assert.deepEqual(refusedTiming({ successThreshold: value }, kind), { field: 'successThreshold', value, why: 'must be 1' }, `${kind} ${value}`);
+      assert.equal(probeTimings({ successThreshold: 2 }, kind), undefined, kind);
+      assert.equal(refusedTiming({ successThreshold: 1 }, kind), undefined, kind);
+    }
+    assert.equal(refusedTiming({ successThreshold: 2 }, 'readinessProbe'), undefined);
+    assert.equal(probeTimings({ successThreshold: 2 }, 'readinessProbe')?.successThreshold, 2);
+  });
+
+  it("refuses a probe's own terminationGracePeriodSeconds that is not a whole number above 0", () => {
+    assert.deepEqual(refusedTiming({ terminationGracePeriodSeconds: 0 }, 'livenessProbe'), { field: 'terminationGracePeriodSeconds', value: 0, why: 'must be greater than 0' });
+    assert.deepEqual(refusedTiming({ terminationGracePeriodSeconds: -30 }, 'startupProbe'), { field: 'terminationGracePeriodSeconds', value: -30, why: 'must be greater than 0' });
+    assert.deepEqual(refusedTiming({ terminationGracePeriodSeconds: '30' }, 'livenessProbe'), { field: 'terminationGracePeriodSeconds', value: '30', why: 'is no integer' });
+    assert.equal(failureBudgetSeconds({ terminationGracePeriodSeconds: 0 }, 'livenessProbe'), undefined);
+    assert.equal(refusedTiming({ terminationGracePeriodSeconds: 1 }, 'livenessProbe'), undefined);
+    assert.equal(refusedTiming({ terminationGracePeriodSeconds: null }, 'livenessProbe'), undefined);
   });
 
   it('knows the aggregate health endpoints of frameworks', () => {

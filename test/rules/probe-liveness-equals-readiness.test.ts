@@ -12,6 +12,7 @@ const container = (probes: string, image = 'example/app:1.0') =>
 ${probes}`),
   );
 
+const REFUSES = 'so the API server rejects it. It refuses the whole Deployment, which then runs no pod at all.';
 const probe = (kind: string, handler: string, extra = '') => `  ${kind}:\n${handler}${extra}`;
 const http = (path: string, port: string | number) => `    httpGet:\n      path: ${path}\n      port: ${port}\n`;
 
@@ -52,8 +53,30 @@ ruleTester(probeLivenessEqualsReadiness, {
       name: 'a timing in quotes on probes of two handlers is not this rule\'s to say (probe-startup-missing says it of liveness): it reports only probes that share one',
       code: container(probe('livenessProbe', http('/livez', 'http'), '    periodSeconds: "10"\n') + probe('readinessProbe', http('/readyz', 'http'), '    failureThreshold: "3"\n')),
     },
+    {
+      name: 'a readiness probe may ask for 2 successes in a row on a shared handler, and 0 timings are the defaults, not refused (liveness, 9 × 10 s, is three times as patient as 3 × 10 s)',
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n    successThreshold: 0\n') + probe('readinessProbe', http('/healthz', 8080), '    successThreshold: 2\n    periodSeconds: 0\n    timeoutSeconds: 0\n')),
+    },
   ],
   invalid: [
+    {
+      name: 'a liveness successThreshold of 2 on a shared handler: the API server takes only 1, which the fix writes',
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n    successThreshold: 2 # two in a row\n') + probe('readinessProbe', http('/healthz', 8080))),
+      findings: [{ at: '2', message: `Deployment web: livenessProbe's successThreshold 2 must be 1, ${REFUSES} A liveness probe acts on its first success: write 1.` }],
+      output: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n    successThreshold: 1 # two in a row\n') + probe('readinessProbe', http('/healthz', 8080))),
+    },
+    {
+      name: 'a negative readiness timeout on a shared handler: refused, and no one value to write',
+      code: container(probe('livenessProbe', http('/healthz', 'http')) + probe('readinessProbe', http('/healthz', 8080), '    timeoutSeconds: -1\n')),
+      findings: [{ at: '-1', message: `Deployment web: readinessProbe's timeoutSeconds -1 is negative, ${REFUSES} Probe timings are 0 or more.` }],
+      output: null,
+    },
+    {
+      name: "a liveness probe's own grace period of 0 on a shared handler: refused, and no one value to write",
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    terminationGracePeriodSeconds: 0\n') + probe('readinessProbe', http('/healthz', 8080))),
+      findings: [{ at: '0', message: `Deployment web: livenessProbe's terminationGracePeriodSeconds 0 must be greater than 0, ${REFUSES} A probe's own grace period is 1 s or more; left out, the pod's terminationGracePeriodSeconds applies.` }],
+      output: null,
+    },
     {
       name: 'a shared handler with a readiness period in quotes: the API server rejects the Deployment, which is said instead of comparing seconds worked out from defaults; the fix writes the number (and liveness, 9 × 10 s, is then three times as patient)',
       code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080), '    periodSeconds: "10"\n')),

@@ -4,6 +4,7 @@ import { ruleTester } from './rule-tester';
 
 const LIVENESS = '  livenessProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n    initialDelaySeconds: 30\n';
 const app = (image: string, body = LIVENESS, annotations = '') => deploymentWith(indent(`- name: app\n  image: ${image}\n${body}`), annotations);
+const REFUSES = 'so the API server rejects it. It refuses the whole Deployment, which then runs no pod at all.';
 const declares = (seconds: string) => `  annotations:\n    kube-resilience/startup-seconds: "${seconds}"\n`;
 /** A startup probe on the liveness handler, with these timing lines (flush left under the probe). */
 const startupProbe = (timings: string) => `  startupProbe:\n    httpGet:\n      path: /livez\n      port: 8080\n${indent(timings, 4)}`;
@@ -35,8 +36,40 @@ ruleTester(probeStartupMissing, {
       name: 'a startup probe naming a port the container does not declare never succeeds, whatever its budget (probe-port-unknown says so)',
       code: app('example/app:1.0', `  ports:\n    - name: web\n      containerPort: 8080\n${startupProbe('failureThreshold: 3\n').replace('port: 8080', 'port: http')}`, declares('300')),
     },
+    { name: 'a startup probe with 0 timings runs on the defaults (3 × 10 s), which cover a 30 s start: 0 is defaulted, not refused', code: app('example/app:1.0', LIVENESS + startupProbe('periodSeconds: 0\nfailureThreshold: 0\nsuccessThreshold: 0\n'), declares('30')) },
+    { name: 'a liveness successThreshold of 0 is defaulted to 1, not refused, and 30 + 3 × 10 s covers a 60 s start', code: app('example/app:1.0', LIVENESS + '    successThreshold: 0\n', declares('60')) },
   ],
   invalid: [
+    {
+      name: 'a negative liveness delay is refused by the API server, which is said instead of a budget; no one value to write',
+      code: app('example/app:1.0', LIVENESS.replace('initialDelaySeconds: 30', 'initialDelaySeconds: -30'), declares('300')),
+      findings: [{ at: '-30', severity: 'error', message: `Deployment web: livenessProbe's initialDelaySeconds -30 is negative, ${REFUSES} Probe timings are 0 or more.` }],
+      output: null,
+    },
+    {
+      name: 'a liveness successThreshold other than 1 is refused; the fix writes 1, and 300 + 3 × 10 s then covers the start',
+      code: app('example/app:1.0', LIVENESS.replace('initialDelaySeconds: 30', 'initialDelaySeconds: 300') + '    successThreshold: 3\n', declares('300')),
+      findings: [{ at: '3', message: `Deployment web: livenessProbe's successThreshold 3 must be 1, ${REFUSES} A liveness probe acts on its first success: write 1.` }],
+      output: app('example/app:1.0', LIVENESS.replace('initialDelaySeconds: 30', 'initialDelaySeconds: 300') + '    successThreshold: 1\n', declares('300')),
+    },
+    {
+      name: 'a startup successThreshold in quotes other than 1 is refused as no integer, and 1 is still the one value to write',
+      code: app('example/app:1.0', startupProbe('failureThreshold: 30\nsuccessThreshold: "2"\n'), declares('300')),
+      findings: [{ at: '"2"', message: `Deployment web: startupProbe's successThreshold "2" is no integer, ${REFUSES} A startup probe acts on its first success: write 1.` }],
+      output: app('example/app:1.0', startupProbe('failureThreshold: 30\nsuccessThreshold: 1\n'), declares('300')),
+    },
+    {
+      name: "a startup probe's own grace period of -1 is refused; no one value to write",
+      code: app('example/app:1.0', startupProbe('failureThreshold: 30\nterminationGracePeriodSeconds: -1\n'), declares('300')),
+      findings: [{ at: '-1', message: /^Deployment web: startupProbe's terminationGracePeriodSeconds -1 must be greater than 0, so the API server rejects it\. .* left out, the pod's terminationGracePeriodSeconds applies\.$/ }],
+      output: null,
+    },
+    {
+      name: "a grace period of 0 in quotes is no integer, and 0 no number to write: the API server refuses that too",
+      code: app('example/app:1.0', startupProbe('failureThreshold: 30\nterminationGracePeriodSeconds: "0"\n'), declares('300')),
+      findings: [{ at: '"0"', message: `Deployment web: startupProbe's terminationGracePeriodSeconds "0" is no integer, ${REFUSES} Probe timings are whole numbers.` }],
+      output: null,
+    },
     {
       name: 'a liveness delay in quotes is no integer: the API server rejects the Deployment, which is said instead of a budget worked out from the default delay; the fix writes the number, and 300 + 3 × 10 s then outlasts the start',
       code: app('example/app:1.0', LIVENESS.replace('initialDelaySeconds: 30', 'initialDelaySeconds: "300" # five minutes to warm up'), declares('300')),

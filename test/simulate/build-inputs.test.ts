@@ -278,6 +278,16 @@ ${containers}`,
 `), undefined);
   });
 
+  it('is nothing for a probe with a value the API server refuses after defaulting: a negative timing, a startup successThreshold other than 1, a grace period of 0', () => {
+    for (const probe of [
+      'livenessProbe: {httpGet: {path: /livez, port: 8080}, periodSeconds: -10}',
+      'startupProbe: {httpGet: {path: /livez, port: 8080}, failureThreshold: 120, successThreshold: 2}',
+      'startupProbe: {httpGet: {path: /livez, port: 8080}, failureThreshold: 120, terminationGracePeriodSeconds: 0}',
+    ]) {
+      assert.equal(budgetOf(`        - name: app\n          image: billing:7\n          ${probe}\n`), undefined, probe);
+    }
+  });
+
   it('is the tightest container, and nothing when no probe kills during a start', () => {
     assert.equal(budgetOf(`        - name: app
           image: billing:7

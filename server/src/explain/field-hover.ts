@@ -4,7 +4,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
 import { unscaledBy } from '../rules/pdb-counting';
-import { describeHandler, failureBudgetSeconds, livenessStartBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, type ProbeField } from '../manifest/probe';
+import { describeHandler, failureBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudgetSeconds, type ProbeField } from '../manifest/probe';
 import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
@@ -30,19 +30,19 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const probe = container?.[found.field];
   // `livenessProbe:` with nothing under it is no probe: the kubelet runs none.
   if (!probe || typeof probe !== 'object') return `${PROBE_MEANING[found.field]}\n\nThis probe is empty: the kubelet runs none.`;
-  const t = probeTimings(probe);
+  const t = probeTimings(probe, found.field);
   const handler = probeHandler(probe, container);
   const handled = handler ? markdownText(describeHandler(handler)) : 'no handler';
-  const refused = refusedTiming(probe);
-  if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(shownValue(refused?.value))} is no integer, so the API server rejects the pod, and no timing of this probe runs.`;
+  const refused = refusedTiming(probe, found.field);
+  if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(shownValue(refused?.value))} ${refused?.why}, so the API server rejects the pod, and no timing of this probe runs.`;
   const key = path[path.length - 1];
-  const budget = failureBudgetSeconds(probe);
+  const budget = failureBudgetSeconds(probe, found.field);
   const timing = `${handled}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
   const start =
     found.field === 'livenessProbe'
-      ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.`
+      ? ` A start longer than ${startBudgetSeconds(probe, found.field)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.`
       : found.field === 'startupProbe'
-        ? ` A start longer than ${livenessStartBudgetSeconds(probe)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed: the startup probe gives up then, and the container restarts.`
+        ? ` A start longer than ${startBudgetSeconds(probe, found.field)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed: the startup probe gives up then, and the container restarts.`
         : '';
   const specific: Record<string, string> = {
     failureThreshold: `Consecutive failures before the probe acts: ${t.failureThreshold} × ${t.periodSeconds} s = ${budget} s.`,

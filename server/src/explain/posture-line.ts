@@ -50,7 +50,7 @@ function pdbPart(p: Posture): string {
 const NAMED_PDBS = 3;
 
 function probesOf(c: ContainerProbes): string {
-  if (c.refused) return `${markdownText(c.refused)} refused by the API server`;
+  if (c.refused) return `${markdownText(c.refused.timing)} refused by the API server`;
   const kinds = [c.livenessBudget !== undefined && 'liveness', c.readinessBudget !== undefined && 'readiness', c.hasStartup && 'startup'].filter((k): k is string => !!k);
   if (!kinds.length) return 'none';
   if (kinds.length === 1) return `${kinds[0]} only`;

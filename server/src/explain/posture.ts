@@ -2,7 +2,7 @@ import type { EffectiveReplicas, Inventory } from '../inventory/inventory';
 import { autoscalerBounds } from '../manifest/autoscaler';
 import { declaredFacts } from '../manifest/declared';
 import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/node-agent';
-import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, livenessStartBudgetSeconds, portNeverResolves, PROBE_FIELDS, probeHandler, refusedTiming, sameHandler } from '../manifest/probe';
+import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, portNeverResolves, PROBE_FIELDS, probeHandler, refusedTiming, sameHandler, startBudgetSeconds, type RefusedWhy } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describePdbBudget, evictionsAllowedBy, pdbBudget, pdbSelector, rejectedPdb } from '../manifest/pdb';
 import type { LabelSelector } from '../manifest/selector';
@@ -35,14 +35,20 @@ export function podsSelectedBy(pdbs: readonly PdbView[]): number {
   return pdbs.reduce((sum, pdb) => sum + pdb.selected, 0);
 }
 
+/** A probe value the API server refuses, as a card says it: `livenessProbe periodSeconds -5`, and why (`is negative`). */
+export interface RefusedProbeTiming {
+  timing: string;
+  why: RefusedWhy;
+}
+
 export interface ContainerProbes {
   name: string;
   /** Undefined without a readiness probe, or with one the API server refuses (`refused`). */
   readinessBudget?: number;
   /** Undefined without a liveness probe, or with one the API server refuses (`refused`). */
   livenessBudget?: number;
-  /** Its first probe timing written as no integer (`livenessProbe periodSeconds "10"`): the API server rejects the pod. */
-  refused?: string;
+  /** Its first probe timing the API server refuses: it rejects the pod. */
+  refused?: RefusedProbeTiming;
   /** Liveness restarts on what readiness is for: it shares readiness' handler, or checks dependencies. */
   livenessRestartsOnDependencies: boolean;
   /** Liveness runs readiness' very check. */
@@ -138,13 +144,13 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     const readiness = probeHandler(container.readinessProbe, container);
     return {
       name,
-      readinessBudget: container.readinessProbe ? failureBudgetSeconds(container.readinessProbe) : undefined,
-      livenessBudget: container.livenessProbe ? failureBudgetSeconds(container.livenessProbe) : undefined,
+      readinessBudget: container.readinessProbe ? failureBudgetSeconds(container.readinessProbe, 'readinessProbe') : undefined,
+      livenessBudget: container.livenessProbe ? failureBudgetSeconds(container.livenessProbe, 'livenessProbe') : undefined,
       livenessSharesReadiness: sameHandler(liveness, readiness),
       livenessRestartsOnDependencies: sameHandler(liveness, readiness) || (liveness?.type === 'httpGet' && !!dependencyCheckOf(liveness.path, container)),
       hasStartup: !!container.startupProbe,
-      livenessStartBudget: container.livenessProbe && !portNeverResolves(container, container.livenessProbe) ? livenessStartBudgetSeconds(container.livenessProbe) : undefined,
-      startupStartBudget: container.startupProbe && !portNeverResolves(container, container.startupProbe) ? livenessStartBudgetSeconds(container.startupProbe) : undefined,
+      livenessStartBudget: container.livenessProbe && !portNeverResolves(container, container.livenessProbe) ? startBudgetSeconds(container.livenessProbe, 'livenessProbe') : undefined,
+      startupStartBudget: container.startupProbe && !portNeverResolves(container, container.startupProbe) ? startBudgetSeconds(container.startupProbe, 'startupProbe') : undefined,
       receivesRequests: fronted || declaredPorts(container).some((port) => !isAuxiliaryPort(port)),
       refused: refusedProbeTiming(container),
     };
@@ -180,10 +186,10 @@ function allowedBy(pdb: Resource, expected: number, selected: number, inventory:
   return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected, selected);
 }
 
-function refusedProbeTiming(container: any): string | undefined {
+function refusedProbeTiming(container: any): RefusedProbeTiming | undefined {
   for (const field of PROBE_FIELDS) {
-    const refused = refusedTiming(container[field]);
-    if (refused) return `${field} ${refused.field} ${shownValue(refused.value)}`;
+    const refused = refusedTiming(container[field], field);
+    if (refused) return { timing: `${field} ${refused.field} ${shownValue(refused.value)}`, why: refused.why };
   }
   return undefined;
 }

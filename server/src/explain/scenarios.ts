@@ -168,7 +168,7 @@ function scaleDown(p: Posture): ScenarioRow | undefined {
 function dependencyAnswer(c: ContainerProbes, p: Posture): { rank: number; text: string; risk?: Risk } {
   const n = p.replicas.value;
   const pods = p.kind === 'DaemonSet' ? 'every pod' : n === 1 ? 'its pod' : `${every(n)} pods`;
-  if (c.refused) return { rank: 4, text: `no pod runs: the API server rejects ${markdownText(c.refused)}, no integer` };
+  if (c.refused) return { rank: 4, text: `no pod runs: the API server rejects ${markdownText(c.refused.timing)}, which ${c.refused.why}` };
   if (c.livenessBudget !== undefined && c.livenessRestartsOnDependencies)
     return { rank: 3, text: `liveness restarts ${pods} after ${c.livenessBudget} s: a restart storm`, risk: { harm: 'stall', verdict: `a dependency outage restarts ${pods} at once` } };
   if (c.readinessBudget === undefined && c.receivesRequests)

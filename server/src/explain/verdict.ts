@@ -23,7 +23,7 @@ function agentRisks(p: Posture): Risk[] {
 /** A probe timing the API server refuses: it rejects the whole workload, before any failure. */
 function refusedRisks(p: Posture): Risk[] {
   const refused = p.containers.find((c) => c.refused)?.refused;
-  return refused ? [{ harm: 'outage', verdict: `the API server rejects it (${markdownText(refused)} is no integer): no pod runs` }] : [];
+  return refused ? [{ harm: 'outage', verdict: `the API server rejects it (${markdownText(refused.timing)} ${refused.why}): no pod runs` }] : [];
 }
 
 /** What the workload rides out, when nothing hurts it. */

@@ -58,27 +58,50 @@ export function describeHandler(handler: ProbeHandler): string {
   }
 }
 
-/**
- * A probe field as the kubelet runs it: a whole number from `least` on, else its default. The API server sets a 0
- * period, timeout or threshold to its default (as if unset); a negative one it rejects, which is not read here.
- */
+/** A probe field as the kubelet runs it: a whole number from `least` on, else its default (a 0 period, timeout or threshold is set to its default by the API server, as if unset). */
 function countOr(value: unknown, least: number, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= least ? value : fallback;
 }
 
+/** Why the API server refuses a probe field's value, as a message goes on after it: `periodSeconds -5 is negative`. */
+export type RefusedWhy = 'is no integer' | 'is negative' | 'must be 1' | 'must be greater than 0';
+export type CheckedProbeField = ProbeTimingField | 'terminationGracePeriodSeconds';
+const CHECKED_FIELDS: CheckedProbeField[] = [...TIMING_FIELDS, 'terminationGracePeriodSeconds'];
+
 /**
- * The first of the probe's timings written as no integer (`periodSeconds: "10"`, `2.5`): the API server cannot decode
- * it and rejects the pod, so the probe runs on no timings at all, its defaults included.
+ * Why the API server refuses this value of a probe's field, undefined when it takes it. It validates after defaulting,
+ * which makes a 0 period, timeout or threshold its default: those are taken, a negative one is not.
  */
-export function refusedTiming(probe: any): { field: ProbeTimingField; value: unknown } | undefined {
+export function probeFieldRefusal(field: CheckedProbeField, value: unknown, kind: ProbeField): RefusedWhy | undefined {
+  if (writtenNotInteger(value)) return 'is no integer';
+  if (typeof value !== 'number') return undefined;
+  if (field === 'terminationGracePeriodSeconds') return value > 0 ? undefined : 'must be greater than 0';
+  if (mustBeOne(field, kind)) return value === 1 || value === 0 ? undefined : 'must be 1';
+  return value < 0 ? 'is negative' : undefined;
+}
+
+/** A liveness or startup probe acts on its first success: the API server takes no other successThreshold (0 it defaults to 1). */
+export function mustBeOne(field: CheckedProbeField, kind: ProbeField): boolean {
+  return field === 'successThreshold' && kind !== 'readinessProbe';
+}
+
+/**
+ * The first of the probe's timings the API server refuses (`periodSeconds: "10"`, `-5`, a liveness successThreshold
+ * of 2, a terminationGracePeriodSeconds of 0): it rejects the pod, so the probe runs on no timings at all, its
+ * defaults included.
+ */
+export function refusedTiming(probe: any, kind: ProbeField): { field: CheckedProbeField; value: unknown; why: RefusedWhy } | undefined {
   if (!probe || typeof probe !== 'object') return undefined;
-  const field = TIMING_FIELDS.find((name) => writtenNotInteger(probe[name]));
-  return field ? { field, value: probe[field] } : undefined;
+  for (const field of CHECKED_FIELDS) {
+    const why = probeFieldRefusal(field, probe[field], kind);
+    if (why) return { field, value: probe[field], why };
+  }
+  return undefined;
 }
 
 /** The probe's timings as the kubelet runs them; undefined when the API server refuses one of them (refusedTiming). */
-export function probeTimings(probe: any): ProbeTimings | undefined {
-  if (refusedTiming(probe)) return undefined;
+export function probeTimings(probe: any, kind: ProbeField): ProbeTimings | undefined {
+  if (refusedTiming(probe, kind)) return undefined;
   return {
     initialDelaySeconds: countOr(probe?.initialDelaySeconds, 0, PROBE_DEFAULTS.initialDelaySeconds),
     periodSeconds: countOr(probe?.periodSeconds, 1, PROBE_DEFAULTS.periodSeconds),
@@ -89,8 +112,8 @@ export function probeTimings(probe: any): ProbeTimings | undefined {
 }
 
 /** Seconds of consecutive failure before the probe acts (restart for liveness, unready for readiness); undefined when its timings are refused. */
-export function failureBudgetSeconds(probe: any): number | undefined {
-  const t = probeTimings(probe);
+export function failureBudgetSeconds(probe: any, kind: ProbeField): number | undefined {
+  const t = probeTimings(probe, kind);
   return t && t.failureThreshold * t.periodSeconds;
 }
 
@@ -106,7 +129,7 @@ export const LIVENESS_TOLERANCE = 3;
 export function timedUnderLiveness(readiness: Record<string, unknown> | undefined, container: any): Record<string, unknown> | undefined {
   const liveness = probeHandler(container?.livenessProbe, container);
   if (!readiness || !sameHandler(liveness, probeHandler(readiness, container))) return readiness;
-  const budget = failureBudgetSeconds(container.livenessProbe);
+  const budget = failureBudgetSeconds(container.livenessProbe, 'livenessProbe');
   if (budget === undefined || budget < LIVENESS_TOLERANCE) return undefined;
   const periodSeconds = budget >= LIVENESS_TOLERANCE * PROBE_DEFAULTS.periodSeconds ? PROBE_DEFAULTS.periodSeconds : Math.max(1, Math.floor(budget / LIVENESS_TOLERANCE));
   const failureThreshold = Math.max(1, Math.min(PROBE_DEFAULTS.failureThreshold, Math.floor(budget / (LIVENESS_TOLERANCE * periodSeconds))));
@@ -136,9 +159,9 @@ export function handlerAsWritten(probe: any): Record<string, unknown> | undefine
   return field ? { [field]: probe[field] } : undefined;
 }
 
-/** Seconds a container may take to start before liveness kills it: initialDelaySeconds + failureThreshold × periodSeconds; undefined when its timings are refused. */
-export function livenessStartBudgetSeconds(probe: any): number | undefined {
-  const t = probeTimings(probe);
+/** Seconds a container may take to start before its liveness or startup probe kills it: initialDelaySeconds + failureThreshold × periodSeconds; undefined when its timings are refused. */
+export function startBudgetSeconds(probe: any, kind: 'livenessProbe' | 'startupProbe'): number | undefined {
+  const t = probeTimings(probe, kind);
   return t && t.initialDelaySeconds + t.failureThreshold * t.periodSeconds;
 }
 

@@ -11,7 +11,7 @@ const BARE_POD = { restarts: 'its container', failsAndRestarts: 'fails it and th
 
 /** " longer than 30 s", the probe's failure budget; nothing on timings the API server refuses (probe-startup-missing and probe-liveness-equals-readiness say so). */
 function longerThan(probe: any): string {
-  const budget = failureBudgetSeconds(probe);
+  const budget = failureBudgetSeconds(probe, 'livenessProbe');
   return budget === undefined ? '' : ` longer than ${budget} s`;
 }
 

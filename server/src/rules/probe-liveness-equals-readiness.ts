@@ -20,9 +20,9 @@ function sharedHandler(resource: Resource, container: any): ProbeHandler | undef
  */
 export function livenessEqualsReadiness(resource: Resource, container: any): { liveness: ProbeHandler; livenessBudget: number; readinessBudget: number; timings: ProbeTimings } | undefined {
   const liveness = sharedHandler(resource, container);
-  const timings = probeTimings(container.livenessProbe);
-  const livenessBudget = failureBudgetSeconds(container.livenessProbe);
-  const readinessBudget = failureBudgetSeconds(container.readinessProbe);
+  const timings = probeTimings(container.livenessProbe, 'livenessProbe');
+  const livenessBudget = failureBudgetSeconds(container.livenessProbe, 'livenessProbe');
+  const readinessBudget = failureBudgetSeconds(container.readinessProbe, 'readinessProbe');
   // Timings the API server refuses are no seconds to compare (refusedSharedTiming says so).
   if (!liveness || !timings || livenessBudget === undefined || readinessBudget === undefined) return undefined;
   return livenessBudget < LIVENESS_TOLERANCE * readinessBudget ? { liveness, livenessBudget, readinessBudget, timings } : undefined;
@@ -41,7 +41,7 @@ export const probeLivenessEqualsReadiness: Rule = {
     scenario: 'health-checks',
     title: 'Liveness and readiness probes check the same thing',
     description:
-      'When liveness and readiness call the same handler, anything that makes the pod unready (a database outage, a slow dependency, an overload) also makes the kubelet restart it, on every replica at once. Restarts cure nothing there and throw away warm caches and sessions; readiness alone would have taken the pods out of the Service until the dependency came back. When one of the two probes has a timing written as no integer (`periodSeconds: "10"`), that is reported instead: the API server cannot decode it and rejects the workload, and no seconds are compared; digits in quotes are written as the number.',
+      'When liveness and readiness call the same handler, anything that makes the pod unready (a database outage, a slow dependency, an overload) also makes the kubelet restart it, on every replica at once. Restarts cure nothing there and throw away warm caches and sessions; readiness alone would have taken the pods out of the Service until the dependency came back. When one of the two probes has a timing the API server refuses, that is reported instead, and no seconds are compared: a timing written as no integer (`periodSeconds: "10"`; digits in quotes are written as the number), a negative one (0 is the default, and taken), a liveness `successThreshold` other than 1 (1 is written), or a probe\'s own `terminationGracePeriodSeconds` below 1. It rejects the workload, which then runs no pod at all.',
     fix: "For Spring Boot, Quarkus and MicroProfile endpoints, points each probe at the framework's own liveness and readiness group; otherwise makes liveness three times more tolerant than readiness.",
     example: exampleDeployment(
       `        - name: app

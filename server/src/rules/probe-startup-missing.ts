@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { declaredFacts } from '../manifest/declared';
 import { spansAt } from '../manifest/path';
-import { handlerAsWritten, livenessStartBudgetSeconds, portNeverResolves, probeTimings, slowStarterOf } from '../manifest/probe';
+import { handlerAsWritten, portNeverResolves, probeTimings, slowStarterOf, startBudgetSeconds } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
 import { refusedSharedTiming } from './probe-liveness-equals-readiness';
 import { refusedTimingReport } from './refused-probe-timing';
@@ -20,7 +20,7 @@ export const probeStartupMissing: Rule = {
     scenario: 'health-checks',
     title: 'A slow start outlasts the liveness or startup probe',
     description:
-      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info. A liveness timing written as no integer (`initialDelaySeconds: \"300\"`) is reported instead of a budget: the API server cannot decode it and rejects the workload, and its default is no budget either; digits in quotes are written as the number. A startup probe that gives up first kills the start the same way: the kubelet restarts the container once `initialDelaySeconds + failureThreshold × periodSeconds` have passed without a success, so a declared start longer than that crash-loops as well (an image's typical start is not weighed against a startup probe someone timed); a startup probe timing the API server refuses is reported instead of its budget.",
+      "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info. A liveness timing the API server refuses is reported instead of a budget: one written as no integer (`initialDelaySeconds: \"300\"`; digits in quotes are written as the number), a negative one (0 is the default, and taken), a `successThreshold` other than 1 (1 is written), or a probe's own `terminationGracePeriodSeconds` below 1. It rejects the workload, and the defaults are no budget either. A startup probe that gives up first kills the start the same way: the kubelet restarts the container once `initialDelaySeconds + failureThreshold × periodSeconds` have passed without a success, so a declared start longer than that crash-loops as well (an image's typical start is not weighed against a startup probe someone timed); a startup probe timing the API server refuses is reported instead of its budget.",
     fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary. A startup probe that gives up too early gets the smallest `failureThreshold` that covers the declared start, ⌈(start − initialDelaySeconds) ÷ periodSeconds⌉ with its own period.',
     example: exampleDeployment(
       `        - name: app
@@ -50,8 +50,8 @@ export const probeStartupMissing: Rule = {
         const slow = declared === undefined ? slowStarterOf(container.image) : undefined;
         const startup = declared ?? slow?.seconds;
         if (startup === undefined) continue;
-        const budget = livenessStartBudgetSeconds(container.livenessProbe);
-        const t = probeTimings(container.livenessProbe);
+        const budget = startBudgetSeconds(container.livenessProbe, 'livenessProbe');
+        const t = probeTimings(container.livenessProbe, 'livenessProbe');
         if (budget === undefined || !t) {
           // probe-liveness-equals-readiness says it of a liveness probe that shares readiness' handler.
           const refused = refusedTimingReport(resource, ref, 'livenessProbe');

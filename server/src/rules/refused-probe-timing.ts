@@ -1,27 +1,50 @@
+import type { Fix } from '../fixes/edit';
 import { numberForDigits } from '../fixes/number-for-digits';
+import { setField } from '../fixes/yaml-edit';
 import { quotedDigits, shownValue } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { refusedTiming, type ProbeField } from '../manifest/probe';
+import { mustBeOne, probeFieldRefusal, refusedTiming, type CheckedProbeField, type ProbeField, type RefusedWhy } from '../manifest/probe';
 import { describeContainer } from '../manifest/workload';
 import type { Report } from './types';
 
 /**
- * What a probe rule reports instead of its conclusion when one of the probe's timings is written as no integer
- * (`periodSeconds: "10"`): the API server rejects the workload, and the probe has no seconds to work out. Undefined
- * when its timings are all numbers.
+ * What a probe rule reports instead of its conclusion when the API server refuses one of the probe's timings
+ * (`periodSeconds: "10"`, `-5`, a liveness successThreshold of 2): it rejects the workload, and the probe has no
+ * seconds to work out. Undefined when it takes them all.
  */
 export function refusedTimingReport(resource: Resource, container: { path: Path; name: string; container: any }, probe: ProbeField): Report | undefined {
-  const refused = refusedTiming(container.container?.[probe]);
+  const refused = refusedTiming(container.container?.[probe], probe);
   if (!refused) return undefined;
-  const { field, value } = refused;
+  const { field, value, why } = refused;
   const at = [...container.path, probe, field];
-  const digits = quotedDigits(value);
+  const written = writtenAs(field, value, probe);
   return {
     resource,
     path: at,
     target: 'value',
-    message: `${describeContainer(resource, container.name)}: ${probe}'s ${field} ${shownValue(value)} is no integer, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. Probe timings are whole numbers${digits === undefined ? '' : `: write ${digits}`}.`,
-    fixes: () => [numberForDigits(resource, at, value)],
+    message: `${describeContainer(resource, container.name)}: ${probe}'s ${field} ${shownValue(value)} ${why}, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. ${advice(why, probe, field, written)}`,
+    fixes: () => [fixOf(resource, at, field, value, written)],
   };
+}
+
+/** The one number to write instead, when there is one: 1 for a liveness or startup successThreshold, else digits in quotes the API server would take as a number. */
+function writtenAs(field: CheckedProbeField, value: unknown, probe: ProbeField): number | undefined {
+  if (mustBeOne(field, probe)) return 1;
+  const digits = quotedDigits(value);
+  return digits !== undefined && !probeFieldRefusal(field, digits, probe) ? digits : undefined;
+}
+
+function advice(why: RefusedWhy, probe: ProbeField, field: CheckedProbeField, written: number | undefined): string {
+  const write = written === undefined ? '' : `: write ${written}`;
+  if (mustBeOne(field, probe)) return `A ${probe === 'livenessProbe' ? 'liveness' : 'startup'} probe acts on its first success${write}.`;
+  if (why === 'is negative') return 'Probe timings are 0 or more.';
+  if (why === 'must be greater than 0') return "A probe's own grace period is 1 s or more; left out, the pod's terminationGracePeriodSeconds applies.";
+  return `Probe timings are whole numbers${write}.`;
+}
+
+function fixOf(resource: Resource, at: Path, field: CheckedProbeField, value: unknown, written: number | undefined): Fix | undefined {
+  if (written === undefined) return undefined;
+  if (quotedDigits(value) === written) return numberForDigits(resource, at, value);
+  return { title: `Set ${field} to ${written}`, preferred: true, edits: setField(resource, at, written) ?? [] };
 }

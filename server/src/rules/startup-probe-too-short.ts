@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
-import { livenessStartBudgetSeconds, portNeverResolves, probeTimings } from '../manifest/probe';
+import { portNeverResolves, probeTimings, startBudgetSeconds } from '../manifest/probe';
 import { describeContainer, type ContainerRef } from '../manifest/workload';
 import { refusedTimingReport } from './refused-probe-timing';
 import type { Report } from './types';
@@ -14,8 +14,8 @@ export function startupProbeTooShort(resource: Resource, ref: ContainerRef, star
   const { container, path, name } = ref;
   const probe = container.startupProbe;
   if (portNeverResolves(container, probe)) return undefined;
-  const t = probeTimings(probe);
-  const budget = livenessStartBudgetSeconds(probe);
+  const t = probeTimings(probe, 'startupProbe');
+  const budget = startBudgetSeconds(probe, 'startupProbe');
   if (!t || budget === undefined) return refusedTimingReport(resource, ref, 'startupProbe');
   if (startSeconds <= budget) return undefined;
   const delay = t.initialDelaySeconds ? `initialDelaySeconds ${t.initialDelaySeconds} + ` : '';

@@ -7,7 +7,7 @@ import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS
 import { HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
-import { livenessStartBudgetSeconds, portNeverResolves, probeTimings } from '../manifest/probe';
+import { portNeverResolves, probeTimings, startBudgetSeconds } from '../manifest/probe';
 import { containersOf, isLongRunning, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { statefulSetPodNames } from '../manifest/controller-labels';
 import { apiClientOf } from './api-clients';
@@ -359,11 +359,12 @@ function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefine
     const probe = container.startupProbe ?? container.livenessProbe;
     // A liveness probe the kubelet can never run restarts nothing.
     if (!probe || (!container.startupProbe && portNeverResolves(container, probe))) continue;
-    const t = probeTimings(probe);
-    const seconds = livenessStartBudgetSeconds(probe);
+    const kind = container.startupProbe ? 'startupProbe' : 'livenessProbe';
+    const t = probeTimings(probe, kind);
+    const seconds = startBudgetSeconds(probe, kind);
     // Timings the API server refuses bound no start: they are no seconds, their defaults included.
     if (!t || seconds === undefined || (tightest && tightest.seconds <= seconds)) continue;
-    tightest = { seconds, probe: container.startupProbe ? 'startup' : 'liveness', container: name, formula: `initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s` };
+    tightest = { seconds, probe: kind === 'startupProbe' ? 'startup' : 'liveness', container: name, formula: `initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s` };
   }
   return tightest;
 }
