@@ -89,7 +89,7 @@ ruleTester(probeStartupMissing, {
       output: null,
     },
     {
-      name: 'a 20-minute start under a startup probe that gives up after 5 minutes: the fix sets the smallest failureThreshold that covers it, keeping the comment',
+      name: 'a 20-minute start under a startup probe that gives up after 5 minutes: the fix sets a failureThreshold that covers it and a quarter more, keeping the comment',
       code: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30 # five minutes\nperiodSeconds: 10\n'), declares('1200')),
       findings: [
         {
@@ -99,19 +99,19 @@ ruleTester(probeStartupMissing, {
             'Deployment web: startupProbe gives up after 300 s (failureThreshold 30 × periodSeconds 10); the declared start takes 1200 s: the kubelet restarts it before it is up, every time, and every replacement after a drain or node failure crash-loops the same way.',
         },
       ],
-      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 120 # five minutes\nperiodSeconds: 10\n'), declares('1200')),
+      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 150 # five minutes\nperiodSeconds: 10\n'), declares('1200')),
     },
     {
-      name: 'one second short of the declared start (30 × 10 s = 300 s for a 301 s start): 31 periods cover it',
+      name: 'one second short of the declared start (30 × 10 s = 300 s for a 301 s start): ⌈376.25 ÷ 10⌉ = 38 periods cover it and a quarter more',
       code: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 30\nperiodSeconds: 10\n'), declares('301')),
       findings: [{ at: 'failureThreshold', message: /^Deployment web: startupProbe gives up after 300 s \(failureThreshold 30 × periodSeconds 10\); the declared start takes 301 s: / }],
-      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 31\nperiodSeconds: 10\n'), declares('301')),
+      output: app('example/app:1.0', LIVENESS + startupProbe('failureThreshold: 38\nperiodSeconds: 10\n'), declares('301')),
     },
     {
-      name: 'failureThreshold unwritten (3) under the probe\'s own period and initial delay, and no liveness probe: the probe key, and ⌈(100 − 10) ÷ 5⌉ = 18',
+      name: 'failureThreshold unwritten (3) under the probe\'s own period and initial delay, and no liveness probe: the probe key, and ⌈(125 − 10) ÷ 5⌉ = 23',
       code: app('example/app:1.0', startupProbe('initialDelaySeconds: 10\nperiodSeconds: 5\n'), declares('100')),
       findings: [{ at: 'startupProbe', message: /^Deployment web: startupProbe gives up after 25 s \(initialDelaySeconds 10 \+ failureThreshold 3 × periodSeconds 5\); the declared start takes 100 s: / }],
-      output: app('example/app:1.0', startupProbe('initialDelaySeconds: 10\nperiodSeconds: 5\nfailureThreshold: 18\n'), declares('100')),
+      output: app('example/app:1.0', startupProbe('initialDelaySeconds: 10\nperiodSeconds: 5\nfailureThreshold: 23\n'), declares('100')),
     },
     {
       name: 'a startup period in quotes is no integer: the API server rejects the Deployment, which is said instead of a budget; the fix writes the number',

@@ -117,6 +117,9 @@ export function failureBudgetSeconds(probe: any, kind: ProbeField): number | und
   return t && t.failureThreshold * t.periodSeconds;
 }
 
+/** Starts vary (a cold cache, a busy node, a slower image pull): a startup probe a fix writes allows a quarter more than the declared start. */
+export const START_MARGIN = 1.25;
+
 /** A liveness probe this much more patient than readiness on one handler no longer restarts pods for what readiness handles. */
 export const LIVENESS_TOLERANCE = 3;
 

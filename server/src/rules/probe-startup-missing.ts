@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { declaredFacts } from '../manifest/declared';
 import { spansAt } from '../manifest/path';
-import { handlerAsWritten, portNeverResolves, probeTimings, slowStarterOf, startBudgetSeconds } from '../manifest/probe';
+import { handlerAsWritten, portNeverResolves, probeTimings, slowStarterOf, START_MARGIN, startBudgetSeconds } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
 import { refusedSharedTiming } from './probe-liveness-equals-readiness';
 import { refusedTimingReport } from './refused-probe-timing';
@@ -10,8 +10,6 @@ import type { Rule } from './types';
 import { exampleDeployment } from './example-workload';
 
 const STARTUP_PERIOD_SECONDS = 10;
-/** Starts vary (a cold cache, a busy node, a slower image pull): the startup probe allows a quarter more than the declared start. */
-const START_MARGIN = 1.25;
 
 export const probeStartupMissing: Rule = {
   meta: {
@@ -21,7 +19,7 @@ export const probeStartupMissing: Rule = {
     title: 'A slow start outlasts the liveness or startup probe',
     description:
       "The kubelet starts liveness probing as soon as `initialDelaySeconds` is over; a container that has not answered within `initialDelaySeconds + failureThreshold × periodSeconds` is killed and started again, from scratch. An app that needs longer to start never comes up: it crash-loops on every restart, and after a node drain or node failure every rescheduled replica does the same; a declared start is therefore an error, not a risk. A startup probe holds liveness back until the app has started once, without making liveness slower afterwards. The start time comes from the annotation `kube-resilience/startup-seconds`; for well-known slow starters (Tomcat, JBoss/WildFly, WebLogic, WebSphere, Elasticsearch images) a typical start is assumed and reported as info. A liveness timing the API server refuses is reported instead of a budget: one written as no integer (`initialDelaySeconds: \"300\"`; digits in quotes are written as the number), a negative one (0 is the default, and taken), a `successThreshold` other than 1 (1 is written), or a probe's own `terminationGracePeriodSeconds` below 1. It rejects the workload, and the defaults are no budget either. A startup probe that gives up first kills the start the same way: the kubelet restarts the container once `initialDelaySeconds + failureThreshold × periodSeconds` have passed without a success, so a declared start longer than that crash-loops as well (an image's typical start is not weighed against a startup probe someone timed); a startup probe timing the API server refuses is reported instead of its budget.",
-    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary. A startup probe that gives up too early gets the smallest `failureThreshold` that covers the declared start, ⌈(start − initialDelaySeconds) ÷ periodSeconds⌉ with its own period.',
+    fix: 'Adds a startup probe with the liveness probe\'s handler, `periodSeconds: 10` and `failureThreshold` = ⌈1.25 × start seconds ÷ 10⌉: a quarter more than the declared start, since starts vary. A startup probe that gives up before the declared start is over gets `failureThreshold` = ⌈(1.25 × start seconds − initialDelaySeconds) ÷ periodSeconds⌉ with its own period: the same quarter more.',
     example: exampleDeployment(
       `        - name: app
           image: example/orders:2.1

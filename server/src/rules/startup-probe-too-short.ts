@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
-import { portNeverResolves, probeTimings, startBudgetSeconds } from '../manifest/probe';
+import { portNeverResolves, probeTimings, START_MARGIN, startBudgetSeconds } from '../manifest/probe';
 import { describeContainer, type ContainerRef } from '../manifest/workload';
 import { refusedTimingReport } from './refused-probe-timing';
 import type { Report } from './types';
@@ -19,7 +19,7 @@ export function startupProbeTooShort(resource: Resource, ref: ContainerRef, star
   if (!t || budget === undefined) return refusedTimingReport(resource, ref, 'startupProbe');
   if (startSeconds <= budget) return undefined;
   const delay = t.initialDelaySeconds ? `initialDelaySeconds ${t.initialDelaySeconds} + ` : '';
-  const failureThreshold = Math.ceil((startSeconds - t.initialDelaySeconds) / t.periodSeconds);
+  const failureThreshold = Math.ceil((startSeconds * START_MARGIN - t.initialDelaySeconds) / t.periodSeconds);
   const at = [...path, 'startupProbe', 'failureThreshold'];
   return {
     resource,
@@ -27,7 +27,7 @@ export function startupProbeTooShort(resource: Resource, ref: ContainerRef, star
     message: `${describeContainer(resource, name)}: startupProbe gives up after ${budget} s (${delay}failureThreshold ${t.failureThreshold} × periodSeconds ${t.periodSeconds}); the declared start takes ${startSeconds} s: the kubelet restarts it before it is up, every time, and every replacement after a drain or node failure crash-loops the same way.`,
     fixes: () => [
       {
-        title: `Set failureThreshold to ${failureThreshold} (${delay}${failureThreshold} × ${t.periodSeconds} s = ${t.initialDelaySeconds + failureThreshold * t.periodSeconds} s to start)`,
+        title: `Set failureThreshold to ${failureThreshold} (${delay}${failureThreshold} × ${t.periodSeconds} s = ${t.initialDelaySeconds + failureThreshold * t.periodSeconds} s to start: ${startSeconds} s and a 25 % margin)`,
         preferred: true,
         edits: setField(resource, at, failureThreshold) ?? [],
       },
