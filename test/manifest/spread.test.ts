@@ -1,25 +1,57 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { heldTogetherBy, otherNamespacesLookedAt, spreadsAcrossFailureDomains } from '../../server/src/manifest/spread';
+import { heldTogetherBy, idleSpreadConstraints, otherNamespacesLookedAt, spreadsAcrossFailureDomains } from '../../server/src/manifest/spread';
 
 const labels = { app: 'a' };
 const zoneTerm = { topologyKey: 'topology.kubernetes.io/zone', labelSelector: { matchLabels: labels } };
 const together = (topologyKey: string) => ({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey, labelSelector: { matchLabels: labels } }] } } });
+const skewed = (maxSkew: unknown, whenUnsatisfiable = 'DoNotSchedule') => ({ topologySpreadConstraints: [{ maxSkew, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable, labelSelector: { matchLabels: labels } }] });
 const constraint = (topologyKey: string) => ({ topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: labels } }] });
 
 describe('spreadsAcrossFailureDomains', () => {
   for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/region']) {
-    it(`a spread on ${key} puts the pods on different nodes`, () => assert.equal(spreadsAcrossFailureDomains(constraint(key), labels, 'prod'), true));
+    it(`a spread on ${key} puts the pods on different nodes`, () => assert.equal(spreadsAcrossFailureDomains(constraint(key), labels, 'prod', 3), true));
   }
-  it('a spread on a key that is no failure domain does not', () => assert.equal(spreadsAcrossFailureDomains(constraint('node.kubernetes.io/instance-type'), labels, 'prod'), false));
+  it('a spread on a key that is no failure domain does not', () => assert.equal(spreadsAcrossFailureDomains(constraint('node.kubernetes.io/instance-type'), labels, 'prod', 3), false));
   it('no spread holds against a required affinity to its own pods on the hostname', () => {
-    for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) assert.equal(spreadsAcrossFailureDomains({ ...constraint(key), ...together('kubernetes.io/hostname') }, labels, 'prod'), false, key);
+    for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) assert.equal(spreadsAcrossFailureDomains({ ...constraint(key), ...together('kubernetes.io/hostname') }, labels, 'prod', 3), false, key);
   });
   it('held in one zone, only a spread over nodes counts', () => {
-    assert.equal(spreadsAcrossFailureDomains({ ...constraint('kubernetes.io/hostname'), ...together('topology.kubernetes.io/zone') }, labels, 'prod'), true);
-    for (const key of ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region']) assert.equal(spreadsAcrossFailureDomains({ ...constraint(key), ...together('topology.kubernetes.io/zone') }, labels, 'prod'), false, key);
+    assert.equal(spreadsAcrossFailureDomains({ ...constraint('kubernetes.io/hostname'), ...together('topology.kubernetes.io/zone') }, labels, 'prod', 3), true);
+    for (const key of ['topology.kubernetes.io/zone', 'topology.kubernetes.io/region']) assert.equal(spreadsAcrossFailureDomains({ ...constraint(key), ...together('topology.kubernetes.io/zone') }, labels, 'prod', 3), false, key);
   });
-  it('held in one region, a spread over zones counts', () => assert.equal(spreadsAcrossFailureDomains({ ...constraint('topology.kubernetes.io/zone'), ...together('topology.kubernetes.io/region') }, labels, 'prod'), true));
+  it('held in one region, a spread over zones counts', () => assert.equal(spreadsAcrossFailureDomains({ ...constraint('topology.kubernetes.io/zone'), ...together('topology.kubernetes.io/region') }, labels, 'prod', 3), true));
+  it('a maxSkew below the replicas spreads them, one at or above lets them all share a domain', () => {
+    for (const whenUnsatisfiable of ['DoNotSchedule', 'ScheduleAnyway']) {
+      assert.equal(spreadsAcrossFailureDomains(skewed(2, whenUnsatisfiable), labels, 'prod', 3), true, whenUnsatisfiable);
+      assert.equal(spreadsAcrossFailureDomains(skewed(3, whenUnsatisfiable), labels, 'prod', 3), false, whenUnsatisfiable);
+    }
+  });
+  it('a single pod has nothing to spread: any maxSkew the API server takes counts', () => assert.equal(spreadsAcrossFailureDomains(skewed(3), labels, 'prod', 1), true));
+  it('a maxSkew the API server refuses spreads nothing', () => {
+    for (const maxSkew of [0, -1, 1.5, '1', undefined, null]) assert.equal(spreadsAcrossFailureDomains(skewed(maxSkew), labels, 'prod', 3), false, String(maxSkew));
+  });
+});
+
+describe('idleSpreadConstraints', () => {
+  const entry = (maxSkew: unknown, topologyKey: string, selector = labels) => ({ maxSkew, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: selector } });
+  it('the refused first, then the narrowest domain, each at its index', () => {
+    const spec = {
+      topologySpreadConstraints: [entry(5, 'topology.kubernetes.io/zone'), entry(4, 'kubernetes.io/hostname'), entry('1', 'topology.kubernetes.io/region'), entry(2, 'kubernetes.io/hostname')],
+    };
+    assert.deepEqual(
+      idleSpreadConstraints(spec, labels, 'prod', 3).map(({ index, maxSkew, refused }) => ({ index, maxSkew, refused })),
+      [
+        { index: 2, maxSkew: '1', refused: true },
+        { index: 1, maxSkew: 4, refused: false },
+        { index: 0, maxSkew: 5, refused: false },
+      ],
+    );
+  });
+  it('none on other pods, or on a key that is no failure domain', () => {
+    const spec = { topologySpreadConstraints: [entry(5, 'kubernetes.io/hostname', { app: 'cache' }), entry(5, 'node.kubernetes.io/instance-type')] };
+    assert.deepEqual(idleSpreadConstraints(spec, labels, 'prod', 3), []);
+  });
 });
 
 describe('heldTogetherBy', () => {

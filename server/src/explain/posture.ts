@@ -165,7 +165,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     }),
     pdbs,
     pdbsShareAPod,
-    spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace),
+    spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace, expected),
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
     preStop: runningContainersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),

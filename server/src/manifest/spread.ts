@@ -80,14 +80,19 @@ function list(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
 }
 
+function objects(items: unknown[]): any[] {
+  return items.filter((item) => !!item && typeof item === 'object');
+}
+
+/** Every pod anti-affinity term (required or preferred) of a pod spec, whatever its key. */
+function antiAffinityTerms(podSpec: any): SpreadTerm[] {
+  const antiAffinity = podSpec?.affinity?.podAntiAffinity;
+  return objects([...list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution), ...list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)]);
+}
+
 /** Every spread constraint and pod anti-affinity term (required or preferred) of a pod spec, whatever its key. */
 export function spreadTerms(podSpec: any): SpreadTerm[] {
-  const antiAffinity = podSpec?.affinity?.podAntiAffinity;
-  return [
-    ...list(podSpec?.topologySpreadConstraints),
-    ...list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
-    ...list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm),
-  ].filter((term): term is SpreadTerm => !!term && typeof term === 'object');
+  return [...objects(list(podSpec?.topologySpreadConstraints)), ...antiAffinityTerms(podSpec)];
 }
 
 /** The spread terms on a node, zone or region key. */
@@ -126,16 +131,70 @@ function narrower(domain: FailureDomain, than: FailureDomain): boolean {
 }
 
 /**
- * Whether a pod spec spreads pods carrying `labels` (in `namespace`, when given) across nodes, zones or regions:
- * a topology spread constraint or a pod anti-affinity term (required or preferred) on a failure-domain
- * key whose selector matches the pod's own labels in the pod's own namespace, over domains narrower than one a
- * required affinity of their own holds them in (held on one node, nothing spreads them).
+ * Whether a term would keep the pods carrying `labels` apart: on a failure-domain key, with a selector that matches
+ * their labels in their own namespace, over domains narrower than one a required affinity of their own holds them in
+ * (held on one node, nothing spreads them).
  */
-export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels, namespace?: string): boolean {
+function keepsOwnPodsApart(podSpec: any, labels: Labels, namespace: string | undefined): (term: SpreadTerm) => boolean {
   const held = heldTogetherBy(podSpec, labels, namespace);
-  return failureDomainTerms(podSpec).some(
-    (term) => (!held || narrower(domainOf(term.topologyKey)!, held.domain)) && selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace) !== false,
-  );
+  return (term) =>
+    onFailureDomain(term) && (!held || narrower(domainOf(term.topologyKey)!, held.domain)) && selectorMatches(term.labelSelector, labels) && coversNamespace(term, namespace) !== false;
+}
+
+/** Whether the API server takes a spread constraint's maxSkew: a whole number from 1 (unset decodes as 0, which it refuses too). */
+export function acceptedMaxSkew(maxSkew: unknown): maxSkew is number {
+  return Number.isInteger(maxSkew) && (maxSkew as number) >= 1;
+}
+
+/**
+ * What a spread constraint's maxSkew does to `replicas` pods. At maxSkew ≥ replicas every pod may share one domain
+ * (a skew of replicas − 0), whether the scheduler refuses to go past it or only prefers not to. minDomains changes
+ * nothing: below it the global minimum counts as 0, which caps a domain at maxSkew pods, still every pod. A single
+ * pod has nothing to spread, so no skew is too loose for it.
+ */
+export function skewEffect(maxSkew: unknown, replicas: number): 'spreads' | 'too-loose' | 'refused' {
+  if (!acceptedMaxSkew(maxSkew)) return 'refused';
+  return replicas >= 2 && maxSkew >= replicas ? 'too-loose' : 'spreads';
+}
+
+/**
+ * Whether a pod spec spreads `replicas` pods carrying `labels` (in `namespace`, when given) across nodes, zones or
+ * regions: a pod anti-affinity term (required or preferred) that keeps its own pods apart (keepsOwnPodsApart), or a
+ * topology spread constraint that would, with a maxSkew the API server takes and below the replica count.
+ */
+export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels, namespace: string | undefined, replicas: number): boolean {
+  const apart = keepsOwnPodsApart(podSpec, labels, namespace);
+  return antiAffinityTerms(podSpec).some(apart) || objects(list(podSpec?.topologySpreadConstraints)).some((constraint) => apart(constraint) && skewEffect(constraint.maxSkew, replicas) === 'spreads');
+}
+
+/** A topology spread constraint that would keep the pods apart but for its maxSkew, and where it is in the list. */
+export interface IdleSpreadConstraint {
+  index: number;
+  topologyKey: string;
+  domain: FailureDomain;
+  /** As written: a number too loose for the replicas, or a value the API server refuses (refused). */
+  maxSkew: unknown;
+  refused: boolean;
+  /** Whether the scheduler refuses to go past the skew (DoNotSchedule), rather than prefer not to. */
+  hard: boolean;
+}
+
+/**
+ * The topology spread constraints that would keep `replicas` pods apart but for their maxSkew: one the API server
+ * refuses (unset, 0, negative, no integer), or one that lets every pod into one domain. Refused ones first (the
+ * workload never runs, spread or not), then the narrowest domain.
+ */
+export function idleSpreadConstraints(podSpec: any, labels: Labels, namespace: string | undefined, replicas: number): IdleSpreadConstraint[] {
+  const apart = keepsOwnPodsApart(podSpec, labels, namespace);
+  const idle: IdleSpreadConstraint[] = [];
+  list(podSpec?.topologySpreadConstraints).forEach((constraint, index) => {
+    if (!constraint || typeof constraint !== 'object' || !apart(constraint)) return;
+    const effect = skewEffect(constraint.maxSkew, replicas);
+    if (effect === 'spreads') return;
+    const { topologyKey, maxSkew, whenUnsatisfiable } = constraint;
+    idle.push({ index, topologyKey: String(topologyKey), domain: domainOf(topologyKey)!, maxSkew, refused: effect === 'refused', hard: whenUnsatisfiable === 'DoNotSchedule' });
+  });
+  return idle.sort((a, b) => Number(b.refused) - Number(a.refused) || NARROW_TO_WIDE.indexOf(a.domain) - NARROW_TO_WIDE.indexOf(b.domain));
 }
 
 /** Where spread terms look for a workload's pods instead of its own namespace: namespaces by name, and namespace selectors that do more than name them. */

@@ -58,8 +58,8 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   if (dns.file && (replicas.source === 'spec' || replicas.source === 'default') && template) {
     const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
     const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
-    // Pods its own affinity holds on one node cannot be spread: no fix then.
-    const spread = spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace)
+    // Pods its own affinity holds on one node cannot be spread: no fix then. Spread or not is weighed at the 2 replicas it writes.
+    const spread = spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace, 2)
       ? []
       : heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node'
         ? undefined
@@ -78,7 +78,7 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
 function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   const template = podTemplateOf(dns);
   const replicas = inventory.effectiveReplicas(dns);
-  if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace)) return undefined;
+  if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace, replicas.value)) return undefined;
   const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
   const path = [...template.path, 'spec', 'topologySpreadConstraints'];
   const held = heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node';

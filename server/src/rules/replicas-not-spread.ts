@@ -29,7 +29,7 @@ export const replicasNotSpread: Rule = {
       if (!template) continue;
       const replicas = inventory.effectiveReplicas(workload);
       // A pod pinned to one node cannot be spread: pinned-to-node says so.
-      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, workload.namespace) || claimsHostPorts(template.spec) || nodePin(template.spec)) continue;
+      if (replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, workload.namespace, replicas.value) || claimsHostPorts(template.spec) || nodePin(template.spec)) continue;
       const held = heldTogetherBy(template.spec, template.labels, workload.namespace);
       const path = replicas.source === 'spec' ? ['spec', 'replicas'] : [];
       const related = [

@@ -4,7 +4,7 @@ import { autoscalerBounds } from '../manifest/autoscaler';
 import { isScaledObject } from '../manifest/scaled-object';
 import { resourceFromObject, type Resource } from '../manifest/parse';
 import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS_TAINTS, nodeLossTolerationSeconds, nodeTaints, placementInput, placePod } from '../manifest/scheduling';
-import { HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
+import { acceptedMaxSkew, HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
 import { portNeverResolves, probeTimings, startBudgetSeconds } from '../manifest/probe';
@@ -347,7 +347,7 @@ function hardPlacementRules(podSpec: any, labels: Record<string, string>): Pick<
   const own = ownTerm(labels);
   const antiAffinity = [...new Set(listOf(podSpec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).filter(own).map((t) => domainOf(t.topologyKey)).filter((d): d is 'node' | 'zone' => !!d))];
   const hardSpread = listOf(podSpec?.topologySpreadConstraints)
-    .filter((t) => own(t) && t.whenUnsatisfiable === 'DoNotSchedule' && domainOf(t.topologyKey) && Number.isInteger(t.maxSkew) && t.maxSkew > 0)
+    .filter((t) => own(t) && t.whenUnsatisfiable === 'DoNotSchedule' && domainOf(t.topologyKey) && acceptedMaxSkew(t.maxSkew))
     .map((t) => ({ domain: domainOf(t.topologyKey)!, maxSkew: t.maxSkew as number }));
   return { ...(antiAffinity.length ? { antiAffinity } : {}), ...(hardSpread.length ? { hardSpread } : {}) };
 }
