@@ -15,6 +15,15 @@ const spreadFix = '        - maxSkew: 1\n          topologyKey: kubernetes.io/ho
 const spread = (key: string, selector = 'app: web') =>
   `      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: ${key}\n          whenUnsatisfiable: DoNotSchedule\n          labelSelector:\n            matchLabels:\n              ${selector}\n`;
 
+/** A spread constraint on its own labels with this maxSkew (as written), after `extra` lines. */
+const skewed = (maxSkew: string, key = 'kubernetes.io/hostname', when = 'DoNotSchedule', extra = '') =>
+  `        - maxSkew: ${maxSkew}\n          topologyKey: ${key}\n          whenUnsatisfiable: ${when}\n${extra}          labelSelector:\n            matchLabels:\n              app: web\n`;
+const constraints = (...entries: string[]) => `      topologySpreadConstraints:\n${entries.join('')}`;
+const preferredAntiAffinity =
+  '      affinity:\n        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 100\n              podAffinityTerm:\n                topologyKey: kubernetes.io/hostname\n                labelSelector:\n                  matchLabels: {app: web}\n';
+const looseOnHostname = (skew: number, pods: string) =>
+  `Its topologySpreadConstraints on kubernetes.io/hostname has maxSkew ${skew}, which lets ${pods} run on one node: when that node dies the workload is down until they are rescheduled.`;
+
 const hostPortInit = (restartPolicy: string) =>
   `      initContainers:\n        - name: proxy\n          image: example/proxy:1\n${restartPolicy}          ports:\n            - {containerPort: 8443, hostPort: 443}\n`;
 
@@ -62,6 +71,16 @@ ruleTester(replicasNotSpread, {
       code: web('      affinity:\n        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n              - matchExpressions:\n                  - {key: kubernetes.io/hostname, operator: In, values: [worker-7]}\n'),
     },
     { name: 'pinned and held together by its own affinity: still pinned-to-node\'s', code: web('      nodeName: worker-7\n' + selfAffinity('kubernetes.io/hostname')) },
+    { name: 'maxSkew one below the replicas (2 of 3): at most 2 share a node, so 2 nodes hold them', code: web(constraints(skewed('2'))) },
+    { name: 'maxSkew one below the replicas, preferred only (ScheduleAnyway)', code: web(constraints(skewed('2', 'kubernetes.io/hostname', 'ScheduleAnyway'))) },
+    { name: 'maxSkew 1 of 2 replicas', code: web(constraints(skewed('1')), '  replicas: 2\n') },
+    { name: 'an HPA floor of 3 over 2 replicas written: maxSkew 2 is below the 3 it runs', code: web(constraints(skewed('2')), '  replicas: 2\n'), files: { 'hpa.yaml': hpa({ min: 3 }) } },
+    { name: 'maxSkew one below the replicas with minDomains: its global minimum of 0 only tightens it', code: web(constraints(skewed('2', 'kubernetes.io/hostname', 'DoNotSchedule', '          minDomains: 5\n'))) },
+    { name: 'a loose hostname constraint beside a tight zone one', code: web(constraints(skewed('5'), skewed('1', 'topology.kubernetes.io/zone'))) },
+    { name: 'a loose constraint beside pod anti-affinity on hostname', code: web(constraints(skewed('3')) + preferredAntiAffinity) },
+    { name: 'a refused maxSkew beside a tight constraint: they are spread, the refusal is not weighed', code: web(constraints(skewed('"1"'), skewed('1', 'topology.kubernetes.io/zone'))) },
+    { name: 'one replica: no maxSkew is too loose for it', code: web(constraints(skewed('3')), '  replicas: 1\n') },
+    { name: 'one replica: a refused maxSkew is not weighed', code: web(constraints(skewed('0')), '  replicas: 1\n') },
   ],
   invalid: [
     {
@@ -168,6 +187,115 @@ ruleTester(replicasNotSpread, {
       code: web('', '  replicas: 1\n'),
       files: { 'keda.yaml': scaledObject({ annotations: '    autoscaling.keda.sh/paused-replicas: "3"\n' }) },
       findings: [{ at: 'kind: Deployment', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas \(held by KEDA's paused-replicas\)\. Nothing spreads them/, related: ['keda.yaml: autoscaling.keda.sh/paused-replicas'] }],
+    },
+    {
+      name: 'maxSkew equal to the replicas lets them all share a node: said at the maxSkew, which the fix sets to 1 (unsafe under DoNotSchedule), keeping comments',
+      code: web(constraints(skewed('3 # as many as replicas'))),
+      findings: [{ at: '3', message: `Deployment web: all 3 pods may run on one node and go down with it. It runs 3 replicas. ${looseOnHostname(3, 'all 3 pods')}` }],
+      output: null,
+      unsafeOutput: web(constraints(skewed('1 # as many as replicas'))),
+    },
+    {
+      name: 'maxSkew equal to the replicas, preferred only (ScheduleAnyway): the fix is safe',
+      code: web(constraints(skewed('3', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+      findings: [{ at: '3', message: /It runs 3 replicas\. Its topologySpreadConstraints on kubernetes\.io\/hostname has maxSkew 3, which lets all 3 pods run on one node:/ }],
+      output: web(constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'maxSkew 2 of 2 replicas',
+      code: web(constraints(skewed('2', 'kubernetes.io/hostname', 'ScheduleAnyway')), '  replicas: 2\n'),
+      findings: [{ at: '2', message: /^Deployment web: both pods may run on one node .* has maxSkew 2, which lets both pods run on one node:/ }],
+      output: web(constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway')), '  replicas: 2\n'),
+    },
+    {
+      name: 'maxSkew above the replicas, with minDomains: the global minimum of 0 still lets every pod into one domain',
+      code: web(constraints(skewed('5', 'kubernetes.io/hostname', 'DoNotSchedule', '          minDomains: 3\n'))),
+      findings: [{ at: '5', message: new RegExp(looseOnHostname(5, 'all 3 pods').replace(/[.\\/]/g, '\\$&')) }],
+    },
+    {
+      name: 'an HPA floor of 2 under 3 replicas written: maxSkew 2 spreads 3 but not the 2 it may run; the HPA is related',
+      code: web(constraints(skewed('2', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+      files: { 'hpa.yaml': hpa({ min: 2 }) },
+      findings: [{ at: '2', message: /It runs at least 2 replicas \(HPA minReplicas 2\)\. Its topologySpreadConstraints on kubernetes\.io\/hostname has maxSkew 2, which lets both pods run on one node:/, related: ['hpa.yaml: minReplicas'] }],
+      output: web(constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'a loose zone constraint: one zone, and so maybe one node',
+      code: web(constraints(skewed('3', 'topology.kubernetes.io/zone', 'ScheduleAnyway'))),
+      findings: [{ at: '3', message: /has maxSkew 3, which lets all 3 pods run in one zone, on one node of it:/ }],
+      output: web(constraints(skewed('1', 'topology.kubernetes.io/zone', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'loose on a zone and on hostname: the hostname one is said and fixed',
+      code: web(constraints(skewed('3', 'topology.kubernetes.io/zone', 'ScheduleAnyway'), skewed('4', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+      findings: [{ at: '4', message: /on kubernetes\.io\/hostname has maxSkew 4, which lets all 3 pods run on one node:/ }],
+      output: web(constraints(skewed('3', 'topology.kubernetes.io/zone', 'ScheduleAnyway'), skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'held in one zone by its own affinity, with a loose hostname constraint: the loose maxSkew is what to fix',
+      code: web(selfAffinity('topology.kubernetes.io/zone') + constraints(skewed('3', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+      findings: [{ at: '3', message: /has maxSkew 3, which lets all 3 pods run on one node:/, related: ['manifest.yaml: topologyKey'] }],
+      output: web(selfAffinity('topology.kubernetes.io/zone') + constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'maxSkew in quotes: the API server rejects the workload, which is said instead of a spread; the digits are written as the number',
+      code: web(constraints(skewed('"1"'))),
+      findings: [
+        {
+          at: '"1"',
+          message:
+            'Deployment web: its topologySpreadConstraints on kubernetes.io/hostname has maxSkew "1", which is no integer, so the API server rejects it. It refuses the whole Deployment, which then runs no pod at all. maxSkew is a whole number from 1: write 1.',
+        },
+      ],
+      output: web(constraints(skewed('1'))),
+    },
+    {
+      name: 'digits in quotes that spread the pods are kept',
+      code: web(constraints(skewed('"2"'))),
+      findings: [{ at: '"2"', message: /has maxSkew "2", which is no integer, so the API server rejects it\. .* write 2\.$/ }],
+      output: web(constraints(skewed('2'))),
+    },
+    {
+      name: 'digits in quotes too loose to spread: 1 is written, unsafe under DoNotSchedule, and no number is claimed from them',
+      code: web(constraints(skewed('"3"'))),
+      findings: [{ at: '"3"', message: /has maxSkew "3", which is no integer, so the API server rejects it\. It refuses the whole Deployment, which then runs no pod at all\. maxSkew is a whole number from 1: write 1\.$/ }],
+      output: null,
+      unsafeOutput: web(constraints(skewed('1'))),
+    },
+    {
+      name: 'maxSkew 0 is refused (below 1)',
+      code: web(constraints(skewed('0'))),
+      findings: [{ at: '0', message: /has maxSkew 0, which is below 1, so the API server rejects it\. It refuses the whole Deployment, which then runs no pod at all\. maxSkew is a whole number from 1: write 1\.$/ }],
+      output: web(constraints(skewed('1'))),
+    },
+    {
+      name: 'a negative maxSkew is refused',
+      code: web(constraints(skewed('-2', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+      findings: [{ at: '-2', message: /has maxSkew -2, which is below 1, so the API server rejects it\./ }],
+      output: web(constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'a fractional maxSkew is refused',
+      code: web(constraints(skewed('1.5', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+      findings: [{ at: '1.5', message: /has maxSkew 1\.5, which is no integer, so the API server rejects it\./ }],
+      output: web(constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'no maxSkew: the API server requires one; said at the entry that lacks it',
+      code: web(constraints('        - topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n')),
+      findings: [{ at: 'topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n', message: /^Deployment web: its topologySpreadConstraints on kubernetes\.io\/hostname has no maxSkew, so the API server rejects it\. / }],
+      output: web(constraints('        - topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n          maxSkew: 1\n')),
+    },
+    {
+      name: 'a loose constraint that selects other pods is said as a stray one, not as loose',
+      code: web(constraints(skewed('3').replace('app: web', 'app: cache'))),
+      findings: [{ at: 'replicas', message: /Its spread terms select app=cache, which its own pods do not carry:/ }],
+    },
+    {
+      name: 'a refused maxSkew beside a loose one: the refusal is said',
+      code: web(constraints(skewed('3', 'kubernetes.io/hostname', 'ScheduleAnyway'), skewed('"1"', 'topology.kubernetes.io/zone', 'ScheduleAnyway'))),
+      findings: [{ at: '"1"', message: /on topology\.kubernetes\.io\/zone has maxSkew "1", which is no integer/ }],
+      output: web(constraints(skewed('3', 'kubernetes.io/hostname', 'ScheduleAnyway'), skewed('1', 'topology.kubernetes.io/zone', 'ScheduleAnyway'))),
     },
     {
       name: 'a ReplicationController with a plain map selector: the fix writes it as matchLabels',

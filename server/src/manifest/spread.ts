@@ -1,3 +1,4 @@
+import { shownValue } from './integer-field';
 import type { LabelSelector, Labels } from './selector';
 import { isWellFormedSelector, selectorMatches } from './selector';
 import { isNativeSidecar } from './workload';
@@ -177,6 +178,11 @@ export interface IdleSpreadConstraint {
   refused: boolean;
   /** Whether the scheduler refuses to go past the skew (DoNotSchedule), rather than prefer not to. */
   hard: boolean;
+}
+
+/** "maxSkew 3", `maxSkew "1"`, or "no maxSkew": a constraint's maxSkew as a message quotes it. */
+export function describeMaxSkew(maxSkew: unknown): string {
+  return maxSkew === undefined || maxSkew === null ? 'no maxSkew' : `maxSkew ${shownValue(maxSkew)}`;
 }
 
 /**

@@ -6,9 +6,10 @@ import { nodePin } from '../manifest/node-pin';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeSelector, type LabelSelector } from '../manifest/selector';
-import { claimsHostPorts, type CoLocation, heldTogetherBy, HOSTNAME_TOPOLOGY, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
+import { claimsHostPorts, type CoLocation, heldTogetherBy, HOSTNAME_TOPOLOGY, idleSpreadConstraints, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
 import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
+import { idleSpreadConstraintReport, LOWERED_SKEW_UNSAFE } from './idle-spread-constraint';
 import type { Rule } from './types';
 
 export const replicasNotSpread: Rule = {
@@ -18,8 +19,9 @@ export const replicasNotSpread: Rule = {
     scenario: 'involuntary-disruption',
     title: 'Replicas may all land on one node',
     description:
-      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone or region) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it. A required pod affinity to its own pods on `kubernetes.io/hostname` puts every replica on the first one\'s node whatever spreads them (no fix is offered: make it preferred, or remove it if the pods need not share a node); on a zone or region, only spreading over narrower domains counts. Pods pinned to one node are left to `pinned-to-node`.',
-    fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector.',
+      'Several replicas protect against a node failure only if they run on different nodes. Without a topology spread constraint or a pod anti-affinity term on `kubernetes.io/hostname` (or a zone or region) that selects the pod\'s own labels in its own namespace (an anti-affinity term\'s `namespaces` or `namespaceSelector` can point elsewhere), only the scheduler\'s weak default scoring keeps them apart (pods claiming a host port are the exception: two never share a node), and after a drain, a scale-up on a fresh node or a tight cluster all replicas can share one node: when it dies, the whole workload goes with it. A required pod affinity to its own pods on `kubernetes.io/hostname` puts every replica on the first one\'s node whatever spreads them (no fix is offered: make it preferred, or remove it if the pods need not share a node); on a zone or region, only spreading over narrower domains counts. Pods pinned to one node are left to `pinned-to-node`. A spread constraint counts only with a `maxSkew` below the effective replica count: at `maxSkew` ≥ replicas the scheduler may put every replica on one node (a skew of replicas − 0), whether `whenUnsatisfiable` is `DoNotSchedule` or `ScheduleAnyway`, and `minDomains` changes nothing (it only counts the global minimum as 0). A `maxSkew` the API server refuses (unset, 0, negative, no integer, digits in quotes) spreads nothing either: it rejects the whole workload, which is reported instead, at the value.',
+    fix: 'Adds a `topologySpreadConstraints` entry: `maxSkew: 1`, `topologyKey: kubernetes.io/hostname`, `whenUnsatisfiable: ScheduleAnyway`, and the workload\'s own pod selector. When a constraint on the pods\' own labels is there but its `maxSkew` is too loose or refused, sets that `maxSkew` instead: to 1, or to the number digits in quotes stand for when it spreads the replicas.',
+    unsafeFixes: LOWERED_SKEW_UNSAFE,
     example: ordersDeployment(),
   },
   check({ resources, inventory, report }) {
@@ -38,6 +40,11 @@ export const replicasNotSpread: Rule = {
       ];
       if (held?.domain === 'node') {
         report({ resource: workload, path, message: mustShareNode(workload, replicas, held), related });
+        continue;
+      }
+      const [idle] = idleSpreadConstraints(template.spec, template.labels, workload.namespace, replicas.value);
+      if (idle) {
+        report(idleSpreadConstraintReport(workload, template.path, replicas, idle, related));
         continue;
       }
       const stray = strayFailureDomainSelectors(template.spec, template.labels);
