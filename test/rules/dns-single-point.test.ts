@@ -42,6 +42,8 @@ const heldTogether = `      affinity:
         - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {k8s-app: kube-dns}}}
 `;
 
+const looseSpread = '      topologySpreadConstraints:\n        - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {k8s-app: kube-dns}}}\n';
+
 const autoscaler = (params: string) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kube-dns-autoscaler\n  namespace: kube-system\nspec:\n  selector: {matchLabels: {k8s-app: kube-dns-autoscaler}}\n  template:\n    metadata: {labels: {k8s-app: kube-dns-autoscaler}}\n    spec:\n      containers:\n      - name: autoscaler\n        image: registry.k8s.io/cpa/cluster-proportional-autoscaler:1.8.4\n        command:\n          - /cluster-proportional-autoscaler\n          - --namespace=kube-system\n          - --configmap=kube-dns-autoscaler\n          - --target=Deployment/coredns\n          - --default-params=${params}\n`;
 
@@ -85,6 +87,21 @@ ruleTester(dnsSinglePoint, {
       output:
         coredns('  replicas: 2\n') +
         '      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              k8s-app: kube-dns\n',
+    },
+    {
+      name: 'two replicas a spread constraint lets share a node (maxSkew 2): said and fixed at the maxSkew',
+      code: coredns('  replicas: 2\n', looseSpread),
+      findings: [{ at: '2', message: /^Deployment kube-system\/coredns: both pods may run on one node .* has maxSkew 2, which lets both pods run on one node:/ }],
+      output: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1')),
+    },
+    {
+      name: 'one replica under a spread constraint of maxSkew 2: at the 2 replicas written it spreads nothing, so one that does is added',
+      code: coredns('  replicas: 1\n', looseSpread),
+      findings: [{ at: 'replicas', message: /runs 1 replica:/ }],
+      output: coredns(
+        '  replicas: 2\n',
+        looseSpread + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              k8s-app: kube-dns\n',
+      ),
     },
     {
       name: 'two replicas its own required affinity holds on one node, whatever spreads them: no spread fix, which could not help',

@@ -3,8 +3,9 @@ import type { Fix } from '../fixes/edit';
 import { appendToSequence, setField } from '../fixes/yaml-edit';
 import { describeEveryPod, describeRunning, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
-import { heldTogetherBy, HOSTNAME_TOPOLOGY, spreadsAcrossFailureDomains } from '../manifest/spread';
+import { heldTogetherBy, HOSTNAME_TOPOLOGY, idleSpreadConstraints, spreadsAcrossFailureDomains } from '../manifest/spread';
 import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { idleSpreadConstraintReport, LOWERED_SKEW_UNSAFE } from './idle-spread-constraint';
 import type { Report, Rule } from './types';
 import { plural } from '../words';
 
@@ -79,9 +80,12 @@ function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   const template = podTemplateOf(dns);
   const replicas = inventory.effectiveReplicas(dns);
   if (!template || replicas.value < 2 || spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace, replicas.value)) return undefined;
+  const held = heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node';
+  const idle = held ? [] : idleSpreadConstraints(template.spec, template.labels, dns.namespace, replicas.value);
+  // Constraints written to spread them that their maxSkew keeps from it: said, and fixed, at that maxSkew.
+  if (idle.length) return idleSpreadConstraintReport(dns, template.path, replicas, idle[0], []);
   const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
   const path = [...template.path, 'spec', 'topologySpreadConstraints'];
-  const held = heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node';
   const why = held
     ? `its required pod affinity on ${HOSTNAME_TOPOLOGY} selects its own pods: they must run on one node`
     : `nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node`;
@@ -139,8 +143,9 @@ export const dnsSinglePoint: Rule = {
     scenario: 'control-plane',
     title: 'Cluster DNS that one failure takes down',
     description:
-      'Every Service lookup in the cluster goes through the cluster DNS Deployment (`coredns` or `kube-dns` in `kube-system`). With fewer than 2 replicas, with replicas that nothing spreads across nodes (no topology spread constraint or pod anti-affinity on `kubernetes.io/hostname` selecting its own pods), or (in a live cluster) with all ready pods on one node or all on control-plane nodes, one pod restart or one node failure stops name resolution everywhere. During a control-plane outage it is worse: a running CoreDNS keeps answering from its informer cache (response-cache expiry does not matter), but a CoreDNS that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced; if all of them sit on the control-plane nodes, they die with it. A cluster-proportional-autoscaler (`kube-dns-autoscaler`) that keeps 2 replicas (`preventSinglePointFailure` or `min` ≥ 2) counts.',
-    fix: 'Sets `replicas: 2` and, when the pods are not spread yet, adds a `kubernetes.io/hostname` topology spread constraint (the constraint alone for 2 or more replicas that nothing spreads).',
+      'Every Service lookup in the cluster goes through the cluster DNS Deployment (`coredns` or `kube-dns` in `kube-system`). With fewer than 2 replicas, with replicas that nothing spreads across nodes (no topology spread constraint with a `maxSkew` below its replicas, or pod anti-affinity, on `kubernetes.io/hostname` selecting its own pods), or (in a live cluster) with all ready pods on one node or all on control-plane nodes, one pod restart or one node failure stops name resolution everywhere. During a control-plane outage it is worse: a running CoreDNS keeps answering from its informer cache (response-cache expiry does not matter), but a CoreDNS that restarts cannot sync with the API and answers SERVFAIL for cluster names, and one that dies is not replaced; if all of them sit on the control-plane nodes, they die with it. A cluster-proportional-autoscaler (`kube-dns-autoscaler`) that keeps 2 replicas (`preventSinglePointFailure` or `min` ≥ 2) counts.',
+    fix: 'Sets `replicas: 2` and, when the pods are not spread yet, adds a `kubernetes.io/hostname` topology spread constraint (the constraint alone for 2 or more replicas that nothing spreads; for a constraint there whose `maxSkew` is too loose or refused, that `maxSkew` set as `replicas-not-spread` does).',
+    unsafeFixes: LOWERED_SKEW_UNSAFE,
     example: `apiVersion: apps/v1
 kind: Deployment
 metadata:

@@ -16,7 +16,7 @@ const TIGHTENED =
 export const LOWERED_SKEW_UNSAFE = `Unsafe when it lowers the \`maxSkew\` of a \`DoNotSchedule\` constraint: ${TIGHTENED}.`;
 
 /**
- * What replicas-not-spread reports when the only spread constraints on the pods' own labels spread
+ * What replicas-not-spread and dns-single-point report when the only spread constraints on the pods' own labels spread
  * nothing for their maxSkew: one the API server refuses (said instead of a spread, as the workload never runs), else
  * one that lets every replica into one domain. Said at that maxSkew, which the fix sets rather than adding a constraint.
  */
