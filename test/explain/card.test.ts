@@ -86,6 +86,15 @@ describe('resilience card on a workload kind line', () => {
     assert.match(hover(workload('Deployment', '  replicas: 3\n', together), 'kind: Deployment')!, /\nPosture: 3 replicas · held on one node by its own pod affinity · no PDB · /);
   });
 
+  it('replicas a spread constraint lets share a node for its maxSkew are not spread, and the posture says why', () => {
+    const loose = hover(workload('Deployment', '  replicas: 3\n', SPREAD.replace('maxSkew: 1', 'maxSkew: 3')), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.match(row(loose, 'Node failure'), /^all 3 may be down /);
+    assert.match(loose, /\nPosture: 3 replicas · spread by hostname, maxSkew 3 lets all 3 pods share a node · PDB web-pdb · /);
+    const refused = hover(workload('Deployment', '  replicas: 3\n', SPREAD.replace('maxSkew: 1', 'maxSkew: "1"')), 'kind: Deployment')!;
+    assert.match(refused, /\nPosture: 3 replicas · spread by hostname, maxSkew "1" refused by the API server · no PDB · /);
+    assert.match(hover(workload('Deployment', '  replicas: 3\n', SPREAD.replace('maxSkew: 1', 'maxSkew: 2')), 'kind: Deployment')!, /\nPosture: 3 replicas · spread by hostname · no PDB · /);
+  });
+
   it('a KEDA ScaledObject is the autoscaler: its floor and ceiling, said as KEDA\'s, not an HPA\'s', () => {
     const keda = 'apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web-keda\nspec:\n  scaleTargetRef: {name: web}\n  minReplicaCount: 3\n  maxReplicaCount: 10\n  triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]\n';
     const card = hover(workload('Deployment', ''), 'kind: Deployment', { 'keda.yaml': keda })!;

@@ -1,7 +1,8 @@
 import type { Resource } from '../manifest/parse';
 import { isScaledObject } from '../manifest/scaled-object';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
-import { heldTogetherBy, spreadTerms } from '../manifest/spread';
+import { describeMaxSkew, heldTogetherBy, type IdleSpreadConstraint, idleSpreadConstraints, spreadTerms } from '../manifest/spread';
+import { describeEveryPod } from '../inventory/inventory';
 import { isScalable, podTemplateOf } from '../manifest/workload';
 import { podsSelectedBy, type AgentPosture, type ContainerProbes, type PdbView, type Posture } from './posture';
 import { plural } from '../words';
@@ -25,7 +26,13 @@ function spreadPart(resource: Resource, p: Posture): string {
   const together = held && `held ${held.domain === 'node' ? 'on one node' : `in one ${held.domain}`} by its own pod affinity`;
   if (!keys.size) return together ?? 'no spread';
   const over = [...keys].map((key) => markdownText(key.split('/').pop()!)).join(', ');
-  return p.spread ? `spread by ${over}` : `spread by ${over}, ${together ?? 'not on its own labels'}`;
+  const [idle] = p.spread || !template ? [] : idleSpreadConstraints(template.spec, template.labels, resource.namespace, p.replicas.value);
+  return p.spread ? `spread by ${over}` : `spread by ${over}, ${together ?? (idle && idleSkew(idle, p.replicas.value)) ?? 'not on its own labels'}`;
+}
+
+/** Why a spread constraint on its own labels spreads nothing for its maxSkew: refused, or too loose. */
+function idleSkew({ maxSkew, refused }: IdleSpreadConstraint, replicas: number): string {
+  return `${markdownText(describeMaxSkew(maxSkew))} ${refused ? 'refused by the API server' : `lets ${describeEveryPod(replicas)} share a node`}`;
 }
 
 /** What of the workload's pods a PDB selects, when not all: `pod web-0`, `pods web-0, web-1`, `2 of 3 pods`. */
