@@ -40,6 +40,12 @@ describe('field hovers', () => {
     assert.doesNotMatch(text, /every 10 s/);
   });
 
+  it('topologySpreadConstraints: it spreads only with a maxSkew below the replica count', () => {
+    const spread = '      topologySpreadConstraints:\n        - maxSkew: 3\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector: {matchLabels: {app: web}}\n';
+    const text = hover(workload('Deployment', '  replicas: 3\n', spread), 'topologySpreadConstraints')!;
+    assert.match(text, /when its maxSkew is below the replica count \(at or above it, every replica may share one node\)/);
+  });
+
   it('PDB budgets: scaled against the pods they select', () => {
     const text = hover(PDB('minAvailable: 50%'), 'minAvailable', { 'web.yaml': workload('Deployment', '  replicas: 3\n') })!;
     assert.match(text, /Here: minAvailable 50% rounds up to 2 over 3 pods of web → 1 eviction allowed at a time\./);

@@ -162,7 +162,7 @@ const FIELDS: Record<string, { place: (resource: Resource, path: Path) => boolea
   },
   topologySpreadConstraints: {
     place: podSpecField,
-    text: () => 'Spreads replicas over nodes or zones, so one node crash or drain takes only a share of them. Without it (or pod anti-affinity), the scheduler may put every replica on one node.',
+    text: () => 'Spreads replicas over nodes or zones, so one node crash or drain takes only a share of them, when its maxSkew is below the replica count (at or above it, every replica may share one node). Without it (or pod anti-affinity), the scheduler may put every replica on one node.',
   },
   podAntiAffinity: {
     place: (resource, path) => inPodSpec(resource, path) && path.includes('affinity'),
