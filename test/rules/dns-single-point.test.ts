@@ -95,12 +95,25 @@ ruleTester(dnsSinglePoint, {
       output: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1')),
     },
     {
-      name: 'one replica under a spread constraint of maxSkew 2: at the 2 replicas written it spreads nothing, so one that does is added',
+      // A second {kubernetes.io/hostname, ScheduleAnyway} constraint is a duplicate the API server refuses (ValidateSpreadConstraintNotRepeat).
+      name: 'one replica under a spread constraint of maxSkew 2: at the 2 replicas written it spreads nothing, so its maxSkew is set, not a duplicate added',
       code: coredns('  replicas: 1\n', looseSpread),
+      findings: [{ at: 'replicas', message: /runs 1 replica:/ }],
+      output: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1')),
+    },
+    {
+      name: 'one replica under a spread constraint whose maxSkew the API server refuses: the digits are written as the number, not a duplicate added',
+      code: coredns('  replicas: 1\n', looseSpread.replace('maxSkew: 2', 'maxSkew: "1"')),
+      findings: [{ at: 'replicas', message: /runs 1 replica:/ }],
+      output: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1')),
+    },
+    {
+      name: 'one replica under a DoNotSchedule constraint of maxSkew 2: a ScheduleAnyway one beside it is no duplicate, and added (lowering the DoNotSchedule one would be unsafe)',
+      code: coredns('  replicas: 1\n', looseSpread.replace('ScheduleAnyway', 'DoNotSchedule')),
       findings: [{ at: 'replicas', message: /runs 1 replica:/ }],
       output: coredns(
         '  replicas: 2\n',
-        looseSpread + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              k8s-app: kube-dns\n',
+        looseSpread.replace('ScheduleAnyway', 'DoNotSchedule') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              k8s-app: kube-dns\n',
       ),
     },
     {

@@ -5,7 +5,7 @@ import { describeEveryPod, describeRunning, type Inventory } from '../inventory/
 import type { Resource } from '../manifest/parse';
 import { heldTogetherBy, HOSTNAME_TOPOLOGY, idleSpreadConstraints, spreadsAcrossFailureDomains } from '../manifest/spread';
 import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
-import { idleSpreadConstraintReport, LOWERED_SKEW_UNSAFE } from './idle-spread-constraint';
+import { idleSpreadConstraintFix, idleSpreadConstraintReport, LOWERED_SKEW_UNSAFE } from './idle-spread-constraint';
 import type { Report, Rule } from './types';
 import { plural } from '../words';
 
@@ -60,12 +60,20 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
     const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
     const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
     // Pods its own affinity holds on one node cannot be spread: no fix then. Spread or not is weighed at the 2 replicas it writes.
+    const held = heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node';
+    // A constraint there that spreads nothing at 2 is set at its maxSkew when its maxSkew is refused (the workload runs
+    // no pod until it is mended), or when the one added would repeat its {topologyKey, whenUnsatisfiable}: the API server
+    // refuses such a duplicate too.
+    const idle = held ? undefined : idleSpreadConstraints(template.spec, template.labels, dns.namespace, 2).find((c) => c.refused || (c.topologyKey === HOSTNAME_TOPOLOGY && !c.hard));
+    const idleFix = idle && idleSpreadConstraintFix(dns, template.path, 2, idle);
     const spread = spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace, 2)
       ? []
-      : heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node'
+      : held
         ? undefined
-        : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
-    if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, edits: [...edits, ...spread] });
+        : idle
+          ? idleFix?.edits
+          : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
+    if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, unsafe: idleFix?.unsafe, edits: [...edits, ...spread] });
   }
   return {
     resource: dns,

@@ -21,17 +21,31 @@ export const LOWERED_SKEW_UNSAFE = `Unsafe when it lowers the \`maxSkew\` of a \
  * one that lets every replica into one domain. Said at that maxSkew, which the fix sets rather than adding a constraint.
  */
 export function idleSpreadConstraintReport(workload: Resource, templatePath: Path, replicas: EffectiveReplicas, idle: IdleSpreadConstraint, related: Report['related']): Report {
-  const path = [...templatePath, 'spec', 'topologySpreadConstraints', idle.index, 'maxSkew'];
-  const meant = writtenNumber(idle.maxSkew);
-  const wanted = meant !== undefined && skewEffect(meant, replicas.value) === 'spreads' ? meant : 1;
   return {
     resource: workload,
-    path,
+    path: maxSkewPath(templatePath, idle),
     target: 'value',
-    message: idle.refused ? refusedSkew(workload, idle, wanted) : looseSkew(workload, replicas, idle),
-    fixes: () => [wanted === meant ? numberForDigits(workload, path, idle.maxSkew) : tightestSkew(workload, path, idle, meant)],
+    message: idle.refused ? refusedSkew(workload, idle, wantedSkew(idle, replicas.value)) : looseSkew(workload, replicas, idle),
+    fixes: () => [idleSpreadConstraintFix(workload, templatePath, replicas.value, idle)],
     related,
   };
+}
+
+/** The fix of a constraint idle for its maxSkew at `replicas`: that maxSkew set to one that spreads them (see idleSpreadConstraintReport). */
+export function idleSpreadConstraintFix(workload: Resource, templatePath: Path, replicas: number, idle: IdleSpreadConstraint): Fix | undefined {
+  const path = maxSkewPath(templatePath, idle);
+  const meant = writtenNumber(idle.maxSkew);
+  return wantedSkew(idle, replicas) === meant ? numberForDigits(workload, path, idle.maxSkew) : tightestSkew(workload, path, idle, meant);
+}
+
+function maxSkewPath(templatePath: Path, idle: IdleSpreadConstraint): Path {
+  return [...templatePath, 'spec', 'topologySpreadConstraints', idle.index, 'maxSkew'];
+}
+
+/** The number written as it meant, when it spreads `replicas`; else 1. */
+function wantedSkew(idle: IdleSpreadConstraint, replicas: number): number {
+  const meant = writtenNumber(idle.maxSkew);
+  return meant !== undefined && skewEffect(meant, replicas) === 'spreads' ? meant : 1;
 }
 
 /** The number a maxSkew is written as, in quotes or not. */
