@@ -88,7 +88,8 @@ describe('kube-resilience check', { skip: existsSync(CLI) ? false : 'dist/cli.js
   });
 
   it('--fix sets a mapping inside a flow mapping as JSON there (block lines inside the braces broke the file, so the fix was refused)', () => {
-    write('flow/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: 5}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
+    // A rollingUpdate with no value: one with a value beside Recreate has the API server reject the Deployment.
+    write('flow/web.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  strategy: {type: Recreate, rollingUpdate: null}\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: "web:1"}]\n');
     const run = cli(['check', 'flow', '--render', 'off', '--fix', ...only('recreate-drops-all')]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(readFileSync(join(dir, 'flow', 'web.yaml'), 'utf8'), /\n {2}strategy: \{type: "RollingUpdate", rollingUpdate: \{"maxUnavailable":0,"maxSurge":1\}\}\n/);

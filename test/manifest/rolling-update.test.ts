@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseManifest } from '../../server/src/manifest/parse';
-import { resolvedMaxUnavailable, rollingUpdateFenceposts, type Fenceposts } from '../../server/src/manifest/rolling-update';
+import { recreateWithRollingUpdate, resolvedMaxUnavailable, rollingUpdateFenceposts, type Fenceposts } from '../../server/src/manifest/rolling-update';
 
-/** The fenceposts of a Deployment whose `spec` holds `strategy` (YAML flow). */
-const fencepostsOf = (strategy: string) => rollingUpdateFenceposts(parseManifest('file:///d.yaml', `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  strategy: ${strategy}\n`).resources[0]);
+/** A Deployment whose `spec` holds `strategy` (YAML flow). */
+const withStrategy = (strategy: string) => parseManifest('file:///d.yaml', `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  strategy: ${strategy}\n`).resources[0];
+const fencepostsOf = (strategy: string) => rollingUpdateFenceposts(withStrategy(strategy));
 
 const percent = (value: number) => ({ kind: 'percent' as const, value });
 const int = (value: number) => ({ kind: 'int' as const, value });
@@ -36,6 +37,16 @@ describe('rollingUpdateFenceposts', () => {
 
   it('takes a maxSurge over 100%: only maxUnavailable is capped', () => {
     assert.deepEqual(fencepostsOf('{rollingUpdate: {maxUnavailable: 1, maxSurge: 200%}}'), { maxUnavailable: int(1), maxSurge: percent(200) });
+  });
+});
+
+describe('recreateWithRollingUpdate', () => {
+  it('is a Recreate that sets rollingUpdate to anything, an empty mapping or no mapping too', () => {
+    for (const refused of ['{type: Recreate, rollingUpdate: {maxSurge: 1}}', '{type: Recreate, rollingUpdate: {}}', '{type: Recreate, rollingUpdate: 5}']) assert.equal(recreateWithRollingUpdate(withStrategy(refused)), true, refused);
+  });
+
+  it('is not a Recreate whose rollingUpdate has no value, nor a strategy of another type', () => {
+    for (const taken of ['{type: Recreate, rollingUpdate: null}', '{type: Recreate, rollingUpdate: }', '{type: Recreate}', '{type: RollingUpdate, rollingUpdate: {maxSurge: 1}}', '{rollingUpdate: {}}', 'Recreate']) assert.equal(recreateWithRollingUpdate(withStrategy(taken)), false, taken);
   });
 });
 

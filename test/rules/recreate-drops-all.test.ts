@@ -35,6 +35,8 @@ ruleTester(recreateDropsAll, {
     { name: 'a maxSurge "1" in quotes beside it: refused', code: rolling(3, '      maxUnavailable: 3\n      maxSurge: "1"\n') },
     { name: 'maxUnavailable and maxSurge both 0: refused', code: rolling(2, '      maxUnavailable: 0\n      maxSurge: 0%\n') },
     { name: 'a strategy type the API server does not know: refused', code: rolling(3, '      maxUnavailable: 3\n', 'rollingUpdate') },
+    { name: 'Recreate with a rollingUpdate (refused) and one replica: nothing this rule would judge', code: web('  replicas: 1\n  strategy:\n    type: Recreate\n    rollingUpdate:\n      maxSurge: 1\n') },
+    { name: 'a Helm hook with Recreate and a rollingUpdate', code: web('  replicas: 3\n  strategy:\n    type: Recreate\n    rollingUpdate:\n      maxSurge: 1\n').replace('  name: web\n', '  name: web\n  annotations:\n    helm.sh/hook: pre-install\n') },
     { name: 'a StatefulSet\'s maxUnavailable is no Deployment\'s', code: deployment({ kind: 'StatefulSet', spec: '  replicas: 3\n  updateStrategy:\n    rollingUpdate:\n      maxUnavailable: 100%\n' }) },
   ],
   invalid: [
@@ -45,10 +47,26 @@ ruleTester(recreateDropsAll, {
       output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate # we always did it this way\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1\n'),
     },
     {
-      name: 'a rollingUpdate written already keeps its comments and keys: only what is missing or other is set (it was written again whole)',
-      code: web('  replicas: 3\n  strategy:\n    type: Recreate\n    rollingUpdate: # tuned for the canary rollout\n      # never below capacity\n      maxUnavailable: 0\n'),
+      // It was judged a Recreate outage, and its fix kept the rollingUpdate: a Recreate with one is never created.
+      name: 'Recreate with a rollingUpdate: the API server rejects the Deployment, said at rollingUpdate, which the fix removes (the Recreate left is then judged, and its fix is unsafe on this claim)',
+      code: rwoDeployment('Recreate # one version at a time\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1'),
+      files: { 'claim.yaml': 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: uploads\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n' },
+      findings: [{ at: 'rollingUpdate', line: 9, severity: 'info', message: 'Deployment web: strategy Recreate sets rollingUpdate too, so the API server rejects it (rollingUpdate may not be specified when the type is Recreate). It refuses the whole Deployment, which then runs no pod at all. Recreate rolls nothing: remove rollingUpdate, or set type RollingUpdate to roll by it.' }],
+      output: rwoDeployment('Recreate # one version at a time'),
+      fixLeaves: [/^Deployment web: every rollout stops both pods at once/],
+      unsafeOutput: rwoDeployment('RollingUpdate # one version at a time\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1'),
+    },
+    {
+      name: 'an empty rollingUpdate mapping beside Recreate is set, and refused too; the HPA floor counts, and a flow-style strategy loses the entry (--fix then rolls the Recreate left, as any)',
+      code: documents(web('  strategy: {type: Recreate, rollingUpdate: {}}\n'), hpa({ min: 2 })),
+      findings: [{ at: 'rollingUpdate', message: /^Deployment web: strategy Recreate sets rollingUpdate too, so the API server rejects it/ }],
+      output: documents(web('  strategy: {type: "RollingUpdate", "rollingUpdate": {"maxUnavailable":0,"maxSurge":1}}\n'), hpa({ min: 2 })),
+    },
+    {
+      name: 'a rollingUpdate with no value (null) beside Recreate sets nothing and is taken: the Recreate is judged, and the fix writes the mapping in its place',
+      code: web('  replicas: 3\n  strategy:\n    type: Recreate\n    rollingUpdate:\n'),
       findings: [{ at: 'type: Recreate', message: /^Deployment web: every rollout stops all 3 pods at once/ }],
-      output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate\n    rollingUpdate: # tuned for the canary rollout\n      # never below capacity\n      maxUnavailable: 0\n      maxSurge: 1\n'),
+      output: web('  replicas: 3\n  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxUnavailable: 0\n      maxSurge: 1\n'),
     },
     {
       name: 'the HPA floor counts; a flow-style strategy stays flow',

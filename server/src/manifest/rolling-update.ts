@@ -38,6 +38,16 @@ export function rollingUpdateFenceposts(deployment: Resource): Fenceposts | unde
 }
 
 /**
+ * Whether a Recreate strategy also sets rollingUpdate, which the API server refuses ("may not be specified when
+ * strategy `type` is 'Recreate'"), with the whole Deployment. Written with no value (`rollingUpdate:`, null) it sets
+ * nothing, and is taken; an empty mapping is set, and refused.
+ */
+export function recreateWithRollingUpdate(deployment: Resource): boolean {
+  const strategy: unknown = deployment.object?.spec?.strategy;
+  return isObject(strategy) && strategy.type === 'Recreate' && strategy.rollingUpdate != null;
+}
+
+/**
  * How many of `replicas` pods a rollout may take down at once, as the Deployment controller resolves it
  * (ResolveFenceposts, capped at the replicas by MaxUnavailable): maxUnavailable rounded down, maxSurge rounded up, and
  * when both come to 0 one pod, since a surge may be held back by a quota.
