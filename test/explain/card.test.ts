@@ -222,6 +222,8 @@ describe('resilience card on a workload kind line', () => {
     assert.doesNotMatch(card, /crash-loop/);
     assert.match(verdict(hover(withStartup('initialDelaySeconds: -1'), 'kind: Deployment')!), /\(startupProbe initialDelaySeconds -1 is negative\)/);
     assert.match(verdict(hover(withStartup('terminationGracePeriodSeconds: 0'), 'kind: Deployment')!), /\(startupProbe terminationGracePeriodSeconds 0 must be greater than 0\)/);
+    const readinessGrace = slow.replace('              port: http\n', '              port: http\n            terminationGracePeriodSeconds: 30\n');
+    assert.match(verdict(hover(readinessGrace, 'kind: Deployment')!), /\(readinessProbe terminationGracePeriodSeconds 30 is for liveness and startup probes only\)/);
   });
 
   it('a startup probe that gives up before the declared start kills every start, as liveness would; one that outlasts it holds liveness back', () => {

@@ -32,7 +32,9 @@ describe('field hovers', () => {
   it('probe values the API server refuses after defaulting: the hover says why, and works out no budget', () => {
     const doc = (lines: string) => workload('Deployment', '  replicas: 2\n').replace('              port: http\n', `              port: http\n${lines}`);
     assert.match(hover(doc('            periodSeconds: -5\n'), 'readinessProbe')!, /its periodSeconds -5 is negative, so the API server rejects the pod, and no timing of this probe runs\.$/);
-    assert.match(hover(doc('            terminationGracePeriodSeconds: 0\n'), 'readinessProbe')!, /its terminationGracePeriodSeconds 0 must be greater than 0, so the API server rejects the pod/);
+    // A readiness probe takes no grace period at all: 0 is refused for that first.
+    assert.match(hover(doc('            terminationGracePeriodSeconds: 0\n'), 'readinessProbe')!, /its terminationGracePeriodSeconds 0 is for liveness and startup probes only, so the API server rejects the pod/);
+    assert.match(hover(doc('            terminationGracePeriodSeconds: 30\n            failureThreshold: 4\n'), 'failureThreshold')!, /its terminationGracePeriodSeconds 30 is for liveness and startup probes only, so the API server rejects the pod, and no timing of this probe runs\.$/);
     assert.match(hover(doc('            successThreshold: 2\n'), 'successThreshold')!, /Consecutive successes before a failed probe counts as passing again \(2; must be 1 for liveness and startup\)/, 'readiness may ask for 2');
     const liveness = doc('').replace('          readinessProbe:', '          livenessProbe:\n            tcpSocket:\n              port: 8080\n            successThreshold: 2\n          readinessProbe:');
     const text = hover(liveness, 'livenessProbe')!;

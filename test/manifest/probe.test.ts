@@ -91,6 +91,15 @@ describe('probe helpers', () => {
     assert.equal(refusedTiming({ terminationGracePeriodSeconds: null }, 'livenessProbe'), undefined);
   });
 
+  it('refuses a terminationGracePeriodSeconds on a readiness probe, whatever it is (validateReadinessProbe: "must not be set for readinessProbes"), before asking whether it is a number', () => {
+    for (const value of [30, 0, '30', -1]) {
+      assert.deepEqual(refusedTiming({ terminationGracePeriodSeconds: value }, 'readinessProbe'), { field: 'terminationGracePeriodSeconds', value, why: 'is for liveness and startup probes only' }, String(value));
+    }
+    assert.equal(failureBudgetSeconds({ periodSeconds: 5, terminationGracePeriodSeconds: 30 }, 'readinessProbe'), undefined);
+    assert.equal(refusedTiming({ terminationGracePeriodSeconds: null }, 'readinessProbe'), undefined);
+    assert.equal(refusedTiming({ terminationGracePeriodSeconds: 30 }, 'livenessProbe'), undefined);
+  });
+
   it('knows the aggregate health endpoints of frameworks', () => {
     assert.equal(frameworkOf('/actuator/health')?.name, 'Spring Boot');
     assert.equal(frameworkOf('/actuator/health')?.liveness, '/actuator/health/liveness');

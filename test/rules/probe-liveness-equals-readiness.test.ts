@@ -57,6 +57,14 @@ ruleTester(probeLivenessEqualsReadiness, {
       name: 'a readiness probe may ask for 2 successes in a row on a shared handler, and 0 timings are the defaults, not refused (liveness, 9 × 10 s, is three times as patient as 3 × 10 s)',
       code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n    successThreshold: 0\n') + probe('readinessProbe', http('/healthz', 8080), '    successThreshold: 2\n    periodSeconds: 0\n    timeoutSeconds: 0\n')),
     },
+    {
+      name: "a readiness probe's own grace period on probes of two handlers is not this rule's to say: it reports only probes that share one",
+      code: container(probe('livenessProbe', http('/livez', 'http')) + probe('readinessProbe', http('/readyz', 'http'), '    terminationGracePeriodSeconds: 30\n')),
+    },
+    {
+      name: "a readiness probe's own grace period with no value is not set, and is taken; a liveness probe's of 30 is taken (liveness, 9 × 10 s, is three times as patient)",
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n    terminationGracePeriodSeconds: 30\n') + probe('readinessProbe', http('/healthz', 8080), '    terminationGracePeriodSeconds:\n')),
+    },
   ],
   invalid: [
     {
@@ -76,6 +84,18 @@ ruleTester(probeLivenessEqualsReadiness, {
       code: container(probe('livenessProbe', http('/healthz', 'http'), '    terminationGracePeriodSeconds: 0\n') + probe('readinessProbe', http('/healthz', 8080))),
       findings: [{ at: '0', message: `Deployment web: livenessProbe's terminationGracePeriodSeconds 0 must be greater than 0, ${REFUSES} A probe's own grace period is 1 s or more; left out, the pod's terminationGracePeriodSeconds applies.` }],
       output: null,
+    },
+    {
+      name: "a readiness probe's own grace period on a shared handler: refused whatever it is, and removed (the comment above it stays)",
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080), '    # as long as the drain allows\n    terminationGracePeriodSeconds: 30\n    periodSeconds: 10\n')),
+      findings: [{ at: '30', message: `Deployment web: readinessProbe's terminationGracePeriodSeconds 30 is for liveness and startup probes only, ${REFUSES} A failing readiness probe kills nothing, so it has no grace period to give: remove it.` }],
+      output: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080), '    # as long as the drain allows\n    periodSeconds: 10\n')),
+    },
+    {
+      name: "a readiness probe's own grace period in quotes: not written as the number, which is refused there too, but removed",
+      code: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080), '    terminationGracePeriodSeconds: "30"\n')),
+      findings: [{ at: '"30"', message: /readinessProbe's terminationGracePeriodSeconds "30" is for liveness and startup probes only, so the API server rejects it\./ }],
+      output: container(probe('livenessProbe', http('/healthz', 'http'), '    failureThreshold: 9\n') + probe('readinessProbe', http('/healthz', 8080))),
     },
     {
       name: 'a shared handler with a readiness period in quotes: the API server rejects the Deployment, which is said instead of comparing seconds worked out from defaults; the fix writes the number (and liveness, 9 × 10 s, is then three times as patient)',

@@ -64,7 +64,7 @@ function countOr(value: unknown, least: number, fallback: number): number {
 }
 
 /** Why the API server refuses a probe field's value, as a message goes on after it: `periodSeconds -5 is negative`. */
-export type RefusedWhy = 'is no integer' | 'is negative' | 'must be 1' | 'must be greater than 0';
+export type RefusedWhy = 'is no integer' | 'is negative' | 'must be 1' | 'must be greater than 0' | 'is for liveness and startup probes only';
 export type CheckedProbeField = ProbeTimingField | 'terminationGracePeriodSeconds';
 const CHECKED_FIELDS: CheckedProbeField[] = [...TIMING_FIELDS, 'terminationGracePeriodSeconds'];
 
@@ -73,11 +73,17 @@ const CHECKED_FIELDS: CheckedProbeField[] = [...TIMING_FIELDS, 'terminationGrace
  * which makes a 0 period, timeout or threshold its default: those are taken, a negative one is not.
  */
 export function probeFieldRefusal(field: CheckedProbeField, value: unknown, kind: ProbeField): RefusedWhy | undefined {
+  if (setOnReadiness(field, value, kind)) return 'is for liveness and startup probes only';
   if (writtenNotInteger(value)) return 'is no integer';
   if (typeof value !== 'number') return undefined;
   if (field === 'terminationGracePeriodSeconds') return value > 0 ? undefined : 'must be greater than 0';
   if (mustBeOne(field, kind)) return value === 1 || value === 0 ? undefined : 'must be 1';
   return value < 0 ? 'is negative' : undefined;
+}
+
+/** A readiness probe restarts nothing, so it has no grace period of its own: the API server refuses one set to any value ("must not be set for readinessProbes"). */
+export function setOnReadiness(field: CheckedProbeField, value: unknown, kind: ProbeField): boolean {
+  return field === 'terminationGracePeriodSeconds' && kind === 'readinessProbe' && value != null;
 }
 
 /** A liveness or startup probe acts on its first success: the API server takes no other successThreshold (0 it defaults to 1). */
@@ -87,8 +93,8 @@ export function mustBeOne(field: CheckedProbeField, kind: ProbeField): boolean {
 
 /**
  * The first of the probe's timings the API server refuses (`periodSeconds: "10"`, `-5`, a liveness successThreshold
- * of 2, a terminationGracePeriodSeconds of 0): it rejects the pod, so the probe runs on no timings at all, its
- * defaults included.
+ * of 2, a terminationGracePeriodSeconds of 0, or any on a readiness probe): it rejects the pod, so the probe runs on
+ * no timings at all, its defaults included.
  */
 export function refusedTiming(probe: any, kind: ProbeField): { field: CheckedProbeField; value: unknown; why: RefusedWhy } | undefined {
   if (!probe || typeof probe !== 'object') return undefined;
