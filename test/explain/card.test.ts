@@ -190,6 +190,11 @@ describe('resilience card on a workload kind line', () => {
     assert.equal(row(card, 'Dependency down'), 'proxy: liveness restarts both pods after 30 s: a restart storm');
   });
 
+  it('dependency down: an init container that is no native sidecar takes no probe (the API server refuses one), so the card reads nothing from it', () => {
+    const init = '      initContainers:\n        - name: migrate\n          image: example/migrate:1\n          livenessProbe: {httpGet: {path: /ready, port: 9901}}\n          readinessProbe: {httpGet: {path: /ready, port: 9901}}\n';
+    assert.equal(row(hover(workload('Deployment', '  replicas: 2\n', init), 'kind: Deployment')!, 'Dependency down'), 'out of the Service after 30 s, if readiness checks it');
+  });
+
   it('a declared slow start shows in drains and failures: how long a replacement takes, and when liveness kills it first', () => {
     const slow = workload('Deployment', '  replicas: 3\n').replace('  name: web\n', '  name: web\n  annotations:\n    kube-resilience/startup-seconds: "600"\n');
     const card = hover(slow, 'kind: Deployment')!;

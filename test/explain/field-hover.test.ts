@@ -42,6 +42,14 @@ describe('field hovers', () => {
     assert.doesNotMatch(text, /every 10 s/);
   });
 
+  it('a probe on an init container that is no native sidecar: the API server rejects the pod, and no budget is worked out; a native sidecar\'s probe runs as written', () => {
+    const init = (restartPolicy: string) => workload('Deployment', '  replicas: 2\n', `      initContainers:\n        - name: migrate\n          image: example/migrate:1\n${restartPolicy}          livenessProbe:\n            exec: {command: [cat, /tmp/ok]}\n            periodSeconds: 5\n`);
+    const plain = hover(init(''), 'periodSeconds')!;
+    assert.match(plain, /This probe: exec cat \/tmp\/ok, on an init container that is no native sidecar \(no `restartPolicy: Always`\): it runs to its end before the app starts and takes no probe, so the API server rejects the pod, and no timing of this probe runs\.$/);
+    assert.doesNotMatch(plain, /every 5 s|3 × 5 s/);
+    assert.match(hover(init('          restartPolicy: Always\n'), 'periodSeconds')!, /How often the probe runs: every 5 s; with failureThreshold 3 it acts after 15 s\.[\s\S]*This probe: exec cat \/tmp\/ok, every 5 s/);
+  });
+
   it('topologySpreadConstraints: it spreads only with a maxSkew below the replica count', () => {
     const spread = '      topologySpreadConstraints:\n        - maxSkew: 3\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector: {matchLabels: {app: web}}\n';
     const text = hover(workload('Deployment', '  replicas: 3\n', spread), 'topologySpreadConstraints')!;

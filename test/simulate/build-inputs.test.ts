@@ -288,6 +288,16 @@ ${containers}`,
     }
   });
 
+  it('is nothing from an init container that is no native sidecar: it takes no probe (the API server refuses one)', () => {
+    assert.equal(budgetOf(`        - name: app
+          image: billing:7
+      initContainers:
+        - name: migrate
+          image: billing-migrate:7
+          livenessProbe: {exec: {command: [cat, /ok]}, periodSeconds: 5}
+`), undefined);
+  });
+
   it('is the tightest container, and nothing when no probe kills during a start', () => {
     assert.equal(budgetOf(`        - name: app
           image: billing:7

@@ -4,7 +4,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
 import { unscaledBy } from '../rules/pdb-counting';
-import { describeHandler, failureBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudgetSeconds, type ProbeField } from '../manifest/probe';
+import { describeHandler, failureBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudgetSeconds, takesNoProbe, type ProbeField } from '../manifest/probe';
 import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
@@ -33,6 +33,7 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const t = probeTimings(probe, found.field);
   const handler = probeHandler(probe, container);
   const handled = handler ? markdownText(describeHandler(handler)) : 'no handler';
+  if (takesNoProbe(containerPath, container)) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}, on an init container that is no native sidecar (no \`restartPolicy: Always\`): it runs to its end before the app starts and takes no probe, so the API server rejects the pod, and no timing of this probe runs.`;
   const refused = refusedTiming(probe, found.field);
   if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(shownValue(refused?.value))} ${refused?.why}, so the API server rejects the pod, and no timing of this probe runs.`;
   const key = path[path.length - 1];
