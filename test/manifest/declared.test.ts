@@ -23,6 +23,21 @@ describe('declared facts', () => {
     assert.deepEqual(facts.ignore, ['single-replica', 'memory-unbounded']);
   });
 
+  it("reads a CronJob's Job template between the CronJob and its pod template: ignored rules add up, and the innermost fact wins", () => {
+    const nightly = resourceFromObject({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'nightly', annotations: { 'kube-resilience/ignore': 'single-replica', 'kube-resilience/startup-seconds': '60' } },
+      spec: {
+        jobTemplate: {
+          metadata: { annotations: { 'kube-resilience/ignore': 'memory-unbounded', 'kube-resilience/startup-seconds': '120', 'kube-resilience/session-seconds': '900' } },
+          spec: { template: { metadata: { annotations: { 'kube-resilience/startup-seconds': '300' } }, spec: { containers: [{ name: 'report' }] } } },
+        },
+      },
+    })!;
+    assert.deepEqual(declaredFacts(nightly), { startupSeconds: 300, sessions: undefined, sessionSeconds: 900, ignore: ['single-replica', 'memory-unbounded'] });
+  });
+
   it('counts a length it cannot read as not declared', () => {
     for (const written of ['1h', '0', '-5', '1.5', '', 'forever']) assert.equal(declaredFacts(workload({ 'kube-resilience/session-seconds': written })).sessionSeconds, undefined, written);
     assert.equal(declaredFacts(workload({})).sessionSeconds, undefined);

@@ -2,6 +2,9 @@ import { annotationInvalid } from '../../server/src/rules/annotation-invalid';
 import { deploymentWith, indent } from './probe-fixtures';
 import { ruleTester } from './rule-tester';
 
+/** A CronJob whose Job template carries `jobAnnotations` and whose pod template carries `podAnnotations` (lines indented for each). */
+const nightly = (jobAnnotations: string, podAnnotations = '') =>
+  `apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    metadata:\n      annotations:\n${jobAnnotations}    spec:\n      template:\n        metadata:\n          annotations:\n${podAnnotations || '            example.com/owner: batch\n'}        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: report\n              image: example/report:1\n`;
 const app = (annotations: string) => deploymentWith(indent('- name: app\n  image: example/app:1.0\n'), `  annotations:\n${annotations}`);
 
 ruleTester(annotationInvalid, {
@@ -16,6 +19,7 @@ ruleTester(annotationInvalid, {
       name: "other tools' annotations written as strings, or left empty (null, which the API server takes as an empty string)",
       code: app('    cluster-autoscaler.kubernetes.io/safe-to-evict: "false"\n    prometheus.io/scrape: "true"\n    example.com/owner:\n'),
     },
+    { name: "a CronJob's Job template and pod template annotations written as strings", code: nightly('        example.com/team: "reports"\n        kube-resilience/ignore: single-replica\n', '            cluster-autoscaler.kubernetes.io/safe-to-evict: "true"\n') },
     { name: 'a comment naming known rules, with a reason', code: app('    a: b\n').replace('  replicas: 2', '  # kube-resilience-ignore single-replica, pdb-missing -- a test cluster\n  replicas: 2') },
   ],
   invalid: [
@@ -93,6 +97,24 @@ ruleTester(annotationInvalid, {
       name: 'an unknown kube-resilience annotation key',
       code: app('    kube-resilience/startup: "120"\n'),
       findings: [{ at: 'kube-resilience/startup', message: /^kube-resilience\/startup is not an annotation of Kube Resilience: it is ignored on Deployment web\. Kube Resilience reads kube-resilience\/startup-seconds, kube-resilience\/sessions, kube-resilience\/session-seconds, kube-resilience\/ignore\./ }],
+    },
+    {
+      // The Job template's annotations were not read; the pod template's were.
+      name: "a CronJob's Job template annotations are read as its pod template's: a boolean or a number there has the API server reject the CronJob; the fix quotes each",
+      code: nightly('        example.com/paged: true # wakes the on-call\n', '            example.com/retries: 3\n'),
+      findings: [
+        { at: 'true', line: 10, message: 'example.com/paged is a YAML boolean, not a string: the API server rejects the whole CronJob. Annotation values must be strings; quote it ("true").' },
+        { at: '3', message: 'example.com/retries is a YAML number, not a string: the API server rejects the whole CronJob. Annotation values must be strings; quote it ("3").' },
+      ],
+      output: nightly('        example.com/paged: "true" # wakes the on-call\n', '            example.com/retries: "3"\n'),
+    },
+    {
+      name: "a misspelt rule id and an unknown key in a CronJob's Job template",
+      code: nightly('        kube-resilience/ignore: single-replicas\n        kube-resilience/startup: "120"\n'),
+      findings: [
+        { at: 'single-replicas', message: /^kube-resilience\/ignore names "single-replicas", which is not a rule id: nothing is ignored for it\./ },
+        { at: 'kube-resilience/startup', message: /^kube-resilience\/startup is not an annotation of Kube Resilience: it is ignored on CronJob nightly\./ },
+      ],
     },
     {
       name: 'an unknown rule id in an ignore comment, at the id',

@@ -1,10 +1,10 @@
 import type { Resource } from './parse';
 import type { Path } from './path';
-import { podTemplatePath, valueAt } from './workload';
+import { templatePaths, valueAt } from './workload';
 import { factOf } from './facts';
 
 /**
- * Facts a person declares on a workload (or its pod template) because manifests cannot say them:
+ * Facts a person declares on a workload (or its templates) because manifests cannot say them:
  * how long the app needs to start, whether killing a pod loses user sessions, which rules to ignore.
  */
 export const ANNOTATION_PREFIX = 'kube-resilience/';
@@ -83,14 +83,14 @@ export interface WrittenAnnotation {
   path: Path;
 }
 
-/** Every `kube-resilience/…` annotation on the resource and on its pod template, in that order. */
+/** Every `kube-resilience/…` annotation on the resource, on a CronJob's Job template and on its pod template, in that order. */
 export function writtenAnnotations(resource: Resource): WrittenAnnotation[] {
   return factOf(written, resource.object, () => everyAnnotation(resource).filter(({ key }) => key.startsWith(ANNOTATION_PREFIX)));
 }
 
 const written = new WeakMap<object, WrittenAnnotation[]>();
 
-/** Every annotation on the resource and on its pod template, in that order, whoever reads it. */
+/** Every annotation on the resource, on a CronJob's Job template and on its pod template, in that order, whoever reads it. */
 export function everyAnnotation(resource: Resource): WrittenAnnotation[] {
   return factOf(every, resource.object, () => readAnnotations(resource));
 }
@@ -98,9 +98,7 @@ export function everyAnnotation(resource: Resource): WrittenAnnotation[] {
 const every = new WeakMap<object, WrittenAnnotation[]>();
 
 function readAnnotations(resource: Resource): WrittenAnnotation[] {
-  const templatePath = podTemplatePath(resource);
-  const places: Path[] = [['metadata', 'annotations']];
-  if (templatePath && templatePath.length > 0) places.push([...templatePath, 'metadata', 'annotations']);
+  const places: Path[] = [['metadata', 'annotations'], ...templatePaths(resource).map((template) => [...template, 'metadata', 'annotations'])];
   return places.flatMap((place) => {
     const annotations = valueAt(resource.object, place);
     if (!annotations || typeof annotations !== 'object' || Array.isArray(annotations)) return [];
@@ -108,7 +106,7 @@ function readAnnotations(resource: Resource): WrittenAnnotation[] {
   });
 }
 
-/** The value of a declared annotation: the pod template's wins over the workload's. */
+/** The value of a declared annotation: the innermost template's wins (the pod template's over the workload's). */
 function declared(resource: Resource, key: string): unknown {
   const found = writtenAnnotations(resource).filter((a) => a.key === key);
   return found.length ? found[found.length - 1].value : undefined;

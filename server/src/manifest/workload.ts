@@ -103,6 +103,13 @@ export function podTemplatePath(resource: Resource): Path | undefined {
   }
 }
 
+/** Where the templates of what a workload creates sit, outermost first: a CronJob's Job template, then the pod template. */
+export function templatePaths(resource: Resource): Path[] {
+  const pod = podTemplatePath(resource);
+  if (!pod?.length) return [];
+  return resource.kind === 'CronJob' ? [['spec', 'jobTemplate'], pod] : [pod];
+}
+
 export function valueAt(object: unknown, path: Path): any {
   let value: any = object;
   for (const step of path) {
