@@ -108,6 +108,13 @@ ruleTester(dnsSinglePoint, {
       output: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1')),
     },
     {
+      name: 'two replicas under a hostname ScheduleAnyway constraint that counts other pods: that one is pointed at the DNS pods, not a duplicate added',
+      code: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1').replace('k8s-app: kube-dns', 'k8s-app: other')),
+      findings: [{ at: 'replicas', message: /nothing spreads them across nodes/ }],
+      // In a flow mapping the selector is written as JSON, which is YAML too.
+      output: coredns('  replicas: 2\n', looseSpread.replace('maxSkew: 2', 'maxSkew: 1').replace('{matchLabels: {k8s-app: kube-dns}}', '{"matchLabels":{"k8s-app":"kube-dns"}}')),
+    },
+    {
       name: 'one replica under a DoNotSchedule constraint of maxSkew 2: a ScheduleAnyway one beside it is no duplicate, and added (lowering the DoNotSchedule one would be unsafe)',
       code: coredns('  replicas: 1\n', looseSpread.replace('ScheduleAnyway', 'DoNotSchedule')),
       findings: [{ at: 'replicas', message: /runs 1 replica:/ }],

@@ -101,6 +101,18 @@ ruleTester(replicasNotSpread, {
       output: web(spread('kubernetes.io/hostname', 'app: cache') + '        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n'),
     },
     {
+      name: 'a ScheduleAnyway constraint on the hostname that selects other pods is pointed at its own, not repeated: the API server refuses a second {hostname, ScheduleAnyway}',
+      code: web(constraints(skewed('3', 'kubernetes.io/hostname', 'ScheduleAnyway').replace('app: web', 'app: cache'))),
+      findings: [{ at: 'replicas', message: /Its spread terms select app=cache, which its own pods do not carry:/ }],
+      output: web(constraints(skewed('1', 'kubernetes.io/hostname', 'ScheduleAnyway'))),
+    },
+    {
+      name: 'a ScheduleAnyway constraint on the hostname with no labelSelector gets the pods\' own, and nothing is added',
+      code: web(constraints('        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n')),
+      findings: [{ at: 'replicas', message: /Its spread term has no labelSelector, so it counts no pods:/ }],
+      output: web(constraints('        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector:\n            matchLabels:\n              app: web\n')),
+    },
+    {
       name: 'a constraint without a labelSelector counts no pods, and says so (it said it selected "(everything)")',
       code: web('      topologySpreadConstraints:\n        - maxSkew: 1\n          topologyKey: kubernetes.io/hostname\n          whenUnsatisfiable: DoNotSchedule\n'),
       findings: [{ at: 'replicas', message: /^Deployment web: all 3 pods may run on one node and go down with it\. It runs 3 replicas\. Its spread term has no labelSelector, so it counts no pods:/ }],

@@ -1,10 +1,11 @@
 import type { ClusterInfo } from '../cluster/types';
-import type { Fix } from '../fixes/edit';
-import { appendToSequence, setField } from '../fixes/yaml-edit';
+import type { Fix, TextEdit } from '../fixes/edit';
+import { setField } from '../fixes/yaml-edit';
 import { describeEveryPod, describeRunning, type Inventory } from '../inventory/inventory';
 import type { Resource } from '../manifest/parse';
 import { heldTogetherBy, HOSTNAME_TOPOLOGY, idleSpreadConstraints, spreadsAcrossFailureDomains } from '../manifest/spread';
-import { describeResource, isPodReady, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { describeResource, isPodReady, podTemplateOf, type PodTemplate } from '../manifest/workload';
+import { hostnameSpreadEdits } from './hostname-spread';
 import { idleSpreadConstraintFix, idleSpreadConstraintReport, LOWERED_SKEW_UNSAFE } from './idle-spread-constraint';
 import type { Report, Rule } from './types';
 import { plural } from '../words';
@@ -58,22 +59,8 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
   // Its replicas field sets nothing that an autoscaler's floor or a paused-replicas sets.
   if (dns.file && (replicas.source === 'spec' || replicas.source === 'default') && template) {
     const edits = setField(dns, ['spec', 'replicas'], 2, 'start');
-    const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
-    // Pods its own affinity holds on one node cannot be spread: no fix then. Spread or not is weighed at the 2 replicas it writes.
-    const held = heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node';
-    // A constraint there that spreads nothing at 2 is set at its maxSkew when its maxSkew is refused (the workload runs
-    // no pod until it is mended), or when the one added would repeat its {topologyKey, whenUnsatisfiable}: the API server
-    // refuses such a duplicate too.
-    const idle = held ? undefined : idleSpreadConstraints(template.spec, template.labels, dns.namespace, 2).find((c) => c.refused || (c.topologyKey === HOSTNAME_TOPOLOGY && !c.hard));
-    const idleFix = idle && idleSpreadConstraintFix(dns, template.path, 2, idle);
-    const spread = spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace, 2)
-      ? []
-      : held
-        ? undefined
-        : idle
-          ? idleFix?.edits
-          : appendToSequence(dns, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector });
-    if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, unsafe: idleFix?.unsafe, edits: [...edits, ...spread] });
+    const spread = spreadAtTwo(dns, template);
+    if (edits && spread) fixes.push({ title: 'Run 2 DNS replicas on different nodes', preferred: true, unsafe: spread.unsafe, edits: [...edits, ...spread.edits] });
   }
   return {
     resource: dns,
@@ -81,6 +68,20 @@ function tooFewReplicas(dns: Resource, inventory: Inventory, where: string): Rep
     message: `Cluster DNS ${describeResource(dns)}${where} runs 1 pod: when it restarts, every DNS lookup fails. It runs ${describeRunning(replicas)}${scaled}: when that pod restarts, is evicted or its node dies, every DNS lookup in the cluster fails until a new one is ready; ${WHY}.`,
     fixes,
   };
+}
+
+/**
+ * The edits that spread DNS pods once it runs the 2 replicas the fix writes: none when something spreads them already;
+ * a maxSkew the API server refuses set where it is written (the workload runs no pod until it is mended); else the
+ * hostname constraint. Undefined when its own affinity holds the pods on one node, which no spread changes.
+ */
+function spreadAtTwo(dns: Resource, template: PodTemplate): { edits: TextEdit[]; unsafe?: string } | undefined {
+  if (spreadsAcrossFailureDomains(template.spec, template.labels, dns.namespace, 2)) return { edits: [] };
+  if (heldTogetherBy(template.spec, template.labels, dns.namespace)?.domain === 'node') return undefined;
+  const refused = idleSpreadConstraints(template.spec, template.labels, dns.namespace, 2).find((c) => c.refused);
+  if (refused) return idleSpreadConstraintFix(dns, template.path, 2, refused);
+  const edits = hostnameSpreadEdits(dns, template);
+  return edits && { edits };
 }
 
 /** A DNS Deployment of several replicas that nothing keeps apart: they may all share one node. */
@@ -92,8 +93,6 @@ function unspread(dns: Resource, inventory: Inventory): Report | undefined {
   const idle = held ? [] : idleSpreadConstraints(template.spec, template.labels, dns.namespace, replicas.value);
   // Constraints written to spread them that their maxSkew keeps from it: said, and fixed, at that maxSkew.
   if (idle.length) return idleSpreadConstraintReport(dns, template.path, replicas, idle[0], []);
-  const labelSelector = workloadSelector(dns) ?? { matchLabels: template.labels };
-  const path = [...template.path, 'spec', 'topologySpreadConstraints'];
   const why = held
     ? `its required pod affinity on ${HOSTNAME_TOPOLOGY} selects its own pods: they must run on one node`
     : `nothing spreads them across nodes (no topology spread constraint or pod anti-affinity on ${HOSTNAME_TOPOLOGY} that selects its own pods): they may run on one node`;
@@ -108,7 +107,7 @@ function unspread(dns: Resource, inventory: Inventory): Report | undefined {
             {
               title: 'Spread the DNS pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
               preferred: true,
-              edits: appendToSequence(dns, path, { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
+              edits: hostnameSpreadEdits(dns, template) ?? [],
             },
           ],
   };

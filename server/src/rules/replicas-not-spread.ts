@@ -1,4 +1,3 @@
-import { appendToSequence } from '../fixes/yaml-edit';
 import { describeEveryPod, describeRunning, ownedByAnother, type EffectiveReplicas } from '../inventory/inventory';
 import { isClusterAddon } from '../manifest/addon';
 import { countSetBy } from './count-set-by';
@@ -6,9 +5,10 @@ import { nodePin } from '../manifest/node-pin';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeSelector, type LabelSelector } from '../manifest/selector';
-import { claimsHostPorts, type CoLocation, heldTogetherBy, HOSTNAME_TOPOLOGY, idleSpreadConstraints, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
-import { describeResource, isScalable, podTemplateOf, workloadSelector } from '../manifest/workload';
+import { claimsHostPorts, type CoLocation, heldTogetherBy, idleSpreadConstraints, otherNamespacesLookedAt, type NamespacesLookedAt, spreadsAcrossFailureDomains, strayFailureDomainSelectors } from '../manifest/spread';
+import { describeResource, isScalable, podTemplateOf } from '../manifest/workload';
 import { ordersDeployment } from './example-disruption';
+import { hostnameSpreadEdits } from './hostname-spread';
 import { idleSpreadConstraintReport, LOWERED_SKEW_UNSAFE } from './idle-spread-constraint';
 import type { Rule } from './types';
 
@@ -56,7 +56,6 @@ export const replicasNotSpread: Rule = {
           : elsewhere.names.length || elsewhere.selectors.length
             ? `Its anti-affinity looks for its pods only in ${describeNamespaces(elsewhere)}, not in ${workload.namespace} where they run`
             : 'Nothing spreads them across nodes';
-      const labelSelector = workloadSelector(workload) ?? { matchLabels: template.labels };
       report({
         resource: workload,
         path,
@@ -65,7 +64,7 @@ export const replicasNotSpread: Rule = {
           {
             title: 'Spread the pods across nodes (topologySpreadConstraints, ScheduleAnyway)',
             preferred: true,
-            edits: appendToSequence(workload, [...template.path, 'spec', 'topologySpreadConstraints'], { maxSkew: 1, topologyKey: HOSTNAME_TOPOLOGY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector }) ?? [],
+            edits: hostnameSpreadEdits(workload, template) ?? [],
           },
         ],
         related,
