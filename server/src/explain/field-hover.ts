@@ -4,7 +4,7 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
 import { unscaledBy } from '../rules/pdb-counting';
-import { describeHandler, failureBudgetSeconds, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudgetSeconds, takesNoProbe, type ProbeField } from '../manifest/probe';
+import { describeHandler, failureBudget, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudget, takesNoProbe, type ProbeField } from '../manifest/probe';
 import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
@@ -37,14 +37,10 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const refused = refusedTiming(probe, found.field);
   if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(shownValue(refused?.value))} ${refused?.why}, so the API server rejects the pod, and no timing of this probe runs.`;
   const key = path[path.length - 1];
-  const budget = failureBudgetSeconds(probe, found.field);
+  const budget = failureBudget(t);
   const timing = `${handled}, every ${t.periodSeconds} s, ${t.timeoutSeconds} s timeout, ${t.failureThreshold} failures = ${budget} s to act${t.initialDelaySeconds ? ` after an initial ${t.initialDelaySeconds} s` : ''}.`;
-  const start =
-    found.field === 'livenessProbe'
-      ? ` A start longer than ${startBudgetSeconds(probe, found.field)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed unless a startup probe holds it back.`
-      : found.field === 'startupProbe'
-        ? ` A start longer than ${startBudgetSeconds(probe, found.field)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed: the startup probe gives up then, and the container restarts.`
-        : '';
+  const killedBy = found.field === 'livenessProbe' ? ' unless a startup probe holds it back' : ': the startup probe gives up then, and the container restarts';
+  const start = found.field === 'readinessProbe' ? '' : ` A start longer than ${startBudget(t)} s (initialDelaySeconds + failureThreshold × periodSeconds) is killed${killedBy}.`;
   const specific: Record<string, string> = {
     failureThreshold: `Consecutive failures before the probe acts: ${t.failureThreshold} × ${t.periodSeconds} s = ${budget} s.`,
     periodSeconds: `How often the probe runs: every ${t.periodSeconds} s; with failureThreshold ${t.failureThreshold} it acts after ${budget} s.`,

@@ -122,7 +122,12 @@ export function probeTimings(probe: any, kind: ProbeField): ProbeTimings | undef
 /** Seconds of consecutive failure before the probe acts (restart for liveness, unready for readiness); undefined when its timings are refused. */
 export function failureBudgetSeconds(probe: any, kind: ProbeField): number | undefined {
   const t = probeTimings(probe, kind);
-  return t && t.failureThreshold * t.periodSeconds;
+  return t && failureBudget(t);
+}
+
+/** failureBudgetSeconds of timings already read. */
+export function failureBudget(t: ProbeTimings): number {
+  return t.failureThreshold * t.periodSeconds;
 }
 
 /** Starts vary (a cold cache, a busy node, a slower image pull): a startup probe a fix writes allows a quarter more than the declared start. */
@@ -182,7 +187,12 @@ export function handlerAsWritten(probe: any): Record<string, unknown> | undefine
 /** Seconds a container may take to start before its liveness or startup probe kills it: initialDelaySeconds + failureThreshold × periodSeconds; undefined when its timings are refused. */
 export function startBudgetSeconds(probe: any, kind: 'livenessProbe' | 'startupProbe'): number | undefined {
   const t = probeTimings(probe, kind);
-  return t && t.initialDelaySeconds + t.failureThreshold * t.periodSeconds;
+  return t && startBudget(t);
+}
+
+/** startBudgetSeconds of timings already read. */
+export function startBudget(t: ProbeTimings): number {
+  return t.initialDelaySeconds + t.failureThreshold * t.periodSeconds;
 }
 
 export interface DeclaredPort {

@@ -1,7 +1,7 @@
 import { setField } from '../fixes/yaml-edit';
 import { declaredFacts } from '../manifest/declared';
 import { spansAt } from '../manifest/path';
-import { handlerAsWritten, portNeverResolves, probeTimings, slowStarterOf, START_MARGIN, startBudgetSeconds } from '../manifest/probe';
+import { handlerAsWritten, portNeverResolves, probeTimings, slowStarterOf, START_MARGIN, startBudget } from '../manifest/probe';
 import { containersOf, describeContainer } from '../manifest/workload';
 import { refusedSharedTiming } from './probe-liveness-equals-readiness';
 import { refusedTimingReport } from './refused-probe-timing';
@@ -48,14 +48,14 @@ export const probeStartupMissing: Rule = {
         const slow = declared === undefined ? slowStarterOf(container.image) : undefined;
         const startup = declared ?? slow?.seconds;
         if (startup === undefined) continue;
-        const budget = startBudgetSeconds(container.livenessProbe, 'livenessProbe');
         const t = probeTimings(container.livenessProbe, 'livenessProbe');
-        if (budget === undefined || !t) {
+        if (!t) {
           // probe-liveness-equals-readiness says it of a liveness probe that shares readiness' handler.
           const refused = refusedTimingReport(resource, ref, 'livenessProbe');
           if (refused && !refusedSharedTiming(resource, ref)) report(refused);
           continue;
         }
+        const budget = startBudget(t);
         if (startup <= budget) continue;
         const handler = handlerAsWritten(container.livenessProbe);
         const failureThreshold = Math.ceil((startup * START_MARGIN) / STARTUP_PERIOD_SECONDS);

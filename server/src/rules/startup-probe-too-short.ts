@@ -1,6 +1,6 @@
 import { setField } from '../fixes/yaml-edit';
 import type { Resource } from '../manifest/parse';
-import { portNeverResolves, probeTimings, START_MARGIN, startBudgetSeconds } from '../manifest/probe';
+import { portNeverResolves, probeTimings, START_MARGIN, startBudget } from '../manifest/probe';
 import { describeContainer, type ContainerRef } from '../manifest/workload';
 import { refusedTimingReport } from './refused-probe-timing';
 import type { Report } from './types';
@@ -15,8 +15,8 @@ export function startupProbeTooShort(resource: Resource, ref: ContainerRef, star
   const probe = container.startupProbe;
   if (portNeverResolves(container, probe)) return undefined;
   const t = probeTimings(probe, 'startupProbe');
-  const budget = startBudgetSeconds(probe, 'startupProbe');
-  if (!t || budget === undefined) return refusedTimingReport(resource, ref, 'startupProbe');
+  if (!t) return refusedTimingReport(resource, ref, 'startupProbe');
+  const budget = startBudget(t);
   if (startSeconds <= budget) return undefined;
   const delay = t.initialDelaySeconds ? `initialDelaySeconds ${t.initialDelaySeconds} + ` : '';
   const failureThreshold = Math.ceil((startSeconds * START_MARGIN - t.initialDelaySeconds) / t.periodSeconds);

@@ -7,7 +7,7 @@ import { isNodeNotReady, nodeAllocatable, nodeReadyStatus, nodeLabels, NODE_LOSS
 import { acceptedMaxSkew, HOSTNAME_TOPOLOGY, ZONE_KEYS } from '../manifest/spread';
 import { selectorMatches } from '../manifest/selector';
 import { declaredFacts } from '../manifest/declared';
-import { portNeverResolves, probeTimings, startBudgetSeconds } from '../manifest/probe';
+import { portNeverResolves, probeTimings, startBudget } from '../manifest/probe';
 import { containersOf, isLongRunning, podTemplateOf, type ContainerRef } from '../manifest/workload';
 import { statefulSetPodNames } from '../manifest/controller-labels';
 import { apiClientOf } from './api-clients';
@@ -361,9 +361,10 @@ function tightestStartBudget(containers: ContainerRef[]): StartBudget | undefine
     if (!probe || (!container.startupProbe && portNeverResolves(container, probe))) continue;
     const kind = container.startupProbe ? 'startupProbe' : 'livenessProbe';
     const t = probeTimings(probe, kind);
-    const seconds = startBudgetSeconds(probe, kind);
     // Timings the API server refuses bound no start: they are no seconds, their defaults included.
-    if (!t || seconds === undefined || (tightest && tightest.seconds <= seconds)) continue;
+    if (!t) continue;
+    const seconds = startBudget(t);
+    if (tightest && tightest.seconds <= seconds) continue;
     tightest = { seconds, probe: kind === 'startupProbe' ? 'startup' : 'liveness', container: name, formula: `initialDelaySeconds ${t.initialDelaySeconds} + ${t.failureThreshold} × ${t.periodSeconds} s` };
   }
   return tightest;
