@@ -65,8 +65,10 @@ function countOr(value: unknown, least: number, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= least ? value : fallback;
 }
 
+/** Why a readiness probe's own terminationGracePeriodSeconds is refused, whatever its value. */
+export const ON_READINESS = 'is for liveness and startup probes only';
 /** Why the API server refuses a probe field's value, as a message goes on after it: `periodSeconds -5 is negative`. */
-export type RefusedWhy = 'is no integer' | 'is negative' | 'must be 1' | 'must be greater than 0' | 'is for liveness and startup probes only';
+export type RefusedWhy = 'is no integer' | 'is negative' | 'must be 1' | 'must be greater than 0' | typeof ON_READINESS;
 export type CheckedProbeField = ProbeTimingField | 'terminationGracePeriodSeconds';
 const CHECKED_FIELDS: CheckedProbeField[] = [...TIMING_FIELDS, 'terminationGracePeriodSeconds'];
 
@@ -75,7 +77,7 @@ const CHECKED_FIELDS: CheckedProbeField[] = [...TIMING_FIELDS, 'terminationGrace
  * which makes a 0 period, timeout or threshold its default: those are taken, a negative one is not.
  */
 export function probeFieldRefusal(field: CheckedProbeField, value: unknown, kind: ProbeField): RefusedWhy | undefined {
-  if (setOnReadiness(field, value, kind)) return 'is for liveness and startup probes only';
+  if (setOnReadiness(field, value, kind)) return ON_READINESS;
   if (writtenNotInteger(value)) return 'is no integer';
   if (typeof value !== 'number') return undefined;
   if (field === 'terminationGracePeriodSeconds') return value > 0 ? undefined : 'must be greater than 0';
@@ -84,7 +86,7 @@ export function probeFieldRefusal(field: CheckedProbeField, value: unknown, kind
 }
 
 /** A readiness probe restarts nothing, so it has no grace period of its own: the API server refuses one set to any value ("must not be set for readinessProbes"). */
-export function setOnReadiness(field: CheckedProbeField, value: unknown, kind: ProbeField): boolean {
+function setOnReadiness(field: CheckedProbeField, value: unknown, kind: ProbeField): boolean {
   return field === 'terminationGracePeriodSeconds' && kind === 'readinessProbe' && value != null;
 }
 

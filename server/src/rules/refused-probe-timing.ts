@@ -4,7 +4,7 @@ import { removeField, setField } from '../fixes/yaml-edit';
 import { quotedDigits, shownValue } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { mustBeOne, probeFieldRefusal, refusedTiming, setOnReadiness, type CheckedProbeField, type ProbeField, type RefusedWhy } from '../manifest/probe';
+import { mustBeOne, ON_READINESS, probeFieldRefusal, refusedTiming, type CheckedProbeField, type ProbeField, type RefusedWhy } from '../manifest/probe';
 import { describeContainer } from '../manifest/workload';
 import type { Report } from './types';
 
@@ -24,7 +24,7 @@ export function refusedTimingReport(resource: Resource, container: { path: Path;
     path: at,
     target: 'value',
     message: `${describeContainer(resource, container.name)}: ${probe}'s ${field} ${shownValue(value)} ${why}, so the API server rejects it. It refuses the whole ${resource.kind}, which then runs no pod at all. ${advice(why, probe, field, written)}`,
-    fixes: () => [setOnReadiness(field, value, probe) ? removal(resource, at, field) : fixOf(resource, at, field, value, written)],
+    fixes: () => [why === ON_READINESS ? removal(resource, at, field) : fixOf(resource, at, field, value, written)],
   };
 }
 
@@ -40,7 +40,7 @@ function advice(why: RefusedWhy, probe: ProbeField, field: CheckedProbeField, wr
   if (mustBeOne(field, probe)) return `A ${probe === 'livenessProbe' ? 'liveness' : 'startup'} probe acts on its first success${write}.`;
   if (why === 'is negative') return 'Probe timings are 0 or more.';
   if (why === 'must be greater than 0') return "A probe's own grace period is 1 s or more; left out, the pod's terminationGracePeriodSeconds applies.";
-  if (why === 'is for liveness and startup probes only') return 'A failing readiness probe kills nothing, so it has no grace period to give: remove it.';
+  if (why === ON_READINESS) return 'A failing readiness probe kills nothing, so it has no grace period to give: remove it.';
   return `Probe timings are whole numbers${write}.`;
 }
 
