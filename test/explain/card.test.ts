@@ -95,6 +95,14 @@ describe('resilience card on a workload kind line', () => {
     assert.match(hover(workload('Deployment', '  replicas: 3\n', SPREAD.replace('maxSkew: 1', 'maxSkew: 2')), 'kind: Deployment')!, /\nPosture: 3 replicas · spread by hostname · no PDB · /);
   });
 
+  it('a maxSkew the API server refuses rejects the workload even beside a constraint that spreads it: the verdict says so, where it said it survived', () => {
+    const zone = SPREAD.replace('        - maxSkew: 1\n', '        - maxSkew: 1\n          topologyKey: topology.kubernetes.io/zone\n          whenUnsatisfiable: ScheduleAnyway\n          labelSelector: {matchLabels: {app: web}}\n        - maxSkew: 0\n');
+    const card = hover(workload('Deployment', '  replicas: 3\n', zone), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.match(verdict(card), /^\*\*⚠ Deployment web\*\*: the API server rejects it \(topologySpreadConstraints on kubernetes\.io\/hostname maxSkew 0, which is below 1\): no pod runs — /);
+    const spread = hover(workload('Deployment', '  replicas: 3\n', SPREAD), 'kind: Deployment', { 'pdb.yaml': PDB('maxUnavailable: 1') })!;
+    assert.doesNotMatch(verdict(spread), /rejects/);
+  });
+
   it('a KEDA ScaledObject is the autoscaler: its floor and ceiling, said as KEDA\'s, not an HPA\'s', () => {
     const keda = 'apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web-keda\nspec:\n  scaleTargetRef: {name: web}\n  minReplicaCount: 3\n  maxReplicaCount: 10\n  triggers: [{type: cpu, metricType: Utilization, metadata: {value: "60"}}]\n';
     const card = hover(workload('Deployment', ''), 'kind: Deployment', { 'keda.yaml': keda })!;

@@ -20,10 +20,11 @@ function agentRisks(p: Posture): Risk[] {
   return risks;
 }
 
-/** A probe timing the API server refuses: it rejects the whole workload, before any failure. */
+/** A probe timing or a maxSkew the API server refuses: it rejects the whole workload, before any failure. */
 function refusedRisks(p: Posture): Risk[] {
-  const refused = p.containers.find((c) => c.refused)?.refused;
-  return refused ? [{ harm: 'outage', verdict: `the API server rejects it (${markdownText(refused.timing)} ${refused.why}): no pod runs` }] : [];
+  const probe = p.containers.find((c) => c.refused)?.refused;
+  const refused = probe ? `${probe.timing} ${probe.why}` : p.refusedSpread;
+  return refused ? [{ harm: 'outage', verdict: `the API server rejects it (${markdownText(refused)}): no pod runs` }] : [];
 }
 
 /** What the workload rides out, when nothing hurts it. */

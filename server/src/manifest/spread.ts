@@ -185,6 +185,11 @@ export function describeMaxSkew(maxSkew: unknown): string {
   return maxSkew === undefined || maxSkew === null ? 'no maxSkew' : `maxSkew ${shownValue(maxSkew)}`;
 }
 
+/** Why the API server refuses a maxSkew, as a message goes on after describeMaxSkew: nothing for none written, else `, which is below 1` or `, which is no integer`. */
+export function refusedSkewReason(maxSkew: unknown): string {
+  return maxSkew === undefined || maxSkew === null ? '' : `, which is ${Number.isInteger(maxSkew) ? 'below 1' : 'no integer'}`;
+}
+
 /**
  * The topology spread constraints that would keep `replicas` pods apart but for their maxSkew: one the API server
  * refuses (unset, 0, negative, no integer), or one that lets every pod into one domain. Refused ones first (the

@@ -5,7 +5,7 @@ import { describeEveryPod, describeRunning, type EffectiveReplicas } from '../in
 import { quotedDigits } from '../manifest/integer-field';
 import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
-import { describeMaxSkew, type IdleSpreadConstraint, skewEffect } from '../manifest/spread';
+import { describeMaxSkew, type IdleSpreadConstraint, refusedSkewReason, skewEffect } from '../manifest/spread';
 import { describeResource } from '../manifest/workload';
 import type { Report } from './types';
 
@@ -60,8 +60,7 @@ function looseSkew(workload: Resource, replicas: EffectiveReplicas, { topologyKe
 }
 
 function refusedSkew(workload: Resource, { topologyKey, maxSkew }: IdleSpreadConstraint, wanted: number): string {
-  const why = maxSkew === undefined || maxSkew === null ? '' : `, which is ${Number.isInteger(maxSkew) ? 'below 1' : 'no integer'}`;
-  return `${describeResource(workload)}: its topologySpreadConstraints on ${topologyKey} has ${describeMaxSkew(maxSkew)}${why}, so the API server rejects it. It refuses the whole ${workload.kind}, which then runs no pod at all. maxSkew is a whole number from 1: write ${wanted}.`;
+  return `${describeResource(workload)}: its topologySpreadConstraints on ${topologyKey} has ${describeMaxSkew(maxSkew)}${refusedSkewReason(maxSkew)}, so the API server rejects it. It refuses the whole ${workload.kind}, which then runs no pod at all. maxSkew is a whole number from 1: write ${wanted}.`;
 }
 
 /** maxSkew 1; unsafe where it tightens a constraint the scheduler does not go past (DoNotSchedule). */
