@@ -12,6 +12,7 @@ const startupProbe = (timings: string) => `  startupProbe:\n    httpGet:\n      
 ruleTester(probeStartupMissing, {
   valid: [
     { name: 'an ordinary image with nothing declared', code: app('example/app:1.0') },
+    { name: 'a startup probe written as a list is no probe to time: no seconds are claimed of it', code: app('example/app:1.0', LIVENESS + '  startupProbe: [1, 2]\n', declares('1200')) },
     { name: 'a declared start within the liveness budget (30 + 3 × 10 = 60 s)', code: app('example/app:1.0', LIVENESS, declares('60')) },
     { name: 'a slow starter that already has a startup probe', code: app('tomcat:10', LIVENESS + '  startupProbe:\n    tcpSocket:\n      port: 8080\n    failureThreshold: 30\n') },
     { name: 'a slow starter without liveness probe (nothing kills it)', code: app('tomcat:10', '  ports:\n    - containerPort: 8080\n') },

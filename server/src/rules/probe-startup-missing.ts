@@ -1,4 +1,5 @@
 import { setField } from '../fixes/yaml-edit';
+import { isObject } from '../is-object';
 import { declaredFacts } from '../manifest/declared';
 import { spansAt } from '../manifest/path';
 import { handlerAsWritten, portNeverResolves, probeTimings, slowStarterOf, START_MARGIN, startBudget } from '../manifest/probe';
@@ -40,7 +41,7 @@ export const probeStartupMissing: Rule = {
         const { container, path, name } = ref;
         if (container.startupProbe) {
           // An image's typical start is too rough to overrule a startup probe someone timed.
-          const tooShort = declared !== undefined && typeof container.startupProbe === 'object' && startupProbeTooShort(resource, ref, declared);
+          const tooShort = declared !== undefined && isObject(container.startupProbe) && startupProbeTooShort(resource, ref, declared);
           if (tooShort) report(tooShort);
           continue;
         }
