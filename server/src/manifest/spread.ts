@@ -1,3 +1,4 @@
+import { isObject } from '../is-object';
 import { shownValue } from './integer-field';
 import type { LabelSelector, Labels } from './selector';
 import { isWellFormedSelector, selectorMatches } from './selector';
@@ -81,19 +82,15 @@ function list(value: unknown): any[] {
   return Array.isArray(value) ? value : [];
 }
 
-function objects(items: unknown[]): any[] {
-  return items.filter((item) => !!item && typeof item === 'object');
-}
-
 /** Every pod anti-affinity term (required or preferred) of a pod spec, whatever its key. */
 function antiAffinityTerms(podSpec: any): SpreadTerm[] {
   const antiAffinity = podSpec?.affinity?.podAntiAffinity;
-  return objects([...list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution), ...list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)]);
+  return [...list(antiAffinity?.requiredDuringSchedulingIgnoredDuringExecution), ...list(antiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((t) => t?.podAffinityTerm)].filter(isObject);
 }
 
 /** Every spread constraint and pod anti-affinity term (required or preferred) of a pod spec, whatever its key. */
 export function spreadTerms(podSpec: any): SpreadTerm[] {
-  return [...objects(list(podSpec?.topologySpreadConstraints)), ...antiAffinityTerms(podSpec)];
+  return [...list(podSpec?.topologySpreadConstraints).filter(isObject), ...antiAffinityTerms(podSpec)];
 }
 
 /** The spread terms on a node, zone or region key. */
@@ -165,7 +162,7 @@ export function skewEffect(maxSkew: unknown, replicas: number): 'spreads' | 'too
  */
 export function spreadsAcrossFailureDomains(podSpec: any, labels: Labels, namespace: string | undefined, replicas: number): boolean {
   const apart = keepsOwnPodsApart(podSpec, labels, namespace);
-  return antiAffinityTerms(podSpec).some(apart) || objects(list(podSpec?.topologySpreadConstraints)).some((constraint) => apart(constraint) && skewEffect(constraint.maxSkew, replicas) === 'spreads');
+  return antiAffinityTerms(podSpec).some(apart) || list(podSpec?.topologySpreadConstraints).filter(isObject).some((constraint) => apart(constraint) && skewEffect(constraint.maxSkew, replicas) === 'spreads');
 }
 
 /** A topology spread constraint that would keep the pods apart but for its maxSkew, and where it is in the list. */
@@ -199,7 +196,7 @@ export function idleSpreadConstraints(podSpec: any, labels: Labels, namespace: s
   const apart = keepsOwnPodsApart(podSpec, labels, namespace);
   const idle: IdleSpreadConstraint[] = [];
   list(podSpec?.topologySpreadConstraints).forEach((constraint, index) => {
-    if (!constraint || typeof constraint !== 'object' || !apart(constraint)) return;
+    if (!isObject(constraint) || !apart(constraint)) return;
     const effect = skewEffect(constraint.maxSkew, replicas);
     if (effect === 'spreads') return;
     const { topologyKey, maxSkew, whenUnsatisfiable } = constraint;
