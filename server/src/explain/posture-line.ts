@@ -1,7 +1,7 @@
 import type { Resource } from '../manifest/parse';
 import { isScaledObject } from '../manifest/scaled-object';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
-import { describeMaxSkew, heldTogetherBy, type IdleSpreadConstraint, idleSpreadConstraints, spreadTerms } from '../manifest/spread';
+import { describeMaxSkew, heldTogetherBy, type IdleSpreadConstraint, spreadTerms } from '../manifest/spread';
 import { describeEveryPod } from '../inventory/inventory';
 import { isScalable, podTemplateOf } from '../manifest/workload';
 import { podsSelectedBy, type AgentPosture, type ContainerProbes, type PdbView, type Posture } from './posture';
@@ -26,8 +26,7 @@ function spreadPart(resource: Resource, p: Posture): string {
   const together = held && `held ${held.domain === 'node' ? 'on one node' : `in one ${held.domain}`} by its own pod affinity`;
   if (!keys.size) return together ?? 'no spread';
   const over = [...keys].map((key) => markdownText(key.split('/').pop()!)).join(', ');
-  const [idle] = p.spread || !template ? [] : idleSpreadConstraints(template.spec, template.labels, resource.namespace, p.replicas.value);
-  return p.spread ? `spread by ${over}` : `spread by ${over}, ${together ?? (idle && idleSkew(idle, p.replicas.value)) ?? 'not on its own labels'}`;
+  return p.spread ? `spread by ${over}` : `spread by ${over}, ${together ?? (p.idleSpread && idleSkew(p.idleSpread, p.replicas.value)) ?? 'not on its own labels'}`;
 }
 
 /** Why a spread constraint on its own labels spreads nothing for its maxSkew: refused, or too loose. */

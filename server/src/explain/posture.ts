@@ -5,10 +5,10 @@ import { agentDuty, effectsToleratedEverywhere, nodeAgentOf } from '../manifest/
 import { declaredPorts, dependencyCheckOf, failureBudgetSeconds, isAuxiliaryPort, portNeverResolves, PROBE_FIELDS, probeHandler, refusedTiming, sameHandler, startBudgetSeconds, type RefusedWhy } from '../manifest/probe';
 import type { Resource } from '../manifest/parse';
 import { describePdbBudget, evictionsAllowedBy, pdbBudget, pdbSelector, rejectedPdb } from '../manifest/pdb';
-import type { LabelSelector, Labels } from '../manifest/selector';
+import type { LabelSelector } from '../manifest/selector';
 import { unscaledBy } from '../rules/pdb-counting';
 import { nodeLossTolerationSeconds } from '../manifest/scheduling';
-import { describeMaxSkew, idleSpreadConstraints, refusedSkewReason, spreadsAcrossFailureDomains } from '../manifest/spread';
+import { idleSpreadConstraints, spreadsAcrossFailureDomains, type IdleSpreadConstraint } from '../manifest/spread';
 import { disruptedPodAction, type DisruptedPodAction } from '../manifest/pod-failure-policy';
 import { podTemplateOf, runningContainersOf } from '../manifest/workload';
 import { HOVER_TIMING } from './timings';
@@ -72,8 +72,8 @@ export interface Posture {
   /** Some pod of it is selected by more than one of those PDBs: the eviction API refuses to evict it. */
   pdbsShareAPod: boolean;
   spread: boolean;
-  /** A spread constraint on its own pods whose maxSkew the API server refuses (`topologySpreadConstraints on kubernetes.io/hostname maxSkew 0, which is below 1`): it rejects the pod. */
-  refusedSpread?: string;
+  /** The first spread constraint on its own pods that spreads nothing for its maxSkew (one the API server refuses first, whether or not another spreads them). */
+  idleSpread?: IdleSpreadConstraint;
   graceSeconds: number;
   preStop: boolean;
   /** Seconds pods stay bound to an unreachable node before eviction; null when they tolerate it forever. */
@@ -168,7 +168,7 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
     pdbs,
     pdbsShareAPod,
     spread: spreadsAcrossFailureDomains(spec, template?.labels ?? {}, resource.namespace, expected),
-    refusedSpread: refusedSpreadOf(spec, template?.labels ?? {}, resource.namespace, expected),
+    idleSpread: template && idleSpreadConstraints(spec, template.labels, resource.namespace, expected)[0],
     graceSeconds: typeof grace === 'number' ? grace : HOVER_TIMING.terminationGrace,
     preStop: runningContainersOf(resource).some(({ container }) => !!container?.lifecycle?.preStop),
     unreachableSeconds: unreachableToleration(spec, resource.kind),
@@ -187,12 +187,6 @@ export function postureOf(resource: Resource, inventory: Inventory): Posture {
 function allowedBy(pdb: Resource, expected: number, selected: number, inventory: Inventory): number {
   const budget = pdbBudget(pdb);
   return budget && unscaledBy(budget, inventory.expectedPods(pdb)) ? 0 : evictionsAllowedBy(pdb, expected, selected);
-}
-
-/** A spread constraint on the pods' own labels whose maxSkew the API server refuses, whether or not another one spreads them. */
-function refusedSpreadOf(spec: any, labels: Labels, namespace: string, replicas: number): string | undefined {
-  const refused = idleSpreadConstraints(spec, labels, namespace, replicas).find((c) => c.refused);
-  return refused && `topologySpreadConstraints on ${refused.topologyKey} ${describeMaxSkew(refused.maxSkew)}${refusedSkewReason(refused.maxSkew)}`;
 }
 
 function refusedProbeTiming(container: any): RefusedProbeTiming | undefined {

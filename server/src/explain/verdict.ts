@@ -1,5 +1,6 @@
 import type { Resource } from '../manifest/parse';
 import { BLOCKING_EFFECTS } from '../manifest/scheduling';
+import { describeRefusedSkew } from '../manifest/spread';
 import { describeResource } from '../manifest/workload';
 import type { Finding } from '../rules/types';
 import { plural } from '../words';
@@ -23,7 +24,7 @@ function agentRisks(p: Posture): Risk[] {
 /** A probe timing or a maxSkew the API server refuses: it rejects the whole workload, before any failure. */
 function refusedRisks(p: Posture): Risk[] {
   const probe = p.containers.find((c) => c.refused)?.refused;
-  const refused = probe ? `${probe.timing} ${probe.why}` : p.refusedSpread;
+  const refused = probe ? `${probe.timing} ${probe.why}` : p.idleSpread?.refused ? describeRefusedSkew(p.idleSpread) : undefined;
   return refused ? [{ harm: 'outage', verdict: `the API server rejects it (${markdownText(refused)}): no pod runs` }] : [];
 }
 

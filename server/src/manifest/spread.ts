@@ -187,6 +187,11 @@ export function refusedSkewReason(maxSkew: unknown): string {
   return maxSkew === undefined || maxSkew === null ? '' : `, which is ${Number.isInteger(maxSkew) ? 'below 1' : 'no integer'}`;
 }
 
+/** A refused constraint as a card says it: `topologySpreadConstraints on kubernetes.io/hostname maxSkew 0, which is below 1`. */
+export function describeRefusedSkew({ topologyKey, maxSkew }: IdleSpreadConstraint): string {
+  return `topologySpreadConstraints on ${topologyKey} ${describeMaxSkew(maxSkew)}${refusedSkewReason(maxSkew)}`;
+}
+
 /**
  * The topology spread constraints that would keep `replicas` pods apart but for their maxSkew: one the API server
  * refuses (unset, 0, negative, no integer), or one that lets every pod into one domain. Refused ones first (the
