@@ -4,8 +4,8 @@ import type { Resource } from '../manifest/parse';
 import type { Path } from '../manifest/path';
 import { describeEvictionsAllowed, describePdbBudget, evictionsAllowedBy, pdbBudget, rejectedPdb } from '../manifest/pdb';
 import { unscaledBy } from '../rules/pdb-counting';
-import { describeHandler, failureBudget, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudget, takesNoProbe, type ProbeField } from '../manifest/probe';
-import { isScalable, podTemplatePath, valueAt } from '../manifest/workload';
+import { describeHandler, failureBudget, probeHandler, probeTimings, PROBE_FIELDS, refusedTiming, startBudget, type ProbeField } from '../manifest/probe';
+import { containersOf, isScalable, podTemplatePath, runsThroughout, valueAt } from '../manifest/workload';
 import { HOVER_TIMING as T } from './timings';
 import { plural } from '../words';
 import { markdownText } from './markdown-text';
@@ -33,7 +33,9 @@ function probeText(resource: Resource, path: Path): string | undefined {
   const t = probeTimings(probe, found.field);
   const handler = probeHandler(probe, container);
   const handled = handler ? markdownText(describeHandler(handler)) : 'no handler';
-  if (takesNoProbe(containerPath, container)) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}, on an init container that is no native sidecar (no \`restartPolicy: Always\`): it runs to its end before the app starts and takes no probe, so the API server rejects the pod, and no timing of this probe runs.`;
+  // An init container that is no native sidecar runs to its end before the app starts: the API server refuses any probe on it.
+  const ref = containersOf(resource, true).find((c) => c.container === container);
+  if (ref && !runsThroughout(ref)) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}, on an init container that is no native sidecar (no \`restartPolicy: Always\`): it runs to its end before the app starts and takes no probe, so the API server rejects the pod, and no timing of this probe runs.`;
   const refused = refusedTiming(probe, found.field);
   if (!t || refused) return `${PROBE_MEANING[found.field]}\n\nThis probe: ${handled}; its ${refused?.field} ${markdownText(shownValue(refused?.value))} ${refused?.why}, so the API server rejects the pod, and no timing of this probe runs.`;
   const key = path[path.length - 1];

@@ -1,6 +1,4 @@
 import { writtenNotInteger } from './integer-field';
-import type { Path } from './path';
-import { isNativeSidecar } from './workload';
 
 /** The parts of a probe that decide what it checks, with named ports resolved against the container. */
 export type ProbeHandler =
@@ -167,15 +165,6 @@ export function frameworkOf(path: string): (typeof FRAMEWORK_ENDPOINTS)[number] 
 
 export const PROBE_FIELDS = ['startupProbe', 'livenessProbe', 'readinessProbe'] as const;
 export type ProbeField = (typeof PROBE_FIELDS)[number];
-
-/**
- * Whether the container at `containerPath` takes no probe: an init container that is no native sidecar runs to its end
- * before the app starts, and the API server refuses any probe on it ("may not be set for init containers without
- * restartPolicy=Always").
- */
-export function takesNoProbe(containerPath: Path, container: any): boolean {
-  return containerPath[containerPath.length - 2] === 'initContainers' && !isNativeSidecar(container);
-}
 
 export const HANDLER_FIELDS = ['httpGet', 'tcpSocket', 'grpc', 'exec'] as const;
 
